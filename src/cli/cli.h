@@ -1,0 +1,61 @@
+/*
+ * cli.h - the command-line front end: one function per subcommand, and the
+ * output helpers they share (escaping for text, a JSON writer).
+ *
+ * Exit codes: 0 success, 1 a file could not be read or written, 2 usage.
+ * Errors go to stderr as one line: "ggufed: FILE: offset 0x..: what".
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdio.h>
+
+#include "gguf.h"
+
+#define EXIT_BADFILE	1
+#define EXIT_USAGE	2
+
+struct cli_cmd {
+	const char	*name;
+	int		(*fn)(int argc, char **argv);
+	const char	*usage;		/* "[--json] FILE KEY" */
+	const char	*help;		/* one line */
+};
+
+/* main.c */
+extern const char	*cli_prog;
+void	 cli_usage_error(const char *cmd, const char *fmt, ...)
+	     __attribute__((format(printf, 2, 3)));
+void	 cli_file_error(const char *path, const struct gguf_err *err);
+void	 cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Opens path or prints the error; NULL on failure. */
+struct gguf_file *cli_open(const char *path);
+/* Parses an unsigned number (decimal or 0x hex); -1 if it is not one. */
+int	 cli_parse_u64(const char *s, unsigned long long *out);
+
+/* out.c: text escaping. Nothing from a file reaches the terminal raw. */
+void	 out_text(FILE *fp, const char *p, size_t n);		/* escaped, unquoted */
+/* A message of the core (printable ASCII; anything else escaped). */
+void	 out_msg(FILE *fp, const char *msg);
+void	 out_quoted(FILE *fp, const char *p, size_t n);		/* "escaped" */
+void	 out_quoted_max(FILE *fp, const char *p, size_t n, size_t max);
+/* JSON string of arbitrary bytes (invalid UTF-8 bytes as \udcXX). */
+void	 out_json_str(FILE *fp, const char *p, size_t n);
+void	 out_json_double(FILE *fp, double d);
+void	 out_json_float(FILE *fp, float f);
+/* A scalar value as text (numbers, bools, quoted strings). */
+void	 out_scalar(FILE *fp, const struct gguf_val *v, size_t max_str);
+void	 out_scalar_json(FILE *fp, const struct gguf_val *v);
+/* "arr[str]" etc. */
+const char *out_type(const struct gguf_val *v, char *buf, size_t len);
+/* 1234567 -> "1,234,567" */
+const char *out_group(unsigned long long v, char *buf, size_t len);
+/* 1536 -> "1.5 KiB" */
+const char *out_size(unsigned long long v, char *buf, size_t len);
+
+/* One function per subcommand. */
+int	 cmd_info(int argc, char **argv);
+int	 cmd_dump(int argc, char **argv);
+int	 cmd_get(int argc, char **argv);
+
+#endif /* CLI_H */

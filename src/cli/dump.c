@@ -1,0 +1,277 @@
+/*
+ * dump.c - `ggufed dump [--json] [--max-array N] FILE`: every KV pair and
+ * every tensor info, as text or as one JSON document.
+ *
+ * Array elements are read one by one through the reader's lazy access, so
+ * the output streams and memory stays flat whatever the vocabulary size.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct dump_opts {
+	int		 json;
+	uint64_t	 max_array;	/* UINT64_MAX: all */
+};
+
+static int	dump_value(struct gguf_val *, const struct dump_opts *,
+		    struct gguf_err *);
+
+static int
+dump_array(struct gguf_val *v, const struct dump_opts *o, struct gguf_err *err)
+{
+	struct gguf_val	e;
+	uint64_t	i, n = v->count;
+	int		rc = 0;
+
+	if (n > o->max_array)
+		n = o->max_array;
+	fputc('[', stdout);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			fputs(", ", stdout);
+		if (gguf_arr_get(v, i, &e, err) != 0)
+			return -1;
+		if (e.type == GGUF_VT_ARR)
+			rc = dump_value(&e, o, err);
+		else if (o->json)
+			out_scalar_json(stdout, &e);
+		else
+			out_scalar(stdout, &e, SIZE_MAX);
+		gguf_arrix_free(e.ix);
+		if (rc != 0)
+			return -1;
+	}
+	if (n < v->count && !o->json)
+		printf("%s... (%llu more)", n > 0 ? ", " : "",
+		    (unsigned long long)(v->count - n));
+	fputc(']', stdout);
+	return 0;
+}
+
+static int
+dump_value(struct gguf_val *v, const struct dump_opts *o, struct gguf_err *err)
+{
+	char	tb[32];
+
+	if (v->type != GGUF_VT_ARR) {
+		if (o->json)
+			out_scalar_json(stdout, v);
+		else
+			out_scalar(stdout, v, SIZE_MAX);
+		return 0;
+	}
+	if (o->json) {
+		printf("{\"type\": \"arr\", \"elem_type\": \"%s\", \"count\": "
+		    "%llu, %s\"values\": ", gguf_vtype_name(v->atype),
+		    (unsigned long long)v->count, v->count > o->max_array ?
+		    "\"truncated\": true, " : "");
+		if (dump_array(v, o, err) != 0)
+			return -1;
+		fputc('}', stdout);
+		return 0;
+	}
+	printf("%s n=%llu ", out_type(v, tb, sizeof tb),
+	    (unsigned long long)v->count);
+	return dump_array(v, o, err);
+}
+
+/* Keys are quoted when they hold anything beyond [A-Za-z0-9._-]. */
+static void
+dump_name(const struct gguf_str *s)
+{
+	uint64_t	i;
+
+	for (i = 0; i < s->n; i++) {
+		char	c = s->p[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+			break;
+	}
+	if (s->n > 0 && i == s->n)
+		fwrite(s->p, 1, s->n, stdout);
+	else
+		out_quoted(stdout, s->p, s->n);
+}
+
+static void
+dump_shape(const struct gguf_tensor *t, const char *sep)
+{
+	uint32_t	d;
+
+	fputc('[', stdout);
+	for (d = 0; d < t->n_dims; d++)
+		printf("%s%llu", d > 0 ? sep : "", (unsigned long long)t->ne[d]);
+	fputc(']', stdout);
+}
+
+static int
+dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
+{
+	const struct gguf_layout	*lay = gguf_layout(f);
+	const struct gguf_tensor	*t;
+	const struct gguf_warning	*w;
+	struct gguf_kv			*kv;
+	uint64_t			 i;
+	size_t				 k;
+	char				 tb[32];
+
+	printf("# GGUF v%u %s-endian, alignment %u, %llu kv pairs, %llu "
+	    "tensors, data at 0x%llx\n", lay->version, lay->be ? "big" :
+	    "little", lay->alignment, (unsigned long long)lay->n_kv,
+	    (unsigned long long)lay->n_tensors,
+	    (unsigned long long)lay->data_off);
+	for (i = 0; i < lay->n_kv; i++) {
+		kv = gguf_kv_at(f, i);
+		printf("kv %llu ", (unsigned long long)i);
+		dump_name(&kv->key);
+		if (kv->val.type == GGUF_VT_ARR) {
+			fputc(' ', stdout);
+			if (dump_value(&kv->val, o, err) != 0)
+				return -1;
+		} else {
+			printf(" %s ", out_type(&kv->val, tb, sizeof tb));
+			out_scalar(stdout, &kv->val, SIZE_MAX);
+		}
+		putchar('\n');
+	}
+	for (i = 0; i < lay->n_tensors; i++) {
+		t = gguf_tensor_at(f, i);
+		printf("tensor %llu ", (unsigned long long)i);
+		dump_name(&t->name);
+		printf(" %s ", gguf_ttype_name(t->type, tb));
+		dump_shape(t, ",");
+		printf(" elements=%llu bytes=", (unsigned long long)t->nelem);
+		if (t->flags & GGUF_TENSOR_UNSIZED)
+			fputs("?", stdout);
+		else
+			printf("%llu", (unsigned long long)t->nbytes);
+		printf(" offset=0x%llx abs=0x%llx%s\n",
+		    (unsigned long long)t->offset,
+		    (unsigned long long)(lay->data_off + t->offset),
+		    t->flags & GGUF_TENSOR_UNREADABLE ? " unreadable" : "");
+	}
+	for (k = 0; k < gguf_n_warnings(f); k++) {
+		w = gguf_warning_at(f, k);
+		printf("warning offset=0x%llx ", (unsigned long long)w->off);
+		out_msg(stdout, w->msg);
+		putchar('\n');
+	}
+	return 0;
+}
+
+static int
+dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
+    struct gguf_err *err)
+{
+	const struct gguf_layout	*lay = gguf_layout(f);
+	const struct gguf_tensor	*t;
+	const struct gguf_warning	*w;
+	struct gguf_kv			*kv;
+	uint64_t			 i;
+	size_t				 k;
+	char				 tb[32];
+
+	fputs("{\n  \"file\": ", stdout);
+	out_json_str(stdout, path, strlen(path));
+	printf(",\n  \"version\": %u,\n  \"byte_order\": \"%s\",\n"
+	    "  \"alignment\": %u,\n  \"file_size\": %llu,\n"
+	    "  \"tensor_info_offset\": %llu,\n  \"data_offset\": %llu,\n"
+	    "  \"kv\": [", lay->version, lay->be ? "big" : "little",
+	    lay->alignment, (unsigned long long)lay->file_size,
+	    (unsigned long long)lay->ti_off, (unsigned long long)lay->data_off);
+	for (i = 0; i < lay->n_kv; i++) {
+		kv = gguf_kv_at(f, i);
+		printf("%s\n    {\"key\": ", i > 0 ? "," : "");
+		out_json_str(stdout, kv->key.p, kv->key.n);
+		printf(", \"type\": \"%s\", \"value\": ",
+		    out_type(&kv->val, tb, sizeof tb));
+		if (dump_value(&kv->val, o, err) != 0)
+			return -1;
+		printf(", \"offset\": %llu}", (unsigned long long)kv->off);
+	}
+	printf("%s],\n  \"tensors\": [", lay->n_kv > 0 ? "\n  " : "");
+	for (i = 0; i < lay->n_tensors; i++) {
+		t = gguf_tensor_at(f, i);
+		printf("%s\n    {\"name\": ", i > 0 ? "," : "");
+		out_json_str(stdout, t->name.p, t->name.n);
+		printf(", \"type\": \"%s\", \"type_id\": %u, \"shape\": ",
+		    gguf_ttype_name(t->type, tb), (unsigned)t->type);
+		dump_shape(t, ", ");
+		printf(", \"elements\": %llu, \"bytes\": ",
+		    (unsigned long long)t->nelem);
+		if (t->flags & GGUF_TENSOR_UNSIZED)
+			fputs("null", stdout);
+		else
+			printf("%llu", (unsigned long long)t->nbytes);
+		printf(", \"offset\": %llu, \"abs_offset\": %llu, "
+		    "\"readable\": %s}", (unsigned long long)t->offset,
+		    (unsigned long long)(lay->data_off + t->offset),
+		    t->flags & (GGUF_TENSOR_UNREADABLE | GGUF_TENSOR_UNSIZED) ?
+		    "false" : "true");
+	}
+	printf("%s],\n  \"warnings\": [", lay->n_tensors > 0 ? "\n  " : "");
+	for (k = 0; k < gguf_n_warnings(f); k++) {
+		w = gguf_warning_at(f, k);
+		printf("%s\n    {\"offset\": %llu, \"message\": ", k > 0 ? "," :
+		    "", (unsigned long long)w->off);
+		out_json_str(stdout, w->msg, strlen(w->msg));
+		fputc('}', stdout);
+	}
+	printf("%s]\n}\n", gguf_n_warnings(f) > 0 ? "\n  " : "");
+	return 0;
+}
+
+int
+cmd_dump(int argc, char **argv)
+{
+	struct dump_opts	 o = { 0, UINT64_MAX };
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	unsigned long long	 n;
+	const char		*path = NULL;
+	int			 i, rc;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			o.json = 1;
+		else if (strcmp(argv[i], "--max-array") == 0) {
+			if (i + 1 >= argc || cli_parse_u64(argv[i + 1], &n) != 0) {
+				cli_usage_error("dump", "--max-array needs a "
+				    "number");
+				return EXIT_USAGE;
+			}
+			o.max_array = n;
+			i++;
+		} else if (strcmp(argv[i], "--help") == 0) {
+			cli_usage_error("dump", "print every KV pair and tensor");
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+			cli_usage_error("dump", "unknown option '%s'", argv[i]);
+			return EXIT_USAGE;
+		} else if (path == NULL)
+			path = argv[i];
+		else {
+			cli_usage_error("dump", "dump takes one FILE");
+			return EXIT_USAGE;
+		}
+	}
+	if (path == NULL) {
+		cli_usage_error("dump", "missing FILE");
+		return EXIT_USAGE;
+	}
+	if ((f = cli_open(path)) == NULL)
+		return EXIT_BADFILE;
+	memset(&err, 0, sizeof err);
+	rc = o.json ? dump_json(f, path, &o, &err) : dump_text(f, &o, &err);
+	fflush(stdout);
+	if (rc != 0)
+		cli_file_error(path, &err);
+	gguf_close(f);
+	return rc != 0 ? EXIT_BADFILE : 0;
+}

@@ -1,0 +1,138 @@
+/*
+ * main.c - argument dispatch for the ggufed command line.
+ *
+ * `ggufed FILE` opens the interactive browser; `ggufed COMMAND ...` runs one
+ * subcommand from the table below. Each subcommand parses its own options
+ * and returns the process exit status.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char	*cli_prog = "ggufed";
+
+static const struct cli_cmd commands[] = {
+	{ "info", cmd_info, "FILE",
+	    "summary: version, layout, counts, architecture, tensor types, warnings" },
+	{ "dump", cmd_dump, "[--json] [--max-array N] FILE",
+	    "every KV pair and every tensor info" },
+	{ "get", cmd_get, "[--json] FILE KEY",
+	    "one value; arrays one element per line" },
+};
+#define N_COMMANDS	(sizeof commands / sizeof commands[0])
+
+static void
+usage(FILE *fp)
+{
+	size_t	i;
+
+	fprintf(fp, "usage: %s COMMAND [ARGS]\n\ncommands:\n", cli_prog);
+	for (i = 0; i < N_COMMANDS; i++)
+		fprintf(fp, "  %-7s %s\n          %s\n", commands[i].name,
+		    commands[i].usage, commands[i].help);
+	fprintf(fp, "\noptions: --help, --version\n"
+	    "exit status: 0 success, 1 unreadable or invalid file, 2 usage "
+	    "error\n");
+}
+
+void
+cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list	ap;
+	size_t	i;
+
+	fprintf(stderr, "%s: ", cli_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	for (i = 0; cmd != NULL && i < N_COMMANDS; i++) {
+		if (strcmp(commands[i].name, cmd) == 0)
+			fprintf(stderr, "usage: %s %s %s\n", cli_prog, cmd,
+			    commands[i].usage);
+	}
+}
+
+void
+cli_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s: ", cli_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void
+cli_file_error(const char *path, const struct gguf_err *err)
+{
+	char	buf[640];
+
+	gguf_err_text(err, buf, sizeof buf);
+	fprintf(stderr, "%s: ", cli_prog);
+	out_text(stderr, path, strlen(path));
+	fputs(": ", stderr);
+	out_msg(stderr, buf);
+	fputc('\n', stderr);
+}
+
+struct gguf_file *
+cli_open(const char *path)
+{
+	struct gguf_err		 err;
+	struct gguf_file	*f;
+
+	memset(&err, 0, sizeof err);
+	f = gguf_open(path, &err);
+	if (f == NULL)
+		cli_file_error(path, &err);
+	return f;
+}
+
+int
+cli_parse_u64(const char *s, unsigned long long *out)
+{
+	char	*end;
+
+	if (*s == '\0' || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t	i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		return 0;
+	}
+	for (i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	}
+	cli_usage_error(NULL, "unknown command '%s' (try --help)", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,345 @@
+/*
+ * out.c - turning file bytes into text that is safe to print.
+ *
+ * Nothing read from a file reaches the terminal raw: a key or a token can
+ * hold escape sequences (OSC 52 clipboard writes, OSC 8 links), control
+ * characters or invalid UTF-8.
+ *
+ * Text output: valid, printable UTF-8 is kept; \n \r \t \\ \" get C
+ * escapes; other C0 bytes, DEL, and every byte that is not part of valid
+ * UTF-8 become \xHH; C1 controls and the bidirectional-override characters
+ * (which can reorder what a terminal shows) become \u{XXXX}.
+ *
+ * JSON output: valid UTF-8 is kept, control characters are \u00XX, and a
+ * byte that is not part of valid UTF-8 becomes the lone surrogate \udcHH
+ * (the "surrogateescape" convention), so no information is lost and the
+ * original bytes can be recovered.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/*
+ * Length of the valid UTF-8 sequence at p (at most n bytes), with its code
+ * point in *cp, or 0 if the bytes there are not valid UTF-8 (overlongs,
+ * surrogates and values above U+10FFFF are invalid).
+ */
+static size_t
+utf8_seq(const unsigned char *p, size_t n, unsigned *cp)
+{
+	unsigned	c = p[0], min;
+	size_t		len, i;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		c &= 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		c &= 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		c &= 0x07;
+		min = 0x10000;
+	} else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+static int
+unsafe_cp(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) ||		/* C1 controls */
+	    (cp >= 0x202a && cp <= 0x202e) ||		/* bidi embeddings */
+	    (cp >= 0x2066 && cp <= 0x2069) ||		/* bidi isolates */
+	    cp == 0x200e || cp == 0x200f || cp == 0x061c;	/* marks */
+}
+
+static void
+text(FILE *fp, const char *s, size_t n, int quotes)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i = 0, len;
+	unsigned		 cp;
+
+	while (i < n) {
+		len = utf8_seq(p + i, n - i, &cp);
+		if (len == 0) {
+			fprintf(fp, "\\x%02x", p[i]);
+			i++;
+			continue;
+		}
+		if (len > 1) {
+			if (unsafe_cp(cp))
+				fprintf(fp, "\\u{%04x}", cp);
+			else
+				fwrite(p + i, 1, len, fp);
+			i += len;
+			continue;
+		}
+		switch (cp) {
+		case '\n':
+			fputs("\\n", fp);
+			break;
+		case '\r':
+			fputs("\\r", fp);
+			break;
+		case '\t':
+			fputs("\\t", fp);
+			break;
+		case '\\':
+			fputs("\\\\", fp);
+			break;
+		case '"':
+			fputs(quotes ? "\\\"" : "\"", fp);
+			break;
+		default:
+			if (cp < 0x20 || cp == 0x7f)
+				fprintf(fp, "\\x%02x", cp);
+			else
+				fputc((int)cp, fp);
+		}
+		i++;
+	}
+}
+
+void
+out_text(FILE *fp, const char *p, size_t n)
+{
+	text(fp, p, n, 0);
+}
+
+void
+out_quoted(FILE *fp, const char *p, size_t n)
+{
+	fputc('"', fp);
+	text(fp, p, n, 1);
+	fputc('"', fp);
+}
+
+void
+out_quoted_max(FILE *fp, const char *p, size_t n, size_t max)
+{
+	size_t		cut = n, i;
+	unsigned	cp;
+
+	if (n <= max) {
+		out_quoted(fp, p, n);
+		return;
+	}
+	/* Cut on a character boundary at or before max bytes. */
+	for (i = 0; i < n;) {
+		size_t	len = utf8_seq((const unsigned char *)p + i, n - i, &cp);
+
+		if (len == 0)
+			len = 1;
+		if (i + len > max) {
+			cut = i;
+			break;
+		}
+		i += len;
+	}
+	fputc('"', fp);
+	text(fp, p, cut, 1);
+	fprintf(fp, "\"... (%zu bytes)", n);
+}
+
+void
+out_json_str(FILE *fp, const char *s, size_t n)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i = 0, len;
+	unsigned		 cp;
+
+	fputc('"', fp);
+	while (i < n) {
+		len = utf8_seq(p + i, n - i, &cp);
+		if (len == 0) {
+			fprintf(fp, "\\udc%02x", p[i]);
+			i++;
+			continue;
+		}
+		if (len > 1) {
+			if (unsafe_cp(cp))
+				fprintf(fp, "\\u%04x", cp);
+			else
+				fwrite(p + i, 1, len, fp);
+			i += len;
+			continue;
+		}
+		if (cp == '"' || cp == '\\')
+			fprintf(fp, "\\%c", (int)cp);
+		else if (cp == '\n')
+			fputs("\\n", fp);
+		else if (cp == '\t')
+			fputs("\\t", fp);
+		else if (cp < 0x20 || cp == 0x7f)
+			fprintf(fp, "\\u%04x", cp);
+		else
+			fputc((int)cp, fp);
+		i++;
+	}
+	fputc('"', fp);
+}
+
+/* JSON has no NaN or infinity: those are written as strings. */
+void
+out_json_double(FILE *fp, double d)
+{
+	if (isnan(d))
+		fputs("\"nan\"", fp);
+	else if (isinf(d))
+		fputs(d > 0 ? "\"inf\"" : "\"-inf\"", fp);
+	else
+		fprintf(fp, "%.17g", d);
+}
+
+void
+out_json_float(FILE *fp, float f)
+{
+	if (isnan(f) || isinf(f))
+		out_json_double(fp, f);
+	else
+		fprintf(fp, "%.9g", (double)f);
+}
+
+static void
+scalar(FILE *fp, const struct gguf_val *v, size_t max_str, int json)
+{
+	struct gguf_str	s;
+	uint64_t	u;
+	int64_t		i;
+	double		d;
+
+	switch (v->type) {
+	case GGUF_VT_BOOL:
+		u = gguf_val_bits(v);
+		if (u <= 1)
+			fputs(u ? "true" : "false", fp);
+		else if (json)
+			fprintf(fp, "%llu", (unsigned long long)u);
+		else
+			fprintf(fp, "%llu (invalid bool)", (unsigned long long)u);
+		break;
+	case GGUF_VT_STR:
+		gguf_val_str(v, &s);
+		if (json)
+			out_json_str(fp, s.p, s.n);
+		else
+			out_quoted_max(fp, s.p, s.n, max_str);
+		break;
+	case GGUF_VT_F32:
+		gguf_val_f64(v, &d);
+		if (json)
+			out_json_float(fp, (float)d);
+		else
+			fprintf(fp, "%.9g", d);
+		break;
+	case GGUF_VT_F64:
+		gguf_val_f64(v, &d);
+		if (json)
+			out_json_double(fp, d);
+		else
+			fprintf(fp, "%.17g", d);
+		break;
+	case GGUF_VT_U64:
+		gguf_val_u64(v, &u);
+		fprintf(fp, "%llu", (unsigned long long)u);
+		break;
+	default:
+		if (gguf_val_i64(v, &i) == 0)
+			fprintf(fp, "%lld", (long long)i);
+		else
+			fputs(json ? "null" : "?", fp);
+	}
+}
+
+void
+out_scalar(FILE *fp, const struct gguf_val *v, size_t max_str)
+{
+	scalar(fp, v, max_str, 0);
+}
+
+void
+out_scalar_json(FILE *fp, const struct gguf_val *v)
+{
+	scalar(fp, v, 0, 1);
+}
+
+const char *
+out_type(const struct gguf_val *v, char *buf, size_t len)
+{
+	if (v->type == GGUF_VT_ARR)
+		snprintf(buf, len, "arr[%s]", gguf_vtype_name(v->atype));
+	else
+		snprintf(buf, len, "%s", gguf_vtype_name(v->type));
+	return buf;
+}
+
+const char *
+out_group(unsigned long long v, char *buf, size_t len)
+{
+	char	tmp[32];
+	size_t	n, i, o = 0;
+
+	n = (size_t)snprintf(tmp, sizeof tmp, "%llu", v);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *
+out_size(unsigned long long v, char *buf, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double	d = (double)v;
+	int	u = -1;
+
+	if (v < 1024) {
+		snprintf(buf, len, "%llu B", v);
+		return buf;
+	}
+	while (d >= 1024 && u < 4) {
+		d /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.1f %s", d, units[u]);
+	return buf;
+}
+
+void
+out_msg(FILE *fp, const char *msg)
+{
+	const unsigned char	*p = (const unsigned char *)msg;
+
+	/* Core messages are printable ASCII already; anything else is escaped. */
+	for (; *p != '\0'; p++) {
+		if (*p >= 0x20 && *p < 0x7f)
+			fputc(*p, fp);
+		else
+			fprintf(fp, "\\x%02x", *p);
+	}
+}

@@ -1,0 +1,264 @@
+/*
+ * bytes.c - errors, allocation, and the bounded cursor every read of file
+ * data goes through.
+ *
+ * The rule of this file: before a length or count taken from the file is
+ * used for anything (a skip, a loop, an allocation), it is checked against
+ * the bytes that are left. A count of 2^60 elements therefore fails at once
+ * with the offset of the count, and costs nothing.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gguf.h"
+#include "internal.h"
+
+/* ------------------------------------------------------------------ errors */
+
+int
+gguf_errf(struct gguf_err *err, int64_t off, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (err == NULL)
+		return -1;
+	err->has_off = off >= 0;
+	err->off = off >= 0 ? (uint64_t)off : 0;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void
+gguf_err_text(const struct gguf_err *err, char *buf, size_t len)
+{
+	if (err->has_off)
+		snprintf(buf, len, "offset 0x%llx: %s",
+		    (unsigned long long)err->off, err->msg);
+	else
+		snprintf(buf, len, "%s", err->msg);
+}
+
+/* -------------------------------------------------------------- allocation */
+
+static void
+oom(size_t n)
+{
+	fprintf(stderr, "ggufed: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *
+gguf_xmalloc(size_t n)
+{
+	void	*p = malloc(n != 0 ? n : 1);
+
+	if (p == NULL)
+		oom(n);
+	return p;
+}
+
+void *
+gguf_xcalloc(size_t n, size_t size)
+{
+	void	*p = calloc(n != 0 ? n : 1, size != 0 ? size : 1);
+
+	if (p == NULL)
+		oom(n * size);
+	return p;
+}
+
+void *
+gguf_xrealloc(void *p, size_t n, size_t size)
+{
+	void	*q;
+
+	if (size != 0 && n > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	q = realloc(p, n * size != 0 ? n * size : 1);
+	if (q == NULL)
+		oom(n * size);
+	return q;
+}
+
+char *
+gguf_xstrndup(const char *s, size_t n)
+{
+	char	*p = gguf_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+gguf_xstrdup(const char *s)
+{
+	return gguf_xstrndup(s, strlen(s));
+}
+
+uint64_t
+gguf_hash(const void *p, size_t n)
+{
+	const uint8_t	*b = p;
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+
+	while (n-- > 0) {
+		h ^= *b++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* ------------------------------------------------------------------ cursor */
+
+int
+gguf_cur_need(struct gguf_cur *c, uint64_t n, const char *what,
+    struct gguf_err *err)
+{
+	if (n > gguf_cur_left(c))
+		return gguf_errf(err, (int64_t)c->pos, "file ends inside %s "
+		    "(%llu bytes needed, %llu left)", what,
+		    (unsigned long long)n,
+		    (unsigned long long)gguf_cur_left(c));
+	return 0;
+}
+
+int
+gguf_cur_u32(struct gguf_cur *c, uint32_t *v, const char *what,
+    struct gguf_err *err)
+{
+	if (gguf_cur_need(c, 4, what, err) != 0)
+		return -1;
+	*v = gguf_ld32(c->base + c->pos, c->be);
+	c->pos += 4;
+	return 0;
+}
+
+int
+gguf_cur_u64(struct gguf_cur *c, uint64_t *v, const char *what,
+    struct gguf_err *err)
+{
+	if (gguf_cur_need(c, 8, what, err) != 0)
+		return -1;
+	*v = gguf_ld64(c->base + c->pos, c->be);
+	c->pos += 8;
+	return 0;
+}
+
+int
+gguf_cur_len(struct gguf_cur *c, uint64_t *v, const char *what,
+    struct gguf_err *err)
+{
+	uint32_t	v32;
+
+	if (c->lw == 8)
+		return gguf_cur_u64(c, v, what, err);
+	if (gguf_cur_u32(c, &v32, what, err) != 0)
+		return -1;
+	*v = v32;
+	return 0;
+}
+
+int
+gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
+    struct gguf_err *err)
+{
+	uint64_t	at = c->pos, n;
+
+	if (gguf_cur_len(c, &n, what, err) != 0)
+		return -1;
+	if (n > gguf_cur_left(c))
+		return gguf_errf(err, (int64_t)at, "%s length %llu runs past "
+		    "the end of the file (%llu bytes left)", what,
+		    (unsigned long long)n,
+		    (unsigned long long)gguf_cur_left(c));
+	s->p = (const char *)c->base + c->pos;
+	s->n = n;
+	c->pos += n;
+	return 0;
+}
+
+int
+gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
+    struct gguf_val *v, struct gguf_err *err)
+{
+	uint64_t	 start = c->pos, count, size, i;
+	uint32_t	 atype;
+	unsigned	 esize;
+	struct gguf_str	 s;
+	struct gguf_val	 sub;
+
+	memset(v, 0, sizeof *v);
+	v->type = vt;
+	v->be = (uint8_t)c->be;
+	v->lw = (uint8_t)c->lw;
+	v->p = c->base + c->pos;
+	v->off = c->pos;
+
+	if (vt >= GGUF_VT_COUNT)
+		return gguf_errf(err, (int64_t)c->pos, "unknown value type %u",
+		    (unsigned)vt);
+	if (vt == GGUF_VT_STR) {
+		if (gguf_cur_str(c, &s, "string", err) != 0)
+			return -1;
+	} else if (vt != GGUF_VT_ARR) {
+		esize = gguf_vtype_size(vt);
+		if (gguf_cur_need(c, esize, gguf_vtype_name(vt), err) != 0)
+			return -1;
+		c->pos += esize;
+	} else {
+		if (depth >= GGUF_MAX_DEPTH)
+			return gguf_errf(err, (int64_t)c->pos, "arrays nested "
+			    "deeper than %d levels", GGUF_MAX_DEPTH);
+		if (gguf_cur_u32(c, &atype, "array element type", err) != 0)
+			return -1;
+		if (atype >= GGUF_VT_COUNT)
+			return gguf_errf(err, (int64_t)c->pos - 4,
+			    "unknown array element type %u", (unsigned)atype);
+		if (gguf_cur_len(c, &count, "array length", err) != 0)
+			return -1;
+		v->atype = atype;
+		v->count = count;
+		esize = gguf_vtype_size(atype);
+		if (esize != 0) {
+			if (gguf_mul_ok(count, esize, &size) != 0 ||
+			    size > gguf_cur_left(c))
+				return gguf_errf(err, (int64_t)c->pos - c->lw,
+				    "array of %llu %s runs past the end of the "
+				    "file (%llu bytes left)",
+				    (unsigned long long)count,
+				    gguf_vtype_name(atype),
+				    (unsigned long long)gguf_cur_left(c));
+			c->pos += size;
+		} else {
+			/*
+			 * Each string or nested array takes at least one
+			 * length field: refuse counts the bytes left cannot
+			 * hold before walking them.
+			 */
+			if (count > gguf_cur_left(c) / c->lw)
+				return gguf_errf(err, (int64_t)c->pos - c->lw,
+				    "array of %llu %s cannot fit in the %llu "
+				    "bytes left", (unsigned long long)count,
+				    gguf_vtype_name(atype),
+				    (unsigned long long)gguf_cur_left(c));
+			for (i = 0; i < count; i++) {
+				if (atype == GGUF_VT_STR) {
+					if (gguf_cur_str(c, &s, "string", err)
+					    != 0)
+						return -1;
+				} else if (gguf_cur_value(c, atype, depth + 1,
+				    &sub, err) != 0)
+					return -1;
+			}
+		}
+	}
+	v->n = c->pos - start;
+	return 0;
+}

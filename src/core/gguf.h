@@ -1,0 +1,242 @@
+/*
+ * gguf.h - the GGUF format core: type tables, the bounds-checked reader and
+ * value access.
+ *
+ * Nothing here knows about terminals, curses or standard output. Functions
+ * that can fail on file data return -1 (or NULL) and fill a struct gguf_err
+ * with a one-line message and, where it applies, the file offset of the
+ * problem. Nothing asserts on file data.
+ *
+ * Strings in GGUF are length-prefixed byte runs, not NUL-terminated C
+ * strings, and they may hold any byte: they are handed out as struct
+ * gguf_str views into the mapping (or into an owned buffer), never copied
+ * unless asked.
+ */
+#ifndef GGUF_H
+#define GGUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GGUF_MAGIC		"GGUF"
+#define GGUF_MAX_DIMS		4
+#define GGUF_MAX_NAME		63	/* longest tensor name ggml loads */
+#define GGUF_DEFAULT_ALIGNMENT	32
+#define GGUF_MAX_ALIGNMENT	(1u << 20)	/* larger is refused */
+#define GGUF_MAX_DEPTH		8	/* nesting of arrays in arrays */
+#define GGUF_MAX_KEY		65535	/* spec limit; longer keys are warned */
+
+/* ------------------------------------------------------------------ errors */
+
+struct gguf_err {
+	uint64_t	off;		/* file offset of the problem */
+	int		has_off;	/* off is meaningful */
+	char		msg[512];	/* what is wrong, one line, no offset */
+};
+
+/* Sets err (may be NULL) and returns -1. off < 0 means "no offset". */
+int	gguf_errf(struct gguf_err *err, int64_t off, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+/* "offset 0x1c: string length 12345 runs past the end of the file" */
+void	gguf_err_text(const struct gguf_err *err, char *buf, size_t len);
+
+/* ------------------------------------------------------------ type tables */
+
+/* Metadata value types, as stored in the file. */
+enum gguf_vtype {
+	GGUF_VT_U8 = 0, GGUF_VT_I8, GGUF_VT_U16, GGUF_VT_I16, GGUF_VT_U32,
+	GGUF_VT_I32, GGUF_VT_F32, GGUF_VT_BOOL, GGUF_VT_STR, GGUF_VT_ARR,
+	GGUF_VT_U64, GGUF_VT_I64, GGUF_VT_F64,
+	GGUF_VT_COUNT
+};
+
+/* "u8" ... "f64", "str", "arr"; NULL for an unknown id. */
+const char	*gguf_vtype_name(uint32_t vt);
+/* Size of a fixed-size value, 0 for str, arr and unknown ids. */
+unsigned	 gguf_vtype_size(uint32_t vt);
+/* Parses "u8" ... "f64", "bool", "str" (also "string"); -1 if unknown. */
+int		 gguf_vtype_parse(const char *s, size_t n);
+
+/* ggml tensor types. */
+enum gguf_ttype {
+	GGUF_T_F32 = 0, GGUF_T_F16 = 1, GGUF_T_Q4_0 = 2, GGUF_T_Q4_1 = 3,
+	GGUF_T_Q5_0 = 6, GGUF_T_Q5_1 = 7, GGUF_T_Q8_0 = 8, GGUF_T_Q8_1 = 9,
+	GGUF_T_Q2_K = 10, GGUF_T_Q3_K = 11, GGUF_T_Q4_K = 12, GGUF_T_Q5_K = 13,
+	GGUF_T_Q6_K = 14, GGUF_T_Q8_K = 15, GGUF_T_IQ2_XXS = 16,
+	GGUF_T_IQ2_XS = 17, GGUF_T_IQ3_XXS = 18, GGUF_T_IQ1_S = 19,
+	GGUF_T_IQ4_NL = 20, GGUF_T_IQ3_S = 21, GGUF_T_IQ2_S = 22,
+	GGUF_T_IQ4_XS = 23, GGUF_T_I8 = 24, GGUF_T_I16 = 25, GGUF_T_I32 = 26,
+	GGUF_T_I64 = 27, GGUF_T_F64 = 28, GGUF_T_IQ1_M = 29, GGUF_T_BF16 = 30,
+	GGUF_T_TQ1_0 = 34, GGUF_T_TQ2_0 = 35, GGUF_T_MXFP4 = 39,
+	GGUF_T_NVFP4 = 40, GGUF_T_Q1_0 = 41, GGUF_T_Q2_0 = 42,
+	GGUF_T_COUNT = 43
+};
+
+#define GGUF_TF_REMOVED	0x01	/* id once used, removed from ggml */
+#define GGUF_TF_QUANT	0x02	/* block-quantized */
+#define GGUF_TF_FLOAT	0x04	/* plain float: F32 F16 BF16 F64 */
+#define GGUF_TF_INT	0x08	/* plain integer: I8 I16 I32 I64 */
+
+struct gguf_type_info {
+	const char	*name;		/* "Q4_K"; NULL for ids never used */
+	const char	*lname;		/* ggml's own spelling, "q4_K" */
+	uint32_t	 blck;		/* elements per block, 0 if removed */
+	uint32_t	 bytes;		/* bytes per block, 0 if removed */
+	unsigned	 flags;		/* GGUF_TF_* */
+};
+
+/* Table entry for id, or NULL for ids at or beyond GGUF_T_COUNT. */
+const struct gguf_type_info	*gguf_ttype(uint32_t id);
+/* True if tensors of this type can be sized (known and not removed). */
+int		 gguf_ttype_known(uint32_t id);
+/* The type's name, or "type N" written into buf (at least 24 bytes). */
+const char	*gguf_ttype_name(uint32_t id, char *buf);
+/* Parses "Q4_K" or "q4_k" (any case); -1 if unknown. */
+int		 gguf_ttype_parse(const char *s);
+/*
+ * Byte size of a tensor of type id with ne[0..3]: ne[0] must be a whole
+ * number of blocks; every product is overflow-checked. Returns -1 with a
+ * message (no offset) when the size cannot be computed.
+ */
+int		 gguf_ttype_nbytes(uint32_t id, const uint64_t ne[GGUF_MAX_DIMS],
+		     uint64_t *nbytes, struct gguf_err *err);
+
+/* general.file_type names ("MOSTLY_Q4_K_M"), NULL if unknown. */
+const char	*gguf_file_type_name(uint32_t ft);
+/* tokenizer.ggml.token_type names ("normal", "control", ...), NULL if unknown. */
+const char	*gguf_token_type_name(int64_t tt);
+
+/* ------------------------------------------------------------------ values */
+
+struct gguf_str {
+	const char	*p;
+	uint64_t	 n;
+};
+
+struct gguf_arrix;	/* lazily built element index of an array */
+
+/*
+ * A value is a view of its encoded payload (the bytes after the type tag)
+ * plus how to read it. File-backed values point into the mapping; edited
+ * values point into buffers owned by whoever made them. Arrays carry their
+ * element type and count; their elements are found through gguf_arr_get.
+ */
+struct gguf_val {
+	uint32_t	 type;		/* enum gguf_vtype */
+	uint8_t		 be;		/* payload is big-endian */
+	uint8_t		 lw;		/* width of string lengths and counts: 4 (v1) or 8 */
+	const uint8_t	*p;		/* payload */
+	uint64_t	 n;		/* payload size in bytes */
+	uint64_t	 off;		/* file offset of payload (messages) */
+	uint32_t	 atype;		/* arrays: element type */
+	uint64_t	 count;		/* arrays: element count */
+	struct gguf_arrix *ix;		/* arrays of str/arr: index, or NULL */
+};
+
+/* Scalars: each returns -1 if the value is not of a fitting type. */
+int	gguf_val_u64(const struct gguf_val *v, uint64_t *out);	/* any unsigned, or signed >= 0, or bool */
+int	gguf_val_i64(const struct gguf_val *v, int64_t *out);	/* any integer that fits, or bool */
+int	gguf_val_f64(const struct gguf_val *v, double *out);	/* any number */
+int	gguf_val_str(const struct gguf_val *v, struct gguf_str *out);	/* str only */
+/* Raw bits of a fixed-size scalar (byte-swapped to host order). */
+uint64_t gguf_val_bits(const struct gguf_val *v);
+
+/*
+ * Element i of an array as a value (a fixed-size scalar, a string or a
+ * nested array). Elements of fixed-size types are found in O(1); strings
+ * and nested arrays through an index of checkpoints built on the first
+ * access, so element 149,999 of a 150,000-string array costs a short walk.
+ * The index is owned by the value's owner (the file, or the document).
+ */
+int	gguf_arr_get(struct gguf_val *arr, uint64_t i, struct gguf_val *elem,
+	    struct gguf_err *err);
+void	gguf_arrix_free(struct gguf_arrix *ix);
+
+/* ----------------------------------------------------------------- reader */
+
+struct gguf_warning {
+	uint64_t	 off;		/* file offset it concerns */
+	char		*msg;		/* one line */
+};
+
+/* One KV pair as found in the file. */
+struct gguf_kv {
+	struct gguf_str	 key;
+	struct gguf_val	 val;
+	uint64_t	 off;		/* [off, end): raw bytes of the whole entry */
+	uint64_t	 end;
+};
+
+#define GGUF_TENSOR_UNSIZED	0x01	/* unknown type or partial block: size unknown */
+#define GGUF_TENSOR_UNREADABLE	0x02	/* data lies (partly) beyond the end of the file */
+
+struct gguf_tensor {
+	struct gguf_str	 name;
+	uint32_t	 n_dims;	/* as stored (0..4) */
+	uint64_t	 ne[GGUF_MAX_DIMS];	/* unused dims are 1 */
+	uint32_t	 type;		/* ggml type id, possibly unknown */
+	uint64_t	 offset;	/* relative to the data section */
+	uint64_t	 nelem;
+	uint64_t	 nbytes;	/* 0 if GGUF_TENSOR_UNSIZED */
+	unsigned	 flags;		/* GGUF_TENSOR_* */
+	uint64_t	 off;		/* [off, end): raw bytes of the tensor info */
+	uint64_t	 end;
+};
+
+struct gguf_file;
+
+/*
+ * Opens path read-only (open + mmap MAP_PRIVATE) and indexes it: header,
+ * every KV entry and every tensor info, with O(1) lookup by name. Decodes
+ * no array element and no tensor data. Returns NULL with err set when the
+ * file cannot be read as GGUF; tolerated defects become warnings.
+ */
+struct gguf_file	*gguf_open(const char *path, struct gguf_err *err);
+/* The same over a caller-owned buffer that must outlive the file. */
+struct gguf_file	*gguf_open_buffer(const void *buf, size_t len,
+			    struct gguf_err *err);
+void			 gguf_close(struct gguf_file *f);
+
+struct gguf_layout {
+	uint32_t	 version;	/* 1, 2 or 3 */
+	int		 be;		/* big-endian */
+	uint32_t	 alignment;
+	uint64_t	 file_size;
+	uint64_t	 n_kv;
+	uint64_t	 n_tensors;
+	uint64_t	 kv_off;	/* start of the KV section (end of header) */
+	uint64_t	 ti_off;	/* start of the tensor infos */
+	uint64_t	 ti_end;	/* end of the tensor infos */
+	uint64_t	 data_off;	/* start of the data section */
+	uint64_t	 data_end;	/* end of the last tensor's data (<= file_size if readable) */
+};
+
+const struct gguf_layout *gguf_layout(const struct gguf_file *f);
+const char		*gguf_path(const struct gguf_file *f);	/* NULL for buffers */
+const uint8_t		*gguf_base(const struct gguf_file *f);	/* the mapping */
+
+struct gguf_kv		*gguf_kv_at(struct gguf_file *f, uint64_t i);
+/* Index of the first KV with this key, or -1. */
+int64_t			 gguf_kv_find(const struct gguf_file *f, const char *key,
+			    size_t len);
+/* The value of key, or NULL if absent. */
+struct gguf_val		*gguf_kv_get(struct gguf_file *f, const char *key);
+
+const struct gguf_tensor	*gguf_tensor_at(const struct gguf_file *f,
+				    uint64_t i);
+int64_t			 gguf_tensor_find(const struct gguf_file *f,
+			    const char *name, size_t len);
+/* Pointer to the tensor's data, or NULL with err set if it is unreadable. */
+const uint8_t		*gguf_tensor_data(const struct gguf_file *f,
+			    const struct gguf_tensor *t, struct gguf_err *err);
+
+size_t			 gguf_n_warnings(const struct gguf_file *f);
+const struct gguf_warning	*gguf_warning_at(const struct gguf_file *f,
+				    size_t i);
+
+/* ------------------------------------------------------------- key rules */
+
+/* True if key is lower_snake_case segments separated by dots. */
+int	gguf_key_is_canonical(const char *key, size_t len);
+
+#endif /* GGUF_H */

@@ -1,0 +1,863 @@
+/*
+ * reader.c - open a GGUF file and index it, trusting nothing.
+ *
+ * The file is mapped read-only and walked once, front to back: the header,
+ * every KV entry (key, type, and the byte range of its value), every tensor
+ * info. Nothing is decoded beyond what the walk needs to find where the next
+ * entry starts: array elements of fixed size are skipped in one step,
+ * strings by their length fields. Every count and length is checked against
+ * the bytes left before it is followed, and every size is computed with
+ * overflow checks, so a hostile file fails with the offset of its first lie.
+ *
+ * What the format allows but a careful reader should not take silently
+ * (duplicate keys, misaligned or overlapping tensor data, tensors whose data
+ * lies beyond the end of the file, names ggml refuses, ...) is kept as a
+ * warning: the file still opens and browses, and the writer knows what to
+ * normalise.
+ *
+ * Byte order: the magic is always the bytes "GGUF"; a version field whose
+ * low 16 bits are zero when read little-endian is a big-endian file.
+ */
+#include "config.h"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gguf.h"
+#include "internal.h"
+
+#define MAX_WARNINGS	256	/* stored; the rest are counted */
+
+struct name_index {
+	uint32_t	*slot;		/* entry index + 1, 0 = empty */
+	uint64_t	 mask;
+};
+
+struct gguf_file {
+	char			*path;
+	const uint8_t		*base;
+	uint64_t		 size;
+	int			 mapped;
+
+	struct gguf_layout	 lay;
+
+	struct gguf_kv		*kv;
+	uint64_t		 n_kv;
+	struct name_index	 kv_names;
+
+	struct gguf_tensor	*tensors;
+	uint64_t		 n_tensors;
+	struct name_index	 tensor_names;
+
+	struct gguf_warning	*warn;
+	size_t			 n_warn;
+	size_t			 n_warn_dropped;
+};
+
+/* ---------------------------------------------------------------- warnings */
+
+static void warnf(struct gguf_file *, uint64_t, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+warnf(struct gguf_file *f, uint64_t off, const char *fmt, ...)
+{
+	va_list	ap;
+	char	buf[512];
+
+	if (f->n_warn >= MAX_WARNINGS) {
+		f->n_warn_dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	f->warn = gguf_xrealloc(f->warn, f->n_warn + 1, sizeof *f->warn);
+	f->warn[f->n_warn].off = off;
+	f->warn[f->n_warn].msg = gguf_xstrdup(buf);
+	f->n_warn++;
+}
+
+/*
+ * A short printable rendering of a name for messages: escapes everything
+ * outside printable ASCII, cut at 80 bytes of input.
+ */
+static const char *
+pname(const struct gguf_str *s, char *buf, size_t len)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	size_t			 o = 0;
+	uint64_t		 i;
+	unsigned char		 ch;
+
+	for (i = 0; i < s->n && o + 8 < len; i++) {
+		ch = (unsigned char)s->p[i];
+		if (i == 80) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '"')
+			buf[o++] = (char)ch;
+		else {
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[ch >> 4];
+			buf[o++] = hex[ch & 15];
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* ------------------------------------------------------------- name index */
+
+static int
+str_eq(const struct gguf_str *a, const char *p, size_t n)
+{
+	return a->n == n && (n == 0 || memcmp(a->p, p, n) == 0);
+}
+
+static void
+index_init(struct name_index *ix, uint64_t n)
+{
+	uint64_t	cap = 16;
+
+	while (cap < n * 2)
+		cap <<= 1;
+	ix->slot = gguf_xcalloc(cap, sizeof *ix->slot);
+	ix->mask = cap - 1;
+}
+
+/*
+ * Finds name in the index. names(i) gives the name of entry i. Returns the
+ * slot where it is or would go.
+ */
+static uint64_t
+index_probe(const struct name_index *ix, const char *p, size_t n,
+    const struct gguf_str *(*names)(const void *, uint64_t), const void *ctx)
+{
+	uint64_t	h = gguf_hash(p, n) & ix->mask;
+
+	while (ix->slot[h] != 0) {
+		if (str_eq(names(ctx, ix->slot[h] - 1), p, n))
+			break;
+		h = (h + 1) & ix->mask;
+	}
+	return h;
+}
+
+static const struct gguf_str *
+kv_name(const void *ctx, uint64_t i)
+{
+	return &((const struct gguf_file *)ctx)->kv[i].key;
+}
+
+static const struct gguf_str *
+tensor_name(const void *ctx, uint64_t i)
+{
+	return &((const struct gguf_file *)ctx)->tensors[i].name;
+}
+
+/* ------------------------------------------------------------------ header */
+
+static int
+read_magic(struct gguf_cur *c, struct gguf_err *err)
+{
+	static const char	lfs[] = "version https://git-lfs";
+	char			buf[64];
+	struct gguf_str		s;
+
+	if (c->size >= sizeof lfs - 1 && memcmp(c->base, lfs, sizeof lfs - 1) == 0)
+		return gguf_errf(err, 0, "this is a Git LFS pointer file, not "
+		    "the model: fetch the real file (git lfs pull)");
+	if (c->size < 4) {
+		if (c->size == 0)
+			return gguf_errf(err, 0, "empty file");
+		return gguf_errf(err, 0, "file ends inside the magic (%llu "
+		    "bytes)", (unsigned long long)c->size);
+	}
+	if (memcmp(c->base, GGUF_MAGIC, 4) == 0) {
+		c->pos = 4;
+		return 0;
+	}
+	s.p = (const char *)c->base;
+	s.n = 4;
+	if (memcmp(c->base, "FUGG", 4) == 0)
+		return gguf_errf(err, 0, "bad magic \"FUGG\": a pre-release "
+		    "GGUF draft or a byte-swapped magic, not a GGUF file");
+	return gguf_errf(err, 0, "not a GGUF file (magic \"%s\")",
+	    pname(&s, buf, sizeof buf));
+}
+
+static int
+read_header(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
+{
+	uint32_t	 v, n32;
+	uint64_t	 min_kv, min_ti, need, t;
+
+	if (read_magic(c, err) != 0)
+		return -1;
+	if (gguf_cur_u32(c, &v, "the version field", err) != 0)
+		return -1;
+	if (v != 0 && (v & 0xffff) == 0) {
+		c->be = 1;
+		v = gguf_ld32(c->base + 4, 1);
+	}
+	if (v == 0 || v > 3)
+		return gguf_errf(err, 4, "unsupported GGUF version %u "
+		    "(1, 2 and 3 are known)", (unsigned)v);
+	f->lay.version = v;
+	f->lay.be = c->be;
+	c->lw = v == 1 ? 4 : 8;
+
+	if (v == 1) {
+		if (gguf_cur_u32(c, &n32, "the tensor count", err) != 0)
+			return -1;
+		f->lay.n_tensors = n32;
+		if (gguf_cur_u32(c, &n32, "the KV count", err) != 0)
+			return -1;
+		f->lay.n_kv = n32;
+	} else {
+		if (gguf_cur_u64(c, &f->lay.n_tensors, "the tensor count",
+		    err) != 0 ||
+		    gguf_cur_u64(c, &f->lay.n_kv, "the KV count", err) != 0)
+			return -1;
+	}
+	f->lay.kv_off = c->pos;
+
+	/*
+	 * The smallest KV entry is a key length, a type and one byte; the
+	 * smallest tensor info a name length, n_dims, type and offset.
+	 */
+	min_kv = c->lw + 4 + 1;
+	min_ti = c->lw + 4 + 4 + 8;
+	if (f->lay.n_kv > gguf_cur_left(c) / min_kv)
+		return gguf_errf(err, (int64_t)(c->pos - c->lw), "KV count "
+		    "%llu cannot fit in the %llu bytes left",
+		    (unsigned long long)f->lay.n_kv,
+		    (unsigned long long)gguf_cur_left(c));
+	if (f->lay.n_tensors > gguf_cur_left(c) / min_ti)
+		return gguf_errf(err, (int64_t)(c->pos - 2 * c->lw), "tensor "
+		    "count %llu cannot fit in the %llu bytes left",
+		    (unsigned long long)f->lay.n_tensors,
+		    (unsigned long long)gguf_cur_left(c));
+	if (f->lay.n_kv >= UINT32_MAX || f->lay.n_tensors >= UINT32_MAX)
+		return gguf_errf(err, (int64_t)(c->pos - 2 * c->lw), "more "
+		    "than 2^32 KV pairs or tensors");
+	need = f->lay.n_kv * min_kv;
+	t = f->lay.n_tensors * min_ti;
+	if (gguf_add_ok(need, t, &need) != 0 || need > gguf_cur_left(c))
+		return gguf_errf(err, (int64_t)(c->pos - 2 * c->lw),
+		    "%llu tensor infos and %llu KV pairs cannot fit in the "
+		    "%llu bytes left", (unsigned long long)f->lay.n_tensors,
+		    (unsigned long long)f->lay.n_kv,
+		    (unsigned long long)gguf_cur_left(c));
+	return 0;
+}
+
+/* --------------------------------------------------------------------- KV */
+
+int
+gguf_key_is_canonical(const char *key, size_t len)
+{
+	size_t	i, seg = 0;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i < len; i++) {
+		char	ch = key[i];
+
+		if (ch == '.') {
+			if (seg == 0)
+				return 0;
+			seg = 0;
+			continue;
+		}
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+		    ch == '_'))
+			return 0;
+		seg++;
+	}
+	return seg != 0;
+}
+
+static int
+read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
+{
+	struct gguf_kv	*kv;
+	uint64_t	 i, cap = 0, h;
+	uint32_t	 type;
+	char		 buf[256];
+
+	for (i = 0; i < f->lay.n_kv; i++) {
+		if (i == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			if (cap > f->lay.n_kv)
+				cap = f->lay.n_kv;
+			f->kv = gguf_xrealloc(f->kv, cap, sizeof *f->kv);
+		}
+		kv = &f->kv[i];
+		memset(kv, 0, sizeof *kv);
+		kv->off = c->pos;
+		if (gguf_cur_str(c, &kv->key, "key", err) != 0)
+			return -1;
+		if (gguf_cur_u32(c, &type, "value type", err) != 0)
+			return -1;
+		if (type >= GGUF_VT_COUNT)
+			return gguf_errf(err, (int64_t)c->pos - 4, "key \"%s\": "
+			    "unknown value type %u",
+			    pname(&kv->key, buf, sizeof buf), (unsigned)type);
+		if (gguf_cur_value(c, type, 0, &kv->val, err) != 0)
+			return -1;
+		kv->end = c->pos;
+		f->n_kv = i + 1;
+
+		if (kv->key.n == 0)
+			warnf(f, kv->off, "empty key");
+		else if (kv->key.n > GGUF_MAX_KEY)
+			warnf(f, kv->off, "key of %llu bytes is longer than "
+			    "%d", (unsigned long long)kv->key.n, GGUF_MAX_KEY);
+		else if (!gguf_key_is_canonical(kv->key.p, kv->key.n))
+			warnf(f, kv->off, "key \"%s\" breaks the naming rules "
+			    "(lower_snake_case segments separated by dots)",
+			    pname(&kv->key, buf, sizeof buf));
+		if (type == GGUF_VT_BOOL && kv->val.p[0] > 1)
+			warnf(f, kv->val.off, "key \"%s\": bool value %u is "
+			    "neither 0 nor 1", pname(&kv->key, buf, sizeof buf),
+			    kv->val.p[0]);
+	}
+
+	/* Indexed only now that the entries are known to exist. */
+	index_init(&f->kv_names, f->n_kv);
+	for (i = 0; i < f->n_kv; i++) {
+		kv = &f->kv[i];
+		h = index_probe(&f->kv_names, kv->key.p, kv->key.n, kv_name, f);
+		if (f->kv_names.slot[h] != 0)
+			warnf(f, kv->off, "duplicate key \"%s\" (first at "
+			    "offset 0x%llx)", pname(&kv->key, buf, sizeof buf),
+			    (unsigned long long)
+			    f->kv[f->kv_names.slot[h] - 1].off);
+		else
+			f->kv_names.slot[h] = (uint32_t)(i + 1);
+	}
+	return 0;
+}
+
+/* Well-known keys whose type every reader relies on. */
+static const struct {
+	const char	*key;
+	uint32_t	 type;
+	uint32_t	 atype;
+} known_keys[] = {
+	{ "general.architecture", GGUF_VT_STR, 0 },
+	{ "general.name", GGUF_VT_STR, 0 },
+	{ "general.file_type", GGUF_VT_U32, 0 },
+	{ "general.quantization_version", GGUF_VT_U32, 0 },
+	{ "tokenizer.ggml.model", GGUF_VT_STR, 0 },
+	{ "tokenizer.ggml.tokens", GGUF_VT_ARR, GGUF_VT_STR },
+	{ "tokenizer.ggml.scores", GGUF_VT_ARR, GGUF_VT_F32 },
+	{ "tokenizer.ggml.token_type", GGUF_VT_ARR, GGUF_VT_I32 },
+	{ "tokenizer.ggml.merges", GGUF_VT_ARR, GGUF_VT_STR },
+	{ "tokenizer.ggml.bos_token_id", GGUF_VT_U32, 0 },
+	{ "tokenizer.ggml.eos_token_id", GGUF_VT_U32, 0 },
+	{ "tokenizer.ggml.unknown_token_id", GGUF_VT_U32, 0 },
+	{ "tokenizer.ggml.padding_token_id", GGUF_VT_U32, 0 },
+	{ "tokenizer.ggml.separator_token_id", GGUF_VT_U32, 0 },
+	{ "tokenizer.chat_template", GGUF_VT_STR, 0 },
+};
+
+static void
+type_text(uint32_t type, uint32_t atype, char *buf, size_t len)
+{
+	if (type == GGUF_VT_ARR)
+		snprintf(buf, len, "arr[%s]", gguf_vtype_name(atype));
+	else
+		snprintf(buf, len, "%s", gguf_vtype_name(type));
+}
+
+static int
+check_keys(struct gguf_file *f, struct gguf_err *err)
+{
+	struct gguf_val	*v;
+	uint64_t	 a;
+	size_t		 i;
+	char		 want[32], got[32];
+
+	for (i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++) {
+		v = gguf_kv_get(f, known_keys[i].key);
+		if (v == NULL)
+			continue;
+		if (v->type == known_keys[i].type &&
+		    (v->type != GGUF_VT_ARR || v->atype == known_keys[i].atype))
+			continue;
+		type_text(known_keys[i].type, known_keys[i].atype, want,
+		    sizeof want);
+		type_text(v->type, v->atype, got, sizeof got);
+		warnf(f, f->kv[gguf_kv_find(f, known_keys[i].key,
+		    strlen(known_keys[i].key))].off,
+		    "%s should be %s, not %s", known_keys[i].key, want, got);
+	}
+	if (gguf_kv_find(f, "general.architecture", 20) < 0)
+		warnf(f, f->lay.kv_off, "no general.architecture key");
+
+	f->lay.alignment = GGUF_DEFAULT_ALIGNMENT;
+	v = gguf_kv_get(f, "general.alignment");
+	if (v == NULL)
+		return 0;
+	if (v->type != GGUF_VT_U32)
+		return gguf_errf(err, (int64_t)v->off, "general.alignment must "
+		    "be u32, not %s", gguf_vtype_name(v->type));
+	a = gguf_val_bits(v);
+	if (a == 0 || (a & (a - 1)) != 0)
+		return gguf_errf(err, (int64_t)v->off, "general.alignment %llu "
+		    "is not a power of two", (unsigned long long)a);
+	if (a > GGUF_MAX_ALIGNMENT)
+		return gguf_errf(err, (int64_t)v->off, "general.alignment %llu "
+		    "is larger than the %u limit", (unsigned long long)a,
+		    GGUF_MAX_ALIGNMENT);
+	f->lay.alignment = (uint32_t)a;
+	return 0;
+}
+
+/* ----------------------------------------------------------- tensor infos */
+
+static int
+read_tensor(struct gguf_file *f, struct gguf_cur *c, struct gguf_tensor *t,
+    struct gguf_err *err)
+{
+	uint64_t	 d, at;
+	uint32_t	 d32, i;
+	struct gguf_err	 e;
+	char		 buf[256];
+
+	memset(t, 0, sizeof *t);
+	t->off = c->pos;
+	if (gguf_cur_str(c, &t->name, "tensor name", err) != 0)
+		return -1;
+	at = c->pos;
+	if (gguf_cur_u32(c, &t->n_dims, "n_dims", err) != 0)
+		return -1;
+	if (t->n_dims > GGUF_MAX_DIMS)
+		return gguf_errf(err, (int64_t)at, "tensor \"%s\" has %u "
+		    "dimensions (at most %d)", pname(&t->name, buf, sizeof buf),
+		    (unsigned)t->n_dims, GGUF_MAX_DIMS);
+	t->nelem = 1;
+	for (i = 0; i < GGUF_MAX_DIMS; i++)
+		t->ne[i] = 1;
+	for (i = 0; i < t->n_dims; i++) {
+		at = c->pos;
+		if (f->lay.version == 1) {
+			if (gguf_cur_u32(c, &d32, "a dimension", err) != 0)
+				return -1;
+			d = d32;
+		} else if (gguf_cur_u64(c, &d, "a dimension", err) != 0)
+			return -1;
+		if (d > INT64_MAX)
+			return gguf_errf(err, (int64_t)at, "tensor \"%s\": "
+			    "dimension %u is negative (%lld)",
+			    pname(&t->name, buf, sizeof buf), (unsigned)i,
+			    (long long)d);
+		t->ne[i] = d;
+		if (gguf_mul_ok(t->nelem, d, &t->nelem) != 0 ||
+		    t->nelem > INT64_MAX)
+			return gguf_errf(err, (int64_t)at, "tensor \"%s\": "
+			    "element count overflows",
+			    pname(&t->name, buf, sizeof buf));
+	}
+	at = c->pos;
+	if (gguf_cur_u32(c, &t->type, "tensor type", err) != 0 ||
+	    gguf_cur_u64(c, &t->offset, "tensor data offset", err) != 0)
+		return -1;
+	t->end = c->pos;
+
+	if (t->n_dims == 0)
+		warnf(f, t->off, "tensor \"%s\" has 0 dimensions (read as a "
+		    "scalar)", pname(&t->name, buf, sizeof buf));
+	if (gguf_ttype_nbytes(t->type, t->ne, &t->nbytes, &e) != 0) {
+		if (gguf_ttype_known(t->type) && gguf_ttype(t->type)->blck > 0 &&
+		    t->ne[0] % gguf_ttype(t->type)->blck == 0)
+			return gguf_errf(err, (int64_t)at, "tensor \"%s\": %s",
+			    pname(&t->name, buf, sizeof buf), e.msg);
+		t->flags |= GGUF_TENSOR_UNSIZED;
+		t->nbytes = 0;
+		warnf(f, at, "tensor \"%s\": %s", pname(&t->name, buf,
+		    sizeof buf), e.msg);
+	}
+	if (t->name.n == 0)
+		warnf(f, t->off, "tensor with an empty name");
+	else if (t->name.n > GGUF_MAX_NAME)
+		warnf(f, t->off, "tensor name \"%s\" is %llu bytes (ggml "
+		    "loads at most %d)", pname(&t->name, buf, sizeof buf),
+		    (unsigned long long)t->name.n, GGUF_MAX_NAME);
+	return 0;
+}
+
+static int
+read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
+{
+	struct gguf_tensor	*t;
+	uint64_t		 i, cap = 0, h;
+	char			 buf[256];
+
+	f->lay.ti_off = c->pos;
+	for (i = 0; i < f->lay.n_tensors; i++) {
+		if (i == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			if (cap > f->lay.n_tensors)
+				cap = f->lay.n_tensors;
+			f->tensors = gguf_xrealloc(f->tensors, cap,
+			    sizeof *f->tensors);
+		}
+		t = &f->tensors[i];
+		if (read_tensor(f, c, t, err) != 0)
+			return -1;
+		f->n_tensors = i + 1;
+	}
+	f->lay.ti_end = c->pos;
+
+	index_init(&f->tensor_names, f->n_tensors);
+	for (i = 0; i < f->n_tensors; i++) {
+		t = &f->tensors[i];
+		h = index_probe(&f->tensor_names, t->name.p, t->name.n,
+		    tensor_name, f);
+		if (f->tensor_names.slot[h] != 0)
+			warnf(f, t->off, "duplicate tensor name \"%s\"",
+			    pname(&t->name, buf, sizeof buf));
+		else
+			f->tensor_names.slot[h] = (uint32_t)(i + 1);
+	}
+	return 0;
+}
+
+/* Sorts tensor indices by (offset, index). */
+static int
+cmp_offset(const void *a, const void *b, void *ctx)
+{
+	const struct gguf_tensor	*base = ctx;
+	const struct gguf_tensor	*x = &base[*(const uint64_t *)a];
+	const struct gguf_tensor	*y = &base[*(const uint64_t *)b];
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return *(const uint64_t *)a < *(const uint64_t *)b ? -1 : 1;
+}
+
+/*
+ * Places the data section and checks every tensor's data against it:
+ * alignment, bounds, overlaps, gaps and order (ggml wants each offset to be
+ * the padded end of the tensor before it).
+ */
+static int
+check_data(struct gguf_file *f, struct gguf_err *err)
+{
+	struct gguf_tensor	*t, *p;
+	uint64_t		 data_size, end, expect, i, *order;
+	uint64_t		 align = f->lay.alignment, prev_end;
+	int			 noncanon = 0;
+	char			 b1[256], b2[256];
+
+	if (f->n_tensors == 0) {
+		f->lay.data_off = f->lay.data_end = f->lay.ti_end;
+		return 0;
+	}
+	if (gguf_align_ok(f->lay.ti_end, align, &f->lay.data_off) != 0)
+		return gguf_errf(err, (int64_t)f->lay.ti_end, "data offset "
+		    "overflows");
+	f->lay.data_end = f->lay.data_off;
+	data_size = f->size > f->lay.data_off ? f->size - f->lay.data_off : 0;
+	if (f->lay.data_off > f->size)
+		warnf(f, f->lay.ti_end, "the data section would start at "
+		    "0x%llx, beyond the end of the file (%llu bytes): no "
+		    "tensor data is present",
+		    (unsigned long long)f->lay.data_off,
+		    (unsigned long long)f->size);
+
+	expect = 0;
+	for (i = 0; i < f->n_tensors; i++) {
+		t = &f->tensors[i];
+		if (t->offset % align != 0)
+			warnf(f, t->end - 8, "tensor \"%s\": data offset "
+			    "0x%llx is not a multiple of the alignment %llu",
+			    pname(&t->name, b1, sizeof b1),
+			    (unsigned long long)t->offset,
+			    (unsigned long long)align);
+		if (t->flags & GGUF_TENSOR_UNSIZED) {
+			noncanon = 1;
+			continue;
+		}
+		if (gguf_add_ok(t->offset, t->nbytes, &end) != 0 ||
+		    end > data_size) {
+			t->flags |= GGUF_TENSOR_UNREADABLE;
+			if (f->lay.data_off <= f->size)
+				warnf(f, t->end - 8, "tensor \"%s\": data "
+				    "[0x%llx, +%llu) lies beyond the end of "
+				    "the file", pname(&t->name, b1, sizeof b1),
+				    (unsigned long long)t->offset,
+				    (unsigned long long)t->nbytes);
+		}
+		if (t->offset != expect)
+			noncanon = 1;
+		if (gguf_add_ok(t->offset, t->nbytes, &end) == 0 &&
+		    gguf_align_ok(end, align, &expect) == 0) {
+			if (end + f->lay.data_off > f->lay.data_end &&
+			    end <= UINT64_MAX - f->lay.data_off)
+				f->lay.data_end = f->lay.data_off + end;
+		} else
+			noncanon = 1;
+	}
+	/* Bytes after the last tensor: padding, or something else. */
+	if (gguf_align_ok(f->lay.data_end, align, &end) == 0 &&
+	    f->lay.data_end <= f->size) {
+		if (end < f->size)
+			warnf(f, end, "%llu bytes after the end of the last "
+			    "tensor's data and padding",
+			    (unsigned long long)(f->size - end));
+		else if (end > f->size && !noncanon)
+			warnf(f, f->lay.data_end, "the last tensor is not "
+			    "followed by its alignment padding");
+	}
+	if (!noncanon)
+		return 0;
+
+	/* Not in ggml's canonical order: say what exactly is wrong. */
+	order = gguf_xcalloc(f->n_tensors, sizeof *order);
+	for (i = 0; i < f->n_tensors; i++)
+		order[i] = i;
+	qsort_r(order, f->n_tensors, sizeof *order, cmp_offset, f->tensors);
+	p = NULL;
+	prev_end = 0;
+	for (i = 0; i < f->n_tensors; i++) {
+		t = &f->tensors[order[i]];
+		if (t->flags & GGUF_TENSOR_UNSIZED)
+			continue;
+		if (p != NULL && t->nbytes > 0 && t->offset < prev_end)
+			warnf(f, t->end - 8, "tensor \"%s\" overlaps tensor "
+			    "\"%s\"", pname(&t->name, b1, sizeof b1),
+			    pname(&p->name, b2, sizeof b2));
+		else if (p != NULL && gguf_align_ok(prev_end, align, &end) == 0
+		    && t->offset > end)
+			warnf(f, t->end - 8, "gap of %llu bytes before tensor "
+			    "\"%s\"", (unsigned long long)(t->offset - end),
+			    pname(&t->name, b1, sizeof b1));
+		if (t->nbytes > 0 &&
+		    gguf_add_ok(t->offset, t->nbytes, &end) == 0 &&
+		    end > prev_end) {
+			prev_end = end;
+			p = t;
+		} else if (p == NULL)
+			p = t;
+	}
+	for (i = 1; i < f->n_tensors; i++) {
+		if (!(f->tensors[i].flags & GGUF_TENSOR_UNSIZED) &&
+		    !(f->tensors[i - 1].flags & GGUF_TENSOR_UNSIZED) &&
+		    f->tensors[i].offset < f->tensors[i - 1].offset) {
+			warnf(f, f->tensors[i].end - 8, "tensor data is not in "
+			    "tensor-info order (from \"%s\" on)",
+			    pname(&f->tensors[i].name, b1, sizeof b1));
+			break;
+		}
+	}
+	free(order);
+	return 0;
+}
+
+/* ------------------------------------------------------------------- open */
+
+static struct gguf_file *
+parse(struct gguf_file *f, struct gguf_err *err)
+{
+	struct gguf_cur	c;
+
+	memset(&c, 0, sizeof c);
+	c.base = f->base;
+	c.size = f->size;
+	c.lw = 8;
+	f->lay.file_size = f->size;
+	if (read_header(f, &c, err) != 0 ||
+	    read_kvs(f, &c, err) != 0 ||
+	    check_keys(f, err) != 0 ||
+	    read_tensors(f, &c, err) != 0 ||
+	    check_data(f, err) != 0) {
+		gguf_close(f);
+		return NULL;
+	}
+	if (f->n_warn_dropped > 0)
+		warnf(f, 0, "(%zu more warnings not shown)", f->n_warn_dropped);
+	return f;
+}
+
+struct gguf_file *
+gguf_open_buffer(const void *buf, size_t len, struct gguf_err *err)
+{
+	struct gguf_file	*f = gguf_xcalloc(1, sizeof *f);
+
+	f->base = buf;
+	f->size = len;
+	return parse(f, err);
+}
+
+struct gguf_file *
+gguf_open(const char *path, struct gguf_err *err)
+{
+	struct gguf_file	*f;
+	struct stat		 st;
+	void			*p;
+	int			 fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		gguf_errf(err, -1, "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	f = gguf_xcalloc(1, sizeof *f);
+	f->path = gguf_xstrdup(path);
+	f->size = (uint64_t)st.st_size;
+	if (f->size > 0) {
+		p = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			gguf_errf(err, -1, "cannot map the file: %s",
+			    strerror(errno));
+			close(fd);
+			free(f->path);
+			free(f);
+			return NULL;
+		}
+		f->base = p;
+		f->mapped = 1;
+	} else
+		f->base = (const uint8_t *)"";
+	close(fd);
+	return parse(f, err);
+}
+
+void
+gguf_close(struct gguf_file *f)
+{
+	uint64_t	i;
+	size_t		w;
+
+	if (f == NULL)
+		return;
+	for (i = 0; i < f->n_kv; i++)
+		gguf_arrix_free(f->kv[i].val.ix);
+	for (w = 0; w < f->n_warn; w++)
+		free(f->warn[w].msg);
+	if (f->mapped)
+		munmap((void *)(uintptr_t)f->base, (size_t)f->size);
+	free(f->warn);
+	free(f->kv);
+	free(f->tensors);
+	free(f->kv_names.slot);
+	free(f->tensor_names.slot);
+	free(f->path);
+	free(f);
+}
+
+/* -------------------------------------------------------------- accessors */
+
+const struct gguf_layout *
+gguf_layout(const struct gguf_file *f)
+{
+	return &f->lay;
+}
+
+const char *
+gguf_path(const struct gguf_file *f)
+{
+	return f->path;
+}
+
+const uint8_t *
+gguf_base(const struct gguf_file *f)
+{
+	return f->base;
+}
+
+struct gguf_kv *
+gguf_kv_at(struct gguf_file *f, uint64_t i)
+{
+	return i < f->n_kv ? &f->kv[i] : NULL;
+}
+
+int64_t
+gguf_kv_find(const struct gguf_file *f, const char *key, size_t len)
+{
+	uint64_t	h;
+
+	if (f->kv_names.slot == NULL)
+		return -1;
+	h = index_probe(&f->kv_names, key, len, kv_name, f);
+	return (int64_t)f->kv_names.slot[h] - 1;
+}
+
+struct gguf_val *
+gguf_kv_get(struct gguf_file *f, const char *key)
+{
+	int64_t	i = gguf_kv_find(f, key, strlen(key));
+
+	return i < 0 ? NULL : &f->kv[i].val;
+}
+
+const struct gguf_tensor *
+gguf_tensor_at(const struct gguf_file *f, uint64_t i)
+{
+	return i < f->n_tensors ? &f->tensors[i] : NULL;
+}
+
+int64_t
+gguf_tensor_find(const struct gguf_file *f, const char *name, size_t len)
+{
+	uint64_t	h;
+
+	if (f->tensor_names.slot == NULL)
+		return -1;
+	h = index_probe(&f->tensor_names, name, len, tensor_name, f);
+	return (int64_t)f->tensor_names.slot[h] - 1;
+}
+
+const uint8_t *
+gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
+    struct gguf_err *err)
+{
+	char	buf[256];
+
+	if (t->flags & GGUF_TENSOR_UNSIZED)
+		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": size "
+		    "unknown", pname(&t->name, buf, sizeof buf)), NULL;
+	if (t->flags & GGUF_TENSOR_UNREADABLE)
+		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": data "
+		    "lies beyond the end of the file",
+		    pname(&t->name, buf, sizeof buf)), NULL;
+	return f->base + f->lay.data_off + t->offset;
+}
+
+size_t
+gguf_n_warnings(const struct gguf_file *f)
+{
+	return f->n_warn;
+}
+
+const struct gguf_warning *
+gguf_warning_at(const struct gguf_file *f, size_t i)
+{
+	return i < f->n_warn ? &f->warn[i] : NULL;
+}

@@ -1,0 +1,4 @@
+#!/bin/sh
+. "$TESTS_SRCDIR/lib.sh"
+"$GGUFED" --version >/dev/null; ok $? "--version"
+done_testing

@@ -1,0 +1,30 @@
+# lib.sh - shared helpers for the shell tests (TAP output).
+# Sourced by each test; the harness exports GGUFED, SHARED_DIR, ORACLE,
+# TESTS_SRCDIR and TESTS_BUILDDIR.
+
+tap_n=0
+tap_failed=0
+
+ok() {	# ok CONDITION-EXIT-STATUS DESCRIPTION
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}
+
+# A fresh scratch directory, removed on exit.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/ggufed-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT

@@ -1,0 +1,73 @@
+/*
+ * tap.h - a minimal TAP producer for the C unit tests.
+ *
+ *	ok(cond, "what", ...);	one test point
+ *	is_u64(got, want, "what"); equality with both values shown on failure
+ *	return tap_done();	plan line and exit status
+ */
+#ifndef TAP_H
+#define TAP_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int	tap_n, tap_failed;
+
+static inline int __attribute__((format(printf, 2, 3)))
+ok(int cond, const char *fmt, ...)
+{
+	va_list	ap;
+
+	tap_n++;
+	printf("%sok %d - ", cond ? "" : "not ", tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		tap_failed++;
+	fflush(stdout);
+	return cond;
+}
+
+#define is_u64(got, want, ...) do {					\
+	unsigned long long g_ = (unsigned long long)(got);		\
+	unsigned long long w_ = (unsigned long long)(want);		\
+	if (!ok(g_ == w_, __VA_ARGS__))					\
+		printf("#   got %llu, want %llu\n", g_, w_);		\
+} while (0)
+
+static inline void __attribute__((format(printf, 1, 2)))
+diag(const char *fmt, ...)
+{
+	va_list	ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static inline int
+tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed != 0;
+}
+
+/* $SHARED_DIR/rel, or NULL (and a skip) when the shared fixtures are absent. */
+static inline const char *
+shared_path(const char *rel, char *buf, size_t len)
+{
+	const char	*d = getenv("SHARED_DIR");
+
+	if (d == NULL || *d == '\0')
+		return NULL;
+	snprintf(buf, len, "%s/%s", d, rel);
+	return buf;
+}
+
+#endif /* TAP_H */
