@@ -218,6 +218,12 @@ read_header(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	f->lay.version = v;
 	f->lay.be = c->be;
 	c->lw = v == 1 ? 4 : 8;
+	if (v == 1)
+		warnf(f, 4, "GGUF v1 file: ggml no longer reads it (saving "
+		    "writes v3)");
+	if (c->be)
+		warnf(f, 4, "big-endian file: readers on little-endian hosts "
+		    "(ggml, llama.cpp) refuse it");
 
 	if (v == 1) {
 		if (gguf_cur_u32(c, &n32, "the tensor count", err) != 0)
