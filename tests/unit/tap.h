@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int	tap_n, tap_failed;
 
@@ -56,6 +57,13 @@ tap_done(void)
 {
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
+}
+
+/* Bit-exact equality of doubles (tests want exactness, not tolerance). */
+static inline int
+same_f64(double a, double b)
+{
+	return memcmp(&a, &b, sizeof a) == 0;
 }
 
 /* $SHARED_DIR/rel, or NULL (and a skip) when the shared fixtures are absent. */

@@ -1,1 +1,298 @@
-int main(void){return 0;}
+/*
+ * test_reader.c - the reader on files built byte by byte: every value type
+ * in both byte orders and in v1, lazy array access against a sequential
+ * walk, lookups, warnings and errors with their offsets, and the large
+ * fixtures (random access into a 150,000-string vocabulary).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gguf.h"
+#include "tap.h"
+#include "../tools/ggufgen.h"
+
+static struct gguf_file *
+open_gg(const struct gg *g, struct gguf_err *err)
+{
+	memset(err, 0, sizeof *err);
+	return gguf_open_buffer(g->buf, g->len, err);
+}
+
+static int
+has_warning(const struct gguf_file *f, const char *needle)
+{
+	size_t	i;
+
+	for (i = 0; i < gguf_n_warnings(f); i++) {
+		if (strstr(gguf_warning_at(f, i)->msg, needle) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/* A file with one of everything, in the given version and byte order. */
+static void
+build_all(struct gg *g, uint32_t version, int be)
+{
+	uint64_t	ne[2] = { 4, 2 };
+	int		i;
+
+	gg_init(g, version, be);
+	gg_header(g, 1, 16);
+	gg_kv_str(g, "general.architecture", "llama");
+	gg_kv_u8(g, "t.u8", 200);
+	gg_kv_i8(g, "t.i8", -100);
+	gg_kv_u16(g, "t.u16", 60000);
+	gg_kv_i16(g, "t.i16", -30000);
+	gg_kv_u32(g, "t.u32", 4000000000u);
+	gg_kv_i32(g, "t.i32", -2000000000);
+	gg_kv_f32(g, "t.f32", -1.5f);
+	gg_kv_bool(g, "t.bool", 1);
+	gg_kv_u64(g, "t.u64", 0xfedcba9876543210ULL);
+	gg_kv_i64(g, "t.i64", -5);
+	gg_kv_f64(g, "t.f64", 0.1);
+	gg_kv_arr(g, "t.arr_u16", GG_U16, 3);
+	gg_u16(g, 1); gg_u16(g, 2); gg_u16(g, 65535);
+	gg_kv_arr(g, "t.arr_str", GG_STR, 70);
+	for (i = 0; i < 70; i++) {
+		char	s[16];
+
+		snprintf(s, sizeof s, "tok%d", i);
+		gg_str(g, s);
+	}
+	gg_kv_arr(g, "t.nested", GG_ARR, 2);
+	gg_arr(g, GG_U8, 2); gg_u8(g, 7); gg_u8(g, 8);
+	gg_arr(g, GG_STR, 1); gg_str(g, "inner");
+	gg_kv_str(g, "t.str", "h\xc3\xa9llo");
+	gg_tensor(g, "w", 2, ne, GG_T_F32, 0);
+	gg_pad(g, 32);
+	for (i = 0; i < 8; i++)
+		gg_f32(g, (float)i * 0.5f);
+}
+
+static void
+check_all(uint32_t version, int be)
+{
+	struct gguf_file		*f;
+	const struct gguf_tensor	*t;
+	struct gguf_val			*v, e, e2;
+	struct gguf_str			 s;
+	struct gguf_err			 err;
+	struct gg			 g;
+	const uint8_t			*data;
+	uint64_t			 u;
+	int64_t				 i;
+	double				 d;
+	float				 x = 0;
+	const char			*tag = be ? "big-endian" : version == 1 ?
+					    "v1" : version == 2 ? "v2" : "v3";
+
+	build_all(&g, version, be);
+	f = open_gg(&g, &err);
+	if (!ok(f != NULL, "%s: file opens (%s)", tag, f ? "" : err.msg)) {
+		gg_free(&g);
+		return;
+	}
+	is_u64(gguf_layout(f)->version, version, "%s: version", tag);
+	is_u64(gguf_layout(f)->be, be, "%s: byte order", tag);
+	is_u64(gguf_layout(f)->n_kv, 16, "%s: 16 KV pairs", tag);
+	ok(gguf_val_u64(gguf_kv_get(f, "t.u8"), &u) == 0 && u == 200, "%s: u8", tag);
+	ok(gguf_val_i64(gguf_kv_get(f, "t.i8"), &i) == 0 && i == -100, "%s: i8", tag);
+	ok(gguf_val_u64(gguf_kv_get(f, "t.u16"), &u) == 0 && u == 60000, "%s: u16", tag);
+	ok(gguf_val_i64(gguf_kv_get(f, "t.i16"), &i) == 0 && i == -30000, "%s: i16", tag);
+	ok(gguf_val_u64(gguf_kv_get(f, "t.u32"), &u) == 0 && u == 4000000000u, "%s: u32", tag);
+	ok(gguf_val_i64(gguf_kv_get(f, "t.i32"), &i) == 0 && i == -2000000000, "%s: i32", tag);
+	ok(gguf_val_f64(gguf_kv_get(f, "t.f32"), &d) == 0 && same_f64(d, -1.5), "%s: f32", tag);
+	ok(gguf_val_u64(gguf_kv_get(f, "t.bool"), &u) == 0 && u == 1, "%s: bool", tag);
+	ok(gguf_val_u64(gguf_kv_get(f, "t.u64"), &u) == 0 &&
+	    u == 0xfedcba9876543210ULL, "%s: u64", tag);
+	ok(gguf_val_i64(gguf_kv_get(f, "t.u64"), &i) == -1,
+	    "%s: u64 above INT64_MAX is not an i64", tag);
+	ok(gguf_val_i64(gguf_kv_get(f, "t.i64"), &i) == 0 && i == -5, "%s: i64", tag);
+	ok(gguf_val_u64(gguf_kv_get(f, "t.i64"), &u) == -1,
+	    "%s: negative i64 is not a u64", tag);
+	ok(gguf_val_f64(gguf_kv_get(f, "t.f64"), &d) == 0 && same_f64(d, 0.1), "%s: f64", tag);
+	ok(gguf_val_str(gguf_kv_get(f, "t.str"), &s) == 0 && s.n == 6 &&
+	    memcmp(s.p, "h\xc3\xa9llo", 6) == 0, "%s: string", tag);
+	ok(gguf_val_str(gguf_kv_get(f, "t.u8"), &s) == -1,
+	    "%s: a number is not a string", tag);
+
+	v = gguf_kv_get(f, "t.arr_u16");
+	ok(v->type == GGUF_VT_ARR && v->atype == GGUF_VT_U16 && v->count == 3,
+	    "%s: u16 array head", tag);
+	ok(gguf_arr_get(v, 2, &e, &err) == 0 && gguf_val_u64(&e, &u) == 0 &&
+	    u == 65535, "%s: u16 array element 2", tag);
+	ok(gguf_arr_get(v, 3, &e, &err) == -1 && strstr(err.msg, "out of range"),
+	    "%s: index past the end refused", tag);
+
+	v = gguf_kv_get(f, "t.arr_str");
+	ok(gguf_arr_get(v, 69, &e, &err) == 0 && gguf_val_str(&e, &s) == 0 &&
+	    s.n == 5 && memcmp(s.p, "tok69", 5) == 0, "%s: string element 69", tag);
+	ok(gguf_arr_get(v, 33, &e, &err) == 0 && gguf_val_str(&e, &s) == 0 &&
+	    s.n == 5 && memcmp(s.p, "tok33", 5) == 0, "%s: string element 33", tag);
+	ok(gguf_arr_get(v, 0, &e, &err) == 0 && gguf_val_str(&e, &s) == 0 &&
+	    s.n == 4 && memcmp(s.p, "tok0", 4) == 0, "%s: string element 0", tag);
+
+	v = gguf_kv_get(f, "t.nested");
+	ok(v->atype == GGUF_VT_ARR && v->count == 2, "%s: nested array head", tag);
+	ok(gguf_arr_get(v, 0, &e, &err) == 0 && e.type == GGUF_VT_ARR &&
+	    gguf_arr_get(&e, 1, &e2, &err) == 0 &&
+	    gguf_val_u64(&e2, &u) == 0 && u == 8, "%s: nested u8 element", tag);
+	ok(gguf_arr_get(v, 1, &e, &err) == 0 &&
+	    gguf_arr_get(&e, 0, &e2, &err) == 0 &&
+	    gguf_val_str(&e2, &s) == 0 && s.n == 5 &&
+	    memcmp(s.p, "inner", 5) == 0, "%s: nested string element", tag);
+	gguf_arrix_free(e.ix);
+
+	t = gguf_tensor_at(f, 0);
+	ok(t != NULL && t->n_dims == 2 && t->ne[0] == 4 && t->ne[1] == 2 &&
+	    t->ne[2] == 1 && t->nelem == 8 && t->nbytes == 32 &&
+	    t->type == GGUF_T_F32, "%s: tensor info", tag);
+	data = gguf_tensor_data(f, t, &err);
+	if (data != NULL) {
+		uint32_t	b = be ? (uint32_t)data[28] << 24 |
+				    (uint32_t)data[29] << 16 |
+				    (uint32_t)data[30] << 8 | data[31] :
+				    (uint32_t)data[31] << 24 |
+				    (uint32_t)data[30] << 16 |
+				    (uint32_t)data[29] << 8 | data[28];
+
+		memcpy(&x, &b, 4);
+	}
+	ok(data != NULL && same_f64(x, 3.5), "%s: tensor data in place", tag);
+	ok(gguf_tensor_find(f, "w", 1) == 0 && gguf_tensor_find(f, "x", 1) == -1,
+	    "%s: tensor lookup", tag);
+	ok(gguf_kv_find(f, "t.str", 5) == 15 && gguf_kv_find(f, "t.st", 4) == -1,
+	    "%s: key lookup", tag);
+	if (be || version == 1)
+		ok(gguf_n_warnings(f) == 1 &&
+		    has_warning(f, be ? "big-endian" : "v1"),
+		    "%s: one warning, about the format", tag);
+	else
+		is_u64(gguf_n_warnings(f), 0, "%s: no warnings", tag);
+	gguf_close(f);
+	gg_free(&g);
+}
+
+/* Errors carry the offset of the first lie. */
+static void
+check_errors(void)
+{
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	struct gg		 g;
+	size_t			 at;
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 1);
+	at = gg_pos(&g);
+	gg_u64(&g, 1ULL << 40);		/* key length */
+	gg_bytes(&g, "abc", 3);
+	gg_zeros(&g, 32);
+	f = open_gg(&g, &err);
+	ok(f == NULL && err.has_off && err.off == at &&
+	    strstr(err.msg, "key length") != NULL,
+	    "key length past the end: offset %#llx: %s",
+	    (unsigned long long)err.off, err.msg);
+	gg_free(&g);
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 1ULL << 60);
+	f = open_gg(&g, &err);
+	ok(f == NULL && err.off == 16 && strstr(err.msg, "KV count") != NULL,
+	    "2^60 KV pairs refused at the count: %s", err.msg);
+	gg_free(&g);
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 1);
+	gg_key(&g, "k", 13);
+	f = open_gg(&g, &err);
+	ok(f == NULL && err.off == 33 && strstr(err.msg, "unknown value type 13"),
+	    "value type 13 refused at its offset: %s", err.msg);
+	gg_free(&g);
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 1);
+	gg_kv_u64(&g, "general.alignment", 64);
+	f = open_gg(&g, &err);
+	ok(f == NULL && strstr(err.msg, "must be u32"),
+	    "alignment of type u64 refused: %s", err.msg);
+	gg_free(&g);
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 2);
+	gg_kv_u32(&g, "a.b", 1);
+	gg_kv_u32(&g, "a.b", 2);
+	f = open_gg(&g, &err);
+	ok(f != NULL && has_warning(f, "duplicate key"),
+	    "duplicate key is a warning");
+	if (f != NULL) {
+		uint64_t	u = 0;
+
+		gguf_val_u64(gguf_kv_get(f, "a.b"), &u);
+		ok(u == 1, "lookup of a duplicate key finds the first");
+		ok(has_warning(f, "no general.architecture"),
+		    "missing architecture is a warning");
+	}
+	gguf_close(f);
+	gg_free(&g);
+}
+
+/*
+ * The lazily indexed access to every element of the 150,000-string
+ * vocabulary agrees with a plain sequential walk of its bytes.
+ */
+static void
+check_big_vocab(void)
+{
+	struct gguf_file	*f;
+	struct gguf_val		*v, e;
+	struct gguf_str		 s;
+	struct gguf_err		 err;
+	const uint8_t		*p;
+	uint64_t		 i, n, bad = 0, len;
+	char			 path[4096];
+
+	if (shared_path("fixtures/ggml/big-vocab.gguf", path, sizeof path) ==
+	    NULL || (f = gguf_open(path, &err)) == NULL) {
+		ok(1, "# SKIP big-vocab.gguf not available");
+		return;
+	}
+	v = gguf_kv_get(f, "tokenizer.ggml.tokens");
+	ok(v != NULL && v->count == 150000, "big-vocab: 150,000 tokens");
+	if (v == NULL) {
+		gguf_close(f);
+		return;
+	}
+	ok(gguf_arr_get(v, 149999, &e, &err) == 0, "big-vocab: last token first");
+	p = v->p + 12;
+	n = v->count;
+	for (i = 0; i < n; i++) {
+		memcpy(&len, p, 8);	/* little-endian host assumed by the fixture */
+		if (gguf_arr_get(v, (i * 7919) % n, &e, &err) != 0)
+			bad++;
+		if (gguf_arr_get(v, i, &e, &err) != 0 ||
+		    gguf_val_str(&e, &s) != 0 || s.n != len ||
+		    s.p != (const char *)p + 8)
+			bad++;
+		p += 8 + len;
+	}
+	is_u64(bad, 0, "big-vocab: every element found where a walk finds it");
+	gguf_close(f);
+}
+
+int
+main(void)
+{
+	check_all(3, 0);
+	check_all(3, 1);
+	check_all(2, 0);
+	check_all(1, 0);
+	check_errors();
+	check_big_vocab();
+	return tap_done();
+}
