@@ -1,0 +1,44 @@
+#!/bin/sh
+# bench_open.sh - how fast ggufed opens a large model, against ggml.
+#
+# Generates (once, in the build tree) a model-like file with a 150,000-token
+# vocabulary, a 5 KB chat template and 2,000 tensor infos over a sparse
+# data section of more than 8 GB, and a 20 MB file with real data. Prints,
+# from one run:
+#   - the median wall time of `ggufed info` on the big file (whole process),
+#   - the median of ggml's own in-process metadata load of the same file
+#     (`oracle open FILE 9`), and the ratio (target: <= 0.5),
+#   - the peak RSS of `ggufed info` on both files (target: independent of
+#     the size of the tensor data).
+set -eu
+
+builddir=${TESTS_BUILDDIR:-tests}
+gguf=${GGUFED:-./ggufed}
+dir="$builddir/bench/data"
+mkdir -p "$dir"
+big="$dir/big-sparse.gguf"
+small="$dir/small-dense.gguf"
+[ -f "$big" ] || "$builddir/bench/gen_bench" "$big"
+[ -f "$small" ] || "$builddir/bench/gen_bench" --small "$small"
+
+runs=15
+printf 'file                   %s (%s bytes on paper, %s KB on disk)\n' \
+    "$(basename "$big")" "$(stat -c %s "$big")" "$(du -k "$big" | cut -f1)"
+"$gguf" info "$big" >/dev/null		# warm the page cache
+ours=$("$builddir/bench/runcmd" $runs "$gguf" info "$big")
+echo "ggufed info (process)  $ours"
+ggml_us=""
+if [ -n "${ORACLE:-}" ] && "$ORACLE" version >/dev/null 2>&1; then
+	ggml=$("$ORACLE" open "$big" 9)
+	echo "ggml open (in-proc)    $ggml"
+	ggml_us=$(echo "$ggml" | sed -n 's/.*median_us \([0-9]*\).*/\1/p')
+fi
+ours_us=$(echo "$ours" | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
+if [ -n "$ggml_us" ]; then
+	awk -v a="$ours_us" -v b="$ggml_us" 'BEGIN {
+	    printf "ratio ggufed/ggml      %.3f (target <= 0.5)\n", a / b }'
+fi
+rss_big=$(echo "$ours" | sed -n 's/.*max_rss_kb=\([0-9]*\).*/\1/p')
+small_run=$("$builddir/bench/runcmd" 5 "$gguf" info "$small")
+rss_small=$(echo "$small_run" | sed -n 's/.*max_rss_kb=\([0-9]*\).*/\1/p')
+echo "peak RSS               ${rss_big} KB on the $(du -h --apparent-size "$big" | cut -f1) file, ${rss_small} KB on the $(du -h --apparent-size "$small" | cut -f1) file"
