@@ -60,7 +60,7 @@
 #define Q6_K_BYTES	210	/* ql[128], qh[64], scales[16], d */
 #define Q8_0_BYTES	34	/* d, qs[32] */
 
-#define GG_T_Q4_K_M_FTYPE	15	/* general.file_type MOSTLY_Q4_K_M */
+#define FTYPE_MOSTLY_Q4_K_M	15	/* general.file_type */
 
 /* ------------------------------------------------------------------ random */
 
@@ -575,6 +575,17 @@ add_tensor(const char *name, uint64_t ne0, uint64_t ne1, int type,
 	t->nbytes = n / qtypes[type].blck * qtypes[type].bytes;
 }
 
+/* Adds blk.L.SUFFIX.weight. */
+static void
+add_block_tensor(int l, const char *suffix, uint64_t ne0, uint64_t ne1,
+    int type, enum dist dist, float mean, float std)
+{
+	char	name[64];
+
+	snprintf(name, sizeof name, "blk.%d.%s.weight", l, suffix);
+	add_tensor(name, ne0, ne1, type, dist, mean, std);
+}
+
 /*
  * The recipe: the bulk in Q4_K with Q6_K for the value and down
  * projections and the output head (as a Q4_K_M file has it), the first
@@ -584,7 +595,6 @@ add_tensor(const char *name, uint64_t ne0, uint64_t ne1, int type,
 static void
 plan_tensors(void)
 {
-	char	name[64];
 	int	l, wq, wk, wv, wo, wg, wu, wd;
 
 	add_tensor("token_embd.weight", N_EMBD, N_VOCAB, T_Q4_K, D_WEIGHT,
@@ -596,24 +606,24 @@ plan_tensors(void)
 			wq = wk = wv = wo = T_Q8_0;
 		if (l == N_LAYER - 1)
 			wk = wv = T_F16;
-#define BLK(suffix, ne0, ne1, type, dist, mean, std) do {		\
-	snprintf(name, sizeof name, "blk.%d.%s.weight", l, suffix);	\
-	add_tensor(name, ne0, ne1, type, dist, mean, std);		\
-} while (0)
-		BLK("attn_norm", N_EMBD, 1, T_F32, D_NORM,
+		add_block_tensor(l, "attn_norm", N_EMBD, 1, T_F32, D_NORM,
 		    0.85f + 0.05f * (float)l, 0.08f);
-		BLK("attn_q", N_EMBD, N_EMBD, wq, D_WEIGHT, 0, 0.055f);
-		BLK("attn_k", N_EMBD, HEAD_DIM * N_HEAD_KV, wk, D_WEIGHT, 0,
-		    0.06f);
-		BLK("attn_v", N_EMBD, HEAD_DIM * N_HEAD_KV, wv, D_WEIGHT, 0,
-		    0.03f);
-		BLK("attn_output", N_EMBD, N_EMBD, wo, D_WEIGHT, 0, 0.03f);
-		BLK("ffn_norm", N_EMBD, 1, T_F32, D_NORM,
+		add_block_tensor(l, "attn_q", N_EMBD, N_EMBD, wq, D_WEIGHT,
+		    0, 0.055f);
+		add_block_tensor(l, "attn_k", N_EMBD, HEAD_DIM * N_HEAD_KV, wk,
+		    D_WEIGHT, 0, 0.06f);
+		add_block_tensor(l, "attn_v", N_EMBD, HEAD_DIM * N_HEAD_KV, wv,
+		    D_WEIGHT, 0, 0.03f);
+		add_block_tensor(l, "attn_output", N_EMBD, N_EMBD, wo, D_WEIGHT,
+		    0, 0.03f);
+		add_block_tensor(l, "ffn_norm", N_EMBD, 1, T_F32, D_NORM,
 		    0.95f + 0.03f * (float)l, 0.06f);
-		BLK("ffn_gate", N_EMBD, N_FF, wg, D_WEIGHT, 0, 0.045f);
-		BLK("ffn_up", N_EMBD, N_FF, wu, D_WEIGHT, 0, 0.04f);
-		BLK("ffn_down", N_FF, N_EMBD, wd, D_WEIGHT, 0, 0.035f);
-#undef BLK
+		add_block_tensor(l, "ffn_gate", N_EMBD, N_FF, wg, D_WEIGHT,
+		    0, 0.045f);
+		add_block_tensor(l, "ffn_up", N_EMBD, N_FF, wu, D_WEIGHT,
+		    0, 0.04f);
+		add_block_tensor(l, "ffn_down", N_FF, N_EMBD, wd, D_WEIGHT,
+		    0, 0.035f);
 	}
 	add_tensor("output_norm.weight", N_EMBD, 1, T_F32, D_NORM, 1.1f, 0.1f);
 	add_tensor("output.weight", N_EMBD, N_VOCAB, T_Q6_K, D_WEIGHT, 0,
@@ -1122,7 +1132,7 @@ write_kv(struct kvw *w, const struct vocab *v, const char *label)
 	kv_u32(w, "llama.attention.head_count_kv", N_HEAD_KV);
 	kv_f32(w, "llama.rope.freq_base", 10000.0f);
 	kv_f32(w, "llama.attention.layer_norm_rms_epsilon", 1e-5f);
-	kv_u32(w, "general.file_type", GG_T_Q4_K_M_FTYPE);
+	kv_u32(w, "general.file_type", FTYPE_MOSTLY_Q4_K_M);
 	kv_u32(w, "llama.vocab_size", N_VOCAB);
 	kv_u32(w, "llama.rope.dimension_count", HEAD_DIM);
 	kv_str(w, "tokenizer.ggml.model", "llama");
