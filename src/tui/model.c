@@ -1,0 +1,233 @@
+/*
+ * model.c - what the views read, and how values become text.
+ *
+ * The views never walk the gguf_file themselves: they ask for KV pair i,
+ * tensor i, element i of an array. Today these are thin calls into the
+ * reader; when the editable document arrives they become calls into it,
+ * and no view has to change.
+ *
+ * Value text follows the command line's conventions (ggufed get/dump):
+ * f32 as %.9g, f64 as %.17g, integers in decimal, bools as true/false,
+ * strings quoted and escaped. An array is summarised by its length and
+ * element type, then as many elements as fit in the space given, so the
+ * cost is bounded by the width of the screen, not the length of the array.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "curses.h"
+#include "tui.h"
+
+uint64_t
+mdl_n_kv(struct app *a)
+{
+	return gguf_layout(app_file(a))->n_kv;
+}
+
+struct gguf_kv *
+mdl_kv(struct app *a, uint64_t i)
+{
+	return gguf_kv_at(app_file(a), i);
+}
+
+struct gguf_val *
+mdl_get(struct app *a, const char *key)
+{
+	return gguf_kv_get(app_file(a), key);
+}
+
+uint64_t
+mdl_n_tensors(struct app *a)
+{
+	return gguf_layout(app_file(a))->n_tensors;
+}
+
+const struct gguf_tensor *
+mdl_tensor(struct app *a, uint64_t i)
+{
+	return gguf_tensor_at(app_file(a), i);
+}
+
+int
+mdl_arr_get(struct gguf_val *arr, uint64_t i, struct gguf_val *out)
+{
+	struct gguf_err	err;
+
+	return gguf_arr_get(arr, i, out, &err);
+}
+
+void
+mdl_scalar(const struct gguf_val *v, char *buf, size_t len)
+{
+	uint64_t	u;
+	int64_t		i;
+	double		d;
+
+	switch (v->type) {
+	case GGUF_VT_BOOL:
+		u = gguf_val_bits(v);
+		if (u <= 1)
+			snprintf(buf, len, "%s", u ? "true" : "false");
+		else
+			snprintf(buf, len, "%llu (invalid bool)",
+			    (unsigned long long)u);
+		break;
+	case GGUF_VT_F32:
+		gguf_val_f64(v, &d);
+		snprintf(buf, len, "%.9g", d);
+		break;
+	case GGUF_VT_F64:
+		gguf_val_f64(v, &d);
+		snprintf(buf, len, "%.17g", d);
+		break;
+	case GGUF_VT_U64:
+		gguf_val_u64(v, &u);
+		snprintf(buf, len, "%llu", (unsigned long long)u);
+		break;
+	default:
+		if (gguf_val_i64(v, &i) == 0)
+			snprintf(buf, len, "%lld", (long long)i);
+		else
+			snprintf(buf, len, "?");
+	}
+}
+
+const char *
+mdl_type(const struct gguf_val *v, char *buf, size_t len)
+{
+	const char	*n;
+
+	if (v->type == GGUF_VT_ARR) {
+		n = gguf_vtype_name(v->atype);
+		snprintf(buf, len, "arr[%s]", n != NULL ? n : "?");
+	} else {
+		n = gguf_vtype_name(v->type);
+		snprintf(buf, len, "%s", n != NULL ? n : "?");
+	}
+	return buf;
+}
+
+const char *
+mdl_group(uint64_t v, char *buf, size_t len)
+{
+	char	tmp[32];
+	size_t	n, i, o = 0;
+
+	n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *
+mdl_size(uint64_t v, char *buf, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double	d = (double)v;
+	int	u = -1;
+
+	if (v < 1024) {
+		snprintf(buf, len, "%llu B", (unsigned long long)v);
+		return buf;
+	}
+	while (d >= 1024 && u < 4) {
+		d /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.1f %s", d, units[u]);
+	return buf;
+}
+
+/* One element or scalar; strings quoted. */
+static void
+value_one(struct dline *dl, struct gguf_val *v, int lim)
+{
+	struct gguf_str	s;
+	char		buf[64];
+
+	if (v->type == GGUF_VT_STR) {
+		gguf_val_str(v, &s);
+		dl_text(dl, S_STRING, s.p, (size_t)s.n, 0, lim, DT_QUOTE);
+	} else if (v->type == GGUF_VT_ARR) {
+		mdl_type(v, buf, sizeof buf);
+		dl_text(dl, S_TYPE, buf, strlen(buf), 0, lim, 0);
+	} else {
+		mdl_scalar(v, buf, sizeof buf);
+		dl_text(dl, S_NUMBER, buf, strlen(buf), 0, lim, 0);
+	}
+}
+
+/* Width of value_one's rendering, counting no further than max. */
+static int
+value_width(struct gguf_val *v, int max)
+{
+	struct gguf_str	s;
+	char		buf[64];
+
+	if (v->type == GGUF_VT_STR) {
+		gguf_val_str(v, &s);
+		return text_width(s.p, (size_t)s.n, DT_QUOTE, max);
+	}
+	if (v->type == GGUF_VT_ARR)
+		mdl_type(v, buf, sizeof buf);
+	else
+		mdl_scalar(v, buf, sizeof buf);
+	return (int)strlen(buf);
+}
+
+void
+mdl_value(struct dline *dl, struct gguf_val *v, int lim)
+{
+	struct gguf_val	e;
+	uint64_t	i;
+	char		head[64];
+	const char	*tn;
+	int		end = dl->cols + lim, room, sep, ew, more;
+
+	if (v->type != GGUF_VT_ARR) {
+		value_one(dl, v, lim);
+		return;
+	}
+	tn = v->atype == GGUF_VT_ARR ? "arr" : gguf_vtype_name(v->atype);
+	snprintf(head, sizeof head, "[%llu %s %s]",
+	    (unsigned long long)v->count, tui_utf8 ? "\xc3\x97" : "x",
+	    tn != NULL ? tn : "?");
+	dl_text(dl, S_TYPE, head, strlen(head), 0, lim, 0);
+	/*
+	 * Whole elements while they fit, keeping room for ", ..." when more
+	 * follow; the first element may be cut. At most 256 however wide.
+	 */
+	for (i = 0; i < v->count && i < 256; i++) {
+		room = end - dl->cols;
+		sep = i == 0 ? 1 : 2;
+		more = i + 1 < v->count ? 3 : 0;
+		if (mdl_arr_get(v, i, &e) != 0) {
+			if (room >= sep + 1) {
+				dl_puts(dl, S_NORMAL, i == 0 ? " " : ", ");
+				dl_puts(dl, S_ERROR, "?");
+			}
+			return;
+		}
+		ew = value_width(&e, room);
+		if (sep + ew + more > room) {
+			if (i == 0 && room >= sep + 4 + more) {
+				dl_puts(dl, S_NORMAL, " ");
+				value_one(dl, &e, room - sep - more);
+				i++;
+			}
+			break;
+		}
+		dl_puts(dl, S_NORMAL, i == 0 ? " " : ", ");
+		value_one(dl, &e, ew);
+	}
+	if (i < v->count && end - dl->cols >= 3) {
+		dl_puts(dl, S_NORMAL, i == 0 ? " " : ", ");
+		dl_puts(dl, S_DIM, g_ellipsis());
+	}
+}

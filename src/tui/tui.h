@@ -1,0 +1,402 @@
+/*
+ * tui.h - the full-screen browser: every struct and every extern function
+ * of src/tui, grouped by the file that defines them, so this header is
+ * also the map of the subsystem.
+ *
+ * The shape: app.c owns the loop. A key becomes an action through the key
+ * table (keys.c, data with help text); the action goes to the current view,
+ * then to its list, then to the app; handlers return R_* flags and never
+ * draw. Every frame is drawn from state: the title bar, the view's body
+ * and the status line. A view either is a list (list.c: one virtualised
+ * tree/list widget that every browsing view reuses) or draws itself (the
+ * tensor preview). Text from the file only reaches the screen through
+ * draw.c, which escapes it and cuts it by display columns.
+ *
+ * Nothing here is called from src/core, and nothing in src/core includes
+ * curses.
+ */
+#ifndef TUI_H
+#define TUI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gguf.h"
+
+struct app;
+struct view;
+struct list;
+struct re;
+
+/* ------------------------------------------------------------- draw.c */
+
+/* Theme slots: what a cell is, not how it looks. */
+#define TUI_THEME(X)							\
+	X(NORMAL)	X(TITLE)	X(TAB)		X(TAB_CUR)	\
+	X(STATUS)	X(ERROR)	X(SELECT)	X(MATCH)	\
+	X(DIM)		X(ESCAPE)	X(KEY)		X(TYPE)		\
+	X(NUMBER)	X(STRING)	X(GROUP)	X(MARK)		\
+	X(WARN)		X(HEADER)	X(OK)		X(BAR0)		\
+	X(BAR1)		X(BAR2)		X(BAR3)		X(BAR4)		\
+	X(BAR5)		X(HEAT0)	X(HEAT1)	X(HEAT2)	\
+	X(HEAT3)	X(HEAT4)	X(HEAT5)	X(HEAT6)	\
+	X(HEAT7)	X(HEAT8)
+
+enum tui_slot {
+#define TUI_SLOT_ENUM(n)	S_##n,
+	TUI_THEME(TUI_SLOT_ENUM)
+#undef TUI_SLOT_ENUM
+	S_COUNT
+};
+#define S_NHEAT	9
+
+/*
+ * A line being composed: valid UTF-8 (escaped where it came from a file)
+ * with one theme slot per byte, and its width in columns. Rows are built
+ * into a dline and then drawn, which is what makes highlighting matches
+ * and horizontal scrolling generic.
+ */
+struct dline {
+	char		*s;
+	unsigned char	*a;		/* slot of each byte */
+	size_t		 len;
+	size_t		 cap;
+	int		 cols;		/* display width of s */
+	size_t		 hl_from;	/* matches are highlighted from here */
+};
+
+/* dl_text flags */
+#define DT_QUOTE	0x01	/* in double quotes, \" escaped */
+#define DT_SPACES	0x02	/* spaces shown as a visible glyph */
+#define DT_KEEPBS	0x04	/* \\ stays \\: program text, the pager */
+
+extern int	tui_utf8;	/* the terminal takes UTF-8 */
+extern int	tui_color;	/* colours in use (not NO_COLOR, not mono) */
+
+/* Glyphs with an ASCII fallback. */
+const char	*g_ellipsis(void);
+const char	*g_vbar(void);
+const char	*g_fold(int folded);
+
+void	 dl_init(struct dline *dl);
+void	 dl_free(struct dline *dl);
+void	 dl_reset(struct dline *dl);
+/* Program text (trusted, printable): appended as is, width measured. */
+void	 dl_puts(struct dline *dl, int slot, const char *s);
+void	 dl_printf(struct dline *dl, int slot, const char *fmt, ...)
+	     __attribute__((format(printf, 3, 4)));
+/* Spaces up to column col. */
+void	 dl_pad(struct dline *dl, int slot, int col);
+/* Program text right-aligned in a field of w columns (cut if longer). */
+void	 dl_rjust(struct dline *dl, int slot, const char *s, int w);
+/*
+ * Bytes from a file, escaped (C escapes, \xHH for controls and invalid
+ * UTF-8, \u{XXXX} for C1 controls, bidi overrides and unprintable
+ * characters) and cut to lim columns on a character boundary, with an
+ * ellipsis when cut. The first skip columns of the escaped text are left
+ * out (horizontal scrolling). Returns the columns appended.
+ */
+int	 dl_text(struct dline *dl, int slot, const char *p, size_t n,
+	     int skip, int lim, unsigned flags);
+/* The escaped form of p, cut to maxcols, as a C string in buf. */
+void	 text_escape(char *buf, size_t len, const char *p, size_t n,
+	     int maxcols);
+/* Display width of the escaped form of p, counting at most up to max. */
+int	 text_width(const char *p, size_t n, unsigned flags, int max);
+/*
+ * Splits p into pieces of at most w columns of escaped text: returns the
+ * byte length of the first piece (at least one character).
+ */
+size_t	 text_fit(const char *p, size_t n, unsigned flags, int w);
+/* Draws dl at row y from column 0, w columns wide, padded with pad slot. */
+void	 draw_dline(int y, const struct dline *dl, int w, int pad,
+	     int select);
+/* Sets up colours (after initscr); honours NO_COLOR and mono terminals. */
+void	 draw_init_theme(void);
+/* The curses attribute of a slot. */
+int	 draw_attr(int slot);
+/* Marks the bytes of dl that re matches (from dl->hl_from) as S_MATCH. */
+void	 draw_highlight(struct dline *dl, struct re *re);
+
+/* ----------------------------------------------------------- search.c */
+
+/*
+ * A PCRE2 regular expression, JIT-compiled where the platform allows, with
+ * match limits so a pathological pattern cannot hang the interface.
+ * Smart case: a pattern without upper-case letters matches caselessly.
+ */
+struct re	*re_compile(const char *pat, char *err, size_t errlen);
+/* 1 and [*so, *eo) on a match at or after start, 0 if none. */
+int		 re_match(struct re *re, const char *s, size_t n, size_t start,
+		     size_t *so, size_t *eo);
+const char	*re_pattern(const struct re *re);
+void		 re_free(struct re *re);
+
+/* ------------------------------------------------------------- keys.c */
+
+/* Actions: name and help text, one table. */
+#define TUI_ACTIONS(X)							\
+	X(NONE,		"none",		"")				\
+	X(UP,		"up",		"move up")			\
+	X(DOWN,		"down",		"move down")			\
+	X(PGUP,		"page-up",	"move up one page")		\
+	X(PGDN,		"page-down",	"move down one page")		\
+	X(HALF_UP,	"half-up",	"move up half a page")		\
+	X(HALF_DN,	"half-down",	"move down half a page")	\
+	X(TOP,		"top",		"go to the first row")		\
+	X(BOTTOM,	"bottom",	"go to the last row")		\
+	X(LEFT,		"left",		"fold the group / go to its parent; scroll left") \
+	X(RIGHT,	"right",	"unfold the group; scroll right") \
+	X(OPEN,		"open",		"open the selected item (fold/unfold a group)") \
+	X(BACK,		"back",		"close this view; quit from a top view") \
+	X(CANCEL,	"cancel",	"stop background work / clear the filter / close this view") \
+	X(QUIT,		"quit",		"quit at once")			\
+	X(HELP,		"help",		"this help")			\
+	X(REDRAW,	"redraw",	"redraw the screen")		\
+	X(NEXT_VIEW,	"next-view",	"next top view")		\
+	X(PREV_VIEW,	"prev-view",	"previous top view")		\
+	X(VIEW1,	"summary",	"Summary view")			\
+	X(VIEW2,	"metadata",	"Metadata view")		\
+	X(VIEW3,	"tokenizer",	"Tokenizer view")		\
+	X(VIEW4,	"tensors",	"Tensors view")			\
+	X(SEARCH,	"search",	"search forward (PCRE2)")	\
+	X(SEARCH_BACK,	"search-back",	"search backward (PCRE2)")	\
+	X(NEXT_MATCH,	"next-match",	"repeat the search")		\
+	X(PREV_MATCH,	"prev-match",	"repeat the search the other way") \
+	X(FILTER,	"filter",	"keep only the rows that match (PCRE2)") \
+	X(JUMP,		"jump",		"go to a row number / token id") \
+	X(TOGGLE,	"toggle",	"fold or unfold the group")	\
+	X(FOLD_ALL,	"fold-all",	"fold every group")		\
+	X(UNFOLD_ALL,	"unfold-all",	"unfold every group")		\
+	X(SORT,		"sort",		"next sort order: name, size, type, offset") \
+	X(REVERSE,	"reverse",	"reverse the sort order")	\
+	X(WRAP,		"wrap",		"wrap long lines")		\
+	X(FORMAT,	"format",	"value format: short, full %.9g, hex bits") \
+	X(HEAT,		"heat",		"colour heat map")		\
+	X(BLOCKS,	"blocks",	"block view of quantized data")	\
+	X(STATS,	"stats",	"statistics and histogram (in the background)") \
+	X(SLICE_NEXT,	"next-slice",	"next slice (dimension 2)")	\
+	X(SLICE_PREV,	"prev-slice",	"previous slice (dimension 2)")	\
+	X(SLICE3_NEXT,	"next-slice3",	"next slice (dimension 3)")	\
+	X(SLICE3_PREV,	"prev-slice3",	"previous slice (dimension 3)")	\
+	X(WHEEL_UP,	"wheel-up",	"mouse wheel: scroll up")	\
+	X(WHEEL_DN,	"wheel-down",	"mouse wheel: scroll down")	\
+	X(CLICK,	"click",	"mouse: select a row; twice: open")
+
+enum tui_action {
+#define TUI_ACT_ENUM(n, s, h)	ACT_##n,
+	TUI_ACTIONS(TUI_ACT_ENUM)
+#undef TUI_ACT_ENUM
+	ACT_COUNT
+};
+
+/* Where a binding applies: a view has a mask of these. */
+#define SC_ALL		0x01
+#define SC_LIST		0x02
+#define SC_TREE		0x04
+#define SC_TENSORS	0x08
+#define SC_PAGER	0x10
+#define SC_PREVIEW	0x20
+#define SC_JUMP		0x40
+
+/* Keys: characters are their code point; curses function keys are FN|code. */
+#define TK_FN		0x40000000
+#define TK_MOUSE	(TK_FN | 0x3fffffff)
+
+struct tui_input {
+	int		 key;
+	int		 y, x;		/* mouse */
+	unsigned long	 bstate;	/* mouse */
+};
+
+struct key_binding {
+	unsigned	 scope;
+	int		 key;
+	enum tui_action	 action;
+};
+
+extern const struct key_binding	keys_table[];
+extern const size_t		keys_count;
+
+const char	*action_name(enum tui_action a);
+const char	*action_help(enum tui_action a);
+/* The action bound to key in a view with scopes, or ACT_NONE. */
+enum tui_action	 keys_lookup(unsigned scopes, int key);
+/* "j", "Down", "C-d", "F1", "Enter": written into buf (>= 16 bytes). */
+const char	*keys_name(int key, char *buf, size_t len);
+/* "Lists", "Trees", ...: the heading of a scope in the help screen. */
+const char	*keys_scope_name(unsigned scope);
+
+/* ------------------------------------------------------------- list.c */
+
+/* What a handler asks of the loop. */
+#define R_NONE		0x00
+#define R_DRAW		0x01	/* redraw */
+#define R_POP		0x02	/* close the current view */
+#define R_QUIT		0x04
+#define R_PASS		0x08	/* not handled here: pass it on */
+
+struct list_ops {
+	/* Renders item id into dl within w columns. */
+	void	(*row)(void *ctx, struct dline *dl, uint64_t id, int w);
+	/* The text searched and filtered for id; NULL: row() at a large width. */
+	void	(*text)(void *ctx, struct dline *dl, uint64_t id);
+	/* Column headings, or NULL for none. */
+	void	(*header)(void *ctx, struct dline *dl, int w);
+	/* Order of two siblings under the current sort, or NULL. */
+	int	(*cmp)(void *ctx, uint64_t a, uint64_t b);
+};
+
+/* A tree node, in the order the view builds them (parents first). */
+struct list_node {
+	uint64_t	 id;
+	uint32_t	 parent;	/* LIST_ROOT for top-level nodes */
+	uint16_t	 depth;
+	uint8_t		 group;		/* can fold */
+	uint8_t		 folded;
+};
+#define LIST_ROOT	UINT32_MAX
+
+/*
+ * One virtualised list or tree. A flat list has n items with ids 0..n-1
+ * and costs nothing per item until a filter is set. A tree has an array
+ * of nodes. The visible rows are an index (row -> node or id) rebuilt on
+ * fold, sort and filter; drawing touches only the rows on screen. The
+ * selection is kept by item id across rebuilds.
+ */
+struct list {
+	const struct list_ops	*ops;
+	void			*ctx;
+	struct list_node	*nodes;		/* tree, or NULL (flat) */
+	uint64_t		 n_items;	/* flat: item count; tree: nodes */
+	uint64_t		*rows;		/* row -> node / id; NULL: identity */
+	uint64_t		 n_rows;
+	uint64_t		 top;
+	uint64_t		 cur;
+	int			 height;	/* rows in the last draw */
+	int			 hscroll;	/* columns scrolled (views that use it) */
+	int			 has_hscroll;
+	struct re		*filter;
+	int			 y0;		/* screen row of the first item */
+	struct dline		 dl;
+};
+
+void	 list_init_flat(struct list *l, const struct list_ops *ops, void *ctx,
+	     uint64_t n);
+/* Takes nodes (malloc'ed, parents before children); sorts and indexes them. */
+void	 list_init_tree(struct list *l, const struct list_ops *ops, void *ctx,
+	     struct list_node *nodes, uint64_t n);
+void	 list_free(struct list *l);
+/* Re-sorts (tree) and rebuilds the rows, keeping the selected item. */
+void	 list_rebuild(struct list *l);
+/* Id of the selected item; -1 if the list is empty. */
+int	 list_cur(const struct list *l, uint64_t *id);
+/* The selected node, or NULL (flat lists, empty lists). */
+struct list_node *list_cur_node(struct list *l);
+/* Selects item id (unfolding its parents); -1 if it is not shown. */
+int	 list_goto_id(struct list *l, uint64_t id);
+void	 list_draw(struct list *l, struct app *a, int y, int h, int w);
+/* Navigation, folding, wheel and click; R_PASS for anything else. */
+int	 list_action(struct list *l, enum tui_action act,
+	     const struct tui_input *in);
+/* Moves to the next row matching re in direction dir (+1/-1); 0 if none. */
+int	 list_search(struct list *l, struct re *re, int dir, int skip_cur);
+/* Keeps only rows matching re (NULL: all); takes re. Returns rows kept. */
+uint64_t list_set_filter(struct list *l, struct re *re);
+
+/* -------------------------------------------------------------- app.c */
+
+struct view_ops {
+	const char	*name;
+	/* Draws the body (rows y..y+h-1); NULL: draw the list. */
+	void	(*draw)(struct view *v, int y, int h, int w);
+	/* Handles an action; R_PASS to let the list and the app try. */
+	int	(*action)(struct view *v, enum tui_action act,
+		    const struct tui_input *in);
+	/* The view's part of the status line. */
+	void	(*status)(struct view *v, char *buf, size_t len);
+	/* Called while the loop is idle; returns R_DRAW if something changed. */
+	int	(*tick)(struct view *v);
+	/* The jump prompt's answer. */
+	int	(*jump)(struct view *v, uint64_t n);
+	void	(*free)(struct view *v);
+};
+
+struct view {
+	const struct view_ops	*ops;
+	struct app		*app;
+	struct list		*list;		/* NULL for views that draw themselves */
+	unsigned		 scopes;	/* SC_* */
+	char			 title[160];	/* safe text */
+	void			*priv;
+};
+
+/* Allocation that never fails (out of memory leaves curses and exits). */
+void	*xcalloc(size_t n, size_t size);
+void	*xreallocarray(void *p, size_t n, size_t size);
+char	*xstrdup(const char *s);
+
+struct view	*view_new(struct app *a, const struct view_ops *ops,
+		    unsigned scopes, void *priv);
+/* Pushes v above the current view. */
+void		 app_push(struct app *a, struct view *v);
+/* A one-line message in the status line until the next key. */
+void		 app_msg(struct app *a, int error, const char *fmt, ...)
+		     __attribute__((format(printf, 3, 4)));
+struct gguf_file *app_file(struct app *a);
+const char	*app_path(struct app *a);
+struct re	*app_search_re(struct app *a);
+
+/*
+ * Runs the browser on path. Prints the reader's error and returns 1 if the
+ * file cannot be opened, without touching the terminal. If the environment
+ * has GGUFED_SCRIPT, keys come from that file and the screen is virtual
+ * (see app.c).
+ */
+int	tui_main(const char *path);
+
+/* ------------------------------------------------------------ model.c */
+
+/*
+ * The views read the file through these few functions only, so that the
+ * editable document can take the file's place later.
+ */
+uint64_t	 mdl_n_kv(struct app *a);
+struct gguf_kv	*mdl_kv(struct app *a, uint64_t i);
+struct gguf_val	*mdl_get(struct app *a, const char *key);
+uint64_t	 mdl_n_tensors(struct app *a);
+const struct gguf_tensor *mdl_tensor(struct app *a, uint64_t i);
+int		 mdl_arr_get(struct gguf_val *arr, uint64_t i,
+		     struct gguf_val *out);
+/* A scalar rendered as text ("1.5", "true", "-3"); strings not handled. */
+void		 mdl_scalar(const struct gguf_val *v, char *buf, size_t len);
+/* "u32", "str", "arr[str]" */
+const char	*mdl_type(const struct gguf_val *v, char *buf, size_t len);
+/* 1234567 -> "1,234,567"; 1536 -> "1.5 KiB" */
+const char	*mdl_group(uint64_t v, char *buf, size_t len);
+const char	*mdl_size(uint64_t v, char *buf, size_t len);
+/* Renders v into dl within lim columns: scalars, quoted strings, arrays
+   summarised as [N x type] followed by as many elements as fit. */
+void		 mdl_value(struct dline *dl, struct gguf_val *v, int lim);
+
+/* ----------------------------------------------------------- the views */
+
+struct view	*view_summary_new(struct app *a);		/* view_summary.c */
+struct view	*view_meta_new(struct app *a);			/* view_meta.c */
+struct view	*view_tokens_new(struct app *a);		/* view_tokens.c */
+struct view	*view_tensors_new(struct app *a);		/* view_tensors.c */
+struct view	*view_help_new(struct app *a);			/* view_help.c */
+/* Pager over the bytes p[0..n) (which must outlive the view). */
+struct view	*view_pager_new(struct app *a, const char *title,
+		    const char *p, size_t n);			/* view_pager.c */
+/*
+ * Elements of an array value. copy 0: arr belongs to the file and must
+ * outlive the view; copy 1: the view copies *arr (an element of another
+ * array) and frees the index it builds for it.
+ */
+struct view	*view_array_new(struct app *a, const char *title,
+		    struct gguf_val *arr, int copy);		/* view_array.c */
+/* Dequantized values of tensor i. */
+struct view	*view_preview_new(struct app *a, uint64_t i);	/* view_preview.c */
+
+#endif /* TUI_H */

@@ -1,0 +1,166 @@
+/*
+ * view_array.c - the elements of one array, one per row.
+ *
+ * A flat list of count rows: element i is fetched when row i is drawn
+ * (gguf_arr_get: direct for fixed-size types, through the array's
+ * checkpoint index for strings), so opening a 150,000-string array and
+ * jumping to its end cost a few dozen element reads. Enter opens a string
+ * element in the pager and a nested array in another element list.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curses.h"
+#include "tui.h"
+
+struct array {
+	struct app	*app;
+	struct list	 list;
+	struct gguf_val	*arr;
+	struct gguf_val	 own;		/* the copy, when copied */
+	int		 copied;
+	int		 idx_w;
+	char		 name[128];	/* for the titles of what it opens */
+};
+
+static void
+row(void *ctx, struct dline *dl, uint64_t id, int w)
+{
+	struct array	*ar = ctx;
+	struct gguf_val	 e;
+	char		 num[32];
+
+	snprintf(num, sizeof num, "%*llu", ar->idx_w, (unsigned long long)id);
+	dl_puts(dl, S_DIM, num);
+	dl_puts(dl, S_NORMAL, "  ");
+	dl->hl_from = dl->len;
+	if (mdl_arr_get(ar->arr, id, &e) != 0) {
+		dl_puts(dl, S_ERROR, "(unreadable element)");
+		return;
+	}
+	mdl_value(dl, &e, w - dl->cols);
+}
+
+static void
+text(void *ctx, struct dline *dl, uint64_t id)
+{
+	struct array	*ar = ctx;
+	struct gguf_val	 e;
+
+	if (mdl_arr_get(ar->arr, id, &e) == 0)
+		mdl_value(dl, &e, 4096);
+}
+
+static int
+action(struct view *v, enum tui_action act, const struct tui_input *in)
+{
+	struct array	*ar = v->priv;
+	struct gguf_val	 e;
+	struct gguf_str	 s;
+	uint64_t	 id;
+	char		 title[160];
+
+	(void)in;
+	if (act != ACT_OPEN)
+		return R_PASS;
+	if (list_cur(&ar->list, &id) != 0 ||
+	    mdl_arr_get(ar->arr, id, &e) != 0)
+		return R_NONE;
+	snprintf(title, sizeof title, "%s[%llu]", ar->name,
+	    (unsigned long long)id);
+	if (e.type == GGUF_VT_STR) {
+		gguf_val_str(&e, &s);
+		app_push(ar->app, view_pager_new(ar->app, title, s.p,
+		    (size_t)s.n));
+	} else if (e.type == GGUF_VT_ARR)
+		app_push(ar->app, view_array_new(ar->app, title, &e, 1));
+	else
+		app_msg(ar->app, 0, "element %llu is a scalar",
+		    (unsigned long long)id);
+	return R_DRAW;
+}
+
+static int
+jump(struct view *v, uint64_t n)
+{
+	struct array	*ar = v->priv;
+
+	if (list_goto_id(&ar->list, n) != 0)
+		app_msg(ar->app, 1, "no element %llu%s", (unsigned long long)n,
+		    ar->list.filter != NULL ? " among the filtered rows" : "");
+	return R_DRAW;
+}
+
+static void
+status(struct view *v, char *buf, size_t len)
+{
+	struct array	*ar = v->priv;
+	uint64_t	 id;
+
+	if (list_cur(&ar->list, &id) != 0)
+		snprintf(buf, len, "0 elements");
+	else
+		snprintf(buf, len, "[%llu] %llu/%llu %3d%%",
+		    (unsigned long long)id,
+		    (unsigned long long)ar->list.cur + 1,
+		    (unsigned long long)ar->list.n_rows,
+		    (int)((ar->list.cur + 1) * 100 / ar->list.n_rows));
+}
+
+static void
+array_free(struct view *v)
+{
+	struct array	*ar = v->priv;
+
+	list_free(&ar->list);
+	if (ar->copied)
+		gguf_arrix_free(ar->own.ix);
+	free(ar);
+}
+
+static const struct list_ops array_list_ops = {
+	.row = row,
+	.text = text,
+};
+
+static const struct view_ops array_ops = {
+	.name = "array",
+	.action = action,
+	.status = status,
+	.jump = jump,
+	.free = array_free,
+};
+
+struct view *
+view_array_new(struct app *a, const char *title, struct gguf_val *arr,
+    int copy)
+{
+	struct array	*ar = xcalloc(1, sizeof *ar);
+	struct view	*v;
+	const char	*tn;
+	uint64_t	 k;
+
+	ar->app = a;
+	snprintf(ar->name, sizeof ar->name, "%s", title);
+	if (copy) {
+		ar->own = *arr;
+		ar->own.ix = NULL;
+		ar->arr = &ar->own;
+		ar->copied = 1;
+	} else
+		ar->arr = arr;
+	for (ar->idx_w = 1, k = arr->count > 0 ? arr->count - 1 : 0; k >= 10;
+	    k /= 10)
+		ar->idx_w++;
+	list_init_flat(&ar->list, &array_list_ops, ar, arr->count);
+	v = view_new(a, &array_ops, SC_LIST | SC_JUMP, ar);
+	v->list = &ar->list;
+	tn = arr->atype == GGUF_VT_ARR ? "arr" : gguf_vtype_name(arr->atype);
+	snprintf(v->title, sizeof v->title, "%s [%llu %s %s]", title,
+	    (unsigned long long)arr->count, tui_utf8 ? "\xc3\x97" : "x",
+	    tn != NULL ? tn : "?");
+	return v;
+}

@@ -1,0 +1,235 @@
+/*
+ * view_meta.c - every KV pair: key, type, value, as a tree of namespaces.
+ *
+ * Keys are grouped by their first dotted segment (general., tokenizer.,
+ * the architecture's prefix, anything else a file uses), groups in the
+ * order they first appear, keys in file order inside them. Keys are shown
+ * whole, so that what a search matches is what the key is called.
+ *
+ * A value is drawn in the space its column has: strings escaped and cut by
+ * display width, arrays as [N x type] and the first elements that fit.
+ * Enter opens a string in the pager and an array in the element list.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curses.h"
+#include "tui.h"
+
+#define GROUP_BIT	(1ULL << 63)
+#define TYPE_W		10
+
+struct mgroup {
+	const char	*p;		/* namespace, in the key's bytes */
+	size_t		 n;
+	uint64_t	 count;
+};
+
+struct meta {
+	struct app	*app;
+	struct list	 list;
+	struct mgroup	*groups;
+	size_t		 n_groups;
+	int		 key_w;		/* widest key, capped */
+};
+
+/* Namespace of a key: up to the first dot; the whole key if none. */
+static size_t
+ns_len(const struct gguf_str *k, int *has_dot)
+{
+	const char	*dot = memchr(k->p, '.', (size_t)k->n);
+
+	*has_dot = dot != NULL;
+	return dot != NULL ? (size_t)(dot - k->p) : 0;
+}
+
+static uint64_t
+hash(const char *p, size_t n)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
+	return h;
+}
+
+static struct list_node *
+build(struct meta *m, uint64_t *n_nodes)
+{
+	struct app		*a = m->app;
+	struct list_node	*nodes;
+	struct gguf_kv		*kv;
+	uint64_t		 n = mdl_n_kv(a), i, cap, h, *slot, *gix;
+	size_t			 len, g;
+	int			 dot, w;
+
+	/* Namespaces through a small open-addressing table: n_kv is read
+	   from the file and may be large. */
+	for (cap = 16; cap < 2 * n + 2; cap *= 2)
+		;
+	slot = xcalloc(cap, sizeof *slot);	/* group index + 1 */
+	gix = xcalloc(n + 1, sizeof *gix);
+	m->groups = xcalloc(n + 1, sizeof *m->groups);
+	m->key_w = 8;
+	for (i = 0; i < n; i++) {
+		kv = mdl_kv(a, i);
+		len = ns_len(&kv->key, &dot);
+		w = text_width(kv->key.p, (size_t)kv->key.n, 0, 60);
+		if (w > m->key_w)
+			m->key_w = w;
+		h = hash(kv->key.p, len) + (uint64_t)dot;
+		for (h &= cap - 1; slot[h] != 0; h = (h + 1) & (cap - 1)) {
+			struct mgroup	*gr = &m->groups[slot[h] - 1];
+
+			if (gr->n == len && (gr->p == NULL) == !dot &&
+			    (len == 0 || memcmp(gr->p, kv->key.p, len) == 0))
+				break;
+		}
+		if (slot[h] == 0) {
+			m->groups[m->n_groups].p = dot ? kv->key.p : NULL;
+			m->groups[m->n_groups].n = len;
+			slot[h] = ++m->n_groups;
+		}
+		gix[i] = slot[h] - 1;
+		m->groups[gix[i]].count++;
+	}
+	/* Nodes: groups first (parents before children), then keys. */
+	nodes = xcalloc(m->n_groups + n, sizeof *nodes);
+	for (g = 0; g < m->n_groups; g++) {
+		nodes[g].id = GROUP_BIT | g;
+		nodes[g].parent = LIST_ROOT;
+		nodes[g].group = 1;
+	}
+	for (i = 0; i < n; i++) {
+		nodes[m->n_groups + i].id = i;
+		nodes[m->n_groups + i].parent = (uint32_t)gix[i];
+		nodes[m->n_groups + i].depth = 1;
+	}
+	free(slot);
+	free(gix);
+	*n_nodes = m->n_groups + n;
+	return nodes;
+}
+
+static int
+key_col(struct meta *m, int w)
+{
+	int	k = m->key_w + 4;
+
+	if (k > w * 45 / 100)
+		k = w * 45 / 100;
+	return k;
+}
+
+static void
+header(void *ctx, struct dline *dl, int w)
+{
+	struct meta	*m = ctx;
+	int		 kw = key_col(m, w);
+
+	dl_puts(dl, S_HEADER, "    Key");
+	dl_pad(dl, S_HEADER, kw + 1);
+	dl_puts(dl, S_HEADER, "Type");
+	dl_pad(dl, S_HEADER, kw + 1 + TYPE_W);
+	dl_puts(dl, S_HEADER, "Value");
+	dl_pad(dl, S_HEADER, w);
+}
+
+static void
+row(void *ctx, struct dline *dl, uint64_t id, int w)
+{
+	struct meta	*m = ctx;
+	struct gguf_kv	*kv;
+	struct mgroup	*g;
+	char		 tb[32];
+	int		 kw = key_col(m, w);
+
+	if (id & GROUP_BIT) {
+		g = &m->groups[id & ~GROUP_BIT];
+		if (g->p != NULL) {
+			dl_text(dl, S_GROUP, g->p, g->n, 0, w - dl->cols - 12,
+			    0);
+			dl_puts(dl, S_GROUP, ".");
+		} else
+			dl_puts(dl, S_GROUP, "(no namespace)");
+		dl_printf(dl, S_DIM, "  %llu key%s",
+		    (unsigned long long)g->count, g->count == 1 ? "" : "s");
+		return;
+	}
+	kv = mdl_kv(m->app, id);
+	dl_text(dl, S_KEY, kv->key.p, (size_t)kv->key.n, 0, kw - dl->cols, 0);
+	dl_pad(dl, S_NORMAL, kw + 1);
+	dl_puts(dl, S_TYPE, mdl_type(&kv->val, tb, sizeof tb));
+	dl_pad(dl, S_NORMAL, kw + 1 + TYPE_W);
+	mdl_value(dl, &kv->val, w - dl->cols);
+}
+
+static int
+action(struct view *v, enum tui_action act, const struct tui_input *in)
+{
+	struct meta	*m = v->priv;
+	struct gguf_kv	*kv;
+	struct gguf_str	 s;
+	uint64_t	 id;
+	char		 title[128];
+
+	(void)in;
+	if (act != ACT_OPEN || list_cur(&m->list, &id) != 0 ||
+	    (id & GROUP_BIT))
+		return R_PASS;
+	kv = mdl_kv(m->app, id);
+	text_escape(title, sizeof title, kv->key.p, (size_t)kv->key.n, 60);
+	if (kv->val.type == GGUF_VT_STR) {
+		gguf_val_str(&kv->val, &s);
+		app_push(m->app, view_pager_new(m->app, title, s.p,
+		    (size_t)s.n));
+	} else if (kv->val.type == GGUF_VT_ARR)
+		app_push(m->app, view_array_new(m->app, title, &kv->val,
+		    0));
+	else
+		app_msg(m->app, 0, "%s is a scalar: its whole value is shown",
+		    title);
+	return R_DRAW;
+}
+
+static void
+meta_free(struct view *v)
+{
+	struct meta	*m = v->priv;
+
+	list_free(&m->list);
+	free(m->groups);
+	free(m);
+}
+
+static const struct list_ops meta_list_ops = {
+	.row = row,
+	.header = header,
+};
+
+static const struct view_ops meta_ops = {
+	.name = "metadata",
+	.action = action,
+	.free = meta_free,
+};
+
+struct view *
+view_meta_new(struct app *a)
+{
+	struct meta		*m = xcalloc(1, sizeof *m);
+	struct view		*v;
+	struct list_node	*nodes;
+	uint64_t		 n;
+
+	m->app = a;
+	nodes = build(m, &n);
+	list_init_tree(&m->list, &meta_list_ops, m, nodes, n);
+	v = view_new(a, &meta_ops, SC_LIST | SC_TREE, m);
+	v->list = &m->list;
+	snprintf(v->title, sizeof v->title, "%llu key-value pairs",
+	    (unsigned long long)mdl_n_kv(a));
+	return v;
+}

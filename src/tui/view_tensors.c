@@ -1,0 +1,450 @@
+/*
+ * view_tensors.c - every tensor: name, type, shape, elements, bytes,
+ * offset, as a tree of blocks.
+ *
+ * A tensor whose name has a numeric segment before its last one belongs
+ * to the group named by everything up to that segment: blk.10.attn_q.weight
+ * to blk.10, v.blk.3.ffn_up.weight to v.blk.3. Other tensors (token_embd,
+ * output) stand at the top. Groups and tensors are sorted together, by
+ * name in natural order (blk.2 before blk.10), by size, by type or by
+ * offset; a group sorts by its total size, its smallest type and offset.
+ *
+ * Which columns are shown depends on the width: name, type, shape and
+ * bytes always; elements from 100 columns; the offset from 120.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curses.h"
+#include "tui.h"
+
+#define GROUP_BIT	(1ULL << 63)
+#define TYPE_W		8
+#define SHAPE_W		20
+#define ELEM_W		14
+#define BYTES_W		10
+#define OFF_W		14
+
+enum { SORT_NAME, SORT_SIZE, SORT_TYPE, SORT_OFFSET, SORT_COUNT };
+
+static const char *const sort_names[SORT_COUNT] = {
+	"name", "size", "type", "offset"
+};
+
+struct tgroup {
+	const char	*p;
+	size_t		 n;
+	uint64_t	 count;
+	uint64_t	 bytes;
+	uint64_t	 elems;
+	uint64_t	 min_off;
+	uint32_t	 min_type;
+};
+
+struct tensors {
+	struct app	*app;
+	struct list	 list;
+	struct tgroup	*groups;
+	size_t		 n_groups;
+	int		 sort;
+	int		 rev;
+};
+
+/*
+ * Natural order: runs of digits compare as numbers, everything else byte
+ * by byte.
+ */
+static int
+natcmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t	i = 0, j = 0, ia, jb, la, lb;
+
+	while (i < an && j < bn) {
+		if (a[i] >= '0' && a[i] <= '9' && b[j] >= '0' && b[j] <= '9') {
+			while (i < an && a[i] == '0')
+				i++;
+			while (j < bn && b[j] == '0')
+				j++;
+			for (ia = i; ia < an && a[ia] >= '0' && a[ia] <= '9';)
+				ia++;
+			for (jb = j; jb < bn && b[jb] >= '0' && b[jb] <= '9';)
+				jb++;
+			la = ia - i;
+			lb = jb - j;
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			if (la > 0 && memcmp(a + i, b + j, la) != 0)
+				return memcmp(a + i, b + j, la);
+			i = ia;
+			j = jb;
+			continue;
+		}
+		if (a[i] != b[j])
+			return (unsigned char)a[i] < (unsigned char)b[j] ? -1 : 1;
+		i++;
+		j++;
+	}
+	return (i < an) - (j < bn);
+}
+
+/* Length of the group prefix of name, 0 if it has none. */
+static size_t
+group_len(const char *p, size_t n)
+{
+	size_t	i = 0, s, k;
+	int	digits;
+
+	while (i < n) {
+		s = i;
+		digits = 1;
+		for (k = s; k < n && p[k] != '.'; k++) {
+			if (p[k] < '0' || p[k] > '9')
+				digits = 0;
+		}
+		if (k == n)
+			return 0;		/* the last segment */
+		if (digits && k > s)
+			return k;
+		i = k + 1;
+	}
+	return 0;
+}
+
+static uint64_t
+hash(const char *p, size_t n)
+{
+	uint64_t	h = 1469598103934665603ULL;
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
+	return h;
+}
+
+static struct list_node *
+build(struct tensors *ts, uint64_t *n_nodes)
+{
+	struct app			*a = ts->app;
+	const struct gguf_tensor	*t;
+	struct list_node		*nodes;
+	struct tgroup			*g;
+	uint64_t			 n = mdl_n_tensors(a), i, cap, h, *slot;
+	int64_t				*gix;
+	size_t				 len, k;
+
+	for (cap = 16; cap < 2 * n + 2; cap *= 2)
+		;
+	slot = xcalloc(cap, sizeof *slot);
+	gix = xcalloc(n + 1, sizeof *gix);
+	ts->groups = xcalloc(n + 1, sizeof *ts->groups);
+	for (i = 0; i < n; i++) {
+		t = mdl_tensor(a, i);
+		len = group_len(t->name.p, (size_t)t->name.n);
+		gix[i] = -1;
+		if (len == 0)
+			continue;
+		for (h = hash(t->name.p, len) & (cap - 1); slot[h] != 0;
+		    h = (h + 1) & (cap - 1)) {
+			g = &ts->groups[slot[h] - 1];
+			if (g->n == len && memcmp(g->p, t->name.p, len) == 0)
+				break;
+		}
+		if (slot[h] == 0) {
+			g = &ts->groups[ts->n_groups];
+			g->p = t->name.p;
+			g->n = len;
+			g->min_off = UINT64_MAX;
+			g->min_type = UINT32_MAX;
+			slot[h] = ++ts->n_groups;
+		}
+		g = &ts->groups[slot[h] - 1];
+		gix[i] = (int64_t)(slot[h] - 1);
+		g->count++;
+		g->bytes += t->nbytes;
+		g->elems += t->nelem;
+		if (t->offset < g->min_off)
+			g->min_off = t->offset;
+		if (t->type < g->min_type)
+			g->min_type = t->type;
+	}
+	nodes = xcalloc(ts->n_groups + n, sizeof *nodes);
+	for (k = 0; k < ts->n_groups; k++) {
+		nodes[k].id = GROUP_BIT | k;
+		nodes[k].parent = LIST_ROOT;
+		nodes[k].group = 1;
+	}
+	for (i = 0; i < n; i++) {
+		struct list_node	*nd = &nodes[ts->n_groups + i];
+
+		nd->id = i;
+		if (gix[i] >= 0) {
+			nd->parent = (uint32_t)gix[i];
+			nd->depth = 1;
+		} else
+			nd->parent = LIST_ROOT;
+	}
+	free(slot);
+	free(gix);
+	*n_nodes = ts->n_groups + n;
+	return nodes;
+}
+
+/* The sort keys of an item, group or tensor. */
+static void
+keys_of(struct tensors *ts, uint64_t id, const char **p, size_t *n,
+    uint64_t *bytes, uint64_t *type, uint64_t *off)
+{
+	const struct gguf_tensor	*t;
+	struct tgroup			*g;
+
+	if (id & GROUP_BIT) {
+		g = &ts->groups[id & ~GROUP_BIT];
+		*p = g->p;
+		*n = g->n;
+		*bytes = g->bytes;
+		*type = g->min_type;
+		*off = g->min_off;
+		return;
+	}
+	t = mdl_tensor(ts->app, id);
+	*p = t->name.p;
+	*n = (size_t)t->name.n;
+	*bytes = t->nbytes;
+	*type = t->type;
+	*off = t->offset;
+}
+
+static int
+cmp(void *ctx, uint64_t a, uint64_t b)
+{
+	struct tensors	*ts = ctx;
+	const char	*pa, *pb;
+	size_t		 na, nb;
+	uint64_t	 ba, bb, ta, tb, oa, ob;
+	int		 c = 0;
+
+	keys_of(ts, a, &pa, &na, &ba, &ta, &oa);
+	keys_of(ts, b, &pb, &nb, &bb, &tb, &ob);
+	switch (ts->sort) {
+	case SORT_SIZE:
+		/* Largest first: that is what one sorts by size for. */
+		c = ba > bb ? -1 : ba < bb;
+		break;
+	case SORT_TYPE:
+		c = ta < tb ? -1 : ta > tb;
+		break;
+	case SORT_OFFSET:
+		c = oa < ob ? -1 : oa > ob;
+		break;
+	}
+	if (c == 0)
+		c = natcmp(pa, na, pb, nb);
+	return ts->rev ? -c : c;
+}
+
+static void
+columns(int w, int *name_w, int *show_elem, int *show_off)
+{
+	*show_elem = w >= 100;
+	*show_off = w >= 120;
+	*name_w = w - TYPE_W - SHAPE_W - BYTES_W - 1 -
+	    (*show_elem ? ELEM_W : 0) - (*show_off ? OFF_W : 0);
+	if (*name_w < 16)
+		*name_w = 16;
+}
+
+static void
+header(void *ctx, struct dline *dl, int w)
+{
+	int	nw, se, so;
+
+	(void)ctx;
+	columns(w, &nw, &se, &so);
+	dl_puts(dl, S_HEADER, "    Name");
+	dl_pad(dl, S_HEADER, nw);
+	dl_puts(dl, S_HEADER, " Type");
+	dl_pad(dl, S_HEADER, nw + TYPE_W);
+	dl_puts(dl, S_HEADER, " Shape");
+	dl_pad(dl, S_HEADER, nw + TYPE_W + SHAPE_W);
+	if (se)
+		dl_rjust(dl, S_HEADER, "Elements", ELEM_W);
+	dl_rjust(dl, S_HEADER, "Bytes", BYTES_W);
+	if (so)
+		dl_rjust(dl, S_HEADER, "Offset", OFF_W);
+	dl_pad(dl, S_HEADER, w);
+}
+
+static void
+shape(const struct gguf_tensor *t, char *buf, size_t len)
+{
+	size_t		o = 0;
+	uint32_t	d, nd = t->n_dims > GGUF_MAX_DIMS ? GGUF_MAX_DIMS :
+			    t->n_dims;
+
+	buf[0] = '\0';
+	if (nd == 0) {
+		snprintf(buf, len, "()");
+		return;
+	}
+	for (d = 0; d < nd && o < len; d++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%llu",
+		    d == 0 ? "" : (tui_utf8 ? "\xc3\x97" : "x"),
+		    (unsigned long long)t->ne[d]);
+}
+
+static void
+row(void *ctx, struct dline *dl, uint64_t id, int w)
+{
+	struct tensors			*ts = ctx;
+	const struct gguf_tensor	*t;
+	struct tgroup			*g;
+	char				 buf[96], tb[24];
+	const char			*tn;
+	int				 nw, se, so;
+
+	columns(w, &nw, &se, &so);
+	if (id & GROUP_BIT) {
+		g = &ts->groups[id & ~GROUP_BIT];
+		dl_text(dl, S_GROUP, g->p, g->n, 0, nw - dl->cols - 1, 0);
+		dl_printf(dl, S_DIM, "  %llu tensor%s",
+		    (unsigned long long)g->count, g->count == 1 ? "" : "s");
+		dl_pad(dl, S_NORMAL, nw + TYPE_W + SHAPE_W);
+		if (se)
+			dl_rjust(dl, S_DIM, mdl_group(g->elems, buf, sizeof buf),
+			    ELEM_W);
+		dl_rjust(dl, S_DIM, mdl_size(g->bytes, buf, sizeof buf),
+		    BYTES_W);
+		return;
+	}
+	t = mdl_tensor(ts->app, id);
+	dl_text(dl, S_KEY, t->name.p, (size_t)t->name.n, 0, nw - dl->cols - 1,
+	    0);
+	dl_pad(dl, S_NORMAL, nw + 1);
+	tn = gguf_ttype_name(t->type, tb);
+	dl_text(dl, S_TYPE, tn, strlen(tn), 0, TYPE_W - 1, 0);
+	dl_pad(dl, S_NORMAL, nw + TYPE_W + 1);
+	shape(t, buf, sizeof buf);
+	dl_text(dl, S_NUMBER, buf, strlen(buf), 0, SHAPE_W - 2, 0);
+	dl_pad(dl, S_NORMAL, nw + TYPE_W + SHAPE_W);
+	if (se)
+		dl_rjust(dl, S_NUMBER, mdl_group(t->nelem, buf, sizeof buf),
+		    ELEM_W);
+	if (t->flags & GGUF_TENSOR_UNSIZED)
+		dl_rjust(dl, S_WARN, "?", BYTES_W);
+	else
+		dl_rjust(dl, S_NUMBER, mdl_size(t->nbytes, buf, sizeof buf),
+		    BYTES_W);
+	if (so) {
+		snprintf(buf, sizeof buf, "0x%llx",
+		    (unsigned long long)t->offset);
+		dl_rjust(dl, (t->flags & GGUF_TENSOR_UNREADABLE) ? S_WARN :
+		    S_DIM, buf, OFF_W);
+	}
+}
+
+/* Searches and filters look at the name only. */
+static void
+text(void *ctx, struct dline *dl, uint64_t id)
+{
+	struct tensors			*ts = ctx;
+	const struct gguf_tensor	*t;
+	struct tgroup			*g;
+
+	if (id & GROUP_BIT) {
+		g = &ts->groups[id & ~GROUP_BIT];
+		dl_text(dl, S_GROUP, g->p, g->n, 0, 1 << 30, 0);
+		return;
+	}
+	t = mdl_tensor(ts->app, id);
+	dl_text(dl, S_KEY, t->name.p, (size_t)t->name.n, 0, 1 << 30, 0);
+}
+
+static int
+action(struct view *v, enum tui_action act, const struct tui_input *in)
+{
+	struct tensors	*ts = v->priv;
+	uint64_t	 id;
+
+	(void)in;
+	switch (act) {
+	case ACT_SORT:
+		ts->sort = (ts->sort + 1) % SORT_COUNT;
+		list_rebuild(&ts->list);
+		app_msg(ts->app, 0, "sorted by %s%s", sort_names[ts->sort],
+		    ts->rev ? ", reversed" : "");
+		return R_DRAW;
+	case ACT_REVERSE:
+		ts->rev = !ts->rev;
+		list_rebuild(&ts->list);
+		app_msg(ts->app, 0, "sorted by %s%s", sort_names[ts->sort],
+		    ts->rev ? ", reversed" : "");
+		return R_DRAW;
+	case ACT_OPEN:
+		if (list_cur(&ts->list, &id) != 0 || (id & GROUP_BIT))
+			return R_PASS;
+		app_push(ts->app, view_preview_new(ts->app, id));
+		return R_DRAW;
+	default:
+		return R_PASS;
+	}
+}
+
+static void
+status(struct view *v, char *buf, size_t len)
+{
+	struct tensors	*ts = v->priv;
+	struct list	*l = &ts->list;
+
+	if (l->n_rows == 0)
+		snprintf(buf, len, "by %s  0 rows", sort_names[ts->sort]);
+	else
+		snprintf(buf, len, "by %s%s  %llu/%llu %3d%%",
+		    sort_names[ts->sort], ts->rev ? " (rev)" : "",
+		    (unsigned long long)l->cur + 1,
+		    (unsigned long long)l->n_rows,
+		    (int)((l->cur + 1) * 100 / l->n_rows));
+}
+
+static void
+tensors_free(struct view *v)
+{
+	struct tensors	*ts = v->priv;
+
+	list_free(&ts->list);
+	free(ts->groups);
+	free(ts);
+}
+
+static const struct list_ops tensors_list_ops = {
+	.row = row,
+	.text = text,
+	.header = header,
+	.cmp = cmp,
+};
+
+static const struct view_ops tensors_ops = {
+	.name = "tensors",
+	.action = action,
+	.status = status,
+	.free = tensors_free,
+};
+
+struct view *
+view_tensors_new(struct app *a)
+{
+	struct tensors		*ts = xcalloc(1, sizeof *ts);
+	struct list_node	*nodes;
+	struct view		*v;
+	uint64_t		 n;
+
+	ts->app = a;
+	nodes = build(ts, &n);
+	list_init_tree(&ts->list, &tensors_list_ops, ts, nodes, n);
+	v = view_new(a, &tensors_ops, SC_LIST | SC_TREE | SC_TENSORS, ts);
+	v->list = &ts->list;
+	snprintf(v->title, sizeof v->title, "%llu tensors in %zu groups",
+	    (unsigned long long)mdl_n_tensors(a), ts->n_groups);
+	return v;
+}
