@@ -57,5 +57,13 @@ const char *out_size(unsigned long long v, char *buf, size_t len);
 int	 cmd_info(int argc, char **argv);
 int	 cmd_dump(int argc, char **argv);
 int	 cmd_get(int argc, char **argv);
+/* edit.c */
+int	 cmd_edit(int argc, char **argv);
+int	 cmd_set(int argc, char **argv);
+int	 cmd_rm(int argc, char **argv);
+int	 cmd_mv(int argc, char **argv);
+int	 cmd_rename(int argc, char **argv);
+int	 cmd_rm_tensor(int argc, char **argv);
+int	 cmd_recover(int argc, char **argv);
 
 #endif /* CLI_H */

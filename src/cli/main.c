@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "doc.h"
 
 const char	*cli_prog = "ggufed";
 
@@ -24,6 +25,19 @@ static const struct cli_cmd commands[] = {
 	    "every KV pair and every tensor info" },
 	{ "get", cmd_get, "[--json] FILE KEY",
 	    "one value; arrays one element per line" },
+	{ "edit", cmd_edit, "FILE (-i | -o OUT) [-e CMD]... [-f SCRIPT] "
+	    "[--dry-run] [--reserve BYTES] [--force]",
+	    "apply edit commands (set, rm, mv, rename, ...) and save once" },
+	{ "set", cmd_set, "FILE KEY[:TYPE] VALUE (-i | -o OUT)",
+	    "set a value (KEY:TYPE adds a key or changes its type)" },
+	{ "rm", cmd_rm, "FILE KEY (-i | -o OUT)", "remove a key" },
+	{ "mv", cmd_mv, "FILE KEY NEWKEY (-i | -o OUT)", "rename a key" },
+	{ "rename", cmd_rename, "FILE (TENSOR NEWNAME | s/REGEX/REPL/[g]) "
+	    "(-i | -o OUT)", "rename tensors" },
+	{ "rm-tensor", cmd_rm_tensor, "FILE NAME (-i | -o OUT)",
+	    "remove a tensor and its data" },
+	{ "recover", cmd_recover, "FILE",
+	    "roll back a save that was interrupted (from its journal)" },
 };
 #define N_COMMANDS	(sizeof commands / sizeof commands[0])
 
@@ -94,6 +108,12 @@ cli_open(const char *path)
 	f = gguf_open(path, &err);
 	if (f == NULL)
 		cli_file_error(path, &err);
+	else if (gguf_journal_exists(path)) {
+		snprintf(err.msg, sizeof err.msg, "warning: an interrupted "
+		    "save left a journal: run 'ggufed recover' on the file");
+		err.has_off = 0;
+		cli_file_error(path, &err);
+	}
 	return f;
 }
 

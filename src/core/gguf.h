@@ -192,6 +192,13 @@ struct gguf_file;
  * file cannot be read as GGUF; tolerated defects become warnings.
  */
 struct gguf_file	*gguf_open(const char *path, struct gguf_err *err);
+/*
+ * The same over an open descriptor, which stays the caller's (it may be
+ * closed at once: the mapping does not need it). path is kept for
+ * messages and may be NULL.
+ */
+struct gguf_file	*gguf_open_fd(int fd, const char *path,
+			    struct gguf_err *err);
 /* The same over a caller-owned buffer that must outlive the file. */
 struct gguf_file	*gguf_open_buffer(const void *buf, size_t len,
 			    struct gguf_err *err);

@@ -497,7 +497,12 @@ read_tensor(struct gguf_file *f, struct gguf_cur *c, struct gguf_tensor *t,
 		t->nbytes = 0;
 		warnf(f, at, "tensor \"%s\": %s", pname(&t->name, buf,
 		    sizeof buf), e.msg);
-	}
+	} else if (t->nbytes > INT64_MAX)
+		/* F32 ne0 = 2^62-1 is 2^64-4 bytes: padding it wraps to 0. */
+		return gguf_errf(err, (int64_t)at, "tensor \"%s\": byte size "
+		    "%llu is larger than any file",
+		    pname(&t->name, buf, sizeof buf),
+		    (unsigned long long)t->nbytes);
 	if (t->name.n == 0)
 		warnf(f, t->off, "tensor with an empty name");
 	else if (t->name.n > GGUF_MAX_NAME)
@@ -568,11 +573,17 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 	struct gguf_tensor	*t, *p;
 	uint64_t		 data_size, end, expect, i, *order;
 	uint64_t		 align = f->lay.alignment, prev_end;
-	int			 noncanon = 0;
+	int			 noncanon = 0, unsized;
 	char			 b1[256], b2[256];
 
 	if (f->n_tensors == 0) {
 		f->lay.data_off = f->lay.data_end = f->lay.ti_end;
+		/* ggml pads the metadata even when no tensor follows. */
+		if (gguf_align_ok(f->lay.ti_end, align, &end) == 0 &&
+		    end < f->size)
+			warnf(f, end, "%llu bytes after the metadata and its "
+			    "padding (the file has no tensors)",
+			    (unsigned long long)(f->size - end));
 		return 0;
 	}
 	if (gguf_align_ok(f->lay.ti_end, align, &f->lay.data_off) != 0)
@@ -641,16 +652,24 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 	qsort_r(order, f->n_tensors, sizeof *order, cmp_offset, f->tensors);
 	p = NULL;
 	prev_end = 0;
+	unsized = 0;
 	for (i = 0; i < f->n_tensors; i++) {
 		t = &f->tensors[order[i]];
-		if (t->flags & GGUF_TENSOR_UNSIZED)
+		if (t->flags & GGUF_TENSOR_UNSIZED) {
+			unsized = 1;
 			continue;
+		}
+		/*
+		 * Before the first sized tensor, the gap runs from the start
+		 * of the data section, unless a tensor of unknown size may
+		 * fill it.
+		 */
 		if (p != NULL && t->nbytes > 0 && t->offset < prev_end)
 			warnf(f, t->end - 8, "tensor \"%s\" overlaps tensor "
 			    "\"%s\"", pname(&t->name, b1, sizeof b1),
 			    pname(&p->name, b2, sizeof b2));
-		else if (p != NULL && gguf_align_ok(prev_end, align, &end) == 0
-		    && t->offset > end)
+		else if ((p != NULL || !unsized) &&
+		    gguf_align_ok(prev_end, align, &end) == 0 && t->offset > end)
 			warnf(f, t->end - 8, "gap of %llu bytes before tensor "
 			    "\"%s\"", (unsigned long long)(t->offset - end),
 			    pname(&t->name, b1, sizeof b1));
@@ -712,37 +731,28 @@ gguf_open_buffer(const void *buf, size_t len, struct gguf_err *err)
 }
 
 struct gguf_file *
-gguf_open(const char *path, struct gguf_err *err)
+gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 {
 	struct gguf_file	*f;
 	struct stat		 st;
 	void			*p;
-	int			 fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		gguf_errf(err, -1, "%s", strerror(errno));
-		return NULL;
-	}
 	if (fstat(fd, &st) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
-		close(fd);
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		gguf_errf(err, -1, "not a regular file");
-		close(fd);
 		return NULL;
 	}
 	f = gguf_xcalloc(1, sizeof *f);
-	f->path = gguf_xstrdup(path);
+	f->path = path != NULL ? gguf_xstrdup(path) : NULL;
 	f->size = (uint64_t)st.st_size;
 	if (f->size > 0) {
 		p = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p == MAP_FAILED) {
 			gguf_errf(err, -1, "cannot map the file: %s",
 			    strerror(errno));
-			close(fd);
 			free(f->path);
 			free(f);
 			return NULL;
@@ -751,8 +761,23 @@ gguf_open(const char *path, struct gguf_err *err)
 		f->mapped = 1;
 	} else
 		f->base = (const uint8_t *)"";
-	close(fd);
 	return parse(f, err);
+}
+
+struct gguf_file *
+gguf_open(const char *path, struct gguf_err *err)
+{
+	struct gguf_file	*f;
+	int			 fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		return NULL;
+	}
+	f = gguf_open_fd(fd, path, err);
+	close(fd);
+	return f;
 }
 
 void

@@ -1,0 +1,691 @@
+/*
+ * edit.c - `ggufed edit`, the shorthands `set`, `rm`, `mv`, `rename` and
+ * `rm-tensor`, and `ggufed recover`.
+ *
+ *	ggufed edit FILE (-i | -o OUT) [-e CMD]... [-f SCRIPT] [--dry-run]
+ *	ggufed set FILE KEY[:TYPE] VALUE (-i | -o OUT)
+ *	ggufed recover FILE
+ *
+ * Commands are applied in the order given (-e and -f lines interleaved as
+ * on the command line), then the document is saved once. The first
+ * refused command stops everything before anything is written. A
+ * modifying command needs to be told where the result goes: -i (the file
+ * itself) or -o OUT; --dry-run prints the changes and what a save would
+ * do instead.
+ *
+ * Output: the diff (--dry-run, or -v) and one line saying how the file
+ * was saved go to standard output; notes, warnings and errors to standard
+ * error. Everything from the file is escaped (out.c).
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "doc.h"
+#include "cmd/lang.h"
+
+#define MAX_SHOW	80	/* bytes of a string shown in a diff */
+#define MAX_ELEMS	5	/* differing array elements shown */
+
+struct step {
+	const char	*text;		/* -e CMD, or NULL */
+	const char	*script;	/* -f SCRIPT, or NULL */
+};
+
+struct opts {
+	const char	*path;
+	const char	*out;
+	int		 inplace;
+	int		 dry;
+	int		 force;
+	int		 verbose;
+	int		 quiet;
+	int		 no_inplace;
+	int64_t		 reserve;
+	struct step	*steps;
+	size_t		 nsteps;
+};
+
+static volatile sig_atomic_t	interrupted;
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* ------------------------------------------------------------------- diff */
+
+static void
+show_scalar(FILE *fp, struct gguf_val *v)
+{
+	char	tb[32];
+
+	if (v->type == GGUF_VT_ARR) {
+		fprintf(fp, "%s n=%llu", out_type(v, tb, sizeof tb),
+		    (unsigned long long)v->count);
+		return;
+	}
+	fprintf(fp, "%s ", out_type(v, tb, sizeof tb));
+	out_scalar(fp, v, MAX_SHOW);
+}
+
+static void
+show_elem(FILE *fp, struct gguf_val *arr, uint64_t i)
+{
+	struct gguf_val	e;
+	struct gguf_err	err;
+
+	if (i >= arr->count) {
+		fputs("(none)", fp);
+		return;
+	}
+	if (gguf_arr_get(arr, i, &e, &err) != 0) {
+		fputs("?", fp);
+		return;
+	}
+	if (e.type == GGUF_VT_ARR)
+		fprintf(fp, "arr n=%llu", (unsigned long long)e.count);
+	else
+		out_scalar(fp, &e, MAX_SHOW);
+}
+
+static int
+elem_same(struct gguf_val *a, struct gguf_val *b, uint64_t i)
+{
+	struct gguf_val	x, y;
+	struct gguf_err	err;
+
+	if (gguf_arr_get(a, i, &x, &err) != 0 ||
+	    gguf_arr_get(b, i, &y, &err) != 0)
+		return 0;
+	if (x.type == GGUF_VT_STR && x.lw != y.lw) {
+		struct gguf_str	s, t;
+
+		gguf_val_str(&x, &s);
+		gguf_val_str(&y, &t);
+		return s.n == t.n && memcmp(s.p, t.p, (size_t)s.n) == 0;
+	}
+	return x.n == y.n && memcmp(x.p, y.p, (size_t)x.n) == 0;
+}
+
+/* Old and new arrays of one element type: the elements that differ. */
+static void
+show_arr_diff(FILE *fp, struct gguf_val *o, struct gguf_val *n)
+{
+	uint64_t	i, lim = o->count < n->count ? o->count : n->count;
+	unsigned	shown = 0;
+	char		tb[32];
+
+	fprintf(fp, "%s n=%llu", out_type(n, tb, sizeof tb),
+	    (unsigned long long)o->count);
+	if (o->count != n->count)
+		fprintf(fp, " -> n=%llu", (unsigned long long)n->count);
+	for (i = 0; i < lim && shown < MAX_ELEMS; i++) {
+		if (elem_same(o, n, i))
+			continue;
+		fprintf(fp, "%s [%llu] ", shown == 0 ? ":" : ",",
+		    (unsigned long long)i);
+		show_elem(fp, o, i);
+		fputs(" -> ", fp);
+		show_elem(fp, n, i);
+		shown++;
+		if (o->count != n->count)
+			break;		/* the rest is shifted */
+	}
+	if (shown == MAX_ELEMS && i < lim)
+		fputs(", ...", fp);
+	if (shown == 0 && o->count != n->count)
+		fprintf(fp, ": from [%llu] on", (unsigned long long)lim);
+}
+
+static void
+print_diff(FILE *fp, struct gguf_doc *d)
+{
+	struct gguf_change	*ch;
+	size_t			 n, i;
+
+	n = gguf_doc_diff(d, &ch);
+	if (n == 0)
+		fputs("no changes\n", fp);
+	for (i = 0; i < n; i++) {
+		struct gguf_change	*c = &ch[i];
+
+		if (c->what == GGUF_CH_TENSOR) {
+			if (c->flags & GGUF_ED_REMOVED) {
+				fputs("- tensor ", fp);
+				out_quoted(fp, c->old_name.p, c->old_name.n);
+			} else {
+				fputs("> tensor ", fp);
+				out_quoted(fp, c->old_name.p, c->old_name.n);
+				fputs(" -> ", fp);
+				out_quoted(fp, c->new_name.p, c->new_name.n);
+			}
+			fputc('\n', fp);
+			continue;
+		}
+		if (c->flags & GGUF_ED_ADDED) {
+			fputs("+ ", fp);
+			out_text(fp, c->new_name.p, c->new_name.n);
+			fputs(": ", fp);
+			show_scalar(fp, c->new_val);
+			fputc('\n', fp);
+			continue;
+		}
+		if (c->flags & GGUF_ED_REMOVED) {
+			fputs("- ", fp);
+			out_text(fp, c->old_name.p, c->old_name.n);
+			fputs(": ", fp);
+			show_scalar(fp, c->old_val);
+			fputc('\n', fp);
+			continue;
+		}
+		if (c->flags & GGUF_ED_RENAMED) {
+			fputs("> ", fp);
+			out_text(fp, c->old_name.p, c->old_name.n);
+			fputs(" -> ", fp);
+			out_text(fp, c->new_name.p, c->new_name.n);
+			fputc('\n', fp);
+		}
+		if (c->flags & GGUF_ED_VALUE) {
+			fputs("~ ", fp);
+			out_text(fp, c->new_name.p, c->new_name.n);
+			fputs(": ", fp);
+			if (c->old_val->type == GGUF_VT_ARR &&
+			    c->new_val->type == GGUF_VT_ARR &&
+			    c->old_val->atype == c->new_val->atype &&
+			    c->old_val->atype != GGUF_VT_ARR)
+				show_arr_diff(fp, c->old_val, c->new_val);
+			else {
+				show_scalar(fp, c->old_val);
+				fputs(" -> ", fp);
+				show_scalar(fp, c->new_val);
+			}
+			fputc('\n', fp);
+		}
+	}
+	free(ch);
+}
+
+/* ------------------------------------------------------------ application */
+
+static void
+report(const char *where, const char *where2, int rc, const char *msg)
+{
+	if (msg[0] == '\0' && rc != LANG_ERR)
+		return;
+	fprintf(stderr, "%s: ", cli_prog);
+	if (where != NULL) {
+		out_text(stderr, where, strlen(where));
+		if (where2 != NULL)
+			fprintf(stderr, ":%s", where2);
+		fputs(": ", stderr);
+	}
+	if (rc == LANG_WARN)
+		fputs("warning: ", stderr);
+	out_msg(stderr, msg);
+	fputc('\n', stderr);
+}
+
+static int
+run_line(struct gguf_doc *d, const char *line, const char *where,
+    const char *where2)
+{
+	char	msg[600];
+	int	rc;
+
+	rc = lang_exec(d, line, msg, sizeof msg);
+	report(where, where2, rc, msg);
+	return rc == LANG_ERR ? -1 : 0;
+}
+
+static int
+run_script(struct gguf_doc *d, const char *path)
+{
+	FILE	*fp;
+	char	*line = NULL, lno[32];
+	size_t	 cap = 0, n = 0;
+	ssize_t	 len;
+	int	 rc = 0;
+
+	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	if (fp == NULL) {
+		cli_error("%s: cannot open the script", path);
+		return -1;
+	}
+	while ((len = getline(&line, &cap, fp)) >= 0) {
+		n++;
+		if ((size_t)len != strlen(line)) {
+			snprintf(lno, sizeof lno, "%zu", n);
+			report(path, lno, LANG_ERR, "a NUL byte in the line");
+			rc = -1;
+			break;
+		}
+		snprintf(lno, sizeof lno, "%zu", n);
+		if (run_line(d, line, path, lno) != 0) {
+			rc = -1;
+			break;
+		}
+	}
+	free(line);
+	if (fp != stdin)
+		fclose(fp);
+	return rc;
+}
+
+/* ------------------------------------------------------------------- save */
+
+struct prog {
+	int		tty;
+	unsigned	last;
+};
+
+static int
+progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct prog	*p = arg;
+	unsigned	 pct;
+
+	if (interrupted)
+		return 1;
+	if (!p->tty || total < (64u << 20))
+		return 0;
+	pct = (unsigned)(done * 100 / (total ? total : 1));
+	if (pct != p->last) {
+		fprintf(stderr, "\rsaving: %u%%", pct);
+		p->last = pct;
+	}
+	return 0;
+}
+
+static void
+print_notices(const struct gguf_save_info *info)
+{
+	size_t	i;
+
+	for (i = 0; i < info->n_notices; i++)
+		fprintf(stderr, "%s: note: %s\n", cli_prog, info->notices[i]);
+}
+
+static void
+print_how(const char *path, const struct gguf_save_info *info, int dry)
+{
+	char	b1[32], b2[32];
+
+	out_text(stdout, path, strlen(path));
+	if (info->how == GGUF_SAVE_INPLACE && dry)
+		printf(": would save in place (header only; data not touched)");
+	else if (info->how == GGUF_SAVE_INPLACE)
+		printf(": saved in place (%s bytes of the header rewritten; "
+		    "data not touched)", out_group(info->written, b1,
+		    sizeof b1));
+	else
+		printf(": %s (%s, %s)", dry ? "would write a new file" :
+		    "written as a new file", out_size(info->file_size, b1,
+		    sizeof b1), info->relayout ? "tensor data re-laid out" :
+		    "tensor data copied as is");
+	if (info->reserve > 0)
+		printf(", header reserve %s bytes", out_group(info->reserve,
+		    b2, sizeof b2));
+	putchar('\n');
+}
+
+static int
+save(struct gguf_doc *d, const struct opts *o)
+{
+	struct gguf_save_opts	so;
+	struct gguf_save_info	info;
+	struct gguf_err		err;
+	struct prog		pr;
+	struct sigaction	sa, old;
+	const char		*path = o->out != NULL ? o->out : o->path;
+	int			rc;
+
+	memset(&so, 0, sizeof so);
+	so.path = o->out;
+	so.force = o->force;
+	so.no_inplace = o->no_inplace;
+	so.reserve = o->reserve;
+	so.progress = progress;
+	so.arg = &pr;
+	memset(&pr, 0, sizeof pr);
+	pr.tty = isatty(STDERR_FILENO);
+	pr.last = 101;
+
+	/* What cannot be saved is a problem of the source: say so first. */
+	if (gguf_doc_plan_save(d, &so, &info, &err) != 0) {
+		cli_file_error(o->path, &err);
+		return EXIT_BADFILE;
+	}
+	if (o->dry) {
+		print_notices(&info);
+		if (!o->quiet)
+			print_how(path, &info, 1);
+		return 0;
+	}
+
+	/* A file size limit makes writes fail with EFBIG, not kill us. */
+	signal(SIGXFSZ, SIG_IGN);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigaction(SIGINT, &sa, &old);
+	rc = gguf_doc_save(d, &so, &info, &err);
+	sigaction(SIGINT, &old, NULL);
+	if (pr.tty && pr.last != 101)
+		fputc('\n', stderr);
+	if (rc < 0) {
+		cli_file_error(path, &err);
+		return EXIT_BADFILE;
+	}
+	print_notices(&info);
+	if (!o->quiet)
+		print_how(path, &info, 0);
+	if (rc > 0) {
+		cli_file_error(path, &err);
+		return EXIT_BADFILE;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- options */
+
+/*
+ * Parses the options every modifying command shares. Positional
+ * arguments are returned in pos (argv order); a word starting with a
+ * single '-' that is no option is positional (a value such as -1).
+ */
+static int
+parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
+    struct opts *o, char ***pos, int *npos)
+{
+	unsigned long long	u;
+	int			i, dashdash = 0;
+	const char		*a;
+
+	memset(o, 0, sizeof *o);
+	o->reserve = -1;
+	*pos = calloc((size_t)argc + 1, sizeof **pos);
+	if (*pos == NULL)
+		abort();
+	*npos = 0;
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			(*pos)[(*npos)++] = argv[i];
+			continue;
+		}
+		if (strcmp(a, "--") == 0)
+			dashdash = 1;
+		else if (strcmp(a, "-i") == 0 || strcmp(a, "--in-place") == 0)
+			o->inplace = 1;
+		else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i == argc)
+				goto needarg;
+			o->out = argv[i];
+		} else if (allow_steps && (strcmp(a, "-e") == 0 ||
+		    strcmp(a, "-f") == 0)) {
+			if (++i == argc)
+				goto needarg;
+			o->steps = realloc(o->steps, (o->nsteps + 1) *
+			    sizeof *o->steps);
+			if (o->steps == NULL)
+				abort();
+			o->steps[o->nsteps].text = a[1] == 'e' ? argv[i] : NULL;
+			o->steps[o->nsteps].script = a[1] == 'f' ? argv[i] :
+			    NULL;
+			o->nsteps++;
+		} else if (strcmp(a, "-n") == 0 || strcmp(a, "--dry-run") == 0)
+			o->dry = 1;
+		else if (strcmp(a, "--force") == 0)
+			o->force = 1;
+		else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
+			o->verbose = 1;
+		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+			o->quiet = 1;
+		else if (strcmp(a, "--rewrite") == 0)
+			o->no_inplace = 1;
+		else if (strcmp(a, "--reserve") == 0 ||
+		    strncmp(a, "--reserve=", 10) == 0) {
+			const char	*v = a[9] == '=' ? a + 10 : NULL;
+
+			if (v == NULL) {
+				if (++i == argc)
+					goto needarg;
+				v = argv[i];
+			}
+			if (cli_parse_u64(v, &u) != 0 || u > (1ull << 30)) {
+				cli_usage_error(cmd, "--reserve takes a byte "
+				    "count (at most 1 GiB)");
+				return -1;
+			}
+			o->reserve = (int64_t)u;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			cli_usage_error(cmd, "edit a GGUF file");
+			return 1;
+		} else if (a[1] == '-') {
+			cli_usage_error(cmd, "unknown option '%s'", a);
+			return -1;
+		} else
+			(*pos)[(*npos)++] = argv[i];
+	}
+	return 0;
+needarg:
+	cli_usage_error(cmd, "option '%s' needs an argument", a);
+	return -1;
+}
+
+static int
+check_target(const char *cmd, const struct opts *o)
+{
+	if (o->inplace && o->out != NULL) {
+		cli_usage_error(cmd, "-i and -o exclude each other");
+		return -1;
+	}
+	if (!o->dry && !o->inplace && o->out == NULL) {
+		cli_usage_error(cmd, "refusing to modify without being told "
+		    "where to write: -i edits the file in place, -o OUT "
+		    "writes a copy (--dry-run shows the changes)");
+		return -1;
+	}
+	return 0;
+}
+
+static struct gguf_doc *
+open_doc(const char *path)
+{
+	struct gguf_doc	*d;
+	struct gguf_err	 err;
+	char		 jp[4096];
+
+	if (gguf_journal_exists(path)) {
+		gguf_journal_path(path, jp, sizeof jp);
+		err.has_off = 0;
+		snprintf(err.msg, sizeof err.msg, "an interrupted save left "
+		    "a journal: run 'ggufed recover' on the file first");
+		cli_file_error(path, &err);
+		return NULL;
+	}
+	memset(&err, 0, sizeof err);
+	d = gguf_doc_open(path, &err);
+	if (d == NULL)
+		cli_file_error(path, &err);
+	return d;
+}
+
+/* After the commands: the diff if asked, then the save. */
+static int
+finish(struct gguf_doc *d, const struct opts *o)
+{
+	if (o->dry || o->verbose)
+		print_diff(stdout, d);
+	return save(d, o);
+}
+
+/* ------------------------------------------------------------ subcommands */
+
+int
+cmd_edit(int argc, char **argv)
+{
+	struct opts	 o;
+	struct gguf_doc	*d = NULL;
+	char		**pos = NULL, where[32];
+	int		 npos, rc;
+	size_t		 k;
+
+	if ((rc = parse_opts("edit", argc, argv, 1, &o, &pos, &npos)) != 0) {
+		rc = rc > 0 ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (npos != 1) {
+		cli_usage_error("edit", npos == 0 ? "missing FILE" :
+		    "one FILE only (commands go after -e)");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	o.path = pos[0];
+	if (check_target("edit", &o) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if ((d = open_doc(o.path)) == NULL) {
+		rc = EXIT_BADFILE;
+		goto out;
+	}
+	for (k = 0; k < o.nsteps; k++) {
+		if (o.steps[k].script != NULL)
+			rc = run_script(d, o.steps[k].script);
+		else {
+			snprintf(where, sizeof where, "-e #%zu", k + 1);
+			rc = run_line(d, o.steps[k].text, where, NULL);
+		}
+		if (rc != 0) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	rc = finish(d, &o);
+out:
+	gguf_doc_free(d);
+	free(o.steps);
+	free(pos);
+	return rc;
+}
+
+/* A shorthand: FILE then the words of one command. */
+static int
+shorthand(const char *name, int nwords, int argc, char **argv)
+{
+	struct opts	 o;
+	struct lang_cmd	 cmd;
+	struct gguf_doc	*d = NULL;
+	char		**pos = NULL, msg[600];
+	int		 npos, rc;
+
+	memset(&cmd, 0, sizeof cmd);
+	if ((rc = parse_opts(name, argc, argv, 0, &o, &pos, &npos)) != 0) {
+		rc = rc > 0 ? 0 : EXIT_USAGE;
+		goto out;
+	}
+	if (npos < 1 + nwords - (strcmp(name, "rename") == 0) ||
+	    npos > 1 + nwords) {
+		cli_usage_error(name, "expected FILE and %d argument%s", nwords,
+		    nwords == 1 ? "" : "s");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	o.path = pos[0];
+	pos[0] = argv[0];		/* the words: the command, its args */
+	if (lang_parse_words(npos, pos, &cmd, msg, sizeof msg) != LANG_OK) {
+		cli_usage_error(name, "%s", msg);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (check_target(name, &o) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if ((d = open_doc(o.path)) == NULL) {
+		rc = EXIT_BADFILE;
+		goto out;
+	}
+	rc = lang_apply(d, &cmd, msg, sizeof msg);
+	report(NULL, NULL, rc, msg);
+	if (rc == LANG_ERR) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = finish(d, &o);
+out:
+	lang_cmd_free(&cmd);
+	gguf_doc_free(d);
+	free(o.steps);
+	free(pos);
+	return rc;
+}
+
+int
+cmd_set(int argc, char **argv)
+{
+	return shorthand("set", 2, argc, argv);
+}
+
+int
+cmd_rm(int argc, char **argv)
+{
+	return shorthand("rm", 1, argc, argv);
+}
+
+int
+cmd_mv(int argc, char **argv)
+{
+	return shorthand("mv", 2, argc, argv);
+}
+
+int
+cmd_rename(int argc, char **argv)
+{
+	return shorthand("rename", 2, argc, argv);
+}
+
+int
+cmd_rm_tensor(int argc, char **argv)
+{
+	return shorthand("rm-tensor", 1, argc, argv);
+}
+
+int
+cmd_recover(int argc, char **argv)
+{
+	struct gguf_err	err;
+	const char	*path;
+	int		rc;
+
+	if (argc != 2 || argv[1][0] == '-') {
+		cli_usage_error("recover", argc == 2 ? "unknown option" :
+		    "expected FILE");
+		return EXIT_USAGE;
+	}
+	path = argv[1];
+	memset(&err, 0, sizeof err);
+	rc = gguf_recover(path, &err);
+	if (rc < 0) {
+		cli_file_error(path, &err);
+		return EXIT_BADFILE;
+	}
+	out_text(stdout, path, strlen(path));
+	if (rc == 1)
+		puts(": rolled back the interrupted save: the file is as it "
+		    "was before it");
+	else if (rc == 2)
+		puts(": removed an incomplete journal (the file had not been "
+		    "modified)");
+	else
+		puts(": no journal, nothing to recover");
+	return 0;
+}

@@ -1,0 +1,855 @@
+/*
+ * lang.c - parsing and applying the commands of the edit language.
+ *
+ * Parsing turns a line into a struct lang_cmd and checks only its shape:
+ * the command, its keys and names (bare or quoted), index and type
+ * suffixes, the regex. Values are kept as text until the command is
+ * applied, because their type is only known then (a `set KEY VALUE`
+ * takes the type the key has in the document).
+ *
+ * Applying goes through the document's edit functions, so every check
+ * of doc.h holds whichever front end typed the command, and a refused
+ * command leaves the document unchanged.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gguf.h"
+#include "doc.h"
+#include "lang.h"
+#include "value.h"
+
+static const struct {
+	const char	*name;
+	enum lang_op	 op;
+	const char	*usage;
+} commands[] = {
+	{ "set", LANG_SET, "set KEY[:TYPE] VALUE | set KEY[I] VALUE" },
+	{ "ins", LANG_INS, "ins KEY[I] VALUE | ins KEY[I] [V, ...]" },
+	{ "append", LANG_APPEND, "append KEY VALUE | append KEY [V, ...]" },
+	{ "del", LANG_DEL, "del KEY[I] | del KEY[I:J]" },
+	{ "rm", LANG_RM, "rm KEY" },
+	{ "mv", LANG_MV, "mv KEY NEWKEY" },
+	{ "rename", LANG_RENAME, "rename TENSOR NEWNAME | rename s/REGEX/REPL/[gi]" },
+	{ "rm-tensor", LANG_RM_TENSOR, "rm-tensor NAME" },
+	{ "undo", LANG_UNDO, "undo [N]" },
+	{ "redo", LANG_REDO, "redo [N]" },
+};
+#define N_COMMANDS	(sizeof commands / sizeof commands[0])
+
+static const char *const names[] = {
+	"set", "ins", "append", "del", "rm", "mv", "rename", "rm-tensor",
+	"undo", "redo", NULL
+};
+
+static int msgf(char *, size_t, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+msgf(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return LANG_ERR;
+}
+
+static char *
+dupn(const char *s, size_t n)
+{
+	char	*p = malloc(n + 1);
+
+	if (p == NULL)
+		abort();
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+static int
+is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A printable form of a name for messages. */
+static const char *
+pname(const char *p, size_t n, char *buf, size_t len)
+{
+	size_t	i, o = 0;
+
+	for (i = 0; i < n && o + 8 < len; i++) {
+		unsigned char	c = (unsigned char)p[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			buf[o++] = (char)c;
+		else
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *const *
+lang_commands(void)
+{
+	return names;
+}
+
+const char *
+lang_usage(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(commands[i].name, name) == 0)
+			return commands[i].usage;
+	}
+	return NULL;
+}
+
+int
+lang_modifies(const struct lang_cmd *cmd)
+{
+	return cmd->op != LANG_NOP;
+}
+
+void
+lang_cmd_free(struct lang_cmd *cmd)
+{
+	free(cmd->name);
+	free(cmd->arg);
+	free(cmd->value);
+	memset(cmd, 0, sizeof *cmd);
+}
+
+/* ----------------------------------------------------------------- tokens */
+
+static int
+parse_i64(const char *s, size_t n, int64_t *v)
+{
+	int64_t	acc = 0;
+	size_t	i = 0;
+	int	neg = 0;
+
+	if (n > 0 && s[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	if (i == n)
+		return -1;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || acc > (INT64_MAX - 9) / 10)
+			return -1;
+		acc = acc * 10 + (s[i] - '0');
+	}
+	*v = neg ? -acc : acc;
+	return 0;
+}
+
+/* Parses "[I]" or "[I:J]" (all of s). */
+static int
+parse_index(const char *s, size_t n, struct lang_cmd *cmd)
+{
+	const char	*colon;
+
+	if (n < 3 || s[0] != '[' || s[n - 1] != ']')
+		return -1;
+	s++;
+	n -= 2;
+	colon = memchr(s, ':', n);
+	if (colon == NULL) {
+		if (parse_i64(s, n, &cmd->i0) != 0)
+			return -1;
+	} else {
+		if (parse_i64(s, (size_t)(colon - s), &cmd->i0) != 0 ||
+		    parse_i64(colon + 1, n - (size_t)(colon - s) - 1,
+		    &cmd->i1) != 0)
+			return -1;
+		cmd->has_range = 1;
+	}
+	cmd->has_index = 1;
+	return 0;
+}
+
+/*
+ * Splits a key's suffixes off the end of s[0..*n): ":TYPE" (if allowed)
+ * then "[I]" (if allowed).
+ */
+static void
+split_suffixes(const char *s, size_t *n, struct lang_cmd *cmd, int types,
+    int index)
+{
+	size_t	i;
+
+	if (types) {
+		for (i = *n; i-- > 0;) {
+			if (s[i] != ':')
+				continue;
+			if (value_type_parse(s + i + 1, *n - i - 1, &cmd->type,
+			    &cmd->atype) == 0) {
+				cmd->has_type = 1;
+				*n = i;
+			}
+			break;
+		}
+	}
+	if (index && *n > 0 && s[*n - 1] == ']') {
+		for (i = *n - 1; i-- > 0;) {
+			if (s[i] == '[') {
+				if (parse_index(s + i, *n - i, cmd) == 0)
+					*n = i;
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * Reads a key or name token at s[*pos]: quoted, or bare up to a blank
+ * (or to the end when whole). Suffixes follow the rules of split_suffixes.
+ */
+static int
+key_token(const char *s, size_t n, size_t *pos, int whole, struct lang_cmd *cmd,
+    int types, int index, char **out, size_t *outlen, char *msg, size_t len)
+{
+	size_t	 st = *pos, used, e, sl;
+	char	*q, em[200];
+
+	if (st < n && s[st] == '"') {
+		if (value_unquote(s + st, n - st, &used, &q, outlen, em,
+		    sizeof em) != 0)
+			return msgf(msg, len, "%s", em);
+		e = st + used;
+		while (e < n && (whole || !is_blank((unsigned char)s[e])))
+			e++;
+		sl = e - st - used;
+		split_suffixes(s + st + used, &sl, cmd, types, index);
+		if (sl != 0) {
+			free(q);
+			return msgf(msg, len, "unexpected text after a quoted "
+			    "name");
+		}
+		*out = q;
+		*pos = e;
+		return 0;
+	}
+	e = st;
+	while (e < n && (whole || !is_blank((unsigned char)s[e])))
+		e++;
+	if (e == st)
+		return msgf(msg, len, "a name is missing");
+	sl = e - st;
+	split_suffixes(s + st, &sl, cmd, types, index);
+	if (sl == 0)
+		return msgf(msg, len, "a name is missing");
+	*out = dupn(s + st, sl);
+	*outlen = sl;
+	*pos = e;
+	return 0;
+}
+
+static void
+skip_blanks(const char *s, size_t n, size_t *pos)
+{
+	while (*pos < n && is_blank((unsigned char)s[*pos]))
+		(*pos)++;
+}
+
+/* Parses s<d>RE<d>REPL<d>FLAGS into cmd; -1 if s is not of that form. */
+static int
+parse_subst(const char *s, size_t n, struct lang_cmd *cmd, char *msg,
+    size_t len)
+{
+	char	 d, *part[2];
+	size_t	 plen[2], i = 2, k, j;
+
+	if (n < 4 || s[0] != 's')
+		return -1;
+	/* Not '.', '_' or '-': "s.weight" is a tensor name. */
+	d = s[1];
+	if (strchr("/|#!,:@%~;", d) == NULL)
+		return -1;
+	for (k = 0; k < 2; k++) {
+		part[k] = malloc(n + 1);
+		if (part[k] == NULL)
+			abort();
+		plen[k] = 0;
+		for (;;) {
+			if (i >= n) {
+				free(part[0]);
+				if (k == 1)
+					free(part[1]);
+				return msgf(msg, len, "unterminated s%c...%c "
+				    "expression", d, d);
+			}
+			if (s[i] == '\\' && i + 1 < n && s[i + 1] == d) {
+				part[k][plen[k]++] = d;
+				i += 2;
+				continue;
+			}
+			if (s[i] == d)
+				break;
+			part[k][plen[k]++] = s[i++];
+		}
+		part[k][plen[k]] = '\0';
+		i++;
+	}
+	for (j = i; j < n && !is_blank((unsigned char)s[j]); j++) {
+		if (s[j] == 'g')
+			cmd->global = 1;
+		else if (s[j] == 'i')
+			cmd->icase = 1;
+		else {
+			free(part[0]);
+			free(part[1]);
+			return msgf(msg, len, "unknown flag '%c' (g and i are "
+			    "known)", s[j]);
+		}
+	}
+	skip_blanks(s, n, &j);
+	if (j != n) {
+		free(part[0]);
+		free(part[1]);
+		return msgf(msg, len, "text after the s%c...%c expression", d,
+		    d);
+	}
+	cmd->op = LANG_RENAME_RE;
+	cmd->name = part[0];
+	cmd->nlen = plen[0];
+	cmd->arg = part[1];
+	cmd->alen = plen[1];
+	return 0;
+}
+
+/* ------------------------------------------------------------------ parse */
+
+/*
+ * The parser proper, over the words of a command. In line mode there is
+ * one "word" (the rest of the line) that is split here; in words mode
+ * each argument is a whole token.
+ */
+struct src {
+	int		 nw;		/* words mode: count, else 0 */
+	char *const	*w;
+	const char	*s;		/* line mode: the text after the command */
+	size_t		 n;
+	size_t		 pos;
+	int		 wi;
+};
+
+static int
+src_more(struct src *src)
+{
+	if (src->nw > 0)
+		return src->wi < src->nw;
+	skip_blanks(src->s, src->n, &src->pos);
+	return src->pos < src->n;
+}
+
+static int
+src_key(struct src *src, struct lang_cmd *cmd, int types, int index,
+    char **out, size_t *outlen, char *msg, size_t len)
+{
+	size_t	pos = 0;
+	int	rc;
+
+	if (!src_more(src))
+		return msgf(msg, len, "a name is missing");
+	if (src->nw > 0) {
+		const char	*w = src->w[src->wi++];
+
+		rc = key_token(w, strlen(w), &pos, 1, cmd, types, index, out,
+		    outlen, msg, len);
+		return rc;
+	}
+	return key_token(src->s, src->n, &src->pos, 0, cmd, types, index, out,
+	    outlen, msg, len);
+}
+
+/* The rest: the value text. */
+static int
+src_rest(struct src *src, char **out, size_t *outlen, char *msg, size_t len)
+{
+	size_t	e;
+
+	if (!src_more(src))
+		return msgf(msg, len, "a value is missing");
+	if (src->nw > 0) {
+		if (src->nw - src->wi != 1)
+			return msgf(msg, len, "too many arguments (quote the "
+			    "value)");
+		*outlen = strlen(src->w[src->wi]);
+		*out = dupn(src->w[src->wi++], *outlen);
+		return 0;
+	}
+	e = src->n;
+	while (e > src->pos && is_blank((unsigned char)src->s[e - 1]))
+		e--;
+	*out = dupn(src->s + src->pos, e - src->pos);
+	*outlen = e - src->pos;
+	src->pos = src->n;
+	return 0;
+}
+
+static int
+src_end(struct src *src, char *msg, size_t len)
+{
+	if (src_more(src))
+		return msgf(msg, len, "too many arguments");
+	return 0;
+}
+
+static int
+parse_cmd(const char *name, size_t nlen, struct src *src,
+    struct lang_cmd *cmd, char *msg, size_t len)
+{
+	size_t	i;
+	char	*word = NULL;
+	size_t	 wlen;
+	char	 buf[64];
+	int64_t	 k;
+
+	for (i = 0; i < N_COMMANDS; i++) {
+		if (strlen(commands[i].name) == nlen &&
+		    memcmp(commands[i].name, name, nlen) == 0)
+			break;
+	}
+	if (i == N_COMMANDS)
+		return msgf(msg, len, "unknown command \"%s\" (set, ins, "
+		    "append, del, rm, mv, rename, rm-tensor, undo, redo)",
+		    pname(name, nlen, buf, sizeof buf));
+	cmd->op = commands[i].op;
+
+	switch (cmd->op) {
+	case LANG_SET:
+		if (src_key(src, cmd, 1, 1, &cmd->name, &cmd->nlen, msg,
+		    len) != 0)
+			goto fail;
+		if (cmd->has_index && cmd->has_type) {
+			msgf(msg, len, "an element takes the array's type: "
+			    "no :TYPE with [I]");
+			goto fail;
+		}
+		if (cmd->has_range) {
+			msgf(msg, len, "set takes one index, not a range");
+			goto fail;
+		}
+		if (cmd->has_index)
+			cmd->op = LANG_SET_ELEM;
+		if (src_rest(src, &cmd->value, &cmd->vlen, msg, len) != 0)
+			goto fail;
+		break;
+	case LANG_INS:
+	case LANG_APPEND:
+	case LANG_DEL:
+		if (src_key(src, cmd, 0, cmd->op != LANG_APPEND, &cmd->name,
+		    &cmd->nlen, msg, len) != 0)
+			goto fail;
+		if (cmd->op != LANG_APPEND && !cmd->has_index) {
+			msgf(msg, len, "%s needs an index: KEY[I]",
+			    commands[i].name);
+			goto fail;
+		}
+		if (cmd->op == LANG_INS && cmd->has_range) {
+			msgf(msg, len, "ins takes one index, not a range");
+			goto fail;
+		}
+		if (cmd->op == LANG_DEL) {
+			if (src_end(src, msg, len) != 0)
+				goto fail;
+			break;
+		}
+		if (src_rest(src, &cmd->value, &cmd->vlen, msg, len) != 0)
+			goto fail;
+		break;
+	case LANG_RM:
+	case LANG_RM_TENSOR:
+		if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg,
+		    len) != 0 || src_end(src, msg, len) != 0)
+			goto fail;
+		break;
+	case LANG_MV:
+		if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg,
+		    len) != 0 ||
+		    src_key(src, cmd, 0, 0, &cmd->arg, &cmd->alen, msg,
+		    len) != 0 || src_end(src, msg, len) != 0)
+			goto fail;
+		break;
+	case LANG_RENAME:
+		/* One unquoted s/../../ argument is a substitution. */
+		if (src->nw == 1 || (src->nw == 0 && src_more(src) &&
+		    src->s[src->pos] == 's')) {
+			const char	*t = src->nw == 1 ? src->w[0] :
+					    src->s + src->pos;
+			size_t		 tn = src->nw == 1 ? strlen(t) :
+					    src->n - src->pos;
+			int		 rc = parse_subst(t, tn, cmd, msg, len);
+
+			if (rc == 0)
+				return LANG_OK;
+			if (rc == LANG_ERR && msg[0] != '\0')
+				goto fail;
+		}
+		if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg,
+		    len) != 0 ||
+		    src_key(src, cmd, 0, 0, &cmd->arg, &cmd->alen, msg,
+		    len) != 0 || src_end(src, msg, len) != 0)
+			goto fail;
+		break;
+	case LANG_UNDO:
+	case LANG_REDO:
+		cmd->count = 1;
+		if (src_more(src)) {
+			if (src_rest(src, &word, &wlen, msg, len) != 0)
+				goto fail;
+			if (parse_i64(word, wlen, &k) != 0 || k < 1) {
+				free(word);
+				msgf(msg, len, "%s takes a count of 1 or more",
+				    commands[i].name);
+				goto fail;
+			}
+			free(word);
+			cmd->count = (uint64_t)k;
+		}
+		break;
+	default:
+		break;
+	}
+	return LANG_OK;
+fail:
+	lang_cmd_free(cmd);
+	return LANG_ERR;
+}
+
+int
+lang_parse(const char *line, struct lang_cmd *cmd, char *msg, size_t len)
+{
+	struct src	src;
+	size_t		n = strlen(line), p = 0, st;
+
+	memset(cmd, 0, sizeof *cmd);
+	msg[0] = '\0';
+	skip_blanks(line, n, &p);
+	if (p == n || line[p] == '#')
+		return LANG_OK;
+	st = p;
+	while (p < n && !is_blank((unsigned char)line[p]))
+		p++;
+	memset(&src, 0, sizeof src);
+	src.s = line;
+	src.n = n;
+	src.pos = p;
+	return parse_cmd(line + st, p - st, &src, cmd, msg, len);
+}
+
+int
+lang_parse_words(int n, char *const *words, struct lang_cmd *cmd, char *msg,
+    size_t len)
+{
+	struct src	src;
+
+	memset(cmd, 0, sizeof *cmd);
+	msg[0] = '\0';
+	if (n < 1)
+		return msgf(msg, len, "no command");
+	memset(&src, 0, sizeof src);
+	src.nw = n - 1;
+	src.w = words + 1;
+	if (src.nw == 0) {
+		src.s = "";
+		src.n = 0;
+	}
+	return parse_cmd(words[0], strlen(words[0]), &src, cmd, msg, len);
+}
+
+/* ------------------------------------------------------------------ apply */
+
+static int
+doc_error(const struct gguf_err *err, char *msg, size_t len)
+{
+	return msgf(msg, len, "%s", err->msg);
+}
+
+static int
+naming_warning(const char *key, size_t klen, char *msg, size_t len)
+{
+	char	buf[256];
+
+	snprintf(msg, len, "key \"%s\" breaks the naming rules "
+	    "(lower_snake_case segments separated by dots)",
+	    pname(key, klen, buf, sizeof buf));
+	return LANG_WARN;
+}
+
+/* Resolves a possibly negative index against count (end_ok: I == count). */
+static int
+resolve(int64_t i, uint64_t count, int end_ok, uint64_t *out, char *msg,
+    size_t len)
+{
+	uint64_t	u;
+
+	if (i < 0) {
+		if ((uint64_t)-(i + 1) + 1 > count)
+			return msgf(msg, len, "index %lld is out of range (the "
+			    "array has %llu elements)", (long long)i,
+			    (unsigned long long)count);
+		u = count - ((uint64_t)-(i + 1) + 1);
+	} else
+		u = (uint64_t)i;
+	if (u > count || (u == count && !end_ok))
+		return msgf(msg, len, "index %lld is out of range (the array "
+		    "has %llu elements)", (long long)i,
+		    (unsigned long long)count);
+	*out = u;
+	return 0;
+}
+
+static struct gguf_val *
+array_of(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
+    size_t len)
+{
+	struct gguf_val	*v = gguf_doc_get(d, cmd->name, cmd->nlen);
+	char		 buf[256];
+
+	if (v == NULL)
+		msgf(msg, len, "no key \"%s\"", pname(cmd->name, cmd->nlen,
+		    buf, sizeof buf));
+	else if (v->type != GGUF_VT_ARR) {
+		msgf(msg, len, "\"%s\" is %s, not an array", pname(cmd->name,
+		    cmd->nlen, buf, sizeof buf), gguf_vtype_name(v->type));
+		v = NULL;
+	}
+	return v;
+}
+
+static int
+apply_set(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
+    size_t len)
+{
+	struct gguf_value	*v;
+	struct gguf_val		*cur;
+	struct gguf_err		 err;
+	uint32_t		 type, atype;
+	unsigned		 flags = 0;
+	int			 warn = 0, rc;
+	char			 buf[256], em[400];
+
+	if (cmd->has_type) {
+		type = cmd->type;
+		atype = cmd->atype;
+		flags = GGUF_SET_ADD | GGUF_SET_RETYPE;
+	} else {
+		cur = gguf_doc_get(d, cmd->name, cmd->nlen);
+		if (cur == NULL)
+			return msgf(msg, len, "no key \"%s\": to add it, give "
+			    "its type (set KEY:TYPE VALUE)", pname(cmd->name,
+			    cmd->nlen, buf, sizeof buf));
+		type = cur->type;
+		atype = cur->atype;
+		if (type == GGUF_VT_ARR && atype == GGUF_VT_ARR)
+			return msgf(msg, len, "nested arrays cannot be set");
+	}
+	v = value_parse(cmd->value, cmd->vlen, type, atype, em, sizeof em);
+	if (v == NULL)
+		return msgf(msg, len, "%s: %s", pname(cmd->name, cmd->nlen,
+		    buf, sizeof buf), em);
+	rc = gguf_doc_set(d, cmd->name, cmd->nlen, v, flags, &warn, &err);
+	gguf_value_unref(v);
+	if (rc != 0)
+		return doc_error(&err, msg, len);
+	if (warn)
+		return naming_warning(cmd->name, cmd->nlen, msg, len);
+	return LANG_OK;
+}
+
+/* An array of one element, given in scalar syntax ("[CLS]" is a string). */
+static struct gguf_value *
+one_elem(const char *text, size_t n, uint32_t atype, char *msg, size_t len)
+{
+	struct gguf_value	*e;
+	struct gguf_vbuild	 vb;
+	struct gguf_err		 err;
+
+	if ((e = value_parse(text, n, atype, 0, msg, len)) == NULL)
+		return NULL;
+	gguf_vb_init(&vb, GGUF_VT_ARR, atype);
+	if (gguf_vb_val(&vb, gguf_value_val(e), &err) != 0) {
+		gguf_value_unref(e);
+		gguf_vb_free(&vb);
+		msgf(msg, len, "%s", err.msg);
+		return NULL;
+	}
+	gguf_value_unref(e);
+	return gguf_vb_finish(&vb);
+}
+
+static int
+apply_elems(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
+    size_t len)
+{
+	struct gguf_value	*v = NULL;
+	struct gguf_val		*a;
+	struct gguf_err		 err;
+	uint64_t		 at, end = 0, ndel = 0;
+	int			 rc;
+	char			 em[400];
+
+	if ((a = array_of(d, cmd, msg, len)) == NULL)
+		return LANG_ERR;
+	switch (cmd->op) {
+	case LANG_SET_ELEM:
+		if (resolve(cmd->i0, a->count, 0, &at, msg, len) != 0)
+			return LANG_ERR;
+		ndel = 1;
+		break;
+	case LANG_INS:
+		if (resolve(cmd->i0, a->count, 1, &at, msg, len) != 0)
+			return LANG_ERR;
+		break;
+	case LANG_APPEND:
+		at = a->count;
+		break;
+	default:		/* LANG_DEL */
+		if (resolve(cmd->i0, a->count, cmd->has_range, &at, msg,
+		    len) != 0)
+			return LANG_ERR;
+		if (cmd->has_range) {
+			if (resolve(cmd->i1, a->count, 1, &end, msg, len) != 0)
+				return LANG_ERR;
+			if (end < at)
+				return msgf(msg, len, "empty range [%lld:%lld]",
+				    (long long)cmd->i0, (long long)cmd->i1);
+			ndel = end - at;
+		} else
+			ndel = 1;
+	}
+	if (cmd->op != LANG_DEL) {
+		if (cmd->op == LANG_SET_ELEM)
+			v = one_elem(cmd->value, cmd->vlen, a->atype, em,
+			    sizeof em);
+		else
+			v = value_parse_elems(cmd->value, cmd->vlen, a->atype,
+			    em, sizeof em);
+		if (v == NULL)
+			return msgf(msg, len, "%s", em);
+	}
+	rc = gguf_doc_splice(d, cmd->name, cmd->nlen, at, ndel, v, &err);
+	gguf_value_unref(v);
+	if (rc != 0)
+		return doc_error(&err, msg, len);
+	return LANG_OK;
+}
+
+static int
+apply_rename_re(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
+    size_t len)
+{
+	struct gguf_err	 err;
+	uint64_t	 n;
+	char		*pat;
+	size_t		 plen;
+	int		 rc;
+
+	plen = cmd->nlen + (cmd->icase ? 4 : 0);
+	pat = malloc(plen + 1);
+	if (pat == NULL)
+		abort();
+	snprintf(pat, plen + 1, "%s%s", cmd->icase ? "(?i)" : "", cmd->name);
+	if (strlen(pat) != plen) {
+		free(pat);
+		return msgf(msg, len, "a regular expression cannot hold a NUL "
+		    "byte");
+	}
+	rc = gguf_doc_tensor_rename_re(d, pat, cmd->arg, cmd->global, &n, &err);
+	free(pat);
+	if (rc != 0)
+		return doc_error(&err, msg, len);
+	if (n == 0) {
+		snprintf(msg, len, "no tensor name matches: nothing renamed");
+		return LANG_WARN;
+	}
+	snprintf(msg, len, "renamed %llu tensor%s", (unsigned long long)n,
+	    n == 1 ? "" : "s");
+	return LANG_OK;
+}
+
+int
+lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
+    size_t len)
+{
+	struct gguf_err	 err;
+	const char	*label;
+	uint64_t	 k;
+	int		 warn = 0;
+
+	msg[0] = '\0';
+	switch (cmd->op) {
+	case LANG_NOP:
+		return LANG_OK;
+	case LANG_SET:
+		return apply_set(d, cmd, msg, len);
+	case LANG_SET_ELEM:
+	case LANG_INS:
+	case LANG_APPEND:
+	case LANG_DEL:
+		return apply_elems(d, cmd, msg, len);
+	case LANG_RM:
+		if (gguf_doc_remove(d, cmd->name, cmd->nlen, &err) != 0)
+			return doc_error(&err, msg, len);
+		return LANG_OK;
+	case LANG_MV:
+		if (gguf_doc_rename(d, cmd->name, cmd->nlen, cmd->arg,
+		    cmd->alen, &warn, &err) != 0)
+			return doc_error(&err, msg, len);
+		if (warn)
+			return naming_warning(cmd->arg, cmd->alen, msg, len);
+		return LANG_OK;
+	case LANG_RENAME:
+		if (gguf_doc_tensor_rename(d, cmd->name, cmd->nlen, cmd->arg,
+		    cmd->alen, &err) != 0)
+			return doc_error(&err, msg, len);
+		return LANG_OK;
+	case LANG_RENAME_RE:
+		return apply_rename_re(d, cmd, msg, len);
+	case LANG_RM_TENSOR:
+		if (gguf_doc_tensor_remove(d, cmd->name, cmd->nlen, &err) != 0)
+			return doc_error(&err, msg, len);
+		return LANG_OK;
+	case LANG_UNDO:
+	case LANG_REDO:
+		for (k = 0; k < cmd->count; k++) {
+			if ((cmd->op == LANG_UNDO ? gguf_doc_undo(d, &label) :
+			    gguf_doc_redo(d, &label)) != 0) {
+				if (k == 0)
+					return msgf(msg, len, "nothing to %s",
+					    cmd->op == LANG_UNDO ? "undo" :
+					    "redo");
+				break;
+			}
+			snprintf(msg, len, "%s: %s", cmd->op == LANG_UNDO ?
+			    "undone" : "redone", label);
+		}
+		return LANG_OK;
+	}
+	return msgf(msg, len, "unknown command");
+}
+
+int
+lang_exec(struct gguf_doc *d, const char *line, char *msg, size_t len)
+{
+	struct lang_cmd	cmd;
+	int		rc;
+
+	if (lang_parse(line, &cmd, msg, len) != LANG_OK)
+		return LANG_ERR;
+	rc = lang_apply(d, &cmd, msg, len);
+	lang_cmd_free(&cmd);
+	return rc;
+}

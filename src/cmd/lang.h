@@ -1,0 +1,97 @@
+/*
+ * lang.h - the command language of ggufed: one parser for `ggufed edit -e`,
+ * edit scripts (-f), the shorthand subcommands and the browser's `:` line.
+ *
+ *	set KEY VALUE			change a value, keeping its type
+ *	set KEY:TYPE VALUE		add a key, or change its type
+ *	set KEY[I] VALUE		change element I of an array
+ *	ins KEY[I] VALUE|[V, ...]	insert before element I
+ *	append KEY VALUE|[V, ...]	add at the end of an array
+ *	del KEY[I] | KEY[I:J]		delete element I, or I..J-1
+ *	rm KEY				remove a key
+ *	mv KEY NEWKEY			rename a key
+ *	rename TENSOR NEWNAME		rename a tensor
+ *	rename s/REGEX/REPL/[gi]	rename tensors by PCRE2 substitution
+ *	rm-tensor NAME			remove a tensor (its data goes on save)
+ *	undo [N], redo [N]
+ *
+ * A KEY (or tensor name) is a bare word or a "C-escaped" string; a bare
+ * word ending in :TYPE or [I] has that split off. Indices count from 0;
+ * negative ones count from the end (-1 is the last element). VALUE is the
+ * rest of the line, in the syntax of value.h. Blank lines and lines
+ * starting with # do nothing.
+ */
+#ifndef CMD_LANG_H
+#define CMD_LANG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct gguf_doc;
+
+enum lang_op {
+	LANG_NOP = 0,
+	LANG_SET,		/* set KEY[:TYPE] VALUE */
+	LANG_SET_ELEM,		/* set KEY[I] VALUE */
+	LANG_INS,		/* ins KEY[I] VALUE */
+	LANG_APPEND,		/* append KEY VALUE */
+	LANG_DEL,		/* del KEY[I] or KEY[I:J] */
+	LANG_RM,		/* rm KEY */
+	LANG_MV,		/* mv KEY NEWKEY */
+	LANG_RENAME,		/* rename TENSOR NEWNAME */
+	LANG_RENAME_RE,		/* rename s/RE/REPL/[gi] */
+	LANG_RM_TENSOR,		/* rm-tensor NAME */
+	LANG_UNDO,		/* undo [N] */
+	LANG_REDO		/* redo [N] */
+};
+
+/* A parsed command. Strings are allocated and NUL-terminated. */
+struct lang_cmd {
+	enum lang_op	 op;
+	char		*name;		/* KEY, TENSOR or regex */
+	size_t		 nlen;
+	char		*arg;		/* NEWKEY, NEWNAME or replacement */
+	size_t		 alen;
+	char		*value;		/* value text, unparsed */
+	size_t		 vlen;
+	int		 has_type;
+	uint32_t	 type;
+	uint32_t	 atype;
+	int		 has_index;
+	int		 has_range;	/* [I:J] */
+	int64_t		 i0;		/* may be negative: from the end */
+	int64_t		 i1;
+	int		 global;	/* regex: every match */
+	int		 icase;		/* regex: ignore case */
+	uint64_t	 count;		/* undo, redo */
+};
+
+#define LANG_ERR	(-1)	/* msg says why; nothing changed */
+#define LANG_OK		0	/* msg may hold a note ("renamed 32 tensors") */
+#define LANG_WARN	1	/* done, but msg holds a warning */
+
+/* Parses one line. LANG_ERR with msg on a syntax error. */
+int	lang_parse(const char *line, struct lang_cmd *cmd, char *msg,
+	    size_t len);
+/*
+ * Builds a command from separate words (the shorthand subcommands):
+ * words[0] is the command name; the others are whole tokens, never split
+ * at blanks, and the last one of set/ins/append is the value text.
+ */
+int	lang_parse_words(int n, char *const *words, struct lang_cmd *cmd,
+	    char *msg, size_t len);
+/* Applies a parsed command to a document. */
+int	lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
+	    size_t len);
+/* Parses and applies one line. */
+int	lang_exec(struct gguf_doc *d, const char *line, char *msg, size_t len);
+void	lang_cmd_free(struct lang_cmd *cmd);
+
+/* The command names, NULL-terminated (for completion). */
+const char *const	*lang_commands(void);
+/* Usage of a command ("set KEY[:TYPE] VALUE ..."), or NULL if unknown. */
+const char		*lang_usage(const char *name);
+/* True if the command changes the document (all but nop). */
+int			 lang_modifies(const struct lang_cmd *cmd);
+
+#endif /* CMD_LANG_H */

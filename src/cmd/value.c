@@ -1,0 +1,727 @@
+/*
+ * value.c - text to values for the command language.
+ *
+ * Everything is checked before anything is built: an integer must fit
+ * its type exactly (no wrapping, no silent truncation of 300 into a u8),
+ * a bool is one of four spellings, a float must be all float syntax and
+ * finite values must fit an f32 when the type is f32 (rounding is fine,
+ * overflow to infinity is not: write inf to mean it).
+ *
+ * Arrays come as JSON, so ggufed's own `get --json` output can be fed
+ * back: JSON strings with \udcXX lone surrogates are the raw bytes that
+ * output escaped, and the strings "nan", "inf", "-inf" are floats. A file
+ * of lines (@PATH) gives one element per line, the last newline ending
+ * the last element rather than starting an empty one.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gguf.h"
+#include "doc.h"
+#include "value.h"
+
+#define MAX_FILE	(1ull << 32)	/* @PATH: larger files are refused */
+
+static int msgf(char *, size_t, const char *, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+msgf(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void *
+xmalloc(size_t n)
+{
+	void	*p = malloc(n != 0 ? n : 1);
+
+	if (p == NULL) {
+		fprintf(stderr, "ggufed: out of memory allocating %zu bytes\n",
+		    n);
+		abort();
+	}
+	return p;
+}
+
+static int
+is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void
+trim(const char **s, size_t *n)
+{
+	while (*n > 0 && is_blank((unsigned char)**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n > 0 && is_blank((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
+/* ------------------------------------------------------------------ types */
+
+int
+value_type_parse(const char *s, size_t n, uint32_t *type, uint32_t *atype)
+{
+	int	t;
+
+	*atype = 0;
+	if (n > 5 && memcmp(s, "arr[", 4) == 0 && s[n - 1] == ']') {
+		t = gguf_vtype_parse(s + 4, n - 5);
+		if (t < 0 || t == GGUF_VT_ARR)
+			return -1;
+		*type = GGUF_VT_ARR;
+		*atype = (uint32_t)t;
+		return 0;
+	}
+	t = gguf_vtype_parse(s, n);
+	if (t < 0 || t == GGUF_VT_ARR)
+		return -1;
+	*type = (uint32_t)t;
+	return 0;
+}
+
+const char *
+value_type_name(uint32_t type, uint32_t atype, char *buf, size_t len)
+{
+	if (type == GGUF_VT_ARR)
+		snprintf(buf, len, "arr[%s]", gguf_vtype_name(atype));
+	else
+		snprintf(buf, len, "%s", gguf_vtype_name(type));
+	return buf;
+}
+
+/* ---------------------------------------------------------------- strings */
+
+static void
+put_utf8(char *o, size_t *k, unsigned cp)
+{
+	if (cp < 0x80)
+		o[(*k)++] = (char)cp;
+	else if (cp < 0x800) {
+		o[(*k)++] = (char)(0xc0 | cp >> 6);
+		o[(*k)++] = (char)(0x80 | (cp & 0x3f));
+	} else if (cp < 0x10000) {
+		o[(*k)++] = (char)(0xe0 | cp >> 12);
+		o[(*k)++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		o[(*k)++] = (char)(0x80 | (cp & 0x3f));
+	} else {
+		o[(*k)++] = (char)(0xf0 | cp >> 18);
+		o[(*k)++] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		o[(*k)++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		o[(*k)++] = (char)(0x80 | (cp & 0x3f));
+	}
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Reads exactly ndig hex digits at s (within n); -1 if not there. */
+static long
+hexn(const char *s, size_t n, size_t ndig)
+{
+	long	v = 0;
+	size_t	i;
+	int	h;
+
+	if (n < ndig)
+		return -1;
+	for (i = 0; i < ndig; i++) {
+		if ((h = hexval((unsigned char)s[i])) < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+/*
+ * Decodes a quoted string: C escapes, or JSON escapes when json (where
+ * \udcXX lone surrogates are raw bytes and surrogate pairs combine).
+ */
+static int
+unquote(const char *s, size_t n, int json, size_t *used, char **out,
+    size_t *outlen, char *msg, size_t len)
+{
+	char	*o;
+	size_t	 i = 1, k = 0;
+	long	 cp, lo;
+	int	 c;
+
+	o = xmalloc(n + 1);
+	for (;;) {
+		if (i >= n) {
+			free(o);
+			return msgf(msg, len, "unterminated string");
+		}
+		c = (unsigned char)s[i];
+		if (c == '"')
+			break;
+		if (c != '\\') {
+			o[k++] = (char)c;
+			i++;
+			continue;
+		}
+		if (++i >= n) {
+			free(o);
+			return msgf(msg, len, "unterminated string");
+		}
+		c = (unsigned char)s[i++];
+		switch (c) {
+		case 'n': o[k++] = '\n'; break;
+		case 't': o[k++] = '\t'; break;
+		case 'r': o[k++] = '\r'; break;
+		case 'b': o[k++] = '\b'; break;
+		case 'f': o[k++] = '\f'; break;
+		case 'v': o[k++] = '\v'; break;
+		case 'a': o[k++] = '\a'; break;
+		case 'e': o[k++] = 0x1b; break;
+		case '\\': case '"': case '\'': case '/': case '?':
+			o[k++] = (char)c;
+			break;
+		case 'x':
+			if ((cp = hexn(s + i, n - i, 2)) < 0)
+				goto bad;
+			o[k++] = (char)cp;
+			i += 2;
+			break;
+		case 'u':
+			if (!json && i < n && s[i] == '{') {
+				size_t	j = i + 1;
+
+				cp = 0;
+				while (j < n && hexval((unsigned char)s[j]) >= 0
+				    && cp <= 0x10ffff)
+					cp = cp * 16 + hexval((unsigned char)s[j++]);
+				if (j == i + 1 || j >= n || s[j] != '}' ||
+				    cp > 0x10ffff || (cp >= 0xd800 &&
+				    cp <= 0xdfff))
+					goto bad;
+				put_utf8(o, &k, (unsigned)cp);
+				i = j + 1;
+				break;
+			}
+			if ((cp = hexn(s + i, n - i, 4)) < 0)
+				goto bad;
+			i += 4;
+			if (cp >= 0xdc80 && cp <= 0xdcff && json) {
+				o[k++] = (char)(cp & 0xff);	/* raw byte */
+				break;
+			}
+			if (cp >= 0xd800 && cp <= 0xdbff && i + 6 <= n &&
+			    s[i] == '\\' && s[i + 1] == 'u' &&
+			    (lo = hexn(s + i + 2, n - i - 2, 4)) >= 0xdc00 &&
+			    lo <= 0xdfff) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) +
+				    (lo - 0xdc00);
+				i += 6;
+			} else if (cp >= 0xd800 && cp <= 0xdfff)
+				goto bad;
+			put_utf8(o, &k, (unsigned)cp);
+			break;
+		case 'U':
+			if (json || (cp = hexn(s + i, n - i, 8)) < 0 ||
+			    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+				goto bad;
+			put_utf8(o, &k, (unsigned)cp);
+			i += 8;
+			break;
+		default:
+			if (!json && c >= '0' && c <= '7') {
+				cp = c - '0';
+				if (i < n && s[i] >= '0' && s[i] <= '7')
+					cp = cp * 8 + (s[i++] - '0');
+				if (i < n && s[i] >= '0' && s[i] <= '7' &&
+				    cp < 040)
+					cp = cp * 8 + (s[i++] - '0');
+				o[k++] = (char)cp;
+				break;
+			}
+			goto bad;
+		}
+	}
+	o[k] = '\0';
+	*used = i + 1;
+	*out = o;
+	*outlen = k;
+	return 0;
+bad:
+	free(o);
+	return msgf(msg, len, "bad escape at character %zu of the string",
+	    i);
+}
+
+int
+value_unquote(const char *s, size_t n, size_t *used, char **out,
+    size_t *outlen, char *msg, size_t len)
+{
+	return unquote(s, n, 0, used, out, outlen, msg, len);
+}
+
+/* Reads a whole file. */
+static int
+read_file(const char *path, char **out, size_t *outlen, char *msg, size_t len)
+{
+	FILE	*fp;
+	char	*buf = NULL;
+	size_t	 n = 0, cap = 0, r;
+
+	if ((fp = fopen(path, "rb")) == NULL)
+		return msgf(msg, len, "%s: %s", path, strerror(errno));
+	for (;;) {
+		if (cap - n < 65536) {
+			cap = cap == 0 ? 65536 : cap * 2;
+			if (cap > MAX_FILE) {
+				fclose(fp);
+				free(buf);
+				return msgf(msg, len, "%s: too large", path);
+			}
+			buf = realloc(buf, cap);
+			if (buf == NULL) {
+				fclose(fp);
+				return msgf(msg, len, "%s: out of memory",
+				    path);
+			}
+		}
+		r = fread(buf + n, 1, cap - n, fp);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		fclose(fp);
+		free(buf);
+		return msgf(msg, len, "%s: read error", path);
+	}
+	fclose(fp);
+	*out = buf;
+	*outlen = n;
+	return 0;
+}
+
+/* A NUL-terminated copy of a path given after '@'. */
+static char *
+path_of(const char *s, size_t n)
+{
+	char	*p = malloc(n + 1);
+
+	if (p != NULL) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+/* ---------------------------------------------------------------- scalars */
+
+static int
+parse_uint(const char *s, size_t n, uint64_t *v, char *msg, size_t len)
+{
+	uint64_t	acc = 0;
+	unsigned	base = 10;
+	size_t		i = 0;
+	int		d;
+
+	if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	} else if (n >= 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+		base = 2;
+		i = 2;
+	} else if (n >= 2 && s[0] == '0')
+		return msgf(msg, len, "a number with a leading zero is "
+		    "ambiguous (C reads it as octal): write it without");
+	if (i == n)
+		return msgf(msg, len, "not a number");
+	for (; i < n; i++) {
+		d = hexval((unsigned char)s[i]);
+		if (d < 0 || (unsigned)d >= base)
+			return msgf(msg, len, "not a number");
+		if (acc > (UINT64_MAX - (unsigned)d) / base)
+			return msgf(msg, len, "number too large");
+		acc = acc * base + (unsigned)d;
+	}
+	*v = acc;
+	return 0;
+}
+
+static int
+parse_int(const char *s, size_t n, uint32_t type, uint64_t *bits, char *msg,
+    size_t len)
+{
+	static const struct {
+		uint64_t	umax;
+		int64_t		smin;
+		int		sign;
+	} lim[] = {
+		[GGUF_VT_U8] = { UINT8_MAX, 0, 0 },
+		[GGUF_VT_I8] = { INT8_MAX, INT8_MIN, 1 },
+		[GGUF_VT_U16] = { UINT16_MAX, 0, 0 },
+		[GGUF_VT_I16] = { INT16_MAX, INT16_MIN, 1 },
+		[GGUF_VT_U32] = { UINT32_MAX, 0, 0 },
+		[GGUF_VT_I32] = { INT32_MAX, INT32_MIN, 1 },
+		[GGUF_VT_U64] = { UINT64_MAX, 0, 0 },
+		[GGUF_VT_I64] = { INT64_MAX, INT64_MIN, 1 },
+	};
+	uint64_t	mag = 0;
+	int		neg = 0;
+	char		t[32];
+
+	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		s++;
+		n--;
+	}
+	if (parse_uint(s, n, &mag, msg, len) != 0)
+		return -1;
+	value_type_name(type, 0, t, sizeof t);
+	if (!neg) {
+		if (mag > lim[type].umax)
+			return msgf(msg, len, "%llu is out of range for %s "
+			    "(at most %llu)", (unsigned long long)mag, t,
+			    (unsigned long long)lim[type].umax);
+		*bits = mag;
+		return 0;
+	}
+	if (mag == 0) {
+		*bits = 0;
+		return 0;
+	}
+	if (!lim[type].sign)
+		return msgf(msg, len, "%s cannot be negative", t);
+	if (mag > (uint64_t)INT64_MAX + 1 ||
+	    mag > (uint64_t)(-(lim[type].smin + 1)) + 1)
+		return msgf(msg, len, "-%llu is out of range for %s (at least "
+		    "%lld)", (unsigned long long)mag, t,
+		    (long long)lim[type].smin);
+	*bits = (uint64_t)0 - mag;
+	return 0;
+}
+
+static int
+parse_float(const char *s, size_t n, uint32_t type, uint64_t *bits,
+    char *msg, size_t len)
+{
+	char		buf[128], *end;
+	double		d;
+	float		f;
+	uint32_t	b32;
+
+	if (n == 0 || n >= sizeof buf)
+		return msgf(msg, len, "not a number");
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	d = strtod(buf, &end);
+	if (*end != '\0' || end == buf)
+		return msgf(msg, len, "not a number: \"%s\"", buf);
+	if (errno == ERANGE && isinf(d))
+		return msgf(msg, len, "%s is out of range for f64", buf);
+	if (type == GGUF_VT_F64) {
+		memcpy(bits, &d, 8);
+		return 0;
+	}
+	f = (float)d;
+	if (isinf(f) && !isinf(d))
+		return msgf(msg, len, "%s is out of range for f32 (at most "
+		    "%g)", buf, (double)FLT_MAX);
+	memcpy(&b32, &f, 4);
+	*bits = b32;
+	return 0;
+}
+
+static int
+parse_bool(const char *s, size_t n, uint64_t *bits, char *msg, size_t len)
+{
+	if ((n == 4 && strncasecmp(s, "true", 4) == 0) ||
+	    (n == 1 && s[0] == '1')) {
+		*bits = 1;
+		return 0;
+	}
+	if ((n == 5 && strncasecmp(s, "false", 5) == 0) ||
+	    (n == 1 && s[0] == '0')) {
+		*bits = 0;
+		return 0;
+	}
+	return msgf(msg, len, "a bool is true, false, 1 or 0");
+}
+
+/* A fixed-size scalar of type from text (already trimmed). */
+static int
+parse_bits(const char *s, size_t n, uint32_t type, uint64_t *bits, char *msg,
+    size_t len)
+{
+	switch (type) {
+	case GGUF_VT_BOOL:
+		return parse_bool(s, n, bits, msg, len);
+	case GGUF_VT_F32:
+	case GGUF_VT_F64:
+		return parse_float(s, n, type, bits, msg, len);
+	default:
+		return parse_int(s, n, type, bits, msg, len);
+	}
+}
+
+/*
+ * Appends one scalar of the builder's item type given in scalar syntax.
+ * verbatim: strings are the text as it is (lines of an @PATH array).
+ */
+static int
+add_scalar(struct gguf_vbuild *vb, uint32_t type, const char *s, size_t n,
+    int verbatim, char *msg, size_t len)
+{
+	uint64_t	 bits;
+	size_t		 used, olen;
+	char		*o, *path;
+
+	if (type == GGUF_VT_STR) {
+		if (verbatim) {
+			gguf_vb_str(vb, s, n);
+			return 0;
+		}
+		trim(&s, &n);
+		if (n > 0 && s[0] == '"') {
+			if (unquote(s, n, 0, &used, &o, &olen, msg, len) != 0)
+				return -1;
+			if (used != n) {
+				free(o);
+				return msgf(msg, len, "text after the closing "
+				    "quote");
+			}
+			gguf_vb_str(vb, o, olen);
+			free(o);
+			return 0;
+		}
+		if (n > 0 && s[0] == '@') {
+			if ((path = path_of(s + 1, n - 1)) == NULL)
+				return msgf(msg, len, "out of memory");
+			if (read_file(path, &o, &olen, msg, len) != 0) {
+				free(path);
+				return -1;
+			}
+			free(path);
+			gguf_vb_str(vb, o, olen);
+			free(o);
+			return 0;
+		}
+		gguf_vb_str(vb, s, n);
+		return 0;
+	}
+	trim(&s, &n);
+	if (parse_bits(s, n, type, &bits, msg, len) != 0)
+		return -1;
+	gguf_vb_bits(vb, bits);
+	return 0;
+}
+
+/* ------------------------------------------------------------------- JSON */
+
+static void
+skip_ws(const char *s, size_t n, size_t *i)
+{
+	while (*i < n && is_blank((unsigned char)s[*i]))
+		(*i)++;
+}
+
+/* Appends the elements of a JSON array at s[*i] == '['. */
+static int
+add_json(struct gguf_vbuild *vb, uint32_t atype, const char *s, size_t n,
+    size_t *i, char *msg, size_t len)
+{
+	size_t	 used, olen, st;
+	uint64_t bits;
+	char	*o;
+	char	 em[256];
+
+	(*i)++;
+	skip_ws(s, n, i);
+	if (*i < n && s[*i] == ']') {
+		(*i)++;
+		return 0;
+	}
+	for (;;) {
+		skip_ws(s, n, i);
+		if (*i >= n)
+			return msgf(msg, len, "unterminated array");
+		if (s[*i] == '"') {
+			if (unquote(s + *i, n - *i, 1, &used, &o, &olen, em,
+			    sizeof em) != 0)
+				return msgf(msg, len, "element %llu: %s",
+				    (unsigned long long)vb->count, em);
+			*i += used;
+			if (atype == GGUF_VT_STR)
+				gguf_vb_str(vb, o, olen);
+			else if (atype == GGUF_VT_F32 || atype == GGUF_VT_F64) {
+				if (parse_float(o, olen, atype, &bits, em,
+				    sizeof em) != 0) {
+					free(o);
+					return msgf(msg, len, "element %llu: "
+					    "%s", (unsigned long long)vb->count,
+					    em);
+				}
+				gguf_vb_bits(vb, bits);
+			} else {
+				free(o);
+				return msgf(msg, len, "element %llu: a string "
+				    "where a %s is expected",
+				    (unsigned long long)vb->count,
+				    gguf_vtype_name(atype));
+			}
+			free(o);
+		} else {
+			if (atype == GGUF_VT_STR)
+				return msgf(msg, len, "element %llu: strings "
+				    "in an array are \"quoted\"",
+				    (unsigned long long)vb->count);
+			st = *i;
+			while (*i < n && s[*i] != ',' && s[*i] != ']' &&
+			    !is_blank((unsigned char)s[*i]))
+				(*i)++;
+			if (parse_bits(s + st, *i - st, atype, &bits, em,
+			    sizeof em) != 0)
+				return msgf(msg, len, "element %llu: %s",
+				    (unsigned long long)vb->count, em);
+			gguf_vb_bits(vb, bits);
+		}
+		skip_ws(s, n, i);
+		if (*i < n && s[*i] == ',') {
+			(*i)++;
+			continue;
+		}
+		if (*i < n && s[*i] == ']') {
+			(*i)++;
+			return 0;
+		}
+		return msgf(msg, len, "expected , or ] after element %llu",
+		    (unsigned long long)vb->count - 1);
+	}
+}
+
+/* Appends one element per line of the file. */
+static int
+add_lines(struct gguf_vbuild *vb, uint32_t atype, const char *path,
+    char *msg, size_t len)
+{
+	char	*buf, em[256];
+	size_t	 n, i = 0, j, line = 0;
+
+	if (read_file(path, &buf, &n, msg, len) != 0)
+		return -1;
+	while (i < n) {
+		line++;
+		for (j = i; j < n && buf[j] != '\n'; j++)
+			;
+		if (add_scalar(vb, atype, buf + i, j - i, 1, em,
+		    sizeof em) != 0) {
+			free(buf);
+			return msgf(msg, len, "%s:%zu: %s", path, line, em);
+		}
+		i = j + 1;
+	}
+	free(buf);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ entry */
+
+static struct gguf_value *
+finish(struct gguf_vbuild *vb, char *msg, size_t len)
+{
+	struct gguf_value	*v = gguf_vb_finish(vb);
+
+	if (v == NULL)
+		msgf(msg, len, "internal error building the value");
+	return v;
+}
+
+static struct gguf_value *
+parse_array(const char *s, size_t n, uint32_t atype, int one_ok, char *msg,
+    size_t len)
+{
+	struct gguf_vbuild	 vb;
+	size_t			 i = 0;
+	char			*path;
+
+	gguf_vb_init(&vb, GGUF_VT_ARR, atype);
+	trim(&s, &n);
+	if (n > 0 && s[0] == '[') {
+		if (add_json(&vb, atype, s, n, &i, msg, len) != 0)
+			goto fail;
+		skip_ws(s, n, &i);
+		if (i != n) {
+			msgf(msg, len, "text after the array");
+			goto fail;
+		}
+		return finish(&vb, msg, len);
+	}
+	if (!one_ok && n > 0 && s[0] == '@') {
+		if ((path = path_of(s + 1, n - 1)) == NULL) {
+			msgf(msg, len, "out of memory");
+			goto fail;
+		}
+		if (add_lines(&vb, atype, path, msg, len) != 0) {
+			free(path);
+			goto fail;
+		}
+		free(path);
+		return finish(&vb, msg, len);
+	}
+	if (!one_ok) {
+		msgf(msg, len, "an array is written [a, b, ...] or @FILE (one "
+		    "element per line)");
+		goto fail;
+	}
+	if (add_scalar(&vb, atype, s, n, 0, msg, len) != 0)
+		goto fail;
+	return finish(&vb, msg, len);
+fail:
+	gguf_vb_free(&vb);
+	return NULL;
+}
+
+struct gguf_value *
+value_parse(const char *s, size_t n, uint32_t type, uint32_t atype, char *msg,
+    size_t len)
+{
+	struct gguf_vbuild	vb;
+
+	if (type == GGUF_VT_ARR)
+		return parse_array(s, n, atype, 0, msg, len);
+	gguf_vb_init(&vb, type, 0);
+	if (add_scalar(&vb, type, s, n, 0, msg, len) != 0) {
+		gguf_vb_free(&vb);
+		return NULL;
+	}
+	return finish(&vb, msg, len);
+}
+
+struct gguf_value *
+value_parse_elems(const char *s, size_t n, uint32_t atype, char *msg,
+    size_t len)
+{
+	return parse_array(s, n, atype, 1, msg, len);
+}

@@ -1,0 +1,53 @@
+/*
+ * value.h - the value syntax of the command language: text to a typed,
+ * encoded value, with every range checked.
+ *
+ *	integers	C syntax: 42, -7, 0x2a, 0b101010 (a leading zero
+ *			is refused, since C would read it as octal)
+ *	floats		strtod syntax, plus inf, -inf, nan (any case)
+ *	bool		true, false, 1, 0
+ *	str		"C-escaped" (\n \t \xHH \u{...} \uXXXX ...), @PATH
+ *			(the file's bytes, verbatim), or bare text taken
+ *			as it is (surrounding blanks dropped)
+ *	arrays		a JSON array ([1, 2, "three"]; JSON strings, with
+ *			\udcXX read back as the raw byte XX, as ggufed's JSON
+ *			output writes it), or @PATH: one element per line
+ *
+ * Type names: u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str, arr[T].
+ */
+#ifndef CMD_VALUE_H
+#define CMD_VALUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct gguf_value;
+
+/* Parses a type name; 0, or -1 if it is not one. */
+int	value_type_parse(const char *s, size_t n, uint32_t *type,
+	    uint32_t *atype);
+/* "u32", "arr[str]" into buf. */
+const char *value_type_name(uint32_t type, uint32_t atype, char *buf,
+	    size_t len);
+
+/*
+ * Parses text (n bytes) as a value of type (and element type atype for
+ * arrays). Returns a new value, or NULL with a one-line reason in msg.
+ */
+struct gguf_value *value_parse(const char *text, size_t n, uint32_t type,
+	    uint32_t atype, char *msg, size_t len);
+/*
+ * Parses text as elements of an array of atype: a JSON array (several),
+ * or one element in scalar syntax. Returns an array value.
+ */
+struct gguf_value *value_parse_elems(const char *text, size_t n,
+	    uint32_t atype, char *msg, size_t len);
+/*
+ * Decodes a double-quoted C string starting at s[0] == '"'; *used gets
+ * the bytes consumed (quotes included), *out an allocated buffer (NUL
+ * added, not counted in *outlen). -1 with msg on a syntax error.
+ */
+int	value_unquote(const char *s, size_t n, size_t *used, char **out,
+	    size_t *outlen, char *msg, size_t len);
+
+#endif /* CMD_VALUE_H */

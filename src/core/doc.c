@@ -1,0 +1,1213 @@
+/*
+ * doc.c - the copy-on-write document: entries, lookup, edits, undo and
+ * redo, and the diff against the source.
+ *
+ * Every KV pair and tensor of the source is an entry whose state is three
+ * words: an owned key or name (NULL: the source's), an owned value (NULL:
+ * the source's) and a removed flag. Keys added by edits are entries after
+ * the source's, with both members owned. Owned names and values are
+ * immutable and reference counted, so a state is copied by taking
+ * references, never bytes.
+ *
+ * An edit is one undo record: the list of entries it touched with their
+ * state before and after, and the length of the KV list before and after
+ * (an added key is an entry past the old end). Undo puts the "before"
+ * states back in reverse order, redo the "after" states. A new edit after
+ * some undos drops the records that could have been redone. Nothing is
+ * ever edited in place, so a record holds the exact old state at no cost
+ * beyond its references.
+ *
+ * Lookup by key or name goes through a hash index of the live entries,
+ * rebuilt on the next lookup after an edit that could change it.
+ *
+ * An array element edit splices bytes: the elements before and after the
+ * edit are copied as they are encoded (the position of element i of a
+ * string array comes from the value's checkpoint index), so changing one
+ * token of a 150,000-token vocabulary decodes one token.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pcre2.h>
+
+#include "docint.h"
+
+#define RE_MATCH_LIMIT	1000000
+#define RE_DEPTH_LIMIT	10000
+
+/* ----------------------------------------------------------------- states */
+
+static struct gguf_name *
+name_new(const char *p, size_t n)
+{
+	struct gguf_name	*nm = gguf_xmalloc(sizeof *nm + n + 1);
+
+	nm->refs = 1;
+	nm->n = n;
+	memcpy(nm->p, p, n);
+	nm->p[n] = '\0';
+	return nm;
+}
+
+static void
+name_unref(struct gguf_name *nm)
+{
+	if (nm != NULL && --nm->refs == 0)
+		free(nm);
+}
+
+static struct dstate
+st_copy(const struct dstate *s)
+{
+	struct dstate	c = *s;
+
+	if (c.name != NULL)
+		c.name->refs++;
+	gguf_value_ref(c.val);
+	return c;
+}
+
+static void
+st_drop(struct dstate *s)
+{
+	name_unref(s->name);
+	gguf_value_unref(s->val);
+	memset(s, 0, sizeof *s);
+}
+
+/* ------------------------------------------------------------ open, free */
+
+static void
+doc_clear(struct gguf_doc *d)
+{
+	uint64_t	i;
+	size_t		r, k;
+
+	for (r = 0; r < d->n_rec; r++) {
+		for (k = 0; k < d->rec[r].n; k++) {
+			st_drop(&d->rec[r].ch[k].before);
+			st_drop(&d->rec[r].ch[k].after);
+		}
+		free(d->rec[r].ch);
+		free(d->rec[r].label);
+	}
+	free(d->rec);
+	for (i = 0; i < d->n_kv; i++)
+		st_drop(&d->kv[i]);
+	for (i = 0; i < d->n_ten; i++)
+		st_drop(&d->ten[i]);
+	free(d->kv);
+	free(d->ten);
+	free(d->kvix.slot);
+	free(d->tix.slot);
+	gguf_close(d->f);
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d->path);
+	free(d->real);
+	memset(d, 0, sizeof *d);
+	d->fd = -1;
+}
+
+static int
+doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
+{
+	struct stat	st;
+	char		*real;
+
+	d->fd = -1;
+	real = realpath(path, NULL);
+	if (real == NULL)
+		return gguf_errf(err, -1, "%s", strerror(errno));
+	d->path = gguf_xstrdup(path);
+	d->real = gguf_xstrdup(real);
+	free(real);
+	d->fd = open(d->real, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0 || fstat(d->fd, &st) != 0)
+		return gguf_errf(err, -1, "%s", strerror(errno));
+	d->dev = st.st_dev;
+	d->ino = st.st_ino;
+	d->size = (uint64_t)st.st_size;
+	d->mtime = st.st_mtim;
+	d->f = gguf_open_fd(d->fd, d->path, err);
+	if (d->f == NULL)
+		return -1;
+	d->be = gguf_layout(d->f)->be;
+	d->journal = gguf_journal_exists(d->real);
+	d->n_src_kv = d->n_kv = d->cap_kv = gguf_layout(d->f)->n_kv;
+	d->kv = gguf_xcalloc((size_t)d->cap_kv, sizeof *d->kv);
+	d->n_ten = gguf_layout(d->f)->n_tensors;
+	d->ten = gguf_xcalloc((size_t)d->n_ten, sizeof *d->ten);
+	d->kvix.dirty = d->tix.dirty = 1;
+	return 0;
+}
+
+struct gguf_doc *
+gguf_doc_open(const char *path, struct gguf_err *err)
+{
+	struct gguf_doc	*d = gguf_xcalloc(1, sizeof *d);
+
+	if (doc_load(d, path, err) != 0) {
+		doc_clear(d);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Used by save.c after a save over the document's own file. */
+int	gguf_doc_reload(struct gguf_doc *d, struct gguf_err *err);
+
+int
+gguf_doc_reload(struct gguf_doc *d, struct gguf_err *err)
+{
+	char	*path = gguf_xstrdup(d->path);
+	int	 rc;
+
+	doc_clear(d);
+	rc = doc_load(d, path, err);
+	free(path);
+	return rc;
+}
+
+void
+gguf_doc_free(struct gguf_doc *d)
+{
+	if (d == NULL)
+		return;
+	doc_clear(d);
+	free(d);
+}
+
+struct gguf_file *
+gguf_doc_file(struct gguf_doc *d)
+{
+	return d->f;
+}
+
+const char *
+gguf_doc_path(const struct gguf_doc *d)
+{
+	return d->path;
+}
+
+int
+gguf_doc_be(const struct gguf_doc *d)
+{
+	return d->be;
+}
+
+int
+gguf_doc_has_journal(const struct gguf_doc *d)
+{
+	return d->journal;
+}
+
+/* ------------------------------------------------------------- accessors */
+
+struct gguf_str
+gguf_doc_kv_key(struct gguf_doc *d, uint64_t i)
+{
+	struct gguf_str	s;
+
+	if (d->kv[i].name != NULL) {
+		s.p = d->kv[i].name->p;
+		s.n = d->kv[i].name->n;
+		return s;
+	}
+	return gguf_kv_at(d->f, i)->key;
+}
+
+struct gguf_val *
+gguf_doc_kv_val(struct gguf_doc *d, uint64_t i)
+{
+	if (d->kv[i].val != NULL)
+		return &d->kv[i].val->val;
+	return &gguf_kv_at(d->f, i)->val;
+}
+
+struct gguf_str
+gguf_doc_tensor_name(struct gguf_doc *d, uint64_t i)
+{
+	struct gguf_str	s;
+
+	if (d->ten[i].name != NULL) {
+		s.p = d->ten[i].name->p;
+		s.n = d->ten[i].name->n;
+		return s;
+	}
+	return gguf_tensor_at(d->f, i)->name;
+}
+
+static int
+str_eq(struct gguf_str a, struct gguf_str b)
+{
+	return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, (size_t)a.n) == 0);
+}
+
+/* Same type, element type and payload bytes. */
+static int
+val_same(const struct gguf_val *a, const struct gguf_val *b)
+{
+	return a->type == b->type && a->atype == b->atype && a->lw == b->lw &&
+	    a->n == b->n && memcmp(a->p, b->p, (size_t)a->n) == 0;
+}
+
+static unsigned
+kv_flags(struct gguf_doc *d, uint64_t i)
+{
+	unsigned	fl = 0;
+
+	if (i >= d->n_src_kv)
+		return d->kv[i].removed ? GGUF_ED_ADDED | GGUF_ED_REMOVED :
+		    GGUF_ED_ADDED;
+	if (d->kv[i].removed)
+		fl |= GGUF_ED_REMOVED;
+	if (d->kv[i].name != NULL &&
+	    !str_eq(gguf_doc_kv_key(d, i), gguf_kv_at(d->f, i)->key))
+		fl |= GGUF_ED_RENAMED;
+	if (d->kv[i].val != NULL &&
+	    !val_same(&d->kv[i].val->val, &gguf_kv_at(d->f, i)->val))
+		fl |= GGUF_ED_VALUE;
+	return fl;
+}
+
+static unsigned
+tensor_flags(struct gguf_doc *d, uint64_t i)
+{
+	unsigned	fl = 0;
+
+	if (d->ten[i].removed)
+		fl |= GGUF_ED_REMOVED;
+	if (d->ten[i].name != NULL && !str_eq(gguf_doc_tensor_name(d, i),
+	    gguf_tensor_at(d->f, i)->name))
+		fl |= GGUF_ED_RENAMED;
+	return fl;
+}
+
+uint64_t
+gguf_doc_n_kv(const struct gguf_doc *d)
+{
+	return d->n_kv;
+}
+
+uint64_t
+gguf_doc_n_tensors(const struct gguf_doc *d)
+{
+	return d->n_ten;
+}
+
+int
+gguf_doc_kv(struct gguf_doc *d, uint64_t i, struct gguf_doc_kv *out)
+{
+	if (i >= d->n_kv)
+		return -1;
+	memset(out, 0, sizeof *out);
+	out->key = gguf_doc_kv_key(d, i);
+	out->val = gguf_doc_kv_val(d, i);
+	out->flags = kv_flags(d, i);
+	out->src = i < d->n_src_kv ? (int64_t)i : -1;
+	if (i < d->n_src_kv) {
+		out->src_key = gguf_kv_at(d->f, i)->key;
+		out->src_val = &gguf_kv_at(d->f, i)->val;
+	}
+	return 0;
+}
+
+int
+gguf_doc_tensor(struct gguf_doc *d, uint64_t i, struct gguf_doc_tensor *out)
+{
+	if (i >= d->n_ten)
+		return -1;
+	out->name = gguf_doc_tensor_name(d, i);
+	out->t = gguf_tensor_at(d->f, i);
+	out->flags = tensor_flags(d, i);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ index */
+
+typedef struct gguf_str (*name_fn)(struct gguf_doc *, uint64_t);
+
+static void
+index_build(struct gguf_doc *d, struct nindex *ix, struct dstate *ent,
+    uint64_t n, name_fn name)
+{
+	uint64_t	cap = 16, i, h;
+	struct gguf_str	s;
+
+	while (cap < n * 2)
+		cap <<= 1;
+	free(ix->slot);
+	ix->slot = gguf_xcalloc((size_t)cap, sizeof *ix->slot);
+	ix->mask = cap - 1;
+	for (i = 0; i < n; i++) {
+		if (ent[i].removed)
+			continue;
+		s = name(d, i);
+		h = gguf_hash(s.p, (size_t)s.n) & ix->mask;
+		while (ix->slot[h] != 0) {
+			if (str_eq(name(d, ix->slot[h] - 1), s))
+				break;
+			h = (h + 1) & ix->mask;
+		}
+		if (ix->slot[h] == 0)
+			ix->slot[h] = (uint32_t)(i + 1);
+	}
+	ix->dirty = 0;
+}
+
+static int64_t
+index_find(struct gguf_doc *d, struct nindex *ix, struct dstate *ent,
+    uint64_t n, name_fn name, const char *p, size_t len)
+{
+	struct gguf_str	s;
+	uint64_t	h;
+
+	if (ix->dirty)
+		index_build(d, ix, ent, n, name);
+	s.p = p;
+	s.n = len;
+	h = gguf_hash(p, len) & ix->mask;
+	while (ix->slot[h] != 0) {
+		if (str_eq(name(d, ix->slot[h] - 1), s))
+			return (int64_t)ix->slot[h] - 1;
+		h = (h + 1) & ix->mask;
+	}
+	return -1;
+}
+
+int64_t
+gguf_doc_kv_find(struct gguf_doc *d, const char *key, size_t len)
+{
+	return index_find(d, &d->kvix, d->kv, d->n_kv, gguf_doc_kv_key, key,
+	    len);
+}
+
+int64_t
+gguf_doc_tensor_find(struct gguf_doc *d, const char *name, size_t len)
+{
+	return index_find(d, &d->tix, d->ten, d->n_ten, gguf_doc_tensor_name,
+	    name, len);
+}
+
+struct gguf_val *
+gguf_doc_get(struct gguf_doc *d, const char *key, size_t len)
+{
+	int64_t	i = gguf_doc_kv_find(d, key, len);
+
+	return i < 0 ? NULL : gguf_doc_kv_val(d, (uint64_t)i);
+}
+
+uint64_t
+gguf_doc_live_kv(struct gguf_doc *d)
+{
+	uint64_t	i, n = 0;
+
+	for (i = 0; i < d->n_kv; i++)
+		n += !d->kv[i].removed;
+	return n;
+}
+
+uint64_t
+gguf_doc_live_tensors(struct gguf_doc *d)
+{
+	uint64_t	i, n = 0;
+
+	for (i = 0; i < d->n_ten; i++)
+		n += !d->ten[i].removed;
+	return n;
+}
+
+uint32_t
+gguf_doc_alignment(struct gguf_doc *d)
+{
+	struct gguf_val	*v = gguf_doc_get(d, "general.alignment", 17);
+
+	if (v == NULL || v->type != GGUF_VT_U32)
+		return GGUF_DEFAULT_ALIGNMENT;
+	return (uint32_t)gguf_val_bits(v);
+}
+
+/* ---------------------------------------------------------- undo records */
+
+const char *
+gguf_pname_str(struct gguf_str s, char *buf, size_t len)
+{
+	return gguf_pname(s.p, (size_t)s.n, buf, len);
+}
+
+const char *
+gguf_pname(const char *p, size_t n, char *buf, size_t len)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	size_t			 i, o = 0;
+	unsigned char		 ch;
+
+	for (i = 0; i < n && o + 8 < len; i++) {
+		ch = (unsigned char)p[i];
+		if (i == 80) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '"')
+			buf[o++] = (char)ch;
+		else {
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[ch >> 4];
+			buf[o++] = hex[ch & 15];
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void
+drop_redo(struct gguf_doc *d)
+{
+	size_t	r, k;
+
+	for (r = d->pos; r < d->n_rec; r++) {
+		for (k = 0; k < d->rec[r].n; k++) {
+			st_drop(&d->rec[r].ch[k].before);
+			st_drop(&d->rec[r].ch[k].after);
+		}
+		free(d->rec[r].ch);
+		free(d->rec[r].label);
+	}
+	d->n_rec = d->pos;
+}
+
+/* Starts a record; changes are added with rec_change, then rec_commit. */
+static struct urec *
+rec_begin(struct gguf_doc *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static struct urec *
+rec_begin(struct gguf_doc *d, const char *fmt, ...)
+{
+	struct urec	*r;
+	va_list		 ap;
+	char		 buf[256];
+
+	drop_redo(d);
+	if (d->n_rec == d->cap_rec) {
+		d->cap_rec = d->cap_rec == 0 ? 16 : d->cap_rec * 2;
+		d->rec = gguf_xrealloc(d->rec, d->cap_rec, sizeof *d->rec);
+	}
+	r = &d->rec[d->n_rec];
+	memset(r, 0, sizeof *r);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	r->label = gguf_xstrdup(buf);
+	r->nkv_before = r->nkv_after = d->n_kv;
+	return r;
+}
+
+/* Applies new state s (references taken by the entry) to entry idx. */
+static void
+rec_change(struct gguf_doc *d, struct urec *r, int what, uint64_t idx,
+    struct dstate s)
+{
+	struct dstate	*ent = what == GGUF_CH_KV ? &d->kv[idx] : &d->ten[idx];
+	struct uchange	*c;
+
+	r->ch = gguf_xrealloc(r->ch, r->n + 1, sizeof *r->ch);
+	c = &r->ch[r->n++];
+	c->what = what;
+	c->idx = idx;
+	c->before = *ent;		/* the record takes the entry's refs */
+	c->after = st_copy(&s);
+	*ent = s;			/* and the entry the caller's */
+	if (what == GGUF_CH_KV)
+		d->kvix.dirty = 1;
+	else
+		d->tix.dirty = 1;
+}
+
+/* Appends a KV entry (its state is the caller's references). */
+static uint64_t
+kv_append(struct gguf_doc *d, struct urec *r, struct dstate s)
+{
+	uint64_t	idx = d->n_kv;
+
+	if (d->n_kv == d->cap_kv) {
+		d->cap_kv = d->cap_kv < 16 ? 16 : d->cap_kv * 2;
+		d->kv = gguf_xrealloc(d->kv, (size_t)d->cap_kv, sizeof *d->kv);
+	}
+	memset(&d->kv[idx], 0, sizeof d->kv[idx]);
+	d->n_kv++;
+	r->nkv_after = d->n_kv;
+	rec_change(d, r, GGUF_CH_KV, idx, s);
+	return idx;
+}
+
+static void
+rec_commit(struct gguf_doc *d)
+{
+	d->n_rec++;
+	d->pos = d->n_rec;
+}
+
+int
+gguf_doc_can_undo(const struct gguf_doc *d)
+{
+	return d->pos > 0;
+}
+
+int
+gguf_doc_can_redo(const struct gguf_doc *d)
+{
+	return d->pos < d->n_rec;
+}
+
+static void
+set_state(struct gguf_doc *d, const struct uchange *c, const struct dstate *s)
+{
+	struct dstate	*ent = c->what == GGUF_CH_KV ? &d->kv[c->idx] :
+			    &d->ten[c->idx];
+
+	st_drop(ent);
+	*ent = st_copy(s);
+}
+
+static void
+set_nkv(struct gguf_doc *d, uint64_t n)
+{
+	while (d->n_kv > n)
+		st_drop(&d->kv[--d->n_kv]);
+	while (d->n_kv < n)
+		memset(&d->kv[d->n_kv++], 0, sizeof d->kv[0]);
+}
+
+int
+gguf_doc_undo(struct gguf_doc *d, const char **label)
+{
+	struct urec	*r;
+	size_t		 k;
+
+	if (d->pos == 0)
+		return -1;
+	r = &d->rec[--d->pos];
+	for (k = r->n; k-- > 0;)
+		set_state(d, &r->ch[k], &r->ch[k].before);
+	set_nkv(d, r->nkv_before);
+	d->kvix.dirty = d->tix.dirty = 1;
+	if (label != NULL)
+		*label = r->label;
+	return 0;
+}
+
+int
+gguf_doc_redo(struct gguf_doc *d, const char **label)
+{
+	struct urec	*r;
+	size_t		 k;
+
+	if (d->pos == d->n_rec)
+		return -1;
+	r = &d->rec[d->pos++];
+	set_nkv(d, r->nkv_after);
+	for (k = 0; k < r->n; k++)
+		set_state(d, &r->ch[k], &r->ch[k].after);
+	d->kvix.dirty = d->tix.dirty = 1;
+	if (label != NULL)
+		*label = r->label;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ checks */
+
+static int
+check_key(const char *key, size_t n, int *warn, struct gguf_err *err)
+{
+	if (n == 0)
+		return gguf_errf(err, -1, "a key cannot be empty");
+	if (n > GGUF_MAX_KEY)
+		return gguf_errf(err, -1, "a key is at most %d bytes (this one "
+		    "has %zu)", GGUF_MAX_KEY, n);
+	if (warn != NULL)
+		*warn = !gguf_key_is_canonical(key, n);
+	return 0;
+}
+
+static int
+check_name(const char *name, size_t n, struct gguf_err *err)
+{
+	char	buf[256];
+
+	if (n == 0)
+		return gguf_errf(err, -1, "a tensor name cannot be empty");
+	if (n > GGUF_MAX_NAME)
+		return gguf_errf(err, -1, "tensor name \"%s\" is %zu bytes: "
+		    "ggml loads at most %d", gguf_pname(name, n, buf, sizeof buf),
+		    n, GGUF_MAX_NAME);
+	return 0;
+}
+
+/* Rules for a value about to be stored under key. */
+static int
+check_value(const char *key, size_t klen, struct gguf_val *v,
+    struct gguf_err *err)
+{
+	uint64_t	a, i;
+	struct gguf_val	e;
+
+	if (v->type == GGUF_VT_ARR && v->atype == GGUF_VT_ARR)
+		return gguf_errf(err, -1, "nested arrays are not supported "
+		    "(ggml refuses them)");
+	if (v->type == GGUF_VT_BOOL && gguf_val_bits(v) > 1)
+		return gguf_errf(err, -1, "a bool is 0 or 1");
+	if (v->type == GGUF_VT_ARR && v->atype == GGUF_VT_BOOL) {
+		for (i = 0; i < v->count; i++) {
+			if (gguf_arr_get(v, i, &e, err) != 0)
+				return -1;
+			if (gguf_val_bits(&e) > 1)
+				return gguf_errf(err, -1, "element %llu: a "
+				    "bool is 0 or 1", (unsigned long long)i);
+		}
+	}
+	if (klen == 17 && memcmp(key, "general.alignment", 17) == 0) {
+		if (v->type != GGUF_VT_U32)
+			return gguf_errf(err, -1, "general.alignment must be "
+			    "u32, not %s", gguf_vtype_name(v->type));
+		a = gguf_val_bits(v);
+		if (a == 0 || (a & (a - 1)) != 0)
+			return gguf_errf(err, -1, "general.alignment must be a "
+			    "power of two (not %llu)", (unsigned long long)a);
+		if (a > GGUF_MAX_ALIGNMENT)
+			return gguf_errf(err, -1, "general.alignment %llu is "
+			    "larger than the %u limit", (unsigned long long)a,
+			    GGUF_MAX_ALIGNMENT);
+	}
+	return 0;
+}
+
+static const char *
+type_text(const struct gguf_val *v, char *buf, size_t len)
+{
+	if (v->type == GGUF_VT_ARR)
+		snprintf(buf, len, "arr[%s]", gguf_vtype_name(v->atype));
+	else
+		snprintf(buf, len, "%s", gguf_vtype_name(v->type));
+	return buf;
+}
+
+/* v in the document's byte order (a new reference). */
+static struct gguf_value *
+doc_order(struct gguf_doc *d, struct gguf_value *v, struct gguf_err *err)
+{
+	if ((v->val.be != 0) == (d->be != 0))
+		return gguf_value_ref(v);
+	return gguf_value_encode(&v->val, d->be, err);
+}
+
+static int64_t
+find_kv(struct gguf_doc *d, const char *key, size_t klen, struct gguf_err *err)
+{
+	int64_t	i = gguf_doc_kv_find(d, key, klen);
+	char	buf[256];
+
+	if (i < 0)
+		gguf_errf(err, -1, "no key \"%s\"", gguf_pname(key, klen, buf,
+		    sizeof buf));
+	return i;
+}
+
+static int64_t
+find_tensor(struct gguf_doc *d, const char *name, size_t nlen,
+    struct gguf_err *err)
+{
+	int64_t	i = gguf_doc_tensor_find(d, name, nlen);
+	char	buf[256];
+
+	if (i < 0)
+		gguf_errf(err, -1, "no tensor \"%s\"", gguf_pname(name, nlen, buf,
+		    sizeof buf));
+	return i;
+}
+
+/* ------------------------------------------------------------------- edits */
+
+int
+gguf_doc_set(struct gguf_doc *d, const char *key, size_t klen,
+    struct gguf_value *v, unsigned flags, int *warn, struct gguf_err *err)
+{
+	struct gguf_value	*dv;
+	struct gguf_val		*cur;
+	struct urec		*r;
+	struct dstate		 s;
+	int64_t			 i;
+	char			 buf[256], t1[32], t2[32];
+
+	if (warn != NULL)
+		*warn = 0;
+	if (check_key(key, klen, warn, err) != 0 ||
+	    check_value(key, klen, &v->val, err) != 0)
+		return -1;
+	i = gguf_doc_kv_find(d, key, klen);
+	if (i < 0 && !(flags & GGUF_SET_ADD))
+		return gguf_errf(err, -1, "no key \"%s\" (to add it, give its "
+		    "type: KEY:TYPE)", gguf_pname(key, klen, buf, sizeof buf));
+	if (i >= 0 && !(flags & GGUF_SET_RETYPE)) {
+		cur = gguf_doc_kv_val(d, (uint64_t)i);
+		if (cur->type != v->val.type || (cur->type == GGUF_VT_ARR &&
+		    cur->atype != v->val.atype))
+			return gguf_errf(err, -1, "\"%s\" is %s, not %s (to "
+			    "change its type: KEY:TYPE)", gguf_pname(key, klen, buf,
+			    sizeof buf), type_text(cur, t1, sizeof t1),
+			    type_text(&v->val, t2, sizeof t2));
+	}
+	if ((dv = doc_order(d, v, err)) == NULL)
+		return -1;
+	r = rec_begin(d, "set %s", gguf_pname(key, klen, buf, sizeof buf));
+	if (i >= 0) {
+		s = st_copy(&d->kv[i]);
+		gguf_value_unref(s.val);
+		s.val = dv;
+		rec_change(d, r, GGUF_CH_KV, (uint64_t)i, s);
+	} else {
+		memset(&s, 0, sizeof s);
+		s.name = name_new(key, klen);
+		s.val = dv;
+		kv_append(d, r, s);
+	}
+	rec_commit(d);
+	return 0;
+}
+
+int
+gguf_doc_remove(struct gguf_doc *d, const char *key, size_t klen,
+    struct gguf_err *err)
+{
+	struct urec	*r;
+	struct dstate	 s;
+	int64_t		 i;
+	char		 buf[256];
+
+	if ((i = find_kv(d, key, klen, err)) < 0)
+		return -1;
+	r = rec_begin(d, "rm %s", gguf_pname(key, klen, buf, sizeof buf));
+	s = st_copy(&d->kv[i]);
+	s.removed = 1;
+	rec_change(d, r, GGUF_CH_KV, (uint64_t)i, s);
+	rec_commit(d);
+	return 0;
+}
+
+int
+gguf_doc_rename(struct gguf_doc *d, const char *key, size_t klen,
+    const char *newkey, size_t nlen, int *warn, struct gguf_err *err)
+{
+	struct urec	*r;
+	struct dstate	 s;
+	int64_t		 i;
+	char		 b1[256], b2[256];
+
+	if (warn != NULL)
+		*warn = 0;
+	if ((i = find_kv(d, key, klen, err)) < 0 ||
+	    check_key(newkey, nlen, warn, err) != 0)
+		return -1;
+	if (nlen == klen && memcmp(key, newkey, klen) == 0)
+		return 0;
+	if (gguf_doc_kv_find(d, newkey, nlen) >= 0)
+		return gguf_errf(err, -1, "key \"%s\" already exists",
+		    gguf_pname(newkey, nlen, b1, sizeof b1));
+	if (check_value(newkey, nlen, gguf_doc_kv_val(d, (uint64_t)i),
+	    err) != 0)
+		return -1;
+	r = rec_begin(d, "mv %s %s", gguf_pname(key, klen, b1, sizeof b1),
+	    gguf_pname(newkey, nlen, b2, sizeof b2));
+	s = st_copy(&d->kv[i]);
+	name_unref(s.name);
+	s.name = name_new(newkey, nlen);
+	rec_change(d, r, GGUF_CH_KV, (uint64_t)i, s);
+	rec_commit(d);
+	return 0;
+}
+
+/* Payload offset of element i of arr (i == count: the end). */
+static int
+elem_pos(struct gguf_val *arr, uint64_t i, uint64_t *pos, struct gguf_err *err)
+{
+	struct gguf_val	e;
+	unsigned	esz = gguf_vtype_size(arr->atype);
+
+	if (i == arr->count) {
+		*pos = arr->n;
+		return 0;
+	}
+	if (esz != 0) {
+		*pos = 12 + i * esz;
+		return 0;
+	}
+	if (gguf_arr_get(arr, i, &e, err) != 0)
+		return -1;
+	*pos = (uint64_t)(e.p - arr->p);
+	return 0;
+}
+
+int
+gguf_doc_splice(struct gguf_doc *d, const char *key, size_t klen,
+    uint64_t at, uint64_t ndel, struct gguf_value *ins, struct gguf_err *err)
+{
+	struct gguf_value	*cv = NULL, *iv = NULL, *nv;
+	struct gguf_val		*a;
+	struct urec		*r;
+	struct dstate		 s;
+	struct gbuf		 b;
+	uint64_t		 p0, p1, count, nins = 0;
+	int64_t			 i;
+	char			 buf[256], t1[32];
+
+	if ((i = find_kv(d, key, klen, err)) < 0)
+		return -1;
+	a = gguf_doc_kv_val(d, (uint64_t)i);
+	if (a->type != GGUF_VT_ARR)
+		return gguf_errf(err, -1, "\"%s\" is %s, not an array",
+		    gguf_pname(key, klen, buf, sizeof buf), type_text(a, t1,
+		    sizeof t1));
+	if (a->atype == GGUF_VT_ARR)
+		return gguf_errf(err, -1, "elements of nested arrays cannot "
+		    "be edited");
+	if (at > a->count || ndel > a->count - at)
+		return gguf_errf(err, -1, "elements [%llu, %llu) are out of "
+		    "range (the array has %llu)", (unsigned long long)at,
+		    (unsigned long long)(at + ndel),
+		    (unsigned long long)a->count);
+	if (ins != NULL) {
+		if (ins->val.type != GGUF_VT_ARR ||
+		    ins->val.atype != a->atype)
+			return gguf_errf(err, -1, "elements of \"%s\" are %s",
+			    gguf_pname(key, klen, buf, sizeof buf),
+			    gguf_vtype_name(a->atype));
+		if (check_value(key, klen, &ins->val, err) != 0)
+			return -1;
+		if ((iv = doc_order(d, ins, err)) == NULL)
+			return -1;
+		nins = iv->val.count;
+	}
+	/* Old v1 widths: make a v3 copy to splice. */
+	if (a->lw != 8) {
+		if ((cv = gguf_value_encode(a, d->be, err)) == NULL)
+			goto fail;
+		a = &cv->val;
+	}
+	count = a->count - ndel + nins;
+	if (elem_pos(a, at, &p0, err) != 0 ||
+	    elem_pos(a, at + ndel, &p1, err) != 0)
+		goto fail;
+	memset(&b, 0, sizeof b);
+	gbuf_u32(&b, a->atype, d->be);
+	gbuf_u64(&b, count, d->be);
+	gbuf_put(&b, a->p + 12, p0 - 12);
+	if (iv != NULL)
+		gbuf_put(&b, iv->val.p + 12, iv->val.n - 12);
+	gbuf_put(&b, a->p + p1, a->n - p1);
+	if ((nv = gguf_value_wrap(&b, GGUF_VT_ARR, d->be, err)) == NULL)
+		goto fail;
+	gguf_value_unref(cv);
+	gguf_value_unref(iv);
+
+	r = rec_begin(d, "edit %s[%llu]", gguf_pname(key, klen, buf, sizeof buf),
+	    (unsigned long long)at);
+	s = st_copy(&d->kv[i]);
+	gguf_value_unref(s.val);
+	s.val = nv;
+	rec_change(d, r, GGUF_CH_KV, (uint64_t)i, s);
+	rec_commit(d);
+	return 0;
+fail:
+	gguf_value_unref(cv);
+	gguf_value_unref(iv);
+	return -1;
+}
+
+int
+gguf_doc_tensor_rename(struct gguf_doc *d, const char *name, size_t nlen,
+    const char *newname, size_t nnlen, struct gguf_err *err)
+{
+	struct urec	*r;
+	struct dstate	 s;
+	int64_t		 i;
+	char		 b1[256], b2[256];
+
+	if ((i = find_tensor(d, name, nlen, err)) < 0 ||
+	    check_name(newname, nnlen, err) != 0)
+		return -1;
+	if (nlen == nnlen && memcmp(name, newname, nlen) == 0)
+		return 0;
+	if (gguf_doc_tensor_find(d, newname, nnlen) >= 0)
+		return gguf_errf(err, -1, "tensor \"%s\" already exists",
+		    gguf_pname(newname, nnlen, b1, sizeof b1));
+	r = rec_begin(d, "rename %s %s", gguf_pname(name, nlen, b1, sizeof b1),
+	    gguf_pname(newname, nnlen, b2, sizeof b2));
+	s = st_copy(&d->ten[i]);
+	name_unref(s.name);
+	s.name = name_new(newname, nnlen);
+	rec_change(d, r, GGUF_CH_TENSOR, (uint64_t)i, s);
+	rec_commit(d);
+	return 0;
+}
+
+int
+gguf_doc_tensor_remove(struct gguf_doc *d, const char *name, size_t nlen,
+    struct gguf_err *err)
+{
+	struct urec	*r;
+	struct dstate	 s;
+	int64_t		 i;
+	char		 buf[256];
+
+	if ((i = find_tensor(d, name, nlen, err)) < 0)
+		return -1;
+	r = rec_begin(d, "rm-tensor %s", gguf_pname(name, nlen, buf, sizeof buf));
+	s = st_copy(&d->ten[i]);
+	s.removed = 1;
+	rec_change(d, r, GGUF_CH_TENSOR, (uint64_t)i, s);
+	rec_commit(d);
+	return 0;
+}
+
+/* ------------------------------------------------------------ regex rename */
+
+struct rename {
+	uint64_t		 idx;
+	struct gguf_name	*name;
+};
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	const struct gguf_name	*x = ((const struct rename *)a)->name;
+	const struct gguf_name	*y = ((const struct rename *)b)->name;
+	int			 c;
+
+	c = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
+	if (c != 0)
+		return c;
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+static int
+re_error(int code, const char *what, struct gguf_err *err)
+{
+	PCRE2_UCHAR	msg[256];
+
+	pcre2_get_error_message(code, msg, sizeof msg);
+	return gguf_errf(err, -1, "%s: %s", what, (const char *)msg);
+}
+
+/* Substitutes into name; 1 if it matched (*out allocated), 0, or -1. */
+static int
+re_subst(pcre2_code *re, pcre2_match_context *mc, pcre2_match_data *md,
+    const char *repl, int global, struct gguf_str name, char **out,
+    size_t *outlen, struct gguf_err *err)
+{
+	PCRE2_SIZE	 len = 256;
+	PCRE2_UCHAR	*buf;
+	uint32_t	 opt = PCRE2_SUBSTITUTE_OVERFLOW_LENGTH;
+	int		 rc;
+
+	if (global)
+		opt |= PCRE2_SUBSTITUTE_GLOBAL;
+	for (;;) {
+		buf = gguf_xmalloc(len);
+		rc = pcre2_substitute(re, (PCRE2_SPTR)name.p, (PCRE2_SIZE)name.n,
+		    0, opt, md, mc, (PCRE2_SPTR)repl, PCRE2_ZERO_TERMINATED,
+		    buf, &len);
+		if (rc != PCRE2_ERROR_NOMEMORY)
+			break;
+		free(buf);
+	}
+	if (rc < 0) {
+		free(buf);
+		return re_error(rc, "substitution", err);
+	}
+	if (rc == 0) {
+		free(buf);
+		return 0;
+	}
+	*out = (char *)buf;
+	*outlen = len;
+	return 1;
+}
+
+int
+gguf_doc_tensor_rename_re(struct gguf_doc *d, const char *pattern,
+    const char *repl, int global, uint64_t *n, struct gguf_err *err)
+{
+	pcre2_code		*re;
+	pcre2_match_context	*mc;
+	pcre2_match_data	*md;
+	struct rename		*ren = NULL, *sorted;
+	struct gguf_str		 nm;
+	struct urec		*r;
+	struct dstate		 s;
+	PCRE2_SIZE		 eoff;
+	uint64_t		 i, nren = 0, k;
+	size_t			 outlen = 0;
+	char			*out = NULL, b1[256], b2[256];
+	int			 ecode, rc = -1, m;
+
+	*n = 0;
+	re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0,
+	    &ecode, &eoff, NULL);
+	if (re == NULL) {
+		PCRE2_UCHAR	msg[256];
+
+		pcre2_get_error_message(ecode, msg, sizeof msg);
+		return gguf_errf(err, -1, "regular expression, at character "
+		    "%zu: %s", (size_t)eoff, (const char *)msg);
+	}
+	mc = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(mc, RE_MATCH_LIMIT);
+	pcre2_set_depth_limit(mc, RE_DEPTH_LIMIT);
+	md = pcre2_match_data_create_from_pattern(re, NULL);
+
+	for (i = 0; i < d->n_ten; i++) {
+		if (d->ten[i].removed)
+			continue;
+		nm = gguf_doc_tensor_name(d, i);
+		m = re_subst(re, mc, md, repl, global, nm, &out, &outlen, err);
+		if (m < 0)
+			goto done;
+		if (m == 0)
+			continue;
+		if (outlen == nm.n && memcmp(out, nm.p, outlen) == 0) {
+			free(out);
+			continue;
+		}
+		if (check_name(out, outlen, err) != 0) {
+			gguf_errf(err, -1, "\"%s\" would become \"%s\": %s",
+			    gguf_pname(nm.p, (size_t)nm.n, b1, sizeof b1),
+			    gguf_pname(out, outlen, b2, sizeof b2),
+			    outlen == 0 ? "an empty name" : "longer than 63 "
+			    "bytes (ggml's limit)");
+			free(out);
+			goto done;
+		}
+		ren = gguf_xrealloc(ren, (size_t)nren + 1, sizeof *ren);
+		ren[nren].idx = i;
+		ren[nren].name = name_new(out, outlen);
+		nren++;
+		free(out);
+	}
+	if (nren == 0) {
+		rc = 0;
+		goto done;
+	}
+
+	/* No two results alike, and none equal to a name left as it is. */
+	sorted = gguf_xcalloc((size_t)nren, sizeof *sorted);
+	memcpy(sorted, ren, (size_t)nren * sizeof *sorted);
+	qsort(sorted, (size_t)nren, sizeof *sorted, cmp_name);
+	for (k = 1; k < nren; k++) {
+		if (cmp_name(&sorted[k - 1], &sorted[k]) == 0) {
+			gguf_errf(err, -1, "two tensors would be named \"%s\"",
+			    gguf_pname(sorted[k].name->p, sorted[k].name->n, b1,
+			    sizeof b1));
+			free(sorted);
+			goto done;
+		}
+	}
+	free(sorted);
+	for (k = 0; k < nren; k++) {
+		int64_t	j = gguf_doc_tensor_find(d, ren[k].name->p,
+			    ren[k].name->n);
+		uint64_t	q;
+
+		if (j < 0)
+			continue;
+		/* Taken by a tensor that is itself renamed away: fine. */
+		for (q = 0; q < nren && ren[q].idx != (uint64_t)j; q++)
+			;
+		if (q == nren) {
+			gguf_errf(err, -1, "\"%s\" would become \"%s\", the "
+			    "name of another tensor", gguf_pname(
+			    gguf_doc_tensor_name(d, ren[k].idx).p,
+			    gguf_doc_tensor_name(d, ren[k].idx).n, b1,
+			    sizeof b1), gguf_pname(ren[k].name->p, ren[k].name->n,
+			    b2, sizeof b2));
+			goto done;
+		}
+	}
+
+	r = rec_begin(d, "rename s/%s/%s/%s", pattern, repl, global ? "g" : "");
+	for (k = 0; k < nren; k++) {
+		s = st_copy(&d->ten[ren[k].idx]);
+		name_unref(s.name);
+		s.name = ren[k].name;
+		ren[k].name = NULL;
+		rec_change(d, r, GGUF_CH_TENSOR, ren[k].idx, s);
+	}
+	rec_commit(d);
+	*n = nren;
+	rc = 0;
+done:
+	for (k = 0; k < nren; k++)
+		name_unref(ren[k].name);
+	free(ren);
+	pcre2_match_data_free(md);
+	pcre2_match_context_free(mc);
+	pcre2_code_free(re);
+	return rc;
+}
+
+/* -------------------------------------------------------------------- diff */
+
+size_t
+gguf_doc_diff(struct gguf_doc *d, struct gguf_change **out)
+{
+	struct gguf_change	*ch = NULL, *c;
+	size_t			 n = 0;
+	uint64_t		 i;
+	unsigned		 fl;
+
+	*out = NULL;
+	for (i = 0; i < d->n_kv; i++) {
+		fl = kv_flags(d, i);
+		if (fl == 0 || fl == (GGUF_ED_ADDED | GGUF_ED_REMOVED))
+			continue;
+		ch = gguf_xrealloc(ch, n + 1, sizeof *ch);
+		c = &ch[n++];
+		memset(c, 0, sizeof *c);
+		c->what = GGUF_CH_KV;
+		c->flags = fl;
+		c->index = i;
+		c->new_name = gguf_doc_kv_key(d, i);
+		c->new_val = gguf_doc_kv_val(d, i);
+		if (i < d->n_src_kv) {
+			c->old_name = gguf_kv_at(d->f, i)->key;
+			c->old_val = &gguf_kv_at(d->f, i)->val;
+		}
+	}
+	for (i = 0; i < d->n_ten; i++) {
+		fl = tensor_flags(d, i);
+		if (fl == 0)
+			continue;
+		ch = gguf_xrealloc(ch, n + 1, sizeof *ch);
+		c = &ch[n++];
+		memset(c, 0, sizeof *c);
+		c->what = GGUF_CH_TENSOR;
+		c->flags = fl;
+		c->index = i;
+		c->old_name = gguf_tensor_at(d->f, i)->name;
+		c->new_name = gguf_doc_tensor_name(d, i);
+	}
+	*out = ch;
+	return n;
+}

@@ -1,0 +1,189 @@
+/*
+ * docint.h - what encode.c, doc.c, writer.c and save.c share and nobody
+ * else sees: the document's entries and undo records, the growable byte
+ * buffer, value encoding, and the save plan the writer follows.
+ */
+#ifndef GGUF_DOCINT_H
+#define GGUF_DOCINT_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <time.h>
+
+#include "doc.h"
+#include "internal.h"
+
+/* ------------------------------------------------------------ byte buffer */
+
+struct gbuf {
+	uint8_t		*p;
+	uint64_t	 n;
+	uint64_t	 cap;
+};
+
+void	gbuf_put(struct gbuf *b, const void *p, uint64_t n);
+void	gbuf_zeros(struct gbuf *b, uint64_t n);
+void	gbuf_u32(struct gbuf *b, uint32_t v, int be);
+void	gbuf_u64(struct gbuf *b, uint64_t v, int be);
+/* A fixed-size scalar of size bytes (1, 2, 4 or 8) from host bits. */
+void	gbuf_bits(struct gbuf *b, uint64_t bits, unsigned size, int be);
+void	gbuf_free(struct gbuf *b);
+
+/* ----------------------------------------------------------------- values */
+
+struct gguf_value {
+	unsigned	 refs;
+	struct gguf_val	 val;		/* views p[0..n) */
+	uint8_t		*p;
+	uint64_t	 n;
+};
+
+/* Appends v's payload in v3 widths and byte order be. */
+int	gguf_enc_payload(struct gbuf *b, struct gguf_val *v, int be,
+	    struct gguf_err *err);
+/* Size of v's payload in v3 widths, without encoding it. */
+int	gguf_enc_size(struct gguf_val *v, uint64_t *size, struct gguf_err *err);
+/* Wraps an encoded payload (taking the buffer) into a value. */
+struct gguf_value *gguf_value_wrap(struct gbuf *b, uint32_t type, int be,
+	    struct gguf_err *err);
+
+/* ---------------------------------------------------------------- entries */
+
+/* A refcounted owned key or tensor name. */
+struct gguf_name {
+	unsigned	 refs;
+	uint64_t	 n;
+	char		 p[];
+};
+
+/* The state of one entry; NULL members mean "the source's". */
+struct dstate {
+	struct gguf_name	*name;
+	struct gguf_value	*val;		/* KV entries only */
+	int			 removed;
+};
+
+/* One entry's change inside an undo record. */
+struct uchange {
+	int		 what;		/* GGUF_CH_KV or GGUF_CH_TENSOR */
+	uint64_t	 idx;
+	struct dstate	 before;
+	struct dstate	 after;
+};
+
+struct urec {
+	char		*label;
+	struct uchange	*ch;
+	size_t		 n;
+	uint64_t	 nkv_before;	/* entries of the KV list */
+	uint64_t	 nkv_after;
+};
+
+struct nindex {
+	uint32_t	*slot;		/* entry + 1, 0 = empty */
+	uint64_t	 mask;
+	int		 dirty;
+};
+
+struct gguf_doc {
+	struct gguf_file	*f;
+	char			*path;		/* as opened */
+	char			*real;		/* resolved, what is saved over */
+	int			 fd;		/* the source, read-only */
+	dev_t			 dev;		/* identity at open */
+	ino_t			 ino;
+	uint64_t		 size;
+	struct timespec		 mtime;
+	int			 be;
+	int			 journal;
+
+	struct dstate		*kv;
+	uint64_t		 n_kv;		/* entries, tombstones included */
+	uint64_t		 cap_kv;
+	uint64_t		 n_src_kv;
+	struct nindex		 kvix;
+
+	struct dstate		*ten;
+	uint64_t		 n_ten;
+	struct nindex		 tix;
+
+	struct urec		*rec;
+	size_t			 n_rec;		/* records kept */
+	size_t			 pos;		/* records applied */
+	size_t			 cap_rec;
+};
+
+/* The current key or name of an entry. */
+struct gguf_str	gguf_doc_kv_key(struct gguf_doc *d, uint64_t i);
+struct gguf_str	gguf_doc_tensor_name(struct gguf_doc *d, uint64_t i);
+struct gguf_val	*gguf_doc_kv_val(struct gguf_doc *d, uint64_t i);
+/* A printable rendering of a key or name (escaped, cut) in buf. */
+const char	*gguf_pname(const char *p, size_t n, char *buf, size_t len);
+const char	*gguf_pname_str(struct gguf_str s, char *buf, size_t len);
+/* The alignment the document declares (general.alignment or 32). */
+uint32_t	gguf_doc_alignment(struct gguf_doc *d);
+
+/* ------------------------------------------------------------------- plan */
+
+struct wplan {
+	int		 ver;		/* of the source */
+	uint32_t	 align;
+	uint64_t	 n_kv;		/* written */
+	uint64_t	 n_tensors;
+	uint64_t	 hdr_end;	/* end of the tensor infos */
+	uint64_t	 data_off;	/* end of the header region */
+	uint64_t	 data_len;	/* data section, padding included */
+	uint64_t	 file_size;
+	int		 relayout;	/* tensor data moves tensor by tensor */
+	uint64_t	*off;		/* per tensor entry: its new offset */
+	int64_t		 res_kv;	/* entry holding the reserve, -1 none */
+	int		 res_new;	/* the reserve entry is appended */
+	int		 res_drop;	/* the reserve entry is dropped */
+	uint64_t	 res_n;		/* its length in bytes */
+	uint64_t	 src_region;	/* end of the source's header region */
+	int		 src_canon;	/* the source is laid out as ggml lays out */
+	int		 inplace_ok;	/* same header region, data unmoved */
+};
+
+/* Computes the plan; notices go to info. -1 with err set if unsavable. */
+int	gguf_plan(struct gguf_doc *d, int64_t reserve, struct wplan *p,
+	    struct gguf_save_info *info, struct gguf_err *err);
+void	gguf_plan_free(struct wplan *p);
+/* Adds a line to info's notices (dropped beyond GGUF_MAX_NOTICES). */
+void	gguf_notice(struct gguf_save_info *info, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Output of the writer: a buffered sequential writer to a descriptor
+ * (from offset 0), or a memory buffer when fd is -1.
+ */
+struct wsink {
+	int			 fd;
+	struct gbuf		 mem;
+	uint8_t			*buf;
+	size_t			 nbuf;
+	uint64_t		 pos;		/* bytes emitted */
+	uint64_t		 total;		/* for progress */
+	gguf_progress_fn	 progress;
+	void			*arg;
+};
+
+void	gguf_sink_init(struct wsink *s, int fd, uint64_t total,
+	    gguf_progress_fn fn, void *arg);
+int	gguf_sink_put(struct wsink *s, const void *p, uint64_t n,
+	    struct gguf_err *err);
+int	gguf_sink_flush(struct wsink *s, struct gguf_err *err);
+void	gguf_sink_free(struct wsink *s);
+
+/* Writes the header region [0, data_off): header, KVs, infos, padding. */
+int	gguf_write_header(struct gguf_doc *d, const struct wplan *p,
+	    struct wsink *s, struct gguf_err *err);
+/* Writes the data section to fd at data_off, from the source's fd. */
+int	gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
+	    struct wsink *s, struct gguf_err *err);
+
+/* Fault injection point (see doc.h). */
+int	gguf_fault(const char *step, struct gguf_err *err);
+
+#endif /* GGUF_DOCINT_H */
