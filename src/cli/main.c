@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "doc.h"
+#include "tui/tui.h"
 
 const char	*cli_prog = "ggufed";
 
@@ -153,6 +154,9 @@ main(int argc, char **argv)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);
 	}
+	/* Not a command: a file to browse. */
+	if (argv[1][0] != '-' && argc == 2)
+		return tui_main(argv[1]);
 	cli_usage_error(NULL, "unknown command '%s' (try --help)", argv[1]);
 	return EXIT_USAGE;
 }
