@@ -1,0 +1,623 @@
+/*
+ * stats.c - statistics and row summaries on a pool of threads.
+ *
+ * Work is cut into items (a chunk of CHUNK elements, or a group of rows of
+ * about that many elements). Threads take the next item from a shared
+ * counter until none is left, decode it into their own buffer and
+ * summarise it; the caller's thread is one of them. Results of each item
+ * are kept apart and merged in item order once every thread has finished,
+ * so the numbers do not depend on how many threads ran or which thread
+ * took which item. Histogram counts are integers and are simply added.
+ *
+ * Moments are numerically stable: each chunk computes its mean and the sum
+ * of squared deviations from that mean (two passes over a buffer in
+ * cache), and chunks are combined with the pairwise update of Chan, Golub
+ * and LeVeque. The histogram needs the final min and max, so statistics
+ * make a second pass that decodes the data again.
+ *
+ * Progress is reported after every item, under a lock, so calls never
+ * overlap and the count only grows. Cancellation, by the callback or the
+ * caller's flag, is noticed before the next item is taken.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gguf.h"
+#include "internal.h"
+#include "dequant.h"
+#include "stats.h"
+
+#define CHUNK		65536	/* elements per item; a multiple of every block */
+#define MAX_THREADS	256
+
+/* ------------------------------------------------------------ the pool */
+
+struct worker;
+
+struct pool {
+	uint64_t			 nitems;
+	uint64_t			 next;		/* atomic */
+	int				 stop;		/* atomic */
+	int				 (*work)(struct pool *, uint64_t,
+					     struct worker *, uint64_t *,
+					     struct gguf_err *);
+	void				*ctx;
+	const struct gguf_stats_opts	*opts;
+
+	pthread_mutex_t			 lock;
+	uint64_t			 done;
+	uint64_t			 total;
+	int				 cancelled;
+	int				 failed;
+	struct gguf_err			 err;
+};
+
+struct worker {
+	struct pool	*p;
+	pthread_t	 tid;
+	float		*fbuf;		/* CHUNK floats */
+	double		*dbuf;		/* CHUNK doubles (wide types) */
+	uint64_t	 hist[GGUF_STATS_BINS];
+};
+
+unsigned
+gguf_ncpu(void)
+{
+	long	n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	if (n > MAX_THREADS)
+		return MAX_THREADS;
+	return (unsigned)n;
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct worker	*w = arg;
+	struct pool	*p = w->p;
+	struct gguf_err	 err;
+	uint64_t	 i, units;
+	int		 stop;
+
+	for (;;) {
+		if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
+			break;
+		if (p->opts->cancel != NULL &&
+		    __atomic_load_n(p->opts->cancel, __ATOMIC_ACQUIRE)) {
+			pthread_mutex_lock(&p->lock);
+			p->cancelled = 1;
+			pthread_mutex_unlock(&p->lock);
+			__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+			break;
+		}
+		i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+		if (i >= p->nitems)
+			break;
+		units = 0;
+		memset(&err, 0, sizeof err);
+		stop = p->work(p, i, w, &units, &err) != 0;
+		pthread_mutex_lock(&p->lock);
+		if (stop && !p->failed) {
+			p->failed = 1;
+			p->err = err;
+		}
+		p->done += units;
+		if (!stop && p->opts->progress != NULL &&
+		    p->opts->progress(p->opts->arg, p->done, p->total) != 0) {
+			p->cancelled = 1;
+			stop = 1;
+		}
+		pthread_mutex_unlock(&p->lock);
+		if (stop) {
+			__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Runs every item of p on up to `threads` threads (the caller's included)
+ * with a decode buffer each; per-worker histograms are added into hist if
+ * it is not NULL. 0, GGUF_STATS_CANCELLED, or -1 with err set.
+ */
+static int
+pool_run(struct pool *p, unsigned threads, uint64_t *hist,
+    struct gguf_err *err)
+{
+	struct worker	*w;
+	unsigned	 n, i, started;
+	int		 b;
+
+	if (p->nitems == 0)
+		return 0;
+	n = threads;
+	if (n == 0)
+		n = gguf_ncpu();
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	if ((uint64_t)n > p->nitems)
+		n = (unsigned)p->nitems;
+	p->next = 0;
+	p->stop = 0;
+	w = gguf_xcalloc(n, sizeof *w);
+	for (i = 0; i < n; i++) {
+		w[i].p = p;
+		w[i].fbuf = gguf_xmalloc(CHUNK * sizeof *w[i].fbuf);
+		w[i].dbuf = gguf_xmalloc(CHUNK * sizeof *w[i].dbuf);
+	}
+	started = 1;
+	for (i = 1; i < n; i++) {
+		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]) != 0)
+			break;
+		started++;
+	}
+	worker_main(&w[0]);
+	for (i = 1; i < started; i++)
+		pthread_join(w[i].tid, NULL);
+	for (i = 0; i < n; i++) {
+		if (hist != NULL) {
+			for (b = 0; b < GGUF_STATS_BINS; b++)
+				hist[b] += w[i].hist[b];
+		}
+		free(w[i].fbuf);
+		free(w[i].dbuf);
+	}
+	free(w);
+	if (p->failed) {
+		if (err != NULL)
+			*err = p->err;
+		return -1;
+	}
+	if (p->cancelled) {
+		gguf_errf(err, -1, "cancelled");
+		return GGUF_STATS_CANCELLED;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------- summarising */
+
+/* Moments and counts of one chunk. */
+struct part {
+	uint64_t	nfinite, nzero, nnan, npinf, nninf;
+	double		mean;
+	double		m2;		/* sum of squared deviations */
+	double		min, max;
+};
+
+/*
+ * Summaries of a buffer of floats and of doubles: the same code over both
+ * element types. A value is finite when its exponent bits are not all
+ * ones; non-finite values are counted and otherwise skipped.
+ */
+#define SUMMARY_FUNCS(sfx, T, U, EXP, MANT, SIGN)			\
+static inline U								\
+bits_##sfx(T x)								\
+{									\
+	U	u;							\
+									\
+	memcpy(&u, &x, sizeof u);					\
+	return u;							\
+}									\
+									\
+static void								\
+part_##sfx(const T *x, uint64_t n, struct part *pt)			\
+{									\
+	double		s[4] = { 0, 0, 0, 0 }, mn = INFINITY;		\
+	double		mx = -INFINITY, mean, d, m2[4] = { 0, 0, 0, 0 };\
+	uint64_t	i, nf = 0, nz = 0, nn = 0, pi = 0, ni = 0;	\
+	U		u;						\
+									\
+	for (i = 0; i < n; i++) {					\
+		u = bits_##sfx(x[i]);					\
+		if ((u & (EXP)) == (EXP)) {				\
+			if (u & (MANT))					\
+				nn++;					\
+			else if (u & (SIGN))				\
+				ni++;					\
+			else						\
+				pi++;					\
+			continue;					\
+		}							\
+		nf++;							\
+		nz += (u & ~(U)(SIGN)) == 0;				\
+		d = x[i];						\
+		s[i & 3] += d;						\
+		mn = d < mn ? d : mn;					\
+		mx = d > mx ? d : mx;					\
+	}								\
+	mean = nf > 0 ? ((s[0] + s[1]) + (s[2] + s[3])) / (double)nf : 0;\
+	for (i = 0; i < n; i++) {					\
+		u = bits_##sfx(x[i]);					\
+		if ((u & (EXP)) == (EXP))				\
+			continue;					\
+		d = (double)x[i] - mean;				\
+		m2[i & 3] += d * d;					\
+	}								\
+	pt->nfinite = nf;						\
+	pt->nzero = nz;							\
+	pt->nnan = nn;							\
+	pt->npinf = pi;							\
+	pt->nninf = ni;							\
+	pt->mean = mean;						\
+	pt->m2 = (m2[0] + m2[1]) + (m2[2] + m2[3]);			\
+	pt->min = mn;							\
+	pt->max = mx;							\
+}									\
+									\
+static void								\
+hist_##sfx(const T *x, uint64_t n, const struct hist_map *hm,		\
+    uint64_t *hist)							\
+{									\
+	uint64_t	i;						\
+									\
+	for (i = 0; i < n; i++) {					\
+		if ((bits_##sfx(x[i]) & (EXP)) == (EXP))		\
+			continue;					\
+		hist[hist_bin(hm, x[i])]++;				\
+	}								\
+}									\
+									\
+static void								\
+row_##sfx(const T *x, uint64_t n, struct gguf_rowsum *rs, double *sum,	\
+    double *sq)								\
+{									\
+	uint64_t	i;						\
+	double		d;						\
+									\
+	for (i = 0; i < n; i++) {					\
+		if ((bits_##sfx(x[i]) & (EXP)) == (EXP))		\
+			continue;					\
+		d = x[i];						\
+		rs->nfinite++;						\
+		*sum += d;						\
+		*sq += d * d;						\
+		rs->min = d < rs->min ? d : rs->min;			\
+		rs->max = d > rs->max ? d : rs->max;			\
+	}								\
+}
+
+/*
+ * The histogram map: bin = floor(64 * (x - min) / (max - min)), in
+ * double, the top value in the last bin; when max - min overflows, x, min
+ * and max are halved first (which changes no bin).
+ */
+struct hist_map {
+	double	lo;
+	double	range;
+	double	half;		/* 0.5, or 1 */
+};
+
+static inline unsigned
+hist_bin(const struct hist_map *hm, double x)
+{
+	double	t;
+
+	if (!(hm->range > 0))
+		return 0;
+	t = (x * hm->half - hm->lo * hm->half) / hm->range *
+	    GGUF_STATS_BINS;
+	if (!(t >= 0))
+		return 0;
+	if (t >= GGUF_STATS_BINS - 1)
+		return GGUF_STATS_BINS - 1;
+	return (unsigned)t;
+}
+
+SUMMARY_FUNCS(f, float, uint32_t, 0x7f800000u, 0x007fffffu, 0x80000000u)
+SUMMARY_FUNCS(d, double, uint64_t, 0x7ff0000000000000ull,
+    0x000fffffffffffffull, 0x8000000000000000ull)
+
+/* ------------------------------------------------------------ statistics */
+
+struct stats_run {
+	uint32_t	 type;
+	int		 be;
+	int		 wide;
+	const uint8_t	*data;
+	uint64_t	 nbytes;
+	uint64_t	 first;
+	uint64_t	 n;
+	struct part	*parts;
+	struct hist_map	 hm;
+};
+
+/* Decodes item i of a chunked run into the worker's buffer; its length. */
+static int
+decode_chunk(struct stats_run *r, uint64_t i, struct worker *w,
+    uint64_t *len, struct gguf_err *err)
+{
+	uint64_t	off = i * CHUNK;
+
+	*len = r->n - off < CHUNK ? r->n - off : CHUNK;
+	if (r->wide)
+		return gguf_dequant_f64(r->type, r->be, r->data, r->nbytes,
+		    r->first + off, *len, w->dbuf, err);
+	return gguf_dequant(r->type, r->be, r->data, r->nbytes,
+	    r->first + off, *len, w->fbuf, err);
+}
+
+static int
+work_moments(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct stats_run	*r = p->ctx;
+	uint64_t		 len;
+
+	if (decode_chunk(r, i, w, &len, err) != 0)
+		return -1;
+	if (r->wide)
+		part_d(w->dbuf, len, &r->parts[i]);
+	else
+		part_f(w->fbuf, len, &r->parts[i]);
+	*units = len;
+	return 0;
+}
+
+static int
+work_hist(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct stats_run	*r = p->ctx;
+	uint64_t		 len;
+
+	if (decode_chunk(r, i, w, &len, err) != 0)
+		return -1;
+	if (r->wide)
+		hist_d(w->dbuf, len, &r->hm, w->hist);
+	else
+		hist_f(w->fbuf, len, &r->hm, w->hist);
+	*units = len;
+	return 0;
+}
+
+/* Folds the chunk results, in order, into st. */
+static void
+merge_parts(const struct part *parts, uint64_t n, struct gguf_stats *st)
+{
+	double		mean = 0, m2 = 0, na, nb, delta;
+	uint64_t	i, nf = 0;
+
+	st->min = INFINITY;
+	st->max = -INFINITY;
+	for (i = 0; i < n; i++) {
+		st->nzero += parts[i].nzero;
+		st->nnan += parts[i].nnan;
+		st->npinf += parts[i].npinf;
+		st->nninf += parts[i].nninf;
+		if (parts[i].nfinite == 0)
+			continue;
+		st->min = parts[i].min < st->min ? parts[i].min : st->min;
+		st->max = parts[i].max > st->max ? parts[i].max : st->max;
+		if (nf == 0) {
+			mean = parts[i].mean;
+			m2 = parts[i].m2;
+		} else {
+			na = (double)nf;
+			nb = (double)parts[i].nfinite;
+			delta = parts[i].mean - mean;
+			mean += delta * (nb / (na + nb));
+			m2 += parts[i].m2 + delta * delta * (na * nb /
+			    (na + nb));
+		}
+		nf += parts[i].nfinite;
+	}
+	st->nfinite = nf;
+	if (nf == 0) {
+		st->min = st->max = st->mean = st->std = NAN;
+		return;
+	}
+	st->mean = mean;
+	st->std = sqrt(m2 / (double)nf);
+}
+
+int
+gguf_stats_data(uint32_t type, int be, const uint8_t *data,
+    uint64_t nbytes, uint64_t first, uint64_t n,
+    const struct gguf_stats_opts *opts, struct gguf_stats *st,
+    struct gguf_err *err)
+{
+	static const struct gguf_stats_opts	 defaults;
+	struct stats_run			 r;
+	struct pool				 p;
+	float					 probe;
+	int					 rc;
+
+	memset(st, 0, sizeof *st);
+	if (opts == NULL)
+		opts = &defaults;
+	/* a zero-length decode checks the type and the range */
+	if (gguf_dequant(type, be, data, nbytes, first, 0, &probe, err) != 0)
+		return -1;
+	if (n > 0 && gguf_dequant(type, be, data, nbytes, first + n - 1, 1,
+	    &probe, err) != 0)
+		return -1;
+	memset(&r, 0, sizeof r);
+	r.type = type;
+	r.be = be;
+	r.wide = gguf_dequant_wide(type);
+	r.data = data;
+	r.nbytes = nbytes;
+	r.first = first;
+	r.n = n;
+	st->count = n;
+
+	memset(&p, 0, sizeof p);
+	pthread_mutex_init(&p.lock, NULL);
+	p.nitems = (n + CHUNK - 1) / CHUNK;
+	p.ctx = &r;
+	p.opts = opts;
+	p.total = 2 * n;
+	r.parts = gguf_xcalloc(p.nitems > 0 ? p.nitems : 1, sizeof *r.parts);
+
+	p.work = work_moments;
+	rc = pool_run(&p, opts->threads, NULL, err);
+	if (rc == 0)
+		merge_parts(r.parts, p.nitems, st);
+	if (rc == 0 && st->nfinite > 0) {
+		r.hm.lo = st->min;
+		r.hm.half = 1;
+		r.hm.range = st->max - st->min;
+		if (isinf(r.hm.range)) {
+			r.hm.half = 0.5;
+			r.hm.range = st->max * 0.5 - st->min * 0.5;
+		}
+		p.work = work_hist;
+		rc = pool_run(&p, opts->threads, st->hist, err);
+	}
+	if (rc == 0 && st->nfinite == 0)
+		st->mean = st->std = NAN;
+	free(r.parts);
+	pthread_mutex_destroy(&p.lock);
+	return rc;
+}
+
+/* Checks a row range of t and finds its data. */
+static const uint8_t *
+row_range(const struct gguf_file *f, const struct gguf_tensor *t,
+    uint64_t row0, uint64_t nrows, struct gguf_err *err)
+{
+	static const uint8_t	 none[1];
+	uint64_t		 total = gguf_tensor_nrows(t);
+
+	if (gguf_dequant_check(t->type, gguf_layout(f)->be, err) != 0)
+		return NULL;
+	if (t->flags & GGUF_TENSOR_UNSIZED) {
+		gguf_errf(err, -1, "tensor has no known size");
+		return NULL;
+	}
+	if (row0 > total || nrows > total - row0) {
+		gguf_errf(err, -1, "rows %llu:%llu out of range: the tensor "
+		    "has %llu rows (valid 0:%llu)", (unsigned long long)row0,
+		    (unsigned long long)row0 + nrows,
+		    (unsigned long long)total, (unsigned long long)total);
+		return NULL;
+	}
+	if (nrows == 0)
+		return none;
+	return gguf_tensor_data(f, t, err);
+}
+
+int
+gguf_stats_tensor(const struct gguf_file *f, const struct gguf_tensor *t,
+    uint64_t row0, uint64_t nrows, const struct gguf_stats_opts *opts,
+    struct gguf_stats *st, struct gguf_err *err)
+{
+	const uint8_t	*data;
+
+	memset(st, 0, sizeof *st);
+	data = row_range(f, t, row0, nrows, err);
+	if (data == NULL)
+		return -1;
+	if (nrows == 0) {
+		st->min = st->max = st->mean = st->std = NAN;
+		return 0;
+	}
+	return gguf_stats_data(t->type, gguf_layout(f)->be, data, t->nbytes,
+	    row0 * t->ne[0], nrows * t->ne[0], opts, st, err);
+}
+
+/* ---------------------------------------------------------- row summaries */
+
+struct rows_run {
+	const struct gguf_tensor *t;
+	int			 be;
+	int			 wide;
+	const uint8_t		*data;
+	uint64_t		 row0;
+	uint64_t		 nrows;
+	uint64_t		 per_item;	/* rows per item */
+	struct gguf_rowsum	*out;
+};
+
+static int
+work_rows(struct pool *p, uint64_t item, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct rows_run		*r = p->ctx;
+	const struct gguf_tensor *t = r->t;
+	struct gguf_rowsum	*rs;
+	uint64_t		 row, end, off, len, base;
+	double			 sum, sq;
+	int			 rc;
+
+	row = item * r->per_item;
+	end = row + r->per_item < r->nrows ? row + r->per_item : r->nrows;
+	for (; row < end; row++) {
+		rs = &r->out[row];
+		rs->min = INFINITY;
+		rs->max = -INFINITY;
+		rs->nfinite = 0;
+		sum = sq = 0;
+		base = (r->row0 + row) * t->ne[0];
+		for (off = 0; off < t->ne[0]; off += len) {
+			len = t->ne[0] - off < CHUNK ? t->ne[0] - off : CHUNK;
+			if (r->wide)
+				rc = gguf_dequant_f64(t->type, r->be, r->data,
+				    t->nbytes, base + off, len, w->dbuf, err);
+			else
+				rc = gguf_dequant(t->type, r->be, r->data,
+				    t->nbytes, base + off, len, w->fbuf, err);
+			if (rc != 0)
+				return -1;
+			if (r->wide)
+				row_d(w->dbuf, len, rs, &sum, &sq);
+			else
+				row_f(w->fbuf, len, rs, &sum, &sq);
+		}
+		if (rs->nfinite == 0) {
+			rs->min = rs->max = rs->mean = rs->l2 = NAN;
+		} else {
+			rs->mean = sum / (double)rs->nfinite;
+			rs->l2 = sqrt(sq);
+		}
+		*units += t->ne[0];
+	}
+	return 0;
+}
+
+int
+gguf_row_summaries(const struct gguf_file *f, const struct gguf_tensor *t,
+    uint64_t row0, uint64_t nrows, const struct gguf_stats_opts *opts,
+    struct gguf_rowsum *out, struct gguf_err *err)
+{
+	static const struct gguf_stats_opts	 defaults;
+	struct rows_run				 r;
+	struct pool				 p;
+	int					 rc;
+
+	if (opts == NULL)
+		opts = &defaults;
+	memset(&r, 0, sizeof r);
+	r.data = row_range(f, t, row0, nrows, err);
+	if (r.data == NULL)
+		return -1;
+	if (nrows == 0)
+		return 0;
+	r.t = t;
+	r.be = gguf_layout(f)->be;
+	r.wide = gguf_dequant_wide(t->type);
+	r.row0 = row0;
+	r.nrows = nrows;
+	r.per_item = t->ne[0] >= CHUNK ? 1 : CHUNK / (t->ne[0] ? t->ne[0] : 1);
+	r.out = out;
+
+	memset(&p, 0, sizeof p);
+	pthread_mutex_init(&p.lock, NULL);
+	p.nitems = (nrows + r.per_item - 1) / r.per_item;
+	p.ctx = &r;
+	p.opts = opts;
+	p.total = nrows * t->ne[0];
+	p.work = work_rows;
+	rc = pool_run(&p, opts->threads, NULL, err);
+	pthread_mutex_destroy(&p.lock);
+	return rc;
+}

@@ -1,0 +1,495 @@
+/*
+ * test_stats.c - statistics and row summaries against a plain reference.
+ *
+ * The reference decodes the whole range with the dequantizer and counts,
+ * sums and bins in the most direct way, in double precision: one loop, a
+ * two-pass variance. Statistics must agree with it (counts, extremes and
+ * histogram exactly; the standard deviation to 1e-12 relative, the mean
+ * to 1e-12 of |mean| + standard deviation) for
+ * every tensor of the fixture files, including the special.* tensors of
+ * shapes.gguf (NaN, infinities, -0, subnormals), whole and by row range;
+ * results must not depend on the number of threads. Progress, cancelling
+ * and errors are checked on buffers built here.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gguf.h"
+#include "dequant.h"
+#include "stats.h"
+#include "tap.h"
+
+#define FIXDIR	"fixtures/ggml"
+
+static int	same_double(double, double);
+
+static int
+close_to(double a, double b, double rel)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	if (isinf(a) || isinf(b))
+		return same_double(a, b);
+	return fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-300;
+}
+
+static int
+same_double(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Reference statistics of n doubles, written out longhand. */
+static void
+reference(const double *x, uint64_t n, struct gguf_stats *st)
+{
+	double		sum = 0, sq = 0, d, t, h = 1, range;
+	uint64_t	i;
+	int		b;
+
+	memset(st, 0, sizeof *st);
+	st->count = n;
+	st->min = INFINITY;
+	st->max = -INFINITY;
+	for (i = 0; i < n; i++) {
+		switch (fpclassify(x[i])) {
+		case FP_NAN:
+			st->nnan++;
+			continue;
+		case FP_INFINITE:
+			if (signbit(x[i]))
+				st->nninf++;
+			else
+				st->npinf++;
+			continue;
+		case FP_ZERO:
+			st->nzero++;
+			break;
+		default:
+			break;
+		}
+		st->nfinite++;
+		sum += x[i];
+		if (x[i] < st->min)
+			st->min = x[i];
+		if (x[i] > st->max)
+			st->max = x[i];
+	}
+	if (st->nfinite == 0) {
+		st->min = st->max = st->mean = st->std = NAN;
+		return;
+	}
+	st->mean = sum / (double)st->nfinite;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		d = x[i] - st->mean;
+		sq += d * d;
+	}
+	st->std = sqrt(sq / (double)st->nfinite);
+	range = st->max - st->min;
+	if (isinf(range)) {
+		h = 0.5;
+		range = st->max * h - st->min * h;
+	}
+	for (i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		if (st->max > st->min) {
+			t = (x[i] * h - st->min * h) / range *
+			    GGUF_STATS_BINS;
+			b = t >= GGUF_STATS_BINS - 1 ? GGUF_STATS_BINS - 1 :
+			    (int)t;
+		} else
+			b = 0;
+		st->hist[b]++;
+	}
+}
+
+/* Equal to the reference; the reason in diag() if not. */
+static int
+agrees(const struct gguf_stats *got, const struct gguf_stats *want,
+    const char *what)
+{
+	int	b;
+
+	if (got->count != want->count || got->nfinite != want->nfinite ||
+	    got->nzero != want->nzero || got->nnan != want->nnan ||
+	    got->npinf != want->npinf || got->nninf != want->nninf) {
+		diag("%s: counts %llu/%llu/%llu/%llu/%llu/%llu, want "
+		    "%llu/%llu/%llu/%llu/%llu/%llu", what,
+		    (unsigned long long)got->count,
+		    (unsigned long long)got->nfinite,
+		    (unsigned long long)got->nzero,
+		    (unsigned long long)got->nnan,
+		    (unsigned long long)got->npinf,
+		    (unsigned long long)got->nninf,
+		    (unsigned long long)want->count,
+		    (unsigned long long)want->nfinite,
+		    (unsigned long long)want->nzero,
+		    (unsigned long long)want->nnan,
+		    (unsigned long long)want->npinf,
+		    (unsigned long long)want->nninf);
+		return 0;
+	}
+	if (!same_double(got->min, want->min) ||
+	    !same_double(got->max, want->max)) {
+		diag("%s: min/max %.17g %.17g, want %.17g %.17g", what,
+		    got->min, got->max, want->min, want->max);
+		return 0;
+	}
+	/*
+	 * The mean of values that cancel is only defined to the rounding of
+	 * their sum: compare it on the scale of the spread.
+	 */
+	if (!(isnan(want->mean) ? isnan(got->mean) : fabs(got->mean -
+	    want->mean) <= 1e-12 * (fabs(want->mean) + want->std)) ||
+	    !close_to(got->std, want->std, 1e-12)) {
+		diag("%s: mean/std %.17g %.17g, want %.17g %.17g", what,
+		    got->mean, got->std, want->mean, want->std);
+		return 0;
+	}
+	for (b = 0; b < GGUF_STATS_BINS; b++) {
+		if (got->hist[b] != want->hist[b]) {
+			diag("%s: bin %d holds %llu, want %llu", what, b,
+			    (unsigned long long)got->hist[b],
+			    (unsigned long long)want->hist[b]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Statistics of rows [r0, r0 + nr) with 1, 2 and 3 threads. */
+static void
+check_tensor(struct gguf_file *f, const struct gguf_tensor *t, uint64_t r0,
+    uint64_t nr, const char *what)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_stats	 want, got[3];
+	struct gguf_err		 err;
+	double			*x;
+	uint64_t		 n = nr * t->ne[0];
+	unsigned		 k;
+	int			 good = 1;
+
+	x = malloc((size_t)n * sizeof *x + 8);
+	if (gguf_dequant_rows_f64(f, t, r0, nr, 0, t->ne[0], x, &err) != 0) {
+		ok(0, "%s: decodes (%s)", what, err.msg);
+		free(x);
+		return;
+	}
+	reference(x, n, &want);
+	memset(&opts, 0, sizeof opts);
+	for (k = 0; k < 3 && good; k++) {
+		opts.threads = k + 1;
+		if (gguf_stats_tensor(f, t, r0, nr, &opts, &got[k],
+		    &err) != 0) {
+			diag("%s: %s", what, err.msg);
+			good = 0;
+		}
+	}
+	ok(good && agrees(&got[0], &want, what), "%s: statistics agree with "
+	    "the reference", what);
+	ok(good && memcmp(&got[0], &got[1], sizeof got[0]) == 0 &&
+	    memcmp(&got[0], &got[2], sizeof got[0]) == 0,
+	    "%s: 1, 2 and 3 threads give the same bits", what);
+	free(x);
+}
+
+/* Row summaries against the reference of each row. */
+static void
+check_rows(struct gguf_file *f, const struct gguf_tensor *t, const char *what)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_rowsum	*rs, *rs2;
+	struct gguf_err		 err;
+	double			*x, sum, sq, mn, mx;
+	uint64_t		 nrows = gguf_tensor_nrows(t), r, i, nf;
+	int			 good = 1;
+
+	if (nrows == 0)
+		return;
+	x = malloc((size_t)t->ne[0] * sizeof *x);
+	rs = calloc(nrows, sizeof *rs);
+	rs2 = calloc(nrows, sizeof *rs2);
+	memset(&opts, 0, sizeof opts);
+	opts.threads = 1;
+	if (gguf_row_summaries(f, t, 0, nrows, &opts, rs, &err) != 0)
+		good = 0;
+	opts.threads = 2;
+	if (gguf_row_summaries(f, t, 0, nrows, &opts, rs2, &err) != 0)
+		good = 0;
+	if (good && memcmp(rs, rs2, nrows * sizeof *rs) != 0)
+		good = 0;
+	for (r = 0; good && r < nrows; r++) {
+		gguf_dequant_rows_f64(f, t, r, 1, 0, t->ne[0], x, &err);
+		sum = sq = 0;
+		mn = INFINITY;
+		mx = -INFINITY;
+		nf = 0;
+		for (i = 0; i < t->ne[0]; i++) {
+			if (!isfinite(x[i]))
+				continue;
+			nf++;
+			sum += x[i];
+			sq += x[i] * x[i];
+			mn = fmin(mn, x[i]);
+			mx = fmax(mx, x[i]);
+		}
+		if (nf == 0)
+			good = rs[r].nfinite == 0 && isnan(rs[r].mean) &&
+			    isnan(rs[r].min);
+		else
+			good = rs[r].nfinite == nf &&
+			    same_double(rs[r].min, mn) &&
+			    same_double(rs[r].max, mx) &&
+			    close_to(rs[r].mean, sum / (double)nf, 1e-12) &&
+			    close_to(rs[r].l2, sqrt(sq), 1e-12);
+		if (!good)
+			diag("%s row %llu: min %g max %g mean %g l2 %g",
+			    what, (unsigned long long)r, rs[r].min, rs[r].max,
+			    rs[r].mean, rs[r].l2);
+	}
+	ok(good, "%s: row summaries agree with the reference", what);
+	free(x);
+	free(rs);
+	free(rs2);
+}
+
+static void
+test_files(const char *dir)
+{
+	static const char	*files[] = {
+		"types.gguf", "internal-types.gguf", "shapes.gguf", "kv.gguf",
+		"align64.gguf", "zero-elem.gguf", "big-vocab.gguf",
+	};
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	const struct gguf_tensor *t;
+	char			 path[1024], what[256];
+	uint64_t		 i, nrows;
+	size_t			 k;
+
+	for (k = 0; k < sizeof files / sizeof files[0]; k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+		if (!ok((f = gguf_open(path, &err)) != NULL, "%s opens",
+		    files[k]))
+			continue;
+		for (i = 0; i < gguf_layout(f)->n_tensors; i++) {
+			t = gguf_tensor_at(f, i);
+			snprintf(what, sizeof what, "%s %.*s", files[k],
+			    (int)t->name.n, t->name.p);
+			nrows = gguf_tensor_nrows(t);
+			check_tensor(f, t, 0, nrows, what);
+			if (nrows > 2) {
+				snprintf(what, sizeof what, "%s %.*s rows 1:%llu",
+				    files[k], (int)t->name.n, t->name.p,
+				    (unsigned long long)nrows - 1);
+				check_tensor(f, t, 1, nrows - 2, what);
+			}
+			if (strcmp(files[k], "types.gguf") == 0 ||
+			    strcmp(files[k], "shapes.gguf") == 0)
+				check_rows(f, t, what);
+		}
+		gguf_close(f);
+	}
+}
+
+/* The special.* tensors, spelled out. */
+static void
+test_special(const char *dir)
+{
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	struct gguf_stats	 st;
+	const struct gguf_tensor *t;
+	char			 path[1024];
+	int64_t			 ti;
+
+	snprintf(path, sizeof path, "%s/shapes.gguf", dir);
+	if ((f = gguf_open(path, &err)) == NULL)
+		return;
+	ti = gguf_tensor_find(f, "special.f32", 11);
+	t = gguf_tensor_at(f, (uint64_t)ti);
+	if (ok(gguf_stats_tensor(f, t, 0, 1, NULL, &st, &err) == 0,
+	    "special.f32: statistics")) {
+		diag("special.f32: count %llu finite %llu zero %llu nan %llu "
+		    "+inf %llu -inf %llu min %g max %g",
+		    (unsigned long long)st.count,
+		    (unsigned long long)st.nfinite,
+		    (unsigned long long)st.nzero, (unsigned long long)st.nnan,
+		    (unsigned long long)st.npinf, (unsigned long long)st.nninf,
+		    st.min, st.max);
+		ok(st.nnan > 0 && st.npinf > 0 && st.nninf > 0 &&
+		    st.nzero > 0 && st.count == st.nfinite + st.nnan +
+		    st.npinf + st.nninf && isfinite(st.mean) &&
+		    isfinite(st.std), "special.f32: NaN, +Inf, -Inf and "
+		    "zeros counted, moments finite");
+	}
+	gguf_close(f);
+}
+
+/* ---------------------------------------------------- synthetic buffers */
+
+struct progress {
+	uint64_t	calls, last, total;
+	int		monotonic;
+	uint64_t	cancel_after;	/* 0: never */
+};
+
+static int
+on_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress	*p = arg;
+
+	p->calls++;
+	if (done < p->last)
+		p->monotonic = 0;
+	p->last = done;
+	p->total = total;
+	return p->cancel_after != 0 && p->calls >= p->cancel_after;
+}
+
+static void
+put_f32(uint8_t *p, float f)
+{
+	memcpy(p, &f, 4);
+}
+
+static void
+test_synthetic(void)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_stats	 st, want;
+	struct progress		 pr;
+	struct gguf_err		 err;
+	uint8_t			*buf;
+	double			*x;
+	uint64_t		 n = 1000003, i, seed = 12345;
+	int			 flag, rc;
+	float			 v;
+
+	buf = malloc(n * 4);
+	x = malloc(n * sizeof *x);
+	/* large offset, small spread: a naive one-pass variance fails */
+	for (i = 0; i < n; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		v = 1e6f + (float)((seed >> 40) % 1000) / 64.0f;
+		put_f32(buf + 4 * i, v);
+		x[i] = v;
+	}
+	reference(x, n, &want);
+	memset(&opts, 0, sizeof opts);
+	memset(&pr, 0, sizeof pr);
+	pr.monotonic = 1;
+	opts.threads = 3;
+	opts.progress = on_progress;
+	opts.arg = &pr;
+	rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, n, &opts, &st,
+	    &err);
+	ok(rc == 0 && agrees(&st, &want, "offset data"), "1e6 + small spread: "
+	    "std %.9g, want %.9g", st.std, want.std);
+	ok(pr.monotonic && pr.calls > 2 && pr.last == 2 * n &&
+	    pr.total == 2 * n, "progress: %llu calls, monotonic, ends at "
+	    "%llu of %llu", (unsigned long long)pr.calls,
+	    (unsigned long long)pr.last, (unsigned long long)pr.total);
+
+	memset(&pr, 0, sizeof pr);
+	pr.monotonic = 1;
+	pr.cancel_after = 2;
+	rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, n, &opts, &st,
+	    &err);
+	ok(rc == GGUF_STATS_CANCELLED && pr.last < 2 * n,
+	    "the progress callback cancels (rc %d, stopped at %llu)", rc,
+	    (unsigned long long)pr.last);
+	flag = 1;
+	opts.progress = NULL;
+	opts.cancel = &flag;
+	rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, n, &opts, &st,
+	    &err);
+	ok(rc == GGUF_STATS_CANCELLED, "a set cancel flag cancels");
+	opts.cancel = NULL;
+
+	/* every value NaN; then a single value */
+	for (i = 0; i < 1000; i++)
+		put_f32(buf + 4 * i, NAN);
+	rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, 1000, &opts, &st,
+	    &err);
+	ok(rc == 0 && st.nnan == 1000 && st.nfinite == 0 && isnan(st.min) &&
+	    isnan(st.mean) && isnan(st.std) && st.hist[0] == 0,
+	    "all NaN: no finite values, NaN moments, empty histogram");
+	put_f32(buf, -0.0f);
+	rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, 1, &opts, &st,
+	    &err);
+	ok(rc == 0 && st.nzero == 1 && st.hist[0] == 1 && st.std <= 0 &&
+	    st.std >= 0 && signbit(st.min), "a single -0: one zero in bin 0, min is -0");
+	rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, 0, &opts, &st,
+	    &err);
+	ok(rc == 0 && st.count == 0 && isnan(st.mean), "no elements");
+	ok(gguf_stats_data(GGUF_T_F32, 0, buf, 400, 50, 51, &opts, &st,
+	    &err) == -1, "range past the data: %s", err.msg);
+	ok(gguf_stats_data(GGUF_T_Q4_K, 1, buf, 1440, 0, 256, &opts, &st,
+	    &err) == -1, "big-endian Q4_K refused: %s", err.msg);
+
+	/* F64 extremes: max - min overflows */
+	{
+		double	d[4] = { -1.5e308, 1.5e308, 0.0, 1e308 };
+
+		rc = gguf_stats_data(GGUF_T_F64, 0, (const uint8_t *)d,
+		    sizeof d, 0, 4, &opts, &st, &err);
+		reference(d, 4, &want);
+		ok(rc == 0 && agrees(&st, &want, "f64 extremes") &&
+		    st.hist[0] == 1 && st.hist[63] == 1 && st.hist[32] == 1 &&
+		    st.hist[53] == 1,
+		    "F64 range that overflows: bins 0, 32, 53, 63");
+	}
+	free(buf);
+	free(x);
+}
+
+static void
+test_errors(const char *dir)
+{
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	struct gguf_stats	 st;
+	struct gguf_rowsum	 rs[8];
+	const struct gguf_tensor *t;
+	char			 path[1024];
+
+	snprintf(path, sizeof path, "%s/types.gguf", dir);
+	if ((f = gguf_open(path, &err)) == NULL)
+		return;
+	t = gguf_tensor_at(f, (uint64_t)gguf_tensor_find(f, "t.Q6_K", 6));
+	ok(gguf_stats_tensor(f, t, 2, 3, NULL, &st, &err) == -1 &&
+	    strstr(err.msg, "valid 0:4") != NULL, "rows 2:5: %s", err.msg);
+	ok(gguf_row_summaries(f, t, 4, 1, NULL, rs, &err) == -1,
+	    "row summaries of row 4: %s", err.msg);
+	ok(gguf_stats_tensor(f, t, 4, 0, NULL, &st, &err) == 0 &&
+	    st.count == 0, "an empty row range");
+	gguf_close(f);
+}
+
+int
+main(void)
+{
+	char	dir[512];
+
+	ok(gguf_ncpu() >= 1, "%u online CPUs", gguf_ncpu());
+	test_synthetic();
+	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
+		diag("SHARED_DIR not set: fixture statistics skipped");
+		return tap_done();
+	}
+	test_files(dir);
+	test_special(dir);
+	test_errors(dir);
+	return tap_done();
+}
