@@ -1,9 +1,891 @@
+/*
+ * view_preview.c - a tensor's values: a grid, statistics, a histogram,
+ * and the blocks of quantized data.
+ *
+ * The grid shows one 2-D slice of the tensor: rows are dimension 1,
+ * columns dimension 0; [ and ] step through dimension 2, { and } through
+ * dimension 3. A tensor that is one row long (a norm's weights, a bias) is
+ * wrapped into screen-wide rows instead, labelled by the index of their
+ * first element. Only the window on the screen is decoded, through the
+ * dequantizer (src/core/dequant.h), at every draw: what is shown is what
+ * `ggufed cat` prints, and a screen of a 10 GB tensor costs a screen.
+ *
+ * Values are shown short (%.4g), full (%.9g, enough to tell any two
+ * floats apart) or as the hex bits of the float32; `c` colours each cell
+ * by its value (blue negative, red positive, on the tensor's range once
+ * statistics are known, on the window's until then).
+ *
+ * Statistics start in the background when the preview opens (threads of
+ * the stats module, which report progress and can be cancelled): the
+ * panel shows a progress bar, then the counts, moments and a histogram
+ * drawn with the eight block characters. Esc cancels; the grid can be
+ * browsed meanwhile. Closing the preview cancels and joins the work.
+ *
+ * `b` switches to the block view of a quantized tensor: one row per block
+ * with its scales, mins and quants as the format stores them, drawn by
+ * the list widget (so it scrolls, searches and filters like every list).
+ */
 #include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "curses.h"
+#include "dequant.h"
+#include "stats.h"
 #include "tui.h"
+
+enum fmt { FMT_SHORT, FMT_FULL, FMT_HEX, FMT_COUNT };
+
+static const char *const fmt_names[FMT_COUNT] = { "short", "full", "hex" };
+static const int fmt_width[FMT_COUNT] = { 11, 16, 11 };
+#define FULL64_W	25	/* %.17g and 64-bit hex */
+
+enum job_state { JOB_NONE, JOB_RUNNING, JOB_DONE, JOB_CANCELLED, JOB_FAILED };
+
+struct preview {
+	struct app			*app;
+	const struct gguf_tensor	*t;
+	uint64_t			 index;
+	uint64_t			 ne[GGUF_MAX_DIMS];
+	int				 wrapped;	/* one row laid out in screen rows */
+	uint64_t			 i2, i3;	/* the slice */
+	uint64_t			 cur_r, cur_c;	/* cursor, in grid rows/cols */
+	uint64_t			 top_r, left_c;
+	uint64_t			 per_row;	/* wrapped: elements per screen row */
+	enum fmt			 fmt;
+	int				 heat;
+	int				 blocks;	/* the block view is shown */
+	double				*buf;
+	int64_t				*ibuf;		/* integer types: exact values */
+	size_t				 buf_n;
+	int				 integral;	/* an integer tensor type */
+	const uint8_t			*idata;		/* its data, for gguf_dequant_i64 */
+	char				 err[300];	/* decoding error, shown in the grid */
+	struct dline			 dl;
+
+	/* Block view. */
+	struct list			 blist;
+	uint64_t			 nblocks;
+	const uint8_t			*data;
+
+	/* Statistics, computed by a thread. */
+	pthread_t			 thread;
+	int				 have_thread;
+	int				 cancel;	/* set by this thread, read by the workers */
+	enum job_state			 state;		/* written by the job, read here */
+	uint64_t			 done, total;	/* progress */
+	int				 shown_pct;
+	struct gguf_stats		 st;
+	char				 job_err[300];
+	const struct gguf_file		*f;
+};
+
+/* ---------------------------------------------------------- statistics */
+
+static int
+progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct preview	*p = arg;
+
+	__atomic_store_n(&p->total, total, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->done, done, __ATOMIC_RELAXED);
+	return __atomic_load_n(&p->cancel, __ATOMIC_RELAXED);
+}
+
+static void *
+stats_job(void *arg)
+{
+	struct preview		*p = arg;
+	struct gguf_stats_opts	 o;
+	struct gguf_stats	 st;
+	struct gguf_err		 err;
+	int			 rc;
+
+	memset(&o, 0, sizeof o);
+	memset(&err, 0, sizeof err);
+	o.progress = progress;
+	o.arg = p;
+	o.cancel = &p->cancel;
+	rc = gguf_stats_tensor(p->f, p->t, 0, gguf_tensor_nrows(p->t), &o, &st,
+	    &err);
+	if (rc == 0)
+		p->st = st;
+	else if (rc < 0)
+		gguf_err_text(&err, p->job_err, sizeof p->job_err);
+	__atomic_store_n(&p->state, rc == 0 ? JOB_DONE : rc ==
+	    GGUF_STATS_CANCELLED ? JOB_CANCELLED : JOB_FAILED,
+	    __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void
+stats_start(struct preview *p)
+{
+	if (p->state == JOB_RUNNING || p->t->nelem == 0)
+		return;
+	p->cancel = 0;
+	p->done = p->total = 0;
+	p->state = JOB_RUNNING;
+	if (pthread_create(&p->thread, NULL, stats_job, p) != 0) {
+		p->state = JOB_FAILED;
+		snprintf(p->job_err, sizeof p->job_err, "cannot start a thread");
+		return;
+	}
+	p->have_thread = 1;
+}
+
+static void
+stats_join(struct preview *p)
+{
+	if (p->have_thread) {
+		pthread_join(p->thread, NULL);
+		p->have_thread = 0;
+	}
+}
+
+static int
+job_state(struct preview *p)
+{
+	return (int)__atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
+}
+
+/* ----------------------------------------------------------- geometry */
+
+static uint64_t
+grid_rows(struct preview *p)
+{
+	if (p->wrapped)
+		return p->per_row == 0 ? 0 :
+		    (p->ne[0] + p->per_row - 1) / p->per_row;
+	return p->ne[1];
+}
+
+static uint64_t
+grid_cols(struct preview *p)
+{
+	return p->wrapped ? p->per_row : p->ne[0];
+}
+
+/* Element coordinates of grid cell (r, c); -1 if there is none. */
+static int
+cell_index(struct preview *p, uint64_t r, uint64_t c, uint64_t *i0,
+    uint64_t *row)
+{
+	if (p->wrapped) {
+		*i0 = r * p->per_row + c;
+		*row = 0;
+		return *i0 < p->ne[0] ? 0 : -1;
+	}
+	if (r >= p->ne[1] || c >= p->ne[0])
+		return -1;
+	*i0 = c;
+	*row = r + p->ne[1] * (p->i2 + p->ne[2] * p->i3);
+	return 0;
+}
+
+/*
+ * The full form is `ggufed cat`'s: %.9g for the float32 of every type
+ * that decodes through float32, %.17g for F64, integers for the integer
+ * types. Hex shows the bits of that same number.
+ */
+static void
+format_value(const struct preview *p, double v, int64_t iv, char *buf,
+    size_t len)
+{
+	int				 integral = p->integral;
+	uint64_t			 b64;
+	uint32_t			 b32;
+	float				 f = (float)v;
+
+	switch (p->fmt) {
+	case FMT_SHORT:
+		if (integral)
+			snprintf(buf, len, "%lld", (long long)iv);
+		else
+			snprintf(buf, len, "%.4g", v);
+		break;
+	case FMT_FULL:
+		if (integral)
+			snprintf(buf, len, "%lld", (long long)iv);
+		else if (p->t->type == GGUF_T_F64)
+			snprintf(buf, len, "%.17g", v);
+		else
+			snprintf(buf, len, "%.9g", (double)f);
+		break;
+	default:
+		if (integral)
+			snprintf(buf, len, "0x%llx", (unsigned long long)iv &
+			    (p->t->type == GGUF_T_I8 ? 0xffULL : p->t->type ==
+			    GGUF_T_I16 ? 0xffffULL : p->t->type == GGUF_T_I32 ?
+			    0xffffffffULL : ~0ULL));
+		else if (p->t->type == GGUF_T_F64) {
+			memcpy(&b64, &v, sizeof b64);
+			snprintf(buf, len, "%016llx", (unsigned long long)b64);
+		} else {
+			memcpy(&b32, &f, sizeof b32);
+			snprintf(buf, len, "0x%08x", b32);
+		}
+	}
+}
+
+static int
+heat_slot(double v, double scale)
+{
+	double	x;
+	int	k;
+
+	if (isnan(v) || scale <= 0)
+		return S_HEAT0 + S_NHEAT / 2;
+	x = v / scale;
+	if (x > 1)
+		x = 1;
+	if (x < -1)
+		x = -1;
+	k = (int)lround((x + 1) / 2 * (S_NHEAT - 1));
+	return S_HEAT0 + k;
+}
+
+/* -------------------------------------------------------------- drawing */
+
+static void
+draw_info(struct preview *p, int y, int w)
+{
+	struct dline	*dl = &p->dl;
+	char		 tb[24];
+	uint32_t	 d;
+
+	dl_reset(dl);
+	dl_puts(dl, S_NORMAL, " ");
+	dl_text(dl, S_KEY, p->t->name.p, (size_t)p->t->name.n, 0, w / 2, 0);
+	dl_printf(dl, S_TYPE, "  %s", gguf_ttype_name(p->t->type, tb));
+	dl_puts(dl, S_NUMBER, "  ");
+	for (d = 0; d < GGUF_MAX_DIMS && (d == 0 || d < p->t->n_dims); d++)
+		dl_printf(dl, S_NUMBER, "%s%llu", d ? (tui_utf8 ? "\xc3\x97" :
+		    "x") : "", (unsigned long long)p->ne[d]);
+	if (p->ne[2] > 1 || p->ne[3] > 1)
+		dl_printf(dl, S_NORMAL, "  slice [:, :, %llu, %llu]",
+		    (unsigned long long)p->i2, (unsigned long long)p->i3);
+	dl_printf(dl, S_DIM, "  %s%s%s", fmt_names[p->fmt],
+	    p->heat ? ", heat" : "", p->wrapped ? ", wrapped" : "");
+	draw_dline(y, dl, w, S_NORMAL, 0);
+}
+
+static void
+draw_grid(struct preview *p, int y, int h, int w)
+{
+	struct dline	*dl = &p->dl;
+	uint64_t	 nr, nc, r, c, i0, row, nrows_fetch, k;
+	struct gguf_err	 err;
+	double		 scale = 0;
+	int		 cw = fmt_width[p->fmt], gut, ncols, nrows, i, j, s;
+	char		 buf[40];
+
+	if (p->fmt != FMT_SHORT && p->t->type == GGUF_T_F64)
+		cw = FULL64_W;
+	if (p->integral)
+		cw = p->t->type == GGUF_T_I64 ? 22 : p->t->type == GGUF_T_I32 ?
+		    13 : 8;
+	/* Gutter: the widest row label. */
+	if (p->wrapped)
+		k = p->ne[0];
+	else
+		k = p->ne[1];
+	for (gut = 4; k >= 10000; k /= 10)
+		gut++;
+	gut++;
+	ncols = (w - gut) / cw;
+	if (ncols < 1)
+		ncols = 1;
+	if (p->wrapped && p->per_row != (uint64_t)ncols) {
+		/* Keep the cursor on the same element across a re-wrap. */
+		uint64_t	e = p->cur_r * p->per_row + p->cur_c;
+
+		p->per_row = (uint64_t)ncols;
+		p->cur_r = e / p->per_row;
+		p->cur_c = e % p->per_row;
+		p->top_r = p->cur_r;
+	}
+	nr = grid_rows(p);
+	nc = grid_cols(p);
+	nrows = h - 1;
+	if (nrows < 1)
+		return;
+	/* Keep the cursor in view. */
+	if (p->cur_r >= nr)
+		p->cur_r = nr > 0 ? nr - 1 : 0;
+	if (p->cur_c >= nc)
+		p->cur_c = nc > 0 ? nc - 1 : 0;
+	if (p->cur_r < p->top_r)
+		p->top_r = p->cur_r;
+	if (p->cur_r >= p->top_r + (uint64_t)nrows)
+		p->top_r = p->cur_r - (uint64_t)nrows + 1;
+	if (p->cur_c < p->left_c)
+		p->left_c = p->cur_c;
+	if (p->cur_c >= p->left_c + (uint64_t)ncols)
+		p->left_c = p->cur_c - (uint64_t)ncols + 1;
+	if (p->wrapped)
+		p->left_c = 0;
+
+	/* Column header. */
+	dl_reset(dl);
+	dl_pad(dl, S_HEADER, gut);
+	for (j = 0; j < ncols && p->left_c + (uint64_t)j < nc; j++) {
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)
+		    (p->wrapped ? (uint64_t)j : p->left_c + (uint64_t)j));
+		dl_rjust(dl, S_HEADER, buf, cw);
+	}
+	dl_pad(dl, S_HEADER, w);
+	draw_dline(y, dl, w, S_HEADER, 0);
+	y++;
+
+	/* Decode the window: whole screen rows at once. */
+	nrows_fetch = nr > p->top_r ? nr - p->top_r : 0;
+	if (nrows_fetch > (uint64_t)nrows)
+		nrows_fetch = (uint64_t)nrows;
+	if ((size_t)nrows * (size_t)ncols > p->buf_n) {
+		p->buf_n = (size_t)nrows * (size_t)ncols;
+		p->buf = xreallocarray(p->buf, p->buf_n, sizeof *p->buf);
+		p->ibuf = xreallocarray(p->ibuf, p->buf_n, sizeof *p->ibuf);
+	}
+	p->err[0] = '\0';
+	for (i = 0; i < (int)nrows_fetch && p->err[0] == '\0'; i++) {
+		uint64_t	n;
+
+		r = p->top_r + (uint64_t)i;
+		if (cell_index(p, r, p->left_c, &i0, &row) != 0)
+			break;
+		n = nc - p->left_c < (uint64_t)ncols ? nc - p->left_c :
+		    (uint64_t)ncols;
+		if (p->wrapped && i0 + n > p->ne[0])
+			n = p->ne[0] - i0;
+		memset(&err, 0, sizeof err);
+		if (p->integral) {
+			size_t	o = (size_t)i * (size_t)ncols, q;
+
+			if (p->idata == NULL)
+				p->idata = gguf_tensor_data(p->f, p->t, &err);
+			if (p->idata == NULL || gguf_dequant_i64(p->t->type,
+			    gguf_layout(p->f)->be, p->idata, p->t->nbytes,
+			    row * p->ne[0] + i0, n, p->ibuf + o, &err) != 0)
+				gguf_err_text(&err, p->err, sizeof p->err);
+			for (q = 0; q < n; q++)
+				p->buf[o + q] = (double)p->ibuf[o + q];
+		} else if (gguf_dequant_rows_f64(p->f, p->t, row, 1, i0, n,
+		    p->buf + (size_t)i * (size_t)ncols, &err) != 0)
+			gguf_err_text(&err, p->err, sizeof p->err);
+	}
+	if (p->err[0] != '\0') {
+		dl_reset(dl);
+		dl_puts(dl, S_ERROR, " cannot decode: ");
+		dl_text(dl, S_ERROR, p->err, strlen(p->err), 0, w - dl->cols,
+		    DT_KEEPBS);
+		draw_dline(y, dl, w, S_NORMAL, 0);
+		for (i = 1; i < nrows; i++) {
+			dl_reset(dl);
+			draw_dline(y + i, dl, w, S_NORMAL, 0);
+		}
+		return;
+	}
+	if (p->heat) {
+		if (job_state(p) == JOB_DONE && p->st.nfinite > 0)
+			scale = fmax(fabs(p->st.min), fabs(p->st.max));
+		else {
+			for (k = 0; k < nrows_fetch * (uint64_t)ncols; k++) {
+				if (isfinite(p->buf[k]) &&
+				    fabs(p->buf[k]) > scale)
+					scale = fabs(p->buf[k]);
+			}
+		}
+	}
+	for (i = 0; i < nrows; i++) {
+		r = p->top_r + (uint64_t)i;
+		dl_reset(dl);
+		if (r >= nr) {
+			draw_dline(y + i, dl, w, S_NORMAL, 0);
+			continue;
+		}
+		snprintf(buf, sizeof buf, "%*llu ", gut - 1,
+		    (unsigned long long)(p->wrapped ? r * p->per_row : r));
+		dl_puts(dl, S_DIM, buf);
+		for (j = 0; j < ncols; j++) {
+			c = p->left_c + (uint64_t)j;
+			if (cell_index(p, r, c, &i0, &row) != 0 || c >= nc)
+				break;
+			format_value(p, p->buf[(size_t)i * (size_t)ncols +
+			    (size_t)j], p->ibuf[(size_t)i * (size_t)ncols +
+			    (size_t)j], buf, sizeof buf);
+			s = p->heat ? heat_slot(p->buf[(size_t)i *
+			    (size_t)ncols + (size_t)j], scale) : S_NUMBER;
+			if (r == p->cur_r && c == p->cur_c)
+				s = S_SELECT;
+			dl_pad(dl, s, dl->cols + 1);
+			dl_rjust(dl, s, buf, cw - 1);
+		}
+		draw_dline(y + i, dl, w, S_NORMAL, 0);
+	}
+}
+
+/* Eighths of a cell, bottom up. */
+static const char *const eighths[9] = {
+	" ", "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+	"\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"
+};
+static const char *const ascii_eighths[9] = {
+	" ", ".", ".", "_", "_", "o", "o", "#", "#"
+};
+
+static void
+draw_stats(struct preview *p, int y, int h, int w)
+{
+	struct dline		*dl = &p->dl;
+	struct gguf_stats	*st = &p->st;
+	uint64_t		 done, total, maxc = 0;
+	int			 state = job_state(p), i, j, bw, fill, hh, b;
+	char			 a[32], z[32];
+
+	dl_reset(dl);
+	dl_puts(dl, S_HEADER, " Statistics");
+	dl_pad(dl, S_HEADER, w);
+	draw_dline(y, dl, w, S_HEADER, 0);
+	y++;
+	h--;
+	dl_reset(dl);
+	dl_puts(dl, S_NORMAL, " ");
+	switch (state) {
+	case JOB_NONE:
+		dl_puts(dl, S_DIM, p->t->nelem == 0 ? "no elements" :
+		    "press s to compute");
+		break;
+	case JOB_RUNNING:
+		done = __atomic_load_n(&p->done, __ATOMIC_RELAXED);
+		total = __atomic_load_n(&p->total, __ATOMIC_RELAXED);
+		bw = w - 30 > 10 ? w - 30 : 10;
+		fill = total > 0 ? (int)((double)bw * (double)done /
+		    (double)total) : 0;
+		dl_puts(dl, S_NORMAL, "computing ");
+		for (i = 0; i < bw; i++)
+			dl_puts(dl, i < fill ? S_OK : S_DIM, i < fill ?
+			    (tui_utf8 ? "\xe2\x96\x88" : "#") :
+			    (tui_utf8 ? "\xe2\x96\x91" : "."));
+		dl_printf(dl, S_NORMAL, " %3d%%", total > 0 ?
+		    (int)(100 * done / total) : 0);
+		dl_puts(dl, S_DIM, "  Esc cancels");
+		break;
+	case JOB_CANCELLED:
+		dl_puts(dl, S_WARN, "cancelled (s computes again)");
+		break;
+	case JOB_FAILED:
+		dl_text(dl, S_ERROR, p->job_err, strlen(p->job_err), 0,
+		    w - 2, DT_KEEPBS);
+		break;
+	case JOB_DONE:
+		dl_printf(dl, S_NORMAL, "min %.6g  max %.6g  mean %.6g  "
+		    "std %.6g", st->min, st->max, st->mean, st->std);
+		draw_dline(y, dl, w, S_NORMAL, 0);
+		y++;
+		h--;
+		if (h <= 0)
+			return;
+		dl_reset(dl);
+		dl_printf(dl, S_NORMAL, " %s values, %s finite, %llu zero, "
+		    "%llu NaN, %llu +Inf, %llu -Inf",
+		    mdl_group(st->count, a, sizeof a),
+		    mdl_group(st->nfinite, z, sizeof z),
+		    (unsigned long long)st->nzero, (unsigned long long)st->nnan,
+		    (unsigned long long)st->npinf,
+		    (unsigned long long)st->nninf);
+		break;
+	}
+	draw_dline(y, dl, w, S_NORMAL, 0);
+	y++;
+	h--;
+	if (state != JOB_DONE || h < 3 || st->nfinite == 0) {
+		for (i = 0; i < h; i++) {
+			dl_reset(dl);
+			draw_dline(y + i, dl, w, S_NORMAL, 0);
+		}
+		return;
+	}
+	/* The histogram: GGUF_STATS_BINS columns, h - 1 rows of eighths. */
+	hh = h - 1;
+	for (b = 0; b < GGUF_STATS_BINS; b++)
+		if (st->hist[b] > maxc)
+			maxc = st->hist[b];
+	for (i = 0; i < hh; i++) {
+		dl_reset(dl);
+		dl_puts(dl, S_NORMAL, " ");
+		for (b = 0; b < GGUF_STATS_BINS && dl->cols < w; b++) {
+			/* Height in eighths, at least one for a non-empty bin. */
+			int	e = maxc == 0 ? 0 : (int)((double)st->hist[b] *
+				    hh * 8 / (double)maxc + 0.5);
+			int	lvl;
+
+			if (e == 0 && st->hist[b] > 0)
+				e = 1;
+			lvl = e - (hh - 1 - i) * 8;
+			if (lvl < 0)
+				lvl = 0;
+			if (lvl > 8)
+				lvl = 8;
+			j = lvl;
+			dl_puts(dl, S_BAR0, tui_utf8 ? eighths[j] :
+			    ascii_eighths[j]);
+		}
+		draw_dline(y + i, dl, w, S_NORMAL, 0);
+	}
+	dl_reset(dl);
+	snprintf(a, sizeof a, "%.4g", st->min);
+	snprintf(z, sizeof z, "%.4g", st->max);
+	dl_puts(dl, S_DIM, " ");
+	dl_puts(dl, S_DIM, a);
+	dl_pad(dl, S_DIM, 1 + GGUF_STATS_BINS - (int)strlen(z));
+	dl_puts(dl, S_DIM, z);
+	draw_dline(y + hh, dl, w, S_NORMAL, 0);
+}
+
+static void
+draw(struct view *v, int y, int h, int w)
+{
+	struct preview	*p = v->priv;
+	int		 ph;
+
+	if (p->blocks) {
+		list_draw(&p->blist, v->app, y, h, w);
+		return;
+	}
+	draw_info(p, y, w);
+	y++;
+	h--;
+	/* The statistics panel takes the bottom when there is room. */
+	ph = h >= 18 ? 9 : h >= 10 ? 3 : 0;
+	draw_grid(p, y, h - ph, w);
+	if (ph > 0)
+		draw_stats(p, y + h - ph, ph, w);
+}
+
+/* ---------------------------------------------------------- block view */
+
+static void
+block_row(void *ctx, struct dline *dl, uint64_t id, int w)
+{
+	struct preview		*p = ctx;
+	struct gguf_blockview	 bv;
+	struct gguf_err		 err;
+	const struct gguf_type_info *ti = gguf_ttype(p->t->type);
+	uint64_t		 e0 = id * (ti != NULL ? ti->blck : 1);
+	uint32_t		 k, i;
+	char			 buf[48];
+
+	snprintf(buf, sizeof buf, "%8llu", (unsigned long long)id);
+	dl_puts(dl, S_DIM, buf);
+	snprintf(buf, sizeof buf, "  r%llu c%llu ", p->ne[0] > 0 ?
+	    (unsigned long long)(e0 / p->ne[0]) : 0ULL, p->ne[0] > 0 ?
+	    (unsigned long long)(e0 % p->ne[0]) : 0ULL);
+	dl_puts(dl, S_DIM, buf);
+	dl->hl_from = dl->len;
+	memset(&err, 0, sizeof err);
+	if (gguf_dequant_block_view(p->t->type, gguf_layout(p->f)->be,
+	    p->data, p->t->nbytes, id, &bv, &err) != 0) {
+		dl_text(dl, S_ERROR, err.msg, strlen(err.msg), 0, w - dl->cols,
+		    DT_KEEPBS);
+		return;
+	}
+	for (k = 0; k < bv.nfield && dl->cols < w; k++) {
+		dl_puts(dl, S_NORMAL, " ");
+		dl_puts(dl, S_KEY, bv.f[k].name);
+		dl_puts(dl, S_NORMAL, "=");
+		if (bv.f[k].n != 1)
+			dl_puts(dl, S_NORMAL, "[");
+		for (i = 0; i < bv.f[k].n && dl->cols < w; i++) {
+			double	d = bv.v[bv.f[k].off + i];
+
+			if (bv.f[k].integral)
+				snprintf(buf, sizeof buf, "%s%.0f", i ? " " : "",
+				    d);
+			else
+				snprintf(buf, sizeof buf, "%s%.6g", i ? " " : "",
+				    d);
+			dl_puts(dl, S_NUMBER, buf);
+		}
+		if (bv.f[k].n != 1)
+			dl_puts(dl, S_NORMAL, "]");
+	}
+}
+
+static const struct list_ops block_list_ops = {
+	.row = block_row,
+};
+
+/* -------------------------------------------------------------- actions */
+
+static int
+action(struct view *v, enum tui_action act, const struct tui_input *in)
+{
+	struct preview	*p = v->priv;
+	uint64_t	 nr = grid_rows(p), nc = grid_cols(p), page = 10;
+	struct gguf_err	 err;
+	const struct gguf_type_info *ti;
+
+	(void)in;
+	if (p->blocks && act != ACT_BLOCKS && act != ACT_CANCEL &&
+	    act != ACT_BACK && act != ACT_STATS)
+		return R_PASS;
+	switch (act) {
+	case ACT_UP:
+		if (p->cur_r > 0)
+			p->cur_r--;
+		return R_DRAW;
+	case ACT_DOWN:
+		if (p->cur_r + 1 < nr)
+			p->cur_r++;
+		return R_DRAW;
+	case ACT_LEFT:
+		if (p->cur_c > 0)
+			p->cur_c--;
+		else if (p->wrapped && p->cur_r > 0) {
+			p->cur_r--;
+			p->cur_c = p->per_row - 1;
+		}
+		return R_DRAW;
+	case ACT_RIGHT:
+		if (p->cur_c + 1 < nc && (!p->wrapped ||
+		    (p->cur_r * p->per_row + p->cur_c + 1) < p->ne[0]))
+			p->cur_c++;
+		else if (p->wrapped && p->cur_r + 1 < nr) {
+			p->cur_r++;
+			p->cur_c = 0;
+		}
+		return R_DRAW;
+	case ACT_PGUP:
+	case ACT_HALF_UP:
+	case ACT_WHEEL_UP:
+		page = act == ACT_WHEEL_UP ? 3 : act == ACT_HALF_UP ? 5 : 10;
+		p->cur_r = p->cur_r > page ? p->cur_r - page : 0;
+		return R_DRAW;
+	case ACT_PGDN:
+	case ACT_HALF_DN:
+	case ACT_WHEEL_DN:
+		page = act == ACT_WHEEL_DN ? 3 : act == ACT_HALF_DN ? 5 : 10;
+		p->cur_r = p->cur_r + page < nr ? p->cur_r + page :
+		    (nr > 0 ? nr - 1 : 0);
+		return R_DRAW;
+	case ACT_TOP:
+		p->cur_r = 0;
+		p->cur_c = 0;
+		return R_DRAW;
+	case ACT_BOTTOM:
+		p->cur_r = nr > 0 ? nr - 1 : 0;
+		return R_DRAW;
+	case ACT_FORMAT:
+		p->fmt = (p->fmt + 1) % FMT_COUNT;
+		app_msg(p->app, 0, "values: %s", fmt_names[p->fmt]);
+		return R_DRAW;
+	case ACT_HEAT:
+		p->heat = !p->heat;
+		return R_DRAW;
+	case ACT_SLICE_NEXT:
+		if (p->i2 + 1 < p->ne[2])
+			p->i2++;
+		return R_DRAW;
+	case ACT_SLICE_PREV:
+		if (p->i2 > 0)
+			p->i2--;
+		return R_DRAW;
+	case ACT_SLICE3_NEXT:
+		if (p->i3 + 1 < p->ne[3])
+			p->i3++;
+		return R_DRAW;
+	case ACT_SLICE3_PREV:
+		if (p->i3 > 0)
+			p->i3--;
+		return R_DRAW;
+	case ACT_STATS:
+		if (job_state(p) == JOB_RUNNING)
+			return R_NONE;
+		stats_join(p);
+		stats_start(p);
+		return R_DRAW;
+	case ACT_BACK:
+		if (!p->blocks)
+			return R_PASS;
+		p->blocks = 0;
+		v->list = NULL;
+		v->scopes &= ~(unsigned)SC_LIST;
+		return R_DRAW;
+	case ACT_CANCEL:
+		if (job_state(p) == JOB_RUNNING) {
+			__atomic_store_n(&p->cancel, 1, __ATOMIC_RELAXED);
+			stats_join(p);
+			app_msg(p->app, 0, "statistics cancelled");
+			return R_DRAW;
+		}
+		if (p->blocks) {
+			p->blocks = 0;
+			v->list = NULL;
+			v->scopes &= ~(unsigned)SC_LIST;
+			return R_DRAW;
+		}
+		return R_POP;
+	case ACT_BLOCKS:
+		if (p->blocks) {
+			p->blocks = 0;
+			v->list = NULL;
+			v->scopes &= ~(unsigned)SC_LIST;
+			return R_DRAW;
+		}
+		ti = gguf_ttype(p->t->type);
+		if (ti == NULL || !(ti->flags & GGUF_TF_QUANT) || ti->blck == 0) {
+			app_msg(p->app, 1, "not block-quantized: no block view");
+			return R_DRAW;
+		}
+		memset(&err, 0, sizeof err);
+		p->data = gguf_tensor_data(p->f, p->t, &err);
+		if (p->data == NULL) {
+			app_msg(p->app, 1, "%s", err.msg);
+			return R_DRAW;
+		}
+		p->nblocks = p->t->nelem / ti->blck;
+		list_free(&p->blist);
+		list_init_flat(&p->blist, &block_list_ops, p, p->nblocks);
+		/* Start at the block under the cursor. */
+		{
+			uint64_t	i0, row;
+
+			if (cell_index(p, p->cur_r, p->cur_c, &i0, &row) == 0)
+				list_goto_id(&p->blist,
+				    (row * p->ne[0] + i0) / ti->blck);
+		}
+		p->blocks = 1;
+		v->list = &p->blist;
+		v->scopes |= SC_LIST;
+		return R_DRAW;
+	case ACT_OPEN:
+		return R_NONE;
+	default:
+		return R_PASS;
+	}
+}
+
+static int
+tick(struct view *v)
+{
+	struct preview	*p = v->priv;
+	int		 state = job_state(p), pct;
+	uint64_t	 done, total;
+
+	if (state == JOB_RUNNING) {
+		done = __atomic_load_n(&p->done, __ATOMIC_RELAXED);
+		total = __atomic_load_n(&p->total, __ATOMIC_RELAXED);
+		pct = total > 0 ? (int)(100 * done / total) : 0;
+		if (pct != p->shown_pct) {
+			p->shown_pct = pct;
+			return R_DRAW | R_PASS;
+		}
+		return R_PASS;		/* busy */
+	}
+	if (p->have_thread) {
+		stats_join(p);
+		return R_DRAW;
+	}
+	return R_NONE;
+}
+
+static void
+status(struct view *v, char *buf, size_t len)
+{
+	struct preview	*p = v->priv;
+	uint64_t	 i0, row, r1, r2, r3;
+	double		 val;
+	int64_t		 ival = 0;
+	struct gguf_err	 err;
+	char		 num[40];
+	enum fmt	 fm = p->fmt;
+
+	if (p->blocks) {
+		snprintf(buf, len, "block %llu/%llu",
+		    (unsigned long long)p->blist.cur + 1,
+		    (unsigned long long)p->blist.n_rows);
+		return;
+	}
+	if (cell_index(p, p->cur_r, p->cur_c, &i0, &row) != 0) {
+		snprintf(buf, len, "no elements");
+		return;
+	}
+	memset(&err, 0, sizeof err);
+	if (gguf_dequant_rows_f64(p->f, p->t, row, 1, i0, 1, &val, &err) != 0)
+		snprintf(num, sizeof num, "?");
+	else {
+		if (p->integral && p->idata != NULL)
+			gguf_dequant_i64(p->t->type, gguf_layout(p->f)->be,
+			    p->idata, p->t->nbytes, row * p->ne[0] + i0, 1,
+			    &ival, &err);
+		p->fmt = FMT_FULL;
+		format_value(p, val, ival, num, sizeof num);
+		p->fmt = fm;
+	}
+	r1 = p->ne[1] > 0 ? row % p->ne[1] : 0;
+	r2 = p->ne[1] * p->ne[2] > 0 ? row / p->ne[1] % p->ne[2] : 0;
+	r3 = p->ne[1] * p->ne[2] > 0 ? row / (p->ne[1] * p->ne[2]) : 0;
+	snprintf(buf, len, "[%llu,%llu,%llu,%llu] = %s",
+	    (unsigned long long)i0, (unsigned long long)r1,
+	    (unsigned long long)r2, (unsigned long long)r3, num);
+}
+
+static void
+preview_free(struct view *v)
+{
+	struct preview	*p = v->priv;
+
+	if (job_state(p) == JOB_RUNNING)
+		__atomic_store_n(&p->cancel, 1, __ATOMIC_RELAXED);
+	stats_join(p);
+	list_free(&p->blist);
+	dl_free(&p->dl);
+	free(p->buf);
+	free(p->ibuf);
+	free(p);
+}
+
+static const struct view_ops preview_ops = {
+	.name = "preview",
+	.draw = draw,
+	.action = action,
+	.status = status,
+	.tick = tick,
+	.free = preview_free,
+};
+
 struct view *
 view_preview_new(struct app *a, uint64_t i)
 {
-	(void)i;
-	return view_help_new(a);
+	struct preview	*p = xcalloc(1, sizeof *p);
+	struct view	*v;
+	struct gguf_err	 err;
+	int		 d;
+
+	p->app = a;
+	p->f = app_file(a);
+	p->index = i;
+	p->t = mdl_tensor(a, i);
+	for (d = 0; d < GGUF_MAX_DIMS; d++)
+		p->ne[d] = p->t->ne[d];
+	p->wrapped = p->ne[1] == 1 && p->ne[2] == 1 && p->ne[3] == 1;
+	p->integral = gguf_ttype(p->t->type) != NULL &&
+	    (gguf_ttype(p->t->type)->flags & GGUF_TF_INT);
+	p->per_row = p->wrapped ? 8 : 0;
+	p->shown_pct = -1;
+	dl_init(&p->dl);
+	list_init_flat(&p->blist, &block_list_ops, p, 0);
+	memset(&err, 0, sizeof err);
+	if (gguf_dequant_check(p->t->type, gguf_layout(p->f)->be, &err) == 0 &&
+	    !(p->t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)))
+		stats_start(p);
+	v = view_new(a, &preview_ops, SC_PREVIEW, p);
+	text_escape(v->title, sizeof v->title, p->t->name.p,
+	    (size_t)p->t->name.n, 60);
+	return v;
 }
