@@ -322,9 +322,9 @@ print_how(const char *path, const struct gguf_save_info *info, int dry)
 	if (info->how == GGUF_SAVE_INPLACE && dry)
 		printf(": would save in place (header only; data not touched)");
 	else if (info->how == GGUF_SAVE_INPLACE)
-		printf(": saved in place (%s bytes of the header rewritten; "
+		printf(": saved in place (%s byte%s of the header rewritten; "
 		    "data not touched)", out_group(info->written, b1,
-		    sizeof b1));
+		    sizeof b1), info->written == 1 ? "" : "s");
 	else
 		printf(": %s (%s, %s)", dry ? "would write a new file" :
 		    "written as a new file", out_size(info->file_size, b1,

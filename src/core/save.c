@@ -401,6 +401,7 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 	struct stat	 st;
 	struct gguf_err	 e2;
 	const uint8_t	*old = gguf_base(d->f);
+	uint8_t		*saved = NULL;
 	const char	*why, *fault;
 	const uint8_t	*nw;
 	uint64_t	 lo, hi;
@@ -438,7 +439,13 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 		goto out;
 	}
 
-	if (write_journal(jpath, old + lo, lo, hi - lo, d->size, err) != 0)
+	/*
+	 * The mapping is of this very file: once the new bytes are written
+	 * it shows them. Keep the old ones apart for a rollback.
+	 */
+	saved = gguf_xmalloc((size_t)(hi - lo));
+	memcpy(saved, old + lo, (size_t)(hi - lo));
+	if (write_journal(jpath, saved, lo, hi - lo, d->size, err) != 0)
 		goto out;
 	journal = 1;
 	if (gguf_fault("journal-written", err) != 0)
@@ -478,7 +485,7 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 
 rollback:
 	/* Put the old region back now; if that fails too, the journal stays. */
-	if (fd >= 0 && pwrite_all(fd, old + lo, hi - lo, lo, &e2) == 0 &&
+	if (fd >= 0 && pwrite_all(fd, saved, hi - lo, lo, &e2) == 0 &&
 	    fsync(fd) == 0 && unlink(jpath) == 0) {
 		sync_dir(jpath, &e2);
 		journal = 0;
@@ -493,6 +500,7 @@ out:
 	}
 	if (fd >= 0)
 		close(fd);
+	free(saved);
 	gguf_sink_free(&s);
 	return rc;
 }

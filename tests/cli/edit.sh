@@ -1,0 +1,203 @@
+#!/bin/sh
+# edit.sh - ggufed edit and its shorthands: refusals, dry runs, the save
+# paths, crash recovery and failures that must leave the model intact.
+. "$TESTS_SRCDIR/lib.sh"
+
+F="$SHARED_DIR/fixtures/ggml"
+[ -r "$F/big-vocab.gguf" ] || skip_all "no shared fixtures"
+
+m="$scratch/m.gguf"
+fresh() { cp "$F/${1:-big-vocab.gguf}" "$m" && chmod 644 "$m"; }
+sum() { cksum < "$1"; }
+leftovers() { ls -A "$scratch" | grep -c -e '\.ggufed-' ; }
+
+# --------------------------------------------------------------- refusals
+fresh
+"$GGUFED" set "$m" general.name x >/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "-i edits the file in place" "$scratch/err"
+ok $? "a modifying command without -i or -o refuses and says why"
+"$GGUFED" edit "$m" -i -o "$scratch/o.gguf" -e 'rm general.name' 2>/dev/null
+ok $([ $? -eq 2 ]; echo $?) "-i with -o is a usage error"
+"$GGUFED" edit "$m" -o "$m" -e 'rm general.name' 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "file being edited" "$scratch/err" &&
+    cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "-o naming the input is refused"
+"$GGUFED" edit "$m" -i -e 'set nosuch.key 1' 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "give its type" "$scratch/err" &&
+    cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "a refused command saves nothing"
+"$GGUFED" edit "$m" -i -e 'set general.file_type 4294967296' 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "out of range for u32" "$scratch/err"
+ok $? "out-of-range value: clear message"
+
+# ---------------------------------------------------------------- dry run
+"$GGUFED" edit "$m" --dry-run -e 'set general.name "N"' \
+    -e 'rm tokenizer.chat_template' -e 'set my.key:u8 5' \
+    -e 'mv general.type general.kind' -e 'set tokenizer.ggml.tokens[3] X' \
+    -e 'rename s/^blk\.(\d+)\./layers.$1./' >"$scratch/out" 2>/dev/null
+ok $? "dry run"
+grep -q '^~ general.name: str "Big Vocab Fixture" -> str "N"$' "$scratch/out" &&
+    grep -q '^- tokenizer.chat_template: str' "$scratch/out" &&
+    grep -q '^+ my.key: u8 5$' "$scratch/out" &&
+    grep -q '^> general.type -> general.kind$' "$scratch/out" &&
+    grep -q '^~ tokenizer.ggml.tokens: arr\[str\] n=150000: \[3\] .* -> "X"$' "$scratch/out" &&
+    grep -q '^> tensor "blk.0.attn_q.weight" -> "layers.0.attn_q.weight"$' "$scratch/out"
+ok $? "the diff shows every change, old -> new"
+cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "dry run writes nothing"
+
+# ------------------------------------------------------ shorthands, paths
+fresh
+"$GGUFED" set "$m" general.name "Big Vocab FIXTURE" -i >"$scratch/out" 2>&1 &&
+    grep -q "saved in place" "$scratch/out" &&
+    [ "$("$GGUFED" get "$m" general.name)" = "Big Vocab FIXTURE" ]
+ok $? "set -i, same length: saved in place"
+"$GGUFED" set "$m" llama.block_count 3 -i >"$scratch/out" &&
+    grep -q "saved in place (1 byte of" "$scratch/out"
+ok $? "fixed-size edit: in place, only the changed bytes written"
+"$GGUFED" set "$m" general.name "A name long enough to move the data" -i \
+    >"$scratch/out" && grep -q "written as a new file" "$scratch/out"
+ok $? "header grows: atomic rewrite"
+"$GGUFED" rm "$m" general.type -o "$scratch/o.gguf" >/dev/null &&
+    ! "$GGUFED" get "$scratch/o.gguf" general.type >/dev/null 2>&1 &&
+    "$GGUFED" get "$m" general.type >/dev/null
+ok $? "rm -o writes a copy, the input unchanged"
+"$GGUFED" mv "$m" general.type general.kind -i >/dev/null &&
+    "$GGUFED" get "$m" general.kind >/dev/null
+ok $? "mv shorthand"
+"$GGUFED" rename "$m" 's/^(blk)\.0\./$1.9./' -i >/dev/null 2>&1 &&
+    "$GGUFED" dump "$m" | grep -q 'blk.9.attn_q.weight'
+ok $? "rename shorthand with a regex"
+"$GGUFED" rename "$m" token_embd.weight tok.w -i >/dev/null &&
+    "$GGUFED" dump "$m" | grep -q ' tok.w '
+ok $? "rename shorthand, plain"
+printf '{{ bos }}\n{%% for m in messages %%}{{ m }}{%% endfor %%}\n' >"$scratch/t.jinja"
+"$GGUFED" set "$m" tokenizer.chat_template @"$scratch/t.jinja" -i >/dev/null &&
+    "$GGUFED" get --raw "$m" tokenizer.chat_template >"$scratch/t2" &&
+    cmp -s "$scratch/t.jinja" "$scratch/t2"
+ok $? "a chat template from @FILE, verbatim"
+printf 'set general.name "from script"\n# a comment\n\nset llama.block_count 2\n' \
+    >"$scratch/s.txt"
+"$GGUFED" edit "$m" -i -f "$scratch/s.txt" >/dev/null &&
+    [ "$("$GGUFED" get "$m" llama.block_count)" = 2 ]
+ok $? "edit -f SCRIPT"
+"$GGUFED" set "$m" llama.rope.freq_base -1.5 -i >/dev/null &&
+    [ "$("$GGUFED" get "$m" llama.rope.freq_base)" = "-1.5" ] &&
+    "$GGUFED" set -i "$m" llama.rope.freq_base -- -2.5 >/dev/null &&
+    [ "$("$GGUFED" get "$m" llama.rope.freq_base)" = "-2.5" ]
+ok $? "negative values (bare, and after --)"
+[ "$(stat -c %a "$m")" = 644 ]
+ok $? "permissions kept across rewrites"
+
+# symlink: the target is replaced, the link stays
+fresh
+ln -s m.gguf "$scratch/link.gguf"
+"$GGUFED" set "$scratch/link.gguf" general.name "Through a much longer link name" -i >/dev/null &&
+    [ -L "$scratch/link.gguf" ] &&
+    [ "$("$GGUFED" get "$m" general.name)" = "Through a much longer link name" ]
+ok $? "a symlink is followed and kept"
+rm -f "$scratch/link.gguf"
+
+# ------------------------------------------------------------- --reserve
+fresh
+"$GGUFED" edit "$m" -i --reserve 8192 >"$scratch/out" &&
+    grep -q "header reserve" "$scratch/out" &&
+    "$GGUFED" get "$m" ggufed.reserved >/dev/null
+ok $? "--reserve adds the padding entry"
+"$GGUFED" set "$m" tokenizer.chat_template "a new, much longer template: {{ messages }} and more text to grow it" -i \
+    >"$scratch/out" && grep -q "saved in place" "$scratch/out"
+ok $? "a string edit after --reserve is in place"
+"$GGUFED" rm "$m" tokenizer.chat_template -i >"$scratch/out" &&
+    grep -q "saved in place" "$scratch/out"
+ok $? "shrinking the header: in place too"
+"$GGUFED" edit "$m" -i --reserve 0 >/dev/null &&
+    ! "$GGUFED" get "$m" ggufed.reserved >/dev/null 2>&1
+ok $? "--reserve 0 removes it"
+
+# ------------------------------------------------- crash between the steps
+for step in journal-written torn header-written; do
+	fresh
+	before=$(sum "$m")
+	GGUFED_FAULT=$step "$GGUFED" set "$m" llama.block_count 7 -i \
+	    >/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 75 ] && [ -e "$m.ggufed-journal" ]
+	ok $? "crash at $step: the journal is left"
+	"$GGUFED" info "$m" 2>&1 >/dev/null | grep -q "recover"
+	ok $? "crash at $step: opening the model reports the journal"
+	"$GGUFED" set "$m" general.name x -i >/dev/null 2>&1
+	ok $([ $? -eq 1 ]; echo $?) "crash at $step: edits refused until recovered"
+	"$GGUFED" recover "$m" >"$scratch/out" &&
+	    grep -q "rolled back" "$scratch/out" &&
+	    [ "$(sum "$m")" = "$before" ] && [ ! -e "$m.ggufed-journal" ]
+	ok $? "crash at $step: recover restores the original bytes"
+done
+fresh
+before=$(sum "$m")
+GGUFED_FAULT=tmp-written "$GGUFED" set "$m" general.name "long enough to force a rewrite" -i \
+    >/dev/null 2>&1
+[ $? -eq 75 ] && [ "$(sum "$m")" = "$before" ]
+ok $? "crash before the rename: original intact"
+rm -f "$scratch"/.m.gguf.ggufed-*
+"$GGUFED" recover "$m" | grep -q "nothing to recover"
+ok $? "recover without a journal"
+# an incomplete journal: the model was never touched
+printf 'GGUFEDJ1xx' >"$m.ggufed-journal"
+"$GGUFED" recover "$m" | grep -q "incomplete journal" &&
+    [ ! -e "$m.ggufed-journal" ] && [ "$(sum "$m")" = "$before" ]
+ok $? "an incomplete journal is removed, the model untouched"
+
+# ------------------------------------------ failures leave the model intact
+fresh
+before=$(sum "$m")
+( ulimit -f 2048; "$GGUFED" set "$m" general.name "long enough to force a full rewrite" -i ) \
+    >/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(sum "$m")" = "$before" ] && [ "$(leftovers)" = 0 ] &&
+    [ "$(wc -l < "$scratch/err")" -eq 1 ]
+ok $? "file size limit (disk full): one-line error, original intact, no temp file"
+grep -q -i "file too large\|no room" "$scratch/err"
+ok $? "the error says what failed"
+
+if [ "$(id -u)" != 0 ]; then
+	mkdir "$scratch/ro" && cp "$F/big-vocab.gguf" "$scratch/ro/m.gguf" &&
+	    chmod 555 "$scratch/ro"
+	"$GGUFED" set "$scratch/ro/m.gguf" general.name "long enough to force a full rewrite" -i \
+	    >/dev/null 2>"$scratch/err"
+	[ $? -eq 1 ] && cmp -s "$scratch/ro/m.gguf" "$F/big-vocab.gguf" &&
+	    [ "$(ls -A "$scratch/ro" | wc -l)" -eq 1 ]
+	ok $? "read-only directory: error, original intact"
+	chmod 755 "$scratch/ro"
+else
+	ok 0 "# SKIP read-only directory (running as root)"
+fi
+
+# changed on disk between open and save: a slow script gives the window
+fresh
+mkfifo "$scratch/fifo"
+( "$GGUFED" edit "$m" -i -f "$scratch/fifo" >/dev/null 2>"$scratch/err"; echo $? >"$scratch/rc" ) &
+exec 3>"$scratch/fifo"
+echo 'set general.name "changed underneath"' >&3
+sleep 0.3
+touch -d '2001-01-01' "$m"
+before=$(sum "$m")
+exec 3>&-
+wait
+[ "$(cat "$scratch/rc")" = 1 ] && grep -q "changed\|modified" "$scratch/err" &&
+    [ "$(sum "$m")" = "$before" ]
+ok $? "source modified since it was opened: refused"
+fresh
+( "$GGUFED" edit "$m" -i --force -f "$scratch/fifo" >/dev/null 2>&1; echo $? >"$scratch/rc" ) &
+exec 3>"$scratch/fifo"
+echo 'set general.name "forced"' >&3
+sleep 0.3
+touch -d '2001-01-01' "$m"
+exec 3>&-
+wait
+[ "$(cat "$scratch/rc")" = 0 ] && [ "$("$GGUFED" get "$m" general.name)" = forced ]
+ok $? "--force writes anyway"
+[ "$(leftovers)" = 0 ]
+ok $? "no temporary files left anywhere"
+
+done_testing

@@ -1,0 +1,434 @@
+/*
+ * test_doc.c - the edit model, the command language and the writer, on
+ * files built byte by byte with ggufgen (independent of the core), plus
+ * the shared 150,000-token fixture.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gguf.h"
+#include "doc.h"
+#include "cmd/lang.h"
+#include "tap.h"
+#include "../tools/ggufgen.h"
+
+static char	dir[256];
+
+static const char *
+tmp(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+	return buf;
+}
+
+/* A small model: 6 KV pairs, two F32 tensors of 8 elements. */
+static void
+build(const char *path, int be)
+{
+	struct gg	g;
+	uint64_t	ne[1] = { 8 };
+	int		i;
+
+	gg_init(&g, 3, be);
+	gg_header(&g, 2, 6);
+	gg_kv_str(&g, "general.architecture", "llama");
+	gg_kv_str(&g, "general.name", "tiny");
+	gg_kv_u32(&g, "x", 7);
+	gg_kv_bool(&g, "b", 1);
+	gg_kv_arr(&g, "toks", GG_STR, 3);
+	gg_str(&g, "a");
+	gg_str(&g, "bb");
+	gg_str(&g, "ccc");
+	gg_kv_arr(&g, "ids", GG_I32, 4);
+	for (i = 0; i < 4; i++)
+		gg_u32(&g, (uint32_t)(i * 10));
+	gg_tensor(&g, "t0", 1, ne, GG_T_F32, 0);
+	gg_tensor(&g, "t1", 1, ne, GG_T_F32, 32);
+	gg_pad(&g, 32);
+	for (i = 0; i < 16; i++)
+		gg_f32(&g, (float)i);
+	gg_write(&g, path);
+	gg_free(&g);
+}
+
+static int
+ex(struct gguf_doc *d, const char *line)
+{
+	char	msg[600];
+	int	rc = lang_exec(d, line, msg, sizeof msg);
+
+	if (rc == LANG_ERR)
+		diag("%s -> %s", line, msg);
+	return rc;
+}
+
+static int
+str_is(struct gguf_val *v, const char *s)
+{
+	struct gguf_str	t;
+
+	return v != NULL && gguf_val_str(v, &t) == 0 && t.n == strlen(s) &&
+	    memcmp(t.p, s, t.n) == 0;
+}
+
+static int
+elem_is(struct gguf_val *arr, uint64_t i, const char *s)
+{
+	struct gguf_val	e;
+	struct gguf_err	err;
+
+	return arr != NULL && gguf_arr_get(arr, i, &e, &err) == 0 &&
+	    str_is(&e, s);
+}
+
+static struct gguf_val *
+get(struct gguf_doc *d, const char *key)
+{
+	return gguf_doc_get(d, key, strlen(key));
+}
+
+static int
+same_files(const char *a, const char *b)
+{
+	FILE	*fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int	 ca, cb, same = fa != NULL && fb != NULL;
+
+	while (same) {
+		ca = getc(fa);
+		cb = getc(fb);
+		if (ca != cb)
+			same = 0;
+		if (ca == EOF)
+			break;
+	}
+	if (fa != NULL)
+		fclose(fa);
+	if (fb != NULL)
+		fclose(fb);
+	return same;
+}
+
+static int
+entries(void)
+{
+	DIR		*dp = opendir(dir);
+	struct dirent	*de;
+	int		 n = 0;
+
+	while ((de = readdir(dp)) != NULL)
+		n += de->d_name[0] != '.' || (de->d_name[1] != '\0' &&
+		    de->d_name[1] != '.');
+	closedir(dp);
+	return n;
+}
+
+static void
+test_values(void)
+{
+	struct gguf_doc	*d;
+	struct gguf_err	 err;
+	struct gguf_change *ch;
+	uint64_t	 u;
+	double		 f;
+	char		 p[512], name[80];
+	size_t		 n;
+
+	build(tmp("m.gguf", p, sizeof p), 0);
+	d = gguf_doc_open(p, &err);
+	ok(d != NULL, "open a built model");
+	if (d == NULL)
+		return;
+	is_u64(gguf_doc_n_kv(d), 6, "6 KV entries");
+
+	ok(ex(d, "set general.name Foo Bar") == LANG_OK &&
+	    str_is(get(d, "general.name"), "Foo Bar"), "set a bare string");
+	ok(ex(d, "set general.name \"q\\t\\x01\\u{e9}\"") == LANG_OK &&
+	    str_is(get(d, "general.name"), "q\t\x01\xc3\xa9"),
+	    "set a quoted string with escapes");
+	ok(ex(d, "set x 0xffffffff") == LANG_OK &&
+	    gguf_val_u64(get(d, "x"), &u) == 0 && u == 0xffffffffu,
+	    "u32 max in hex");
+	ok(ex(d, "set x 4294967296") == LANG_ERR, "u32 overflow refused");
+	ok(ex(d, "set x -1") == LANG_ERR, "negative u32 refused");
+	ok(ex(d, "set x 010") == LANG_ERR, "leading zero refused");
+	ok(ex(d, "set x 1.5") == LANG_ERR, "float into u32 refused");
+	ok(ex(d, "set b 2") == LANG_ERR, "bool 2 refused");
+	ok(ex(d, "set b false") == LANG_OK && gguf_val_bits(get(d, "b")) == 0,
+	    "bool false");
+	ok(ex(d, "set n.f:f32 1e39") == LANG_ERR, "f32 overflow refused");
+	ok(ex(d, "set n.f:f32 -inf") == LANG_OK &&
+	    gguf_val_f64(get(d, "n.f"), &f) == 0 && f < -1e300,
+	    "add an f32 -inf");
+	ok(ex(d, "set n.g:f64 nan") == LANG_OK &&
+	    gguf_val_f64(get(d, "n.g"), &f) == 0 && isnan(f), "add an f64 nan");
+	ok(ex(d, "set n.i:i8 -128") == LANG_OK && ex(d, "set n.j:i8 -129") ==
+	    LANG_ERR, "i8 range");
+	ok(ex(d, "set missing 1") == LANG_ERR, "set of a missing key needs a "
+	    "type");
+	ok(ex(d, "set x:str seven") == LANG_OK &&
+	    str_is(get(d, "x"), "seven"), "type change");
+	ok(ex(d, "set Bad-Key:u8 1") == LANG_WARN, "naming rule: warned");
+	ok(ex(d, "set \"\":u8 1") == LANG_ERR, "empty key refused");
+	ok(ex(d, "mv general.name general.architecture") == LANG_ERR,
+	    "mv onto an existing key refused");
+	ok(ex(d, "mv b c.d") == LANG_OK && get(d, "b") == NULL &&
+	    get(d, "c.d") != NULL, "mv");
+	ok(ex(d, "rm c.d") == LANG_OK && get(d, "c.d") == NULL, "rm");
+	ok(ex(d, "set general.alignment:u32 48") == LANG_ERR,
+	    "alignment not a power of two refused");
+	ok(ex(d, "set general.alignment:u64 64") == LANG_ERR,
+	    "alignment not u32 refused");
+	ok(ex(d, "set general.alignment:u32 64") == LANG_OK, "alignment 64");
+
+	/* Arrays. */
+	ok(ex(d, "set toks[1] [CLS]") == LANG_OK &&
+	    elem_is(get(d, "toks"), 1, "[CLS]"), "set an element (bare "
+	    "brackets are a string)");
+	ok(ex(d, "ins toks[0] [\"x\", \"y\\u00e9\"]") == LANG_OK &&
+	    get(d, "toks")->count == 5 && elem_is(get(d, "toks"), 0, "x") &&
+	    elem_is(get(d, "toks"), 1, "y\xc3\xa9") &&
+	    elem_is(get(d, "toks"), 2, "a"), "insert two elements");
+	ok(ex(d, "del toks[-1]") == LANG_OK && get(d, "toks")->count == 4 &&
+	    elem_is(get(d, "toks"), 3, "[CLS]"), "delete the last element");
+	ok(ex(d, "append ids [5, -6]") == LANG_OK && ex(d, "del ids[0:2]") ==
+	    LANG_OK && get(d, "ids")->count == 4, "append and delete a range");
+	ok(ex(d, "set ids[9] 1") == LANG_ERR, "index out of range refused");
+	ok(ex(d, "set ids [1, 2, 3]") == LANG_OK && get(d, "ids")->count == 3,
+	    "replace a whole array");
+	ok(ex(d, "set ids [1, \"x\"]") == LANG_ERR, "string in an i32 array "
+	    "refused");
+
+	/* Tensors. */
+	ok(ex(d, "rename t0 t1") == LANG_ERR, "rename onto a tensor refused");
+	memset(name, 'n', 64);
+	snprintf(p, sizeof p, "rename t0 %.64s", name);
+	ok(ex(d, p) == LANG_ERR, "64-byte name refused");
+	snprintf(p, sizeof p, "rename t0 %.63s", name);
+	ok(ex(d, p) == LANG_OK, "63-byte name accepted");
+	ok(ex(d, "undo") == LANG_OK, "undo the rename");
+	ok(ex(d, "rename s/^t(\\d)$/w.$1/") == LANG_OK &&
+	    gguf_doc_tensor_find(d, "w.0", 3) >= 0 &&
+	    gguf_doc_tensor_find(d, "w.1", 3) >= 0, "regex rename with a "
+	    "capture");
+	ok(ex(d, "rename s/w\\.\\d/w.0/") == LANG_ERR, "regex rename to "
+	    "duplicate names refused");
+	ok(ex(d, "rm-tensor w.1") == LANG_OK && gguf_doc_live_tensors(d) == 1,
+	    "remove a tensor");
+
+	n = gguf_doc_diff(d, &ch);
+	ok(n >= 8, "diff lists the changes (%zu)", n);
+	free(ch);
+	while (gguf_doc_can_undo(d))
+		gguf_doc_undo(d, NULL);
+	n = gguf_doc_diff(d, &ch);
+	ok(n == 0 && str_is(get(d, "general.name"), "tiny") &&
+	    gguf_doc_n_kv(d) == 6, "undo everything: no changes left");
+	free(ch);
+	while (gguf_doc_can_redo(d))
+		gguf_doc_redo(d, NULL);
+	n = gguf_doc_diff(d, &ch);
+	ok(n >= 8 && gguf_doc_live_tensors(d) == 1 &&
+	    str_is(get(d, "x"), "seven"), "redo everything");
+	free(ch);
+	gguf_doc_free(d);
+}
+
+static void
+test_save(void)
+{
+	struct gguf_doc		*d;
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	struct gguf_save_opts	 o;
+	struct gguf_save_info	 info;
+	const struct gguf_tensor *t;
+	const float		*data;
+	char			 p[512], q[512];
+
+	build(tmp("s.gguf", p, sizeof p), 0);
+	d = gguf_doc_open(p, &err);
+	memset(&o, 0, sizeof o);
+	o.reserve = -1;
+	o.path = tmp("s2.gguf", q, sizeof q);
+	ok(gguf_doc_save(d, &o, &info, &err) == 0 && same_files(p, q),
+	    "a save without edits is byte-identical");
+	ex(d, "set general.alignment:u32 64");
+	ex(d, "rename t1 second");
+	ok(gguf_doc_save(d, &o, &info, &err) == 0 && info.relayout,
+	    "alignment 64: re-laid out");
+	gguf_doc_free(d);
+	f = gguf_open(q, &err);
+	ok(f != NULL && gguf_layout(f)->alignment == 64 &&
+	    gguf_layout(f)->data_off % 64 == 0, "reads back with alignment 64");
+	if (f != NULL) {
+		t = gguf_tensor_at(f, 1);
+		data = (const float *)gguf_tensor_data(f, t, &err);
+		ok(t->offset == 64 && t->name.n == 6 && data != NULL &&
+		    (int)data[0] == 8 && (int)data[7] == 15, "second tensor at 64, "
+		    "renamed, data intact");
+		gguf_close(f);
+	}
+
+	/* In place: same header length, then a fault after the journal. */
+	d = gguf_doc_open(p, &err);
+	ex(d, "set x 9");
+	o.path = NULL;
+	ok(gguf_doc_plan_save(d, &o, &info, &err) == 0 &&
+	    info.how == GGUF_SAVE_INPLACE, "a fixed-size edit saves in place");
+	gguf_fault_hook = NULL;
+	ok(gguf_doc_save(d, &o, &info, &err) == 0 &&
+	    info.how == GGUF_SAVE_INPLACE && info.written == 1, "saved in "
+	    "place: one byte written");
+	ok(gguf_doc_get(d, "x", 1) != NULL &&
+	    gguf_val_bits(gguf_doc_get(d, "x", 1)) == 9, "the document "
+	    "reopened on the saved file");
+	gguf_doc_free(d);
+}
+
+static const char	*fail_at;
+
+static int
+hook(const char *step)
+{
+	return strcmp(step, fail_at) == 0;
+}
+
+static void
+test_faults(void)
+{
+	struct gguf_doc		*d;
+	struct gguf_err		 err;
+	struct gguf_save_opts	 o;
+	struct gguf_save_info	 info;
+	char			 p[512], q[512], jp[600];
+	int			 n0;
+
+	build(tmp("f.gguf", p, sizeof p), 0);
+	build(tmp("f.orig", q, sizeof q), 0);
+	gguf_fault_hook = hook;
+	memset(&o, 0, sizeof o);
+	o.reserve = -1;
+
+	d = gguf_doc_open(p, &err);
+	ex(d, "set x 3");
+	fail_at = "header-written";
+	n0 = entries();
+	ok(gguf_doc_save(d, &o, &info, &err) != 0 && same_files(p, q),
+	    "in-place failure after the write: rolled back");
+	gguf_journal_path(p, jp, sizeof jp);
+	ok(access(jp, F_OK) != 0 && entries() == n0, "no journal left");
+	fail_at = "tmp-written";
+	ex(d, "set general.name \"a longer name\"");
+	ok(gguf_doc_save(d, &o, &info, &err) != 0 && same_files(p, q),
+	    "rewrite failure before the rename: original intact");
+	ok(entries() == n0, "no temporary file left");
+	gguf_doc_free(d);
+	gguf_fault_hook = NULL;
+}
+
+static void
+test_be(void)
+{
+	struct gguf_doc		*d;
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	struct gguf_save_opts	 o;
+	struct gguf_save_info	 info;
+	struct gguf_val		*v;
+	uint64_t		 u;
+	char			 p[512], q[512];
+
+	build(tmp("be.gguf", p, sizeof p), 1);
+	d = gguf_doc_open(p, &err);
+	ok(d != NULL && gguf_doc_be(d), "big-endian model opens");
+	if (d == NULL)
+		return;
+	memset(&o, 0, sizeof o);
+	o.reserve = -1;
+	o.path = tmp("be2.gguf", q, sizeof q);
+	ok(gguf_doc_save(d, &o, &info, &err) == 0 && same_files(p, q),
+	    "big-endian: a save without edits is byte-identical");
+	ok(ex(d, "set x 0x01020304") == LANG_OK &&
+	    ex(d, "set new.v:u16 0x0a0b") == LANG_OK &&
+	    ex(d, "set toks[0] zz") == LANG_OK &&
+	    ex(d, "rm-tensor t0") == LANG_OK, "edits on a big-endian model");
+	ok(gguf_doc_save(d, &o, &info, &err) == 0, "saved");
+	gguf_doc_free(d);
+	f = gguf_open(q, &err);
+	ok(f != NULL && gguf_layout(f)->be && gguf_layout(f)->version == 3,
+	    "still big-endian v3");
+	if (f == NULL)
+		return;
+	v = gguf_kv_get(f, "x");
+	ok(v != NULL && gguf_val_u64(v, &u) == 0 && u == 0x01020304 &&
+	    v->p[0] == 1 && v->p[3] == 4, "u32 stored big-endian");
+	v = gguf_kv_get(f, "new.v");
+	ok(v != NULL && v->p[0] == 0x0a && v->p[1] == 0x0b, "added u16 "
+	    "stored big-endian");
+	ok(elem_is(gguf_kv_get(f, "toks"), 0, "zz") &&
+	    elem_is(gguf_kv_get(f, "toks"), 2, "ccc"), "string element");
+	ok(gguf_layout(f)->n_tensors == 1 &&
+	    gguf_tensor_at(f, 0)->offset == 0, "removed tensor: re-laid out");
+	gguf_close(f);
+}
+
+static void
+test_vocab(void)
+{
+	struct gguf_doc	*d;
+	struct gguf_err	 err;
+	struct gguf_val	*v;
+	char		 p[512];
+
+	if (shared_path("fixtures/ggml/big-vocab.gguf", p, sizeof p) == NULL ||
+	    access(p, R_OK) != 0) {
+		ok(1, "# SKIP no shared fixtures");
+		return;
+	}
+	d = gguf_doc_open(p, &err);
+	ok(d != NULL, "open big-vocab");
+	if (d == NULL)
+		return;
+	ok(ex(d, "set tokenizer.ggml.tokens[149999] last") == LANG_OK &&
+	    ex(d, "set tokenizer.ggml.tokens[0] first") == LANG_OK,
+	    "edit the first and last of 150,000 tokens");
+	v = get(d, "tokenizer.ggml.tokens");
+	ok(v->count == 150000 && elem_is(v, 149999, "last") &&
+	    elem_is(v, 0, "first"), "read back");
+	ok(ex(d, "del tokenizer.ggml.tokens[1:149999]") == LANG_OK &&
+	    get(d, "tokenizer.ggml.tokens")->count == 2, "delete all but two");
+	gguf_doc_free(d);
+}
+
+int
+main(void)
+{
+	const char	*t = getenv("TMPDIR");
+
+	snprintf(dir, sizeof dir, "%s/test_doc.XXXXXX", t != NULL && *t ?
+	    t : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_values();
+	test_save();
+	test_faults();
+	test_be();
+	test_vocab();
+	{
+		char	cmd[400];
+
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			diag("could not remove %s", dir);
+	}
+	return tap_done();
+}
