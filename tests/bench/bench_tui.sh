@@ -1,0 +1,57 @@
+#!/bin/sh
+# bench_tui.sh - keypress to screen update in the browser.
+#
+# ggufed runs in script mode (GGUFED_SCRIPT): curses draws a virtual
+# screen whose terminal output goes to /dev/null, so each timing covers
+# the whole path of a key: the action, the view's drawing of every
+# visible row into curses, and curses computing and writing the update.
+# `bench N KEYS` presses KEYS N times and prints, per key, the mean,
+# median, 99th percentile and maximum. Target: well under 16 ms.
+#
+# On fixtures/ggml/big-vocab.gguf (150,000 tokens, 150,000 merges) at
+# 80x24 and 200x60; on the tensor list of a model with 2,000 tensors when
+# the bench data generator is built.
+set -eu
+
+gguf=${GGUFED:-./ggufed}
+fix=${SHARED_DIR:-../shared}/fixtures/ggml
+builddir=${TESTS_BUILDDIR:-tests}
+script=$(mktemp "${TMPDIR:-/tmp}/ggufed-bench.XXXXXX")
+trap 'rm -f "$script"' EXIT
+TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
+export TERM LANG LC_ALL
+unset NO_COLOR
+
+run() {	# run FILE SCRIPT-LINES...
+	f=$1
+	shift
+	printf '%s\n' "$@" >"$script"
+	GGUFED_SCRIPT=$script "$gguf" "$f" 2>&1 | sed 's/^bench /  /'
+}
+
+for size in 80x24 200x60; do
+	echo "big-vocab.gguf at $size"
+	run "$fix/big-vocab.gguf" "size $size" \
+	    "keys 3" "bench 300 j" "bench 100 <PgDn>" "bench 20 Gg" \
+	    "keys :75000<Enter>" "bench 100 k" \
+	    "keys 2" "bench 100 j" "bench 50 <Space>" \
+	    "keys 2/" "type ggml.tokens" "keys <Enter><Enter>" \
+	    "bench 100 <PgDn>" "bench 20 Gg" \
+	    "keys q/" "type chat_template" "keys <Enter><Enter>" \
+	    "bench 100 j" "bench 10 w" \
+	    "keys q4j<Enter>" "wait" "bench 100 l" "bench 20 f" \
+	    "keys q1" "bench 50 <Tab>"
+	echo "  (search, which reads up to every row, is not a keypress:)"
+	run "$fix/big-vocab.gguf" "size $size" "keys 3/" "type zzzz" \
+	    "keys <Enter>" "bench 5 n" 
+done
+big=$builddir/bench/data/big-sparse.gguf
+if [ ! -f "$big" ] && [ -x "$builddir/bench/gen_bench" ]; then
+	mkdir -p "$builddir/bench/data"
+	"$builddir/bench/gen_bench" "$big"
+fi
+if [ -f "$big" ]; then
+	echo "big-sparse.gguf (2,000 tensors) at 200x60"
+	run "$big" "size 200x60" "keys 4" "bench 200 j" "bench 50 <PgDn>" \
+	    "bench 20 s" "bench 20 -+"
+fi

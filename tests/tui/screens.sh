@@ -1,0 +1,170 @@
+#!/bin/sh
+# screens.sh - the browser's screens, driven by scripts, against golden
+# dumps.
+#
+# ggufed runs in script mode (GGUFED_SCRIPT, see src/tui/app.c): keys come
+# from a file and curses draws into a virtual screen that `dump` writes
+# out as text, the way tmux's capture-pane does. Every scenario runs at
+# 80x24 and at 200x60 and is compared with tests/tui/golden/NAME.SIZE.txt;
+# GENERATE=1 writes the golden files instead.
+. "$TESTS_SRCDIR/lib.sh"
+
+GOLD=$TESTS_SRCDIR/tui/golden
+FIX=$SHARED_DIR/fixtures/ggml
+TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
+export TERM LANG LC_ALL TZ
+unset NO_COLOR GGUFED_SCRIPT
+
+[ -d "$FIX" ] || skip_all "no fixtures in $FIX"
+
+# check NAME: compares $scratch/NAME.txt with its golden file.
+check() {
+	if [ -n "$GENERATE" ]; then
+		cp "$scratch/$1.txt" "$GOLD/$1.txt"
+	fi
+	if cmp -s "$GOLD/$1.txt" "$scratch/$1.txt"; then
+		ok 0 "$1"
+	else
+		diff -u "$GOLD/$1.txt" "$scratch/$1.txt" 2>&1 | head -40 |
+		    sed 's/^/# /'
+		ok 1 "$1"
+	fi
+}
+
+# screen NAME DIR FILE LINE...: runs the script lines on FILE (a name
+# inside DIR, so no machine path is shown) at both sizes, then dumps.
+screen() {
+	name=$1 dir=$2 file=$3
+	shift 3
+	for size in 80x24 200x60; do
+		s=$scratch/$name.$size.script
+		{
+			echo "size $size"
+			for l in "$@"; do
+				echo "$l"
+			done
+			echo "dump $scratch/$name.$size.txt"
+		} >"$s"
+		(cd "$dir" && GGUFED_SCRIPT=$s "$GGUFED" "$file") \
+		    2>"$scratch/err"
+		rc=$?
+		if [ $rc -ne 0 ] || [ -s "$scratch/err" ]; then
+			sed 's/^/# /' "$scratch/err"
+			ok 1 "$name.$size runs cleanly (exit $rc)"
+			continue
+		fi
+		check "$name.$size"
+	done
+}
+
+BV=big-vocab.gguf
+
+# Views.
+screen summary "$FIX" $BV
+screen metadata "$FIX" $BV "keys 2"
+screen metadata-folded "$FIX" $BV "keys 2-jj+j<Left>"
+screen metadata-end "$FIX" $BV "keys 2G"
+screen tokenizer "$FIX" $BV "keys 3"
+screen tokenizer-jump "$FIX" $BV "keys 3:" "type 149744" "keys <Enter>"
+screen tokenizer-filter "$FIX" $BV "keys 3f" "type ^Ġfiku.a" "keys <Enter>"
+screen tensors "$FIX" $BV "keys 4"
+screen tensors-size "$FIX" $BV "keys 4s"
+screen tensors-reverse "$FIX" $BV "keys 4ssr"
+screen help "$FIX" $BV "keys <F1>"
+screen help-end "$FIX" $BV "keys HG"
+screen tabs "$FIX" $BV "keys <Tab><Tab><Tab><Tab><S-Tab>"
+
+# The pager and the array list.
+screen pager "$FIX" $BV "keys 2G<Enter>"
+screen pager-wrap "$FIX" $BV "keys 2G<Enter>w"
+screen pager-search "$FIX" $BV "keys 2G<Enter>/" "type ipython" "keys <Enter>n"
+screen pager-filter "$FIX" $BV "keys 2G<Enter>f" "type set " "keys <Enter>"
+screen pager-jump "$FIX" $BV "keys 2G<Enter>:40<Enter>"
+screen array "$FIX" $BV "keys 2/" "type ggml.tokens" "keys <Enter><Enter>"
+screen array-end "$FIX" $BV "keys 2/" "type ggml.tokens" "keys <Enter><Enter>G"
+screen array-jump "$FIX" $BV "keys 2/" "type ggml.tokens" \
+    "keys <Enter><Enter>:75000<Enter>"
+screen array-scores "$FIX" $BV "keys 2/" "type scores" "keys <Enter><Enter><PgDn>"
+screen array-string "$FIX" $BV "keys 2/" "type merges" "keys <Enter><Enter>jj<Enter>"
+
+# Search and filter.
+screen search "$FIX" $BV "keys 2/" "type token_id" "keys <Enter>"
+screen search-next "$FIX" $BV "keys 2/" "type token_id" "keys <Enter>nn"
+screen search-back "$FIX" $BV "keys 2?" "type rope" "keys <Enter>"
+screen search-prev "$FIX" $BV "keys 2/" "type rope" "keys <Enter>N"
+screen search-none "$FIX" $BV "keys 2/" "type nothing-like-this" "keys <Enter>"
+screen search-bad "$FIX" $BV "keys 2/" "type a(b[" "keys <Enter>"
+screen filter "$FIX" $BV "keys 2f" "type ^tokenizer" "keys <Enter>"
+screen filter-clear "$FIX" $BV "keys 2f" "type ^tokenizer" "keys <Enter><Esc>"
+screen filter-bad "$FIX" $BV "keys 4f" "type *x" "keys <Enter>"
+screen tensors-filter "$FIX" $BV "keys 4f" "type weight$" "keys <Enter>"
+
+# Matches are highlighted (theme slot MATCH is colour pair 8: 'H').
+printf 'size 200x60\nkeys 2/\ntype token_id\nkeys <Enter>\ndumpattr %s\n' \
+    "$scratch/attr.txt" >"$scratch/attr.script"
+(cd "$FIX" && GGUFED_SCRIPT=$scratch/attr.script "$GGUFED" $BV)
+[ "$(grep -c HHHHHHHH "$scratch/attr.txt")" -eq 3 ]
+ok $? "the three matches of token_id are highlighted"
+
+# Hostile and odd metadata: escapes, wide characters, invalid UTF-8.
+screen kv-summary "$FIX" kv.gguf
+screen kv "$FIX" kv.gguf "keys 2"
+screen kv-strings "$FIX" kv.gguf "keys 2/" "type str" "keys <Enter>"
+screen kv-arrays "$FIX" kv.gguf "keys 2G"
+
+# The tensor preview (statistics waited for, so the screen is settled).
+screen preview "$FIX" $BV "keys 4j<Enter>" "wait"
+screen preview-full "$FIX" $BV "keys 4j<Enter>" "wait" "keys f"
+screen preview-hex "$FIX" $BV "keys 4j<Enter>" "wait" "keys ff"
+screen preview-move "$FIX" $BV "keys 4j<Enter>" "wait" "keys jjlllll"
+screen preview-blocks "$FIX" $BV "keys 4j<Enter>" "wait" "keys b"
+screen preview-wrapped "$FIX" $BV "keys 4jj<Enter>" "wait"
+screen preview-slice "$FIX" shapes.gguf "keys 4f" "type 4d_2x3x4x5" \
+    "keys <Enter><Enter>" "wait" "keys ]]}"
+screen preview-f64 "$FIX" shapes.gguf "keys 4f" "type special.f64" \
+    "keys <Enter><Enter>" "wait" "keys f"
+screen preview-i64 "$FIX" types.gguf "keys 4f" "type I64" \
+    "keys <Enter><Enter>" "wait" "keys f"
+screen preview-cancel "$FIX" $BV "keys 4j<Enter><Esc>" "wait"
+
+# Mouse: a click selects, a double click opens, the wheel scrolls.
+screen mouse-click "$FIX" $BV "keys 2" "click 5 10"
+screen mouse-open "$FIX" $BV "keys 2" "dclick 23 10"
+screen mouse-wheel "$FIX" $BV "keys 3" "wheel down 5 5" "wheel down 5 5"
+
+# Resize, and a terminal too small to draw in.
+screen resize "$FIX" $BV "keys 2" "size 120x40"
+screen too-small "$FIX" $BV "size 30x8"
+screen resize-back "$FIX" $BV "size 30x8" "keys 2" "size 100x30"
+
+# The demo model: the naming convention, blocks, sorting in natural order.
+if [ -f "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" ]; then
+	A=$TESTS_SRCDIR/../assets
+	D=Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
+	screen demo-summary "$A" $D
+	screen demo-tensors "$A" $D "keys 4"
+	screen demo-unfold "$A" $D "keys 4+"
+	screen demo-tokenizer "$A" $D "keys 3"
+fi
+
+# Quitting: q at a top view ends the program with status 0.
+printf 'keys 2q\nkeys <Enter>\n' >"$scratch/q.script"
+(cd "$FIX" && GGUFED_SCRIPT=$scratch/q.script "$GGUFED" $BV) 2>"$scratch/err"
+rc=$?
+[ $rc -eq 0 ] && ! [ -s "$scratch/err" ]
+ok $? "q quits with status 0"
+
+# A file that cannot be opened: one line on stderr, exit 1, nothing on
+# stdout (the terminal is never touched).
+"$GGUFED" "$scratch/missing.gguf" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+[ $rc -eq 1 ] && ! [ -s "$scratch/out" ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+    grep -q 'missing.gguf' "$scratch/err"
+ok $? "unreadable file: exit 1, one line on stderr, nothing on stdout"
+"$GGUFED" "$SHARED_DIR/fixtures/real/ollama-api-test-truncated.gguf" \
+    >"$scratch/out" 2>"$scratch/err"
+rc=$?
+[ $rc -eq 1 ] && ! [ -s "$scratch/out" ] && [ "$(wc -l <"$scratch/err")" -eq 1 ]
+ok $? "truncated file: exit 1, one line on stderr, nothing on stdout"
+
+done_testing

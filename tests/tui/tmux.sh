@@ -1,0 +1,154 @@
+#!/bin/sh
+# tmux.sh - the real program on a real pseudo-terminal, driven through a
+# private tmux server (send-keys, capture-pane), as tmux's own regress
+# tests do.
+#
+# What only a terminal can show: the screen tmux sees equals the one the
+# script mode dumps (same golden files), resizing redraws, q restores the
+# terminal and exits 0, and no byte of a hostile key or value reaches the
+# terminal raw: every byte ggufed writes is logged with pipe-pane and
+# searched for the escape sequences planted in the file.
+. "$TESTS_SRCDIR/lib.sh"
+
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
+FIX=$SHARED_DIR/fixtures/ggml
+[ -d "$FIX" ] || skip_all "no fixtures in $FIX"
+GOLD=$TESTS_SRCDIR/tui/golden
+
+SOCK=ggufed-test-$$
+tm() {
+	tmux -L "$SOCK" -f /dev/null "$@"
+}
+trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
+unset TMUX NO_COLOR GGUFED_SCRIPT
+
+# settle FILE [TEXT]: captures the pane into FILE once two captures in a
+# row agree (and contain TEXT); gives up after about ten seconds.
+settle() {
+	i=0
+	: >"$1.prev"
+	while [ $i -lt 100 ]; do
+		tm capture-pane -p -t t >"$1" 2>/dev/null
+		if cmp -s "$1" "$1.prev" &&
+		    { [ -z "$2" ] || grep -qF -- "$2" "$1"; }; then
+			return 0
+		fi
+		cp "$1" "$1.prev"
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+same() {	# same NAME GOLDEN: the capture matches a golden screen
+	if cmp -s "$GOLD/$2.txt" "$scratch/$1"; then
+		ok 0 "tmux: $1 equals golden $2"
+	else
+		diff -u "$GOLD/$2.txt" "$scratch/$1" | head -30 | sed 's/^/# /'
+		ok 1 "tmux: $1 equals golden $2"
+	fi
+}
+
+# start DIR FILE: ggufed FILE in a fresh 80x24 session, every byte logged.
+start() {
+	tm kill-session -t t 2>/dev/null
+	rm -f "$scratch/raw"
+	tm new-session -d -s t -x 80 -y 24 "cd '$1' && read go &&
+	    exec env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC \
+	    '$GGUFED' '$2'" || return 1
+	tm set-option -t t remain-on-exit on >/dev/null
+	tm pipe-pane -t t -o "cat >>'$scratch/raw'"
+	tm send-keys -t t Enter
+}
+
+# ---------------------------------------------------------- the screens
+start "$FIX" big-vocab.gguf
+settle "$scratch/summary" "Sections"
+same summary summary.80x24
+tm send-keys -t t 2
+settle "$scratch/metadata" "key-value pairs"
+same metadata metadata.80x24
+tm send-keys -t t 3
+settle "$scratch/tokenizer" "150000 tokens"
+same tokenizer tokenizer.80x24
+tm send-keys -t t 2
+tm resize-window -t t -x 120 -y 40
+settle "$scratch/resize" "tokenizer.chat_template"
+same resize resize.80x24
+tm resize-window -t t -x 30 -y 8
+settle "$scratch/small" "terminal too small"
+ok $? "tmux: a 30x8 terminal shows 'terminal too small'"
+tm resize-window -t t -x 80 -y 24
+settle "$scratch/back" "key-value pairs"
+same back metadata.80x24
+tm send-keys -t t F1
+settle "$scratch/help" "Everywhere"
+ok $? "tmux: F1 opens the help"
+tm send-keys -t t q
+settle "$scratch/afterhelp" "key-value pairs"
+same afterhelp metadata.80x24
+tm send-keys -t t / t o k e n _ i d Enter
+settle "$scratch/search" "bos_token_id"
+same search search.80x24
+
+# q at a top view: the program ends with status 0 and leaves the
+# alternate screen.
+tm send-keys -t t q
+i=0
+while [ "$(tm display-message -p -t t '#{pane_dead}')" != 1 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ "$(tm display-message -p -t t '#{pane_dead_status}')" = 0 ]
+ok $? "tmux: q quits with status 0"
+sleep 0.2
+tail -c 200 "$scratch/raw" | grep -q "$(printf '\033\\[?1049l')"
+ok $? "tmux: the terminal is restored (alternate screen left)"
+
+# ---------------------------------------------------- hostile metadata
+# A file whose keys and values carry terminal escapes: a title change
+# (OSC 0), a clipboard write (OSC 52), a hyperlink (OSC 8), a colour.
+le() {	# le BYTES VALUE: VALUE little-endian in BYTES bytes
+	n=$2
+	k=0
+	while [ $k -lt "$1" ]; do
+		printf "\\$(printf %03o $((n & 255)))"
+		n=$((n >> 8))
+		k=$((k + 1))
+	done
+}
+kvstr() {	# kvstr KEY VALUE
+	le 8 "$(printf '%s' "$1" | wc -c)"
+	printf '%s' "$1"
+	le 4 8
+	le 8 "$(printf '%s' "$2" | wc -c)"
+	printf '%s' "$2"
+}
+E=$(printf '\033')
+B=$(printf '\007')
+{
+	printf 'GGUF'
+	le 4 3
+	le 8 0
+	le 8 3
+	kvstr "general.architecture" "llama"
+	kvstr "evil.${E}]0;PWNED${B}key" "clip ${E}]52;c;SGVsbG8=${B} red ${E}[31mRED${E}[0m"
+	kvstr "general.name" "${E}]8;;http://example.invalid/${E}\\link${E}]8;;${E}\\"
+} >"$scratch/hostile.gguf"
+
+start "$scratch" hostile.gguf
+settle "$scratch/h1" "Sections"
+tm send-keys -t t 2
+settle "$scratch/h2" "evil"
+grep -qF 'evil.\x1b]0;PWNED\x07key' "$scratch/h2"
+ok $? "tmux: the hostile key is shown escaped"
+grep -qF '"clip \x1b]52;c;SGVsbG8=\x07 red' "$scratch/h2"
+ok $? "tmux: the hostile value is shown escaped"
+tm send-keys -t t q
+sleep 0.5
+for seq in "${E}]0;PWNED" "${E}]52;" "${E}]8;;" "${E}[31mRED"; do
+	! grep -qF -- "$seq" "$scratch/raw"
+	ok $? "tmux: no raw $(printf '%s' "$seq" | od -An -c | tr -s ' ' | head -1) reached the terminal"
+done
+
+done_testing
