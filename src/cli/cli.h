@@ -57,6 +57,23 @@ const char *out_size(unsigned long long v, char *buf, size_t len);
 int	 cmd_info(int argc, char **argv);
 int	 cmd_dump(int argc, char **argv);
 int	 cmd_get(int argc, char **argv);
+/* cat.c */
+int	 cmd_cat(int argc, char **argv);
+/*
+ * The tensor called name, or NULL after printing "no tensor" with the
+ * closest names to stderr.
+ */
+const struct gguf_tensor *cli_find_tensor(const struct gguf_file *f,
+	     const char *path, const char *name);
+/*
+ * Parses a half-open range "A:B", "A:", ":B" or "N" (N:N+1). *has_b is 0
+ * when the end is left open. -1 if s is not a range.
+ */
+int	 cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b);
+/* calloc that never returns NULL: exits with a message instead. */
+void	*cli_xcalloc(size_t n, size_t size);
+/* stats.c */
+int	 cmd_stats(int argc, char **argv);
 /* edit.c */
 int	 cmd_edit(int argc, char **argv);
 int	 cmd_set(int argc, char **argv);

@@ -26,6 +26,12 @@ static const struct cli_cmd commands[] = {
 	    "every KV pair and every tensor info" },
 	{ "get", cmd_get, "[--json] FILE KEY",
 	    "one value; arrays one element per line" },
+	{ "cat", cmd_cat, "FILE TENSOR [--rows A:B] [--cols A:B] "
+	    "[--slice I,J] [--raw]",
+	    "a tensor's values, one row per line (--raw: its blocks)" },
+	{ "stats", cmd_stats, "FILE (TENSOR... | --all) [--rows A:B] "
+	    "[--json] [--threads N]",
+	    "statistics: min, max, mean, std, zeros, NaN, Inf, histogram" },
 	{ "edit", cmd_edit, "FILE (-i | -o OUT) [-e CMD]... [-f SCRIPT] "
 	    "[--dry-run] [--reserve BYTES] [--force]",
 	    "apply edit commands (set, rm, mv, rename, ...) and save once" },

@@ -1,0 +1,455 @@
+/*
+ * cat.c - `ggufed cat FILE TENSOR [--rows A:B] [--cols A:B] [--slice I,J]
+ * [--raw]`: a tensor's values as text.
+ *
+ * A tensor is printed as rows of ne[0] values, one row per line, values
+ * separated by one space. Floats print with %.9g, which reads back to the
+ * same float32 bits; F64 with %.17g; integer types as exact integers. Only
+ * the blocks holding the chosen window are decoded.
+ *
+ * Rows are numbered over the whole tensor (ne[1] * ne[2] * ne[3] of them),
+ * or, with --slice I,J, within the matrix at index I of dimension 2 and J
+ * of dimension 3. Ranges are half-open, A:B, with either end optional; a
+ * single number N means N:N+1.
+ *
+ * --raw prints what the window's blocks store instead: for quantized types
+ * each block's scales, mins and quants as numbers (the block view of the
+ * dequantizer); for plain types the stored bit patterns in hex.
+ *
+ * This file also holds the helpers `ggufed stats` shares: tensor lookup
+ * with suggestions, range parsing, allocation.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dequant.h"
+
+#define CAT_CHUNK	65536	/* elements decoded per call */
+
+/* --------------------------------------------------------------- helpers */
+
+void *
+cli_xcalloc(size_t n, size_t size)
+{
+	void	*p = calloc(n != 0 ? n : 1, size != 0 ? size : 1);
+
+	if (p == NULL) {
+		cli_error("out of memory");
+		exit(EXIT_BADFILE);
+	}
+	return p;
+}
+
+/*
+ * Edit distance of two byte strings, each cut at 255 bytes, ASCII letters
+ * compared without case (a difference of case only costs nothing).
+ */
+static int
+fold(char c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static unsigned
+distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	unsigned	row[256], prev, cur, best;
+	size_t		i, j;
+
+	if (na > 255)
+		na = 255;
+	if (nb > 255)
+		nb = 255;
+	for (j = 0; j <= nb; j++)
+		row[j] = (unsigned)j;
+	for (i = 1; i <= na; i++) {
+		prev = row[0];
+		row[0] = (unsigned)i;
+		for (j = 1; j <= nb; j++) {
+			cur = row[j];
+			best = prev + (fold(a[i - 1]) != fold(b[j - 1]));
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[nb];
+}
+
+const struct gguf_tensor *
+cli_find_tensor(const struct gguf_file *f, const char *path,
+    const char *name)
+{
+	const struct gguf_tensor	*t;
+	uint64_t			 i, n = gguf_layout(f)->n_tensors;
+	uint64_t			 best[3];
+	unsigned			 dist[3], d;
+	int64_t				 idx;
+	int				 k, m, nbest = 0;
+
+	idx = gguf_tensor_find(f, name, strlen(name));
+	if (idx >= 0)
+		return gguf_tensor_at(f, (uint64_t)idx);
+	for (i = 0; i < n; i++) {
+		t = gguf_tensor_at(f, i);
+		d = distance(name, strlen(name), t->name.p, t->name.n);
+		for (k = 0; k < nbest && dist[k] <= d; k++)
+			;
+		if (k >= 3)
+			continue;
+		for (m = nbest < 3 ? nbest : 2; m > k; m--) {
+			dist[m] = dist[m - 1];
+			best[m] = best[m - 1];
+		}
+		dist[k] = d;
+		best[k] = i;
+		if (nbest < 3)
+			nbest++;
+	}
+	fprintf(stderr, "%s: ", cli_prog);
+	out_text(stderr, path, strlen(path));
+	fputs(": no tensor ", stderr);
+	out_quoted(stderr, name, strlen(name));
+	for (k = 0; k < nbest; k++) {
+		t = gguf_tensor_at(f, best[k]);
+		fputs(k == 0 ? "; closest: " : ", ", stderr);
+		out_quoted(stderr, t->name.p, t->name.n);
+	}
+	if (n == 0)
+		fputs(" (the file has no tensors)", stderr);
+	fputc('\n', stderr);
+	return NULL;
+}
+
+int
+cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b)
+{
+	unsigned long long	 v;
+	const char		*colon = strchr(s, ':');
+	char			 buf[64];
+
+	*a = 0;
+	*has_b = 0;
+	if (colon == NULL) {
+		if (cli_parse_u64(s, &v) != 0 || v == UINT64_MAX)
+			return -1;
+		*a = v;
+		*b = v + 1;
+		*has_b = 1;
+		return 0;
+	}
+	if ((size_t)(colon - s) >= sizeof buf)
+		return -1;
+	memcpy(buf, s, (size_t)(colon - s));
+	buf[colon - s] = '\0';
+	if (buf[0] != '\0') {
+		if (cli_parse_u64(buf, &v) != 0)
+			return -1;
+		*a = v;
+	}
+	if (colon[1] != '\0') {
+		if (cli_parse_u64(colon + 1, &v) != 0)
+			return -1;
+		*b = v;
+		*has_b = 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ cat */
+
+struct window {
+	uint64_t	row0;		/* absolute first row */
+	uint64_t	nrows;
+	uint64_t	col0;
+	uint64_t	ncols;
+};
+
+static void
+print_row_values(const float *fv, const double *dv, const int64_t *iv,
+    uint64_t n, int first)
+{
+	uint64_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (!first || i > 0)
+			putchar(' ');
+		if (iv != NULL)
+			printf("%" PRId64, iv[i]);
+		else if (dv != NULL)
+			printf("%.17g", dv[i]);
+		else
+			printf("%.9g", (double)fv[i]);
+	}
+}
+
+static int
+cat_values(const struct gguf_file *f, const struct gguf_tensor *t,
+    const struct window *w, struct gguf_err *err)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(t->type);
+	const uint8_t			*data;
+	int				 be = gguf_layout(f)->be;
+	int				 ints = (ti->flags & GGUF_TF_INT) != 0;
+	int				 wide = t->type == GGUF_T_F64;
+	uint64_t			 r, off, k;
+	float				*fv = NULL;
+	double				*dv = NULL;
+	int64_t				*iv = NULL;
+	int				 rc = -1;
+
+	if ((data = gguf_tensor_data(f, t, err)) == NULL)
+		return -1;
+	if (ints)
+		iv = cli_xcalloc(CAT_CHUNK, sizeof *iv);
+	else if (wide)
+		dv = cli_xcalloc(CAT_CHUNK, sizeof *dv);
+	else
+		fv = cli_xcalloc(CAT_CHUNK, sizeof *fv);
+	for (r = w->row0; r < w->row0 + w->nrows; r++) {
+		for (off = 0; off < w->ncols; off += k) {
+			k = w->ncols - off < CAT_CHUNK ? w->ncols - off :
+			    CAT_CHUNK;
+			if ((ints ? gguf_dequant_i64(t->type, be, data,
+			    t->nbytes, r * t->ne[0] + w->col0 + off, k, iv,
+			    err) : wide ? gguf_dequant_f64(t->type, be, data,
+			    t->nbytes, r * t->ne[0] + w->col0 + off, k, dv,
+			    err) : gguf_dequant(t->type, be, data, t->nbytes,
+			    r * t->ne[0] + w->col0 + off, k, fv, err)) != 0)
+				goto out;
+			print_row_values(fv, dv, iv, k, off == 0);
+		}
+		putchar('\n');
+		if (ferror(stdout))
+			break;
+	}
+	rc = 0;
+out:
+	free(fv);
+	free(dv);
+	free(iv);
+	return rc;
+}
+
+static void
+print_view(const struct gguf_blockview *bv)
+{
+	uint32_t	k, i;
+	double		v;
+
+	for (k = 0; k < bv->nfield; k++) {
+		printf("%s", bv->f[k].name);
+		for (i = 0; i < bv->f[k].n; i++) {
+			v = bv->v[bv->f[k].off + i];
+			if (bv->f[k].integral)
+				printf(" %.0f", v);
+			else
+				printf(" %.9g", v);
+		}
+		printf("\t# %s\n", bv->f[k].what);
+	}
+}
+
+static int
+cat_raw(const struct gguf_file *f, const struct gguf_tensor *t,
+    const struct window *w, struct gguf_err *err)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(t->type);
+	const uint8_t			*data, *p;
+	struct gguf_blockview		*bv;
+	int				 be = gguf_layout(f)->be;
+	uint64_t			 r, b, b0, b1, c, e;
+	unsigned			 i;
+
+	if (gguf_dequant_check(t->type, be, err) != 0)
+		return -1;
+	if ((data = gguf_tensor_data(f, t, err)) == NULL)
+		return -1;
+	if (!(ti->flags & GGUF_TF_QUANT)) {
+		/* plain types: the stored bits, in the file's byte order */
+		for (r = w->row0; r < w->row0 + w->nrows; r++) {
+			for (c = 0; c < w->ncols; c++) {
+				p = data + (r * t->ne[0] + w->col0 + c) *
+				    ti->bytes;
+				fputs(c > 0 ? " 0x" : "0x", stdout);
+				for (i = 0; i < ti->bytes; i++)
+					printf("%02x", p[be ? i :
+					    ti->bytes - 1 - i]);
+			}
+			putchar('\n');
+		}
+		return 0;
+	}
+	bv = cli_xcalloc(1, sizeof *bv);
+	for (r = w->row0; r < w->row0 + w->nrows; r++) {
+		if (w->ncols == 0)
+			break;
+		e = r * t->ne[0] + w->col0;
+		b0 = e / ti->blck;
+		b1 = (e + w->ncols - 1) / ti->blck;
+		for (b = b0; b <= b1; b++) {
+			if (gguf_dequant_block_view(t->type, be, data,
+			    t->nbytes, b, bv, err) != 0) {
+				free(bv);
+				return -1;
+			}
+			printf("# row %llu, block %llu: columns %llu:%llu, "
+			    "data offset %llu\n", (unsigned long long)r,
+			    (unsigned long long)(b - r * t->ne[0] / ti->blck),
+			    (unsigned long long)(b * ti->blck - r * t->ne[0]),
+			    (unsigned long long)((b + 1) * ti->blck -
+			    r * t->ne[0]),
+			    (unsigned long long)(b * ti->bytes));
+			print_view(bv);
+		}
+	}
+	free(bv);
+	return 0;
+}
+
+static int
+usage_range(const char *what, uint64_t a, uint64_t b, uint64_t max,
+    const char *unit)
+{
+	cli_usage_error("cat", "%s %llu:%llu out of range: %s has %llu "
+	    "(valid 0:%llu)", what, (unsigned long long)a,
+	    (unsigned long long)b, unit, (unsigned long long)max,
+	    (unsigned long long)max);
+	return EXIT_USAGE;
+}
+
+int
+cmd_cat(int argc, char **argv)
+{
+	const struct gguf_tensor	*t;
+	struct gguf_file		*f;
+	struct gguf_err			 err;
+	struct window			 w;
+	const char			*path = NULL, *name = NULL;
+	const char			*rows = NULL, *cols = NULL, *slice = NULL;
+	unsigned long long		 si = 0, sj = 0;
+	uint64_t			 ra, rb, ca, cb, nrows, base;
+	int				 i, raw = 0, has_rb, has_cb, rc;
+	char				 sbuf[64], *comma;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--raw") == 0)
+			raw = 1;
+		else if ((strcmp(argv[i], "--rows") == 0 ||
+		    strcmp(argv[i], "--cols") == 0 ||
+		    strcmp(argv[i], "--slice") == 0) && i + 1 < argc) {
+			if (argv[i][2] == 'r')
+				rows = argv[++i];
+			else if (argv[i][2] == 'c')
+				cols = argv[++i];
+			else
+				slice = argv[++i];
+		} else if (strcmp(argv[i], "--help") == 0) {
+			cli_usage_error("cat", "print a tensor's values");
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
+			cli_usage_error("cat", "unknown option or missing "
+			    "value: '%s'", argv[i]);
+			return EXIT_USAGE;
+		} else if (path == NULL)
+			path = argv[i];
+		else if (name == NULL)
+			name = argv[i];
+		else {
+			cli_usage_error("cat", "too many arguments");
+			return EXIT_USAGE;
+		}
+	}
+	if (name == NULL) {
+		cli_usage_error("cat", "missing %s", path == NULL ?
+		    "FILE and TENSOR" : "TENSOR");
+		return EXIT_USAGE;
+	}
+	ra = ca = 0;
+	if (rows != NULL && cli_parse_range(rows, &ra, &rb, &has_rb) != 0) {
+		cli_usage_error("cat", "--rows wants A:B, A:, :B or N, not "
+		    "'%s'", rows);
+		return EXIT_USAGE;
+	}
+	if (cols != NULL && cli_parse_range(cols, &ca, &cb, &has_cb) != 0) {
+		cli_usage_error("cat", "--cols wants A:B, A:, :B or N, not "
+		    "'%s'", cols);
+		return EXIT_USAGE;
+	}
+	if (slice != NULL) {
+		snprintf(sbuf, sizeof sbuf, "%s", slice);
+		comma = strchr(sbuf, ',');
+		if (comma != NULL)
+			*comma++ = '\0';
+		if (cli_parse_u64(sbuf, &si) != 0 || (comma != NULL &&
+		    cli_parse_u64(comma, &sj) != 0)) {
+			cli_usage_error("cat", "--slice wants I or I,J, not "
+			    "'%s'", slice);
+			return EXIT_USAGE;
+		}
+	}
+	if ((f = cli_open(path)) == NULL)
+		return EXIT_BADFILE;
+	rc = EXIT_USAGE;
+	if ((t = cli_find_tensor(f, path, name)) == NULL) {
+		rc = EXIT_BADFILE;
+		goto out;
+	}
+	nrows = gguf_tensor_nrows(t);
+	base = 0;
+	if (slice != NULL) {
+		if (si >= t->ne[2] || sj >= t->ne[3]) {
+			cli_usage_error("cat", "slice %llu,%llu out of range: "
+			    "the tensor has %llu x %llu matrices (valid "
+			    "0:%llu, 0:%llu)", si, sj,
+			    (unsigned long long)t->ne[2],
+			    (unsigned long long)t->ne[3],
+			    (unsigned long long)t->ne[2],
+			    (unsigned long long)t->ne[3]);
+			goto out;
+		}
+		nrows = t->ne[1];
+		base = (sj * t->ne[2] + si) * t->ne[1];
+	}
+	if (rows == NULL || !has_rb)
+		rb = nrows;
+	if (cols == NULL || !has_cb)
+		cb = t->ne[0];
+	if (ra > rb || rb > nrows) {
+		rc = usage_range("rows", ra, rb, nrows, slice != NULL ?
+		    "the slice's rows" : "rows");
+		goto out;
+	}
+	if (ca > cb || cb > t->ne[0]) {
+		rc = usage_range("columns", ca, cb, t->ne[0], "columns");
+		goto out;
+	}
+	w.row0 = base + ra;
+	w.nrows = rb - ra;
+	w.col0 = ca;
+	w.ncols = cb - ca;
+	memset(&err, 0, sizeof err);
+	if (gguf_dequant_check(t->type, gguf_layout(f)->be, &err) != 0 ||
+	    (raw ? cat_raw(f, t, &w, &err) : cat_values(f, t, &w,
+	    &err)) != 0) {
+		cli_file_error(path, &err);
+		rc = EXIT_BADFILE;
+		goto out;
+	}
+	rc = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("write error on standard output");
+		rc = EXIT_BADFILE;
+	}
+out:
+	gguf_close(f);
+	return rc;
+}

@@ -1,0 +1,305 @@
+/*
+ * stats.c - `ggufed stats FILE (TENSOR... | --all) [--rows A:B] [--json]
+ * [--threads N]`: whole-tensor statistics.
+ *
+ * For each tensor: count, finite values, zeros, NaN, +Inf, -Inf, min,
+ * max, mean and standard deviation of the finite values, and a 64-bin
+ * histogram over [min, max]. Named tensors get a report with the
+ * histogram drawn; --all prints one line per tensor. --json prints one
+ * JSON object per line in both cases (NaN and infinities as strings, as
+ * elsewhere). When standard error is a terminal, progress is shown there.
+ *
+ * A tensor that cannot be decoded (unknown type, quantized data in a
+ * big-endian file, data past the end of the file) is reported and
+ * skipped; the exit status is then 1.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dequant.h"
+#include "stats.h"
+
+struct progress {
+	const char	*name;
+	size_t		 namelen;
+	uint64_t	 index;		/* of the tensor being done */
+	uint64_t	 count;		/* tensors to do */
+	double		 last;		/* when the line was last drawn */
+	int		 shown;
+};
+
+static double
+seconds(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void
+progress_clear(struct progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r%-78s\r", "");
+	p->shown = 0;
+}
+
+static int
+on_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress	*p = arg;
+	double		 now = seconds();
+	int		 n;
+
+	if (now - p->last < 0.1)
+		return 0;
+	p->last = now;
+	n = p->namelen > 40 ? 40 : (int)p->namelen;
+	fprintf(stderr, "\rstats: %llu/%llu %.*s%s %3.0f%%  ",
+	    (unsigned long long)p->index + 1, (unsigned long long)p->count,
+	    n, p->name, p->namelen > 40 ? "..." : "",
+	    total > 0 ? 100.0 * (double)done / (double)total : 100.0);
+	p->shown = 1;
+	return 0;
+}
+
+static void
+print_json(const struct gguf_tensor *t, const struct gguf_stats *st,
+    const char *error)
+{
+	char	tb[24];
+	int	b;
+
+	fputs("{\"tensor\": ", stdout);
+	out_json_str(stdout, t->name.p, t->name.n);
+	printf(", \"type\": \"%s\"", gguf_ttype_name(t->type, tb));
+	if (error != NULL) {
+		fputs(", \"error\": ", stdout);
+		out_json_str(stdout, error, strlen(error));
+		fputs("}\n", stdout);
+		return;
+	}
+	printf(", \"count\": %llu, \"finite\": %llu, \"zeros\": %llu, "
+	    "\"nan\": %llu, \"pinf\": %llu, \"ninf\": %llu",
+	    (unsigned long long)st->count, (unsigned long long)st->nfinite,
+	    (unsigned long long)st->nzero, (unsigned long long)st->nnan,
+	    (unsigned long long)st->npinf, (unsigned long long)st->nninf);
+	fputs(", \"min\": ", stdout);
+	out_json_double(stdout, st->min);
+	fputs(", \"max\": ", stdout);
+	out_json_double(stdout, st->max);
+	fputs(", \"mean\": ", stdout);
+	out_json_double(stdout, st->mean);
+	fputs(", \"std\": ", stdout);
+	out_json_double(stdout, st->std);
+	fputs(", \"hist\": [", stdout);
+	for (b = 0; b < GGUF_STATS_BINS; b++)
+		printf("%s%llu", b ? ", " : "",
+		    (unsigned long long)st->hist[b]);
+	fputs("]}\n", stdout);
+}
+
+static void
+print_line(const struct gguf_tensor *t, const struct gguf_stats *st,
+    const char *error)
+{
+	char	tb[24];
+
+	out_text(stdout, t->name.p, t->name.n);
+	printf("\t%s", gguf_ttype_name(t->type, tb));
+	if (error != NULL) {
+		fputs("\terror: ", stdout);
+		out_msg(stdout, error);
+		putchar('\n');
+		return;
+	}
+	printf("\tcount=%llu min=%.9g max=%.9g mean=%.9g std=%.9g zeros=%llu "
+	    "nan=%llu +inf=%llu -inf=%llu\n", (unsigned long long)st->count,
+	    st->min, st->max, st->mean, st->std,
+	    (unsigned long long)st->nzero, (unsigned long long)st->nnan,
+	    (unsigned long long)st->npinf, (unsigned long long)st->nninf);
+}
+
+static void
+print_report(const struct gguf_tensor *t, const struct gguf_stats *st)
+{
+	uint64_t	top = 0;
+	double		lo, w;
+	char		tb[24], bar[41];
+	int		b, n;
+
+	fputs("tensor   ", stdout);
+	out_text(stdout, t->name.p, t->name.n);
+	printf("\ntype     %s\n", gguf_ttype_name(t->type, tb));
+	printf("shape    %llu x %llu x %llu x %llu\n",
+	    (unsigned long long)t->ne[0], (unsigned long long)t->ne[1],
+	    (unsigned long long)t->ne[2], (unsigned long long)t->ne[3]);
+	printf("count    %llu\nfinite   %llu\nzeros    %llu\nnan      %llu\n"
+	    "+inf     %llu\n-inf     %llu\n", (unsigned long long)st->count,
+	    (unsigned long long)st->nfinite, (unsigned long long)st->nzero,
+	    (unsigned long long)st->nnan, (unsigned long long)st->npinf,
+	    (unsigned long long)st->nninf);
+	printf("min      %.9g\nmax      %.9g\nmean     %.9g\nstd      %.9g\n",
+	    st->min, st->max, st->mean, st->std);
+	if (st->nfinite == 0)
+		return;
+	printf("histogram (%d bins over [min, max])\n", GGUF_STATS_BINS);
+	for (b = 0; b < GGUF_STATS_BINS; b++)
+		top = st->hist[b] > top ? st->hist[b] : top;
+	lo = st->min;
+	w = (st->max - st->min) / GGUF_STATS_BINS;
+	for (b = 0; b < GGUF_STATS_BINS; b++) {
+		n = top > 0 ? (int)((double)st->hist[b] * 40.0 /
+		    (double)top + 0.5) : 0;
+		memset(bar, '#', (size_t)n);
+		bar[n] = '\0';
+		printf("  %14.6g %12llu %s\n", lo + w * b,
+		    (unsigned long long)st->hist[b], bar);
+	}
+}
+
+int
+cmd_stats(int argc, char **argv)
+{
+	const struct gguf_tensor	*t, **list;
+	struct gguf_stats_opts		 opts;
+	struct gguf_stats		 st;
+	struct progress			 pr;
+	struct gguf_file		*f;
+	struct gguf_err			 err;
+	const char			*path = NULL, *rows = NULL;
+	unsigned long long		 nthreads = 0;
+	uint64_t			 n = 0, k, ra = 0, rb = 0, nrows, a, b;
+	int				 i, all = 0, json = 0, has_rb = 0;
+	int				 rc = 0, r, names = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--all") == 0)
+			all = 1;
+		else if (strcmp(argv[i], "--json") == 0)
+			json = 1;
+		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], &nthreads) != 0 ||
+			    nthreads > 1024) {
+				cli_usage_error("stats", "--threads wants a "
+				    "number from 0 (all CPUs) to 1024");
+				return EXIT_USAGE;
+			}
+		} else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc) {
+			rows = argv[++i];
+			if (cli_parse_range(rows, &ra, &rb, &has_rb) != 0) {
+				cli_usage_error("stats", "--rows wants A:B, "
+				    "A:, :B or N, not '%s'", rows);
+				return EXIT_USAGE;
+			}
+		} else if (strcmp(argv[i], "--help") == 0) {
+			cli_usage_error("stats", "statistics of tensors");
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
+			cli_usage_error("stats", "unknown option or missing "
+			    "value: '%s'", argv[i]);
+			return EXIT_USAGE;
+		} else if (path == NULL)
+			path = argv[i];
+		else
+			names++;
+	}
+	if (path == NULL || (names == 0 && !all) || (names > 0 && all)) {
+		cli_usage_error("stats", path == NULL ? "missing FILE" :
+		    names == 0 ? "name tensors or give --all" :
+		    "--all and tensor names exclude each other");
+		return EXIT_USAGE;
+	}
+	if ((f = cli_open(path)) == NULL)
+		return EXIT_BADFILE;
+	/* the tensors, in the order asked */
+	list = cli_xcalloc(all ? gguf_layout(f)->n_tensors + 1 :
+	    (size_t)names, sizeof *list);
+	if (all) {
+		for (k = 0; k < gguf_layout(f)->n_tensors; k++)
+			list[n++] = gguf_tensor_at(f, k);
+	} else {
+		for (i = 1; i < argc; i++) {
+			if (strcmp(argv[i], "--threads") == 0 ||
+			    strcmp(argv[i], "--rows") == 0) {
+				i++;
+				continue;
+			}
+			if (argv[i][0] == '-' && argv[i][1] == '-')
+				continue;
+			if (argv[i] == path)
+				continue;
+			if ((t = cli_find_tensor(f, path, argv[i])) == NULL) {
+				rc = EXIT_BADFILE;
+				goto out;
+			}
+			list[n++] = t;
+		}
+	}
+
+	memset(&opts, 0, sizeof opts);
+	memset(&pr, 0, sizeof pr);
+	opts.threads = (unsigned)nthreads;
+	if (isatty(STDERR_FILENO)) {
+		opts.progress = on_progress;
+		opts.arg = &pr;
+	}
+	pr.count = n;
+	for (k = 0; k < n; k++) {
+		t = list[k];
+		pr.index = k;
+		pr.name = t->name.p;
+		pr.namelen = t->name.n;
+		memset(&err, 0, sizeof err);
+		nrows = gguf_tensor_nrows(t);
+		a = ra;
+		b = has_rb ? rb : nrows;
+		if (rows != NULL && (a > b || b > nrows)) {
+			gguf_errf(&err, -1, "rows %llu:%llu out of range: the "
+			    "tensor has %llu rows (valid 0:%llu)",
+			    (unsigned long long)a, (unsigned long long)b,
+			    (unsigned long long)nrows,
+			    (unsigned long long)nrows);
+			r = -1;
+		} else
+			r = gguf_stats_tensor(f, t, a, b - a, &opts, &st,
+			    &err);
+		progress_clear(&pr);
+		if (r != 0)
+			rc = EXIT_BADFILE;
+		if (json)
+			print_json(t, &st, r != 0 ? err.msg : NULL);
+		else if (all)
+			print_line(t, &st, r != 0 ? err.msg : NULL);
+		else if (r != 0) {
+			fflush(stdout);
+			fprintf(stderr, "%s: ", cli_prog);
+			out_text(stderr, path, strlen(path));
+			fputs(": ", stderr);
+			out_text(stderr, t->name.p, t->name.n);
+			fputs(": ", stderr);
+			out_msg(stderr, err.msg);
+			fputc('\n', stderr);
+		} else {
+			if (k > 0)
+				putchar('\n');
+			print_report(t, &st);
+		}
+		fflush(stdout);
+	}
+	if (ferror(stdout)) {
+		cli_error("write error on standard output");
+		rc = EXIT_BADFILE;
+	}
+out:
+	free(list);
+	gguf_close(f);
+	return rc;
+}

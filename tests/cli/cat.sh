@@ -1,0 +1,191 @@
+#!/bin/sh
+# cat.sh - `ggufed cat` and `ggufed stats`.
+#
+# Every tensor of every fixture file with expected values prints, through
+# `ggufed cat`, numbers that read back to ggml's float32 values bit for bit
+# (NaN as NaN), one row per line. Random row/column windows print exactly
+# the same text as the same slice of the whole tensor. On the real model
+# files, F16, Q8_0 and F32 tensors print the same text as ggml's own
+# conversion (`oracle dequant`). Then --slice, --raw, the error messages
+# (closest names, valid ranges) and the statistics command.
+. "$TESTS_SRCDIR/lib.sh"
+
+fx="$SHARED_DIR/fixtures/ggml"
+real="$SHARED_DIR/fixtures/real"
+f32cmp="$TESTS_BUILDDIR/cli/f32cmp"
+jsoncheck="$TESTS_BUILDDIR/tools/jsoncheck"
+[ -f "$fx/expected.tsv" ] || skip_all "no fixtures in SHARED_DIR"
+tab=$(printf '\t')
+
+# ----------------------------------------------------------- every tensor
+tail -n +2 "$fx/expected.tsv" >"$scratch/tsv"
+while IFS="$tab" read -r file tensor type tid ne0 ne1 ne2 ne3 nbytes sha f32 src; do
+	[ "$f32" = "-" ] && continue
+	nelem=$((ne0 * ne1 * ne2 * ne3))
+	nrows=$((ne1 * ne2 * ne3))
+	[ "$ne0" -eq 0 ] && nrows=0
+	"$GGUFED" cat "$fx/$file" "$tensor" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+	n=$("$f32cmp" "$fx/$f32" <"$scratch/out" 2>"$scratch/cmperr")
+	good=$?
+	lines=$(wc -l <"$scratch/out")
+	width=$(awk 'NF != w { print NF; exit }' w="$ne0" "$scratch/out")
+	[ "$rc" -eq 0 ] && [ "$good" -eq 0 ] && [ "$n" = "$nelem" ] &&
+	    [ "$lines" -eq "$nrows" ] && [ -z "$width" ]
+	ok $? "cat $file $tensor ($type): $nelem values bit for bit, $nrows rows"
+	[ "$good" -eq 0 ] || sed 's/^/# /' "$scratch/cmperr" "$scratch/err"
+done <"$scratch/tsv"
+
+# ---------------------------------------------------------- random windows
+# Three windows per tensor of types.gguf, drawn by awk with a fixed seed.
+awk -F"$tab" '$1 == "types.gguf" || $1 == "internal-types.gguf" {
+	srand(7 + NR)
+	rows = $6 * $7 * $8
+	for (k = 0; k < 3; k++) {
+		a = int(rand() * rows); b = a + 1 + int(rand() * (rows - a))
+		c = int(rand() * $5); d = c + 1 + int(rand() * ($5 - c))
+		print $1 "\t" $2 "\t" a "\t" b "\t" c "\t" d
+	}
+}' "$scratch/tsv" >"$scratch/windows"
+full=""
+while IFS="$tab" read -r file tensor a b c d; do
+	if [ "$full" != "$file/$tensor" ]; then
+		"$GGUFED" cat "$fx/$file" "$tensor" >"$scratch/full"
+		full="$file/$tensor"
+	fi
+	awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" 'NR > a && NR <= b {
+		for (i = c + 1; i <= d; i++)
+			printf "%s%s", $i, (i < d ? " " : "\n")
+	}' "$scratch/full" >"$scratch/want"
+	"$GGUFED" cat "$fx/$file" "$tensor" --rows "$a:$b" --cols "$c:$d" \
+	    >"$scratch/got"
+	cmp -s "$scratch/got" "$scratch/want"
+	ok $? "cat $tensor --rows $a:$b --cols $c:$d is that slice of the whole"
+done <"$scratch/windows"
+
+# ------------------------------------------------------- against ggml itself
+if [ -n "${ORACLE:-}" ] && "$ORACLE" version >/dev/null 2>&1; then
+	for f in TinyStories-656K-Q8_0.gguf TinyStories-656K.f16.gguf \
+	    ollama-llama-2-tiny-random.gguf stories260K.gguf; do
+		[ -f "$real/$f" ] || continue
+		"$ORACLE" dump "$real/$f" | awk '$1 == "tensor" &&
+		    ($4 == "f16" || $4 == "f32" || $4 == "q8_0") {
+			n = $3; gsub(/"/, "", n); print n "\t" $4 }' \
+		    >"$scratch/names"
+		while IFS="$tab" read -r t type; do
+			"$ORACLE" dequant "$real/$f" "$t" >"$scratch/ggml"
+			"$GGUFED" cat "$real/$f" "$t" | tr ' ' '\n' \
+			    >"$scratch/ours"
+			[ -s "$scratch/ggml" ] && cmp -s "$scratch/ggml" "$scratch/ours"
+			ok $? "$f $t ($type): same text as oracle dequant"
+		done <"$scratch/names"
+	done
+else
+	echo "# oracle not available: comparisons with ggml skipped"
+fi
+
+# ------------------------------------------------------------------ slices
+"$GGUFED" cat "$fx/shapes.gguf" shape.4d_2x3x4x5 >"$scratch/full"
+"$GGUFED" cat "$fx/shapes.gguf" shape.4d_2x3x4x5 --slice 1,2 >"$scratch/got"
+sed -n '28,30p' "$scratch/full" | cmp -s - "$scratch/got"
+ok $? "--slice 1,2 is the matrix at dims 2 and 3 = 1, 2 (rows 27:30)"
+"$GGUFED" cat "$fx/shapes.gguf" shape.4d_2x3x4x5 --slice 1,2 --rows 1: \
+    >"$scratch/got"
+sed -n '29,30p' "$scratch/full" | cmp -s - "$scratch/got"
+ok $? "--rows count within the slice"
+"$GGUFED" cat "$fx/shapes.gguf" shape.4d_2x3x4x5 --slice 3 --rows 0 \
+    >"$scratch/got"
+sed -n '10p' "$scratch/full" | cmp -s - "$scratch/got"
+ok $? "--slice I alone means J = 0; --rows N is one row"
+"$GGUFED" cat "$fx/shapes.gguf" shape.4d_2x3x4x5 --slice 4,0 \
+    >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q 'valid 0:4, 0:5' "$scratch/err"
+ok $? "slice out of range: exit 2, the valid range named"
+
+# --------------------------------------------------------------- raw view
+"$GGUFED" cat "$fx/kv.gguf" kv.q8_0 --raw --rows 1 --cols 40:41 \
+    >"$scratch/raw"
+ok $? "--raw on Q8_0 exits 0"
+[ "$(grep -c '^# row 1, block 1: columns 32:64' "$scratch/raw")" -eq 1 ] &&
+    [ "$(cut -f1 "$scratch/raw" | awk '$1 == "q" { print NF - 1 }')" = 32 ] &&
+    grep -q "^d [0-9.e-]*$tab# block scale" "$scratch/raw"
+ok $? "--raw shows the one block holding the window: d and 32 quants"
+"$GGUFED" cat "$fx/kv.gguf" kv.q8_0 --rows 1 --cols 32:64 >"$scratch/vals"
+awk 'NR == FNR && $1 == "d" { d = $2 }
+    NR == FNR && $1 == "q" { for (i = 2; i <= 33; i++) q[i - 1] = $i }
+    NR != FNR { for (i = 1; i <= 32; i++) {
+	e = q[i] * d - $i; if (e < 0) e = -e
+	if (e > 1e-6 * (d < 0 ? -d : d) * 128) bad = 1 }
+	n = NF }
+    END { exit bad || n != 32 }' "$scratch/raw" "$scratch/vals"
+ok $? "--raw: q * d gives the printed values of the block"
+"$GGUFED" cat "$fx/shapes.gguf" shape.3d_mid_one_4x1x3 --raw --rows 0 \
+    >"$scratch/raw"
+grep -Eq '^0x[0-9a-f]{4} 0x[0-9a-f]{4} 0x[0-9a-f]{4} 0x[0-9a-f]{4}$' \
+    "$scratch/raw"
+ok $? "--raw on F16: the stored halves in hex"
+
+# ------------------------------------------------------------------ errors
+"$GGUFED" cat "$fx/types.gguf" t.Q4_k >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q 'no tensor "t.Q4_k"; closest: "t.Q4_K"' "$scratch/err"
+ok $? "unknown tensor: exit 1, the closest names suggested"
+[ "$(wc -l <"$scratch/err")" -eq 1 ]
+ok $? "unknown tensor: one line"
+"$GGUFED" cat "$fx/types.gguf" t.Q4_K --rows 3:9 >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q 'rows 3:9 out of range.*valid 0:4' "$scratch/err"
+ok $? "rows out of range: exit 2, valid range named"
+"$GGUFED" cat "$fx/types.gguf" t.Q4_K --cols 0:513 >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q 'valid 0:512' "$scratch/err"
+ok $? "columns out of range: exit 2, valid range named"
+"$GGUFED" cat "$fx/types.gguf" t.Q4_K --rows x >/dev/null 2>&1
+[ $? -eq 2 ]; ok $? "a bad range: exit 2"
+"$GGUFED" cat "$fx/types.gguf" >/dev/null 2>&1
+[ $? -eq 2 ]; ok $? "cat without TENSOR: exit 2"
+"$GGUFED" cat "$fx/zero-elem.gguf" zero.ne_0x4 >"$scratch/out"
+[ $? -eq 0 ] && [ ! -s "$scratch/out" ]
+ok $? "a tensor without elements prints nothing"
+
+# ------------------------------------------------------------------- stats
+"$GGUFED" stats "$fx/types.gguf" --all >"$scratch/all"
+[ $? -eq 0 ] && [ "$(wc -l <"$scratch/all")" -eq 33 ] &&
+    [ "$(grep -c 'count=2048 ' "$scratch/all")" -eq 33 ]
+ok $? "stats --all: one line per tensor"
+"$GGUFED" stats "$fx/types.gguf" --all --json >"$scratch/json"
+bad=0
+while read -r line; do
+	printf '%s\n' "$line" | "$jsoncheck" || bad=1
+done <"$scratch/json"
+[ "$bad" -eq 0 ] && [ "$(wc -l <"$scratch/json")" -eq 33 ]
+ok $? "stats --all --json: one valid JSON object per line"
+"$GGUFED" stats "$fx/types.gguf" --all --threads 1 >"$scratch/t1"
+"$GGUFED" stats "$fx/types.gguf" --all --threads 2 >"$scratch/t2"
+cmp -s "$scratch/t1" "$scratch/t2" && cmp -s "$scratch/t1" "$scratch/all"
+ok $? "--threads 1 and 2 print the same"
+"$GGUFED" stats "$fx/shapes.gguf" special.f32 --json >"$scratch/json"
+grep -q '"count": 16, "finite": 11, "zeros": 2, "nan": 3, "pinf": 1, "ninf": 1' \
+    "$scratch/json"
+ok $? "special.f32: NaN, infinities and zeros counted"
+"$GGUFED" cat "$fx/types.gguf" t.Q6_K >"$scratch/vals"
+want=$(awk '{ for (i = 1; i <= NF; i++) { s += $i; n++ } }
+    END { printf "%.6e", s / n }' "$scratch/vals")
+got=$("$GGUFED" stats "$fx/types.gguf" t.Q6_K --json |
+    sed 's/.*"mean": \([^,]*\),.*/\1/' | awk '{ printf "%.6e", $1 }')
+[ "$got" = "$want" ]
+ok $? "stats mean of t.Q6_K ($got) is the mean of the printed values ($want)"
+"$GGUFED" stats "$fx/types.gguf" t.F32 t.Q8_0 >"$scratch/rep"
+[ $? -eq 0 ] && [ "$(grep -c '^histogram' "$scratch/rep")" -eq 2 ] &&
+    [ "$(grep -c '^  ' "$scratch/rep")" -eq 128 ]
+ok $? "named tensors: a report each, with a 64-bin histogram"
+"$GGUFED" stats "$fx/types.gguf" t.F32 --rows 2:3 --json >"$scratch/json"
+grep -q '"count": 512, "finite": 512, "zeros": 64,' "$scratch/json"
+ok $? "--rows 2:3: row 2 alone (64 exact zeros)"
+"$GGUFED" stats "$fx/types.gguf" t.f32 >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q 'closest: "t.F32"' "$scratch/err"
+ok $? "stats of an unknown tensor: exit 1, closest names"
+"$GGUFED" stats "$fx/types.gguf" >/dev/null 2>&1
+[ $? -eq 2 ]; ok $? "stats without tensors or --all: exit 2"
+"$GGUFED" stats "$fx/types.gguf" t.F32 --rows 9:10 >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q 'valid 0:4' "$scratch/err"
+ok $? "stats rows out of range: exit 1, valid range named"
+
+done_testing
