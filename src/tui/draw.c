@@ -347,7 +347,7 @@ dl_rjust(struct dline *dl, int slot, const char *s, int w)
 		dl_text(dl, slot, s, strlen(s), 0, w, 0);
 		return;
 	}
-	dl_pad(dl, S_NORMAL, start + w - sw);
+	dl_pad(dl, slot, start + w - sw);
 	dl_puts(dl, slot, s);
 }
 
@@ -511,22 +511,22 @@ static const struct theme_entry theme_default[S_COUNT] = {
 	[S_ERROR] =	{ COLOR_WHITE, COLOR_RED, A_BOLD, A_BOLD | ACT_REVERSE },
 	[S_SELECT] =	{ COLOR_BLACK, COLOR_YELLOW, 0, ACT_REVERSE },
 	[S_MATCH] =	{ COLOR_BLACK, COLOR_GREEN, 0, A_UNDERLINE | A_BOLD },
-	[S_DIM] =	{ COLOR_BLUE, -1, A_BOLD, 0 },
-	[S_ESCAPE] =	{ COLOR_MAGENTA, -1, 0, A_UNDERLINE },
+	[S_DIM] =	{ COLOR_WHITE, -1, 0, 0 },
+	[S_ESCAPE] =	{ COLOR_RED, -1, 0, A_UNDERLINE },
 	[S_KEY] =	{ COLOR_CYAN, -1, A_BOLD, A_BOLD },
 	[S_TYPE] =	{ COLOR_GREEN, -1, 0, 0 },
 	[S_NUMBER] =	{ COLOR_YELLOW, -1, 0, 0 },
 	[S_STRING] =	{ -1, -1, 0, 0 },
-	[S_GROUP] =	{ COLOR_BLUE, -1, A_BOLD, A_BOLD },
+	[S_GROUP] =	{ COLOR_MAGENTA, -1, A_BOLD, A_BOLD },
 	[S_MARK] =	{ COLOR_RED, -1, A_BOLD, A_BOLD },
 	[S_WARN] =	{ COLOR_YELLOW, -1, A_BOLD, A_BOLD },
 	[S_HEADER] =	{ -1, -1, A_BOLD | A_UNDERLINE, A_UNDERLINE },
 	[S_OK] =	{ COLOR_GREEN, -1, A_BOLD, A_BOLD },
-	[S_BAR0] =	{ COLOR_BLUE, -1, 0, 0 },
+	[S_BAR0] =	{ COLOR_CYAN, -1, 0, 0 },
 	[S_BAR1] =	{ COLOR_GREEN, -1, 0, 0 },
 	[S_BAR2] =	{ COLOR_YELLOW, -1, 0, 0 },
 	[S_BAR3] =	{ COLOR_MAGENTA, -1, 0, 0 },
-	[S_BAR4] =	{ COLOR_CYAN, -1, 0, 0 },
+	[S_BAR4] =	{ COLOR_BLUE, -1, 0, 0 },
 	[S_BAR5] =	{ COLOR_RED, -1, 0, 0 },
 	/* Heat: cold (negative) blue, neutral white, hot (positive) red. */
 	[S_HEAT0] =	{ COLOR_WHITE, COLOR_BLUE, A_BOLD, A_BOLD },
@@ -567,6 +567,8 @@ draw_init_theme(void)
 		}
 		fg = theme_default[i].fg;
 		bg = theme_default[i].bg;
+		if (i == S_DIM && COLORS >= 256)
+			fg = 245;	/* grey: readable on dark and light */
 		if (i >= S_HEAT0 && i < S_HEAT0 + S_NHEAT && COLORS >= 256) {
 			bg = heat256[i - S_HEAT0];
 			fg = (i == S_HEAT0 || i == S_HEAT8) ? COLOR_WHITE :

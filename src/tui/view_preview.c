@@ -422,7 +422,7 @@ draw_grid(struct preview *p, int y, int h, int w)
 			    (size_t)ncols + (size_t)j], scale) : S_NUMBER;
 			if (r == p->cur_r && c == p->cur_c)
 				s = S_SELECT;
-			dl_pad(dl, s, dl->cols + 1);
+			dl_pad(dl, S_NORMAL, dl->cols + 1);
 			dl_rjust(dl, s, buf, cw - 1);
 		}
 		draw_dline(y + i, dl, w, S_NORMAL, 0);

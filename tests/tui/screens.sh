@@ -125,7 +125,9 @@ screen preview-f64 "$FIX" shapes.gguf "keys 4f" "type special.f64" \
     "keys <Enter><Enter>" "wait" "keys f"
 screen preview-i64 "$FIX" types.gguf "keys 4f" "type I64" \
     "keys <Enter><Enter>" "wait" "keys f"
-screen preview-cancel "$FIX" $BV "keys 4j<Enter><Esc>" "wait"
+# Esc cancels the statistics (or they were done first: a race by nature),
+# s computes them again; the settled screen is the same either way.
+screen preview-cancel "$FIX" $BV "keys 4j<Enter><Esc>" "wait" "keys s" "wait"
 
 # Mouse: a click selects, a double click opens, the wheel scrolls.
 screen mouse-click "$FIX" $BV "keys 2" "click 5 10"
