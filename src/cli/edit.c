@@ -351,6 +351,7 @@ save(struct gguf_doc *d, const struct opts *o)
 	so.path = o->out;
 	so.force = o->force;
 	so.no_inplace = o->no_inplace;
+	so.no_reopen = 1;		/* we exit after saving */
 	so.reserve = o->reserve;
 	so.progress = progress;
 	so.arg = &pr;

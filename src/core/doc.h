@@ -250,6 +250,7 @@ struct gguf_save_opts {
 	const char		*path;
 	int			 force;		/* write even if the source changed */
 	int			 no_inplace;	/* never take the in-place path */
+	int			 no_reopen;	/* see gguf_doc_save */
 	/*
 	 * Header reserve: -1 keeps what the document has (a reserve entry
 	 * of the source is resized so the data does not move), 0 removes
@@ -294,7 +295,9 @@ int	gguf_doc_plan_save(struct gguf_doc *d, const struct gguf_save_opts *o,
  * After a successful save of the document to its own file, the document
  * reopens itself on the new file: the overlay, the undo history and all
  * views are gone. If that reopening fails, the save still succeeded and
- * 1 is returned with err set; the document must then be freed.
+ * 1 is returned with err set; the document must then be freed. With
+ * no_reopen (a caller about to exit), it is not reopened and may then
+ * only be freed.
  */
 int	gguf_doc_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 	    struct gguf_save_info *info, struct gguf_err *err);

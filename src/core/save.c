@@ -684,7 +684,7 @@ gguf_doc_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 	free(target);
 	if (rc != 0)
 		return -1;
-	if (o->path == NULL && gguf_doc_reload(d, err) != 0)
+	if (o->path == NULL && !o->no_reopen && gguf_doc_reload(d, err) != 0)
 		return 1;
 	return 0;
 }
