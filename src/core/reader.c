@@ -497,12 +497,7 @@ read_tensor(struct gguf_file *f, struct gguf_cur *c, struct gguf_tensor *t,
 		t->nbytes = 0;
 		warnf(f, at, "tensor \"%s\": %s", pname(&t->name, buf,
 		    sizeof buf), e.msg);
-	} else if (t->nbytes > INT64_MAX)
-		/* F32 ne0 = 2^62-1 is 2^64-4 bytes: padding it wraps to 0. */
-		return gguf_errf(err, (int64_t)at, "tensor \"%s\": byte size "
-		    "%llu is larger than any file",
-		    pname(&t->name, buf, sizeof buf),
-		    (unsigned long long)t->nbytes);
+	}
 	if (t->name.n == 0)
 		warnf(f, t->off, "tensor with an empty name");
 	else if (t->name.n > GGUF_MAX_NAME)

@@ -131,10 +131,17 @@ gguf_ttype_nbytes(uint32_t id, const uint64_t ne[GGUF_MAX_DIMS],
 		if (gguf_mul_ok(size, ne[i], &size) != 0)
 			goto overflow;
 	}
+	/*
+	 * No file holds more than 2^63-1 bytes, and a size just below 2^64
+	 * (F32 with ne0 = 2^62-1) wraps to 0 when padded.
+	 */
+	if (size > INT64_MAX)
+		goto overflow;
 	*nbytes = size;
 	return 0;
 overflow:
-	return gguf_errf(err, -1, "tensor byte size overflows 64 bits");
+	return gguf_errf(err, -1, "tensor byte size overflows (more than "
+	    "2^63-1 bytes)");
 }
 
 /* ------------------------------------------------------------ value types */
