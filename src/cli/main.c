@@ -24,7 +24,7 @@ static const struct cli_cmd commands[] = {
 	    "summary: version, layout, counts, architecture, tensor types, warnings" },
 	{ "dump", cmd_dump, "[--json] [--max-array N] FILE",
 	    "every KV pair and every tensor info" },
-	{ "get", cmd_get, "[--json] FILE KEY",
+	{ "get", cmd_get, "[--json] [--raw] FILE KEY",
 	    "one value; arrays one element per line" },
 	{ "cat", cmd_cat, "FILE TENSOR [--rows A:B] [--cols A:B] "
 	    "[--slice I,J] [--raw]",
