@@ -15,8 +15,16 @@
  * Layout. A decoder takes n whole blocks and writes n * blck floats. Range
  * decoding (gguf_dequant) decodes a partial first and last block into a
  * small buffer and the whole blocks in between straight into the output, so
- * it touches exactly the blocks that hold the range. Inner loops run over
- * fixed counts so that the compiler can keep them in vector registers.
+ * it touches exactly the blocks that hold the range.
+ *
+ * Speed. Inner loops run over fixed counts, on restrict pointers, so that
+ * the compiler turns them into vector code. What does not vectorise as
+ * written is rearranged without changing the arithmetic: grids, sign
+ * masks and 2-bit codes are looked up as floats and bit masks built once
+ * (the sign is a flip of the sign bit, as multiplying by -1 is), fifth bits
+ * are spread by table, the 4-bit codebooks are scaled once per block and
+ * then looked up, and a half is widened without branches. Where the
+ * toolchain allows, each decoder is also compiled for AVX2 (below).
  *
  * Byte order. Plain types have big-endian decoders; quantized types do not
  * (their fields have no defined big-endian layout), and gguf_dequant_check
@@ -24,6 +32,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +40,18 @@
 #include "internal.h"
 #include "dequant.h"
 #include "dequant_grids.h"
+
+/*
+ * Where the toolchain can, every decoder is compiled twice, for the x86-64
+ * baseline and for AVX2, and the loader picks the one the CPU runs: the
+ * same operations in wider registers (AVX2 without FMA, and contraction is
+ * off), so the same bits.
+ */
+#if defined(HAVE_TARGET_CLONES)
+#define DQ_CLONES	__attribute__((target_clones("avx2", "default")))
+#else
+#define DQ_CLONES
+#endif
 
 typedef void	dq_fn(const uint8_t *, float *, uint64_t);
 typedef void	dq64_fn(const uint8_t *, double *, uint64_t);
@@ -124,10 +145,25 @@ h2f(uint32_t h)
 	return bits_f(bits | sign);
 }
 
+/*
+ * The same for a single value, such as a block scale: normal numbers (the
+ * usual case) take a short path with a branch that is almost always taken
+ * the same way.
+ */
+static inline float
+h2f_one(uint32_t h)
+{
+	uint32_t	em = h & 0x7fffu;
+
+	if (em - 0x0400u < 0x7800u)
+		return bits_f(((em << 13) + 0x38000000u) | (h & 0x8000u) << 16);
+	return h2f(h);
+}
+
 static inline float
 ldh(const uint8_t *p)
 {
-	return h2f(ld16(p));
+	return h2f_one(ld16(p));
 }
 
 /* E8M0 exponent byte, halved (MXFP4 stores doubled E2M1 values). */
@@ -167,15 +203,92 @@ iq_signs(uint32_t s7)
 	return s7 | (uint32_t)__builtin_parity(s7) << 7;
 }
 
-/* ------------------------------------------------------------ plain types */
+/* ------------------------------------------------------ derived tables */
+
+/*
+ * Float forms of the grids, sign masks and 2-bit codes, built once on
+ * first use. A decoder then multiplies contiguous floats and flips sign
+ * bits, which compilers turn into vector code, instead of pulling bytes
+ * out of integers one by one. Every entry is exact: the grids hold small
+ * integers, and negation is a flip of the sign bit, so the products are
+ * the ones ggml computes.
+ */
+static struct {
+	float		iq2xxs[256][8];
+	float		iq2xs[512][8];
+	float		iq2s[1024][8];
+	float		iq3xxs[256][4];
+	float		iq3s[512][4];
+	float		iq1s[2048][8];
+	uint32_t	sign[256][8];	/* bit j of the index: the sign bit */
+	float		q2_0[256][4];	/* the four codes of a byte, minus 1 */
+	uint8_t		hi16[256][8];	/* bit j of the index, times 16 */
+} tab;
+
+static pthread_once_t	tab_once = PTHREAD_ONCE_INIT;
 
 static void
+grid8(float (*dst)[8], const uint64_t *src, int n, int is_signed)
+{
+	int	i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 8; j++) {
+			if (is_signed)
+				dst[i][j] = (float)(int8_t)(src[i] >> (8 * j));
+			else
+				dst[i][j] = (float)(src[i] >> (8 * j) & 0xff);
+		}
+	}
+}
+
+static void
+grid4(float (*dst)[4], const uint32_t *src, int n)
+{
+	int	i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 4; j++)
+			dst[i][j] = (float)(src[i] >> (8 * j) & 0xff);
+	}
+}
+
+static void
+tab_build(void)
+{
+	int	i, j;
+
+	grid8(tab.iq2xxs, gguf_iq2xxs_grid, 256, 0);
+	grid8(tab.iq2xs, gguf_iq2xs_grid, 512, 0);
+	grid8(tab.iq2s, gguf_iq2s_grid, 1024, 0);
+	grid4(tab.iq3xxs, gguf_iq3xxs_grid, 256);
+	grid4(tab.iq3s, gguf_iq3s_grid, 512);
+	grid8(tab.iq1s, gguf_iq1s_grid, 2048, 1);
+	for (i = 0; i < 256; i++) {
+		for (j = 0; j < 8; j++) {
+			tab.sign[i][j] = (uint32_t)(i >> j & 1) << 31;
+			tab.hi16[i][j] = (uint8_t)((i >> j & 1) << 4);
+		}
+		for (j = 0; j < 4; j++)
+			tab.q2_0[i][j] = (float)((i >> (2 * j) & 3) - 1);
+	}
+}
+
+static inline void
+tables(void)
+{
+	pthread_once(&tab_once, tab_build);
+}
+
+/* ------------------------------------------------------------ plain types */
+
+DQ_CLONES static void
 dq_f32(const uint8_t *restrict s, float *restrict y, uint64_t n)
 {
 	memcpy(y, s, n * 4);
 }
 
-static void
+DQ_CLONES static void
 dq_f32_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 {
 	uint64_t	i;
@@ -184,7 +297,7 @@ dq_f32_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 		y[i] = bits_f(gguf_ld32(s + 4 * i, 1));
 }
 
-static void
+DQ_CLONES static void
 dq_f16(const uint8_t *restrict s, float *restrict y, uint64_t n)
 {
 	uint64_t	i;
@@ -192,13 +305,13 @@ dq_f16(const uint8_t *restrict s, float *restrict y, uint64_t n)
 
 	for (i = 0; i + 32 <= n; i += 32, s += 64) {
 		for (j = 0; j < 32; j++)
-			y[i + j] = ldh(s + 2 * j);
+			y[i + j] = h2f(ld16(s + 2 * j));
 	}
 	for (; i < n; i++, s += 2)
-		y[i] = ldh(s);
+		y[i] = h2f(ld16(s));
 }
 
-static void
+DQ_CLONES static void
 dq_f16_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 {
 	uint64_t	i;
@@ -207,7 +320,7 @@ dq_f16_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 		y[i] = h2f(gguf_ld16(s + 2 * i, 1));
 }
 
-static void
+DQ_CLONES static void
 dq_bf16(const uint8_t *restrict s, float *restrict y, uint64_t n)
 {
 	uint64_t	i;
@@ -221,7 +334,7 @@ dq_bf16(const uint8_t *restrict s, float *restrict y, uint64_t n)
 		y[i] = bits_f((uint32_t)ld16(s) << 16);
 }
 
-static void
+DQ_CLONES static void
 dq_bf16_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 {
 	uint64_t	i;
@@ -232,7 +345,7 @@ dq_bf16_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 
 /* F64 and the integer types, to float and to double, in both orders. */
 #define PLAIN(name, size, load, conv)					\
-static void								\
+DQ_CLONES static void							\
 dq_##name(const uint8_t *s, float *y, uint64_t n)			\
 {									\
 	uint64_t	i;						\
@@ -240,7 +353,7 @@ dq_##name(const uint8_t *s, float *y, uint64_t n)			\
 	for (i = 0; i < n; i++)						\
 		y[i] = (float)conv(load(s + (size) * i, 0));		\
 }									\
-static void								\
+DQ_CLONES static void							\
 dq_##name##_be(const uint8_t *s, float *y, uint64_t n)			\
 {									\
 	uint64_t	i;						\
@@ -341,7 +454,7 @@ dq64_bf16_be(const uint8_t *s, double *y, uint64_t n)
 /* --------------------------------------------------- 32-element blocks */
 
 /* Q4_0: half d, 16 bytes of nibbles; low nibbles first. (q - 8) * d */
-static void
+DQ_CLONES static void
 dq_q4_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	uint64_t	i;
@@ -358,7 +471,7 @@ dq_q4_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q4_1: half d, half m, nibbles. q * d + m */
-static void
+DQ_CLONES static void
 dq_q4_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	uint64_t	i;
@@ -375,51 +488,62 @@ dq_q4_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	}
 }
 
+/* The fifth bits of Q5_0 and Q5_1, as 0 or 16 for each element. */
+static inline void
+q5_high(const uint8_t *qh, uint8_t *h)
+{
+	memcpy(h, tab.hi16[qh[0]], 8);
+	memcpy(h + 8, tab.hi16[qh[1]], 8);
+	memcpy(h + 16, tab.hi16[qh[2]], 8);
+	memcpy(h + 24, tab.hi16[qh[3]], 8);
+}
+
 /* Q5_0: half d, 32 high bits, nibbles. (q - 16) * d */
-static void
+DQ_CLONES static void
 dq_q5_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	uint64_t	i;
-	uint32_t	qh;
+	uint8_t		h[32];
 	float		d;
 	int		j;
 
+	tables();
 	for (i = 0; i < nb; i++, s += 22, y += 32) {
 		d = ldh(s);
-		qh = ld32(s + 2);
+		q5_high(s + 2, h);
 		for (j = 0; j < 16; j++) {
-			y[j] = (float)((int32_t)((s[6 + j] & 0xf) |
-			    ((qh >> j) << 4 & 0x10)) - 16) * d;
+			y[j] = (float)((int32_t)((s[6 + j] & 0xf) | h[j]) -
+			    16) * d;
 			y[j + 16] = (float)((int32_t)((s[6 + j] >> 4) |
-			    ((qh >> (j + 12)) & 0x10)) - 16) * d;
+			    h[j + 16]) - 16) * d;
 		}
 	}
 }
 
 /* Q5_1: half d, half m, 32 high bits, nibbles. q * d + m */
-static void
+DQ_CLONES static void
 dq_q5_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	uint64_t	i;
-	uint32_t	qh;
+	uint8_t		h[32];
 	float		d, m;
 	int		j;
 
+	tables();
 	for (i = 0; i < nb; i++, s += 24, y += 32) {
 		d = ldh(s);
 		m = ldh(s + 2);
-		qh = ld32(s + 4);
+		q5_high(s + 4, h);
 		for (j = 0; j < 16; j++) {
-			y[j] = (float)((s[8 + j] & 0xf) |
-			    ((qh >> j) << 4 & 0x10)) * d + m;
-			y[j + 16] = (float)((s[8 + j] >> 4) |
-			    ((qh >> (j + 12)) & 0x10)) * d + m;
+			y[j] = (float)((s[8 + j] & 0xf) | h[j]) * d + m;
+			y[j + 16] = (float)((s[8 + j] >> 4) | h[j + 16]) * d +
+			    m;
 		}
 	}
 }
 
 /* Q8_0: half d, 32 int8. q * d */
-static void
+DQ_CLONES static void
 dq_q8_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	uint64_t	i;
@@ -434,7 +558,7 @@ dq_q8_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q8_1: half d, half s (d times the sum of the quants), 32 int8. q * d */
-static void
+DQ_CLONES static void
 dq_q8_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	uint64_t	i;
@@ -448,93 +572,125 @@ dq_q8_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	}
 }
 
+/*
+ * The 4-bit codebook types: a block's scale times the 16 codebook values,
+ * computed once per scale (the same products ggml computes per element),
+ * then each element is a lookup.
+ */
+static inline void
+scaled16(float *t, const int8_t *kv, float d, int d_first)
+{
+	int	k;
+
+	for (k = 0; k < 16; k++)
+		t[k] = d_first ? d * (float)kv[k] : (float)kv[k] * d;
+}
+
+/*
+ * Lookups are scalar: written over 32-bit words, so that the compiler
+ * does not emulate vector gathers, which are slower here than plain loads.
+ */
+static inline void
+lookup16(float *restrict lo, float *restrict hi, const uint8_t *restrict q,
+    const float *t, int n)
+{
+	uint32_t	w;
+	int		j, k;
+
+	for (j = 0; j < n; j += 4) {
+		w = ld32(q + j);
+		for (k = 0; k < 4; k++, w >>= 8) {
+			lo[j + k] = t[w & 0xf];
+			hi[j + k] = t[(w >> 4) & 0xf];
+		}
+	}
+}
+
+static inline void
+lookup32(float *restrict y, const uint8_t *restrict q, const float *t)
+{
+	lookup16(y, y + 16, q, t, 16);
+}
+
 /* IQ4_NL: half d, nibbles indexing the non-linear codebook. d * kv[q] */
-static void
+DQ_CLONES static void
 dq_iq4_nl(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
-	const int8_t	*kv = gguf_kvalues_iq4nl;
-	uint64_t	 i;
-	float		 d;
-	int		 j;
+	uint64_t	i;
+	float		t[16];
 
 	for (i = 0; i < nb; i++, s += 18, y += 32) {
-		d = ldh(s);
-		for (j = 0; j < 16; j++) {
-			y[j] = d * (float)kv[s[2 + j] & 0xf];
-			y[j + 16] = d * (float)kv[s[2 + j] >> 4];
-		}
+		scaled16(t, gguf_kvalues_iq4nl, ldh(s), 1);
+		lookup32(y, s + 2, t);
 	}
 }
 
 /* MXFP4: E8M0 exponent byte, nibbles of doubled E2M1 values. v * d */
-static void
+DQ_CLONES static void
 dq_mxfp4(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
-	const int8_t	*kv = gguf_kvalues_mxfp4;
-	uint64_t	 i;
-	float		 d;
-	int		 j;
+	uint64_t	i;
+	float		t[16];
 
 	for (i = 0; i < nb; i++, s += 17, y += 32) {
-		d = e8m0_half(s[0]);
-		for (j = 0; j < 16; j++) {
-			y[j] = (float)kv[s[1 + j] & 0xf] * d;
-			y[j + 16] = (float)kv[s[1 + j] >> 4] * d;
-		}
+		scaled16(t, gguf_kvalues_mxfp4, e8m0_half(s[0]), 0);
+		lookup32(y, s + 1, t);
 	}
 }
 
 /* NVFP4: 4 UE4M3 scales, one per 16 elements, then their nibbles. */
-static void
+DQ_CLONES static void
 dq_nvfp4(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
-	const int8_t	*kv = gguf_kvalues_mxfp4;
-	const uint8_t	*q;
-	uint64_t	 i;
-	float		 d;
-	int		 k, j;
+	uint64_t	i;
+	float		t[16];
+	int		k;
 
-	for (i = 0; i < nb; i++, s += 36, y += 64) {
-		for (k = 0; k < 4; k++) {
-			d = ue4m3_half(s[k]);
-			q = s + 4 + 8 * k;
-			for (j = 0; j < 8; j++) {
-				y[16 * k + j] = (float)kv[q[j] & 0xf] * d;
-				y[16 * k + j + 8] = (float)kv[q[j] >> 4] * d;
-			}
+	for (i = 0; i < nb; i++, s += 36) {
+		for (k = 0; k < 4; k++, y += 16) {
+			scaled16(t, gguf_kvalues_mxfp4, ue4m3_half(s[k]), 0);
+			lookup16(y, y + 8, s + 4 + 8 * k, t, 8);
 		}
 	}
 }
 
 /* Q1_0: half d, 128 sign bits, bit j of byte j/8. +d or -d */
-static void
+DQ_CLONES static void
 dq_q1_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
-	uint64_t	i;
-	float		d, nd;
-	int		j;
+	const uint32_t	*sm;
+	uint64_t	 i;
+	uint32_t	 d;
+	int		 b, k;
 
-	for (i = 0; i < nb; i++, s += 18, y += 128) {
-		d = ldh(s);
-		nd = -d;
-		for (j = 0; j < 128; j++)
-			y[j] = (s[2 + j / 8] >> (j % 8) & 1) ? d : nd;
+	tables();
+	for (i = 0; i < nb; i++, s += 18) {
+		d = f_bits(ldh(s));
+		for (b = 0; b < 16; b++, y += 8) {
+			sm = tab.sign[(uint8_t)~s[2 + b]];
+			for (k = 0; k < 8; k++)
+				y[k] = bits_f(d ^ sm[k]);
+		}
 	}
 }
 
 /* Q2_0: half d, 64 two-bit codes, code j at bits 2(j%4) of byte j/4. */
-static void
+DQ_CLONES static void
 dq_q2_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
-	uint64_t	i;
-	float		d;
-	int		j;
+	const float	*c;
+	uint64_t	 i;
+	float		 d;
+	int		 b, k;
 
-	for (i = 0; i < nb; i++, s += 18, y += 64) {
+	tables();
+	for (i = 0; i < nb; i++, s += 18) {
 		d = ldh(s);
-		for (j = 0; j < 64; j++)
-			y[j] = (float)((s[2 + j / 4] >> (2 * (j % 4)) & 3) - 1) *
-			    d;
+		for (b = 0; b < 16; b++, y += 4) {
+			c = tab.q2_0[s[2 + b]];
+			for (k = 0; k < 4; k++)
+				y[k] = c[k] * d;
+		}
 	}
 }
 
@@ -573,7 +729,7 @@ k3_scales(const uint8_t *p, int *sc)
 }
 
 /* Q2_K: 16 scale/min bytes, 64 bytes of 2-bit quants, half d, half dmin. */
-static void
+DQ_CLONES static void
 dq_q2_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*q;
@@ -608,7 +764,7 @@ dq_q2_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q3_K: 32 bytes of high bits, 64 of 2-bit quants, 12 of scales, half d. */
-static void
+DQ_CLONES static void
 dq_q3_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*hm, *q;
@@ -642,7 +798,7 @@ dq_q3_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q4_K: half d, half dmin, 12 bytes of scales, 128 bytes of nibbles. */
-static void
+DQ_CLONES static void
 dq_q4_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*q;
@@ -672,35 +828,36 @@ dq_q4_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q5_K: as Q4_K plus 32 bytes of fifth bits before the nibbles. */
-static void
+DQ_CLONES static void
 dq_q5_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*qh, *q;
 	uint64_t	 i;
 	float		 d, dmin, d1, m1, d2, m2;
-	uint8_t		 sc, m;
+	uint8_t		 sc, m, u1, u2;
 	int		 j, l;
-	unsigned	 u1, u2;
 
 	for (i = 0; i < nb; i++, s += 176) {
 		d = ldh(s);
 		dmin = ldh(s + 2);
 		qh = s + 16;
 		q = s + 48;
-		u1 = 1;
-		u2 = 2;
-		for (j = 0; j < 8; j += 2, q += 32, u1 <<= 2, u2 <<= 2) {
+		for (j = 0; j < 8; j += 2, q += 32) {
 			k4_scale_min(s + 4, j, &sc, &m);
 			d1 = d * (float)sc;
 			m1 = dmin * (float)m;
 			k4_scale_min(s + 4, j + 1, &sc, &m);
 			d2 = d * (float)sc;
 			m2 = dmin * (float)m;
+			/* bit j of qh[l] is the fifth bit of element l of
+			 * sub-block j (kept in bytes: faster vector code) */
+			u1 = (uint8_t)(1u << j);
+			u2 = (uint8_t)(2u << j);
 			for (l = 0; l < 32; l++)
-				y[l] = d1 * (float)((q[l] & 0xf) +
+				y[l] = d1 * (float)(uint8_t)((q[l] & 0xf) +
 				    ((qh[l] & u1) ? 16 : 0)) - m1;
 			for (l = 0; l < 32; l++)
-				y[l + 32] = d2 * (float)((q[l] >> 4) +
+				y[l + 32] = d2 * (float)(uint8_t)((q[l] >> 4) +
 				    ((qh[l] & u2) ? 16 : 0)) - m2;
 			y += 64;
 		}
@@ -708,7 +865,7 @@ dq_q5_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q6_K: 128 bytes of low nibbles, 64 of high 2 bits, 16 int8 scales, d. */
-static void
+DQ_CLONES static void
 dq_q6_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*ql, *qh;
@@ -748,7 +905,7 @@ dq_q6_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q8_K: float d, 256 int8, 16 int16 sums (not needed). d * q */
-static void
+DQ_CLONES static void
 dq_q8_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	uint64_t	i;
@@ -777,7 +934,7 @@ tq1_trit(uint8_t byte, unsigned pow3, float d)
 	return (float)((int)(((unsigned)q * 3) >> 8) - 1) * d;
 }
 
-static void
+DQ_CLONES static void
 dq_tq1_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	static const unsigned	pow3[5] = { 1, 3, 9, 27, 81 };
@@ -803,7 +960,7 @@ dq_tq1_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* TQ2_0: 64 bytes of 2-bit codes (value code - 1), half d. */
-static void
+DQ_CLONES static void
 dq_tq2_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	uint64_t	i;
@@ -825,31 +982,35 @@ dq_tq2_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 /* ------------------------------------------------------------- i-quants */
 
 /*
- * Eight elements from a grid entry of magnitudes (one per byte), a scale
- * and an 8-bit sign mask: (db * magnitude), negated where the bit is set.
+ * Eight elements from a grid entry (floats) and a scale: db * magnitude,
+ * negated where the sign mask says so (ggml multiplies by -1: the same).
  */
 static inline void
-iq_put8(float *y, uint64_t g, float db, uint32_t signs)
+iq_put8(float *restrict y, const float *restrict g, float db,
+    const uint32_t *restrict sm)
 {
 	int	j;
-	float	v;
 
-	for (j = 0; j < 8; j++) {
-		v = db * (float)(g >> (8 * j) & 0xff);
-		y[j] = (signs >> j & 1) ? -v : v;
-	}
+	for (j = 0; j < 8; j++)
+		y[j] = bits_f(f_bits(db * g[j]) ^ sm[j]);
 }
 
-/* The same for two 4-magnitude entries (IQ3). */
+/* The same from two 4-magnitude entries (IQ3). */
 static inline void
-iq_put4x2(float *y, uint32_t g1, uint32_t g2, float db, uint32_t signs)
+iq_put4x2(float *restrict y, const float *restrict g1,
+    const float *restrict g2, float db, const uint32_t *restrict sm)
 {
-	iq_put8(y, (uint64_t)g2 << 32 | g1, db, signs);
+	int	j;
+
+	for (j = 0; j < 4; j++) {
+		y[j] = bits_f(f_bits(db * g1[j]) ^ sm[j]);
+		y[j + 4] = bits_f(f_bits(db * g2[j]) ^ sm[j + 4]);
+	}
 }
 
 /* IQ2_XXS: half d; per 32 elements 4 grid bytes and a u32 of 4x7 sign
  * bits plus a 4-bit scale. */
-static void
+DQ_CLONES static void
 dq_iq2_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*q;
@@ -858,6 +1019,7 @@ dq_iq2_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	float		 d, db;
 	int		 ib, l;
 
+	tables();
 	for (i = 0; i < nb; i++, s += 66) {
 		d = ldh(s);
 		for (ib = 0; ib < 8; ib++) {
@@ -865,14 +1027,14 @@ dq_iq2_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 			aux = ld32(q + 4);
 			db = d * (0.5f + (float)(aux >> 28)) * 0.25f;
 			for (l = 0; l < 4; l++, y += 8)
-				iq_put8(y, gguf_iq2xxs_grid[q[l]], db,
-				    iq_signs(aux >> (7 * l)));
+				iq_put8(y, tab.iq2xxs[q[l]], db,
+				    tab.sign[iq_signs(aux >> (7 * l))]);
 		}
 	}
 }
 
 /* IQ2_XS: half d, 32 u16 (9-bit grid index, 7 sign bits), 8 scale bytes. */
-static void
+DQ_CLONES static void
 dq_iq2_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	uint64_t	i;
@@ -880,6 +1042,7 @@ dq_iq2_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	float		d, db[2];
 	int		ib, l;
 
+	tables();
 	for (i = 0; i < nb; i++, s += 74) {
 		d = ldh(s);
 		for (ib = 0; ib < 8; ib++) {
@@ -887,8 +1050,8 @@ dq_iq2_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 			db[1] = d * (0.5f + (float)(s[66 + ib] >> 4)) * 0.25f;
 			for (l = 0; l < 4; l++, y += 8) {
 				q = ld16(s + 2 + 8 * ib + 2 * l);
-				iq_put8(y, gguf_iq2xs_grid[q & 511], db[l / 2],
-				    iq_signs(q >> 9));
+				iq_put8(y, tab.iq2xs[q & 511], db[l / 2],
+				    tab.sign[iq_signs(q >> 9)]);
 			}
 		}
 	}
@@ -896,7 +1059,7 @@ dq_iq2_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 
 /* IQ2_S: half d, 32 grid bytes, 32 sign bytes, 8 bytes of 2-bit index
  * extensions, 8 scale bytes. */
-static void
+DQ_CLONES static void
 dq_iq2_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*qs, *sg, *qh;
@@ -904,6 +1067,7 @@ dq_iq2_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	float		 d, db[2];
 	int		 ib, l;
 
+	tables();
 	for (i = 0; i < nb; i++, s += 82) {
 		d = ldh(s);
 		qs = s + 2;
@@ -913,16 +1077,16 @@ dq_iq2_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 			db[0] = d * (0.5f + (float)(s[74 + ib] & 0xf)) * 0.25f;
 			db[1] = d * (0.5f + (float)(s[74 + ib] >> 4)) * 0.25f;
 			for (l = 0; l < 4; l++, y += 8)
-				iq_put8(y, gguf_iq2s_grid[qs[l] |
+				iq_put8(y, tab.iq2s[qs[l] |
 				    ((qh[ib] << (8 - 2 * l)) & 0x300)],
-				    db[l / 2], sg[l]);
+				    db[l / 2], tab.sign[sg[l]]);
 		}
 	}
 }
 
 /* IQ3_XXS: half d, 64 grid bytes, then per 32 elements a u32 of 4x7 sign
  * bits and a 4-bit scale. */
-static void
+DQ_CLONES static void
 dq_iq3_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*qs;
@@ -931,6 +1095,7 @@ dq_iq3_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	float		 d, db;
 	int		 ib, l;
 
+	tables();
 	for (i = 0; i < nb; i++, s += 98) {
 		d = ldh(s);
 		qs = s + 2;
@@ -938,16 +1103,16 @@ dq_iq3_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 			aux = ld32(s + 66 + 4 * ib);
 			db = d * (0.5f + (float)(aux >> 28)) * 0.5f;
 			for (l = 0; l < 4; l++, y += 8)
-				iq_put4x2(y, gguf_iq3xxs_grid[qs[2 * l]],
-				    gguf_iq3xxs_grid[qs[2 * l + 1]], db,
-				    iq_signs(aux >> (7 * l)));
+				iq_put4x2(y, tab.iq3xxs[qs[2 * l]],
+				    tab.iq3xxs[qs[2 * l + 1]], db,
+				    tab.sign[iq_signs(aux >> (7 * l))]);
 		}
 	}
 }
 
 /* IQ3_S: half d, 64 grid bytes, 8 bytes of ninth index bits, 32 sign
  * bytes, 4 bytes of 4-bit scales (odd multipliers 1..31). */
-static void
+DQ_CLONES static void
 dq_iq3_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*qs, *qh, *sg;
@@ -955,6 +1120,7 @@ dq_iq3_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	float		 d, db;
 	int		 ib, l;
 
+	tables();
 	for (i = 0; i < nb; i++, s += 110) {
 		d = ldh(s);
 		qs = s + 2;
@@ -964,10 +1130,11 @@ dq_iq3_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 			db = d * (float)(1 + 2 * ((s[106 + ib / 2] >>
 			    (4 * (ib % 2))) & 0xf));
 			for (l = 0; l < 4; l++, y += 8)
-				iq_put4x2(y, gguf_iq3s_grid[qs[2 * l] |
+				iq_put4x2(y, tab.iq3s[qs[2 * l] |
 				    ((qh[ib] << (8 - 2 * l)) & 256)],
-				    gguf_iq3s_grid[qs[2 * l + 1] |
-				    ((qh[ib] << (7 - 2 * l)) & 256)], db, sg[l]);
+				    tab.iq3s[qs[2 * l + 1] |
+				    ((qh[ib] << (7 - 2 * l)) & 256)], db,
+				    tab.sign[sg[l]]);
 		}
 	}
 }
@@ -976,17 +1143,17 @@ dq_iq3_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 
 /* Eight elements of a signed grid entry: dl * (g + delta). */
 static inline void
-iq1_put8(float *y, uint64_t g, float dl, float delta)
+iq1_put8(float *restrict y, const float *restrict g, float dl, float delta)
 {
 	int	j;
 
 	for (j = 0; j < 8; j++)
-		y[j] = dl * ((float)(int8_t)(g >> (8 * j)) + delta);
+		y[j] = dl * (g[j] + delta);
 }
 
 /* IQ1_S: half d, 32 grid bytes, 8 u16 (3-bit scale, delta sign, 4x3 high
  * index bits). */
-static void
+DQ_CLONES static void
 dq_iq1_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*qs;
@@ -995,6 +1162,7 @@ dq_iq1_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	float		 d, dl, delta;
 	int		 ib, l;
 
+	tables();
 	for (i = 0; i < nb; i++, s += 50) {
 		d = ldh(s);
 		qs = s + 2;
@@ -1003,7 +1171,7 @@ dq_iq1_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 			dl = d * (float)(2 * ((qh >> 12) & 7) + 1);
 			delta = (qh & 0x8000) ? -IQ1_DELTA : IQ1_DELTA;
 			for (l = 0; l < 4; l++, y += 8)
-				iq1_put8(y, gguf_iq1s_grid[qs[l] |
+				iq1_put8(y, tab.iq1s[qs[l] |
 				    ((qh >> (3 * l)) & 7) << 8], dl, delta);
 		}
 	}
@@ -1022,7 +1190,7 @@ iq1m_d(const uint8_t *sc)
 
 /* IQ1_M: 32 grid bytes, 16 bytes of (3 index bits, delta sign) nibbles,
  * 8 bytes of 3-bit scales (and the pieces of d). */
-static void
+DQ_CLONES static void
 dq_iq1_m(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
 	const uint8_t	*qs, *qh;
@@ -1031,6 +1199,7 @@ dq_iq1_m(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	float		 d, dl;
 	int		 ib, l;
 
+	tables();
 	for (i = 0; i < nb; i++, s += 56) {
 		d = iq1m_d(s + 48);
 		qs = s;
@@ -1041,8 +1210,7 @@ dq_iq1_m(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 				h = qh[l / 2] >> (4 * (l % 2));
 				dl = d * (float)(2 * ((sc >> (3 * (l / 2))) &
 				    7) + 1);
-				iq1_put8(y, gguf_iq1s_grid[qs[l] |
-				    (h & 7) << 8], dl,
+				iq1_put8(y, tab.iq1s[qs[l] | (h & 7) << 8], dl,
 				    (h & 8) ? -IQ1_DELTA : IQ1_DELTA);
 			}
 		}
@@ -1051,28 +1219,22 @@ dq_iq1_m(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 
 /* IQ4_XS: half d, u16 of high scale bits, 4 bytes of low scale nibbles,
  * 128 bytes of codebook nibbles. */
-static void
+DQ_CLONES static void
 dq_iq4_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 {
-	const int8_t	*kv = gguf_kvalues_iq4nl;
-	const uint8_t	*qs;
-	uint64_t	 i;
-	uint32_t	 sh;
-	float		 d, dl;
-	int		 ib, j, ls;
+	uint64_t	i;
+	uint32_t	sh;
+	float		d, t[16];
+	int		ib, ls;
 
 	for (i = 0; i < nb; i++, s += 136) {
 		d = ldh(s);
 		sh = ld16(s + 2);
-		qs = s + 8;
-		for (ib = 0; ib < 8; ib++, qs += 16, y += 32) {
+		for (ib = 0; ib < 8; ib++, y += 32) {
 			ls = ((s[4 + ib / 2] >> (4 * (ib % 2))) & 0xf) |
 			    ((sh >> (2 * ib)) & 3) << 4;
-			dl = d * (float)(ls - 32);
-			for (j = 0; j < 16; j++) {
-				y[j] = dl * (float)kv[qs[j] & 0xf];
-				y[j + 16] = dl * (float)kv[qs[j] >> 4];
-			}
+			scaled16(t, gguf_kvalues_iq4nl, d * (float)(ls - 32), 1);
+			lookup32(y, s + 8 + 16 * ib, t);
 		}
 	}
 }

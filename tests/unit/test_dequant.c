@@ -115,6 +115,18 @@ struct fix {
 	char		 source[64];
 };
 
+/* Copies a field that must fit; -1 if it does not. */
+static int
+copy_field(char *dst, size_t size, const char *src)
+{
+	size_t	n = strlen(src);
+
+	if (n >= size)
+		return -1;
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
 static int
 parse_line(char *line, struct fix *fx)
 {
@@ -133,11 +145,12 @@ parse_line(char *line, struct fix *fx)
 	if (n != 12)
 		return -1;
 	field[11][strcspn(field[11], "\r\n")] = '\0';
-	snprintf(fx->file, sizeof fx->file, "%s", field[0]);
-	snprintf(fx->tensor, sizeof fx->tensor, "%s", field[1]);
-	snprintf(fx->type, sizeof fx->type, "%s", field[2]);
-	snprintf(fx->f32, sizeof fx->f32, "%s", field[10]);
-	snprintf(fx->source, sizeof fx->source, "%s", field[11]);
+	if (copy_field(fx->file, sizeof fx->file, field[0]) != 0 ||
+	    copy_field(fx->tensor, sizeof fx->tensor, field[1]) != 0 ||
+	    copy_field(fx->type, sizeof fx->type, field[2]) != 0 ||
+	    copy_field(fx->f32, sizeof fx->f32, field[10]) != 0 ||
+	    copy_field(fx->source, sizeof fx->source, field[11]) != 0)
+		return -1;
 	return 0;
 }
 
