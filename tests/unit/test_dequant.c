@@ -387,6 +387,7 @@ test_q8_1(const char *dir)
 		}
 		ok(!bad, "t.Q8_1: all %llu values follow the layout",
 		    (unsigned long long)t->nelem);
+		check_windows(f, t, all, "internal-types.gguf t.Q8_1");
 		free(all);
 	}
 	gguf_close(f);
