@@ -138,8 +138,9 @@ done <"$corpus/expect.tsv"
 for base in valid-tiny valid-tiny-v1; do
 	f="$corpus/$base.gguf"
 	"$open_one" --prefixes "$f" >"$scratch/check" 2>&1
-	ok $? "$base: every prefix, in process"
-	grep '^#' "$scratch/check"
+	st=$?
+	ok $st "$base: every prefix, in process"
+	[ "$st" -eq 0 ] || tail -n 20 "$scratch/check" | sed -e 's/^/#   /'
 
 	ti_end=$("$open_one" --layout "$f" | sed -n 's/^ti_end //p')
 	size=$(wc -c <"$f")
@@ -163,7 +164,9 @@ done
 # ------------------------------------------------------------------ mutations
 for base in valid-tiny valid-tiny-v1 valid-base valid-base-be; do
 	"$open_one" --mutate "$corpus/$base.gguf" >"$scratch/check" 2>&1
-	ok $? "$base: every byte mutated four ways, in process"
+	st=$?
+	ok $st "$base: every byte mutated four ways, in process"
+	[ "$st" -eq 0 ] || tail -n 20 "$scratch/check" | sed -e 's/^/#   /'
 done
 
 # Through ggufed: info on each mutant, and dump --json on those that open.
