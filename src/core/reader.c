@@ -248,12 +248,14 @@ read_header(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	min_ti = c->lw + 4 + 4 + 8;
 	if (f->lay.n_kv > gguf_cur_left(c) / min_kv)
 		return gguf_errf(err, (int64_t)(c->pos - c->lw), "KV count "
-		    "%llu cannot fit in the %llu bytes left",
+		    "%llu cannot fit in the %llu bytes left (a truncated or "
+		    "corrupt file)",
 		    (unsigned long long)f->lay.n_kv,
 		    (unsigned long long)gguf_cur_left(c));
 	if (f->lay.n_tensors > gguf_cur_left(c) / min_ti)
 		return gguf_errf(err, (int64_t)(c->pos - 2 * c->lw), "tensor "
-		    "count %llu cannot fit in the %llu bytes left",
+		    "count %llu cannot fit in the %llu bytes left (a "
+		    "truncated or corrupt file)",
 		    (unsigned long long)f->lay.n_tensors,
 		    (unsigned long long)gguf_cur_left(c));
 	if (f->lay.n_kv >= UINT32_MAX || f->lay.n_tensors >= UINT32_MAX)
@@ -264,7 +266,8 @@ read_header(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	if (gguf_add_ok(need, t, &need) != 0 || need > gguf_cur_left(c))
 		return gguf_errf(err, (int64_t)(c->pos - 2 * c->lw),
 		    "%llu tensor infos and %llu KV pairs cannot fit in the "
-		    "%llu bytes left", (unsigned long long)f->lay.n_tensors,
+		    "%llu bytes left (a truncated or corrupt file)",
+		    (unsigned long long)f->lay.n_tensors,
 		    (unsigned long long)f->lay.n_kv,
 		    (unsigned long long)gguf_cur_left(c));
 	return 0;
@@ -322,8 +325,18 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 			return gguf_errf(err, (int64_t)c->pos - 4, "key \"%s\": "
 			    "unknown value type %u",
 			    pname(&kv->key, buf, sizeof buf), (unsigned)type);
-		if (gguf_cur_value(c, type, 0, &kv->val, err) != 0)
+		if (gguf_cur_value(c, type, 0, &kv->val, err) != 0) {
+			/* Name the key the broken value belongs to. */
+			if (err != NULL) {
+				char	msg[sizeof err->msg + sizeof buf + 16];
+
+				snprintf(msg, sizeof msg, "key \"%s\": %s",
+				    pname(&kv->key, buf, sizeof buf), err->msg);
+				memcpy(err->msg, msg, sizeof err->msg - 1);
+				err->msg[sizeof err->msg - 1] = '\0';
+			}
 			return -1;
+		}
 		kv->end = c->pos;
 		f->n_kv = i + 1;
 
