@@ -37,16 +37,20 @@
  */
 #include "config.h"
 
+#include <sys/wait.h>
+
 #include <errno.h>
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "curses.h"
@@ -57,27 +61,53 @@
 #define N_TABS		4
 #define MAX_DEPTH	16
 
-enum prompt_kind { P_NONE, P_SEARCH, P_SEARCH_BACK, P_FILTER, P_JUMP };
-
-struct prompt {
-	enum prompt_kind kind;
-	char		 buf[512];
-	size_t		 len;		/* bytes */
-};
+enum search_kind { K_SEARCH, K_SEARCH_BACK, K_FILTER };
 
 struct app {
-	struct gguf_file *f;
-	const char	*path;
+	struct gguf_doc	*doc;
+	char		*path;		/* the document's file */
 	struct view	*stk[N_TABS][MAX_DEPTH];
 	int		 depth[N_TABS];	/* views in each stack, 0: not made */
 	int		 tab;
-	char		 msg[256];
+	char		 msg[512];
 	int		 msg_err;
-	struct prompt	 pr;
 	struct re	*search;
 	int		 search_dir;
 	int		 quit;
 	struct dline	 dl;
+
+	/* The question to ask, and the one being asked. */
+	struct prompt	*pr;
+	struct ask	 ask;
+	char		*ask_label;
+	char		*ask_init;
+	int		 ask_pending;
+	int		 in_prompt;
+	char		 hint[256];
+
+	/* A dialog: a choice between keys, or an error. */
+	char		 dlg_text[1024];
+	char		 dlg_keys[16];
+	int		 dlg_on;	/* 1 choice, 2 error */
+	choose_fn	 dlg_fn;
+	void		*dlg_arg;
+	void		(*dlg_free)(void *);
+
+	/* Work for the loop: the external editor, a save. */
+	char		*ed_key;
+	int64_t		 ed_elem;
+	int		 ed_pending;
+	char		*save_path;
+	int		 save_force;
+	int		 save_quit;
+	int		 save_pending;
+	/* The save under way. */
+	int		 saving;
+	const char	*save_how;
+	double		 save_t0;
+	double		 save_drawn;
+	uint64_t	 save_done;
+	uint64_t	 save_total;
 
 	SCREEN		*scr;
 	FILE		*tty_out;
@@ -86,7 +116,12 @@ struct app {
 	const char	*script_path;
 	unsigned	 script_line;
 	int		 script_err;
+	char		 pending[1024];	/* script keys not read yet */
+	size_t		 ppos;
+	int		 typing;
 };
+
+static double	now_ms(void);
 
 static const char *const tab_names[N_TABS] = {
 	"Summary", "Metadata", "Tokenizer", "Tensors"
@@ -165,7 +200,13 @@ view_free(struct view *v)
 struct gguf_file *
 app_file(struct app *a)
 {
-	return a->f;
+	return gguf_doc_file(a->doc);
+}
+
+struct gguf_doc *
+app_doc(struct app *a)
+{
+	return a->doc;
 }
 
 const char *
@@ -255,6 +296,103 @@ switch_tab(struct app *a, int t)
 	a->tab = t;
 }
 
+/*
+ * The document changed: every view re-reads it. A view that cannot (a
+ * pager over a value that is gone) is closed with the views above it; a
+ * top view without a refresh is made again, keeping its place.
+ */
+static void
+refresh_views(struct app *a)
+{
+	struct view	*v, *nv;
+	uint64_t	 cur = 0, top = 0;
+	int		 t, d, k, has_list;
+
+	for (t = 0; t < N_TABS; t++) {
+		if (a->depth[t] == 0)
+			continue;
+		for (d = 1; d < a->depth[t]; d++) {
+			v = a->stk[t][d];
+			if (v->ops->reload == NULL || v->ops->reload(v) != 0) {
+				for (k = a->depth[t] - 1; k >= d; k--)
+					view_free(a->stk[t][k]);
+				a->depth[t] = d;
+				break;
+			}
+		}
+		v = a->stk[t][0];
+		if (v->ops->reload != NULL && v->ops->reload(v) == 0)
+			continue;
+		if ((has_list = v->list != NULL)) {
+			cur = v->list->cur;
+			top = v->list->top;
+		}
+		switch (t) {
+		case 0:
+			nv = view_summary_new(a);
+			break;
+		case 1:
+			nv = view_meta_new(a);
+			break;
+		case 2:
+			nv = view_tokens_new(a);
+			break;
+		default:
+			nv = view_tensors_new(a);
+		}
+		if (has_list && nv->list != NULL && nv->list->n_rows > 0) {
+			nv->list->cur = cur < nv->list->n_rows ? cur :
+			    nv->list->n_rows - 1;
+			nv->list->top = top <= nv->list->cur ? top :
+			    nv->list->cur;
+		}
+		view_free(v);
+		a->stk[t][0] = nv;
+	}
+	if (!has_tab(a, a->tab))
+		a->tab = 1;
+}
+
+/* After a save the document is another one: every view is made again. */
+static void
+reset_views(struct app *a)
+{
+	struct view	*v;
+	uint64_t	 cur = 0, top = 0;
+	int		 t, d, has_list = 0;
+
+	if (a->depth[a->tab] > 0 && (v = a->stk[a->tab][0])->list != NULL) {
+		has_list = 1;
+		cur = v->list->cur;
+		top = v->list->top;
+	}
+	for (t = 0; t < N_TABS; t++) {
+		for (d = a->depth[t]; d > 0; d--)
+			view_free(a->stk[t][d - 1]);
+		a->depth[t] = 0;
+	}
+	if (!has_tab(a, a->tab))
+		a->tab = 1;
+	v = cur_view(a);
+	if (has_list && v->list != NULL && v->list->n_rows > 0) {
+		v->list->cur = cur < v->list->n_rows ? cur :
+		    v->list->n_rows - 1;
+		v->list->top = top <= v->list->cur ? top : v->list->cur;
+	}
+}
+
+/* What the loop does with a handler's flags. */
+static void
+apply_flags(struct app *a, int r)
+{
+	if (r & R_POP)
+		pop(a);
+	if (r & R_EDITED)
+		refresh_views(a);
+	if (r & R_QUIT)
+		a->quit = 1;
+}
+
 /* -------------------------------------------------------------- frame */
 
 static void
@@ -324,36 +462,40 @@ draw_status(struct app *a, struct view *v, int y, int w)
 	draw_dline(y, dl, w, S_STATUS, 0);
 }
 
-static const char *const prompt_labels[] = {
-	"", "/", "?", "filter: ", "go to: "
-};
+/* The prompt: its label, then the line libedit holds, scrolled so that
+   the cursor shows. */
+static void
+draw_prompt(struct app *a, int y, int w)
+{
+	struct dline	*dl = &a->dl;
+	const char	*s;
+	size_t		 len, cur, off = 0;
+	int		 cx, room;
+
+	dl_reset(dl);
+	dl_puts(dl, S_KEY, a->ask_label);
+	prompt_line(a->pr, &s, &len, &cur);
+	room = w - dl->cols - 1;
+	while (off < cur && text_width(s + off, cur - off, DT_KEEPBS, w) >
+	    room - 1)
+		off++;
+	while (off < cur && ((unsigned char)s[off] & 0xc0) == 0x80)
+		off++;
+	cx = dl->cols + text_width(s + off, cur - off, DT_KEEPBS, w);
+	dl_text(dl, S_NORMAL, s + off, len - off, 0, room, DT_KEEPBS);
+	draw_dline(y, dl, w, S_NORMAL, 0);
+	move(y, cx < w ? cx : w - 1);
+	curs_set(1);
+}
 
 static void
 draw_message(struct app *a, struct view *v, int y, int w)
 {
 	struct dline	*dl = &a->dl;
-	int		 cx;
 
 	dl_reset(dl);
-	if (a->pr.kind != P_NONE) {
-		dl_puts(dl, S_KEY, prompt_labels[a->pr.kind]);
-		/* The tail of a long pattern stays visible. */
-		{
-			size_t	off = 0;
-
-			while (text_width(a->pr.buf + off, a->pr.len - off, 0,
-			    w) > w - dl->cols - 1)
-				off++;
-			while (off < a->pr.len &&
-			    ((unsigned char)a->pr.buf[off] & 0xc0) == 0x80)
-				off++;
-			dl_text(dl, S_NORMAL, a->pr.buf + off, a->pr.len - off,
-			    0, w - dl->cols - 1, DT_KEEPBS);
-		}
-		cx = dl->cols;
-		draw_dline(y, dl, w, S_NORMAL, 0);
-		move(y, cx < w ? cx : w - 1);
-		curs_set(1);
+	if (a->in_prompt) {
+		draw_prompt(a, y, w);
 		return;
 	}
 	curs_set(0);
@@ -379,6 +521,110 @@ draw_message(struct app *a, struct view *v, int y, int w)
 	dl_puts(dl, S_KEY, "q");
 	dl_puts(dl, S_DIM, a->depth[a->tab] > 1 ? " back" : " quit");
 	draw_dline(y, dl, w, S_NORMAL, 0);
+}
+
+/*
+ * While a question is asked, the status line says what the answer must
+ * be: the error of the last try, the hint for what is typed (the token
+ * an id names), or the candidates of an ambiguous completion.
+ */
+static int
+draw_prompt_status(struct app *a, int y, int w)
+{
+	struct dline	*dl = &a->dl;
+	const char	*s, *c;
+	size_t		 len, cur;
+	char		*line;
+	int		 slot = S_STATUS;
+
+	if (!a->in_prompt)
+		return 0;
+	c = prompt_candidates(a->pr);
+	a->hint[0] = '\0';
+	if (a->ask.hint != NULL) {
+		prompt_line(a->pr, &s, &len, &cur);
+		line = xcalloc(1, len + 1);
+		memcpy(line, s, len);
+		a->ask.hint(a, a->ask.arg, line, a->hint, sizeof a->hint);
+		free(line);
+	}
+	if (*c != '\0')
+		s = c;
+	else if (a->hint[0] != '\0')
+		s = a->hint;
+	else if (a->msg[0] != '\0') {
+		s = a->msg;
+		slot = a->msg_err ? S_ERROR : S_STATUS;
+	} else
+		return 0;
+	dl_reset(dl);
+	dl_puts(dl, slot, " ");
+	dl_text(dl, slot, s, strlen(s), 0, w - 2, DT_KEEPBS);
+	draw_dline(y, dl, w, slot, 0);
+	return 1;
+}
+
+/* A box in the middle of the screen: text lines split at \n. */
+static void
+draw_box(struct app *a, const char *title, const char *text, int slot, int w,
+    int h)
+{
+	struct dline	*dl = &a->dl;
+	const char	*p, *nl;
+	int		 lines = 0, bw, bh, x0, y0, y;
+
+	for (p = text; p != NULL; p = nl != NULL ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		lines++;
+	}
+	bw = w - 4 < 76 ? w - 4 : 76;
+	bh = lines + 4 < h - 2 ? lines + 4 : h - 2;
+	x0 = (w - bw) / 2;
+	y0 = (h - bh) / 2;
+	attrset(draw_attr(slot));
+	for (y = 0; y < bh; y++) {
+		mvhline(y0 + y, x0, ' ', bw);
+	}
+	mvaddnstr(y0, x0 + 2, title, bw - 4);
+	y = y0 + 2;
+	for (p = text; p != NULL && y < y0 + bh - 1;
+	    p = nl != NULL ? nl + 1 : NULL, y++) {
+		nl = strchr(p, '\n');
+		dl_reset(dl);
+		dl_text(dl, slot, p, nl != NULL ? (size_t)(nl - p) : strlen(p),
+		    0, bw - 4, DT_KEEPBS);
+		move(y, x0 + 2);
+		attrset(draw_attr(slot));
+		addnstr(dl->s, (int)dl->len);
+	}
+	attrset(A_NORMAL);
+}
+
+static void
+draw_progress(struct app *a, int w, int h)
+{
+	char		 text[512], bar[128], d1[32], d2[32], eta[32];
+	double		 secs = (now_ms() - a->save_t0) / 1e3, rate, frac;
+	int		 bw = (w - 4 < 76 ? w - 4 : 76) - 4, k, fill;
+
+	frac = a->save_total > 0 ? (double)a->save_done / a->save_total : 0;
+	if (bw > (int)sizeof bar - 1)
+		bw = (int)sizeof bar - 1;
+	fill = (int)(frac * bw);
+	for (k = 0; k < bw; k++)
+		bar[k] = k < fill ? '#' : '.';
+	bar[bw] = '\0';
+	rate = secs > 0 ? (double)a->save_done / secs : 0;
+	if (rate > 0 && a->save_total > a->save_done)
+		snprintf(eta, sizeof eta, "%.0f s",
+		    (double)(a->save_total - a->save_done) / rate);
+	else
+		snprintf(eta, sizeof eta, "-");
+	snprintf(text, sizeof text, "%s\n%s of %s  %.1f MB/s  ETA %s\n\n"
+	    "Esc cancels: the file stays as it was", bar,
+	    mdl_size(a->save_done, d1, sizeof d1),
+	    mdl_size(a->save_total, d2, sizeof d2), rate / 1e6, eta);
+	draw_box(a, a->save_how, text, S_TAB_CUR, w, h);
 }
 
 static void
@@ -414,20 +660,114 @@ draw_frame(struct app *a)
 		v->ops->draw(v, 1, h - 3, w);
 	else if (v->list != NULL)
 		list_draw(v->list, a, 1, h - 3, w);
-	draw_status(a, v, h - 2, w);
+	if (!draw_prompt_status(a, h - 2, w))
+		draw_status(a, v, h - 2, w);
+	if (a->dlg_on == 1)
+		draw_box(a, "ggufed", a->dlg_text, S_TAB_CUR, w, h);
+	else if (a->dlg_on == 2)
+		draw_box(a, "Error", a->dlg_text, S_ERROR, w, h);
+	if (a->saving)
+		draw_progress(a, w, h);
 	draw_message(a, v, h - 1, w);
 	wnoutrefresh(stdscr);
 	doupdate();
 }
 
-/* ------------------------------------------------------------- prompt */
+/* ------------------------------------------------------------ questions */
 
-static void
-prompt_open(struct app *a, enum prompt_kind k)
+void
+app_ask(struct app *a, const struct ask *q)
 {
-	a->pr.kind = k;
-	a->pr.len = 0;
-	a->pr.buf[0] = '\0';
+	/* A question asked while another is pending replaces it. */
+	if (a->ask_pending && a->ask.arg != q->arg && a->ask.arg_free != NULL)
+		a->ask.arg_free(a->ask.arg);
+	free(a->ask_label);
+	free(a->ask_init);
+	a->ask = *q;
+	a->ask_label = xstrdup(q->label);
+	a->ask_init = q->init != NULL ? xstrdup(q->init) : NULL;
+	a->ask_pending = 1;
+}
+
+void
+app_choose(struct app *a, const char *text, const char *keys, choose_fn fn,
+    void *arg, void (*arg_free)(void *))
+{
+	if (a->dlg_on == 1 && a->dlg_arg != arg && a->dlg_free != NULL)
+		a->dlg_free(a->dlg_arg);
+	snprintf(a->dlg_text, sizeof a->dlg_text, "%s", text);
+	snprintf(a->dlg_keys, sizeof a->dlg_keys, "%s", keys);
+	a->dlg_fn = fn;
+	a->dlg_arg = arg;
+	a->dlg_free = arg_free;
+	a->dlg_on = 1;
+}
+
+void
+app_error(struct app *a, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (a->dlg_on == 1 && a->dlg_free != NULL)
+		a->dlg_free(a->dlg_arg);
+	a->dlg_fn = NULL;
+	a->dlg_arg = NULL;
+	a->dlg_free = NULL;
+	va_start(ap, fmt);
+	vsnprintf(a->dlg_text, sizeof a->dlg_text, fmt, ap);
+	va_end(ap);
+	snprintf(a->dlg_text + strlen(a->dlg_text), sizeof a->dlg_text -
+	    strlen(a->dlg_text), "\n\n(any key)");
+	a->dlg_on = 2;
+}
+
+void
+app_run_editor(struct app *a, const char *key, int64_t elem)
+{
+	free(a->ed_key);
+	a->ed_key = xstrdup(key);
+	a->ed_elem = elem;
+	a->ed_pending = 1;
+}
+
+void
+app_save(struct app *a, const char *path, int force, int quit)
+{
+	free(a->save_path);
+	a->save_path = path != NULL ? xstrdup(path) : NULL;
+	a->save_force = force;
+	a->save_quit = quit;
+	a->save_pending = 1;
+}
+
+static int
+quit_choice(struct app *a, void *arg, int key)
+{
+	(void)arg;
+	switch (key) {
+	case 's':
+		app_save(a, NULL, 0, 1);
+		return R_DRAW;
+	case 'd':
+		return R_QUIT;
+	}
+	app_msg(a, 0, "not quitting");
+	return R_DRAW;
+}
+
+int
+app_quit(struct app *a, int ask)
+{
+	unsigned	n;
+
+	if (!ask || (n = mdl_n_changes(a)) == 0)
+		return R_QUIT;
+	app_choose(a, n == 1 ? "There is 1 unsaved change.\n\n"
+	    "[s]ave and quit, [d]iscard it and quit, [c]ancel" :
+	    "There are unsaved changes.\n\n"
+	    "[s]ave and quit, [d]iscard them and quit, [c]ancel", "sdc",
+	    quit_choice, NULL, NULL);
+	return R_DRAW;
 }
 
 static int
@@ -446,53 +786,42 @@ do_search(struct app *a, struct view *v, int dir, int skip_cur)
 	return R_DRAW;
 }
 
+static void
+free_kind(void *arg)
+{
+	free(arg);
+}
+
+/* The answer to /, ? and f. */
 static int
-prompt_accept(struct app *a)
+search_answer(struct app *a, void *arg, const char *line)
 {
 	struct view	*v = cur_view(a);
 	struct re	*re;
-	char		 err[300], *end;
-	unsigned long long n;
-	enum prompt_kind k = a->pr.kind;
+	char		 err[300];
+	int		 k = *(int *)arg;
 	uint64_t	 kept;
 
-	a->pr.kind = P_NONE;
-	if (k == P_JUMP) {
-		errno = 0;
-		n = strtoull(a->pr.buf, &end, 0);
-		if (a->pr.len == 0 || errno != 0 || *end != '\0' ||
-		    a->pr.buf[0] == '-') {
-			app_msg(a, 1, "not a number: %s", a->pr.buf);
-			return R_DRAW;
-		}
-		if (v->ops->jump != NULL)
-			return v->ops->jump(v, n);
-		if (v->list != NULL) {
-			v->list->cur = n > 0 ? n - 1 : 0;
-			if (v->list->cur >= v->list->n_rows)
-				v->list->cur = v->list->n_rows > 0 ?
-				    v->list->n_rows - 1 : 0;
-		}
+	if (line == NULL)
 		return R_DRAW;
-	}
-	if (k == P_FILTER && a->pr.len == 0) {
+	if (k == K_FILTER && *line == '\0') {
 		if (v->list != NULL)
 			list_set_filter(v->list, NULL);
 		return R_DRAW;
 	}
-	if (a->pr.len == 0) {
+	if (*line == '\0') {
 		/* An empty search repeats the last one, as in less and vim. */
 		if (a->search == NULL)
 			return R_DRAW;
-		a->search_dir = k == P_SEARCH_BACK ? -1 : 1;
+		a->search_dir = k == K_SEARCH_BACK ? -1 : 1;
 		return do_search(a, v, a->search_dir, 1);
 	}
-	re = re_compile(a->pr.buf, err, sizeof err);
+	re = re_compile(line, err, sizeof err);
 	if (re == NULL) {
 		app_msg(a, 1, "%s", err);
 		return R_DRAW;
 	}
-	if (k == P_FILTER) {
+	if (k == K_FILTER) {
 		if (v->list == NULL) {
 			re_free(re);
 			return R_DRAW;
@@ -505,61 +834,64 @@ prompt_accept(struct app *a)
 	}
 	re_free(a->search);
 	a->search = re;
-	a->search_dir = k == P_SEARCH_BACK ? -1 : 1;
+	a->search_dir = k == K_SEARCH_BACK ? -1 : 1;
 	return do_search(a, v, a->search_dir, 1);
 }
 
-static int
-prompt_key(struct app *a, int key)
+static void
+ask_search(struct app *a, int k)
 {
-	char	mb[MB_LEN_MAX];
-	size_t	n;
-	mbstate_t st;
+	static const char *const labels[] = { "/", "?", "filter: " };
+	struct ask	 q;
+	int		*arg = xcalloc(1, sizeof *arg);
 
-	switch (key) {
-	case 0x1b:
-	case 0x07:	/* C-g */
-		a->pr.kind = P_NONE;
-		return R_DRAW;
-	case '\n':
-	case '\r':
-	case TK_FN | KEY_ENTER:
-		return prompt_accept(a);
-	case 0x7f:
-	case 0x08:
-	case TK_FN | KEY_BACKSPACE:
-		if (a->pr.len == 0) {
-			a->pr.kind = P_NONE;
-			return R_DRAW;
-		}
-		do
-			a->pr.len--;
-		while (a->pr.len > 0 &&
-		    ((unsigned char)a->pr.buf[a->pr.len] & 0xc0) == 0x80);
-		a->pr.buf[a->pr.len] = '\0';
-		return R_DRAW;
-	case 0x15:	/* C-u */
-		a->pr.len = 0;
-		a->pr.buf[0] = '\0';
-		return R_DRAW;
-	case 0x17:	/* C-w: the last word */
-		while (a->pr.len > 0 && a->pr.buf[a->pr.len - 1] == ' ')
-			a->pr.len--;
-		while (a->pr.len > 0 && a->pr.buf[a->pr.len - 1] != ' ')
-			a->pr.len--;
-		a->pr.buf[a->pr.len] = '\0';
-		return R_DRAW;
+	*arg = k;
+	memset(&q, 0, sizeof q);
+	q.label = labels[k];
+	q.hist = H_SEARCH;
+	q.fn = search_answer;
+	q.arg = arg;
+	q.arg_free = free_kind;
+	app_ask(a, &q);
+}
+
+/* `:N` goes to row N (or token, element, line N) of the view. */
+int
+app_jump(struct app *a, uint64_t n)
+{
+	struct view	*v = cur_view(a);
+
+	if (v->ops->jump != NULL)
+		return v->ops->jump(v, n);
+	if (v->list != NULL) {
+		v->list->cur = n > 0 ? n - 1 : 0;
+		if (v->list->cur >= v->list->n_rows)
+			v->list->cur = v->list->n_rows > 0 ?
+			    v->list->n_rows - 1 : 0;
 	}
-	if ((key & TK_FN) || key < 0x20)
-		return R_NONE;
-	memset(&st, 0, sizeof st);
-	n = wcrtomb(mb, (wchar_t)key, &st);
-	if (n == (size_t)-1 || a->pr.len + n + 1 > sizeof a->pr.buf)
-		return R_NONE;
-	memcpy(a->pr.buf + a->pr.len, mb, n);
-	a->pr.len += n;
-	a->pr.buf[a->pr.len] = '\0';
 	return R_DRAW;
+}
+
+static int
+command_answer(struct app *a, void *arg, const char *line)
+{
+	(void)arg;
+	if (line == NULL)
+		return R_DRAW;
+	return edit_command(a, line);
+}
+
+static void
+ask_command(struct app *a)
+{
+	struct ask	q;
+
+	memset(&q, 0, sizeof q);
+	q.label = ":";
+	q.hist = H_CMD;
+	q.compl = C_CMD;
+	q.fn = command_answer;
+	app_ask(a, &q);
 }
 
 /* ------------------------------------------------------------ dispatch */
@@ -573,7 +905,7 @@ app_action(struct app *a, struct view *v, enum tui_action act)
 	case ACT_BACK:
 		if (a->depth[a->tab] > 1)
 			return R_POP;
-		return R_QUIT;
+		return app_quit(a, 1);
 	case ACT_CANCEL:
 		if (v->list != NULL && v->list->filter != NULL) {
 			list_set_filter(v->list, NULL);
@@ -588,7 +920,7 @@ app_action(struct app *a, struct view *v, enum tui_action act)
 		}
 		return R_DRAW;
 	case ACT_QUIT:
-		return R_QUIT;
+		return app_quit(a, 1);
 	case ACT_HELP:
 		if (v->ops->name != NULL && strcmp(v->ops->name, "help") == 0)
 			return R_POP;
@@ -612,16 +944,28 @@ app_action(struct app *a, struct view *v, enum tui_action act)
 		switch_tab(a, act - ACT_VIEW1);
 		return R_DRAW;
 	case ACT_SEARCH:
-		prompt_open(a, P_SEARCH);
+		ask_search(a, K_SEARCH);
 		return R_DRAW;
 	case ACT_SEARCH_BACK:
-		prompt_open(a, P_SEARCH_BACK);
+		ask_search(a, K_SEARCH_BACK);
 		return R_DRAW;
 	case ACT_FILTER:
-		prompt_open(a, P_FILTER);
+		ask_search(a, K_FILTER);
 		return R_DRAW;
 	case ACT_JUMP:
-		prompt_open(a, P_JUMP);
+	case ACT_COMMAND:
+		ask_command(a);
+		return R_DRAW;
+	case ACT_UNDO:
+	case ACT_REDO:
+		return edit_undo(a, act == ACT_REDO);
+	case ACT_CHANGES:
+		if (v->ops->name != NULL && strcmp(v->ops->name, "changes") == 0)
+			return R_POP;
+		app_push(a, view_changes_new(a));
+		return R_DRAW;
+	case ACT_SAVE:
+		app_save(a, NULL, 0, 0);
 		return R_DRAW;
 	case ACT_NEXT_MATCH:
 		return do_search(a, v, a->search_dir, 1);
@@ -644,11 +988,29 @@ dispatch(struct app *a, enum tui_action act, const struct tui_input *in)
 		r = list_action(v->list, act, in);
 	if (r & R_PASS)
 		r = app_action(a, v, act);
-	if (r & R_POP)
-		pop(a);
-	if (r & R_QUIT)
-		a->quit = 1;
+	apply_flags(a, r);
 	return r;
+}
+
+static void
+dialog_key(struct app *a, int key)
+{
+	choose_fn	 fn = a->dlg_fn;
+	void		*arg = a->dlg_arg;
+	void		(*arg_free)(void *) = a->dlg_free;
+	int		 k = key >= 'A' && key <= 'Z' ? key - 'A' + 'a' : key;
+
+	if (a->dlg_on == 2) {
+		a->dlg_on = 0;
+		return;
+	}
+	if (k != 0x1b && k != 0x07 && (k <= 0 || k > 0x7f ||
+	    strchr(a->dlg_keys, k) == NULL))
+		return;
+	a->dlg_on = 0;
+	apply_flags(a, fn(a, arg, k == 0x1b || k == 0x07 ? 0 : k));
+	if (arg_free != NULL && !(a->dlg_on == 1 && a->dlg_arg == arg))
+		arg_free(arg);
 }
 
 static void
@@ -658,8 +1020,8 @@ handle_input(struct app *a, const struct tui_input *in)
 	enum tui_action	 act;
 
 	a->msg[0] = '\0';
-	if (a->pr.kind != P_NONE) {
-		prompt_key(a, in->key);
+	if (a->dlg_on != 0) {
+		dialog_key(a, in->key);
 		return;
 	}
 	v = cur_view(a);
@@ -856,39 +1218,37 @@ script_fail(struct app *a, const char *what)
 static int
 script_input(struct app *a, struct tui_input *in)
 {
-	static char	 pending[1024];
-	static size_t	 ppos;
-	static int	 typing;
+	char		*pending = a->pending;
 	char		 line[1024], *arg, *nl;
 	int		 k, y, x, busy;
 
 	for (;;) {
-		if (pending[ppos] != '\0') {
+		if (pending[a->ppos] != '\0') {
 			memset(in, 0, sizeof *in);
-			if (typing) {
+			if (a->typing) {
 				wchar_t		wc;
 				mbstate_t	st;
 				size_t		n;
 
 				memset(&st, 0, sizeof st);
-				n = mbrtowc(&wc, pending + ppos,
-				    strlen(pending + ppos), &st);
+				n = mbrtowc(&wc, pending + a->ppos,
+				    strlen(pending + a->ppos), &st);
 				if (n == 0 || n > 4) {
-					in->key = (unsigned char)pending[ppos++];
+					in->key = (unsigned char)pending[a->ppos++];
 				} else {
 					in->key = (int)wc;
-					ppos += n;
+					a->ppos += n;
 				}
 				return 0;
 			}
-			k = script_next_key(pending, &ppos);
+			k = script_next_key(pending, &a->ppos);
 			if (k == -1)
 				continue;
 			in->key = k;
 			return 0;
 		}
 		pending[0] = '\0';
-		ppos = 0;
+		a->ppos = 0;
 		if (fgets(line, sizeof line, a->script) == NULL)
 			return -1;
 		a->script_line++;
@@ -902,9 +1262,9 @@ script_input(struct app *a, struct tui_input *in)
 		else
 			arg = line + strlen(line);
 		if (strcmp(line, "keys") == 0 || strcmp(line, "type") == 0) {
-			typing = line[0] == 't';
-			snprintf(pending, sizeof pending, "%s", arg);
-			ppos = 0;
+			a->typing = line[0] == 't';
+			snprintf(pending, sizeof a->pending, "%s", arg);
+			a->ppos = 0;
 		} else if (strcmp(line, "size") == 0) {
 			if (sscanf(arg, "%dx%d", &x, &y) != 2 || x < 1 || y < 1) {
 				script_fail(a, "size wants COLSxROWS");
@@ -1026,6 +1386,337 @@ real_input(struct app *a, struct tui_input *in, int busy)
 	return 0;
 }
 
+/* ------------------------------------------------------ the loop's work */
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	ssize_t	w;
+
+	while (n > 0) {
+		if ((w = write(fd, p, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int
+read_all(const char *path, char **out, size_t *outlen)
+{
+	FILE	*fp = fopen(path, "rb");
+	char	*buf = NULL;
+	size_t	 len = 0, cap = 0, k;
+
+	if (fp == NULL)
+		return -1;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		k = fread(buf + len, 1, cap - len, fp);
+		len += k;
+		if (k == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		fclose(fp);
+		free(buf);
+		return -1;
+	}
+	fclose(fp);
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+/* The prompt's keys: the frame is drawn, then a key is read. */
+static int
+pr_key(void *arg)
+{
+	struct app		*a = arg;
+	struct tui_input	 in;
+	int			 rc;
+
+	for (;;) {
+		draw_frame(a);
+		if (a->script != NULL) {
+			if (script_input(a, &in) != 0)
+				return -1;
+			return in.key;
+		}
+		rc = real_input(a, &in, 0);
+		if (rc == 0)
+			return in.key;
+	}
+}
+
+static int
+pr_pending(void *arg)
+{
+	struct app	*a = arg;
+	wint_t		 wc;
+	int		 rc;
+
+	if (a->script != NULL)
+		return a->pending[a->ppos] != '\0';
+	timeout(0);
+	rc = get_wch(&wc);
+	if (rc == ERR)
+		return 0;
+	if (rc == KEY_CODE_YES)
+		ungetch((int)wc);
+	else
+		unget_wch((wchar_t)wc);
+	return 1;
+}
+
+static void
+pr_complete(void *arg, const char *line, size_t word,
+    void (*add)(void *, const char *), void *ctx)
+{
+	struct app	*a = arg;
+
+	edit_complete(a, a->ask.compl, line, word, add, ctx);
+}
+
+static void
+run_prompt(struct app *a)
+{
+	struct ask	 q = a->ask;
+	char		*line = NULL;
+	int		 rc, r;
+
+	a->ask_pending = 0;
+	a->in_prompt = 1;
+	curs_set(1);
+	rc = prompt_read(a->pr, a->ask_init, q.hist, &line);
+	a->in_prompt = 0;
+	curs_set(0);
+	a->msg[0] = '\0';
+	r = q.fn(a, q.arg, rc == 0 ? line : NULL);
+	free(line);
+	if (q.arg_free != NULL && !(a->ask_pending && a->ask.arg == q.arg))
+		q.arg_free(q.arg);
+	apply_flags(a, r);
+}
+
+/*
+ * $VISUAL (or $EDITOR, or vi) on a temporary file holding the string.
+ * curses is left the way ncdu leaves it for a shell, and taken back
+ * after; an editor that fails, or a file left as it was, is no edit.
+ */
+static void
+run_editor(struct app *a)
+{
+	struct sigaction sa, old_int, old_quit;
+	const char	*ed = getenv("VISUAL"), *tmp = getenv("TMPDIR");
+	char		 path[PATH_MAX], *cmd, *text = NULL, *now = NULL;
+	size_t		 len = 0, nlen = 0;
+	pid_t		 pid;
+	int		 fd, status = 0, rc;
+
+	a->ed_pending = 0;
+	if (ed == NULL || *ed == '\0')
+		ed = getenv("EDITOR");
+	if (ed == NULL || *ed == '\0')
+		ed = "vi";
+	if (edit_get_string(a, a->ed_key, a->ed_elem, &text, &len) != 0)
+		return;
+	snprintf(path, sizeof path, "%s/ggufed-XXXXXX%s",
+	    tmp != NULL && *tmp == '/' ? tmp : "/tmp",
+	    strstr(a->ed_key, "chat_template") != NULL ? ".jinja" : ".txt");
+	fd = mkstemps(path, strstr(a->ed_key, "chat_template") != NULL ? 6 : 4);
+	if (fd < 0 || write_all(fd, text, len) != 0) {
+		app_error(a, "cannot write a temporary file in %s: %s",
+		    tmp != NULL ? tmp : "/tmp", strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		free(text);
+		return;
+	}
+	close(fd);
+	def_prog_mode();
+	endwin();
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGQUIT, &sa, &old_quit);
+	/* As git and mutt do: the variable is shell text ("code -w"). */
+	cmd = xcalloc(1, strlen(ed) + 8);
+	snprintf(cmd, strlen(ed) + 8, "%s \"$1\"", ed);
+	pid = fork();
+	if (pid == 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *)NULL);
+		_exit(127);
+	}
+	free(cmd);
+	if (pid > 0) {
+		while ((rc = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	refresh();
+	if (pid < 0)
+		app_error(a, "cannot run the editor: %s", strerror(errno));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		app_msg(a, 1, "the editor (%s) failed (status %d): no edit", ed,
+		    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	else if (read_all(path, &now, &nlen) != 0)
+		app_error(a, "cannot read %s back: %s", path, strerror(errno));
+	else
+		apply_flags(a, edit_set_string(a, a->ed_key, a->ed_elem, text,
+		    len, now, nlen));
+	unlink(path);
+	free(text);
+	free(now);
+}
+
+/*
+ * A save: the document decides in place or rewrite; the progress callback
+ * draws the bar and polls for Esc, which cancels a rewrite (the file is
+ * untouched then). Errors are a dialog; the edits stay pending.
+ */
+static int
+save_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct app		*a = arg;
+	struct tui_input	 in;
+	double			 t = now_ms();
+	wint_t			 wc;
+	int			 rc, esc = 0;
+
+	a->save_done = done;
+	a->save_total = total;
+	if (a->script != NULL) {
+		/* Keys typed ahead on the same script line reach the save. */
+		while (a->pending[a->ppos] != '\0') {
+			if (script_input(a, &in) != 0)
+				break;
+			if (in.key == 0x1b)
+				esc = 1;
+		}
+	} else {
+		timeout(0);
+		while ((rc = get_wch(&wc)) != ERR) {
+			if (rc == OK && wc == 0x1b)
+				esc = 1;
+		}
+	}
+	if (esc)
+		return 1;
+	if (t - a->save_drawn >= 50) {
+		a->save_drawn = t;
+		draw_frame(a);
+	}
+	return 0;
+}
+
+static void
+run_save(struct app *a)
+{
+	struct gguf_save_opts	 o;
+	struct gguf_save_info	 info;
+	struct gguf_err		 err;
+	struct gguf_doc		*nd;
+	char			 size[32], *target;
+	double			 secs;
+	int			 rc, quit = a->save_quit;
+
+	a->save_pending = 0;
+	target = a->save_path != NULL ? a->save_path : a->path;
+	memset(&o, 0, sizeof o);
+	memset(&info, 0, sizeof info);
+	memset(&err, 0, sizeof err);
+	o.path = a->save_path;
+	o.force = a->save_force;
+	o.reserve = -1;
+	o.progress = save_progress;
+	o.arg = a;
+	if (a->save_path == NULL && mdl_n_changes(a) == 0) {
+		app_msg(a, 0, "no changes to save");
+		if (quit)
+			a->quit = 1;
+		return;
+	}
+	if (gguf_doc_plan_save(a->doc, &o, &info, &err) != 0) {
+		app_error(a, "cannot save %s:\n%s\n\nThe edits are still pending.",
+		    target, err.msg);
+		return;
+	}
+	a->save_how = info.how == GGUF_SAVE_INPLACE ? "Saving in place" :
+	    "Saving (rewriting the file)";
+	a->saving = 1;
+	a->save_t0 = now_ms();
+	a->save_drawn = 0;
+	a->save_done = 0;
+	a->save_total = 0;
+	rc = gguf_doc_save(a->doc, &o, &info, &err);
+	a->saving = 0;
+	secs = (now_ms() - a->save_t0) / 1e3;
+	if (rc < 0) {
+		if (a->save_done < a->save_total || strstr(err.msg, "cancel"))
+			app_msg(a, 1, "save cancelled: %s is untouched, the edits "
+			    "are still pending", target);
+		else
+			app_error(a, "cannot save %s:\n%s\n\nThe edits are still "
+			    "pending.", target, err.msg);
+		return;
+	}
+	mdl_size(info.file_size, size, sizeof size);
+	app_msg(a, 0, "saved %s %s: %s in %.2f s", target,
+	    info.how == GGUF_SAVE_INPLACE ? "in place" : "by a rewrite", size,
+	    secs);
+	if (a->save_path != NULL || rc == 1) {
+		/* Go on with the saved file. */
+		nd = gguf_doc_open(target, &err);
+		if (nd == NULL) {
+			app_error(a, "saved, but cannot open %s again:\n%s",
+			    target, err.msg);
+			if (rc == 1)
+				a->quit = 1;
+			return;
+		}
+		gguf_doc_free(a->doc);
+		a->doc = nd;
+		if (a->save_path != NULL) {
+			free(a->path);
+			a->path = a->save_path;
+			a->save_path = NULL;
+		}
+	}
+	reset_views(a);
+	if (quit)
+		a->quit = 1;
+}
+
+/* Runs what a handler asked for; 1 if there was something. */
+static int
+run_pending(struct app *a)
+{
+	if (a->ask_pending)
+		run_prompt(a);
+	else if (a->ed_pending)
+		run_editor(a);
+	else if (a->save_pending)
+		run_save(a);
+	else
+		return 0;
+	return 1;
+}
+
 static int
 start_curses(struct app *a)
 {
@@ -1097,6 +1788,7 @@ tui_main(const char *path)
 	struct app		 app, *a = &app;
 	struct gguf_err		 err;
 	struct tui_input	 in;
+	struct prompt_io	 io;
 	char			 msg[640];
 	int			 t, d, rc, busy = 0, dirty = 1;
 
@@ -1104,10 +1796,9 @@ tui_main(const char *path)
 	memset(&err, 0, sizeof err);
 	setlocale(LC_ALL, "");
 	tui_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	a->path = path;
 	a->search_dir = 1;
 	/* Open before touching the terminal: a bad file leaves it alone. */
-	if ((a->f = gguf_open(path, &err)) == NULL) {
+	if ((a->doc = gguf_doc_open(path, &err)) == NULL) {
 		gguf_err_text(&err, msg, sizeof msg);
 		fprintf(stderr, "ggufed: ");
 		dl_init(&a->dl);
@@ -1117,17 +1808,31 @@ tui_main(const char *path)
 		dl_free(&a->dl);
 		return 1;
 	}
+	a->path = xstrdup(path);
 	dl_init(&a->dl);
-	if (start_curses(a) != 0) {
+	memset(&io, 0, sizeof io);
+	io.key = pr_key;
+	io.pending = pr_pending;
+	io.complete = pr_complete;
+	io.arg = a;
+	if ((a->pr = prompt_new(&io)) == NULL || start_curses(a) != 0) {
 		stop_curses(a);
 		dl_free(&a->dl);
-		gguf_close(a->f);
+		gguf_doc_free(a->doc);
+		free(a->path);
 		return 1;
 	}
+	if (gguf_doc_has_journal(a->doc))
+		app_msg(a, 1, "an interrupted save left a journal: run "
+		    "`ggufed recover` on this file before editing it");
 	while (!a->quit) {
 		if (dirty)
 			draw_frame(a);
 		dirty = 0;
+		if (run_pending(a)) {
+			dirty = 1;
+			continue;
+		}
 		if (a->script != NULL) {
 			if (script_input(a, &in) != 0)
 				break;
@@ -1150,8 +1855,18 @@ tui_main(const char *path)
 		for (d = a->depth[t]; d > 0; d--)
 			view_free(a->stk[t][d - 1]);
 	}
+	if (a->ask_pending && a->ask.arg_free != NULL)
+		a->ask.arg_free(a->ask.arg);
+	if (a->dlg_on == 1 && a->dlg_free != NULL)
+		a->dlg_free(a->dlg_arg);
+	prompt_free(a->pr);
+	free(a->ask_label);
+	free(a->ask_init);
+	free(a->ed_key);
+	free(a->save_path);
 	re_free(a->search);
 	dl_free(&a->dl);
-	gguf_close(a->f);
+	gguf_doc_free(a->doc);
+	free(a->path);
 	return a->script_err ? 1 : 0;
 }

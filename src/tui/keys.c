@@ -49,9 +49,27 @@ const struct key_binding keys_table[] = {
 	/* The pager: long strings. */
 	{ SC_PAGER,	'w',		ACT_WRAP },
 
+	/* Metadata: editing. */
+	{ SC_META,	'e',		ACT_EDIT },
+	{ SC_META,	'E',		ACT_EDIT_EXT },
+	{ SC_META,	't',		ACT_RETYPE },
+	{ SC_META,	'a',		ACT_ADD },
+	{ SC_META,	'd',		ACT_DELETE },
+	{ SC_META,	'm',		ACT_RENAME },
+
+	/* Arrays: editing elements. */
+	{ SC_ARRAY,	'e',		ACT_EDIT },
+	{ SC_ARRAY,	'E',		ACT_EDIT_EXT },
+	{ SC_ARRAY,	'i',		ACT_INSERT },
+	{ SC_ARRAY,	'a',		ACT_ADD },
+	{ SC_ARRAY,	'd',		ACT_DELETE },
+
 	/* Tensors. */
 	{ SC_TENSORS,	's',		ACT_SORT },
-	{ SC_TENSORS,	'r',		ACT_REVERSE },
+	{ SC_TENSORS,	'S',		ACT_REVERSE },
+	{ SC_TENSORS,	'r',		ACT_RENAME },
+	{ SC_TENSORS,	'R',		ACT_RENAME_RE },
+	{ SC_TENSORS,	'd',		ACT_DELETE },
 
 	/* Trees: folding. */
 	{ SC_TREE,	' ',		ACT_TOGGLE },
@@ -65,7 +83,6 @@ const struct key_binding keys_table[] = {
 	{ SC_LIST,	'n',		ACT_NEXT_MATCH },
 	{ SC_LIST,	'N',		ACT_PREV_MATCH },
 	{ SC_LIST,	'f',		ACT_FILTER },
-	{ SC_JUMP,	':',		ACT_JUMP },
 
 	/* Everywhere: movement. */
 	{ SC_ALL,	FN(KEY_UP),	ACT_UP },
@@ -106,6 +123,13 @@ const struct key_binding keys_table[] = {
 	{ SC_ALL,	FN(KEY_F(1)),	ACT_HELP },
 	{ SC_ALL,	'H',		ACT_HELP },
 	{ SC_ALL,	CTRL('l'),	ACT_REDRAW },
+
+	/* Everywhere: the command line, undo, changes, save. */
+	{ SC_ALL,	':',		ACT_COMMAND },
+	{ SC_ALL,	'u',		ACT_UNDO },
+	{ SC_ALL,	CTRL('r'),	ACT_REDO },
+	{ SC_ALL,	'D',		ACT_CHANGES },
+	{ SC_ALL,	'w',		ACT_SAVE },
 };
 const size_t	keys_count = sizeof keys_table / sizeof keys_table[0];
 
@@ -185,6 +209,10 @@ keys_scope_name(unsigned scope)
 		return "Tensor preview";
 	case SC_JUMP:
 		return "Tokenizer, arrays, pager";
+	case SC_META:
+		return "Metadata (editing)";
+	case SC_ARRAY:
+		return "Arrays (editing elements)";
 	}
 	return "?";
 }

@@ -335,6 +335,45 @@ list_rebuild(struct list *l)
 	clamp(l);
 }
 
+void
+list_reset(struct list *l, struct list_node *nodes, uint64_t n)
+{
+	struct list_node	*old = l->nodes;
+	uint64_t		 n_old = l->n_items, id = 0, top = l->top, i, j;
+	uint64_t		 row = l->cur;
+	int			 had = list_cur(l, &id) == 0;
+
+	if (nodes != NULL) {
+		/* Folded groups stay folded: matched by id. */
+		for (i = 0, j = 0; i < n && old != NULL; i++) {
+			if (!nodes[i].group)
+				continue;
+			for (j = 0; j < n_old; j++) {
+				if (old[j].id == nodes[i].id) {
+					nodes[i].folded = old[j].folded;
+					break;
+				}
+			}
+		}
+	}
+	free(old);
+	free(l->rows);
+	l->rows = NULL;
+	l->nodes = nodes;
+	l->n_items = n;
+	l->n_rows = nodes != NULL ? 0 : n;
+	if (nodes != NULL)
+		tree_layout(l);
+	if (nodes != NULL)
+		tree_rows(l);
+	else
+		flat_rows(l);
+	if (had)
+		select_id(l, id, row);
+	l->top = top;
+	clamp(l);
+}
+
 int
 list_goto_id(struct list *l, uint64_t id)
 {

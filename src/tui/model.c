@@ -1,10 +1,13 @@
 /*
  * model.c - what the views read, and how values become text.
  *
- * The views never walk the gguf_file themselves: they ask for KV pair i,
- * tensor i, element i of an array. Today these are thin calls into the
- * reader; when the editable document arrives they become calls into it,
- * and no view has to change.
+ * The views never walk the gguf_file themselves: they ask the document
+ * (doc.h: the file plus the pending edits) for KV entry i, tensor i,
+ * element i of an array, so what they show is the file as it will be
+ * saved, with each entry's GGUF_ED_* flags to mark what was edited.
+ * Removed entries stay in the document as tombstones until a save; the
+ * views show them struck out. Tensor infos (type, shape, data) are the
+ * source file's: edits only rename or drop tensors.
  *
  * Value text follows the command line's conventions (ggufed get/dump):
  * f32 as %.9g, f64 as %.17g, integers in decimal, bools as true/false,
@@ -15,6 +18,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "curses.h"
@@ -23,31 +27,56 @@
 uint64_t
 mdl_n_kv(struct app *a)
 {
-	return gguf_layout(app_file(a))->n_kv;
+	return gguf_doc_n_kv(app_doc(a));
 }
 
-struct gguf_kv *
-mdl_kv(struct app *a, uint64_t i)
+int
+mdl_kv(struct app *a, uint64_t i, struct gguf_doc_kv *out)
 {
-	return gguf_kv_at(app_file(a), i);
+	return gguf_doc_kv(app_doc(a), i, out);
 }
 
 struct gguf_val *
 mdl_get(struct app *a, const char *key)
 {
-	return gguf_kv_get(app_file(a), key);
+	return gguf_doc_get(app_doc(a), key, strlen(key));
 }
 
 uint64_t
 mdl_n_tensors(struct app *a)
 {
-	return gguf_layout(app_file(a))->n_tensors;
+	return gguf_doc_n_tensors(app_doc(a));
 }
 
 const struct gguf_tensor *
 mdl_tensor(struct app *a, uint64_t i)
 {
 	return gguf_tensor_at(app_file(a), i);
+}
+
+struct gguf_str
+mdl_tensor_name(struct app *a, uint64_t i, unsigned *flags)
+{
+	struct gguf_doc_tensor	dt;
+	struct gguf_str		none = { "", 0 };
+
+	if (gguf_doc_tensor(app_doc(a), i, &dt) != 0) {
+		*flags = 0;
+		return none;
+	}
+	*flags = dt.flags;
+	return dt.name;
+}
+
+unsigned
+mdl_n_changes(struct app *a)
+{
+	struct gguf_change	*ch;
+	size_t			 n;
+
+	n = gguf_doc_diff(app_doc(a), &ch);
+	free(ch);
+	return (unsigned)n;
 }
 
 int
@@ -230,4 +259,18 @@ mdl_value(struct dline *dl, struct gguf_val *v, int lim)
 		dl_puts(dl, S_NORMAL, i == 0 ? " " : ", ");
 		dl_puts(dl, S_DIM, g_ellipsis());
 	}
+}
+
+int
+mdl_mark(unsigned flags)
+{
+	if (flags & GGUF_ED_REMOVED)
+		return '-';
+	if (flags & GGUF_ED_ADDED)
+		return '+';
+	if (flags & GGUF_ED_VALUE)
+		return '*';
+	if (flags & GGUF_ED_RENAMED)
+		return '>';
+	return ' ';
 }

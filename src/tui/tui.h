@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "gguf.h"
+#include "doc.h"
 
 struct app;
 struct view;
@@ -165,6 +166,19 @@ void		 re_free(struct re *re);
 	X(PREV_MATCH,	"prev-match",	"repeat the search the other way") \
 	X(FILTER,	"filter",	"keep only the rows that match (PCRE2)") \
 	X(JUMP,		"jump",		"go to a row number / token id") \
+	X(COMMAND,	"command",	"command line: the edit language, w, q, help; :N goes to row N") \
+	X(EDIT,		"edit",		"edit the value (a prompt; long strings in $VISUAL)") \
+	X(EDIT_EXT,	"edit-external", "edit the string in $VISUAL / $EDITOR") \
+	X(RETYPE,	"retype",	"change the type (lossless conversions only)") \
+	X(ADD,		"add",		"add a key (key, type, value) / an element after this one") \
+	X(INSERT,	"insert",	"insert an element before this one") \
+	X(DELETE,	"delete",	"delete the key, element or tensor (asks first)") \
+	X(RENAME,	"rename",	"rename the key or tensor") \
+	X(RENAME_RE,	"rename-regex",	"rename tensors by PCRE2 substitution (shows the mapping first)") \
+	X(UNDO,		"undo",		"undo the last edit") \
+	X(REDO,		"redo",		"redo what was undone") \
+	X(CHANGES,	"changes",	"the pending changes, old -> new") \
+	X(SAVE,		"save",		"save (in place when possible; Esc cancels a rewrite)") \
 	X(TOGGLE,	"toggle",	"fold or unfold the group")	\
 	X(FOLD_ALL,	"fold-all",	"fold every group")		\
 	X(UNFOLD_ALL,	"unfold-all",	"unfold every group")		\
@@ -198,6 +212,8 @@ enum tui_action {
 #define SC_PAGER	0x10
 #define SC_PREVIEW	0x20
 #define SC_JUMP		0x40
+#define SC_META		0x80
+#define SC_ARRAY	0x100
 
 /* Keys: characters are their code point; curses function keys are FN|code. */
 #define TK_FN		0x40000000
@@ -235,6 +251,7 @@ const char	*keys_scope_name(unsigned scope);
 #define R_POP		0x02	/* close the current view */
 #define R_QUIT		0x04
 #define R_PASS		0x08	/* not handled here: pass it on */
+#define R_EDITED	0x10	/* the document changed: views refresh */
 
 struct list_ops {
 	/* Renders item id into dl within w columns. */
@@ -299,6 +316,12 @@ void	 list_draw(struct list *l, struct app *a, int y, int h, int w);
 /* Navigation, folding, wheel and click; R_PASS for anything else. */
 int	 list_action(struct list *l, enum tui_action act,
 	     const struct tui_input *in);
+/*
+ * Replaces a tree's nodes (or a flat list's count: nodes NULL) after the
+ * items changed, keeping the filter, the folded groups, the selected item
+ * (by id) and the scroll position.
+ */
+void	 list_reset(struct list *l, struct list_node *nodes, uint64_t n);
 /* Moves to the next row matching re in direction dir (+1/-1); 0 if none. */
 int	 list_search(struct list *l, struct re *re, int dir, int skip_cur);
 /* Keeps only rows matching re (NULL: all); takes re. Returns rows kept. */
@@ -319,6 +342,12 @@ struct view_ops {
 	int	(*tick)(struct view *v);
 	/* The jump prompt's answer. */
 	int	(*jump)(struct view *v, uint64_t n);
+	/*
+	 * The document changed: re-read it. -1 if the view cannot show the
+	 * new state (it is then closed); NULL: views above the top one are
+	 * closed, top views are made again.
+	 */
+	int	(*reload)(struct view *v);
 	void	(*free)(struct view *v);
 };
 
@@ -344,8 +373,51 @@ void		 app_push(struct app *a, struct view *v);
 void		 app_msg(struct app *a, int error, const char *fmt, ...)
 		     __attribute__((format(printf, 3, 4)));
 struct gguf_file *app_file(struct app *a);
+struct gguf_doc	*app_doc(struct app *a);
 const char	*app_path(struct app *a);
 struct re	*app_search_re(struct app *a);
+
+/*
+ * Questions. A handler never waits for the user: it asks, and returns;
+ * the loop then runs the prompt (libedit, see prompt.c) and calls fn
+ * with the line (NULL if the user cancelled). fn returns R_* flags and
+ * may ask again; arg is freed with arg_free after fn, unless fn asked
+ * again with the same arg.
+ */
+enum ask_hist { H_NONE, H_CMD, H_SEARCH, H_COUNT };
+enum ask_compl { C_NONE, C_CMD, C_KEY, C_TENSOR, C_TYPE };
+typedef int	(*ask_fn)(struct app *a, void *arg, const char *line);
+/* A hint for the line being typed, shown above the prompt. */
+typedef void	(*hint_fn)(struct app *a, void *arg, const char *line,
+		    char *buf, size_t len);
+struct ask {
+	const char	*label;		/* program text */
+	const char	*init;		/* prefilled text, or NULL */
+	enum ask_hist	 hist;
+	enum ask_compl	 compl;
+	ask_fn		 fn;
+	hint_fn		 hint;
+	void		*arg;
+	void		(*arg_free)(void *);
+};
+void	app_ask(struct app *a, const struct ask *q);
+/*
+ * A choice between keys (a dialog): fn gets the key pressed, one of
+ * keys, or 0 for Esc. Same ownership of arg as app_ask.
+ */
+typedef int	(*choose_fn)(struct app *a, void *arg, int key);
+void	app_choose(struct app *a, const char *text, const char *keys,
+	    choose_fn fn, void *arg, void (*arg_free)(void *));
+/* An error in a dialog, until a key is pressed. */
+void	app_error(struct app *a, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Work the loop does after the handler: the external editor, a save. */
+void	app_run_editor(struct app *a, const char *key, int64_t elem);
+void	app_save(struct app *a, const char *path, int force, int quit);
+/* Quit, asking first if edits are pending. */
+int	app_quit(struct app *a, int ask);
+/* Row (token, element, line) n of the current view: `:N`. */
+int	app_jump(struct app *a, uint64_t n);
 
 /*
  * Runs the browser on path. Prints the reader's error and returns 1 if the
@@ -361,11 +433,21 @@ int	tui_main(const char *path);
  * The views read the file through these few functions only, so that the
  * editable document can take the file's place later.
  */
+/* KV entries, removed ones (tombstones) included. */
 uint64_t	 mdl_n_kv(struct app *a);
-struct gguf_kv	*mdl_kv(struct app *a, uint64_t i);
+int		 mdl_kv(struct app *a, uint64_t i, struct gguf_doc_kv *out);
+/* The current value of a live key, or NULL. */
 struct gguf_val	*mdl_get(struct app *a, const char *key);
 uint64_t	 mdl_n_tensors(struct app *a);
+/* The source's info of tensor i (type, shape, data). */
 const struct gguf_tensor *mdl_tensor(struct app *a, uint64_t i);
+/* Its current name and GGUF_ED_* flags. */
+struct gguf_str	 mdl_tensor_name(struct app *a, uint64_t i, unsigned *flags);
+/* Number of pending changes. */
+unsigned	 mdl_n_changes(struct app *a);
+/* The mark of an edited row ('*' value, '+' added, '-' removed, '>'
+   renamed) or ' '. */
+int		 mdl_mark(unsigned flags);
 int		 mdl_arr_get(struct gguf_val *arr, uint64_t i,
 		     struct gguf_val *out);
 /* A scalar rendered as text ("1.5", "true", "-3"); strings not handled. */
@@ -396,6 +478,76 @@ struct view	*view_pager_new(struct app *a, const char *title,
  */
 struct view	*view_array_new(struct app *a, const char *title,
 		    struct gguf_val *arr, int copy);		/* view_array.c */
+/* The elements of the array key, editable (they follow the document). */
+struct view	*view_array_key(struct app *a, const char *key, size_t klen);
+/* The pending changes, one line each. */
+struct view	*view_changes_new(struct app *a);		/* view_changes.c */
+/* The mapping of a regex rename, applied on confirmation. */
+struct view	*view_rename_new(struct app *a, const char *pattern,
+		    const char *repl, int global, int icase);	/* view_changes.c */
+
+/* ------------------------------------------------------------- edit.c */
+
+/* The editing actions of the views, for the entry they have selected. */
+int	edit_kv(struct app *a, enum tui_action act, uint64_t entry);
+int	edit_elem(struct app *a, enum tui_action act, const char *key,
+	    size_t klen, uint64_t i);
+int	edit_tensor(struct app *a, enum tui_action act, uint64_t i);
+/* The `:` command line: runs line; R_* flags. */
+int	edit_command(struct app *a, const char *line);
+/* Undo and redo, with a message. */
+int	edit_undo(struct app *a, int redo);
+/* Tab completion for a question of kind c. */
+void	edit_complete(struct app *a, enum ask_compl c, const char *line,
+	    size_t word, void (*add)(void *, const char *), void *ctx);
+/*
+ * The string the external editor edits: key's value, or its element elem
+ * (elem >= 0). Allocated into *out; -1 with a message if it is none.
+ */
+int	edit_get_string(struct app *a, const char *key, int64_t elem,
+	    char **out, size_t *len);
+/* The editor's result: old and new bytes; R_* flags. */
+int	edit_set_string(struct app *a, const char *key, int64_t elem,
+	    const char *old, size_t olen, const char *now, size_t nlen);
+/*
+ * The string s as the value syntax reads it back: bare when that is
+ * unambiguous, else "C-escaped". Allocated.
+ */
+char	*edit_quote(const char *p, size_t n);
+
+/* ----------------------------------------------------------- prompt.c */
+
+/*
+ * The line editor: libedit on a private pseudo-terminal, so that it edits
+ * (emacs or vi keys, the user's editrc, history, completion) while the
+ * screen stays curses': keys are fed to it one by one and the line it
+ * holds is drawn in the message line.
+ */
+struct prompt;
+struct prompt_io {
+	/* Draws the frame and returns the next key; -1: no more input. */
+	int	(*key)(void *arg);
+	/* 1 if another key is already waiting (Esc then x is Alt-x). */
+	int	(*pending)(void *arg);
+	/* Candidates for completing the word at the cursor: calls add. */
+	void	(*complete)(void *arg, const char *line, size_t word,
+		    void (*add)(void *ctx, const char *cand), void *ctx);
+	void	*arg;
+};
+struct prompt	*prompt_new(const struct prompt_io *io);
+void		 prompt_free(struct prompt *p);
+/*
+ * Reads a line (allocated, no newline) into *line; 0, or -1 if the user
+ * cancelled (Esc in emacs mode, C-c, C-g) or the input ended. compl is
+ * passed to the completer; hist names a history (H_NONE: none).
+ */
+int		 prompt_read(struct prompt *p, const char *init, int hist,
+		    char **line);
+/* The line being edited and the cursor, in bytes (for drawing). */
+void		 prompt_line(struct prompt *p, const char **s, size_t *len,
+		    size_t *cursor);
+/* The candidates of the last ambiguous completion, or "". */
+const char	*prompt_candidates(struct prompt *p);
 /* Dequantized values of tensor i. */
 struct view	*view_preview_new(struct app *a, uint64_t i);	/* view_preview.c */
 

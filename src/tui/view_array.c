@@ -6,6 +6,10 @@
  * checkpoint index for strings), so opening a 150,000-string array and
  * jumping to its end cost a few dozen element reads. Enter opens a string
  * element in the pager and a nested array in another element list.
+ *
+ * The list of a key's array follows the document: it fetches the array
+ * again after every edit, edits elements (e, i, a, d: edit.c), and marks
+ * the elements that differ from the source file's with '*'.
  */
 #include "config.h"
 
@@ -22,9 +26,40 @@ struct array {
 	struct gguf_val	*arr;
 	struct gguf_val	 own;		/* the copy, when copied */
 	int		 copied;
+	char		*key;		/* the key's array (editable), or NULL */
+	size_t		 klen;
 	int		 idx_w;
 	char		 name[128];	/* for the titles of what it opens */
 };
+
+/* Whether element id differs from the source file's. */
+static int
+elem_edited(struct array *ar, uint64_t id)
+{
+	struct gguf_doc_kv	 kv;
+	struct gguf_val		 x, y;
+	struct gguf_str		 s, t;
+	int64_t			 i;
+
+	if (ar->key == NULL || (i = gguf_doc_kv_find(app_doc(ar->app), ar->key,
+	    ar->klen)) < 0 || gguf_doc_kv(app_doc(ar->app), (uint64_t)i,
+	    &kv) != 0 || !(kv.flags & (GGUF_ED_VALUE | GGUF_ED_ADDED)))
+		return 0;
+	if (kv.src_val == NULL || kv.src_val->type != GGUF_VT_ARR ||
+	    kv.src_val->atype != ar->arr->atype || id >= kv.src_val->count)
+		return 1;
+	if (mdl_arr_get(ar->arr, id, &x) != 0 ||
+	    mdl_arr_get(kv.src_val, id, &y) != 0)
+		return 0;
+	if (x.type == GGUF_VT_STR) {
+		gguf_val_str(&x, &s);
+		gguf_val_str(&y, &t);
+		return s.n != t.n || memcmp(s.p, t.p, (size_t)s.n) != 0;
+	}
+	if (x.type == GGUF_VT_ARR)
+		return 0;
+	return gguf_val_bits(&x) != gguf_val_bits(&y);
+}
 
 static void
 row(void *ctx, struct dline *dl, uint64_t id, int w)
@@ -35,7 +70,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 
 	snprintf(num, sizeof num, "%*llu", ar->idx_w, (unsigned long long)id);
 	dl_puts(dl, S_DIM, num);
-	dl_puts(dl, S_NORMAL, "  ");
+	dl_puts(dl, S_MARK, elem_edited(ar, id) ? "* " : "  ");
 	dl->hl_from = dl->len;
 	if (mdl_arr_get(ar->arr, id, &e) != 0) {
 		dl_puts(dl, S_ERROR, "(unreadable element)");
@@ -64,6 +99,12 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 	char		 title[160];
 
 	(void)in;
+	if (ar->key != NULL && (act == ACT_EDIT || act == ACT_EDIT_EXT ||
+	    act == ACT_INSERT || act == ACT_ADD || act == ACT_DELETE)) {
+		if (list_cur(&ar->list, &id) != 0)
+			id = 0;
+		return edit_elem(ar->app, act, ar->key, ar->klen, id);
+	}
 	if (act != ACT_OPEN)
 		return R_PASS;
 	if (list_cur(&ar->list, &id) != 0 ||
@@ -77,6 +118,8 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		    (size_t)s.n));
 	} else if (e.type == GGUF_VT_ARR)
 		app_push(ar->app, view_array_new(ar->app, title, &e, 1));
+	else if (ar->key != NULL)
+		return edit_elem(ar->app, ACT_EDIT, ar->key, ar->klen, id);
 	else
 		app_msg(ar->app, 0, "element %llu is a scalar",
 		    (unsigned long long)id);
@@ -118,7 +161,42 @@ array_free(struct view *v)
 	list_free(&ar->list);
 	if (ar->copied)
 		gguf_arrix_free(ar->own.ix);
+	free(ar->key);
 	free(ar);
+}
+
+static void
+set_title(struct view *v, struct array *ar)
+{
+	const char	*tn;
+	uint64_t	 k;
+
+	for (ar->idx_w = 1, k = ar->arr->count > 0 ? ar->arr->count - 1 : 0;
+	    k >= 10; k /= 10)
+		ar->idx_w++;
+	tn = ar->arr->atype == GGUF_VT_ARR ? "arr" :
+	    gguf_vtype_name(ar->arr->atype);
+	snprintf(v->title, sizeof v->title, "%s [%llu %s %s]", ar->name,
+	    (unsigned long long)ar->arr->count, tui_utf8 ? "\xc3\x97" : "x",
+	    tn != NULL ? tn : "?");
+}
+
+/* The array of a key is fetched again; an element's copy cannot be. */
+static int
+reload(struct view *v)
+{
+	struct array	*ar = v->priv;
+	struct gguf_val	*arr;
+
+	if (ar->key == NULL)
+		return -1;
+	arr = gguf_doc_get(app_doc(ar->app), ar->key, ar->klen);
+	if (arr == NULL || arr->type != GGUF_VT_ARR)
+		return -1;
+	ar->arr = arr;
+	list_reset(&ar->list, NULL, arr->count);
+	set_title(v, ar);
+	return 0;
 }
 
 static const struct list_ops array_list_ops = {
@@ -131,6 +209,7 @@ static const struct view_ops array_ops = {
 	.action = action,
 	.status = status,
 	.jump = jump,
+	.reload = reload,
 	.free = array_free,
 };
 
@@ -140,8 +219,6 @@ view_array_new(struct app *a, const char *title, struct gguf_val *arr,
 {
 	struct array	*ar = xcalloc(1, sizeof *ar);
 	struct view	*v;
-	const char	*tn;
-	uint64_t	 k;
 
 	ar->app = a;
 	snprintf(ar->name, sizeof ar->name, "%s", title);
@@ -152,15 +229,27 @@ view_array_new(struct app *a, const char *title, struct gguf_val *arr,
 		ar->copied = 1;
 	} else
 		ar->arr = arr;
-	for (ar->idx_w = 1, k = arr->count > 0 ? arr->count - 1 : 0; k >= 10;
-	    k /= 10)
-		ar->idx_w++;
 	list_init_flat(&ar->list, &array_list_ops, ar, arr->count);
 	v = view_new(a, &array_ops, SC_LIST | SC_JUMP, ar);
 	v->list = &ar->list;
-	tn = arr->atype == GGUF_VT_ARR ? "arr" : gguf_vtype_name(arr->atype);
-	snprintf(v->title, sizeof v->title, "%s [%llu %s %s]", title,
-	    (unsigned long long)arr->count, tui_utf8 ? "\xc3\x97" : "x",
-	    tn != NULL ? tn : "?");
+	set_title(v, ar);
+	return v;
+}
+
+struct view *
+view_array_key(struct app *a, const char *key, size_t klen)
+{
+	struct gguf_val	*arr = gguf_doc_get(app_doc(a), key, klen);
+	struct array	*ar;
+	struct view	*v;
+	char		 title[128];
+
+	text_escape(title, sizeof title, key, klen, 60);
+	v = view_array_new(a, title, arr, 0);
+	ar = v->priv;
+	ar->key = xcalloc(1, klen + 1);
+	memcpy(ar->key, key, klen);
+	ar->klen = klen;
+	v->scopes |= SC_ARRAY;
 	return v;
 }

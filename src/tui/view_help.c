@@ -38,11 +38,16 @@ static const char *const notes[] = {
 	"ignores case. `?` searches backward, as in less and vim; help is F1 or H.",
 	"Enter on an empty search repeats the last one. Esc clears a filter.",
 	"File text is escaped: \\n \\t \\\\ \\xHH (controls, bad UTF-8), \\u{XXXX}.",
+	"The command line (:) takes the edit language of `ggufed edit -e` (set,",
+	"ins, append, del, rm, mv, rename, rm-tensor, undo, redo) and w [FILE],",
+	"w! (save even if the file changed on disk), q, q!, wq, changes,",
+	"help [CMD]; :N goes to row N. Text is edited with libedit (editrc).",
 	NULL
 };
 
 static const unsigned scope_order[] = {
-	SC_ALL, SC_LIST, SC_TREE, SC_TENSORS, SC_JUMP, SC_PAGER, SC_PREVIEW
+	SC_ALL, SC_LIST, SC_TREE, SC_META, SC_ARRAY, SC_TENSORS, SC_PAGER,
+	SC_PREVIEW
 };
 
 static void
@@ -148,7 +153,15 @@ static const struct list_ops help_list_ops = {
 	.row = row,
 };
 
+static int
+keep(struct view *v)
+{
+	(void)v;
+	return 0;
+}
+
 static const struct view_ops help_ops = {
+	.reload = keep,
 	.name = "help",
 	.free = help_free,
 };

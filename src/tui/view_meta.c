@@ -8,7 +8,15 @@
  *
  * A value is drawn in the space its column has: strings escaped and cut by
  * display width, arrays as [N x type] and the first elements that fit.
- * Enter opens a string in the pager and an array in the element list.
+ * Enter opens a string in the pager and an array in the element list,
+ * and edits a scalar; e, t, a, d, m edit (edit.c).
+ *
+ * The rows are the document's entries, so edits show at once: an edited
+ * key has a mark in the gap before its type ('*' value, '+' added, '>'
+ * renamed), a removed one stays, dimmed and marked '-', until the save.
+ * Entry indexes do not move when the document changes (removed entries
+ * stay, added ones come last), so they are the rows' ids, and a refresh
+ * keeps the selection and the folds.
  */
 #include "config.h"
 
@@ -61,7 +69,7 @@ build(struct meta *m, uint64_t *n_nodes)
 {
 	struct app		*a = m->app;
 	struct list_node	*nodes;
-	struct gguf_kv		*kv;
+	struct gguf_doc_kv	 dkv, *kv = &dkv;
 	uint64_t		 n = mdl_n_kv(a), i, cap, h, *slot, *gix;
 	size_t			 len, g;
 	int			 dot, w;
@@ -75,7 +83,8 @@ build(struct meta *m, uint64_t *n_nodes)
 	m->groups = xcalloc(n + 1, sizeof *m->groups);
 	m->key_w = 8;
 	for (i = 0; i < n; i++) {
-		kv = mdl_kv(a, i);
+		if (mdl_kv(a, i, kv) != 0)
+			memset(kv, 0, sizeof *kv);
 		len = ns_len(&kv->key, &dot);
 		w = text_width(kv->key.p, (size_t)kv->key.n, 0, 60);
 		if (w > m->key_w)
@@ -141,11 +150,11 @@ header(void *ctx, struct dline *dl, int w)
 static void
 row(void *ctx, struct dline *dl, uint64_t id, int w)
 {
-	struct meta	*m = ctx;
-	struct gguf_kv	*kv;
-	struct mgroup	*g;
-	char		 tb[32];
-	int		 kw = key_col(m, w);
+	struct meta		*m = ctx;
+	struct gguf_doc_kv	 kv;
+	struct mgroup		*g;
+	char			 tb[32], mk[2];
+	int			 kw = key_col(m, w), dead;
 
 	if (id & GROUP_BIT) {
 		g = &m->groups[id & ~GROUP_BIT];
@@ -159,40 +168,87 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		    (unsigned long long)g->count, g->count == 1 ? "" : "s");
 		return;
 	}
-	kv = mdl_kv(m->app, id);
-	dl_text(dl, S_KEY, kv->key.p, (size_t)kv->key.n, 0, kw - dl->cols, 0);
-	dl_pad(dl, S_NORMAL, kw + 1);
-	dl_puts(dl, S_TYPE, mdl_type(&kv->val, tb, sizeof tb));
+	if (mdl_kv(m->app, id, &kv) != 0)
+		return;
+	dead = (kv.flags & GGUF_ED_REMOVED) != 0;
+	dl_text(dl, dead ? S_DIM : S_KEY, kv.key.p, (size_t)kv.key.n, 0,
+	    kw - dl->cols, 0);
+	dl_pad(dl, S_NORMAL, kw);
+	mk[0] = (char)mdl_mark(kv.flags);
+	mk[1] = '\0';
+	dl_puts(dl, S_MARK, mk);
+	dl_puts(dl, dead ? S_DIM : S_TYPE, mdl_type(kv.val, tb, sizeof tb));
 	dl_pad(dl, S_NORMAL, kw + 1 + TYPE_W);
-	mdl_value(dl, &kv->val, w - dl->cols);
+	if (dead)
+		dl_puts(dl, S_DIM, "(removed)");
+	else
+		mdl_value(dl, kv.val, w - dl->cols);
 }
 
 static int
 action(struct view *v, enum tui_action act, const struct tui_input *in)
 {
-	struct meta	*m = v->priv;
-	struct gguf_kv	*kv;
-	struct gguf_str	 s;
-	uint64_t	 id;
-	char		 title[128];
+	struct meta		*m = v->priv;
+	struct gguf_doc_kv	 kv;
+	struct gguf_str		 s;
+	uint64_t		 id;
+	char			 title[128];
 
 	(void)in;
-	if (act != ACT_OPEN || list_cur(&m->list, &id) != 0 ||
-	    (id & GROUP_BIT))
+	if (act == ACT_ADD && (list_cur(&m->list, &id) != 0 ||
+	    (id & GROUP_BIT))) {
+		/* Adding needs no key selected: start from the first. */
+		return edit_kv(m->app, act, 0);
+	}
+	if (list_cur(&m->list, &id) != 0 || (id & GROUP_BIT) ||
+	    mdl_kv(m->app, id, &kv) != 0)
 		return R_PASS;
-	kv = mdl_kv(m->app, id);
-	text_escape(title, sizeof title, kv->key.p, (size_t)kv->key.n, 60);
-	if (kv->val.type == GGUF_VT_STR) {
-		gguf_val_str(&kv->val, &s);
+	if (act != ACT_OPEN)
+		return edit_kv(m->app, act, id);
+	text_escape(title, sizeof title, kv.key.p, (size_t)kv.key.n, 60);
+	if (kv.flags & GGUF_ED_REMOVED)
+		app_msg(m->app, 1, "%s is removed (u undoes that)", title);
+	else if (kv.val->type == GGUF_VT_STR) {
+		gguf_val_str(kv.val, &s);
 		app_push(m->app, view_pager_new(m->app, title, s.p,
 		    (size_t)s.n));
-	} else if (kv->val.type == GGUF_VT_ARR)
-		app_push(m->app, view_array_new(m->app, title, &kv->val,
-		    0));
+	} else if (kv.val->type == GGUF_VT_ARR)
+		app_push(m->app, view_array_key(m->app, kv.key.p,
+		    (size_t)kv.key.n));
 	else
-		app_msg(m->app, 0, "%s is a scalar: its whole value is shown",
-		    title);
+		return edit_kv(m->app, ACT_EDIT, id);
 	return R_DRAW;
+}
+
+static void
+set_title(struct view *v)
+{
+	struct app	*a = v->app;
+	unsigned	 n = mdl_n_changes(a);
+
+	if (n > 0)
+		snprintf(v->title, sizeof v->title, "%llu key-value pairs, "
+		    "%u change%s", (unsigned long long)gguf_doc_live_kv(
+		    app_doc(a)), n, n == 1 ? "" : "s");
+	else
+		snprintf(v->title, sizeof v->title, "%llu key-value pairs",
+		    (unsigned long long)mdl_n_kv(a));
+}
+
+static int
+reload(struct view *v)
+{
+	struct meta		*m = v->priv;
+	struct list_node	*nodes;
+	uint64_t		 n;
+
+	free(m->groups);
+	m->groups = NULL;
+	m->n_groups = 0;
+	nodes = build(m, &n);
+	list_reset(&m->list, nodes, n);
+	set_title(v);
+	return 0;
 }
 
 static void
@@ -213,6 +269,7 @@ static const struct list_ops meta_list_ops = {
 static const struct view_ops meta_ops = {
 	.name = "metadata",
 	.action = action,
+	.reload = reload,
 	.free = meta_free,
 };
 
@@ -227,9 +284,8 @@ view_meta_new(struct app *a)
 	m->app = a;
 	nodes = build(m, &n);
 	list_init_tree(&m->list, &meta_list_ops, m, nodes, n);
-	v = view_new(a, &meta_ops, SC_LIST | SC_TREE, m);
+	v = view_new(a, &meta_ops, SC_LIST | SC_TREE | SC_META, m);
 	v->list = &m->list;
-	snprintf(v->title, sizeof v->title, "%llu key-value pairs",
-	    (unsigned long long)mdl_n_kv(a));
+	set_title(v);
 	return v;
 }

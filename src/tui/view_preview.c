@@ -850,12 +850,21 @@ preview_free(struct view *v)
 	free(p);
 }
 
+/* Edits rename or drop tensors; the data shown is the file's until a save. */
+static int
+keep(struct view *v)
+{
+	(void)v;
+	return 0;
+}
+
 static const struct view_ops preview_ops = {
 	.name = "preview",
 	.draw = draw,
 	.action = action,
 	.status = status,
 	.tick = tick,
+	.reload = keep,
 	.free = preview_free,
 };
 

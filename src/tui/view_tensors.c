@@ -11,6 +11,10 @@
  *
  * Which columns are shown depends on the width: name, type, shape and
  * bytes always; elements from 100 columns; the offset from 120.
+ *
+ * Names are the document's: a renamed tensor shows its new name with a
+ * '>' in the gap before its type, a removed one stays, dimmed and marked
+ * '-', until the save. r renames, R renames by regex, d removes (edit.c).
  */
 #include "config.h"
 
@@ -130,9 +134,11 @@ build(struct tensors *ts, uint64_t *n_nodes)
 	const struct gguf_tensor	*t;
 	struct list_node		*nodes;
 	struct tgroup			*g;
+	struct gguf_str			 nm;
 	uint64_t			 n = mdl_n_tensors(a), i, cap, h, *slot;
 	int64_t				*gix;
 	size_t				 len, k;
+	unsigned			 fl;
 
 	for (cap = 16; cap < 2 * n + 2; cap *= 2)
 		;
@@ -141,19 +147,20 @@ build(struct tensors *ts, uint64_t *n_nodes)
 	ts->groups = xcalloc(n + 1, sizeof *ts->groups);
 	for (i = 0; i < n; i++) {
 		t = mdl_tensor(a, i);
-		len = group_len(t->name.p, (size_t)t->name.n);
+		nm = mdl_tensor_name(a, i, &fl);
+		len = group_len(nm.p, (size_t)nm.n);
 		gix[i] = -1;
 		if (len == 0)
 			continue;
-		for (h = hash(t->name.p, len) & (cap - 1); slot[h] != 0;
+		for (h = hash(nm.p, len) & (cap - 1); slot[h] != 0;
 		    h = (h + 1) & (cap - 1)) {
 			g = &ts->groups[slot[h] - 1];
-			if (g->n == len && memcmp(g->p, t->name.p, len) == 0)
+			if (g->n == len && memcmp(g->p, nm.p, len) == 0)
 				break;
 		}
 		if (slot[h] == 0) {
 			g = &ts->groups[ts->n_groups];
-			g->p = t->name.p;
+			g->p = nm.p;
 			g->n = len;
 			g->min_off = UINT64_MAX;
 			g->min_type = UINT32_MAX;
@@ -198,6 +205,8 @@ keys_of(struct tensors *ts, uint64_t id, const char **p, size_t *n,
 {
 	const struct gguf_tensor	*t;
 	struct tgroup			*g;
+	struct gguf_str			 nm;
+	unsigned			 fl;
 
 	if (id & GROUP_BIT) {
 		g = &ts->groups[id & ~GROUP_BIT];
@@ -209,8 +218,9 @@ keys_of(struct tensors *ts, uint64_t id, const char **p, size_t *n,
 		return;
 	}
 	t = mdl_tensor(ts->app, id);
-	*p = t->name.p;
-	*n = (size_t)t->name.n;
+	nm = mdl_tensor_name(ts->app, id, &fl);
+	*p = nm.p;
+	*n = (size_t)nm.n;
 	*bytes = t->nbytes;
 	*type = t->type;
 	*off = t->offset;
@@ -300,9 +310,11 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct tensors			*ts = ctx;
 	const struct gguf_tensor	*t;
 	struct tgroup			*g;
-	char				 buf[96], tb[24];
+	char				 buf[96], tb[24], mk[2];
 	const char			*tn;
-	int				 nw, se, so;
+	struct gguf_str			 nm;
+	unsigned			 fl;
+	int				 nw, se, so, dead;
 
 	columns(w, &nw, &se, &so);
 	if (id & GROUP_BIT) {
@@ -319,9 +331,14 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		return;
 	}
 	t = mdl_tensor(ts->app, id);
-	dl_text(dl, S_KEY, t->name.p, (size_t)t->name.n, 0, nw - dl->cols - 1,
-	    0);
-	dl_pad(dl, S_NORMAL, nw + 1);
+	nm = mdl_tensor_name(ts->app, id, &fl);
+	dead = (fl & GGUF_ED_REMOVED) != 0;
+	dl_text(dl, dead ? S_DIM : S_KEY, nm.p, (size_t)nm.n, 0,
+	    nw - dl->cols - 1, 0);
+	dl_pad(dl, S_NORMAL, nw);
+	mk[0] = (char)mdl_mark(fl);
+	mk[1] = '\0';
+	dl_puts(dl, S_MARK, mk);
 	tn = gguf_ttype_name(t->type, tb);
 	dl_text(dl, S_TYPE, tn, strlen(tn), 0, TYPE_W - 1, 0);
 	dl_pad(dl, S_NORMAL, nw + TYPE_W + 1);
@@ -349,16 +366,17 @@ static void
 text(void *ctx, struct dline *dl, uint64_t id)
 {
 	struct tensors			*ts = ctx;
-	const struct gguf_tensor	*t;
 	struct tgroup			*g;
+	struct gguf_str			 nm;
+	unsigned			 fl;
 
 	if (id & GROUP_BIT) {
 		g = &ts->groups[id & ~GROUP_BIT];
 		dl_text(dl, S_GROUP, g->p, g->n, 0, 1 << 30, 0);
 		return;
 	}
-	t = mdl_tensor(ts->app, id);
-	dl_text(dl, S_KEY, t->name.p, (size_t)t->name.n, 0, 1 << 30, 0);
+	nm = mdl_tensor_name(ts->app, id, &fl);
+	dl_text(dl, S_KEY, nm.p, (size_t)nm.n, 0, 1 << 30, 0);
 }
 
 static int
@@ -386,6 +404,13 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 			return R_PASS;
 		app_push(ts->app, view_preview_new(ts->app, id));
 		return R_DRAW;
+	case ACT_RENAME_RE:
+		return edit_tensor(ts->app, act, 0);
+	case ACT_RENAME:
+	case ACT_DELETE:
+		if (list_cur(&ts->list, &id) != 0 || (id & GROUP_BIT))
+			return R_DRAW;
+		return edit_tensor(ts->app, act, id);
 	default:
 		return R_PASS;
 	}
@@ -405,6 +430,38 @@ status(struct view *v, char *buf, size_t len)
 		    (unsigned long long)l->cur + 1,
 		    (unsigned long long)l->n_rows,
 		    (int)((l->cur + 1) * 100 / l->n_rows));
+}
+
+static void
+set_title(struct view *v, struct tensors *ts)
+{
+	unsigned	n = mdl_n_changes(ts->app);
+
+	if (n > 0)
+		snprintf(v->title, sizeof v->title, "%llu tensors in %zu "
+		    "groups, %u change%s", (unsigned long long)
+		    gguf_doc_live_tensors(app_doc(ts->app)), ts->n_groups, n,
+		    n == 1 ? "" : "s");
+	else
+		snprintf(v->title, sizeof v->title, "%llu tensors in %zu "
+		    "groups", (unsigned long long)mdl_n_tensors(ts->app),
+		    ts->n_groups);
+}
+
+static int
+reload(struct view *v)
+{
+	struct tensors		*ts = v->priv;
+	struct list_node	*nodes;
+	uint64_t		 n;
+
+	free(ts->groups);
+	ts->groups = NULL;
+	ts->n_groups = 0;
+	nodes = build(ts, &n);
+	list_reset(&ts->list, nodes, n);
+	set_title(v, ts);
+	return 0;
 }
 
 static void
@@ -428,6 +485,7 @@ static const struct view_ops tensors_ops = {
 	.name = "tensors",
 	.action = action,
 	.status = status,
+	.reload = reload,
 	.free = tensors_free,
 };
 
@@ -444,7 +502,6 @@ view_tensors_new(struct app *a)
 	list_init_tree(&ts->list, &tensors_list_ops, ts, nodes, n);
 	v = view_new(a, &tensors_ops, SC_LIST | SC_TREE | SC_TENSORS, ts);
 	v->list = &ts->list;
-	snprintf(v->title, sizeof v->title, "%llu tensors in %zu groups",
-	    (unsigned long long)mdl_n_tensors(a), ts->n_groups);
+	set_title(v, ts);
 	return v;
 }

@@ -46,20 +46,22 @@ static void
 find_marks(struct tokens *t)
 {
 	static const char	pre[] = "tokenizer.ggml.", suf[] = "_token_id";
-	struct gguf_kv		*kv;
+	struct gguf_doc_kv	 dkv, *kv = &dkv;
 	uint64_t		 i, id;
 	size_t			 n, ln, k;
 	int			 w;
 
 	t->mark_w = 0;
 	for (i = 0; i < mdl_n_kv(t->app) && t->n_marks < MAX_MARKS; i++) {
-		kv = mdl_kv(t->app, i);
+		if (mdl_kv(t->app, i, kv) != 0 ||
+		    (kv->flags & GGUF_ED_REMOVED))
+			continue;
 		n = (size_t)kv->key.n;
 		if (n <= sizeof pre - 1 + sizeof suf - 1 ||
 		    memcmp(kv->key.p, pre, sizeof pre - 1) != 0 ||
 		    memcmp(kv->key.p + n - (sizeof suf - 1), suf,
 		    sizeof suf - 1) != 0 ||
-		    gguf_val_u64(&kv->val, &id) != 0)
+		    gguf_val_u64(kv->val, &id) != 0)
 			continue;
 		ln = n - (sizeof pre - 1) - (sizeof suf - 1);
 		if (ln >= sizeof t->marks[0].label)

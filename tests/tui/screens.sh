@@ -12,8 +12,11 @@
 GOLD=$TESTS_SRCDIR/tui/golden
 FIX=$SHARED_DIR/fixtures/ggml
 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
-export TERM LANG LC_ALL TZ
-unset NO_COLOR GGUFED_SCRIPT
+# Histories and the editrc come from the scratch directory.
+HOME=$scratch/home XDG_STATE_HOME=$scratch/state
+mkdir -p "$HOME"
+export TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
+unset NO_COLOR GGUFED_SCRIPT EDITRC
 
 [ -d "$FIX" ] || skip_all "no fixtures in $FIX"
 
@@ -69,7 +72,7 @@ screen tokenizer-jump "$FIX" $BV "keys 3:" "type 149744" "keys <Enter>"
 screen tokenizer-filter "$FIX" $BV "keys 3f" "type ^Ġfiku.a" "keys <Enter>"
 screen tensors "$FIX" $BV "keys 4"
 screen tensors-size "$FIX" $BV "keys 4s"
-screen tensors-reverse "$FIX" $BV "keys 4ssr"
+screen tensors-reverse "$FIX" $BV "keys 4ssS"
 screen help "$FIX" $BV "keys <F1>"
 screen help-end "$FIX" $BV "keys HG"
 screen tabs "$FIX" $BV "keys <Tab><Tab><Tab><Tab><S-Tab>"

@@ -20,7 +20,10 @@ tm() {
 	tmux -L "$SOCK" -f /dev/null "$@"
 }
 trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
-unset TMUX NO_COLOR GGUFED_SCRIPT
+unset TMUX NO_COLOR GGUFED_SCRIPT EDITRC
+HOME=$scratch/home XDG_STATE_HOME=$scratch/state
+mkdir -p "$HOME"
+export HOME XDG_STATE_HOME
 
 # settle FILE [TEXT]: captures the pane into FILE once two captures in a
 # row agree (and contain TEXT); gives up after about ten seconds.

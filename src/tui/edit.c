@@ -1,0 +1,1276 @@
+/*
+ * edit.c - editing from the views: values, types, keys, array elements,
+ * tensor names, and the `:` command line.
+ *
+ * Every edit goes through the command language (src/cmd: the parser and
+ * the value syntax of `ggufed edit -e`) or straight to the document's
+ * edit functions, so a value typed here is checked exactly as one given
+ * on the command line, and a refused edit changes nothing. A handler
+ * never waits for the user: it asks a question (app_ask, app_choose)
+ * with a small argument saying what is being edited, and the answer
+ * arrives in a callback. A value that does not parse is asked for again,
+ * with the text as typed and the reason in the status line, until it is
+ * right or the user gives up.
+ *
+ * What the prompts are prefilled with is the value in the syntax the
+ * parser reads back: numbers as `ggufed get` prints them (f32 with nine
+ * digits, which is exact), strings bare when that is unambiguous, else
+ * quoted with C escapes. Long or multi-line strings (chat templates) go
+ * to $VISUAL instead (app_run_editor).
+ *
+ * A type change converts the value and refuses any conversion that would
+ * lose information: 300 to u8, 1.5 to an integer, 0.1 (f64) to f32,
+ * "abc" to a number; a number becomes a string as it is printed.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curses.h"
+#include "tui.h"
+#include "cmd/lang.h"
+#include "cmd/value.h"
+
+#define LONG_STRING	160	/* longer strings go to the editor */
+#define KEY_SHOW	48	/* columns of a key in a label */
+
+/* What a question is about. */
+struct earg {
+	char		*key;		/* key or tensor name (bytes) */
+	size_t		 klen;
+	int64_t		 elem;		/* array element, or -1 */
+	uint32_t	 type;		/* a key being added: its type */
+	uint32_t	 atype;
+	uint64_t	 tensor;
+	char		 label[128];
+};
+
+static struct earg *
+earg_new(const char *key, size_t klen)
+{
+	struct earg	*e = xcalloc(1, sizeof *e);
+
+	e->key = xcalloc(1, klen + 1);
+	memcpy(e->key, key, klen);
+	e->klen = klen;
+	e->elem = -1;
+	return e;
+}
+
+static void
+earg_free(void *arg)
+{
+	struct earg	*e = arg;
+
+	if (e == NULL)
+		return;
+	free(e->key);
+	free(e);
+}
+
+static void
+ask(struct app *a, const char *label, const char *init, enum ask_compl c,
+    ask_fn fn, hint_fn hint, struct earg *e)
+{
+	struct ask	q;
+
+	memset(&q, 0, sizeof q);
+	q.label = label;
+	q.init = init;
+	q.compl = c;
+	q.fn = fn;
+	q.hint = hint;
+	q.arg = e;
+	q.arg_free = earg_free;
+	app_ask(a, &q);
+}
+
+/* The name of key for labels and messages: escaped, cut. */
+static const char *
+kname(const char *p, size_t n, char *buf, size_t len)
+{
+	text_escape(buf, len, p, n, KEY_SHOW);
+	return buf;
+}
+
+/* ---------------------------------------------------------- value text */
+
+static int
+utf8_ok(const unsigned char *p, size_t n)
+{
+	size_t	i = 0, k, m;
+
+	while (i < n) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((p[i] & 0xe0) == 0xc0 && p[i] >= 0xc2)
+			m = 1;
+		else if ((p[i] & 0xf0) == 0xe0)
+			m = 2;
+		else if ((p[i] & 0xf8) == 0xf0 && p[i] <= 0xf4)
+			m = 3;
+		else
+			return 0;
+		for (k = 1; k <= m; k++) {
+			if (i + k >= n || (p[i + k] & 0xc0) != 0x80)
+				return 0;
+		}
+		i += m + 1;
+	}
+	return 1;
+}
+
+char *
+edit_quote(const char *p, size_t n)
+{
+	const unsigned char	*u = (const unsigned char *)p;
+	char			*o;
+	size_t			 i, k = 0;
+	int			 bare = n > 0 && utf8_ok(u, n) && u[0] != '"' &&
+				     u[0] != '@' && !isspace(u[0]) &&
+				     !isspace(u[n - 1]);
+
+	for (i = 0; bare && i < n; i++) {
+		if (u[i] < 0x20 || u[i] == 0x7f)
+			bare = 0;
+	}
+	if (bare) {
+		o = xcalloc(1, n + 1);
+		memcpy(o, p, n);
+		return o;
+	}
+	o = xcalloc(1, n * 4 + 3);
+	o[k++] = '"';
+	for (i = 0; i < n; i++) {
+		switch (u[i]) {
+		case '"':
+		case '\\':
+			o[k++] = '\\';
+			o[k++] = (char)u[i];
+			break;
+		case '\n':
+			o[k++] = '\\';
+			o[k++] = 'n';
+			break;
+		case '\t':
+			o[k++] = '\\';
+			o[k++] = 't';
+			break;
+		case '\r':
+			o[k++] = '\\';
+			o[k++] = 'r';
+			break;
+		default:
+			if (u[i] < 0x20 || u[i] == 0x7f ||
+			    (u[i] >= 0x80 && !utf8_ok(u, n)))
+				k += (size_t)sprintf(o + k, "\\x%02x", u[i]);
+			else
+				o[k++] = (char)u[i];
+		}
+	}
+	o[k++] = '"';
+	o[k] = '\0';
+	return o;
+}
+
+/* A scalar or string value as prompt text (allocated). */
+static char *
+value_text(const struct gguf_val *v)
+{
+	struct gguf_str	s;
+	char		buf[64];
+
+	if (v->type == GGUF_VT_STR) {
+		gguf_val_str(v, &s);
+		return edit_quote(s.p, (size_t)s.n);
+	}
+	mdl_scalar(v, buf, sizeof buf);
+	return xstrdup(buf);
+}
+
+static int
+long_string(const struct gguf_val *v)
+{
+	struct gguf_str	s;
+
+	if (v->type != GGUF_VT_STR || gguf_val_str(v, &s) != 0)
+		return 0;
+	return s.n > LONG_STRING || memchr(s.p, '\n', (size_t)s.n) != NULL;
+}
+
+/* ------------------------------------------------------ special tokens */
+
+/* tokenizer.ggml.*_token_id */
+static int
+is_token_id_key(const char *k, size_t n)
+{
+	static const char	pre[] = "tokenizer.ggml.", suf[] = "_token_id";
+
+	return n > sizeof pre - 1 + sizeof suf - 1 &&
+	    memcmp(k, pre, sizeof pre - 1) == 0 &&
+	    memcmp(k + n - (sizeof suf - 1), suf, sizeof suf - 1) == 0;
+}
+
+/* The vocabulary, or NULL. */
+static struct gguf_val *
+vocab(struct app *a)
+{
+	struct gguf_val	*v = mdl_get(a, "tokenizer.ggml.tokens");
+
+	return v != NULL && v->type == GGUF_VT_ARR &&
+	    v->atype == GGUF_VT_STR ? v : NULL;
+}
+
+/* 0 with the id's token text in buf; -1 with why not in buf. */
+static int
+token_check(struct app *a, const char *line, char *buf, size_t len)
+{
+	struct gguf_val		*voc = vocab(a), e;
+	struct gguf_str		 s;
+	unsigned long long	 id;
+	char			*end, t[96];
+
+	while (isspace((unsigned char)*line))
+		line++;
+	errno = 0;
+	id = strtoull(line, &end, 0);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*line == '\0' || *line == '-' || *end != '\0' || errno != 0) {
+		snprintf(buf, len, "a token id is a number");
+		return -1;
+	}
+	if (voc == NULL) {
+		snprintf(buf, len, "token %llu (no vocabulary to check it "
+		    "against)", id);
+		return 0;
+	}
+	if (id >= voc->count) {
+		snprintf(buf, len, "token %llu is outside the vocabulary "
+		    "(%llu tokens, 0 to %llu)", id,
+		    (unsigned long long)voc->count,
+		    (unsigned long long)voc->count - 1);
+		return -1;
+	}
+	if (mdl_arr_get(voc, id, &e) != 0 || gguf_val_str(&e, &s) != 0) {
+		snprintf(buf, len, "token %llu: unreadable", id);
+		return 0;
+	}
+	text_escape(t, sizeof t, s.p, (size_t)s.n, 60);
+	snprintf(buf, len, "token %llu is \"%s\"", id, t);
+	return 0;
+}
+
+static void
+token_hint(struct app *a, void *arg, const char *line, char *buf,
+    size_t len)
+{
+	(void)arg;
+	token_check(a, line, buf, len);
+}
+
+/* -------------------------------------------------------------- values */
+
+static int
+run_cmd(struct app *a, struct lang_cmd *cmd)
+{
+	char	msg[512];
+	int	rc;
+
+	rc = lang_apply(app_doc(a), cmd, msg, sizeof msg);
+	if (rc == LANG_ERR) {
+		app_msg(a, 1, "%s", msg);
+		return -1;
+	}
+	if (msg[0] != '\0')
+		app_msg(a, rc == LANG_WARN, "%s", msg);
+	return 0;
+}
+
+static int
+value_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg	*e = arg;
+	struct lang_cmd	 cmd;
+	char		 why[256], kb[96];
+
+	if (line == NULL)
+		return R_DRAW;
+	if (e->elem < 0 && is_token_id_key(e->key, e->klen) &&
+	    token_check(a, line, why, sizeof why) != 0) {
+		app_msg(a, 1, "%s", why);
+		goto again;
+	}
+	memset(&cmd, 0, sizeof cmd);
+	cmd.op = e->elem >= 0 ? LANG_SET_ELEM : LANG_SET;
+	cmd.name = e->key;
+	cmd.nlen = e->klen;
+	cmd.value = (char *)(uintptr_t)line;
+	cmd.vlen = strlen(line);
+	cmd.has_index = e->elem >= 0;
+	cmd.i0 = e->elem;
+	if (e->type != 0 || e->atype != 0) {
+		/* A key being added. */
+		cmd.has_type = 1;
+		cmd.type = e->type - 1;
+		cmd.atype = e->atype;
+	}
+	if (run_cmd(a, &cmd) != 0)
+		goto again;
+	if (e->elem >= 0)
+		app_msg(a, 0, "%s[%lld] set", kname(e->key, e->klen, kb,
+		    sizeof kb), (long long)e->elem);
+	else if (cmd.has_type)
+		app_msg(a, 0, "added %s", kname(e->key, e->klen, kb,
+		    sizeof kb));
+	return R_DRAW | R_EDITED;
+again:
+	ask(a, e->label, line, C_NONE, value_answer,
+	    e->elem < 0 && is_token_id_key(e->key, e->klen) ? token_hint :
+	    NULL, e);
+	return R_DRAW;
+}
+
+static void
+ask_value(struct app *a, struct earg *e, const struct gguf_val *cur)
+{
+	char	*init = cur != NULL ? value_text(cur) : NULL, kb[96];
+
+	if (e->elem >= 0)
+		snprintf(e->label, sizeof e->label, "%s[%lld] = ",
+		    kname(e->key, e->klen, kb, sizeof kb), (long long)e->elem);
+	else
+		snprintf(e->label, sizeof e->label, "%s = ",
+		    kname(e->key, e->klen, kb, sizeof kb));
+	ask(a, e->label, init, C_NONE, value_answer,
+	    e->elem < 0 && is_token_id_key(e->key, e->klen) ? token_hint :
+	    NULL, e);
+	free(init);
+}
+
+/* ---------------------------------------------------------- conversions */
+
+static int
+int_range(uint32_t t, int64_t *lo, uint64_t *hi)
+{
+	switch (t) {
+	case GGUF_VT_U8:	*lo = 0; *hi = UINT8_MAX; return 1;
+	case GGUF_VT_I8:	*lo = INT8_MIN; *hi = INT8_MAX; return 1;
+	case GGUF_VT_U16:	*lo = 0; *hi = UINT16_MAX; return 1;
+	case GGUF_VT_I16:	*lo = INT16_MIN; *hi = INT16_MAX; return 1;
+	case GGUF_VT_U32:	*lo = 0; *hi = UINT32_MAX; return 1;
+	case GGUF_VT_I32:	*lo = INT32_MIN; *hi = INT32_MAX; return 1;
+	case GGUF_VT_U64:	*lo = 0; *hi = UINT64_MAX; return 1;
+	case GGUF_VT_I64:	*lo = INT64_MIN; *hi = INT64_MAX; return 1;
+	}
+	return 0;
+}
+
+/* Equal as numbers, without -Wfloat-equal's objection. */
+static int
+same(double x, double y)
+{
+	return x <= y && x >= y;
+}
+
+static int
+is_float(uint32_t t)
+{
+	return t == GGUF_VT_F32 || t == GGUF_VT_F64;
+}
+
+/*
+ * One scalar of v into vb as type to, or -1 with why in msg. The value
+ * is read exactly: as a signed or unsigned 64-bit integer, or a double
+ * (every f32 is one).
+ */
+static int
+conv_one(struct gguf_val *v, uint32_t to, struct gguf_vbuild *vb, char *msg,
+    size_t len)
+{
+	struct gguf_value	*pv;
+	struct gguf_str		 s;
+	char			 text[64], *t;
+	int64_t			 lo, i = 0;
+	uint64_t		 hi, u = 0;
+	double			 d = 0;
+	float			 f;
+	int			 neg = 0, isint = 0;
+
+	if (v->type == GGUF_VT_STR) {
+		gguf_val_str(v, &s);
+		if (to == GGUF_VT_STR) {
+			gguf_vb_str(vb, s.p, s.n);
+			return 0;
+		}
+		/* A string becomes a number only if it is that number as
+		   printed, so that nothing of it is lost. */
+		t = xcalloc(1, (size_t)s.n + 1);
+		memcpy(t, s.p, (size_t)s.n);
+		pv = value_parse(t, (size_t)s.n, to, 0, msg, len);
+		if (pv == NULL) {
+			free(t);
+			return -1;
+		}
+		mdl_scalar(gguf_value_val(pv), text, sizeof text);
+		if (strcmp(text, t) != 0) {
+			snprintf(msg, len, "\"%s\" would be read as %s", t, text);
+			gguf_value_unref(pv);
+			free(t);
+			return -1;
+		}
+		free(t);
+		gguf_vb_bits(vb, gguf_val_bits(gguf_value_val(pv)));
+		gguf_value_unref(pv);
+		return 0;
+	}
+	if (to == GGUF_VT_STR) {
+		mdl_scalar(v, text, sizeof text);
+		gguf_vb_str(vb, text, strlen(text));
+		return 0;
+	}
+	if (is_float(v->type))
+		gguf_val_f64(v, &d);
+	else if (gguf_val_u64(v, &u) == 0)
+		isint = 1;
+	else if (gguf_val_i64(v, &i) == 0)
+		isint = neg = 1;
+	else {
+		snprintf(msg, len, "the value cannot be read");
+		return -1;
+	}
+	mdl_scalar(v, text, sizeof text);
+	if (to == GGUF_VT_BOOL) {
+		if ((isint && !neg && u <= 1) || (!isint && (same(d, 0) || same(d, 1)))) {
+			gguf_vb_bits(vb, isint ? u : (uint64_t)d);
+			return 0;
+		}
+		snprintf(msg, len, "%s is not 0 or 1", text);
+		return -1;
+	}
+	if (int_range(to, &lo, &hi)) {
+		if (!isint) {
+			if (isnan(d) || !same(d, floor(d)) ||
+			    d < -9.2233720368547758e18 ||
+			    d >= 1.8446744073709552e19) {
+				snprintf(msg, len, "%s is not a whole number in "
+				    "range", text);
+				return -1;
+			}
+			if (d < 0) {
+				neg = 1;
+				i = (int64_t)d;
+			} else
+				u = (uint64_t)d;
+		}
+		if ((neg && i < lo) || (!neg && u > hi)) {
+			snprintf(msg, len, "%s does not fit in %s", text,
+			    gguf_vtype_name(to));
+			return -1;
+		}
+		gguf_vb_bits(vb, neg ? (uint64_t)i : u);
+		return 0;
+	}
+	if (isint)
+		d = neg ? (double)i : (double)u;
+	if (isint && (neg ? (d < -9.2233720368547758e18 || (int64_t)d != i) :
+	    (d >= 1.8446744073709552e19 || (uint64_t)d != u))) {
+		snprintf(msg, len, "%s is not exact as a float", text);
+		return -1;
+	}
+	if (to == GGUF_VT_F32) {
+		f = (float)d;
+		if (!same((double)f, d) && !isnan(d)) {
+			snprintf(msg, len, "%s is not exact as f32", text);
+			return -1;
+		}
+		{
+			uint32_t	bits;
+
+			memcpy(&bits, &f, sizeof bits);
+			gguf_vb_bits(vb, bits);
+		}
+		return 0;
+	}
+	{
+		uint64_t	bits;
+
+		memcpy(&bits, &d, sizeof bits);
+		gguf_vb_bits(vb, bits);
+	}
+	return 0;
+}
+
+static struct gguf_value *
+convert(struct gguf_val *v, uint32_t to, uint32_t ato, char *msg, size_t len)
+{
+	struct gguf_vbuild	 vb;
+	struct gguf_val		 e;
+	struct gguf_value	*r;
+	uint64_t		 k;
+	char			 em[256];
+
+	if ((v->type == GGUF_VT_ARR) != (to == GGUF_VT_ARR)) {
+		snprintf(msg, len, "an array and a scalar do not convert");
+		return NULL;
+	}
+	if (to == GGUF_VT_ARR && (v->atype == GGUF_VT_ARR ||
+	    ato == GGUF_VT_ARR)) {
+		snprintf(msg, len, "nested arrays do not convert");
+		return NULL;
+	}
+	gguf_vb_init(&vb, to, ato);
+	if (to != GGUF_VT_ARR) {
+		if (conv_one(v, to, &vb, msg, len) != 0) {
+			gguf_vb_free(&vb);
+			return NULL;
+		}
+	} else {
+		for (k = 0; k < v->count; k++) {
+			if (mdl_arr_get(v, k, &e) != 0) {
+				snprintf(msg, len, "element %llu cannot be read",
+				    (unsigned long long)k);
+				gguf_vb_free(&vb);
+				return NULL;
+			}
+			if (conv_one(&e, ato, &vb, em, sizeof em) != 0) {
+				snprintf(msg, len, "element %llu: %s",
+				    (unsigned long long)k, em);
+				gguf_vb_free(&vb);
+				return NULL;
+			}
+		}
+	}
+	if ((r = gguf_vb_finish(&vb)) == NULL)
+		snprintf(msg, len, "the conversion failed");
+	return r;
+}
+
+static int
+type_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg		*e = arg;
+	struct gguf_value	*nv;
+	struct gguf_val		*cur;
+	struct gguf_err		 err;
+	uint32_t		 t, at = 0;
+	char			 msg[300], kb[96], tb[32];
+	int			 warn = 0;
+
+	if (line == NULL)
+		return R_DRAW;
+	cur = gguf_doc_get(app_doc(a), e->key, e->klen);
+	if (cur == NULL) {
+		app_msg(a, 1, "%s is gone", kname(e->key, e->klen, kb,
+		    sizeof kb));
+		return R_DRAW;
+	}
+	while (*line == ' ')
+		line++;
+	if (value_type_parse(line, strlen(line), &t, &at) != 0) {
+		app_msg(a, 1, "not a type: %s (u8 i8 u16 i16 u32 i32 u64 i64 "
+		    "f32 f64 bool str arr[T])", line);
+		goto again;
+	}
+	if (t == cur->type && (t != GGUF_VT_ARR || at == cur->atype)) {
+		app_msg(a, 0, "%s is already %s", kname(e->key, e->klen, kb,
+		    sizeof kb), line);
+		return R_DRAW;
+	}
+	if ((nv = convert(cur, t, at, msg, sizeof msg)) == NULL) {
+		app_msg(a, 1, "cannot make it %s: %s", value_type_name(t, at,
+		    tb, sizeof tb), msg);
+		goto again;
+	}
+	if (gguf_doc_set(app_doc(a), e->key, e->klen, nv, GGUF_SET_RETYPE,
+	    &warn, &err) != 0) {
+		gguf_value_unref(nv);
+		app_msg(a, 1, "%s", err.msg);
+		goto again;
+	}
+	gguf_value_unref(nv);
+	app_msg(a, 0, "%s is now %s", kname(e->key, e->klen, kb, sizeof kb),
+	    value_type_name(t, at, tb, sizeof tb));
+	return R_DRAW | R_EDITED;
+again:
+	ask(a, e->label, line, C_TYPE, type_answer, NULL, e);
+	return R_DRAW;
+}
+
+/* ------------------------------------------------------------- add key */
+
+static int
+add_type_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg	*e = arg;
+	uint32_t	 t, at = 0;
+	char		 kb[96], tb[32];
+
+	if (line == NULL)
+		return R_DRAW;
+	while (*line == ' ')
+		line++;
+	if (value_type_parse(line, strlen(line), &t, &at) != 0) {
+		app_msg(a, 1, "not a type: %s (u8 i8 u16 i16 u32 i32 u64 i64 "
+		    "f32 f64 bool str arr[T])", line);
+		ask(a, e->label, line, C_TYPE, add_type_answer, NULL, e);
+		return R_DRAW;
+	}
+	e->type = t + 1;
+	e->atype = at;
+	snprintf(e->label, sizeof e->label, "%s (%s) = ",
+	    kname(e->key, e->klen, kb, sizeof kb),
+	    value_type_name(t, at, tb, sizeof tb));
+	ask(a, e->label, t == GGUF_VT_ARR ? "[]" : NULL, C_NONE, value_answer,
+	    NULL, e);
+	return R_DRAW;
+}
+
+static int
+add_key_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg	*e = arg, *n;
+	char		 kb[96];
+
+	if (line == NULL || *line == '\0')
+		return R_DRAW;
+	if (gguf_doc_kv_find(app_doc(a), line, strlen(line)) >= 0) {
+		app_msg(a, 1, "%s exists already", kname(line, strlen(line), kb,
+		    sizeof kb));
+		ask(a, e->label, line, C_KEY, add_key_answer, NULL, e);
+		return R_DRAW;
+	}
+	n = earg_new(line, strlen(line));
+	snprintf(n->label, sizeof n->label, "type of %s: ", kname(line,
+	    strlen(line), kb, sizeof kb));
+	ask(a, n->label, "str", C_TYPE, add_type_answer, NULL, n);
+	return R_DRAW;
+}
+
+/* -------------------------------------------------- remove, rename key */
+
+static int
+remove_choice(struct app *a, void *arg, int key)
+{
+	struct earg	*e = arg;
+	struct gguf_err	 err;
+	char		 kb[96];
+
+	if (key != 'y')
+		return R_DRAW;
+	if (e->elem >= 0) {
+		struct lang_cmd	cmd;
+
+		memset(&cmd, 0, sizeof cmd);
+		cmd.op = LANG_DEL;
+		cmd.name = e->key;
+		cmd.nlen = e->klen;
+		cmd.has_index = 1;
+		cmd.i0 = e->elem;
+		if (run_cmd(a, &cmd) != 0)
+			return R_DRAW;
+		app_msg(a, 0, "%s[%lld] deleted", kname(e->key, e->klen, kb,
+		    sizeof kb), (long long)e->elem);
+		return R_DRAW | R_EDITED;
+	}
+	if ((e->tensor ? gguf_doc_tensor_remove(app_doc(a), e->key, e->klen,
+	    &err) : gguf_doc_remove(app_doc(a), e->key, e->klen, &err)) != 0) {
+		app_msg(a, 1, "%s", err.msg);
+		return R_DRAW;
+	}
+	app_msg(a, 0, "%s%s removed (u undoes it)", e->tensor ? "tensor " : "",
+	    kname(e->key, e->klen, kb, sizeof kb));
+	return R_DRAW | R_EDITED;
+}
+
+static void
+confirm_remove(struct app *a, struct earg *e, const char *what)
+{
+	char	text[256], kb[96];
+
+	if (e->elem >= 0)
+		snprintf(text, sizeof text, "Delete element %lld of %s?\n\n"
+		    "[y]es, [n]o", (long long)e->elem, kname(e->key, e->klen,
+		    kb, sizeof kb));
+	else
+		snprintf(text, sizeof text, "Remove %s %s?\n\n[y]es, [n]o",
+		    what, kname(e->key, e->klen, kb, sizeof kb));
+	app_choose(a, text, "yn", remove_choice, e, earg_free);
+}
+
+static int
+rename_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg	*e = arg;
+	struct gguf_err	 err;
+	char		 kb[96], nb[96];
+	int		 warn = 0, rc;
+
+	if (line == NULL)
+		return R_DRAW;
+	if (strlen(line) == e->klen && memcmp(line, e->key, e->klen) == 0)
+		return R_DRAW;
+	if (e->tensor)
+		rc = gguf_doc_tensor_rename(app_doc(a), e->key, e->klen, line,
+		    strlen(line), &err);
+	else
+		rc = gguf_doc_rename(app_doc(a), e->key, e->klen, line,
+		    strlen(line), &warn, &err);
+	if (rc != 0) {
+		app_msg(a, 1, "%s", err.msg);
+		ask(a, e->label, line, e->tensor ? C_TENSOR : C_KEY,
+		    rename_answer, NULL, e);
+		return R_DRAW;
+	}
+	app_msg(a, warn, "%s -> %s%s", kname(e->key, e->klen, kb, sizeof kb),
+	    kname(line, strlen(line), nb, sizeof nb), warn ? " (the name "
+	    "breaks the naming rules: lower_snake_case segments separated by "
+	    "dots)" : "");
+	return R_DRAW | R_EDITED;
+}
+
+static int
+insert_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg	*e = arg;
+	struct lang_cmd	 cmd;
+	char		 kb[96];
+
+	if (line == NULL)
+		return R_DRAW;
+	memset(&cmd, 0, sizeof cmd);
+	cmd.op = LANG_INS;
+	cmd.name = e->key;
+	cmd.nlen = e->klen;
+	cmd.value = (char *)(uintptr_t)line;
+	cmd.vlen = strlen(line);
+	cmd.has_index = 1;
+	cmd.i0 = e->elem;
+	if (run_cmd(a, &cmd) != 0) {
+		ask(a, e->label, line, C_NONE, insert_answer, NULL, e);
+		return R_DRAW;
+	}
+	app_msg(a, 0, "inserted at %s[%lld]", kname(e->key, e->klen, kb,
+	    sizeof kb), (long long)e->elem);
+	return R_DRAW | R_EDITED;
+}
+
+/* ------------------------------------------------------------- entries */
+
+int
+edit_kv(struct app *a, enum tui_action act, uint64_t entry)
+{
+	struct gguf_doc_kv	 kv;
+	struct earg		*e;
+	const char		*dot;
+	char			 kb[96], tb[32], init[160];
+
+	if (mdl_kv(a, entry, &kv) != 0)
+		return R_NONE;
+	if ((kv.flags & GGUF_ED_REMOVED) && act != ACT_ADD) {
+		app_msg(a, 1, "%s is removed (u undoes that)",
+		    kname(kv.key.p, (size_t)kv.key.n, kb, sizeof kb));
+		return R_DRAW;
+	}
+	e = earg_new(kv.key.p, (size_t)kv.key.n);
+	switch (act) {
+	case ACT_OPEN:
+	case ACT_EDIT:
+		if (kv.val->type == GGUF_VT_ARR) {
+			earg_free(e);
+			app_push(a, view_array_key(a, kv.key.p,
+			    (size_t)kv.key.n));
+			return R_DRAW;
+		}
+		if (long_string(kv.val)) {
+			app_run_editor(a, e->key, -1);
+			earg_free(e);
+			return R_DRAW;
+		}
+		ask_value(a, e, kv.val);
+		return R_DRAW;
+	case ACT_EDIT_EXT:
+		if (kv.val->type != GGUF_VT_STR) {
+			app_msg(a, 1, "%s is not a string", kname(e->key, e->klen,
+			    kb, sizeof kb));
+			earg_free(e);
+			return R_DRAW;
+		}
+		app_run_editor(a, e->key, -1);
+		earg_free(e);
+		return R_DRAW;
+	case ACT_RETYPE:
+		snprintf(e->label, sizeof e->label, "type of %s: ",
+		    kname(e->key, e->klen, kb, sizeof kb));
+		ask(a, e->label, mdl_type(kv.val, tb, sizeof tb), C_TYPE,
+		    type_answer, NULL, e);
+		return R_DRAW;
+	case ACT_ADD:
+		/* The new key starts in the namespace of this one. */
+		dot = memchr(e->key, '.', e->klen);
+		snprintf(init, sizeof init, "%.*s", dot != NULL ?
+		    (int)(dot - e->key + 1) : 0, e->key);
+		snprintf(e->label, sizeof e->label, "new key: ");
+		ask(a, e->label, init, C_KEY, add_key_answer, NULL, e);
+		return R_DRAW;
+	case ACT_DELETE:
+		confirm_remove(a, e, "key");
+		return R_DRAW;
+	case ACT_RENAME:
+		snprintf(e->label, sizeof e->label, "rename %s to: ",
+		    kname(e->key, e->klen, kb, sizeof kb));
+		ask(a, e->label, e->key, C_KEY, rename_answer, NULL, e);
+		return R_DRAW;
+	default:
+		earg_free(e);
+		return R_PASS;
+	}
+}
+
+int
+edit_elem(struct app *a, enum tui_action act, const char *key, size_t klen,
+    uint64_t i)
+{
+	struct gguf_val	*arr = gguf_doc_get(app_doc(a), key, klen), el;
+	struct earg	*e;
+	char		 kb[96];
+
+	if (arr == NULL || arr->type != GGUF_VT_ARR)
+		return R_NONE;
+	if (arr->atype == GGUF_VT_ARR) {
+		app_msg(a, 1, "nested arrays are not edited");
+		return R_DRAW;
+	}
+	e = earg_new(key, klen);
+	e->elem = (int64_t)i;
+	switch (act) {
+	case ACT_OPEN:
+	case ACT_EDIT:
+	case ACT_EDIT_EXT:
+		if (i >= arr->count || mdl_arr_get(arr, i, &el) != 0) {
+			earg_free(e);
+			return R_NONE;
+		}
+		if (act == ACT_EDIT_EXT || long_string(&el)) {
+			if (el.type != GGUF_VT_STR) {
+				app_msg(a, 1, "element %llu is not a string",
+				    (unsigned long long)i);
+				earg_free(e);
+				return R_DRAW;
+			}
+			app_run_editor(a, e->key, e->elem);
+			earg_free(e);
+			return R_DRAW;
+		}
+		ask_value(a, e, &el);
+		return R_DRAW;
+	case ACT_INSERT:
+	case ACT_ADD:
+		if (act == ACT_ADD && arr->count > 0)
+			e->elem = (int64_t)i + 1;
+		snprintf(e->label, sizeof e->label, "insert at %s[%lld]: ",
+		    kname(key, klen, kb, sizeof kb), (long long)e->elem);
+		ask(a, e->label, NULL, C_NONE, insert_answer, NULL, e);
+		return R_DRAW;
+	case ACT_DELETE:
+		if (i >= arr->count) {
+			earg_free(e);
+			return R_NONE;
+		}
+		confirm_remove(a, e, "element");
+		return R_DRAW;
+	default:
+		earg_free(e);
+		return R_PASS;
+	}
+}
+
+/* -------------------------------------------------------------- tensors */
+
+/* `rename s/RE/REPL/[gi]`: the mapping is shown before anything changes. */
+static int
+rename_re(struct app *a, const char *line)
+{
+	struct lang_cmd	 cmd;
+	char		 msg[400], *full;
+	size_t		 n = strlen(line) + 8;
+
+	full = xcalloc(1, n);
+	snprintf(full, n, "rename %s", line);
+	if (lang_parse(full, &cmd, msg, sizeof msg) != LANG_OK) {
+		free(full);
+		app_msg(a, 1, "%s", msg);
+		return -1;
+	}
+	free(full);
+	if (cmd.op != LANG_RENAME_RE) {
+		lang_cmd_free(&cmd);
+		app_msg(a, 1, "s/REGEX/REPLACEMENT/[gi], as in sed");
+		return -1;
+	}
+	app_push(a, view_rename_new(a, cmd.name, cmd.arg, cmd.global,
+	    cmd.icase));
+	lang_cmd_free(&cmd);
+	return 0;
+}
+
+static int
+rename_re_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg	*e = arg;
+
+	if (line == NULL)
+		return R_DRAW;
+	if (rename_re(a, line) != 0)
+		ask(a, e->label, line, C_NONE, rename_re_answer, NULL, e);
+	return R_DRAW;
+}
+
+int
+edit_tensor(struct app *a, enum tui_action act, uint64_t i)
+{
+	struct gguf_str	 name;
+	struct earg	*e;
+	unsigned	 flags;
+	char		 kb[96];
+
+	if (act == ACT_RENAME_RE) {
+		e = earg_new("", 0);
+		snprintf(e->label, sizeof e->label, "rename tensors: ");
+		ask(a, e->label, "s/", C_NONE, rename_re_answer, NULL, e);
+		return R_DRAW;
+	}
+	name = mdl_tensor_name(a, i, &flags);
+	if (flags & GGUF_ED_REMOVED) {
+		app_msg(a, 1, "this tensor is removed (u undoes that)");
+		return R_DRAW;
+	}
+	e = earg_new(name.p, (size_t)name.n);
+	e->tensor = 1;
+	switch (act) {
+	case ACT_RENAME:
+		snprintf(e->label, sizeof e->label, "rename %s to: ",
+		    kname(e->key, e->klen, kb, sizeof kb));
+		ask(a, e->label, e->key, C_TENSOR, rename_answer, NULL, e);
+		return R_DRAW;
+	case ACT_DELETE:
+		confirm_remove(a, e, "tensor");
+		return R_DRAW;
+	default:
+		earg_free(e);
+		return R_PASS;
+	}
+}
+
+/* ---------------------------------------------------------- the : line */
+
+int
+edit_undo(struct app *a, int redo)
+{
+	const char	*label = NULL;
+
+	if ((redo ? gguf_doc_redo(app_doc(a), &label) :
+	    gguf_doc_undo(app_doc(a), &label)) != 0) {
+		app_msg(a, 1, "nothing to %s", redo ? "redo" : "undo");
+		return R_DRAW;
+	}
+	app_msg(a, 0, "%s: %s", redo ? "redone" : "undone", label);
+	return R_DRAW | R_EDITED;
+}
+
+static const char *const session_cmds[] = {
+	"w", "w!", "q", "q!", "wq", "x", "changes", "help", NULL
+};
+
+static int
+help_cmd(struct app *a, const char *arg)
+{
+	const char	*u;
+
+	if (*arg == '\0') {
+		app_msg(a, 0, "set ins append del rm mv rename rm-tensor undo "
+		    "redo | w [FILE] w! q q! wq changes | :N | help CMD");
+		return R_DRAW;
+	}
+	if ((u = lang_usage(arg)) != NULL)
+		app_msg(a, 0, "%s", u);
+	else if (strcmp(arg, "w") == 0 || strcmp(arg, "w!") == 0)
+		app_msg(a, 0, "w [FILE]: save (to FILE, then go on with it); "
+		    "w!: even if the file changed on disk");
+	else if (strcmp(arg, "q") == 0 || strcmp(arg, "q!") == 0)
+		app_msg(a, 0, "q: quit (asks if edits are pending); q!: quit, "
+		    "dropping them");
+	else if (strcmp(arg, "wq") == 0 || strcmp(arg, "x") == 0)
+		app_msg(a, 0, "wq, x: save, then quit");
+	else if (strcmp(arg, "changes") == 0)
+		app_msg(a, 0, "changes: the pending changes, old -> new (D)");
+	else
+		app_msg(a, 1, "no command %s", arg);
+	return R_DRAW;
+}
+
+int
+edit_command(struct app *a, const char *line)
+{
+	struct lang_cmd	 cmd;
+	const char	*arg;
+	char		 name[16], msg[512], *end;
+	size_t		 n;
+	unsigned long long num;
+	int		 rc;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (*line == '\0')
+		return R_DRAW;
+	if (isdigit((unsigned char)*line)) {
+		errno = 0;
+		num = strtoull(line, &end, 10);
+		if (*end == '\0' && errno == 0)
+			return app_jump(a, num);
+	}
+	n = strcspn(line, " \t");
+	arg = line + n;
+	while (*arg == ' ' || *arg == '\t')
+		arg++;
+	snprintf(name, sizeof name, "%.*s", (int)(n < 15 ? n : 15), line);
+	if (strcmp(name, "w") == 0 || strcmp(name, "w!") == 0) {
+		app_save(a, *arg != '\0' ? arg : NULL, name[1] == '!', 0);
+		return R_DRAW;
+	}
+	if (strcmp(name, "wq") == 0 || strcmp(name, "x") == 0) {
+		app_save(a, *arg != '\0' ? arg : NULL, 0, 1);
+		return R_DRAW;
+	}
+	if (strcmp(name, "q") == 0)
+		return app_quit(a, 1);
+	if (strcmp(name, "q!") == 0)
+		return R_QUIT;
+	if (strcmp(name, "help") == 0)
+		return help_cmd(a, arg);
+	if (strcmp(name, "changes") == 0) {
+		app_push(a, view_changes_new(a));
+		return R_DRAW;
+	}
+	if (lang_parse(line, &cmd, msg, sizeof msg) != LANG_OK) {
+		app_msg(a, 1, "%s", msg);
+		return R_DRAW;
+	}
+	if (cmd.op == LANG_RENAME_RE) {
+		lang_cmd_free(&cmd);
+		rename_re(a, line + n);
+		return R_DRAW;
+	}
+	rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
+	lang_cmd_free(&cmd);
+	if (rc == LANG_ERR) {
+		app_msg(a, 1, "%s", msg);
+		return R_DRAW;
+	}
+	if (msg[0] != '\0')
+		app_msg(a, rc == LANG_WARN, "%s", msg);
+	else
+		app_msg(a, 0, "done (%u pending change%s; D shows them)",
+		    mdl_n_changes(a), mdl_n_changes(a) == 1 ? "" : "s");
+	return R_DRAW | R_EDITED;
+}
+
+/* ----------------------------------------------------------- completion */
+
+static const char *const type_names[] = {
+	"u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f32", "f64",
+	"bool", "str", "arr[u8]", "arr[i8]", "arr[u16]", "arr[i16]",
+	"arr[u32]", "arr[i32]", "arr[u64]", "arr[i64]", "arr[f32]",
+	"arr[f64]", "arr[bool]", "arr[str]", NULL
+};
+
+/* A name fit to complete to: printable, no blanks or quotes. */
+static int
+plain(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)p[i] <= 0x20 || p[i] == '"' || p[i] == 0x7f)
+			return 0;
+	}
+	return n > 0;
+}
+
+static void
+add_names(struct app *a, int tensors, const char *prefix,
+    void (*add)(void *, const char *), void *ctx)
+{
+	struct gguf_doc_kv	 kv;
+	struct gguf_str		 s;
+	uint64_t		 i, n;
+	unsigned		 fl;
+	char			 buf[512];
+	size_t			 pl = strlen(prefix);
+
+	n = tensors ? mdl_n_tensors(a) : mdl_n_kv(a);
+	for (i = 0; i < n; i++) {
+		if (tensors)
+			s = mdl_tensor_name(a, i, &fl);
+		else {
+			if (mdl_kv(a, i, &kv) != 0)
+				continue;
+			s = kv.key;
+			fl = kv.flags;
+		}
+		if ((fl & GGUF_ED_REMOVED) || !plain(s.p, (size_t)s.n) ||
+		    pl + s.n + 1 > sizeof buf)
+			continue;
+		snprintf(buf, sizeof buf, "%s%.*s", prefix, (int)s.n, s.p);
+		add(ctx, buf);
+	}
+}
+
+void
+edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
+    void (*add)(void *, const char *), void *ctx)
+{
+	const char *const	*cmds;
+	const char		*colon;
+	char			 first[16], pre[512];
+	size_t			 n, i;
+
+	switch (c) {
+	case C_KEY:
+		add_names(a, 0, "", add, ctx);
+		return;
+	case C_TENSOR:
+		add_names(a, 1, "", add, ctx);
+		return;
+	case C_TYPE:
+		for (i = 0; type_names[i] != NULL; i++)
+			add(ctx, type_names[i]);
+		return;
+	case C_CMD:
+		break;
+	default:
+		return;
+	}
+	while (*line == ' ')
+		line++;
+	(void)word;
+	if (strchr(line, ' ') == NULL) {
+		/* The command name. */
+		for (cmds = lang_commands(); *cmds != NULL; cmds++)
+			add(ctx, *cmds);
+		for (i = 0; session_cmds[i] != NULL; i++)
+			add(ctx, session_cmds[i]);
+		return;
+	}
+	n = strcspn(line, " ");
+	snprintf(first, sizeof first, "%.*s", (int)(n < 15 ? n : 15), line);
+	if (strcmp(first, "help") == 0) {
+		for (cmds = lang_commands(); *cmds != NULL; cmds++)
+			add(ctx, *cmds);
+		for (i = 0; session_cmds[i] != NULL; i++)
+			add(ctx, session_cmds[i]);
+		return;
+	}
+	if (strcmp(first, "rename") == 0 || strcmp(first, "rm-tensor") == 0) {
+		add_names(a, 1, "", add, ctx);
+		return;
+	}
+	if (strcmp(first, "set") == 0 || strcmp(first, "ins") == 0 ||
+	    strcmp(first, "append") == 0 || strcmp(first, "del") == 0 ||
+	    strcmp(first, "rm") == 0 || strcmp(first, "mv") == 0) {
+		/* KEY:TYPE: the types after the colon. */
+		colon = strchr(line + n, ':');
+		if (strcmp(first, "set") == 0 && colon != NULL) {
+			const char	*ws = line + n;
+
+			while (*ws == ' ')
+				ws++;
+			snprintf(pre, sizeof pre, "%.*s", (int)(colon + 1 - ws),
+			    ws);
+			for (i = 0; type_names[i] != NULL; i++) {
+				char	buf[600];
+
+				snprintf(buf, sizeof buf, "%s%s", pre,
+				    type_names[i]);
+				add(ctx, buf);
+			}
+			return;
+		}
+		add_names(a, 0, "", add, ctx);
+	}
+}
+
+/* ------------------------------------------------------ external editor */
+
+int
+edit_get_string(struct app *a, const char *key, int64_t elem, char **out,
+    size_t *len)
+{
+	struct gguf_val	*v = mdl_get(a, key), e;
+	struct gguf_str	 s;
+
+	if (v != NULL && elem >= 0) {
+		if (v->type != GGUF_VT_ARR || mdl_arr_get(v, (uint64_t)elem,
+		    &e) != 0)
+			v = NULL;
+		else
+			v = &e;
+	}
+	if (v == NULL || gguf_val_str(v, &s) != 0) {
+		app_msg(a, 1, "not a string");
+		return -1;
+	}
+	*out = xcalloc(1, (size_t)s.n + 1);
+	memcpy(*out, s.p, (size_t)s.n);
+	*len = (size_t)s.n;
+	return 0;
+}
+
+int
+edit_set_string(struct app *a, const char *key, int64_t elem, const char *old,
+    size_t olen, const char *now, size_t nlen)
+{
+	struct gguf_vbuild	 vb;
+	struct gguf_value	*v;
+	struct gguf_err		 err;
+	char			 kb[96];
+	int			 rc, warn = 0;
+
+	/* Editors end the last line; a value that did not end one keeps
+	   not ending it. */
+	if ((olen == 0 || old[olen - 1] != '\n') && nlen > 0 &&
+	    now[nlen - 1] == '\n')
+		nlen--;
+	if (nlen == olen && memcmp(old, now, olen) == 0) {
+		app_msg(a, 0, "unchanged: no edit");
+		return R_DRAW;
+	}
+	if (elem >= 0) {
+		gguf_vb_init(&vb, GGUF_VT_ARR, GGUF_VT_STR);
+		gguf_vb_str(&vb, now, nlen);
+		v = gguf_vb_finish(&vb);
+		rc = gguf_doc_splice(app_doc(a), key, strlen(key),
+		    (uint64_t)elem, 1, v, &err);
+	} else {
+		gguf_vb_init(&vb, GGUF_VT_STR, 0);
+		gguf_vb_str(&vb, now, nlen);
+		v = gguf_vb_finish(&vb);
+		rc = gguf_doc_set(app_doc(a), key, strlen(key), v, 0, &warn,
+		    &err);
+	}
+	gguf_value_unref(v);
+	if (rc != 0) {
+		app_error(a, "%s", err.msg);
+		return R_DRAW;
+	}
+	app_msg(a, 0, "%s set from the editor (%zu bytes)", kname(key,
+	    strlen(key), kb, sizeof kb), nlen);
+	return R_DRAW | R_EDITED;
+}

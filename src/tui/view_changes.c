@@ -1,0 +1,492 @@
+/*
+ * view_changes.c - two lists of prepared lines about edits: the pending
+ * changes (D, :changes), and the mapping of a regex rename before it is
+ * applied (R, :rename s/.../.../).
+ *
+ * The changes are the document's diff (gguf_doc_diff), one line each, old
+ * -> new, in document order: '~' a value, '+' an added key, '-' a removed
+ * key or tensor, '>' a rename. Values are cut to what a line can hold;
+ * an array shows its length and the first element that differs.
+ *
+ * The rename mapping is worked out here, with the same PCRE2 calls the
+ * document makes (pattern compiled as given, (?i) for the i flag,
+ * pcre2_substitute, global for g), so that what is shown is what will be
+ * done. Unlike the document, which stops at the first problem, it lists
+ * every offending name: results that are empty, longer than 63 bytes,
+ * shared by two tensors, or taken by a tensor that keeps its name. Enter
+ * applies the rename (through the document, which checks it again), q
+ * leaves everything as it was. Both views follow the document when it
+ * changes.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcre2.h>
+
+#include "curses.h"
+#include "tui.h"
+
+#define SHOW	60	/* columns of a value or name in a line */
+
+struct cline {
+	char	*text;		/* program text (escaped) */
+	int	 slot;
+};
+
+struct lines {
+	struct app	*app;
+	struct list	 list;
+	struct cline	*l;
+	size_t		 n, cap;
+	/* the rename */
+	char		*pattern;
+	char		*repl;
+	int		 global;
+	int		 icase;
+	int		 bad;		/* offending names: not applicable */
+	uint64_t	 renamed;
+};
+
+static void
+add(struct lines *ls, int slot, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+add(struct lines *ls, int slot, const char *fmt, ...)
+{
+	va_list	ap;
+	char	buf[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (ls->n == ls->cap) {
+		ls->cap = ls->cap ? ls->cap * 2 : 64;
+		ls->l = xreallocarray(ls->l, ls->cap, sizeof *ls->l);
+	}
+	ls->l[ls->n].text = xstrdup(buf);
+	ls->l[ls->n].slot = slot;
+	ls->n++;
+}
+
+static void
+lines_clear(struct lines *ls)
+{
+	size_t	i;
+
+	for (i = 0; i < ls->n; i++)
+		free(ls->l[i].text);
+	ls->n = 0;
+}
+
+static void
+row(void *ctx, struct dline *dl, uint64_t id, int w)
+{
+	struct lines	*ls = ctx;
+
+	dl_puts(dl, S_NORMAL, " ");
+	dl_text(dl, ls->l[id].slot, ls->l[id].text, strlen(ls->l[id].text), 0,
+	    w - dl->cols, DT_KEEPBS);
+}
+
+/* ---------------------------------------------------------------- diff */
+
+/* One value in a line: scalars as printed, strings quoted and cut. */
+static void
+show(struct gguf_val *v, char *buf, size_t len)
+{
+	struct gguf_str	s;
+	char		t[SHOW * 4 + 8], tb[32];
+
+	if (v == NULL) {
+		snprintf(buf, len, "(none)");
+		return;
+	}
+	if (v->type == GGUF_VT_STR) {
+		gguf_val_str(v, &s);
+		text_escape(t, sizeof t, s.p, (size_t)s.n, SHOW);
+		snprintf(buf, len, "\"%s\"", t);
+	} else if (v->type == GGUF_VT_ARR)
+		snprintf(buf, len, "[%llu x %s]", (unsigned long long)v->count,
+		    mdl_type(v, tb, sizeof tb));
+	else
+		mdl_scalar(v, buf, len);
+}
+
+/* Old and new arrays: the first element that differs. */
+static void
+show_arr(struct gguf_val *o, struct gguf_val *n, char *buf, size_t len)
+{
+	struct gguf_val	x, y;
+	struct gguf_str	s, t;
+	uint64_t	i, lim = o->count < n->count ? o->count : n->count;
+	char		a[96], b[96], tb[32];
+	int		same;
+
+	for (i = 0; i < lim; i++) {
+		if (mdl_arr_get(o, i, &x) != 0 || mdl_arr_get(n, i, &y) != 0)
+			break;
+		if (x.type == GGUF_VT_STR) {
+			gguf_val_str(&x, &s);
+			gguf_val_str(&y, &t);
+			same = s.n == t.n && memcmp(s.p, t.p, (size_t)s.n) == 0;
+		} else
+			same = x.type == GGUF_VT_ARR ||
+			    gguf_val_bits(&x) == gguf_val_bits(&y);
+		if (!same) {
+			show(&x, a, sizeof a);
+			show(&y, b, sizeof b);
+			if (o->count == n->count)
+				snprintf(buf, len, "%s n=%llu: [%llu] %s -> %s",
+				    mdl_type(n, tb, sizeof tb),
+				    (unsigned long long)o->count,
+				    (unsigned long long)i, a, b);
+			else
+				snprintf(buf, len, "%s n=%llu -> n=%llu: from "
+				    "[%llu] on", mdl_type(n, tb, sizeof tb),
+				    (unsigned long long)o->count,
+				    (unsigned long long)n->count,
+				    (unsigned long long)i);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s n=%llu -> n=%llu: from [%llu] on",
+	    mdl_type(n, tb, sizeof tb), (unsigned long long)o->count,
+	    (unsigned long long)n->count, (unsigned long long)lim);
+}
+
+static void
+build_changes(struct lines *ls)
+{
+	struct gguf_change	*ch, *c;
+	size_t			 n, i;
+	char			 on[SHOW * 4 + 8], nn[SHOW * 4 + 8];
+	char			 ov[SHOW * 4 + 32], nv[SHOW * 4 + 32], tb[32];
+
+	lines_clear(ls);
+	n = gguf_doc_diff(app_doc(ls->app), &ch);
+	if (n == 0)
+		add(ls, S_DIM, "no pending changes");
+	for (i = 0; i < n; i++) {
+		c = &ch[i];
+		text_escape(on, sizeof on, c->old_name.p, (size_t)c->old_name.n,
+		    SHOW);
+		text_escape(nn, sizeof nn, c->new_name.p, (size_t)c->new_name.n,
+		    SHOW);
+		if (c->what == GGUF_CH_TENSOR) {
+			if (c->flags & GGUF_ED_REMOVED)
+				add(ls, S_ERROR, "- tensor %s", on);
+			else
+				add(ls, S_KEY, "> tensor %s -> %s", on, nn);
+			continue;
+		}
+		if (c->flags & GGUF_ED_ADDED) {
+			show(c->new_val, nv, sizeof nv);
+			add(ls, S_OK, "+ %s (%s) = %s", nn, mdl_type(c->new_val,
+			    tb, sizeof tb), nv);
+			continue;
+		}
+		if (c->flags & GGUF_ED_REMOVED) {
+			show(c->old_val, ov, sizeof ov);
+			add(ls, S_ERROR, "- %s (was %s)", on, ov);
+			continue;
+		}
+		if (c->flags & GGUF_ED_RENAMED)
+			add(ls, S_KEY, "> %s -> %s", on, nn);
+		if (c->flags & GGUF_ED_VALUE) {
+			if (c->old_val->type == GGUF_VT_ARR &&
+			    c->new_val->type == GGUF_VT_ARR &&
+			    c->old_val->atype == c->new_val->atype) {
+				show_arr(c->old_val, c->new_val, nv, sizeof nv);
+				add(ls, S_NORMAL, "~ %s: %s", nn, nv);
+				continue;
+			}
+			show(c->old_val, ov, sizeof ov);
+			show(c->new_val, nv, sizeof nv);
+			if (c->old_val->type != c->new_val->type ||
+			    c->old_val->atype != c->new_val->atype) {
+				char	t2[32];
+
+				add(ls, S_NORMAL, "~ %s: %s %s -> %s %s", nn,
+				    mdl_type(c->old_val, tb, sizeof tb), ov,
+				    mdl_type(c->new_val, t2, sizeof t2), nv);
+			} else
+				add(ls, S_NORMAL, "~ %s: %s -> %s", nn, ov, nv);
+		}
+	}
+	free(ch);
+}
+
+static int
+changes_refresh(struct view *v)
+{
+	struct lines	*ls = v->priv;
+
+	build_changes(ls);
+	list_reset(&ls->list, NULL, ls->n);
+	snprintf(v->title, sizeof v->title, "Pending changes: %u",
+	    mdl_n_changes(ls->app));
+	return 0;
+}
+
+static void
+lines_free(struct view *v)
+{
+	struct lines	*ls = v->priv;
+
+	lines_clear(ls);
+	free(ls->l);
+	list_free(&ls->list);
+	free(ls->pattern);
+	free(ls->repl);
+	free(ls);
+}
+
+static const struct list_ops lines_list_ops = {
+	.row = row,
+};
+
+static const struct view_ops changes_ops = {
+	.name = "changes",
+	.reload = changes_refresh,
+	.free = lines_free,
+};
+
+struct view *
+view_changes_new(struct app *a)
+{
+	struct lines	*ls = xcalloc(1, sizeof *ls);
+	struct view	*v;
+
+	ls->app = a;
+	list_init_flat(&ls->list, &lines_list_ops, ls, 0);
+	v = view_new(a, &changes_ops, SC_LIST, ls);
+	v->list = &ls->list;
+	changes_refresh(v);
+	return v;
+}
+
+/* ------------------------------------------------------------- rename */
+
+struct mapping {
+	uint64_t	 idx;
+	char		*name;		/* new name */
+	size_t		 n;
+	const char	*why;		/* why it is refused, or NULL */
+};
+
+static int
+cmp_map(const void *x, const void *y)
+{
+	const struct mapping	*a = x, *b = y;
+	int			 c;
+
+	c = memcmp(a->name, b->name, a->n < b->n ? a->n : b->n);
+	if (c != 0)
+		return c;
+	return a->n < b->n ? -1 : a->n > b->n;
+}
+
+static void
+build_rename(struct lines *ls)
+{
+	struct app		*a = ls->app;
+	pcre2_code		*re;
+	pcre2_match_data	*md;
+	struct mapping		*m = NULL, *sorted;
+	struct gguf_str		 nm;
+	PCRE2_SIZE		 eoff, len;
+	PCRE2_UCHAR		*buf, emsg[256];
+	uint64_t		 i, k, nt = mdl_n_tensors(a), nmap = 0, bad = 0;
+	uint32_t		 opt = PCRE2_SUBSTITUTE_OVERFLOW_LENGTH;
+	unsigned		 fl;
+	char			 on[SHOW * 4 + 8], nn[SHOW * 4 + 8], *pat;
+	size_t			 plen;
+	int			 ecode, rc;
+	int64_t			 j;
+
+	lines_clear(ls);
+	ls->bad = 1;
+	ls->renamed = 0;
+	plen = strlen(ls->pattern) + 5;
+	pat = xcalloc(1, plen);
+	snprintf(pat, plen, "%s%s", ls->icase ? "(?i)" : "", ls->pattern);
+	re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &ecode,
+	    &eoff, NULL);
+	free(pat);
+	if (re == NULL) {
+		pcre2_get_error_message(ecode, emsg, sizeof emsg);
+		add(ls, S_ERROR, "regular expression, at character %zu: %s",
+		    (size_t)eoff, (const char *)emsg);
+		return;
+	}
+	md = pcre2_match_data_create_from_pattern(re, NULL);
+	if (ls->global)
+		opt |= PCRE2_SUBSTITUTE_GLOBAL;
+	for (i = 0; i < nt; i++) {
+		nm = mdl_tensor_name(a, i, &fl);
+		if (fl & GGUF_ED_REMOVED)
+			continue;
+		len = 256;
+		for (;;) {
+			buf = xcalloc(1, len);
+			rc = pcre2_substitute(re, (PCRE2_SPTR)nm.p,
+			    (PCRE2_SIZE)nm.n, 0, opt, md, NULL,
+			    (PCRE2_SPTR)ls->repl, PCRE2_ZERO_TERMINATED, buf,
+			    &len);
+			if (rc != PCRE2_ERROR_NOMEMORY)
+				break;
+			free(buf);
+		}
+		if (rc < 0) {
+			pcre2_get_error_message(rc, emsg, sizeof emsg);
+			add(ls, S_ERROR, "substitution: %s",
+			    (const char *)emsg);
+			free(buf);
+			goto done;
+		}
+		if (rc == 0 || (len == nm.n && memcmp(buf, nm.p, len) == 0)) {
+			free(buf);
+			continue;
+		}
+		m = xreallocarray(m, (size_t)nmap + 1, sizeof *m);
+		m[nmap].idx = i;
+		m[nmap].name = (char *)buf;
+		m[nmap].n = len;
+		m[nmap].why = len == 0 ? "empty" : len > GGUF_MAX_NAME ?
+		    "longer than 63 bytes" : NULL;
+		nmap++;
+	}
+	/* Results shared by two tensors. */
+	if (nmap > 1) {
+		sorted = xcalloc((size_t)nmap, sizeof *sorted);
+		memcpy(sorted, m, (size_t)nmap * sizeof *m);
+		qsort(sorted, (size_t)nmap, sizeof *sorted, cmp_map);
+		for (k = 1; k < nmap; k++) {
+			if (cmp_map(&sorted[k - 1], &sorted[k]) != 0)
+				continue;
+			for (i = 0; i < nmap; i++) {
+				if (m[i].n == sorted[k].n && memcmp(m[i].name,
+				    sorted[k].name, m[i].n) == 0)
+					m[i].why = "the same name as another";
+			}
+		}
+		free(sorted);
+	}
+	/* Results taken by a tensor that keeps its name. */
+	for (k = 0; k < nmap; k++) {
+		if (m[k].why != NULL || (j = gguf_doc_tensor_find(app_doc(a),
+		    m[k].name, m[k].n)) < 0)
+			continue;
+		for (i = 0; i < nmap && m[i].idx != (uint64_t)j; i++)
+			;
+		if (i == nmap)
+			m[k].why = "the name of another tensor";
+	}
+	for (k = 0; k < nmap; k++)
+		bad += m[k].why != NULL;
+	if (nmap == 0)
+		add(ls, S_DIM, "no tensor name matches: nothing to rename");
+	else if (bad > 0)
+		add(ls, S_ERROR, "refused: %llu of %llu new names cannot be "
+		    "used (marked !); q goes back", (unsigned long long)bad,
+		    (unsigned long long)nmap);
+	else
+		add(ls, S_OK, "%llu tensor%s renamed: Enter applies, q "
+		    "cancels", (unsigned long long)nmap, nmap == 1 ? "" : "s");
+	for (k = 0; k < nmap; k++) {
+		nm = mdl_tensor_name(a, m[k].idx, &fl);
+		text_escape(on, sizeof on, nm.p, (size_t)nm.n, SHOW);
+		text_escape(nn, sizeof nn, m[k].name, m[k].n, SHOW);
+		if (m[k].why != NULL)
+			add(ls, S_ERROR, "! %s -> \"%s\": %s", on, nn, m[k].why);
+		else
+			add(ls, S_NORMAL, "  %s -> %s", on, nn);
+	}
+	ls->bad = bad > 0 || nmap == 0;
+	ls->renamed = nmap;
+done:
+	for (k = 0; k < nmap; k++)
+		free(m[k].name);
+	free(m);
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+}
+
+static int
+rename_refresh(struct view *v)
+{
+	struct lines	*ls = v->priv;
+
+	build_rename(ls);
+	list_reset(&ls->list, NULL, ls->n);
+	return 0;
+}
+
+static int
+rename_action(struct view *v, enum tui_action act,
+    const struct tui_input *in)
+{
+	struct lines	*ls = v->priv;
+	struct gguf_err	 err;
+	uint64_t	 n;
+	char		*pat;
+	size_t		 plen;
+	int		 rc;
+
+	(void)in;
+	if (act != ACT_OPEN)
+		return R_PASS;
+	if (ls->bad) {
+		app_msg(ls->app, 1, "nothing to apply (q goes back)");
+		return R_DRAW;
+	}
+	plen = strlen(ls->pattern) + 5;
+	pat = xcalloc(1, plen);
+	snprintf(pat, plen, "%s%s", ls->icase ? "(?i)" : "", ls->pattern);
+	rc = gguf_doc_tensor_rename_re(app_doc(ls->app), pat, ls->repl,
+	    ls->global, &n, &err);
+	free(pat);
+	if (rc != 0) {
+		app_msg(ls->app, 1, "%s", err.msg);
+		return R_DRAW;
+	}
+	app_msg(ls->app, 0, "renamed %llu tensor%s (u undoes it)",
+	    (unsigned long long)n, n == 1 ? "" : "s");
+	return R_POP | R_EDITED | R_DRAW;
+}
+
+static const struct view_ops rename_ops = {
+	.name = "rename",
+	.action = rename_action,
+	.reload = rename_refresh,
+	.free = lines_free,
+};
+
+struct view *
+view_rename_new(struct app *a, const char *pattern, const char *repl,
+    int global, int icase)
+{
+	struct lines	*ls = xcalloc(1, sizeof *ls);
+	struct view	*v;
+	char		 p[96], r[96];
+
+	ls->app = a;
+	ls->pattern = xstrdup(pattern);
+	ls->repl = xstrdup(repl);
+	ls->global = global;
+	ls->icase = icase;
+	list_init_flat(&ls->list, &lines_list_ops, ls, 0);
+	v = view_new(a, &rename_ops, SC_LIST, ls);
+	v->list = &ls->list;
+	rename_refresh(v);
+	text_escape(p, sizeof p, pattern, strlen(pattern), 40);
+	text_escape(r, sizeof r, repl, strlen(repl), 30);
+	snprintf(v->title, sizeof v->title, "rename s/%.60s/%.40s/%s%s", p, r,
+	    global ? "g" : "", icase ? "i" : "");
+	return v;
+}

@@ -1,0 +1,308 @@
+#!/bin/sh
+# edit.sh - editing in the browser, driven by scripts (GGUFED_SCRIPT, the
+# harness of screens.sh): values of every kind, types, keys, array
+# elements, tensor names, regex renames, undo and redo, the command line,
+# $VISUAL, the quit guard and saving. After each save, ggml's own view of
+# the result (oracle dump) differs from the original's in exactly the
+# lines edited, and every tensor's data hash is unchanged.
+. "$TESTS_SRCDIR/lib.sh"
+
+DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
+[ -f "$DEMO" ] || skip_all "no demo model"
+TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
+HOME=$scratch/home XDG_STATE_HOME=$scratch/state
+mkdir -p "$HOME"
+export TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
+unset NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+
+have_oracle=0
+if [ -x "$ORACLE" ] && "$ORACLE" dump --no-layout "$DEMO" \
+    >"$scratch/orig.dump" 2>/dev/null; then
+	have_oracle=1
+fi
+
+# run NAME LINE...: a fresh copy of the demo model as $scratch/m.gguf,
+# the script lines on it at 100x30, the screen dumped to NAME.txt at the
+# end (and wherever a line says "dump NAME2").
+run() {
+	name=$1
+	shift
+	cp "$DEMO" "$scratch/m.gguf"
+	runon "$name" "$@"
+}
+
+runon() {
+	name=$1
+	shift
+	{
+		echo "size 100x30"
+		for l in "$@"; do
+			case $l in
+			dump\ *) echo "dump $scratch/${l#dump }.txt" ;;
+			*) echo "$l" ;;
+			esac
+		done
+		echo "dump $scratch/$name.txt"
+	} >"$scratch/$name.script"
+	(cd "$scratch" && GGUFED_SCRIPT=$scratch/$name.script "$GGUFED" \
+	    m.gguf) 2>"$scratch/err"
+	rc=$?
+	if [ $rc -ne 0 ] || [ -s "$scratch/err" ]; then
+		sed 's/^/# /' "$scratch/err"
+		ok 1 "$name runs cleanly (exit $rc)"
+		return 1
+	fi
+	return 0
+}
+
+# shows NAME TEXT DESCRIPTION: the screen NAME holds TEXT.
+shows() {
+	if grep -qF -- "$2" "$scratch/$1.txt"; then
+		ok 0 "$3"
+	else
+		sed 's/^/# /' "$scratch/$1.txt"
+		ok 1 "$3"
+	fi
+}
+
+# saved DESCRIPTION LINE...: ggml's view of m.gguf is the original's with
+# exactly these lines different (as `diff` shows them, < old, > new).
+saved() {
+	desc=$1
+	shift
+	if [ $have_oracle -eq 0 ]; then
+		echo "ok - # SKIP no oracle: $desc"
+		return
+	fi
+	"$ORACLE" dump --no-layout "$scratch/m.gguf" >"$scratch/new.dump" \
+	    2>&1
+	diff "$scratch/orig.dump" "$scratch/new.dump" |
+	    grep '^[<>]' | sort >"$scratch/diff.got"
+	for l in "$@"; do
+		printf '%s\n' "$l"
+	done | sort >"$scratch/diff.want"
+	if cmp -s "$scratch/diff.want" "$scratch/diff.got"; then
+		ok 0 "$desc: oracle shows exactly the edit"
+	else
+		diff "$scratch/diff.want" "$scratch/diff.got" | sed 's/^/# /'
+		ok 1 "$desc: oracle shows exactly the edit"
+	fi
+}
+
+# go KEY: the metadata view, KEY selected.
+go() {
+	printf 'keys 2/\ntype ^%s \nkeys <Enter>' "$1"
+}
+
+# ------------------------------------------------------------- values
+run string "keys 2/" "type ^general\\.name " "keys <Enter>e" "dump string-open" \
+    "keys <C-u>" "type My model" "keys <Enter>" "dump string-edited" "keys w"
+shows string-open 'general.name = Demo Llama' "e opens a prompt prefilled with the value"
+shows string-edited '*str       "My model"' "the edited row is marked"
+shows string 'saved m.gguf in place' "w saves, and says how"
+saved "string" '< kv 2 "general.name" str len=10 "Demo Llama"' \
+    '> kv 2 "general.name" str len=8 "My model"'
+
+run int "keys 2/" "type ^llama\\.context_length " "keys <Enter>e<C-u>" \
+    "type 4096" "keys <Enter>w"
+saved "integer" '< kv 12 "llama.context_length" u32 2048' \
+    '> kv 12 "llama.context_length" u32 4096'
+
+run float "keys 2/" "type ^llama\\.rope\\.freq_base " "keys <Enter>e<C-u>" \
+    "type 500000.5" "keys <Enter>w"
+saved "float" '< kv 17 "llama.rope.freq_base" f32 10000 bits=0x461c4000' \
+    '> kv 17 "llama.rope.freq_base" f32 500000.5 bits=0x48f42410'
+
+run bool "keys 2/" "type add_eos_token" "keys <Enter><Enter><C-u>" \
+    "type true" "keys <Enter>w"
+saved "bool (Enter on a scalar edits it)" \
+    '< kv 33 "tokenizer.ggml.add_eos_token" bool false' \
+    '> kv 33 "tokenizer.ggml.add_eos_token" bool true'
+
+# A refused value: the prompt stays open, with the reason.
+run refused "keys 2/" "type ^llama\\.block_count " "keys <Enter>e<C-u>" \
+    "type 4x" "keys <Enter>" "dump refused-open" "keys <C-u>" "type 300" \
+    "keys <Enter>" "dump refused-again" "keys <Esc>q"
+shows refused-open 'llama.block_count = 4x' "an invalid value leaves the prompt open with the text"
+shows refused-open 'llama.block_count' "and the status line says why"
+grep -q 'u32\|number\|integer\|invalid' "$scratch/refused-open.txt"
+ok $? "the reason is shown"
+cmp -s "$DEMO" "$scratch/m.gguf"
+ok $? "nothing was written"
+
+# Special tokens: the token an id names, ids outside the vocabulary refused.
+run token "keys 2/" "type eos_token_id" "keys <Enter>e<C-u>" "type 2" \
+    "dump token-hint" "keys <C-u>" "type 99999" "keys <Enter>" \
+    "dump token-refused" "keys <Esc>q"
+shows token-hint 'token 2 is "</s>"' "typing a token id shows its token"
+shows token-refused 'outside the vocabulary' "an id outside the vocabulary is refused"
+
+# An array element.
+run elem "keys 2/" "type ^general\\.tags " "keys <Enter><Enter>je<C-u>" \
+    "type made-up" "keys <Enter>" "dump elem-list" "keys qw"
+shows elem-list '* "made-up"' "the edited element is marked in the array list"
+saved "array element" \
+    '< kv 9 "general.tags" arr[str] n=3 sha256=919d26f85c654e446c39b18b4dc4861247eaa1a94e1cae8a418f69e6e8098ef6 ["demo", "synthetic", "text-generation"]' \
+    '> kv 9 "general.tags" arr[str] n=3 sha256=5edbc09e13a5a9bb537155e4f4aa337927971bd280346995ddd75e60facd24e6 ["demo", "made-up", "text-generation"]'
+
+# A type change: lossless only.
+run retype "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
+    "type i8" "keys <Enter>t<C-u>" "type f32" "keys <Enter>" \
+    "dump retype-f32" "keys t<C-u>" "type str" "keys <Enter>w"
+saved "type change (u32 -> i8 -> f32 -> str)" \
+    '< kv 11 "llama.block_count" u32 4' '> kv 11 "llama.block_count" str len=1 "4"'
+run retype-lossy "keys 2/" "type ^llama\\.rope\\.freq_base " \
+    "keys <Enter>e<C-u>" "type 1.5" "keys <Enter>t<C-u>" "type u32" \
+    "keys <Enter>" "dump retype-lossy-open" "keys <Esc>q<Esc>"
+shows retype-lossy-open 'not a whole number' "a lossy conversion is refused"
+
+# Keys: add, rename, delete.
+run addkey "keys 2/" "type ^general\\.name " "keys <Enter>a" "dump add-prompt" \
+    "type comment" "keys <Enter><C-u>" "type str" "keys <Enter>" \
+    "type hello there" "keys <Enter>" "dump add-done" "keys w"
+shows add-prompt 'new key: general.' "a starts the new key in the namespace"
+saved "add a key" '< n_kv 36' '> n_kv 37' \
+    '> kv 36 "general.comment" str len=11 "hello there"'
+
+run mvkey "keys 2/" "type ^general\\.license " "keys <Enter>m<C-u>" \
+    "type general.licence" "keys <Enter>w"
+saved "rename a key" '< kv 8 "general.license" str len=3 "MIT"' \
+    '> kv 8 "general.licence" str len=3 "MIT"'
+
+run rmkey "keys 2/" "type ^general\\.license " "keys <Enter>d" \
+    "dump rm-ask" "keys y" "dump rm-marked" "keys w"
+shows rm-ask 'Remove key general.license?' "d asks first"
+shows rm-marked '(removed)' "a removed key stays, marked, until the save"
+grep -q '"general.license"' "$scratch/new.dump" 2>/dev/null
+[ $? -ne 0 ] || [ $have_oracle -eq 0 ]
+ok $? "the removed key is gone from the saved file"
+
+# Tensors: rename one, rename by regex.
+run tname "keys 4/" "type token_embd" "keys <Enter>r" "dump tname-prompt" \
+    "keys <C-u>" "type tok_embeddings.weight" "keys <Enter>" \
+    "dump tname-marked" "keys w"
+shows tname-prompt 'rename token_embd.weight to: token_embd.weight' "r opens a prompt prefilled with the name"
+shows tname-marked 'tok_embeddings.weight' "the new name shows"
+saved "rename a tensor" \
+    "$(grep '"token_embd.weight"' "$scratch/orig.dump" | sed 's/^/< /')" \
+    "$(grep '"token_embd.weight"' "$scratch/orig.dump" |
+    sed 's/^/> /; s/token_embd\.weight/tok_embeddings.weight/')"
+
+run regex "keys 4R" "keys <C-u>" 'type s/^blk\.(\d+)\.ffn_(up|down)/layers.$1.mlp_$2/' \
+    "keys <Enter>" "dump regex-map" "keys <Enter>" "dump regex-done" "keys w"
+shows regex-map '8 tensors renamed: Enter applies' "R shows the mapping first"
+shows regex-map 'blk.0.ffn_up.weight -> layers.0.mlp_up.weight' "old -> new, every one"
+shows regex-done 'renamed 8 tensors' "Enter applies it"
+grep '"blk\.[0-9]*\.ffn_\(up\|down\)' "$scratch/orig.dump" | sed 's/^/< /' \
+    >"$scratch/want.old"
+sed 's/^< /> /; s/"blk\.\([0-9]*\)\.ffn_\(up\|down\)/"layers.\1.mlp_\2/' \
+    "$scratch/want.old" >"$scratch/want.new"
+set --
+while IFS= read -r l; do set -- "$@" "$l"; done <"$scratch/want.old"
+while IFS= read -r l; do set -- "$@" "$l"; done <"$scratch/want.new"
+saved "regex rename" "$@"
+
+run regex-bad "keys 4R" "keys <C-u>" 'type s/^blk\.\d+\.attn_[qk]/x/' \
+    "keys <Enter>" "dump regex-bad-map" "keys <Enter>qq"
+shows regex-bad-map 'refused: 8 of 8 new names cannot be used' "collisions are refused"
+shows regex-bad-map '! blk.0.attn_q.weight -> "x.weight": the same name as another' "with every offending name listed"
+run regex-long "keys 4R" "keys <C-u>" 'type s/^token/token_with_a_name_much_too_long_for_ggml_to_load_it_at_all_/' \
+    "keys <Enter>" "dump regex-long-map" "keys qq"
+shows regex-long-map 'longer than' "names over 63 bytes are refused"
+cmp -s "$DEMO" "$scratch/m.gguf"
+ok $? "a refused rename writes nothing"
+
+# Undo and redo, any number of steps; the changes view.
+run undo "keys 2/" "type ^general\\.name " "keys <Enter>e<C-u>" "type A" \
+    "keys <Enter>e<C-u>" "type B" "keys <Enter>D" "dump undo-changes" \
+    "keys quu" "dump undo-twice" "keys <C-r>" "dump undo-redo" "keys q<Esc>"
+shows undo-changes '~ general.name: "Demo Llama" -> "B"' "D shows the pending change, old -> new"
+shows undo-twice '"Demo Llama"' "u twice undoes both edits"
+shows undo-redo '"A"' "C-r redoes one"
+
+# The command line: the edit language, errors, help, completion.
+run cmdline "keys :" 'type set general.name "From the line"' "keys <Enter>" \
+    "dump cmd-set" "keys :" "type bogus x" "keys <Enter>" "dump cmd-bad" \
+    "keys :" "type help mv" "keys <Enter>" "dump cmd-help" \
+    "keys :" "type se" "keys <Tab>" "type general.na" "keys <Tab>" \
+    "dump cmd-complete" "keys <Esc>:" "type q!" "keys <Enter>"
+shows cmd-set 'Name          From the line' ":set changes the value"
+shows cmd-bad 'bogus' "an unknown command is reported in the status line"
+shows cmd-help 'mv KEY NEWKEY' ":help CMD shows its usage"
+shows cmd-complete ':set general.name' "Tab completes command names and keys"
+cmp -s "$DEMO" "$scratch/m.gguf"
+ok $? ":q! leaves the file as it was"
+
+# The quit guard.
+run quit "keys 2/" "type ^general\\.name " "keys <Enter>e<C-u>" "type Q" \
+    "keys <Enter>q" "dump quit-ask" "keys c" "dump quit-cancel" "keys qd"
+shows quit-ask 'unsaved change' "q with pending edits asks"
+shows quit-cancel '"Q"' "c cancels, the edit is still there"
+cmp -s "$DEMO" "$scratch/m.gguf"
+ok $? "d discards: the file is as it was"
+run quit-save "keys 2/" "type ^general\\.name " "keys <Enter>e<C-u>" "type S" \
+    "keys <Enter>qs"
+saved "q then s saves" '< kv 2 "general.name" str len=10 "Demo Llama"' \
+    '> kv 2 "general.name" str len=1 "S"'
+
+# $VISUAL: a scripted editor. Long strings open in it with e.
+cat >"$scratch/editor.sh" <<'EOF'
+#!/bin/sh
+sed 's/ChatML-style/ChatML style/' "$1" >"$1.new" && mv "$1.new" "$1"
+EOF
+cat >"$scratch/failing.sh" <<'EOF'
+#!/bin/sh
+echo junk >>"$1"
+exit 3
+EOF
+chmod +x "$scratch/editor.sh" "$scratch/failing.sh"
+VISUAL=$scratch/editor.sh
+export VISUAL
+run editor "keys 2/" "type chat_template" "keys <Enter>e" "dump editor-done" "keys w"
+shows editor-done 'set from the editor' "e on a long string runs \$VISUAL"
+if [ $have_oracle -eq 1 ]; then
+	"$ORACLE" dump --no-layout "$scratch/m.gguf" >"$scratch/new.dump"
+	grep -q 'ChatML style' "$scratch/new.dump" &&
+	    [ "$(diff "$scratch/orig.dump" "$scratch/new.dump" | grep -c '^[<>]')" -eq 2 ]
+	ok $? "\$VISUAL's edit is saved, and only it"
+fi
+VISUAL=$scratch/failing.sh
+run editor-fail "keys 2/" "type chat_template" "keys <Enter>E"
+shows editor-fail 'failed (status 3): no edit' "an editor exiting non-zero is no edit"
+VISUAL=true
+run editor-same "keys 2/" "type ^general\\.name " "keys <Enter>E"
+shows editor-same 'unchanged: no edit' "a file left as it was is no edit"
+unset VISUAL
+
+# A cancelled save: Esc during a rewrite leaves the file byte-identical.
+run cancel "keys :" "type set general.comment:str $(printf '%0300d' 0)" \
+    "keys <Enter>" "keys w<Esc>" "dump cancel-msg" "keys :" "type q!" \
+    "keys <Enter>"
+shows cancel-msg 'save cancelled' "Esc cancels a rewrite"
+cmp -s "$DEMO" "$scratch/m.gguf"
+ok $? "the cancelled file is byte-identical"
+ls "$scratch" | grep -v -e '\.txt$' -e '\.script$' -e '\.dump$' -e '\.sh$' \
+    -e '^m\.gguf$' -e '^err$' -e '^home$' -e '^state$' -e '^want' \
+    -e '^diff' -e '^left$' >"$scratch/left"
+[ ! -s "$scratch/left" ] || sed 's/^/# left: /' "$scratch/left"
+[ ! -s "$scratch/left" ]
+ok $? "no temporary file is left"
+
+# A save that is a rewrite, then the view goes on with the saved file.
+run rewrite "keys :" "type set general.comment:str $(printf '%0300d' 0)" \
+    "keys <Enter>w" "dump rewrite-msg" "keys 2G"
+shows rewrite-msg 'by a rewrite' "the status line says a rewrite was done"
+shows rewrite '37 key-value pairs' "the view goes on with the saved file"
+
+# An error is a dialog; the edits stay pending.
+run denied "keys :" "type set general.name x" "keys <Enter>:" \
+    "type w /nonexistent/dir/out.gguf" "keys <Enter>" "dump denied-dlg" \
+    "keys <Space>2" "dump denied-after" "keys :" "type q!" "keys <Enter>"
+shows denied-dlg 'Error' "a failed save shows a dialog"
+shows denied-after '1 change' "the edits are still pending after it"
+
+# Histories are kept under XDG_STATE_HOME.
+[ -s "$XDG_STATE_HOME/ggufed/commands" ]
+ok $? "the command history is saved under \$XDG_STATE_HOME/ggufed"
+
+done_testing
