@@ -98,7 +98,9 @@ same search search.80x24
 # alternate screen.
 tm send-keys -t t q
 i=0
-while [ "$(tm display-message -p -t t '#{pane_dead}')" != 1 ] && [ $i -lt 100 ]; do
+# The status is known a moment after the pane is seen dead: wait for it.
+while [ -z "$(tm display-message -p -t t '#{pane_dead_status}')" ] &&
+    [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -153,5 +155,34 @@ for seq in "${E}]0;PWNED" "${E}]52;" "${E}]8;;" "${E}[31mRED"; do
 	! grep -qF -- "$seq" "$scratch/raw"
 	ok $? "tmux: no raw $(printf '%s' "$seq" | od -An -c | tr -s ' ' | head -1) reached the terminal"
 done
+
+# ------------------------------------------------ libedit on a terminal
+# The command line edits with libedit's keys (C-a: start of line), keeps
+# a history (Up), and the screen is curses' again afterwards.
+DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
+if [ -f "$DEMO" ]; then
+	cp "$DEMO" "$scratch/m.gguf"
+	start "$scratch" m.gguf
+	settle "$scratch/e1" "Sections"
+	tm send-keys -t t : 'general.name Edited' C-a 'set ' Enter
+	settle "$scratch/e2" "Edited"
+	grep -q '^ Name  *Edited$' "$scratch/e2"
+	ok $? "tmux: C-a in libedit, then Enter, edits the value"
+	grep -q 'Sections' "$scratch/e2" && grep -q '^ ggufed ' "$scratch/e2"
+	ok $? "tmux: the screen is intact after the prompt"
+	tm send-keys -t t : Up
+	settle "$scratch/e3" ":set general.name Edited"
+	ok $? "tmux: Up recalls the last command"
+	tm send-keys -t t C-u 'q!' Enter
+	i=0
+	while [ -z "$(tm display-message -p -t t '#{pane_dead_status}')" ] &&
+	    [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(tm display-message -p -t t '#{pane_dead_status}')" = 0 ] &&
+	    cmp -s "$DEMO" "$scratch/m.gguf"
+	ok $? "tmux: :q! quits and leaves the file as it was"
+fi
 
 done_testing
