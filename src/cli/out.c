@@ -23,56 +23,6 @@
 
 #include "cli.h"
 
-/*
- * Length of the valid UTF-8 sequence at p (at most n bytes), with its code
- * point in *cp, or 0 if the bytes there are not valid UTF-8 (overlongs,
- * surrogates and values above U+10FFFF are invalid).
- */
-static size_t
-utf8_seq(const unsigned char *p, size_t n, unsigned *cp)
-{
-	unsigned	c = p[0], min;
-	size_t		len, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		c &= 0x1f;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		c &= 0x0f;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		c &= 0x07;
-		min = 0x10000;
-	} else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-static int
-unsafe_cp(unsigned cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) ||		/* C1 controls */
-	    (cp >= 0x202a && cp <= 0x202e) ||		/* bidi embeddings */
-	    (cp >= 0x2066 && cp <= 0x2069) ||		/* bidi isolates */
-	    cp == 0x200e || cp == 0x200f || cp == 0x061c;	/* marks */
-}
 
 static void
 text(FILE *fp, const char *s, size_t n, int quotes)
@@ -82,14 +32,14 @@ text(FILE *fp, const char *s, size_t n, int quotes)
 	unsigned		 cp;
 
 	while (i < n) {
-		len = utf8_seq(p + i, n - i, &cp);
+		len = gguf_utf8_seq(p + i, n - i, &cp);
 		if (len == 0) {
 			fprintf(fp, "\\x%02x", p[i]);
 			i++;
 			continue;
 		}
 		if (len > 1) {
-			if (unsafe_cp(cp))
+			if (gguf_cp_unsafe(cp))
 				fprintf(fp, "\\u{%04x}", cp);
 			else
 				fwrite(p + i, 1, len, fp);
@@ -148,7 +98,7 @@ out_quoted_max(FILE *fp, const char *p, size_t n, size_t max)
 	}
 	/* Cut on a character boundary at or before max bytes. */
 	for (i = 0; i < n;) {
-		size_t	len = utf8_seq((const unsigned char *)p + i, n - i, &cp);
+		size_t	len = gguf_utf8_seq((const unsigned char *)p + i, n - i, &cp);
 
 		if (len == 0)
 			len = 1;
@@ -172,14 +122,14 @@ out_json_str(FILE *fp, const char *s, size_t n)
 
 	fputc('"', fp);
 	while (i < n) {
-		len = utf8_seq(p + i, n - i, &cp);
+		len = gguf_utf8_seq(p + i, n - i, &cp);
 		if (len == 0) {
 			fprintf(fp, "\\udc%02x", p[i]);
 			i++;
 			continue;
 		}
 		if (len > 1) {
-			if (unsafe_cp(cp))
+			if (gguf_cp_unsafe(cp))
 				fprintf(fp, "\\u%04x", cp);
 			else
 				fwrite(p + i, 1, len, fp);

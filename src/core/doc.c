@@ -446,33 +446,6 @@ gguf_pname_str(struct gguf_str s, char *buf, size_t len)
 	return gguf_pname(s.p, (size_t)s.n, buf, len);
 }
 
-const char *
-gguf_pname(const char *p, size_t n, char *buf, size_t len)
-{
-	static const char	 hex[] = "0123456789abcdef";
-	size_t			 i, o = 0;
-	unsigned char		 ch;
-
-	for (i = 0; i < n && o + 8 < len; i++) {
-		ch = (unsigned char)p[i];
-		if (i == 80) {
-			memcpy(buf + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '"')
-			buf[o++] = (char)ch;
-		else {
-			buf[o++] = '\\';
-			buf[o++] = 'x';
-			buf[o++] = hex[ch >> 4];
-			buf[o++] = hex[ch & 15];
-		}
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 static void
 drop_redo(struct gguf_doc *d)
 {

@@ -119,7 +119,6 @@ struct gguf_str	gguf_doc_kv_key(struct gguf_doc *d, uint64_t i);
 struct gguf_str	gguf_doc_tensor_name(struct gguf_doc *d, uint64_t i);
 struct gguf_val	*gguf_doc_kv_val(struct gguf_doc *d, uint64_t i);
 /* A printable rendering of a key or name (escaped, cut) in buf. */
-const char	*gguf_pname(const char *p, size_t n, char *buf, size_t len);
 const char	*gguf_pname_str(struct gguf_str s, char *buf, size_t len);
 /* The alignment the document declares (general.alignment or 32). */
 uint32_t	gguf_doc_alignment(struct gguf_doc *d);

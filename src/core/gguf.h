@@ -241,6 +241,27 @@ size_t			 gguf_n_warnings(const struct gguf_file *f);
 const struct gguf_warning	*gguf_warning_at(const struct gguf_file *f,
 				    size_t i);
 
+/* ------------------------------------------------------------------ text */
+
+/*
+ * Length of the valid UTF-8 sequence at p (at most n bytes) with its code
+ * point in *cp, or 0 if the bytes there are not valid UTF-8 (overlongs,
+ * surrogates and values above U+10FFFF are invalid).
+ */
+size_t		 gguf_utf8_seq(const unsigned char *p, size_t n, unsigned *cp);
+/*
+ * True for code points that must be shown escaped even when valid: C0 and
+ * C1 controls, DEL, bidirectional overrides and isolates, directional
+ * marks, line and paragraph separators.
+ */
+int		 gguf_cp_unsafe(unsigned cp);
+/*
+ * A short printable-ASCII rendering of n bytes for messages: everything
+ * outside printable ASCII (and \ and ") as \xHH, cut after 80 input
+ * bytes with "...". Writes into buf and returns it.
+ */
+const char	*gguf_pname(const char *p, size_t n, char *buf, size_t len);
+
 /* ------------------------------------------------------------- key rules */
 
 /* True if key is lower_snake_case segments separated by dots. */

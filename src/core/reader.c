@@ -86,36 +86,10 @@ warnf(struct gguf_file *f, uint64_t off, const char *fmt, ...)
 	f->n_warn++;
 }
 
-/*
- * A short printable rendering of a name for messages: escapes everything
- * outside printable ASCII, cut at 80 bytes of input.
- */
 static const char *
 pname(const struct gguf_str *s, char *buf, size_t len)
 {
-	static const char	 hex[] = "0123456789abcdef";
-	size_t			 o = 0;
-	uint64_t		 i;
-	unsigned char		 ch;
-
-	for (i = 0; i < s->n && o + 8 < len; i++) {
-		ch = (unsigned char)s->p[i];
-		if (i == 80) {
-			memcpy(buf + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '"')
-			buf[o++] = (char)ch;
-		else {
-			buf[o++] = '\\';
-			buf[o++] = 'x';
-			buf[o++] = hex[ch >> 4];
-			buf[o++] = hex[ch & 15];
-		}
-	}
-	buf[o] = '\0';
-	return buf;
+	return gguf_pname(s->p, (size_t)s->n, buf, len);
 }
 
 /* ------------------------------------------------------------- name index */

@@ -60,55 +60,7 @@ g_fold(int folded)
 	return folded ? "+" : "-";
 }
 
-/* --------------------------------------------------------------- UTF-8 */
-
-/* Length of the valid UTF-8 sequence at p with its code point, 0 if none. */
-static size_t
-utf8_seq(const unsigned char *p, size_t n, unsigned *cp)
-{
-	unsigned	c = p[0], min;
-	size_t		len, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		c &= 0x1f;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		c &= 0x0f;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		c &= 0x07;
-		min = 0x10000;
-	} else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-static int
-unsafe_cp(unsigned cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) ||
-	    (cp >= 0x202a && cp <= 0x202e) ||
-	    (cp >= 0x2066 && cp <= 0x2069) ||
-	    cp == 0x200e || cp == 0x200f || cp == 0x061c ||
-	    cp == 0x2028 || cp == 0x2029;
-}
+/* ------------------------------------------------------ escaped text */
 
 /*
  * One displayed piece of file text: either the original bytes of one
@@ -134,7 +86,7 @@ next_piece(const char *s, size_t n, size_t i, unsigned flags, int first,
 
 	pc->esc = 1;
 	pc->p = pc->e;
-	len = utf8_seq(p, n - i, &cp);
+	len = gguf_utf8_seq(p, n - i, &cp);
 	if (len == 0) {
 		pc->used = 1;
 		pc->n = (size_t)snprintf(pc->e, sizeof pc->e, "\\x%02x", p[0]);
@@ -195,7 +147,7 @@ next_piece(const char *s, size_t n, size_t i, unsigned flags, int first,
 		pc->w = (int)pc->n;
 		return;
 	}
-	w = tui_utf8 && !unsafe_cp(cp) ? wcwidth((wchar_t)cp) : -1;
+	w = tui_utf8 && !gguf_cp_unsafe(cp) ? wcwidth((wchar_t)cp) : -1;
 	if (w < 0 || (w == 0 && first)) {
 		pc->n = (size_t)snprintf(pc->e, sizeof pc->e, "\\u{%04x}", cp);
 		pc->w = (int)pc->n;
@@ -293,7 +245,7 @@ prog_width(const char *s, size_t n)
 	int		w = 0, cw;
 
 	while (i < n) {
-		len = utf8_seq((const unsigned char *)s + i, n - i, &cp);
+		len = gguf_utf8_seq((const unsigned char *)s + i, n - i, &cp);
 		if (len == 0)
 			len = 1;
 		cw = cp < 0x80 ? 1 : wcwidth((wchar_t)cp);
@@ -449,7 +401,7 @@ draw_dline(int y, const struct dline *dl, int w, int pad, int select)
 		slot = dl->a[i];
 		/* A run of one slot that fits. */
 		for (j = i; j < dl->len && dl->a[j] == slot;) {
-			len = utf8_seq((const unsigned char *)dl->s + j,
+			len = gguf_utf8_seq((const unsigned char *)dl->s + j,
 			    dl->len - j, &cp);
 			if (len == 0)
 				len = 1;

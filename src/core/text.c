@@ -1,0 +1,92 @@
+/*
+ * text.c - the rules for turning file bytes into text, shared by every
+ * front end: UTF-8 decoding that refuses overlongs, surrogates and values
+ * past U+10FFFF; the code points that must never reach a terminal even
+ * when valid (C1 controls, bidirectional overrides and isolates, line and
+ * paragraph separators); and the printable-ASCII rendering of names used
+ * in the core's own messages.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "gguf.h"
+#include "internal.h"
+
+size_t
+gguf_utf8_seq(const unsigned char *p, size_t n, unsigned *cp)
+{
+	unsigned	c, min;
+	size_t		len, i;
+
+	if (n == 0)
+		return 0;
+	c = p[0];
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		c &= 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		c &= 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		c &= 0x07;
+		min = 0x10000;
+	} else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+int
+gguf_cp_unsafe(unsigned cp)
+{
+	return cp < 0x20 || cp == 0x7f ||
+	    (cp >= 0x80 && cp <= 0x9f) ||		/* C1 controls */
+	    (cp >= 0x202a && cp <= 0x202e) ||		/* bidi embeddings */
+	    (cp >= 0x2066 && cp <= 0x2069) ||		/* bidi isolates */
+	    cp == 0x200e || cp == 0x200f || cp == 0x061c ||	/* marks */
+	    cp == 0x2028 || cp == 0x2029;		/* line separators */
+}
+
+const char *
+gguf_pname(const char *p, size_t n, char *buf, size_t len)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	size_t			 i, o = 0;
+	unsigned char		 ch;
+
+	for (i = 0; i < n && o + 8 < len; i++) {
+		ch = (unsigned char)p[i];
+		if (i == 80) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '"')
+			buf[o++] = (char)ch;
+		else {
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[ch >> 4];
+			buf[o++] = hex[ch & 15];
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
