@@ -114,6 +114,7 @@ struct app {
 	FILE		*tty_in;
 	FILE		*script;
 	const char	*script_path;
+	int		 jobs_held;	/* script mode: jobs wait for `wait` */
 	unsigned	 script_line;
 	int		 script_err;
 	char		 pending[1024];	/* script keys not read yet */
@@ -219,6 +220,12 @@ struct re *
 app_search_re(struct app *a)
 {
 	return a->search;
+}
+
+int
+app_jobs_held(struct app *a)
+{
+	return __atomic_load_n(&a->jobs_held, __ATOMIC_ACQUIRE);
 }
 
 void
@@ -1277,6 +1284,7 @@ script_input(struct app *a, struct tui_input *in)
 			draw_frame(a);
 			dump_screen(arg, line[4] == 'a');
 		} else if (strcmp(line, "wait") == 0) {
+			__atomic_store_n(&a->jobs_held, 0, __ATOMIC_RELEASE);
 			do {
 				tick(a, &busy);
 				if (busy) {
@@ -1285,6 +1293,7 @@ script_input(struct app *a, struct tui_input *in)
 					nanosleep(&ts, NULL);
 				}
 			} while (busy);
+			__atomic_store_n(&a->jobs_held, 1, __ATOMIC_RELEASE);
 			draw_frame(a);
 		} else if (strcmp(line, "click") == 0 ||
 		    strcmp(line, "dclick") == 0 || strcmp(line, "wheel") == 0) {
@@ -1725,6 +1734,7 @@ start_curses(struct app *a)
 
 	if (script != NULL && *script != '\0') {
 		a->script_path = script;
+		a->jobs_held = 1;
 		if ((a->script = fopen(script, "r")) == NULL) {
 			fprintf(stderr, "ggufed: %s: %s\n", script,
 			    strerror(errno));

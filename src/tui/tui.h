@@ -370,6 +370,12 @@ struct view	*view_new(struct app *a, const struct view_ops *ops,
 /* Pushes v above the current view. */
 void		 app_push(struct app *a, struct view *v);
 /* A one-line message in the status line until the next key. */
+/*
+ * True while background jobs must not start their work: in script mode
+ * they wait for the script's `wait`, so that what a script sees never
+ * depends on thread timing. Callable from any thread.
+ */
+int		 app_jobs_held(struct app *a);
 void		 app_msg(struct app *a, int error, const char *fmt, ...)
 		     __attribute__((format(printf, 3, 4)));
 struct gguf_file *app_file(struct app *a);

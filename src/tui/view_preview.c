@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "curses.h"
 #include "dequant.h"
@@ -105,6 +106,12 @@ stats_job(void *arg)
 	struct gguf_err		 err;
 	int			 rc;
 
+	while (app_jobs_held(p->app) &&
+	    !__atomic_load_n(&p->cancel, __ATOMIC_RELAXED)) {
+		struct timespec	ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
 	memset(&o, 0, sizeof o);
 	memset(&err, 0, sizeof err);
 	o.progress = progress;
