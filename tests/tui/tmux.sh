@@ -58,7 +58,7 @@ start() {
 	rm -f "$scratch/raw"
 	tm new-session -d -s t -x 80 -y 24 "cd '$1' && read go &&
 	    exec env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC \
-	    '$GGUFED' '$2'" || return 1
+	    $3 '$GGUFED' '$2'" || return 1
 	tm set-option -t t remain-on-exit on >/dev/null
 	tm pipe-pane -t t -o "cat >>'$scratch/raw'"
 	tm send-keys -t t Enter
@@ -184,5 +184,16 @@ if [ -f "$DEMO" ]; then
 	    cmp -s "$DEMO" "$scratch/m.gguf"
 	ok $? "tmux: :q! quits and leaves the file as it was"
 fi
+
+# ------------------------------------------------------------- NO_COLOR
+# Without colour the bars are drawn in reverse video, and no colour is
+# ever set.
+start "$FIX" big-vocab.gguf NO_COLOR=1
+settle "$scratch/nc" "Sections"
+tm capture-pane -p -e -t t >"$scratch/nc.esc"
+head -n 1 "$scratch/nc.esc" | grep -q "$(printf '\033')\\[[0-9;]*7[0-9;]*m"
+ok $? "NO_COLOR: the title bar is in reverse video"
+! grep -q "$(printf '\033')\\[[0-9;]*\\(3[0-7]\\|4[0-7]\\|38;\\|48;\\)" "$scratch/nc.esc"
+ok $? "NO_COLOR: no colour is set anywhere"
 
 done_testing
