@@ -322,7 +322,9 @@ int	gguf_recover(const char *path, struct gguf_err *err);
  * "header-written"), the process stops dead at that step (_exit with
  * GGUF_FAULT_EXIT), as a crash or power cut would stop it. When the hook
  * below is set, it is asked instead, and a non-zero answer makes the step
- * fail as an I/O error would.
+ * fail as an I/O error would. GGUFED_FAULT can also make the Nth write,
+ * fsync, rename, ... fail with a chosen errno, or kill the process after
+ * N bytes written: see io.c.
  */
 #define GGUF_FAULT_EXIT	75
 extern int	(*gguf_fault_hook)(const char *step);

@@ -185,4 +185,20 @@ int	gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 /* Fault injection point (see doc.h). */
 int	gguf_fault(const char *step, struct gguf_err *err);
 
+/*
+ * io.c: the system calls of a save, each of which GGUFED_FAULT can make
+ * fail (see io.c). Same contracts as the calls they wrap.
+ */
+ssize_t	gguf_io_write(int fd, const void *p, size_t n);
+ssize_t	gguf_io_pwrite(int fd, const void *p, size_t n, off_t off);
+ssize_t	gguf_io_copy_file_range(int in, off_t *ioff, int out, off_t *ooff,
+	    size_t n);
+ssize_t	gguf_io_pread(int fd, void *p, size_t n, off_t off);
+int	gguf_io_fsync(int fd);
+int	gguf_io_close(int fd);
+int	gguf_io_rename(const char *from, const char *to);
+int	gguf_io_unlink(const char *path);
+int	gguf_io_open(const char *path, int flags, mode_t mode);
+int	gguf_io_fallocate(int fd, off_t len);	/* mode 0, from offset 0 */
+
 #endif /* GGUF_DOCINT_H */

@@ -116,7 +116,7 @@ sync_dir(const char *path, struct gguf_err *err)
 
 	split_path(path, &dir, &base);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd) != 0)
+	if (fd < 0 || gguf_io_fsync(fd) != 0)
 		rc = gguf_errf(err, -1, "syncing the directory: %s",
 		    strerror(errno));
 	if (fd >= 0)
@@ -133,7 +133,7 @@ pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
 	ssize_t	w;
 
 	while (n > 0) {
-		w = pwrite(fd, p, n > (1u << 30) ? (1u << 30) : (size_t)n,
+		w = gguf_io_pwrite(fd, p, n > (1u << 30) ? (1u << 30) : (size_t)n,
 		    (off_t)off);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -200,7 +200,8 @@ create_temp(const char *dir, const char *base, char **tmp,
 		clock_gettime(CLOCK_REALTIME, &ts);
 		snprintf(*tmp, len, "%s/.%s.ggufed-%ld-%u-%lx", dir, base,
 		    (long)getpid(), seq++, (unsigned long)ts.tv_nsec);
-		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = gguf_io_open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		    0666);
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST)
@@ -219,7 +220,7 @@ reserve_space(int fd, uint64_t size, struct gguf_err *err)
 #ifdef __linux__
 	if (size == 0)
 		return 0;
-	if (fallocate(fd, 0, 0, (off_t)size) == 0)
+	if (gguf_io_fallocate(fd, (off_t)size) == 0)
 		return 0;
 	if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL)
 		return 0;
@@ -295,11 +296,11 @@ rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
 	if (gguf_write_header(d, p, &s, err) != 0 ||
 	    gguf_write_data(d, p, fd, &s, err) != 0)
 		goto out;
-	if (fsync(fd) != 0) {
+	if (gguf_io_fsync(fd) != 0) {
 		gguf_errf(err, -1, "fsync: %s", strerror(errno));
 		goto out;
 	}
-	if (close(fd) != 0) {
+	if (gguf_io_close(fd) != 0) {
 		fd = -1;
 		gguf_errf(err, -1, "close: %s", strerror(errno));
 		goto out;
@@ -309,7 +310,7 @@ rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
 	    verify(tmp, p, err) != 0 ||
 	    check_source(d, o->force, err) < 0)
 		goto out;
-	if (rename(tmp, target) != 0) {
+	if (gguf_io_rename(tmp, target) != 0) {
 		gguf_errf(err, -1, "rename: %s", strerror(errno));
 		goto out;
 	}
@@ -364,7 +365,7 @@ write_journal(const char *jpath, const uint8_t *old, uint64_t off,
 	gguf_st64(head + 24, model_size, 0);
 	gguf_st64(head + 32, gguf_hash(old, (size_t)len), 0);
 	gguf_st64(head + 40, gguf_hash(head, 40), 0);
-	fd = open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = gguf_io_open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		if (errno == EEXIST)
 			return gguf_errf(err, -1, "a journal of an interrupted "
@@ -375,11 +376,11 @@ write_journal(const char *jpath, const uint8_t *old, uint64_t off,
 	if (pwrite_all(fd, head, JOURNAL_HEAD, 0, err) != 0 ||
 	    pwrite_all(fd, old, len, JOURNAL_HEAD, err) != 0)
 		goto fail;
-	if (fsync(fd) != 0) {
+	if (gguf_io_fsync(fd) != 0) {
 		gguf_errf(err, -1, "fsync of the journal: %s", strerror(errno));
 		goto fail;
 	}
-	if (close(fd) != 0) {
+	if (gguf_io_close(fd) != 0) {
 		fd = -1;
 		gguf_errf(err, -1, "close of the journal: %s", strerror(errno));
 		goto fail;
@@ -459,19 +460,19 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 	}
 	if (pwrite_all(fd, nw + lo, hi - lo, lo, err) != 0)
 		goto rollback;
-	if (fsync(fd) != 0) {
+	if (gguf_io_fsync(fd) != 0) {
 		gguf_errf(err, -1, "fsync: %s", strerror(errno));
 		goto rollback;
 	}
 	if (gguf_fault("header-written", err) != 0)
 		goto rollback;
-	if (close(fd) != 0) {
+	if (gguf_io_close(fd) != 0) {
 		fd = -1;
 		gguf_errf(err, -1, "close: %s", strerror(errno));
 		goto rollback;
 	}
 	fd = -1;
-	if (unlink(jpath) != 0 || sync_dir(jpath, err) != 0) {
+	if (gguf_io_unlink(jpath) != 0 || sync_dir(jpath, err) != 0) {
 		gguf_errf(err, -1, "the header was saved but the journal could "
 		    "not be removed: %s", strerror(errno));
 		goto out;
@@ -486,7 +487,7 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 rollback:
 	/* Put the old region back now; if that fails too, the journal stays. */
 	if (fd >= 0 && pwrite_all(fd, saved, hi - lo, lo, &e2) == 0 &&
-	    fsync(fd) == 0 && unlink(jpath) == 0) {
+	    gguf_io_fsync(fd) == 0 && gguf_io_unlink(jpath) == 0) {
 		sync_dir(jpath, &e2);
 		journal = 0;
 	}
@@ -569,7 +570,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 	}
 	if (pwrite_all(mfd, old, len, off, err) != 0)
 		goto out;
-	if (fsync(mfd) != 0) {
+	if (gguf_io_fsync(mfd) != 0) {
 		gguf_errf(err, -1, "fsync: %s", strerror(errno));
 		goto out;
 	}

@@ -339,7 +339,7 @@ write_all(int fd, const uint8_t *p, size_t n, struct gguf_err *err)
 	ssize_t	r;
 
 	while (n > 0) {
-		r = write(fd, p, n);
+		r = gguf_io_write(fd, p, n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -566,7 +566,8 @@ copy_chunk(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
 	if (!c->no_cfr) {
 		off_t	a = (off_t)ioff, b = (off_t)ooff;
 
-		r = copy_file_range(c->in, &a, c->out, &b, (size_t)len, 0);
+		r = gguf_io_copy_file_range(c->in, &a, c->out, &b,
+		    (size_t)len);
 		if (r > 0) {
 			*done = (uint64_t)r;
 			return 0;
@@ -588,7 +589,7 @@ copy_chunk(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
 	if (c->buf == NULL)
 		c->buf = gguf_xmalloc(COPY_BUF);
 	k = len < COPY_BUF ? (size_t)len : COPY_BUF;
-	r = pread(c->in, c->buf, k, (off_t)ioff);
+	r = gguf_io_pread(c->in, c->buf, k, (off_t)ioff);
 	if (r < 0 && errno == EINTR) {
 		*done = 0;
 		return 0;
@@ -600,7 +601,7 @@ copy_chunk(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
 		return gguf_errf(err, -1, "the source ends before its tensor "
 		    "data (was it truncated?)");
 	for (k = 0; k < (size_t)r; k += (size_t)w) {
-		w = pwrite(c->out, c->buf + k, (size_t)r - k,
+		w = gguf_io_pwrite(c->out, c->buf + k, (size_t)r - k,
 		    (off_t)(ooff + k));
 		if (w < 0 && errno == EINTR) {
 			w = 0;
@@ -641,7 +642,7 @@ pwrite_zeros(int fd, uint64_t off, uint64_t n, struct gguf_err *err)
 	ssize_t			w;
 
 	while (n > 0) {
-		w = pwrite(fd, z, n < sizeof z ? (size_t)n : sizeof z,
+		w = gguf_io_pwrite(fd, z, n < sizeof z ? (size_t)n : sizeof z,
 		    (off_t)off);
 		if (w < 0 && errno == EINTR)
 			continue;

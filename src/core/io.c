@@ -1,0 +1,315 @@
+/*
+ * io.c - the system calls of a save, with a switch for injecting faults.
+ *
+ * Every write, fsync, close, rename, unlink, open, fallocate and read of
+ * tensor data that the writer, the save and the recovery make goes
+ * through a gguf_io_* wrapper here. Normally a wrapper is the system call.
+ * When the environment variable GGUFED_FAULT holds rules (it is read once,
+ * at the first call), a wrapper may fail instead, the way a full disk, a
+ * quota, a bad sector or a crash would make it fail:
+ *
+ *	GGUFED_FAULT=RULE[,RULE...]
+ *	RULE	OP:N:ERR	the Nth call of OP (counting from 1) fails
+ *				with errno ERR; "N+" fails it and every
+ *				later call of OP
+ *		OP:N:short	the Nth call of a write OP writes half of
+ *				what it was asked (at least 1 byte)
+ *		kill:BYTES	the process kills itself with SIGKILL once
+ *				BYTES bytes have been written in all, in the
+ *				middle of the write that crosses the limit
+ *	OP	write (write, pwrite, copy_file_range), read (pread of
+ *		tensor data, copy_file_range), fsync, close, rename,
+ *		unlink, open, fallocate
+ *	ERR	ENOSPC EIO EDQUOT EFBIG EACCES EPERM EROFS EINTR, or a number
+ *
+ * A value without ':' is a named step of save.c (see gguf_fault).
+ *
+ * EINTR and short writes must be invisible to the user: the callers retry.
+ * Every other failure must leave the target as it was (see save.c).
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "docint.h"
+
+enum io_op {
+	IO_WRITE, IO_READ, IO_FSYNC, IO_CLOSE, IO_RENAME, IO_UNLINK, IO_OPEN,
+	IO_FALLOCATE, IO_NOPS
+};
+
+static const char *const	op_names[IO_NOPS] = {
+	"write", "read", "fsync", "close", "rename", "unlink", "open",
+	"fallocate"
+};
+
+#define MAX_RULES	16
+#define ERR_SHORT	(-1)
+
+struct rule {
+	enum io_op	op;
+	uint64_t	nth;
+	int		from_on;	/* "N+" */
+	int		err;		/* errno, or ERR_SHORT */
+};
+
+static int		parsed;
+static struct rule	rules[MAX_RULES];
+static size_t		n_rules;
+static uint64_t		calls[IO_NOPS];
+static uint64_t		kill_at = UINT64_MAX;
+static uint64_t		written;
+
+static int
+parse_err(const char *s, size_t n)
+{
+	static const struct {
+		const char	*name;
+		int		 err;
+	} names[] = {
+		{ "ENOSPC", ENOSPC }, { "EIO", EIO }, { "EDQUOT", EDQUOT },
+		{ "EFBIG", EFBIG }, { "EACCES", EACCES }, { "EPERM", EPERM },
+		{ "EROFS", EROFS }, { "EINTR", EINTR }, { "short", ERR_SHORT },
+	};
+	size_t	i;
+	char	buf[16];
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strlen(names[i].name) == n &&
+		    strncmp(names[i].name, s, n) == 0)
+			return names[i].err;
+	}
+	if (n == 0 || n >= sizeof buf)
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return atoi(buf);
+}
+
+static void
+parse_rules(void)
+{
+	const char	*e, *r, *c1, *c2, *end;
+	struct rule	*ru;
+	size_t		 i;
+	char		*num;
+
+	parsed = 1;
+	if ((e = getenv("GGUFED_FAULT")) == NULL || strchr(e, ':') == NULL)
+		return;
+	for (r = e; *r != '\0' && n_rules < MAX_RULES; r = *end ? end + 1 : end) {
+		if ((end = strchr(r, ',')) == NULL)
+			end = r + strlen(r);
+		if ((c1 = memchr(r, ':', (size_t)(end - r))) == NULL)
+			continue;
+		if ((size_t)(c1 - r) == 4 && strncmp(r, "kill", 4) == 0) {
+			kill_at = strtoull(c1 + 1, NULL, 10);
+			continue;
+		}
+		if ((c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1))) == NULL)
+			continue;
+		ru = &rules[n_rules];
+		for (i = 0; i < IO_NOPS; i++) {
+			if (strlen(op_names[i]) == (size_t)(c1 - r) &&
+			    strncmp(op_names[i], r, (size_t)(c1 - r)) == 0)
+				break;
+		}
+		if (i == IO_NOPS)
+			continue;
+		ru->op = (enum io_op)i;
+		ru->nth = strtoull(c1 + 1, &num, 10);
+		ru->from_on = *num == '+';
+		ru->err = parse_err(c2 + 1, (size_t)(end - c2 - 1));
+		if (ru->nth > 0 && ru->err != 0)
+			n_rules++;
+	}
+}
+
+/* The injected errno for this call of op (ERR_SHORT for a short write), or 0. */
+static int
+fault(enum io_op op)
+{
+	uint64_t	n;
+	size_t		i;
+
+	if (!parsed)
+		parse_rules();
+	if (n_rules == 0)
+		return 0;
+	n = ++calls[op];
+	for (i = 0; i < n_rules; i++) {
+		if (rules[i].op == op && (n == rules[i].nth ||
+		    (rules[i].from_on && n > rules[i].nth)))
+			return rules[i].err;
+	}
+	return 0;
+}
+
+/*
+ * How much of a write of n bytes may go out before the kill limit; the
+ * caller writes that much and then calls die().
+ */
+static size_t
+room(size_t n)
+{
+	if (!parsed)
+		parse_rules();
+	if (kill_at == UINT64_MAX || kill_at - written > n)
+		return n;
+	return (size_t)(kill_at - written);
+}
+
+static void
+die(void)
+{
+	kill(getpid(), SIGKILL);
+	_exit(GGUF_FAULT_EXIT);		/* not reached */
+}
+
+/* Applies a write rule: 0 to go on with *n bytes, else -1 with errno. */
+static int
+write_rule(size_t *n, int *kill_after)
+{
+	int	e = fault(IO_WRITE);
+	size_t	k;
+
+	if (e == ERR_SHORT && *n > 1)
+		*n /= 2;
+	else if (e > 0) {
+		errno = e;
+		return -1;
+	}
+	k = room(*n);
+	*kill_after = k < *n || (kill_at != UINT64_MAX &&
+	    written + k >= kill_at);
+	*n = k;
+	return 0;
+}
+
+static ssize_t
+after_write(ssize_t r, int kill_after)
+{
+	if (r > 0)
+		written += (uint64_t)r;
+	if (kill_after)
+		die();
+	return r;
+}
+
+ssize_t
+gguf_io_write(int fd, const void *p, size_t n)
+{
+	int	ka;
+
+	if (write_rule(&n, &ka) != 0)
+		return -1;
+	return after_write(write(fd, p, n), ka);
+}
+
+ssize_t
+gguf_io_pwrite(int fd, const void *p, size_t n, off_t off)
+{
+	int	ka;
+
+	if (write_rule(&n, &ka) != 0)
+		return -1;
+	return after_write(pwrite(fd, p, n, off), ka);
+}
+
+#ifdef HAVE_COPY_FILE_RANGE
+ssize_t
+gguf_io_copy_file_range(int in, off_t *ioff, int out, off_t *ooff, size_t n)
+{
+	int	ka, e = fault(IO_READ);
+
+	if (e > 0) {
+		errno = e;
+		return -1;
+	}
+	if (write_rule(&n, &ka) != 0)
+		return -1;
+	return after_write(copy_file_range(in, ioff, out, ooff, n, 0), ka);
+}
+#endif
+
+ssize_t
+gguf_io_pread(int fd, void *p, size_t n, off_t off)
+{
+	int	e = fault(IO_READ);
+
+	if (e == ERR_SHORT && n > 1)
+		n /= 2;
+	else if (e > 0) {
+		errno = e;
+		return -1;
+	}
+	return pread(fd, p, n, off);
+}
+
+#define PLAIN(op, call) do {				\
+	int	e_ = fault(op);				\
+							\
+	if (e_ > 0) {					\
+		errno = e_;				\
+		return -1;				\
+	}						\
+	return call;					\
+} while (0)
+
+int
+gguf_io_fsync(int fd)
+{
+	PLAIN(IO_FSYNC, fsync(fd));
+}
+
+int
+gguf_io_close(int fd)
+{
+	int	e = fault(IO_CLOSE);
+
+	if (e > 0) {
+		close(fd);	/* the descriptor is gone either way */
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+int
+gguf_io_rename(const char *from, const char *to)
+{
+	PLAIN(IO_RENAME, rename(from, to));
+}
+
+int
+gguf_io_unlink(const char *path)
+{
+	PLAIN(IO_UNLINK, unlink(path));
+}
+
+int
+gguf_io_open(const char *path, int flags, mode_t mode)
+{
+	PLAIN(IO_OPEN, open(path, flags, mode));
+}
+
+int
+gguf_io_fallocate(int fd, off_t len)
+{
+#ifdef __linux__
+	PLAIN(IO_FALLOCATE, fallocate(fd, 0, 0, len));
+#else
+	(void)fd;
+	(void)len;
+	errno = EOPNOTSUPP;
+	return -1;
+#endif
+}
