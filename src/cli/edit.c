@@ -665,7 +665,7 @@ cmd_recover(int argc, char **argv)
 {
 	struct gguf_err	err;
 	const char	*path;
-	int		rc;
+	int		rc, n;
 
 	if (argc != 2 || argv[1][0] == '-') {
 		cli_usage_error("recover", argc == 2 ? "unknown option" :
@@ -679,6 +679,10 @@ cmd_recover(int argc, char **argv)
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}
+	if ((n = gguf_stale_temps(path, 1, &err)) < 0) {
+		cli_file_error(path, &err);
+		return EXIT_BADFILE;
+	}
 	out_text(stdout, path, strlen(path));
 	if (rc == 1)
 		puts(": rolled back the interrupted save: the file is as it "
@@ -686,7 +690,15 @@ cmd_recover(int argc, char **argv)
 	else if (rc == 2)
 		puts(": removed an incomplete journal (the file had not been "
 		    "modified)");
-	else
+	else if (n == 0)
 		puts(": no journal, nothing to recover");
+	else
+		putchar('\n');
+	if (n > 0) {
+		out_text(stdout, path, strlen(path));
+		printf(": removed %d temporary file%s of an interrupted "
+		    "rewrite (the file itself was not modified)\n", n,
+		    n == 1 ? "" : "s");
+	}
 	return 0;
 }

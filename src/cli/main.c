@@ -120,6 +120,12 @@ cli_open(const char *path)
 		    "save left a journal: run 'ggufed recover' on the file");
 		err.has_off = 0;
 		cli_file_error(path, &err);
+	} else if (gguf_stale_temps(path, 0, &err) > 0) {
+		snprintf(err.msg, sizeof err.msg, "warning: a rewrite that was "
+		    "interrupted left a temporary file: 'ggufed recover' "
+		    "removes it");
+		err.has_off = 0;
+		cli_file_error(path, &err);
 	}
 	return f;
 }

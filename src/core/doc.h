@@ -315,6 +315,12 @@ int	gguf_journal_exists(const char *path);
  * there is no journal, -1 with err set on failure.
  */
 int	gguf_recover(const char *path, struct gguf_err *err);
+/*
+ * Temporary files left beside path by rewrites that were killed (their
+ * process is gone): returns how many there are, after removing them if
+ * remove is set; -1 with err set if one could not be removed.
+ */
+int	gguf_stale_temps(const char *path, int remove, struct gguf_err *err);
 
 /*
  * Fault injection for tests: when the environment variable GGUFED_FAULT

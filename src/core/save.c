@@ -52,8 +52,10 @@
 
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -589,6 +591,70 @@ out:
 	if (mfd >= 0)
 		close(mfd);
 	return rc;
+}
+
+/* ------------------------------------------------- interrupted rewrites */
+
+/*
+ * A rewrite's temporary file is ".BASE.ggufed-PID-SEQ-NS" beside the
+ * target. A crash or a kill leaves it behind; it is stale once no process
+ * PID is alive.
+ */
+static int
+stale_temp(const char *name, const char *base)
+{
+	size_t	 bl = strlen(base);
+	char	*end;
+	long	 pid;
+
+	if (name[0] != '.' || strncmp(name + 1, base, bl) != 0 ||
+	    strncmp(name + 1 + bl, ".ggufed-", 8) != 0)
+		return 0;
+	pid = strtol(name + 1 + bl + 8, &end, 10);
+	if (end == name + 1 + bl + 8 || *end != '-' || pid <= 0)
+		return 0;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+int
+gguf_stale_temps(const char *path, int remove, struct gguf_err *err)
+{
+	struct dirent	*de;
+	DIR		*dp;
+	char		*real, *dir, *base, *full;
+	size_t		 len;
+	int		 n = 0;
+
+	real = realpath(path, NULL);
+	split_path(real != NULL ? real : path, &dir, &base);
+	free(real);
+	if ((dp = opendir(dir)) == NULL) {
+		free(dir);
+		free(base);
+		return 0;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		if (!stale_temp(de->d_name, base))
+			continue;
+		if (remove) {
+			len = strlen(dir) + strlen(de->d_name) + 2;
+			full = gguf_xmalloc(len);
+			snprintf(full, len, "%s/%s", dir, de->d_name);
+			if (unlink(full) != 0) {
+				gguf_errf(err, -1, "cannot remove %s: %s",
+				    de->d_name, strerror(errno));
+				free(full);
+				n = -1;
+				break;
+			}
+			free(full);
+		}
+		n++;
+	}
+	closedir(dp);
+	free(dir);
+	free(base);
+	return n;
 }
 
 /* ------------------------------------------------------------------- save */
