@@ -387,7 +387,11 @@ write_journal(const char *jpath, const uint8_t *old, uint64_t off,
 		gguf_errf(err, -1, "close of the journal: %s", strerror(errno));
 		goto fail;
 	}
-	return sync_dir(jpath, err);
+	fd = -1;
+	/* Not durable, so not relied on: the model is still untouched. */
+	if (sync_dir(jpath, err) != 0)
+		goto fail;
+	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
