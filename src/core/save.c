@@ -51,6 +51,7 @@
 #include "config.h"
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -216,9 +217,28 @@ create_temp(const char *dir, const char *base, char **tmp,
 	return -1;
 }
 
+/*
+ * Reserves the new file's space up front. A sparse source (much less
+ * allocated than its size) is not reserved in full, which would fill its
+ * holes: the free space is only checked against what it really uses.
+ */
 static int
-reserve_space(int fd, uint64_t size, struct gguf_err *err)
+reserve_space(int fd, int src, uint64_t size, struct gguf_err *err)
 {
+	struct stat	st;
+	struct statvfs	vfs;
+	uint64_t	used;
+
+	if (fstat(src, &st) == 0 && st.st_blocks > 0 &&
+	    (uint64_t)st.st_blocks * 512 + (1u << 20) < (uint64_t)st.st_size) {
+		used = (uint64_t)st.st_blocks * 512;
+		if (fstatvfs(fd, &vfs) == 0 &&
+		    (uint64_t)vfs.f_bavail * vfs.f_frsize < used)
+			return gguf_errf(err, -1, "no room for the new file "
+			    "(%llu bytes of data): %s", (unsigned long long)used,
+			    strerror(ENOSPC));
+		return 0;
+	}
 #ifdef __linux__
 	if (size == 0)
 		return 0;
@@ -291,7 +311,7 @@ rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
 			    "other names keep the old content",
 			    (unsigned long)tst.st_nlink);
 	}
-	if (reserve_space(fd, p->file_size, err) != 0)
+	if (reserve_space(fd, d->fd, p->file_size, err) != 0)
 		goto out;
 	gguf_sink_free(&s);
 	gguf_sink_init(&s, fd, p->file_size, o->progress, o->arg);

@@ -32,7 +32,9 @@
  *
  * Data is streamed between descriptors with copy_file_range (the kernel
  * copies, or clones where the filesystem can), falling back to pread and
- * pwrite in large chunks; it is never mapped or loaded whole.
+ * pwrite in large chunks; it is never mapped or loaded whole. Holes of a
+ * sparse source (found with SEEK_DATA and SEEK_HOLE) are not copied, so
+ * they stay holes in the new file.
  */
 #include "config.h"
 
@@ -552,6 +554,7 @@ struct copier {
 	int		 in;
 	int		 out;
 	int		 no_cfr;	/* copy_file_range unusable here */
+	int		 no_holes;	/* SEEK_DATA unusable here */
 	uint8_t		*buf;
 };
 
@@ -615,6 +618,58 @@ copy_chunk(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
 	return 0;
 }
 
+/*
+ * Bytes from ioff that are a hole in the source (read as zeros, nothing
+ * allocated), at most len; 0 if ioff is in data or holes are not
+ * reported. The output is a new file, zero wherever nothing is written,
+ * so a hole is skipped there too and stays a hole.
+ */
+static uint64_t
+hole_at(struct copier *c, uint64_t ioff, uint64_t len)
+{
+#ifdef SEEK_DATA
+	off_t	data;
+
+	if (c->no_holes)
+		return 0;
+	data = lseek(c->in, (off_t)ioff, SEEK_DATA);
+	if (data < 0) {
+		if (errno == ENXIO)		/* a hole up to the end */
+			return len;
+		c->no_holes = 1;
+		return 0;
+	}
+	if ((uint64_t)data <= ioff)
+		return 0;
+	return (uint64_t)data - ioff < len ? (uint64_t)data - ioff : len;
+#else
+	(void)c;
+	(void)ioff;
+	(void)len;
+	return 0;
+#endif
+}
+
+/* Bytes of data from ioff before the next hole, at most len. */
+static uint64_t
+data_at(struct copier *c, uint64_t ioff, uint64_t len)
+{
+#ifdef SEEK_HOLE
+	off_t	hole;
+
+	if (c->no_holes)
+		return len;
+	hole = lseek(c->in, (off_t)ioff, SEEK_HOLE);
+	if (hole < 0 || (uint64_t)hole <= ioff)
+		return len;
+	return (uint64_t)hole - ioff < len ? (uint64_t)hole - ioff : len;
+#else
+	(void)c;
+	(void)ioff;
+	return len;
+#endif
+}
+
 static int
 copy_range(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
     struct wsink *s, struct gguf_err *err)
@@ -622,7 +677,17 @@ copy_range(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
 	uint64_t	done = 0, k;
 
 	while (len > 0) {
+		if ((k = hole_at(c, ioff, len)) > 0) {
+			ioff += k;
+			ooff += k;
+			len -= k;
+			s->pos += k;
+			if (sink_progress(s, err) != 0)
+				return -1;
+			continue;
+		}
 		k = len < COPY_CHUNK ? len : COPY_CHUNK;
+		k = data_at(c, ioff, k);
 		if (copy_chunk(c, ioff, ooff, k, &done, err) != 0)
 			return -1;
 		ioff += done;
@@ -689,6 +754,10 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 	}
 	rc = 0;
 out:
+	/* A hole at the end is skipped: the size must still be right. */
+	if (rc == 0 && ftruncate(fd, (off_t)p->file_size) != 0)
+		rc = gguf_errf(err, -1, "setting the file size: %s",
+		    strerror(errno));
 	free(c.buf);
 	return rc;
 }
