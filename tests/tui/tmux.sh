@@ -45,6 +45,14 @@ settle() {
 }
 
 same() {	# same NAME GOLDEN: the capture matches a golden screen
+	# A loaded machine may still be drawing: capture again for a while
+	# before calling it a mismatch.
+	i=0
+	while ! cmp -s "$GOLD/$2.txt" "$scratch/$1" && [ $i -lt 100 ]; do
+		sleep 0.1
+		tm capture-pane -p -t t >"$scratch/$1" 2>/dev/null
+		i=$((i + 1))
+	done
 	if cmp -s "$GOLD/$2.txt" "$scratch/$1"; then
 		ok 0 "tmux: $1 equals golden $2"
 	else
