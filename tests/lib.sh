@@ -5,13 +5,14 @@
 tap_n=0
 tap_failed=0
 
-ok() {	# ok CONDITION-EXIT-STATUS DESCRIPTION
+ok() {	# ok CONDITION-EXIT-STATUS DESCRIPTION (returns 1 on failure)
 	tap_n=$((tap_n + 1))
 	if [ "$1" -eq 0 ]; then
 		echo "ok $tap_n - $2"
 	else
 		echo "not ok $tap_n - $2"
 		tap_failed=$((tap_failed + 1))
+		return 1
 	fi
 }
 
