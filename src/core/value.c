@@ -21,6 +21,8 @@
 struct gguf_arrix {
 	uint64_t	 n;		/* checkpoints */
 	uint64_t	*pos;		/* payload offset of element k*STRIDE */
+	uint64_t	 last_i;	/* the element asked for last ... */
+	uint64_t	 last_pos;	/* ... and its payload offset */
 };
 
 /* ----------------------------------------------------------------- scalars */
@@ -204,8 +206,20 @@ gguf_arr_get(struct gguf_val *arr, uint64_t i, struct gguf_val *elem,
 	}
 	if (arr->ix == NULL && arr_index(arr, err) != 0)
 		return -1;
+	/*
+	 * Walk from the checkpoint at or before i, or from the element asked
+	 * for last when that is nearer: a front-to-back scan (a search, a
+	 * dump) then costs one step per element.
+	 */
+	k = i - i % GGUF_ARRIX_STRIDE;
 	arr_cursor(arr, arr->ix->pos[i / GGUF_ARRIX_STRIDE], &c);
-	for (k = i - i % GGUF_ARRIX_STRIDE; k <= i; k++) {
+	if (arr->ix->last_i <= i && arr->ix->last_i > k) {
+		k = arr->ix->last_i;
+		c.pos = arr->ix->last_pos;
+	}
+	for (; k <= i; k++) {
+		arr->ix->last_i = k;
+		arr->ix->last_pos = c.pos;
 		if (arr_step(&c, arr, elem, err) != 0)
 			return -1;
 	}
