@@ -99,7 +99,7 @@ static int
 tensors(const char *dir)
 {
 	struct gg	 g;
-	char		 path[4096], name[64];
+	char		 path[4096], name[80];	/* cut to 63 below */
 	uint64_t	 ne = 1;
 	uint32_t	 i;
 	int		 rc;
