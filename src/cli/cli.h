@@ -48,10 +48,6 @@ void	 out_scalar(FILE *fp, const struct gguf_val *v, size_t max_str);
 void	 out_scalar_json(FILE *fp, const struct gguf_val *v);
 /* "arr[str]" etc. */
 const char *out_type(const struct gguf_val *v, char *buf, size_t len);
-/* 1234567 -> "1,234,567" */
-const char *out_group(unsigned long long v, char *buf, size_t len);
-/* 1536 -> "1.5 KiB" */
-const char *out_size(unsigned long long v, char *buf, size_t len);
 
 /* One function per subcommand. */
 int	 cmd_info(int argc, char **argv);

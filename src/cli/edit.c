@@ -323,15 +323,15 @@ print_how(const char *path, const struct gguf_save_info *info, int dry)
 		printf(": would save in place (header only; data not touched)");
 	else if (info->how == GGUF_SAVE_INPLACE)
 		printf(": saved in place (%s byte%s of the header rewritten; "
-		    "data not touched)", out_group(info->written, b1,
+		    "data not touched)", gguf_fmt_group(info->written, b1,
 		    sizeof b1), info->written == 1 ? "" : "s");
 	else
 		printf(": %s (%s, %s)", dry ? "would write a new file" :
-		    "written as a new file", out_size(info->file_size, b1,
+		    "written as a new file", gguf_fmt_size(info->file_size, b1,
 		    sizeof b1), info->relayout ? "tensor data re-laid out" :
 		    "tensor data copied as is");
 	if (info->reserve > 0)
-		printf(", header reserve %s bytes", out_group(info->reserve,
+		printf(", header reserve %s bytes", gguf_fmt_group(info->reserve,
 		    b2, sizeof b2));
 	putchar('\n');
 }
@@ -506,7 +506,7 @@ open_doc(const char *path)
 
 	if (gguf_journal_exists(path)) {
 		gguf_journal_path(path, jp, sizeof jp);
-		err.has_off = 0;
+		memset(&err, 0, sizeof err);
 		snprintf(err.msg, sizeof err.msg, "an interrupted save left "
 		    "a journal: run 'ggufed recover' on the file first");
 		cli_file_error(path, &err);

@@ -38,7 +38,7 @@ show_section(const char *label, uint64_t from, uint64_t to)
 
 	printf("  %-18s 0x%010llx - 0x%010llx %16s  (%s)\n", label,
 	    (unsigned long long)from, (unsigned long long)to,
-	    out_group(to - from, g, sizeof g), out_size(to - from, s, sizeof s));
+	    gguf_fmt_group(to - from, g, sizeof g), gguf_fmt_size(to - from, s, sizeof s));
 }
 
 int
@@ -69,8 +69,8 @@ cmd_info(int argc, char **argv)
 	printf("%-13s", "file");
 	out_text(stdout, argv[1], strlen(argv[1]));
 	printf("\n%-13s%s bytes (%s)\n", "size",
-	    out_group(lay->file_size, g, sizeof g),
-	    out_size(lay->file_size, s, sizeof s));
+	    gguf_fmt_group(lay->file_size, g, sizeof g),
+	    gguf_fmt_size(lay->file_size, s, sizeof s));
 	printf("%-13sGGUF v%u, %s-endian\n", "format", lay->version,
 	    lay->be ? "big" : "little");
 	printf("%-13s%u\n", "alignment", lay->alignment);
@@ -114,7 +114,7 @@ cmd_info(int argc, char **argv)
 		params += t->nelem;
 	}
 	if (lay->n_tensors > 0) {
-		printf("%-13s%s", "parameters", out_group(params, g, sizeof g));
+		printf("%-13s%s", "parameters", gguf_fmt_group(params, g, sizeof g));
 		if (params >= 1000000000ULL)
 			printf(" (%.2f B)", (double)params / 1e9);
 		else if (params >= 1000000ULL)
@@ -129,8 +129,8 @@ cmd_info(int argc, char **argv)
 			printf("%-10s %8llu %18s %10s ", k == GGUF_T_COUNT ?
 			    "(other)" : gguf_ttype_name((uint32_t)k, tb),
 			    (unsigned long long)rows[k].count,
-			    out_group(rows[k].bytes, g, sizeof g),
-			    out_size(rows[k].bytes, s, sizeof s));
+			    gguf_fmt_group(rows[k].bytes, g, sizeof g),
+			    gguf_fmt_size(rows[k].bytes, s, sizeof s));
 			if (rows[k].elems > 0 && rows[k].bytes > 0)
 				printf("%8.2f\n", 8.0 * (double)rows[k].bytes /
 				    (double)rows[k].elems);

@@ -245,41 +245,6 @@ out_type(const struct gguf_val *v, char *buf, size_t len)
 	return buf;
 }
 
-const char *
-out_group(unsigned long long v, char *buf, size_t len)
-{
-	char	tmp[32];
-	size_t	n, i, o = 0;
-
-	n = (size_t)snprintf(tmp, sizeof tmp, "%llu", v);
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-const char *
-out_size(unsigned long long v, char *buf, size_t len)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double	d = (double)v;
-	int	u = -1;
-
-	if (v < 1024) {
-		snprintf(buf, len, "%llu B", v);
-		return buf;
-	}
-	while (d >= 1024 && u < 4) {
-		d /= 1024;
-		u++;
-	}
-	snprintf(buf, len, "%.1f %s", d, units[u]);
-	return buf;
-}
-
 void
 out_msg(FILE *fp, const char *msg)
 {

@@ -261,6 +261,10 @@ int		 gguf_cp_unsafe(unsigned cp);
  * bytes with "...". Writes into buf and returns it.
  */
 const char	*gguf_pname(const char *p, size_t n, char *buf, size_t len);
+/* 1234567 -> "1,234,567" in buf; returns buf. */
+const char	*gguf_fmt_group(uint64_t v, char *buf, size_t len);
+/* 1536 -> "1.5 KiB" (binary units; bytes below 1 KiB as "N B"). */
+const char	*gguf_fmt_size(uint64_t v, char *buf, size_t len);
 
 /* ------------------------------------------------------------- key rules */
 

@@ -4,10 +4,12 @@
  * past U+10FFFF; the code points that must never reach a terminal even
  * when valid (C1 controls, bidirectional overrides and isolates, line and
  * paragraph separators); and the printable-ASCII rendering of names used
- * in the core's own messages.
+ * in the core's own messages; and how numbers of elements and bytes are
+ * written for people (1,234,567 and 1.2 MiB).
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "gguf.h"
@@ -88,5 +90,40 @@ gguf_pname(const char *p, size_t n, char *buf, size_t len)
 		}
 	}
 	buf[o] = '\0';
+	return buf;
+}
+
+const char *
+gguf_fmt_group(uint64_t v, char *buf, size_t len)
+{
+	char	tmp[32];
+	size_t	n, i, o = 0;
+
+	n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *
+gguf_fmt_size(uint64_t v, char *buf, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double	d = (double)v / 1024;
+	int	u = 0;
+
+	if (v < 1024) {
+		snprintf(buf, len, "%llu B", (unsigned long long)v);
+		return buf;
+	}
+	while (d >= 1024 && u < 4) {
+		d /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.1f %s", d, units[u]);
 	return buf;
 }

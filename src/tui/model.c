@@ -138,41 +138,6 @@ mdl_type(const struct gguf_val *v, char *buf, size_t len)
 	return buf;
 }
 
-const char *
-mdl_group(uint64_t v, char *buf, size_t len)
-{
-	char	tmp[32];
-	size_t	n, i, o = 0;
-
-	n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-const char *
-mdl_size(uint64_t v, char *buf, size_t len)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double	d = (double)v;
-	int	u = -1;
-
-	if (v < 1024) {
-		snprintf(buf, len, "%llu B", (unsigned long long)v);
-		return buf;
-	}
-	while (d >= 1024 && u < 4) {
-		d /= 1024;
-		u++;
-	}
-	snprintf(buf, len, "%.1f %s", d, units[u]);
-	return buf;
-}
-
 /* One element or scalar; strings quoted. */
 static void
 value_one(struct dline *dl, struct gguf_val *v, int lim)

@@ -461,8 +461,6 @@ void		 mdl_scalar(const struct gguf_val *v, char *buf, size_t len);
 /* "u32", "str", "arr[str]" */
 const char	*mdl_type(const struct gguf_val *v, char *buf, size_t len);
 /* 1234567 -> "1,234,567"; 1536 -> "1.5 KiB" */
-const char	*mdl_group(uint64_t v, char *buf, size_t len);
-const char	*mdl_size(uint64_t v, char *buf, size_t len);
 /* Renders v into dl within lim columns: scalars, quoted strings, arrays
    summarised as [N x type] followed by as many elements as fit. */
 void		 mdl_value(struct dline *dl, struct gguf_val *v, int lim);

@@ -500,8 +500,8 @@ draw_stats(struct preview *p, int y, int h, int w)
 		dl_reset(dl);
 		dl_printf(dl, S_NORMAL, " %s values, %s finite, %llu zero, "
 		    "%llu NaN, %llu +Inf, %llu -Inf",
-		    mdl_group(st->count, a, sizeof a),
-		    mdl_group(st->nfinite, z, sizeof z),
+		    gguf_fmt_group(st->count, a, sizeof a),
+		    gguf_fmt_group(st->nfinite, z, sizeof z),
 		    (unsigned long long)st->nzero, (unsigned long long)st->nnan,
 		    (unsigned long long)st->npinf,
 		    (unsigned long long)st->nninf);

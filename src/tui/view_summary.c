@@ -91,8 +91,8 @@ add_section(struct summary *s, const char *label, uint64_t from, uint64_t to)
 	char	g[32], z[32];
 
 	add_text(s, label, S_NORMAL, "0x%010llx  %14s  %s",
-	    (unsigned long long)from, mdl_group(to - from, g, sizeof g),
-	    mdl_size(to - from, z, sizeof z));
+	    (unsigned long long)from, gguf_fmt_group(to - from, g, sizeof g),
+	    gguf_fmt_size(to - from, z, sizeof z));
 }
 
 static void
@@ -134,8 +134,8 @@ build(struct summary *s)
 	l->fs.p = app_path(a);
 	l->fs.n = strlen(app_path(a));
 	add_text(s, "Size", S_NUMBER, "%s bytes (%s)",
-	    mdl_group(lay->file_size, g, sizeof g),
-	    mdl_size(lay->file_size, z, sizeof z));
+	    gguf_fmt_group(lay->file_size, g, sizeof g),
+	    gguf_fmt_size(lay->file_size, z, sizeof z));
 	add_text(s, "Format", S_NORMAL, "GGUF v%u, %s-endian, alignment %u",
 	    lay->version, lay->be ? "big" : "little", lay->alignment);
 	add_str_key(s, "Architecture", "general.architecture");
@@ -163,7 +163,7 @@ build(struct summary *s)
 		snprintf(z, sizeof z, " (%.2f K)", (double)params / 1e3);
 	else
 		z[0] = '\0';
-	add_text(s, "Parameters", S_NUMBER, "%s%s", mdl_group(params, g,
+	add_text(s, "Parameters", S_NUMBER, "%s%s", gguf_fmt_group(params, g,
 	    sizeof g), z);
 	add_text(s, "KV pairs", S_NUMBER, "%llu", (unsigned long long)lay->n_kv);
 	add_text(s, "Tensors", S_NUMBER, "%llu",
@@ -188,7 +188,7 @@ build(struct summary *s)
 		add(s, SL_BLANK, NULL);
 		l = add(s, SL_HEAD, "Tensor types");
 		snprintf(l->text, sizeof l->text, "%s in tensors, %.2f bits "
-		    "per weight overall", mdl_size(s->total_bytes, z, sizeof z),
+		    "per weight overall", gguf_fmt_size(s->total_bytes, z, sizeof z),
 		    params > 0 ? 8.0 * (double)s->total_bytes /
 		    (double)params : 0.0);
 		for (k = 0; k <= GGUF_T_COUNT; k++) {
@@ -315,7 +315,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		dl_pad(dl, S_NORMAL, LABEL_W);
 		dl_printf(dl, S_NUMBER, "%5d", l->n);
 		dl_puts(dl, S_DIM, l->n == 1 ? " tensor " : " tensors");
-		dl_rjust(dl, S_NUMBER, mdl_size(l->b, z, sizeof z), 11);
+		dl_rjust(dl, S_NUMBER, gguf_fmt_size(l->b, z, sizeof z), 11);
 		dl_printf(dl, S_NUMBER, " %5.1f%%", s->total_bytes == 0 ? 0.0 :
 		    100.0 * (double)l->b / (double)s->total_bytes);
 		if (l->c > 0 && l->b > 0)
@@ -326,7 +326,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		dl_puts(dl, S_DIM, " bpw");
 		if (w >= 100) {
 			dl_puts(dl, S_DIM, "  ");
-			dl_puts(dl, S_NUMBER, mdl_group(l->c, g, sizeof g));
+			dl_puts(dl, S_NUMBER, gguf_fmt_group(l->c, g, sizeof g));
 			dl_puts(dl, S_DIM, " weights");
 		}
 		return;

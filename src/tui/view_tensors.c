@@ -324,9 +324,9 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		    (unsigned long long)g->count, g->count == 1 ? "" : "s");
 		dl_pad(dl, S_NORMAL, nw + TYPE_W + SHAPE_W);
 		if (se)
-			dl_rjust(dl, S_DIM, mdl_group(g->elems, buf, sizeof buf),
+			dl_rjust(dl, S_DIM, gguf_fmt_group(g->elems, buf, sizeof buf),
 			    ELEM_W);
-		dl_rjust(dl, S_DIM, mdl_size(g->bytes, buf, sizeof buf),
+		dl_rjust(dl, S_DIM, gguf_fmt_size(g->bytes, buf, sizeof buf),
 		    BYTES_W);
 		return;
 	}
@@ -346,12 +346,12 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	dl_text(dl, S_NUMBER, buf, strlen(buf), 0, SHAPE_W - 2, 0);
 	dl_pad(dl, S_NORMAL, nw + TYPE_W + SHAPE_W);
 	if (se)
-		dl_rjust(dl, S_NUMBER, mdl_group(t->nelem, buf, sizeof buf),
+		dl_rjust(dl, S_NUMBER, gguf_fmt_group(t->nelem, buf, sizeof buf),
 		    ELEM_W);
 	if (t->flags & GGUF_TENSOR_UNSIZED)
 		dl_rjust(dl, S_WARN, "?", BYTES_W);
 	else
-		dl_rjust(dl, S_NUMBER, mdl_size(t->nbytes, buf, sizeof buf),
+		dl_rjust(dl, S_NUMBER, gguf_fmt_size(t->nbytes, buf, sizeof buf),
 		    BYTES_W);
 	if (so) {
 		snprintf(buf, sizeof buf, "0x%llx",
