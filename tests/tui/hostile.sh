@@ -90,6 +90,9 @@ tm() {
 	tmux -L "$SOCK" -f /dev/null "$@"
 }
 trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
+# A session that lives as long as the test: killing the session under
+# test must never take the server down while the next one is starting.
+tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
 
 # settle TEXT: waits until the pane shows TEXT (about a minute at most).
 settle() {

@@ -20,6 +20,9 @@ tm() {
 	tmux -L "$SOCK" -f /dev/null "$@"
 }
 trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
+# A session that lives as long as the test: killing the session under
+# test must never take the server down while the next one is starting.
+tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
 unset TMUX NO_COLOR GGUFED_SCRIPT EDITRC
 HOME=$scratch/home XDG_STATE_HOME=$scratch/state
 mkdir -p "$HOME"
@@ -211,9 +214,16 @@ fi
 # ever set.
 start "$FIX" big-vocab.gguf NO_COLOR=1
 settle "$scratch/nc" "Sections"
-tm capture-pane -p -e -t t >"$scratch/nc.esc"
-head -n 1 "$scratch/nc.esc" | grep -q "$(printf '\033')\\[[0-9;]*7[0-9;]*m"
-ok $? "NO_COLOR: the title bar is in reverse video"
+rev="$(printf '\033')\\[[0-9;]*7[0-9;]*m"
+i=0
+while tm capture-pane -p -e -t t >"$scratch/nc.esc" &&
+    ! head -n 1 "$scratch/nc.esc" | grep -q "$rev" && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+head -n 1 "$scratch/nc.esc" | grep -q "$rev"
+ok $? "NO_COLOR: the title bar is in reverse video" ||
+    head -n 2 "$scratch/nc.esc" | od -c | head -8 | sed 's/^/# /'
 ! grep -q "$(printf '\033')\\[[0-9;]*\\(3[0-7]\\|4[0-7]\\|38;\\|48;\\)" "$scratch/nc.esc"
 ok $? "NO_COLOR: no colour is set anywhere"
 
