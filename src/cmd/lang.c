@@ -59,6 +59,9 @@ msgf(char *msg, size_t len, const char *fmt, ...)
 	va_end(ap);
 	return LANG_ERR;
 }
+#ifdef __clang_analyzer__
+#define msgf(...)	(msgf(__VA_ARGS__), LANG_ERR)	/* as in gguf.h */
+#endif
 
 static char *
 dupn(const char *s, size_t n)

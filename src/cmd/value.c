@@ -43,6 +43,9 @@ msgf(char *msg, size_t len, const char *fmt, ...)
 	va_end(ap);
 	return -1;
 }
+#ifdef __clang_analyzer__
+#define msgf(...)	(msgf(__VA_ARGS__), -1)	/* as in gguf.h */
+#endif
 
 static void *
 xmalloc(size_t n)
@@ -552,9 +555,9 @@ static int
 add_json(struct gguf_vbuild *vb, uint32_t atype, const char *s, size_t n,
     size_t *i, char *msg, size_t len)
 {
-	size_t	 used, olen, st;
-	uint64_t bits;
-	char	*o;
+	size_t	 used = 0, olen = 0, st;
+	uint64_t bits = 0;
+	char	*o = NULL;
 	char	 em[256];
 
 	(*i)++;
@@ -592,6 +595,7 @@ add_json(struct gguf_vbuild *vb, uint32_t atype, const char *s, size_t n,
 				    gguf_vtype_name(atype));
 			}
 			free(o);
+			o = NULL;
 		} else {
 			if (atype == GGUF_VT_STR)
 				return msgf(msg, len, "element %llu: strings "

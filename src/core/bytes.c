@@ -17,6 +17,8 @@
 #include "gguf.h"
 #include "internal.h"
 
+#undef gguf_errf		/* defined here; see gguf.h */
+
 /* ------------------------------------------------------------------ errors */
 
 int

@@ -53,7 +53,8 @@ name_new(const char *p, size_t n)
 
 	nm->refs = 1;
 	nm->n = n;
-	memcpy(nm->p, p, n);
+	if (n > 0)		/* an empty view may have no pointer */
+		memcpy(nm->p, p, n);
 	nm->p[n] = '\0';
 	return nm;
 }

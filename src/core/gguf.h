@@ -37,6 +37,13 @@ struct gguf_err {
 /* Sets err (may be NULL) and returns -1. off < 0 means "no offset". */
 int	gguf_errf(struct gguf_err *err, int64_t off, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+#ifdef __clang_analyzer__
+/*
+ * The static analyzer looks at one file at a time: tell it that
+ * "return gguf_errf(...)" returns -1, or it follows impossible paths.
+ */
+#define gguf_errf(...)	(gguf_errf(__VA_ARGS__), -1)
+#endif
 /* "offset 0x1c: string length 12345 runs past the end of the file" */
 void	gguf_err_text(const struct gguf_err *err, char *buf, size_t len);
 

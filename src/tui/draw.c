@@ -527,6 +527,12 @@ draw_init_theme(void)
 			    COLOR_BLACK;
 		}
 		init_pair((short)(i + 1), (short)fg, (short)bg);
+		/*
+		 * i < S_COUNT: the heat slots are the last ones, so the test
+		 * of their end above is redundant with the loop's, not a
+		 * sign that i can reach S_COUNT.
+		 */
+		/* cppcheck-suppress arrayIndexOutOfBoundsCond */
 		slot_attr[i] = (int)COLOR_PAIR(i + 1) | theme_default[i].attr;
 	}
 }

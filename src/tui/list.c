@@ -345,7 +345,7 @@ list_reset(struct list *l, struct list_node *nodes, uint64_t n)
 
 	if (nodes != NULL) {
 		/* Folded groups stay folded: matched by id. */
-		for (i = 0, j = 0; i < n && old != NULL; i++) {
+		for (i = 0; i < n && old != NULL; i++) {
 			if (!nodes[i].group)
 				continue;
 			for (j = 0; j < n_old; j++) {

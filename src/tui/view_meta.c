@@ -48,8 +48,10 @@ struct meta {
 static size_t
 ns_len(const struct gguf_str *k, int *has_dot)
 {
-	const char	*dot = memchr(k->p, '.', (size_t)k->n);
+	const char	*dot;
 
+	/* An empty view may have no pointer at all. */
+	dot = k->n > 0 ? memchr(k->p, '.', (size_t)k->n) : NULL;
 	*has_dot = dot != NULL;
 	return dot != NULL ? (size_t)(dot - k->p) : 0;
 }
