@@ -239,3 +239,32 @@ mdl_mark(unsigned flags)
 		return '>';
 	return ' ';
 }
+
+int
+mdl_elem_edited(struct app *a, const char *key, size_t klen,
+    struct gguf_val *cur, uint64_t id)
+{
+	struct gguf_doc_kv	 kv;
+	struct gguf_val		 x, y;
+	struct gguf_str		 s, t;
+	int64_t			 i;
+
+	if (key == NULL || cur == NULL ||
+	    (i = gguf_doc_kv_find(app_doc(a), key, klen)) < 0 ||
+	    gguf_doc_kv(app_doc(a), (uint64_t)i, &kv) != 0 ||
+	    !(kv.flags & (GGUF_ED_VALUE | GGUF_ED_ADDED)))
+		return 0;
+	if (kv.src_val == NULL || kv.src_val->type != GGUF_VT_ARR ||
+	    kv.src_val->atype != cur->atype || id >= kv.src_val->count)
+		return 1;
+	if (mdl_arr_get(cur, id, &x) != 0 || mdl_arr_get(kv.src_val, id, &y) != 0)
+		return 0;
+	if (x.type == GGUF_VT_STR) {
+		gguf_val_str(&x, &s);
+		gguf_val_str(&y, &t);
+		return s.n != t.n || memcmp(s.p, t.p, (size_t)s.n) != 0;
+	}
+	if (x.type == GGUF_VT_ARR)
+		return 0;
+	return gguf_val_bits(&x) != gguf_val_bits(&y);
+}

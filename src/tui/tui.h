@@ -460,6 +460,13 @@ int		 mdl_arr_get(struct gguf_val *arr, uint64_t i,
 void		 mdl_scalar(const struct gguf_val *v, char *buf, size_t len);
 /* "u32", "str", "arr[str]" */
 const char	*mdl_type(const struct gguf_val *v, char *buf, size_t len);
+/*
+ * Whether element id of cur, the current value of key, differs from the
+ * source file's element id (an element past the source's end, or of an
+ * array whose element type changed, counts as edited).
+ */
+int		 mdl_elem_edited(struct app *a, const char *key, size_t klen,
+		     struct gguf_val *cur, uint64_t id);
 /* 1234567 -> "1,234,567"; 1536 -> "1.5 KiB" */
 /* Renders v into dl within lim columns: scalars, quoted strings, arrays
    summarised as [N x type] followed by as many elements as fit. */

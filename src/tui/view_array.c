@@ -32,35 +32,6 @@ struct array {
 	char		 name[128];	/* for the titles of what it opens */
 };
 
-/* Whether element id differs from the source file's. */
-static int
-elem_edited(struct array *ar, uint64_t id)
-{
-	struct gguf_doc_kv	 kv;
-	struct gguf_val		 x, y;
-	struct gguf_str		 s, t;
-	int64_t			 i;
-
-	if (ar->key == NULL || (i = gguf_doc_kv_find(app_doc(ar->app), ar->key,
-	    ar->klen)) < 0 || gguf_doc_kv(app_doc(ar->app), (uint64_t)i,
-	    &kv) != 0 || !(kv.flags & (GGUF_ED_VALUE | GGUF_ED_ADDED)))
-		return 0;
-	if (kv.src_val == NULL || kv.src_val->type != GGUF_VT_ARR ||
-	    kv.src_val->atype != ar->arr->atype || id >= kv.src_val->count)
-		return 1;
-	if (mdl_arr_get(ar->arr, id, &x) != 0 ||
-	    mdl_arr_get(kv.src_val, id, &y) != 0)
-		return 0;
-	if (x.type == GGUF_VT_STR) {
-		gguf_val_str(&x, &s);
-		gguf_val_str(&y, &t);
-		return s.n != t.n || memcmp(s.p, t.p, (size_t)s.n) != 0;
-	}
-	if (x.type == GGUF_VT_ARR)
-		return 0;
-	return gguf_val_bits(&x) != gguf_val_bits(&y);
-}
-
 static void
 row(void *ctx, struct dline *dl, uint64_t id, int w)
 {
@@ -70,7 +41,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 
 	snprintf(num, sizeof num, "%*llu", ar->idx_w, (unsigned long long)id);
 	dl_puts(dl, S_DIM, num);
-	dl_puts(dl, S_MARK, elem_edited(ar, id) ? "* " : "  ");
+	dl_puts(dl, S_MARK, mdl_elem_edited(ar->app, ar->key, ar->klen, ar->arr, id) ? "* " : "  ");
 	dl->hl_from = dl->len;
 	if (mdl_arr_get(ar->arr, id, &e) != 0) {
 		dl_puts(dl, S_ERROR, "(unreadable element)");

@@ -132,7 +132,11 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	layout(t, w, &tw);
 	snprintf(num, sizeof num, "%*llu", t->id_w, (unsigned long long)id);
 	dl_puts(dl, S_NUMBER, num);
-	dl_puts(dl, S_NORMAL, "  ");
+	/* '*': the token, its score or its type differs from the file's. */
+	dl_puts(dl, S_MARK, mdl_elem_edited(t->app, "tokenizer.ggml.tokens",
+	    21, t->tok, id) || mdl_elem_edited(t->app, "tokenizer.ggml.scores",
+	    21, t->score, id) || mdl_elem_edited(t->app,
+	    "tokenizer.ggml.token_type", 25, t->type, id) ? " *" : "  ");
 	if (t->mark_w) {
 		marks[0] = '\0';
 		for (i = 0; i < t->n_marks; i++) {

@@ -145,6 +145,13 @@ saved "array element" \
     '< kv 9 "general.tags" arr[str] n=3 sha256=919d26f85c654e446c39b18b4dc4861247eaa1a94e1cae8a418f69e6e8098ef6 ["demo", "synthetic", "text-generation"]' \
     '> kv 9 "general.tags" arr[str] n=3 sha256=5edbc09e13a5a9bb537155e4f4aa337927971bd280346995ddd75e60facd24e6 ["demo", "made-up", "text-generation"]'
 
+# An edited token is marked in the tokenizer table, and only that one.
+run tokmark "keys :" "type set tokenizer.ggml.tokens[5] HELLO" "keys <Enter>3"
+grep -q '^ *5 \* .*HELLO' "$scratch/tokmark.txt"
+ok $? "the edited token is marked in the tokenizer table"
+[ "$(grep -c '^ *[0-9][0-9]* \* ' "$scratch/tokmark.txt")" -eq 1 ]
+ok $? "no other token is marked"
+
 # A type change: lossless only.
 run retype "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
     "type i8" "keys <Enter>t<C-u>" "type f32" "keys <Enter>" \
