@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -1383,8 +1384,20 @@ real_input(struct app *a, struct tui_input *in, int busy)
 	if (rc == ERR)
 		return 1;	/* timeout: tick */
 	if (rc == KEY_CODE_YES) {
-		if (wc == KEY_RESIZE)
+		if (wc == KEY_RESIZE) {
+			/*
+			 * A terminal resized in two steps can leave curses
+			 * with a size from between them; the terminal's own
+			 * word is final.
+			 */
+			struct winsize	ws;
+
+			if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+			    ws.ws_row > 0 && ws.ws_col > 0 &&
+			    (ws.ws_row != LINES || ws.ws_col != COLS))
+				resizeterm(ws.ws_row, ws.ws_col);
 			return 2;
+		}
 		if (wc == KEY_MOUSE) {
 			if (getmouse(&me) != OK)
 				return 1;
