@@ -2027,8 +2027,8 @@ gguf_tensor_nrows(const struct gguf_tensor *t)
 }
 
 /* Checks a row and column window of t; the tensor's data on success. */
-static const uint8_t *
-window(const struct gguf_file *f, const struct gguf_tensor *t,
+const uint8_t *
+gguf_tensor_window(const struct gguf_file *f, const struct gguf_tensor *t,
     uint64_t row0, uint64_t nrows, uint64_t col0, uint64_t ncols,
     struct gguf_err *err)
 {
@@ -2071,7 +2071,7 @@ gguf_dequant_rows(const struct gguf_file *f, const struct gguf_tensor *t,
 	int		 be = gguf_layout(f)->be;
 	uint64_t	 r;
 
-	data = window(f, t, row0, nrows, col0, ncols, err);
+	data = gguf_tensor_window(f, t, row0, nrows, col0, ncols, err);
 	if (data == NULL)
 		return -1;
 	if (nrows == 0 || ncols == 0)
@@ -2097,7 +2097,7 @@ gguf_dequant_rows_f64(const struct gguf_file *f,
 	int		 be = gguf_layout(f)->be;
 	uint64_t	 r;
 
-	data = window(f, t, row0, nrows, col0, ncols, err);
+	data = gguf_tensor_window(f, t, row0, nrows, col0, ncols, err);
 	if (data == NULL)
 		return -1;
 	if (nrows == 0 || ncols == 0)

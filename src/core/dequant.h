@@ -116,4 +116,14 @@ int	gguf_dequant_block_view(uint32_t type, int be, const uint8_t *data,
 	    uint64_t nbytes, uint64_t block, struct gguf_blockview *bv,
 	    struct gguf_err *err);
 
+/*
+ * Checks a row and column window of t (type decodable, size known, rows
+ * and columns in range, with the valid range in the message) and returns
+ * the tensor's data, a non-NULL dummy for an empty window, or NULL with
+ * err set. Shared by every reader of tensor ranges.
+ */
+const uint8_t	*gguf_tensor_window(const struct gguf_file *f,
+		    const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,
+		    uint64_t col0, uint64_t ncols, struct gguf_err *err);
+
 #endif /* GGUF_DEQUANT_H */

@@ -645,29 +645,12 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 }
 
 /* Checks a row range of t and finds its data. */
+/* Whole rows row0 .. row0+nrows of t: checked like any window. */
 static const uint8_t *
 row_range(const struct gguf_file *f, const struct gguf_tensor *t,
     uint64_t row0, uint64_t nrows, struct gguf_err *err)
 {
-	static const uint8_t	 none[1];
-	uint64_t		 total = gguf_tensor_nrows(t);
-
-	if (gguf_dequant_check(t->type, gguf_layout(f)->be, err) != 0)
-		return NULL;
-	if (t->flags & GGUF_TENSOR_UNSIZED) {
-		gguf_errf(err, -1, "tensor has no known size");
-		return NULL;
-	}
-	if (row0 > total || nrows > total - row0) {
-		gguf_errf(err, -1, "rows %llu:%llu out of range: the tensor "
-		    "has %llu rows (valid 0:%llu)", (unsigned long long)row0,
-		    (unsigned long long)row0 + nrows,
-		    (unsigned long long)total, (unsigned long long)total);
-		return NULL;
-	}
-	if (nrows == 0)
-		return none;
-	return gguf_tensor_data(f, t, err);
+	return gguf_tensor_window(f, t, row0, nrows, 0, t->ne[0], err);
 }
 
 int
