@@ -23,6 +23,7 @@ fixtures="$SHARED_DIR/fixtures/ggml"
 status=0
 
 mkdir -p "$FUZZ_WORK" || exit 1
+FUZZ_WORK=$(cd "$FUZZ_WORK" && pwd) || exit 1
 seeds="$FUZZ_WORK/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds/files" "$seeds/open" "$seeds/edit" "$seeds/dequant"
@@ -66,12 +67,16 @@ for t in $FUZZ_TARGETS; do
 	dict=
 	[ -f "$src/$t.dict" ] && dict="-dict=$src/$t.dict"
 	echo "== fuzz_$t: $FUZZ_SECONDS s"
+	# libFuzzer writes its job log (fuzz-0.log) to the current directory:
+	# run in the work directory, so runs with their own FUZZ_WORK can go
+	# side by side.
+	(cd "$FUZZ_WORK" &&
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1" \
 	"$bin" -max_total_time="$FUZZ_SECONDS" -timeout=20 -rss_limit_mb=2560 \
 	    -max_len=65536 -print_final_stats=1 -jobs=1 -workers=1 \
 	    -artifact_prefix="$FUZZ_WORK/$t-" $dict \
 	    "$corpus" "$seeds/$t" "$src/corpus/$t" "$src/crashes/$t" \
-	    >"$FUZZ_WORK/$t.log" 2>&1
+	    >"$FUZZ_WORK/$t.log" 2>&1)
 	rc=$?
 	grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|cov: .* ft:' \
 	    "$FUZZ_WORK/$t.log" | tail -3
