@@ -70,6 +70,8 @@ int	 cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b);
 void	*cli_xcalloc(size_t n, size_t size);
 /* stats.c */
 int	 cmd_stats(int argc, char **argv);
+/* validate.c */
+int	 cmd_validate(int argc, char **argv);
 /* edit.c */
 int	 cmd_edit(int argc, char **argv);
 int	 cmd_set(int argc, char **argv);

@@ -32,6 +32,10 @@ static const struct cli_cmd commands[] = {
 	{ "stats", cmd_stats, "FILE (TENSOR... | --all) [--rows A:B] "
 	    "[--json] [--threads N]",
 	    "statistics: min, max, mean, std, zeros, NaN, Inf, histogram" },
+	{ "validate", cmd_validate, "[--data] [--strict] [--json] [-q] "
+	    "[--threads N] FILE...",
+	    "check that files load in every GGUF reader: errors, warnings, "
+	    "notes" },
 	{ "edit", cmd_edit, "FILE (-i | -o OUT) [-e CMD]... [-f SCRIPT] "
 	    "[--dry-run] [--reserve BYTES] [--force]",
 	    "apply edit commands (set, rm, mv, rename, ...) and save once" },

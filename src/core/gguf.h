@@ -161,10 +161,21 @@ void	gguf_arrix_free(struct gguf_arrix *ix);
 
 /* ----------------------------------------------------------------- reader */
 
+/* How bad a defect is, from the point of view of the readers in use. */
+enum gguf_wlevel {
+	GGUF_W_NOTE,		/* against the spec's advice; every reader loads it */
+	GGUF_W_WARN,		/* some readers misread or refuse it */
+	GGUF_W_ERROR		/* ggml (and so llama.cpp) refuses the file */
+};
+
 struct gguf_warning {
 	uint64_t	 off;		/* file offset it concerns */
+	int		 level;		/* enum gguf_wlevel */
 	char		*msg;		/* one line */
 };
+
+/* "note", "warning", "error". */
+const char	*gguf_wlevel_name(int level);
 
 /* One KV pair as found in the file. */
 struct gguf_kv {

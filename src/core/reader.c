@@ -33,6 +33,7 @@
 
 #include "gguf.h"
 #include "internal.h"
+#include "schema.h"
 
 #define MAX_WARNINGS	256	/* stored; the rest are counted */
 
@@ -64,11 +65,11 @@ struct gguf_file {
 
 /* ---------------------------------------------------------------- warnings */
 
-static void warnf(struct gguf_file *, uint64_t, const char *, ...)
-    __attribute__((format(printf, 3, 4)));
+static void warnf(struct gguf_file *, int, uint64_t, const char *, ...)
+    __attribute__((format(printf, 4, 5)));
 
 static void
-warnf(struct gguf_file *f, uint64_t off, const char *fmt, ...)
+warnf(struct gguf_file *f, int level, uint64_t off, const char *fmt, ...)
 {
 	va_list	ap;
 	char	buf[512];
@@ -82,6 +83,7 @@ warnf(struct gguf_file *f, uint64_t off, const char *fmt, ...)
 	va_end(ap);
 	f->warn = gguf_xrealloc(f->warn, f->n_warn + 1, sizeof *f->warn);
 	f->warn[f->n_warn].off = off;
+	f->warn[f->n_warn].level = level;
 	f->warn[f->n_warn].msg = gguf_xstrdup(buf);
 	f->n_warn++;
 }
@@ -193,10 +195,10 @@ read_header(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	f->lay.be = c->be;
 	c->lw = v == 1 ? 4 : 8;
 	if (v == 1)
-		warnf(f, 4, "GGUF v1 file: ggml no longer reads it (saving "
+		warnf(f, GGUF_W_ERROR, 4, "GGUF v1 file: ggml no longer reads it (saving "
 		    "writes v3)");
 	if (c->be)
-		warnf(f, 4, "big-endian file: readers on little-endian hosts "
+		warnf(f, GGUF_W_ERROR, 4, "big-endian file: readers on little-endian hosts "
 		    "(ggml, llama.cpp) refuse it");
 
 	if (v == 1) {
@@ -315,16 +317,16 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 		f->n_kv = i + 1;
 
 		if (kv->key.n == 0)
-			warnf(f, kv->off, "empty key");
+			warnf(f, GGUF_W_ERROR, kv->off, "empty key");
 		else if (kv->key.n > GGUF_MAX_KEY)
-			warnf(f, kv->off, "key of %llu bytes is longer than "
+			warnf(f, GGUF_W_WARN, kv->off, "key of %llu bytes is longer than "
 			    "%d", (unsigned long long)kv->key.n, GGUF_MAX_KEY);
 		else if (!gguf_key_is_canonical(kv->key.p, kv->key.n))
-			warnf(f, kv->off, "key \"%s\" breaks the naming rules "
+			warnf(f, GGUF_W_NOTE, kv->off, "key \"%s\" breaks the naming rules "
 			    "(lower_snake_case segments separated by dots)",
 			    pname(&kv->key, buf, sizeof buf));
 		if (type == GGUF_VT_BOOL && kv->val.p[0] > 1)
-			warnf(f, kv->val.off, "key \"%s\": bool value %u is "
+			warnf(f, GGUF_W_WARN, kv->val.off, "key \"%s\": bool value %u is "
 			    "neither 0 nor 1", pname(&kv->key, buf, sizeof buf),
 			    kv->val.p[0]);
 	}
@@ -335,7 +337,7 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 		kv = &f->kv[i];
 		h = index_probe(&f->kv_names, kv->key.p, kv->key.n, kv_name, f);
 		if (f->kv_names.slot[h] != 0)
-			warnf(f, kv->off, "duplicate key \"%s\" (first at "
+			warnf(f, GGUF_W_ERROR, kv->off, "duplicate key \"%s\" (first at "
 			    "offset 0x%llx)", pname(&kv->key, buf, sizeof buf),
 			    (unsigned long long)
 			    f->kv[f->kv_names.slot[h] - 1].off);
@@ -344,29 +346,6 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	}
 	return 0;
 }
-
-/* Well-known keys whose type every reader relies on. */
-static const struct {
-	const char	*key;
-	uint32_t	 type;
-	uint32_t	 atype;
-} known_keys[] = {
-	{ "general.architecture", GGUF_VT_STR, 0 },
-	{ "general.name", GGUF_VT_STR, 0 },
-	{ "general.file_type", GGUF_VT_U32, 0 },
-	{ "general.quantization_version", GGUF_VT_U32, 0 },
-	{ "tokenizer.ggml.model", GGUF_VT_STR, 0 },
-	{ "tokenizer.ggml.tokens", GGUF_VT_ARR, GGUF_VT_STR },
-	{ "tokenizer.ggml.scores", GGUF_VT_ARR, GGUF_VT_F32 },
-	{ "tokenizer.ggml.token_type", GGUF_VT_ARR, GGUF_VT_I32 },
-	{ "tokenizer.ggml.merges", GGUF_VT_ARR, GGUF_VT_STR },
-	{ "tokenizer.ggml.bos_token_id", GGUF_VT_U32, 0 },
-	{ "tokenizer.ggml.eos_token_id", GGUF_VT_U32, 0 },
-	{ "tokenizer.ggml.unknown_token_id", GGUF_VT_U32, 0 },
-	{ "tokenizer.ggml.padding_token_id", GGUF_VT_U32, 0 },
-	{ "tokenizer.ggml.separator_token_id", GGUF_VT_U32, 0 },
-	{ "tokenizer.chat_template", GGUF_VT_STR, 0 },
-};
 
 static void
 type_text(uint32_t type, uint32_t atype, char *buf, size_t len)
@@ -380,27 +359,30 @@ type_text(uint32_t type, uint32_t atype, char *buf, size_t len)
 static int
 check_keys(struct gguf_file *f, struct gguf_err *err)
 {
-	struct gguf_val	*v;
-	uint64_t	 a;
-	size_t		 i;
-	char		 want[32], got[32];
+	const struct gguf_key_spec	*spec;
+	struct gguf_kv			*kv;
+	struct gguf_val			*v;
+	struct gguf_str			 arch = { NULL, 0 };
+	uint64_t			 a, i;
+	char				 buf[256], got[32];
 
-	for (i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++) {
-		v = gguf_kv_get(f, known_keys[i].key);
-		if (v == NULL)
+	/* Every well-known key against the type readers expect of it. */
+	v = gguf_kv_get(f, "general.architecture");
+	if (v == NULL || gguf_val_str(v, &arch) != 0)
+		arch.n = 0;
+	for (i = 0; i < f->n_kv; i++) {
+		kv = &f->kv[i];
+		spec = gguf_schema_find(kv->key.p, kv->key.n, arch.p,
+		    arch.n);
+		if (spec == NULL ||
+		    gguf_schema_type_ok(spec, kv->val.type, kv->val.atype))
 			continue;
-		if (v->type == known_keys[i].type &&
-		    (v->type != GGUF_VT_ARR || v->atype == known_keys[i].atype))
-			continue;
-		type_text(known_keys[i].type, known_keys[i].atype, want,
-		    sizeof want);
-		type_text(v->type, v->atype, got, sizeof got);
-		warnf(f, f->kv[gguf_kv_find(f, known_keys[i].key,
-		    strlen(known_keys[i].key))].off,
-		    "%s should be %s, not %s", known_keys[i].key, want, got);
+		type_text(kv->val.type, kv->val.atype, got, sizeof got);
+		warnf(f, GGUF_W_WARN, kv->off, "%s should be %s, not %s",
+		    pname(&kv->key, buf, sizeof buf), spec->types, got);
 	}
 	if (gguf_kv_find(f, "general.architecture", 20) < 0)
-		warnf(f, f->lay.kv_off, "no general.architecture key");
+		warnf(f, GGUF_W_WARN, f->lay.kv_off, "no general.architecture key");
 
 	f->lay.alignment = GGUF_DEFAULT_ALIGNMENT;
 	v = gguf_kv_get(f, "general.alignment");
@@ -473,7 +455,7 @@ read_tensor(struct gguf_file *f, struct gguf_cur *c, struct gguf_tensor *t,
 	t->end = c->pos;
 
 	if (t->n_dims == 0)
-		warnf(f, t->off, "tensor \"%s\" has 0 dimensions (read as a "
+		warnf(f, GGUF_W_NOTE, t->off, "tensor \"%s\" has 0 dimensions (read as a "
 		    "scalar)", pname(&t->name, buf, sizeof buf));
 	if (gguf_ttype_nbytes(t->type, t->ne, &t->nbytes, &e) != 0) {
 		if (gguf_ttype_known(t->type) && gguf_ttype(t->type)->blck > 0 &&
@@ -482,13 +464,13 @@ read_tensor(struct gguf_file *f, struct gguf_cur *c, struct gguf_tensor *t,
 			    pname(&t->name, buf, sizeof buf), e.msg);
 		t->flags |= GGUF_TENSOR_UNSIZED;
 		t->nbytes = 0;
-		warnf(f, at, "tensor \"%s\": %s", pname(&t->name, buf,
+		warnf(f, GGUF_W_ERROR, at, "tensor \"%s\": %s", pname(&t->name, buf,
 		    sizeof buf), e.msg);
 	}
 	if (t->name.n == 0)
-		warnf(f, t->off, "tensor with an empty name");
+		warnf(f, GGUF_W_WARN, t->off, "tensor with an empty name");
 	else if (t->name.n > GGUF_MAX_NAME)
-		warnf(f, t->off, "tensor name \"%s\" is %llu bytes (ggml "
+		warnf(f, GGUF_W_ERROR, t->off, "tensor name \"%s\" is %llu bytes (ggml "
 		    "loads at most %d)", pname(&t->name, buf, sizeof buf),
 		    (unsigned long long)t->name.n, GGUF_MAX_NAME);
 	return 0;
@@ -523,7 +505,7 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 		h = index_probe(&f->tensor_names, t->name.p, t->name.n,
 		    tensor_name, f);
 		if (f->tensor_names.slot[h] != 0)
-			warnf(f, t->off, "duplicate tensor name \"%s\"",
+			warnf(f, GGUF_W_ERROR, t->off, "duplicate tensor name \"%s\"",
 			    pname(&t->name, buf, sizeof buf));
 		else
 			f->tensor_names.slot[h] = (uint32_t)(i + 1);
@@ -563,7 +545,7 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 		/* ggml pads the metadata even when no tensor follows. */
 		if (gguf_align_ok(f->lay.ti_end, align, &end) == 0 &&
 		    end < f->size)
-			warnf(f, end, "%llu bytes after the metadata and its "
+			warnf(f, GGUF_W_NOTE, end, "%llu bytes after the metadata and its "
 			    "padding (the file has no tensors)",
 			    (unsigned long long)(f->size - end));
 		return 0;
@@ -574,7 +556,7 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 	f->lay.data_end = f->lay.data_off;
 	data_size = f->size > f->lay.data_off ? f->size - f->lay.data_off : 0;
 	if (f->lay.data_off > f->size)
-		warnf(f, f->lay.ti_end, "the data section would start at "
+		warnf(f, GGUF_W_ERROR, f->lay.ti_end, "the data section would start at "
 		    "0x%llx, beyond the end of the file (%llu bytes): no "
 		    "tensor data is present",
 		    (unsigned long long)f->lay.data_off,
@@ -584,7 +566,7 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 	for (i = 0; i < f->n_tensors; i++) {
 		t = &f->tensors[i];
 		if (t->offset % align != 0)
-			warnf(f, t->end - 8, "tensor \"%s\": data offset "
+			warnf(f, GGUF_W_ERROR, t->end - 8, "tensor \"%s\": data offset "
 			    "0x%llx is not a multiple of the alignment %llu",
 			    pname(&t->name, b1, sizeof b1),
 			    (unsigned long long)t->offset,
@@ -597,7 +579,7 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 		    end > data_size) {
 			t->flags |= GGUF_TENSOR_UNREADABLE;
 			if (f->lay.data_off <= f->size)
-				warnf(f, t->end - 8, "tensor \"%s\": data "
+				warnf(f, GGUF_W_ERROR, t->end - 8, "tensor \"%s\": data "
 				    "[0x%llx, +%llu) lies beyond the end of "
 				    "the file", pname(&t->name, b1, sizeof b1),
 				    (unsigned long long)t->offset,
@@ -617,11 +599,11 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 	if (gguf_align_ok(f->lay.data_end, align, &end) == 0 &&
 	    f->lay.data_end <= f->size) {
 		if (end < f->size)
-			warnf(f, end, "%llu bytes after the end of the last "
+			warnf(f, GGUF_W_NOTE, end, "%llu bytes after the end of the last "
 			    "tensor's data and padding",
 			    (unsigned long long)(f->size - end));
 		else if (end > f->size && !noncanon)
-			warnf(f, f->lay.data_end, "the last tensor is not "
+			warnf(f, GGUF_W_ERROR, f->lay.data_end, "the last tensor is not "
 			    "followed by its alignment padding");
 	}
 	if (!noncanon)
@@ -647,12 +629,12 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 		 * fill it.
 		 */
 		if (p != NULL && t->nbytes > 0 && t->offset < prev_end)
-			warnf(f, t->end - 8, "tensor \"%s\" overlaps tensor "
+			warnf(f, GGUF_W_ERROR, t->end - 8, "tensor \"%s\" overlaps tensor "
 			    "\"%s\"", pname(&t->name, b1, sizeof b1),
 			    pname(&p->name, b2, sizeof b2));
 		else if ((p != NULL || !unsized) &&
 		    gguf_align_ok(prev_end, align, &end) == 0 && t->offset > end)
-			warnf(f, t->end - 8, "gap of %llu bytes before tensor "
+			warnf(f, GGUF_W_ERROR, t->end - 8, "gap of %llu bytes before tensor "
 			    "\"%s\"", (unsigned long long)(t->offset - end),
 			    pname(&t->name, b1, sizeof b1));
 		if (t->nbytes > 0 &&
@@ -667,7 +649,7 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 		if (!(f->tensors[i].flags & GGUF_TENSOR_UNSIZED) &&
 		    !(f->tensors[i - 1].flags & GGUF_TENSOR_UNSIZED) &&
 		    f->tensors[i].offset < f->tensors[i - 1].offset) {
-			warnf(f, f->tensors[i].end - 8, "tensor data is not in "
+			warnf(f, GGUF_W_ERROR, f->tensors[i].end - 8, "tensor data is not in "
 			    "tensor-info order (from \"%s\" on)",
 			    pname(&f->tensors[i].name, b1, sizeof b1));
 			break;
@@ -698,7 +680,7 @@ parse(struct gguf_file *f, struct gguf_err *err)
 		return NULL;
 	}
 	if (f->n_warn_dropped > 0)
-		warnf(f, 0, "(%zu more warnings not shown)", f->n_warn_dropped);
+		warnf(f, GGUF_W_NOTE, 0, "(%zu more warnings not shown)", f->n_warn_dropped);
 	return f;
 }
 

@@ -127,3 +127,16 @@ gguf_fmt_size(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%.1f %s", d, units[u]);
 	return buf;
 }
+
+const char *
+gguf_wlevel_name(int level)
+{
+	switch (level) {
+	case GGUF_W_NOTE:
+		return "note";
+	case GGUF_W_WARN:
+		return "warning";
+	default:
+		return "error";
+	}
+}

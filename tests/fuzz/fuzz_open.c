@@ -3,9 +3,10 @@
  * everything the reader hands out: every KV and its scalar getters, array
  * elements from both ends (nested arrays one level down), lookups by key
  * and by tensor name, and the first and last byte of every tensor's data.
- * Then the same bytes as a file through `ggufed dump` and `dump --json`,
- * whose output must be safe for a terminal (valid UTF-8, no control
- * character but newline: see fuzz_safe_text).
+ * Then the same bytes as a file through `ggufed dump`, `dump --json` and
+ * `validate --data` (text and JSON), whose output must be safe for a
+ * terminal (valid UTF-8, no control character but newline: see
+ * fuzz_safe_text).
  *
  * A crash, a sanitizer report, a leak, a hang or unsafe output here is a
  * bug in the reader or the printer.
@@ -22,16 +23,17 @@
 #include "cli/cli.h"
 #include "fuzz.h"
 
-/* Runs `ggufed dump ARGS FILE`, checking what it prints. */
+/* Runs `ggufed NAME ARGS`, checking what it prints. */
 static void
-dump(const char *a1, const char *a2, const char *a3, const char *a4)
+run(int (*cmd)(int, char **), const char *name, const char *a1,
+    const char *a2, const char *a3, const char *a4)
 {
 	FILE	*real = stdout, *mem;
 	char	*out = NULL, *argv[6];
 	size_t	 len = 0, bad;
 	int	 argc = 0;
 
-	argv[argc++] = (char *)(uintptr_t)"dump";
+	argv[argc++] = (char *)(uintptr_t)name;
 	if (a1 != NULL)
 		argv[argc++] = (char *)(uintptr_t)a1;
 	if (a2 != NULL)
@@ -45,11 +47,11 @@ dump(const char *a1, const char *a2, const char *a3, const char *a4)
 		fuzz_fail("open_memstream");
 	fflush(real);
 	stdout = mem;
-	cmd_dump(argc, argv);
+	cmd(argc, argv);
 	stdout = real;
 	fclose(mem);
 	if (!fuzz_safe_text(out, len, &bad))
-		fuzz_fail("dump %s printed unsafe byte 0x%02x at %zu",
+		fuzz_fail("%s %s printed unsafe byte 0x%02x at %zu", name,
 		    a1 != NULL ? a1 : "", (unsigned char)out[bad], bad);
 	free(out);
 }
@@ -92,9 +94,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_path(buf, sizeof buf, "open.gguf");
 	fuzz_write_file(buf, data, size);
-	dump(buf, NULL, NULL, NULL);
-	dump("--json", buf, NULL, NULL);
-	dump("--max-array", "3", "--json", buf);
+	run(cmd_dump, "dump", buf, NULL, NULL, NULL);
+	run(cmd_dump, "dump", "--json", buf, NULL, NULL);
+	run(cmd_dump, "dump", "--max-array", "3", "--json", buf);
+	run(cmd_validate, "validate", "--data", "--threads", "1", buf);
+	run(cmd_validate, "validate", "--json", buf, NULL, NULL);
 
 	f = gguf_open_buffer(data, size, &err);
 	if (f == NULL) {

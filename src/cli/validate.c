@@ -1,0 +1,209 @@
+/*
+ * validate.c - `ggufed validate [--data] [--strict] [--json] [-q]
+ * [--threads N] FILE...`: is this a file every reader loads?
+ *
+ * Reports, for each file, what the reader found while opening it (layout,
+ * names, duplicates, key types) and what the model checks find (tokenizer,
+ * hyper-parameters, blocks, file name; with --data, NaN, Inf and all-zero
+ * tensors), one finding a line:
+ *
+ *	model.gguf:0x1c4: error: duplicate key "general.name" (first ...)
+ *	model.gguf: warning: no llama.context_length key: ...
+ *
+ * then a summary line per file. An error is a file ggml or llama.cpp
+ * refuses or misreads; a warning, something some reader gets wrong; a note,
+ * a departure from the specification's advice. The exit status is 0 when
+ * no file has an error (with --strict, no warning either), 1 otherwise.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+
+struct report {
+	const char	*path;
+	int		 json;
+	int		 quiet;
+	unsigned	 count[3];	/* by enum gguf_wlevel */
+	unsigned	 shown;		/* findings printed (JSON commas) */
+};
+
+static void
+finding(void *arg, int level, int64_t off, const char *msg)
+{
+	struct report	*r = arg;
+
+	if (level < GGUF_W_NOTE || level > GGUF_W_ERROR)
+		level = GGUF_W_ERROR;
+	r->count[level]++;
+	if (r->quiet)
+		return;
+	if (r->json) {
+		printf("%s\n    {\"level\": \"%s\", \"offset\": ",
+		    r->shown++ > 0 ? "," : "", gguf_wlevel_name(level));
+		if (off >= 0)
+			printf("%lld", (long long)off);
+		else
+			printf("null");
+		printf(", \"message\": ");
+		out_json_str(stdout, msg, strlen(msg));
+		printf("}");
+		return;
+	}
+	out_text(stdout, r->path, strlen(r->path));
+	if (off >= 0)
+		printf(":0x%llx", (unsigned long long)off);
+	printf(": %s: ", gguf_wlevel_name(level));
+	out_msg(stdout, msg);
+	putchar('\n');
+}
+
+static void
+summary(const struct report *r, int opened)
+{
+	static const char *const	 names[3][2] = {
+		{ "note", "notes" }, { "warning", "warnings" },
+		{ "error", "errors" }
+	};
+	int				 l, any = 0;
+
+	if (r->json) {
+		printf("%s],\n  \"errors\": %u, \"warnings\": %u, \"notes\": "
+		    "%u, \"opened\": %s}", r->shown > 0 ? "\n  " : "",
+		    r->count[GGUF_W_ERROR], r->count[GGUF_W_WARN],
+		    r->count[GGUF_W_NOTE], opened ? "true" : "false");
+		return;
+	}
+	out_text(stdout, r->path, strlen(r->path));
+	printf(": ");
+	for (l = GGUF_W_ERROR; l >= GGUF_W_NOTE; l--) {
+		if (r->count[l] == 0)
+			continue;
+		printf("%s%u %s", any++ ? ", " : "", r->count[l],
+		    names[l][r->count[l] != 1]);
+	}
+	printf("%s\n", any ? "" : "no problems found");
+}
+
+/* Validates one file; 1 if it fails (an error, or a warning if strict). */
+static int
+validate_one(const char *path, unsigned flags,
+    const struct gguf_stats_opts *opts, int json, int quiet, int strict,
+    int first)
+{
+	struct gguf_file		*f;
+	const struct gguf_warning	*w;
+	struct report			 r;
+	struct gguf_err			 err;
+	size_t				 i;
+	int				 rc;
+
+	memset(&r, 0, sizeof r);
+	r.path = path;
+	r.json = json;
+	r.quiet = quiet;
+	if (json) {
+		printf("%s{\"file\": ", first ? "" : ",\n");
+		out_json_str(stdout, path, strlen(path));
+		printf(",\n  \"findings\": [");
+	}
+	memset(&err, 0, sizeof err);
+	if ((f = gguf_open(path, &err)) == NULL) {
+		finding(&r, GGUF_W_ERROR, err.has_off ? (int64_t)err.off : -1,
+		    err.msg);
+		summary(&r, 0);
+		return 1;
+	}
+	for (i = 0; i < gguf_n_warnings(f); i++) {
+		w = gguf_warning_at(f, i);
+		finding(&r, w->level, (int64_t)w->off, w->msg);
+	}
+	memset(&err, 0, sizeof err);
+	rc = gguf_check_model(f, path, flags, opts, finding, &r, &err);
+	if (rc != 0)
+		finding(&r, GGUF_W_ERROR, err.has_off ? (int64_t)err.off : -1,
+		    rc == GGUF_STATS_CANCELLED ? "the data checks were "
+		    "cancelled" : err.msg);
+	gguf_close(f);
+	summary(&r, 1);
+	return r.count[GGUF_W_ERROR] > 0 ||
+	    (strict && r.count[GGUF_W_WARN] > 0);
+}
+
+int
+cmd_validate(int argc, char **argv)
+{
+	struct gguf_stats_opts	 opts;
+	unsigned long long	 nthreads = 0;
+	unsigned		 flags = 0;
+	int			 i, json = 0, quiet = 0, strict = 0, nfiles = 0;
+	int			 failed = 0, only_files = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (only_files || argv[i][0] != '-' || argv[i][1] == '\0') {
+			nfiles++;
+			continue;
+		}
+		if (strcmp(argv[i], "--") == 0)
+			only_files = 1;
+		else if (strcmp(argv[i], "--data") == 0)
+			flags |= GGUF_CHECK_DATA;
+		else if (strcmp(argv[i], "--json") == 0)
+			json = 1;
+		else if (strcmp(argv[i], "--strict") == 0)
+			strict = 1;
+		else if (strcmp(argv[i], "-q") == 0 ||
+		    strcmp(argv[i], "--quiet") == 0)
+			quiet = 1;
+		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+			if (cli_parse_u64(argv[++i], &nthreads) != 0 ||
+			    nthreads == 0 || nthreads > 1024) {
+				cli_usage_error("validate", "--threads wants a "
+				    "number from 1 to 1024");
+				return EXIT_USAGE;
+			}
+		} else if (strcmp(argv[i], "--help") == 0) {
+			cli_usage_error("validate", "check that files load in "
+			    "every GGUF reader");
+			return 0;
+		} else {
+			cli_usage_error("validate", "unknown option or missing "
+			    "value: '%s'", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (nfiles == 0) {
+		cli_usage_error("validate", "validate wants at least one FILE");
+		return EXIT_USAGE;
+	}
+	memset(&opts, 0, sizeof opts);
+	opts.threads = (unsigned)nthreads;
+	if (json)
+		printf("[");
+	nfiles = 0;
+	only_files = 0;
+	for (i = 1; i < argc; i++) {
+		if (!only_files && strcmp(argv[i], "--") == 0) {
+			only_files = 1;
+			continue;
+		}
+		if (!only_files && argv[i][0] == '-' && argv[i][1] != '\0') {
+			if (strcmp(argv[i], "--threads") == 0)
+				i++;
+			continue;
+		}
+		failed |= validate_one(argv[i], flags, &opts, json, quiet,
+		    strict, nfiles++ == 0);
+	}
+	if (json)
+		printf("]\n");
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("writing the report: output error");
+		return EXIT_BADFILE;
+	}
+	return failed ? EXIT_BADFILE : 0;
+}

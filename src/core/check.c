@@ -1,0 +1,400 @@
+/*
+ * check.c - model-level checks: tokenizer, hyper-parameters, blocks,
+ * file name and, on request, the tensor data itself.
+ *
+ * Levels follow what llama.cpp does with such a file: it reads
+ * tokenizer.ggml.scores and token_type by token id without checking their
+ * length (a shorter array is read past its end), refuses a BPE vocabulary
+ * without merges, and replaces a special token id outside the vocabulary
+ * by its default with a warning.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "naming.h"
+#include "schema.h"
+
+struct checker {
+	struct gguf_file	*f;
+	gguf_finding_fn		 fn;
+	void			*arg;
+	struct gguf_str		 arch;
+	char			 buf[512];
+};
+
+static void say(struct checker *, int, int64_t, const char *, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+say(struct checker *c, int level, int64_t off, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->buf, sizeof c->buf, fmt, ap);
+	va_end(ap);
+	c->fn(c->arg, level, off, c->buf);
+}
+
+/* The entry of key, or NULL; *off its file offset (-1 if absent). */
+static struct gguf_kv *
+kv_of(struct checker *c, const char *key, int64_t *off)
+{
+	int64_t	i = gguf_kv_find(c->f, key, strlen(key));
+
+	*off = -1;
+	if (i < 0)
+		return NULL;
+	*off = (int64_t)gguf_kv_at(c->f, (uint64_t)i)->off;
+	return gguf_kv_at(c->f, (uint64_t)i);
+}
+
+/* "{arch}.block_count" with the file's architecture, in buf. */
+static const char *
+arch_key(struct checker *c, const char *suffix, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s.%s", (int)c->arch.n, c->arch.p, suffix);
+	return buf;
+}
+
+/* An integer key's value, as u64; 0 and *ok 0 if absent or not one. */
+static uint64_t
+key_u64(struct checker *c, const char *key, int *ok, int64_t *off)
+{
+	struct gguf_kv	*kv = kv_of(c, key, off);
+	uint64_t	 v;
+
+	*ok = kv != NULL && kv->val.type != GGUF_VT_ARR &&
+	    kv->val.type != GGUF_VT_STR && kv->val.type != GGUF_VT_F32 &&
+	    kv->val.type != GGUF_VT_F64 && gguf_val_u64(&kv->val, &v) == 0;
+	return *ok ? v : 0;
+}
+
+/* ---------------------------------------------------------------- tokenizer */
+
+static void
+check_array_len(struct checker *c, const char *key, uint64_t n_tok,
+    int level)
+{
+	struct gguf_kv	*kv;
+	int64_t		 off;
+	char		 g1[32], g2[32];
+
+	if ((kv = kv_of(c, key, &off)) == NULL || kv->val.type != GGUF_VT_ARR ||
+	    kv->val.count == n_tok)
+		return;
+	say(c, level, off, "%s has %s elements but tokenizer.ggml.tokens has "
+	    "%s", key, gguf_fmt_group(kv->val.count, g1, sizeof g1),
+	    gguf_fmt_group(n_tok, g2, sizeof g2));
+}
+
+static void
+check_token_types(struct checker *c, uint64_t n_tok)
+{
+	struct gguf_kv	*kv;
+	struct gguf_val	 e;
+	struct gguf_err	 err;
+	int64_t		 off, t;
+	uint64_t	 i, n, bad = 0, first = 0;
+
+	kv = kv_of(c, "tokenizer.ggml.token_type", &off);
+	if (kv == NULL || kv->val.type != GGUF_VT_ARR ||
+	    kv->val.atype == GGUF_VT_STR || kv->val.atype == GGUF_VT_ARR)
+		return;
+	n = kv->val.count < n_tok ? kv->val.count : n_tok;
+	for (i = 0; i < n; i++) {
+		if (gguf_arr_get(&kv->val, i, &e, &err) != 0 ||
+		    gguf_val_i64(&e, &t) != 0 || t < 0 || t > 6) {
+			if (bad++ == 0)
+				first = i;
+		}
+	}
+	if (bad > 0)
+		say(c, GGUF_W_WARN, off, "tokenizer.ggml.token_type: %llu "
+		    "token%s of no known type (0 to 6), the first id %llu",
+		    (unsigned long long)bad, bad == 1 ? "" : "s",
+		    (unsigned long long)first);
+}
+
+/* Every well-known tokenizer.ggml.*_token_id against the vocabulary. */
+static void
+check_token_ids(struct checker *c, uint64_t n_tok)
+{
+	const struct gguf_key_spec	*s;
+	struct gguf_kv			*kv;
+	uint64_t			 i;
+	int64_t				 id;
+	size_t				 kl;
+	char				 g[32];
+
+	for (i = 0; i < gguf_layout(c->f)->n_kv; i++) {
+		kv = gguf_kv_at(c->f, i);
+		s = gguf_schema_find(kv->key.p, kv->key.n, c->arch.p,
+		    c->arch.n);
+		if (s == NULL || strncmp(s->key, "tokenizer.ggml.", 15) != 0)
+			continue;
+		kl = strlen(s->key);
+		if (kl < 9 || strcmp(s->key + kl - 9, "_token_id") != 0)
+			continue;
+		if (kv->val.type == GGUF_VT_ARR || kv->val.type ==
+		    GGUF_VT_STR || gguf_val_i64(&kv->val, &id) != 0)
+			continue;	/* wrong types: the reader says so */
+		if (id < 0)
+			continue;	/* -1: none, as some writers put it */
+		/* UINT32_MAX: -1 written as u32, meaning "none". */
+		if ((uint64_t)id >= n_tok)
+			say(c, id == UINT32_MAX ? GGUF_W_NOTE : GGUF_W_WARN,
+			    (int64_t)kv->off, "%s is %lld, not a token: the "
+			    "vocabulary has %s (llama.cpp ignores it)", s->key,
+			    (long long)id, gguf_fmt_group(n_tok, g, sizeof g));
+	}
+}
+
+static void
+check_tokenizer(struct checker *c)
+{
+	struct gguf_kv	*tok, *model;
+	struct gguf_str	 m = { NULL, 0 };
+	int64_t		 off, moff;
+	uint64_t	 n_tok, vs;
+	int		 ok;
+	char		 k[256], g1[32], g2[32];
+
+	tok = kv_of(c, "tokenizer.ggml.tokens", &off);
+	model = kv_of(c, "tokenizer.ggml.model", &moff);
+	if (model != NULL)
+		(void)gguf_val_str(&model->val, &m);
+	if (tok == NULL || tok->val.type != GGUF_VT_ARR) {
+		if (model != NULL && !(m.n == 8 && memcmp(m.p, "no_vocab",
+		    8) == 0))
+			say(c, GGUF_W_ERROR, moff, "tokenizer.ggml.model is "
+			    "set but there is no tokenizer.ggml.tokens array");
+		return;
+	}
+	n_tok = tok->val.count;
+	if (model == NULL)
+		say(c, GGUF_W_WARN, off, "tokenizer.ggml.tokens without "
+		    "tokenizer.ggml.model: readers cannot tell how to "
+		    "tokenize");
+	check_array_len(c, "tokenizer.ggml.scores", n_tok, GGUF_W_ERROR);
+	check_array_len(c, "tokenizer.ggml.token_type", n_tok, GGUF_W_ERROR);
+	check_token_types(c, n_tok);
+	check_token_ids(c, n_tok);
+	if (m.n == 4 && memcmp(m.p, "gpt2", 4) == 0 &&
+	    gguf_kv_find(c->f, "tokenizer.ggml.merges", 21) < 0)
+		say(c, GGUF_W_ERROR, moff, "tokenizer.ggml.model is gpt2 "
+		    "(BPE) but there is no tokenizer.ggml.merges array");
+	if (c->arch.n > 0) {
+		vs = key_u64(c, arch_key(c, "vocab_size", k, sizeof k), &ok,
+		    &off);
+		if (ok && vs != n_tok)
+			say(c, GGUF_W_WARN, off, "%s is %s but "
+			    "tokenizer.ggml.tokens has %s", k,
+			    gguf_fmt_group(vs, g1, sizeof g1),
+			    gguf_fmt_group(n_tok, g2, sizeof g2));
+	}
+}
+
+/* ------------------------------------------------------- hyper-parameters */
+
+static const char *const required_hparams[] = {
+	"context_length", "embedding_length", "block_count"
+};
+
+/* Whether the file describes a model (rather than an adapter, a vocab...). */
+static int
+is_model(struct checker *c)
+{
+	struct gguf_val	*v = gguf_kv_get(c->f, "general.type");
+	struct gguf_str	 s;
+
+	if (gguf_layout(c->f)->n_tensors == 0)
+		return 0;
+	if (v == NULL || gguf_val_str(v, &s) != 0)
+		return 1;
+	return s.n == 5 && memcmp(s.p, "model", 5) == 0;
+}
+
+/* The N of a tensor named blk.N.*, or -1. */
+static int64_t
+block_of(const struct gguf_str *name)
+{
+	uint64_t	i, n = 0;
+
+	if (name->n < 6 || memcmp(name->p, "blk.", 4) != 0)
+		return -1;
+	for (i = 4; i < name->n && name->p[i] >= '0' && name->p[i] <= '9';
+	    i++) {
+		n = n * 10 + (uint64_t)(name->p[i] - '0');
+		if (n > (1u << 30))
+			return -1;
+	}
+	if (i == 4 || i >= name->n || name->p[i] != '.')
+		return -1;
+	return (int64_t)n;
+}
+
+static void
+check_hparams(struct checker *c)
+{
+	const struct gguf_tensor	*t;
+	uint64_t			 nb, i;
+	int64_t				 off, b;
+	size_t				 k;
+	int				 ok;
+	char				 key[256], nm[128];
+
+	if (c->arch.n == 0 || !is_model(c))
+		return;
+	for (k = 0; k < sizeof required_hparams / sizeof required_hparams[0];
+	    k++) {
+		arch_key(c, required_hparams[k], key, sizeof key);
+		if (gguf_kv_find(c->f, key, strlen(key)) < 0)
+			say(c, GGUF_W_WARN, -1, "no %s key: llama.cpp needs it "
+			    "to load a %.*s model", key, (int)c->arch.n,
+			    c->arch.p);
+	}
+	nb = key_u64(c, arch_key(c, "block_count", key, sizeof key), &ok,
+	    &off);
+	if (!ok)
+		return;
+	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
+		t = gguf_tensor_at(c->f, i);
+		if ((b = block_of(&t->name)) >= 0 && (uint64_t)b >= nb) {
+			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" "
+			    "is in block %lld but %s is %llu",
+			    gguf_pname(t->name.p, t->name.n, nm, sizeof nm),
+			    (long long)b, key, (unsigned long long)nb);
+			break;
+		}
+	}
+}
+
+/* -------------------------------------------------------------- the rest */
+
+static int
+is_quantized(uint32_t type)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(type);
+
+	return ti != NULL && ti->blck > 1;
+}
+
+static void
+check_general(struct checker *c)
+{
+	const struct gguf_layout	*lay = gguf_layout(c->f);
+	uint64_t			 i, no, count;
+	int64_t				 off, coff;
+	int				 ok, cok;
+	char				 nm[128];
+
+	for (i = 0; i < lay->n_tensors; i++)
+		if (is_quantized(gguf_tensor_at(c->f, i)->type))
+			break;
+	if (i < lay->n_tensors &&
+	    gguf_kv_find(c->f, "general.quantization_version", 28) < 0)
+		say(c, GGUF_W_WARN, -1, "tensor \"%s\" is quantized but "
+		    "there is no general.quantization_version key",
+		    gguf_pname(gguf_tensor_at(c->f, i)->name.p,
+		    gguf_tensor_at(c->f, i)->name.n, nm, sizeof nm));
+
+	no = key_u64(c, "split.no", &ok, &off);
+	count = key_u64(c, "split.count", &cok, &coff);
+	if (ok && cok && no >= count)
+		say(c, GGUF_W_ERROR, off, "split.no is %llu but split.count "
+		    "is %llu", (unsigned long long)no,
+		    (unsigned long long)count);
+	else if (ok != cok)
+		say(c, GGUF_W_WARN, ok ? off : coff, "%s without %s",
+		    ok ? "split.no" : "split.count",
+		    ok ? "split.count" : "split.no");
+}
+
+static int
+check_name(struct checker *c, const char *name, struct gguf_err *err)
+{
+	struct gguf_name	n;
+
+	if (gguf_name_parse(name, &n, err) != 0)
+		return -1;
+	if (!n.matched)
+		say(c, GGUF_W_NOTE, -1, "the file name is off the naming "
+		    "convention <BaseName>-<SizeLabel>[-<FineTune>]-"
+		    "<Version>[-<Encoding>][-<Type>][-<Shard>].gguf");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ data */
+
+static int
+check_data(struct checker *c, const struct gguf_stats_opts *opts)
+{
+	const struct gguf_tensor	*t;
+	struct gguf_stats		 st;
+	struct gguf_err			 e;
+	uint64_t			 i, rows;
+	int				 rc;
+	char				 nm[128], g[32];
+
+	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
+		t = gguf_tensor_at(c->f, i);
+		if (t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE))
+			continue;	/* the reader has said why */
+		if (t->nelem == 0)
+			continue;
+		rows = t->nelem / t->ne[0];
+		memset(&e, 0, sizeof e);
+		rc = gguf_stats_tensor(c->f, t, 0, rows, opts, &st, &e);
+		if (rc == GGUF_STATS_CANCELLED)
+			return rc;
+		gguf_pname(t->name.p, t->name.n, nm, sizeof nm);
+		if (rc != 0) {
+			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor \"%s\": "
+			    "%s", nm, e.msg);
+			continue;
+		}
+		if (st.nnan > 0 || st.npinf > 0 || st.nninf > 0)
+			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" "
+			    "has %llu NaN, %llu +Inf and %llu -Inf values", nm,
+			    (unsigned long long)st.nnan,
+			    (unsigned long long)st.npinf,
+			    (unsigned long long)st.nninf);
+		else if (st.nzero == st.count && st.count > 1)
+			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\": "
+			    "all %s values are zero", nm,
+			    gguf_fmt_group(st.count, g, sizeof g));
+	}
+	return 0;
+}
+
+int
+gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
+    const struct gguf_stats_opts *opts, gguf_finding_fn fn, void *arg,
+    struct gguf_err *err)
+{
+	struct checker	c;
+	struct gguf_val	*v;
+
+	memset(&c, 0, sizeof c);
+	c.f = f;
+	c.fn = fn;
+	c.arg = arg;
+	v = gguf_kv_get(f, "general.architecture");
+	if (v == NULL || gguf_val_str(v, &c.arch) != 0 || c.arch.n == 0 ||
+	    c.arch.n > 64 || memchr(c.arch.p, '\0', c.arch.n) != NULL)
+		c.arch.n = 0;
+	check_tokenizer(&c);
+	check_hparams(&c);
+	check_general(&c);
+	if (name != NULL && check_name(&c, name, err) != 0)
+		return -1;
+	if (flags & GGUF_CHECK_DATA)
+		return check_data(&c, opts);
+	return 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * check.h - what `ggufed validate` finds beyond the reader's own checks.
+ *
+ * The reader reports defects of the container (layout, offsets, names,
+ * duplicate keys, well-known keys of the wrong type) as it opens a file.
+ * These checks look at the model the file describes: a tokenizer whose
+ * arrays disagree in length, special token ids outside the vocabulary,
+ * missing hyper-parameters, blocks beyond the block count, a file name off
+ * the naming convention and, on request, NaN, Inf or all-zero tensors.
+ * Each finding has a level (enum gguf_wlevel: an error is a file llama.cpp
+ * fails to load or misreads) and, where one applies, a file offset.
+ */
+#ifndef GGUF_CHECK_H
+#define GGUF_CHECK_H
+
+#include <stdint.h>
+
+#include "gguf.h"
+#include "stats.h"
+
+/* One finding; off is -1 when no single place of the file is at fault. */
+typedef void	(*gguf_finding_fn)(void *arg, int level, int64_t off,
+		    const char *msg);
+
+#define GGUF_CHECK_DATA		0x01	/* decode every tensor: NaN, Inf, all zero */
+
+/*
+ * Runs the model checks over f (whose warnings the caller reports itself),
+ * calling fn for each finding. name is the file's name for the naming
+ * convention check (NULL to skip it); opts (threads, progress, cancel) is
+ * for the data checks and may be NULL. Returns 0, GGUF_STATS_CANCELLED, or
+ * -1 with err set if something could not be checked at all.
+ */
+int	gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
+	    const struct gguf_stats_opts *opts, gguf_finding_fn fn, void *arg,
+	    struct gguf_err *err);
+
+#endif /* GGUF_CHECK_H */

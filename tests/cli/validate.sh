@@ -1,0 +1,191 @@
+#!/bin/sh
+# validate.sh - ggufed validate: what it finds, at which level, where, and
+# its exit status. Defects are made in copies of the demo model with
+# ggufed's own edits, so each case changes one thing of a valid model.
+. "$TESTS_SRCDIR/lib.sh"
+
+demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
+jsoncheck="$TESTS_BUILDDIR/tools/jsoncheck"
+m="$scratch/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"	# a conventional name
+out="$scratch/out"
+
+# v EDIT...: the demo with these edit commands applied, in $m.
+v() {
+	cp "$demo" "$m" && chmod 644 "$m" || return 1
+	for e in "$@"; do
+		set -- "$@" -e "$e"
+		shift
+	done
+	[ $# -eq 0 ] || "$GGUFED" edit "$m" -i -q "$@" >/dev/null
+}
+# run ARGS...: validate, output in $out, exit status in $rc.
+run() { "$GGUFED" validate "$@" >"$out" 2>&1; rc=$?; }
+
+# -------------------------------------------------------------- a good file
+v
+run "$m"
+[ $rc -eq 0 ] && [ "$(cat "$out")" = "$m: no problems found" ]
+ok $? "the demo model: no problems found, exit 0"
+run --strict "$m"
+ok $rc "--strict: still 0"
+
+# ------------------------------------------------------------ the tokenizer
+v 'set tokenizer.ggml.eos_token_id 999999'
+run "$m"
+[ $rc -eq 0 ] && grep -q "^$m:0x[0-9a-f]*: warning: tokenizer.ggml.eos_token_id is 999999, not a token: the vocabulary has " "$out" &&
+    tail -1 "$out" | grep -q ": 1 warning$"
+ok $? "special token id past the vocabulary: a warning with the key's offset, exit 0"
+run --strict "$m"
+ok $([ $rc -eq 1 ]; echo $?) "--strict: a warning fails"
+v 'set tokenizer.ggml.eos_token_id 4294967295'
+run "$m"
+[ $rc -eq 0 ] && grep -q "note: tokenizer.ggml.eos_token_id is 4294967295" "$out"
+ok $? "special token id -1 as u32 (none): a note"
+
+v 'del tokenizer.ggml.scores[0]'
+run "$m"
+[ $rc -eq 1 ] && grep -q "error: tokenizer.ggml.scores has [0-9,]* elements but tokenizer.ggml.tokens has " "$out"
+ok $? "scores shorter than tokens: an error, exit 1"
+v 'append tokenizer.ggml.token_type 1'
+run "$m"
+[ $rc -eq 1 ] && grep -q "error: tokenizer.ggml.token_type has" "$out"
+ok $? "token types longer than tokens: an error"
+v 'set tokenizer.ggml.token_type[5] 9' 'set tokenizer.ggml.token_type[7] -2'
+run "$m"
+grep -q "warning: tokenizer.ggml.token_type: 2 tokens of no known type (0 to 6), the first id 5$" "$out"
+ok $? "token types out of range: counted, first id named"
+v 'set tokenizer.ggml.model gpt2'
+run "$m"
+[ $rc -eq 1 ] && grep -q "error: tokenizer.ggml.model is gpt2 (BPE) but there is no tokenizer.ggml.merges array" "$out"
+ok $? "a BPE vocabulary without merges: an error"
+v 'rm tokenizer.ggml.model'
+run "$m"
+grep -q "warning: tokenizer.ggml.tokens without tokenizer.ggml.model" "$out"
+ok $? "tokens without a tokenizer model: a warning"
+v 'set llama.vocab_size:u32 7'
+run "$m"
+grep -q "warning: llama.vocab_size is 7 but tokenizer.ggml.tokens has " "$out"
+ok $? "{arch}.vocab_size disagreeing with the tokens: a warning"
+
+# ------------------------------------------------------- hyper-parameters
+v 'rm llama.context_length'
+run "$m"
+[ $rc -eq 0 ] && grep -q "^$m: warning: no llama.context_length key: llama.cpp needs it to load a llama model$" "$out"
+ok $? "a missing hyper-parameter: a warning without an offset"
+v 'set llama.block_count 1'
+run "$m"
+grep -q 'warning: tensor "blk.1.[a-z_.]*" is in block 1 but llama.block_count is 1$' "$out"
+ok $? "a block beyond the block count"
+v 'set general.type adapter' 'rm llama.context_length'
+run "$m"
+! grep -q "context_length" "$out"
+ok $? "not a model (general.type): no hyper-parameter checks"
+
+# ------------------------------------------------- key types (the schema)
+v 'set general.file_type:str Q4_K_M'
+run "$m"
+grep -q "^$m:0x[0-9a-f]*: warning: general.file_type should be u32, not str$" "$out"
+ok $? "a well-known key of another type"
+v 'set llama.rope.freq_base:f64 10000'
+run "$m"
+grep -q "warning: llama.rope.freq_base should be f32, not f64" "$out"
+ok $? "{arch} keys are checked with the file's architecture"
+v 'set tokenizer.chat_template.tool_use:u32 1'
+run "$m"
+grep -q "warning: tokenizer.chat_template.tool_use should be str, not u32" "$out"
+ok $? "{name} keys are checked"
+v 'set general.base_model.count:u32 1' 'set general.base_model.0.name:i8 1'
+run "$m"
+grep -q "warning: general.base_model.0.name should be str, not i8" "$out"
+ok $? "{id} keys are checked"
+v 'set llama.feed_forward_length:arr[i32] [1, 2]'
+run "$m"
+! grep -q "feed_forward_length" "$out"
+ok $? "a key with alternative types: each is accepted"
+v 'set other.arch.key:u64 1'
+run "$m"
+[ "$(cat "$out")" = "$m: no problems found" ]
+ok $? "keys outside the schema are not judged"
+
+# ----------------------------------------------------------- general.*, split
+v 'rm general.quantization_version'
+run "$m"
+grep -q 'warning: tensor "[a-z0-9_.]*" is quantized but there is no general.quantization_version key' "$out"
+ok $? "quantized tensors without general.quantization_version"
+v 'set split.no:u16 3' 'set split.count:u16 2'
+run "$m"
+[ $rc -eq 1 ] && grep -q "error: split.no is 3 but split.count is 2" "$out"
+ok $? "split.no past split.count: an error"
+v 'set split.no:u16 0'
+run "$m"
+grep -q "warning: split.no without split.count" "$out"
+ok $? "half a split description: a warning"
+
+# ------------------------------------------------------------- file names
+cp "$demo" "$scratch/my model.gguf"
+run "$scratch/my model.gguf"
+[ $rc -eq 0 ] && grep -q "note: the file name is off the naming convention <BaseName>" "$out"
+ok $? "a file name off the convention: a note, exit 0"
+
+# ------------------------------------------------------ the reader's findings
+F="$SHARED_DIR/fixtures/real"
+if [ -r "$F/zackshen-test-le-v3-twin-of-be.gguf" ]; then
+	run "$F/zackshen-test-le-v3-twin-of-be.gguf"
+	[ $rc -eq 1 ] && grep -q ':0x45: error: duplicate key "general.architecture" (first at offset 0x18)$' "$out"
+	ok $? "duplicate keys (ggml refuses them): an error at the key's offset"
+	run "$F/threatflux-test_model-zero-offsets.gguf"
+	[ $rc -eq 1 ] && grep -q 'error: tensor "output_norm.weight" overlaps tensor "token_embd.weight"' "$out" &&
+	    grep -q 'note: 512512 bytes after the end of the last tensor' "$out"
+	ok $? "overlapping tensors: an error; trailing bytes: a note"
+	run "$F/tinyllamas-stories-260k-f32.v1.gguf"
+	[ $rc -eq 1 ] && grep -q ':0x4: error: GGUF v1 file' "$out"
+	ok $? "a v1 file: an error (ggml no longer reads v1)"
+else
+	ok 0 "# SKIP no shared fixtures"
+fi
+head -c 6 "$demo" >"$scratch/cut.gguf"
+run "$scratch/cut.gguf"
+[ $rc -eq 1 ] && grep -q "^$scratch/cut.gguf:0x4: error: file ends inside the version field" "$out" &&
+    tail -1 "$out" | grep -q ": 1 error$"
+ok $? "an unreadable file: one error with the offset, exit 1"
+run "$scratch/nonexistent.gguf"
+[ $rc -eq 1 ] && grep -q "error: .*No such file or directory" "$out"
+ok $? "a missing file: an error, exit 1"
+
+# ------------------------------------------------------------------ --data
+"$TESTS_BUILDDIR/tools/gen_validate" "$scratch/Data-Test-1K-v1.0-F32.gguf"
+run "$scratch/Data-Test-1K-v1.0-F32.gguf"
+[ $rc -eq 0 ] && [ "$(cat "$out")" = "$scratch/Data-Test-1K-v1.0-F32.gguf: no problems found" ]
+ok $? "without --data, tensor values are not looked at"
+run --data --threads 2 "$scratch/Data-Test-1K-v1.0-F32.gguf"
+[ $rc -eq 0 ] &&
+    grep -q ':0x[0-9a-f]*: warning: tensor "blk.0.bad" has 1 NaN, 1 +Inf and 1 -Inf values$' "$out" &&
+    grep -q 'warning: tensor "blk.0.zero": all 8 values are zero$' "$out" &&
+    ! grep -q "blk.0.good" "$out"
+ok $? "--data: NaN, Inf and all-zero tensors"
+run --data "$m"
+ok $rc "--data over the demo model's quantized tensors: nothing to say"
+
+# -------------------------------------------------------- several, -q, json
+v
+run -q "$m" "$scratch/cut.gguf" "$scratch/my model.gguf"
+[ $rc -eq 1 ] && [ "$(wc -l <"$out")" -eq 3 ] &&
+    sed -n 1p "$out" | grep -q "no problems found$" &&
+    sed -n 2p "$out" | grep -q ": 1 error$" && sed -n 3p "$out" | grep -q ": 1 note$"
+ok $? "several files, -q: one summary each, exit 1 when any has an error"
+run --json "$m" "$scratch/cut.gguf" "$scratch/Data-Test-1K-v1.0-F32.gguf"
+[ $rc -eq 1 ] && "$jsoncheck" <"$out" &&
+    grep -q '"level": "error", "offset": 4, "message": "file ends inside the version field' "$out" &&
+    grep -q '"errors": 1, "warnings": 0, "notes": 0, "opened": false' "$out" &&
+    grep -q '"errors": 0, "warnings": 0, "notes": 0, "opened": true' "$out"
+ok $? "--json: valid JSON, one object per file, offsets as numbers"
+
+# ------------------------------------------------------------------- usage
+"$GGUFED" validate >/dev/null 2>&1
+ok $([ $? -eq 2 ]; echo $?) "no file: usage error"
+"$GGUFED" validate --bogus "$m" >/dev/null 2>&1
+ok $([ $? -eq 2 ]; echo $?) "an unknown option: usage error"
+"$GGUFED" validate --threads 0 "$m" >/dev/null 2>&1
+ok $([ $? -eq 2 ]; echo $?) "--threads 0: usage error"
+
+done_testing

@@ -1,0 +1,57 @@
+/*
+ * gen_validate.c - writes the model `ggufed validate --data` is tested
+ * on: well-formed, with the hyper-parameters a llama model needs, and
+ * three F32 tensors laid out as ggml lays them out (alignment 32):
+ *
+ *	blk.0.bad	[4]	1, NaN, +Inf, -Inf
+ *	blk.0.zero	[8]	all zeros
+ *	blk.0.good	[4]	1, 2, 3, 4
+ *
+ *	gen_validate FILE
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "ggufgen.h"
+
+int
+main(int argc, char **argv)
+{
+	struct gg	g;
+	uint64_t	ne;
+	int		i, rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_validate FILE\n");
+		return 2;
+	}
+	gg_init(&g, 3, 0);
+	gg_header(&g, 3, 5);
+	gg_kv_str(&g, "general.architecture", "llama");
+	gg_kv_str(&g, "general.name", "validate");
+	gg_kv_u32(&g, "llama.context_length", 16);
+	gg_kv_u32(&g, "llama.embedding_length", 4);
+	gg_kv_u32(&g, "llama.block_count", 1);
+	ne = 4;
+	gg_tensor(&g, "blk.0.bad", 1, &ne, GG_T_F32, 0);
+	ne = 8;
+	gg_tensor(&g, "blk.0.zero", 1, &ne, GG_T_F32, 32);
+	ne = 4;
+	gg_tensor(&g, "blk.0.good", 1, &ne, GG_T_F32, 64);
+	gg_pad(&g, 32);
+	gg_f32(&g, 1.0f);
+	gg_f32(&g, NAN);
+	gg_f32(&g, INFINITY);
+	gg_f32(&g, -INFINITY);
+	gg_pad(&g, 32);
+	for (i = 0; i < 8; i++)
+		gg_f32(&g, 0.0f);
+	for (i = 1; i <= 4; i++)
+		gg_f32(&g, (float)i);
+	gg_pad(&g, 32);
+	rc = gg_write(&g, argv[1]);
+	gg_free(&g);
+	return rc != 0;
+}
