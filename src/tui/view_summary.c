@@ -4,12 +4,14 @@
  * The same facts as `ggufed info`, laid out for a screen: the file and its
  * layout, the model's identity, the tensor-type mix as one bar (bytes per
  * type) with a legend giving bits per weight, the file name split by the
- * GGUF naming convention, and the reader's warnings.
+ * GGUF naming convention, and the checks: the reader's findings and the
+ * model checks of `ggufed validate` (without the tensor data), each with
+ * its level.
  *
  * The summary is a list of prepared lines, so it scrolls on a small
  * terminal and can be searched like every other view. Lines are built once
  * (their number does not depend on the size of the model: one per tensor
- * type, one per warning); the bar is drawn at the current width.
+ * type, one per finding); the bar is drawn at the current width.
  */
 #include "config.h"
 
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "curses.h"
 #include "naming.h"
 #include "tui.h"
@@ -35,8 +38,10 @@ struct sline {
 	char		 text[160];	/* program text */
 	struct gguf_str	 fs;		/* file bytes (SL_FILE, SL_PART) */
 	int		 slot;
-	uint64_t	 a, b, c;	/* SL_TYPE: type, bytes, elems; SL_WARN: index */
-	int		 n;		/* SL_TYPE: tensors; SL_BAR: colour index */
+	uint64_t	 a, b, c;	/* SL_TYPE: type, bytes, elems;
+					   SL_WARN: -, offset, has offset */
+	int		 n;		/* SL_TYPE: tensors; SL_BAR: colour
+					   index; SL_WARN: level */
 };
 
 struct summary {
@@ -50,6 +55,9 @@ struct summary {
 	int		 type_colour[GGUF_T_COUNT + 1];
 	uint64_t	 total_bytes;
 	char		*name_copy;	/* the path the name parts point into */
+	char		**msgs;		/* the model checks' messages */
+	size_t		 n_msgs;
+	unsigned	 count[3];	/* findings by level */
 };
 
 static struct sline *
@@ -111,6 +119,59 @@ add_str_key(struct summary *s, const char *label, const char *key)
 	l->kind = SL_TEXT;
 	mdl_scalar(v, buf, sizeof buf);
 	snprintf(l->text, sizeof l->text, "%s (not a string)", buf);
+}
+
+/* A finding line; msg is copied when it does not belong to the file. */
+static void
+add_finding(struct summary *s, int level, int64_t off, const char *msg,
+    int copy)
+{
+	struct sline	*l = add(s, SL_WARN, NULL);
+
+	if (copy) {
+		s->msgs = xreallocarray(s->msgs, s->n_msgs + 1,
+		    sizeof *s->msgs);
+		msg = s->msgs[s->n_msgs++] = xstrdup(msg);
+	}
+	if (level < GGUF_W_NOTE || level > GGUF_W_ERROR)
+		level = GGUF_W_ERROR;
+	s->count[level]++;
+	l->n = level;
+	l->fs.p = msg;
+	l->fs.n = strlen(msg);
+	l->b = off >= 0 ? (uint64_t)off : 0;
+	l->c = off >= 0;
+}
+
+static void
+on_finding(void *arg, int level, int64_t off, const char *msg)
+{
+	add_finding(arg, level, off, msg, 1);
+}
+
+/* "2 errors, 1 warning" in the heading, or "none". */
+static void
+check_counts(struct summary *s, struct sline *head)
+{
+	static const char *const	 names[3][2] = {
+		{ "note", "notes" }, { "warning", "warnings" },
+		{ "error", "errors" }
+	};
+	size_t				 len = 0;
+	int				 lv;
+
+	head->text[0] = '\0';
+	for (lv = GGUF_W_ERROR; lv >= GGUF_W_NOTE; lv--) {
+		if (s->count[lv] == 0)
+			continue;
+		len += (size_t)snprintf(head->text + len, sizeof head->text -
+		    len, "%s%u %s", len > 0 ? ", " : "", s->count[lv],
+		    names[lv][s->count[lv] != 1]);
+		if (len >= sizeof head->text)
+			break;
+	}
+	if (head->text[0] == '\0')
+		snprintf(head->text, sizeof head->text, "none");
 }
 
 static void
@@ -226,20 +287,16 @@ build(struct summary *s)
 	}
 
 	add(s, SL_BLANK, NULL);
-	l = add(s, SL_HEAD, "Warnings");
-	if (gguf_n_warnings(app_file(a)) == 0)
-		snprintf(l->text, sizeof l->text, "none");
-	else
-		snprintf(l->text, sizeof l->text, "%zu",
-		    gguf_n_warnings(app_file(a)));
+	l = add(s, SL_HEAD, "Checks");
 	for (k = 0; k < gguf_n_warnings(app_file(a)); k++) {
 		w = gguf_warning_at(app_file(a), k);
-		l = add(s, SL_WARN, NULL);
-		l->a = k;
-		l->fs.p = w->msg;
-		l->fs.n = strlen(w->msg);
-		l->b = w->off;
+		add_finding(s, w->level, (int64_t)w->off, w->msg, 0);
 	}
+	memset(&err, 0, sizeof err);
+	if (gguf_check_model(app_file(a), NULL, 0, NULL, on_finding, s,
+	    &err) != 0)
+		add_finding(s, GGUF_W_ERROR, -1, err.msg, 1);
+	check_counts(s, l);
 }
 
 static const char *
@@ -331,10 +388,15 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		}
 		return;
 	case SL_WARN:
-		dl_printf(dl, S_WARN, "  offset 0x%llx: ",
-		    (unsigned long long)l->b);
-		dl_text(dl, S_WARN, l->fs.p, (size_t)l->fs.n, 0, w - dl->cols,
-		    0);
+		dl_pad(dl, S_NORMAL, 2);
+		dl_printf(dl, l->n == GGUF_W_ERROR ? S_ERROR : l->n ==
+		    GGUF_W_WARN ? S_WARN : S_DIM, "%s", gguf_wlevel_name(l->n));
+		dl_pad(dl, S_NORMAL, 11);
+		if (l->c)
+			dl_printf(dl, l->n == GGUF_W_NOTE ? S_NORMAL : S_WARN,
+			    "offset 0x%llx: ", (unsigned long long)l->b);
+		dl_text(dl, l->n == GGUF_W_NOTE ? S_NORMAL : S_WARN, l->fs.p,
+		    (size_t)l->fs.n, 0, w - dl->cols, 0);
 		return;
 	}
 }
@@ -347,6 +409,9 @@ summary_free(struct view *v)
 	list_free(&s->list);
 	free(s->lines);
 	free(s->name_copy);
+	while (s->n_msgs > 0)
+		free(s->msgs[--s->n_msgs]);
+	free(s->msgs);
 	free(s);
 }
 
