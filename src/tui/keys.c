@@ -56,6 +56,7 @@ const struct key_binding keys_table[] = {
 	{ SC_META,	'a',		ACT_ADD },
 	{ SC_META,	'd',		ACT_DELETE },
 	{ SC_META,	'm',		ACT_RENAME },
+	{ SC_META,	'i',		ACT_DESCRIBE },
 
 	/* Arrays: editing elements. */
 	{ SC_ARRAY,	'e',		ACT_EDIT },

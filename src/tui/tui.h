@@ -174,6 +174,7 @@ void		 re_free(struct re *re);
 	X(INSERT,	"insert",	"insert an element before this one") \
 	X(DELETE,	"delete",	"delete the key, element or tensor (asks first)") \
 	X(RENAME,	"rename",	"rename the key or tensor") \
+	X(DESCRIBE,	"describe",	"what a well-known key means, and the type readers expect") \
 	X(RENAME_RE,	"rename-regex",	"rename tensors by PCRE2 substitution (shows the mapping first)") \
 	X(UNDO,		"undo",		"undo the last edit") \
 	X(REDO,		"redo",		"redo what was undone") \

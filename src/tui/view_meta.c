@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "curses.h"
+#include "schema.h"
 #include "tui.h"
 
 #define GROUP_BIT	(1ULL << 63)
@@ -187,6 +188,36 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		mdl_value(dl, kv.val, w - dl->cols);
 }
 
+/* The schema's entry for a key, in the message line. */
+static int
+describe(struct meta *m, const struct gguf_doc_kv *kv)
+{
+	const struct gguf_key_spec	*spec;
+	struct gguf_val			*av;
+	struct gguf_str			 arch = { NULL, 0 };
+	char				 key[72], tb[32];
+
+	av = mdl_get(m->app, "general.architecture");
+	if (av == NULL || gguf_val_str(av, &arch) != 0)
+		arch.n = 0;
+	text_escape(key, sizeof key, kv->key.p, (size_t)kv->key.n, 60);
+	spec = gguf_schema_find(kv->key.p, (size_t)kv->key.n, arch.p,
+	    (size_t)arch.n);
+	if (spec == NULL) {
+		app_msg(m->app, 0, "%s is not a well-known key", key);
+		return R_DRAW;
+	}
+	if (kv->flags & GGUF_ED_REMOVED ||
+	    gguf_schema_type_ok(spec, kv->val->type, kv->val->atype))
+		app_msg(m->app, 0, "%s (%s): %s", key, spec->types,
+		    spec->desc);
+	else
+		app_msg(m->app, 1, "%s should be %s, not %s: %s", key,
+		    spec->types, mdl_type(kv->val, tb, sizeof tb),
+		    spec->desc);
+	return R_DRAW;
+}
+
 static int
 action(struct view *v, enum tui_action act, const struct tui_input *in)
 {
@@ -205,6 +236,8 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 	if (list_cur(&m->list, &id) != 0 || (id & GROUP_BIT) ||
 	    mdl_kv(m->app, id, &kv) != 0)
 		return R_PASS;
+	if (act == ACT_DESCRIBE)
+		return describe(m, &kv);
 	if (act != ACT_OPEN)
 		return edit_kv(m->app, act, id);
 	text_escape(title, sizeof title, kv.key.p, (size_t)kv.key.n, 60);

@@ -114,6 +114,13 @@ screen kv-summary "$FIX" kv.gguf
 screen kv "$FIX" kv.gguf "keys 2"
 screen kv-strings "$FIX" kv.gguf "keys 2/" "type str" "keys <Enter>"
 screen kv-arrays "$FIX" kv.gguf "keys 2G"
+# i: what a well-known key means; a key of another type; an unknown key.
+screen describe "$FIX" $BV "keys 2/" "type rope.freq_base" "keys <Enter>i"
+screen describe-wrong-type "$FIX" kv.gguf "keys 2:" \
+    "type set general.name:u32 5" "keys <Enter>/" "type general.name" \
+    "keys <Enter>i"
+screen describe-unknown "$FIX" kv.gguf "keys 2/" "type test.key with" \
+    "keys <Enter>i"
 
 # The tensor preview (statistics waited for, so the screen is settled).
 screen preview "$FIX" $BV "keys 4j<Enter>" "wait"
