@@ -141,10 +141,12 @@ cmd_info(int argc, char **argv)
 	free(rows);
 
 	if (gguf_n_warnings(f) > 0) {
-		printf("\nwarnings (%zu)\n", gguf_n_warnings(f));
+		printf("\nfindings of the reader (%zu; `ggufed validate` "
+		    "checks the model too)\n", gguf_n_warnings(f));
 		for (k = 0; k < gguf_n_warnings(f); k++) {
 			w = gguf_warning_at(f, k);
-			printf("  offset 0x%llx: ", (unsigned long long)w->off);
+			printf("  %-8s offset 0x%llx: ", gguf_wlevel_name(w->level),
+			    (unsigned long long)w->off);
 			out_msg(stdout, w->msg);
 			putchar('\n');
 		}

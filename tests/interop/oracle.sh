@@ -22,14 +22,22 @@ for f in "$SHARED_DIR"/fixtures/ggml/*.gguf "$SHARED_DIR"/fixtures/real/*.gguf; 
 		rc=$?
 		ok $rc "$name: reader agrees with ggml"
 		[ $rc -eq 0 ] || sed 's/^/# /' "$scratch/diff" | head -20
+		# ... and none of the reader's findings says ggml refuses it.
+		"$GGUFED" info "$f" >"$scratch/info.txt" 2>&1
+		! grep '^  error ' "$scratch/info.txt" >"$scratch/errs"
+		ok $? "$name: no finding at the error level"
+		sed 's/^/# /' "$scratch/errs"
 		;;
 	*)
 		# ggml refuses it: ggufed opens it with warnings or fails cleanly.
 		"$GGUFED" info "$f" >"$scratch/info.txt" 2>"$scratch/info.err"
 		irc=$?
 		if [ $irc -eq 0 ]; then
-			grep -q '^warnings' "$scratch/info.txt"
-			ok $? "$name: ggml refuses it, ggufed opens it and warns"
+			# An error-level finding: the level means "ggml
+			# refuses it", and validate fails.
+			grep -q '^  error  *offset 0x' "$scratch/info.txt" &&
+			    ! "$GGUFED" validate -q "$f" >/dev/null 2>&1
+			ok $? "$name: ggml refuses it, ggufed opens it and says why at the error level"
 		else
 			[ $irc -eq 1 ] && [ "$(wc -l <"$scratch/info.err")" -eq 1 ] &&
 			    grep -q '^ggufed: .*: offset 0x[0-9a-f]*: ' "$scratch/info.err"
