@@ -333,15 +333,19 @@ check_name(struct checker *c, const char *name, struct gguf_err *err)
 /* ------------------------------------------------------------------ data */
 
 static int
-check_data(struct checker *c, const struct gguf_stats_opts *opts)
+check_data(struct checker *c, const struct gguf_stats_opts *uopts)
 {
+	static const struct gguf_stats_opts	 defaults;
 	const struct gguf_tensor	*t;
+	struct gguf_stats_opts		 opts;
 	struct gguf_stats		 st;
 	struct gguf_err			 e;
 	uint64_t			 i, rows;
 	int				 rc;
 	char				 nm[128], g[32];
 
+	opts = uopts != NULL ? *uopts : defaults;
+	opts.flags |= GGUF_STATS_NO_HIST;	/* counts are all it needs */
 	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
 		t = gguf_tensor_at(c->f, i);
 		if (t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE))
@@ -350,7 +354,7 @@ check_data(struct checker *c, const struct gguf_stats_opts *opts)
 			continue;
 		rows = t->nelem / t->ne[0];
 		memset(&e, 0, sizeof e);
-		rc = gguf_stats_tensor(c->f, t, 0, rows, opts, &st, &e);
+		rc = gguf_stats_tensor(c->f, t, 0, rows, &opts, &st, &e);
 		if (rc == GGUF_STATS_CANCELLED)
 			return rc;
 		gguf_pname(t->name.p, t->name.n, nm, sizeof nm);

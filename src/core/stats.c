@@ -619,14 +619,15 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	p.nitems = (n + CHUNK - 1) / CHUNK;
 	p.ctx = &r;
 	p.opts = opts;
-	p.total = 2 * n;
+	p.total = opts->flags & GGUF_STATS_NO_HIST ? n : 2 * n;
 	r.parts = gguf_xcalloc(p.nitems > 0 ? p.nitems : 1, sizeof *r.parts);
 
 	p.work = work_moments;
 	rc = pool_run(&p, opts->threads, NULL, err);
 	if (rc == 0)
 		merge_parts(r.parts, p.nitems, st);
-	if (rc == 0 && st->nfinite > 0) {
+	if (rc == 0 && st->nfinite > 0 &&
+	    !(opts->flags & GGUF_STATS_NO_HIST)) {
 		r.hm.lo = st->min;
 		r.hm.half = 1;
 		r.hm.range = st->max - st->min;

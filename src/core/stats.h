@@ -60,7 +60,11 @@ struct gguf_stats_opts {
 	 * it is read between chunks.
 	 */
 	int			*cancel;
+	unsigned		 flags;		/* GGUF_STATS_* below */
 };
+
+/* Counts and moments only: no histogram, so one pass over the data. */
+#define GGUF_STATS_NO_HIST	0x01
 
 /* The number of online CPUs, at least 1. */
 unsigned	gguf_ncpu(void);

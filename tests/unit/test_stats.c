@@ -367,7 +367,7 @@ static void
 test_synthetic(void)
 {
 	struct gguf_stats_opts	 opts;
-	struct gguf_stats	 st, want;
+	struct gguf_stats	 st, want, got1;
 	struct progress		 pr;
 	struct gguf_err		 err;
 	uint8_t			*buf;
@@ -399,6 +399,25 @@ test_synthetic(void)
 	ok(pr.monotonic && pr.calls > 2 && pr.last == 2 * n &&
 	    pr.total == 2 * n, "progress: %llu calls, monotonic, ends at "
 	    "%llu of %llu", (unsigned long long)pr.calls,
+	    (unsigned long long)pr.last, (unsigned long long)pr.total);
+
+	/* one pass: the same counts and moments, no histogram */
+	memset(&pr, 0, sizeof pr);
+	pr.monotonic = 1;
+	opts.flags = GGUF_STATS_NO_HIST;
+	rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, n, &opts, &got1,
+	    &err);
+	opts.flags = 0;
+	for (i = 0; i < GGUF_STATS_BINS; i++)
+		if (got1.hist[i] != 0)
+			break;
+	ok(rc == 0 && i == GGUF_STATS_BINS && got1.count == st.count &&
+	    got1.nfinite == st.nfinite && got1.nzero == st.nzero &&
+	    same_double(got1.min, st.min) && same_double(got1.max, st.max) &&
+	    same_double(got1.mean, st.mean) && same_double(got1.std, st.std) &&
+	    pr.last == n && pr.total == n,
+	    "GGUF_STATS_NO_HIST: one pass (progress ends at %llu of %llu), "
+	    "same moments bit for bit, empty histogram",
 	    (unsigned long long)pr.last, (unsigned long long)pr.total);
 
 	memset(&pr, 0, sizeof pr);
