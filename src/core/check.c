@@ -206,6 +206,12 @@ static const char *const required_hparams[] = {
 	"context_length", "embedding_length", "block_count"
 };
 
+/* Hyper-parameters that may be an array with one element per block. */
+static const char *const per_block[] = {
+	"feed_forward_length", "attention.head_count",
+	"attention.head_count_kv"
+};
+
 /* Whether the file describes a model (rather than an adapter, a vocab...). */
 static int
 is_model(struct checker *c)
@@ -243,11 +249,12 @@ static void
 check_hparams(struct checker *c)
 {
 	const struct gguf_tensor	*t;
+	struct gguf_kv			*kv;
 	uint64_t			 nb, i;
 	int64_t				 off, b;
 	size_t				 k;
 	int				 ok;
-	char				 key[256], nm[128];
+	char				 key[256], pk[256], nm[128];
 
 	if (c->arch.n == 0 || !is_model(c))
 		return;
@@ -263,6 +270,17 @@ check_hparams(struct checker *c)
 	    &off);
 	if (!ok)
 		return;
+	/* Per-block forms: one element per block, as llama.cpp requires. */
+	for (k = 0; k < sizeof per_block / sizeof per_block[0]; k++) {
+		kv = kv_of(c, arch_key(c, per_block[k], pk, sizeof pk), &off);
+		if (kv != NULL && kv->val.type == GGUF_VT_ARR &&
+		    kv->val.count != nb)
+			say(c, GGUF_W_WARN, off, "%s has %llu element%s, one "
+			    "per block, but %s is %llu", pk,
+			    (unsigned long long)kv->val.count,
+			    kv->val.count == 1 ? "" : "s", key,
+			    (unsigned long long)nb);
+	}
 	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
 		t = gguf_tensor_at(c->f, i);
 		if ((b = block_of(&t->name)) >= 0 && (uint64_t)b >= nb) {
@@ -272,6 +290,223 @@ check_hparams(struct checker *c)
 			    (long long)b, key, (unsigned long long)nb);
 			break;
 		}
+	}
+}
+
+/* ----------------------------------------------------------- tensor shapes */
+
+/*
+ * The shapes llama.cpp's loader expects of the common tensors, from the
+ * hyper-parameters: a hand edit of embedding_length or head_count_kv that
+ * no longer matches the weights makes the model fail to load ("tensor has
+ * wrong shape"). Only what every transformer architecture shares is
+ * checked; a dimension whose hyper-parameter is absent is not.
+ */
+enum dimkind { D_NONE, D_EMBD, D_VOCAB, D_FF, D_Q, D_K, D_V, D_O };
+
+static const struct shape_rule {
+	const char	*name;		/* after "blk.N." for block tensors */
+	int		 block;
+	enum dimkind	 d0, d1;
+} shape_rules[] = {
+	{ "token_embd.weight", 0, D_EMBD, D_VOCAB },
+	{ "output.weight", 0, D_EMBD, D_VOCAB },
+	{ "output_norm.weight", 0, D_EMBD, D_NONE },
+	{ "attn_norm.weight", 1, D_EMBD, D_NONE },
+	{ "ffn_norm.weight", 1, D_EMBD, D_NONE },
+	{ "attn_q.weight", 1, D_EMBD, D_Q },
+	{ "attn_k.weight", 1, D_EMBD, D_K },
+	{ "attn_v.weight", 1, D_EMBD, D_V },
+	{ "attn_output.weight", 1, D_O, D_EMBD },
+	{ "ffn_up.weight", 1, D_EMBD, D_FF },
+	{ "ffn_gate.weight", 1, D_EMBD, D_FF },
+	{ "ffn_down.weight", 1, D_FF, D_EMBD },
+};
+#define N_SHAPE_RULES	(sizeof shape_rules / sizeof shape_rules[0])
+
+static const char *const dim_source[] = {
+	[D_NONE] = "", [D_EMBD] = "embedding_length",
+	[D_VOCAB] = "the vocabulary", [D_FF] = "feed_forward_length",
+	[D_Q] = "head_count x key_length",
+	[D_K] = "head_count_kv x key_length",
+	[D_V] = "head_count_kv x value_length",
+	[D_O] = "head_count x value_length",
+};
+
+struct hparams {
+	uint64_t	 embd, vocab;
+	struct gguf_kv	*ff, *head, *head_kv, *klen, *vlen;
+};
+
+/*
+ * The value of a hyper-parameter for block b (-1: not a block): a number,
+ * or element b of a per-block array. 0 when absent or unusable.
+ */
+static uint64_t
+hp_value(struct gguf_kv *kv, int64_t b)
+{
+	struct gguf_val	 e;
+	struct gguf_err	 err;
+	uint64_t	 v;
+
+	if (kv == NULL)
+		return 0;
+	if (kv->val.type == GGUF_VT_ARR) {
+		if (b < 0 || (uint64_t)b >= kv->val.count ||
+		    kv->val.atype == GGUF_VT_STR ||
+		    kv->val.atype == GGUF_VT_ARR ||
+		    gguf_arr_get(&kv->val, (uint64_t)b, &e, &err) != 0 ||
+		    gguf_val_u64(&e, &v) != 0)
+			return 0;
+		return v;
+	}
+	if (kv->val.type == GGUF_VT_STR || kv->val.type == GGUF_VT_F32 ||
+	    kv->val.type == GGUF_VT_F64 || gguf_val_u64(&kv->val, &v) != 0)
+		return 0;
+	return v;
+}
+
+static uint64_t
+mul_or_0(uint64_t a, uint64_t b)
+{
+	return a != 0 && b != 0 && a <= UINT32_MAX && b <= UINT32_MAX ?
+	    a * b : 0;
+}
+
+/* The expected size of a dimension in block b, or 0 for "any". */
+static uint64_t
+dim_want(const struct hparams *h, enum dimkind d, int64_t b)
+{
+	uint64_t	head = hp_value(h->head, b), kv, klen, vlen;
+
+	kv = h->head_kv != NULL ? hp_value(h->head_kv, b) : head;
+	klen = h->klen != NULL ? hp_value(h->klen, b) :
+	    head != 0 && h->embd % head == 0 ? h->embd / head : 0;
+	vlen = h->vlen != NULL ? hp_value(h->vlen, b) : klen;
+	switch (d) {
+	case D_EMBD:
+		return h->embd;
+	case D_VOCAB:
+		return h->vocab;
+	case D_FF:
+		return hp_value(h->ff, b);
+	case D_Q:
+		return mul_or_0(head, klen);
+	case D_K:
+		return mul_or_0(kv, klen);
+	case D_V:
+		return mul_or_0(kv, vlen);
+	case D_O:
+		return mul_or_0(head, vlen);
+	default:
+		return 0;
+	}
+}
+
+/* A wanted dimension: its size, or "any" when it is not known. */
+static void
+dim_text(uint64_t v, char *buf, size_t len)
+{
+	if (v == 0)
+		snprintf(buf, len, "any");
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+static struct gguf_kv *
+arch_kv(struct checker *c, const char *suffix)
+{
+	int64_t	off;
+	char	key[256];
+
+	return kv_of(c, arch_key(c, suffix, key, sizeof key), &off);
+}
+
+static void
+check_shapes(struct checker *c)
+{
+	const struct gguf_tensor	*t, *first[N_SHAPE_RULES];
+	const struct shape_rule		*r;
+	struct hparams			 h;
+	struct gguf_kv			*tok;
+	uint64_t			 i, n[N_SHAPE_RULES], w0, w1;
+	uint64_t			 want[N_SHAPE_RULES][2];
+	int64_t				 b, off;
+	size_t				 k, nl;
+	const char			*rest;
+	int				 ok;
+	char				 key[256], nm[128], w0s[24], w1s[24];
+
+	if (c->arch.n == 0 || !is_model(c))
+		return;
+	memset(&h, 0, sizeof h);
+	h.embd = key_u64(c, arch_key(c, "embedding_length", key, sizeof key),
+	    &ok, &off);
+	tok = kv_of(c, "tokenizer.ggml.tokens", &off);
+	if (tok != NULL && tok->val.type == GGUF_VT_ARR)
+		h.vocab = tok->val.count;
+	else
+		h.vocab = key_u64(c, arch_key(c, "vocab_size", key,
+		    sizeof key), &ok, &off);
+	h.ff = arch_kv(c, "feed_forward_length");
+	h.head = arch_kv(c, "attention.head_count");
+	h.head_kv = arch_kv(c, "attention.head_count_kv");
+	h.klen = arch_kv(c, "attention.key_length");
+	h.vlen = arch_kv(c, "attention.value_length");
+	memset(n, 0, sizeof n);
+	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
+		t = gguf_tensor_at(c->f, i);
+		b = block_of(&t->name);
+		rest = t->name.p;
+		nl = (size_t)t->name.n;
+		if (b >= 0) {
+			const char *dot = memchr(rest + 4, '.', nl - 4);
+
+			nl -= (size_t)(dot + 1 - rest);
+			rest = dot + 1;
+		}
+		for (k = 0; k < N_SHAPE_RULES; k++) {
+			r = &shape_rules[k];
+			if (r->block == (b >= 0) && strlen(r->name) == nl &&
+			    memcmp(r->name, rest, nl) == 0)
+				break;
+		}
+		if (k == N_SHAPE_RULES)
+			continue;
+		w0 = dim_want(&h, r->d0, b);
+		w1 = r->d1 == D_NONE ? 0 : dim_want(&h, r->d1, b);
+		if ((w0 == 0 || t->ne[0] == w0) &&
+		    (r->d1 == D_NONE || w1 == 0 || t->ne[1] == w1))
+			continue;
+		if (n[k]++ == 0) {
+			first[k] = t;
+			want[k][0] = w0;
+			want[k][1] = w1;
+		}
+	}
+	for (k = 0; k < N_SHAPE_RULES; k++) {
+		if (n[k] == 0)
+			continue;
+		t = first[k];
+		r = &shape_rules[k];
+		gguf_pname(t->name.p, t->name.n, nm, sizeof nm);
+		dim_text(want[k][0], w0s, sizeof w0s);
+		dim_text(want[k][1], w1s, sizeof w1s);
+		if (r->d1 == D_NONE)
+			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" has "
+			    "rows of %llu where %.*s.%s is %s: llama.cpp "
+			    "refuses such a model%s", nm,
+			    (unsigned long long)t->ne[0], (int)c->arch.n,
+			    c->arch.p, dim_source[r->d0], w0s,
+			    n[k] > 1 ? "; more blocks alike" : "");
+		else
+			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" is "
+			    "[%llu, %llu] where the hyper-parameters make "
+			    "[%s, %s] (%s by %s): llama.cpp refuses such a "
+			    "model%s", nm, (unsigned long long)t->ne[0],
+			    (unsigned long long)t->ne[1], w0s, w1s,
+			    dim_source[r->d0], dim_source[r->d1],
+			    n[k] > 1 ? "; more blocks alike" : "");
 	}
 }
 
@@ -395,6 +630,7 @@ gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
 		c.arch.n = 0;
 	check_tokenizer(&c);
 	check_hparams(&c);
+	check_shapes(&c);
 	check_general(&c);
 	if (name != NULL && check_name(&c, name, err) != 0)
 		return -1;

@@ -81,6 +81,29 @@ run "$m"
 ! grep -q "context_length" "$out"
 ok $? "not a model (general.type): no hyper-parameter checks"
 
+# ----------------------------------------------------------- tensor shapes
+v 'set llama.embedding_length 100'
+run "$m"
+[ $rc -eq 0 ] &&
+    grep -q 'warning: tensor "token_embd.weight" is \[256, 3072\] where the hyper-parameters make \[100, 3072\] (embedding_length by the vocabulary)' "$out" &&
+    grep -q 'warning: tensor "output_norm.weight" has rows of 256 where llama.embedding_length is 100' "$out" &&
+    grep -q 'warning: tensor "blk.0.attn_norm.weight" has rows of 256 .*; more blocks alike$' "$out"
+ok $? "embedding_length edited away from the weights: their shapes disagree"
+v 'set llama.attention.head_count_kv 1'
+run "$m"
+grep -q 'tensor "blk.0.attn_k.weight" is \[256, 128\] where the hyper-parameters make \[256, 32\] (embedding_length by head_count_kv x key_length)' "$out" &&
+    [ "$(grep -c 'hyper-parameters make' "$out")" -eq 2 ]
+ok $? "head_count_kv: the key and value projections, and only they"
+v 'set llama.feed_forward_length:arr[i32] [512, 512, 7, 512]'
+run "$m"
+grep -q 'tensor "blk.2.ffn_up.weight" is \[256, 512\] where the hyper-parameters make \[256, 7\]' "$out" &&
+    ! grep -q 'blk.[013].ffn' "$out" && ! grep -q "more blocks alike" "$out"
+ok $? "a per-block feed_forward_length array: each block against its own"
+v 'set llama.feed_forward_length:arr[i32] [512, 512, 512, 512]'
+run "$m"
+[ "$(cat "$out")" = "$m: no problems found" ]
+ok $? "a per-block array that agrees: nothing to say"
+
 # ------------------------------------------------- key types (the schema)
 v 'set general.file_type:str Q4_K_M'
 run "$m"
@@ -98,10 +121,14 @@ v 'set general.base_model.count:u32 1' 'set general.base_model.0.name:i8 1'
 run "$m"
 grep -q "warning: general.base_model.0.name should be str, not i8" "$out"
 ok $? "{id} keys are checked"
-v 'set llama.feed_forward_length:arr[i32] [1, 2]'
+v 'set llama.feed_forward_length:arr[u32] [512, 512, 512, 512]'
 run "$m"
-! grep -q "feed_forward_length" "$out"
+! grep -q "feed_forward_length should be" "$out"
 ok $? "a key with alternative types: each is accepted"
+v 'set llama.attention.head_count:arr[i32] [8, 8]'
+run "$m"
+grep -q "^$m:0x[0-9a-f]*: warning: llama.attention.head_count has 2 elements, one per block, but llama.block_count is 4$" "$out"
+ok $? "a per-block array of the wrong length"
 v 'set other.arch.key:u64 1'
 run "$m"
 [ "$(cat "$out")" = "$m: no problems found" ]
