@@ -65,11 +65,7 @@ finding(void *arg, int level, int64_t off, const char *msg)
 static void
 summary(const struct report *r, int opened)
 {
-	static const char *const	 names[3][2] = {
-		{ "note", "notes" }, { "warning", "warnings" },
-		{ "error", "errors" }
-	};
-	int				 l, any = 0;
+	char	buf[96];
 
 	if (r->json) {
 		printf("%s],\n  \"errors\": %u, \"warnings\": %u, \"notes\": "
@@ -79,14 +75,8 @@ summary(const struct report *r, int opened)
 		return;
 	}
 	out_text(stdout, r->path, strlen(r->path));
-	printf(": ");
-	for (l = GGUF_W_ERROR; l >= GGUF_W_NOTE; l--) {
-		if (r->count[l] == 0)
-			continue;
-		printf("%s%u %s", any++ ? ", " : "", r->count[l],
-		    names[l][r->count[l] != 1]);
-	}
-	printf("%s\n", any ? "" : "no problems found");
+	printf(": %s\n", gguf_wlevel_counts(r->count, "no problems found",
+	    buf, sizeof buf));
 }
 
 /* Validates one file; 1 if it fails (an error, or a warning if strict). */

@@ -176,6 +176,9 @@ struct gguf_warning {
 
 /* "note", "warning", "error". */
 const char	*gguf_wlevel_name(int level);
+/* "2 errors, 1 warning" from counts by level, or none if all are 0. */
+const char	*gguf_wlevel_counts(const unsigned count[3], const char *none,
+		    char *buf, size_t len);
 
 /* One KV pair as found in the file. */
 struct gguf_kv {

@@ -140,3 +140,29 @@ gguf_wlevel_name(int level)
 		return "error";
 	}
 }
+
+const char *
+gguf_wlevel_counts(const unsigned count[3], const char *none, char *buf,
+    size_t len)
+{
+	static const char *const	 names[3][2] = {
+		{ "note", "notes" }, { "warning", "warnings" },
+		{ "error", "errors" }
+	};
+	size_t				 used = 0;
+	int				 lv, n;
+
+	buf[0] = '\0';
+	for (lv = GGUF_W_ERROR; lv >= GGUF_W_NOTE; lv--) {
+		if (count[lv] == 0)
+			continue;
+		n = snprintf(buf + used, len - used, "%s%u %s", used > 0 ?
+		    ", " : "", count[lv], names[lv][count[lv] != 1]);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	if (used == 0)
+		snprintf(buf, len, "%s", none);
+	return buf;
+}

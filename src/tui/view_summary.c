@@ -149,31 +149,6 @@ on_finding(void *arg, int level, int64_t off, const char *msg)
 	add_finding(arg, level, off, msg, 1);
 }
 
-/* "2 errors, 1 warning" in the heading, or "none". */
-static void
-check_counts(struct summary *s, struct sline *head)
-{
-	static const char *const	 names[3][2] = {
-		{ "note", "notes" }, { "warning", "warnings" },
-		{ "error", "errors" }
-	};
-	size_t				 len = 0;
-	int				 lv;
-
-	head->text[0] = '\0';
-	for (lv = GGUF_W_ERROR; lv >= GGUF_W_NOTE; lv--) {
-		if (s->count[lv] == 0)
-			continue;
-		len += (size_t)snprintf(head->text + len, sizeof head->text -
-		    len, "%s%u %s", len > 0 ? ", " : "", s->count[lv],
-		    names[lv][s->count[lv] != 1]);
-		if (len >= sizeof head->text)
-			break;
-	}
-	if (head->text[0] == '\0')
-		snprintf(head->text, sizeof head->text, "none");
-}
-
 static void
 build(struct summary *s)
 {
@@ -296,7 +271,7 @@ build(struct summary *s)
 	if (gguf_check_model(app_file(a), NULL, 0, NULL, on_finding, s,
 	    &err) != 0)
 		add_finding(s, GGUF_W_ERROR, -1, err.msg, 1);
-	check_counts(s, l);
+	gguf_wlevel_counts(s->count, "none", l->text, sizeof l->text);
 }
 
 static const char *
