@@ -520,6 +520,39 @@ is_quantized(uint32_t type)
 	return ti != NULL && ti->blck > 1;
 }
 
+/* Bools inside arrays; the reader checks only scalar ones, at open. */
+static void
+check_bool_arrays(struct checker *c)
+{
+	struct gguf_kv	*kv;
+	struct gguf_val	 e;
+	struct gguf_err	 err;
+	uint64_t	 i, k, bad, first;
+	unsigned	 v = 0;
+	char		 nm[128];
+
+	for (k = 0; k < gguf_layout(c->f)->n_kv; k++) {
+		kv = gguf_kv_at(c->f, k);
+		if (kv->val.type != GGUF_VT_ARR || kv->val.atype != GGUF_VT_BOOL)
+			continue;
+		bad = first = 0;
+		for (i = 0; i < kv->val.count; i++) {
+			if (gguf_arr_get(&kv->val, i, &e, &err) != 0)
+				break;
+			if (e.n >= 1 && e.p[0] > 1 && bad++ == 0) {
+				first = i;
+				v = e.p[0];
+			}
+		}
+		if (bad > 0)
+			say(c, GGUF_W_WARN, (int64_t)kv->off, "%s: %llu bool "
+			    "element%s neither 0 nor 1 (element %llu is %u)",
+			    gguf_pname(kv->key.p, kv->key.n, nm, sizeof nm),
+			    (unsigned long long)bad, bad == 1 ? " is" : "s are",
+			    (unsigned long long)first, v);
+	}
+}
+
 static void
 check_general(struct checker *c)
 {
@@ -632,6 +665,7 @@ gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
 	check_hparams(&c);
 	check_shapes(&c);
 	check_general(&c);
+	check_bool_arrays(&c);
 	if (name != NULL && check_name(&c, name, err) != 0)
 		return -1;
 	if (flags & GGUF_CHECK_DATA)

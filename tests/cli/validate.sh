@@ -193,6 +193,12 @@ ok $? "--data: NaN, Inf and all-zero tensors"
 run --data "$m"
 ok $rc "--data over the demo model's quantized tensors: nothing to say"
 
+# ------------------------------------------------------------ bool arrays
+"$TESTS_BUILDDIR/tools/gen_validate" --bool "$scratch/Bools-1K-v1.0.gguf"
+run "$scratch/Bools-1K-v1.0.gguf"
+[ $rc -eq 0 ] && grep -q ':0x[0-9a-f]*: warning: x.flags: 2 bool elements are neither 0 nor 1 (element 2 is 2)$' "$out"
+ok $? "bools in an array that are neither 0 nor 1: counted, the first named"
+
 # -------------------------------------------------------- several, -q, json
 v
 run -q "$m" "$scratch/cut.gguf" "$scratch/my model.gguf"

@@ -7,12 +7,17 @@
  *	blk.0.zero	[8]	all zeros
  *	blk.0.good	[4]	1, 2, 3, 4
  *
- *	gen_validate FILE
+ * With --bool, a small file instead whose key x.flags is a bool array
+ * holding 0, 1, 2, 1, 255: two elements readers may read as true or
+ * refuse.
+ *
+ *	gen_validate [--bool] FILE
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ggufgen.h"
 
@@ -23,8 +28,23 @@ main(int argc, char **argv)
 	uint64_t	ne;
 	int		i, rc;
 
+	if (argc == 3 && strcmp(argv[1], "--bool") == 0) {
+		gg_init(&g, 3, 0);
+		gg_header(&g, 0, 2);
+		gg_kv_str(&g, "general.architecture", "llama");
+		gg_kv_arr(&g, "x.flags", GG_BOOL, 5);
+		gg_u8(&g, 0);
+		gg_u8(&g, 1);
+		gg_u8(&g, 2);
+		gg_u8(&g, 1);
+		gg_u8(&g, 255);
+		gg_pad(&g, 32);
+		rc = gg_write(&g, argv[2]);
+		gg_free(&g);
+		return rc != 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: gen_validate FILE\n");
+		fprintf(stderr, "usage: gen_validate [--bool] FILE\n");
 		return 2;
 	}
 	gg_init(&g, 3, 0);
