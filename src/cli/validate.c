@@ -112,12 +112,9 @@ validate_one(const char *path, unsigned flags,
 		w = gguf_warning_at(f, i);
 		finding(&r, w->level, (int64_t)w->off, w->msg);
 	}
-	memset(&err, 0, sizeof err);
-	rc = gguf_check_model(f, path, flags, opts, finding, &r, &err);
+	rc = gguf_check_model(f, path, flags, opts, finding, &r);
 	if (rc != 0)
-		finding(&r, GGUF_W_ERROR, err.has_off ? (int64_t)err.off : -1,
-		    rc == GGUF_STATS_CANCELLED ? "the data checks were "
-		    "cancelled" : err.msg);
+		finding(&r, GGUF_W_ERROR, -1, "the data checks were cancelled");
 	gguf_close(f);
 	summary(&r, 1);
 	return r.count[GGUF_W_ERROR] > 0 ||

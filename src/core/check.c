@@ -70,16 +70,20 @@ key_u64(struct checker *c, const char *key, int *ok, int64_t *off)
 	uint64_t	 v;
 
 	*ok = kv != NULL && kv->val.type != GGUF_VT_ARR &&
-	    kv->val.type != GGUF_VT_STR && kv->val.type != GGUF_VT_F32 &&
+	    kv->val.type != GGUF_VT_STR && kv->val.type != GGUF_VT_BOOL &&
+	    kv->val.type != GGUF_VT_F32 &&
 	    kv->val.type != GGUF_VT_F64 && gguf_val_u64(&kv->val, &v) == 0;
 	return *ok ? v : 0;
 }
 
 /* ---------------------------------------------------------------- tokenizer */
 
+/*
+ * An array read by token id: shorter than the tokens, llama.cpp reads past
+ * its end (an error); longer, the rest is never read (a warning).
+ */
 static void
-check_array_len(struct checker *c, const char *key, uint64_t n_tok,
-    int level)
+check_array_len(struct checker *c, const char *key, uint64_t n_tok)
 {
 	struct gguf_kv	*kv;
 	int64_t		 off;
@@ -88,8 +92,9 @@ check_array_len(struct checker *c, const char *key, uint64_t n_tok,
 	if ((kv = kv_of(c, key, &off)) == NULL || kv->val.type != GGUF_VT_ARR ||
 	    kv->val.count == n_tok)
 		return;
-	say(c, level, off, "%s has %s elements but tokenizer.ggml.tokens has "
-	    "%s", key, gguf_fmt_group(kv->val.count, g1, sizeof g1),
+	say(c, kv->val.count < n_tok ? GGUF_W_ERROR : GGUF_W_WARN, off,
+	    "%s has %s elements but tokenizer.ggml.tokens has %s", key,
+	    gguf_fmt_group(kv->val.count, g1, sizeof g1),
 	    gguf_fmt_group(n_tok, g2, sizeof g2));
 }
 
@@ -170,19 +175,20 @@ check_tokenizer(struct checker *c)
 	if (model != NULL)
 		(void)gguf_val_str(&model->val, &m);
 	if (tok == NULL || tok->val.type != GGUF_VT_ARR) {
+		/* "no_vocab" and "none": a model without a vocabulary. */
 		if (model != NULL && !(m.n == 8 && memcmp(m.p, "no_vocab",
-		    8) == 0))
+		    8) == 0) && !(m.n == 4 && memcmp(m.p, "none", 4) == 0))
 			say(c, GGUF_W_ERROR, moff, "tokenizer.ggml.model is "
 			    "set but there is no tokenizer.ggml.tokens array");
 		return;
 	}
 	n_tok = tok->val.count;
 	if (model == NULL)
-		say(c, GGUF_W_WARN, off, "tokenizer.ggml.tokens without "
-		    "tokenizer.ggml.model: readers cannot tell how to "
-		    "tokenize");
-	check_array_len(c, "tokenizer.ggml.scores", n_tok, GGUF_W_ERROR);
-	check_array_len(c, "tokenizer.ggml.token_type", n_tok, GGUF_W_ERROR);
+		say(c, GGUF_W_ERROR, off, "tokenizer.ggml.tokens without "
+		    "tokenizer.ggml.model: llama.cpp cannot tell how to "
+		    "tokenize and refuses the model");
+	check_array_len(c, "tokenizer.ggml.scores", n_tok);
+	check_array_len(c, "tokenizer.ggml.token_type", n_tok);
 	check_token_types(c, n_tok);
 	check_token_ids(c, n_tok);
 	if (m.n == 4 && memcmp(m.p, "gpt2", 4) == 0 &&
@@ -378,10 +384,12 @@ static uint64_t
 dim_want(const struct hparams *h, enum dimkind d, int64_t b)
 {
 	uint64_t	head = hp_value(h->head, b), kv, klen, vlen;
+	uint64_t	head0 = hp_value(h->head, 0);
 
 	kv = h->head_kv != NULL ? hp_value(h->head_kv, b) : head;
+	/* As llama.cpp: without key_length, n_embd / the first block's heads. */
 	klen = h->klen != NULL ? hp_value(h->klen, b) :
-	    head != 0 && h->embd % head == 0 ? h->embd / head : 0;
+	    head0 != 0 && h->embd % head0 == 0 ? h->embd / head0 : 0;
 	vlen = h->vlen != NULL ? hp_value(h->vlen, b) : klen;
 	switch (d) {
 	case D_EMBD:
@@ -477,6 +485,11 @@ check_shapes(struct checker *c)
 		w1 = r->d1 == D_NONE ? 0 : dim_want(&h, r->d1, b);
 		if ((w0 == 0 || t->ne[0] == w0) &&
 		    (r->d1 == D_NONE || w1 == 0 || t->ne[1] == w1))
+			continue;
+		/* Gate and up fused in ffn_up (Phi-3, ChatGLM): 2 x n_ff. */
+		if (r->d1 == D_FF && r->d0 == D_EMBD && w1 != 0 &&
+		    t->ne[1] == 2 * w1 && (w0 == 0 || t->ne[0] == w0) &&
+		    strcmp(r->name, "ffn_up.weight") == 0)
 			continue;
 		if (n[k]++ == 0) {
 			first[k] = t;
@@ -584,18 +597,20 @@ check_general(struct checker *c)
 		    ok ? "split.count" : "split.no");
 }
 
-static int
-check_name(struct checker *c, const char *name, struct gguf_err *err)
+static void
+check_name(struct checker *c, const char *name)
 {
 	struct gguf_name	n;
+	struct gguf_err		err;
 
-	if (gguf_name_parse(name, &n, err) != 0)
-		return -1;
-	if (!n.matched)
+	memset(&err, 0, sizeof err);
+	if (gguf_name_parse(name, &n, &err) != 0)
+		say(c, GGUF_W_NOTE, -1, "the file name could not be checked: "
+		    "%s", err.msg);
+	else if (!n.matched)
 		say(c, GGUF_W_NOTE, -1, "the file name is off the naming "
 		    "convention <BaseName>-<SizeLabel>[-<FineTune>]-"
 		    "<Version>[-<Encoding>][-<Type>][-<Shard>].gguf");
-	return 0;
 }
 
 /* ------------------------------------------------------------------ data */
@@ -647,8 +662,7 @@ check_data(struct checker *c, const struct gguf_stats_opts *uopts)
 
 int
 gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
-    const struct gguf_stats_opts *opts, gguf_finding_fn fn, void *arg,
-    struct gguf_err *err)
+    const struct gguf_stats_opts *opts, gguf_finding_fn fn, void *arg)
 {
 	struct checker	c;
 	struct gguf_val	*v;
@@ -666,8 +680,8 @@ gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
 	check_shapes(&c);
 	check_general(&c);
 	check_bool_arrays(&c);
-	if (name != NULL && check_name(&c, name, err) != 0)
-		return -1;
+	if (name != NULL)
+		check_name(&c, name);
 	if (flags & GGUF_CHECK_DATA)
 		return check_data(&c, opts);
 	return 0;

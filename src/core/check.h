@@ -28,11 +28,11 @@ typedef void	(*gguf_finding_fn)(void *arg, int level, int64_t off,
  * Runs the model checks over f (whose warnings the caller reports itself),
  * calling fn for each finding. name is the file's name for the naming
  * convention check (NULL to skip it); opts (threads, progress, cancel) is
- * for the data checks and may be NULL. Returns 0, GGUF_STATS_CANCELLED, or
- * -1 with err set if something could not be checked at all.
+ * for the data checks and may be NULL. What cannot be checked is itself a
+ * finding. Returns 0, or GGUF_STATS_CANCELLED if the data checks were
+ * cancelled.
  */
 int	gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
-	    const struct gguf_stats_opts *opts, gguf_finding_fn fn, void *arg,
-	    struct gguf_err *err);
+	    const struct gguf_stats_opts *opts, gguf_finding_fn fn, void *arg);
 
 #endif /* GGUF_CHECK_H */

@@ -165,7 +165,7 @@ void	gguf_arrix_free(struct gguf_arrix *ix);
 enum gguf_wlevel {
 	GGUF_W_NOTE,		/* against the spec's advice; every reader loads it */
 	GGUF_W_WARN,		/* some readers misread or refuse it */
-	GGUF_W_ERROR		/* ggml (and so llama.cpp) refuses the file */
+	GGUF_W_ERROR		/* ggml or llama.cpp refuses or misreads it */
 };
 
 struct gguf_warning {

@@ -61,12 +61,23 @@ struct gguf_file {
 	struct gguf_warning	*warn;
 	size_t			 n_warn;
 	size_t			 n_warn_dropped;
+	size_t			 n_dropped[3];	/* of those, by level */
 };
 
 /* ---------------------------------------------------------------- warnings */
 
 static void warnf(struct gguf_file *, int, uint64_t, const char *, ...)
     __attribute__((format(printf, 4, 5)));
+
+static void
+store_warning(struct gguf_file *f, int level, uint64_t off, const char *msg)
+{
+	f->warn = gguf_xrealloc(f->warn, f->n_warn + 1, sizeof *f->warn);
+	f->warn[f->n_warn].off = off;
+	f->warn[f->n_warn].level = level;
+	f->warn[f->n_warn].msg = gguf_xstrdup(msg);
+	f->n_warn++;
+}
 
 static void
 warnf(struct gguf_file *f, int level, uint64_t off, const char *fmt, ...)
@@ -76,16 +87,32 @@ warnf(struct gguf_file *f, int level, uint64_t off, const char *fmt, ...)
 
 	if (f->n_warn >= MAX_WARNINGS) {
 		f->n_warn_dropped++;
+		f->n_dropped[level >= GGUF_W_NOTE && level <= GGUF_W_ERROR ?
+		    level : GGUF_W_ERROR]++;
 		return;
 	}
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	f->warn = gguf_xrealloc(f->warn, f->n_warn + 1, sizeof *f->warn);
-	f->warn[f->n_warn].off = off;
-	f->warn[f->n_warn].level = level;
-	f->warn[f->n_warn].msg = gguf_xstrdup(buf);
-	f->n_warn++;
+	store_warning(f, level, off, buf);
+}
+
+/*
+ * After the cap: one more entry that says how many were left out, at the
+ * level of the worst of them, so that an error past the cap still counts.
+ */
+static void
+warn_dropped(struct gguf_file *f)
+{
+	char	buf[160];
+	int	level = f->n_dropped[GGUF_W_ERROR] > 0 ? GGUF_W_ERROR :
+		    f->n_dropped[GGUF_W_WARN] > 0 ? GGUF_W_WARN : GGUF_W_NOTE;
+
+	snprintf(buf, sizeof buf, "(%zu more findings not shown: %zu "
+	    "errors, %zu warnings, %zu notes)", f->n_warn_dropped,
+	    f->n_dropped[GGUF_W_ERROR], f->n_dropped[GGUF_W_WARN],
+	    f->n_dropped[GGUF_W_NOTE]);
+	store_warning(f, level, 0, buf);
 }
 
 static const char *
@@ -195,10 +222,12 @@ read_header(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	f->lay.be = c->be;
 	c->lw = v == 1 ? 4 : 8;
 	if (v == 1)
-		warnf(f, GGUF_W_ERROR, 4, "GGUF v1 file: ggml no longer reads it (saving "
+		warnf(f, GGUF_W_ERROR, 4,
+		    "GGUF v1 file: ggml no longer reads it (saving "
 		    "writes v3)");
 	if (c->be)
-		warnf(f, GGUF_W_ERROR, 4, "big-endian file: readers on little-endian hosts "
+		warnf(f, GGUF_W_ERROR, 4,
+		    "big-endian file: readers on little-endian hosts "
 		    "(ggml, llama.cpp) refuse it");
 
 	if (v == 1) {
@@ -319,14 +348,17 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 		if (kv->key.n == 0)
 			warnf(f, GGUF_W_ERROR, kv->off, "empty key");
 		else if (kv->key.n > GGUF_MAX_KEY)
-			warnf(f, GGUF_W_WARN, kv->off, "key of %llu bytes is longer than "
+			warnf(f, GGUF_W_WARN, kv->off,
+			    "key of %llu bytes is longer than "
 			    "%d", (unsigned long long)kv->key.n, GGUF_MAX_KEY);
 		else if (!gguf_key_is_canonical(kv->key.p, kv->key.n))
-			warnf(f, GGUF_W_NOTE, kv->off, "key \"%s\" breaks the naming rules "
+			warnf(f, GGUF_W_NOTE, kv->off,
+			    "key \"%s\" breaks the naming rules "
 			    "(lower_snake_case segments separated by dots)",
 			    pname(&kv->key, buf, sizeof buf));
 		if (type == GGUF_VT_BOOL && kv->val.p[0] > 1)
-			warnf(f, GGUF_W_WARN, kv->val.off, "key \"%s\": bool value %u is "
+			warnf(f, GGUF_W_WARN, kv->val.off,
+			    "key \"%s\": bool value %u is "
 			    "neither 0 nor 1", pname(&kv->key, buf, sizeof buf),
 			    kv->val.p[0]);
 	}
@@ -337,7 +369,8 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 		kv = &f->kv[i];
 		h = index_probe(&f->kv_names, kv->key.p, kv->key.n, kv_name, f);
 		if (f->kv_names.slot[h] != 0)
-			warnf(f, GGUF_W_ERROR, kv->off, "duplicate key \"%s\" (first at "
+			warnf(f, GGUF_W_ERROR, kv->off,
+			    "duplicate key \"%s\" (first at "
 			    "offset 0x%llx)", pname(&kv->key, buf, sizeof buf),
 			    (unsigned long long)
 			    f->kv[f->kv_names.slot[h] - 1].off);
@@ -378,11 +411,18 @@ check_keys(struct gguf_file *f, struct gguf_err *err)
 		    gguf_schema_type_ok(spec, kv->val.type, kv->val.atype))
 			continue;
 		type_text(kv->val.type, kv->val.atype, got, sizeof got);
-		warnf(f, GGUF_W_WARN, kv->off, "%s should be %s, not %s",
-		    pname(&kv->key, buf, sizeof buf), spec->types, got);
+		if (gguf_schema_strict(spec))
+			warnf(f, GGUF_W_ERROR, kv->off, "%s should be %s, not "
+			    "%s: llama.cpp refuses another type",
+			    pname(&kv->key, buf, sizeof buf), spec->types, got);
+		else
+			warnf(f, GGUF_W_WARN, kv->off,
+			    "%s should be %s, not %s",
+			    pname(&kv->key, buf, sizeof buf), spec->types, got);
 	}
 	if (gguf_kv_find(f, "general.architecture", 20) < 0)
-		warnf(f, GGUF_W_WARN, f->lay.kv_off, "no general.architecture key");
+		warnf(f, GGUF_W_WARN, f->lay.kv_off,
+		    "no general.architecture key");
 
 	f->lay.alignment = GGUF_DEFAULT_ALIGNMENT;
 	v = gguf_kv_get(f, "general.alignment");
@@ -455,7 +495,8 @@ read_tensor(struct gguf_file *f, struct gguf_cur *c, struct gguf_tensor *t,
 	t->end = c->pos;
 
 	if (t->n_dims == 0)
-		warnf(f, GGUF_W_NOTE, t->off, "tensor \"%s\" has 0 dimensions (read as a "
+		warnf(f, GGUF_W_NOTE, t->off,
+		    "tensor \"%s\" has 0 dimensions (read as a "
 		    "scalar)", pname(&t->name, buf, sizeof buf));
 	if (gguf_ttype_nbytes(t->type, t->ne, &t->nbytes, &e) != 0) {
 		if (gguf_ttype_known(t->type) && gguf_ttype(t->type)->blck > 0 &&
@@ -464,13 +505,15 @@ read_tensor(struct gguf_file *f, struct gguf_cur *c, struct gguf_tensor *t,
 			    pname(&t->name, buf, sizeof buf), e.msg);
 		t->flags |= GGUF_TENSOR_UNSIZED;
 		t->nbytes = 0;
-		warnf(f, GGUF_W_ERROR, at, "tensor \"%s\": %s", pname(&t->name, buf,
+		warnf(f, GGUF_W_ERROR, at,
+		    "tensor \"%s\": %s", pname(&t->name, buf,
 		    sizeof buf), e.msg);
 	}
 	if (t->name.n == 0)
 		warnf(f, GGUF_W_WARN, t->off, "tensor with an empty name");
 	else if (t->name.n > GGUF_MAX_NAME)
-		warnf(f, GGUF_W_ERROR, t->off, "tensor name \"%s\" is %llu bytes (ggml "
+		warnf(f, GGUF_W_ERROR, t->off,
+		    "tensor name \"%s\" is %llu bytes (ggml "
 		    "loads at most %d)", pname(&t->name, buf, sizeof buf),
 		    (unsigned long long)t->name.n, GGUF_MAX_NAME);
 	return 0;
@@ -505,7 +548,8 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 		h = index_probe(&f->tensor_names, t->name.p, t->name.n,
 		    tensor_name, f);
 		if (f->tensor_names.slot[h] != 0)
-			warnf(f, GGUF_W_ERROR, t->off, "duplicate tensor name \"%s\"",
+			warnf(f, GGUF_W_ERROR, t->off,
+			    "duplicate tensor name \"%s\"",
 			    pname(&t->name, buf, sizeof buf));
 		else
 			f->tensor_names.slot[h] = (uint32_t)(i + 1);
@@ -545,7 +589,8 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 		/* ggml pads the metadata even when no tensor follows. */
 		if (gguf_align_ok(f->lay.ti_end, align, &end) == 0 &&
 		    end < f->size)
-			warnf(f, GGUF_W_NOTE, end, "%llu bytes after the metadata and its "
+			warnf(f, GGUF_W_NOTE, end,
+			    "%llu bytes after the metadata and its "
 			    "padding (the file has no tensors)",
 			    (unsigned long long)(f->size - end));
 		return 0;
@@ -556,7 +601,8 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 	f->lay.data_end = f->lay.data_off;
 	data_size = f->size > f->lay.data_off ? f->size - f->lay.data_off : 0;
 	if (f->lay.data_off > f->size)
-		warnf(f, GGUF_W_ERROR, f->lay.ti_end, "the data section would start at "
+		warnf(f, GGUF_W_ERROR, f->lay.ti_end,
+		    "the data section would start at "
 		    "0x%llx, beyond the end of the file (%llu bytes): no "
 		    "tensor data is present",
 		    (unsigned long long)f->lay.data_off,
@@ -566,7 +612,8 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 	for (i = 0; i < f->n_tensors; i++) {
 		t = &f->tensors[i];
 		if (t->offset % align != 0)
-			warnf(f, GGUF_W_ERROR, t->end - 8, "tensor \"%s\": data offset "
+			warnf(f, GGUF_W_ERROR, t->end - 8,
+			    "tensor \"%s\": data offset "
 			    "0x%llx is not a multiple of the alignment %llu",
 			    pname(&t->name, b1, sizeof b1),
 			    (unsigned long long)t->offset,
@@ -579,7 +626,8 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 		    end > data_size) {
 			t->flags |= GGUF_TENSOR_UNREADABLE;
 			if (f->lay.data_off <= f->size)
-				warnf(f, GGUF_W_ERROR, t->end - 8, "tensor \"%s\": data "
+				warnf(f, GGUF_W_ERROR, t->end - 8,
+				    "tensor \"%s\": data "
 				    "[0x%llx, +%llu) lies beyond the end of "
 				    "the file", pname(&t->name, b1, sizeof b1),
 				    (unsigned long long)t->offset,
@@ -599,11 +647,13 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 	if (gguf_align_ok(f->lay.data_end, align, &end) == 0 &&
 	    f->lay.data_end <= f->size) {
 		if (end < f->size)
-			warnf(f, GGUF_W_NOTE, end, "%llu bytes after the end of the last "
+			warnf(f, GGUF_W_NOTE, end,
+			    "%llu bytes after the end of the last "
 			    "tensor's data and padding",
 			    (unsigned long long)(f->size - end));
 		else if (end > f->size && !noncanon)
-			warnf(f, GGUF_W_ERROR, f->lay.data_end, "the last tensor is not "
+			warnf(f, GGUF_W_ERROR, f->lay.data_end,
+			    "the last tensor is not "
 			    "followed by its alignment padding");
 	}
 	if (!noncanon)
@@ -629,12 +679,14 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 		 * fill it.
 		 */
 		if (p != NULL && t->nbytes > 0 && t->offset < prev_end)
-			warnf(f, GGUF_W_ERROR, t->end - 8, "tensor \"%s\" overlaps tensor "
+			warnf(f, GGUF_W_ERROR, t->end - 8,
+			    "tensor \"%s\" overlaps tensor "
 			    "\"%s\"", pname(&t->name, b1, sizeof b1),
 			    pname(&p->name, b2, sizeof b2));
 		else if ((p != NULL || !unsized) &&
 		    gguf_align_ok(prev_end, align, &end) == 0 && t->offset > end)
-			warnf(f, GGUF_W_ERROR, t->end - 8, "gap of %llu bytes before tensor "
+			warnf(f, GGUF_W_ERROR, t->end - 8,
+			    "gap of %llu bytes before tensor "
 			    "\"%s\"", (unsigned long long)(t->offset - end),
 			    pname(&t->name, b1, sizeof b1));
 		if (t->nbytes > 0 &&
@@ -649,7 +701,8 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 		if (!(f->tensors[i].flags & GGUF_TENSOR_UNSIZED) &&
 		    !(f->tensors[i - 1].flags & GGUF_TENSOR_UNSIZED) &&
 		    f->tensors[i].offset < f->tensors[i - 1].offset) {
-			warnf(f, GGUF_W_ERROR, f->tensors[i].end - 8, "tensor data is not in "
+			warnf(f, GGUF_W_ERROR, f->tensors[i].end - 8,
+			    "tensor data is not in "
 			    "tensor-info order (from \"%s\" on)",
 			    pname(&f->tensors[i].name, b1, sizeof b1));
 			break;
@@ -680,7 +733,7 @@ parse(struct gguf_file *f, struct gguf_err *err)
 		return NULL;
 	}
 	if (f->n_warn_dropped > 0)
-		warnf(f, GGUF_W_NOTE, 0, "(%zu more warnings not shown)", f->n_warn_dropped);
+		warn_dropped(f);
 	return f;
 }
 

@@ -107,14 +107,24 @@ const struct gguf_key_spec *
 gguf_schema_find(const char *key, size_t n, const char *arch, size_t archn)
 {
 	const struct gguf_key_spec	*s;
+	const char			*dot;
 	char				 pat[PATTERN_MAX];
-	size_t				 last;
+	size_t				 last, len;
 
-	if (n == 0 || n >= PATTERN_MAX || memchr(key, '\0', n) != NULL)
-		return NULL;
+	if (n == 0 || memchr(key, '\0', n) != NULL || memchr(key, '{', n) !=
+	    NULL || memchr(key, '}', n) != NULL)
+		return NULL;			/* placeholders are not keys */
 	if (pattern(key, n, arch, archn, pat, &last) == 0 &&
 	    (s = lookup_both(pat, last)) != NULL)
 		return s;
+	/* Too long for a pattern: its last segment may still be a {name}. */
+	if ((dot = memrchr(key, '.', n)) != NULL && dot > key &&
+	    pattern(key, (size_t)(dot - key), arch, archn, pat, &last) == 0) {
+		len = strlen(pat);
+		if (put(pat, &len, ".{name}", 7) == 0 &&
+		    (s = lookup(pat)) != NULL)
+			return s;
+	}
 	/* An architecture named like a namespace: general.name itself. */
 	if (archn > 0 && archn < n && memcmp(key, arch, archn) == 0 &&
 	    pattern(key, n, NULL, 0, pat, &last) == 0)
@@ -147,4 +157,25 @@ gguf_schema_type_ok(const struct gguf_key_spec *s, uint32_t type,
 			return 0;
 		p = end + 1;
 	}
+}
+
+int
+gguf_schema_strict(const struct gguf_key_spec *s)
+{
+	static const char *const	prefixes[] = {
+		"{arch}.", "tokenizer.ggml.", "split."
+	};
+	static const char *const	keys[] = {
+		"general.architecture", "general.name", "general.file_type",
+		"tokenizer.chat_template"
+	};
+	size_t				i;
+
+	for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(s->key, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(s->key, keys[i]) == 0)
+			return 1;
+	return 0;
 }

@@ -33,4 +33,12 @@ const struct gguf_key_spec *gguf_schema_find(const char *key, size_t n,
 int		 gguf_schema_type_ok(const struct gguf_key_spec *s,
 		    uint32_t type, uint32_t atype);
 
+/*
+ * Whether llama.cpp refuses a value of another type for this key: the
+ * keys it reads (the architecture's hyper-parameters, the tokenizer, the
+ * split keys, the architecture, name and file type, the chat template)
+ * go through readers that check the type and fail the load.
+ */
+int		 gguf_schema_strict(const struct gguf_key_spec *s);
+
 #endif /* GGUF_SCHEMA_H */

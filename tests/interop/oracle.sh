@@ -22,10 +22,13 @@ for f in "$SHARED_DIR"/fixtures/ggml/*.gguf "$SHARED_DIR"/fixtures/real/*.gguf; 
 		rc=$?
 		ok $rc "$name: reader agrees with ggml"
 		[ $rc -eq 0 ] || sed 's/^/# /' "$scratch/diff" | head -20
-		# ... and none of the reader's findings says ggml refuses it.
+		# ... and no finding of the reader says ggml refuses it
+		# (a well-known key of the wrong type is an error for
+		# llama.cpp, which checks types; ggml does not).
 		"$GGUFED" info "$f" >"$scratch/info.txt" 2>&1
-		! grep '^  error ' "$scratch/info.txt" >"$scratch/errs"
-		ok $? "$name: no finding at the error level"
+		! grep '^  error ' "$scratch/info.txt" |
+		    grep -v 'llama.cpp refuses another type$' >"$scratch/errs"
+		ok $? "$name: no finding at the error level but llama.cpp's key types"
 		sed 's/^/# /' "$scratch/errs"
 		;;
 	*)

@@ -11,7 +11,10 @@
  * holding 0, 1, 2, 1, 255: two elements readers may read as true or
  * refuse.
  *
- *	gen_validate [--bool] FILE
+ * With --many, 300 keys that break the naming rules (a note each), then
+ * general.name twice (an error, past the 256 findings the reader keeps).
+ *
+ *	gen_validate [--bool | --many] FILE
  */
 #include "config.h"
 
@@ -43,8 +46,25 @@ main(int argc, char **argv)
 		gg_free(&g);
 		return rc != 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "--many") == 0) {
+		char	key[32];
+
+		gg_init(&g, 3, 0);
+		gg_header(&g, 0, 303);
+		gg_kv_str(&g, "general.architecture", "llama");
+		for (i = 0; i < 300; i++) {
+			snprintf(key, sizeof key, "Bad Key %d", i);
+			gg_kv_u8(&g, key, 1);
+		}
+		gg_kv_str(&g, "general.name", "one");
+		gg_kv_str(&g, "general.name", "two");
+		gg_pad(&g, 32);
+		rc = gg_write(&g, argv[2]);
+		gg_free(&g);
+		return rc != 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: gen_validate [--bool] FILE\n");
+		fprintf(stderr, "usage: gen_validate [--bool | --many] FILE\n");
 		return 2;
 	}
 	gg_init(&g, 3, 0);

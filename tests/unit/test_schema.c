@@ -75,6 +75,9 @@ main(void)
 	is_found(".general.name", NULL, "-");
 	is_found("nosuch.key", "llama", "-");
 	is_found("general.name", "general", "general.name");
+	is_found("{arch}.block_count", "llama", "-");
+	is_found("tokenizer.chat_template.{name}", NULL, "-");
+	is_found("llama.{id}", "llama", "-");
 	is_found("general.sampling.top_k", "general",
 	    "general.sampling.top_k");
 	ok(gguf_schema_find("general.name\0x", 14, NULL, 0) == NULL,
@@ -84,6 +87,17 @@ main(void)
 	memcpy(key, "general.", 8);
 	ok(gguf_schema_find(key, sizeof key, NULL, 0) == NULL,
 	    "a 400-byte key matches nothing (and overflows nothing)");
+	memset(key, 'a', sizeof key);
+	memcpy(key, "tokenizer.chat_template.", 24);
+	s = gguf_schema_find(key, 300, NULL, 0);
+	ok(s != NULL && strcmp(s->key, "tokenizer.chat_template.{name}") == 0,
+	    "a 300-byte tokenizer.chat_template.NAME is still a {name} key");
+	ok(s != NULL && !gguf_schema_strict(s) &&
+	    gguf_schema_strict(gguf_schema_find("llama.block_count", 17,
+	    "llama", 5)) && gguf_schema_strict(gguf_schema_find(
+	    "tokenizer.ggml.tokens", 21, NULL, 0)) && !gguf_schema_strict(
+	    gguf_schema_find("general.sampling.top_k", 22, NULL, 0)),
+	    "strict: the keys llama.cpp reads, not the others");
 	memset(key, '1', sizeof key);
 	memcpy(key, "general.base_model.", 19);
 	ok(gguf_schema_find(key, 190, NULL, 0) == NULL,
