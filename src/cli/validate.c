@@ -148,9 +148,9 @@ cmd_validate(int argc, char **argv)
 			quiet = 1;
 		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
 			if (cli_parse_u64(argv[++i], &nthreads) != 0 ||
-			    nthreads == 0 || nthreads > 1024) {
+			    nthreads > 1024) {
 				cli_usage_error("validate", "--threads wants a "
-				    "number from 1 to 1024");
+				    "number from 0 (all CPUs) to 1024");
 				return EXIT_USAGE;
 			}
 		} else if (strcmp(argv[i], "--help") == 0) {

@@ -250,7 +250,9 @@ ok $? "--json: valid JSON, one object per file, offsets as numbers"
 ok $([ $? -eq 2 ]; echo $?) "no file: usage error"
 "$GGUFED" validate --bogus "$m" >/dev/null 2>&1
 ok $([ $? -eq 2 ]; echo $?) "an unknown option: usage error"
-"$GGUFED" validate --threads 0 "$m" >/dev/null 2>&1
-ok $([ $? -eq 2 ]; echo $?) "--threads 0: usage error"
+"$GGUFED" validate --data --threads 0 "$m" >/dev/null 2>&1
+ok $? "--threads 0: every CPU, as for stats"
+"$GGUFED" validate --threads 1025 "$m" >/dev/null 2>&1
+ok $([ $? -eq 2 ]; echo $?) "--threads 1025: usage error"
 
 done_testing
