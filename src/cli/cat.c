@@ -17,7 +17,7 @@
  * dequantizer); for plain types the stored bit patterns in hex.
  *
  * This file also holds the helpers `ggufed stats` shares: tensor lookup
- * with suggestions, range parsing, allocation.
+ * with suggestions, allocation.
  */
 #include "config.h"
 
@@ -127,41 +127,6 @@ cli_find_tensor(const struct gguf_file *f, const char *path,
 		fputs(" (the file has no tensors)", stderr);
 	fputc('\n', stderr);
 	return NULL;
-}
-
-int
-cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b)
-{
-	unsigned long long	 v;
-	const char		*colon = strchr(s, ':');
-	char			 buf[64];
-
-	*a = 0;
-	*has_b = 0;
-	if (colon == NULL) {
-		if (cli_parse_u64(s, &v) != 0 || v == UINT64_MAX)
-			return -1;
-		*a = v;
-		*b = v + 1;
-		*has_b = 1;
-		return 0;
-	}
-	if ((size_t)(colon - s) >= sizeof buf)
-		return -1;
-	memcpy(buf, s, (size_t)(colon - s));
-	buf[colon - s] = '\0';
-	if (buf[0] != '\0') {
-		if (cli_parse_u64(buf, &v) != 0)
-			return -1;
-		*a = v;
-	}
-	if (colon[1] != '\0') {
-		if (cli_parse_u64(colon + 1, &v) != 0)
-			return -1;
-		*b = v;
-		*has_b = 1;
-	}
-	return 0;
 }
 
 /* ------------------------------------------------------------------ cat */

@@ -30,8 +30,16 @@ void	 cli_file_error(const char *path, const struct gguf_err *err);
 void	 cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Opens path or prints the error; NULL on failure. */
 struct gguf_file *cli_open(const char *path);
+/* args.c: option values. */
 /* Parses an unsigned number (decimal or 0x hex); -1 if it is not one. */
 int	 cli_parse_u64(const char *s, unsigned long long *out);
+/*
+ * Parses a half-open range "A:B", "A:", ":B" or "N" (N:N+1). *has_b is 0
+ * when the end is left open. -1 if s is not a range.
+ */
+int	 cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b);
+/* --threads N: 0 (every CPU) to 1024; else a usage error for cmd and -1. */
+int	 cli_parse_threads(const char *cmd, const char *s, unsigned *out);
 
 /* out.c: text escaping. Nothing from a file reaches the terminal raw. */
 void	 out_text(FILE *fp, const char *p, size_t n);		/* escaped, unquoted */
@@ -61,11 +69,6 @@ int	 cmd_cat(int argc, char **argv);
  */
 const struct gguf_tensor *cli_find_tensor(const struct gguf_file *f,
 	     const char *path, const char *name);
-/*
- * Parses a half-open range "A:B", "A:", ":B" or "N" (N:N+1). *has_b is 0
- * when the end is left open. -1 if s is not a range.
- */
-int	 cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b);
 /* calloc that never returns NULL: exits with a message instead. */
 void	*cli_xcalloc(size_t n, size_t size);
 /* stats.c */

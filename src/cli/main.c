@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,20 +131,6 @@ cli_open(const char *path)
 		cli_file_error(path, &err);
 	}
 	return f;
-}
-
-int
-cli_parse_u64(const char *s, unsigned long long *out)
-{
-	char	*end;
-
-	if (*s == '\0' || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	if (errno != 0 || *end != '\0')
-		return -1;
-	return 0;
 }
 
 int

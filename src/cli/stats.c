@@ -175,7 +175,7 @@ cmd_stats(int argc, char **argv)
 	struct gguf_file		*f;
 	struct gguf_err			 err;
 	const char			*path = NULL, *rows = NULL;
-	unsigned long long		 nthreads = 0;
+	unsigned			 nthreads = 0;
 	uint64_t			 n = 0, k, ra = 0, rb = 0, nrows, a, b;
 	int				 i, all = 0, json = 0, has_rb = 0;
 	int				 rc = 0, r, names = 0;
@@ -186,12 +186,9 @@ cmd_stats(int argc, char **argv)
 		else if (strcmp(argv[i], "--json") == 0)
 			json = 1;
 		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-			if (cli_parse_u64(argv[++i], &nthreads) != 0 ||
-			    nthreads > 1024) {
-				cli_usage_error("stats", "--threads wants a "
-				    "number from 0 (all CPUs) to 1024");
+			if (cli_parse_threads("stats", argv[++i],
+			    &nthreads) != 0)
 				return EXIT_USAGE;
-			}
 		} else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc) {
 			rows = argv[++i];
 			if (cli_parse_range(rows, &ra, &rb, &has_rb) != 0) {
@@ -246,7 +243,7 @@ cmd_stats(int argc, char **argv)
 
 	memset(&opts, 0, sizeof opts);
 	memset(&pr, 0, sizeof pr);
-	opts.threads = (unsigned)nthreads;
+	opts.threads = nthreads;
 	if (isatty(STDERR_FILENO)) {
 		opts.progress = on_progress;
 		opts.arg = &pr;

@@ -24,6 +24,15 @@
 #include "check.h"
 #include "cli.h"
 
+/* What the options ask for. */
+struct vopts {
+	unsigned		 flags;		/* GGUF_CHECK_* */
+	struct gguf_stats_opts	 stats;		/* for --data */
+	int			 json;
+	int			 quiet;
+	int			 strict;
+};
+
 struct report {
 	const char	*path;
 	int		 json;
@@ -81,9 +90,7 @@ summary(const struct report *r, int opened)
 
 /* Validates one file; 1 if it fails (an error, or a warning if strict). */
 static int
-validate_one(const char *path, unsigned flags,
-    const struct gguf_stats_opts *opts, int json, int quiet, int strict,
-    int first)
+validate_one(const char *path, const struct vopts *o, int first)
 {
 	struct gguf_file		*f;
 	const struct gguf_warning	*w;
@@ -94,9 +101,9 @@ validate_one(const char *path, unsigned flags,
 
 	memset(&r, 0, sizeof r);
 	r.path = path;
-	r.json = json;
-	r.quiet = quiet;
-	if (json) {
+	r.json = o->json;
+	r.quiet = o->quiet;
+	if (o->json) {
 		printf("%s{\"file\": ", first ? "" : ",\n");
 		out_json_str(stdout, path, strlen(path));
 		printf(",\n  \"findings\": [");
@@ -112,47 +119,41 @@ validate_one(const char *path, unsigned flags,
 		w = gguf_warning_at(f, i);
 		finding(&r, w->level, (int64_t)w->off, w->msg);
 	}
-	rc = gguf_check_model(f, path, flags, opts, finding, &r);
+	rc = gguf_check_model(f, path, o->flags, &o->stats, finding, &r);
 	if (rc != 0)
 		finding(&r, GGUF_W_ERROR, -1, "the data checks were cancelled");
 	gguf_close(f);
 	summary(&r, 1);
 	return r.count[GGUF_W_ERROR] > 0 ||
-	    (strict && r.count[GGUF_W_WARN] > 0);
+	    (o->strict && r.count[GGUF_W_WARN] > 0);
 }
 
 int
 cmd_validate(int argc, char **argv)
 {
-	struct gguf_stats_opts	 opts;
-	unsigned long long	 nthreads = 0;
-	unsigned		 flags = 0;
-	int			 i, json = 0, quiet = 0, strict = 0, nfiles = 0;
-	int			 failed = 0, only_files = 0;
+	struct vopts	  o;
+	char		**files = argv + 1;	/* gathered in place, as getopt does */
+	int		  i, nfiles = 0, failed = 0, only_files = 0;
 
+	memset(&o, 0, sizeof o);
 	for (i = 1; i < argc; i++) {
-		if (only_files || argv[i][0] != '-' || argv[i][1] == '\0') {
-			nfiles++;
-			continue;
-		}
-		if (strcmp(argv[i], "--") == 0)
+		if (only_files || argv[i][0] != '-' || argv[i][1] == '\0')
+			files[nfiles++] = argv[i];
+		else if (strcmp(argv[i], "--") == 0)
 			only_files = 1;
 		else if (strcmp(argv[i], "--data") == 0)
-			flags |= GGUF_CHECK_DATA;
+			o.flags |= GGUF_CHECK_DATA;
 		else if (strcmp(argv[i], "--json") == 0)
-			json = 1;
+			o.json = 1;
 		else if (strcmp(argv[i], "--strict") == 0)
-			strict = 1;
+			o.strict = 1;
 		else if (strcmp(argv[i], "-q") == 0 ||
 		    strcmp(argv[i], "--quiet") == 0)
-			quiet = 1;
+			o.quiet = 1;
 		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-			if (cli_parse_u64(argv[++i], &nthreads) != 0 ||
-			    nthreads > 1024) {
-				cli_usage_error("validate", "--threads wants a "
-				    "number from 0 (all CPUs) to 1024");
+			if (cli_parse_threads("validate", argv[++i],
+			    &o.stats.threads) != 0)
 				return EXIT_USAGE;
-			}
 		} else if (strcmp(argv[i], "--help") == 0) {
 			cli_usage_error("validate", "check that files load in "
 			    "every GGUF reader");
@@ -167,26 +168,11 @@ cmd_validate(int argc, char **argv)
 		cli_usage_error("validate", "validate wants at least one FILE");
 		return EXIT_USAGE;
 	}
-	memset(&opts, 0, sizeof opts);
-	opts.threads = (unsigned)nthreads;
-	if (json)
+	if (o.json)
 		printf("[");
-	nfiles = 0;
-	only_files = 0;
-	for (i = 1; i < argc; i++) {
-		if (!only_files && strcmp(argv[i], "--") == 0) {
-			only_files = 1;
-			continue;
-		}
-		if (!only_files && argv[i][0] == '-' && argv[i][1] != '\0') {
-			if (strcmp(argv[i], "--threads") == 0)
-				i++;
-			continue;
-		}
-		failed |= validate_one(argv[i], flags, &opts, json, quiet,
-		    strict, nfiles++ == 0);
-	}
-	if (json)
+	for (i = 0; i < nfiles; i++)
+		failed |= validate_one(files[i], &o, i == 0);
+	if (o.json)
 		printf("]\n");
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cli_error("writing the report: output error");

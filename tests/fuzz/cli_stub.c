@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,16 +61,4 @@ cli_open(const char *path)
 	if ((f = gguf_open(path, &err)) == NULL)
 		cli_file_error(path, &err);
 	return f;
-}
-
-int
-cli_parse_u64(const char *s, unsigned long long *out)
-{
-	char	*end;
-
-	if (*s == '\0' || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	return errno != 0 || *end != '\0' ? -1 : 0;
 }
