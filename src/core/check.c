@@ -62,17 +62,28 @@ arch_key(struct checker *c, const char *suffix, char *buf, size_t len)
 	return buf;
 }
 
-/* An integer key's value, as u64; 0 and *ok 0 if absent or not one. */
+/*
+ * A non-negative integer value (no bool, float, string or array) in *out:
+ * 0, or -1 when the value is not one.
+ */
+static int
+int_value(const struct gguf_val *v, uint64_t *out)
+{
+	if (v->type == GGUF_VT_ARR || v->type == GGUF_VT_STR ||
+	    v->type == GGUF_VT_BOOL || v->type == GGUF_VT_F32 ||
+	    v->type == GGUF_VT_F64)
+		return -1;
+	return gguf_val_u64(v, out);
+}
+
+/* An integer key's value; 0 and *ok 0 if absent or not one. */
 static uint64_t
 key_u64(struct checker *c, const char *key, int *ok, int64_t *off)
 {
 	struct gguf_kv	*kv = kv_of(c, key, off);
 	uint64_t	 v;
 
-	*ok = kv != NULL && kv->val.type != GGUF_VT_ARR &&
-	    kv->val.type != GGUF_VT_STR && kv->val.type != GGUF_VT_BOOL &&
-	    kv->val.type != GGUF_VT_F32 &&
-	    kv->val.type != GGUF_VT_F64 && gguf_val_u64(&kv->val, &v) == 0;
+	*ok = kv != NULL && int_value(&kv->val, &v) == 0;
 	return *ok ? v : 0;
 }
 
@@ -314,6 +325,8 @@ static const struct shape_rule {
 	const char	*name;		/* after "blk.N." for block tensors */
 	int		 block;
 	enum dimkind	 d0, d1;
+	int		 d1_twice;	/* d1 may also be 2 x d1: gate and up
+					   fused (Phi-3, ChatGLM) */
 } shape_rules[] = {
 	{ "token_embd.weight", 0, D_EMBD, D_VOCAB },
 	{ "output.weight", 0, D_EMBD, D_VOCAB },
@@ -324,7 +337,7 @@ static const struct shape_rule {
 	{ "attn_k.weight", 1, D_EMBD, D_K },
 	{ "attn_v.weight", 1, D_EMBD, D_V },
 	{ "attn_output.weight", 1, D_O, D_EMBD },
-	{ "ffn_up.weight", 1, D_EMBD, D_FF },
+	{ "ffn_up.weight", 1, D_EMBD, D_FF, 1 },
 	{ "ffn_gate.weight", 1, D_EMBD, D_FF },
 	{ "ffn_down.weight", 1, D_FF, D_EMBD },
 };
@@ -362,14 +375,11 @@ hp_value(struct gguf_kv *kv, int64_t b)
 		    kv->val.atype == GGUF_VT_STR ||
 		    kv->val.atype == GGUF_VT_ARR ||
 		    gguf_arr_get(&kv->val, (uint64_t)b, &e, &err) != 0 ||
-		    gguf_val_u64(&e, &v) != 0)
+		    int_value(&e, &v) != 0)
 			return 0;
 		return v;
 	}
-	if (kv->val.type == GGUF_VT_STR || kv->val.type == GGUF_VT_F32 ||
-	    kv->val.type == GGUF_VT_F64 || gguf_val_u64(&kv->val, &v) != 0)
-		return 0;
-	return v;
+	return int_value(&kv->val, &v) == 0 ? v : 0;
 }
 
 static uint64_t
@@ -484,12 +494,8 @@ check_shapes(struct checker *c)
 		w0 = dim_want(&h, r->d0, b);
 		w1 = r->d1 == D_NONE ? 0 : dim_want(&h, r->d1, b);
 		if ((w0 == 0 || t->ne[0] == w0) &&
-		    (r->d1 == D_NONE || w1 == 0 || t->ne[1] == w1))
-			continue;
-		/* Gate and up fused in ffn_up (Phi-3, ChatGLM): 2 x n_ff. */
-		if (r->d1 == D_FF && r->d0 == D_EMBD && w1 != 0 &&
-		    t->ne[1] == 2 * w1 && (w0 == 0 || t->ne[0] == w0) &&
-		    strcmp(r->name, "ffn_up.weight") == 0)
+		    (r->d1 == D_NONE || w1 == 0 || t->ne[1] == w1 ||
+		    (r->d1_twice && t->ne[1] / 2 == w1 && t->ne[1] % 2 == 0)))
 			continue;
 		if (n[k]++ == 0) {
 			first[k] = t;

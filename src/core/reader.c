@@ -60,8 +60,7 @@ struct gguf_file {
 
 	struct gguf_warning	*warn;
 	size_t			 n_warn;
-	size_t			 n_warn_dropped;
-	size_t			 n_dropped[3];	/* of those, by level */
+	size_t			 n_dropped[3];	/* past the cap, by level */
 };
 
 /* ---------------------------------------------------------------- warnings */
@@ -86,7 +85,6 @@ warnf(struct gguf_file *f, int level, uint64_t off, const char *fmt, ...)
 	char	buf[512];
 
 	if (f->n_warn >= MAX_WARNINGS) {
-		f->n_warn_dropped++;
 		f->n_dropped[level >= GGUF_W_NOTE && level <= GGUF_W_ERROR ?
 		    level : GGUF_W_ERROR]++;
 		return;
@@ -105,11 +103,15 @@ static void
 warn_dropped(struct gguf_file *f)
 {
 	char	buf[160];
+	size_t	n = f->n_dropped[GGUF_W_ERROR] + f->n_dropped[GGUF_W_WARN] +
+		    f->n_dropped[GGUF_W_NOTE];
 	int	level = f->n_dropped[GGUF_W_ERROR] > 0 ? GGUF_W_ERROR :
 		    f->n_dropped[GGUF_W_WARN] > 0 ? GGUF_W_WARN : GGUF_W_NOTE;
 
+	if (n == 0)
+		return;
 	snprintf(buf, sizeof buf, "(%zu more findings not shown: %zu "
-	    "errors, %zu warnings, %zu notes)", f->n_warn_dropped,
+	    "errors, %zu warnings, %zu notes)", n,
 	    f->n_dropped[GGUF_W_ERROR], f->n_dropped[GGUF_W_WARN],
 	    f->n_dropped[GGUF_W_NOTE]);
 	store_warning(f, level, 0, buf);
@@ -397,6 +399,7 @@ check_keys(struct gguf_file *f, struct gguf_err *err)
 	struct gguf_val			*v;
 	struct gguf_str			 arch = { NULL, 0 };
 	uint64_t			 a, i;
+	int				 strict;
 	char				 buf[256], got[32];
 
 	/* Every well-known key against the type readers expect of it. */
@@ -411,14 +414,11 @@ check_keys(struct gguf_file *f, struct gguf_err *err)
 		    gguf_schema_type_ok(spec, kv->val.type, kv->val.atype))
 			continue;
 		type_text(kv->val.type, kv->val.atype, got, sizeof got);
-		if (gguf_schema_strict(spec))
-			warnf(f, GGUF_W_ERROR, kv->off, "%s should be %s, not "
-			    "%s: llama.cpp refuses another type",
-			    pname(&kv->key, buf, sizeof buf), spec->types, got);
-		else
-			warnf(f, GGUF_W_WARN, kv->off,
-			    "%s should be %s, not %s",
-			    pname(&kv->key, buf, sizeof buf), spec->types, got);
+		strict = gguf_schema_strict(spec);
+		warnf(f, strict ? GGUF_W_ERROR : GGUF_W_WARN, kv->off,
+		    "%s should be %s, not %s%s", pname(&kv->key, buf,
+		    sizeof buf), spec->types, got, strict ? ": llama.cpp "
+		    "refuses another type" : "");
 	}
 	if (gguf_kv_find(f, "general.architecture", 20) < 0)
 		warnf(f, GGUF_W_WARN, f->lay.kv_off,
@@ -732,8 +732,7 @@ parse(struct gguf_file *f, struct gguf_err *err)
 		gguf_close(f);
 		return NULL;
 	}
-	if (f->n_warn_dropped > 0)
-		warn_dropped(f);
+	warn_dropped(f);
 	return f;
 }
 

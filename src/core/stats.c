@@ -645,7 +645,6 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	return rc;
 }
 
-/* Checks a row range of t and finds its data. */
 /* Whole rows row0 .. row0+nrows of t: checked like any window. */
 static const uint8_t *
 row_range(const struct gguf_file *f, const struct gguf_tensor *t,
