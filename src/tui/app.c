@@ -1370,6 +1370,27 @@ script_input(struct app *a, struct tui_input *in)
 
 /* ---------------------------------------------------------------- main */
 
+/*
+ * Takes the terminal's own size if curses has another: a terminal resized
+ * in two steps can leave curses with a size from between them, and a
+ * SIGWINCH that lands just before curses blocks in read() is only seen at
+ * the next key. Returns 1 if the size changed.
+ */
+static int
+follow_terminal_size(void)
+{
+	struct winsize	ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 ||
+	    ws.ws_col == 0 || (ws.ws_row == LINES && ws.ws_col == COLS))
+		return 0;
+	resizeterm(ws.ws_row, ws.ws_col);
+	return 1;
+}
+
+/* Idle, the loop still wakes this often to catch a lost resize. */
+#define IDLE_WAKE_MS	1000
+
 static int
 real_input(struct app *a, struct tui_input *in, int busy)
 {
@@ -1378,24 +1399,14 @@ real_input(struct app *a, struct tui_input *in, int busy)
 	int	rc;
 
 	(void)a;
-	timeout(busy ? 50 : -1);
+	timeout(busy ? 50 : IDLE_WAKE_MS);
 	rc = get_wch(&wc);
 	memset(in, 0, sizeof *in);
 	if (rc == ERR)
-		return 1;	/* timeout: tick */
+		return follow_terminal_size() ? 2 : 1;	/* timeout: tick */
 	if (rc == KEY_CODE_YES) {
 		if (wc == KEY_RESIZE) {
-			/*
-			 * A terminal resized in two steps can leave curses
-			 * with a size from between them; the terminal's own
-			 * word is final.
-			 */
-			struct winsize	ws;
-
-			if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
-			    ws.ws_row > 0 && ws.ws_col > 0 &&
-			    (ws.ws_row != LINES || ws.ws_col != COLS))
-				resizeterm(ws.ws_row, ws.ws_col);
+			(void)follow_terminal_size();
 			return 2;
 		}
 		if (wc == KEY_MOUSE) {
