@@ -13,7 +13,8 @@
  * draw.c, which escapes it and cuts it by display columns.
  *
  * Nothing here is called from src/core, and nothing in src/core includes
- * curses.
+ * curses. The loop's own state and the files that share it (app.c,
+ * frame.c, term.c, run.c, script.c) are in app.h, which no view includes.
  */
 #ifndef TUI_H
 #define TUI_H
@@ -430,7 +431,7 @@ int	app_jump(struct app *a, uint64_t n);
  * Runs the browser on path. Prints the reader's error and returns 1 if the
  * file cannot be opened, without touching the terminal. If the environment
  * has GGUFED_SCRIPT, keys come from that file and the screen is virtual
- * (see app.c).
+ * (see script.c).
  */
 int	tui_main(const char *path);
 

@@ -2,7 +2,7 @@
 # screens.sh - the browser's screens, driven by scripts, against golden
 # dumps.
 #
-# ggufed runs in script mode (GGUFED_SCRIPT, see src/tui/app.c): keys come
+# ggufed runs in script mode (GGUFED_SCRIPT, see src/tui/script.c): keys come
 # from a file and curses draws into a virtual screen that `dump` writes
 # out as text, the way tmux's capture-pane does. Every scenario runs at
 # 80x24 and at 200x60 and is compared with tests/tui/golden/NAME.SIZE.txt;

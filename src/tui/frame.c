@@ -1,0 +1,298 @@
+/*
+ * frame.c - a frame of the browser, drawn from state.
+ *
+ * The screen is three bands: a title bar (program, the top views as tabs,
+ * the file name), the current view's body, then two lines at the bottom:
+ * the view's status line (where it is, what it shows, position) and the
+ * message line, which doubles as the prompt for searches, filters and
+ * jumps, as in vim, less and tig. Dialogs and the save's progress are
+ * boxes over the body.
+ *
+ * The frame is drawn once per input, from state only, which is also what
+ * makes a resize trivial.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+static void
+draw_title(struct app *a, int w)
+{
+	struct dline	*dl = &a->dl;
+	const char	*base;
+	int		 t, start;
+
+	dl_reset(dl);
+	dl_puts(dl, S_TITLE, " ggufed ");
+	for (t = 0; t < N_TABS; t++) {
+		if (!app_has_tab(a, t))
+			continue;
+		dl_printf(dl, t == a->tab ? S_TAB_CUR : S_TAB, " %d %s ", t + 1,
+		    app_tabs[t].name);
+	}
+	base = strrchr(a->path, '/');
+	base = base != NULL ? base + 1 : a->path;
+	start = dl->cols + 2;
+	if (w - start > 4) {
+		int	fw = text_width(base, strlen(base), 0, w);
+
+		if (fw > w - start - 1)
+			fw = w - start - 1;
+		dl_pad(dl, S_TITLE, w - fw - 1);
+		dl_text(dl, S_TITLE, base, strlen(base), 0, fw, 0);
+	}
+	draw_dline(0, dl, w, S_TITLE, 0);
+}
+
+static void
+draw_status(struct app *a, struct view *v, int y, int w)
+{
+	struct dline	*dl = &a->dl;
+	struct list	*l = v->list;
+	char		 right[160], extra[256];
+	int		 rw;
+
+	dl_reset(dl);
+	right[0] = extra[0] = '\0';
+	if (v->ops->status != NULL)
+		v->ops->status(v, extra, sizeof extra);
+	if (l != NULL && extra[0] == '\0') {
+		if (l->n_rows == 0)
+			snprintf(right, sizeof right, "0 rows");
+		else
+			snprintf(right, sizeof right, "%llu/%llu %3d%%",
+			    (unsigned long long)l->cur + 1,
+			    (unsigned long long)l->n_rows,
+			    (int)((l->cur + 1) * 100 / l->n_rows));
+	} else
+		snprintf(right, sizeof right, "%s", extra);
+	dl_printf(dl, S_STATUS, " [%s] ", app_tabs[a->tab].name);
+	rw = (int)strlen(right) + 1;
+	dl_text(dl, S_STATUS, v->title, strlen(v->title), 0,
+	    w - dl->cols - rw - 1, DT_KEEPBS);
+	if (l != NULL && l->filter != NULL) {
+		dl_puts(dl, S_STATUS, "  filter /");
+		dl_text(dl, S_STATUS, re_pattern(l->filter),
+		    strlen(re_pattern(l->filter)), 0, w - dl->cols - rw - 2,
+		    DT_KEEPBS);
+		dl_puts(dl, S_STATUS, "/");
+	}
+	dl_pad(dl, S_STATUS, w - rw);
+	dl_puts(dl, S_STATUS, right);
+	draw_dline(y, dl, w, S_STATUS, 0);
+}
+
+/* The prompt: its label, then the line libedit holds, scrolled so that
+   the cursor shows. */
+static void
+draw_prompt(struct app *a, int y, int w)
+{
+	struct dline	*dl = &a->dl;
+	const char	*s;
+	size_t		 len, cur, off = 0;
+	int		 cx, room;
+
+	dl_reset(dl);
+	dl_puts(dl, S_KEY, a->ask_label);
+	prompt_line(a->pr, &s, &len, &cur);
+	room = w - dl->cols - 1;
+	while (off < cur && text_width(s + off, cur - off, DT_KEEPBS, w) >
+	    room - 1)
+		off++;
+	while (off < cur && ((unsigned char)s[off] & 0xc0) == 0x80)
+		off++;
+	cx = dl->cols + text_width(s + off, cur - off, DT_KEEPBS, w);
+	dl_text(dl, S_NORMAL, s + off, len - off, 0, room, DT_KEEPBS);
+	draw_dline(y, dl, w, S_NORMAL, 0);
+	move(y, cx < w ? cx : w - 1);
+	curs_set(1);
+}
+
+static void
+draw_message(struct app *a, struct view *v, int y, int w)
+{
+	struct dline	*dl = &a->dl;
+
+	dl_reset(dl);
+	if (a->in_prompt) {
+		draw_prompt(a, y, w);
+		return;
+	}
+	curs_set(0);
+	if (a->msg[0] != '\0') {
+		dl_text(dl, a->msg_err ? S_ERROR : S_OK, a->msg,
+		    strlen(a->msg), 0, w, DT_KEEPBS);
+		draw_dline(y, dl, w, S_NORMAL, 0);
+		return;
+	}
+	/* Hints: the keys a newcomer needs, from the key table's actions. */
+	dl_puts(dl, S_KEY, "F1");
+	dl_puts(dl, S_DIM, " help  ");
+	if (v->scopes & SC_LIST) {
+		dl_puts(dl, S_KEY, "/");
+		dl_puts(dl, S_DIM, " search  ");
+		dl_puts(dl, S_KEY, "f");
+		dl_puts(dl, S_DIM, " filter  ");
+	}
+	dl_puts(dl, S_KEY, "Enter");
+	dl_puts(dl, S_DIM, " open  ");
+	dl_puts(dl, S_KEY, "Tab");
+	dl_puts(dl, S_DIM, " views  ");
+	dl_puts(dl, S_KEY, "q");
+	dl_puts(dl, S_DIM, a->depth[a->tab] > 1 ? " back" : " quit");
+	draw_dline(y, dl, w, S_NORMAL, 0);
+}
+
+/*
+ * While a question is asked, the status line says what the answer must
+ * be: the error of the last try, the hint for what is typed (the token
+ * an id names), or the candidates of an ambiguous completion.
+ */
+static int
+draw_prompt_status(struct app *a, int y, int w)
+{
+	struct dline	*dl = &a->dl;
+	const char	*s, *c;
+	size_t		 len, cur;
+	char		*line;
+	int		 slot = S_STATUS;
+
+	if (!a->in_prompt)
+		return 0;
+	c = prompt_candidates(a->pr);
+	a->hint[0] = '\0';
+	if (a->ask.hint != NULL) {
+		prompt_line(a->pr, &s, &len, &cur);
+		line = xcalloc(1, len + 1);
+		memcpy(line, s, len);
+		a->ask.hint(a, a->ask.arg, line, a->hint, sizeof a->hint);
+		free(line);
+	}
+	if (*c != '\0')
+		s = c;
+	else if (a->hint[0] != '\0')
+		s = a->hint;
+	else if (a->msg[0] != '\0') {
+		s = a->msg;
+		slot = a->msg_err ? S_ERROR : S_STATUS;
+	} else
+		return 0;
+	dl_reset(dl);
+	dl_puts(dl, slot, " ");
+	dl_text(dl, slot, s, strlen(s), 0, w - 2, DT_KEEPBS);
+	draw_dline(y, dl, w, slot, 0);
+	return 1;
+}
+
+/* A box in the middle of the screen: text lines split at \n. */
+static void
+draw_box(struct app *a, const char *title, const char *text, int slot, int w,
+    int h)
+{
+	struct dline	*dl = &a->dl;
+	const char	*p, *nl;
+	int		 lines = 0, bw, bh, x0, y0, y;
+
+	for (p = text; p != NULL; p = nl != NULL ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		lines++;
+	}
+	bw = w - 4 < 76 ? w - 4 : 76;
+	bh = lines + 4 < h - 2 ? lines + 4 : h - 2;
+	x0 = (w - bw) / 2;
+	y0 = (h - bh) / 2;
+	attrset(draw_attr(slot));
+	for (y = 0; y < bh; y++) {
+		mvhline(y0 + y, x0, ' ', bw);
+	}
+	mvaddnstr(y0, x0 + 2, title, bw - 4);
+	y = y0 + 2;
+	for (p = text; p != NULL && y < y0 + bh - 1;
+	    p = nl != NULL ? nl + 1 : NULL, y++) {
+		nl = strchr(p, '\n');
+		dl_reset(dl);
+		dl_text(dl, slot, p, nl != NULL ? (size_t)(nl - p) : strlen(p),
+		    0, bw - 4, DT_KEEPBS);
+		move(y, x0 + 2);
+		attrset(draw_attr(slot));
+		addnstr(dl->s, (int)dl->len);
+	}
+	attrset(A_NORMAL);
+}
+
+static void
+draw_progress(struct app *a, int w, int h)
+{
+	char		 text[512], bar[128], d1[32], d2[32], eta[32];
+	double		 secs = (app_now_ms() - a->save_t0) / 1e3, rate, frac;
+	int		 bw = (w - 4 < 76 ? w - 4 : 76) - 4, k, fill;
+
+	frac = a->save_total > 0 ? (double)a->save_done / a->save_total : 0;
+	if (bw > (int)sizeof bar - 1)
+		bw = (int)sizeof bar - 1;
+	fill = (int)(frac * bw);
+	for (k = 0; k < bw; k++)
+		bar[k] = k < fill ? '#' : '.';
+	bar[bw] = '\0';
+	rate = secs > 0 ? (double)a->save_done / secs : 0;
+	if (rate > 0 && a->save_total > a->save_done)
+		snprintf(eta, sizeof eta, "%.0f s",
+		    (double)(a->save_total - a->save_done) / rate);
+	else
+		snprintf(eta, sizeof eta, "-");
+	snprintf(text, sizeof text, "%s\n%s of %s  %.1f MB/s  ETA %s\n\n"
+	    "Esc cancels: the file stays as it was", bar,
+	    gguf_fmt_size(a->save_done, d1, sizeof d1),
+	    gguf_fmt_size(a->save_total, d2, sizeof d2), rate / 1e6, eta);
+	draw_box(a, a->save_how, text, S_TAB_CUR, w, h);
+}
+
+void
+frame_draw(struct app *a)
+{
+	struct view	*v = app_cur_view(a);
+	int		 w = COLS, h = LINES;
+	const char	*m = "terminal too small";
+
+	erase();
+	if (w < MIN_COLS || h < MIN_ROWS) {
+		curs_set(0);
+		attrset(A_BOLD);
+		if (w > 0 && h > 0) {
+			mvaddnstr(h / 2, w > (int)strlen(m) ?
+			    (w - (int)strlen(m)) / 2 : 0, m, w);
+			if (h / 2 + 1 < h) {
+				char	need[48];
+
+				snprintf(need, sizeof need, "(%dx%d, need %dx%d)",
+				    w, h, MIN_COLS, MIN_ROWS);
+				mvaddnstr(h / 2 + 1, w > (int)strlen(need) ?
+				    (w - (int)strlen(need)) / 2 : 0, need, w);
+			}
+		}
+		attrset(A_NORMAL);
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	draw_title(a, w);
+	if (v->ops->draw != NULL)
+		v->ops->draw(v, 1, h - 3, w);
+	else if (v->list != NULL)
+		list_draw(v->list, a, 1, h - 3, w);
+	if (!draw_prompt_status(a, h - 2, w))
+		draw_status(a, v, h - 2, w);
+	if (a->dlg_on == 1)
+		draw_box(a, "ggufed", a->dlg_text, S_TAB_CUR, w, h);
+	else if (a->dlg_on == 2)
+		draw_box(a, "Error", a->dlg_text, S_ERROR, w, h);
+	if (a->saving)
+		draw_progress(a, w, h);
+	draw_message(a, v, h - 1, w);
+	wnoutrefresh(stdscr);
+	doupdate();
+}

@@ -1,0 +1,173 @@
+/*
+ * term.c - the terminal: curses set up on it and given back, keys read
+ * from it.
+ *
+ * In script mode (script.c) curses is set up on /dev/null instead, with
+ * a virtual screen of the script's size, and no key is read here.
+ */
+#include "config.h"
+
+#include <sys/ioctl.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "app.h"
+
+/*
+ * Takes the terminal's own size if curses has another: a terminal resized
+ * in two steps can leave curses with a size from between them, and a
+ * SIGWINCH that lands just before curses blocks in read() is only seen at
+ * the next key. Returns 1 if the size changed.
+ */
+static int
+follow_terminal_size(void)
+{
+	struct winsize	ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 ||
+	    ws.ws_col == 0 || (ws.ws_row == LINES && ws.ws_col == COLS))
+		return 0;
+	resizeterm(ws.ws_row, ws.ws_col);
+	return 1;
+}
+
+/* Idle, the loop still wakes this often to catch a lost resize. */
+#define IDLE_WAKE_MS	1000
+
+int
+term_input(struct app *a, struct tui_input *in, int busy)
+{
+	wint_t	wc;
+	MEVENT	me;
+	int	rc;
+
+	(void)a;
+	timeout(busy ? 50 : IDLE_WAKE_MS);
+	rc = get_wch(&wc);
+	memset(in, 0, sizeof *in);
+	if (rc == ERR)
+		return follow_terminal_size() ? 2 : 1;	/* timeout: tick */
+	if (rc == KEY_CODE_YES) {
+		if (wc == KEY_RESIZE) {
+			(void)follow_terminal_size();
+			return 2;
+		}
+		if (wc == KEY_MOUSE) {
+			if (getmouse(&me) != OK)
+				return 1;
+			in->key = TK_MOUSE;
+			in->y = me.y;
+			in->x = me.x;
+			in->bstate = (unsigned long)me.bstate;
+			return 0;
+		}
+		in->key = TK_FN | (int)wc;
+		return 0;
+	}
+	in->key = (int)wc;
+	return 0;
+}
+int
+term_key_waiting(void)
+{
+	wint_t	wc;
+	int	rc;
+
+	timeout(0);
+	rc = get_wch(&wc);
+	if (rc == ERR)
+		return 0;
+	if (rc == KEY_CODE_YES)
+		ungetch((int)wc);
+	else
+		unget_wch((wchar_t)wc);
+	return 1;
+}
+
+int
+term_esc_typed(void)
+{
+	wint_t	wc;
+	int	rc, esc = 0;
+
+	timeout(0);
+	while ((rc = get_wch(&wc)) != ERR) {
+		if (rc == OK && wc == 0x1b)
+			esc = 1;
+	}
+	return esc;
+}
+
+int
+term_start(struct app *a)
+{
+	const char	*script = getenv("GGUFED_SCRIPT");
+	const char	*term = getenv("TERM");
+
+	if (script != NULL && *script != '\0') {
+		a->script_path = script;
+		a->jobs_held = 1;
+		if ((a->script = fopen(script, "r")) == NULL) {
+			fprintf(stderr, "ggufed: %s: %s\n", script,
+			    strerror(errno));
+			return -1;
+		}
+		/* Two streams on /dev/null, one each way: on purpose. */
+		a->tty_out = fopen("/dev/null", "w");
+		/* cppcheck-suppress incompatibleFileOpen */
+		a->tty_in = fopen("/dev/null", "r");
+		if (a->tty_out == NULL || a->tty_in == NULL) {
+			fprintf(stderr, "ggufed: /dev/null: %s\n",
+			    strerror(errno));
+			return -1;
+		}
+		if (term == NULL || *term == '\0')
+			term = "xterm-256color";
+		a->scr = newterm(term, a->tty_out, a->tty_in);
+	} else
+		a->scr = newterm(NULL, stdout, stdin);
+	if (a->scr == NULL) {
+		fprintf(stderr, "ggufed: cannot use terminal type '%s'\n",
+		    term != NULL ? term : "");
+		return -1;
+	}
+	set_term(a->scr);
+	if (a->script != NULL)
+		resizeterm(24, 80);
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+	    | BUTTON5_PRESSED
+#endif
+	    , NULL);
+	mouseinterval(200);
+	draw_init_theme();
+	return 0;
+}
+
+void
+term_stop(struct app *a)
+{
+	if (a->scr != NULL) {
+		endwin();
+		delscreen(a->scr);
+		a->scr = NULL;
+	}
+	if (a->tty_out != NULL)
+		fclose(a->tty_out);
+	if (a->tty_in != NULL)
+		fclose(a->tty_in);
+	if (a->script != NULL)
+		fclose(a->script);
+}
+
