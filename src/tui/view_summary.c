@@ -60,6 +60,10 @@ struct summary {
 	unsigned	 count[3];	/* findings by level */
 };
 
+/*
+ * A new line at the end. The pointer it returns is good until the next
+ * add: the array moves when it grows.
+ */
 static struct sline *
 add(struct summary *s, enum sl_kind k, const char *label)
 {
@@ -161,7 +165,7 @@ build(struct summary *s)
 	struct gguf_val			*v;
 	struct sline			*l;
 	uint64_t			 i, params = 0, ft;
-	size_t				 k;
+	size_t				 k, head;
 	int				 colour = 0, p;
 	char				 g[32], z[32];
 	const char			*ftn;
@@ -261,13 +265,19 @@ build(struct summary *s)
 		}
 	}
 
+	/*
+	 * The findings grow the array of lines: the heading is found again
+	 * by its index once they are in.
+	 */
 	add(s, SL_BLANK, NULL);
-	l = add(s, SL_HEAD, "Checks");
+	head = s->n;
+	add(s, SL_HEAD, "Checks");
 	for (k = 0; k < gguf_n_warnings(app_file(a)); k++) {
 		w = gguf_warning_at(app_file(a), k);
 		add_finding(s, w->level, (int64_t)w->off, w->msg, 0);
 	}
 	(void)gguf_check_model(app_file(a), NULL, 0, NULL, on_finding, s);
+	l = &s->lines[head];
 	gguf_wlevel_counts(s->count, "none", l->text, sizeof l->text);
 }
 

@@ -18,6 +18,10 @@
  * DIR/tensors.gguf	10^4 F32 tensors of one element, with 63-byte names
  *			(the longest ggml loads), and a hostile one.
  *
+ * DIR/findings.gguf	500 findings: general.name 251 times (250 duplicate
+ *			keys, errors of the reader) and 250 bool arrays
+ *			holding a 2 (warnings of the model checks).
+ *
  * The payloads carry recognisable markers (PWNED, SGVsbG8=, 31mRED) so a
  * test can search the bytes written to the terminal for them.
  */
@@ -33,6 +37,7 @@
 #define N_ARRAY		1000000u
 #define N_TOKENS	1000000u
 #define N_TENSORS	10000u
+#define N_FINDINGS	500u
 
 static const char *const	hostile[] = {
 	"csi \033[31mRED\033[0m \033[2J\033[H\033[10;10H moved",
@@ -126,6 +131,30 @@ tensors(const char *dir)
 	return rc != 0;
 }
 
+static int
+findings(const char *dir)
+{
+	struct gg	 g;
+	char		 path[4096], key[32];
+	uint32_t	 i;
+	int		 rc;
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 1 + N_FINDINGS + 1);
+	gg_kv_str(&g, "general.architecture", "llama");
+	for (i = 0; i <= N_FINDINGS / 2; i++)
+		gg_kv_str(&g, "general.name", "again");
+	for (i = 0; i < N_FINDINGS / 2; i++) {
+		snprintf(key, sizeof key, "x.flags%03u", i);
+		gg_kv_arr(&g, key, GG_BOOL, 1);
+		gg_u8(&g, 2);
+	}
+	snprintf(path, sizeof path, "%s/findings.gguf", dir);
+	rc = gg_write(&g, path);
+	gg_free(&g);
+	return rc != 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -133,5 +162,5 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: gen_hostile_ui DIR\n");
 		return 2;
 	}
-	return strings(argv[1]) || tensors(argv[1]);
+	return strings(argv[1]) || tensors(argv[1]) || findings(argv[1]);
 }

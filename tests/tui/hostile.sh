@@ -1,9 +1,9 @@
 #!/bin/sh
 # hostile.sh - the browser over files made to hurt it (gen_hostile_ui):
 # a 1 MiB one-line string, a 10^6-element array, 10^6 tokens, 10^4
-# tensors with 63-byte names, and keys, values, tokens and a tensor name
-# full of terminal escapes (CSI, OSC 0, OSC 52, OSC 8, DCS), C0 and C1
-# controls, a right-to-left override and invalid UTF-8.
+# tensors with 63-byte names, 500 findings, and keys, values, tokens and
+# a tensor name full of terminal escapes (CSI, OSC 0, OSC 52, OSC 8,
+# DCS), C0 and C1 controls, a right-to-left override and invalid UTF-8.
 #
 # In script mode (a virtual screen): every view, the pager on the long
 # line (wrapped, to its end), the ends of the big array and of the token
@@ -82,6 +82,9 @@ session tokens-start strings.gguf "PWNED" "keys 3"
 session tokens-filter strings.gguf "PWNED" "keys 3f" "type PWNED" "keys <Enter>"
 session tensors tensors.gguf "sixty_three" "keys 4G" "keys s" "keys G"
 session tensor-evil tensors.gguf "evil" "keys 4/" "type evil" "keys <Enter>"
+# 500 findings: the summary's list of lines grows under its Checks heading.
+session findings findings.gguf "Checks  250 errors, 250 warnings" "keys 1"
+session findings-end findings.gguf "x.flags249" "keys 1G"
 
 # ------------------------------------------------------- a real terminal
 command -v tmux >/dev/null 2>&1 || { done_testing; exit $?; }
