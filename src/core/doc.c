@@ -108,8 +108,8 @@ doc_clear(struct gguf_doc *d)
 		st_drop(&d->ten[i]);
 	free(d->kv);
 	free(d->ten);
-	free(d->kvix.slot);
-	free(d->tix.slot);
+	gguf_nameix_free(&d->kvix.ix);
+	gguf_nameix_free(&d->tix.ix);
 	gguf_close(d->f);
 	if (d->fd >= 0)
 		close(d->fd);
@@ -337,67 +337,48 @@ gguf_doc_tensor(struct gguf_doc *d, uint64_t i, struct gguf_doc_tensor *out)
 
 /* ------------------------------------------------------------------ index */
 
-typedef struct gguf_str (*name_fn)(struct gguf_doc *, uint64_t);
-
-static void
-index_build(struct gguf_doc *d, struct nindex *ix, struct dstate *ent,
-    uint64_t n, name_fn name)
+static struct gguf_str
+kv_key_of(void *d, uint64_t i)
 {
-	uint64_t	cap = 16, i, h;
-	struct gguf_str	s;
-
-	while (cap < n * 2)
-		cap <<= 1;
-	free(ix->slot);
-	ix->slot = gguf_xcalloc((size_t)cap, sizeof *ix->slot);
-	ix->mask = cap - 1;
-	for (i = 0; i < n; i++) {
-		if (ent[i].removed)
-			continue;
-		s = name(d, i);
-		h = gguf_hash(s.p, (size_t)s.n) & ix->mask;
-		while (ix->slot[h] != 0) {
-			if (str_eq(name(d, ix->slot[h] - 1), s))
-				break;
-			h = (h + 1) & ix->mask;
-		}
-		if (ix->slot[h] == 0)
-			ix->slot[h] = (uint32_t)(i + 1);
-	}
-	ix->dirty = 0;
+	return gguf_doc_kv_key(d, i);
 }
 
-static int64_t
-index_find(struct gguf_doc *d, struct nindex *ix, struct dstate *ent,
-    uint64_t n, name_fn name, const char *p, size_t len)
+static struct gguf_str
+tensor_name_of(void *d, uint64_t i)
 {
-	struct gguf_str	s;
-	uint64_t	h;
+	return gguf_doc_tensor_name(d, i);
+}
 
-	if (ix->dirty)
-		index_build(d, ix, ent, n, name);
-	s.p = p;
-	s.n = len;
-	h = gguf_hash(p, len) & ix->mask;
-	while (ix->slot[h] != 0) {
-		if (str_eq(name(d, ix->slot[h] - 1), s))
-			return (int64_t)ix->slot[h] - 1;
-		h = (h + 1) & ix->mask;
+/* The live entries of the index; the first of a name is the one found. */
+static int64_t
+index_find(struct gguf_doc *d, struct nindex *ix, const struct dstate *ent,
+    uint64_t n, gguf_name_fn name, const char *p, size_t len)
+{
+	uint64_t	i;
+
+	if (ix->dirty) {
+		gguf_nameix_free(&ix->ix);
+		gguf_nameix_init(&ix->ix, name, d, n);
+		for (i = 0; i < n; i++) {
+			if (!ent[i].removed)
+				gguf_nameix_add(&ix->ix, i);
+		}
+		ix->dirty = 0;
 	}
-	return -1;
+	return gguf_nameix_find(&ix->ix, p, len);
 }
 
 int64_t
 gguf_doc_kv_find(struct gguf_doc *d, const char *key, size_t len)
 {
-	return index_find(d, &d->kvix, d->kv, d->n_kv, gguf_doc_kv_key, key,
+	return index_find(d, &d->kvix, d->kv, d->n_kv, kv_key_of, key,
 	    len);
 }
 
 int64_t
 gguf_doc_tensor_find(struct gguf_doc *d, const char *name, size_t len)
 {
-	return index_find(d, &d->tix, d->ten, d->n_ten, gguf_doc_tensor_name,
+	return index_find(d, &d->tix, d->ten, d->n_ten, tensor_name_of,
 	    name, len);
 }
 

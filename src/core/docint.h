@@ -13,6 +13,7 @@
 
 #include "doc.h"
 #include "internal.h"
+#include "nameix.h"
 
 /* ------------------------------------------------------------ byte buffer */
 
@@ -80,10 +81,10 @@ struct urec {
 	uint64_t	 nkv_after;
 };
 
+/* The live entries by name, built again on the first lookup after a change. */
 struct nindex {
-	uint32_t	*slot;		/* entry + 1, 0 = empty */
-	uint64_t	 mask;
-	int		 dirty;
+	struct gguf_nameix	 ix;
+	int			 dirty;
 };
 
 struct gguf_doc {

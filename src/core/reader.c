@@ -33,14 +33,10 @@
 
 #include "gguf.h"
 #include "internal.h"
+#include "nameix.h"
 #include "schema.h"
 
 #define MAX_WARNINGS	256	/* stored; the rest are counted */
-
-struct name_index {
-	uint32_t	*slot;		/* entry index + 1, 0 = empty */
-	uint64_t	 mask;
-};
 
 struct gguf_file {
 	char			*path;
@@ -52,11 +48,11 @@ struct gguf_file {
 
 	struct gguf_kv		*kv;
 	uint64_t		 n_kv;
-	struct name_index	 kv_names;
+	struct gguf_nameix	 kv_names;
 
 	struct gguf_tensor	*tensors;
 	uint64_t		 n_tensors;
-	struct name_index	 tensor_names;
+	struct gguf_nameix	 tensor_names;
 
 	struct gguf_warning	*warn;
 	size_t			 n_warn;
@@ -125,51 +121,16 @@ pname(const struct gguf_str *s, char *buf, size_t len)
 
 /* ------------------------------------------------------------- name index */
 
-static int
-str_eq(const struct gguf_str *a, const char *p, size_t n)
+static struct gguf_str
+kv_name(void *ctx, uint64_t i)
 {
-	return a->n == n && (n == 0 || memcmp(a->p, p, n) == 0);
+	return ((struct gguf_file *)ctx)->kv[i].key;
 }
 
-static void
-index_init(struct name_index *ix, uint64_t n)
+static struct gguf_str
+tensor_name(void *ctx, uint64_t i)
 {
-	uint64_t	cap = 16;
-
-	while (cap < n * 2)
-		cap <<= 1;
-	ix->slot = gguf_xcalloc(cap, sizeof *ix->slot);
-	ix->mask = cap - 1;
-}
-
-/*
- * Finds name in the index. names(i) gives the name of entry i. Returns the
- * slot where it is or would go.
- */
-static uint64_t
-index_probe(const struct name_index *ix, const char *p, size_t n,
-    const struct gguf_str *(*names)(const void *, uint64_t), const void *ctx)
-{
-	uint64_t	h = gguf_hash(p, n) & ix->mask;
-
-	while (ix->slot[h] != 0) {
-		if (str_eq(names(ctx, ix->slot[h] - 1), p, n))
-			break;
-		h = (h + 1) & ix->mask;
-	}
-	return h;
-}
-
-static const struct gguf_str *
-kv_name(const void *ctx, uint64_t i)
-{
-	return &((const struct gguf_file *)ctx)->kv[i].key;
-}
-
-static const struct gguf_str *
-tensor_name(const void *ctx, uint64_t i)
-{
-	return &((const struct gguf_file *)ctx)->tensors[i].name;
+	return ((struct gguf_file *)ctx)->tensors[i].name;
 }
 
 /* ------------------------------------------------------------------ header */
@@ -310,7 +271,8 @@ static int
 read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 {
 	struct gguf_kv	*kv;
-	uint64_t	 i, cap = 0, h;
+	uint64_t	 i, cap = 0;
+	int64_t		 first;
 	uint32_t	 type;
 	char		 buf[256];
 
@@ -366,18 +328,14 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	}
 
 	/* Indexed only now that the entries are known to exist. */
-	index_init(&f->kv_names, f->n_kv);
+	gguf_nameix_init(&f->kv_names, kv_name, f, f->n_kv);
 	for (i = 0; i < f->n_kv; i++) {
 		kv = &f->kv[i];
-		h = index_probe(&f->kv_names, kv->key.p, kv->key.n, kv_name, f);
-		if (f->kv_names.slot[h] != 0)
+		if ((first = gguf_nameix_add(&f->kv_names, i)) >= 0)
 			warnf(f, GGUF_W_ERROR, kv->off,
 			    "duplicate key \"%s\" (first at "
 			    "offset 0x%llx)", pname(&kv->key, buf, sizeof buf),
-			    (unsigned long long)
-			    f->kv[f->kv_names.slot[h] - 1].off);
-		else
-			f->kv_names.slot[h] = (uint32_t)(i + 1);
+			    (unsigned long long)f->kv[first].off);
 	}
 	return 0;
 }
@@ -523,7 +481,7 @@ static int
 read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 {
 	struct gguf_tensor	*t;
-	uint64_t		 i, cap = 0, h;
+	uint64_t		 i, cap = 0;
 	char			 buf[256];
 
 	f->lay.ti_off = c->pos;
@@ -542,17 +500,13 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	}
 	f->lay.ti_end = c->pos;
 
-	index_init(&f->tensor_names, f->n_tensors);
+	gguf_nameix_init(&f->tensor_names, tensor_name, f, f->n_tensors);
 	for (i = 0; i < f->n_tensors; i++) {
 		t = &f->tensors[i];
-		h = index_probe(&f->tensor_names, t->name.p, t->name.n,
-		    tensor_name, f);
-		if (f->tensor_names.slot[h] != 0)
+		if (gguf_nameix_add(&f->tensor_names, i) >= 0)
 			warnf(f, GGUF_W_ERROR, t->off,
 			    "duplicate tensor name \"%s\"",
 			    pname(&t->name, buf, sizeof buf));
-		else
-			f->tensor_names.slot[h] = (uint32_t)(i + 1);
 	}
 	return 0;
 }
@@ -813,8 +767,8 @@ gguf_close(struct gguf_file *f)
 	free(f->warn);
 	free(f->kv);
 	free(f->tensors);
-	free(f->kv_names.slot);
-	free(f->tensor_names.slot);
+	gguf_nameix_free(&f->kv_names);
+	gguf_nameix_free(&f->tensor_names);
 	free(f->path);
 	free(f);
 }
@@ -848,12 +802,7 @@ gguf_kv_at(struct gguf_file *f, uint64_t i)
 int64_t
 gguf_kv_find(const struct gguf_file *f, const char *key, size_t len)
 {
-	uint64_t	h;
-
-	if (f->kv_names.slot == NULL)
-		return -1;
-	h = index_probe(&f->kv_names, key, len, kv_name, f);
-	return (int64_t)f->kv_names.slot[h] - 1;
+	return gguf_nameix_find(&f->kv_names, key, len);
 }
 
 struct gguf_val *
@@ -873,12 +822,7 @@ gguf_tensor_at(const struct gguf_file *f, uint64_t i)
 int64_t
 gguf_tensor_find(const struct gguf_file *f, const char *name, size_t len)
 {
-	uint64_t	h;
-
-	if (f->tensor_names.slot == NULL)
-		return -1;
-	h = index_probe(&f->tensor_names, name, len, tensor_name, f);
-	return (int64_t)f->tensor_names.slot[h] - 1;
+	return gguf_nameix_find(&f->tensor_names, name, len);
 }
 
 const uint8_t *

@@ -1,0 +1,116 @@
+/*
+ * nameix.c - the one index from names to entries (see nameix.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "nameix.h"
+
+#define MIN_SLOTS	16
+
+static int
+same(struct gguf_str s, const char *p, size_t n)
+{
+	return s.n == n && (n == 0 || memcmp(s.p, p, n) == 0);
+}
+
+/* The slot of the entry named p[0..n), or the empty slot where it would go. */
+static uint64_t
+probe(const struct gguf_nameix *ix, const char *p, size_t n)
+{
+	uint64_t	h = gguf_hash(p, n) & ix->mask;
+
+	while (ix->slot[h] != 0) {
+		if (same(ix->name(ix->ctx, ix->slot[h] - 1), p, n))
+			break;
+		h = (h + 1) & ix->mask;
+	}
+	return h;
+}
+
+static void
+alloc_slots(struct gguf_nameix *ix, uint64_t entries)
+{
+	uint64_t	cap = MIN_SLOTS;
+
+	while (cap < entries * 2)
+		cap <<= 1;
+	ix->slot = gguf_xcalloc((size_t)cap, sizeof *ix->slot);
+	ix->mask = cap - 1;
+}
+
+void
+gguf_nameix_init(struct gguf_nameix *ix, gguf_name_fn name, void *ctx,
+    uint64_t hint)
+{
+	ix->name = name;
+	ix->ctx = ctx;
+	ix->n = 0;
+	alloc_slots(ix, hint);
+}
+
+/* Twice the slots, every entry placed again. */
+static void
+grow(struct gguf_nameix *ix)
+{
+	uint32_t	*old = ix->slot;
+	uint64_t	 n_old = ix->mask + 1, k, h;
+	struct gguf_str	 s;
+
+	alloc_slots(ix, n_old);
+	for (k = 0; k < n_old; k++) {
+		if (old[k] == 0)
+			continue;
+		s = ix->name(ix->ctx, old[k] - 1);
+		for (h = gguf_hash(s.p, (size_t)s.n) & ix->mask;
+		    ix->slot[h] != 0; h = (h + 1) & ix->mask)
+			;
+		ix->slot[h] = old[k];
+	}
+	free(old);
+}
+
+int64_t
+gguf_nameix_add(struct gguf_nameix *ix, uint64_t i)
+{
+	struct gguf_str	s = ix->name(ix->ctx, i);
+	uint64_t	h;
+
+	h = probe(ix, s.p, (size_t)s.n);
+	if (ix->slot[h] != 0)
+		return (int64_t)ix->slot[h] - 1;
+	if ((ix->n + 1) * 2 > ix->mask + 1) {
+		grow(ix);
+		h = probe(ix, s.p, (size_t)s.n);
+	}
+	ix->slot[h] = (uint32_t)(i + 1);
+	ix->n++;
+	return -1;
+}
+
+int64_t
+gguf_nameix_find(const struct gguf_nameix *ix, const char *p, size_t n)
+{
+	if (ix->slot == NULL)
+		return -1;
+	return (int64_t)ix->slot[probe(ix, p, n)] - 1;
+}
+
+void
+gguf_nameix_clear(struct gguf_nameix *ix)
+{
+	memset(ix->slot, 0, (size_t)(ix->mask + 1) * sizeof *ix->slot);
+	ix->n = 0;
+}
+
+void
+gguf_nameix_free(struct gguf_nameix *ix)
+{
+	free(ix->slot);
+	ix->slot = NULL;
+	ix->mask = 0;
+	ix->n = 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * nameix.h - the one index from names to entries.
+ *
+ * Whoever owns a set of named entries (the reader's keys and tensor names,
+ * the document's, the browser's groups of keys and tensors) numbers them
+ * 0..n-1 and keeps their names; the index stores the numbers only, four
+ * bytes a slot, and asks the owner for a name when it compares. So a name
+ * is never copied, and an entry renamed by its owner is found by its new
+ * name once the index is built again.
+ *
+ * Open addressing with linear probing, at most half full: it grows as
+ * entries are added. Names are byte strings of any content; two names are
+ * the same if their bytes are. At most UINT32_MAX - 1 entries.
+ */
+#ifndef GGUF_NAMEIX_H
+#define GGUF_NAMEIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gguf.h"
+
+/* The name of entry i of the owner ctx. */
+typedef struct gguf_str (*gguf_name_fn)(void *ctx, uint64_t i);
+
+struct gguf_nameix {
+	uint32_t	*slot;		/* entry + 1; 0: empty */
+	uint64_t	 mask;		/* slots - 1 */
+	uint64_t	 n;		/* entries in the index */
+	gguf_name_fn	 name;
+	void		*ctx;
+};
+
+/*
+ * An empty index of the entries of ctx, named by name, with room for hint
+ * entries before it grows.
+ */
+void	gguf_nameix_init(struct gguf_nameix *ix, gguf_name_fn name, void *ctx,
+	    uint64_t hint);
+/*
+ * Adds entry i under its name, unless an entry of the same name is there:
+ * then returns that entry and leaves the index as it was. Returns -1 when i
+ * was added.
+ */
+int64_t	gguf_nameix_add(struct gguf_nameix *ix, uint64_t i);
+/* The entry named p[0..n), or -1. */
+int64_t	gguf_nameix_find(const struct gguf_nameix *ix, const char *p,
+	    size_t n);
+/* Forgets every entry, keeping the owner and the slots. */
+void	gguf_nameix_clear(struct gguf_nameix *ix);
+void	gguf_nameix_free(struct gguf_nameix *ix);
+
+#endif /* GGUF_NAMEIX_H */
