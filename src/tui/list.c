@@ -19,10 +19,12 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "curses.h"
+#include "nameix.h"
 #include "tui.h"
 
 #define SEARCH_WIDTH	4096
@@ -444,6 +446,28 @@ list_search(struct list *l, struct re *re, int dir, int skip_cur)
 	return 0;
 }
 
+const char *
+list_position(const struct list *l, char *buf, size_t len)
+{
+	if (l->n_rows == 0)
+		snprintf(buf, len, "0 rows");
+	else
+		snprintf(buf, len, "%llu/%llu %3d%%",
+		    (unsigned long long)l->cur + 1,
+		    (unsigned long long)l->n_rows,
+		    (int)((l->cur + 1) * 100 / l->n_rows));
+	return buf;
+}
+
+int
+list_jump(struct list *l, struct app *a, uint64_t n, const char *what)
+{
+	if (list_goto_id(l, n) != 0)
+		app_msg(a, 1, "no %s %llu%s", what, (unsigned long long)n,
+		    l->filter != NULL ? " among the filtered rows" : "");
+	return R_DRAW;
+}
+
 static void
 tree_prefix(struct list *l, uint64_t r)
 {
@@ -628,4 +652,70 @@ list_action(struct list *l, enum tui_action act, const struct tui_input *in)
 	default:
 		return R_PASS;
 	}
+}
+
+/* ------------------------------------------------------------- grouping */
+
+static struct gguf_str
+group_name(void *ctx, uint64_t g)
+{
+	return ((struct list_groups *)ctx)->g[g].name;
+}
+
+struct list_node *
+list_group_tree(uint64_t n, list_group_fn group, void *ctx,
+    struct list_groups *gs, uint64_t *n_nodes)
+{
+	struct gguf_nameix	 ix;
+	struct list_node	*nodes;
+	struct gguf_str		 name;
+	int64_t			 g, unnamed = -1;
+	uint64_t		 i;
+	size_t			 k;
+
+	list_groups_free(gs);
+	/* There are at most as many groups as items. */
+	gs->g = xcalloc(n + 1, sizeof *gs->g);
+	gs->of = xcalloc(n + 1, sizeof *gs->of);
+	gguf_nameix_init(&ix, group_name, gs, 0);
+	for (i = 0; i < n; i++) {
+		gs->of[i] = LIST_ROOT;
+		if (!group(ctx, i, &name))
+			continue;
+		if (name.p == NULL) {
+			if (unnamed < 0) {
+				unnamed = (int64_t)gs->n;
+				gs->g[gs->n++].name = name;
+			}
+			g = unnamed;
+		} else {
+			gs->g[gs->n].name = name;
+			if ((g = gguf_nameix_add(&ix, gs->n)) < 0)
+				g = (int64_t)gs->n++;
+		}
+		gs->of[i] = (uint32_t)g;
+		gs->g[g].count++;
+	}
+	gguf_nameix_free(&ix);
+	nodes = xcalloc(gs->n + n, sizeof *nodes);
+	for (k = 0; k < gs->n; k++) {
+		nodes[k].id = LIST_GROUP | k;
+		nodes[k].parent = LIST_ROOT;
+		nodes[k].group = 1;
+	}
+	for (i = 0; i < n; i++) {
+		nodes[gs->n + i].id = i;
+		nodes[gs->n + i].parent = gs->of[i];
+		nodes[gs->n + i].depth = gs->of[i] != LIST_ROOT;
+	}
+	*n_nodes = gs->n + n;
+	return nodes;
+}
+
+void
+list_groups_free(struct list_groups *gs)
+{
+	free(gs->g);
+	free(gs->of);
+	memset(gs, 0, sizeof *gs);
 }

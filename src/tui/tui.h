@@ -328,6 +328,47 @@ void	 list_reset(struct list *l, struct list_node *nodes, uint64_t n);
 int	 list_search(struct list *l, struct re *re, int dir, int skip_cur);
 /* Keeps only rows matching re (NULL: all); takes re. Returns rows kept. */
 uint64_t list_set_filter(struct list *l, struct re *re);
+/* "12/340  3%": the selected row of all the rows, "0 rows" if none. */
+const char *list_position(const struct list *l, char *buf, size_t len);
+/*
+ * Selects item n of a flat list; if it is not there (or filtered out), says
+ * "no <what> n" in the message line.
+ */
+int	 list_jump(struct list *l, struct app *a, uint64_t n, const char *what);
+
+/*
+ * Trees of items grouped by names: the keys of the metadata by namespace,
+ * the tensors by block. The view says which group each item goes in, by
+ * the group's name; the groups are found through the core's name index,
+ * numbered in the order they first appear, and counted.
+ */
+#define LIST_GROUP	(1ULL << 63)	/* the id bit of a group's node */
+
+struct list_group {
+	struct gguf_str	 name;		/* into the first item's name */
+	uint64_t	 count;		/* items in it */
+};
+
+struct list_groups {
+	struct list_group	*g;
+	size_t			 n;
+	uint32_t		*of;	/* group of each item, or LIST_ROOT */
+};
+
+/*
+ * Puts item i in the group named *name (returning 1; name->p NULL for the
+ * one group of items without a name) or at the top level (returning 0).
+ */
+typedef int (*list_group_fn)(void *ctx, uint64_t i, struct gguf_str *name);
+
+/*
+ * Groups items 0..n-1 into gs (freed first) and returns the tree's nodes:
+ * the groups (id LIST_GROUP | g) first, then the items (id i) under their
+ * groups; *n_nodes is their number. Ready for list_init_tree or list_reset.
+ */
+struct list_node *list_group_tree(uint64_t n, list_group_fn group, void *ctx,
+	     struct list_groups *gs, uint64_t *n_nodes);
+void	 list_groups_free(struct list_groups *gs);
 
 /* -------------------------------------------------------------- app.c */
 

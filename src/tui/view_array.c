@@ -102,10 +102,7 @@ jump(struct view *v, uint64_t n)
 {
 	struct array	*ar = v->priv;
 
-	if (list_goto_id(&ar->list, n) != 0)
-		app_msg(ar->app, 1, "no element %llu%s", (unsigned long long)n,
-		    ar->list.filter != NULL ? " among the filtered rows" : "");
-	return R_DRAW;
+	return list_jump(&ar->list, ar->app, n, "element");
 }
 
 static void
@@ -113,15 +110,13 @@ status(struct view *v, char *buf, size_t len)
 {
 	struct array	*ar = v->priv;
 	uint64_t	 id;
+	char		 pos[64];
 
 	if (list_cur(&ar->list, &id) != 0)
 		snprintf(buf, len, "0 elements");
 	else
-		snprintf(buf, len, "[%llu] %llu/%llu %3d%%",
-		    (unsigned long long)id,
-		    (unsigned long long)ar->list.cur + 1,
-		    (unsigned long long)ar->list.n_rows,
-		    (int)((ar->list.cur + 1) * 100 / ar->list.n_rows));
+		snprintf(buf, len, "[%llu] %s", (unsigned long long)id,
+		    list_position(&ar->list, pos, sizeof pos));
 }
 
 static void

@@ -28,102 +28,46 @@
 #include "schema.h"
 #include "tui.h"
 
-#define GROUP_BIT	(1ULL << 63)
 #define TYPE_W		10
 
-struct mgroup {
-	const char	*p;		/* namespace, in the key's bytes */
-	size_t		 n;
-	uint64_t	 count;
-};
-
 struct meta {
-	struct app	*app;
-	struct list	 list;
-	struct mgroup	*groups;
-	size_t		 n_groups;
-	int		 key_w;		/* widest key, capped */
+	struct app		*app;
+	struct list		 list;
+	struct list_groups	 groups;
+	int			 key_w;		/* widest key, capped */
 };
 
-/* Namespace of a key: up to the first dot; the whole key if none. */
-static size_t
-ns_len(const struct gguf_str *k, int *has_dot)
+/*
+ * The group of a key: its namespace, up to the first dot, or the group of
+ * keys without one. Measures the keys on the way.
+ */
+static int
+namespace(void *ctx, uint64_t i, struct gguf_str *ns)
 {
-	const char	*dot;
+	struct meta		*m = ctx;
+	struct gguf_doc_kv	 kv;
+	const char		*dot;
+	int			 w;
 
+	if (mdl_kv(m->app, i, &kv) != 0)
+		memset(&kv, 0, sizeof kv);
+	w = text_width(kv.key.p, (size_t)kv.key.n, 0, 60);
+	if (w > m->key_w)
+		m->key_w = w;
 	/* An empty view may have no pointer at all. */
-	dot = k->n > 0 ? memchr(k->p, '.', (size_t)k->n) : NULL;
-	*has_dot = dot != NULL;
-	return dot != NULL ? (size_t)(dot - k->p) : 0;
+	dot = kv.key.n > 0 ? memchr(kv.key.p, '.', (size_t)kv.key.n) : NULL;
+	ns->p = dot != NULL ? kv.key.p : NULL;
+	ns->n = dot != NULL ? (uint64_t)(dot - kv.key.p) : 0;
+	return 1;
 }
 
-static uint64_t
-hash(const char *p, size_t n)
-{
-	uint64_t	h = 1469598103934665603ULL;
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
-	return h;
-}
-
+/* Groups in the order they first appear, keys in file order inside them. */
 static struct list_node *
 build(struct meta *m, uint64_t *n_nodes)
 {
-	struct app		*a = m->app;
-	struct list_node	*nodes;
-	struct gguf_doc_kv	 dkv, *kv = &dkv;
-	uint64_t		 n = mdl_n_kv(a), i, cap, h, *slot, *gix;
-	size_t			 len, g;
-	int			 dot, w;
-
-	/* Namespaces through a small open-addressing table: n_kv is read
-	   from the file and may be large. */
-	for (cap = 16; cap < 2 * n + 2; cap *= 2)
-		;
-	slot = xcalloc(cap, sizeof *slot);	/* group index + 1 */
-	gix = xcalloc(n + 1, sizeof *gix);
-	m->groups = xcalloc(n + 1, sizeof *m->groups);
 	m->key_w = 8;
-	for (i = 0; i < n; i++) {
-		if (mdl_kv(a, i, kv) != 0)
-			memset(kv, 0, sizeof *kv);
-		len = ns_len(&kv->key, &dot);
-		w = text_width(kv->key.p, (size_t)kv->key.n, 0, 60);
-		if (w > m->key_w)
-			m->key_w = w;
-		h = hash(kv->key.p, len) + (uint64_t)dot;
-		for (h &= cap - 1; slot[h] != 0; h = (h + 1) & (cap - 1)) {
-			struct mgroup	*gr = &m->groups[slot[h] - 1];
-
-			if (gr->n == len && (gr->p == NULL) == !dot &&
-			    (len == 0 || memcmp(gr->p, kv->key.p, len) == 0))
-				break;
-		}
-		if (slot[h] == 0) {
-			m->groups[m->n_groups].p = dot ? kv->key.p : NULL;
-			m->groups[m->n_groups].n = len;
-			slot[h] = ++m->n_groups;
-		}
-		gix[i] = slot[h] - 1;
-		m->groups[gix[i]].count++;
-	}
-	/* Nodes: groups first (parents before children), then keys. */
-	nodes = xcalloc(m->n_groups + n, sizeof *nodes);
-	for (g = 0; g < m->n_groups; g++) {
-		nodes[g].id = GROUP_BIT | g;
-		nodes[g].parent = LIST_ROOT;
-		nodes[g].group = 1;
-	}
-	for (i = 0; i < n; i++) {
-		nodes[m->n_groups + i].id = i;
-		nodes[m->n_groups + i].parent = (uint32_t)gix[i];
-		nodes[m->n_groups + i].depth = 1;
-	}
-	free(slot);
-	free(gix);
-	*n_nodes = m->n_groups + n;
-	return nodes;
+	return list_group_tree(mdl_n_kv(m->app), namespace, m, &m->groups,
+	    n_nodes);
 }
 
 static int
@@ -155,15 +99,15 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 {
 	struct meta		*m = ctx;
 	struct gguf_doc_kv	 kv;
-	struct mgroup		*g;
+	struct list_group	*g;
 	char			 tb[32], mk[2];
 	int			 kw = key_col(m, w), dead;
 
-	if (id & GROUP_BIT) {
-		g = &m->groups[id & ~GROUP_BIT];
-		if (g->p != NULL) {
-			dl_text(dl, S_GROUP, g->p, g->n, 0, w - dl->cols - 12,
-			    0);
+	if (id & LIST_GROUP) {
+		g = &m->groups.g[id & ~LIST_GROUP];
+		if (g->name.p != NULL) {
+			dl_text(dl, S_GROUP, g->name.p, (size_t)g->name.n, 0,
+			    w - dl->cols - 12, 0);
 			dl_puts(dl, S_GROUP, ".");
 		} else
 			dl_puts(dl, S_GROUP, "(no namespace)");
@@ -229,11 +173,11 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 
 	(void)in;
 	if (act == ACT_ADD && (list_cur(&m->list, &id) != 0 ||
-	    (id & GROUP_BIT))) {
+	    (id & LIST_GROUP))) {
 		/* Adding needs no key selected: start from the first. */
 		return edit_kv(m->app, act, 0);
 	}
-	if (list_cur(&m->list, &id) != 0 || (id & GROUP_BIT) ||
+	if (list_cur(&m->list, &id) != 0 || (id & LIST_GROUP) ||
 	    mdl_kv(m->app, id, &kv) != 0)
 		return R_PASS;
 	if (act == ACT_DESCRIBE)
@@ -277,9 +221,6 @@ reload(struct view *v)
 	struct list_node	*nodes;
 	uint64_t		 n;
 
-	free(m->groups);
-	m->groups = NULL;
-	m->n_groups = 0;
 	nodes = build(m, &n);
 	list_reset(&m->list, nodes, n);
 	set_title(v);
@@ -292,7 +233,7 @@ meta_free(struct view *v)
 	struct meta	*m = v->priv;
 
 	list_free(&m->list);
-	free(m->groups);
+	list_groups_free(&m->groups);
 	free(m);
 }
 

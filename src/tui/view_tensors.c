@@ -25,7 +25,6 @@
 #include "curses.h"
 #include "tui.h"
 
-#define GROUP_BIT	(1ULL << 63)
 #define TYPE_W		8
 #define SHAPE_W		20
 #define ELEM_W		14
@@ -38,10 +37,8 @@ static const char *const sort_names[SORT_COUNT] = {
 	"name", "size", "type", "offset"
 };
 
+/* What a group adds up, beside its name and count (struct list_group). */
 struct tgroup {
-	const char	*p;
-	size_t		 n;
-	uint64_t	 count;
 	uint64_t	 bytes;
 	uint64_t	 elems;
 	uint64_t	 min_off;
@@ -49,12 +46,12 @@ struct tgroup {
 };
 
 struct tensors {
-	struct app	*app;
-	struct list	 list;
-	struct tgroup	*groups;
-	size_t		 n_groups;
-	int		 sort;
-	int		 rev;
+	struct app		*app;
+	struct list		 list;
+	struct list_groups	 groups;
+	struct tgroup		*sums;		/* of each group */
+	int			 sort;
+	int			 rev;
 };
 
 /*
@@ -117,58 +114,38 @@ group_len(const char *p, size_t n)
 	return 0;
 }
 
-static uint64_t
-hash(const char *p, size_t n)
+static int
+block(void *ctx, uint64_t i, struct gguf_str *name)
 {
-	uint64_t	h = 1469598103934665603ULL;
+	struct tensors	*ts = ctx;
+	unsigned	 fl;
 
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
-	return h;
+	*name = mdl_tensor_name(ts->app, i, &fl);
+	name->n = group_len(name->p, (size_t)name->n);
+	return name->n > 0;
 }
 
 static struct list_node *
 build(struct tensors *ts, uint64_t *n_nodes)
 {
-	struct app			*a = ts->app;
 	const struct gguf_tensor	*t;
 	struct list_node		*nodes;
 	struct tgroup			*g;
-	struct gguf_str			 nm;
-	uint64_t			 n = mdl_n_tensors(a), i, cap, h, *slot;
-	int64_t				*gix;
-	size_t				 len, k;
-	unsigned			 fl;
+	uint64_t			 n = mdl_n_tensors(ts->app), i;
+	size_t				 k;
 
-	for (cap = 16; cap < 2 * n + 2; cap *= 2)
-		;
-	slot = xcalloc(cap, sizeof *slot);
-	gix = xcalloc(n + 1, sizeof *gix);
-	ts->groups = xcalloc(n + 1, sizeof *ts->groups);
+	nodes = list_group_tree(n, block, ts, &ts->groups, n_nodes);
+	free(ts->sums);
+	ts->sums = xcalloc(ts->groups.n + 1, sizeof *ts->sums);
+	for (k = 0; k < ts->groups.n; k++) {
+		ts->sums[k].min_off = UINT64_MAX;
+		ts->sums[k].min_type = UINT32_MAX;
+	}
 	for (i = 0; i < n; i++) {
-		t = mdl_tensor(a, i);
-		nm = mdl_tensor_name(a, i, &fl);
-		len = group_len(nm.p, (size_t)nm.n);
-		gix[i] = -1;
-		if (len == 0)
+		if (ts->groups.of[i] == LIST_ROOT)
 			continue;
-		for (h = hash(nm.p, len) & (cap - 1); slot[h] != 0;
-		    h = (h + 1) & (cap - 1)) {
-			g = &ts->groups[slot[h] - 1];
-			if (g->n == len && memcmp(g->p, nm.p, len) == 0)
-				break;
-		}
-		if (slot[h] == 0) {
-			g = &ts->groups[ts->n_groups];
-			g->p = nm.p;
-			g->n = len;
-			g->min_off = UINT64_MAX;
-			g->min_type = UINT32_MAX;
-			slot[h] = ++ts->n_groups;
-		}
-		g = &ts->groups[slot[h] - 1];
-		gix[i] = (int64_t)(slot[h] - 1);
-		g->count++;
+		t = mdl_tensor(ts->app, i);
+		g = &ts->sums[ts->groups.of[i]];
 		g->bytes += t->nbytes;
 		g->elems += t->nelem;
 		if (t->offset < g->min_off)
@@ -176,25 +153,6 @@ build(struct tensors *ts, uint64_t *n_nodes)
 		if (t->type < g->min_type)
 			g->min_type = t->type;
 	}
-	nodes = xcalloc(ts->n_groups + n, sizeof *nodes);
-	for (k = 0; k < ts->n_groups; k++) {
-		nodes[k].id = GROUP_BIT | k;
-		nodes[k].parent = LIST_ROOT;
-		nodes[k].group = 1;
-	}
-	for (i = 0; i < n; i++) {
-		struct list_node	*nd = &nodes[ts->n_groups + i];
-
-		nd->id = i;
-		if (gix[i] >= 0) {
-			nd->parent = (uint32_t)gix[i];
-			nd->depth = 1;
-		} else
-			nd->parent = LIST_ROOT;
-	}
-	free(slot);
-	free(gix);
-	*n_nodes = ts->n_groups + n;
 	return nodes;
 }
 
@@ -208,10 +166,10 @@ keys_of(struct tensors *ts, uint64_t id, const char **p, size_t *n,
 	struct gguf_str			 nm;
 	unsigned			 fl;
 
-	if (id & GROUP_BIT) {
-		g = &ts->groups[id & ~GROUP_BIT];
-		*p = g->p;
-		*n = g->n;
+	if (id & LIST_GROUP) {
+		g = &ts->sums[id & ~LIST_GROUP];
+		*p = ts->groups.g[id & ~LIST_GROUP].name.p;
+		*n = (size_t)ts->groups.g[id & ~LIST_GROUP].name.n;
 		*bytes = g->bytes;
 		*type = g->min_type;
 		*off = g->min_off;
@@ -309,7 +267,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 {
 	struct tensors			*ts = ctx;
 	const struct gguf_tensor	*t;
-	struct tgroup			*g;
+	struct list_group		*g;
 	char				 buf[96], tb[24], mk[2];
 	const char			*tn;
 	struct gguf_str			 nm;
@@ -317,16 +275,19 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	int				 nw, se, so, dead;
 
 	columns(w, &nw, &se, &so);
-	if (id & GROUP_BIT) {
-		g = &ts->groups[id & ~GROUP_BIT];
-		dl_text(dl, S_GROUP, g->p, g->n, 0, nw - dl->cols - 1, 0);
+	if (id & LIST_GROUP) {
+		g = &ts->groups.g[id & ~LIST_GROUP];
+		dl_text(dl, S_GROUP, g->name.p, (size_t)g->name.n, 0,
+		    nw - dl->cols - 1, 0);
 		dl_printf(dl, S_DIM, "  %llu tensor%s",
 		    (unsigned long long)g->count, g->count == 1 ? "" : "s");
 		dl_pad(dl, S_NORMAL, nw + TYPE_W + SHAPE_W);
 		if (se)
-			dl_rjust(dl, S_DIM, gguf_fmt_group(g->elems, buf, sizeof buf),
+			dl_rjust(dl, S_DIM, gguf_fmt_group(
+			    ts->sums[id & ~LIST_GROUP].elems, buf, sizeof buf),
 			    ELEM_W);
-		dl_rjust(dl, S_DIM, gguf_fmt_size(g->bytes, buf, sizeof buf),
+		dl_rjust(dl, S_DIM, gguf_fmt_size(
+		    ts->sums[id & ~LIST_GROUP].bytes, buf, sizeof buf),
 		    BYTES_W);
 		return;
 	}
@@ -366,13 +327,14 @@ static void
 text(void *ctx, struct dline *dl, uint64_t id)
 {
 	struct tensors			*ts = ctx;
-	struct tgroup			*g;
+	struct list_group		*g;
 	struct gguf_str			 nm;
 	unsigned			 fl;
 
-	if (id & GROUP_BIT) {
-		g = &ts->groups[id & ~GROUP_BIT];
-		dl_text(dl, S_GROUP, g->p, g->n, 0, 1 << 30, 0);
+	if (id & LIST_GROUP) {
+		g = &ts->groups.g[id & ~LIST_GROUP];
+		dl_text(dl, S_GROUP, g->name.p, (size_t)g->name.n, 0, 1 << 30,
+		    0);
 		return;
 	}
 	nm = mdl_tensor_name(ts->app, id, &fl);
@@ -400,7 +362,7 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		    ts->rev ? ", reversed" : "");
 		return R_DRAW;
 	case ACT_OPEN:
-		if (list_cur(&ts->list, &id) != 0 || (id & GROUP_BIT))
+		if (list_cur(&ts->list, &id) != 0 || (id & LIST_GROUP))
 			return R_PASS;
 		app_push(ts->app, view_preview_new(ts->app, id));
 		return R_DRAW;
@@ -408,7 +370,7 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		return edit_tensor(ts->app, act, 0);
 	case ACT_RENAME:
 	case ACT_DELETE:
-		if (list_cur(&ts->list, &id) != 0 || (id & GROUP_BIT))
+		if (list_cur(&ts->list, &id) != 0 || (id & LIST_GROUP))
 			return R_DRAW;
 		return edit_tensor(ts->app, act, id);
 	default:
@@ -420,16 +382,11 @@ static void
 status(struct view *v, char *buf, size_t len)
 {
 	struct tensors	*ts = v->priv;
-	struct list	*l = &ts->list;
+	char		 pos[64];
 
-	if (l->n_rows == 0)
-		snprintf(buf, len, "by %s  0 rows", sort_names[ts->sort]);
-	else
-		snprintf(buf, len, "by %s%s  %llu/%llu %3d%%",
-		    sort_names[ts->sort], ts->rev ? " (rev)" : "",
-		    (unsigned long long)l->cur + 1,
-		    (unsigned long long)l->n_rows,
-		    (int)((l->cur + 1) * 100 / l->n_rows));
+	snprintf(buf, len, "by %s%s  %s", sort_names[ts->sort],
+	    ts->rev && ts->list.n_rows > 0 ? " (rev)" : "",
+	    list_position(&ts->list, pos, sizeof pos));
 }
 
 static void
@@ -440,12 +397,12 @@ set_title(struct view *v, struct tensors *ts)
 	if (n > 0)
 		snprintf(v->title, sizeof v->title, "%llu tensors in %zu "
 		    "groups, %u change%s", (unsigned long long)
-		    gguf_doc_live_tensors(app_doc(ts->app)), ts->n_groups, n,
+		    gguf_doc_live_tensors(app_doc(ts->app)), ts->groups.n, n,
 		    n == 1 ? "" : "s");
 	else
 		snprintf(v->title, sizeof v->title, "%llu tensors in %zu "
 		    "groups", (unsigned long long)mdl_n_tensors(ts->app),
-		    ts->n_groups);
+		    ts->groups.n);
 }
 
 static int
@@ -455,9 +412,6 @@ reload(struct view *v)
 	struct list_node	*nodes;
 	uint64_t		 n;
 
-	free(ts->groups);
-	ts->groups = NULL;
-	ts->n_groups = 0;
 	nodes = build(ts, &n);
 	list_reset(&ts->list, nodes, n);
 	set_title(v, ts);
@@ -470,7 +424,8 @@ tensors_free(struct view *v)
 	struct tensors	*ts = v->priv;
 
 	list_free(&ts->list);
-	free(ts->groups);
+	list_groups_free(&ts->groups);
+	free(ts->sums);
 	free(ts);
 }
 

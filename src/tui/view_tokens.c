@@ -216,10 +216,7 @@ jump(struct view *v, uint64_t n)
 {
 	struct tokens	*t = v->priv;
 
-	if (list_goto_id(&t->list, n) != 0)
-		app_msg(t->app, 1, "no token %llu%s", (unsigned long long)n,
-		    t->list.filter != NULL ? " among the filtered rows" : "");
-	return R_DRAW;
+	return list_jump(&t->list, t->app, n, "token");
 }
 
 static void
@@ -227,15 +224,13 @@ status(struct view *v, char *buf, size_t len)
 {
 	struct tokens	*t = v->priv;
 	uint64_t	 id;
+	char		 pos[64];
 
 	if (list_cur(&t->list, &id) != 0)
 		snprintf(buf, len, "0 tokens");
 	else
-		snprintf(buf, len, "id %llu  %llu/%llu %3d%%",
-		    (unsigned long long)id,
-		    (unsigned long long)t->list.cur + 1,
-		    (unsigned long long)t->list.n_rows,
-		    (int)((t->list.cur + 1) * 100 / t->list.n_rows));
+		snprintf(buf, len, "id %llu  %s", (unsigned long long)id,
+		    list_position(&t->list, pos, sizeof pos));
 }
 
 static void
