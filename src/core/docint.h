@@ -81,7 +81,7 @@ struct urec {
 	uint64_t	 nkv_after;
 };
 
-/* The live entries by name, built again on the first lookup after a change. */
+/* The live entries by name, built again at the first lookup after a change. */
 struct nindex {
 	struct gguf_nameix	 ix;
 	int			 dirty;

@@ -78,7 +78,8 @@ main(void)
 	ok(gguf_nameix_find(&ix, "general.name", 11) == -1,
 	    "the length counts, not a terminating NUL");
 
-	is_u64(gguf_nameix_add(&ix, 3), (uint64_t)-1, "the empty name is a name");
+	is_u64(gguf_nameix_add(&ix, 3), (uint64_t)-1,
+	    "the empty name is a name");
 	is_u64(gguf_nameix_find(&ix, "", 0), 3, "and is found");
 	is_u64(gguf_nameix_add(&ix, 7), 3,
 	    "an empty name with a pointer is the same empty name");
