@@ -10,6 +10,11 @@
  * Applying goes through the document's edit functions, so every check
  * of doc.h holds whichever front end typed the command, and a refused
  * command leaves the document unchanged.
+ *
+ * The commands are one table, lang_defs: a row a command with its name,
+ * its op, its usage and its parser. The browser's own commands (w, q,
+ * help, ...) are rows too, so its `:help`, its completion and the test of
+ * the manual read the same table; only the browser's parse takes them.
  */
 #include "config.h"
 
@@ -22,29 +27,6 @@
 #include "doc.h"
 #include "lang.h"
 #include "value.h"
-
-static const struct {
-	const char	*name;
-	enum lang_op	 op;
-	const char	*usage;
-} commands[] = {
-	{ "set", LANG_SET, "set KEY[:TYPE] VALUE | set KEY[I] VALUE" },
-	{ "ins", LANG_INS, "ins KEY[I] VALUE | ins KEY[I] [V, ...]" },
-	{ "append", LANG_APPEND, "append KEY VALUE | append KEY [V, ...]" },
-	{ "del", LANG_DEL, "del KEY[I] | del KEY[I:J]" },
-	{ "rm", LANG_RM, "rm KEY" },
-	{ "mv", LANG_MV, "mv KEY NEWKEY" },
-	{ "rename", LANG_RENAME, "rename TENSOR NEWNAME | rename s/REGEX/REPL/[gi]" },
-	{ "rm-tensor", LANG_RM_TENSOR, "rm-tensor NAME" },
-	{ "undo", LANG_UNDO, "undo [N]" },
-	{ "redo", LANG_REDO, "redo [N]" },
-};
-#define N_COMMANDS	(sizeof commands / sizeof commands[0])
-
-static const char *const names[] = {
-	"set", "ins", "append", "del", "rm", "mv", "rename", "rm-tensor",
-	"undo", "redo", NULL
-};
 
 static int msgf(char *, size_t, const char *, ...)
     __attribute__((format(printf, 3, 4)));
@@ -99,28 +81,31 @@ pname(const char *p, size_t n, char *buf, size_t len)
 	return buf;
 }
 
-const char *const *
-lang_commands(void)
+const struct lang_def *
+lang_find(const char *name, size_t n)
 {
-	return names;
+	size_t	i;
+
+	for (i = 0; i < lang_n_defs; i++) {
+		if (strlen(lang_defs[i].name) == n &&
+		    memcmp(lang_defs[i].name, name, n) == 0)
+			return &lang_defs[i];
+	}
+	return NULL;
 }
 
 const char *
 lang_usage(const char *name)
 {
-	size_t	i;
+	const struct lang_def	*def = lang_find(name, strlen(name));
 
-	for (i = 0; i < N_COMMANDS; i++) {
-		if (strcmp(commands[i].name, name) == 0)
-			return commands[i].usage;
-	}
-	return NULL;
+	return def != NULL ? def->usage : NULL;
 }
 
 int
 lang_modifies(const struct lang_cmd *cmd)
 {
-	return cmd->op != LANG_NOP;
+	return cmd->op != LANG_NOP && cmd->op < LANG_WRITE;
 }
 
 void
@@ -338,7 +323,7 @@ parse_subst(const char *s, size_t n, struct lang_cmd *cmd, char *msg,
  * one "word" (the rest of the line) that is split here; in words mode
  * each argument is a whole token.
  */
-struct src {
+struct lang_src {
 	int		 nw;		/* words mode: count, else 0 */
 	char *const	*w;
 	const char	*s;		/* line mode: the text after the command */
@@ -348,7 +333,7 @@ struct src {
 };
 
 static int
-src_more(struct src *src)
+src_more(struct lang_src *src)
 {
 	if (src->nw > 0)
 		return src->wi < src->nw;
@@ -357,7 +342,7 @@ src_more(struct src *src)
 }
 
 static int
-src_key(struct src *src, struct lang_cmd *cmd, int types, int index,
+src_key(struct lang_src *src, struct lang_cmd *cmd, int types, int index,
     char **out, size_t *outlen, char *msg, size_t len)
 {
 	size_t	pos = 0;
@@ -378,7 +363,8 @@ src_key(struct src *src, struct lang_cmd *cmd, int types, int index,
 
 /* The rest: the value text. */
 static int
-src_rest(struct src *src, char **out, size_t *outlen, char *msg, size_t len)
+src_rest(struct lang_src *src, char **out, size_t *outlen, char *msg,
+    size_t len)
 {
 	size_t	e;
 
@@ -402,139 +388,213 @@ src_rest(struct src *src, char **out, size_t *outlen, char *msg, size_t len)
 }
 
 static int
-src_end(struct src *src, char *msg, size_t len)
+src_end(struct lang_src *src, char *msg, size_t len)
 {
 	if (src_more(src))
 		return msgf(msg, len, "too many arguments");
 	return 0;
 }
 
+/* set KEY[:TYPE] VALUE, set KEY[I] VALUE */
 static int
-parse_cmd(const char *name, size_t nlen, struct src *src,
+parse_set(const struct lang_def *def, struct lang_src *src,
     struct lang_cmd *cmd, char *msg, size_t len)
 {
-	size_t	i;
-	char	*word = NULL;
-	size_t	 wlen;
-	char	 buf[64];
-	int64_t	 k;
-
-	for (i = 0; i < N_COMMANDS; i++) {
-		if (strlen(commands[i].name) == nlen &&
-		    memcmp(commands[i].name, name, nlen) == 0)
-			break;
-	}
-	if (i == N_COMMANDS)
-		return msgf(msg, len, "unknown command \"%s\" (set, ins, "
-		    "append, del, rm, mv, rename, rm-tensor, undo, redo)",
-		    pname(name, nlen, buf, sizeof buf));
-	cmd->op = commands[i].op;
-
-	switch (cmd->op) {
-	case LANG_SET:
-		if (src_key(src, cmd, 1, 1, &cmd->name, &cmd->nlen, msg,
-		    len) != 0)
-			goto fail;
-		if (cmd->has_index && cmd->has_type) {
-			msgf(msg, len, "an element takes the array's type: "
-			    "no :TYPE with [I]");
-			goto fail;
-		}
-		if (cmd->has_range) {
-			msgf(msg, len, "set takes one index, not a range");
-			goto fail;
-		}
-		if (cmd->has_index)
-			cmd->op = LANG_SET_ELEM;
-		if (src_rest(src, &cmd->value, &cmd->vlen, msg, len) != 0)
-			goto fail;
-		break;
-	case LANG_INS:
-	case LANG_APPEND:
-	case LANG_DEL:
-		if (src_key(src, cmd, 0, cmd->op != LANG_APPEND, &cmd->name,
-		    &cmd->nlen, msg, len) != 0)
-			goto fail;
-		if (cmd->op != LANG_APPEND && !cmd->has_index) {
-			msgf(msg, len, "%s needs an index: KEY[I]",
-			    commands[i].name);
-			goto fail;
-		}
-		if (cmd->op == LANG_INS && cmd->has_range) {
-			msgf(msg, len, "ins takes one index, not a range");
-			goto fail;
-		}
-		if (cmd->op == LANG_DEL) {
-			if (src_end(src, msg, len) != 0)
-				goto fail;
-			break;
-		}
-		if (src_rest(src, &cmd->value, &cmd->vlen, msg, len) != 0)
-			goto fail;
-		break;
-	case LANG_RM:
-	case LANG_RM_TENSOR:
-		if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg,
-		    len) != 0 || src_end(src, msg, len) != 0)
-			goto fail;
-		break;
-	case LANG_MV:
-		if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg,
-		    len) != 0 ||
-		    src_key(src, cmd, 0, 0, &cmd->arg, &cmd->alen, msg,
-		    len) != 0 || src_end(src, msg, len) != 0)
-			goto fail;
-		break;
-	case LANG_RENAME:
-		/* One unquoted s/../../ argument is a substitution. */
-		if (src->nw == 1 || (src->nw == 0 && src_more(src) &&
-		    src->s[src->pos] == 's')) {
-			const char	*t = src->nw == 1 ? src->w[0] :
-					    src->s + src->pos;
-			size_t		 tn = src->nw == 1 ? strlen(t) :
-					    src->n - src->pos;
-			int		 rc = parse_subst(t, tn, cmd, msg, len);
-
-			if (rc == 0)
-				return LANG_OK;
-			if (rc == LANG_ERR && msg[0] != '\0')
-				goto fail;
-		}
-		if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg,
-		    len) != 0 ||
-		    src_key(src, cmd, 0, 0, &cmd->arg, &cmd->alen, msg,
-		    len) != 0 || src_end(src, msg, len) != 0)
-			goto fail;
-		break;
-	case LANG_UNDO:
-	case LANG_REDO:
-		cmd->count = 1;
-		if (src_more(src)) {
-			if (src_rest(src, &word, &wlen, msg, len) != 0)
-				goto fail;
-			if (parse_i64(word, wlen, &k) != 0 || k < 1) {
-				free(word);
-				msgf(msg, len, "%s takes a count of 1 or more",
-				    commands[i].name);
-				goto fail;
-			}
-			free(word);
-			cmd->count = (uint64_t)k;
-		}
-		break;
-	default:
-		break;
-	}
-	return LANG_OK;
-fail:
-	lang_cmd_free(cmd);
-	return LANG_ERR;
+	(void)def;
+	if (src_key(src, cmd, 1, 1, &cmd->name, &cmd->nlen, msg, len) != 0)
+		return LANG_ERR;
+	if (cmd->has_index && cmd->has_type)
+		return msgf(msg, len, "an element takes the array's type: "
+		    "no :TYPE with [I]");
+	if (cmd->has_range)
+		return msgf(msg, len, "set takes one index, not a range");
+	if (cmd->has_index)
+		cmd->op = LANG_SET_ELEM;
+	return src_rest(src, &cmd->value, &cmd->vlen, msg, len);
 }
 
-int
-lang_parse(const char *line, struct lang_cmd *cmd, char *msg, size_t len)
+/* ins KEY[I] VALUE, append KEY VALUE, del KEY[I] | KEY[I:J] */
+static int
+parse_elems(const struct lang_def *def, struct lang_src *src,
+    struct lang_cmd *cmd, char *msg, size_t len)
 {
-	struct src	src;
+	if (src_key(src, cmd, 0, cmd->op != LANG_APPEND, &cmd->name,
+	    &cmd->nlen, msg, len) != 0)
+		return LANG_ERR;
+	if (cmd->op != LANG_APPEND && !cmd->has_index)
+		return msgf(msg, len, "%s needs an index: KEY[I]", def->name);
+	if (cmd->op == LANG_INS && cmd->has_range)
+		return msgf(msg, len, "ins takes one index, not a range");
+	if (cmd->op == LANG_DEL)
+		return src_end(src, msg, len);
+	return src_rest(src, &cmd->value, &cmd->vlen, msg, len);
+}
+
+/* rm KEY, rm-tensor NAME */
+static int
+parse_one(const struct lang_def *def, struct lang_src *src,
+    struct lang_cmd *cmd, char *msg, size_t len)
+{
+	(void)def;
+	if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg, len) != 0)
+		return LANG_ERR;
+	return src_end(src, msg, len);
+}
+
+/* mv KEY NEWKEY */
+static int
+parse_two(const struct lang_def *def, struct lang_src *src,
+    struct lang_cmd *cmd, char *msg, size_t len)
+{
+	(void)def;
+	if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg, len) != 0 ||
+	    src_key(src, cmd, 0, 0, &cmd->arg, &cmd->alen, msg, len) != 0)
+		return LANG_ERR;
+	return src_end(src, msg, len);
+}
+
+/* rename TENSOR NEWNAME, rename s/REGEX/REPL/[gi] */
+static int
+parse_rename(const struct lang_def *def, struct lang_src *src,
+    struct lang_cmd *cmd, char *msg, size_t len)
+{
+	const char	*t;
+	size_t		 tn;
+	int		 rc;
+
+	/* One unquoted s/../../ argument is a substitution. */
+	if (src->nw == 1 || (src->nw == 0 && src_more(src) &&
+	    src->s[src->pos] == 's')) {
+		t = src->nw == 1 ? src->w[0] : src->s + src->pos;
+		tn = src->nw == 1 ? strlen(t) : src->n - src->pos;
+		rc = parse_subst(t, tn, cmd, msg, len);
+		if (rc == 0)
+			return LANG_OK;
+		if (rc == LANG_ERR && msg[0] != '\0')
+			return LANG_ERR;
+	}
+	return parse_two(def, src, cmd, msg, len);
+}
+
+/* undo [N], redo [N] */
+static int
+parse_count(const struct lang_def *def, struct lang_src *src,
+    struct lang_cmd *cmd, char *msg, size_t len)
+{
+	char	*word;
+	size_t	 wlen;
+	int64_t	 k;
+	int	 bad;
+
+	cmd->count = 1;
+	if (!src_more(src))
+		return LANG_OK;
+	if (src_rest(src, &word, &wlen, msg, len) != 0)
+		return LANG_ERR;
+	bad = parse_i64(word, wlen, &k) != 0 || k < 1;
+	free(word);
+	if (bad)
+		return msgf(msg, len, "%s takes a count of 1 or more",
+		    def->name);
+	cmd->count = (uint64_t)k;
+	return LANG_OK;
+}
+
+/* The browser's w [FILE], help [CMD]: the rest of the line, as typed. */
+static int
+parse_line(const struct lang_def *def, struct lang_src *src,
+    struct lang_cmd *cmd, char *msg, size_t len)
+{
+	(void)def;
+	(void)msg;
+	(void)len;
+	skip_blanks(src->s, src->n, &src->pos);
+	cmd->alen = src->n - src->pos;
+	cmd->arg = dupn(src->s + src->pos, cmd->alen);
+	return LANG_OK;
+}
+
+/* The browser's q, changes: what follows them is not read. */
+static int
+parse_nothing(const struct lang_def *def, struct lang_src *src,
+    struct lang_cmd *cmd, char *msg, size_t len)
+{
+	(void)def;
+	(void)src;
+	(void)cmd;
+	(void)msg;
+	(void)len;
+	return LANG_OK;
+}
+
+static const char	save_usage[] = "w [FILE]: save (to FILE, then go on "
+			    "with it); w!: even if the file changed on disk";
+static const char	quit_usage[] = "q: quit (asks if edits are pending); "
+			    "q!: quit, dropping them";
+static const char	save_quit_usage[] = "wq, x: save, then quit";
+
+const struct lang_def lang_defs[] = {
+	{ "set", LANG_SET, 0, "set KEY[:TYPE] VALUE | set KEY[I] VALUE",
+	    "set", parse_set },
+	{ "ins", LANG_INS, 0, "ins KEY[I] VALUE | ins KEY[I] [V, ...]",
+	    "ins", parse_elems },
+	{ "append", LANG_APPEND, 0, "append KEY VALUE | append KEY [V, ...]",
+	    "append", parse_elems },
+	{ "del", LANG_DEL, 0, "del KEY[I] | del KEY[I:J]", "del",
+	    parse_elems },
+	{ "rm", LANG_RM, 0, "rm KEY", "rm", parse_one },
+	{ "mv", LANG_MV, 0, "mv KEY NEWKEY", "mv", parse_two },
+	{ "rename", LANG_RENAME, 0,
+	    "rename TENSOR NEWNAME | rename s/REGEX/REPL/[gi]", "rename",
+	    parse_rename },
+	{ "rm-tensor", LANG_RM_TENSOR, 0, "rm-tensor NAME", "rm-tensor",
+	    parse_one },
+	{ "undo", LANG_UNDO, 0, "undo [N]", "undo", parse_count },
+	{ "redo", LANG_REDO, 0, "redo [N]", "redo", parse_count },
+
+	{ "w", LANG_WRITE, 1, save_usage, "w [FILE]", parse_line },
+	{ "w!", LANG_WRITE_FORCE, 1, save_usage, "w!", parse_line },
+	{ "q", LANG_QUIT, 1, quit_usage, "q", parse_nothing },
+	{ "q!", LANG_QUIT_FORCE, 1, quit_usage, "q!", parse_nothing },
+	{ "wq", LANG_WRITE_QUIT, 1, save_quit_usage, "wq", parse_line },
+	{ "x", LANG_WRITE_QUIT, 1, save_quit_usage, NULL, parse_line },
+	{ "changes", LANG_CHANGES, 1,
+	    "changes: the pending changes, old -> new (D)", "changes",
+	    parse_nothing },
+	{ "help", LANG_HELP, 1, "help [CMD]: the usage of a command, or the "
+	    "list of them", "help CMD", parse_line },
+};
+const size_t lang_n_defs = sizeof lang_defs / sizeof lang_defs[0];
+
+static int
+parse_cmd(const char *name, size_t nlen, struct lang_src *src, int browser,
+    struct lang_cmd *cmd, char *msg, size_t len)
+{
+	const struct lang_def	*def = lang_find(name, nlen);
+	char			 buf[64], names[256];
+	size_t			 i, o = 0;
+
+	if (def == NULL || (def->browser && !browser)) {
+		/* The edit language's commands, named from the table. */
+		for (i = 0; i < lang_n_defs && !lang_defs[i].browser; i++)
+			o += (size_t)snprintf(names + o, sizeof names - o,
+			    "%s%s", i > 0 ? ", " : "", lang_defs[i].name);
+		return msgf(msg, len, "unknown command \"%s\" (%s)",
+		    pname(name, nlen, buf, sizeof buf), names);
+	}
+	cmd->op = def->op;
+	if (def->parse(def, src, cmd, msg, len) != LANG_OK) {
+		lang_cmd_free(cmd);
+		return LANG_ERR;
+	}
+	return LANG_OK;
+}
+
+static int
+parse_line_of(const char *line, int browser, struct lang_cmd *cmd, char *msg,
+    size_t len)
+{
+	struct lang_src	src;
 	size_t		n = strlen(line), p = 0, st;
 
 	memset(cmd, 0, sizeof *cmd);
@@ -549,14 +609,27 @@ lang_parse(const char *line, struct lang_cmd *cmd, char *msg, size_t len)
 	src.s = line;
 	src.n = n;
 	src.pos = p;
-	return parse_cmd(line + st, p - st, &src, cmd, msg, len);
+	return parse_cmd(line + st, p - st, &src, browser, cmd, msg, len);
+}
+
+int
+lang_parse(const char *line, struct lang_cmd *cmd, char *msg, size_t len)
+{
+	return parse_line_of(line, 0, cmd, msg, len);
+}
+
+int
+lang_parse_browser(const char *line, struct lang_cmd *cmd, char *msg,
+    size_t len)
+{
+	return parse_line_of(line, 1, cmd, msg, len);
 }
 
 int
 lang_parse_words(int n, char *const *words, struct lang_cmd *cmd, char *msg,
     size_t len)
 {
-	struct src	src;
+	struct lang_src	src;
 
 	memset(cmd, 0, sizeof *cmd);
 	msg[0] = '\0';
@@ -569,7 +642,7 @@ lang_parse_words(int n, char *const *words, struct lang_cmd *cmd, char *msg,
 		src.s = "";
 		src.n = 0;
 	}
-	return parse_cmd(words[0], strlen(words[0]), &src, cmd, msg, len);
+	return parse_cmd(words[0], strlen(words[0]), &src, 0, cmd, msg, len);
 }
 
 /* ------------------------------------------------------------------ apply */
@@ -840,6 +913,15 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 			    "undone" : "redone", label);
 		}
 		return LANG_OK;
+	case LANG_WRITE:
+	case LANG_WRITE_FORCE:
+	case LANG_WRITE_QUIT:
+	case LANG_QUIT:
+	case LANG_QUIT_FORCE:
+	case LANG_CHANGES:
+	case LANG_HELP:
+		/* Parsed only for the browser, which carries them out. */
+		break;
 	}
 	return msgf(msg, len, "unknown command");
 }

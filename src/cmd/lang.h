@@ -15,6 +15,10 @@
  *	rm-tensor NAME			remove a tensor (its data goes on save)
  *	undo [N], redo [N]
  *
+ * The browser's `:` line takes these and its own commands (w, q, help,
+ * ...), which the same table describes and the same parser reads into an
+ * op for the browser to carry out; elsewhere they are unknown commands.
+ *
  * A KEY (or tensor name) is a bare word or a "C-escaped" string; a bare
  * word ending in :TYPE or [I] has that split off. Indices count from 0;
  * negative ones count from the end (-1 is the last element). VALUE is the
@@ -42,8 +46,42 @@ enum lang_op {
 	LANG_RENAME_RE,		/* rename s/RE/REPL/[gi] */
 	LANG_RM_TENSOR,		/* rm-tensor NAME */
 	LANG_UNDO,		/* undo [N] */
-	LANG_REDO		/* redo [N] */
+	LANG_REDO,		/* redo [N] */
+	/* The browser's own: arg is the rest of the line, as typed. */
+	LANG_WRITE,		/* w [FILE] */
+	LANG_WRITE_FORCE,	/* w! [FILE] */
+	LANG_WRITE_QUIT,	/* wq [FILE], x [FILE] */
+	LANG_QUIT,		/* q */
+	LANG_QUIT_FORCE,	/* q! */
+	LANG_CHANGES,		/* changes */
+	LANG_HELP		/* help [CMD] */
 };
+
+struct lang_src;
+struct lang_cmd;
+
+/*
+ * One command: a row of the table that parsing, the browser's `:help`, its
+ * completion and the test of the man page all read.
+ */
+struct lang_def {
+	const char	*name;
+	enum lang_op	 op;
+	int		 browser;	/* only on the browser's : line */
+	/* What `help NAME` says: the arguments, and for the browser's own
+	   commands what they do. */
+	const char	*usage;
+	/* In the one-line list of `help` alone; NULL: left out of it. */
+	const char	*brief;
+	/* Reads the arguments into cmd; LANG_ERR with msg if they are wrong. */
+	int		(*parse)(const struct lang_def *def,
+			    struct lang_src *src, struct lang_cmd *cmd,
+			    char *msg, size_t len);
+};
+
+/* The table: the edit language's commands, then the browser's own. */
+extern const struct lang_def	lang_defs[];
+extern const size_t		lang_n_defs;
 
 /* A parsed command. Strings are allocated and NUL-terminated. */
 struct lang_cmd {
@@ -73,6 +111,9 @@ struct lang_cmd {
 /* Parses one line. LANG_ERR with msg on a syntax error. */
 int	lang_parse(const char *line, struct lang_cmd *cmd, char *msg,
 	    size_t len);
+/* The same, taking the browser's own commands too. */
+int	lang_parse_browser(const char *line, struct lang_cmd *cmd, char *msg,
+	    size_t len);
 /*
  * Builds a command from separate words (the shorthand subcommands):
  * words[0] is the command name; the others are whole tokens, never split
@@ -87,11 +128,11 @@ int	lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 int	lang_exec(struct gguf_doc *d, const char *line, char *msg, size_t len);
 void	lang_cmd_free(struct lang_cmd *cmd);
 
-/* The command names, NULL-terminated (for completion). */
-const char *const	*lang_commands(void);
+/* The row of a command, or NULL if there is none of that name. */
+const struct lang_def	*lang_find(const char *name, size_t n);
 /* Usage of a command ("set KEY[:TYPE] VALUE ..."), or NULL if unknown. */
 const char		*lang_usage(const char *name);
-/* True if the command changes the document (all but nop). */
+/* True if the command changes the document (the edit language's). */
 int			 lang_modifies(const struct lang_cmd *cmd);
 
 #endif /* CMD_LANG_H */

@@ -985,34 +985,39 @@ edit_undo(struct app *a, int redo)
 	return R_DRAW | R_EDITED;
 }
 
-static const char *const session_cmds[] = {
-	"w", "w!", "q", "q!", "wq", "x", "changes", "help", NULL
-};
-
+/*
+ * help alone: the commands in one line, from the table (the edit
+ * language's, then the browser's, then :N and help itself).
+ */
 static int
 help_cmd(struct app *a, const char *arg)
 {
-	const char	*u;
+	const struct lang_def	*d, *help = NULL;
+	const char		*u;
+	char			 line[512];
+	size_t			 i, o = 0;
+	int			 browser = 0;
 
-	if (*arg == '\0') {
-		app_msg(a, 0, "set ins append del rm mv rename rm-tensor undo "
-		    "redo | w [FILE] w! q q! wq changes | :N | help CMD");
+	if (*arg != '\0') {
+		if ((u = lang_usage(arg)) != NULL)
+			app_msg(a, 0, "%s", u);
+		else
+			app_msg(a, 1, "no command %s", arg);
 		return R_DRAW;
 	}
-	if ((u = lang_usage(arg)) != NULL)
-		app_msg(a, 0, "%s", u);
-	else if (strcmp(arg, "w") == 0 || strcmp(arg, "w!") == 0)
-		app_msg(a, 0, "w [FILE]: save (to FILE, then go on with it); "
-		    "w!: even if the file changed on disk");
-	else if (strcmp(arg, "q") == 0 || strcmp(arg, "q!") == 0)
-		app_msg(a, 0, "q: quit (asks if edits are pending); q!: quit, "
-		    "dropping them");
-	else if (strcmp(arg, "wq") == 0 || strcmp(arg, "x") == 0)
-		app_msg(a, 0, "wq, x: save, then quit");
-	else if (strcmp(arg, "changes") == 0)
-		app_msg(a, 0, "changes: the pending changes, old -> new (D)");
-	else
-		app_msg(a, 1, "no command %s", arg);
+	line[0] = '\0';
+	for (i = 0; i < lang_n_defs && o < sizeof line; i++) {
+		d = &lang_defs[i];
+		if (d->op == LANG_HELP)
+			help = d;
+		if (d->op == LANG_HELP || d->brief == NULL)
+			continue;
+		o += (size_t)snprintf(line + o, sizeof line - o, "%s%s",
+		    o == 0 ? "" : d->browser && !browser ? " | " : " ",
+		    d->brief);
+		browser |= d->browser;
+	}
+	app_msg(a, 0, "%s | :N | %s", line, help != NULL ? help->brief : "");
 	return R_DRAW;
 }
 
@@ -1020,8 +1025,7 @@ int
 edit_command(struct app *a, const char *line)
 {
 	struct lang_cmd	 cmd;
-	const char	*arg;
-	char		 name[16], msg[512], *end;
+	char		 msg[512], *end;
 	size_t		 n;
 	unsigned long long num;
 	int		 rc;
@@ -1036,50 +1040,52 @@ edit_command(struct app *a, const char *line)
 		if (*end == '\0' && errno == 0)
 			return app_jump(a, num);
 	}
-	n = strcspn(line, " \t");
-	arg = line + n;
-	while (*arg == ' ' || *arg == '\t')
-		arg++;
-	snprintf(name, sizeof name, "%.*s", (int)(n < 15 ? n : 15), line);
-	if (strcmp(name, "w") == 0 || strcmp(name, "w!") == 0) {
-		app_save(a, *arg != '\0' ? arg : NULL, name[1] == '!', 0);
+	if (lang_parse_browser(line, &cmd, msg, sizeof msg) != LANG_OK) {
+		app_msg(a, 1, "%s", msg);
 		return R_DRAW;
 	}
-	if (strcmp(name, "wq") == 0 || strcmp(name, "x") == 0) {
-		app_save(a, *arg != '\0' ? arg : NULL, 0, 1);
-		return R_DRAW;
-	}
-	if (strcmp(name, "q") == 0)
-		return app_quit(a, 1);
-	if (strcmp(name, "q!") == 0)
-		return R_QUIT;
-	if (strcmp(name, "help") == 0)
-		return help_cmd(a, arg);
-	if (strcmp(name, "changes") == 0) {
+	rc = R_DRAW;
+	switch (cmd.op) {
+	case LANG_WRITE:
+	case LANG_WRITE_FORCE:
+	case LANG_WRITE_QUIT:
+		app_save(a, cmd.alen > 0 ? cmd.arg : NULL,
+		    cmd.op == LANG_WRITE_FORCE, cmd.op == LANG_WRITE_QUIT);
+		break;
+	case LANG_QUIT:
+		rc = app_quit(a, 1);
+		break;
+	case LANG_QUIT_FORCE:
+		rc = R_QUIT;
+		break;
+	case LANG_HELP:
+		rc = help_cmd(a, cmd.arg);
+		break;
+	case LANG_CHANGES:
 		app_push(a, view_changes_new(a));
-		return R_DRAW;
-	}
-	if (lang_parse(line, &cmd, msg, sizeof msg) != LANG_OK) {
-		app_msg(a, 1, "%s", msg);
-		return R_DRAW;
-	}
-	if (cmd.op == LANG_RENAME_RE) {
-		lang_cmd_free(&cmd);
+		break;
+	case LANG_RENAME_RE:
+		/* Asked first: the renames are shown before they are done. */
+		n = strcspn(line, " \t");
 		rename_re(a, line + n);
-		return R_DRAW;
+		break;
+	default:
+		rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
+		if (rc == LANG_ERR) {
+			app_msg(a, 1, "%s", msg);
+			rc = R_DRAW;
+			break;
+		}
+		if (msg[0] != '\0')
+			app_msg(a, rc == LANG_WARN, "%s", msg);
+		else
+			app_msg(a, 0, "done (%u pending change%s; D shows "
+			    "them)", mdl_n_changes(a),
+			    mdl_n_changes(a) == 1 ? "" : "s");
+		rc = R_DRAW | R_EDITED;
 	}
-	rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
 	lang_cmd_free(&cmd);
-	if (rc == LANG_ERR) {
-		app_msg(a, 1, "%s", msg);
-		return R_DRAW;
-	}
-	if (msg[0] != '\0')
-		app_msg(a, rc == LANG_WARN, "%s", msg);
-	else
-		app_msg(a, 0, "done (%u pending change%s; D shows them)",
-		    mdl_n_changes(a), mdl_n_changes(a) == 1 ? "" : "s");
-	return R_DRAW | R_EDITED;
+	return rc;
 }
 
 /* ----------------------------------------------------------- completion */
@@ -1137,7 +1143,6 @@ void
 edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
     void (*add)(void *, const char *), void *ctx)
 {
-	const char *const	*cmds;
 	const char		*colon;
 	char			 first[16], pre[512];
 	size_t			 n, i;
@@ -1161,21 +1166,12 @@ edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
 	while (*line == ' ')
 		line++;
 	(void)word;
-	if (strchr(line, ' ') == NULL) {
-		/* The command name. */
-		for (cmds = lang_commands(); *cmds != NULL; cmds++)
-			add(ctx, *cmds);
-		for (i = 0; session_cmds[i] != NULL; i++)
-			add(ctx, session_cmds[i]);
-		return;
-	}
 	n = strcspn(line, " ");
 	snprintf(first, sizeof first, "%.*s", (int)(n < 15 ? n : 15), line);
-	if (strcmp(first, "help") == 0) {
-		for (cmds = lang_commands(); *cmds != NULL; cmds++)
-			add(ctx, *cmds);
-		for (i = 0; session_cmds[i] != NULL; i++)
-			add(ctx, session_cmds[i]);
+	/* The command name, or the one help is asked about. */
+	if (strchr(line, ' ') == NULL || strcmp(first, "help") == 0) {
+		for (i = 0; i < lang_n_defs; i++)
+			add(ctx, lang_defs[i].name);
 		return;
 	}
 	if (strcmp(first, "rename") == 0 || strcmp(first, "rm-tensor") == 0) {
