@@ -514,19 +514,6 @@ parse_line(const struct lang_def *def, struct lang_src *src,
 	return LANG_OK;
 }
 
-/* The browser's q, changes: what follows them is not read. */
-static int
-parse_nothing(const struct lang_def *def, struct lang_src *src,
-    struct lang_cmd *cmd, char *msg, size_t len)
-{
-	(void)def;
-	(void)src;
-	(void)cmd;
-	(void)msg;
-	(void)len;
-	return LANG_OK;
-}
-
 static const char	save_usage[] = "w [FILE]: save (to FILE, then go on "
 			    "with it); w!: even if the file changed on disk";
 static const char	quit_usage[] = "q: quit (asks if edits are pending); "
@@ -554,13 +541,13 @@ const struct lang_def lang_defs[] = {
 
 	{ "w", LANG_WRITE, 1, save_usage, "w [FILE]", parse_line },
 	{ "w!", LANG_WRITE_FORCE, 1, save_usage, "w!", parse_line },
-	{ "q", LANG_QUIT, 1, quit_usage, "q", parse_nothing },
-	{ "q!", LANG_QUIT_FORCE, 1, quit_usage, "q!", parse_nothing },
+	{ "q", LANG_QUIT, 1, quit_usage, "q", NULL },
+	{ "q!", LANG_QUIT_FORCE, 1, quit_usage, "q!", NULL },
 	{ "wq", LANG_WRITE_QUIT, 1, save_quit_usage, "wq", parse_line },
 	{ "x", LANG_WRITE_QUIT, 1, save_quit_usage, NULL, parse_line },
 	{ "changes", LANG_CHANGES, 1,
 	    "changes: the pending changes, old -> new (D)", "changes",
-	    parse_nothing },
+	    NULL },
 	{ "help", LANG_HELP, 1, "help [CMD]: the usage of a command, or the "
 	    "list of them", "help CMD", parse_line },
 };
@@ -583,7 +570,8 @@ parse_cmd(const char *name, size_t nlen, struct lang_src *src, int browser,
 		    pname(name, nlen, buf, sizeof buf), names);
 	}
 	cmd->op = def->op;
-	if (def->parse(def, src, cmd, msg, len) != LANG_OK) {
+	if (def->parse != NULL && def->parse(def, src, cmd, msg, len) !=
+	    LANG_OK) {
 		lang_cmd_free(cmd);
 		return LANG_ERR;
 	}

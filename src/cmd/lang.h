@@ -73,7 +73,8 @@ struct lang_def {
 	const char	*usage;
 	/* In the one-line list of `help` alone; NULL: left out of it. */
 	const char	*brief;
-	/* Reads the arguments into cmd; LANG_ERR with msg if they are wrong. */
+	/* Reads the arguments into cmd; LANG_ERR with msg if they are wrong.
+	   NULL: what follows the name is not read (the browser's q). */
 	int		(*parse)(const struct lang_def *def,
 			    struct lang_src *src, struct lang_cmd *cmd,
 			    char *msg, size_t len);
