@@ -772,8 +772,31 @@ edit_kv(struct app *a, enum tui_action act, uint64_t entry)
 	const char		*dot;
 	char			 kb[96], tb[32], init[160];
 
-	if (mdl_kv(a, entry, &kv) != 0)
-		return R_NONE;
+	/*
+	 * Only the editing actions are taken, whatever the entry: every
+	 * other key goes on to the list and the app (undo, quit, save).
+	 */
+	switch (act) {
+	case ACT_OPEN:
+	case ACT_EDIT:
+	case ACT_EDIT_EXT:
+	case ACT_RETYPE:
+	case ACT_ADD:
+	case ACT_DELETE:
+	case ACT_RENAME:
+		break;
+	default:
+		return R_PASS;
+	}
+	if (mdl_kv(a, entry, &kv) != 0) {
+		if (act != ACT_ADD)
+			return R_DRAW;
+		/* No key at all: a new one starts from nothing. */
+		e = earg_new("", 0);
+		snprintf(e->label, sizeof e->label, "new key: ");
+		ask(a, e->label, "", C_KEY, add_key_answer, NULL, e);
+		return R_DRAW;
+	}
 	if ((kv.flags & GGUF_ED_REMOVED) && act != ACT_ADD) {
 		app_msg(a, 1, "%s is removed (u undoes that)",
 		    kname(kv.key.p, (size_t)kv.key.n, kb, sizeof kb));
@@ -842,8 +865,20 @@ edit_elem(struct app *a, enum tui_action act, const char *key, size_t klen,
 	struct earg	*e;
 	char		 kb[96];
 
+	/* Only the editing actions are taken, as in edit_kv. */
+	switch (act) {
+	case ACT_OPEN:
+	case ACT_EDIT:
+	case ACT_EDIT_EXT:
+	case ACT_INSERT:
+	case ACT_ADD:
+	case ACT_DELETE:
+		break;
+	default:
+		return R_PASS;
+	}
 	if (arr == NULL || arr->type != GGUF_VT_ARR)
-		return R_NONE;
+		return R_DRAW;
 	if (arr->atype == GGUF_VT_ARR) {
 		app_msg(a, 1, "nested arrays are not edited");
 		return R_DRAW;
@@ -941,6 +976,9 @@ edit_tensor(struct app *a, enum tui_action act, uint64_t i)
 	unsigned	 flags;
 	char		 kb[96];
 
+	/* Only the editing actions are taken, as in edit_kv. */
+	if (act != ACT_RENAME_RE && act != ACT_RENAME && act != ACT_DELETE)
+		return R_PASS;
 	if (act == ACT_RENAME_RE) {
 		e = earg_new("", 0);
 		snprintf(e->label, sizeof e->label, "rename tensors: ");
