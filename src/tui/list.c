@@ -337,27 +337,61 @@ list_rebuild(struct list *l)
 	clamp(l);
 }
 
+/* A group's fold state, found by its id. */
+struct fold {
+	uint64_t	 id;
+	uint8_t		 folded;
+};
+
+static int
+fold_cmp(const void *a, const void *b)
+{
+	const struct fold	*fa = a, *fb = b;
+
+	return fa->id < fb->id ? -1 : fa->id > fb->id;
+}
+
+/*
+ * The groups of nodes that were among old take the fold state they had
+ * there. Through the old groups sorted by id: a tree of thousands of groups
+ * is refreshed after every edit.
+ */
+static void
+keep_folds(const struct list_node *old, uint64_t n_old,
+    struct list_node *nodes, uint64_t n)
+{
+	struct fold	*f, key, *hit;
+	uint64_t	 i, nf = 0;
+
+	f = xcalloc(n_old > 0 ? n_old : 1, sizeof *f);
+	for (i = 0; i < n_old; i++) {
+		if (!old[i].group)
+			continue;
+		f[nf].id = old[i].id;
+		f[nf].folded = old[i].folded;
+		nf++;
+	}
+	qsort(f, nf, sizeof *f, fold_cmp);
+	for (i = 0; i < n; i++) {
+		if (!nodes[i].group)
+			continue;
+		key.id = nodes[i].id;
+		if ((hit = bsearch(&key, f, nf, sizeof *f, fold_cmp)) != NULL)
+			nodes[i].folded = hit->folded;
+	}
+	free(f);
+}
+
 void
 list_reset(struct list *l, struct list_node *nodes, uint64_t n)
 {
 	struct list_node	*old = l->nodes;
-	uint64_t		 n_old = l->n_items, id = 0, top = l->top, i, j;
+	uint64_t		 n_old = l->n_items, id = 0, top = l->top;
 	uint64_t		 row = l->cur;
 	int			 had = list_cur(l, &id) == 0;
 
-	if (nodes != NULL) {
-		/* Folded groups stay folded: matched by id. */
-		for (i = 0; i < n && old != NULL; i++) {
-			if (!nodes[i].group)
-				continue;
-			for (j = 0; j < n_old; j++) {
-				if (old[j].id == nodes[i].id) {
-					nodes[i].folded = old[j].folded;
-					break;
-				}
-			}
-		}
-	}
+	if (nodes != NULL && old != NULL)
+		keep_folds(old, n_old, nodes, n);
 	free(old);
 	free(l->rows);
 	l->rows = NULL;

@@ -18,6 +18,9 @@
  * DIR/tensors.gguf	10^4 F32 tensors of one element, with 63-byte names
  *			(the longest ggml loads), and a hostile one.
  *
+ * DIR/groups.gguf	10^5 tensors blk.N.w, each the one tensor of its group
+ *			(blk.N) in the tensor tree.
+ *
  * DIR/findings.gguf	500 findings: general.name 251 times (250 duplicate
  *			keys, errors of the reader) and 250 bool arrays
  *			holding a 2 (warnings of the model checks).
@@ -38,6 +41,7 @@
 #define N_TOKENS	1000000u
 #define N_TENSORS	10000u
 #define N_FINDINGS	500u
+#define N_GROUPS	100000u
 
 static const char *const	hostile[] = {
 	"csi \033[31mRED\033[0m \033[2J\033[H\033[10;10H moved",
@@ -132,6 +136,33 @@ tensors(const char *dir)
 }
 
 static int
+groups(const char *dir)
+{
+	struct gg	 g;
+	char		 path[4096], name[32];
+	uint64_t	 ne = 1;
+	uint32_t	 i;
+	int		 rc;
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, N_GROUPS, 1);
+	gg_kv_str(&g, "general.architecture", "llama");
+	for (i = 0; i < N_GROUPS; i++) {
+		snprintf(name, sizeof name, "blk.%u.w", i);
+		gg_tensor(&g, name, 1, &ne, GG_T_F32, (uint64_t)i * 32);
+	}
+	gg_pad(&g, 32);
+	for (i = 0; i < N_GROUPS; i++) {
+		gg_f32(&g, (float)i);
+		gg_zeros(&g, 28);
+	}
+	snprintf(path, sizeof path, "%s/groups.gguf", dir);
+	rc = gg_write(&g, path);
+	gg_free(&g);
+	return rc != 0;
+}
+
+static int
 findings(const char *dir)
 {
 	struct gg	 g;
@@ -162,5 +193,6 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: gen_hostile_ui DIR\n");
 		return 2;
 	}
-	return strings(argv[1]) || tensors(argv[1]) || findings(argv[1]);
+	return strings(argv[1]) || tensors(argv[1]) || groups(argv[1]) ||
+	    findings(argv[1]);
 }

@@ -1,15 +1,17 @@
 #!/bin/sh
 # hostile.sh - the browser over files made to hurt it (gen_hostile_ui):
 # a 1 MiB one-line string, a 10^6-element array, 10^6 tokens, 10^4
-# tensors with 63-byte names, 500 findings, and keys, values, tokens and
-# a tensor name full of terminal escapes (CSI, OSC 0, OSC 52, OSC 8,
-# DCS), C0 and C1 controls, a right-to-left override and invalid UTF-8.
+# tensors with 63-byte names, 10^5 groups of tensors, 500 findings, and
+# keys, values, tokens and a tensor name full of terminal escapes (CSI,
+# OSC 0, OSC 52, OSC 8, DCS), C0 and C1 controls, a right-to-left
+# override and invalid UTF-8.
 #
 # In script mode (a virtual screen): every view, the pager on the long
 # line (wrapped, to its end), the ends of the big array and of the token
-# list, a token filter, the tensor list sorted; each session must end
-# cleanly within a time limit, on a 1 MiB stack (no recursion on file
-# data), with a screen that holds only printable UTF-8.
+# list, a token filter, the tensor list sorted, two edits among 10^5
+# folded groups; each session must end cleanly within a time limit, on a
+# 1 MiB stack (no recursion on file data), with a screen that holds only
+# printable UTF-8.
 #
 # On a real pseudo-terminal (tmux, every byte written logged with
 # pipe-pane): the same views, then the log must hold no OSC or DCS
@@ -82,6 +84,17 @@ session tokens-start strings.gguf "PWNED" "keys 3"
 session tokens-filter strings.gguf "PWNED" "keys 3f" "type PWNED" "keys <Enter>"
 session tensors tensors.gguf "sixty_three" "keys 4G" "keys s" "keys G"
 session tensor-evil tensors.gguf "evil" "keys 4/" "type evil" "keys <Enter>"
+# 10^5 groups of one tensor, all folded: two edits refresh the tree, and
+# the folds stay, in time that grows with the groups, not with groups
+# times nodes (that took minutes).
+saved_limit=$limit
+limit=${HOSTILE_UI_EDIT_SECONDS:-30}
+session groups-edit groups.gguf "1/100000" "keys 4-" "keys :" \
+    "type rm-tensor blk.7.w" "keys <Enter>:" "type rm-tensor blk.8.w" \
+    "keys <Enter>"
+limit=$saved_limit
+grep -q "in 100000 groups, 2 changes" "$scratch/groups-edit.txt"
+ok $? "groups-edit: both edits are made"
 # 500 findings: the summary's list of lines grows under its Checks heading.
 session findings findings.gguf "Checks  250 errors, 250 warnings" "keys 1"
 session findings-end findings.gguf "x.flags249" "keys 1G"
