@@ -19,10 +19,8 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
-
 
 static void
 text(FILE *fp, const char *s, size_t n, int quotes)

@@ -33,7 +33,6 @@
 #include "config.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "gguf.h"

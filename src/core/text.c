@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "gguf.h"
-#include "internal.h"
 
 size_t
 gguf_utf8_seq(const unsigned char *p, size_t n, unsigned *cp)

@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curses.h"
 #include "tui.h"
 #include "cmd/lang.h"
 #include "cmd/value.h"

@@ -15,7 +15,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "curses.h"
 #include "tui.h"

@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curses.h"
 #include "nameix.h"
 #include "tui.h"
 

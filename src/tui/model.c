@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curses.h"
 #include "tui.h"
 
 uint64_t

@@ -31,7 +31,6 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
-#include <errno.h>
 #include <fcntl.h>
 #include <histedit.h>
 #include <limits.h>

@@ -412,13 +412,13 @@ struct view	*view_new(struct app *a, const struct view_ops *ops,
 		    unsigned scopes, void *priv);
 /* Pushes v above the current view. */
 void		 app_push(struct app *a, struct view *v);
-/* A one-line message in the status line until the next key. */
 /*
  * True while background jobs must not start their work: in script mode
  * they wait for the script's `wait`, so that what a script sees never
  * depends on thread timing. Callable from any thread.
  */
 int		 app_jobs_held(struct app *a);
+/* A one-line message in the status line until the next key. */
 void		 app_msg(struct app *a, int error, const char *fmt, ...)
 		     __attribute__((format(printf, 3, 4)));
 struct gguf_file *app_file(struct app *a);
@@ -479,8 +479,8 @@ int	tui_main(const char *path);
 /* ------------------------------------------------------------ model.c */
 
 /*
- * The views read the file through these few functions only, so that the
- * editable document can take the file's place later.
+ * The views read the document (the file and its pending edits) through
+ * these few functions only.
  */
 /* KV entries, removed ones (tombstones) included. */
 uint64_t	 mdl_n_kv(struct app *a);
@@ -510,7 +510,6 @@ const char	*mdl_type(const struct gguf_val *v, char *buf, size_t len);
  */
 int		 mdl_elem_edited(struct app *a, const char *key, size_t klen,
 		     struct gguf_val *cur, uint64_t id);
-/* 1234567 -> "1,234,567"; 1536 -> "1.5 KiB" */
 /* Renders v into dl within lim columns: scalars, quoted strings, arrays
    summarised as [N x type] followed by as many elements as fit. */
 void		 mdl_value(struct dline *dl, struct gguf_val *v, int lim);
@@ -534,6 +533,8 @@ struct view	*view_array_new(struct app *a, const char *title,
 		    struct gguf_val *arr, int copy);		/* view_array.c */
 /* The elements of the array key, editable (they follow the document). */
 struct view	*view_array_key(struct app *a, const char *key, size_t klen);
+/* Dequantized values of tensor i. */
+struct view	*view_preview_new(struct app *a, uint64_t i);	/* view_preview.c */
 /* The pending changes, one line each. */
 struct view	*view_changes_new(struct app *a);		/* view_changes.c */
 /* The mapping of a regex rename, applied on confirmation. */
@@ -591,9 +592,9 @@ struct prompt_io {
 struct prompt	*prompt_new(const struct prompt_io *io);
 void		 prompt_free(struct prompt *p);
 /*
- * Reads a line (allocated, no newline) into *line; 0, or -1 if the user
- * cancelled (Esc in emacs mode, C-c, C-g) or the input ended. compl is
- * passed to the completer; hist names a history (H_NONE: none).
+ * Reads a line (allocated, no newline) into *line, the line starting as
+ * init (NULL: empty); 0, or -1 if the user cancelled (Esc in emacs
+ * mode, C-c, C-g) or the input ended. hist names a history (H_NONE: none).
  */
 int		 prompt_read(struct prompt *p, const char *init, int hist,
 		    char **line);
@@ -602,7 +603,5 @@ void		 prompt_line(struct prompt *p, const char **s, size_t *len,
 		    size_t *cursor);
 /* The candidates of the last ambiguous completion, or "". */
 const char	*prompt_candidates(struct prompt *p);
-/* Dequantized values of tensor i. */
-struct view	*view_preview_new(struct app *a, uint64_t i);	/* view_preview.c */
 
 #endif /* TUI_H */

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curses.h"
 #include "tui.h"
 
 struct array {

@@ -27,7 +27,6 @@
 
 #include <pcre2.h>
 
-#include "curses.h"
 #include "tui.h"
 
 #define SHOW	60	/* columns of a value or name in a line */

@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curses.h"
 #include "schema.h"
 #include "tui.h"
 

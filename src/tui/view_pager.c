@@ -17,9 +17,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "curses.h"
 #include "tui.h"
 
 struct seg {

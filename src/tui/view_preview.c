@@ -34,7 +34,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "curses.h"
 #include "dequant.h"
 #include "stats.h"
 #include "tui.h"

@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "curses.h"
 #include "naming.h"
 #include "tui.h"
 

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curses.h"
 #include "tui.h"
 
 #define TYPE_W		8
