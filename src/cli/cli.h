@@ -22,7 +22,9 @@ struct cli_cmd {
 	const char	*help;		/* one line */
 };
 
-/* main.c */
+/* common.c: the commands, and errors on stderr. */
+extern const struct cli_cmd	cli_commands[];
+extern const size_t		cli_n_commands;
 extern const char	*cli_prog;
 void	 cli_usage_error(const char *cmd, const char *fmt, ...)
 	     __attribute__((format(printf, 2, 3)));

@@ -22,12 +22,15 @@
 #include "cli/cli.h"
 #include "fuzz.h"
 
-/* Runs `ggufed NAME ARGS`, checking what it prints. */
+/*
+ * Runs `ggufed NAME ARGS`, checking what it prints: its output and its
+ * messages, caught together.
+ */
 static void
 run(int (*cmd)(int, char **), const char *name, const char *a1,
     const char *a2, const char *a3, const char *a4)
 {
-	FILE	*real = stdout, *mem;
+	FILE	*real = stdout, *real_err = stderr, *mem;
 	char	*out = NULL, *argv[6];
 	size_t	 len = 0, bad;
 	int	 argc = 0;
@@ -45,9 +48,11 @@ run(int (*cmd)(int, char **), const char *name, const char *a1,
 	if ((mem = open_memstream(&out, &len)) == NULL)
 		fuzz_fail("open_memstream");
 	fflush(real);
-	stdout = mem;
+	fflush(real_err);
+	stdout = stderr = mem;
 	cmd(argc, argv);
 	stdout = real;
+	stderr = real_err;
 	fclose(mem);
 	if (!fuzz_safe_text(out, len, &bad))
 		fuzz_fail("%s %s printed unsafe byte 0x%02x at %zu", name,
