@@ -16,9 +16,21 @@ ok() {	# ok CONDITION-EXIT-STATUS DESCRIPTION (returns 1 on failure)
 	fi
 }
 
+skip() {	# skip REASON: one test point, skipped
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP $1"
+}
+
 skip_all() {
 	echo "1..0 # SKIP $1"
 	exit 0
+}
+
+# shared_missing REL: the reason to skip what needs $SHARED_DIR/REL (the
+# fixtures and the ggml oracle live outside the source tree; a plain
+# clone has none).
+shared_missing() {
+	echo "no $1 in the shared folder (configure --with-shared=DIR)"
 }
 
 done_testing() {

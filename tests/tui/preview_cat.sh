@@ -14,7 +14,7 @@ TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 export TERM LANG LC_ALL
 unset NO_COLOR GGUFED_SCRIPT
 
-[ -d "$FIX" ] || skip_all "no fixtures in $FIX"
+[ -d "$FIX" ] || skip_all "$(shared_missing fixtures/ggml)"
 "$GGUFED" cat "$FIX/types.gguf" t.F32 --rows 0 >/dev/null 2>&1 ||
     skip_all "ggufed cat is not available"
 

@@ -12,7 +12,7 @@
 
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
 FIX=$SHARED_DIR/fixtures/ggml
-[ -d "$FIX" ] || skip_all "no fixtures in $FIX"
+[ -d "$FIX" ] || skip_all "$(shared_missing fixtures/ggml)"
 GOLD=$TESTS_SRCDIR/tui/golden
 
 SOCK=ggufed-test-$$

@@ -2,6 +2,7 @@
  * tap.h - a minimal TAP producer for the C unit tests.
  *
  *	ok(cond, "what", ...);	one test point
+ *	skip("why", ...);	one test point skipped
  *	is_u64(got, want, "what"); equality with both values shown on failure
  *	return tap_done();	plan line and exit status
  */
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int	tap_n, tap_failed;
 
@@ -66,7 +68,25 @@ same_f64(double a, double b)
 	return memcmp(&a, &b, sizeof a) == 0;
 }
 
-/* $SHARED_DIR/rel, or NULL (and a skip) when the shared fixtures are absent. */
+/* A test point skipped, with the reason. */
+static inline void __attribute__((format(printf, 1, 2)))
+skip(const char *fmt, ...)
+{
+	va_list	ap;
+
+	tap_n++;
+	printf("ok %d # SKIP ", tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/*
+ * $SHARED_DIR/rel, or NULL when it is not there (a plain clone has no
+ * shared fixtures): the caller then skips, saying why.
+ */
 static inline const char *
 shared_path(const char *rel, char *buf, size_t len)
 {
@@ -75,6 +95,8 @@ shared_path(const char *rel, char *buf, size_t len)
 	if (d == NULL || *d == '\0')
 		return NULL;
 	snprintf(buf, len, "%s/%s", d, rel);
+	if (access(buf, F_OK) != 0)
+		return NULL;
 	return buf;
 }
 

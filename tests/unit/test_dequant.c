@@ -779,7 +779,7 @@ main(void)
 	test_big_endian();
 	test_big_endian_file();
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
-		diag("SHARED_DIR not set: fixture comparisons skipped");
+		skip("comparisons with the ggml fixtures: no shared " FIXDIR);
 		return tap_done();
 	}
 	test_fixtures(dir);

@@ -504,7 +504,7 @@ main(void)
 	ok(gguf_ncpu() >= 1, "%u online CPUs", gguf_ncpu());
 	test_synthetic();
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
-		diag("SHARED_DIR not set: fixture statistics skipped");
+		skip("statistics of the ggml fixtures: no shared " FIXDIR);
 		return tap_done();
 	}
 	test_files(dir);
