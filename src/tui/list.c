@@ -267,12 +267,16 @@ select_id(struct list *l, uint64_t id, uint64_t old_row)
 	clamp(l);
 }
 
+/*
+ * Rebuilds the rows (after laying the tree out again if relayout) and
+ * selects id again if there was a selection (had), or the row nearest to
+ * where it was.
+ */
 static void
-rebuild_rows(struct list *l)
+rows_again(struct list *l, int relayout, int had, uint64_t id, uint64_t row)
 {
-	uint64_t	id = 0, row = l->cur;
-	int		had = list_cur(l, &id) == 0;
-
+	if (l->nodes != NULL && relayout)
+		tree_layout(l);
 	if (l->nodes != NULL)
 		tree_rows(l);
 	else
@@ -280,6 +284,15 @@ rebuild_rows(struct list *l)
 	if (had)
 		select_id(l, id, row);
 	clamp(l);
+}
+
+static void
+rebuild_rows(struct list *l, int relayout)
+{
+	uint64_t	id = 0;
+	int		had = list_cur(l, &id) == 0;
+
+	rows_again(l, relayout, had, id, l->cur);
 }
 
 /* ---------------------------------------------------------- the API */
@@ -322,18 +335,7 @@ list_free(struct list *l)
 void
 list_rebuild(struct list *l)
 {
-	uint64_t	id = 0;
-	int		had = list_cur(l, &id) == 0;
-
-	if (l->nodes != NULL)
-		tree_layout(l);
-	if (l->nodes != NULL)
-		tree_rows(l);
-	else
-		flat_rows(l);
-	if (had)
-		select_id(l, id, l->cur);
-	clamp(l);
+	rebuild_rows(l, 1);
 }
 
 /* A group's fold state, found by its id. */
@@ -397,14 +399,7 @@ list_reset(struct list *l, struct list_node *nodes, uint64_t n)
 	l->nodes = nodes;
 	l->n_items = n;
 	l->n_rows = nodes != NULL ? 0 : n;
-	if (nodes != NULL)
-		tree_layout(l);
-	if (nodes != NULL)
-		tree_rows(l);
-	else
-		flat_rows(l);
-	if (had)
-		select_id(l, id, row);
+	rows_again(l, 1, had, id, row);
 	l->top = top;
 	clamp(l);
 }
@@ -438,7 +433,7 @@ list_set_filter(struct list *l, struct re *re)
 {
 	re_free(l->filter);
 	l->filter = re;
-	rebuild_rows(l);
+	rebuild_rows(l, 0);
 	return l->n_rows;
 }
 
@@ -566,7 +561,7 @@ set_fold(struct list *l, int fold)
 		if (l->nodes[i].group)
 			l->nodes[i].folded = (uint8_t)fold;
 	}
-	rebuild_rows(l);
+	rebuild_rows(l, 0);
 }
 
 static void
@@ -641,7 +636,7 @@ list_action(struct list *l, enum tui_action act, const struct tui_input *in)
 		if (nd != NULL) {
 			if (nd->group && !nd->folded) {
 				nd->folded = 1;
-				rebuild_rows(l);
+				rebuild_rows(l, 0);
 			} else if (nd->parent != LIST_ROOT)
 				list_goto_id(l, l->nodes[nd->parent].id);
 			return R_DRAW;
@@ -655,7 +650,7 @@ list_action(struct list *l, enum tui_action act, const struct tui_input *in)
 		if (nd != NULL) {
 			if (nd->group && nd->folded) {
 				nd->folded = 0;
-				rebuild_rows(l);
+				rebuild_rows(l, 0);
 			}
 			return R_DRAW;
 		}
@@ -668,7 +663,7 @@ list_action(struct list *l, enum tui_action act, const struct tui_input *in)
 	case ACT_TOGGLE:
 		if (nd != NULL && nd->group) {
 			nd->folded = !nd->folded;
-			rebuild_rows(l);
+			rebuild_rows(l, 0);
 			return R_DRAW;
 		}
 		return R_PASS;
