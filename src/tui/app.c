@@ -689,7 +689,7 @@ tui_main(const char *path)
 	struct gguf_err		 err;
 	struct tui_input	 in;
 	char			 msg[640];
-	int			 t, d, rc, busy = 0, dirty = 1;
+	int			 t, d, rc, busy = 0, dirty = 1, status;
 
 	memset(a, 0, sizeof *a);
 	memset(&err, 0, sizeof err);
@@ -709,6 +709,15 @@ tui_main(const char *path)
 	}
 	a->path = xstrdup(path);
 	dl_init(&a->dl);
+	if (!term_usable()) {
+		dl_text(&a->dl, 0, path, strlen(path), 0, 4096, 0);
+		fprintf(stderr, "ggufed: not a terminal: try 'ggufed info %s'\n",
+		    a->dl.s != NULL ? a->dl.s : "");
+		dl_free(&a->dl);
+		gguf_doc_free(a->doc);
+		free(a->path);
+		return 2;
+	}
 	if ((a->pr = run_prompt_new(a)) == NULL || term_start(a) != 0) {
 		term_stop(a);
 		dl_free(&a->dl);
@@ -719,7 +728,7 @@ tui_main(const char *path)
 	if (gguf_doc_has_journal(a->doc))
 		app_msg(a, 1, "an interrupted save left a journal: run "
 		    "`ggufed recover` on this file before editing it");
-	while (!a->quit) {
+	while (!a->quit && !a->term_gone) {
 		if (dirty)
 			frame_draw(a);
 		dirty = 0;
@@ -731,8 +740,8 @@ tui_main(const char *path)
 			if (script_input(a, &in) != 0)
 				break;
 			rc = 0;
-		} else
-			rc = term_input(a, &in, busy);
+		} else if ((rc = term_input(a, &in, busy)) < 0)
+			break;
 		if (rc == 2) {
 			dirty = 1;
 			continue;
@@ -745,6 +754,13 @@ tui_main(const char *path)
 			dirty = 1;
 	}
 	term_stop(a);
+	if (a->term_gone) {
+		/* Hung up: nobody is there to ask whether to save. */
+		if ((t = (int)mdl_n_changes(a)) > 0)
+			fprintf(stderr, "ggufed: the terminal went away: %d "
+			    "unsaved change%s lost\n", t, t == 1 ? "" : "s");
+	}
+	status = a->script_err || (a->term_gone && mdl_n_changes(a) > 0);
 	for (t = 0; t < N_TABS; t++) {
 		for (d = a->depth[t]; d > 0; d--)
 			view_free(a->stk[t][d - 1]);
@@ -762,5 +778,5 @@ tui_main(const char *path)
 	dl_free(&a->dl);
 	gguf_doc_free(a->doc);
 	free(a->path);
-	return a->script_err ? 1 : 0;
+	return status;
 }

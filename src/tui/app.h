@@ -85,6 +85,8 @@ struct app {
 	uint64_t	 save_total;
 
 	SCREEN		*scr;
+	int		 quick_errs;	/* reads that failed at once, in a row */
+	int		 term_gone;	/* the terminal went away */
 	FILE		*tty_out;
 	FILE		*tty_in;
 	FILE		*script;
@@ -118,12 +120,18 @@ double		 app_now_ms(void);
 void		 frame_draw(struct app *a);
 
 /* term.c */
+/*
+ * Whether the browser can run: standard input and output are a terminal,
+ * or the environment names a script (GGUFED_SCRIPT).
+ */
+int		 term_usable(void);
 /* Sets curses up on the terminal, or on a virtual screen in script mode. */
 int		 term_start(struct app *a);
 void		 term_stop(struct app *a);
 /*
  * Waits for a key (at most a moment if busy): 0 with input in *in, 1
- * for a timeout, 2 if the size changed.
+ * for a timeout, 2 if the size changed, -1 if the terminal is gone
+ * (hung up, or its input ended).
  */
 int		 term_input(struct app *a, struct tui_input *in, int busy);
 /* 1 if a key is already waiting (it stays waiting). */

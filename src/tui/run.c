@@ -82,6 +82,8 @@ pr_key(void *arg)
 		rc = term_input(a, &in, 0);
 		if (rc == 0)
 			return in.key;
+		if (rc < 0)
+			return -1;
 	}
 }
 

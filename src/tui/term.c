@@ -9,6 +9,8 @@
 
 #include <sys/ioctl.h>
 
+#include <poll.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,20 +40,63 @@ follow_terminal_size(void)
 
 /* Idle, the loop still wakes this often to catch a lost resize. */
 #define IDLE_WAKE_MS	1000
+/* Reads that fail at once this many times in a row: the input is gone. */
+#define QUICK_ERR_MAX	20
+
+int
+term_usable(void)
+{
+	const char	*script = getenv("GGUFED_SCRIPT");
+
+	if (script != NULL && *script != '\0')
+		return 1;
+	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
+/*
+ * Whether the terminal has gone away. curses answers a hang-up (read()
+ * failing with EIO) or the end of input (read() returning 0) as it does
+ * a timeout; poll tells a hang-up apart, and a read that fails well
+ * before its timeout, again and again, is an input that has ended.
+ */
+static int
+term_gone(struct app *a, double waited, int wait_ms)
+{
+	struct pollfd	pfd;
+
+	memset(&pfd, 0, sizeof pfd);
+	pfd.fd = STDIN_FILENO;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0)
+		return 1;
+	if (waited >= wait_ms / 2) {
+		a->quick_errs = 0;
+		return 0;
+	}
+	return ++a->quick_errs >= QUICK_ERR_MAX;
+}
 
 int
 term_input(struct app *a, struct tui_input *in, int busy)
 {
 	wint_t	wc;
 	MEVENT	me;
-	int	rc;
+	double	t0;
+	int	rc, wait_ms = busy ? 50 : IDLE_WAKE_MS;
 
-	(void)a;
-	timeout(busy ? 50 : IDLE_WAKE_MS);
+	timeout(wait_ms);
+	t0 = app_now_ms();
 	rc = get_wch(&wc);
 	memset(in, 0, sizeof *in);
-	if (rc == ERR)
+	if (rc == ERR) {
+		if (term_gone(a, app_now_ms() - t0, wait_ms)) {
+			a->term_gone = 1;
+			return -1;
+		}
 		return follow_terminal_size() ? 2 : 1;	/* timeout: tick */
+	}
+	a->quick_errs = 0;
 	if (rc == KEY_CODE_YES) {
 		if (wc == KEY_RESIZE) {
 			(void)follow_terminal_size();

@@ -470,9 +470,11 @@ int	app_jump(struct app *a, uint64_t n);
 
 /*
  * Runs the browser on path. Prints the reader's error and returns 1 if the
- * file cannot be opened, without touching the terminal. If the environment
- * has GGUFED_SCRIPT, keys come from that file and the screen is virtual
- * (see script.c).
+ * file cannot be opened, without touching the terminal; then returns 2
+ * if standard input or output is not a terminal. If the environment has
+ * GGUFED_SCRIPT, keys come from that file and the screen is virtual (see
+ * script.c). If the terminal goes away, the program ends (1 if edits
+ * were pending: they are lost).
  */
 int	tui_main(const char *path);
 
