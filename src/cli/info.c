@@ -1,25 +1,28 @@
 /*
- * info.c - `ggufed info FILE`: what is in a file, at a glance.
+ * info.c - `ggufed info FILE`: what is in a file, at a glance (the facts
+ * of summary.h, which the browser's Summary view shows too).
  */
 #include "config.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "summary.h"
 
-struct type_row {
-	uint64_t	count;
-	uint64_t	bytes;
-	uint64_t	elems;
+static const char *const section_label[] = {
+	[GGUF_SEC_HEADER] = "header",
+	[GGUF_SEC_KV] = "kv pairs",
+	[GGUF_SEC_TINFO] = "tensor infos",
+	[GGUF_SEC_PADDING] = "padding",
+	[GGUF_SEC_DATA] = "tensor data",
+	[GGUF_SEC_TRAILING] = "trailing bytes",
 };
 
 static void
-show_str_key(struct gguf_file *f, const char *label, const char *key)
+show_str(const char *label, struct gguf_val *v)
 {
-	struct gguf_val	*v = gguf_kv_get(f, key);
-	struct gguf_str	 s;
+	struct gguf_str	s;
 
 	if (v == NULL)
 		return;
@@ -32,27 +35,41 @@ show_str_key(struct gguf_file *f, const char *label, const char *key)
 }
 
 static void
-show_section(const char *label, uint64_t from, uint64_t to)
+show_section(const struct gguf_sum_section *sec)
 {
-	char	g[32], s[32];
+	uint64_t	n = sec->to - sec->from;
+	char		g[32], s[32];
 
-	printf("  %-18s 0x%010llx - 0x%010llx %16s  (%s)\n", label,
-	    (unsigned long long)from, (unsigned long long)to,
-	    gguf_fmt_group(to - from, g, sizeof g), gguf_fmt_size(to - from, s, sizeof s));
+	printf("  %-18s 0x%010llx - 0x%010llx %16s  (%s)\n",
+	    section_label[sec->what], (unsigned long long)sec->from,
+	    (unsigned long long)sec->to, gguf_fmt_group(n, g, sizeof g),
+	    gguf_fmt_size(n, s, sizeof s));
+}
+
+static void
+show_type(const struct gguf_sum_type *t)
+{
+	char	g[32], s[32], tb[24];
+
+	printf("%-10s %8llu %18s %10s ", t->type == GGUF_T_COUNT ?
+	    "(other)" : gguf_ttype_name(t->type, tb),
+	    (unsigned long long)t->count, gguf_fmt_group(t->bytes, g, sizeof g),
+	    gguf_fmt_size(t->bytes, s, sizeof s));
+	if (t->elems > 0 && t->bytes > 0)
+		printf("%8.2f\n", 8.0 * (double)t->bytes / (double)t->elems);
+	else
+		printf("%8s\n", "-");
 }
 
 int
 cmd_info(int argc, char **argv)
 {
 	const struct gguf_layout	*lay;
-	const struct gguf_tensor	*t;
-	const struct gguf_warning	*w;
+	const struct gguf_finding	*fd;
+	struct gguf_summary		 sum;
 	struct gguf_file		*f;
-	struct gguf_val			*v;
-	struct type_row			*rows;
-	uint64_t			 i, params = 0, ft;
-	size_t				 n_types = GGUF_T_COUNT + 1, k;
-	char				 g[32], s[32], tb[24];
+	size_t				 k;
+	char				 g[32], s[32];
 
 	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
 		cli_usage_error("info", "show a summary of a GGUF file");
@@ -64,7 +81,8 @@ cmd_info(int argc, char **argv)
 	}
 	if ((f = cli_open(argv[1])) == NULL)
 		return EXIT_BADFILE;
-	lay = gguf_layout(f);
+	gguf_summary_make(&sum, f, NULL, 0);
+	lay = sum.lay;
 
 	printf("%-13s", "file");
 	out_text(stdout, argv[1], strlen(argv[1]));
@@ -76,81 +94,39 @@ cmd_info(int argc, char **argv)
 	printf("%-13s%u\n", "alignment", lay->alignment);
 	printf("%-13s%llu\n", "kv pairs", (unsigned long long)lay->n_kv);
 	printf("%-13s%llu\n", "tensors", (unsigned long long)lay->n_tensors);
-	show_str_key(f, "architecture", "general.architecture");
-	show_str_key(f, "name", "general.name");
-	v = gguf_kv_get(f, "general.file_type");
-	if (v != NULL && gguf_val_u64(v, &ft) == 0)
-		printf("%-13s%s (%llu)\n", "file type",
-		    gguf_file_type_name((uint32_t)ft) != NULL && ft <= UINT32_MAX
-		    ? gguf_file_type_name((uint32_t)ft) : "unknown",
-		    (unsigned long long)ft);
+	show_str("architecture", sum.arch);
+	show_str("name", sum.name);
+	if (sum.has_file_type)
+		printf("%-13s%s (%llu)\n", "file type", sum.file_type_name,
+		    (unsigned long long)sum.file_type);
 
 	printf("sections\n");
-	show_section("header", 0, lay->kv_off);
-	show_section("kv pairs", lay->kv_off, lay->ti_off);
-	show_section("tensor infos", lay->ti_off, lay->ti_end);
-	if (lay->n_tensors > 0) {
-		show_section("padding", lay->ti_end,
-		    lay->data_off < lay->file_size ? lay->data_off :
-		    lay->file_size);
-		if (lay->data_off <= lay->file_size)
-			show_section("tensor data", lay->data_off,
-			    lay->file_size);
-	} else if (lay->ti_end < lay->file_size)
-		show_section("trailing bytes", lay->ti_end, lay->file_size);
+	for (k = 0; k < sum.n_sections; k++)
+		show_section(&sum.sections[k]);
 
-	rows = calloc(n_types, sizeof *rows);
-	if (rows == NULL) {
-		cli_error("out of memory");
-		gguf_close(f);
-		return EXIT_BADFILE;
-	}
-	for (i = 0; i < lay->n_tensors; i++) {
-		t = gguf_tensor_at(f, i);
-		k = t->type < GGUF_T_COUNT ? t->type : GGUF_T_COUNT;
-		rows[k].count++;
-		rows[k].bytes += t->nbytes;
-		rows[k].elems += t->nelem;
-		params += t->nelem;
-	}
 	if (lay->n_tensors > 0) {
-		printf("%-13s%s", "parameters", gguf_fmt_group(params, g, sizeof g));
-		if (params >= 1000000000ULL)
-			printf(" (%.2f B)", (double)params / 1e9);
-		else if (params >= 1000000ULL)
-			printf(" (%.2f M)", (double)params / 1e6);
-		else if (params >= 1000ULL)
-			printf(" (%.2f K)", (double)params / 1e3);
+		printf("%-13s%s", "parameters", gguf_fmt_group(sum.params, g,
+		    sizeof g));
+		if (*gguf_fmt_scaled(sum.params, s, sizeof s) != '\0')
+			printf(" (%s)", s);
 		printf("\n\n%-10s %8s %18s %10s %8s\n", "type", "tensors",
 		    "bytes", "", "bpw");
-		for (k = 0; k < n_types; k++) {
-			if (rows[k].count == 0)
-				continue;
-			printf("%-10s %8llu %18s %10s ", k == GGUF_T_COUNT ?
-			    "(other)" : gguf_ttype_name((uint32_t)k, tb),
-			    (unsigned long long)rows[k].count,
-			    gguf_fmt_group(rows[k].bytes, g, sizeof g),
-			    gguf_fmt_size(rows[k].bytes, s, sizeof s));
-			if (rows[k].elems > 0 && rows[k].bytes > 0)
-				printf("%8.2f\n", 8.0 * (double)rows[k].bytes /
-				    (double)rows[k].elems);
-			else
-				printf("%8s\n", "-");
-		}
+		for (k = 0; k < sum.n_types; k++)
+			show_type(&sum.types[k]);
 	}
-	free(rows);
 
-	if (gguf_n_warnings(f) > 0) {
+	if (sum.n_reader > 0) {
 		printf("\nfindings of the reader (%zu; `ggufed validate` "
-		    "checks the model too)\n", gguf_n_warnings(f));
-		for (k = 0; k < gguf_n_warnings(f); k++) {
-			w = gguf_warning_at(f, k);
-			printf("  %-8s offset 0x%llx: ", gguf_wlevel_name(w->level),
-			    (unsigned long long)w->off);
-			out_msg(stdout, w->msg);
+		    "checks the model too)\n", sum.n_reader);
+		for (k = 0; k < sum.n_reader; k++) {
+			fd = &sum.findings[k];
+			printf("  %-8s offset 0x%llx: ", gguf_wlevel_name(fd->level),
+			    (unsigned long long)fd->off);
+			out_msg(stdout, fd->msg);
 			putchar('\n');
 		}
 	}
+	gguf_summary_free(&sum);
 	gguf_close(f);
 	return 0;
 }

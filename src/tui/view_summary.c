@@ -1,12 +1,12 @@
 /*
  * view_summary.c - the first screen: what this file is.
  *
- * The same facts as `ggufed info`, laid out for a screen: the file and its
- * layout, the model's identity, the tensor-type mix as one bar (bytes per
- * type) with a legend giving bits per weight, the file name split by the
- * GGUF naming convention, and the checks: the reader's findings and the
- * model checks of `ggufed validate` (without the tensor data), each with
- * its level.
+ * The facts of `ggufed info` (summary.h gathers them for both), laid out
+ * for a screen: the file and its layout, the model's identity, the
+ * tensor-type mix as one bar (bytes per type) with a legend giving bits
+ * per weight, the file name split by the GGUF naming convention, and the
+ * checks: the reader's findings and the model checks of `ggufed validate`
+ * (without the tensor data), each with its level.
  *
  * The summary is a list of prepared lines, so it scrolls on a small
  * terminal and can be searched like every other view. Lines are built once
@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "naming.h"
+#include "summary.h"
 #include "tui.h"
 
 #define LABEL_W		15
@@ -37,26 +37,27 @@ struct sline {
 	char		 text[160];	/* program text */
 	struct gguf_str	 fs;		/* file bytes (SL_FILE, SL_PART) */
 	int		 slot;
-	uint64_t	 a, b, c;	/* SL_TYPE: type, bytes, elems;
-					   SL_WARN: -, offset, has offset */
-	int		 n;		/* SL_TYPE: tensors; SL_BAR: colour
-					   index; SL_WARN: level */
+	size_t		 i;		/* SL_TYPE: sum.types[i];
+					   SL_WARN: sum.findings[i] */
+};
+
+static const char *const section_label[] = {
+	[GGUF_SEC_HEADER] = "header",
+	[GGUF_SEC_KV] = "KV pairs",
+	[GGUF_SEC_TINFO] = "tensor infos",
+	[GGUF_SEC_PADDING] = "padding",
+	[GGUF_SEC_DATA] = "tensor data",
+	[GGUF_SEC_TRAILING] = "trailing",
 };
 
 struct summary {
-	struct app	*app;
-	struct list	 list;
-	struct sline	*lines;
-	size_t		 n, cap;
-	uint64_t	 type_bytes[GGUF_T_COUNT + 1];
-	uint64_t	 type_elems[GGUF_T_COUNT + 1];
-	int		 type_count[GGUF_T_COUNT + 1];
-	int		 type_colour[GGUF_T_COUNT + 1];
-	uint64_t	 total_bytes;
-	char		*name_copy;	/* the path the name parts point into */
-	char		**msgs;		/* the model checks' messages */
-	size_t		 n_msgs;
-	unsigned	 count[3];	/* findings by level */
+	struct app		*app;
+	struct list		 list;
+	struct gguf_summary	 sum;
+	struct sline		*lines;
+	size_t			 n, cap;
+	char			*name_copy;	/* the path the name parts
+						   point into */
 };
 
 /*
@@ -97,19 +98,19 @@ add_text(struct summary *s, const char *label, int slot, const char *fmt, ...)
 }
 
 static void
-add_section(struct summary *s, const char *label, uint64_t from, uint64_t to)
+add_section(struct summary *s, const struct gguf_sum_section *sec)
 {
-	char	g[32], z[32];
+	uint64_t	n = sec->to - sec->from;
+	char		g[32], z[32];
 
-	add_text(s, label, S_NORMAL, "0x%010llx  %14s  %s",
-	    (unsigned long long)from, gguf_fmt_group(to - from, g, sizeof g),
-	    gguf_fmt_size(to - from, z, sizeof z));
+	add_text(s, section_label[sec->what], S_NORMAL, "0x%010llx  %14s  %s",
+	    (unsigned long long)sec->from, gguf_fmt_group(n, g, sizeof g),
+	    gguf_fmt_size(n, z, sizeof z));
 }
 
 static void
-add_str_key(struct summary *s, const char *label, const char *key)
+add_str(struct summary *s, const char *label, struct gguf_val *v)
 {
-	struct gguf_val	*v = mdl_get(s->app, key);
 	struct sline	*l;
 	char		 buf[64];
 
@@ -124,50 +125,21 @@ add_str_key(struct summary *s, const char *label, const char *key)
 	snprintf(l->text, sizeof l->text, "%s (not a string)", buf);
 }
 
-/* A finding line; msg is copied when it does not belong to the file. */
-static void
-add_finding(struct summary *s, int level, int64_t off, const char *msg,
-    int copy)
-{
-	struct sline	*l = add(s, SL_WARN, NULL);
-
-	if (copy) {
-		s->msgs = xreallocarray(s->msgs, s->n_msgs + 1,
-		    sizeof *s->msgs);
-		msg = s->msgs[s->n_msgs++] = xstrdup(msg);
-	}
-	if (level < GGUF_W_NOTE || level > GGUF_W_ERROR)
-		level = GGUF_W_ERROR;
-	s->count[level]++;
-	l->n = level;
-	l->fs.p = msg;
-	l->fs.n = strlen(msg);
-	l->b = off >= 0 ? (uint64_t)off : 0;
-	l->c = off >= 0;
-}
-
-static void
-on_finding(void *arg, int level, int64_t off, const char *msg)
-{
-	add_finding(arg, level, off, msg, 1);
-}
-
 static void
 build(struct summary *s)
 {
 	struct app			*a = s->app;
-	const struct gguf_layout	*lay = gguf_layout(app_file(a));
-	const struct gguf_tensor	*t;
-	const struct gguf_warning	*w;
+	struct gguf_summary		*sum = &s->sum;
+	const struct gguf_layout	*lay;
 	struct gguf_name		 nm;
 	struct gguf_err			 err;
-	struct gguf_val			*v;
 	struct sline			*l;
-	uint64_t			 i, params = 0, ft;
-	size_t				 k, head;
-	int				 colour = 0, p;
+	size_t				 k;
+	int				 p;
 	char				 g[32], z[32];
-	const char			*ftn;
+
+	gguf_summary_make(sum, app_file(a), app_doc(a), GGUF_SUM_CHECKS);
+	lay = sum->lay;
 
 	l = add(s, SL_FILE, "File");
 	l->fs.p = app_path(a);
@@ -177,73 +149,34 @@ build(struct summary *s)
 	    gguf_fmt_size(lay->file_size, z, sizeof z));
 	add_text(s, "Format", S_NORMAL, "GGUF v%u, %s-endian, alignment %u",
 	    lay->version, lay->be ? "big" : "little", lay->alignment);
-	add_str_key(s, "Architecture", "general.architecture");
-	add_str_key(s, "Name", "general.name");
-	v = mdl_get(a, "general.file_type");
-	if (v != NULL && gguf_val_u64(v, &ft) == 0) {
-		ftn = ft <= UINT32_MAX ? gguf_file_type_name((uint32_t)ft) : NULL;
+	add_str(s, "Architecture", sum->arch);
+	add_str(s, "Name", sum->name);
+	if (sum->has_file_type)
 		add_text(s, "File type", S_NORMAL, "%s (%llu)",
-		    ftn != NULL ? ftn : "unknown", (unsigned long long)ft);
-	}
-	for (i = 0; i < lay->n_tensors; i++) {
-		t = mdl_tensor(a, i);
-		k = t->type < GGUF_T_COUNT ? t->type : GGUF_T_COUNT;
-		s->type_count[k]++;
-		s->type_bytes[k] += t->nbytes;
-		s->type_elems[k] += t->nelem;
-		s->total_bytes += t->nbytes;
-		params += t->nelem;
-	}
-	if (params >= 1000000000ULL)
-		snprintf(z, sizeof z, " (%.2f B)", (double)params / 1e9);
-	else if (params >= 1000000ULL)
-		snprintf(z, sizeof z, " (%.2f M)", (double)params / 1e6);
-	else if (params >= 1000ULL)
-		snprintf(z, sizeof z, " (%.2f K)", (double)params / 1e3);
-	else
-		z[0] = '\0';
-	add_text(s, "Parameters", S_NUMBER, "%s%s", gguf_fmt_group(params, g,
-	    sizeof g), z);
+		    sum->file_type_name, (unsigned long long)sum->file_type);
+	gguf_fmt_scaled(sum->params, z, sizeof z);
+	add_text(s, "Parameters", S_NUMBER, "%s%s%s%s",
+	    gguf_fmt_group(sum->params, g, sizeof g), *z != '\0' ? " (" : "",
+	    z, *z != '\0' ? ")" : "");
 	add_text(s, "KV pairs", S_NUMBER, "%llu", (unsigned long long)lay->n_kv);
 	add_text(s, "Tensors", S_NUMBER, "%llu",
 	    (unsigned long long)lay->n_tensors);
 
 	add(s, SL_BLANK, NULL);
 	add(s, SL_HEAD, "Sections");
-	add_section(s, "header", 0, lay->kv_off);
-	add_section(s, "KV pairs", lay->kv_off, lay->ti_off);
-	add_section(s, "tensor infos", lay->ti_off, lay->ti_end);
-	if (lay->n_tensors > 0) {
-		add_section(s, "padding", lay->ti_end,
-		    lay->data_off < lay->file_size ? lay->data_off :
-		    lay->file_size);
-		if (lay->data_off <= lay->file_size)
-			add_section(s, "tensor data", lay->data_off,
-			    lay->file_size);
-	} else if (lay->ti_end < lay->file_size)
-		add_section(s, "trailing", lay->ti_end, lay->file_size);
+	for (k = 0; k < sum->n_sections; k++)
+		add_section(s, &sum->sections[k]);
 
 	if (lay->n_tensors > 0) {
 		add(s, SL_BLANK, NULL);
 		l = add(s, SL_HEAD, "Tensor types");
 		snprintf(l->text, sizeof l->text, "%s in tensors, %.2f bits "
-		    "per weight overall", gguf_fmt_size(s->total_bytes, z, sizeof z),
-		    params > 0 ? 8.0 * (double)s->total_bytes /
-		    (double)params : 0.0);
-		for (k = 0; k <= GGUF_T_COUNT; k++) {
-			if (s->type_count[k] > 0)
-				s->type_colour[k] = colour++ % 6;
-		}
+		    "per weight overall", gguf_fmt_size(sum->tensor_bytes, z,
+		    sizeof z), sum->params > 0 ? 8.0 *
+		    (double)sum->tensor_bytes / (double)sum->params : 0.0);
 		add(s, SL_BAR, NULL);
-		for (k = 0; k <= GGUF_T_COUNT; k++) {
-			if (s->type_count[k] == 0)
-				continue;
-			l = add(s, SL_TYPE, NULL);
-			l->a = k;
-			l->b = s->type_bytes[k];
-			l->c = s->type_elems[k];
-			l->n = s->type_count[k];
-		}
+		for (k = 0; k < sum->n_types; k++)
+			add(s, SL_TYPE, NULL)->i = k;
 	}
 
 	add(s, SL_BLANK, NULL);
@@ -264,39 +197,41 @@ build(struct summary *s)
 		}
 	}
 
-	/*
-	 * The findings grow the array of lines: the heading is found again
-	 * by its index once they are in.
-	 */
 	add(s, SL_BLANK, NULL);
-	head = s->n;
-	add(s, SL_HEAD, "Checks");
-	for (k = 0; k < gguf_n_warnings(app_file(a)); k++) {
-		w = gguf_warning_at(app_file(a), k);
-		add_finding(s, w->level, (int64_t)w->off, w->msg, 0);
-	}
-	(void)gguf_check_model(app_file(a), NULL, 0, NULL, on_finding, s);
-	l = &s->lines[head];
-	gguf_wlevel_counts(s->count, "none", l->text, sizeof l->text);
+	l = add(s, SL_HEAD, "Checks");
+	gguf_wlevel_counts(sum->count, "none", l->text, sizeof l->text);
+	for (k = 0; k < sum->n_findings; k++)
+		add(s, SL_WARN, NULL)->i = k;
+}
+
+/* The colour of the k-th tensor type present: six, in turn. */
+static int
+colour(size_t k)
+{
+	return (int)(k % 6);
 }
 
 static const char *
-bar_glyph(int colour)
+bar_glyph(size_t k)
 {
 	static const char *const mono[] = { "#", "=", "%", "*", "+", "@" };
 
 	if (tui_color)
 		return tui_utf8 ? "\xe2\x96\x88" : "#";
-	return mono[colour % 6];
+	return mono[colour(k)];
 }
 
 static void
 row(void *ctx, struct dline *dl, uint64_t id, int w)
 {
-	struct summary	*s = ctx;
-	struct sline	*l = &s->lines[id];
-	char		 tb[24], g[32], z[32];
-	int		 k, cells, used, bw;
+	struct summary			*s = ctx;
+	struct gguf_summary		*sum = &s->sum;
+	struct sline			*l = &s->lines[id];
+	const struct gguf_sum_type	*t;
+	const struct gguf_finding	*fd;
+	size_t				 k;
+	char				 tb[24], g[32], z[32];
+	int				 cells, used, bw, slot;
 
 	dl_puts(dl, S_NORMAL, " ");
 	switch (l->kind) {
@@ -327,57 +262,56 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	case SL_BAR:
 		bw = w - dl->cols - 1;
 		used = 0;
-		for (k = 0; k <= GGUF_T_COUNT && bw > 0; k++) {
-			if (s->type_count[k] == 0)
-				continue;
-			cells = s->total_bytes == 0 ? 0 : (int)((double)bw *
-			    (double)s->type_bytes[k] / (double)s->total_bytes +
-			    0.5);
-			if (cells == 0 && s->type_bytes[k] > 0)
+		for (k = 0; k < sum->n_types && bw > 0; k++) {
+			t = &sum->types[k];
+			cells = sum->tensor_bytes == 0 ? 0 : (int)((double)bw *
+			    (double)t->bytes / (double)sum->tensor_bytes + 0.5);
+			if (cells == 0 && t->bytes > 0)
 				cells = 1;
 			if (used + cells > bw)
 				cells = bw - used;
 			for (; cells > 0; cells--, used++)
-				dl_puts(dl, S_BAR0 + s->type_colour[k],
-				    bar_glyph(s->type_colour[k]));
+				dl_puts(dl, S_BAR0 + colour(k), bar_glyph(k));
 		}
 		return;
 	case SL_TYPE:
-		dl_puts(dl, S_BAR0 + s->type_colour[l->a],
-		    bar_glyph(s->type_colour[l->a]));
-		dl_puts(dl, S_BAR0 + s->type_colour[l->a],
-		    bar_glyph(s->type_colour[l->a]));
+		t = &sum->types[l->i];
+		dl_puts(dl, S_BAR0 + colour(l->i), bar_glyph(l->i));
+		dl_puts(dl, S_BAR0 + colour(l->i), bar_glyph(l->i));
 		dl_puts(dl, S_NORMAL, " ");
-		dl_puts(dl, S_TYPE, l->a == GGUF_T_COUNT ? "(other)" :
-		    gguf_ttype_name((uint32_t)l->a, tb));
+		dl_puts(dl, S_TYPE, t->type == GGUF_T_COUNT ? "(other)" :
+		    gguf_ttype_name(t->type, tb));
 		dl_pad(dl, S_NORMAL, LABEL_W);
-		dl_printf(dl, S_NUMBER, "%5d", l->n);
-		dl_puts(dl, S_DIM, l->n == 1 ? " tensor " : " tensors");
-		dl_rjust(dl, S_NUMBER, gguf_fmt_size(l->b, z, sizeof z), 11);
-		dl_printf(dl, S_NUMBER, " %5.1f%%", s->total_bytes == 0 ? 0.0 :
-		    100.0 * (double)l->b / (double)s->total_bytes);
-		if (l->c > 0 && l->b > 0)
-			dl_printf(dl, S_NUMBER, "  %6.2f", 8.0 * (double)l->b /
-			    (double)l->c);
+		dl_printf(dl, S_NUMBER, "%5llu", (unsigned long long)t->count);
+		dl_puts(dl, S_DIM, t->count == 1 ? " tensor " : " tensors");
+		dl_rjust(dl, S_NUMBER, gguf_fmt_size(t->bytes, z, sizeof z), 11);
+		dl_printf(dl, S_NUMBER, " %5.1f%%", sum->tensor_bytes == 0 ?
+		    0.0 : 100.0 * (double)t->bytes / (double)sum->tensor_bytes);
+		if (t->elems > 0 && t->bytes > 0)
+			dl_printf(dl, S_NUMBER, "  %6.2f", 8.0 * (double)t->bytes /
+			    (double)t->elems);
 		else
 			dl_puts(dl, S_DIM, "       -");
 		dl_puts(dl, S_DIM, " bpw");
 		if (w >= 100) {
 			dl_puts(dl, S_DIM, "  ");
-			dl_puts(dl, S_NUMBER, gguf_fmt_group(l->c, g, sizeof g));
+			dl_puts(dl, S_NUMBER, gguf_fmt_group(t->elems, g,
+			    sizeof g));
 			dl_puts(dl, S_DIM, " weights");
 		}
 		return;
 	case SL_WARN:
+		fd = &sum->findings[l->i];
 		dl_pad(dl, S_NORMAL, 2);
-		dl_printf(dl, l->n == GGUF_W_ERROR ? S_ERROR : l->n ==
-		    GGUF_W_WARN ? S_WARN : S_DIM, "%s", gguf_wlevel_name(l->n));
+		dl_printf(dl, fd->level == GGUF_W_ERROR ? S_ERROR : fd->level ==
+		    GGUF_W_WARN ? S_WARN : S_DIM, "%s",
+		    gguf_wlevel_name(fd->level));
 		dl_pad(dl, S_NORMAL, 11);
-		if (l->c)
-			dl_printf(dl, l->n == GGUF_W_NOTE ? S_NORMAL : S_WARN,
-			    "offset 0x%llx: ", (unsigned long long)l->b);
-		dl_text(dl, l->n == GGUF_W_NOTE ? S_NORMAL : S_WARN, l->fs.p,
-		    (size_t)l->fs.n, 0, w - dl->cols, 0);
+		slot = fd->level == GGUF_W_NOTE ? S_NORMAL : S_WARN;
+		if (fd->off >= 0)
+			dl_printf(dl, slot, "offset 0x%llx: ",
+			    (unsigned long long)fd->off);
+		dl_text(dl, slot, fd->msg, strlen(fd->msg), 0, w - dl->cols, 0);
 		return;
 	}
 }
@@ -388,11 +322,9 @@ summary_free(struct view *v)
 	struct summary	*s = v->priv;
 
 	list_free(&s->list);
+	gguf_summary_free(&s->sum);
 	free(s->lines);
 	free(s->name_copy);
-	while (s->n_msgs > 0)
-		free(s->msgs[--s->n_msgs]);
-	free(s->msgs);
 	free(s);
 }
 

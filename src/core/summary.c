@@ -1,0 +1,156 @@
+/*
+ * summary.c - the facts of a file for `ggufed info` and the Summary view.
+ *
+ * Everything here is counted from the layout and the tensor infos, once:
+ * its cost is one pass over the tensors and, on request, the model checks
+ * (which never decode tensor data).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "internal.h"
+#include "summary.h"
+
+static struct gguf_val *
+key(struct gguf_file *f, struct gguf_doc *d, const char *k)
+{
+	if (d != NULL)
+		return gguf_doc_get(d, k, strlen(k));
+	return gguf_kv_get(f, k);
+}
+
+static void
+section(struct gguf_summary *s, enum gguf_section what, uint64_t from,
+    uint64_t to)
+{
+	struct gguf_sum_section	*sec = &s->sections[s->n_sections++];
+
+	sec->what = what;
+	sec->from = from;
+	sec->to = to;
+}
+
+static void
+add_finding(struct gguf_summary *s, int level, int64_t off, const char *msg)
+{
+	struct gguf_finding	*fd;
+
+	if (level < GGUF_W_NOTE || level > GGUF_W_ERROR)
+		level = GGUF_W_ERROR;
+	s->findings = gguf_xrealloc(s->findings, s->n_findings + 1,
+	    sizeof *s->findings);
+	fd = &s->findings[s->n_findings++];
+	fd->level = level;
+	fd->off = off;
+	fd->msg = gguf_xstrdup(msg);
+	s->count[level]++;
+}
+
+static void
+on_finding(void *arg, int level, int64_t off, const char *msg)
+{
+	add_finding(arg, level, off, msg);
+}
+
+static void
+count_types(struct gguf_summary *s, struct gguf_file *f)
+{
+	const struct gguf_tensor	*t;
+	struct gguf_sum_type		 by[GGUF_T_COUNT + 1];
+	uint64_t			 i;
+	size_t				 k;
+
+	memset(by, 0, sizeof by);
+	for (i = 0; i < s->lay->n_tensors; i++) {
+		t = gguf_tensor_at(f, i);
+		k = t->type < GGUF_T_COUNT ? t->type : GGUF_T_COUNT;
+		by[k].count++;
+		by[k].bytes += t->nbytes;
+		by[k].elems += t->nelem;
+		s->tensor_bytes += t->nbytes;
+		s->params += t->nelem;
+	}
+	s->types = gguf_xcalloc(GGUF_T_COUNT + 1, sizeof *s->types);
+	for (k = 0; k <= GGUF_T_COUNT; k++) {
+		if (by[k].count == 0)
+			continue;
+		by[k].type = (uint32_t)k;
+		s->types[s->n_types++] = by[k];
+	}
+}
+
+void
+gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
+    struct gguf_doc *d, unsigned flags)
+{
+	const struct gguf_layout	*lay = gguf_layout(f);
+	const struct gguf_warning	*w;
+	struct gguf_val			*v;
+	size_t				 k;
+
+	memset(s, 0, sizeof *s);
+	s->lay = lay;
+	s->arch = key(f, d, "general.architecture");
+	s->name = key(f, d, "general.name");
+	v = key(f, d, "general.file_type");
+	if (v != NULL && gguf_val_u64(v, &s->file_type) == 0) {
+		s->has_file_type = 1;
+		s->file_type_name = s->file_type <= UINT32_MAX ?
+		    gguf_file_type_name((uint32_t)s->file_type) : NULL;
+		if (s->file_type_name == NULL)
+			s->file_type_name = "unknown";
+	}
+
+	section(s, GGUF_SEC_HEADER, 0, lay->kv_off);
+	section(s, GGUF_SEC_KV, lay->kv_off, lay->ti_off);
+	section(s, GGUF_SEC_TINFO, lay->ti_off, lay->ti_end);
+	if (lay->n_tensors > 0) {
+		section(s, GGUF_SEC_PADDING, lay->ti_end,
+		    lay->data_off < lay->file_size ? lay->data_off :
+		    lay->file_size);
+		if (lay->data_off <= lay->file_size)
+			section(s, GGUF_SEC_DATA, lay->data_off,
+			    lay->file_size);
+	} else if (lay->ti_end < lay->file_size)
+		section(s, GGUF_SEC_TRAILING, lay->ti_end, lay->file_size);
+
+	count_types(s, f);
+
+	for (k = 0; k < gguf_n_warnings(f); k++) {
+		w = gguf_warning_at(f, k);
+		add_finding(s, w->level, (int64_t)w->off, w->msg);
+	}
+	s->n_reader = s->n_findings;
+	if (flags & GGUF_SUM_CHECKS)
+		(void)gguf_check_model(f, NULL, 0, NULL, on_finding, s);
+}
+
+void
+gguf_summary_free(struct gguf_summary *s)
+{
+	size_t	k;
+
+	for (k = 0; k < s->n_findings; k++)
+		free(s->findings[k].msg);
+	free(s->findings);
+	free(s->types);
+	memset(s, 0, sizeof *s);
+}
+
+const char *
+gguf_fmt_scaled(uint64_t v, char *buf, size_t len)
+{
+	if (v >= 1000000000ULL)
+		snprintf(buf, len, "%.2f B", (double)v / 1e9);
+	else if (v >= 1000000ULL)
+		snprintf(buf, len, "%.2f M", (double)v / 1e6);
+	else if (v >= 1000ULL)
+		snprintf(buf, len, "%.2f K", (double)v / 1e3);
+	else if (len > 0)
+		buf[0] = '\0';
+	return buf;
+}
