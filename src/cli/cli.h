@@ -22,7 +22,7 @@ struct cli_cmd {
 	const char	*help;		/* one line */
 };
 
-/* common.c: the commands, and errors on stderr. */
+/* common.c: the commands, errors on stderr, what a save left. */
 extern const struct cli_cmd	cli_commands[];
 extern const size_t		cli_n_commands;
 extern const char	*cli_prog;
@@ -30,8 +30,17 @@ void	 cli_usage_error(const char *cmd, const char *fmt, ...)
 	     __attribute__((format(printf, 2, 3)));
 void	 cli_file_error(const char *path, const struct gguf_err *err);
 void	 cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Opens path or prints the error; NULL on failure. */
+/*
+ * Opens path or prints the error; NULL on failure. Either way, what an
+ * interrupted or running save left beside the file is said too.
+ */
 struct gguf_file *cli_open(const char *path);
+/*
+ * What a save left beside path, in buf: a save running, the journal of
+ * an interrupted one, a killed rewrite's temporary files (their size).
+ * 0 if nothing.
+ */
+int	 cli_leftovers(const char *path, char *buf, size_t len);
 /* args.c: option values. */
 /* Parses an unsigned number (decimal or 0x hex); -1 if it is not one. */
 int	 cli_parse_u64(const char *s, unsigned long long *out);

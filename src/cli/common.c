@@ -1,7 +1,8 @@
 /*
  * common.c - what the subcommands share: the table of commands (name,
- * usage, help), and errors on stderr as one line each, naming the
- * program, the file and, for a corrupt file, the offset.
+ * usage, help), errors on stderr as one line each, naming the program,
+ * the file and, for a corrupt file, the offset, and what a save left
+ * beside a file (running, interrupted) said by every command reading it.
  */
 #include "config.h"
 
@@ -90,25 +91,52 @@ cli_file_error(const char *path, const struct gguf_err *err)
 	fputc('\n', stderr);
 }
 
+int
+cli_leftovers(const char *path, char *buf, size_t len)
+{
+	struct gguf_err	err;
+	uint64_t	bytes;
+	long		pid;
+	char		sz[32];
+	int		n;
+
+	if ((pid = gguf_save_holder(path)) > 0)
+		snprintf(buf, len, "the file is being saved by process %ld",
+		    pid);
+	else if (pid < 0)
+		snprintf(buf, len, "the file is being saved by another "
+		    "process");
+	else if (gguf_journal_exists(path))
+		snprintf(buf, len, "an interrupted save left a journal: run "
+		    "'ggufed recover' on the file");
+	else if ((n = gguf_stale_temps(path, 0, &bytes, &err)) > 0)
+		snprintf(buf, len, "a rewrite that was interrupted left %s "
+		    "(%s) beside the file: 'ggufed recover' removes %s",
+		    n == 1 ? "a temporary file" : "temporary files",
+		    gguf_fmt_size(bytes, sz, sizeof sz), n == 1 ? "it" :
+		    "them");
+	else
+		return 0;
+	return 1;
+}
+
 struct gguf_file *
 cli_open(const char *path)
 {
 	struct gguf_err		 err;
 	struct gguf_file	*f;
+	char			 left[400];
+	int			 n;
 
+	/* First: a header torn by a crash does not parse; the journal says why. */
+	n = cli_leftovers(path, left, sizeof left);
 	memset(&err, 0, sizeof err);
 	f = gguf_open(path, &err);
 	if (f == NULL)
 		cli_file_error(path, &err);
-	else if (gguf_journal_exists(path)) {
-		snprintf(err.msg, sizeof err.msg, "warning: an interrupted "
-		    "save left a journal: run 'ggufed recover' on the file");
-		err.has_off = 0;
-		cli_file_error(path, &err);
-	} else if (gguf_stale_temps(path, 0, &err) > 0) {
-		snprintf(err.msg, sizeof err.msg, "warning: a rewrite that was "
-		    "interrupted left a temporary file: 'ggufed recover' "
-		    "removes it");
+	if (n) {
+		snprintf(err.msg, sizeof err.msg, "%s%s", f != NULL ?
+		    "warning: " : "", left);
 		err.has_off = 0;
 		cli_file_error(path, &err);
 	}

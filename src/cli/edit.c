@@ -359,6 +359,14 @@ save(struct gguf_doc *d, const struct opts *o)
 	pr.tty = isatty(STDERR_FILENO);
 	pr.last = 101;
 
+	/* Where it goes: not over a file, nor a read-only one, unforced. */
+	if (gguf_doc_check_target(d, &so, &err) != 0) {
+		if (strstr(err.msg, "unless forced") != NULL)
+			strncat(err.msg, " (--force)", sizeof err.msg -
+			    strlen(err.msg) - 1);
+		cli_file_error(path, &err);
+		return EXIT_BADFILE;
+	}
 	/* What cannot be saved is a problem of the source: say so first. */
 	if (gguf_doc_plan_save(d, &so, &info, &err) != 0) {
 		cli_file_error(o->path, &err);
@@ -502,17 +510,27 @@ open_doc(const char *path)
 {
 	struct gguf_doc	*d;
 	struct gguf_err	 err;
-	char		 jp[4096];
+	long		 pid;
 
+	memset(&err, 0, sizeof err);
+	if ((pid = gguf_save_holder(path)) != 0) {
+		if (pid > 0)
+			snprintf(err.msg, sizeof err.msg, "the file is being "
+			    "saved by process %ld: try again when it is done",
+			    pid);
+		else
+			snprintf(err.msg, sizeof err.msg, "the file is being "
+			    "saved by another process: try again when it is "
+			    "done");
+		cli_file_error(path, &err);
+		return NULL;
+	}
 	if (gguf_journal_exists(path)) {
-		gguf_journal_path(path, jp, sizeof jp);
-		memset(&err, 0, sizeof err);
 		snprintf(err.msg, sizeof err.msg, "an interrupted save left "
 		    "a journal: run 'ggufed recover' on the file first");
 		cli_file_error(path, &err);
 		return NULL;
 	}
-	memset(&err, 0, sizeof err);
 	d = gguf_doc_open(path, &err);
 	if (d == NULL)
 		cli_file_error(path, &err);
@@ -665,6 +683,8 @@ cmd_recover(int argc, char **argv)
 {
 	struct gguf_err	err;
 	const char	*path;
+	uint64_t	bytes;
+	char		sz[32];
 	int		rc, n;
 
 	if (argc != 2 || argv[1][0] == '-') {
@@ -679,7 +699,7 @@ cmd_recover(int argc, char **argv)
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}
-	if ((n = gguf_stale_temps(path, 1, &err)) < 0) {
+	if ((n = gguf_stale_temps(path, 1, &bytes, &err)) < 0) {
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}
@@ -696,9 +716,9 @@ cmd_recover(int argc, char **argv)
 		putchar('\n');
 	if (n > 0) {
 		out_text(stdout, path, strlen(path));
-		printf(": removed %d temporary file%s of an interrupted "
+		printf(": removed %d temporary file%s (%s) of an interrupted "
 		    "rewrite (the file itself was not modified)\n", n,
-		    n == 1 ? "" : "s");
+		    n == 1 ? "" : "s", gguf_fmt_size(bytes, sz, sizeof sz));
 	}
 	return 0;
 }

@@ -97,7 +97,8 @@ validate_one(const char *path, const struct vopts *o, int first)
 	struct report			 r;
 	struct gguf_err			 err;
 	size_t				 i;
-	int				 rc;
+	char				 left[400];
+	int				 rc, n;
 
 	memset(&r, 0, sizeof r);
 	r.path = path;
@@ -108,13 +109,19 @@ validate_one(const char *path, const struct vopts *o, int first)
 		out_json_str(stdout, path, strlen(path));
 		printf(",\n  \"findings\": [");
 	}
+	/* Before parsing: a header torn by a crash has a journal beside it. */
+	n = cli_leftovers(path, left, sizeof left);
 	memset(&err, 0, sizeof err);
 	if ((f = gguf_open(path, &err)) == NULL) {
 		finding(&r, GGUF_W_ERROR, err.has_off ? (int64_t)err.off : -1,
 		    err.msg);
+		if (n)
+			finding(&r, GGUF_W_WARN, -1, left);
 		summary(&r, 0);
 		return 1;
 	}
+	if (n)
+		finding(&r, GGUF_W_WARN, -1, left);
 	for (i = 0; i < gguf_n_warnings(f); i++) {
 		w = gguf_warning_at(f, i);
 		finding(&r, w->level, (int64_t)w->off, w->msg);

@@ -248,7 +248,13 @@ struct gguf_save_opts {
 	 * source is only done as a save of the document (NULL).
 	 */
 	const char		*path;
-	int			 force;		/* write even if the source changed */
+	/*
+	 * Write even if the source changed on disk since it was opened,
+	 * over another existing file (path), to a read-only file or into a
+	 * read-only directory (by the mode bits). A read-only file is then
+	 * replaced by a rewrite that keeps its mode.
+	 */
+	int			 force;
 	int			 no_inplace;	/* never take the in-place path */
 	int			 no_reopen;	/* see gguf_doc_save */
 	/*
@@ -274,13 +280,16 @@ struct gguf_save_info {
 	uint64_t	 data_off;	/* start of the data section */
 	uint64_t	 reserve;	/* bytes held by the reserve entry */
 	int		 relayout;	/* tensor data was re-laid out */
+	unsigned long	 nlink;		/* names (hard links) of the target */
 	size_t		 n_notices;
 	char		 notices[GGUF_MAX_NOTICES][160];	/* what was normalised */
 };
 
 /*
  * What a save with these options would do (the path it would take, the
- * normalisations it would make), without writing anything.
+ * normalisations it would make, a note when the file has several hard
+ * links), without writing anything. -1 with err set if the source cannot
+ * be saved, or another process is saving the file.
  */
 int	gguf_doc_plan_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 	    struct gguf_save_info *info, struct gguf_err *err);
@@ -301,26 +310,48 @@ int	gguf_doc_plan_save(struct gguf_doc *d, const struct gguf_save_opts *o,
  */
 int	gguf_doc_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 	    struct gguf_save_info *info, struct gguf_err *err);
+/*
+ * Whether the save may go where o says, as gguf_doc_save checks it first:
+ * unless o->force, not over another existing file (o->path), not to a
+ * read-only file, not into a read-only directory. -1 with err set if not.
+ */
+int	gguf_doc_check_target(struct gguf_doc *d,
+	    const struct gguf_save_opts *o, struct gguf_err *err);
+/*
+ * A save or a recovery holds a lock beside the file ("FILE.ggufed-lock")
+ * from start to end; another one is refused meanwhile. The process that
+ * holds the lock of path (links followed): its id, -1 if it cannot be
+ * told, 0 if none does.
+ */
+long	gguf_save_holder(const char *path);
 
 /* ---------------------------------------------------------------- journal */
 
-/* The journal path of a model ("MODEL.ggufed-journal"), in buf. */
+/*
+ * The journal path of a model ("MODEL.ggufed-journal"), in buf: beside
+ * the file that path's links lead to.
+ */
 void	gguf_journal_path(const char *path, char *buf, size_t len);
-/* True if a journal exists beside path. */
+/* True if a journal exists beside path (links followed). */
 int	gguf_journal_exists(const char *path);
 /*
- * Rolls back an interrupted in-place save of path from its journal:
- * returns 1 after restoring the old header, 2 if the journal was
- * incomplete (the model had not been touched yet) and was removed, 0 if
- * there is no journal, -1 with err set on failure.
+ * Rolls back an interrupted in-place save of path (links followed) from
+ * its journal, holding the save lock: returns 1 after restoring the old
+ * header, 2 if the journal was incomplete (the model had not been touched
+ * yet) and was removed, 0 if there is no journal, -1 with err set on
+ * failure: another process is saving the file, or the file is not the
+ * one the journal was made for (it is then left as it is, and so is the
+ * journal).
  */
 int	gguf_recover(const char *path, struct gguf_err *err);
 /*
  * Temporary files left beside path by rewrites that were killed (their
  * process is gone): returns how many there are, after removing them if
- * remove is set; -1 with err set if one could not be removed.
+ * remove is set; -1 with err set if one could not be removed. Their
+ * total size goes to *bytes unless bytes is NULL.
  */
-int	gguf_stale_temps(const char *path, int remove, struct gguf_err *err);
+int	gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
+	    struct gguf_err *err);
 
 /*
  * Fault injection for tests: when the environment variable GGUFED_FAULT

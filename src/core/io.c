@@ -14,6 +14,11 @@
  *				later call of OP
  *		OP:N:short	the Nth call of a write OP writes half of
  *				what it was asked (at least 1 byte)
+ *		OP:N:stall	the Nth call of OP waits, before it is made,
+ *				for as long as the file named by the
+ *				environment variable GGUFED_STALL exists (at
+ *				most a minute): a slow disk, for tests that
+ *				look at a save while it runs
  *		kill:BYTES	the process kills itself with SIGKILL once
  *				BYTES bytes have been written in all, in the
  *				middle of the write that crosses the limit
@@ -37,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "docint.h"
@@ -53,6 +59,8 @@ static const char *const	op_names[IO_NOPS] = {
 
 #define MAX_RULES	16
 #define ERR_SHORT	(-1)
+#define ERR_STALL	(-2)
+#define STALL_MAX_MS	60000
 
 struct rule {
 	enum io_op	op;
@@ -78,6 +86,7 @@ parse_err(const char *s, size_t n)
 		{ "ENOSPC", ENOSPC }, { "EIO", EIO }, { "EDQUOT", EDQUOT },
 		{ "EFBIG", EFBIG }, { "EACCES", EACCES }, { "EPERM", EPERM },
 		{ "EROFS", EROFS }, { "EINTR", EINTR }, { "short", ERR_SHORT },
+		{ "stall", ERR_STALL },
 	};
 	size_t	i;
 	char	buf[16];
@@ -133,7 +142,26 @@ parse_rules(void)
 	}
 }
 
-/* The injected errno for this call of op (ERR_SHORT for a short write), or 0. */
+/* Waits while the file $GGUFED_STALL exists, at most STALL_MAX_MS. */
+static void
+stall(void)
+{
+	const char	*flag = getenv("GGUFED_STALL");
+	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
+	struct stat	 st;
+	int		 ms;
+
+	for (ms = 0; flag != NULL && ms < STALL_MAX_MS; ms += 10) {
+		if (stat(flag, &st) != 0)
+			break;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * The injected errno for this call of op (ERR_SHORT for a short write),
+ * or 0; a stall is waited out here and is then 0.
+ */
 static int
 fault(enum io_op op)
 {
@@ -146,9 +174,12 @@ fault(enum io_op op)
 		return 0;
 	n = ++calls[op];
 	for (i = 0; i < n_rules; i++) {
-		if (rules[i].op == op && (n == rules[i].nth ||
-		    (rules[i].from_on && n > rules[i].nth)))
+		if (rules[i].op != op || (n != rules[i].nth &&
+		    !(rules[i].from_on && n > rules[i].nth)))
+			continue;
+		if (rules[i].err != ERR_STALL)
 			return rules[i].err;
+		stall();
 	}
 	return 0;
 }

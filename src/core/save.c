@@ -4,16 +4,16 @@
  * Two paths.
  *
  * The rewrite, always safe: a new file is created beside the target (same
- * directory, so same filesystem), its space reserved up front so a full
- * disk fails before anything is written, the whole file written, fsynced
- * and closed (errors of a delayed write show there), read back with the
- * reader to check that it parses to the planned counts and layout, and
- * only then renamed over the target; the directory is fsynced so the
- * rename itself is durable. Until the rename the target is untouched; on
- * any failure (ENOSPC, EDQUOT, EIO, EACCES, EFBIG, a cancel) the
- * temporary file is removed. The new file gets the target's permission
- * bits (and owner, where allowed); a symlinked target is followed and the
- * file it names is replaced.
+ * directory, so same filesystem), private (0600) while it is written, its
+ * space reserved up front so a full disk fails before anything is
+ * written, the whole file written, given the target's owner and mode,
+ * fsynced and closed (errors of a delayed write show there), read back
+ * with the reader to check that it parses to the planned counts and
+ * layout, and only then renamed over the target; the directory is
+ * fsynced so the rename itself is durable. Until the rename the target is
+ * untouched; on any failure (ENOSPC, EDQUOT, EIO, EACCES, EFBIG, a
+ * cancel) the temporary file is removed. A symlinked target is followed
+ * and the file it names is replaced.
  *
  * In place, when the new header region has exactly the length of the old
  * one and no tensor moves: only the header region is rewritten. Crash
@@ -30,26 +30,47 @@
  * an incomplete journal and an untouched model: recovery just removes the
  * journal. The journal is self-checking (magic, lengths, FNV-1a hashes of
  * its header and of the saved bytes), so the two cases are told apart.
+ * It also says which file it belongs to (device, inode, size, mtime,
+ * hashes of the rest of the header region, and both the old and the new
+ * bytes of the range): recovery writes into no other file.
  *
  * Journal layout, little-endian:
  *
- *	0	"GGUFEDJ1"
+ *	0	"GGUFEDJ2"
  *	8	u64 offset of the saved range in the model
  *	16	u64 its length L
  *	24	u64 model size
- *	32	u64 hash of the saved bytes
- *	40	u64 hash of bytes 0..39
- *	48	the old bytes, L
+ *	32	u64 model device
+ *	40	u64 model inode
+ *	48	u64 model mtime, seconds
+ *	56	u64 model mtime, nanoseconds
+ *	64	u64 end R of the header region
+ *	72	u64 hash of the model's bytes [0, offset)
+ *	80	u64 hash of the model's bytes [offset + L, R)
+ *	88	u64 hash of the old bytes
+ *	96	u64 hash of the new bytes
+ *	104	u64 hash of bytes 0..103
+ *	112	the old bytes, L; then the new bytes, L
  *
  * Only the range that differs between the old and the new header region
  * is journaled and written: a fixed-size edit costs a few bytes.
  *
+ * One save or recovery of a file at a time: each holds an exclusive lock
+ * on "FILE.ggufed-lock" beside it (an open file description lock, so it
+ * goes with the process that holds it; the file says its process id). A
+ * lock file nobody holds is what a dead process left: it is taken over.
+ *
  * Before either path, the source is checked against the identity it had
  * when it was opened (device, inode, size, mtime): a file changed by
- * someone else is not overwritten unless forced.
+ * someone else is not overwritten unless forced. Unless forced, a save
+ * does not overwrite another existing file, nor write a read-only file
+ * or into a read-only directory (by their mode bits, so that the
+ * superuser is warned too).
  */
 #include "config.h"
 
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
@@ -66,8 +87,11 @@
 #include "docint.h"
 
 #define JOURNAL_SUFFIX	".ggufed-journal"
-#define JOURNAL_MAGIC	"GGUFEDJ1"
-#define JOURNAL_HEAD	48
+#define JOURNAL_MAGIC	"GGUFEDJ2"
+#define JOURNAL_OLD	"GGUFEDJ1"	/* a format that said less */
+#define JOURNAL_OLD_HEAD 48		/* its header, hashed up to 40 */
+#define JOURNAL_HEAD	112
+#define LOCK_SUFFIX	".ggufed-lock"
 
 int	gguf_doc_reload(struct gguf_doc *d, struct gguf_err *err);
 
@@ -150,6 +174,177 @@ pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
 	return 0;
 }
 
+/* The path with its symlinks resolved, or the path itself if it cannot be. */
+static char *
+resolve(const char *path)
+{
+	char	*real, *r;
+
+	if ((real = realpath(path, NULL)) == NULL)
+		return gguf_xstrdup(path);
+	r = gguf_xstrdup(real);
+	free(real);
+	return r;
+}
+
+/*
+ * Read-only by its mode bits: nobody may write it, or we may not. The
+ * bits are looked at even where access() would say yes (the superuser).
+ */
+static int
+read_only(const struct stat *st, const char *path)
+{
+	return (st->st_mode & 0222) == 0 || access(path, W_OK) != 0;
+}
+
+/* ------------------------------------------------------------------- lock */
+
+struct savelock {
+	int	 fd;
+	char	*path;
+	long	 stale;		/* the process a lock left behind named, or 0 */
+};
+
+static void
+lock_path(const char *real, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", real, LOCK_SUFFIX);
+}
+
+/* The process id written in a lock file, or 0. */
+static long
+lock_pid(int fd)
+{
+	char	buf[32];
+	ssize_t	r;
+
+	r = pread(fd, buf, sizeof buf - 1, 0);
+	if (r <= 0)
+		return 0;
+	buf[r] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+/*
+ * Takes fd's exclusive lock (take set), or asks whether another holds
+ * it: 0 free (and now ours if take), 1 held by another, -1 error.
+ */
+static int
+lock_op(int fd, int take)
+{
+#ifdef F_OFD_SETLK
+	struct flock	fl;
+
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	if (fcntl(fd, take ? F_OFD_SETLK : F_OFD_GETLK, &fl) != 0)
+		return errno == EAGAIN || errno == EACCES ? 1 : -1;
+	return !take && fl.l_type != F_UNLCK;
+#else
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+		return errno == EWOULDBLOCK ? 1 : -1;
+	if (!take)
+		flock(fd, LOCK_UN);
+	return 0;
+#endif
+}
+
+static int
+held_err(long pid, struct gguf_err *err)
+{
+	if (pid > 0)
+		return gguf_errf(err, -1, "the file is being saved by process "
+		    "%ld: try again when it is done", pid);
+	return gguf_errf(err, -1, "the file is being saved by another "
+	    "process: try again when it is done");
+}
+
+long
+gguf_save_holder(const char *path)
+{
+	char	*real, lp[4096];
+	long	 pid = 0;
+	int	 fd;
+
+	real = resolve(path);
+	lock_path(real, lp, sizeof lp);
+	free(real);
+	if ((fd = open(lp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return 0;
+	if (lock_op(fd, 0) == 1 && (pid = lock_pid(fd)) <= 0)
+		pid = -1;
+	close(fd);
+	return pid;
+}
+
+/*
+ * Takes the lock of the file real (resolved) for a save or a recovery.
+ * A lock file nobody holds is taken over: lk->stale says whose it was.
+ */
+static int
+lock_take(const char *real, struct savelock *lk, struct gguf_err *err)
+{
+	struct stat	a, b;
+	char		lp[4096], buf[32];
+	size_t		n;
+	int		fd = -1, tries, r;
+
+	memset(lk, 0, sizeof *lk);
+	lk->fd = -1;
+	lock_path(real, lp, sizeof lp);
+	for (tries = 0; tries < 100; tries++) {
+		fd = open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return gguf_errf(err, -1, "cannot create the lock file "
+			    "beside the file: %s", strerror(errno));
+		if ((r = lock_op(fd, 1)) != 0) {
+			lk->stale = lock_pid(fd);
+			close(fd);
+			if (r > 0)
+				return held_err(lk->stale, err);
+			return gguf_errf(err, -1, "cannot lock the file: %s",
+			    strerror(errno));
+		}
+		/* Ours, unless its last holder removed it meanwhile. */
+		if (fstat(fd, &a) == 0 && stat(lp, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0)
+		return gguf_errf(err, -1, "cannot lock the file: its lock file "
+		    "keeps changing");
+	lk->stale = lock_pid(fd);
+	snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+	n = strlen(buf);
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, buf, n, 0) != (ssize_t)n) {
+		gguf_errf(err, -1, "cannot write the lock file: %s",
+		    strerror(errno));
+		unlink(lp);
+		close(fd);
+		return -1;
+	}
+	lk->fd = fd;
+	lk->path = gguf_xstrdup(lp);
+	return 0;
+}
+
+static void
+lock_release(struct savelock *lk)
+{
+	if (lk->fd < 0)
+		return;
+	unlink(lk->path);	/* before the lock goes: see lock_take */
+	close(lk->fd);
+	free(lk->path);
+	lk->fd = -1;
+	lk->path = NULL;
+}
+
+/* ----------------------------------------------------------- source check */
+
 /* Why the source differs from what was opened, or NULL. */
 static const char *
 src_changed(struct gguf_doc *d, const struct stat *st)
@@ -204,7 +399,7 @@ create_temp(const char *dir, const char *base, char **tmp,
 		snprintf(*tmp, len, "%s/.%s.ggufed-%ld-%u-%lx", dir, base,
 		    (long)getpid(), seq++, (unsigned long)ts.tv_nsec);
 		fd = gguf_io_open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-		    0666);
+		    0600);
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST)
@@ -279,44 +474,76 @@ verify(const char *tmp, const struct wplan *p, struct gguf_err *err)
 	return rc;
 }
 
+/*
+ * Gives the new file what the target has: its owner (where allowed) and
+ * its mode; a new target gets the mode a created file gets (0666 less
+ * the umask). The owner first: a change of owner drops set-id bits.
+ */
+static int
+take_mode(int fd, const char *target, struct gguf_save_info *info,
+    struct gguf_err *err)
+{
+	struct stat	st;
+	mode_t		mode, mask;
+
+	if (stat(target, &st) == 0) {
+		if ((st.st_uid != geteuid() || st.st_gid != getegid()) &&
+		    fchown(fd, st.st_uid, st.st_gid) != 0 &&
+		    fchown(fd, (uid_t)-1, st.st_gid) != 0)
+			gguf_notice(info, "the file's owner could not be "
+			    "kept");
+		mode = st.st_mode & 07777;
+	} else {
+		mask = umask(022);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if (fchmod(fd, mode) != 0)
+		return gguf_errf(err, -1, "cannot set permissions: %s",
+		    strerror(errno));
+	return 0;
+}
+
+/* A write past RLIMIT_FSIZE: say so rather than "File too large". */
+static void
+explain_limit(uint64_t size, struct gguf_err *err)
+{
+	struct rlimit	rl;
+	char		b[32];
+
+	if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    (uint64_t)rl.rlim_cur >= size ||
+	    strstr(err->msg, strerror(EFBIG)) == NULL)
+		return;
+	gguf_errf(err, -1, "file too large for this process's limit (ulimit "
+	    "-f: %llu bytes; the new file is %s): the file is untouched",
+	    (unsigned long long)rl.rlim_cur, gguf_fmt_size(size, b,
+	    sizeof b));
+}
+
 static int
 rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
     const struct gguf_save_opts *o, struct gguf_save_info *info,
     struct gguf_err *err)
 {
-	struct stat	 tst;
 	struct wsink	 s;
 	char		*dir, *base, *tmp = NULL;
-	int		 fd, exists, rc = -1;
+	int		 fd, rc = -1;
 
 	split_path(target, &dir, &base);
-	exists = stat(target, &tst) == 0;
 	gguf_sink_init(&s, -1, 0, NULL, NULL);
+	/* Private while it is written: the owner and mode come last. */
 	fd = create_temp(dir, base, &tmp, err);
 	if (fd < 0)
 		goto out;
-	if (exists) {
-		if (fchmod(fd, tst.st_mode & 07777) != 0) {
-			gguf_errf(err, -1, "cannot set permissions: %s",
-			    strerror(errno));
-			goto out;
-		}
-		if ((tst.st_uid != geteuid() || tst.st_gid != getegid()) &&
-		    fchown(fd, tst.st_uid, tst.st_gid) != 0 &&
-		    fchown(fd, (uid_t)-1, tst.st_gid) != 0)
-			gguf_notice(info, "the file's owner could not be "
-			    "kept");
-		if (tst.st_nlink > 1)
-			gguf_notice(info, "the file had %lu hard links: the "
-			    "other names keep the old content",
-			    (unsigned long)tst.st_nlink);
-	}
 	if (reserve_space(fd, d->fd, p->file_size, err) != 0)
 		goto out;
 	gguf_sink_free(&s);
 	gguf_sink_init(&s, fd, p->file_size, o->progress, o->arg);
 	if (gguf_write_header(d, p, &s, err) != 0 ||
 	    gguf_write_data(d, p, fd, &s, err) != 0)
+		goto out;
+	if (take_mode(fd, target, info, err) != 0)
 		goto out;
 	if (gguf_io_fsync(fd) != 0) {
 		gguf_errf(err, -1, "fsync: %s", strerror(errno));
@@ -344,6 +571,8 @@ rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
 	info->written = p->file_size;
 	rc = 0;
 out:
+	if (rc != 0)
+		explain_limit(p->file_size, err);
 	if (fd >= 0)
 		close(fd);
 	if (tmp != NULL) {
@@ -361,7 +590,10 @@ out:
 void
 gguf_journal_path(const char *path, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s", path, JOURNAL_SUFFIX);
+	char	*real = resolve(path);
+
+	snprintf(buf, len, "%s%s", real, JOURNAL_SUFFIX);
+	free(real);
 }
 
 int
@@ -374,19 +606,95 @@ gguf_journal_exists(const char *path)
 	return lstat(jp, &st) == 0;
 }
 
-static int
-write_journal(const char *jpath, const uint8_t *old, uint64_t off,
-    uint64_t len, uint64_t model_size, struct gguf_err *err)
-{
-	uint8_t	head[JOURNAL_HEAD];
-	int	fd;
+/* What a journal says besides the bytes. */
+struct jhead {
+	uint64_t	off;		/* the range written */
+	uint64_t	len;
+	uint64_t	size;		/* the model's identity before */
+	uint64_t	dev;
+	uint64_t	ino;
+	uint64_t	mt_sec;
+	uint64_t	mt_nsec;
+	uint64_t	region;		/* end of the header region */
+	uint64_t	h_pre;		/* hash of [0, off) */
+	uint64_t	h_post;		/* hash of [off + len, region) */
+	uint64_t	h_old;
+	uint64_t	h_new;
+};
 
-	memcpy(head, JOURNAL_MAGIC, 8);
-	gguf_st64(head + 8, off, 0);
-	gguf_st64(head + 16, len, 0);
-	gguf_st64(head + 24, model_size, 0);
-	gguf_st64(head + 32, gguf_hash(old, (size_t)len), 0);
-	gguf_st64(head + 40, gguf_hash(head, 40), 0);
+static void
+jhead_put(uint8_t *b, const struct jhead *h)
+{
+	memcpy(b, JOURNAL_MAGIC, 8);
+	gguf_st64(b + 8, h->off, 0);
+	gguf_st64(b + 16, h->len, 0);
+	gguf_st64(b + 24, h->size, 0);
+	gguf_st64(b + 32, h->dev, 0);
+	gguf_st64(b + 40, h->ino, 0);
+	gguf_st64(b + 48, h->mt_sec, 0);
+	gguf_st64(b + 56, h->mt_nsec, 0);
+	gguf_st64(b + 64, h->region, 0);
+	gguf_st64(b + 72, h->h_pre, 0);
+	gguf_st64(b + 80, h->h_post, 0);
+	gguf_st64(b + 88, h->h_old, 0);
+	gguf_st64(b + 96, h->h_new, 0);
+	gguf_st64(b + 104, gguf_hash(b, 104), 0);
+}
+
+/* 0 if b is a whole journal header, in h. */
+static int
+jhead_get(const uint8_t *b, struct jhead *h)
+{
+	if (memcmp(b, JOURNAL_MAGIC, 8) != 0 ||
+	    gguf_ld64(b + 104, 0) != gguf_hash(b, 104))
+		return -1;
+	h->off = gguf_ld64(b + 8, 0);
+	h->len = gguf_ld64(b + 16, 0);
+	h->size = gguf_ld64(b + 24, 0);
+	h->dev = gguf_ld64(b + 32, 0);
+	h->ino = gguf_ld64(b + 40, 0);
+	h->mt_sec = gguf_ld64(b + 48, 0);
+	h->mt_nsec = gguf_ld64(b + 56, 0);
+	h->region = gguf_ld64(b + 64, 0);
+	h->h_pre = gguf_ld64(b + 72, 0);
+	h->h_post = gguf_ld64(b + 80, 0);
+	h->h_old = gguf_ld64(b + 88, 0);
+	h->h_new = gguf_ld64(b + 96, 0);
+	if (h->region > h->size || h->off > h->region ||
+	    h->len > h->region - h->off || h->len > SIZE_MAX / 4)
+		return -1;
+	return 0;
+}
+
+/*
+ * The journal of an in-place save of the model whose identity is st and
+ * whose header region [0, region) is old, which is to become nw in
+ * [lo, hi): the old and the new bytes of that range, and what tells the
+ * model apart from any other file.
+ */
+static int
+write_journal(const char *jpath, const struct stat *st, const uint8_t *old,
+    const uint8_t *saved, const uint8_t *nw, uint64_t lo, uint64_t hi,
+    uint64_t region, struct gguf_err *err)
+{
+	uint8_t		head[JOURNAL_HEAD];
+	struct jhead	h;
+	int		fd;
+
+	memset(&h, 0, sizeof h);
+	h.off = lo;
+	h.len = hi - lo;
+	h.size = (uint64_t)st->st_size;
+	h.dev = (uint64_t)st->st_dev;
+	h.ino = (uint64_t)st->st_ino;
+	h.mt_sec = (uint64_t)st->st_mtim.tv_sec;
+	h.mt_nsec = (uint64_t)st->st_mtim.tv_nsec;
+	h.region = region;
+	h.h_pre = gguf_hash(old, (size_t)lo);
+	h.h_post = gguf_hash(old + hi, (size_t)(region - hi));
+	h.h_old = gguf_hash(saved, (size_t)h.len);
+	h.h_new = gguf_hash(nw + lo, (size_t)h.len);
+	jhead_put(head, &h);
 	fd = gguf_io_open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		if (errno == EEXIST)
@@ -396,7 +704,8 @@ write_journal(const char *jpath, const uint8_t *old, uint64_t off,
 		    strerror(errno));
 	}
 	if (pwrite_all(fd, head, JOURNAL_HEAD, 0, err) != 0 ||
-	    pwrite_all(fd, old, len, JOURNAL_HEAD, err) != 0)
+	    pwrite_all(fd, saved, h.len, JOURNAL_HEAD, err) != 0 ||
+	    pwrite_all(fd, nw + lo, h.len, JOURNAL_HEAD + h.len, err) != 0)
 		goto fail;
 	if (gguf_io_fsync(fd) != 0) {
 		gguf_errf(err, -1, "fsync of the journal: %s", strerror(errno));
@@ -472,7 +781,8 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 	 */
 	saved = gguf_xmalloc((size_t)(hi - lo));
 	memcpy(saved, old + lo, (size_t)(hi - lo));
-	if (write_journal(jpath, saved, lo, hi - lo, d->size, err) != 0)
+	if (write_journal(jpath, &st, old, saved, nw, lo, hi, p->data_off,
+	    err) != 0)
 		goto out;
 	journal = 1;
 	if (gguf_fault("journal-written", err) != 0)
@@ -532,44 +842,114 @@ out:
 	return rc;
 }
 
+/*
+ * Why the model (identity st, header region bytes r) is not the file the
+ * journal h (old and new bytes j) was made for, or NULL if it is: the
+ * same file, of the same size, no older, the header region the same
+ * outside the range and inside it made of old or new bytes only (a torn
+ * write leaves some of each).
+ */
+static const char *
+not_journaled(const struct jhead *h, const uint8_t *j, const struct stat *st,
+    const uint8_t *r)
+{
+	uint64_t	i;
+
+	if ((uint64_t)st->st_dev != h->dev || (uint64_t)st->st_ino != h->ino)
+		return "it is another file (device and inode differ)";
+	if ((uint64_t)st->st_size != h->size)
+		return "its size differs";
+	if ((uint64_t)st->st_mtim.tv_sec < h->mt_sec ||
+	    ((uint64_t)st->st_mtim.tv_sec == h->mt_sec &&
+	    (uint64_t)st->st_mtim.tv_nsec < h->mt_nsec))
+		return "it is older";
+	if (r == NULL)
+		return NULL;
+	if (gguf_hash(r, (size_t)h->off) != h->h_pre ||
+	    gguf_hash(r + h->off + h->len, (size_t)(h->region - h->off -
+	    h->len)) != h->h_post)
+		return "its header differs outside the saved range";
+	for (i = 0; i < h->len; i++) {
+		if (r[h->off + i] != j[i] && r[h->off + i] != j[h->len + i])
+			return "its header holds bytes the save never wrote";
+	}
+	return NULL;
+}
+
+/* Reads [0, n) of fd into a new buffer; NULL with err set on failure. */
+static uint8_t *
+read_region(int fd, uint64_t n, struct gguf_err *err)
+{
+	uint8_t	*b = gguf_xmalloc(n > 0 ? (size_t)n : 1);
+	uint64_t done = 0;
+	ssize_t	 r;
+
+	while (done < n) {
+		r = pread(fd, b + done, (size_t)(n - done), (off_t)done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			gguf_errf(err, -1, "reading the file: %s", r < 0 ?
+			    strerror(errno) : "unexpected end");
+			free(b);
+			return NULL;
+		}
+		done += (uint64_t)r;
+	}
+	return b;
+}
+
 int
 gguf_recover(const char *path, struct gguf_err *err)
 {
-	char		 jpath[4096];
-	uint8_t		 head[JOURNAL_HEAD], *old = NULL;
+	struct savelock	 lk;
+	struct jhead	 h;
 	struct stat	 jst, mst;
-	uint64_t	 off = 0, len = 0, msize = 0;
-	ssize_t		 r;
+	const char	*why;
+	char		*real, jpath[4096];
+	uint8_t		 head[JOURNAL_HEAD], *j = NULL, *r = NULL;
+	ssize_t		 n;
 	int		 jfd = -1, mfd = -1, rc = -1, valid = 0;
 
-	gguf_journal_path(path, jpath, sizeof jpath);
+	/* One name for both: the file the links lead to. */
+	real = resolve(path);
+	snprintf(jpath, sizeof jpath, "%s%s", real, JOURNAL_SUFFIX);
+	if (lock_take(real, &lk, err) != 0) {
+		if (gguf_save_holder(real) == 0 &&
+		    !gguf_journal_exists(real))
+			rc = 0;		/* nothing to recover, nobody saving */
+		free(real);
+		return rc;
+	}
 	jfd = open(jpath, O_RDONLY | O_CLOEXEC);
 	if (jfd < 0) {
 		if (errno == ENOENT)
-			return 0;
-		return gguf_errf(err, -1, "cannot open the journal: %s",
-		    strerror(errno));
+			rc = 0;
+		else
+			gguf_errf(err, -1, "cannot open the journal: %s",
+			    strerror(errno));
+		goto out;
 	}
 	if (fstat(jfd, &jst) != 0) {
 		gguf_errf(err, -1, "journal: %s", strerror(errno));
 		goto out;
 	}
-	r = pread(jfd, head, JOURNAL_HEAD, 0);
-	if (r == JOURNAL_HEAD && memcmp(head, JOURNAL_MAGIC, 8) == 0 &&
+	n = pread(jfd, head, JOURNAL_HEAD, 0);
+	if (n >= JOURNAL_OLD_HEAD && memcmp(head, JOURNAL_OLD, 8) == 0 &&
 	    gguf_ld64(head + 40, 0) == gguf_hash(head, 40)) {
-		off = gguf_ld64(head + 8, 0);
-		len = gguf_ld64(head + 16, 0);
-		msize = gguf_ld64(head + 24, 0);
-		if (off <= msize && len <= msize - off &&
-		    (uint64_t)jst.st_size == JOURNAL_HEAD + len &&
-		    len <= SIZE_MAX) {
-			old = gguf_xmalloc((size_t)len);
-			r = len > 0 ? pread(jfd, old, (size_t)len,
-			    JOURNAL_HEAD) : 0;
-			valid = r >= 0 && (uint64_t)r == len &&
-			    gguf_hash(old, (size_t)len) ==
-			    gguf_ld64(head + 32, 0);
-		}
+		gguf_errf(err, -1, "the journal is of an older format that "
+		    "does not say which file it was made for: not rolling "
+		    "back (the journal is kept)");
+		goto out;
+	}
+	if (n == JOURNAL_HEAD && jhead_get(head, &h) == 0 &&
+	    (uint64_t)jst.st_size == JOURNAL_HEAD + 2 * h.len) {
+		j = gguf_xmalloc(h.len > 0 ? (size_t)(2 * h.len) : 1);
+		n = h.len > 0 ? pread(jfd, j, (size_t)(2 * h.len),
+		    JOURNAL_HEAD) : 0;
+		valid = n >= 0 && (uint64_t)n == 2 * h.len &&
+		    gguf_hash(j, (size_t)h.len) == h.h_old &&
+		    gguf_hash(j + h.len, (size_t)h.len) == h.h_new;
 	}
 	if (!valid) {
 		/* Incomplete: written before the model was touched. */
@@ -582,19 +962,24 @@ gguf_recover(const char *path, struct gguf_err *err)
 		rc = 2;
 		goto out;
 	}
-	mfd = open(path, O_WRONLY | O_CLOEXEC);
+	mfd = open(real, O_RDWR | O_CLOEXEC);
 	if (mfd < 0 || fstat(mfd, &mst) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
 		goto out;
 	}
-	if ((uint64_t)mst.st_size != msize) {
-		gguf_errf(err, -1, "the model is %llu bytes, the journal was "
-		    "made for %llu: not rolling back (the journal is kept)",
-		    (unsigned long long)mst.st_size,
-		    (unsigned long long)msize);
+	if ((why = not_journaled(&h, j, &mst, NULL)) == NULL) {
+		if ((r = read_region(mfd, h.region, err)) == NULL)
+			goto out;
+		why = not_journaled(&h, j, &mst, r);
+	}
+	if (why != NULL) {
+		gguf_errf(err, -1, "this is not the file the journal was made "
+		    "for (%s): not rolling back; the file is untouched and the "
+		    "journal kept (remove it by hand if the file is right)",
+		    why);
 		goto out;
 	}
-	if (pwrite_all(mfd, old, len, off, err) != 0)
+	if (pwrite_all(mfd, j, h.len, h.off, err) != 0)
 		goto out;
 	if (gguf_io_fsync(mfd) != 0) {
 		gguf_errf(err, -1, "fsync: %s", strerror(errno));
@@ -609,11 +994,14 @@ gguf_recover(const char *path, struct gguf_err *err)
 		goto out;
 	rc = 1;
 out:
-	free(old);
+	free(j);
+	free(r);
 	if (jfd >= 0)
 		close(jfd);
 	if (mfd >= 0)
 		close(mfd);
+	lock_release(&lk);
+	free(real);
 	return rc;
 }
 
@@ -641,16 +1029,20 @@ stale_temp(const char *name, const char *base)
 }
 
 int
-gguf_stale_temps(const char *path, int remove, struct gguf_err *err)
+gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
+    struct gguf_err *err)
 {
 	struct dirent	*de;
+	struct stat	 st;
 	DIR		*dp;
 	char		*real, *dir, *base, *full;
 	size_t		 len;
 	int		 n = 0;
 
-	real = realpath(path, NULL);
-	split_path(real != NULL ? real : path, &dir, &base);
+	if (bytes != NULL)
+		*bytes = 0;
+	real = resolve(path);
+	split_path(real, &dir, &base);
 	free(real);
 	if ((dp = opendir(dir)) == NULL) {
 		free(dir);
@@ -660,19 +1052,19 @@ gguf_stale_temps(const char *path, int remove, struct gguf_err *err)
 	while ((de = readdir(dp)) != NULL) {
 		if (!stale_temp(de->d_name, base))
 			continue;
-		if (remove) {
-			len = strlen(dir) + strlen(de->d_name) + 2;
-			full = gguf_xmalloc(len);
-			snprintf(full, len, "%s/%s", dir, de->d_name);
-			if (unlink(full) != 0) {
-				gguf_errf(err, -1, "cannot remove %s: %s",
-				    de->d_name, strerror(errno));
-				free(full);
-				n = -1;
-				break;
-			}
+		len = strlen(dir) + strlen(de->d_name) + 2;
+		full = gguf_xmalloc(len);
+		snprintf(full, len, "%s/%s", dir, de->d_name);
+		if (bytes != NULL && lstat(full, &st) == 0)
+			*bytes += (uint64_t)st.st_size;
+		if (remove && unlink(full) != 0) {
+			gguf_errf(err, -1, "cannot remove %s: %s", de->d_name,
+			    strerror(errno));
 			free(full);
+			n = -1;
+			break;
 		}
+		free(full);
 		n++;
 	}
 	closedir(dp);
@@ -683,58 +1075,123 @@ gguf_stale_temps(const char *path, int remove, struct gguf_err *err)
 
 /* ------------------------------------------------------------------- save */
 
-/* Where a save goes: the resolved target; -1 if it may not go there. */
-static int
-resolve_target(struct gguf_doc *d, const struct gguf_save_opts *o,
-    char **target, struct gguf_err *err)
-{
-	struct stat	st;
-	char		*real;
+/* Where a save goes, and what is there. */
+struct target {
+	char		*path;		/* links followed */
+	int		 exists;
+	struct stat	 st;
+	int		 ro;		/* read-only: only a forced save writes it */
+};
 
-	if (o->path == NULL) {
-		*target = gguf_xstrdup(d->real);
-		return 0;
-	}
-	if (lstat(o->path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		real = realpath(o->path, NULL);
-		if (real == NULL)
+/*
+ * Where a save goes; -1 if it may not go there. Unless forced, it does
+ * not go over another existing file, nor to a read-only file or into a
+ * read-only directory.
+ */
+static int
+target_get(struct gguf_doc *d, const struct gguf_save_opts *o,
+    struct target *t, struct gguf_err *err)
+{
+	struct stat	 lst, dst;
+	char		*dir, *base;
+	int		 rc = -1;
+
+	memset(t, 0, sizeof t[0]);
+	if (o->path == NULL)
+		t->path = gguf_xstrdup(d->real);
+	else if (lstat(o->path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		t->path = resolve(o->path);
+		if (strcmp(t->path, o->path) == 0) {
+			free(t->path);
+			t->path = NULL;
 			return gguf_errf(err, -1, "cannot follow the symlink: "
 			    "%s", strerror(errno));
-		*target = gguf_xstrdup(real);
-		free(real);
+		}
 	} else
-		*target = gguf_xstrdup(o->path);
-	if (stat(*target, &st) == 0) {
-		if (!S_ISREG(st.st_mode)) {
-			free(*target);
-			return gguf_errf(err, -1, "not a regular file");
-		}
-		if (st.st_dev == d->dev && st.st_ino == d->ino) {
-			free(*target);
-			return gguf_errf(err, -1, "this is the file being "
-			    "edited: save the document itself (in place) "
-			    "instead of writing a copy over it");
-		}
+		t->path = gguf_xstrdup(o->path);
+	t->exists = stat(t->path, &t->st) == 0;
+	if (t->exists && !S_ISREG(t->st.st_mode)) {
+		gguf_errf(err, -1, "not a regular file");
+		goto out;
 	}
+	if (o->path != NULL && t->exists && t->st.st_dev == d->dev &&
+	    t->st.st_ino == d->ino) {
+		gguf_errf(err, -1, "this is the file being edited: save the "
+		    "document itself (in place) instead of writing a copy "
+		    "over it");
+		goto out;
+	}
+	if (o->path != NULL && t->exists && !o->force) {
+		gguf_errf(err, -1, "the file exists: not overwriting it unless "
+		    "forced");
+		goto out;
+	}
+	t->ro = t->exists && read_only(&t->st, t->path);
+	if (t->ro && !o->force) {
+		gguf_errf(err, -1, "the file is read-only (mode %04o): not "
+		    "writing it unless forced", (unsigned)(t->st.st_mode &
+		    07777));
+		goto out;
+	}
+	split_path(t->path, &dir, &base);
+	if (stat(dir, &dst) == 0 && read_only(&dst, dir) && !o->force)
+		gguf_errf(err, -1, "the directory %s is read-only (mode %04o): "
+		    "not writing there unless forced", dir,
+		    (unsigned)(dst.st_mode & 07777));
+	else
+		rc = 0;
+	free(dir);
+	free(base);
+out:
+	if (rc != 0) {
+		free(t->path);
+		t->path = NULL;
+	}
+	return rc;
+}
+
+int
+gguf_doc_check_target(struct gguf_doc *d, const struct gguf_save_opts *o,
+    struct gguf_err *err)
+{
+	struct target	t;
+
+	if (target_get(d, o, &t, err) != 0)
+		return -1;
+	free(t.path);
 	return 0;
 }
 
 static int
-decide(struct gguf_doc *d, const struct gguf_save_opts *o, struct wplan *p,
-    struct gguf_save_info *info, struct gguf_err *err)
+decide(struct gguf_doc *d, const struct gguf_save_opts *o,
+    const struct target *t, struct wplan *p, struct gguf_save_info *info,
+    struct gguf_err *err)
 {
+	long	pid;
+
 	memset(info, 0, sizeof *info);
-	if (d->journal || gguf_journal_exists(d->real))
+	if (gguf_journal_exists(d->real)) {
+		if ((pid = gguf_save_holder(d->real)) != 0)
+			return held_err(pid, err);
 		return gguf_errf(err, -1, "an interrupted save left a journal "
 		    "beside the file: recover it first");
+	}
 	if (gguf_plan(d, o->reserve, p, info, err) != 0) {
 		gguf_plan_free(p);
 		return -1;
 	}
-	if (o->path == NULL && p->inplace_ok && !o->no_inplace)
+	/* A read-only file is replaced, not written: its mode stays. */
+	if (o->path == NULL && p->inplace_ok && !o->no_inplace && !t->ro)
 		info->how = GGUF_SAVE_INPLACE;
 	else
 		info->how = GGUF_SAVE_REWRITE;
+	info->nlink = t->exists ? (unsigned long)t->st.st_nlink : 0;
+	if (t->exists && t->st.st_nlink > 1)
+		gguf_notice(info, "the file has %lu names (hard links): %s",
+		    (unsigned long)t->st.st_nlink, info->how ==
+		    GGUF_SAVE_INPLACE ? "saving in place changes them all" :
+		    "a rewrite changes this one only, the others keep the old "
+		    "content");
 	return 0;
 }
 
@@ -743,8 +1200,19 @@ gguf_doc_plan_save(struct gguf_doc *d, const struct gguf_save_opts *o,
     struct gguf_save_info *info, struct gguf_err *err)
 {
 	struct wplan	p;
+	struct target	t;
+	long		pid;
 
-	if (decide(d, o, &p, info, err) != 0)
+	/* The target's own refusals are gguf_doc_check_target's. */
+	memset(&t, 0, sizeof t);
+	if (o->path == NULL) {
+		t.exists = stat(d->real, &t.st) == 0;
+		t.ro = t.exists && read_only(&t.st, d->real);
+	} else
+		t.exists = stat(o->path, &t.st) == 0;
+	if ((pid = gguf_save_holder(o->path != NULL ? o->path : d->real)) != 0)
+		return held_err(pid, err);
+	if (decide(d, o, &t, &p, info, err) != 0)
 		return -1;
 	gguf_plan_free(&p);
 	return 0;
@@ -755,24 +1223,34 @@ gguf_doc_save(struct gguf_doc *d, const struct gguf_save_opts *o,
     struct gguf_save_info *info, struct gguf_err *err)
 {
 	struct wplan	 p;
-	char		*target = NULL;
-	int		 rc, changed;
+	struct target	 t;
+	struct savelock	 lk;
+	long		 stale;
+	int		 rc = -1, changed;
 
-	if (resolve_target(d, o, &target, err) != 0)
+	if (target_get(d, o, &t, err) != 0)
 		return -1;
-	if ((changed = check_source(d, o->force, err)) < 0 ||
-	    decide(d, o, &p, info, err) != 0) {
-		free(target);
+	if (lock_take(t.path, &lk, err) != 0) {
+		free(t.path);
 		return -1;
 	}
+	stale = lk.stale;
+	if ((changed = check_source(d, o->force, err)) < 0 ||
+	    decide(d, o, &t, &p, info, err) != 0)
+		goto out;
+	if (stale > 0)
+		gguf_notice(info, "took over the lock that process %ld left "
+		    "(it is gone)", stale);
 	if (changed)
 		info->how = GGUF_SAVE_REWRITE;	/* the old header is not known */
 	if (info->how == GGUF_SAVE_INPLACE)
 		rc = inplace(d, &p, o, info, err);
 	else
-		rc = rewrite(d, &p, target, o, info, err);
+		rc = rewrite(d, &p, t.path, o, info, err);
 	gguf_plan_free(&p);
-	free(target);
+out:
+	lock_release(&lk);
+	free(t.path);
 	if (rc != 0)
 		return -1;
 	if (o->path == NULL && !o->no_reopen && gguf_doc_reload(d, err) != 0)

@@ -15,7 +15,7 @@
 # EINTR and short writes must not be noticed at all. A kill leaves a
 # temporary file that `ggufed info` reports and `ggufed recover` removes.
 # Last, a real file-size limit (RLIMIT_FSIZE, SIGXFSZ ignored) must fail
-# a rewrite as cleanly as a full disk.
+# a rewrite as cleanly as a full disk, and say it is the limit.
 . "$TESTS_SRCDIR/lib.sh"
 
 src="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
@@ -127,7 +127,7 @@ try rw fallocate ENOSPC
 
 # A fault that never goes away: the rollback of an in-place save fails
 # too, so the journal stays and recover puts the old header back.
-save ip "write:3+:EIO"
+save ip "write:4+:EIO"
 [ $rc -eq 1 ] && [ -e "$m.ggufed-journal" ] && grep -q recover "$scratch/err" &&
     "$GGUFED" recover "$m" >/dev/null && [ "$(outcome x)" = old ] &&
     [ -z "$(leftovers)" ]
@@ -191,8 +191,9 @@ cp "$old" "$m"
 	exec "$GGUFED" edit "$m" -i -e "set $rw_edit"
 ) >"$scratch/out" 2>"$scratch/err"
 rc=$?
-[ $rc -eq 1 ] && sane && [ "$(outcome x)" = old ] && [ -z "$(leftovers)" ]
-ok $? "RLIMIT_FSIZE: the rewrite fails (exit $rc), the old file stays, nothing left"
+[ $rc -eq 1 ] && sane && [ "$(outcome x)" = old ] && [ -z "$(leftovers)" ] &&
+    grep -q "file too large for this process's limit" "$scratch/err"
+ok $? "RLIMIT_FSIZE: the rewrite fails (exit $rc) and says why, the old file stays, nothing left"
 sed 's/^/# /' "$scratch/err"
 
 done_testing

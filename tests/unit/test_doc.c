@@ -261,8 +261,13 @@ test_save(void)
 	    "a save without edits is byte-identical");
 	ex(d, "set general.alignment:u32 64");
 	ex(d, "rename t1 second");
+	ok(gguf_doc_save(d, &o, &info, &err) != 0 && same_files(p, q) &&
+	    strstr(err.msg, "exists") != NULL, "an existing file is not "
+	    "overwritten unless forced");
+	o.force = 1;
 	ok(gguf_doc_save(d, &o, &info, &err) == 0 && info.relayout,
 	    "alignment 64: re-laid out");
+	o.force = 0;
 	gguf_doc_free(d);
 	f = gguf_open(q, &err);
 	ok(f != NULL && gguf_layout(f)->alignment == 64 &&
@@ -359,7 +364,9 @@ test_be(void)
 	    ex(d, "set new.v:u16 0x0a0b") == LANG_OK &&
 	    ex(d, "set toks[0] zz") == LANG_OK &&
 	    ex(d, "rm-tensor t0") == LANG_OK, "edits on a big-endian model");
+	o.force = 1;
 	ok(gguf_doc_save(d, &o, &info, &err) == 0, "saved");
+	o.force = 0;
 	gguf_doc_free(d);
 	f = gguf_open(q, &err);
 	ok(f != NULL && gguf_layout(f)->be && gguf_layout(f)->version == 3,
