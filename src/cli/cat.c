@@ -161,8 +161,6 @@ cat_values(const struct gguf_file *f, const struct gguf_tensor *t,
     const struct window *w, struct gguf_err *err)
 {
 	const struct gguf_type_info	*ti = gguf_ttype(t->type);
-	const uint8_t			*data;
-	int				 be = gguf_layout(f)->be;
 	int				 ints = (ti->flags & GGUF_TF_INT) != 0;
 	int				 wide = t->type == GGUF_T_F64;
 	uint64_t			 r, off, k;
@@ -171,7 +169,7 @@ cat_values(const struct gguf_file *f, const struct gguf_tensor *t,
 	int64_t				*iv = NULL;
 	int				 rc = -1;
 
-	if ((data = gguf_tensor_data(f, t, err)) == NULL)
+	if (gguf_tensor_data(f, t, err) == NULL)
 		return -1;
 	if (ints)
 		iv = cli_xcalloc(CAT_CHUNK, sizeof *iv);
@@ -183,12 +181,11 @@ cat_values(const struct gguf_file *f, const struct gguf_tensor *t,
 		for (off = 0; off < w->ncols; off += k) {
 			k = w->ncols - off < CAT_CHUNK ? w->ncols - off :
 			    CAT_CHUNK;
-			if ((ints ? gguf_dequant_i64(t->type, be, data,
-			    t->nbytes, r * t->ne[0] + w->col0 + off, k, iv,
-			    err) : wide ? gguf_dequant_f64(t->type, be, data,
-			    t->nbytes, r * t->ne[0] + w->col0 + off, k, dv,
-			    err) : gguf_dequant(t->type, be, data, t->nbytes,
-			    r * t->ne[0] + w->col0 + off, k, fv, err)) != 0)
+			if ((ints ? gguf_dequant_rows_i64(f, t, r, 1,
+			    w->col0 + off, k, iv, err) : wide ?
+			    gguf_dequant_rows_f64(f, t, r, 1, w->col0 + off, k,
+			    dv, err) : gguf_dequant_rows(f, t, r, 1,
+			    w->col0 + off, k, fv, err)) != 0)
 				goto out;
 			print_row_values(fv, dv, iv, k, off == 0);
 		}
@@ -228,29 +225,41 @@ cat_raw(const struct gguf_file *f, const struct gguf_tensor *t,
     const struct window *w, struct gguf_err *err)
 {
 	const struct gguf_type_info	*ti = gguf_ttype(t->type);
-	const uint8_t			*data, *p;
+	const uint8_t			*p;
 	struct gguf_blockview		*bv;
+	uint8_t				*row;
 	int				 be = gguf_layout(f)->be;
-	uint64_t			 r, b, b0, b1, c, e;
+	uint64_t			 r, b, b0, b1, c, e, k;
 	unsigned			 i;
 
 	if (gguf_dequant_check(t->type, be, err) != 0)
 		return -1;
-	if ((data = gguf_tensor_data(f, t, err)) == NULL)
+	if (gguf_tensor_data(f, t, err) == NULL)
 		return -1;
 	if (!(ti->flags & GGUF_TF_QUANT)) {
 		/* plain types: the stored bits, in the file's byte order */
+		row = cli_xcalloc(CAT_CHUNK, ti->bytes);
 		for (r = w->row0; r < w->row0 + w->nrows; r++) {
-			for (c = 0; c < w->ncols; c++) {
-				p = data + (r * t->ne[0] + w->col0 + c) *
-				    ti->bytes;
-				fputs(c > 0 ? " 0x" : "0x", stdout);
-				for (i = 0; i < ti->bytes; i++)
-					printf("%02x", p[be ? i :
-					    ti->bytes - 1 - i]);
+			for (c = 0; c < w->ncols; c += k) {
+				k = w->ncols - c < CAT_CHUNK ? w->ncols - c :
+				    CAT_CHUNK;
+				if (gguf_tensor_read(f, t, (r * t->ne[0] +
+				    w->col0 + c) * ti->bytes, row,
+				    k * ti->bytes, err) != 0) {
+					free(row);
+					return -1;
+				}
+				for (e = 0; e < k; e++) {
+					p = row + e * ti->bytes;
+					fputs(c + e > 0 ? " 0x" : "0x", stdout);
+					for (i = 0; i < ti->bytes; i++)
+						printf("%02x", p[be ? i :
+						    ti->bytes - 1 - i]);
+				}
 			}
 			putchar('\n');
 		}
+		free(row);
 		return 0;
 	}
 	bv = cli_xcalloc(1, sizeof *bv);
@@ -261,8 +270,7 @@ cat_raw(const struct gguf_file *f, const struct gguf_tensor *t,
 		b0 = e / ti->blck;
 		b1 = (e + w->ncols - 1) / ti->blck;
 		for (b = b0; b <= b1; b++) {
-			if (gguf_dequant_block_view(t->type, be, data,
-			    t->nbytes, b, bv, err) != 0) {
+			if (gguf_tensor_block_view(f, t, b, bv, err) != 0) {
 				free(bv);
 				return -1;
 			}

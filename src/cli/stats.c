@@ -271,6 +271,12 @@ cmd_stats(int argc, char **argv)
 		progress_clear(&pr);
 		if (r != 0)
 			rc = EXIT_BADFILE;
+		if (r != 0 && gguf_file_changed(f, 0, &err)) {
+			/* no tensor after this one can be trusted */
+			fflush(stdout);
+			cli_file_error(path, &err);
+			break;
+		}
 		if (json)
 			print_json(t, &st, r != 0 ? err.msg : NULL);
 		else if (all)

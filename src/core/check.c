@@ -650,6 +650,8 @@ check_data(struct checker *c, const struct gguf_stats_opts *uopts)
 		if (rc != 0) {
 			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor \"%s\": "
 			    "%s", nm, e.msg);
+			if (gguf_file_changed(c->f, 0, &e))
+				break;	/* the rest cannot be trusted */
 			continue;
 		}
 		if (st.nnan > 0 || st.npinf > 0 || st.nninf > 0)

@@ -2061,30 +2061,82 @@ gguf_tensor_window(const struct gguf_file *f, const struct gguf_tensor *t,
 	return gguf_tensor_data(f, t, err);
 }
 
+/* One read of a tensor's data, run under the file's guard. */
+struct rows_job {
+	const struct gguf_tensor *t;
+	int			 be;
+	const uint8_t		*data;
+	uint64_t		 row0, nrows, col0, ncols;
+	float			*fout;
+	double			*dout;
+	int64_t			*iout;
+	uint64_t		 block;
+	struct gguf_blockview	*bv;
+	struct gguf_err		*err;
+};
+
+static int
+rows_cb(void *arg)
+{
+	struct rows_job			*j = arg;
+	const struct gguf_tensor	*t = j->t;
+	uint64_t			 r, first;
+	int				 rc;
+
+	if (j->bv != NULL)
+		return gguf_dequant_block_view(t->type, j->be, j->data,
+		    t->nbytes, j->block, j->bv, j->err);
+	if (j->fout != NULL && j->ncols == t->ne[0])
+		return gguf_dequant(t->type, j->be, j->data, t->nbytes,
+		    j->row0 * t->ne[0], j->nrows * j->ncols, j->fout, j->err);
+	for (r = 0; r < j->nrows; r++) {
+		first = (j->row0 + r) * t->ne[0] + j->col0;
+		if (j->fout != NULL)
+			rc = gguf_dequant(t->type, j->be, j->data, t->nbytes,
+			    first, j->ncols, j->fout + r * j->ncols, j->err);
+		else if (j->dout != NULL)
+			rc = gguf_dequant_f64(t->type, j->be, j->data,
+			    t->nbytes, first, j->ncols, j->dout + r * j->ncols,
+			    j->err);
+		else
+			rc = gguf_dequant_i64(t->type, j->be, j->data,
+			    t->nbytes, first, j->ncols, j->iout + r * j->ncols,
+			    j->err);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+rows_run(const struct gguf_file *f, struct rows_job *j)
+{
+	j->be = gguf_layout(f)->be;
+	j->data = gguf_tensor_window(f, j->t, j->row0, j->nrows, j->col0,
+	    j->ncols, j->err);
+	if (j->data == NULL)
+		return -1;
+	if (j->nrows == 0 || j->ncols == 0)
+		return 0;
+	return gguf_file_guard(f, rows_cb, j, j->err);
+}
+
 int
 gguf_dequant_rows(const struct gguf_file *f, const struct gguf_tensor *t,
     uint64_t row0, uint64_t nrows, uint64_t col0, uint64_t ncols,
     float *out, struct gguf_err *err)
 {
-	const uint8_t	*data;
-	int		 be = gguf_layout(f)->be;
-	uint64_t	 r;
+	struct rows_job	j;
 
-	data = gguf_tensor_window(f, t, row0, nrows, col0, ncols, err);
-	if (data == NULL)
-		return -1;
-	if (nrows == 0 || ncols == 0)
-		return 0;
-	if (ncols == t->ne[0])
-		return gguf_dequant(t->type, be, data, t->nbytes,
-		    row0 * t->ne[0], nrows * ncols, out, err);
-	for (r = 0; r < nrows; r++) {
-		if (gguf_dequant(t->type, be, data, t->nbytes,
-		    (row0 + r) * t->ne[0] + col0, ncols, out + r * ncols,
-		    err) != 0)
-			return -1;
-	}
-	return 0;
+	memset(&j, 0, sizeof j);
+	j.t = t;
+	j.row0 = row0;
+	j.nrows = nrows;
+	j.col0 = col0;
+	j.ncols = ncols;
+	j.fout = out;
+	j.err = err;
+	return rows_run(f, &j);
 }
 
 int
@@ -2092,22 +2144,91 @@ gguf_dequant_rows_f64(const struct gguf_file *f,
     const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,
     uint64_t col0, uint64_t ncols, double *out, struct gguf_err *err)
 {
-	const uint8_t	*data;
-	int		 be = gguf_layout(f)->be;
-	uint64_t	 r;
+	struct rows_job	j;
 
-	data = gguf_tensor_window(f, t, row0, nrows, col0, ncols, err);
-	if (data == NULL)
+	memset(&j, 0, sizeof j);
+	j.t = t;
+	j.row0 = row0;
+	j.nrows = nrows;
+	j.col0 = col0;
+	j.ncols = ncols;
+	j.dout = out;
+	j.err = err;
+	return rows_run(f, &j);
+}
+
+int
+gguf_dequant_rows_i64(const struct gguf_file *f,
+    const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,
+    uint64_t col0, uint64_t ncols, int64_t *out, struct gguf_err *err)
+{
+	struct rows_job	j;
+
+	memset(&j, 0, sizeof j);
+	j.t = t;
+	j.row0 = row0;
+	j.nrows = nrows;
+	j.col0 = col0;
+	j.ncols = ncols;
+	j.iout = out;
+	j.err = err;
+	return rows_run(f, &j);
+}
+
+int
+gguf_tensor_block_view(const struct gguf_file *f,
+    const struct gguf_tensor *t, uint64_t block, struct gguf_blockview *bv,
+    struct gguf_err *err)
+{
+	struct rows_job	j;
+
+	memset(&j, 0, sizeof j);
+	j.t = t;
+	j.be = gguf_layout(f)->be;
+	j.block = block;
+	j.bv = bv;
+	j.err = err;
+	if (gguf_dequant_check(t->type, j.be, err) != 0 ||
+	    (j.data = gguf_tensor_data(f, t, err)) == NULL)
 		return -1;
-	if (nrows == 0 || ncols == 0)
-		return 0;
-	for (r = 0; r < nrows; r++) {
-		if (gguf_dequant_f64(t->type, be, data, t->nbytes,
-		    (row0 + r) * t->ne[0] + col0, ncols, out + r * ncols,
-		    err) != 0)
-			return -1;
-	}
+	return gguf_file_guard(f, rows_cb, &j, err);
+}
+
+struct copy_job {
+	const uint8_t	*src;
+	void		*dst;
+	uint64_t	 n;
+};
+
+static int
+copy_cb(void *arg)
+{
+	struct copy_job	*j = arg;
+
+	memcpy(j->dst, j->src, (size_t)j->n);
 	return 0;
+}
+
+int
+gguf_tensor_read(const struct gguf_file *f, const struct gguf_tensor *t,
+    uint64_t off, void *buf, uint64_t n, struct gguf_err *err)
+{
+	struct copy_job	j;
+	const uint8_t	*data;
+
+	if ((data = gguf_tensor_data(f, t, err)) == NULL)
+		return -1;
+	if (off > t->nbytes || n > t->nbytes - off)
+		return gguf_errf(err, -1, "bytes %llu:%llu out of range: the "
+		    "tensor has %llu bytes", (unsigned long long)off,
+		    (unsigned long long)(off + n),
+		    (unsigned long long)t->nbytes);
+	if (n == 0)
+		return 0;
+	j.src = data + off;
+	j.dst = buf;
+	j.n = n;
+	return gguf_file_guard(f, copy_cb, &j, err);
 }
 
 int

@@ -76,7 +76,9 @@ uint64_t gguf_tensor_nrows(const struct gguf_tensor *t);
  * Decodes columns [col0, col0 + ncols) of rows [row0, row0 + nrows) of
  * tensor t of file f into out, row after row (nrows * ncols values).
  * Fails with a message naming the valid range when the window lies outside
- * the tensor, or when the tensor's data cannot be read or decoded.
+ * the tensor, or when the tensor's data cannot be read or decoded, or
+ * when the file changed on disk (the reads are guarded: see
+ * gguf_file_guard). The _i64 form is for the integer types only.
  */
 int	gguf_dequant_rows(const struct gguf_file *f,
 	    const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,
@@ -84,6 +86,17 @@ int	gguf_dequant_rows(const struct gguf_file *f,
 int	gguf_dequant_rows_f64(const struct gguf_file *f,
 	    const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,
 	    uint64_t col0, uint64_t ncols, double *out, struct gguf_err *err);
+int	gguf_dequant_rows_i64(const struct gguf_file *f,
+	    const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,
+	    uint64_t col0, uint64_t ncols, int64_t *out, struct gguf_err *err);
+
+/*
+ * Copies bytes [off, off + n) of tensor t's data into buf, guarded like
+ * the decoders above.
+ */
+int	gguf_tensor_read(const struct gguf_file *f,
+	    const struct gguf_tensor *t, uint64_t off, void *buf, uint64_t n,
+	    struct gguf_err *err);
 
 /* --------------------------------------------------------- block view */
 
@@ -115,12 +128,17 @@ struct gguf_blockview {
 int	gguf_dequant_block_view(uint32_t type, int be, const uint8_t *data,
 	    uint64_t nbytes, uint64_t block, struct gguf_blockview *bv,
 	    struct gguf_err *err);
+/* The same for block `block` of tensor t of file f, guarded. */
+int	gguf_tensor_block_view(const struct gguf_file *f,
+	    const struct gguf_tensor *t, uint64_t block,
+	    struct gguf_blockview *bv, struct gguf_err *err);
 
 /*
  * Checks a row and column window of t (type decodable, size known, rows
  * and columns in range, with the valid range in the message) and returns
  * the tensor's data, a non-NULL dummy for an empty window, or NULL with
- * err set. Shared by every reader of tensor ranges.
+ * err set. Shared by every reader of tensor ranges; reads of the data must
+ * be guarded (gguf_file_guard).
  */
 const uint8_t	*gguf_tensor_window(const struct gguf_file *f,
 		    const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,

@@ -254,9 +254,39 @@ const struct gguf_tensor	*gguf_tensor_at(const struct gguf_file *f,
 				    uint64_t i);
 int64_t			 gguf_tensor_find(const struct gguf_file *f,
 			    const char *name, size_t len);
-/* Pointer to the tensor's data, or NULL with err set if it is unreadable. */
+/*
+ * Pointer to the tensor's data, or NULL with err set if it is unreadable.
+ * Reads of it must go through gguf_file_guard (or the dequant and stats
+ * functions that take the file, which do).
+ */
 const uint8_t		*gguf_tensor_data(const struct gguf_file *f,
 			    const struct gguf_tensor *t, struct gguf_err *err);
+
+/*
+ * Whether the file changed on disk since it was opened: the open file's
+ * size and modification time; with GGUF_CHANGE_PATH also whether the path
+ * it was opened by now names another file or none; with
+ * GGUF_CHANGE_CONTENT also its header region, byte for byte against the
+ * copy read at open (catches a rewrite that kept the size and the time).
+ * 0 if unchanged (always for buffers); 1 if changed, with err saying how
+ * ("changed on disk: cut to 4,096 bytes (1,052,672 when opened)").
+ */
+#define GGUF_CHANGE_PATH	0x01
+#define GGUF_CHANGE_CONTENT	0x02
+int			 gguf_file_changed(const struct gguf_file *f,
+			    unsigned how, struct gguf_err *err);
+/*
+ * Runs fn(arg), which reads f's tensor data through the mapping, so that
+ * the file changing on disk cannot crash it: -1 with err ("changed on
+ * disk: ...") if the file changed before it starts, or if a read faults
+ * because the file shrank meanwhile (fn is then abandoned where it was:
+ * it must hold no lock and own no memory while it reads); otherwise what
+ * fn returned. The process's SIGBUS handler is the core's from the first
+ * call on (gguf_open installs it); a handler installed earlier still gets
+ * the faults that are not reads of a guarded file.
+ */
+int			 gguf_file_guard(const struct gguf_file *f,
+			    int (*fn)(void *), void *arg, struct gguf_err *err);
 
 size_t			 gguf_n_warnings(const struct gguf_file *f);
 const struct gguf_warning	*gguf_warning_at(const struct gguf_file *f,

@@ -140,6 +140,27 @@ void	*gguf_xrealloc(void *p, size_t n, size_t size);
 char	*gguf_xstrdup(const char *s);
 char	*gguf_xstrndup(const char *s, size_t n);
 
+/* --------------------------------------------------------- guarded reads */
+
+#define GGUF_GUARD_FAULT	(-2)	/* gguf_guard_run: a read faulted */
+
+/*
+ * Runs fn(arg) and returns what it returns, unless a read of the n bytes
+ * at p faults (SIGBUS: the mapped file shrank under it): then fn is
+ * abandoned where it was and GGUF_GUARD_FAULT is returned. fn must hold
+ * no lock and own no memory when it reads the range (see guard.c). Safe
+ * on any thread, and nests.
+ */
+int	gguf_guard_run(const void *p, uint64_t n, int (*fn)(void *),
+	    void *arg);
+/* Installs the SIGBUS handler now (gguf_guard_run does it on first use). */
+void	gguf_guard_init(void);
+
+/* Reads GGUFED_FAULT now (io.c); called once, before threads read it. */
+void	gguf_io_init(void);
+/* The fault rules' hook before one guarded read of tensor data (io.c). */
+void	gguf_io_map_read(void);
+
 /* 64-bit FNV-1a over n bytes. */
 uint64_t gguf_hash(const void *p, size_t n);
 

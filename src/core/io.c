@@ -19,12 +19,17 @@
  *				environment variable GGUFED_STALL exists (at
  *				most a minute): a slow disk, for tests that
  *				look at a save while it runs
+ *		map:N:stop	the process stops itself (SIGSTOP) before
+ *				the Nth guarded read of mapped tensor data,
+ *				so that a test can change the file under it
+ *				and let it go on (SIGCONT) deterministically
  *		kill:BYTES	the process kills itself with SIGKILL once
  *				BYTES bytes have been written in all, in the
  *				middle of the write that crosses the limit
  *	OP	write (write, pwrite, copy_file_range), read (pread of
  *		tensor data, copy_file_range), fsync, close, rename,
- *		unlink, open, fallocate
+ *		unlink, open, fallocate, map (a guarded read of the
+ *		mapping, see guard.c: stop only)
  *	ERR	ENOSPC EIO EDQUOT EFBIG EACCES EPERM EROFS EINTR, or a number
  *
  * A value without ':' is a named step of save.c (see gguf_fault).
@@ -49,18 +54,19 @@
 
 enum io_op {
 	IO_WRITE, IO_READ, IO_FSYNC, IO_CLOSE, IO_RENAME, IO_UNLINK, IO_OPEN,
-	IO_FALLOCATE, IO_NOPS
+	IO_FALLOCATE, IO_MAP, IO_NOPS
 };
 
 static const char *const	op_names[IO_NOPS] = {
 	"write", "read", "fsync", "close", "rename", "unlink", "open",
-	"fallocate"
+	"fallocate", "map"
 };
 
 #define MAX_RULES	16
 #define ERR_SHORT	(-1)
 #define ERR_STALL	(-2)
 #define STALL_MAX_MS	60000
+#define ERR_STOP	(-3)
 
 struct rule {
 	enum io_op	op;
@@ -87,6 +93,7 @@ parse_err(const char *s, size_t n)
 		{ "EFBIG", EFBIG }, { "EACCES", EACCES }, { "EPERM", EPERM },
 		{ "EROFS", EROFS }, { "EINTR", EINTR }, { "short", ERR_SHORT },
 		{ "stall", ERR_STALL },
+		{ "stop", ERR_STOP },
 	};
 	size_t	i;
 	char	buf[16];
@@ -159,8 +166,10 @@ stall(void)
 }
 
 /*
- * The injected errno for this call of op (ERR_SHORT for a short write),
- * or 0; a stall is waited out here and is then 0.
+ * The injected errno for this call of op (ERR_SHORT for a short write,
+ * ERR_STOP for a stop), or 0; a stall is waited out here and is then 0.
+ * Calls of map come from several threads: the rules are read before any
+ * of them starts (gguf_io_init) and the count is atomic.
  */
 static int
 fault(enum io_op op)
@@ -172,7 +181,7 @@ fault(enum io_op op)
 		parse_rules();
 	if (n_rules == 0)
 		return 0;
-	n = ++calls[op];
+	n = __atomic_add_fetch(&calls[op], 1, __ATOMIC_RELAXED);
 	for (i = 0; i < n_rules; i++) {
 		if (rules[i].op != op || (n != rules[i].nth &&
 		    !(rules[i].from_on && n > rules[i].nth)))
@@ -343,4 +352,18 @@ gguf_io_fallocate(int fd, off_t len)
 	errno = EOPNOTSUPP;
 	return -1;
 #endif
+}
+
+void
+gguf_io_init(void)
+{
+	if (!parsed)
+		parse_rules();
+}
+
+void
+gguf_io_map_read(void)
+{
+	if (fault(IO_MAP) == ERR_STOP)
+		kill(getpid(), SIGSTOP);
 }

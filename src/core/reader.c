@@ -17,6 +17,16 @@
  *
  * Byte order: the magic is always the bytes "GGUF"; a version field whose
  * low 16 bits are zero when read little-endian is a big-endian file.
+ *
+ * The file may change on disk while it is open. Its header region (KV
+ * entries and tensor infos, up to the data section) is made private memory
+ * right after it is read, so metadata, names and tokens never fault
+ * however the file changes. Tensor data stays a view of the file: every
+ * read of it goes through gguf_file_guard, which first checks that the
+ * file is as it was opened and then catches the fault of a read past a new
+ * end (guard.c). The file's identity at open (device, inode, size,
+ * modification time) and the private copy of its header region are what
+ * gguf_file_changed compares the file with.
  */
 #include "config.h"
 
@@ -43,6 +53,11 @@ struct gguf_file {
 	const uint8_t		*base;
 	uint64_t		 size;
 	int			 mapped;
+	int			 fd;		/* the file, for checks; -1 for buffers */
+	dev_t			 dev;		/* identity at open */
+	ino_t			 ino;
+	struct timespec		 mtime;
+	uint64_t		 hdr_len;	/* bytes of base that are private */
 
 	struct gguf_layout	 lay;
 
@@ -668,6 +683,12 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 
 /* ------------------------------------------------------------------- open */
 
+struct open_job {
+	struct gguf_file	*f;
+	struct gguf_err		*err;
+	uint64_t		 page;
+};
+
 static struct gguf_file *
 parse(struct gguf_file *f, struct gguf_err *err)
 {
@@ -695,17 +716,71 @@ gguf_open_buffer(const void *buf, size_t len, struct gguf_err *err)
 {
 	struct gguf_file	*f = gguf_xcalloc(1, sizeof *f);
 
+	f->fd = -1;
 	f->base = buf;
 	f->size = len;
 	return parse(f, err);
+}
+
+static int
+parse_cb(void *arg)
+{
+	struct open_job	*j = arg;
+
+	j->f = parse(j->f, j->err);
+	return 0;
+}
+
+/*
+ * Makes the pages of the header region private copies (a write to each
+ * page of the private mapping copies it), so that nothing the index
+ * points at can fault later.
+ */
+static int
+privatize_cb(void *arg)
+{
+	struct open_job	*j = arg;
+	struct gguf_file *f = j->f;
+	volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)f->base;
+	uint64_t	 off;
+
+	for (off = 0; off < f->hdr_len; off += j->page)
+		p[off] = p[off];
+	return 0;
+}
+
+static int
+privatize(struct open_job *j)
+{
+	struct gguf_file	*f = j->f;
+	void			*base = (void *)(uintptr_t)f->base;
+	uint64_t		 end;
+	int			 rc;
+
+	end = f->lay.data_off < f->size ? f->lay.data_off : f->size;
+	end = (end + j->page - 1) / j->page * j->page;
+	if (end == 0)
+		return 0;
+	if (mprotect(base, (size_t)end, PROT_READ | PROT_WRITE) != 0)
+		return gguf_errf(j->err, -1, "cannot copy the header: %s",
+		    strerror(errno));
+	f->hdr_len = end;
+	rc = gguf_guard_run(f->base, f->size, privatize_cb, j);
+	mprotect(base, (size_t)end, PROT_READ);
+	if (rc != 0)
+		f->hdr_len = 0;
+	return rc;
 }
 
 struct gguf_file *
 gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 {
 	struct gguf_file	*f;
-	struct stat		 st;
+	struct open_job		 j;
+	struct stat		 st, st2;
 	void			*p;
+	long			 page;
+	int			 rc;
 
 	if (fstat(fd, &st) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
@@ -718,11 +793,22 @@ gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 	f = gguf_xcalloc(1, sizeof *f);
 	f->path = path != NULL ? gguf_xstrdup(path) : NULL;
 	f->size = (uint64_t)st.st_size;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->mtime = st.st_mtim;
+	f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (f->fd < 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		free(f->path);
+		free(f);
+		return NULL;
+	}
 	if (f->size > 0) {
 		p = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p == MAP_FAILED) {
 			gguf_errf(err, -1, "cannot map the file: %s",
 			    strerror(errno));
+			close(f->fd);
 			free(f->path);
 			free(f);
 			return NULL;
@@ -731,7 +817,28 @@ gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 		f->mapped = 1;
 	} else
 		f->base = (const uint8_t *)"";
-	return parse(f, err);
+	page = sysconf(_SC_PAGESIZE);
+	memset(&j, 0, sizeof j);
+	j.f = f;
+	j.err = err;
+	j.page = page > 0 ? (uint64_t)page : 4096;
+	rc = gguf_guard_run(f->base, f->size, parse_cb, &j);
+	if (rc == 0 && j.f == NULL)
+		return NULL;		/* parse closed it */
+	if (rc == 0)
+		rc = privatize(&j);
+	if (rc == 0 && (fstat(fd, &st2) != 0 || st2.st_size != st.st_size ||
+	    st2.st_mtim.tv_sec != st.st_mtim.tv_sec ||
+	    st2.st_mtim.tv_nsec != st.st_mtim.tv_nsec))
+		rc = GGUF_GUARD_FAULT;
+	if (rc != 0) {
+		if (rc == GGUF_GUARD_FAULT)
+			gguf_errf(err, -1, "changed on disk while it was "
+			    "being opened");
+		gguf_close(f);
+		return NULL;
+	}
+	return f;
 }
 
 struct gguf_file *
@@ -746,10 +853,9 @@ gguf_open(const char *path, struct gguf_err *err)
 		return NULL;
 	}
 	f = gguf_open_fd(fd, path, err);
-	close(fd);
+	close(fd);		/* the file keeps its own descriptor */
 	return f;
 }
-
 void
 gguf_close(struct gguf_file *f)
 {
@@ -764,6 +870,8 @@ gguf_close(struct gguf_file *f)
 		free(f->warn[w].msg);
 	if (f->mapped)
 		munmap((void *)(uintptr_t)f->base, (size_t)f->size);
+	if (f->fd >= 0)
+		close(f->fd);
 	free(f->warn);
 	free(f->kv);
 	free(f->tensors);
@@ -839,6 +947,107 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 		    "lies beyond the end of the file",
 		    pname(&t->name, buf, sizeof buf)), NULL;
 	return f->base + f->lay.data_off + t->offset;
+}
+
+/* ------------------------------------------------------------- changes */
+
+#define CMP_BUF	(1u << 16)
+
+static int
+same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/* 1 if the header region on disk differs from the copy read at open. */
+static int
+header_differs(const struct gguf_file *f)
+{
+	uint8_t		*buf;
+	uint64_t	 off, n;
+	ssize_t		 r;
+	int		 differs = 0;
+
+	if (f->hdr_len == 0)
+		return 0;
+	n = f->hdr_len < f->size ? f->hdr_len : f->size;
+	buf = gguf_xmalloc(CMP_BUF);
+	for (off = 0; off < n && !differs; off += (uint64_t)r) {
+		r = pread(f->fd, buf, n - off < CMP_BUF ? (size_t)(n - off) :
+		    CMP_BUF, (off_t)off);
+		if (r < 0 && errno == EINTR) {
+			r = 0;
+			continue;
+		}
+		if (r <= 0 || memcmp(buf, f->base + off, (size_t)r) != 0)
+			differs = 1;
+	}
+	free(buf);
+	return differs;
+}
+
+int
+gguf_file_changed(const struct gguf_file *f, unsigned how,
+    struct gguf_err *err)
+{
+	struct stat	st;
+	char		a[32], b[32];
+
+	if (f->fd < 0)
+		return 0;
+	if (fstat(f->fd, &st) != 0)
+		return gguf_errf(err, -1, "changed on disk: %s",
+		    strerror(errno)), 1;
+	if ((uint64_t)st.st_size < f->size)
+		return gguf_errf(err, -1, "changed on disk: cut to %s bytes "
+		    "(%s when opened)",
+		    gguf_fmt_group((uint64_t)st.st_size, a, sizeof a),
+		    gguf_fmt_group(f->size, b, sizeof b)), 1;
+	if ((uint64_t)st.st_size != f->size)
+		return gguf_errf(err, -1, "changed on disk: grown to %s bytes "
+		    "(%s when opened)",
+		    gguf_fmt_group((uint64_t)st.st_size, a, sizeof a),
+		    gguf_fmt_group(f->size, b, sizeof b)), 1;
+	if (!same_time(&st.st_mtim, &f->mtime))
+		return gguf_errf(err, -1, "changed on disk: written to since "
+		    "it was opened"), 1;
+	if ((how & GGUF_CHANGE_PATH) && f->path != NULL) {
+		if (stat(f->path, &st) != 0)
+			return gguf_errf(err, -1, "changed on disk: %s",
+			    errno == ENOENT ? "removed" : strerror(errno)), 1;
+		if (st.st_dev != f->dev || st.st_ino != f->ino)
+			return gguf_errf(err, -1, "changed on disk: replaced "
+			    "by another file"), 1;
+	}
+	if ((how & GGUF_CHANGE_CONTENT) && header_differs(f))
+		return gguf_errf(err, -1, "changed on disk: its header was "
+		    "rewritten"), 1;
+	return 0;
+}
+
+int
+gguf_file_guard(const struct gguf_file *f, int (*fn)(void *), void *arg,
+    struct gguf_err *err)
+{
+	struct gguf_err	e;
+	int		rc;
+
+	memset(&e, 0, sizeof e);
+	if (gguf_file_changed(f, 0, &e)) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	gguf_io_map_read();
+	rc = gguf_guard_run(f->base, f->size, fn, arg);
+	if (rc != GGUF_GUARD_FAULT)
+		return rc;
+	if (!gguf_file_changed(f, 0, &e))
+		gguf_errf(&e, -1, "changed on disk: its data could not be "
+		    "read");
+	if (err != NULL)
+		*err = e;
+	return -1;
 }
 
 size_t

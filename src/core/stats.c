@@ -18,6 +18,12 @@
  * Progress is reported after every item, under a lock, so calls never
  * overlap and the count only grows. Cancellation, by the callback or the
  * caller's flag, is noticed before the next item is taken.
+ *
+ * Each item's reads of the data are guarded on the thread that makes
+ * them (guard.c): if the file shrinks under a run, the item that meets the
+ * hole fails, the run stops like a cancelled one and returns -1 with
+ * "changed on disk". Items hold no lock and allocate nothing while they
+ * read, so one can be abandoned at any read.
  */
 #include "config.h"
 
@@ -48,6 +54,8 @@ struct pool {
 					     struct gguf_err *);
 	void				*ctx;
 	const struct gguf_stats_opts	*opts;
+	const uint8_t			*data;		/* the range items read */
+	uint64_t			 nbytes;
 
 	pthread_mutex_t			 lock;
 	uint64_t			 done;
@@ -89,6 +97,43 @@ chunk_alloc(size_t n)
 	return p;
 }
 
+struct item {
+	struct pool	*p;
+	uint64_t	 i;
+	struct worker	*w;
+	uint64_t	*units;
+	struct gguf_err	*err;
+};
+
+static int
+item_cb(void *arg)
+{
+	struct item	*it = arg;
+
+	return it->p->work(it->p, it->i, it->w, it->units, it->err);
+}
+
+/* Runs item i with its reads of the data guarded. */
+static int
+run_item(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct item	it;
+	int		rc;
+
+	it.p = p;
+	it.i = i;
+	it.w = w;
+	it.units = units;
+	it.err = err;
+	gguf_io_map_read();
+	rc = gguf_guard_run(p->data, p->nbytes, item_cb, &it);
+	if (rc == GGUF_GUARD_FAULT)
+		return gguf_errf(err, -1, "changed on disk: its data could "
+		    "not be read");
+	return rc;
+}
+
 static void *
 worker_main(void *arg)
 {
@@ -114,7 +159,7 @@ worker_main(void *arg)
 			break;
 		units = 0;
 		memset(&err, 0, sizeof err);
-		stop = p->work(p, i, w, &units, &err) != 0;
+		stop = run_item(p, i, w, &units, &err) != 0;
 		pthread_mutex_lock(&p->lock);
 		if (stop && !p->failed) {
 			p->failed = 1;
@@ -592,18 +637,26 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	static const struct gguf_stats_opts	 defaults;
 	struct stats_run			 r;
 	struct pool				 p;
+	const struct gguf_type_info		*ti;
 	float					 probe;
+	uint64_t				 cap;
 	int					 rc;
 
 	memset(st, 0, sizeof *st);
 	if (opts == NULL)
 		opts = &defaults;
-	/* a zero-length decode checks the type and the range */
+	/* a zero-length decode checks the type and the start (reads nothing) */
 	if (gguf_dequant(type, be, data, nbytes, first, 0, &probe, err) != 0)
 		return -1;
-	if (n > 0 && gguf_dequant(type, be, data, nbytes, first + n - 1, 1,
-	    &probe, err) != 0)
-		return -1;
+	ti = gguf_ttype(type);
+	if (gguf_mul_ok(nbytes / ti->bytes, ti->blck, &cap) != 0)
+		cap = UINT64_MAX;
+	if (n > cap - first)
+		return gguf_errf(err, -1, "elements %llu..%llu lie outside "
+		    "the %llu elements of the data",
+		    (unsigned long long)first,
+		    (unsigned long long)(first + n),
+		    (unsigned long long)cap);
 	memset(&r, 0, sizeof r);
 	r.type = type;
 	r.be = be;
@@ -619,6 +672,8 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	p.nitems = (n + CHUNK - 1) / CHUNK;
 	p.ctx = &r;
 	p.opts = opts;
+	p.data = data;
+	p.nbytes = nbytes;
 	p.total = opts->flags & GGUF_STATS_NO_HIST ? n : 2 * n;
 	r.parts = gguf_xcalloc(p.nitems > 0 ? p.nitems : 1, sizeof *r.parts);
 
@@ -645,12 +700,38 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	return rc;
 }
 
-/* Whole rows row0 .. row0+nrows of t: checked like any window. */
+/*
+ * Whole rows row0 .. row0+nrows of t: checked like any window, and the
+ * file checked to be as it was opened.
+ */
 static const uint8_t *
 row_range(const struct gguf_file *f, const struct gguf_tensor *t,
     uint64_t row0, uint64_t nrows, struct gguf_err *err)
 {
-	return gguf_tensor_window(f, t, row0, nrows, 0, t->ne[0], err);
+	const uint8_t	*data;
+
+	data = gguf_tensor_window(f, t, row0, nrows, 0, t->ne[0], err);
+	if (data != NULL && gguf_file_changed(f, 0, err))
+		return NULL;
+	return data;
+}
+
+/*
+ * After a run: if the file changed meanwhile, a failure has that reason
+ * and a success may have read a mix of old and new bytes, so it fails too.
+ */
+static int
+run_done(const struct gguf_file *f, int rc, struct gguf_err *err)
+{
+	struct gguf_err	e;
+
+	memset(&e, 0, sizeof e);
+	if (rc != GGUF_STATS_CANCELLED && gguf_file_changed(f, 0, &e)) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	return rc;
 }
 
 int
@@ -668,8 +749,9 @@ gguf_stats_tensor(const struct gguf_file *f, const struct gguf_tensor *t,
 		st->min = st->max = st->mean = st->std = NAN;
 		return 0;
 	}
-	return gguf_stats_data(t->type, gguf_layout(f)->be, data, t->nbytes,
-	    row0 * t->ne[0], nrows * t->ne[0], opts, st, err);
+	return run_done(f, gguf_stats_data(t->type, gguf_layout(f)->be,
+	    data, t->nbytes, row0 * t->ne[0], nrows * t->ne[0], opts, st,
+	    err), err);
 }
 
 /* ---------------------------------------------------------- row summaries */
@@ -762,9 +844,11 @@ gguf_row_summaries(const struct gguf_file *f, const struct gguf_tensor *t,
 	p.nitems = (nrows + r.per_item - 1) / r.per_item;
 	p.ctx = &r;
 	p.opts = opts;
+	p.data = r.data;
+	p.nbytes = t->nbytes;
 	p.total = nrows * t->ne[0];
 	p.work = work_rows;
 	rc = pool_run(&p, opts->threads, NULL, err);
 	pthread_mutex_destroy(&p.lock);
-	return rc;
+	return run_done(f, rc, err);
 }
