@@ -4,7 +4,7 @@
  * Every row of lang_defs has an entry in the manual (the edit language's
  * in "The edit language", the browser's own in "The command line") and
  * every entry there is a row, so a command added, renamed or removed
- * without the manual fails here. Each row parses to its own op, and the
+ * without the manual fails here; the help screen names them too. Each row parses to its own op, and the
  * browser's own are unknown to every other front end.
  */
 #include "config.h"
@@ -127,6 +127,58 @@ check_section(const char *man, const char *title, int b)
 	ok(n_rows > 0, "the table has commands for \"%s\"", title);
 }
 
+/* True if name stands in text as a word of its own. */
+static int
+has_word(const char *text, const char *name)
+{
+	const char	*p = text;
+	size_t		 n = strlen(name);
+
+	while ((p = strstr(p, name)) != NULL) {
+		if ((p == text || strchr(" (,", p[-1]) != NULL) &&
+		    strchr(" ),;", p[n]) != NULL)
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/*
+ * The help screen's note on the command line (in its golden screen, which
+ * screens.sh holds to the program) names every command of the list of
+ * `help` alone.
+ */
+static void
+check_help_screen(const char *path)
+{
+	FILE	*f = fopen(path, "r");
+	char	 line[1024], note[2048] = "";
+	size_t	 i;
+	int	 in = 0;
+
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strstr(line, "The command line (:)") != NULL)
+			in = 1;
+		if (in && line[strspn(line, " ")] == '\0')
+			break;
+		if (in && strlen(note) + strlen(line) + 2 < sizeof note) {
+			strcat(note, line);
+			strcat(note, " ");
+		}
+	}
+	if (f != NULL)
+		fclose(f);
+	if (!ok(note[0] != '\0', "the help screen has a note on the command "
+	    "line"))
+		return;
+	for (i = 0; i < lang_n_defs; i++) {
+		if (lang_defs[i].brief != NULL)
+			ok(has_word(note, lang_defs[i].name), "the help "
+			    "screen names %s", lang_defs[i].name);
+	}
+}
+
 /* The line "NAME ARGS" parses to the row's op, in the browser only. */
 static void
 check_parse(const struct lang_def *d)
@@ -183,14 +235,17 @@ main(void)
 {
 	struct lang_cmd	 cmd;
 	const char	*src = getenv("TESTS_SRCDIR");
-	char		 man[4096], msg[512], want[512];
+	char		 path[4096], msg[512], want[512];
 	size_t		 i, j, o = 0;
 	int		 unique = 1;
 
-	snprintf(man, sizeof man, "%s/../assets/ggufed.1",
+	snprintf(path, sizeof path, "%s/../assets/ggufed.1",
 	    src != NULL ? src : "tests");
-	check_section(man, "The edit language", 0);
-	check_section(man, "The command line", 1);
+	check_section(path, "The edit language", 0);
+	check_section(path, "The command line", 1);
+	snprintf(path, sizeof path, "%s/tui/golden/help.200x60.txt",
+	    src != NULL ? src : "tests");
+	check_help_screen(path);
 
 	for (i = 0; i < lang_n_defs; i++) {
 		check_parse(&lang_defs[i]);
