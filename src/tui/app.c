@@ -704,6 +704,11 @@ tui_main(const char *path)
 		dl_text(&a->dl, 0, path, strlen(path), 0, 4096, 0);
 		fprintf(stderr, "%s: %s\n", a->dl.s != NULL ? a->dl.s : "",
 		    msg);
+		/* A header torn by a crash does not parse: say why. */
+		if (gguf_journal_exists(path))
+			fprintf(stderr, "ggufed: %s: an interrupted save left a "
+			    "journal: run 'ggufed recover' on the file\n",
+			    a->dl.s != NULL ? a->dl.s : "");
 		dl_free(&a->dl);
 		return 1;
 	}

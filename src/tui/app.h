@@ -79,6 +79,7 @@ struct app {
 	/* The save under way. */
 	int		 saving;
 	const char	*save_how;
+	const char	*save_links;	/* what the save does to hard links */
 	double		 save_t0;
 	double		 save_drawn;
 	uint64_t	 save_done;

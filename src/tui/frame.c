@@ -228,6 +228,7 @@ static void
 draw_progress(struct app *a, int w, int h)
 {
 	char		 text[512], bar[128], d1[32], d2[32], eta[32];
+	const char	*links;
 	double		 secs = (app_now_ms() - a->save_t0) / 1e3, rate, frac;
 	int		 bw = (w - 4 < 76 ? w - 4 : 76) - 4, k, fill;
 
@@ -244,10 +245,13 @@ draw_progress(struct app *a, int w, int h)
 		    (double)(a->save_total - a->save_done) / rate);
 	else
 		snprintf(eta, sizeof eta, "-");
+	links = a->save_links != NULL && *a->save_links != '\0' ?
+	    a->save_links + 2 : "";	/* past its "; " */
 	snprintf(text, sizeof text, "%s\n%s of %s  %.1f MB/s  ETA %s\n\n"
-	    "Esc cancels: the file stays as it was", bar,
+	    "Esc cancels: the file stays as it was%s%s", bar,
 	    gguf_fmt_size(a->save_done, d1, sizeof d1),
-	    gguf_fmt_size(a->save_total, d2, sizeof d2), rate / 1e6, eta);
+	    gguf_fmt_size(a->save_total, d2, sizeof d2), rate / 1e6, eta,
+	    *links != '\0' ? "\n" : "", links);
 	draw_box(a, a->save_how, text, S_TAB_CUR, w, h);
 }
 

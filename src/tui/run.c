@@ -246,7 +246,8 @@ run_save(struct app *a)
 	struct gguf_save_info	 info;
 	struct gguf_err		 err;
 	struct gguf_doc		*nd;
-	char			 size[32], *target;
+	struct sigaction	 sa, oxfsz;
+	char			 size[32], links[120], hint[600], *target;
 	double			 secs;
 	int			 rc, quit = a->save_quit;
 
@@ -266,6 +267,17 @@ run_save(struct app *a)
 			a->quit = 1;
 		return;
 	}
+	if (gguf_doc_check_target(a->doc, &o, &err) != 0) {
+		/* Not over a file, nor a read-only one, unless forced. */
+		hint[0] = '\0';
+		if (strstr(err.msg, "unless forced") != NULL)
+			snprintf(hint, sizeof hint, ":w!%s%s forces it. ",
+			    a->save_path != NULL ? " " : "",
+			    a->save_path != NULL ? a->save_path : "");
+		app_error(a, "cannot save %s:\n%s\n\n%sThe edits are still "
+		    "pending.", target, err.msg, hint);
+		return;
+	}
 	if (gguf_doc_plan_save(a->doc, &o, &info, &err) != 0) {
 		app_error(a, "cannot save %s:\n%s\n\nThe edits are still pending.",
 		    target, err.msg);
@@ -273,13 +285,28 @@ run_save(struct app *a)
 	}
 	a->save_how = info.how == GGUF_SAVE_INPLACE ? "Saving in place" :
 	    "Saving (rewriting the file)";
+	/* An in-place save changes every name of the file, a rewrite one. */
+	links[0] = '\0';
+	if (info.nlink > 1 && info.how == GGUF_SAVE_INPLACE)
+		snprintf(links, sizeof links, "; the file has %lu names (hard "
+		    "links): all of them change", info.nlink);
+	else if (info.nlink > 1)
+		snprintf(links, sizeof links, "; the file has %lu names (hard "
+		    "links): only this one changes", info.nlink);
+	a->save_links = links;
 	a->saving = 1;
 	a->save_t0 = app_now_ms();
 	a->save_drawn = 0;
 	a->save_done = 0;
 	a->save_total = 0;
+	/* Past `ulimit -f` a write fails (EFBIG) instead of killing us. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, &oxfsz);
 	rc = gguf_doc_save(a->doc, &o, &info, &err);
+	sigaction(SIGXFSZ, &oxfsz, NULL);
 	a->saving = 0;
+	a->save_links = NULL;
 	secs = (app_now_ms() - a->save_t0) / 1e3;
 	if (rc < 0) {
 		if (a->save_done < a->save_total || strstr(err.msg, "cancel"))
@@ -291,9 +318,9 @@ run_save(struct app *a)
 		return;
 	}
 	gguf_fmt_size(info.file_size, size, sizeof size);
-	app_msg(a, 0, "saved %s %s: %s in %.2f s", target,
+	app_msg(a, 0, "saved %s %s: %s in %.2f s%s", target,
 	    info.how == GGUF_SAVE_INPLACE ? "in place" : "by a rewrite", size,
-	    secs);
+	    secs, links);
 	if (a->save_path != NULL || rc == 1) {
 		/* Go on with the saved file. */
 		nd = gguf_doc_open(target, &err);

@@ -1,0 +1,136 @@
+#!/bin/sh
+# saves.sh - the browser's saves neither clobber nor die, driven by
+# scripts (GGUFED_SCRIPT, as in edit.sh): `:w OTHER` does not overwrite
+# an existing OTHER unless `:w! OTHER`, `:w` does not write a read-only
+# file unless `:w!` (which keeps its mode), a save past `ulimit -f` is an
+# error and not a SIGXFSZ death, a file with several hard links is told
+# what the save does to them, and a header torn by a crash gets the
+# recover hint with its parse error.
+. "$TESTS_SRCDIR/lib.sh"
+
+DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
+[ -f "$DEMO" ] || skip_all "no demo model"
+TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
+HOME=$scratch/home XDG_STATE_HOME=$scratch/state
+mkdir -p "$HOME" "$scratch/d"
+export TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
+unset NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+d=$scratch/d
+m=$d/m.gguf
+
+# A fixed-size edit (in place) and one that grows the header (a rewrite).
+"$GGUFED" edit "$DEMO" -o "$scratch/new-ip.gguf" \
+    -e 'set llama.context_length 4096' >/dev/null &&
+    "$GGUFED" edit "$DEMO" -o "$scratch/new-rw.gguf" \
+    -e 'set general.name "A name long enough to make the header grow"' \
+    >/dev/null
+ok $? "reference saves"
+IP='type set llama.context_length 4096'
+RW='type set general.name "A name long enough to make the header grow"'
+
+# script NAME LINE...: the lines at 100x30 on m.gguf, the screen dumped
+# to NAME.txt at the end; rc is the browser's exit status.
+script() {
+	name=$1
+	shift
+	{
+		echo "size 100x30"
+		for l in "$@"; do
+			echo "$l"
+		done
+		echo "dump $scratch/$name.txt"
+		echo "keys <Esc>:q!<Enter>"
+	} >"$scratch/$name.script"
+	(cd "$d" && GGUFED_SCRIPT=$scratch/$name.script exec "$GGUFED" \
+	    m.gguf) 2>"$scratch/err"
+	rc=$?
+}
+
+# shows NAME TEXT: the screen NAME holds TEXT (else it is shown).
+shows() {
+	grep -qF -- "$2" "$scratch/$1.txt" && return 0
+	sed 's/^/# /' "$scratch/$1.txt"
+	return 1
+}
+
+# leftovers: what is in the directory besides the model.
+leftovers() {
+	ls -A "$d" | grep -v '^m\.gguf$' | grep -v '^other\.gguf$'
+}
+
+# --- :w OTHER onto an existing file
+
+cp "$DEMO" "$m"
+cp "$DEMO" "$d/other.gguf"
+script w-other "keys :" "$IP" "keys <Enter>" "keys :" "type w other.gguf" \
+    "keys <Enter>"
+[ $rc -eq 0 ] && shows w-other "exists: not overwriting it" &&
+    shows w-other ":w! other.gguf forces it" &&
+    cmp -s "$d/other.gguf" "$DEMO" && cmp -s "$m" "$DEMO"
+ok $? ":w OTHER onto an existing file: refused, says :w! OTHER, nothing written"
+script w-other-forced "keys :" "$IP" "keys <Enter>" "keys :" \
+    "type w! other.gguf" "keys <Enter>"
+[ $rc -eq 0 ] && shows w-other-forced "saved other.gguf" &&
+    cmp -s "$d/other.gguf" "$scratch/new-ip.gguf" && cmp -s "$m" "$DEMO"
+ok $? ":w! OTHER: written"
+rm -f "$d/other.gguf"
+
+# --- a read-only file
+
+cp "$DEMO" "$m"
+chmod 444 "$m"
+script w-ro "keys :" "$IP" "keys <Enter>" "keys :" "type w" "keys <Enter>"
+[ $rc -eq 0 ] && shows w-ro "read-only (mode 0444)" && shows w-ro ":w! forces it" &&
+    cmp -s "$m" "$DEMO"
+ok $? ":w on a file of mode 0444: refused (even for the superuser)"
+script w-ro-forced "keys :" "$IP" "keys <Enter>" "keys :" "type w!" \
+    "keys <Enter>"
+[ $rc -eq 0 ] && shows w-ro-forced "saved m.gguf" &&
+    cmp -s "$m" "$scratch/new-ip.gguf" && [ "$(stat -c %a "$m")" = 444 ] &&
+    [ -z "$(leftovers)" ]
+ok $? ":w! on it: saved, still mode 0444"
+chmod 644 "$m"
+
+# --- past the file size limit: an error, not SIGXFSZ
+
+cp "$DEMO" "$m"
+( ulimit -f 1000; script w-fsize "keys :" "$RW" "keys <Enter>" "keys :" \
+    "type w" "keys <Enter>"; exit $rc )
+rc=$?
+[ $rc -eq 0 ] && shows w-fsize "file too large for this process's limit" &&
+    cmp -s "$m" "$DEMO" && [ -z "$(leftovers)" ]
+ok $? "a save past ulimit -f: the browser says so and lives (exit $rc), nothing left"
+sed 's/^/# /' "$scratch/err"
+
+# --- hard links
+
+cp "$DEMO" "$m"
+ln "$m" "$d/link2.gguf"
+script w-links "keys :" "$IP" "keys <Enter>" "keys :" "type w" "keys <Enter>"
+[ $rc -eq 0 ] && shows w-links "2 names (hard links): all of them change" &&
+    cmp -s "$d/link2.gguf" "$scratch/new-ip.gguf"
+ok $? "in place, with a hard link: both names change, and it says so"
+cp "$DEMO" "$m"
+script w-links-rw "keys :" "$RW" "keys <Enter>" "keys :" "type w" \
+    "keys <Enter>"
+[ $rc -eq 0 ] && shows w-links-rw "2 names (hard links): only this one" &&
+    cmp -s "$m" "$scratch/new-rw.gguf" && cmp -s "$d/link2.gguf" "$DEMO"
+ok $? "a rewrite, with a hard link: only this name changes, and it says so"
+rm -f "$d/link2.gguf"
+
+# --- a header torn by a crash: the hint with the parse error
+
+"$GGUFED" edit "$DEMO" -o "$scratch/res.gguf" --reserve 4096 \
+    -e 'set general.name "x"' >/dev/null
+cp "$scratch/res.gguf" "$m"
+GGUFED_FAULT=torn "$GGUFED" edit "$m" -i \
+    -e 'set general.name "a much longer name than before, held by the reserve"' \
+    >/dev/null 2>&1
+script torn "keys q"
+[ $rc -eq 1 ] && grep -q "offset 0x" "$scratch/err" &&
+    grep -q "journal: run 'ggufed recover'" "$scratch/err"
+ok $? "opening a torn header: the parse error and the recover hint (exit $rc)"
+sed 's/^/# /' "$scratch/err"
+rm -f "$m.ggufed-journal"
+
+done_testing
