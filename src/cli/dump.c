@@ -158,7 +158,8 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 	}
 	for (k = 0; k < gguf_n_warnings(f); k++) {
 		w = gguf_warning_at(f, k);
-		printf("warning offset=0x%llx ", (unsigned long long)w->off);
+		printf("%s offset=0x%llx ", gguf_wlevel_name(w->level),
+		    (unsigned long long)w->off);
 		out_msg(stdout, w->msg);
 		putchar('\n');
 	}
@@ -218,8 +219,9 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 	printf("%s],\n  \"warnings\": [", lay->n_tensors > 0 ? "\n  " : "");
 	for (k = 0; k < gguf_n_warnings(f); k++) {
 		w = gguf_warning_at(f, k);
-		printf("%s\n    {\"offset\": %llu, \"message\": ", k > 0 ? "," :
-		    "", (unsigned long long)w->off);
+		printf("%s\n    {\"level\": \"%s\", \"offset\": %llu, "
+		    "\"message\": ", k > 0 ? "," : "", gguf_wlevel_name(w->level),
+		    (unsigned long long)w->off);
 		out_json_str(stdout, w->msg, strlen(w->msg));
 		fputc('}', stdout);
 	}

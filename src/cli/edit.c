@@ -218,7 +218,7 @@ print_diff(FILE *fp, struct gguf_doc *d)
 static void
 report(const char *where, const char *where2, int rc, const char *msg)
 {
-	if (msg[0] == '\0' && rc != LANG_ERR)
+	if (msg[0] == '\0' && rc >= 0)
 		return;
 	fprintf(stderr, "%s: ", cli_prog);
 	if (where != NULL) {
@@ -230,23 +230,30 @@ report(const char *where, const char *where2, int rc, const char *msg)
 	if (rc == LANG_WARN)
 		fputs("warning: ", stderr);
 	out_msg(stderr, msg);
+	if (rc == LANG_REFUSED)
+		fputs(" (--force sets it anyway)", stderr);
 	fputc('\n', stderr);
 }
 
 static int
-run_line(struct gguf_doc *d, const char *line, const char *where,
+run_line(struct gguf_doc *d, const char *line, int force, const char *where,
     const char *where2)
 {
-	char	msg[600];
-	int	rc;
+	struct lang_cmd	cmd;
+	char		msg[600];
+	int		rc;
 
-	rc = lang_exec(d, line, msg, sizeof msg);
+	if ((rc = lang_parse(line, &cmd, msg, sizeof msg)) == LANG_OK) {
+		cmd.force = force;
+		rc = lang_apply(d, &cmd, msg, sizeof msg);
+		lang_cmd_free(&cmd);
+	}
 	report(where, where2, rc, msg);
-	return rc == LANG_ERR ? -1 : 0;
+	return rc < 0 ? -1 : 0;
 }
 
 static int
-run_script(struct gguf_doc *d, const char *path)
+run_script(struct gguf_doc *d, const char *path, int force)
 {
 	FILE	*fp;
 	char	*line = NULL, lno[32];
@@ -268,7 +275,7 @@ run_script(struct gguf_doc *d, const char *path)
 			break;
 		}
 		snprintf(lno, sizeof lno, "%zu", n);
-		if (run_line(d, line, path, lno) != 0) {
+		if (run_line(d, line, force, path, lno) != 0) {
 			rc = -1;
 			break;
 		}
@@ -578,10 +585,11 @@ cmd_edit(int argc, char **argv)
 	}
 	for (k = 0; k < o.nsteps; k++) {
 		if (o.steps[k].script != NULL)
-			rc = run_script(d, o.steps[k].script);
+			rc = run_script(d, o.steps[k].script, o.force);
 		else {
 			snprintf(where, sizeof where, "-e #%zu", k + 1);
-			rc = run_line(d, o.steps[k].text, where, NULL);
+			rc = run_line(d, o.steps[k].text, o.force, where,
+			    NULL);
 		}
 		if (rc != 0) {
 			rc = EXIT_USAGE;
@@ -633,9 +641,10 @@ shorthand(const char *name, int nwords, int argc, char **argv)
 		rc = EXIT_BADFILE;
 		goto out;
 	}
+	cmd.force = o.force;
 	rc = lang_apply(d, &cmd, msg, sizeof msg);
 	report(NULL, NULL, rc, msg);
-	if (rc == LANG_ERR) {
+	if (rc < 0) {
 		rc = EXIT_USAGE;
 		goto out;
 	}

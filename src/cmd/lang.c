@@ -724,8 +724,14 @@ apply_set(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	if (v == NULL)
 		return msgf(msg, len, "%s: %s", pname(cmd->name, cmd->nlen,
 		    buf, sizeof buf), em);
+	if (cmd->force)
+		flags |= GGUF_SET_FORCE;
 	rc = gguf_doc_set(d, cmd->name, cmd->nlen, v, flags, &warn, &err);
 	gguf_value_unref(v);
+	if (rc == GGUF_REFUSED) {
+		doc_error(&err, msg, len);
+		return LANG_REFUSED;
+	}
 	if (rc != 0)
 		return doc_error(&err, msg, len);
 	if (warn)

@@ -103,8 +103,11 @@ struct lang_cmd {
 	int		 global;	/* regex: every match */
 	int		 icase;		/* regex: ignore case */
 	uint64_t	 count;		/* undo, redo */
+	int		 force;		/* set even what llama.cpp refuses */
 };
 
+#define LANG_REFUSED	(-2)	/* llama.cpp would refuse the value (msg says
+				   why; nothing changed): force sets it */
 #define LANG_ERR	(-1)	/* msg says why; nothing changed */
 #define LANG_OK		0	/* msg may hold a note ("renamed 32 tensors") */
 #define LANG_WARN	1	/* done, but msg holds a warning */

@@ -588,11 +588,17 @@ gguf_doc_redo(struct gguf_doc *d, const char **label)
 static int
 check_key(const char *key, size_t n, int *warn, struct gguf_err *err)
 {
+	char	buf[256];
+
 	if (n == 0)
 		return gguf_errf(err, -1, "a key cannot be empty");
 	if (n > GGUF_MAX_KEY)
 		return gguf_errf(err, -1, "a key is at most %d bytes (this one "
 		    "has %zu)", GGUF_MAX_KEY, n);
+	if (memchr(key, '\0', n) != NULL)
+		return gguf_errf(err, -1, "a key cannot hold a NUL byte (ggml "
+		    "compares keys as C strings: it would read as \"%s\")",
+		    gguf_pname(key, strlen(key), buf, sizeof buf));
 	if (warn != NULL)
 		*warn = !gguf_key_is_canonical(key, n);
 	return 0;
@@ -712,6 +718,9 @@ gguf_doc_set(struct gguf_doc *d, const char *key, size_t klen,
 	if (check_key(key, klen, warn, err) != 0 ||
 	    check_value(key, klen, &v->val, err) != 0)
 		return -1;
+	if (!(flags & GGUF_SET_FORCE) &&
+	    gguf_doc_check_loadable(d, key, klen, &v->val, err) != 0)
+		return GGUF_REFUSED;
 	i = gguf_doc_kv_find(d, key, klen);
 	if (i < 0 && !(flags & GGUF_SET_ADD))
 		return gguf_errf(err, -1, "no key \"%s\" (to add it, give its "

@@ -150,16 +150,33 @@ uint64_t	gguf_doc_live_tensors(struct gguf_doc *d);
  * two no larger than GGUF_MAX_ALIGNMENT; bool values 0 or 1; nested
  * arrays (which ggml refuses) are never created. A key that breaks the
  * naming rules is accepted; *warn (if not NULL) is then set to 1 and the
- * caller may say so.
+ * caller may say so. A key holding a NUL byte is refused: ggml compares
+ * keys as C strings, so it would alias the key that ends at the NUL.
  */
 
 #define GGUF_SET_RETYPE	0x01	/* the value may change the key's type */
 #define GGUF_SET_ADD	0x02	/* a missing key is added at the end */
+#define GGUF_SET_FORCE	0x04	/* skip gguf_doc_check_loadable */
+
+/* What gguf_doc_set returns when only gguf_doc_check_loadable objects. */
+#define GGUF_REFUSED	(-2)
+
+/*
+ * Whether llama.cpp would load v stored under key in this document: 0,
+ * or -1 with err saying why not (a well-known key of a type llama.cpp's
+ * type-checking readers refuse; a special token id outside the
+ * vocabulary). The browser and the command language both go through it,
+ * by way of gguf_doc_set.
+ */
+int	gguf_doc_check_loadable(struct gguf_doc *d, const char *key,
+	    size_t klen, struct gguf_val *v, struct gguf_err *err);
 
 /*
  * Sets key to value v (the document takes a reference). Without
  * GGUF_SET_RETYPE, v must have the key's current type (and element
- * type); without GGUF_SET_ADD, the key must exist.
+ * type); without GGUF_SET_ADD, the key must exist. Without
+ * GGUF_SET_FORCE, a value gguf_doc_check_loadable refuses is not set and
+ * GGUF_REFUSED is returned (err says why).
  */
 int	gguf_doc_set(struct gguf_doc *d, const char *key, size_t klen,
 	    struct gguf_value *v, unsigned flags, int *warn,

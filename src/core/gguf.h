@@ -63,6 +63,20 @@ const char	*gguf_vtype_name(uint32_t vt);
 unsigned	 gguf_vtype_size(uint32_t vt);
 /* Parses "u8" ... "f64", "bool", "str" (also "string"); -1 if unknown. */
 int		 gguf_vtype_parse(const char *s, size_t n);
+/*
+ * The full type of a value as ggufed writes it and reads it back: "u32",
+ * "arr[str]" ("?" for an unknown id). Writes into buf and returns it.
+ */
+const char	*gguf_vtype_text(uint32_t type, uint32_t atype, char *buf,
+		    size_t len);
+/*
+ * Parses a full type ("u32", "arr[str]"; no arrays of arrays): 0, or -1
+ * if s (n bytes) is not one. atype is 0 for a scalar type.
+ */
+int		 gguf_vtype_parse_full(const char *s, size_t n, uint32_t *type,
+		    uint32_t *atype);
+/* Every full type, "u8" ... "str", "arr[u8]" ... "arr[str]"; NULL-ended. */
+const char *const *gguf_vtype_all(void);
 
 /* ggml tensor types. */
 enum gguf_ttype {

@@ -289,7 +289,8 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	uint64_t	 i, cap = 0;
 	int64_t		 first;
 	uint32_t	 type;
-	char		 buf[256];
+	const char	*nul;
+	char		 buf[256], buf2[256];
 
 	for (i = 0; i < f->lay.n_kv; i++) {
 		if (i == cap) {
@@ -330,6 +331,13 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 			warnf(f, GGUF_W_WARN, kv->off,
 			    "key of %llu bytes is longer than "
 			    "%d", (unsigned long long)kv->key.n, GGUF_MAX_KEY);
+		else if ((nul = memchr(kv->key.p, '\0', kv->key.n)) != NULL)
+			warnf(f, GGUF_W_ERROR, kv->off,
+			    "key \"%s\" holds a NUL byte: ggml compares keys "
+			    "as C strings, so it reads as \"%s\"",
+			    pname(&kv->key, buf, sizeof buf),
+			    gguf_pname(kv->key.p, (size_t)(nul - kv->key.p),
+			    buf2, sizeof buf2));
 		else if (!gguf_key_is_canonical(kv->key.p, kv->key.n))
 			warnf(f, GGUF_W_NOTE, kv->off,
 			    "key \"%s\" breaks the naming rules "
@@ -355,15 +363,6 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	return 0;
 }
 
-static void
-type_text(uint32_t type, uint32_t atype, char *buf, size_t len)
-{
-	if (type == GGUF_VT_ARR)
-		snprintf(buf, len, "arr[%s]", gguf_vtype_name(atype));
-	else
-		snprintf(buf, len, "%s", gguf_vtype_name(type));
-}
-
 static int
 check_keys(struct gguf_file *f, struct gguf_err *err)
 {
@@ -386,7 +385,7 @@ check_keys(struct gguf_file *f, struct gguf_err *err)
 		if (spec == NULL ||
 		    gguf_schema_type_ok(spec, kv->val.type, kv->val.atype))
 			continue;
-		type_text(kv->val.type, kv->val.atype, got, sizeof got);
+		gguf_vtype_text(kv->val.type, kv->val.atype, got, sizeof got);
 		strict = gguf_schema_strict(spec);
 		warnf(f, strict ? GGUF_W_ERROR : GGUF_W_WARN, kv->off,
 		    "%s should be %s, not %s%s", pname(&kv->key, buf,

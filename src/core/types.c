@@ -186,6 +186,56 @@ gguf_vtype_parse(const char *s, size_t n)
 	return -1;
 }
 
+const char *
+gguf_vtype_text(uint32_t type, uint32_t atype, char *buf, size_t len)
+{
+	const char	*n;
+
+	if (type == GGUF_VT_ARR) {
+		n = gguf_vtype_name(atype);
+		snprintf(buf, len, "arr[%s]", n != NULL ? n : "?");
+	} else {
+		n = gguf_vtype_name(type);
+		snprintf(buf, len, "%s", n != NULL ? n : "?");
+	}
+	return buf;
+}
+
+int
+gguf_vtype_parse_full(const char *s, size_t n, uint32_t *type,
+    uint32_t *atype)
+{
+	int	t;
+
+	*atype = 0;
+	if (n > 5 && memcmp(s, "arr[", 4) == 0 && s[n - 1] == ']') {
+		t = gguf_vtype_parse(s + 4, n - 5);
+		if (t < 0 || t == GGUF_VT_ARR)
+			return -1;
+		*type = GGUF_VT_ARR;
+		*atype = (uint32_t)t;
+		return 0;
+	}
+	t = gguf_vtype_parse(s, n);
+	if (t < 0 || t == GGUF_VT_ARR)
+		return -1;
+	*type = (uint32_t)t;
+	return 0;
+}
+
+const char *const *
+gguf_vtype_all(void)
+{
+	static const char *const	all[] = {
+		"u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f32",
+		"f64", "bool", "str", "arr[u8]", "arr[i8]", "arr[u16]",
+		"arr[i16]", "arr[u32]", "arr[i32]", "arr[u64]", "arr[i64]",
+		"arr[f32]", "arr[f64]", "arr[bool]", "arr[str]", NULL
+	};
+
+	return all;
+}
+
 /* ------------------------------------------------------ file and token types */
 
 static const char *const file_types[] = {

@@ -37,6 +37,17 @@
 
 #define LONG_STRING	160	/* longer strings go to the editor */
 #define KEY_SHOW	48	/* columns of a key in a label */
+#define DIALOG_TEXT	60	/* columns of a line in a dialog */
+
+struct earg;
+
+/*
+ * Applies an answer: 0 done (an edit was made), 1 nothing more to do (or
+ * the user was asked whether to force it), -1 refused (the status line
+ * says why): ask again.
+ */
+typedef int	(*apply_fn)(struct app *a, struct earg *e, const char *line,
+		    int force);
 
 /* What a question is about. */
 struct earg {
@@ -47,6 +58,11 @@ struct earg {
 	uint32_t	 atype;
 	uint64_t	 tensor;
 	char		 label[128];
+	/* An answer llama.cpp would refuse, while the user is asked. */
+	char		*text;
+	apply_fn	 apply;
+	ask_fn		 answer;
+	enum ask_compl	 compl;
 };
 
 static struct earg *
@@ -61,6 +77,18 @@ earg_new(const char *key, size_t klen)
 	return e;
 }
 
+static struct earg *
+earg_dup(const struct earg *e)
+{
+	struct earg	*n = earg_new(e->key, e->klen);
+	char		*key = n->key;
+
+	*n = *e;
+	n->key = key;
+	n->text = e->text != NULL ? xstrdup(e->text) : NULL;
+	return n;
+}
+
 static void
 earg_free(void *arg)
 {
@@ -69,6 +97,7 @@ earg_free(void *arg)
 	if (e == NULL)
 		return;
 	free(e->key);
+	free(e->text);
 	free(e);
 }
 
@@ -284,7 +313,7 @@ run_cmd(struct app *a, struct lang_cmd *cmd)
 	int	rc;
 
 	rc = lang_apply(app_doc(a), cmd, msg, sizeof msg);
-	if (rc == LANG_ERR) {
+	if (rc < 0) {
 		app_msg(a, 1, "%s", msg);
 		return -1;
 	}
@@ -293,20 +322,86 @@ run_cmd(struct app *a, struct lang_cmd *cmd)
 	return 0;
 }
 
-static int
-value_answer(struct app *a, void *arg, const char *line)
-{
-	struct earg	*e = arg;
-	struct lang_cmd	 cmd;
-	char		 why[256], kb[96];
+/* ------------------------------------------------------------- forcing */
 
-	if (line == NULL)
-		return R_DRAW;
-	if (e->elem < 0 && is_token_id_key(e->key, e->klen) &&
-	    token_check(a, line, why, sizeof why) != 0) {
-		app_msg(a, 1, "%s", why);
-		goto again;
+static hint_fn
+hint_of(const struct earg *e)
+{
+	return e->answer != NULL && e->compl == C_NONE && e->elem < 0 &&
+	    is_token_id_key(e->key, e->klen) ? token_hint : NULL;
+}
+
+static int
+force_choice(struct app *a, void *arg, int key)
+{
+	struct earg	*e = arg, *n;
+
+	if (key == 'y')
+		return e->apply(a, e, e->text, 1) == 0 ? R_DRAW | R_EDITED :
+		    R_DRAW;
+	if (e->answer != NULL) {
+		n = earg_dup(e);
+		ask(a, n->label, n->text, n->compl, n->answer, hint_of(n), n);
 	}
+	return R_DRAW;
+}
+
+/* Breaks the lines of s at blanks to at most width bytes (ASCII text). */
+static void
+wrap(char *s, size_t width)
+{
+	char	*line = s, *blank = NULL, *p;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '\n') {
+			line = p + 1;
+			blank = NULL;
+			continue;
+		}
+		if (*p == ' ')
+			blank = p;
+		if ((size_t)(p - line) >= width && blank != NULL) {
+			*blank = '\n';
+			line = blank + 1;
+			blank = NULL;
+		}
+	}
+}
+
+/*
+ * The answer line was refused by the checks llama.cpp makes (why): ask
+ * whether to set it anyway; no goes back to the question (answer), if
+ * there was one.
+ */
+static void
+confirm_force(struct app *a, struct earg *e, const char *line,
+    const char *why, apply_fn apply, ask_fn answer, enum ask_compl c)
+{
+	struct earg	*n = earg_dup(e);
+	char		 text[700];
+
+	free(n->text);
+	n->text = xstrdup(line);
+	n->apply = apply;
+	n->answer = answer;
+	n->compl = c;
+	snprintf(text, sizeof text, "%s\n\nllama.cpp would refuse it. Set it "
+	    "anyway? [y]es, [n]o", why);
+	wrap(text, DIALOG_TEXT);
+	app_choose(a, text, "yn", force_choice, n, earg_free);
+}
+
+/* ------------------------------------------------------------ values */
+
+static int value_answer(struct app *, void *, const char *);
+
+static int
+value_apply(struct app *a, struct earg *e, const char *line, int force)
+{
+	struct lang_cmd	 cmd;
+	char		 msg[512], kb[96];
+	int		 rc;
+
 	memset(&cmd, 0, sizeof cmd);
 	cmd.op = e->elem >= 0 ? LANG_SET_ELEM : LANG_SET;
 	cmd.name = e->key;
@@ -321,19 +416,44 @@ value_answer(struct app *a, void *arg, const char *line)
 		cmd.type = e->type - 1;
 		cmd.atype = e->atype;
 	}
-	if (run_cmd(a, &cmd) != 0)
-		goto again;
+	cmd.force = force;
+	rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
+	if (rc == LANG_REFUSED) {
+		confirm_force(a, e, line, msg, value_apply, value_answer,
+		    C_NONE);
+		return 1;
+	}
+	if (rc == LANG_ERR) {
+		app_msg(a, 1, "%s", msg);
+		return -1;
+	}
+	if (msg[0] != '\0')
+		app_msg(a, rc == LANG_WARN, "%s", msg);
 	if (e->elem >= 0)
 		app_msg(a, 0, "%s[%lld] set", kname(e->key, e->klen, kb,
 		    sizeof kb), (long long)e->elem);
 	else if (cmd.has_type)
 		app_msg(a, 0, "added %s", kname(e->key, e->klen, kb,
 		    sizeof kb));
-	return R_DRAW | R_EDITED;
-again:
-	ask(a, e->label, line, C_NONE, value_answer,
-	    e->elem < 0 && is_token_id_key(e->key, e->klen) ? token_hint :
-	    NULL, e);
+	return 0;
+}
+
+static int
+value_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg	*e = arg;
+
+	if (line == NULL)
+		return R_DRAW;
+	switch (value_apply(a, e, line, 0)) {
+	case 0:
+		return R_DRAW | R_EDITED;
+	case 1:
+		return R_DRAW;
+	}
+	e->answer = value_answer;
+	e->compl = C_NONE;
+	ask(a, e->label, line, C_NONE, value_answer, hint_of(e), e);
 	return R_DRAW;
 }
 
@@ -348,9 +468,9 @@ ask_value(struct app *a, struct earg *e, const struct gguf_val *cur)
 	else
 		snprintf(e->label, sizeof e->label, "%s = ",
 		    kname(e->key, e->klen, kb, sizeof kb));
-	ask(a, e->label, init, C_NONE, value_answer,
-	    e->elem < 0 && is_token_id_key(e->key, e->klen) ? token_hint :
-	    NULL, e);
+	e->answer = value_answer;
+	e->compl = C_NONE;
+	ask(a, e->label, init, C_NONE, value_answer, hint_of(e), e);
 	free(init);
 }
 
@@ -552,53 +672,73 @@ convert(struct gguf_val *v, uint32_t to, uint32_t ato, char *msg, size_t len)
 	return r;
 }
 
+static int type_answer(struct app *, void *, const char *);
+
 static int
-type_answer(struct app *a, void *arg, const char *line)
+type_apply(struct app *a, struct earg *e, const char *line, int force)
 {
-	struct earg		*e = arg;
 	struct gguf_value	*nv;
 	struct gguf_val		*cur;
 	struct gguf_err		 err;
 	uint32_t		 t, at = 0;
 	char			 msg[300], kb[96], tb[32];
-	int			 warn = 0;
+	int			 warn = 0, rc;
 
-	if (line == NULL)
-		return R_DRAW;
 	cur = gguf_doc_get(app_doc(a), e->key, e->klen);
 	if (cur == NULL) {
 		app_msg(a, 1, "%s is gone", kname(e->key, e->klen, kb,
 		    sizeof kb));
-		return R_DRAW;
+		return 1;
 	}
 	while (*line == ' ')
 		line++;
 	if (value_type_parse(line, strlen(line), &t, &at) != 0) {
 		app_msg(a, 1, "not a type: %s (u8 i8 u16 i16 u32 i32 u64 i64 "
 		    "f32 f64 bool str arr[T])", line);
-		goto again;
+		return -1;
 	}
 	if (t == cur->type && (t != GGUF_VT_ARR || at == cur->atype)) {
 		app_msg(a, 0, "%s is already %s", kname(e->key, e->klen, kb,
 		    sizeof kb), line);
-		return R_DRAW;
+		return 1;
 	}
 	if ((nv = convert(cur, t, at, msg, sizeof msg)) == NULL) {
 		app_msg(a, 1, "cannot make it %s: %s", value_type_name(t, at,
 		    tb, sizeof tb), msg);
-		goto again;
+		return -1;
 	}
-	if (gguf_doc_set(app_doc(a), e->key, e->klen, nv, GGUF_SET_RETYPE,
-	    &warn, &err) != 0) {
-		gguf_value_unref(nv);
-		app_msg(a, 1, "%s", err.msg);
-		goto again;
-	}
+	rc = gguf_doc_set(app_doc(a), e->key, e->klen, nv, GGUF_SET_RETYPE |
+	    (force ? GGUF_SET_FORCE : 0), &warn, &err);
 	gguf_value_unref(nv);
+	if (rc == GGUF_REFUSED) {
+		confirm_force(a, e, line, err.msg, type_apply, type_answer,
+		    C_TYPE);
+		return 1;
+	}
+	if (rc != 0) {
+		app_msg(a, 1, "%s", err.msg);
+		return -1;
+	}
 	app_msg(a, 0, "%s is now %s", kname(e->key, e->klen, kb, sizeof kb),
 	    value_type_name(t, at, tb, sizeof tb));
-	return R_DRAW | R_EDITED;
-again:
+	return 0;
+}
+
+static int
+type_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg	*e = arg;
+
+	if (line == NULL)
+		return R_DRAW;
+	switch (type_apply(a, e, line, 0)) {
+	case 0:
+		return R_DRAW | R_EDITED;
+	case 1:
+		return R_DRAW;
+	}
+	while (*line == ' ')
+		line++;
 	ask(a, e->label, line, C_TYPE, type_answer, NULL, e);
 	return R_DRAW;
 }
@@ -1058,6 +1198,39 @@ help_cmd(struct app *a, const char *arg)
 	return R_DRAW;
 }
 
+/* A command of the : line (line parses). */
+static int
+line_apply(struct app *a, struct earg *e, const char *line, int force)
+{
+	struct lang_cmd	 cmd;
+	char		 msg[512];
+	int		 rc;
+
+	if (lang_parse_browser(line, &cmd, msg, sizeof msg) != LANG_OK) {
+		app_msg(a, 1, "%s", msg);
+		return -1;
+	}
+	cmd.force = force;
+	rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
+	lang_cmd_free(&cmd);
+	if (rc == LANG_REFUSED) {
+		e = e != NULL ? earg_dup(e) : earg_new("", 0);
+		confirm_force(a, e, line, msg, line_apply, NULL, C_NONE);
+		earg_free(e);
+		return 1;
+	}
+	if (rc == LANG_ERR) {
+		app_msg(a, 1, "%s", msg);
+		return -1;
+	}
+	if (msg[0] != '\0')
+		app_msg(a, rc == LANG_WARN, "%s", msg);
+	else
+		app_msg(a, 0, "done (%u pending change%s; D shows them)",
+		    mdl_n_changes(a), mdl_n_changes(a) == 1 ? "" : "s");
+	return 0;
+}
+
 int
 edit_command(struct app *a, const char *line)
 {
@@ -1107,19 +1280,8 @@ edit_command(struct app *a, const char *line)
 		rename_re(a, line + n);
 		break;
 	default:
-		rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
-		if (rc == LANG_ERR) {
-			app_msg(a, 1, "%s", msg);
-			rc = R_DRAW;
-			break;
-		}
-		if (msg[0] != '\0')
-			app_msg(a, rc == LANG_WARN, "%s", msg);
-		else
-			app_msg(a, 0, "done (%u pending change%s; D shows "
-			    "them)", mdl_n_changes(a),
-			    mdl_n_changes(a) == 1 ? "" : "s");
-		rc = R_DRAW | R_EDITED;
+		rc = line_apply(a, NULL, line, 0) == 0 ? R_DRAW | R_EDITED :
+		    R_DRAW;
 	}
 	lang_cmd_free(&cmd);
 	return rc;

@@ -85,6 +85,19 @@ grep -q 'no tensor data is present' "$scratch/info"; ok $? "info: missing data w
 "$GGUFED" dump "$fx/real/weight-inspect-tiny-header-only.gguf" | grep -q 'unreadable$'
 ok $? "dump: tensor without data marked unreadable"
 
+# dump's findings: the levels and words of info's, each finding once.
+zo="$fx/real/threatflux-test_model-zero-offsets.gguf"
+"$GGUFED" info "$zo" | sed -n 's/^  \(note\|warning\|error\)  *offset \(0x[0-9a-f]*\): /\1 offset=\2 /p' \
+    >"$scratch/info-findings"
+"$GGUFED" dump "$zo" | grep -E '^(note|warning|error) offset=' \
+    >"$scratch/dump-findings"
+[ -s "$scratch/info-findings" ] && grep -q '^error ' "$scratch/dump-findings" &&
+    grep -q '^note ' "$scratch/dump-findings" &&
+    cmp -s "$scratch/info-findings" "$scratch/dump-findings"
+ok $? "dump: findings with info's levels and words"
+"$GGUFED" dump --json "$zo" | grep -q '"level": "error", "offset": [0-9]*, "message": '
+ok $? "dump --json: each finding has its level"
+
 kv="$fx/ggml/kv.gguf"
 "$GGUFED" dump "$kv" >"$scratch/dump"
 grep -q '^kv 20 test.f32.inf f32 inf$' "$scratch/dump"; ok $? "dump: f32 inf"

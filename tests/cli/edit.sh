@@ -31,6 +31,46 @@ ok $? "a refused command saves nothing"
 [ $? -eq 2 ] && grep -q "out of range for u32" "$scratch/err"
 ok $? "out-of-range value: clear message"
 
+# What llama.cpp refuses is refused here too, as in the browser; --force
+# sets it anyway.
+fresh
+"$GGUFED" set "$m" tokenizer.ggml.eos_token_id 150000 -i 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "token 150000 is outside the vocabulary (150000 tokens" \
+    "$scratch/err" && grep -q -- "--force" "$scratch/err" &&
+    cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "set: an eos id outside the vocabulary is refused"
+"$GGUFED" edit "$m" -i -e 'set tokenizer.ggml.padding_token_id 999999' \
+    2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "outside the vocabulary" "$scratch/err" &&
+    cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "edit -e: a pad id outside the vocabulary is refused"
+"$GGUFED" set "$m" llama.block_count:u64 2 -i 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "llama.block_count should be u32, not u64: llama.cpp refuses another type" \
+    "$scratch/err" && cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "set: a well-known key of a type llama.cpp refuses is refused"
+"$GGUFED" set "$m" tokenizer.ggml.eos_token_id 149999 -i >/dev/null 2>&1 &&
+    [ "$("$GGUFED" get "$m" tokenizer.ggml.eos_token_id)" = 149999 ]
+ok $? "set: the last token of the vocabulary is an id"
+"$GGUFED" set "$m" tokenizer.ggml.eos_token_id 4294967295 -i >/dev/null 2>&1
+ok $? "set: 4294967295 (-1 as u32, no token) is allowed"
+fresh
+"$GGUFED" set "$m" tokenizer.ggml.eos_token_id 150000 -i --force \
+    >/dev/null 2>&1 &&
+    [ "$("$GGUFED" get "$m" tokenizer.ggml.eos_token_id)" = 150000 ]
+ok $? "set --force: an id outside the vocabulary is set"
+"$GGUFED" edit "$m" -i --force -e 'set llama.block_count:u64 2' \
+    >/dev/null 2>&1 && "$GGUFED" dump "$m" |
+    grep -q '^kv 8 llama.block_count u64 2$'
+ok $? "edit --force: a type llama.cpp refuses is set"
+fresh
+"$GGUFED" edit "$m" -i -e 'set "general.name\0x":str y' 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q 'a key cannot hold a NUL byte.*read as "general.name"' \
+    "$scratch/err" && cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "a key with a NUL byte is refused"
+"$GGUFED" edit "$m" -i --force -e 'set "a\0b":u8 1' 2>/dev/null
+[ $? -eq 2 ] && cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "even with --force"
+
 # ---------------------------------------------------------------- dry run
 "$GGUFED" edit "$m" --dry-run -e 'set general.name "N"' \
     -e 'rm tokenizer.chat_template' -e 'set my.key:u8 5' \

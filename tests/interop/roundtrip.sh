@@ -20,7 +20,8 @@ odump() { "$ORACLE" dump --no-layout "$1" 2>/dev/null |
     sed -E 's/^(kv|tensor) [0-9]+ /\1 /' | grep -v '^n_kv \|^n_tensors '; }
 # ggufed's own view, without layout (offsets, warnings about them).
 mydump() { "$GGUFED" dump "$1" | sed -E 's/^(kv|tensor) [0-9]+ /\1 /;
-    s/ offset=0x[0-9a-f]+ abs=0x[0-9a-f]+$//' | grep -v '^#\|^warning '; }
+    s/ offset=0x[0-9a-f]+ abs=0x[0-9a-f]+$//' |
+    grep -Ev '^#|^(note|warning|error) offset='; }
 
 # --------------------------------------------------- saves without edits
 for f in "$FX"/ggml/*.gguf "$FX"/real/*.gguf; do
@@ -55,9 +56,11 @@ done
 
 # ------------------------------------------------------------ edit kinds
 # expect SRC 'CMD' SED-SCRIPT DESCRIPTION: the oracle's dump of the output
-# must be the source's dump passed through SED-SCRIPT.
+# must be the source's dump passed through SED-SCRIPT ($force: edit's
+# --force, for a value llama.cpp would refuse).
+force=
 expect() {
-	"$GGUFED" edit "$1" -o "$out" -q -e "$2" 2>"$scratch/notes"
+	"$GGUFED" edit "$1" -o "$out" -q $force -e "$2" 2>"$scratch/notes"
 	rc=$?
 	odump "$1" | sed -E "$3" >"$scratch/a"
 	odump "$out" >"$scratch/b"
@@ -79,9 +82,11 @@ expect "$V" 'set tokenizer.ggml.eos_token_id 7' \
 expect "$V" 'set llama.rope.freq_base 1e6' \
     's/^kv "llama.rope.freq_base" .*/kv "llama.rope.freq_base" f32 1000000 bits=0x49742400/' \
     "set an f32"
+force=--force
 expect "$V" 'set llama.block_count:u64 2' \
     's/^kv "llama.block_count" .*/kv "llama.block_count" u64 2/' \
     "change a type"
+force=
 expect "$V" 'set test.added:i16 -300' \
     '/^kv "tokenizer.chat_template"/a kv "test.added" i16 -300' \
     "add a key (appended)"

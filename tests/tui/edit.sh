@@ -135,7 +135,22 @@ run token "keys 2/" "type eos_token_id" "keys <Enter>e<C-u>" "type 2" \
     "dump token-hint" "keys <C-u>" "type 99999" "keys <Enter>" \
     "dump token-refused" "keys <Esc>q"
 shows token-hint 'token 2 is "</s>"' "typing a token id shows its token"
-shows token-refused 'outside the vocabulary' "an id outside the vocabulary is refused"
+shows token-refused 'token 99999 is outside the' "an id outside the vocabulary is refused"
+cmp -s "$DEMO" "$scratch/m.gguf"
+ok $? "nothing was written"
+# The refusal is the command line's; the browser asks whether to force it.
+run tokforce "keys 2/" "type eos_token_id" "keys <Enter>e<C-u>" "type 99999" \
+    "keys <Enter>" "dump tokforce-ask" "keys n" "dump tokforce-no" \
+    "keys <Enter>" "keys y" "dump tokforce-yes" "keys w"
+shows tokforce-ask 'Set it anyway?' "refused: the browser asks whether to set it anyway"
+shows tokforce-no 'tokenizer.ggml.eos_token_id = 99999' "no: back to the prompt, the text kept"
+shows tokforce-yes '99999' "yes: set"
+saved "a forced token id" '< kv 28 "tokenizer.ggml.eos_token_id" u32 2' \
+    '> kv 28 "tokenizer.ggml.eos_token_id" u32 99999'
+# A type llama.cpp refuses for a well-known key: asked the same way.
+run retype-refused "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
+    "type u64" "keys <Enter>" "dump retype-ask" "keys n<Esc>q"
+shows retype-ask 'llama.block_count should be u32, not u64' "a type llama.cpp refuses is refused when changed in the browser"
 
 # An array element.
 run elem "keys 2/" "type ^general\\.tags " "keys <Enter><Enter>je<C-u>" \
@@ -152,10 +167,11 @@ ok $? "the edited token is marked in the tokenizer table"
 [ "$(grep -c '^ *[0-9][0-9]* \* ' "$scratch/tokmark.txt")" -eq 1 ]
 ok $? "no other token is marked"
 
-# A type change: lossless only.
+# A type change: lossless only (llama.cpp reads llama.block_count as u32
+# only: each change is forced).
 run retype "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
-    "type i8" "keys <Enter>t<C-u>" "type f32" "keys <Enter>" \
-    "dump retype-f32" "keys t<C-u>" "type str" "keys <Enter>w"
+    "type i8" "keys <Enter>y" "keys t<C-u>" "type f32" "keys <Enter>y" \
+    "dump retype-f32" "keys t<C-u>" "type str" "keys <Enter>y" "keys w"
 saved "type change (u32 -> i8 -> f32 -> str)" \
     '< kv 11 "llama.block_count" u32 4' '> kv 11 "llama.block_count" str len=1 "4"'
 run retype-lossy "keys 2/" "type ^llama\\.rope\\.freq_base " \

@@ -141,7 +141,7 @@ screen kv-arrays "$FIX" kv.gguf "keys 2G"
 # i: what a well-known key means; a key of another type; an unknown key.
 screen describe "$FIX" $BV "keys 2/" "type rope.freq_base" "keys <Enter>i"
 screen describe-wrong-type "$FIX" kv.gguf "keys 2:" \
-    "type set general.name:u32 5" "keys <Enter>/" "type general.name" \
+    "type set general.name:u32 5" "keys <Enter>y/" "type general.name" \
     "keys <Enter>i"
 screen describe-unknown "$FIX" kv.gguf "keys 2/" "type test.key with" \
     "keys <Enter>i"

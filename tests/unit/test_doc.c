@@ -64,8 +64,24 @@ ex(struct gguf_doc *d, const char *line)
 	char	msg[600];
 	int	rc = lang_exec(d, line, msg, sizeof msg);
 
-	if (rc == LANG_ERR)
+	if (rc < 0)
 		diag("%s -> %s", line, msg);
+	return rc;
+}
+
+/* A line applied with force. */
+static int
+force(struct gguf_doc *d, const char *line)
+{
+	struct lang_cmd	cmd;
+	char		msg[600];
+	int		rc;
+
+	if (lang_parse(line, &cmd, msg, sizeof msg) != LANG_OK)
+		return LANG_ERR;
+	cmd.force = 1;
+	rc = lang_apply(d, &cmd, msg, sizeof msg);
+	lang_cmd_free(&cmd);
 	return rc;
 }
 
@@ -186,6 +202,28 @@ test_values(void)
 	ok(ex(d, "set general.alignment:u64 64") == LANG_ERR,
 	    "alignment not u32 refused");
 	ok(ex(d, "set general.alignment:u32 64") == LANG_OK, "alignment 64");
+
+	/* What llama.cpp refuses, refused unless forced. */
+	ok(ex(d, "set llama.block_count:str four") == LANG_REFUSED &&
+	    get(d, "llama.block_count") == NULL, "a well-known key of a type "
+	    "llama.cpp refuses is refused");
+	ok(ex(d, "set llama.block_count:u32 4") == LANG_OK, "and of its type "
+	    "it is set");
+	ok(ex(d, "set tokenizer.ggml.tokens:arr[str] [\"a\", \"b\"]") ==
+	    LANG_OK && ex(d, "set tokenizer.ggml.eos_token_id:u32 2") ==
+	    LANG_REFUSED && get(d, "tokenizer.ggml.eos_token_id") == NULL,
+	    "an eos id outside the vocabulary is refused");
+	ok(ex(d, "set tokenizer.ggml.eos_token_id:u32 1") == LANG_OK &&
+	    ex(d, "set tokenizer.ggml.eos_token_id 2") == LANG_REFUSED,
+	    "an id inside it is set; changed to one outside, refused");
+	ok(ex(d, "set tokenizer.ggml.bos_token_id:u32 4294967295") == LANG_OK,
+	    "4294967295 (-1 as u32: no token) is set");
+	ok(force(d, "set tokenizer.ggml.eos_token_id 7") == LANG_OK &&
+	    gguf_val_u64(get(d, "tokenizer.ggml.eos_token_id"), &u) == 0 &&
+	    u == 7, "forced, an id outside the vocabulary is set");
+	ok(ex(d, "set \"x\\0y\":u8 1") == LANG_ERR && force(d,
+	    "set \"x\\0y\":u8 1") == LANG_ERR, "a key with a NUL byte is "
+	    "refused, forced or not");
 
 	/* Arrays. */
 	ok(ex(d, "set toks[1] [CLS]") == LANG_OK &&

@@ -34,6 +34,19 @@ has_warning(const struct gguf_file *f, const char *needle)
 	return 0;
 }
 
+/* The level of the first finding holding needle, or -1. */
+static int
+level_of(const struct gguf_file *f, const char *needle)
+{
+	size_t	i;
+
+	for (i = 0; i < gguf_n_warnings(f); i++) {
+		if (strstr(gguf_warning_at(f, i)->msg, needle) != NULL)
+			return gguf_warning_at(f, i)->level;
+	}
+	return -1;
+}
+
 /* A file with one of everything, in the given version and byte order. */
 static void
 build_all(struct gg *g, uint32_t version, int be)
@@ -238,6 +251,21 @@ check_errors(void)
 		ok(has_warning(f, "no general.architecture"),
 		    "missing architecture is a warning");
 	}
+	gguf_close(f);
+	gg_free(&g);
+
+	/* ggml finds keys with strcmp: "a.b\0x" is "a.b" to it. */
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 2);
+	gg_kv_u32(&g, "a.b", 1);
+	gg_strn(&g, "a.b\0x", 5);
+	gg_u32(&g, GG_U32);
+	gg_u32(&g, 2);
+	f = open_gg(&g, &err);
+	ok(f != NULL && level_of(f, "holds a NUL byte") == GGUF_W_ERROR &&
+	    has_warning(f, "key \"a.b\\x00x\" holds a NUL byte: ggml "
+	    "compares keys as C strings, so it reads as \"a.b\""),
+	    "a key with a NUL byte is an error");
 	gguf_close(f);
 	gg_free(&g);
 }
