@@ -33,18 +33,6 @@
 
 /* --------------------------------------------------------------- helpers */
 
-void *
-cli_xcalloc(size_t n, size_t size)
-{
-	void	*p = calloc(n != 0 ? n : 1, size != 0 ? size : 1);
-
-	if (p == NULL) {
-		cli_error("out of memory");
-		exit(EXIT_BADFILE);
-	}
-	return p;
-}
-
 /*
  * Edit distance of two byte strings, each cut at 255 bytes, ASCII letters
  * compared without case (a difference of case only costs nothing).
@@ -172,11 +160,11 @@ cat_values(const struct gguf_file *f, const struct gguf_tensor *t,
 	if (gguf_tensor_data(f, t, err) == NULL)
 		return -1;
 	if (ints)
-		iv = cli_xcalloc(CAT_CHUNK, sizeof *iv);
+		iv = xcalloc(CAT_CHUNK, sizeof *iv);
 	else if (wide)
-		dv = cli_xcalloc(CAT_CHUNK, sizeof *dv);
+		dv = xcalloc(CAT_CHUNK, sizeof *dv);
 	else
-		fv = cli_xcalloc(CAT_CHUNK, sizeof *fv);
+		fv = xcalloc(CAT_CHUNK, sizeof *fv);
 	for (r = w->row0; r < w->row0 + w->nrows; r++) {
 		for (off = 0; off < w->ncols; off += k) {
 			k = w->ncols - off < CAT_CHUNK ? w->ncols - off :
@@ -238,7 +226,7 @@ cat_raw(const struct gguf_file *f, const struct gguf_tensor *t,
 		return -1;
 	if (!(ti->flags & GGUF_TF_QUANT)) {
 		/* plain types: the stored bits, in the file's byte order */
-		row = cli_xcalloc(CAT_CHUNK, ti->bytes);
+		row = xcalloc(CAT_CHUNK, ti->bytes);
 		for (r = w->row0; r < w->row0 + w->nrows; r++) {
 			for (c = 0; c < w->ncols; c += k) {
 				k = w->ncols - c < CAT_CHUNK ? w->ncols - c :
@@ -262,7 +250,7 @@ cat_raw(const struct gguf_file *f, const struct gguf_tensor *t,
 		free(row);
 		return 0;
 	}
-	bv = cli_xcalloc(1, sizeof *bv);
+	bv = xcalloc(1, sizeof *bv);
 	for (r = w->row0; r < w->row0 + w->nrows; r++) {
 		if (w->ncols == 0)
 			break;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "gguf.h"
+#include "xmalloc.h"
 
 #define EXIT_BADFILE	1
 #define EXIT_USAGE	2
@@ -80,8 +81,6 @@ int	 cmd_cat(int argc, char **argv);
  */
 const struct gguf_tensor *cli_find_tensor(const struct gguf_file *f,
 	     const char *path, const char *name);
-/* calloc that never returns NULL: exits with a message instead. */
-void	*cli_xcalloc(size_t n, size_t size);
 /* stats.c */
 int	 cmd_stats(int argc, char **argv);
 /* validate.c */

@@ -9,8 +9,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "xmalloc.h"
 #include "tui/tui.h"
 
 static void
@@ -27,11 +29,20 @@ usage(FILE *fp)
 	    "error\n");
 }
 
+/* Out of memory: one line, and no leak report from a process cut short. */
+static void
+cli_oom(size_t n)
+{
+	fprintf(stderr, "ggufed: out of memory allocating %zu bytes\n", n);
+	_exit(EXIT_BADFILE);
+}
+
 int
 main(int argc, char **argv)
 {
 	size_t	i;
 
+	xmalloc_set_oom(cli_oom);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

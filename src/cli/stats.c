@@ -217,7 +217,7 @@ cmd_stats(int argc, char **argv)
 	if ((f = cli_open(path)) == NULL)
 		return EXIT_BADFILE;
 	/* the tensors, in the order asked */
-	list = cli_xcalloc(all ? gguf_layout(f)->n_tensors + 1 :
+	list = xcalloc(all ? gguf_layout(f)->n_tensors + 1 :
 	    (size_t)names, sizeof *list);
 	if (all) {
 		for (k = 0; k < gguf_layout(f)->n_tensors; k++)

@@ -27,6 +27,7 @@
 #include "gguf.h"
 #include "doc.h"
 #include "value.h"
+#include "xmalloc.h"
 
 #define MAX_FILE	(1ull << 32)	/* @PATH: larger files are refused */
 
@@ -46,19 +47,6 @@ msgf(char *msg, size_t len, const char *fmt, ...)
 #ifdef __clang_analyzer__
 #define msgf(...)	(msgf(__VA_ARGS__), -1)	/* as in gguf.h */
 #endif
-
-static void *
-xmalloc(size_t n)
-{
-	void	*p = malloc(n != 0 ? n : 1);
-
-	if (p == NULL) {
-		fprintf(stderr, "ggufed: out of memory allocating %zu bytes\n",
-		    n);
-		abort();
-	}
-	return p;
-}
 
 static int
 is_blank(int c)

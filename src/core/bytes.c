@@ -46,64 +46,6 @@ gguf_err_text(const struct gguf_err *err, char *buf, size_t len)
 		snprintf(buf, len, "%s", err->msg);
 }
 
-/* -------------------------------------------------------------- allocation */
-
-static void
-oom(size_t n)
-{
-	fprintf(stderr, "ggufed: out of memory allocating %zu bytes\n", n);
-	abort();
-}
-
-void *
-gguf_xmalloc(size_t n)
-{
-	void	*p = malloc(n != 0 ? n : 1);
-
-	if (p == NULL)
-		oom(n);
-	return p;
-}
-
-void *
-gguf_xcalloc(size_t n, size_t size)
-{
-	void	*p = calloc(n != 0 ? n : 1, size != 0 ? size : 1);
-
-	if (p == NULL)
-		oom(n * size);
-	return p;
-}
-
-void *
-gguf_xrealloc(void *p, size_t n, size_t size)
-{
-	void	*q;
-
-	if (size != 0 && n > SIZE_MAX / size)
-		oom(SIZE_MAX);
-	q = realloc(p, n * size != 0 ? n * size : 1);
-	if (q == NULL)
-		oom(n * size);
-	return q;
-}
-
-char *
-gguf_xstrndup(const char *s, size_t n)
-{
-	char	*p = gguf_xmalloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-char *
-gguf_xstrdup(const char *s)
-{
-	return gguf_xstrndup(s, strlen(s));
-}
-
 uint64_t
 gguf_hash(const void *p, size_t n)
 {

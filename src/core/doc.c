@@ -49,7 +49,7 @@
 static struct gguf_name *
 name_new(const char *p, size_t n)
 {
-	struct gguf_name	*nm = gguf_xmalloc(sizeof *nm + n + 1);
+	struct gguf_name	*nm = xmalloc(sizeof *nm + n + 1);
 
 	nm->refs = 1;
 	nm->n = n;
@@ -129,8 +129,8 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 	real = realpath(path, NULL);
 	if (real == NULL)
 		return gguf_errf(err, -1, "%s", strerror(errno));
-	d->path = gguf_xstrdup(path);
-	d->real = gguf_xstrdup(real);
+	d->path = xstrdup(path);
+	d->real = xstrdup(real);
 	free(real);
 	d->fd = open(d->real, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0 || fstat(d->fd, &st) != 0)
@@ -145,9 +145,9 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 	d->be = gguf_layout(d->f)->be;
 	d->journal = gguf_journal_exists(d->real);
 	d->n_src_kv = d->n_kv = d->cap_kv = gguf_layout(d->f)->n_kv;
-	d->kv = gguf_xcalloc((size_t)d->cap_kv, sizeof *d->kv);
+	d->kv = xcalloc((size_t)d->cap_kv, sizeof *d->kv);
 	d->n_ten = gguf_layout(d->f)->n_tensors;
-	d->ten = gguf_xcalloc((size_t)d->n_ten, sizeof *d->ten);
+	d->ten = xcalloc((size_t)d->n_ten, sizeof *d->ten);
 	d->kvix.dirty = d->tix.dirty = 1;
 	return 0;
 }
@@ -155,7 +155,7 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 struct gguf_doc *
 gguf_doc_open(const char *path, struct gguf_err *err)
 {
-	struct gguf_doc	*d = gguf_xcalloc(1, sizeof *d);
+	struct gguf_doc	*d = xcalloc(1, sizeof *d);
 
 	if (doc_load(d, path, err) != 0) {
 		doc_clear(d);
@@ -171,7 +171,7 @@ int	gguf_doc_reload(struct gguf_doc *d, struct gguf_err *err);
 int
 gguf_doc_reload(struct gguf_doc *d, struct gguf_err *err)
 {
-	char	*path = gguf_xstrdup(d->path);
+	char	*path = xstrdup(d->path);
 	int	 rc;
 
 	doc_clear(d);
@@ -459,14 +459,14 @@ rec_begin(struct gguf_doc *d, const char *fmt, ...)
 	drop_redo(d);
 	if (d->n_rec == d->cap_rec) {
 		d->cap_rec = d->cap_rec == 0 ? 16 : d->cap_rec * 2;
-		d->rec = gguf_xrealloc(d->rec, d->cap_rec, sizeof *d->rec);
+		d->rec = xreallocarray(d->rec, d->cap_rec, sizeof *d->rec);
 	}
 	r = &d->rec[d->n_rec];
 	memset(r, 0, sizeof *r);
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	r->label = gguf_xstrdup(buf);
+	r->label = xstrdup(buf);
 	r->nkv_before = r->nkv_after = d->n_kv;
 	return r;
 }
@@ -479,7 +479,7 @@ rec_change(struct gguf_doc *d, struct urec *r, int what, uint64_t idx,
 	struct dstate	*ent = what == GGUF_CH_KV ? &d->kv[idx] : &d->ten[idx];
 	struct uchange	*c;
 
-	r->ch = gguf_xrealloc(r->ch, r->n + 1, sizeof *r->ch);
+	r->ch = xreallocarray(r->ch, r->n + 1, sizeof *r->ch);
 	c = &r->ch[r->n++];
 	c->what = what;
 	c->idx = idx;
@@ -500,7 +500,7 @@ kv_append(struct gguf_doc *d, struct urec *r, struct dstate s)
 
 	if (d->n_kv == d->cap_kv) {
 		d->cap_kv = d->cap_kv < 16 ? 16 : d->cap_kv * 2;
-		d->kv = gguf_xrealloc(d->kv, (size_t)d->cap_kv, sizeof *d->kv);
+		d->kv = xreallocarray(d->kv, (size_t)d->cap_kv, sizeof *d->kv);
 	}
 	memset(&d->kv[idx], 0, sizeof d->kv[idx]);
 	d->n_kv++;
@@ -989,7 +989,7 @@ re_subst(pcre2_code *re, pcre2_match_context *mc, pcre2_match_data *md,
 	if (global)
 		opt |= PCRE2_SUBSTITUTE_GLOBAL;
 	for (;;) {
-		buf = gguf_xmalloc(len);
+		buf = xmalloc(len);
 		rc = pcre2_substitute(re, (PCRE2_SPTR)name.p, (PCRE2_SIZE)name.n,
 		    0, opt, md, mc, (PCRE2_SPTR)repl, PCRE2_ZERO_TERMINATED,
 		    buf, &len);
@@ -1064,7 +1064,7 @@ gguf_doc_tensor_rename_re(struct gguf_doc *d, const char *pattern,
 			free(out);
 			goto done;
 		}
-		ren = gguf_xrealloc(ren, (size_t)nren + 1, sizeof *ren);
+		ren = xreallocarray(ren, (size_t)nren + 1, sizeof *ren);
 		ren[nren].idx = i;
 		ren[nren].name = name_new(out, outlen);
 		nren++;
@@ -1076,7 +1076,7 @@ gguf_doc_tensor_rename_re(struct gguf_doc *d, const char *pattern,
 	}
 
 	/* No two results alike, and none equal to a name left as it is. */
-	sorted = gguf_xcalloc((size_t)nren, sizeof *sorted);
+	sorted = xcalloc((size_t)nren, sizeof *sorted);
 	memcpy(sorted, ren, (size_t)nren * sizeof *sorted);
 	qsort(sorted, (size_t)nren, sizeof *sorted, cmp_name);
 	for (k = 1; k < nren; k++) {
@@ -1146,7 +1146,7 @@ gguf_doc_diff(struct gguf_doc *d, struct gguf_change **out)
 		fl = kv_flags(d, i);
 		if (fl == 0 || fl == (GGUF_ED_ADDED | GGUF_ED_REMOVED))
 			continue;
-		ch = gguf_xrealloc(ch, n + 1, sizeof *ch);
+		ch = xreallocarray(ch, n + 1, sizeof *ch);
 		c = &ch[n++];
 		memset(c, 0, sizeof *c);
 		c->what = GGUF_CH_KV;
@@ -1163,7 +1163,7 @@ gguf_doc_diff(struct gguf_doc *d, struct gguf_change **out)
 		fl = tensor_flags(d, i);
 		if (fl == 0)
 			continue;
-		ch = gguf_xrealloc(ch, n + 1, sizeof *ch);
+		ch = xreallocarray(ch, n + 1, sizeof *ch);
 		c = &ch[n++];
 		memset(c, 0, sizeof *c);
 		c->what = GGUF_CH_TENSOR;

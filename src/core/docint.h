@@ -201,5 +201,7 @@ int	gguf_io_rename(const char *from, const char *to);
 int	gguf_io_unlink(const char *path);
 int	gguf_io_open(const char *path, int flags, mode_t mode);
 int	gguf_io_fallocate(int fd, off_t len);	/* mode 0, from offset 0 */
+/* 1 if GGUFED_FAULT makes this allocation fail (xmalloc.c). */
+int	gguf_io_alloc_fails(void);
 
 #endif /* GGUF_DOCINT_H */

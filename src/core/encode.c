@@ -33,7 +33,7 @@ gbuf_grow(struct gbuf *b, uint64_t n)
 	cap = b->cap == 0 ? 256 : b->cap;
 	while (cap - b->n < n)
 		cap *= 2;
-	b->p = gguf_xrealloc(b->p, (size_t)cap, 1);
+	b->p = xreallocarray(b->p, (size_t)cap, 1);
 	b->cap = cap;
 }
 
@@ -194,7 +194,7 @@ gguf_value_wrap(struct gbuf *b, uint32_t type, int be, struct gguf_err *err)
 	struct gguf_value	*v;
 	struct gguf_cur		 c;
 
-	v = gguf_xcalloc(1, sizeof *v);
+	v = xcalloc(1, sizeof *v);
 	v->refs = 1;
 	v->p = b->p;
 	v->n = b->n;

@@ -1,7 +1,7 @@
 /*
  * internal.h - helpers shared by the files of the format core and nobody
  * else: checked arithmetic, byte-order loads and stores, the bounded cursor
- * every read of file data goes through, and the allocation wrappers.
+ * every read of file data goes through; allocation is xmalloc.h's.
  */
 #ifndef GGUF_INTERNAL_H
 #define GGUF_INTERNAL_H
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gguf.h"
+#include "xmalloc.h"
 
 /* ------------------------------------------------------ checked arithmetic */
 
@@ -130,15 +131,6 @@ int	gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
  */
 int	gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
 	    struct gguf_val *v, struct gguf_err *err);
-
-/* ------------------------------------------------------------ allocation */
-
-/* Never return NULL: abort with a message on exhaustion. */
-void	*gguf_xmalloc(size_t n);
-void	*gguf_xcalloc(size_t n, size_t size);
-void	*gguf_xrealloc(void *p, size_t n, size_t size);
-char	*gguf_xstrdup(const char *s);
-char	*gguf_xstrndup(const char *s, size_t n);
 
 /* --------------------------------------------------------- guarded reads */
 

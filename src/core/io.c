@@ -29,8 +29,10 @@
  *	OP	write (write, pwrite, copy_file_range), read (pread of
  *		tensor data, copy_file_range), fsync, close, rename,
  *		unlink, open, fallocate, map (a guarded read of the
- *		mapping, see guard.c: stop only)
- *	ERR	ENOSPC EIO EDQUOT EFBIG EACCES EPERM EROFS EINTR, or a number
+ *		mapping, see guard.c: stop only), alloc (xmalloc.c:
+ *		every allocation that must not fail)
+ *	ERR	ENOSPC EIO EDQUOT EFBIG EACCES EPERM EROFS EINTR ENOMEM, or
+ *		a number
  *
  * A value without ':' is a named step of save.c (see gguf_fault).
  *
@@ -54,12 +56,12 @@
 
 enum io_op {
 	IO_WRITE, IO_READ, IO_FSYNC, IO_CLOSE, IO_RENAME, IO_UNLINK, IO_OPEN,
-	IO_FALLOCATE, IO_MAP, IO_NOPS
+	IO_FALLOCATE, IO_MAP, IO_ALLOC, IO_NOPS
 };
 
 static const char *const	op_names[IO_NOPS] = {
 	"write", "read", "fsync", "close", "rename", "unlink", "open",
-	"fallocate", "map"
+	"fallocate", "map", "alloc"
 };
 
 #define MAX_RULES	16
@@ -91,8 +93,8 @@ parse_err(const char *s, size_t n)
 	} names[] = {
 		{ "ENOSPC", ENOSPC }, { "EIO", EIO }, { "EDQUOT", EDQUOT },
 		{ "EFBIG", EFBIG }, { "EACCES", EACCES }, { "EPERM", EPERM },
-		{ "EROFS", EROFS }, { "EINTR", EINTR }, { "short", ERR_SHORT },
-		{ "stall", ERR_STALL },
+		{ "EROFS", EROFS }, { "EINTR", EINTR }, { "ENOMEM", ENOMEM },
+		{ "short", ERR_SHORT }, { "stall", ERR_STALL },
 		{ "stop", ERR_STOP },
 	};
 	size_t	i;
@@ -366,4 +368,10 @@ gguf_io_map_read(void)
 {
 	if (fault(IO_MAP) == ERR_STOP)
 		kill(getpid(), SIGSTOP);
+}
+
+int
+gguf_io_alloc_fails(void)
+{
+	return fault(IO_ALLOC) != 0;
 }

@@ -82,10 +82,10 @@ static void warnf(struct gguf_file *, int, uint64_t, const char *, ...)
 static void
 store_warning(struct gguf_file *f, int level, uint64_t off, const char *msg)
 {
-	f->warn = gguf_xrealloc(f->warn, f->n_warn + 1, sizeof *f->warn);
+	f->warn = xreallocarray(f->warn, f->n_warn + 1, sizeof *f->warn);
 	f->warn[f->n_warn].off = off;
 	f->warn[f->n_warn].level = level;
-	f->warn[f->n_warn].msg = gguf_xstrdup(msg);
+	f->warn[f->n_warn].msg = xstrdup(msg);
 	f->n_warn++;
 }
 
@@ -297,7 +297,7 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 			cap = cap == 0 ? 64 : cap * 2;
 			if (cap > f->lay.n_kv)
 				cap = f->lay.n_kv;
-			f->kv = gguf_xrealloc(f->kv, cap, sizeof *f->kv);
+			f->kv = xreallocarray(f->kv, cap, sizeof *f->kv);
 		}
 		kv = &f->kv[i];
 		memset(kv, 0, sizeof *kv);
@@ -504,7 +504,7 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 			cap = cap == 0 ? 64 : cap * 2;
 			if (cap > f->lay.n_tensors)
 				cap = f->lay.n_tensors;
-			f->tensors = gguf_xrealloc(f->tensors, cap,
+			f->tensors = xreallocarray(f->tensors, cap,
 			    sizeof *f->tensors);
 		}
 		t = &f->tensors[i];
@@ -628,7 +628,7 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 		return 0;
 
 	/* Not in ggml's canonical order: say what exactly is wrong. */
-	order = gguf_xcalloc(f->n_tensors, sizeof *order);
+	order = xcalloc(f->n_tensors, sizeof *order);
 	for (i = 0; i < f->n_tensors; i++)
 		order[i] = i;
 	qsort_r(order, f->n_tensors, sizeof *order, cmp_offset, f->tensors);
@@ -713,7 +713,7 @@ parse(struct gguf_file *f, struct gguf_err *err)
 struct gguf_file *
 gguf_open_buffer(const void *buf, size_t len, struct gguf_err *err)
 {
-	struct gguf_file	*f = gguf_xcalloc(1, sizeof *f);
+	struct gguf_file	*f = xcalloc(1, sizeof *f);
 
 	f->fd = -1;
 	f->base = buf;
@@ -789,8 +789,8 @@ gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 		gguf_errf(err, -1, "not a regular file");
 		return NULL;
 	}
-	f = gguf_xcalloc(1, sizeof *f);
-	f->path = path != NULL ? gguf_xstrdup(path) : NULL;
+	f = xcalloc(1, sizeof *f);
+	f->path = path != NULL ? xstrdup(path) : NULL;
 	f->size = (uint64_t)st.st_size;
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
@@ -970,7 +970,7 @@ header_differs(const struct gguf_file *f)
 	if (f->hdr_len == 0)
 		return 0;
 	n = f->hdr_len < f->size ? f->hdr_len : f->size;
-	buf = gguf_xmalloc(CMP_BUF);
+	buf = xmalloc(CMP_BUF);
 	for (off = 0; off < n && !differs; off += (uint64_t)r) {
 		r = pread(f->fd, buf, n - off < CMP_BUF ? (size_t)(n - off) :
 		    CMP_BUF, (off_t)off);

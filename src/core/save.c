@@ -124,14 +124,14 @@ split_path(const char *path, char **dir, char **base)
 	const char	*slash = strrchr(path, '/');
 
 	if (slash == NULL) {
-		*dir = gguf_xstrdup(".");
-		*base = gguf_xstrdup(path);
+		*dir = xstrdup(".");
+		*base = xstrdup(path);
 	} else if (slash == path) {
-		*dir = gguf_xstrdup("/");
-		*base = gguf_xstrdup(slash + 1);
+		*dir = xstrdup("/");
+		*base = xstrdup(slash + 1);
 	} else {
-		*dir = gguf_xstrndup(path, (size_t)(slash - path));
-		*base = gguf_xstrdup(slash + 1);
+		*dir = xstrndup(path, (size_t)(slash - path));
+		*base = xstrdup(slash + 1);
 	}
 }
 
@@ -181,8 +181,8 @@ resolve(const char *path)
 	char	*real, *r;
 
 	if ((real = realpath(path, NULL)) == NULL)
-		return gguf_xstrdup(path);
-	r = gguf_xstrdup(real);
+		return xstrdup(path);
+	r = xstrdup(real);
 	free(real);
 	return r;
 }
@@ -327,7 +327,7 @@ lock_take(const char *real, struct savelock *lk, struct gguf_err *err)
 		return -1;
 	}
 	lk->fd = fd;
-	lk->path = gguf_xstrdup(lp);
+	lk->path = xstrdup(lp);
 	return 0;
 }
 
@@ -393,7 +393,7 @@ create_temp(const char *dir, const char *base, char **tmp,
 	int		 fd, tries;
 
 	len = strlen(dir) + strlen(base) + 64;
-	*tmp = gguf_xmalloc(len);
+	*tmp = xmalloc(len);
 	for (tries = 0; tries < 100; tries++) {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		snprintf(*tmp, len, "%s/.%s.ggufed-%ld-%u-%lx", dir, base,
@@ -779,7 +779,7 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 	 * The mapping is of this very file: once the new bytes are written
 	 * it shows them. Keep the old ones apart for a rollback.
 	 */
-	saved = gguf_xmalloc((size_t)(hi - lo));
+	saved = xmalloc((size_t)(hi - lo));
 	memcpy(saved, old + lo, (size_t)(hi - lo));
 	if (write_journal(jpath, &st, old, saved, nw, lo, hi, p->data_off,
 	    err) != 0)
@@ -880,7 +880,7 @@ not_journaled(const struct jhead *h, const uint8_t *j, const struct stat *st,
 static uint8_t *
 read_region(int fd, uint64_t n, struct gguf_err *err)
 {
-	uint8_t	*b = gguf_xmalloc(n > 0 ? (size_t)n : 1);
+	uint8_t	*b = xmalloc(n > 0 ? (size_t)n : 1);
 	uint64_t done = 0;
 	ssize_t	 r;
 
@@ -944,7 +944,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 	}
 	if (n == JOURNAL_HEAD && jhead_get(head, &h) == 0 &&
 	    (uint64_t)jst.st_size == JOURNAL_HEAD + 2 * h.len) {
-		j = gguf_xmalloc(h.len > 0 ? (size_t)(2 * h.len) : 1);
+		j = xmalloc(h.len > 0 ? (size_t)(2 * h.len) : 1);
 		n = h.len > 0 ? pread(jfd, j, (size_t)(2 * h.len),
 		    JOURNAL_HEAD) : 0;
 		valid = n >= 0 && (uint64_t)n == 2 * h.len &&
@@ -1053,7 +1053,7 @@ gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
 		if (!stale_temp(de->d_name, base))
 			continue;
 		len = strlen(dir) + strlen(de->d_name) + 2;
-		full = gguf_xmalloc(len);
+		full = xmalloc(len);
 		snprintf(full, len, "%s/%s", dir, de->d_name);
 		if (bytes != NULL && lstat(full, &st) == 0)
 			*bytes += (uint64_t)st.st_size;
@@ -1098,7 +1098,7 @@ target_get(struct gguf_doc *d, const struct gguf_save_opts *o,
 
 	memset(t, 0, sizeof t[0]);
 	if (o->path == NULL)
-		t->path = gguf_xstrdup(d->real);
+		t->path = xstrdup(d->real);
 	else if (lstat(o->path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
 		t->path = resolve(o->path);
 		if (strcmp(t->path, o->path) == 0) {
@@ -1108,7 +1108,7 @@ target_get(struct gguf_doc *d, const struct gguf_save_opts *o,
 			    "%s", strerror(errno));
 		}
 	} else
-		t->path = gguf_xstrdup(o->path);
+		t->path = xstrdup(o->path);
 	t->exists = stat(t->path, &t->st) == 0;
 	if (t->exists && !S_ISREG(t->st.st_mode)) {
 		gguf_errf(err, -1, "not a regular file");

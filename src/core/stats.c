@@ -92,7 +92,7 @@ chunk_alloc(size_t n)
 	void	*p;
 
 	if (posix_memalign(&p, 64, n) != 0) {
-		p = gguf_xmalloc(n);	/* aborts if memory is gone */
+		p = xmalloc(n);	/* aborts if memory is gone */
 	}
 	return p;
 }
@@ -204,7 +204,7 @@ pool_run(struct pool *p, unsigned threads, uint64_t *hist,
 		n = (unsigned)p->nitems;
 	p->next = 0;
 	p->stop = 0;
-	w = gguf_xcalloc(n, sizeof *w);
+	w = xcalloc(n, sizeof *w);
 	for (i = 0; i < n; i++) {
 		w[i].p = p;
 		w[i].fbuf = chunk_alloc(CHUNK * sizeof *w[i].fbuf);
@@ -675,7 +675,7 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	p.data = data;
 	p.nbytes = nbytes;
 	p.total = opts->flags & GGUF_STATS_NO_HIST ? n : 2 * n;
-	r.parts = gguf_xcalloc(p.nitems > 0 ? p.nitems : 1, sizeof *r.parts);
+	r.parts = xcalloc(p.nitems > 0 ? p.nitems : 1, sizeof *r.parts);
 
 	p.work = work_moments;
 	rc = pool_run(&p, opts->threads, NULL, err);

@@ -41,12 +41,12 @@ add_finding(struct gguf_summary *s, int level, int64_t off, const char *msg)
 
 	if (level < GGUF_W_NOTE || level > GGUF_W_ERROR)
 		level = GGUF_W_ERROR;
-	s->findings = gguf_xrealloc(s->findings, s->n_findings + 1,
+	s->findings = xreallocarray(s->findings, s->n_findings + 1,
 	    sizeof *s->findings);
 	fd = &s->findings[s->n_findings++];
 	fd->level = level;
 	fd->off = off;
-	fd->msg = gguf_xstrdup(msg);
+	fd->msg = xstrdup(msg);
 	s->count[level]++;
 }
 
@@ -74,7 +74,7 @@ count_types(struct gguf_summary *s, struct gguf_file *f)
 		s->tensor_bytes += t->nbytes;
 		s->params += t->nelem;
 	}
-	s->types = gguf_xcalloc(GGUF_T_COUNT + 1, sizeof *s->types);
+	s->types = xcalloc(GGUF_T_COUNT + 1, sizeof *s->types);
 	for (k = 0; k <= GGUF_T_COUNT; k++) {
 		if (by[k].count == 0)
 			continue;

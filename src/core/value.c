@@ -163,9 +163,9 @@ arr_index(struct gguf_val *arr, struct gguf_err *err)
 	struct gguf_val		 e;
 	uint64_t		 i;
 
-	ix = gguf_xcalloc(1, sizeof *ix);
+	ix = xcalloc(1, sizeof *ix);
 	ix->n = (arr->count + GGUF_ARRIX_STRIDE - 1) / GGUF_ARRIX_STRIDE;
-	ix->pos = gguf_xcalloc(ix->n, sizeof *ix->pos);
+	ix->pos = xcalloc(ix->n, sizeof *ix->pos);
 	arr_cursor(arr, arr_head(arr), &c);
 	for (i = 0; i < arr->count; i++) {
 		if (i % GGUF_ARRIX_STRIDE == 0)

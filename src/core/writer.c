@@ -203,7 +203,7 @@ gguf_plan(struct gguf_doc *d, int64_t reserve, struct wplan *p,
 	p->ver = (int)lay->version;
 	p->res_kv = -1;
 	p->align = gguf_doc_alignment(d);
-	p->off = gguf_xcalloc((size_t)d->n_ten, sizeof *p->off);
+	p->off = xcalloc((size_t)d->n_ten, sizeof *p->off);
 	src_layout(d, p, info);
 	if (lay->version < 3)
 		gguf_notice(info, "GGUF v%u converted to v3", (unsigned)lay->version);
@@ -340,7 +340,7 @@ gguf_sink_init(struct wsink *s, int fd, uint64_t total, gguf_progress_fn fn,
 	s->progress = fn;
 	s->arg = arg;
 	if (fd >= 0)
-		s->buf = gguf_xmalloc(SINK_BUF);
+		s->buf = xmalloc(SINK_BUF);
 }
 
 static int
@@ -626,7 +626,7 @@ copy_chunk(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
 	}
 #endif
 	if (c->buf == NULL)
-		c->buf = gguf_xmalloc(COPY_BUF);
+		c->buf = xmalloc(COPY_BUF);
 	k = len < COPY_BUF ? (size_t)len : COPY_BUF;
 	r = gguf_io_pread(c->in, c->buf, k, (off_t)ioff);
 	if (r < 0 && errno == EINTR) {

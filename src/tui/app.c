@@ -38,51 +38,6 @@ const struct tab app_tabs[N_TABS] = {
 /* The tab shown when the current one goes (its key was removed). */
 #define TAB_FALLBACK	1
 
-/* ---------------------------------------------------------- allocation */
-
-static void
-oom(void)
-{
-	if (!isendwin())
-		endwin();
-	fputs("ggufed: out of memory\n", stderr);
-	exit(1);
-}
-
-void *
-xcalloc(size_t n, size_t size)
-{
-	void	*p;
-
-	if (n == 0 || size == 0)
-		n = size = 1;
-	if ((p = calloc(n, size)) == NULL)
-		oom();
-	return p;
-}
-
-void *
-xreallocarray(void *p, size_t n, size_t size)
-{
-	void	*q;
-
-	if (size != 0 && n > SIZE_MAX / size)
-		oom();
-	if ((q = realloc(p, n * size == 0 ? 1 : n * size)) == NULL)
-		oom();
-	return q;
-}
-
-char *
-xstrdup(const char *s)
-{
-	char	*p = strdup(s);
-
-	if (p == NULL)
-		oom();
-	return p;
-}
-
 /* --------------------------------------------------------------- views */
 
 struct view *

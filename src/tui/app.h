@@ -86,6 +86,7 @@ struct app {
 	uint64_t	 save_total;
 
 	SCREEN		*scr;
+	xmalloc_oom_fn	 oom_prev;	/* the hook before curses took over */
 	int		 quick_errs;	/* reads that failed at once, in a row */
 	int		 term_gone;	/* the terminal went away */
 	FILE		*tty_out;

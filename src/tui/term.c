@@ -148,6 +148,19 @@ term_esc_typed(void)
 	return esc;
 }
 
+/*
+ * Out of memory while curses has the terminal: the terminal is given
+ * back first, so that the one line saying so shows.
+ */
+static void
+term_oom(size_t n)
+{
+	if (!isendwin())
+		endwin();
+	fprintf(stderr, "ggufed: out of memory allocating %zu bytes\n", n);
+	_exit(1);
+}
+
 int
 term_start(struct app *a)
 {
@@ -182,6 +195,7 @@ term_start(struct app *a)
 		return -1;
 	}
 	set_term(a->scr);
+	a->oom_prev = xmalloc_set_oom(term_oom);
 	if (a->script != NULL)
 		resizeterm(24, 80);
 	raw();
@@ -204,6 +218,7 @@ void
 term_stop(struct app *a)
 {
 	if (a->scr != NULL) {
+		(void)xmalloc_set_oom(a->oom_prev);
 		endwin();
 		delscreen(a->scr);
 		a->scr = NULL;

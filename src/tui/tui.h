@@ -24,6 +24,7 @@
 
 #include "gguf.h"
 #include "doc.h"
+#include "xmalloc.h"
 
 struct app;
 struct view;
@@ -402,11 +403,6 @@ struct view {
 	char			 title[160];	/* safe text */
 	void			*priv;
 };
-
-/* Allocation that never fails (out of memory leaves curses and exits). */
-void	*xcalloc(size_t n, size_t size);
-void	*xreallocarray(void *p, size_t n, size_t size);
-char	*xstrdup(const char *s);
 
 struct view	*view_new(struct app *a, const struct view_ops *ops,
 		    unsigned scopes, void *priv);

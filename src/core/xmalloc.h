@@ -1,0 +1,32 @@
+/*
+ * xmalloc.h - allocation that never fails, for every layer of ggufed.
+ *
+ * Running out of memory calls the out-of-memory hook, which must not
+ * return: the program registers one that gives the terminal back (the
+ * browser) and says so in one line. Without a hook the process aborts.
+ * The core knows nothing of terminals: it only calls the hook.
+ *
+ * Core functions that report errors (gguf_open and the like) still
+ * return them; these are for memory the program cannot go on without.
+ */
+#ifndef GGUF_XMALLOC_H
+#define GGUF_XMALLOC_H
+
+#include <stddef.h>
+
+/* Never return NULL. Zero sizes allocate one byte. */
+void	*xmalloc(size_t n);
+void	*xcalloc(size_t n, size_t size);
+/* realloc of n * size bytes; n * size overflowing is out of memory. */
+void	*xreallocarray(void *p, size_t n, size_t size);
+char	*xstrdup(const char *s);
+char	*xstrndup(const char *s, size_t n);
+
+/*
+ * The hook called with the size that could not be allocated; it must end
+ * the process. Returns the previous hook (NULL: none).
+ */
+typedef void	(*xmalloc_oom_fn)(size_t n);
+xmalloc_oom_fn	 xmalloc_set_oom(xmalloc_oom_fn fn);
+
+#endif /* GGUF_XMALLOC_H */
