@@ -13,6 +13,7 @@ FX="$SHARED_DIR/fixtures"
 [ -d "$FX/ggml" ] || skip_all "no shared fixtures"
 "$ORACLE" version >/dev/null 2>&1 || skip_all "the ggml oracle cannot run"
 
+# Each save removes out.gguf first: -o refuses to overwrite a file.
 out="$scratch/out.gguf"
 # A dump without indices and counts, so a removed line does not shift
 # the others.
@@ -27,6 +28,7 @@ mydump() { "$GGUFED" dump "$1" | sed -E 's/^(kv|tensor) [0-9]+ /\1 /;
 for f in "$FX"/ggml/*.gguf "$FX"/real/*.gguf; do
 	b=$(basename "$f")
 	"$GGUFED" info "$f" >/dev/null 2>&1 || continue	# unreadable input
+	rm -f "$out"
 	if ! "$GGUFED" edit "$f" -o "$out" -q 2>"$scratch/notes"; then
 		if grep -q "remove it to save" "$scratch/notes"; then
 			ok 0 "$b: unsavable as is, and says why"
@@ -60,6 +62,7 @@ done
 # --force, for a value llama.cpp would refuse).
 force=
 expect() {
+	rm -f "$out"
 	"$GGUFED" edit "$1" -o "$out" -q $force -e "$2" 2>"$scratch/notes"
 	rc=$?
 	odump "$1" | sed -E "$3" >"$scratch/a"
@@ -114,6 +117,7 @@ expect "$V" 'rm-tensor blk.0.attn_q.weight' \
     '/^tensor "blk.0.attn_q.weight" /d' \
     "remove a tensor (data re-laid out)"
 expect_arr() {
+	rm -f "$out"
 	"$GGUFED" edit "$1" -o "$out" -q -e "$2" 2>"$scratch/notes"
 	rc=$?
 	line=$(odump "$out" | grep "^kv \"$3\" " | sed -E 's/sha256=[0-9a-f]+ //')
@@ -140,6 +144,7 @@ expect_arr "$K" 'set test.arr.u8:arr[i32] [-1, 70000]' test.arr.u8 \
     "replace an array with another element type"
 
 # 150,000-token vocabulary: one element changed, the rest untouched
+rm -f "$out"
 "$GGUFED" edit "$V" -o "$out" -q -e 'set tokenizer.ggml.tokens[149999] "<last>"' &&
     [ "$("$GGUFED" get "$out" tokenizer.ggml.tokens | sed -n '149999p')" = \
       "$("$GGUFED" get "$V" tokenizer.ggml.tokens | sed -n '149999p')" ] &&
@@ -164,6 +169,7 @@ ok $? "alignment 64: same content, same tensor data"
 "$GGUFED" edit "$scratch/a64.gguf" -o "$scratch/a32.gguf" -q -e 'rm general.alignment' 2>/dev/null &&
     cmp -s "$T" "$scratch/a32.gguf"
 ok $? "alignment 64 -> 32: byte-identical to the original"
+rm -f "$out"
 "$GGUFED" edit "$FX/ggml/align64.gguf" -o "$out" -q -e 'set general.alignment 32' 2>/dev/null &&
     "$ORACLE" dump "$out" | grep -q '^layout.full_load ok$'
 ok $? "alignment 64 -> 32 on a ggml file"
@@ -171,6 +177,7 @@ ok $? "alignment 64 -> 32 on a ggml file"
 # -------------------------------------------------------------- versions
 V1="$FX/real/tinyllamas-stories-260k-f32.v1.gguf"
 if [ -r "$V1" ]; then
+	rm -f "$out"
 	"$GGUFED" edit "$V1" -o "$out" -q -e 'set general.name v3now' 2>/dev/null &&
 	    "$ORACLE" dump "$out" >"$scratch/d" && grep -q '^version 3$' "$scratch/d" &&
 	    grep -q '"general.name" str len=5 "v3now"' "$scratch/d" &&
@@ -181,6 +188,7 @@ fi
 V2="$FX/real/ggml-vocab-falcon.v2-2023-10.gguf"
 if [ -r "$V2" ]; then
 	# v2 -> v3 for a little-endian file is only the version field
+	rm -f "$out"
 	"$GGUFED" edit "$V2" -o "$out" -q 2>/dev/null &&
 	    [ "$(od -An -tu4 -j4 -N4 "$out" | tr -d ' ')" = 3 ] &&
 	    [ "$(cmp -l "$V2" "$out" | wc -l)" = 1 ]
@@ -188,6 +196,7 @@ if [ -r "$V2" ]; then
 fi
 
 # ------------------------------------- ggml's own rewrite agrees with ours
+rm -f "$out"
 "$GGUFED" edit "$V" -o "$out" -q -e 'set general.name "x"' -e 'rm-tensor output_norm.weight' 2>/dev/null &&
     "$ORACLE" rewrite "$out" "$scratch/ggml.gguf" >/dev/null 2>&1 &&
     cmp -s "$out" "$scratch/ggml.gguf"
