@@ -66,8 +66,6 @@ void	 out_json_float(FILE *fp, float f);
 /* A scalar value as text (numbers, bools, quoted strings). */
 void	 out_scalar(FILE *fp, const struct gguf_val *v, size_t max_str);
 void	 out_scalar_json(FILE *fp, const struct gguf_val *v);
-/* "arr[str]" etc. */
-const char *out_type(const struct gguf_val *v, char *buf, size_t len);
 
 /* One function per subcommand. */
 int	 cmd_info(int argc, char **argv);

@@ -75,7 +75,8 @@ dump_value(struct gguf_val *v, const struct dump_opts *o, struct gguf_err *err)
 		fputc('}', stdout);
 		return 0;
 	}
-	printf("%s n=%llu ", out_type(v, tb, sizeof tb),
+	printf("%s n=%llu ", gguf_vtype_text(v->type, v->atype, tb,
+	    sizeof tb),
 	    (unsigned long long)v->count);
 	return dump_array(v, o, err);
 }
@@ -135,7 +136,8 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 			if (dump_value(&kv->val, o, err) != 0)
 				return -1;
 		} else {
-			printf(" %s ", out_type(&kv->val, tb, sizeof tb));
+			printf(" %s ", gguf_vtype_text(kv->val.type,
+			    kv->val.atype, tb, sizeof tb));
 			out_scalar(stdout, &kv->val, SIZE_MAX);
 		}
 		putchar('\n');
@@ -191,7 +193,8 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 		printf("%s\n    {\"key\": ", i > 0 ? "," : "");
 		out_json_str(stdout, kv->key.p, kv->key.n);
 		printf(", \"type\": \"%s\", \"value\": ",
-		    out_type(&kv->val, tb, sizeof tb));
+		    gguf_vtype_text(kv->val.type, kv->val.atype, tb,
+		    sizeof tb));
 		if (dump_value(&kv->val, o, err) != 0)
 			return -1;
 		printf(", \"offset\": %llu}", (unsigned long long)kv->off);

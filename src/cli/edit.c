@@ -68,11 +68,12 @@ show_scalar(FILE *fp, struct gguf_val *v)
 	char	tb[32];
 
 	if (v->type == GGUF_VT_ARR) {
-		fprintf(fp, "%s n=%llu", out_type(v, tb, sizeof tb),
-		    (unsigned long long)v->count);
+		fprintf(fp, "%s n=%llu", gguf_vtype_text(v->type, v->atype,
+		    tb, sizeof tb), (unsigned long long)v->count);
 		return;
 	}
-	fprintf(fp, "%s ", out_type(v, tb, sizeof tb));
+	fprintf(fp, "%s ", gguf_vtype_text(v->type, v->atype, tb,
+	    sizeof tb));
 	out_scalar(fp, v, MAX_SHOW);
 }
 
@@ -123,8 +124,8 @@ show_arr_diff(FILE *fp, struct gguf_val *o, struct gguf_val *n)
 	unsigned	shown = 0;
 	char		tb[32];
 
-	fprintf(fp, "%s n=%llu", out_type(n, tb, sizeof tb),
-	    (unsigned long long)o->count);
+	fprintf(fp, "%s n=%llu", gguf_vtype_text(n->type, n->atype, tb,
+	    sizeof tb), (unsigned long long)o->count);
 	if (o->count != n->count)
 		fprintf(fp, " -> n=%llu", (unsigned long long)n->count);
 	for (i = 0; i < lim && shown < MAX_ELEMS; i++) {

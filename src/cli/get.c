@@ -35,8 +35,8 @@ print_value(struct gguf_val *v, int json, int raw, struct gguf_err *err)
 	char		tb[32];
 
 	if (json) {
-		printf("{\"type\": \"%s\", \"value\": ", out_type(v, tb,
-		    sizeof tb));
+		printf("{\"type\": \"%s\", \"value\": ",
+		    gguf_vtype_text(v->type, v->atype, tb, sizeof tb));
 		if (v->type == GGUF_VT_ARR) {
 			fputc('[', stdout);
 			for (i = 0; i < v->count; i++) {
@@ -66,8 +66,8 @@ print_value(struct gguf_val *v, int json, int raw, struct gguf_err *err)
 		if (gguf_arr_get(v, i, &e, err) != 0)
 			return -1;
 		if (e.type == GGUF_VT_ARR)
-			printf("%s n=%llu", out_type(&e, tb, sizeof tb),
-			    (unsigned long long)e.count);
+			printf("%s n=%llu", gguf_vtype_text(e.type, e.atype,
+			    tb, sizeof tb), (unsigned long long)e.count);
 		else
 			print_elem(&e, raw);
 		gguf_arrix_free(e.ix);

@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -170,77 +171,42 @@ out_json_float(FILE *fp, float f)
 		fprintf(fp, "%.9g", (double)f);
 }
 
-static void
-scalar(FILE *fp, const struct gguf_val *v, size_t max_str, int json)
-{
-	struct gguf_str	s;
-	uint64_t	u;
-	int64_t		i;
-	double		d;
-
-	switch (v->type) {
-	case GGUF_VT_BOOL:
-		u = gguf_val_bits(v);
-		if (u <= 1)
-			fputs(u ? "true" : "false", fp);
-		else if (json)
-			fprintf(fp, "%llu", (unsigned long long)u);
-		else
-			fprintf(fp, "%llu (invalid bool)", (unsigned long long)u);
-		break;
-	case GGUF_VT_STR:
-		gguf_val_str(v, &s);
-		if (json)
-			out_json_str(fp, s.p, s.n);
-		else
-			out_quoted_max(fp, s.p, s.n, max_str);
-		break;
-	case GGUF_VT_F32:
-		gguf_val_f64(v, &d);
-		if (json)
-			out_json_float(fp, (float)d);
-		else
-			fprintf(fp, "%.9g", d);
-		break;
-	case GGUF_VT_F64:
-		gguf_val_f64(v, &d);
-		if (json)
-			out_json_double(fp, d);
-		else
-			fprintf(fp, "%.17g", d);
-		break;
-	case GGUF_VT_U64:
-		gguf_val_u64(v, &u);
-		fprintf(fp, "%llu", (unsigned long long)u);
-		break;
-	default:
-		if (gguf_val_i64(v, &i) == 0)
-			fprintf(fp, "%lld", (long long)i);
-		else
-			fputs(json ? "null" : "?", fp);
-	}
-}
-
 void
 out_scalar(FILE *fp, const struct gguf_val *v, size_t max_str)
 {
-	scalar(fp, v, max_str, 0);
+	struct gguf_str	s;
+	char		buf[64];
+
+	if (v->type == GGUF_VT_STR) {
+		gguf_val_str(v, &s);
+		out_quoted_max(fp, s.p, s.n, max_str);
+	} else
+		fputs(gguf_val_scalar_text(v, buf, sizeof buf), fp);
 }
 
+/* As out_scalar, but JSON has no NaN, infinity or invalid bool. */
 void
 out_scalar_json(FILE *fp, const struct gguf_val *v)
 {
-	scalar(fp, v, 0, 1);
-}
+	struct gguf_str	s;
+	double		d;
+	char		buf[64];
 
-const char *
-out_type(const struct gguf_val *v, char *buf, size_t len)
-{
-	if (v->type == GGUF_VT_ARR)
-		snprintf(buf, len, "arr[%s]", gguf_vtype_name(v->atype));
-	else
-		snprintf(buf, len, "%s", gguf_vtype_name(v->type));
-	return buf;
+	if (v->type == GGUF_VT_STR) {
+		gguf_val_str(v, &s);
+		out_json_str(fp, s.p, s.n);
+	} else if (v->type == GGUF_VT_BOOL && gguf_val_bits(v) > 1)
+		fprintf(fp, "%llu", (unsigned long long)gguf_val_bits(v));
+	else if (v->type == GGUF_VT_F32) {
+		gguf_val_f64(v, &d);
+		out_json_float(fp, (float)d);
+	} else if (v->type == GGUF_VT_F64) {
+		gguf_val_f64(v, &d);
+		out_json_double(fp, d);
+	} else {
+		gguf_val_scalar_text(v, buf, sizeof buf);
+		fputs(strcmp(buf, "?") == 0 ? "null" : buf, fp);
+	}
 }
 
 void

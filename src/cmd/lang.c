@@ -180,8 +180,8 @@ split_suffixes(const char *s, size_t *n, struct lang_cmd *cmd, int types,
 		for (i = *n; i-- > 0;) {
 			if (s[i] != ':')
 				continue;
-			if (value_type_parse(s + i + 1, *n - i - 1, &cmd->type,
-			    &cmd->atype) == 0) {
+			if (gguf_vtype_parse_full(s + i + 1, *n - i - 1,
+			    &cmd->type, &cmd->atype) == 0) {
 				cmd->has_type = 1;
 				*n = i;
 			}

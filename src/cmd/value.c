@@ -12,6 +12,10 @@
  * output escaped, and the strings "nan", "inf", "-inf" are floats. A file
  * of lines (@PATH) gives one element per line, the last newline ending
  * the last element rather than starting an empty one.
+ *
+ * A value of one type becomes one of another only when nothing is lost
+ * (value_convert): 300 does not become a u8, 1.5 an integer, 0.1 (f64)
+ * an f32, nor "abc" a number; a number becomes a string as it is printed.
  */
 #include "config.h"
 
@@ -63,39 +67,6 @@ trim(const char **s, size_t *n)
 	}
 	while (*n > 0 && is_blank((unsigned char)(*s)[*n - 1]))
 		(*n)--;
-}
-
-/* ------------------------------------------------------------------ types */
-
-int
-value_type_parse(const char *s, size_t n, uint32_t *type, uint32_t *atype)
-{
-	int	t;
-
-	*atype = 0;
-	if (n > 5 && memcmp(s, "arr[", 4) == 0 && s[n - 1] == ']') {
-		t = gguf_vtype_parse(s + 4, n - 5);
-		if (t < 0 || t == GGUF_VT_ARR)
-			return -1;
-		*type = GGUF_VT_ARR;
-		*atype = (uint32_t)t;
-		return 0;
-	}
-	t = gguf_vtype_parse(s, n);
-	if (t < 0 || t == GGUF_VT_ARR)
-		return -1;
-	*type = (uint32_t)t;
-	return 0;
-}
-
-const char *
-value_type_name(uint32_t type, uint32_t atype, char *buf, size_t len)
-{
-	if (type == GGUF_VT_ARR)
-		snprintf(buf, len, "arr[%s]", gguf_vtype_name(atype));
-	else
-		snprintf(buf, len, "%s", gguf_vtype_name(type));
-	return buf;
 }
 
 /* ---------------------------------------------------------------- strings */
@@ -389,7 +360,7 @@ parse_int(const char *s, size_t n, uint32_t type, uint64_t *bits, char *msg,
 	}
 	if (parse_uint(s, n, &mag, msg, len) != 0)
 		return -1;
-	value_type_name(type, 0, t, sizeof t);
+	gguf_vtype_text(type, 0, t, sizeof t);
 	if (!neg) {
 		if (mag > lim[type].umax)
 			return msgf(msg, len, "%llu is out of range for %s "
@@ -716,4 +687,188 @@ value_parse_elems(const char *s, size_t n, uint32_t atype, char *msg,
     size_t len)
 {
 	return parse_array(s, n, atype, 1, msg, len);
+}
+
+/* ------------------------------------------------------------ conversions */
+
+static int
+int_range(uint32_t t, int64_t *lo, uint64_t *hi)
+{
+	switch (t) {
+	case GGUF_VT_U8:	*lo = 0; *hi = UINT8_MAX; return 1;
+	case GGUF_VT_I8:	*lo = INT8_MIN; *hi = INT8_MAX; return 1;
+	case GGUF_VT_U16:	*lo = 0; *hi = UINT16_MAX; return 1;
+	case GGUF_VT_I16:	*lo = INT16_MIN; *hi = INT16_MAX; return 1;
+	case GGUF_VT_U32:	*lo = 0; *hi = UINT32_MAX; return 1;
+	case GGUF_VT_I32:	*lo = INT32_MIN; *hi = INT32_MAX; return 1;
+	case GGUF_VT_U64:	*lo = 0; *hi = UINT64_MAX; return 1;
+	case GGUF_VT_I64:	*lo = INT64_MIN; *hi = INT64_MAX; return 1;
+	}
+	return 0;
+}
+
+/* Equal as numbers, without -Wfloat-equal's objection. */
+static int
+same(double x, double y)
+{
+	return x <= y && x >= y;
+}
+
+/* A string becomes a number only if it is that number as printed. */
+static int
+conv_str(const struct gguf_val *v, uint32_t to, struct gguf_vbuild *vb,
+    char *msg, size_t len)
+{
+	struct gguf_value	*pv;
+	struct gguf_str		 s;
+	char			 text[64], *t;
+
+	gguf_val_str(v, &s);
+	if (to == GGUF_VT_STR) {
+		gguf_vb_str(vb, s.p, s.n);
+		return 0;
+	}
+	t = xmalloc((size_t)s.n + 1);
+	memcpy(t, s.p, (size_t)s.n);
+	t[s.n] = '\0';
+	pv = value_parse(t, (size_t)s.n, to, 0, msg, len);
+	if (pv == NULL) {
+		free(t);
+		return -1;
+	}
+	gguf_val_scalar_text(gguf_value_val(pv), text, sizeof text);
+	if (strcmp(text, t) != 0) {
+		msgf(msg, len, "\"%s\" would be read as %s", t, text);
+		gguf_value_unref(pv);
+		free(t);
+		return -1;
+	}
+	free(t);
+	gguf_vb_bits(vb, gguf_val_bits(gguf_value_val(pv)));
+	gguf_value_unref(pv);
+	return 0;
+}
+
+/*
+ * One scalar of v into vb as type to, or -1 with why in msg. The value
+ * is read exactly: as a signed or unsigned 64-bit integer, or a double
+ * (every f32 is one).
+ */
+static int
+conv_one(const struct gguf_val *v, uint32_t to, struct gguf_vbuild *vb,
+    char *msg, size_t len)
+{
+	char		 text[64];
+	int64_t		 lo, i = 0;
+	uint64_t	 hi, u = 0, b64;
+	uint32_t	 b32;
+	double		 d = 0;
+	float		 f;
+	int		 neg = 0, isint = 0;
+
+	if (v->type == GGUF_VT_STR)
+		return conv_str(v, to, vb, msg, len);
+	gguf_val_scalar_text(v, text, sizeof text);
+	if (to == GGUF_VT_STR) {
+		gguf_vb_str(vb, text, strlen(text));
+		return 0;
+	}
+	if (v->type == GGUF_VT_F32 || v->type == GGUF_VT_F64)
+		gguf_val_f64(v, &d);
+	else if (gguf_val_u64(v, &u) == 0)
+		isint = 1;
+	else if (gguf_val_i64(v, &i) == 0)
+		isint = neg = 1;
+	else
+		return msgf(msg, len, "the value cannot be read");
+	if (to == GGUF_VT_BOOL) {
+		if ((isint && !neg && u <= 1) || (!isint && (same(d, 0) ||
+		    same(d, 1)))) {
+			gguf_vb_bits(vb, isint ? u : (uint64_t)d);
+			return 0;
+		}
+		return msgf(msg, len, "%s is not 0 or 1", text);
+	}
+	if (int_range(to, &lo, &hi)) {
+		if (!isint) {
+			if (isnan(d) || !same(d, floor(d)) ||
+			    d < -9.2233720368547758e18 ||
+			    d >= 1.8446744073709552e19)
+				return msgf(msg, len, "%s is not a whole number "
+				    "in range", text);
+			if (d < 0) {
+				neg = 1;
+				i = (int64_t)d;
+			} else
+				u = (uint64_t)d;
+		}
+		if ((neg && i < lo) || (!neg && u > hi))
+			return msgf(msg, len, "%s does not fit in %s", text,
+			    gguf_vtype_name(to));
+		gguf_vb_bits(vb, neg ? (uint64_t)i : u);
+		return 0;
+	}
+	if (isint)
+		d = neg ? (double)i : (double)u;
+	if (isint && (neg ? (d < -9.2233720368547758e18 || (int64_t)d != i) :
+	    (d >= 1.8446744073709552e19 || (uint64_t)d != u)))
+		return msgf(msg, len, "%s is not exact as a float", text);
+	if (to == GGUF_VT_F32) {
+		f = (float)d;
+		if (!same((double)f, d) && !isnan(d))
+			return msgf(msg, len, "%s is not exact as f32", text);
+		memcpy(&b32, &f, sizeof b32);
+		gguf_vb_bits(vb, b32);
+		return 0;
+	}
+	memcpy(&b64, &d, sizeof b64);
+	gguf_vb_bits(vb, b64);
+	return 0;
+}
+
+struct gguf_value *
+value_convert(struct gguf_val *v, uint32_t to, uint32_t ato, char *msg,
+    size_t len)
+{
+	struct gguf_vbuild	 vb;
+	struct gguf_val		 e;
+	struct gguf_value	*r;
+	struct gguf_err		 err;
+	uint64_t		 k;
+	char			 em[256];
+
+	if ((v->type == GGUF_VT_ARR) != (to == GGUF_VT_ARR)) {
+		msgf(msg, len, "an array and a scalar do not convert");
+		return NULL;
+	}
+	if (to == GGUF_VT_ARR && (v->atype == GGUF_VT_ARR ||
+	    ato == GGUF_VT_ARR)) {
+		msgf(msg, len, "nested arrays do not convert");
+		return NULL;
+	}
+	gguf_vb_init(&vb, to, ato);
+	if (to != GGUF_VT_ARR) {
+		if (conv_one(v, to, &vb, msg, len) != 0) {
+			gguf_vb_free(&vb);
+			return NULL;
+		}
+	} else {
+		for (k = 0; k < v->count; k++) {
+			if (gguf_arr_get(v, k, &e, &err) != 0) {
+				msgf(msg, len, "element %llu cannot be read",
+				    (unsigned long long)k);
+				gguf_vb_free(&vb);
+				return NULL;
+			}
+			if (conv_one(&e, ato, &vb, em, sizeof em) != 0) {
+				msgf(msg, len, "element %llu: %s",
+				    (unsigned long long)k, em);
+				gguf_vb_free(&vb);
+				return NULL;
+			}
+		}
+	}
+	if ((r = gguf_vb_finish(&vb)) == NULL)
+		msgf(msg, len, "the conversion failed");
+	return r;
 }

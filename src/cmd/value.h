@@ -13,7 +13,9 @@
  *			\udcXX read back as the raw byte XX, as ggufed's JSON
  *			output writes it), or @PATH: one element per line
  *
- * Type names: u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str, arr[T].
+ * Type names: u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str, arr[T]
+ * (gguf_vtype_parse_full, gguf_vtype_text). The other way, value to text,
+ * is gguf_val_text.
  */
 #ifndef CMD_VALUE_H
 #define CMD_VALUE_H
@@ -23,12 +25,6 @@
 
 struct gguf_value;
 
-/* Parses a type name; 0, or -1 if it is not one. */
-int	value_type_parse(const char *s, size_t n, uint32_t *type,
-	    uint32_t *atype);
-/* "u32", "arr[str]" into buf. */
-const char *value_type_name(uint32_t type, uint32_t atype, char *buf,
-	    size_t len);
 
 /*
  * Parses text (n bytes) as a value of type (and element type atype for
@@ -49,5 +45,12 @@ struct gguf_value *value_parse_elems(const char *text, size_t n,
  */
 int	value_unquote(const char *s, size_t n, size_t *used, char **out,
 	    size_t *outlen, char *msg, size_t len);
+/*
+ * v as a value of type to (element type ato for arrays), refusing any
+ * conversion that would lose information: a new value, or NULL with a
+ * one-line reason in msg.
+ */
+struct gguf_value *value_convert(struct gguf_val *v, uint32_t to,
+	    uint32_t ato, char *msg, size_t len);
 
 #endif /* CMD_VALUE_H */

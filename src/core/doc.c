@@ -37,12 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <pcre2.h>
-
 #include "docint.h"
-
-#define RE_MATCH_LIMIT	1000000
-#define RE_DEPTH_LIMIT	10000
 
 /* ----------------------------------------------------------------- states */
 
@@ -656,16 +651,6 @@ check_value(const char *key, size_t klen, struct gguf_val *v,
 	return 0;
 }
 
-static const char *
-type_text(const struct gguf_val *v, char *buf, size_t len)
-{
-	if (v->type == GGUF_VT_ARR)
-		snprintf(buf, len, "arr[%s]", gguf_vtype_name(v->atype));
-	else
-		snprintf(buf, len, "%s", gguf_vtype_name(v->type));
-	return buf;
-}
-
 /* v in the document's byte order (a new reference). */
 static struct gguf_value *
 doc_order(struct gguf_doc *d, struct gguf_value *v, struct gguf_err *err)
@@ -731,8 +716,9 @@ gguf_doc_set(struct gguf_doc *d, const char *key, size_t klen,
 		    cur->atype != v->val.atype))
 			return gguf_errf(err, -1, "\"%s\" is %s, not %s (to "
 			    "change its type: KEY:TYPE)", gguf_pname(key, klen, buf,
-			    sizeof buf), type_text(cur, t1, sizeof t1),
-			    type_text(&v->val, t2, sizeof t2));
+			    sizeof buf), gguf_vtype_text(cur->type, cur->atype,
+			    t1, sizeof t1), gguf_vtype_text(v->val.type,
+			    v->val.atype, t2, sizeof t2));
 	}
 	if ((dv = doc_order(d, v, err)) == NULL)
 		return -1;
@@ -842,8 +828,8 @@ gguf_doc_splice(struct gguf_doc *d, const char *key, size_t klen,
 	a = gguf_doc_kv_val(d, (uint64_t)i);
 	if (a->type != GGUF_VT_ARR)
 		return gguf_errf(err, -1, "\"%s\" is %s, not an array",
-		    gguf_pname(key, klen, buf, sizeof buf), type_text(a, t1,
-		    sizeof t1));
+		    gguf_pname(key, klen, buf, sizeof buf),
+		    gguf_vtype_text(a->type, a->atype, t1, sizeof t1));
 	if (a->atype == GGUF_VT_ARR)
 		return gguf_errf(err, -1, "elements of nested arrays cannot "
 		    "be edited");
@@ -948,187 +934,87 @@ gguf_doc_tensor_remove(struct gguf_doc *d, const char *name, size_t nlen,
 
 /* ------------------------------------------------------------ regex rename */
 
-struct rename {
-	uint64_t		 idx;
-	struct gguf_name	*name;
-};
-
+/* The first flaw of a plan, in the words of an edit refused. */
 static int
-cmp_name(const void *a, const void *b)
+plan_error(struct gguf_doc *d, const struct gguf_rename_plan *p,
+    struct gguf_err *err)
 {
-	const struct gguf_name	*x = ((const struct rename *)a)->name;
-	const struct gguf_name	*y = ((const struct rename *)b)->name;
-	int			 c;
+	const struct gguf_rename	*r, *shared = NULL;
+	struct gguf_str			 nm;
+	uint64_t			 k;
+	char				 b1[256], b2[256];
+	int				 c;
 
-	c = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
-	if (c != 0)
-		return c;
-	return x->n < y->n ? -1 : x->n > y->n;
-}
-
-static int
-re_error(int code, const char *what, struct gguf_err *err)
-{
-	PCRE2_UCHAR	msg[256];
-
-	pcre2_get_error_message(code, msg, sizeof msg);
-	return gguf_errf(err, -1, "%s: %s", what, (const char *)msg);
-}
-
-/* Substitutes into name; 1 if it matched (*out allocated), 0, or -1. */
-static int
-re_subst(pcre2_code *re, pcre2_match_context *mc, pcre2_match_data *md,
-    const char *repl, int global, struct gguf_str name, char **out,
-    size_t *outlen, struct gguf_err *err)
-{
-	PCRE2_SIZE	 len = 256;
-	PCRE2_UCHAR	*buf;
-	uint32_t	 opt = PCRE2_SUBSTITUTE_OVERFLOW_LENGTH;
-	int		 rc;
-
-	if (global)
-		opt |= PCRE2_SUBSTITUTE_GLOBAL;
-	for (;;) {
-		buf = xmalloc(len);
-		rc = pcre2_substitute(re, (PCRE2_SPTR)name.p, (PCRE2_SIZE)name.n,
-		    0, opt, md, mc, (PCRE2_SPTR)repl, PCRE2_ZERO_TERMINATED,
-		    buf, &len);
-		if (rc != PCRE2_ERROR_NOMEMORY)
-			break;
-		free(buf);
+	for (k = 0; k < p->n; k++) {
+		r = &p->map[k];
+		if (!(r->flaws & (GGUF_RN_EMPTY | GGUF_RN_LONG)))
+			continue;
+		nm = gguf_doc_tensor_name(d, r->idx);
+		return gguf_errf(err, -1, "\"%s\" would become \"%s\": %s",
+		    gguf_pname(nm.p, (size_t)nm.n, b1, sizeof b1),
+		    gguf_pname(r->name, r->n, b2, sizeof b2),
+		    r->n == 0 ? "an empty name" : "longer than 63 bytes "
+		    "(ggml's limit)");
 	}
-	if (rc < 0) {
-		free(buf);
-		return re_error(rc, "substitution", err);
+	for (k = 0; k < p->n; k++) {
+		r = &p->map[k];
+		if (!(r->flaws & GGUF_RN_SHARED))
+			continue;
+		if (shared != NULL) {
+			c = memcmp(r->name, shared->name, r->n < shared->n ?
+			    r->n : shared->n);
+			if (c > 0 || (c == 0 && r->n >= shared->n))
+				continue;
+		}
+		shared = r;
 	}
-	if (rc == 0) {
-		free(buf);
-		return 0;
+	if (shared != NULL)
+		return gguf_errf(err, -1, "two tensors would be named \"%s\"",
+		    gguf_pname(shared->name, shared->n, b1, sizeof b1));
+	for (k = 0; k < p->n; k++) {
+		r = &p->map[k];
+		if (!(r->flaws & GGUF_RN_TAKEN))
+			continue;
+		nm = gguf_doc_tensor_name(d, r->idx);
+		return gguf_errf(err, -1, "\"%s\" would become \"%s\", the "
+		    "name of another tensor", gguf_pname(nm.p, (size_t)nm.n,
+		    b1, sizeof b1), gguf_pname(r->name, r->n, b2, sizeof b2));
 	}
-	*out = (char *)buf;
-	*outlen = len;
-	return 1;
+	return 0;
 }
 
 int
 gguf_doc_tensor_rename_re(struct gguf_doc *d, const char *pattern,
     const char *repl, int global, uint64_t *n, struct gguf_err *err)
 {
-	pcre2_code		*re;
-	pcre2_match_context	*mc;
-	pcre2_match_data	*md;
-	struct rename		*ren = NULL, *sorted;
-	struct gguf_str		 nm;
+	struct gguf_rename_plan	 p;
 	struct urec		*r;
 	struct dstate		 s;
-	PCRE2_SIZE		 eoff;
-	uint64_t		 i, nren = 0, k;
-	size_t			 outlen = 0;
-	char			*out = NULL, b1[256], b2[256];
-	int			 ecode, rc = -1, m;
+	uint64_t		 k;
 
 	*n = 0;
-	re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0,
-	    &ecode, &eoff, NULL);
-	if (re == NULL) {
-		PCRE2_UCHAR	msg[256];
-
-		pcre2_get_error_message(ecode, msg, sizeof msg);
-		return gguf_errf(err, -1, "regular expression, at character "
-		    "%zu: %s", (size_t)eoff, (const char *)msg);
+	if (gguf_doc_rename_plan(d, pattern, repl, global, &p, err) != 0)
+		return -1;
+	if (p.bad > 0) {
+		plan_error(d, &p, err);
+		gguf_rename_plan_free(&p);
+		return -1;
 	}
-	mc = pcre2_match_context_create(NULL);
-	pcre2_set_match_limit(mc, RE_MATCH_LIMIT);
-	pcre2_set_depth_limit(mc, RE_DEPTH_LIMIT);
-	md = pcre2_match_data_create_from_pattern(re, NULL);
-
-	for (i = 0; i < d->n_ten; i++) {
-		if (d->ten[i].removed)
-			continue;
-		nm = gguf_doc_tensor_name(d, i);
-		m = re_subst(re, mc, md, repl, global, nm, &out, &outlen, err);
-		if (m < 0)
-			goto done;
-		if (m == 0)
-			continue;
-		if (outlen == nm.n && memcmp(out, nm.p, outlen) == 0) {
-			free(out);
-			continue;
-		}
-		if (check_name(out, outlen, err) != 0) {
-			gguf_errf(err, -1, "\"%s\" would become \"%s\": %s",
-			    gguf_pname(nm.p, (size_t)nm.n, b1, sizeof b1),
-			    gguf_pname(out, outlen, b2, sizeof b2),
-			    outlen == 0 ? "an empty name" : "longer than 63 "
-			    "bytes (ggml's limit)");
-			free(out);
-			goto done;
-		}
-		ren = xreallocarray(ren, (size_t)nren + 1, sizeof *ren);
-		ren[nren].idx = i;
-		ren[nren].name = name_new(out, outlen);
-		nren++;
-		free(out);
+	if (p.n == 0) {
+		gguf_rename_plan_free(&p);
+		return 0;
 	}
-	if (nren == 0) {
-		rc = 0;
-		goto done;
-	}
-
-	/* No two results alike, and none equal to a name left as it is. */
-	sorted = xcalloc((size_t)nren, sizeof *sorted);
-	memcpy(sorted, ren, (size_t)nren * sizeof *sorted);
-	qsort(sorted, (size_t)nren, sizeof *sorted, cmp_name);
-	for (k = 1; k < nren; k++) {
-		if (cmp_name(&sorted[k - 1], &sorted[k]) == 0) {
-			gguf_errf(err, -1, "two tensors would be named \"%s\"",
-			    gguf_pname(sorted[k].name->p, sorted[k].name->n, b1,
-			    sizeof b1));
-			free(sorted);
-			goto done;
-		}
-	}
-	free(sorted);
-	for (k = 0; k < nren; k++) {
-		int64_t	j = gguf_doc_tensor_find(d, ren[k].name->p,
-			    ren[k].name->n);
-		uint64_t	q;
-
-		if (j < 0)
-			continue;
-		/* Taken by a tensor that is itself renamed away: fine. */
-		for (q = 0; q < nren && ren[q].idx != (uint64_t)j; q++)
-			;
-		if (q == nren) {
-			gguf_errf(err, -1, "\"%s\" would become \"%s\", the "
-			    "name of another tensor", gguf_pname(
-			    gguf_doc_tensor_name(d, ren[k].idx).p,
-			    gguf_doc_tensor_name(d, ren[k].idx).n, b1,
-			    sizeof b1), gguf_pname(ren[k].name->p, ren[k].name->n,
-			    b2, sizeof b2));
-			goto done;
-		}
-	}
-
 	r = rec_begin(d, "rename s/%s/%s/%s", pattern, repl, global ? "g" : "");
-	for (k = 0; k < nren; k++) {
-		s = st_copy(&d->ten[ren[k].idx]);
+	for (k = 0; k < p.n; k++) {
+		s = st_copy(&d->ten[p.map[k].idx]);
 		name_unref(s.name);
-		s.name = ren[k].name;
-		ren[k].name = NULL;
-		rec_change(d, r, GGUF_CH_TENSOR, ren[k].idx, s);
+		s.name = name_new(p.map[k].name, p.map[k].n);
+		rec_change(d, r, GGUF_CH_TENSOR, p.map[k].idx, s);
 	}
 	rec_commit(d);
-	*n = nren;
-	rc = 0;
-done:
-	for (k = 0; k < nren; k++)
-		name_unref(ren[k].name);
-	free(ren);
-	pcre2_match_data_free(md);
-	pcre2_match_context_free(mc);
-	pcre2_code_free(re);
-	return rc;
+	*n = p.n;
+	gguf_rename_plan_free(&p);
+	return 0;
 }
 
 /* -------------------------------------------------------------------- diff */

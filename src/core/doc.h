@@ -207,6 +207,42 @@ int	gguf_doc_tensor_rename(struct gguf_doc *d, const char *name,
  */
 int	gguf_doc_tensor_rename_re(struct gguf_doc *d, const char *pattern,
 	    const char *repl, int global, uint64_t *n, struct gguf_err *err);
+
+/*
+ * A regex rename worked out without doing it: every live tensor whose
+ * name the substitution changes, with its new name and, if the name
+ * cannot be used, why (a bitmask of GGUF_RN_*; the entries are in tensor
+ * order). The browser shows it; gguf_doc_tensor_rename_re applies it
+ * when nothing is wrong.
+ */
+#define GGUF_RN_EMPTY	0x01	/* the new name is empty */
+#define GGUF_RN_LONG	0x02	/* longer than GGUF_MAX_NAME bytes */
+#define GGUF_RN_SHARED	0x04	/* two tensors would get it */
+#define GGUF_RN_TAKEN	0x08	/* a tensor that keeps its name has it */
+
+struct gguf_rename {
+	uint64_t	 idx;		/* the tensor */
+	char		*name;		/* its new name (NUL added) */
+	size_t		 n;
+	unsigned	 flaws;		/* GGUF_RN_* */
+};
+
+struct gguf_rename_plan {
+	struct gguf_rename	*map;
+	uint64_t		 n;
+	uint64_t		 bad;		/* entries with flaws */
+};
+
+/*
+ * Plans the rename of gguf_doc_tensor_rename_re: 0, or -1 with err (a
+ * bad pattern or replacement). The plan is the caller's to free.
+ */
+int	gguf_doc_rename_plan(struct gguf_doc *d, const char *pattern,
+	    const char *repl, int global, struct gguf_rename_plan *plan,
+	    struct gguf_err *err);
+void	gguf_rename_plan_free(struct gguf_rename_plan *plan);
+/* Why an entry's name cannot be used, in a few words ("empty"), or NULL. */
+const char *gguf_rename_why(const struct gguf_rename *r);
 /* Removes a tensor: its info and data are dropped on save. */
 int	gguf_doc_tensor_remove(struct gguf_doc *d, const char *name,
 	    size_t nlen, struct gguf_err *err);

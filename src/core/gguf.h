@@ -326,6 +326,23 @@ int		 gguf_cp_unsafe(unsigned cp);
  * bytes with "...". Writes into buf and returns it.
  */
 const char	*gguf_pname(const char *p, size_t n, char *buf, size_t len);
+/*
+ * A scalar value as text, as ggufed prints it and reads it back: integers
+ * in decimal, f32 as %.9g and f64 as %.17g (both exact), bools true and
+ * false ("2 (invalid bool)" for a byte that is neither), "?" for what
+ * cannot be read. Strings and arrays are not scalars here. Returns buf.
+ */
+const char	*gguf_val_scalar_text(const struct gguf_val *v, char *buf,
+		    size_t len);
+/*
+ * n bytes as a string in the value syntax (cmd/value.h), allocated: bare
+ * when that reads back the same (valid UTF-8, no control character, no
+ * blank at either end, not starting with " or @), else "quoted" with C
+ * escapes (\xHH for every byte of text that is not valid UTF-8).
+ */
+char		*gguf_str_quote(const char *p, size_t n);
+/* A scalar or string value in the value syntax, allocated. */
+char		*gguf_val_text(const struct gguf_val *v);
 /* 1234567 -> "1,234,567" in buf; returns buf. */
 const char	*gguf_fmt_group(uint64_t v, char *buf, size_t len);
 /* 1536 -> "1.5 KiB" (binary units; bytes below 1 KiB as "N B"). */

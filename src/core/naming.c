@@ -15,9 +15,8 @@
 
 #include <string.h>
 
-#include <pcre2.h>
-
 #include "naming.h"
+#include "re.h"
 
 static const char naming_re[] =
     "^(?<BaseName>[A-Za-z0-9\\s]*(?:(?:-(?:(?:[A-Za-z\\s][A-Za-z0-9\\s]*)|"
@@ -42,49 +41,26 @@ int
 gguf_name_parse(const char *path, struct gguf_name *out,
     struct gguf_err *err)
 {
-	pcre2_code		*re;
-	pcre2_match_data	*md;
-	PCRE2_SIZE		 eoff, *ov;
-	const char		*name, *slash;
-	int			 ecode, rc, i, g;
-	char			 msg[256];
+	struct gguf_re	*re;
+	const char	*name, *slash;
+	size_t		 so, eo;
+	int		 i;
 
 	memset(out, 0, sizeof *out);
 	slash = strrchr(path, '/');
 	name = slash != NULL ? slash + 1 : path;
 
-	re = pcre2_compile((PCRE2_SPTR)naming_re, PCRE2_ZERO_TERMINATED, 0,
-	    &ecode, &eoff, NULL);
-	if (re == NULL) {
-		pcre2_get_error_message(ecode, (PCRE2_UCHAR *)msg, sizeof msg);
-		return gguf_errf(err, -1, "naming expression at %zu: %s",
-		    (size_t)eoff, msg);
-	}
-	md = pcre2_match_data_create_from_pattern(re, NULL);
-	if (md == NULL) {
-		pcre2_code_free(re);
-		return gguf_errf(err, -1, "out of memory");
-	}
-	rc = pcre2_match(re, (PCRE2_SPTR)name, strlen(name), 0, 0, md, NULL);
-	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
-		pcre2_get_error_message(rc, (PCRE2_UCHAR *)msg, sizeof msg);
-		pcre2_match_data_free(md);
-		pcre2_code_free(re);
-		return gguf_errf(err, -1, "matching the file name: %s", msg);
-	}
-	if (rc >= 0) {
+	if ((re = gguf_re_compile(naming_re, 0, err)) == NULL)
+		return -1;
+	if (gguf_re_match(re, name, strlen(name), 0, &so, &eo)) {
 		out->matched = 1;
-		ov = pcre2_get_ovector_pointer(md);
 		for (i = 0; i < GGUF_NP_COUNT; i++) {
-			g = pcre2_substring_number_from_name(re,
-			    (PCRE2_SPTR)part_labels[i]);
-			if (g <= 0 || g >= rc || ov[2 * g] == PCRE2_UNSET)
+			if (!gguf_re_group(re, part_labels[i], &so, &eo))
 				continue;
-			out->part[i].p = name + ov[2 * g];
-			out->part[i].n = ov[2 * g + 1] - ov[2 * g];
+			out->part[i].p = name + so;
+			out->part[i].n = eo - so;
 		}
 	}
-	pcre2_match_data_free(md);
-	pcre2_code_free(re);
+	gguf_re_free(re);
 	return 0;
 }

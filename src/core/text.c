@@ -4,15 +4,18 @@
  * past U+10FFFF; the code points that must never reach a terminal even
  * when valid (C1 controls, bidirectional overrides and isolates, line and
  * paragraph separators); and the printable-ASCII rendering of names used
- * in the core's own messages; and how numbers of elements and bytes are
- * written for people (1,234,567 and 1.2 MiB).
+ * in the core's own messages; how values are written as text, in the
+ * syntax the command language reads back (cmd/value.h); and how numbers
+ * of elements and bytes are written for people (1,234,567 and 1.2 MiB).
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gguf.h"
+#include "internal.h"
 
 size_t
 gguf_utf8_seq(const unsigned char *p, size_t n, unsigned *cp)
@@ -91,6 +94,135 @@ gguf_pname(const char *p, size_t n, char *buf, size_t len)
 	buf[o] = '\0';
 	return buf;
 }
+
+/* ---------------------------------------------------------- value text */
+
+const char *
+gguf_val_scalar_text(const struct gguf_val *v, char *buf, size_t len)
+{
+	uint64_t	u;
+	int64_t		i;
+	double		d;
+
+	switch (v->type) {
+	case GGUF_VT_BOOL:
+		u = gguf_val_bits(v);
+		if (u <= 1)
+			snprintf(buf, len, "%s", u ? "true" : "false");
+		else
+			snprintf(buf, len, "%llu (invalid bool)",
+			    (unsigned long long)u);
+		break;
+	case GGUF_VT_F32:
+		gguf_val_f64(v, &d);
+		snprintf(buf, len, "%.9g", d);
+		break;
+	case GGUF_VT_F64:
+		gguf_val_f64(v, &d);
+		snprintf(buf, len, "%.17g", d);
+		break;
+	case GGUF_VT_U64:
+		gguf_val_u64(v, &u);
+		snprintf(buf, len, "%llu", (unsigned long long)u);
+		break;
+	default:
+		if (gguf_val_i64(v, &i) == 0)
+			snprintf(buf, len, "%lld", (long long)i);
+		else
+			snprintf(buf, len, "?");
+	}
+	return buf;
+}
+
+/* Whether n bytes are valid UTF-8 throughout. */
+static int
+utf8_valid(const unsigned char *p, size_t n)
+{
+	size_t		i = 0, k;
+	unsigned	cp;
+
+	while (i < n) {
+		if ((k = gguf_utf8_seq(p + i, n - i, &cp)) == 0)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+char *
+gguf_str_quote(const char *p, size_t n)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	const unsigned char	*u = (const unsigned char *)p;
+	char			*o;
+	size_t			 i, k = 0;
+	int			 valid = utf8_valid(u, n), bare;
+
+	bare = n > 0 && valid && u[0] != '"' && u[0] != '@' &&
+	    !isspace(u[0]) && !isspace(u[n - 1]);
+	for (i = 0; bare && i < n; i++) {
+		if (u[i] < 0x20 || u[i] == 0x7f)
+			bare = 0;
+	}
+	if (bare) {
+		o = xmalloc(n + 1);
+		memcpy(o, p, n);
+		o[n] = '\0';
+		return o;
+	}
+	o = xmalloc(n * 4 + 3);
+	o[k++] = '"';
+	for (i = 0; i < n; i++) {
+		switch (u[i]) {
+		case '"':
+		case '\\':
+			o[k++] = '\\';
+			o[k++] = (char)u[i];
+			break;
+		case '\n':
+			o[k++] = '\\';
+			o[k++] = 'n';
+			break;
+		case '\t':
+			o[k++] = '\\';
+			o[k++] = 't';
+			break;
+		case '\r':
+			o[k++] = '\\';
+			o[k++] = 'r';
+			break;
+		default:
+			if (u[i] < 0x20 || u[i] == 0x7f ||
+			    (u[i] >= 0x80 && !valid)) {
+				o[k++] = '\\';
+				o[k++] = 'x';
+				o[k++] = hex[u[i] >> 4];
+				o[k++] = hex[u[i] & 15];
+			} else
+				o[k++] = (char)u[i];
+		}
+	}
+	o[k++] = '"';
+	o[k] = '\0';
+	return o;
+}
+
+char *
+gguf_val_text(const struct gguf_val *v)
+{
+	struct gguf_str	s;
+	char		buf[64];
+
+	if (v->type == GGUF_VT_STR) {
+		if (gguf_val_str(v, &s) != 0)
+			return gguf_str_quote("", 0);
+		return gguf_str_quote(s.p, (size_t)s.n);
+	}
+	gguf_val_scalar_text(v, buf, sizeof buf);
+	return xstrdup(buf);
+}
+
+/* ------------------------------------------------------------- numbers */
 
 const char *
 gguf_fmt_group(uint64_t v, char *buf, size_t len)

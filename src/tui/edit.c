@@ -13,14 +13,13 @@
  * right or the user gives up.
  *
  * What the prompts are prefilled with is the value in the syntax the
- * parser reads back: numbers as `ggufed get` prints them (f32 with nine
- * digits, which is exact), strings bare when that is unambiguous, else
- * quoted with C escapes. Long or multi-line strings (chat templates) go
- * to $VISUAL instead (app_run_editor).
+ * parser reads back (gguf_val_text): numbers as `ggufed get` prints them,
+ * strings bare when that is unambiguous, else quoted with C escapes. Long
+ * or multi-line strings (chat templates) go to $VISUAL instead
+ * (app_run_editor).
  *
- * A type change converts the value and refuses any conversion that would
- * lose information: 300 to u8, 1.5 to an integer, 0.1 (f64) to f32,
- * "abc" to a number; a number becomes a string as it is printed.
+ * A type change converts the value with value_convert, which refuses any
+ * conversion that would lose information.
  */
 #include "config.h"
 
@@ -127,101 +126,6 @@ kname(const char *p, size_t n, char *buf, size_t len)
 }
 
 /* ---------------------------------------------------------- value text */
-
-static int
-utf8_ok(const unsigned char *p, size_t n)
-{
-	size_t	i = 0, k, m;
-
-	while (i < n) {
-		if (p[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if ((p[i] & 0xe0) == 0xc0 && p[i] >= 0xc2)
-			m = 1;
-		else if ((p[i] & 0xf0) == 0xe0)
-			m = 2;
-		else if ((p[i] & 0xf8) == 0xf0 && p[i] <= 0xf4)
-			m = 3;
-		else
-			return 0;
-		for (k = 1; k <= m; k++) {
-			if (i + k >= n || (p[i + k] & 0xc0) != 0x80)
-				return 0;
-		}
-		i += m + 1;
-	}
-	return 1;
-}
-
-char *
-edit_quote(const char *p, size_t n)
-{
-	const unsigned char	*u = (const unsigned char *)p;
-	char			*o;
-	size_t			 i, k = 0;
-	int			 bare = n > 0 && utf8_ok(u, n) && u[0] != '"' &&
-				     u[0] != '@' && !isspace(u[0]) &&
-				     !isspace(u[n - 1]);
-
-	for (i = 0; bare && i < n; i++) {
-		if (u[i] < 0x20 || u[i] == 0x7f)
-			bare = 0;
-	}
-	if (bare) {
-		o = xcalloc(1, n + 1);
-		memcpy(o, p, n);
-		return o;
-	}
-	o = xcalloc(1, n * 4 + 3);
-	o[k++] = '"';
-	for (i = 0; i < n; i++) {
-		switch (u[i]) {
-		case '"':
-		case '\\':
-			o[k++] = '\\';
-			o[k++] = (char)u[i];
-			break;
-		case '\n':
-			o[k++] = '\\';
-			o[k++] = 'n';
-			break;
-		case '\t':
-			o[k++] = '\\';
-			o[k++] = 't';
-			break;
-		case '\r':
-			o[k++] = '\\';
-			o[k++] = 'r';
-			break;
-		default:
-			if (u[i] < 0x20 || u[i] == 0x7f ||
-			    (u[i] >= 0x80 && !utf8_ok(u, n)))
-				k += (size_t)sprintf(o + k, "\\x%02x", u[i]);
-			else
-				o[k++] = (char)u[i];
-		}
-	}
-	o[k++] = '"';
-	o[k] = '\0';
-	return o;
-}
-
-/* A scalar or string value as prompt text (allocated). */
-static char *
-value_text(const struct gguf_val *v)
-{
-	struct gguf_str	s;
-	char		buf[64];
-
-	if (v->type == GGUF_VT_STR) {
-		gguf_val_str(v, &s);
-		return edit_quote(s.p, (size_t)s.n);
-	}
-	mdl_scalar(v, buf, sizeof buf);
-	return xstrdup(buf);
-}
 
 static int
 long_string(const struct gguf_val *v)
@@ -391,6 +295,32 @@ confirm_force(struct app *a, struct earg *e, const char *line,
 	app_choose(a, text, "yn", force_choice, n, earg_free);
 }
 
+/*
+ * An answer to a question about e: applied, or asked again (the text as
+ * typed, the reason in the status line) until it is right or given up.
+ */
+static int
+answer(struct app *a, struct earg *e, const char *line, apply_fn apply,
+    ask_fn fn, enum ask_compl c)
+{
+	if (line == NULL)
+		return R_DRAW;
+	switch (apply(a, e, line, 0)) {
+	case 0:
+		return R_DRAW | R_EDITED;
+	case 1:
+		return R_DRAW;
+	}
+	e->answer = fn;
+	e->compl = c;
+	if (c == C_TYPE) {
+		while (*line == ' ')
+			line++;
+	}
+	ask(a, e->label, line, c, fn, hint_of(e), e);
+	return R_DRAW;
+}
+
 /* ------------------------------------------------------------ values */
 
 static int value_answer(struct app *, void *, const char *);
@@ -441,26 +371,13 @@ value_apply(struct app *a, struct earg *e, const char *line, int force)
 static int
 value_answer(struct app *a, void *arg, const char *line)
 {
-	struct earg	*e = arg;
-
-	if (line == NULL)
-		return R_DRAW;
-	switch (value_apply(a, e, line, 0)) {
-	case 0:
-		return R_DRAW | R_EDITED;
-	case 1:
-		return R_DRAW;
-	}
-	e->answer = value_answer;
-	e->compl = C_NONE;
-	ask(a, e->label, line, C_NONE, value_answer, hint_of(e), e);
-	return R_DRAW;
+	return answer(a, arg, line, value_apply, value_answer, C_NONE);
 }
 
 static void
 ask_value(struct app *a, struct earg *e, const struct gguf_val *cur)
 {
-	char	*init = cur != NULL ? value_text(cur) : NULL, kb[96];
+	char	*init = cur != NULL ? gguf_val_text(cur) : NULL, kb[96];
 
 	if (e->elem >= 0)
 		snprintf(e->label, sizeof e->label, "%s[%lld] = ",
@@ -474,203 +391,7 @@ ask_value(struct app *a, struct earg *e, const struct gguf_val *cur)
 	free(init);
 }
 
-/* ---------------------------------------------------------- conversions */
-
-static int
-int_range(uint32_t t, int64_t *lo, uint64_t *hi)
-{
-	switch (t) {
-	case GGUF_VT_U8:	*lo = 0; *hi = UINT8_MAX; return 1;
-	case GGUF_VT_I8:	*lo = INT8_MIN; *hi = INT8_MAX; return 1;
-	case GGUF_VT_U16:	*lo = 0; *hi = UINT16_MAX; return 1;
-	case GGUF_VT_I16:	*lo = INT16_MIN; *hi = INT16_MAX; return 1;
-	case GGUF_VT_U32:	*lo = 0; *hi = UINT32_MAX; return 1;
-	case GGUF_VT_I32:	*lo = INT32_MIN; *hi = INT32_MAX; return 1;
-	case GGUF_VT_U64:	*lo = 0; *hi = UINT64_MAX; return 1;
-	case GGUF_VT_I64:	*lo = INT64_MIN; *hi = INT64_MAX; return 1;
-	}
-	return 0;
-}
-
-/* Equal as numbers, without -Wfloat-equal's objection. */
-static int
-same(double x, double y)
-{
-	return x <= y && x >= y;
-}
-
-static int
-is_float(uint32_t t)
-{
-	return t == GGUF_VT_F32 || t == GGUF_VT_F64;
-}
-
-/*
- * One scalar of v into vb as type to, or -1 with why in msg. The value
- * is read exactly: as a signed or unsigned 64-bit integer, or a double
- * (every f32 is one).
- */
-static int
-conv_one(struct gguf_val *v, uint32_t to, struct gguf_vbuild *vb, char *msg,
-    size_t len)
-{
-	struct gguf_value	*pv;
-	struct gguf_str		 s;
-	char			 text[64], *t;
-	int64_t			 lo, i = 0;
-	uint64_t		 hi, u = 0;
-	double			 d = 0;
-	float			 f;
-	int			 neg = 0, isint = 0;
-
-	if (v->type == GGUF_VT_STR) {
-		gguf_val_str(v, &s);
-		if (to == GGUF_VT_STR) {
-			gguf_vb_str(vb, s.p, s.n);
-			return 0;
-		}
-		/* A string becomes a number only if it is that number as
-		   printed, so that nothing of it is lost. */
-		t = xcalloc(1, (size_t)s.n + 1);
-		memcpy(t, s.p, (size_t)s.n);
-		pv = value_parse(t, (size_t)s.n, to, 0, msg, len);
-		if (pv == NULL) {
-			free(t);
-			return -1;
-		}
-		mdl_scalar(gguf_value_val(pv), text, sizeof text);
-		if (strcmp(text, t) != 0) {
-			snprintf(msg, len, "\"%s\" would be read as %s", t, text);
-			gguf_value_unref(pv);
-			free(t);
-			return -1;
-		}
-		free(t);
-		gguf_vb_bits(vb, gguf_val_bits(gguf_value_val(pv)));
-		gguf_value_unref(pv);
-		return 0;
-	}
-	if (to == GGUF_VT_STR) {
-		mdl_scalar(v, text, sizeof text);
-		gguf_vb_str(vb, text, strlen(text));
-		return 0;
-	}
-	if (is_float(v->type))
-		gguf_val_f64(v, &d);
-	else if (gguf_val_u64(v, &u) == 0)
-		isint = 1;
-	else if (gguf_val_i64(v, &i) == 0)
-		isint = neg = 1;
-	else {
-		snprintf(msg, len, "the value cannot be read");
-		return -1;
-	}
-	mdl_scalar(v, text, sizeof text);
-	if (to == GGUF_VT_BOOL) {
-		if ((isint && !neg && u <= 1) || (!isint && (same(d, 0) || same(d, 1)))) {
-			gguf_vb_bits(vb, isint ? u : (uint64_t)d);
-			return 0;
-		}
-		snprintf(msg, len, "%s is not 0 or 1", text);
-		return -1;
-	}
-	if (int_range(to, &lo, &hi)) {
-		if (!isint) {
-			if (isnan(d) || !same(d, floor(d)) ||
-			    d < -9.2233720368547758e18 ||
-			    d >= 1.8446744073709552e19) {
-				snprintf(msg, len, "%s is not a whole number in "
-				    "range", text);
-				return -1;
-			}
-			if (d < 0) {
-				neg = 1;
-				i = (int64_t)d;
-			} else
-				u = (uint64_t)d;
-		}
-		if ((neg && i < lo) || (!neg && u > hi)) {
-			snprintf(msg, len, "%s does not fit in %s", text,
-			    gguf_vtype_name(to));
-			return -1;
-		}
-		gguf_vb_bits(vb, neg ? (uint64_t)i : u);
-		return 0;
-	}
-	if (isint)
-		d = neg ? (double)i : (double)u;
-	if (isint && (neg ? (d < -9.2233720368547758e18 || (int64_t)d != i) :
-	    (d >= 1.8446744073709552e19 || (uint64_t)d != u))) {
-		snprintf(msg, len, "%s is not exact as a float", text);
-		return -1;
-	}
-	if (to == GGUF_VT_F32) {
-		f = (float)d;
-		if (!same((double)f, d) && !isnan(d)) {
-			snprintf(msg, len, "%s is not exact as f32", text);
-			return -1;
-		}
-		{
-			uint32_t	bits;
-
-			memcpy(&bits, &f, sizeof bits);
-			gguf_vb_bits(vb, bits);
-		}
-		return 0;
-	}
-	{
-		uint64_t	bits;
-
-		memcpy(&bits, &d, sizeof bits);
-		gguf_vb_bits(vb, bits);
-	}
-	return 0;
-}
-
-static struct gguf_value *
-convert(struct gguf_val *v, uint32_t to, uint32_t ato, char *msg, size_t len)
-{
-	struct gguf_vbuild	 vb;
-	struct gguf_val		 e;
-	struct gguf_value	*r;
-	uint64_t		 k;
-	char			 em[256];
-
-	if ((v->type == GGUF_VT_ARR) != (to == GGUF_VT_ARR)) {
-		snprintf(msg, len, "an array and a scalar do not convert");
-		return NULL;
-	}
-	if (to == GGUF_VT_ARR && (v->atype == GGUF_VT_ARR ||
-	    ato == GGUF_VT_ARR)) {
-		snprintf(msg, len, "nested arrays do not convert");
-		return NULL;
-	}
-	gguf_vb_init(&vb, to, ato);
-	if (to != GGUF_VT_ARR) {
-		if (conv_one(v, to, &vb, msg, len) != 0) {
-			gguf_vb_free(&vb);
-			return NULL;
-		}
-	} else {
-		for (k = 0; k < v->count; k++) {
-			if (mdl_arr_get(v, k, &e) != 0) {
-				snprintf(msg, len, "element %llu cannot be read",
-				    (unsigned long long)k);
-				gguf_vb_free(&vb);
-				return NULL;
-			}
-			if (conv_one(&e, ato, &vb, em, sizeof em) != 0) {
-				snprintf(msg, len, "element %llu: %s",
-				    (unsigned long long)k, em);
-				gguf_vb_free(&vb);
-				return NULL;
-			}
-		}
-	}
-	if ((r = gguf_vb_finish(&vb)) == NULL)
-		snprintf(msg, len, "the conversion failed");
-	return r;
-}
+/* ---------------------------------------------------------------- types */
 
 static int type_answer(struct app *, void *, const char *);
 
@@ -692,7 +413,7 @@ type_apply(struct app *a, struct earg *e, const char *line, int force)
 	}
 	while (*line == ' ')
 		line++;
-	if (value_type_parse(line, strlen(line), &t, &at) != 0) {
+	if (gguf_vtype_parse_full(line, strlen(line), &t, &at) != 0) {
 		app_msg(a, 1, "not a type: %s (u8 i8 u16 i16 u32 i32 u64 i64 "
 		    "f32 f64 bool str arr[T])", line);
 		return -1;
@@ -702,8 +423,8 @@ type_apply(struct app *a, struct earg *e, const char *line, int force)
 		    sizeof kb), line);
 		return 1;
 	}
-	if ((nv = convert(cur, t, at, msg, sizeof msg)) == NULL) {
-		app_msg(a, 1, "cannot make it %s: %s", value_type_name(t, at,
+	if ((nv = value_convert(cur, t, at, msg, sizeof msg)) == NULL) {
+		app_msg(a, 1, "cannot make it %s: %s", gguf_vtype_text(t, at,
 		    tb, sizeof tb), msg);
 		return -1;
 	}
@@ -720,27 +441,14 @@ type_apply(struct app *a, struct earg *e, const char *line, int force)
 		return -1;
 	}
 	app_msg(a, 0, "%s is now %s", kname(e->key, e->klen, kb, sizeof kb),
-	    value_type_name(t, at, tb, sizeof tb));
+	    gguf_vtype_text(t, at, tb, sizeof tb));
 	return 0;
 }
 
 static int
 type_answer(struct app *a, void *arg, const char *line)
 {
-	struct earg	*e = arg;
-
-	if (line == NULL)
-		return R_DRAW;
-	switch (type_apply(a, e, line, 0)) {
-	case 0:
-		return R_DRAW | R_EDITED;
-	case 1:
-		return R_DRAW;
-	}
-	while (*line == ' ')
-		line++;
-	ask(a, e->label, line, C_TYPE, type_answer, NULL, e);
-	return R_DRAW;
+	return answer(a, arg, line, type_apply, type_answer, C_TYPE);
 }
 
 /* ------------------------------------------------------------- add key */
@@ -756,7 +464,7 @@ add_type_answer(struct app *a, void *arg, const char *line)
 		return R_DRAW;
 	while (*line == ' ')
 		line++;
-	if (value_type_parse(line, strlen(line), &t, &at) != 0) {
+	if (gguf_vtype_parse_full(line, strlen(line), &t, &at) != 0) {
 		app_msg(a, 1, "not a type: %s (u8 i8 u16 i16 u32 i32 u64 i64 "
 		    "f32 f64 bool str arr[T])", line);
 		ask(a, e->label, line, C_TYPE, add_type_answer, NULL, e);
@@ -766,7 +474,7 @@ add_type_answer(struct app *a, void *arg, const char *line)
 	e->atype = at;
 	snprintf(e->label, sizeof e->label, "%s (%s) = ",
 	    kname(e->key, e->klen, kb, sizeof kb),
-	    value_type_name(t, at, tb, sizeof tb));
+	    gguf_vtype_text(t, at, tb, sizeof tb));
 	ask(a, e->label, t == GGUF_VT_ARR ? "[]" : NULL, C_NONE, value_answer,
 	    NULL, e);
 	return R_DRAW;
@@ -971,8 +679,8 @@ edit_kv(struct app *a, enum tui_action act, uint64_t entry)
 	case ACT_RETYPE:
 		snprintf(e->label, sizeof e->label, "type of %s: ",
 		    kname(e->key, e->klen, kb, sizeof kb));
-		ask(a, e->label, mdl_type(kv.val, tb, sizeof tb), C_TYPE,
-		    type_answer, NULL, e);
+		ask(a, e->label, gguf_vtype_text(kv.val->type, kv.val->atype,
+		    tb, sizeof tb), C_TYPE, type_answer, NULL, e);
 		return R_DRAW;
 	case ACT_ADD:
 		/* The new key starts in the namespace of this one. */
@@ -1289,13 +997,6 @@ edit_command(struct app *a, const char *line)
 
 /* ----------------------------------------------------------- completion */
 
-static const char *const type_names[] = {
-	"u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f32", "f64",
-	"bool", "str", "arr[u8]", "arr[i8]", "arr[u16]", "arr[i16]",
-	"arr[u32]", "arr[i32]", "arr[u64]", "arr[i64]", "arr[f32]",
-	"arr[f64]", "arr[bool]", "arr[str]", NULL
-};
-
 /* A name fit to complete to: printable, no blanks or quotes. */
 static int
 plain(const char *p, size_t n)
@@ -1342,6 +1043,7 @@ void
 edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
     void (*add)(void *, const char *), void *ctx)
 {
+	const char *const	*types;
 	const char		*colon;
 	char			 first[16], pre[512];
 	size_t			 n, i;
@@ -1354,8 +1056,8 @@ edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
 		add_names(a, 1, "", add, ctx);
 		return;
 	case C_TYPE:
-		for (i = 0; type_names[i] != NULL; i++)
-			add(ctx, type_names[i]);
+		for (types = gguf_vtype_all(); *types != NULL; types++)
+			add(ctx, *types);
 		return;
 	case C_CMD:
 		break;
@@ -1389,11 +1091,11 @@ edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
 				ws++;
 			snprintf(pre, sizeof pre, "%.*s", (int)(colon + 1 - ws),
 			    ws);
-			for (i = 0; type_names[i] != NULL; i++) {
+			for (types = gguf_vtype_all(); *types != NULL;
+			    types++) {
 				char	buf[600];
 
-				snprintf(buf, sizeof buf, "%s%s", pre,
-				    type_names[i]);
+				snprintf(buf, sizeof buf, "%s%s", pre, *types);
 				add(ctx, buf);
 			}
 			return;

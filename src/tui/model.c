@@ -86,57 +86,6 @@ mdl_arr_get(struct gguf_val *arr, uint64_t i, struct gguf_val *out)
 	return gguf_arr_get(arr, i, out, &err);
 }
 
-void
-mdl_scalar(const struct gguf_val *v, char *buf, size_t len)
-{
-	uint64_t	u;
-	int64_t		i;
-	double		d;
-
-	switch (v->type) {
-	case GGUF_VT_BOOL:
-		u = gguf_val_bits(v);
-		if (u <= 1)
-			snprintf(buf, len, "%s", u ? "true" : "false");
-		else
-			snprintf(buf, len, "%llu (invalid bool)",
-			    (unsigned long long)u);
-		break;
-	case GGUF_VT_F32:
-		gguf_val_f64(v, &d);
-		snprintf(buf, len, "%.9g", d);
-		break;
-	case GGUF_VT_F64:
-		gguf_val_f64(v, &d);
-		snprintf(buf, len, "%.17g", d);
-		break;
-	case GGUF_VT_U64:
-		gguf_val_u64(v, &u);
-		snprintf(buf, len, "%llu", (unsigned long long)u);
-		break;
-	default:
-		if (gguf_val_i64(v, &i) == 0)
-			snprintf(buf, len, "%lld", (long long)i);
-		else
-			snprintf(buf, len, "?");
-	}
-}
-
-const char *
-mdl_type(const struct gguf_val *v, char *buf, size_t len)
-{
-	const char	*n;
-
-	if (v->type == GGUF_VT_ARR) {
-		n = gguf_vtype_name(v->atype);
-		snprintf(buf, len, "arr[%s]", n != NULL ? n : "?");
-	} else {
-		n = gguf_vtype_name(v->type);
-		snprintf(buf, len, "%s", n != NULL ? n : "?");
-	}
-	return buf;
-}
-
 /* One element or scalar; strings quoted. */
 static void
 value_one(struct dline *dl, struct gguf_val *v, int lim)
@@ -148,10 +97,10 @@ value_one(struct dline *dl, struct gguf_val *v, int lim)
 		gguf_val_str(v, &s);
 		dl_text(dl, S_STRING, s.p, (size_t)s.n, 0, lim, DT_QUOTE);
 	} else if (v->type == GGUF_VT_ARR) {
-		mdl_type(v, buf, sizeof buf);
+		gguf_vtype_text(v->type, v->atype, buf, sizeof buf);
 		dl_text(dl, S_TYPE, buf, strlen(buf), 0, lim, 0);
 	} else {
-		mdl_scalar(v, buf, sizeof buf);
+		gguf_val_scalar_text(v, buf, sizeof buf);
 		dl_text(dl, S_NUMBER, buf, strlen(buf), 0, lim, 0);
 	}
 }
@@ -168,9 +117,9 @@ value_width(struct gguf_val *v, int max)
 		return text_width(s.p, (size_t)s.n, DT_QUOTE, max);
 	}
 	if (v->type == GGUF_VT_ARR)
-		mdl_type(v, buf, sizeof buf);
+		gguf_vtype_text(v->type, v->atype, buf, sizeof buf);
 	else
-		mdl_scalar(v, buf, sizeof buf);
+		gguf_val_scalar_text(v, buf, sizeof buf);
 	return (int)strlen(buf);
 }
 

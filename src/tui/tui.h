@@ -497,10 +497,6 @@ unsigned	 mdl_n_changes(struct app *a);
 int		 mdl_mark(unsigned flags);
 int		 mdl_arr_get(struct gguf_val *arr, uint64_t i,
 		     struct gguf_val *out);
-/* A scalar rendered as text ("1.5", "true", "-3"); strings not handled. */
-void		 mdl_scalar(const struct gguf_val *v, char *buf, size_t len);
-/* "u32", "str", "arr[str]" */
-const char	*mdl_type(const struct gguf_val *v, char *buf, size_t len);
 /*
  * Whether element id of cur, the current value of key, differs from the
  * source file's element id (an element past the source's end, or of an
@@ -562,11 +558,6 @@ int	edit_get_string(struct app *a, const char *key, int64_t elem,
 /* The editor's result: old and new bytes; R_* flags. */
 int	edit_set_string(struct app *a, const char *key, int64_t elem,
 	    const char *old, size_t olen, const char *now, size_t nlen);
-/*
- * The string s as the value syntax reads it back: bare when that is
- * unambiguous, else "C-escaped". Allocated.
- */
-char	*edit_quote(const char *p, size_t n);
 
 /* ----------------------------------------------------------- prompt.c */
 

@@ -8,13 +8,12 @@
  * key or tensor, '>' a rename. Values are cut to what a line can hold;
  * an array shows its length and the first element that differs.
  *
- * The rename mapping is worked out here, with the same PCRE2 calls the
- * document makes (pattern compiled as given, (?i) for the i flag,
- * pcre2_substitute, global for g), so that what is shown is what will be
- * done. Unlike the document, which stops at the first problem, it lists
+ * The rename mapping is the document's plan (gguf_doc_rename_plan), the
+ * one the document applies, so that what is shown is what will be done.
+ * Unlike the document, which refuses with the first problem, it lists
  * every offending name: results that are empty, longer than 63 bytes,
  * shared by two tensors, or taken by a tensor that keeps its name. Enter
- * applies the rename (through the document, which checks it again), q
+ * applies the rename (through the document, which plans it again), q
  * leaves everything as it was. Both views follow the document when it
  * changes.
  */
@@ -24,8 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <pcre2.h>
 
 #include "tui.h"
 
@@ -111,9 +108,9 @@ show(struct gguf_val *v, char *buf, size_t len)
 		snprintf(buf, len, "\"%s\"", t);
 	} else if (v->type == GGUF_VT_ARR)
 		snprintf(buf, len, "[%llu x %s]", (unsigned long long)v->count,
-		    mdl_type(v, tb, sizeof tb));
+		    gguf_vtype_text(v->type, v->atype, tb, sizeof tb));
 	else
-		mdl_scalar(v, buf, len);
+		gguf_val_scalar_text(v, buf, len);
 }
 
 /* Old and new arrays: the first element that differs. */
@@ -141,12 +138,12 @@ show_arr(struct gguf_val *o, struct gguf_val *n, char *buf, size_t len)
 			show(&y, b, sizeof b);
 			if (o->count == n->count)
 				snprintf(buf, len, "%s n=%llu: [%llu] %s -> %s",
-				    mdl_type(n, tb, sizeof tb),
+				    gguf_vtype_text(n->type, n->atype, tb, sizeof tb),
 				    (unsigned long long)o->count,
 				    (unsigned long long)i, a, b);
 			else
 				snprintf(buf, len, "%s n=%llu -> n=%llu: from "
-				    "[%llu] on", mdl_type(n, tb, sizeof tb),
+				    "[%llu] on", gguf_vtype_text(n->type, n->atype, tb, sizeof tb),
 				    (unsigned long long)o->count,
 				    (unsigned long long)n->count,
 				    (unsigned long long)i);
@@ -154,8 +151,9 @@ show_arr(struct gguf_val *o, struct gguf_val *n, char *buf, size_t len)
 		}
 	}
 	snprintf(buf, len, "%s n=%llu -> n=%llu: from [%llu] on",
-	    mdl_type(n, tb, sizeof tb), (unsigned long long)o->count,
-	    (unsigned long long)n->count, (unsigned long long)lim);
+	    gguf_vtype_text(n->type, n->atype, tb, sizeof tb),
+	    (unsigned long long)o->count, (unsigned long long)n->count,
+	    (unsigned long long)lim);
 }
 
 static void
@@ -185,8 +183,9 @@ build_changes(struct lines *ls)
 		}
 		if (c->flags & GGUF_ED_ADDED) {
 			show(c->new_val, nv, sizeof nv);
-			add(ls, S_OK, "+ %s (%s) = %s", nn, mdl_type(c->new_val,
-			    tb, sizeof tb), nv);
+			add(ls, S_OK, "+ %s (%s) = %s", nn,
+			    gguf_vtype_text(c->new_val->type,
+			    c->new_val->atype, tb, sizeof tb), nv);
 			continue;
 		}
 		if (c->flags & GGUF_ED_REMOVED) {
@@ -211,8 +210,10 @@ build_changes(struct lines *ls)
 				char	t2[32];
 
 				add(ls, S_NORMAL, "~ %s: %s %s -> %s %s", nn,
-				    mdl_type(c->old_val, tb, sizeof tb), ov,
-				    mdl_type(c->new_val, t2, sizeof t2), nv);
+				    gguf_vtype_text(c->old_val->type,
+				    c->old_val->atype, tb, sizeof tb), ov,
+				    gguf_vtype_text(c->new_val->type,
+				    c->new_val->atype, t2, sizeof t2), nv);
 			} else
 				add(ls, S_NORMAL, "~ %s: %s -> %s", nn, ov, nv);
 		}
@@ -271,42 +272,19 @@ view_changes_new(struct app *a)
 
 /* ------------------------------------------------------------- rename */
 
-struct mapping {
-	uint64_t	 idx;
-	char		*name;		/* new name */
-	size_t		 n;
-	const char	*why;		/* why it is refused, or NULL */
-};
-
-static int
-cmp_map(const void *x, const void *y)
-{
-	const struct mapping	*a = x, *b = y;
-	int			 c;
-
-	c = memcmp(a->name, b->name, a->n < b->n ? a->n : b->n);
-	if (c != 0)
-		return c;
-	return a->n < b->n ? -1 : a->n > b->n;
-}
-
 static void
 build_rename(struct lines *ls)
 {
 	struct app		*a = ls->app;
-	pcre2_code		*re;
-	pcre2_match_data	*md;
-	struct mapping		*m = NULL, *sorted;
+	struct gguf_rename_plan	 p;
+	struct gguf_rename	*r;
+	struct gguf_err		 err;
 	struct gguf_str		 nm;
-	PCRE2_SIZE		 eoff, len;
-	PCRE2_UCHAR		*buf, emsg[256];
-	uint64_t		 i, k, nt = mdl_n_tensors(a), nmap = 0, bad = 0;
-	uint32_t		 opt = PCRE2_SUBSTITUTE_OVERFLOW_LENGTH;
+	uint64_t		 k;
 	unsigned		 fl;
 	char			 on[SHOW * 4 + 8], nn[SHOW * 4 + 8], *pat;
 	size_t			 plen;
-	int			 ecode, rc;
-	int64_t			 j;
+	int			 rc;
 
 	lines_clear(ls);
 	ls->bad = 1;
@@ -314,106 +292,36 @@ build_rename(struct lines *ls)
 	plen = strlen(ls->pattern) + 5;
 	pat = xcalloc(1, plen);
 	snprintf(pat, plen, "%s%s", ls->icase ? "(?i)" : "", ls->pattern);
-	re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &ecode,
-	    &eoff, NULL);
+	rc = gguf_doc_rename_plan(app_doc(a), pat, ls->repl, ls->global, &p,
+	    &err);
 	free(pat);
-	if (re == NULL) {
-		pcre2_get_error_message(ecode, emsg, sizeof emsg);
-		add(ls, S_ERROR, "regular expression, at character %zu: %s",
-		    (size_t)eoff, (const char *)emsg);
+	if (rc != 0) {
+		add(ls, S_ERROR, "%s", err.msg);
 		return;
 	}
-	md = pcre2_match_data_create_from_pattern(re, NULL);
-	if (ls->global)
-		opt |= PCRE2_SUBSTITUTE_GLOBAL;
-	for (i = 0; i < nt; i++) {
-		nm = mdl_tensor_name(a, i, &fl);
-		if (fl & GGUF_ED_REMOVED)
-			continue;
-		len = 256;
-		for (;;) {
-			buf = xcalloc(1, len);
-			rc = pcre2_substitute(re, (PCRE2_SPTR)nm.p,
-			    (PCRE2_SIZE)nm.n, 0, opt, md, NULL,
-			    (PCRE2_SPTR)ls->repl, PCRE2_ZERO_TERMINATED, buf,
-			    &len);
-			if (rc != PCRE2_ERROR_NOMEMORY)
-				break;
-			free(buf);
-		}
-		if (rc < 0) {
-			pcre2_get_error_message(rc, emsg, sizeof emsg);
-			add(ls, S_ERROR, "substitution: %s",
-			    (const char *)emsg);
-			free(buf);
-			goto done;
-		}
-		if (rc == 0 || (len == nm.n && memcmp(buf, nm.p, len) == 0)) {
-			free(buf);
-			continue;
-		}
-		m = xreallocarray(m, (size_t)nmap + 1, sizeof *m);
-		m[nmap].idx = i;
-		m[nmap].name = (char *)buf;
-		m[nmap].n = len;
-		m[nmap].why = len == 0 ? "empty" : len > GGUF_MAX_NAME ?
-		    "longer than 63 bytes" : NULL;
-		nmap++;
-	}
-	/* Results shared by two tensors. */
-	if (nmap > 1) {
-		sorted = xcalloc((size_t)nmap, sizeof *sorted);
-		memcpy(sorted, m, (size_t)nmap * sizeof *m);
-		qsort(sorted, (size_t)nmap, sizeof *sorted, cmp_map);
-		for (k = 1; k < nmap; k++) {
-			if (cmp_map(&sorted[k - 1], &sorted[k]) != 0)
-				continue;
-			for (i = 0; i < nmap; i++) {
-				if (m[i].n == sorted[k].n && memcmp(m[i].name,
-				    sorted[k].name, m[i].n) == 0)
-					m[i].why = "the same name as another";
-			}
-		}
-		free(sorted);
-	}
-	/* Results taken by a tensor that keeps its name. */
-	for (k = 0; k < nmap; k++) {
-		if (m[k].why != NULL || (j = gguf_doc_tensor_find(app_doc(a),
-		    m[k].name, m[k].n)) < 0)
-			continue;
-		for (i = 0; i < nmap && m[i].idx != (uint64_t)j; i++)
-			;
-		if (i == nmap)
-			m[k].why = "the name of another tensor";
-	}
-	for (k = 0; k < nmap; k++)
-		bad += m[k].why != NULL;
-	if (nmap == 0)
+	if (p.n == 0)
 		add(ls, S_DIM, "no tensor name matches: nothing to rename");
-	else if (bad > 0)
+	else if (p.bad > 0)
 		add(ls, S_ERROR, "refused: %llu of %llu new names cannot be "
-		    "used (marked !); q goes back", (unsigned long long)bad,
-		    (unsigned long long)nmap);
+		    "used (marked !); q goes back", (unsigned long long)p.bad,
+		    (unsigned long long)p.n);
 	else
 		add(ls, S_OK, "%llu tensor%s renamed: Enter applies, q "
-		    "cancels", (unsigned long long)nmap, nmap == 1 ? "" : "s");
-	for (k = 0; k < nmap; k++) {
-		nm = mdl_tensor_name(a, m[k].idx, &fl);
+		    "cancels", (unsigned long long)p.n, p.n == 1 ? "" : "s");
+	for (k = 0; k < p.n; k++) {
+		r = &p.map[k];
+		nm = mdl_tensor_name(a, r->idx, &fl);
 		text_escape(on, sizeof on, nm.p, (size_t)nm.n, SHOW);
-		text_escape(nn, sizeof nn, m[k].name, m[k].n, SHOW);
-		if (m[k].why != NULL)
-			add(ls, S_ERROR, "! %s -> \"%s\": %s", on, nn, m[k].why);
+		text_escape(nn, sizeof nn, r->name, r->n, SHOW);
+		if (r->flaws != 0)
+			add(ls, S_ERROR, "! %s -> \"%s\": %s", on, nn,
+			    gguf_rename_why(r));
 		else
 			add(ls, S_NORMAL, "  %s -> %s", on, nn);
 	}
-	ls->bad = bad > 0 || nmap == 0;
-	ls->renamed = nmap;
-done:
-	for (k = 0; k < nmap; k++)
-		free(m[k].name);
-	free(m);
-	pcre2_match_data_free(md);
-	pcre2_code_free(re);
+	ls->bad = p.bad > 0 || p.n == 0;
+	ls->renamed = p.n;
+	gguf_rename_plan_free(&p);
 }
 
 static int

@@ -123,7 +123,8 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	mk[0] = (char)mdl_mark(kv.flags);
 	mk[1] = '\0';
 	dl_puts(dl, S_MARK, mk);
-	dl_puts(dl, dead ? S_DIM : S_TYPE, mdl_type(kv.val, tb, sizeof tb));
+	dl_puts(dl, dead ? S_DIM : S_TYPE, gguf_vtype_text(kv.val->type,
+	    kv.val->atype, tb, sizeof tb));
 	dl_pad(dl, S_NORMAL, kw + 1 + TYPE_W);
 	if (dead)
 		dl_puts(dl, S_DIM, "(removed)");
@@ -156,8 +157,8 @@ describe(struct meta *m, const struct gguf_doc_kv *kv)
 		    spec->desc);
 	else
 		app_msg(m->app, 1, "%s should be %s, not %s: %s", key,
-		    spec->types, mdl_type(kv->val, tb, sizeof tb),
-		    spec->desc);
+		    spec->types, gguf_vtype_text(kv->val->type,
+		    kv->val->atype, tb, sizeof tb), spec->desc);
 	return R_DRAW;
 }
 

@@ -121,7 +121,7 @@ add_str(struct summary *s, const char *label, struct gguf_val *v)
 		return;
 	/* Not a string: show the value as the metadata view would. */
 	l->kind = SL_TEXT;
-	mdl_scalar(v, buf, sizeof buf);
+	gguf_val_scalar_text(v, buf, sizeof buf);
 	snprintf(l->text, sizeof l->text, "%s (not a string)", buf);
 }
 
