@@ -519,6 +519,9 @@ static const char	save_usage[] = "w [FILE]: save (to FILE, then go on "
 static const char	quit_usage[] = "q: quit (asks if edits are pending); "
 			    "q!: quit, dropping them";
 static const char	save_quit_usage[] = "wq, x: save, then quit";
+static const char	reload_usage[] = "e: open the file again as it is on "
+			    "disk (refused if edits are pending); e!: dropping "
+			    "them";
 
 const struct lang_def lang_defs[] = {
 	{ "set", LANG_SET, 0, "set KEY[:TYPE] VALUE | set KEY[I] VALUE",
@@ -545,6 +548,8 @@ const struct lang_def lang_defs[] = {
 	{ "q!", LANG_QUIT_FORCE, 1, quit_usage, "q!", NULL },
 	{ "wq", LANG_WRITE_QUIT, 1, save_quit_usage, "wq", parse_line },
 	{ "x", LANG_WRITE_QUIT, 1, save_quit_usage, NULL, parse_line },
+	{ "e", LANG_RELOAD, 1, reload_usage, "e", NULL },
+	{ "e!", LANG_RELOAD_FORCE, 1, reload_usage, "e!", NULL },
 	{ "changes", LANG_CHANGES, 1,
 	    "changes: the pending changes, old -> new (D)", "changes",
 	    NULL },
@@ -912,6 +917,8 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	case LANG_WRITE_QUIT:
 	case LANG_QUIT:
 	case LANG_QUIT_FORCE:
+	case LANG_RELOAD:
+	case LANG_RELOAD_FORCE:
 	case LANG_CHANGES:
 	case LANG_HELP:
 		/* Parsed only for the browser, which carries them out. */

@@ -53,6 +53,8 @@ enum lang_op {
 	LANG_WRITE_QUIT,	/* wq [FILE], x [FILE] */
 	LANG_QUIT,		/* q */
 	LANG_QUIT_FORCE,	/* q! */
+	LANG_RELOAD,		/* e */
+	LANG_RELOAD_FORCE,	/* e! */
 	LANG_CHANGES,		/* changes */
 	LANG_HELP		/* help [CMD] */
 };

@@ -61,8 +61,9 @@
  * lock file nobody holds is what a dead process left: it is taken over.
  *
  * Before either path, the source is checked against the identity it had
- * when it was opened (device, inode, size, mtime): a file changed by
- * someone else is not overwritten unless forced. Unless forced, a save
+ * when it was opened (device, inode, size, mtime, the bytes of its header
+ * region): a file changed by someone else is not overwritten unless
+ * forced. Unless forced, a save
  * does not overwrite another existing file, nor write a read-only file
  * or into a read-only directory (by their mode bits, so that the
  * superuser is warned too).
@@ -373,6 +374,8 @@ check_source(struct gguf_doc *d, int force, struct gguf_err *err)
 		    "(%s)", strerror(errno));
 	}
 	why = src_changed(d, &st);
+	if (why == NULL && gguf_file_changed(d->f, GGUF_CHANGE_CONTENT, NULL))
+		why = "was rewritten";	/* same size and time, other bytes */
 	if (why == NULL)
 		return 0;
 	if (force)

@@ -324,6 +324,64 @@ quit_choice(struct app *a, void *arg, int key)
 }
 
 int
+app_check_disk(struct app *a)
+{
+	struct gguf_err	err;
+
+	if (a->disk_changed)
+		return 0;
+	memset(&err, 0, sizeof err);
+	if (!gguf_file_changed(gguf_doc_file(a->doc), GGUF_CHANGE_PATH |
+	    GGUF_CHANGE_CONTENT, &err))
+		return 0;
+	a->disk_changed = 1;
+	snprintf(a->disk_msg, sizeof a->disk_msg, "%s", err.msg);
+	/* Said now over any message; the hint line keeps it after. */
+	app_msg(a, 1, "%s %s: :e reloads", a->path, err.msg);
+	return 1;
+}
+
+void
+app_reload(struct app *a, int force)
+{
+	a->reload_pending = force ? 2 : 1;
+}
+
+void
+app_reload_run(struct app *a)
+{
+	struct gguf_doc	*old = a->doc, *nd;
+	struct gguf_err	 err;
+	unsigned	 n;
+	int		 force = a->reload_pending == 2;
+
+	a->reload_pending = 0;
+	if (!force && (n = mdl_n_changes(a)) > 0) {
+		app_msg(a, 1, "%u unsaved change%s: :e! drops %s and opens "
+		    "the file again", n, n == 1 ? "" : "s",
+		    n == 1 ? "it" : "them");
+		return;
+	}
+	memset(&err, 0, sizeof err);
+	if ((nd = gguf_doc_open(a->path, &err)) == NULL) {
+		app_error(a, "cannot open %s again:\n%s\n\nStill showing "
+		    "the file as it was.", a->path, err.msg);
+		return;
+	}
+	/* The views of the old document go first, then the document. */
+	a->doc = nd;
+	app_reset_views(a);
+	gguf_doc_free(old);
+	a->disk_changed = 0;
+	a->disk_msg[0] = '\0';
+	if (gguf_doc_has_journal(a->doc))
+		app_msg(a, 1, "an interrupted save left a journal: run "
+		    "`ggufed recover` on this file before editing it");
+	else
+		app_msg(a, 0, "opened %s again", a->path);
+}
+
+int
 app_quit(struct app *a, int ask)
 {
 	unsigned	n;
@@ -706,6 +764,8 @@ tui_main(const char *path)
 			dirty = 1;
 			continue;
 		}
+		if (rc == 1 && app_check_disk(a))
+			dirty = 1;
 		if (rc == 0) {
 			app_input(a, &in);
 			dirty = 1;

@@ -49,6 +49,10 @@ struct app {
 	struct re	*search;
 	int		 search_dir;
 	int		 quit;
+	/* The file changed on disk since it was opened: how (shown until :e). */
+	int		 disk_changed;
+	char		 disk_msg[512];
+	int		 reload_pending;	/* :e 1, :e! 2 */
 	struct dline	 dl;
 
 	/* The question to ask, and the one being asked. */
@@ -116,6 +120,14 @@ void		 app_input(struct app *a, const struct tui_input *in);
 int		 app_tick(struct app *a, int *busy);
 /* A monotonic clock in milliseconds. */
 double		 app_now_ms(void);
+/*
+ * Whether the file changed on disk (its size, time, identity or header
+ * bytes): on each idle wake and before a save. 1 the first time it is
+ * seen, which then stays shown until the file is opened again.
+ */
+int		 app_check_disk(struct app *a);
+/* Opens the file again (:e, :e!), as the loop's work after a handler. */
+void		 app_reload_run(struct app *a);
 
 /* frame.c */
 /* Draws the whole screen from state. */

@@ -976,6 +976,10 @@ edit_command(struct app *a, const char *line)
 	case LANG_QUIT_FORCE:
 		rc = R_QUIT;
 		break;
+	case LANG_RELOAD:
+	case LANG_RELOAD_FORCE:
+		app_reload(a, cmd.op == LANG_RELOAD_FORCE);
+		break;
 	case LANG_HELP:
 		rc = help_cmd(a, cmd.arg);
 		break;

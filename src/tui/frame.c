@@ -129,6 +129,17 @@ draw_message(struct app *a, struct view *v, int y, int w)
 		draw_dline(y, dl, w, S_NORMAL, 0);
 		return;
 	}
+	if (a->disk_changed) {
+		/* Until the file is opened again, instead of the hints. */
+		dl_text(dl, S_ERROR, a->path, strlen(a->path), 0, w / 2, 0);
+		dl_puts(dl, S_ERROR, " ");
+		dl_text(dl, S_ERROR, a->disk_msg, strlen(a->disk_msg), 0,
+		    w - dl->cols - 10 > 0 ? w - dl->cols - 10 : 0, DT_KEEPBS);
+		dl_puts(dl, S_KEY, "  :e");
+		dl_puts(dl, S_DIM, " reload");
+		draw_dline(y, dl, w, S_NORMAL, 0);
+		return;
+	}
 	/* Hints: the keys a newcomer needs, from the key table's actions. */
 	dl_puts(dl, S_KEY, "F1");
 	dl_puts(dl, S_DIM, " help  ");

@@ -261,6 +261,7 @@ run_save(struct app *a)
 	o.reserve = -1;
 	o.progress = save_progress;
 	o.arg = a;
+	(void)app_check_disk(a);	/* the save refuses; the banner says why */
 	if (a->save_path == NULL && mdl_n_changes(a) == 0) {
 		app_msg(a, 0, "no changes to save");
 		if (quit)
@@ -353,6 +354,8 @@ run_pending(struct app *a)
 		run_editor(a);
 	else if (a->save_pending)
 		run_save(a);
+	else if (a->reload_pending)
+		app_reload_run(a);
 	else
 		return 0;
 	return 1;

@@ -459,6 +459,11 @@ void	app_error(struct app *a, const char *fmt, ...)
 /* Work the loop does after the handler: the external editor, a save. */
 void	app_run_editor(struct app *a, const char *key, int64_t elem);
 void	app_save(struct app *a, const char *path, int force, int quit);
+/*
+ * Opens the file again as it is on disk (:e), refused while edits are
+ * pending unless forced (:e!, which drops them).
+ */
+void	app_reload(struct app *a, int force);
 /* Quit, asking first if edits are pending. */
 int	app_quit(struct app *a, int ask);
 /* Row (token, element, line) n of the current view: `:N`. */

@@ -40,8 +40,8 @@ static const char *const notes[] = {
 	"File text is escaped: \\n \\t \\\\ \\xHH (controls, bad UTF-8), \\u{XXXX}.",
 	"The command line (:) takes the edit language of `ggufed edit -e` (set,",
 	"ins, append, del, rm, mv, rename, rm-tensor, undo, redo) and w [FILE],",
-	"w! (force: over a file, read-only, changed on disk), q, q!, wq, changes,",
-	"help [CMD]; :N goes to row N. Text is edited with libedit (editrc).",
+	"w! (force: over a file, read-only, changed on disk), e, e! (reload), q, q!,",
+	"wq, changes, help [CMD]; :N: row N. Text is edited with libedit (editrc).",
 	NULL
 };
 

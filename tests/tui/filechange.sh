@@ -1,0 +1,159 @@
+#!/bin/sh
+# filechange.sh - the browser's file changes or shrinks on disk while it
+# is open.
+#
+# On a real terminal (a private tmux server, as in tmux.sh): the file is
+# cut short under the tensor preview; the browser notices on its next idle
+# wake and says "FILE changed on disk", keys that read tensor data, the
+# statistics and the tokens answer with that message instead of a crash,
+# and :e opens the file again. Then the header is rewritten behind the
+# browser's back with the size and the modification time kept: the check
+# of the header bytes sees it, :e is refused while an edit is pending, :w
+# is refused and :w! saves; :e! drops the edit.
+. "$TESTS_SRCDIR/lib.sh"
+
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
+DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
+[ -f "$DEMO" ] || skip_all "no demo model"
+m=$scratch/m.gguf
+cut=73696	# the end of the demo model's header region
+
+SOCK=ggufed-filechange-$$
+tm() {
+	tmux -L "$SOCK" -f /dev/null "$@"
+}
+trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
+tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
+unset TMUX NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+HOME=$scratch/home XDG_STATE_HOME=$scratch/state
+mkdir -p "$HOME"
+export HOME XDG_STATE_HOME
+
+# settle FILE TEXT: captures the pane into FILE once two captures in a
+# row agree and contain TEXT; gives up after about a minute.
+settle() {
+	i=0
+	: >"$1.prev"
+	while [ $i -lt 600 ]; do
+		tm capture-pane -p -t t >"$1" 2>/dev/null
+		if cmp -s "$1" "$1.prev" && grep -qF -- "$2" "$1"; then
+			return 0
+		fi
+		cp "$1" "$1.prev"
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sed 's/^/# /' "$1"
+	return 1
+}
+
+# start: ggufed on a fresh copy of the demo model, 80x24; its exit status
+# goes to $scratch/status.
+start() {
+	tm kill-session -t t 2>/dev/null
+	rm -f "$scratch/status"
+	cp "$DEMO" "$m"
+	tm new-session -d -s t -x 80 -y 24 "cd '$scratch' && read go &&
+	    env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC \
+	    '$GGUFED' m.gguf; echo \$? >'$scratch/status'" || return 1
+	tm set-option -t t remain-on-exit on >/dev/null
+	tm send-keys -t t Enter
+	settle "$scratch/start" "Sections"
+}
+
+wait_dead() {
+	i=0
+	while [ ! -s "$scratch/status" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cat "$scratch/status" 2>/dev/null
+}
+
+cmd() {	# cmd TEXT: types TEXT on the : line
+	tm send-keys -t t :
+	tm send-keys -t t -l "$1"
+	tm send-keys -t t Enter
+}
+
+# ------------------------------------------------- cut short under the preview
+start
+tm send-keys -t t 4 / t o k e n _ e m b d Enter Enter
+settle "$scratch/preview" "token_embd.weight  Q4_K"
+ok $? "the preview of token_embd.weight is open"
+truncate -s $cut "$m"
+settle "$scratch/banner" "m.gguf changed on disk: cut to 73,696 bytes"
+ok $? "the next idle wake shows 'm.gguf changed on disk'"
+tm send-keys -t t J
+settle "$scratch/page" "cannot decode: changed on disk"
+ok $? "a page of values read after the cut: the message, no crash"
+tm send-keys -t t s
+settle "$scratch/stats" "Statistics"
+grep -A1 "Statistics" "$scratch/stats" | grep -q "changed on disk"
+ok $? "the statistics after the cut: the message"
+tm send-keys -t t 3
+settle "$scratch/tokens" "3072 tokens"
+ok $? "the tokens still show (the header region is held in memory)"
+cmd e
+settle "$scratch/reloaded" "opened m.gguf again"
+ok $? ":e opens the file again"
+! grep -q "changed on disk" "$scratch/reloaded"
+ok $? "the banner is gone after :e"
+tm send-keys -t t 1
+settle "$scratch/summary" "tensor data"
+grep "tensor data" "$scratch/summary" | grep -q " 0  0 B"
+ok $? "the summary is of the file as it is now (no tensor data)"
+tm send-keys -t t q
+st=$(wait_dead)
+[ "$st" = 0 ]
+ok $? "q quits with status 0 (status '$st')"
+
+# ------------------------------------ the header rewritten, size and time kept
+start
+cmd 'set general.name "Edited"'
+settle "$scratch/edited" "general.name"
+off=$(grep -abo "Demo Llama" "$m" | head -1 | cut -d: -f1)
+touch -r "$m" "$scratch/ref"
+printf 'X' | dd of="$m" bs=1 seek="$off" conv=notrunc 2>/dev/null
+touch -r "$scratch/ref" "$m"
+cp "$m" "$scratch/theirs.gguf"
+settle "$scratch/banner2" "m.gguf changed on disk: its header was rewritten"
+ok $? "a rewrite that keeps size and time is seen (header bytes)"
+cmd e
+settle "$scratch/e_refused" "1 unsaved change: :e! drops it"
+ok $? ":e is refused while an edit is pending"
+cmd w
+settle "$scratch/w_refused" "not overwriting it"
+ok $? ":w on the changed file is refused"
+cmp -s "$m" "$scratch/theirs.gguf"
+ok $? "the refused :w left the file as the other writer made it"
+tm send-keys -t t Escape
+cmd 'w!'
+settle "$scratch/w_forced" "saved m.gguf"
+ok $? ":w! saves over the changed file"
+name=$("$GGUFED" get "$m" general.name 2>&1)
+[ "$name" = "Edited" ]
+ok $? "the forced save holds the edit (general.name '$name')"
+! grep -q "changed on disk" "$scratch/w_forced"
+ok $? "after the save the file is the browser's again: no banner"
+tm send-keys -t t q
+st=$(wait_dead)
+[ "$st" = 0 ]
+ok $? "q after the save quits at once with status 0 (status '$st')"
+
+# ------------------------------------------------------ :e! drops the edits
+start
+cmd 'set general.name "Dropped"'
+settle "$scratch/edited2" "general.name"
+cmd 'e!'
+settle "$scratch/dropped" "opened m.gguf again"
+ok $? ":e! opens the file again, dropping the edit"
+tm send-keys -t t q
+st=$(wait_dead)
+[ "$st" = 0 ]
+ok $? "q then quits without asking: nothing is pending (status '$st')"
+name=$("$GGUFED" get "$m" general.name 2>&1)
+[ "$name" = "Demo Llama" ]
+ok $? "the file is untouched (general.name '$name')"
+
+done_testing
