@@ -245,7 +245,7 @@ run_save(struct app *a)
 	struct gguf_save_opts	 o;
 	struct gguf_save_info	 info;
 	struct gguf_err		 err;
-	struct gguf_doc		*nd;
+	struct gguf_doc		*nd, *od = NULL;
 	struct sigaction	 sa, oxfsz;
 	char			 size[32], links[120], hint[600], *target;
 	double			 secs;
@@ -332,7 +332,11 @@ run_save(struct app *a)
 				a->quit = 1;
 			return;
 		}
-		gguf_doc_free(a->doc);
+		/*
+		 * The views go before the old document: a preview's
+		 * statistics may still be reading the old file.
+		 */
+		od = a->doc;
 		a->doc = nd;
 		if (a->save_path != NULL) {
 			free(a->path);
@@ -341,6 +345,7 @@ run_save(struct app *a)
 		}
 	}
 	app_reset_views(a);
+	gguf_doc_free(od);
 	if (quit)
 		a->quit = 1;
 }
