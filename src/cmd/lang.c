@@ -57,12 +57,6 @@ dupn(const char *s, size_t n)
 	return p;
 }
 
-static int
-is_blank(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 /* A printable form of a name for messages. */
 static const char *
 pname(const char *p, size_t n, char *buf, size_t len)
@@ -215,7 +209,7 @@ key_token(const char *s, size_t n, size_t *pos, int whole, struct lang_cmd *cmd,
 		    sizeof em) != 0)
 			return msgf(msg, len, "%s", em);
 		e = st + used;
-		while (e < n && (whole || !is_blank((unsigned char)s[e])))
+		while (e < n && (whole || !value_is_blank((unsigned char)s[e])))
 			e++;
 		sl = e - st - used;
 		split_suffixes(s + st + used, &sl, cmd, types, index);
@@ -229,7 +223,7 @@ key_token(const char *s, size_t n, size_t *pos, int whole, struct lang_cmd *cmd,
 		return 0;
 	}
 	e = st;
-	while (e < n && (whole || !is_blank((unsigned char)s[e])))
+	while (e < n && (whole || !value_is_blank((unsigned char)s[e])))
 		e++;
 	if (e == st)
 		return msgf(msg, len, "a name is missing");
@@ -241,13 +235,6 @@ key_token(const char *s, size_t n, size_t *pos, int whole, struct lang_cmd *cmd,
 	*outlen = sl;
 	*pos = e;
 	return 0;
-}
-
-static void
-skip_blanks(const char *s, size_t n, size_t *pos)
-{
-	while (*pos < n && is_blank((unsigned char)s[*pos]))
-		(*pos)++;
 }
 
 /* Parses s<d>RE<d>REPL<d>FLAGS into cmd; -1 if s is not of that form. */
@@ -289,7 +276,7 @@ parse_subst(const char *s, size_t n, struct lang_cmd *cmd, char *msg,
 		part[k][plen[k]] = '\0';
 		i++;
 	}
-	for (j = i; j < n && !is_blank((unsigned char)s[j]); j++) {
+	for (j = i; j < n && !value_is_blank((unsigned char)s[j]); j++) {
 		if (s[j] == 'g')
 			cmd->global = 1;
 		else if (s[j] == 'i')
@@ -301,7 +288,7 @@ parse_subst(const char *s, size_t n, struct lang_cmd *cmd, char *msg,
 			    "known)", s[j]);
 		}
 	}
-	skip_blanks(s, n, &j);
+	value_skip_blanks(s, n, &j);
 	if (j != n) {
 		free(part[0]);
 		free(part[1]);
@@ -337,7 +324,7 @@ src_more(struct lang_src *src)
 {
 	if (src->nw > 0)
 		return src->wi < src->nw;
-	skip_blanks(src->s, src->n, &src->pos);
+	value_skip_blanks(src->s, src->n, &src->pos);
 	return src->pos < src->n;
 }
 
@@ -379,7 +366,7 @@ src_rest(struct lang_src *src, char **out, size_t *outlen, char *msg,
 		return 0;
 	}
 	e = src->n;
-	while (e > src->pos && is_blank((unsigned char)src->s[e - 1]))
+	while (e > src->pos && value_is_blank((unsigned char)src->s[e - 1]))
 		e--;
 	*out = dupn(src->s + src->pos, e - src->pos);
 	*outlen = e - src->pos;
@@ -508,7 +495,7 @@ parse_line(const struct lang_def *def, struct lang_src *src,
 	(void)def;
 	(void)msg;
 	(void)len;
-	skip_blanks(src->s, src->n, &src->pos);
+	value_skip_blanks(src->s, src->n, &src->pos);
 	cmd->alen = src->n - src->pos;
 	cmd->arg = dupn(src->s + src->pos, cmd->alen);
 	return LANG_OK;
@@ -592,11 +579,11 @@ parse_line_of(const char *line, int browser, struct lang_cmd *cmd, char *msg,
 
 	memset(cmd, 0, sizeof *cmd);
 	msg[0] = '\0';
-	skip_blanks(line, n, &p);
+	value_skip_blanks(line, n, &p);
 	if (p == n || line[p] == '#')
 		return LANG_OK;
 	st = p;
-	while (p < n && !is_blank((unsigned char)line[p]))
+	while (p < n && !value_is_blank((unsigned char)line[p]))
 		p++;
 	memset(&src, 0, sizeof src);
 	src.s = line;

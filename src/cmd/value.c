@@ -52,20 +52,27 @@ msgf(char *msg, size_t len, const char *fmt, ...)
 #define msgf(...)	(msgf(__VA_ARGS__), -1)	/* as in gguf.h */
 #endif
 
-static int
-is_blank(int c)
+int
+value_is_blank(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+void
+value_skip_blanks(const char *s, size_t n, size_t *pos)
+{
+	while (*pos < n && value_is_blank((unsigned char)s[*pos]))
+		(*pos)++;
 }
 
 static void
 trim(const char **s, size_t *n)
 {
-	while (*n > 0 && is_blank((unsigned char)**s)) {
+	while (*n > 0 && value_is_blank((unsigned char)**s)) {
 		(*s)++;
 		(*n)--;
 	}
-	while (*n > 0 && is_blank((unsigned char)(*s)[*n - 1]))
+	while (*n > 0 && value_is_blank((unsigned char)(*s)[*n - 1]))
 		(*n)--;
 }
 
@@ -502,13 +509,6 @@ add_scalar(struct gguf_vbuild *vb, uint32_t type, const char *s, size_t n,
 
 /* ------------------------------------------------------------------- JSON */
 
-static void
-skip_ws(const char *s, size_t n, size_t *i)
-{
-	while (*i < n && is_blank((unsigned char)s[*i]))
-		(*i)++;
-}
-
 /* Appends the elements of a JSON array at s[*i] == '['. */
 static int
 add_json(struct gguf_vbuild *vb, uint32_t atype, const char *s, size_t n,
@@ -520,13 +520,13 @@ add_json(struct gguf_vbuild *vb, uint32_t atype, const char *s, size_t n,
 	char	 em[256];
 
 	(*i)++;
-	skip_ws(s, n, i);
+	value_skip_blanks(s, n, i);
 	if (*i < n && s[*i] == ']') {
 		(*i)++;
 		return 0;
 	}
 	for (;;) {
-		skip_ws(s, n, i);
+		value_skip_blanks(s, n, i);
 		if (*i >= n)
 			return msgf(msg, len, "unterminated array");
 		if (s[*i] == '"') {
@@ -562,7 +562,7 @@ add_json(struct gguf_vbuild *vb, uint32_t atype, const char *s, size_t n,
 				    (unsigned long long)vb->count);
 			st = *i;
 			while (*i < n && s[*i] != ',' && s[*i] != ']' &&
-			    !is_blank((unsigned char)s[*i]))
+			    !value_is_blank((unsigned char)s[*i]))
 				(*i)++;
 			if (parse_bits(s + st, *i - st, atype, &bits, em,
 			    sizeof em) != 0)
@@ -570,7 +570,7 @@ add_json(struct gguf_vbuild *vb, uint32_t atype, const char *s, size_t n,
 				    (unsigned long long)vb->count, em);
 			gguf_vb_bits(vb, bits);
 		}
-		skip_ws(s, n, i);
+		value_skip_blanks(s, n, i);
 		if (*i < n && s[*i] == ',') {
 			(*i)++;
 			continue;
@@ -634,7 +634,7 @@ parse_array(const char *s, size_t n, uint32_t atype, int one_ok, char *msg,
 	if (n > 0 && s[0] == '[') {
 		if (add_json(&vb, atype, s, n, &i, msg, len) != 0)
 			goto fail;
-		skip_ws(s, n, &i);
+		value_skip_blanks(s, n, &i);
 		if (i != n) {
 			msgf(msg, len, "text after the array");
 			goto fail;

@@ -53,4 +53,9 @@ int	value_unquote(const char *s, size_t n, size_t *used, char **out,
 struct gguf_value *value_convert(struct gguf_val *v, uint32_t to,
 	    uint32_t ato, char *msg, size_t len);
 
+/* A blank of the value syntax and the command line: space, tab, CR, LF. */
+int	value_is_blank(int c);
+/* Moves *pos past the blanks of s (n bytes) from *pos. */
+void	value_skip_blanks(const char *s, size_t n, size_t *pos);
+
 #endif /* CMD_VALUE_H */

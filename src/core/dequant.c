@@ -2121,6 +2121,20 @@ rows_run(const struct gguf_file *f, struct rows_job *j)
 	return gguf_file_guard(f, rows_cb, j, j->err);
 }
 
+/* A job over rows row0.. of t, columns col0..; the caller sets the output. */
+static void
+rows_init(struct rows_job *j, const struct gguf_tensor *t, uint64_t row0,
+    uint64_t nrows, uint64_t col0, uint64_t ncols, struct gguf_err *err)
+{
+	memset(j, 0, sizeof *j);
+	j->t = t;
+	j->row0 = row0;
+	j->nrows = nrows;
+	j->col0 = col0;
+	j->ncols = ncols;
+	j->err = err;
+}
+
 int
 gguf_dequant_rows(const struct gguf_file *f, const struct gguf_tensor *t,
     uint64_t row0, uint64_t nrows, uint64_t col0, uint64_t ncols,
@@ -2128,14 +2142,8 @@ gguf_dequant_rows(const struct gguf_file *f, const struct gguf_tensor *t,
 {
 	struct rows_job	j;
 
-	memset(&j, 0, sizeof j);
-	j.t = t;
-	j.row0 = row0;
-	j.nrows = nrows;
-	j.col0 = col0;
-	j.ncols = ncols;
+	rows_init(&j, t, row0, nrows, col0, ncols, err);
 	j.fout = out;
-	j.err = err;
 	return rows_run(f, &j);
 }
 
@@ -2146,14 +2154,8 @@ gguf_dequant_rows_f64(const struct gguf_file *f,
 {
 	struct rows_job	j;
 
-	memset(&j, 0, sizeof j);
-	j.t = t;
-	j.row0 = row0;
-	j.nrows = nrows;
-	j.col0 = col0;
-	j.ncols = ncols;
+	rows_init(&j, t, row0, nrows, col0, ncols, err);
 	j.dout = out;
-	j.err = err;
 	return rows_run(f, &j);
 }
 
@@ -2164,14 +2166,8 @@ gguf_dequant_rows_i64(const struct gguf_file *f,
 {
 	struct rows_job	j;
 
-	memset(&j, 0, sizeof j);
-	j.t = t;
-	j.row0 = row0;
-	j.nrows = nrows;
-	j.col0 = col0;
-	j.ncols = ncols;
+	rows_init(&j, t, row0, nrows, col0, ncols, err);
 	j.iout = out;
-	j.err = err;
 	return rows_run(f, &j);
 }
 

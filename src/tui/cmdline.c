@@ -67,19 +67,15 @@ line_apply(struct app *a, struct earg *e, const char *line, int force)
 	cmd.force = force;
 	rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
 	lang_cmd_free(&cmd);
-	if (rc == LANG_REFUSED) {
+	if ((rc = edit_outcome(a, rc, msg)) == 1) {
 		e = e != NULL ? earg_dup(e) : earg_new("", 0);
 		confirm_force(a, e, line, msg, line_apply, NULL, C_NONE);
 		earg_free(e);
 		return 1;
 	}
-	if (rc == LANG_ERR) {
-		app_msg(a, 1, "%s", msg);
+	if (rc != 0)
 		return -1;
-	}
-	if (msg[0] != '\0')
-		app_msg(a, rc == LANG_WARN, "%s", msg);
-	else
+	if (msg[0] == '\0')
 		app_msg(a, 0, "done (%u pending change%s; D shows them)",
 		    mdl_n_changes(a), mdl_n_changes(a) == 1 ? "" : "s");
 	return 0;

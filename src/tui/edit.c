@@ -246,6 +246,20 @@ wrap(char *s, size_t width)
 	}
 }
 
+int
+edit_outcome(struct app *a, int rc, const char *msg)
+{
+	if (rc == LANG_REFUSED)
+		return 1;
+	if (rc == LANG_ERR) {
+		app_msg(a, 1, "%s", msg);
+		return -1;
+	}
+	if (msg[0] != '\0')
+		app_msg(a, rc == LANG_WARN, "%s", msg);
+	return 0;
+}
+
 /*
  * The answer line was refused by the checks llama.cpp makes (why): ask
  * whether to set it anyway; no goes back to the question (answer), if
@@ -322,17 +336,13 @@ value_apply(struct app *a, struct earg *e, const char *line, int force)
 	}
 	cmd.force = force;
 	rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
-	if (rc == LANG_REFUSED) {
+	if ((rc = edit_outcome(a, rc, msg)) == 1) {
 		confirm_force(a, e, line, msg, value_apply, value_answer,
 		    C_NONE);
 		return 1;
 	}
-	if (rc == LANG_ERR) {
-		app_msg(a, 1, "%s", msg);
+	if (rc != 0)
 		return -1;
-	}
-	if (msg[0] != '\0')
-		app_msg(a, rc == LANG_WARN, "%s", msg);
 	if (e->elem >= 0)
 		app_msg(a, 0, "%s[%lld] set", kname(e->key, e->klen, kb,
 		    sizeof kb), (long long)e->elem);

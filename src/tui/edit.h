@@ -51,6 +51,14 @@ void		 confirm_force(struct app *a, struct earg *e, const char *line,
 		    enum ask_compl c);
 
 /*
+ * What lang_apply answered (rc, msg) said in the status line: 0 applied
+ * (msg, a warning or a note, shown if any), -1 an error (shown), 1
+ * refused by the checks llama.cpp makes (nothing shown: the caller asks
+ * whether to force it).
+ */
+int		 edit_outcome(struct app *a, int rc, const char *msg);
+
+/*
  * `rename s/RE/REPL/[gi]` (line is what follows "rename"): the planned
  * renames are shown before anything changes. 0, or -1 with the reason in
  * the status line.
