@@ -193,6 +193,13 @@ entry(const struct gguf_rename_plan *p, uint64_t idx)
 	return NULL;
 }
 
+/* r is there and has exactly these flaws (whatever its name). */
+static int
+flawed(const struct gguf_rename *r, unsigned flaws)
+{
+	return r != NULL && r->flaws == flaws;
+}
+
 static int
 named(const struct gguf_rename *r, const char *name, unsigned flaws)
 {
@@ -273,8 +280,8 @@ test_plan(void)
 	memset(repl, 'n', 64);
 	repl[64] = '\0';
 	ok(gguf_doc_rename_plan(d, "^output\\.weight$", repl, 0, &p, &err) ==
-	    0 && p.bad == 1 && entry(&p, 3) != NULL &&
-	    entry(&p, 3)->flaws == GGUF_RN_LONG, "a name of 64 bytes");
+	    0 && p.bad == 1 && flawed(entry(&p, 3), GGUF_RN_LONG),
+	    "a name of 64 bytes");
 	gguf_rename_plan_free(&p);
 	repl[63] = '\0';
 	ok(gguf_doc_rename_plan(d, "^output\\.weight$", repl, 0, &p, &err) ==
