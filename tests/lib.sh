@@ -38,6 +38,13 @@ done_testing() {
 	[ "$tap_failed" -eq 0 ]
 }
 
+# cp_w SRC DST: a copy the test may write and save over. cp keeps the
+# source's mode, and in a distcheck the source tree is read-only (a save
+# refuses a read-only file unless forced).
+cp_w() {
+	cp "$1" "$2" && chmod u+w "$2"
+}
+
 # A fresh scratch directory, removed on exit.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/ggufed-test.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT

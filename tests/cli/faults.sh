@@ -24,7 +24,7 @@ dir="$scratch/d"
 mkdir "$dir"
 m="$dir/m.gguf"
 old="$scratch/old.gguf"
-cp "$src" "$old"
+cp_w "$src" "$old"
 chmod 644 "$old"
 
 # The two edits and what they make, from saves without faults.

@@ -38,7 +38,7 @@ changed() {
 	rule=$1
 	action=$2
 	shift 2
-	cp "$src" "$m"
+	cp_w "$src" "$m"
 	GGUFED_FAULT=$rule "$@" >"$scratch/out" 2>"$scratch/err" &
 	pid=$!
 	if stopped $pid; then
@@ -116,7 +116,7 @@ ok $? "validate --data: the change is one error, the run stops" ||
 # a file cut short before the command opens it is a file with missing
 # data, not a changed one: nothing to do with this test, but the commands
 # must still not crash on the metadata the index keeps
-cp "$src" "$m"
+cp_w "$src" "$m"
 shrink
 "$GGUFED" stats "$m" token_embd.weight >"$scratch/out" 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "beyond the end of the file" "$scratch/err"

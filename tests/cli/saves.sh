@@ -22,7 +22,7 @@ dir="$scratch/d"
 mkdir "$dir"
 m="$dir/m.gguf"
 old="$scratch/old.gguf"
-cp "$src" "$old"
+cp_w "$src" "$old"
 chmod 644 "$old"
 umask 022
 

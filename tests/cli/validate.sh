@@ -176,7 +176,7 @@ grep -q "warning: split.no without split.count" "$out"
 ok $? "half a split description: a warning"
 
 # ------------------------------------------------------------- file names
-cp "$demo" "$scratch/my model.gguf"
+cp_w "$demo" "$scratch/my model.gguf"
 run "$scratch/my model.gguf"
 [ $rc -eq 0 ] && grep -q "note: the file name is off the naming convention <BaseName>" "$out"
 ok $? "a file name off the convention: a note, exit 0"

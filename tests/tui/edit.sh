@@ -27,7 +27,7 @@ fi
 run() {
 	name=$1
 	shift
-	cp "$DEMO" "$scratch/m.gguf"
+	cp_w "$DEMO" "$scratch/m.gguf"
 	runon "$name" "$@"
 }
 

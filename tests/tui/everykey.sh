@@ -120,7 +120,7 @@ settle() {
 start() {	# start FILE: ggufed on a fresh copy of FILE, 80x24
 	tm kill-session -t t 2>/dev/null
 	rm -f "$scratch/status"
-	cp "$1" "$scratch/m.gguf"
+	cp_w "$1" "$scratch/m.gguf"
 	tm new-session -d -s t -x 80 -y 24 "cd '$scratch' && read go &&
 	    env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC \
 	    VISUAL=true EDITOR=true '$GGUFED' m.gguf;

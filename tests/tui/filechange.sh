@@ -52,7 +52,7 @@ settle() {
 start() {
 	tm kill-session -t t 2>/dev/null
 	rm -f "$scratch/status"
-	cp "$DEMO" "$m"
+	cp_w "$DEMO" "$m"
 	tm new-session -d -s t -x 80 -y 24 "cd '$scratch' && read go &&
 	    env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC \
 	    '$GGUFED' m.gguf; echo \$? >'$scratch/status'" || return 1

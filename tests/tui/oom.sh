@@ -7,7 +7,7 @@
 
 DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 [ -f "$DEMO" ] || skip_all "no demo model"
-cp "$DEMO" "$scratch/m.gguf"
+cp_w "$DEMO" "$scratch/m.gguf"
 unset GGUFED_SCRIPT TMUX NO_COLOR EDITRC
 
 oom_line() {	# oom_line FILE: FILE is the one out-of-memory line

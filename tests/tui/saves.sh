@@ -60,8 +60,8 @@ leftovers() {
 
 # --- :w OTHER onto an existing file
 
-cp "$DEMO" "$m"
-cp "$DEMO" "$d/other.gguf"
+cp_w "$DEMO" "$m"
+cp_w "$DEMO" "$d/other.gguf"
 script w-other "keys :" "$IP" "keys <Enter>" "keys :" "type w other.gguf" \
     "keys <Enter>"
 [ $rc -eq 0 ] && shows w-other "exists: not overwriting it" &&
@@ -77,7 +77,7 @@ rm -f "$d/other.gguf"
 
 # --- a read-only file
 
-cp "$DEMO" "$m"
+cp_w "$DEMO" "$m"
 chmod 444 "$m"
 script w-ro "keys :" "$IP" "keys <Enter>" "keys :" "type w" "keys <Enter>"
 [ $rc -eq 0 ] && shows w-ro "read-only (mode 0444)" && shows w-ro ":w! forces it" &&
@@ -93,7 +93,7 @@ chmod 644 "$m"
 
 # --- past the file size limit: an error, not SIGXFSZ
 
-cp "$DEMO" "$m"
+cp_w "$DEMO" "$m"
 ( ulimit -f 1000; script w-fsize "keys :" "$RW" "keys <Enter>" "keys :" \
     "type w" "keys <Enter>"; exit $rc )
 rc=$?
@@ -104,13 +104,13 @@ sed 's/^/# /' "$scratch/err"
 
 # --- hard links
 
-cp "$DEMO" "$m"
+cp_w "$DEMO" "$m"
 ln "$m" "$d/link2.gguf"
 script w-links "keys :" "$IP" "keys <Enter>" "keys :" "type w" "keys <Enter>"
 [ $rc -eq 0 ] && shows w-links "2 names (hard links): all of them change" &&
     cmp -s "$d/link2.gguf" "$scratch/new-ip.gguf"
 ok $? "in place, with a hard link: both names change, and it says so"
-cp "$DEMO" "$m"
+cp_w "$DEMO" "$m"
 script w-links-rw "keys :" "$RW" "keys <Enter>" "keys :" "type w" \
     "keys <Enter>"
 [ $rc -eq 0 ] && shows w-links-rw "2 names (hard links): only this one" &&

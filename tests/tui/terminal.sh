@@ -8,7 +8,7 @@
 
 DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 [ -f "$DEMO" ] || skip_all "no demo model"
-cp "$DEMO" "$scratch/m.gguf"
+cp_w "$DEMO" "$scratch/m.gguf"
 unset GGUFED_SCRIPT TMUX NO_COLOR EDITRC
 TERM=xterm-256color
 export TERM
@@ -85,7 +85,7 @@ settle() {	# settle FILE TEXT: the pane shows TEXT (half a minute at most)
 hangup() {
 	name=$1
 	shift
-	cp "$DEMO" "$scratch/m.gguf"
+	cp_w "$DEMO" "$scratch/m.gguf"
 	tm new-session -d -s t -x 80 -y 24 "cd '$scratch' && trap '' HUP &&
 	    echo \$\$ >'$scratch/$name.pid' && exec env LANG=C.UTF-8 \
 	    LC_ALL=C.UTF-8 '$GGUFED' m.gguf 2>'$scratch/$name.err'"

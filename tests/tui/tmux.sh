@@ -189,7 +189,7 @@ done
 # a history (Up), and the screen is curses' again afterwards.
 DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 if [ -f "$DEMO" ]; then
-	cp "$DEMO" "$scratch/m.gguf"
+	cp_w "$DEMO" "$scratch/m.gguf"
 	start "$scratch" m.gguf
 	settle "$scratch/e1" "Sections"
 	tm send-keys -t t : 'general.name Edited' C-a 'set ' Enter
