@@ -25,6 +25,8 @@ xmalloc_set_oom(xmalloc_oom_fn fn)
 	return old;
 }
 
+static void oom(size_t) __attribute__((noreturn));
+
 static void
 oom(size_t n)
 {
@@ -36,7 +38,7 @@ oom(size_t n)
 void *
 xmalloc(size_t n)
 {
-	void	*p;
+	void	*p = NULL;
 
 	if (gguf_io_alloc_fails() || (p = malloc(n != 0 ? n : 1)) == NULL)
 		oom(n);
@@ -46,7 +48,7 @@ xmalloc(size_t n)
 void *
 xcalloc(size_t n, size_t size)
 {
-	void	*p;
+	void	*p = NULL;
 
 	if (size != 0 && n > SIZE_MAX / size)
 		oom(SIZE_MAX);
@@ -59,7 +61,7 @@ xcalloc(size_t n, size_t size)
 void *
 xreallocarray(void *p, size_t n, size_t size)
 {
-	void	*q;
+	void	*q = NULL;
 
 	if (size != 0 && n > SIZE_MAX / size)
 		oom(SIZE_MAX);
