@@ -67,6 +67,54 @@ void	 out_json_float(FILE *fp, float f);
 void	 out_scalar(FILE *fp, const struct gguf_val *v, size_t max_str);
 void	 out_scalar_json(FILE *fp, const struct gguf_val *v);
 
+/*
+ * out.c: a JSON writer, so each --json output is one document laid out
+ * the same way. Commas, colons and indentation are its business:
+ *
+ *	struct json	j;
+ *
+ *	json_init(&j, stdout);
+ *	json_obj(&j, JSON_LINES);	-- members one a line, indented
+ *	json_key(&j, "tensors");
+ *	json_arr(&j, JSON_LINES);
+ *	json_obj(&j, JSON_FLAT);	-- {"name": ..., "bytes": 12} inline
+ *	json_key(&j, "name"); json_str(&j, p, n);
+ *	...
+ *	json_end(&j); json_end(&j); json_end(&j);
+ *	json_finish(&j);		-- the final newline
+ *
+ * A container opened inside a flat one is flat too. Keys are plain ASCII
+ * names of the program's own; text from a file goes through json_str.
+ */
+#define JSON_MAXDEPTH	32
+#define JSON_LINES	0
+#define JSON_FLAT	1
+struct json {
+	FILE		*fp;
+	int		 depth;
+	int		 key;			/* a key waits for its value */
+	unsigned char	 any[JSON_MAXDEPTH];	/* the container has members */
+	unsigned char	 flat[JSON_MAXDEPTH];
+	char		 closer[JSON_MAXDEPTH];	/* } or ] */
+};
+void	 json_init(struct json *j, FILE *fp);
+void	 json_obj(struct json *j, int flat);
+void	 json_arr(struct json *j, int flat);
+void	 json_end(struct json *j);
+void	 json_finish(struct json *j);
+void	 json_key(struct json *j, const char *key);
+void	 json_str(struct json *j, const char *p, size_t n);	/* as out_json_str */
+void	 json_cstr(struct json *j, const char *s);	/* NUL-terminated */
+void	 json_u64(struct json *j, uint64_t v);
+void	 json_i64(struct json *j, int64_t v);
+void	 json_double(struct json *j, double d);		/* as out_json_double */
+void	 json_float(struct json *j, float f);
+void	 json_bool(struct json *j, int b);
+void	 json_null(struct json *j);
+void	 json_scalar(struct json *j, const struct gguf_val *v);	/* out_scalar_json */
+/* A value written by the caller to j->fp follows (after json_key or ','). */
+FILE	*json_raw(struct json *j);
+
 /* One function per subcommand. */
 int	 cmd_info(int argc, char **argv);
 int	 cmd_dump(int argc, char **argv);

@@ -38,15 +38,13 @@ dump_array(struct gguf_val *v, const struct dump_opts *o, struct gguf_err *err)
 			return -1;
 		if (e.type == GGUF_VT_ARR)
 			rc = dump_value(&e, o, err);
-		else if (o->json)
-			out_scalar_json(stdout, &e);
 		else
 			out_scalar(stdout, &e, SIZE_MAX);
 		gguf_arrix_free(e.ix);
 		if (rc != 0)
 			return -1;
 	}
-	if (n < v->count && !o->json)
+	if (n < v->count)
 		printf("%s... (%llu more)", n > 0 ? ", " : "",
 		    (unsigned long long)(v->count - n));
 	fputc(']', stdout);
@@ -59,26 +57,57 @@ dump_value(struct gguf_val *v, const struct dump_opts *o, struct gguf_err *err)
 	char	tb[32];
 
 	if (v->type != GGUF_VT_ARR) {
-		if (o->json)
-			out_scalar_json(stdout, v);
-		else
-			out_scalar(stdout, v, SIZE_MAX);
-		return 0;
-	}
-	if (o->json) {
-		printf("{\"type\": \"arr\", \"elem_type\": \"%s\", \"count\": "
-		    "%llu, %s\"values\": ", gguf_vtype_name(v->atype),
-		    (unsigned long long)v->count, v->count > o->max_array ?
-		    "\"truncated\": true, " : "");
-		if (dump_array(v, o, err) != 0)
-			return -1;
-		fputc('}', stdout);
+		out_scalar(stdout, v, SIZE_MAX);
 		return 0;
 	}
 	printf("%s n=%llu ", gguf_vtype_text(v->type, v->atype, tb,
 	    sizeof tb),
 	    (unsigned long long)v->count);
 	return dump_array(v, o, err);
+}
+
+/*
+ * A value in JSON: a scalar as itself, an array as {"type": "arr",
+ * "elem_type", "count", ["truncated": true,] "values": [...]}.
+ */
+static int
+json_value(struct json *j, struct gguf_val *v, const struct dump_opts *o,
+    struct gguf_err *err)
+{
+	struct gguf_val	e;
+	uint64_t	i, n = v->count;
+	int		rc;
+
+	if (v->type != GGUF_VT_ARR) {
+		json_scalar(j, v);
+		return 0;
+	}
+	if (n > o->max_array)
+		n = o->max_array;
+	json_obj(j, JSON_FLAT);
+	json_key(j, "type");
+	json_cstr(j, "arr");
+	json_key(j, "elem_type");
+	json_cstr(j, gguf_vtype_name(v->atype));
+	json_key(j, "count");
+	json_u64(j, v->count);
+	if (n < v->count) {
+		json_key(j, "truncated");
+		json_bool(j, 1);
+	}
+	json_key(j, "values");
+	json_arr(j, JSON_FLAT);
+	for (i = 0; i < n; i++) {
+		if (gguf_arr_get(v, i, &e, err) != 0)
+			return -1;
+		rc = json_value(j, &e, o, err);
+		gguf_arrix_free(e.ix);
+		if (rc != 0)
+			return -1;
+	}
+	json_end(j);
+	json_end(j);
+	return 0;
 }
 
 /* Keys are quoted when they hold anything beyond [A-Za-z0-9._-]. */
@@ -101,13 +130,13 @@ dump_name(const struct gguf_str *s)
 }
 
 static void
-dump_shape(const struct gguf_tensor *t, const char *sep)
+dump_shape(const struct gguf_tensor *t)
 {
 	uint32_t	d;
 
 	fputc('[', stdout);
 	for (d = 0; d < t->n_dims; d++)
-		printf("%s%llu", d > 0 ? sep : "", (unsigned long long)t->ne[d]);
+		printf("%s%llu", d > 0 ? "," : "", (unsigned long long)t->ne[d]);
 	fputc(']', stdout);
 }
 
@@ -147,7 +176,7 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 		printf("tensor %llu ", (unsigned long long)i);
 		dump_name(&t->name);
 		printf(" %s ", gguf_ttype_name(t->type, tb));
-		dump_shape(t, ",");
+		dump_shape(t);
 		printf(" elements=%llu bytes=", (unsigned long long)t->nelem);
 		if (t->flags & GGUF_TENSOR_UNSIZED)
 			fputs("?", stdout);
@@ -176,59 +205,95 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 	const struct gguf_tensor	*t;
 	const struct gguf_warning	*w;
 	struct gguf_kv			*kv;
+	struct json			 j;
 	uint64_t			 i;
+	uint32_t			 d;
 	size_t				 k;
 	char				 tb[32];
 
-	fputs("{\n  \"file\": ", stdout);
-	out_json_str(stdout, path, strlen(path));
-	printf(",\n  \"version\": %u,\n  \"byte_order\": \"%s\",\n"
-	    "  \"alignment\": %u,\n  \"file_size\": %llu,\n"
-	    "  \"tensor_info_offset\": %llu,\n  \"data_offset\": %llu,\n"
-	    "  \"kv\": [", lay->version, lay->be ? "big" : "little",
-	    lay->alignment, (unsigned long long)lay->file_size,
-	    (unsigned long long)lay->ti_off, (unsigned long long)lay->data_off);
+	json_init(&j, stdout);
+	json_obj(&j, JSON_LINES);
+	json_key(&j, "file");
+	json_cstr(&j, path);
+	json_key(&j, "version");
+	json_u64(&j, lay->version);
+	json_key(&j, "byte_order");
+	json_cstr(&j, lay->be ? "big" : "little");
+	json_key(&j, "alignment");
+	json_u64(&j, lay->alignment);
+	json_key(&j, "file_size");
+	json_u64(&j, lay->file_size);
+	json_key(&j, "tensor_info_offset");
+	json_u64(&j, lay->ti_off);
+	json_key(&j, "data_offset");
+	json_u64(&j, lay->data_off);
+	json_key(&j, "kv");
+	json_arr(&j, JSON_LINES);
 	for (i = 0; i < lay->n_kv; i++) {
 		kv = gguf_kv_at(f, i);
-		printf("%s\n    {\"key\": ", i > 0 ? "," : "");
-		out_json_str(stdout, kv->key.p, kv->key.n);
-		printf(", \"type\": \"%s\", \"value\": ",
-		    gguf_vtype_text(kv->val.type, kv->val.atype, tb,
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "key");
+		json_str(&j, kv->key.p, kv->key.n);
+		json_key(&j, "type");
+		json_cstr(&j, gguf_vtype_text(kv->val.type, kv->val.atype, tb,
 		    sizeof tb));
-		if (dump_value(&kv->val, o, err) != 0)
+		json_key(&j, "value");
+		if (json_value(&j, &kv->val, o, err) != 0)
 			return -1;
-		printf(", \"offset\": %llu}", (unsigned long long)kv->off);
+		json_key(&j, "offset");
+		json_u64(&j, kv->off);
+		json_end(&j);
 	}
-	printf("%s],\n  \"tensors\": [", lay->n_kv > 0 ? "\n  " : "");
+	json_end(&j);
+	json_key(&j, "tensors");
+	json_arr(&j, JSON_LINES);
 	for (i = 0; i < lay->n_tensors; i++) {
 		t = gguf_tensor_at(f, i);
-		printf("%s\n    {\"name\": ", i > 0 ? "," : "");
-		out_json_str(stdout, t->name.p, t->name.n);
-		printf(", \"type\": \"%s\", \"type_id\": %u, \"shape\": ",
-		    gguf_ttype_name(t->type, tb), (unsigned)t->type);
-		dump_shape(t, ", ");
-		printf(", \"elements\": %llu, \"bytes\": ",
-		    (unsigned long long)t->nelem);
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "name");
+		json_str(&j, t->name.p, t->name.n);
+		json_key(&j, "type");
+		json_cstr(&j, gguf_ttype_name(t->type, tb));
+		json_key(&j, "type_id");
+		json_u64(&j, t->type);
+		json_key(&j, "shape");
+		json_arr(&j, JSON_FLAT);
+		for (d = 0; d < t->n_dims; d++)
+			json_u64(&j, t->ne[d]);
+		json_end(&j);
+		json_key(&j, "elements");
+		json_u64(&j, t->nelem);
+		json_key(&j, "bytes");
 		if (t->flags & GGUF_TENSOR_UNSIZED)
-			fputs("null", stdout);
+			json_null(&j);
 		else
-			printf("%llu", (unsigned long long)t->nbytes);
-		printf(", \"offset\": %llu, \"abs_offset\": %llu, "
-		    "\"readable\": %s}", (unsigned long long)t->offset,
-		    (unsigned long long)(lay->data_off + t->offset),
-		    t->flags & (GGUF_TENSOR_UNREADABLE | GGUF_TENSOR_UNSIZED) ?
-		    "false" : "true");
+			json_u64(&j, t->nbytes);
+		json_key(&j, "offset");
+		json_u64(&j, t->offset);
+		json_key(&j, "abs_offset");
+		json_u64(&j, lay->data_off + t->offset);
+		json_key(&j, "readable");
+		json_bool(&j, !(t->flags & (GGUF_TENSOR_UNREADABLE |
+		    GGUF_TENSOR_UNSIZED)));
+		json_end(&j);
 	}
-	printf("%s],\n  \"warnings\": [", lay->n_tensors > 0 ? "\n  " : "");
+	json_end(&j);
+	json_key(&j, "warnings");
+	json_arr(&j, JSON_LINES);
 	for (k = 0; k < gguf_n_warnings(f); k++) {
 		w = gguf_warning_at(f, k);
-		printf("%s\n    {\"level\": \"%s\", \"offset\": %llu, "
-		    "\"message\": ", k > 0 ? "," : "", gguf_wlevel_name(w->level),
-		    (unsigned long long)w->off);
-		out_json_str(stdout, w->msg, strlen(w->msg));
-		fputc('}', stdout);
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "level");
+		json_cstr(&j, gguf_wlevel_name(w->level));
+		json_key(&j, "offset");
+		json_u64(&j, w->off);
+		json_key(&j, "message");
+		json_cstr(&j, w->msg);
+		json_end(&j);
 	}
-	printf("%s]\n}\n", gguf_n_warnings(f) > 0 ? "\n  " : "");
+	json_end(&j);
+	json_end(&j);
+	json_finish(&j);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -221,4 +222,148 @@ out_msg(FILE *fp, const char *msg)
 		else
 			fprintf(fp, "\\x%02x", *p);
 	}
+}
+
+/* ---------------------------------------------------------- JSON writer */
+
+void
+json_init(struct json *j, FILE *fp)
+{
+	memset(j, 0, sizeof *j);
+	j->fp = fp;
+}
+
+/* What goes before a value: its comma and line break, or nothing after a key. */
+static void
+json_sep(struct json *j)
+{
+	int	d = j->depth;
+
+	if (j->key) {
+		j->key = 0;
+		return;
+	}
+	if (d == 0)
+		return;
+	if (j->any[d - 1])
+		fputc(',', j->fp);
+	if (j->flat[d - 1]) {
+		if (j->any[d - 1])
+			fputc(' ', j->fp);
+	} else
+		fprintf(j->fp, "\n%*s", 2 * d, "");
+	j->any[d - 1] = 1;
+}
+
+static void
+json_open(struct json *j, int c, int flat)
+{
+	json_sep(j);
+	if (j->depth >= JSON_MAXDEPTH)
+		abort();	/* the callers nest a few levels only */
+	fputc(c, j->fp);
+	j->closer[j->depth] = c == '{' ? '}' : ']';
+	j->any[j->depth] = 0;
+	j->flat[j->depth] = flat || (j->depth > 0 && j->flat[j->depth - 1]);
+	j->depth++;
+}
+
+void
+json_obj(struct json *j, int flat)
+{
+	json_open(j, '{', flat);
+}
+
+void
+json_arr(struct json *j, int flat)
+{
+	json_open(j, '[', flat);
+}
+
+/* Closes the innermost container: } or ] by what it opened with. */
+void
+json_end(struct json *j)
+{
+	int	d = --j->depth;
+
+	if (j->any[d] && !j->flat[d])
+		fprintf(j->fp, "\n%*s", 2 * d, "");
+	fputc(j->closer[d], j->fp);
+}
+
+/* After the outermost container: the end of the document's line. */
+void
+json_finish(struct json *j)
+{
+	fputc('\n', j->fp);
+}
+
+void
+json_key(struct json *j, const char *key)
+{
+	json_sep(j);
+	out_json_str(j->fp, key, strlen(key));
+	fputs(": ", j->fp);
+	j->key = 1;
+}
+
+FILE *
+json_raw(struct json *j)
+{
+	json_sep(j);
+	return j->fp;
+}
+
+void
+json_str(struct json *j, const char *p, size_t n)
+{
+	out_json_str(json_raw(j), p, n);
+}
+
+void
+json_cstr(struct json *j, const char *s)
+{
+	out_json_str(json_raw(j), s, strlen(s));
+}
+
+void
+json_u64(struct json *j, uint64_t v)
+{
+	fprintf(json_raw(j), "%llu", (unsigned long long)v);
+}
+
+void
+json_i64(struct json *j, int64_t v)
+{
+	fprintf(json_raw(j), "%lld", (long long)v);
+}
+
+void
+json_double(struct json *j, double d)
+{
+	out_json_double(json_raw(j), d);
+}
+
+void
+json_float(struct json *j, float f)
+{
+	out_json_float(json_raw(j), f);
+}
+
+void
+json_bool(struct json *j, int b)
+{
+	fputs(b ? "true" : "false", json_raw(j));
+}
+
+void
+json_null(struct json *j)
+{
+	fputs("null", json_raw(j));
+}
+
+void
+json_scalar(struct json *j, const struct gguf_val *v)
+{
+	out_scalar_json(json_raw(j), v);
 }
