@@ -22,55 +22,18 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "dequant.h"
+#include "suggest.h"
 
 #define CAT_CHUNK	65536	/* elements decoded per call */
 
 /* --------------------------------------------------------------- helpers */
-
-/*
- * Edit distance of two byte strings, each cut at 255 bytes, ASCII letters
- * compared without case (a difference of case only costs nothing).
- */
-static int
-fold(char c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-static unsigned
-distance(const char *a, size_t na, const char *b, size_t nb)
-{
-	unsigned	row[256], prev, cur, best;
-	size_t		i, j;
-
-	if (na > 255)
-		na = 255;
-	if (nb > 255)
-		nb = 255;
-	for (j = 0; j <= nb; j++)
-		row[j] = (unsigned)j;
-	for (i = 1; i <= na; i++) {
-		prev = row[0];
-		row[0] = (unsigned)i;
-		for (j = 1; j <= nb; j++) {
-			cur = row[j];
-			best = prev + (fold(a[i - 1]) != fold(b[j - 1]));
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = cur;
-		}
-	}
-	return row[nb];
-}
 
 const struct gguf_tensor *
 cli_find_tensor(const struct gguf_file *f, const char *path,
@@ -88,7 +51,8 @@ cli_find_tensor(const struct gguf_file *f, const char *path,
 		return gguf_tensor_at(f, (uint64_t)idx);
 	for (i = 0; i < n; i++) {
 		t = gguf_tensor_at(f, i);
-		d = distance(name, strlen(name), t->name.p, t->name.n);
+		d = gguf_suggest_distance(name, strlen(name), t->name.p,
+		    (size_t)t->name.n, UINT_MAX - 1);
 		for (k = 0; k < nbest && dist[k] <= d; k++)
 			;
 		if (k >= 3)

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "docint.h"
+#include "suggest.h"
 
 /* ----------------------------------------------------------------- states */
 
@@ -375,6 +376,19 @@ gguf_doc_tensor_find(struct gguf_doc *d, const char *name, size_t len)
 {
 	return index_find(d, &d->tix, d->ten, d->n_ten, tensor_name_of,
 	    name, len);
+}
+
+void
+gguf_doc_suggest(struct gguf_doc *d, int tensors, struct gguf_suggest *sg)
+{
+	/* A lookup builds the index of the live entries if it is stale. */
+	if (tensors) {
+		gguf_doc_tensor_find(d, "", 0);
+		gguf_suggest_index(sg, &d->tix.ix);
+	} else {
+		gguf_doc_kv_find(d, "", 0);
+		gguf_suggest_index(sg, &d->kvix.ix);
+	}
 }
 
 struct gguf_val *

@@ -134,6 +134,10 @@ int64_t		gguf_doc_kv_find(struct gguf_doc *d, const char *key,
 		    size_t len);
 int64_t		gguf_doc_tensor_find(struct gguf_doc *d, const char *name,
 		    size_t len);
+/* Offers the live keys (or tensor names) to a "did you mean" search. */
+struct gguf_suggest;
+void		gguf_doc_suggest(struct gguf_doc *d, int tensors,
+		    struct gguf_suggest *sg);
 /* The current value of a live key, or NULL. */
 struct gguf_val	*gguf_doc_get(struct gguf_doc *d, const char *key, size_t len);
 /* Live counts: what a save writes. */
