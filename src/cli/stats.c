@@ -6,8 +6,8 @@
  * max, mean and standard deviation of the finite values, and a 64-bin
  * histogram over [min, max]. Named tensors get a report with the
  * histogram drawn; --all prints one line per tensor. --json prints one
- * JSON object per line in both cases (NaN and infinities as strings, as
- * elsewhere). When standard error is a terminal, progress is shown there.
+ * JSON document in both cases, {"file", "tensors": [...]} with an object
+ * per tensor (NaN and infinities as strings, as elsewhere). When standard error is a terminal, progress is shown there.
  *
  * A tensor that cannot be decoded (unknown type, quantized data in a
  * big-endian file, data past the end of the file) is reported and
@@ -70,40 +70,51 @@ on_progress(void *arg, uint64_t done, uint64_t total)
 	return 0;
 }
 
+/* One tensor's element of the document's "tensors" array. */
 static void
-print_json(const struct gguf_tensor *t, const struct gguf_stats *st,
-    const char *error)
+print_json(struct json *j, const struct gguf_tensor *t,
+    const struct gguf_stats *st, const char *error)
 {
 	char	tb[24];
 	int	b;
 
-	fputs("{\"tensor\": ", stdout);
-	out_json_str(stdout, t->name.p, t->name.n);
-	printf(", \"type\": \"%s\"", gguf_ttype_name(t->type, tb));
+	json_obj(j, JSON_FLAT);
+	json_key(j, "tensor");
+	json_str(j, t->name.p, t->name.n);
+	json_key(j, "type");
+	json_cstr(j, gguf_ttype_name(t->type, tb));
 	if (error != NULL) {
-		fputs(", \"error\": ", stdout);
-		out_json_str(stdout, error, strlen(error));
-		fputs("}\n", stdout);
+		json_key(j, "error");
+		json_cstr(j, error);
+		json_end(j);
 		return;
 	}
-	printf(", \"count\": %llu, \"finite\": %llu, \"zeros\": %llu, "
-	    "\"nan\": %llu, \"pinf\": %llu, \"ninf\": %llu",
-	    (unsigned long long)st->count, (unsigned long long)st->nfinite,
-	    (unsigned long long)st->nzero, (unsigned long long)st->nnan,
-	    (unsigned long long)st->npinf, (unsigned long long)st->nninf);
-	fputs(", \"min\": ", stdout);
-	out_json_double(stdout, st->min);
-	fputs(", \"max\": ", stdout);
-	out_json_double(stdout, st->max);
-	fputs(", \"mean\": ", stdout);
-	out_json_double(stdout, st->mean);
-	fputs(", \"std\": ", stdout);
-	out_json_double(stdout, st->std);
-	fputs(", \"hist\": [", stdout);
+	json_key(j, "count");
+	json_u64(j, st->count);
+	json_key(j, "finite");
+	json_u64(j, st->nfinite);
+	json_key(j, "zeros");
+	json_u64(j, st->nzero);
+	json_key(j, "nan");
+	json_u64(j, st->nnan);
+	json_key(j, "pinf");
+	json_u64(j, st->npinf);
+	json_key(j, "ninf");
+	json_u64(j, st->nninf);
+	json_key(j, "min");
+	json_double(j, st->min);
+	json_key(j, "max");
+	json_double(j, st->max);
+	json_key(j, "mean");
+	json_double(j, st->mean);
+	json_key(j, "std");
+	json_double(j, st->std);
+	json_key(j, "hist");
+	json_arr(j, JSON_FLAT);
 	for (b = 0; b < GGUF_STATS_BINS; b++)
-		printf("%s%llu", b ? ", " : "",
-		    (unsigned long long)st->hist[b]);
-	fputs("]}\n", stdout);
+		json_u64(j, st->hist[b]);
+	json_end(j);
+	json_end(j);
 }
 
 static void
@@ -174,6 +185,7 @@ cmd_stats(int argc, char **argv)
 	struct progress			 pr;
 	struct gguf_file		*f;
 	struct gguf_err			 err;
+	struct json			 j;
 	const char			*path = NULL, *rows = NULL;
 	unsigned			 nthreads = 0;
 	uint64_t			 n = 0, k, ra = 0, rb = 0, nrows, a, b;
@@ -249,6 +261,14 @@ cmd_stats(int argc, char **argv)
 		opts.arg = &pr;
 	}
 	pr.count = n;
+	if (json) {
+		json_init(&j, stdout);
+		json_obj(&j, JSON_LINES);
+		json_key(&j, "file");
+		json_cstr(&j, path);
+		json_key(&j, "tensors");
+		json_arr(&j, JSON_LINES);
+	}
 	for (k = 0; k < n; k++) {
 		t = list[k];
 		pr.index = k;
@@ -278,7 +298,7 @@ cmd_stats(int argc, char **argv)
 			break;
 		}
 		if (json)
-			print_json(t, &st, r != 0 ? err.msg : NULL);
+			print_json(&j, t, &st, r != 0 ? err.msg : NULL);
 		else if (all)
 			print_line(t, &st, r != 0 ? err.msg : NULL);
 		else if (r != 0) {
@@ -296,6 +316,12 @@ cmd_stats(int argc, char **argv)
 			print_report(t, &st);
 		}
 		fflush(stdout);
+	}
+	if (json) {
+		/* the document is whole even when a change on disk cut it short */
+		json_end(&j);
+		json_end(&j);
+		json_finish(&j);
 	}
 	if (ferror(stdout)) {
 		cli_error("write error on standard output");

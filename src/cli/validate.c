@@ -35,10 +35,9 @@ struct vopts {
 
 struct report {
 	const char	*path;
-	int		 json;
+	struct json	*json;		/* NULL: text */
 	int		 quiet;
 	unsigned	 count[3];	/* by enum gguf_wlevel */
-	unsigned	 shown;		/* findings printed (JSON commas) */
 };
 
 static void
@@ -51,16 +50,18 @@ finding(void *arg, int level, int64_t off, const char *msg)
 	r->count[level]++;
 	if (r->quiet)
 		return;
-	if (r->json) {
-		printf("%s\n    {\"level\": \"%s\", \"offset\": ",
-		    r->shown++ > 0 ? "," : "", gguf_wlevel_name(level));
+	if (r->json != NULL) {
+		json_obj(r->json, JSON_FLAT);
+		json_key(r->json, "level");
+		json_cstr(r->json, gguf_wlevel_name(level));
+		json_key(r->json, "offset");
 		if (off >= 0)
-			printf("%lld", (long long)off);
+			json_i64(r->json, off);
 		else
-			printf("null");
-		printf(", \"message\": ");
-		out_json_str(stdout, msg, strlen(msg));
-		printf("}");
+			json_null(r->json);
+		json_key(r->json, "message");
+		json_cstr(r->json, msg);
+		json_end(r->json);
 		return;
 	}
 	out_text(stdout, r->path, strlen(r->path));
@@ -76,11 +77,17 @@ summary(const struct report *r, int opened)
 {
 	char	buf[96];
 
-	if (r->json) {
-		printf("%s],\n  \"errors\": %u, \"warnings\": %u, \"notes\": "
-		    "%u, \"opened\": %s}", r->shown > 0 ? "\n  " : "",
-		    r->count[GGUF_W_ERROR], r->count[GGUF_W_WARN],
-		    r->count[GGUF_W_NOTE], opened ? "true" : "false");
+	if (r->json != NULL) {
+		json_end(r->json);		/* the findings */
+		json_key(r->json, "errors");
+		json_u64(r->json, r->count[GGUF_W_ERROR]);
+		json_key(r->json, "warnings");
+		json_u64(r->json, r->count[GGUF_W_WARN]);
+		json_key(r->json, "notes");
+		json_u64(r->json, r->count[GGUF_W_NOTE]);
+		json_key(r->json, "opened");
+		json_bool(r->json, opened);
+		json_end(r->json);
 		return;
 	}
 	out_text(stdout, r->path, strlen(r->path));
@@ -90,7 +97,7 @@ summary(const struct report *r, int opened)
 
 /* Validates one file; 1 if it fails (an error, or a warning if strict). */
 static int
-validate_one(const char *path, const struct vopts *o, int first)
+validate_one(const char *path, const struct vopts *o, struct json *j)
 {
 	struct gguf_file		*f;
 	const struct gguf_warning	*w;
@@ -102,12 +109,14 @@ validate_one(const char *path, const struct vopts *o, int first)
 
 	memset(&r, 0, sizeof r);
 	r.path = path;
-	r.json = o->json;
+	r.json = j;
 	r.quiet = o->quiet;
-	if (o->json) {
-		printf("%s{\"file\": ", first ? "" : ",\n");
-		out_json_str(stdout, path, strlen(path));
-		printf(",\n  \"findings\": [");
+	if (j != NULL) {
+		json_obj(j, JSON_LINES);
+		json_key(j, "file");
+		json_cstr(j, path);
+		json_key(j, "findings");
+		json_arr(j, JSON_LINES);
 	}
 	/* Before parsing: a header torn by a crash has a journal beside it. */
 	n = cli_leftovers(path, left, sizeof left);
@@ -139,6 +148,7 @@ int
 cmd_validate(int argc, char **argv)
 {
 	struct vopts	  o;
+	struct json	  j;
 	char		**files = argv + 1;	/* gathered in place, as getopt does */
 	int		  i, nfiles = 0, failed = 0, only_files = 0;
 
@@ -175,12 +185,16 @@ cmd_validate(int argc, char **argv)
 		cli_usage_error("validate", "validate wants at least one FILE");
 		return EXIT_USAGE;
 	}
-	if (o.json)
-		printf("[");
+	if (o.json) {
+		json_init(&j, stdout);
+		json_arr(&j, JSON_LINES);
+	}
 	for (i = 0; i < nfiles; i++)
-		failed |= validate_one(files[i], &o, i == 0);
-	if (o.json)
-		printf("]\n");
+		failed |= validate_one(files[i], &o, o.json ? &j : NULL);
+	if (o.json) {
+		json_end(&j);
+		json_finish(&j);
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cli_error("writing the report: output error");
 		return EXIT_BADFILE;

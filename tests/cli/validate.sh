@@ -242,8 +242,8 @@ ok $? "several files, -q: one summary each, exit 1 when any has an error"
 run --json "$m" "$scratch/cut.gguf" "$scratch/Data-Test-1K-v1.0-F32.gguf"
 [ $rc -eq 1 ] && "$jsoncheck" <"$out" &&
     grep -q '"level": "error", "offset": 4, "message": "file ends inside the version field' "$out" &&
-    grep -q '"errors": 1, "warnings": 0, "notes": 0, "opened": false' "$out" &&
-    grep -q '"errors": 0, "warnings": 0, "notes": 0, "opened": true' "$out"
+    tr -d ' \n' <"$out" | grep -q '"errors":1,"warnings":0,"notes":0,"opened":false' &&
+    tr -d ' \n' <"$out" | grep -q '"errors":0,"warnings":0,"notes":0,"opened":true'
 ok $? "--json: valid JSON, one object per file, offsets as numbers"
 
 # ------------------------------------------------------------------- usage
