@@ -19,20 +19,34 @@
 
 #include "app.h"
 
+#define TITLE_FILE_W	16	/* below this, tabs are shown by number */
+#define TITLE_NARROW_W	60	/* below this, the status line has no tab */
+
 static void
 draw_title(struct app *a, int w)
 {
 	struct dline	*dl = &a->dl;
 	const char	*base;
-	int		 t, start;
+	int		 t, start, full;
 
+	/*
+	 * A narrow terminal names the current tab only, the others by their
+	 * number, and leaves the file name some room.
+	 */
+	full = 8;
+	for (t = 0; t < N_TABS; t++)
+		if (app_has_tab(a, t))
+			full += 4 + (int)strlen(app_tabs[t].name);
 	dl_reset(dl);
 	dl_puts(dl, S_TITLE, " ggufed ");
 	for (t = 0; t < N_TABS; t++) {
 		if (!app_has_tab(a, t))
 			continue;
-		dl_printf(dl, t == a->tab ? S_TAB_CUR : S_TAB, " %d %s ", t + 1,
-		    app_tabs[t].name);
+		if (t == a->tab || full + TITLE_FILE_W <= w)
+			dl_printf(dl, t == a->tab ? S_TAB_CUR : S_TAB, " %d %s ",
+			    t + 1, app_tabs[t].name);
+		else
+			dl_printf(dl, S_TAB, " %d ", t + 1);
 	}
 	base = strrchr(a->path, '/');
 	base = base != NULL ? base + 1 : a->path;
@@ -43,7 +57,7 @@ draw_title(struct app *a, int w)
 		if (fw > w - start - 1)
 			fw = w - start - 1;
 		dl_pad(dl, S_TITLE, w - fw - 1);
-		dl_text(dl, S_TITLE, base, strlen(base), 0, fw, 0);
+		dl_text(dl, S_TITLE, base, strlen(base), 0, fw, DT_MIDDLE);
 	}
 	draw_dline(0, dl, w, S_TITLE, 0);
 }
@@ -54,7 +68,8 @@ draw_status(struct app *a, struct view *v, int y, int w)
 	struct dline	*dl = &a->dl;
 	struct list	*l = v->list;
 	char		 right[160], extra[256];
-	int		 rw;
+	const char	*pat = "", *label = "";
+	int		 rw, avail, pw, fw = 0;
 
 	dl_reset(dl);
 	right[0] = extra[0] = '\0';
@@ -70,15 +85,28 @@ draw_status(struct app *a, struct view *v, int y, int w)
 			    (int)((l->cur + 1) * 100 / l->n_rows));
 	} else
 		snprintf(right, sizeof right, "%s", extra);
-	dl_printf(dl, S_STATUS, " [%s] ", app_tabs[a->tab].name);
+	/* A narrow title bar names the current tab already. */
+	if (w >= TITLE_NARROW_W)
+		dl_printf(dl, S_STATUS, " [%s] ", app_tabs[a->tab].name);
+	else
+		dl_puts(dl, S_STATUS, " ");
 	rw = (int)strlen(right) + 1;
-	dl_text(dl, S_STATUS, v->title, strlen(v->title), 0,
-	    w - dl->cols - rw - 1, DT_KEEPBS);
+	avail = w - dl->cols - rw - 1;
+	/* The filter before the title: it is what explains the rows. */
 	if (l != NULL && l->filter != NULL) {
-		dl_puts(dl, S_STATUS, "  filter /");
-		dl_text(dl, S_STATUS, re_pattern(l->filter),
-		    strlen(re_pattern(l->filter)), 0, w - dl->cols - rw - 2,
-		    DT_KEEPBS);
+		pat = re_pattern(l->filter);
+		pw = text_width(pat, strlen(pat), DT_KEEPBS, avail);
+		label = avail - pw - 11 >= 10 ? "  filter /" : " /";
+		fw = (int)strlen(label) + pw + 1;
+		if (fw > avail * 2 / 3)
+			fw = avail * 2 / 3;
+	}
+	dl_text(dl, S_STATUS, v->title, strlen(v->title), 0, avail - fw,
+	    DT_KEEPBS | DT_MIDDLE);
+	if (fw > (int)strlen(label) + 1) {
+		dl_puts(dl, S_STATUS, label);
+		dl_text(dl, S_STATUS, pat, strlen(pat), 0,
+		    fw - (int)strlen(label) - 1, DT_KEEPBS | DT_MIDDLE);
 		dl_puts(dl, S_STATUS, "/");
 	}
 	dl_pad(dl, S_STATUS, w - rw);

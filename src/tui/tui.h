@@ -31,7 +31,7 @@ struct view;
 struct list;
 struct re;
 
-/* ------------------------------------------------------------- draw.c */
+/* --------------------------------------------------- dline.c, draw.c */
 
 /* Theme slots: what a cell is, not how it looks. */
 #define TUI_THEME(X)							\
@@ -72,6 +72,7 @@ struct dline {
 #define DT_QUOTE	0x01	/* in double quotes, \" escaped */
 #define DT_SPACES	0x02	/* spaces shown as a visible glyph */
 #define DT_KEEPBS	0x04	/* \\ stays \\: program text, the pager */
+#define DT_MIDDLE	0x08	/* a name: cut in the middle, never at the end */
 
 extern int	tui_utf8;	/* the terminal takes UTF-8 */
 extern int	tui_color;	/* colours in use (not NO_COLOR, not mono) */
@@ -104,6 +105,18 @@ int	 dl_text(struct dline *dl, int slot, const char *p, size_t n,
 /* The escaped form of p, cut to maxcols, as a C string in buf. */
 void	 text_escape(char *buf, size_t len, const char *p, size_t n,
 	     int maxcols);
+/* The same for a name: shortened in the middle (DT_MIDDLE). */
+void	 name_escape(char *buf, size_t len, const char *p, size_t n,
+	     int maxcols);
+/*
+ * Where a name too wide for w columns is cut in the middle: it is shown
+ * as the escaped bytes [0, *head), an ellipsis and [*tail, n), at most w
+ * columns, the tail taking the odd column; the cuts fall between
+ * characters (an escape is one) and the tail never starts with a
+ * combining mark. Returns 0 (and *head = *tail = n) if the name fits.
+ */
+int	 text_middle(const char *p, size_t n, unsigned flags, int w,
+	     size_t *head, size_t *tail);
 /* Display width of the escaped form of p, counting at most up to max. */
 int	 text_width(const char *p, size_t n, unsigned flags, int max);
 /*

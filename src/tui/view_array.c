@@ -209,7 +209,7 @@ view_array_key(struct app *a, const char *key, size_t klen)
 	struct view	*v;
 	char		 title[128];
 
-	text_escape(title, sizeof title, key, klen, 60);
+	name_escape(title, sizeof title, key, klen, 60);
 	v = view_array_new(a, title, arr, 0);
 	ar = v->priv;
 	ar->key = xcalloc(1, klen + 1);

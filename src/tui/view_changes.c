@@ -170,9 +170,9 @@ build_changes(struct lines *ls)
 		add(ls, S_DIM, "no pending changes");
 	for (i = 0; i < n; i++) {
 		c = &ch[i];
-		text_escape(on, sizeof on, c->old_name.p, (size_t)c->old_name.n,
+		name_escape(on, sizeof on, c->old_name.p, (size_t)c->old_name.n,
 		    SHOW);
-		text_escape(nn, sizeof nn, c->new_name.p, (size_t)c->new_name.n,
+		name_escape(nn, sizeof nn, c->new_name.p, (size_t)c->new_name.n,
 		    SHOW);
 		if (c->what == GGUF_CH_TENSOR) {
 			if (c->flags & GGUF_ED_REMOVED)
@@ -311,8 +311,8 @@ build_rename(struct lines *ls)
 	for (k = 0; k < p.n; k++) {
 		r = &p.map[k];
 		nm = mdl_tensor_name(a, r->idx, &fl);
-		text_escape(on, sizeof on, nm.p, (size_t)nm.n, SHOW);
-		text_escape(nn, sizeof nn, r->name, r->n, SHOW);
+		name_escape(on, sizeof on, nm.p, (size_t)nm.n, SHOW);
+		name_escape(nn, sizeof nn, r->name, r->n, SHOW);
 		if (r->flaws != 0)
 			add(ls, S_ERROR, "! %s -> \"%s\": %s", on, nn,
 			    gguf_rename_why(r));

@@ -73,9 +73,11 @@ static int
 key_col(struct meta *m, int w)
 {
 	int	k = m->key_w + 4;
+	int	most = w < 60 ? w * 55 / 100 : w * 45 / 100;
 
-	if (k > w * 45 / 100)
-		k = w * 45 / 100;
+	/* A narrow terminal gives the keys more of its width. */
+	if (k > most)
+		k = most;
 	return k;
 }
 
@@ -106,7 +108,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		g = &m->groups.g[id & ~LIST_GROUP];
 		if (g->name.p != NULL) {
 			dl_text(dl, S_GROUP, g->name.p, (size_t)g->name.n, 0,
-			    w - dl->cols - 12, 0);
+			    w - dl->cols - 12, DT_MIDDLE);
 			dl_puts(dl, S_GROUP, ".");
 		} else
 			dl_puts(dl, S_GROUP, "(no namespace)");
@@ -118,7 +120,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		return;
 	dead = (kv.flags & GGUF_ED_REMOVED) != 0;
 	dl_text(dl, dead ? S_DIM : S_KEY, kv.key.p, (size_t)kv.key.n, 0,
-	    kw - dl->cols, 0);
+	    kw - dl->cols, DT_MIDDLE);
 	dl_pad(dl, S_NORMAL, kw);
 	mk[0] = (char)mdl_mark(kv.flags);
 	mk[1] = '\0';
@@ -144,7 +146,7 @@ describe(struct meta *m, const struct gguf_doc_kv *kv)
 	av = mdl_get(m->app, "general.architecture");
 	if (av == NULL || gguf_val_str(av, &arch) != 0)
 		arch.n = 0;
-	text_escape(key, sizeof key, kv->key.p, (size_t)kv->key.n, 60);
+	name_escape(key, sizeof key, kv->key.p, (size_t)kv->key.n, 60);
 	spec = gguf_schema_find(kv->key.p, (size_t)kv->key.n, arch.p,
 	    (size_t)arch.n);
 	if (spec == NULL) {
@@ -184,7 +186,7 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		return describe(m, &kv);
 	if (act != ACT_OPEN)
 		return edit_kv(m->app, act, id);
-	text_escape(title, sizeof title, kv.key.p, (size_t)kv.key.n, 60);
+	name_escape(title, sizeof title, kv.key.p, (size_t)kv.key.n, 60);
 	if (kv.flags & GGUF_ED_REMOVED)
 		app_msg(m->app, 1, "%s is removed (u undoes that)", title);
 	else if (kv.val->type == GGUF_VT_STR) {

@@ -261,12 +261,13 @@ static void
 draw_info(struct preview *p, int y, int w)
 {
 	struct dline	*dl = &p->dl;
-	char		 tb[24];
+	char		 tb[40];
 	uint32_t	 d;
 
 	dl_reset(dl);
 	dl_puts(dl, S_NORMAL, " ");
-	dl_text(dl, S_KEY, p->t->name.p, (size_t)p->t->name.n, 0, w / 2, 0);
+	dl_text(dl, S_KEY, p->t->name.p, (size_t)p->t->name.n, 0, w / 2,
+	    DT_MIDDLE);
 	dl_printf(dl, S_TYPE, "  %s", gguf_ttype_name(p->t->type, tb));
 	dl_puts(dl, S_NUMBER, "  ");
 	for (d = 0; d < GGUF_MAX_DIMS && (d == 0 || d < p->t->n_dims); d++)
@@ -275,8 +276,10 @@ draw_info(struct preview *p, int y, int w)
 	if (p->ne[2] > 1 || p->ne[3] > 1)
 		dl_printf(dl, S_NORMAL, "  slice [:, :, %llu, %llu]",
 		    (unsigned long long)p->i2, (unsigned long long)p->i3);
-	dl_printf(dl, S_DIM, "  %s%s%s", fmt_names[p->fmt],
+	snprintf(tb, sizeof tb, "  %s%s%s", fmt_names[p->fmt],
 	    p->heat ? ", heat" : "", p->wrapped ? ", wrapped" : "");
+	if (dl->cols + (int)strlen(tb) <= w)
+		dl_puts(dl, S_DIM, tb);
 	draw_dline(y, dl, w, S_NORMAL, 0);
 }
 
@@ -900,7 +903,7 @@ view_preview_new(struct app *a, uint64_t i)
 	    !(p->t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)))
 		stats_start(p);
 	v = view_new(a, &preview_ops, SC_PREVIEW, p);
-	text_escape(v->title, sizeof v->title, p->t->name.p,
+	name_escape(v->title, sizeof v->title, p->t->name.p,
 	    (size_t)p->t->name.n, 60);
 	return v;
 }

@@ -257,7 +257,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 			dl_puts(dl, S_DIM, "-");
 		else
 			dl_text(dl, S_STRING, l->fs.p, (size_t)l->fs.n, 0,
-			    w - dl->cols, 0);
+			    w - dl->cols, DT_MIDDLE);
 		return;
 	case SL_BAR:
 		bw = w - dl->cols - 1;

@@ -29,6 +29,9 @@
 #define ELEM_W		14
 #define BYTES_W		10
 #define OFF_W		14
+#define NARROW_W	60	/* below this, no bytes and a narrow shape */
+#define SHAPE_NARROW_W	12
+#define NAME_MIN_W	28	/* less, and the shape is left out */
 
 enum { SORT_NAME, SORT_SIZE, SORT_TYPE, SORT_OFFSET, SORT_COUNT };
 
@@ -211,34 +214,55 @@ cmp(void *ctx, uint64_t a, uint64_t b)
 	return ts->rev ? -c : c;
 }
 
+/*
+ * The columns at width w: a narrow terminal leaves out the bytes and
+ * gives the shape less room, or none, so that the names keep theirs.
+ */
+struct cols {
+	int	name_w;
+	int	shape_w;
+	int	elem;		/* shown or not */
+	int	bytes;
+	int	off;
+};
+
 static void
-columns(int w, int *name_w, int *show_elem, int *show_off)
+columns(int w, struct cols *c)
 {
-	*show_elem = w >= 100;
-	*show_off = w >= 120;
-	*name_w = w - TYPE_W - SHAPE_W - BYTES_W - 1 -
-	    (*show_elem ? ELEM_W : 0) - (*show_off ? OFF_W : 0);
-	if (*name_w < 16)
-		*name_w = 16;
+	c->elem = w >= 100;
+	c->off = w >= 120;
+	c->bytes = w >= NARROW_W;
+	c->shape_w = w >= NARROW_W ? SHAPE_W : SHAPE_NARROW_W;
+	c->name_w = w - TYPE_W - c->shape_w - 1 - (c->bytes ? BYTES_W : 0) -
+	    (c->elem ? ELEM_W : 0) - (c->off ? OFF_W : 0);
+	if (c->name_w < NAME_MIN_W) {
+		/* The shape is in the preview; the name is only here. */
+		c->name_w += c->shape_w;
+		c->shape_w = 0;
+	}
+	if (c->name_w < 16)
+		c->name_w = 16;
 }
 
 static void
 header(void *ctx, struct dline *dl, int w)
 {
-	int	nw, se, so;
+	struct cols	c;
 
 	(void)ctx;
-	columns(w, &nw, &se, &so);
+	columns(w, &c);
 	dl_puts(dl, S_HEADER, "    Name");
-	dl_pad(dl, S_HEADER, nw);
+	dl_pad(dl, S_HEADER, c.name_w);
 	dl_puts(dl, S_HEADER, " Type");
-	dl_pad(dl, S_HEADER, nw + TYPE_W);
-	dl_puts(dl, S_HEADER, " Shape");
-	dl_pad(dl, S_HEADER, nw + TYPE_W + SHAPE_W);
-	if (se)
+	dl_pad(dl, S_HEADER, c.name_w + TYPE_W);
+	if (c.shape_w > 0)
+		dl_puts(dl, S_HEADER, " Shape");
+	dl_pad(dl, S_HEADER, c.name_w + TYPE_W + c.shape_w);
+	if (c.elem)
 		dl_rjust(dl, S_HEADER, "Elements", ELEM_W);
-	dl_rjust(dl, S_HEADER, "Bytes", BYTES_W);
-	if (so)
+	if (c.bytes)
+		dl_rjust(dl, S_HEADER, "Bytes", BYTES_W);
+	if (c.off)
 		dl_rjust(dl, S_HEADER, "Offset", OFF_W);
 	dl_pad(dl, S_HEADER, w);
 }
@@ -271,30 +295,33 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	const char			*tn;
 	struct gguf_str			 nm;
 	unsigned			 fl;
-	int				 nw, se, so, dead;
+	struct cols			 c;
+	int				 nw, dead;
 
-	columns(w, &nw, &se, &so);
+	columns(w, &c);
+	nw = c.name_w;
 	if (id & LIST_GROUP) {
 		g = &ts->groups.g[id & ~LIST_GROUP];
 		dl_text(dl, S_GROUP, g->name.p, (size_t)g->name.n, 0,
-		    nw - dl->cols - 1, 0);
+		    nw - dl->cols - 1, DT_MIDDLE);
 		dl_printf(dl, S_DIM, "  %llu tensor%s",
 		    (unsigned long long)g->count, g->count == 1 ? "" : "s");
-		dl_pad(dl, S_NORMAL, nw + TYPE_W + SHAPE_W);
-		if (se)
+		dl_pad(dl, S_NORMAL, nw + TYPE_W + c.shape_w);
+		if (c.elem)
 			dl_rjust(dl, S_DIM, gguf_fmt_group(
 			    ts->sums[id & ~LIST_GROUP].elems, buf, sizeof buf),
 			    ELEM_W);
-		dl_rjust(dl, S_DIM, gguf_fmt_size(
-		    ts->sums[id & ~LIST_GROUP].bytes, buf, sizeof buf),
-		    BYTES_W);
+		if (c.bytes)
+			dl_rjust(dl, S_DIM, gguf_fmt_size(
+			    ts->sums[id & ~LIST_GROUP].bytes, buf, sizeof buf),
+			    BYTES_W);
 		return;
 	}
 	t = mdl_tensor(ts->app, id);
 	nm = mdl_tensor_name(ts->app, id, &fl);
 	dead = (fl & GGUF_ED_REMOVED) != 0;
 	dl_text(dl, dead ? S_DIM : S_KEY, nm.p, (size_t)nm.n, 0,
-	    nw - dl->cols - 1, 0);
+	    nw - dl->cols - 1, DT_MIDDLE);
 	dl_pad(dl, S_NORMAL, nw);
 	mk[0] = (char)mdl_mark(fl);
 	mk[1] = '\0';
@@ -303,17 +330,18 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	dl_text(dl, S_TYPE, tn, strlen(tn), 0, TYPE_W - 1, 0);
 	dl_pad(dl, S_NORMAL, nw + TYPE_W + 1);
 	shape(t, buf, sizeof buf);
-	dl_text(dl, S_NUMBER, buf, strlen(buf), 0, SHAPE_W - 2, 0);
-	dl_pad(dl, S_NORMAL, nw + TYPE_W + SHAPE_W);
-	if (se)
+	if (c.shape_w > 0)
+		dl_text(dl, S_NUMBER, buf, strlen(buf), 0, c.shape_w - 2, 0);
+	dl_pad(dl, S_NORMAL, nw + TYPE_W + c.shape_w);
+	if (c.elem)
 		dl_rjust(dl, S_NUMBER, gguf_fmt_group(t->nelem, buf, sizeof buf),
 		    ELEM_W);
-	if (t->flags & GGUF_TENSOR_UNSIZED)
+	if (c.bytes && (t->flags & GGUF_TENSOR_UNSIZED))
 		dl_rjust(dl, S_WARN, "?", BYTES_W);
-	else
+	else if (c.bytes)
 		dl_rjust(dl, S_NUMBER, gguf_fmt_size(t->nbytes, buf, sizeof buf),
 		    BYTES_W);
-	if (so) {
+	if (c.off) {
 		snprintf(buf, sizeof buf, "0x%llx",
 		    (unsigned long long)t->offset);
 		dl_rjust(dl, (t->flags & GGUF_TENSOR_UNREADABLE) ? S_WARN :

@@ -82,7 +82,7 @@ session big-array strings.gguf "6999993" "keys 2/" "type hostile.array" \
 session tokens-end strings.gguf "999999" "keys 3G"
 session tokens-start strings.gguf "PWNED" "keys 3"
 session tokens-filter strings.gguf "PWNED" "keys 3f" "type PWNED" "keys <Enter>"
-session tensors tensors.gguf "sixty_three" "keys 4G" "keys s" "keys G"
+session tensors tensors.gguf "_bytes_long_" "keys 4G" "keys s" "keys G"
 session tensor-evil tensors.gguf "evil" "keys 4/" "type evil" "keys <Enter>"
 # 10^5 groups of one tensor, all folded: two edits refresh the tree, and
 # the folds stay, in time that grows with the groups, not with groups

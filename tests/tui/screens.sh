@@ -5,8 +5,10 @@
 # ggufed runs in script mode (GGUFED_SCRIPT, see src/tui/script.c): keys come
 # from a file and curses draws into a virtual screen that `dump` writes
 # out as text, the way tmux's capture-pane does. Every scenario runs at
-# 80x24 and at 200x60 and is compared with tests/tui/golden/NAME.SIZE.txt;
-# GENERATE=1 writes the golden files instead.
+# 80x24 and at 200x60 (those made with `narrow`: at 40x12, the smallest
+# size the browser is made for) and is compared with
+# tests/tui/golden/NAME.SIZE.txt; GENERATE=1 writes the golden files
+# instead.
 . "$TESTS_SRCDIR/lib.sh"
 
 GOLD=$TESTS_SRCDIR/tui/golden
@@ -34,10 +36,17 @@ check() {
 
 # screen NAME DIR FILE LINE...: runs the script lines on FILE (a name
 # inside DIR, so no machine path is shown) at both sizes, then dumps.
+# narrow NAME DIR FILE LINE...: the same at 40x12.
+sizes="80x24 200x60"
+narrow() {
+	sizes=40x12
+	screen "$@"
+	sizes="80x24 200x60"
+}
 screen() {
 	name=$1 dir=$2 file=$3
 	shift 3
-	for size in 80x24 200x60; do
+	for size in $sizes; do
 		s=$scratch/$name.$size.script
 		{
 			echo "size $size"
@@ -66,6 +75,37 @@ if [ -f "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" ]; then
 	screen demo-tensors "$A" $D "keys 4"
 	screen demo-unfold "$A" $D "keys 4+"
 	screen demo-tokenizer "$A" $D "keys 3"
+
+	# 40x12: every view draws, names are shortened in the middle.
+	narrow narrow-summary "$A" $D
+	narrow narrow-summary-end "$A" $D "keys G"
+	narrow narrow-metadata "$A" $D "keys 2jj"
+	narrow narrow-string "$A" $D "keys 2/" "type description" \
+	    "keys <Enter><Enter>"
+	narrow narrow-array "$A" $D "keys 2/" "type tokens" \
+	    "keys <Enter><Enter>"
+	narrow narrow-tokenizer "$A" $D "keys 3"
+	narrow narrow-tensors "$A" $D "keys 4"
+	narrow narrow-preview "$A" $D "keys 4j<Enter>" "wait"
+	narrow narrow-blocks "$A" $D "keys 4j<Enter>" "wait" "keys b"
+	narrow narrow-help "$A" $D "keys <F1>"
+	narrow narrow-changes "$A" $D "keys :" \
+	    "type set general.name \"A rather long name for a narrow screen\"" \
+	    "keys <Enter>D"
+	narrow narrow-filter "$A" $D "keys 4f" "type ffn_(up|down)" "keys <Enter>"
+	narrow narrow-too-small "$A" $D "size 39x12"
+
+	# Long tensor names: the ends, which tell them apart, are kept.
+	cp_w "$A/$D" "$scratch/m.gguf"
+	"$GGUFED" edit "$scratch/m.gguf" -o "$scratch/moe.gguf" \
+	    -e 'rename blk.0.ffn_down.weight blk.12.ffn_down_exps.weight' \
+	    -e 'rename blk.0.ffn_gate.weight blk.12.ffn_gate_exps.weight' \
+	    >/dev/null
+	ok $? "a copy of the demo model with MoE tensor names"
+	narrow narrow-moe "$scratch" moe.gguf "keys 4f" "type exps" \
+	    "keys <Enter>"
+	narrow narrow-moe-preview "$scratch" moe.gguf "keys 4f" "type exps" \
+	    "keys <Enter>j<Enter>" "wait"
 fi
 
 # A file that cannot be opened: one line on stderr, exit 1, nothing on
@@ -100,6 +140,7 @@ screen tensors-reverse "$FIX" $BV "keys 4ssS"
 screen help "$FIX" $BV "keys <F1>"
 screen help-end "$FIX" $BV "keys HG"
 screen tabs "$FIX" $BV "keys <Tab><Tab><Tab><Tab><S-Tab>"
+narrow narrow-bv-metadata "$FIX" $BV "keys 2"
 
 # The pager and the array list.
 screen pager "$FIX" $BV "keys 2G<Enter>"

@@ -111,6 +111,12 @@ ok $? "tmux: a 30x8 terminal shows 'terminal too small'"
 tm resize-window -t t -x 80 -y 24
 settle "$scratch/back" "key-value pairs"
 same back metadata.80x24
+tm resize-window -t t -x 40 -y 12
+settle "$scratch/narrow" "Metadata"
+same narrow narrow-bv-metadata.40x12
+tm resize-window -t t -x 80 -y 24
+settle "$scratch/back2" "key-value pairs"
+same back2 metadata.80x24
 tm send-keys -t t F1
 settle "$scratch/help" "Everywhere"
 ok $? "tmux: F1 opens the help"
