@@ -277,9 +277,6 @@ cmd_cat(int argc, char **argv)
 				cols = argv[++i];
 			else
 				slice = argv[++i];
-		} else if (strcmp(argv[i], "--help") == 0) {
-			cli_usage_error("cat", "print a tensor's values");
-			return 0;
 		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
 			cli_usage_error("cat", "unknown option or missing "
 			    "value: '%s'", argv[i]);

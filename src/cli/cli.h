@@ -16,17 +16,41 @@
 #define EXIT_BADFILE	1
 #define EXIT_USAGE	2
 
+/*
+ * An option of a command, as `COMMAND --help` and the manual give it:
+ * its spellings, comma-separated, each with its argument if it takes
+ * one ("-o OUT, --output OUT"), and one line of help.
+ */
+struct cli_opt {
+	const char	*flags;
+	const char	*help;
+};
+
+/*
+ * A command: `ggufed --help` lists them, `ggufed COMMAND --help` prints
+ * one (usage, options, an example), and a usage error repeats its usage.
+ * The options are every option the command's parser accepts but --help
+ * (tests/cli/help.sh holds the two together, and the manual to both).
+ */
 struct cli_cmd {
-	const char	*name;
-	int		(*fn)(int argc, char **argv);
-	const char	*usage;		/* "[--json] FILE KEY" */
-	const char	*help;		/* one line */
+	const char		*name;
+	int			(*fn)(int argc, char **argv);
+	const char		*usage;		/* "[--json] FILE KEY" */
+	const char		*help;		/* one line */
+	const struct cli_opt	*opts;		/* ends with { NULL, NULL } */
+	const char		*example;	/* arguments after the name */
 };
 
 /* common.c: the commands, errors on stderr, what a save left. */
 extern const struct cli_cmd	cli_commands[];
 extern const size_t		cli_n_commands;
 extern const char	*cli_prog;
+/* The command called name, or NULL. */
+const struct cli_cmd *cli_find_command(const char *name);
+/* `ggufed --help`: the forms, every command, the options; to fp. */
+void	 cli_help_all(FILE *fp);
+/* `ggufed COMMAND --help`: usage, options, an example; on stdout, 0. */
+int	 cli_help(const struct cli_cmd *c);
 void	 cli_usage_error(const char *cmd, const char *fmt, ...)
 	     __attribute__((format(printf, 2, 3)));
 void	 cli_file_error(const char *path, const struct gguf_err *err);

@@ -1,6 +1,6 @@
 /*
  * common.c - what the subcommands share: the table of commands (name,
- * usage, help), errors on stderr as one line each, naming the program,
+ * usage, help, options, an example) and the help printed from it, errors on stderr as one line each, naming the program,
  * the file and, for a corrupt file, the offset, and what a save left
  * beside a file (running, interrupted) said by every command reading it.
  */
@@ -15,55 +15,202 @@
 
 const char	*cli_prog = "ggufed";
 
+/*
+ * The options of each command, as its parser accepts them. A row for a
+ * new command, or an option added to a parser, goes here too: --help and
+ * the manual are held to these lists.
+ */
+static const struct cli_opt info_opts[] = {
+	{ NULL, NULL }
+};
+
+static const struct cli_opt recover_opts[] = {
+	{ NULL, NULL }
+};
+
+static const struct cli_opt dump_opts[] = {
+	{ "--json", "print one JSON document" },
+	{ "--max-array N", "at most N elements of each array" },
+	{ NULL, NULL }
+};
+
+static const struct cli_opt get_opts[] = {
+	{ "--json", "print {\"type\": ..., \"value\": ...}" },
+	{ "--raw", "a string's exact bytes, unescaped (not to a terminal)" },
+	{ NULL, NULL }
+};
+
+static const struct cli_opt cat_opts[] = {
+	{ "--rows A:B", "rows A to B-1 (A:, :B, or N for row N alone)" },
+	{ "--cols A:B", "columns A to B-1, the same way" },
+	{ "--slice I,J", "count rows within matrix I of dim 2, J of dim 3" },
+	{ "--raw", "what the blocks store: scales, quants, bit patterns" },
+	{ NULL, NULL }
+};
+
+static const struct cli_opt stats_opts[] = {
+	{ "--all", "one line for each tensor of the file" },
+	{ "--rows A:B", "only these rows, as for cat" },
+	{ "--json", "one JSON object per tensor" },
+	{ "--threads N", "N threads; 0, the default, uses every CPU" },
+	{ NULL, NULL }
+};
+
+static const struct cli_opt validate_opts[] = {
+	{ "--data", "also decode every tensor: NaN, Inf, all zeros" },
+	{ "--strict", "warnings fail too" },
+	{ "--json", "a JSON array, one object per file" },
+	{ "-q, --quiet", "only the summary lines" },
+	{ "--threads N", "threads for --data, as for stats" },
+	{ NULL, NULL }
+};
+
+/* Where an edit goes, and how: every command that changes a file. */
+#define SAVE_OPTS \
+	{ "-i, --in-place", "save over FILE" }, \
+	{ "-o OUT, --output OUT", "write the result to OUT" }, \
+	{ "-n, --dry-run", "write nothing; print the changes and how " \
+	    "it would save" }, \
+	{ "-v, --verbose", "print the changes before saving" }, \
+	{ "-q, --quiet", "no line saying how the file was saved" }, \
+	{ "--rewrite", "always write a new file, never save in place" }, \
+	{ "--reserve BYTES", "a header BYTES larger, for edits in " \
+	    "place later (0: none)" }, \
+	{ "--force", "go ahead where a save or a value is " \
+	    "refused (see ggufed(1))" }, \
+	{ NULL, NULL }
+
+static const struct cli_opt edit_opts[] = {
+	{ "-e CMD", "an edit command (set, rm, mv, ...); repeatable" },
+	{ "-f SCRIPT", "the commands of SCRIPT, one a line (- for stdin)" },
+	SAVE_OPTS
+};
+
+static const struct cli_opt save_opts[] = {
+	SAVE_OPTS
+};
+
 const struct cli_cmd cli_commands[] = {
 	{ "info", cmd_info, "FILE",
-	    "summary: version, layout, counts, architecture, tensor types, warnings" },
+	    "summary: version, layout, counts, architecture, tensor types, "
+	    "warnings", info_opts,
+	    "model.gguf" },
 	{ "dump", cmd_dump, "[--json] [--max-array N] FILE",
-	    "every KV pair and every tensor info" },
-	{ "get", cmd_get, "[--json] [--raw] FILE KEY",
-	    "one value; arrays one element per line" },
+	    "every KV pair and every tensor info", dump_opts,
+	    "--max-array 8 model.gguf" },
+	{ "get", cmd_get, "[--json | --raw] FILE KEY",
+	    "one value; arrays one element per line", get_opts,
+	    "--json model.gguf llama.block_count" },
 	{ "cat", cmd_cat, "FILE TENSOR [--rows A:B] [--cols A:B] "
 	    "[--slice I,J] [--raw]",
-	    "a tensor's values, one row per line (--raw: its blocks)" },
+	    "a tensor's values, one row per line (--raw: its blocks)",
+	    cat_opts,
+	    "model.gguf blk.0.attn_q.weight --rows 0:2 --cols 0:8" },
 	{ "stats", cmd_stats, "FILE (TENSOR... | --all) [--rows A:B] "
 	    "[--json] [--threads N]",
-	    "statistics: min, max, mean, std, zeros, NaN, Inf, histogram" },
+	    "statistics: min, max, mean, std, zeros, NaN, Inf, histogram",
+	    stats_opts,
+	    "model.gguf token_embd.weight" },
 	{ "validate", cmd_validate, "[--data] [--strict] [--json] [-q] "
 	    "[--threads N] FILE...",
 	    "check that files load in every GGUF reader: errors, warnings, "
-	    "notes" },
-	{ "edit", cmd_edit, "FILE (-i | -o OUT) [-e CMD]... [-f SCRIPT] "
-	    "[--dry-run] [--reserve BYTES] [--force]",
-	    "apply edit commands (set, rm, mv, rename, ...) and save once" },
-	{ "set", cmd_set, "FILE KEY[:TYPE] VALUE (-i | -o OUT)",
-	    "set a value (KEY:TYPE adds a key or changes its type)" },
-	{ "rm", cmd_rm, "FILE KEY (-i | -o OUT)", "remove a key" },
-	{ "mv", cmd_mv, "FILE KEY NEWKEY (-i | -o OUT)", "rename a key" },
-	{ "rename", cmd_rename, "FILE (TENSOR NEWNAME | s/REGEX/REPL/[g]) "
-	    "(-i | -o OUT)", "rename tensors" },
-	{ "rm-tensor", cmd_rm_tensor, "FILE NAME (-i | -o OUT)",
-	    "remove a tensor and its data" },
+	    "notes", validate_opts,
+	    "--data model.gguf" },
+	{ "edit", cmd_edit, "FILE (-i | -o OUT | -n) [-e CMD]... "
+	    "[-f SCRIPT]... [OPTIONS]",
+	    "apply edit commands (set, rm, mv, rename, ...) and save once",
+	    edit_opts,
+	    "model.gguf -o fixed.gguf -e 'set llama.context_length 8192'" },
+	{ "set", cmd_set, "FILE KEY[:TYPE] VALUE (-i | -o OUT | -n)",
+	    "set a value (KEY:TYPE adds a key or changes its type)",
+	    save_opts,
+	    "model.gguf general.name 'My model' -i" },
+	{ "rm", cmd_rm, "FILE KEY (-i | -o OUT | -n)", "remove a key",
+	    save_opts,
+	    "model.gguf general.description -i" },
+	{ "mv", cmd_mv, "FILE KEY NEWKEY (-i | -o OUT | -n)", "rename a key",
+	    save_opts,
+	    "model.gguf general.author general.organization -i" },
+	{ "rename", cmd_rename, "FILE (TENSOR NEWNAME | s/REGEX/REPL/[gi]) "
+	    "(-i | -o OUT | -n)", "rename tensors", save_opts,
+	    "model.gguf 's/^blk\\.([0-9]+)\\./layers.$1./' "
+	    "-o renamed.gguf" },
+	{ "rm-tensor", cmd_rm_tensor, "FILE NAME (-i | -o OUT | -n)",
+	    "remove a tensor and its data", save_opts,
+	    "model.gguf output.weight -o headless.gguf" },
 	{ "recover", cmd_recover, "FILE",
-	    "roll back a save that was interrupted (from its journal)" },
+	    "roll back a save that was interrupted (from its journal)",
+	    recover_opts,
+	    "model.gguf" },
 };
 const size_t	cli_n_commands = sizeof cli_commands / sizeof cli_commands[0];
+
+const struct cli_cmd *
+cli_find_command(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < cli_n_commands; i++)
+		if (strcmp(cli_commands[i].name, name) == 0)
+			return &cli_commands[i];
+	return NULL;
+}
+
+void
+cli_help_all(FILE *fp)
+{
+	size_t	i;
+
+	fprintf(fp, "usage: %s [OPTIONS] FILE\n"
+	    "       %s COMMAND [ARGS]\n"
+	    "       %s COMMAND --help\n\n"
+	    "With a FILE alone, browse it in the terminal (F1 there lists "
+	    "the keys);\nwith a COMMAND, do one thing and exit. "
+	    "COMMAND --help gives its options\nand an example.\n\n"
+	    "commands:\n", cli_prog, cli_prog, cli_prog);
+	for (i = 0; i < cli_n_commands; i++)
+		fprintf(fp, "  %-9s %s\n            %s\n",
+		    cli_commands[i].name, cli_commands[i].usage,
+		    cli_commands[i].help);
+	fprintf(fp, "\noptions:\n"
+	    "  -h, --help  this help\n"
+	    "  --version   the program's name and version\n\n"
+	    "exit status: 0 success, 1 unreadable or invalid file, 2 usage "
+	    "error\nSee ggufed(1) for the keys of the browser, the edit "
+	    "language and more.\n");
+}
+
+int
+cli_help(const struct cli_cmd *c)
+{
+	const struct cli_opt	*o;
+	int			 w = (int)strlen("-h, --help");
+
+	for (o = c->opts; o->flags != NULL; o++)
+		if ((int)strlen(o->flags) > w)
+			w = (int)strlen(o->flags);
+	printf("usage: %s %s %s\n\n%s\n\noptions:\n", cli_prog, c->name,
+	    c->usage, c->help);
+	for (o = c->opts; o->flags != NULL; o++)
+		printf("  %-*s  %s\n", w, o->flags, o->help);
+	printf("  %-*s  %s\n\nexample:\n  %s %s %s\n", w, "-h, --help",
+	    "this help", cli_prog, c->name, c->example);
+	return 0;
+}
 
 void
 cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-	va_list	ap;
-	size_t	i;
+	const struct cli_cmd	*c;
+	va_list			 ap;
 
 	fprintf(stderr, "%s: ", cli_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	for (i = 0; cmd != NULL && i < cli_n_commands; i++) {
-		if (strcmp(cli_commands[i].name, cmd) == 0)
-			fprintf(stderr, "usage: %s %s %s\n", cli_prog, cmd,
-			    cli_commands[i].usage);
-	}
+	if (cmd != NULL && (c = cli_find_command(cmd)) != NULL)
+		fprintf(stderr, "usage: %s %s %s\n", cli_prog, cmd, c->usage);
 }
 
 void

@@ -318,9 +318,6 @@ cmd_dump(int argc, char **argv)
 			}
 			o.max_array = n;
 			i++;
-		} else if (strcmp(argv[i], "--help") == 0) {
-			cli_usage_error("dump", "print every KV pair and tensor");
-			return 0;
 		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			cli_usage_error("dump", "unknown option '%s'", argv[i]);
 			return EXIT_USAGE;

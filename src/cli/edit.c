@@ -482,9 +482,6 @@ parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
 				return -1;
 			}
 			o->reserve = (int64_t)u;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			cli_usage_error(cmd, "edit a GGUF file");
-			return 1;
 		} else if (a[1] == '-') {
 			cli_usage_error(cmd, "unknown option '%s'", a);
 			return -1;
@@ -566,7 +563,7 @@ cmd_edit(int argc, char **argv)
 	size_t		 k;
 
 	if ((rc = parse_opts("edit", argc, argv, 1, &o, &pos, &npos)) != 0) {
-		rc = rc > 0 ? 0 : EXIT_USAGE;
+		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (npos != 1) {
@@ -617,7 +614,7 @@ shorthand(const char *name, int nwords, int argc, char **argv)
 
 	memset(&cmd, 0, sizeof cmd);
 	if ((rc = parse_opts(name, argc, argv, 0, &o, &pos, &npos)) != 0) {
-		rc = rc > 0 ? 0 : EXIT_USAGE;
+		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (npos < 1 + nwords - (strcmp(name, "rename") == 0) ||

@@ -90,10 +90,7 @@ cmd_get(int argc, char **argv)
 			json = 1;
 		else if (strcmp(argv[i], "--raw") == 0)
 			raw = 1;
-		else if (strcmp(argv[i], "--help") == 0) {
-			cli_usage_error("get", "print one value");
-			return 0;
-		} else if (argv[i][0] == '-' && argv[i][1] == '-' &&
+		else if (argv[i][0] == '-' && argv[i][1] == '-' &&
 		    path == NULL) {
 			cli_usage_error("get", "unknown option '%s'", argv[i]);
 			return EXIT_USAGE;

@@ -71,10 +71,6 @@ cmd_info(int argc, char **argv)
 	size_t				 k;
 	char				 g[32], s[32];
 
-	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-		cli_usage_error("info", "show a summary of a GGUF file");
-		return 0;
-	}
 	if (argc != 2) {
 		cli_usage_error("info", "info takes exactly one FILE");
 		return EXIT_USAGE;

@@ -3,7 +3,8 @@
  *
  * `ggufed FILE` opens the interactive browser; `ggufed COMMAND ...` runs one
  * subcommand from the table of commands (common.c). Each subcommand parses
- * its own options and returns the process exit status.
+ * its own options and returns the process exit status; `COMMAND --help`
+ * prints the command's help from the table instead.
  */
 #include "config.h"
 
@@ -15,18 +16,23 @@
 #include "xmalloc.h"
 #include "tui/tui.h"
 
-static void
-usage(FILE *fp)
+/*
+ * A --help (or -h) among a command's arguments, before any "--": the
+ * command's help instead of running it.
+ */
+static int
+wants_help(int argc, char **argv)
 {
-	size_t	i;
+	int	i;
 
-	fprintf(fp, "usage: %s COMMAND [ARGS]\n\ncommands:\n", cli_prog);
-	for (i = 0; i < cli_n_commands; i++)
-		fprintf(fp, "  %-7s %s\n          %s\n", cli_commands[i].name,
-		    cli_commands[i].usage, cli_commands[i].help);
-	fprintf(fp, "\noptions: --help, --version\n"
-	    "exit status: 0 success, 1 unreadable or invalid file, 2 usage "
-	    "error\n");
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0)
+			return 1;
+	}
+	return 0;
 }
 
 /* Out of memory: one line, and no leak report from a process cut short. */
@@ -40,25 +46,26 @@ cli_oom(size_t n)
 int
 main(int argc, char **argv)
 {
-	size_t	i;
+	const struct cli_cmd	*c;
 
 	xmalloc_set_oom(cli_oom);
 	if (argc < 2) {
-		usage(stderr);
+		cli_help_all(stderr);
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
-		usage(stdout);
+		cli_help_all(stdout);
 		return 0;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return 0;
 	}
-	for (i = 0; i < cli_n_commands; i++) {
-		if (strcmp(argv[1], cli_commands[i].name) == 0)
-			return cli_commands[i].fn(argc - 1, argv + 1);
+	if ((c = cli_find_command(argv[1])) != NULL) {
+		if (wants_help(argc - 1, argv + 1))
+			return cli_help(c);
+		return c->fn(argc - 1, argv + 1);
 	}
 	/* Not a command: a file to browse. */
 	if (argv[1][0] != '-' && argc == 2)

@@ -208,9 +208,6 @@ cmd_stats(int argc, char **argv)
 				    "A:, :B or N, not '%s'", rows);
 				return EXIT_USAGE;
 			}
-		} else if (strcmp(argv[i], "--help") == 0) {
-			cli_usage_error("stats", "statistics of tensors");
-			return 0;
 		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
 			cli_usage_error("stats", "unknown option or missing "
 			    "value: '%s'", argv[i]);

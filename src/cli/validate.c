@@ -171,10 +171,6 @@ cmd_validate(int argc, char **argv)
 			if (cli_parse_threads("validate", argv[++i],
 			    &o.stats.threads) != 0)
 				return EXIT_USAGE;
-		} else if (strcmp(argv[i], "--help") == 0) {
-			cli_usage_error("validate", "check that files load in "
-			    "every GGUF reader");
-			return 0;
 		} else {
 			cli_usage_error("validate", "unknown option or missing "
 			    "value: '%s'", argv[i]);
