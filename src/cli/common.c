@@ -51,7 +51,7 @@ static const struct cli_opt cat_opts[] = {
 static const struct cli_opt stats_opts[] = {
 	{ "--all", "one line for each tensor of the file" },
 	{ "--rows A:B", "only these rows, as for cat" },
-	{ "--json", "one JSON object per tensor" },
+	{ "--json", "print one JSON document" },
 	{ "--threads N", "N threads; 0, the default, uses every CPU" },
 	{ NULL, NULL }
 };
