@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,21 +228,85 @@ draw_prompt_status(struct app *a, int y, int w)
 	return 1;
 }
 
-/* A box in the middle of the screen: text lines split at \n. */
+/* The columns p[0..n) takes on the screen, escaped as a box shows it. */
+static int
+box_width(struct dline *m, const char *p, size_t n)
+{
+	dl_reset(m);
+	return dl_text(m, S_NORMAL, p, n, 0, INT_MAX / 2, DT_KEEPBS);
+}
+
+/*
+ * The row of a box's text line p[0..n) that starts at *i: *end is where
+ * it ends, *i moves to where the next one starts. The row breaks at the
+ * last space that lets it fit in w columns; a word longer than a row is
+ * broken where the row is full (never inside a character or an escape).
+ */
+static void
+box_row(struct dline *m, const char *p, size_t n, size_t *i, size_t *end,
+    int w)
+{
+	size_t	s = *i, e, fit = s;
+
+	if (s >= n) {
+		*end = *i = n;
+		return;
+	}
+	for (e = s; e < n; e++) {
+		if (p[e] != ' ')
+			continue;
+		if (box_width(m, p + s, e - s) > w)
+			break;
+		fit = e;
+	}
+	if (e >= n && box_width(m, p + s, n - s) <= w)
+		fit = n;
+	if (fit == s) {
+		/* No space to break at: as many characters as fit. */
+		for (e = s + 1; e <= n; e++) {
+			if (e < n && ((unsigned char)p[e] & 0xc0) == 0x80)
+				continue;
+			if (box_width(m, p + s, e - s) > w)
+				break;
+			fit = e;
+		}
+		if (fit == s)		/* not even one: take it anyway */
+			for (fit = s + 1; fit < n &&
+			    ((unsigned char)p[fit] & 0xc0) == 0x80; fit++)
+				;
+	}
+	*end = fit;
+	while (fit < n && p[fit] == ' ')
+		fit++;
+	*i = fit;
+}
+
+/*
+ * A box in the middle of the screen: text lines split at \n, each wrapped
+ * at spaces to the width of the box, which grows down as far as the
+ * screen lets it.
+ */
 static void
 draw_box(struct app *a, const char *title, const char *text, int slot, int w,
     int h)
 {
-	struct dline	*dl = &a->dl;
+	struct dline	*dl = &a->dl, m;
 	const char	*p, *nl;
-	int		 lines = 0, bw, bh, x0, y0, y;
+	size_t		 n, i, end;
+	int		 rows = 0, bw, bh, x0, y0, y;
 
+	bw = w - 4 < 76 ? w - 4 : 76;
+	dl_init(&m);
 	for (p = text; p != NULL; p = nl != NULL ? nl + 1 : NULL) {
 		nl = strchr(p, '\n');
-		lines++;
+		n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		i = 0;
+		do {
+			box_row(&m, p, n, &i, &end, bw - 4);
+			rows++;
+		} while (i < n);
 	}
-	bw = w - 4 < 76 ? w - 4 : 76;
-	bh = lines + 4 < h - 2 ? lines + 4 : h - 2;
+	bh = rows + 4 < h - 2 ? rows + 4 : h - 2;
 	x0 = (w - bw) / 2;
 	y0 = (h - bh) / 2;
 	attrset(draw_attr(slot));
@@ -251,15 +316,24 @@ draw_box(struct app *a, const char *title, const char *text, int slot, int w,
 	mvaddnstr(y0, x0 + 2, title, bw - 4);
 	y = y0 + 2;
 	for (p = text; p != NULL && y < y0 + bh - 1;
-	    p = nl != NULL ? nl + 1 : NULL, y++) {
+	    p = nl != NULL ? nl + 1 : NULL) {
 		nl = strchr(p, '\n');
-		dl_reset(dl);
-		dl_text(dl, slot, p, nl != NULL ? (size_t)(nl - p) : strlen(p),
-		    0, bw - 4, DT_KEEPBS);
-		move(y, x0 + 2);
-		attrset(draw_attr(slot));
-		addnstr(dl->s, (int)dl->len);
+		n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		i = 0;
+		do {
+			size_t	s = i;
+
+			box_row(&m, p, n, &i, &end, bw - 4);
+			dl_reset(dl);
+			dl_text(dl, slot, p + s, end - s, 0, bw - 4,
+			    DT_KEEPBS);
+			move(y, x0 + 2);
+			attrset(draw_attr(slot));
+			addnstr(dl->s, (int)dl->len);
+			y++;
+		} while (i < n && y < y0 + bh - 1);
 	}
+	dl_free(&m);
 	attrset(A_NORMAL);
 }
 

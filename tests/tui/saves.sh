@@ -118,6 +118,27 @@ script w-links-rw "keys :" "$RW" "keys <Enter>" "keys :" "type w" \
 ok $? "a rewrite, with a hard link: only this name changes, and it says so"
 rm -f "$d/link2.gguf"
 
+# --- an error longer than its box: wrapped at spaces, nothing cut
+
+w="alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima"
+w="$w mike november oscar papa quebec romeo sierra tango uniform victor"
+w="$w whiskey xray yankee zulu"
+cp_w "$DEMO" "$m"
+script w-long "keys :" "$IP" "keys <Enter>" "keys :" \
+    "type w $w $w END.gguf" "keys <Enter>"
+[ $rc -eq 0 ] && shows w-long "File name too long" && shows w-long "END.gguf:" &&
+    [ "$(grep -o 'alpha\|zulu' "$scratch/w-long.txt" | wc -l)" -eq 4 ] &&
+    ! grep -q "…" "$scratch/w-long.txt"
+ok $? "a save's error with a long name: the box shows it all, wrapped at spaces"
+grep -q "cannot save alpha bravo .* hotel india$" "$scratch/w-long.txt" &&
+    grep -q "^ *[a-zA-Z ]*  *juliett kilo lima .* tango$" "$scratch/w-long.txt"
+ok $? "its rows break at spaces, as long as the box is wide" ||
+    sed 's/^/# /' "$scratch/w-long.txt"
+script w-long-small "size 40x12" "keys :" "$IP" "keys <Enter>" "keys :" \
+    "type w $w $w END.gguf" "keys <Enter>"
+[ $rc -eq 0 ] && shows w-long-small "cannot save alpha bravo"
+ok $? "the same error at 40x12: what fits of it"
+
 # --- a header torn by a crash: the hint with the parse error
 
 "$GGUFED" edit "$DEMO" -o "$scratch/res.gguf" --reserve 4096 \
