@@ -115,6 +115,12 @@ static const struct theme_entry theme_default[S_COUNT] = {
 	[S_BAR3] =	{ COLOR_MAGENTA, -1, 0, 0 },
 	[S_BAR4] =	{ COLOR_BLUE, -1, 0, 0 },
 	[S_BAR5] =	{ COLOR_RED, -1, 0, 0 },
+	/*
+	 * The cell under the cursor of a heat map: a background no heat
+	 * slot has in 8 or 256 colours, reverse video without colours.
+	 */
+	[S_CURSOR] =	{ COLOR_WHITE, COLOR_BLACK, A_BOLD | A_UNDERLINE,
+			  A_REVERSE | A_UNDERLINE },
 	/* Heat: cold (negative) blue, neutral white, hot (positive) red. */
 	[S_HEAT0] =	{ COLOR_WHITE, COLOR_BLUE, A_BOLD, A_BOLD },
 	[S_HEAT1] =	{ COLOR_BLACK, COLOR_BLUE, 0, A_BOLD },

@@ -13,7 +13,8 @@
  * Values are shown short (%.4g), full (%.9g, enough to tell any two
  * floats apart) or as the hex bits of the float32; `c` colours each cell
  * by its value (blue negative, red positive, on the tensor's range once
- * statistics are known, on the window's until then).
+ * statistics are known, on the window's until then); the cell under the
+ * cursor is then marked and drawn in a slot no value uses.
  *
  * Statistics start in the background when the preview opens (threads of
  * the stats module, which report progress and can be cancelled): the
@@ -429,6 +430,17 @@ draw_grid(struct preview *p, int y, int h, int w)
 			    (size_t)j], buf, sizeof buf);
 			s = p->heat ? heat_slot(p->buf[(size_t)i *
 			    (size_t)ncols + (size_t)j], scale) : S_NUMBER;
+			if (r == p->cur_r && c == p->cur_c && p->heat) {
+				/*
+				 * Every colour is a value here: the cursor
+				 * gets a slot of its own and a marker, which
+				 * show in 8 colours and in none.
+				 */
+				dl_puts(dl, S_CURSOR, tui_utf8 ?
+				    "\xe2\x96\xb8" : ">");
+				dl_rjust(dl, S_CURSOR, buf, cw - 1);
+				continue;
+			}
 			if (r == p->cur_r && c == p->cur_c)
 				s = S_SELECT;
 			dl_pad(dl, S_NORMAL, dl->cols + 1);
