@@ -21,6 +21,7 @@ const char	*cli_prog = "ggufed";
  * the manual are held to these lists.
  */
 static const struct cli_opt info_opts[] = {
+	{ "--json", "print one JSON document" },
 	{ NULL, NULL }
 };
 
@@ -91,7 +92,7 @@ static const struct cli_opt save_opts[] = {
 };
 
 const struct cli_cmd cli_commands[] = {
-	{ "info", cmd_info, "FILE",
+	{ "info", cmd_info, "[--json] FILE",
 	    "summary: version, layout, counts, architecture, tensor types, "
 	    "warnings", info_opts,
 	    "model.gguf" },

@@ -1,6 +1,7 @@
 /*
- * info.c - `ggufed info FILE`: what is in a file, at a glance (the facts
- * of summary.h, which the browser's Summary view shows too).
+ * info.c - `ggufed info [--json] FILE`: what is in a file, at a glance
+ * (the facts of summary.h, which the browser's Summary view shows too), as
+ * text or as one JSON document.
  */
 #include "config.h"
 
@@ -61,6 +62,141 @@ show_type(const struct gguf_sum_type *t)
 		printf("%8s\n", "-");
 }
 
+/* The machine names of the sections in info --json. */
+static const char *const section_key[] = {
+	[GGUF_SEC_HEADER] = "header",
+	[GGUF_SEC_KV] = "kv",
+	[GGUF_SEC_TINFO] = "tensor_info",
+	[GGUF_SEC_PADDING] = "padding",
+	[GGUF_SEC_DATA] = "data",
+	[GGUF_SEC_TRAILING] = "trailing",
+};
+
+/* A well-known key's value: a string or a scalar as itself, else null. */
+static void
+json_known(struct json *j, const char *key, struct gguf_val *v)
+{
+	json_key(j, key);
+	if (v == NULL || v->type == GGUF_VT_ARR)
+		json_null(j);
+	else
+		json_scalar(j, v);
+}
+
+/* Everything the text prints, as one JSON document. */
+static void
+info_json(const char *path, const struct gguf_summary *sum)
+{
+	const struct gguf_layout	*lay = sum->lay;
+	const struct gguf_sum_section	*sec;
+	const struct gguf_sum_type	*t;
+	const struct gguf_finding	*fd;
+	struct json			 j;
+	size_t				 k;
+	char				 tb[24];
+
+	json_init(&j, stdout);
+	json_obj(&j, JSON_LINES);
+	json_key(&j, "file");
+	json_cstr(&j, path);
+	json_key(&j, "file_size");
+	json_u64(&j, lay->file_size);
+	json_key(&j, "version");
+	json_u64(&j, lay->version);
+	json_key(&j, "byte_order");
+	json_cstr(&j, lay->be ? "big" : "little");
+	json_key(&j, "alignment");
+	json_u64(&j, lay->alignment);
+	json_key(&j, "kv_count");
+	json_u64(&j, lay->n_kv);
+	json_key(&j, "tensor_count");
+	json_u64(&j, lay->n_tensors);
+	json_known(&j, "architecture", sum->arch);
+	json_known(&j, "name", sum->name);
+	json_key(&j, "file_type");
+	if (sum->has_file_type) {
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "id");
+		json_u64(&j, sum->file_type);
+		json_key(&j, "name");
+		json_cstr(&j, sum->file_type_name);
+		json_end(&j);
+	} else
+		json_null(&j);
+
+	json_key(&j, "sections");
+	json_arr(&j, JSON_LINES);
+	for (k = 0; k < sum->n_sections; k++) {
+		sec = &sum->sections[k];
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "section");
+		json_cstr(&j, section_key[sec->what]);
+		json_key(&j, "from");
+		json_u64(&j, sec->from);
+		json_key(&j, "to");
+		json_u64(&j, sec->to);
+		json_key(&j, "bytes");
+		json_u64(&j, sec->to - sec->from);
+		json_end(&j);
+	}
+	json_end(&j);
+
+	json_key(&j, "parameters");
+	json_u64(&j, sum->params);
+	json_key(&j, "tensor_bytes");
+	json_u64(&j, sum->tensor_bytes);
+	json_key(&j, "types");
+	json_arr(&j, JSON_LINES);
+	for (k = 0; k < sum->n_types; k++) {
+		t = &sum->types[k];
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "type");
+		if (t->type == GGUF_T_COUNT)
+			json_null(&j);
+		else
+			json_cstr(&j, gguf_ttype_name(t->type, tb));
+		json_key(&j, "type_id");
+		if (t->type == GGUF_T_COUNT)
+			json_null(&j);
+		else
+			json_u64(&j, t->type);
+		json_key(&j, "tensors");
+		json_u64(&j, t->count);
+		json_key(&j, "bytes");
+		json_u64(&j, t->bytes);
+		json_key(&j, "elements");
+		json_u64(&j, t->elems);
+		json_key(&j, "bpw");
+		if (t->elems > 0 && t->bytes > 0)
+			json_double(&j, 8.0 * (double)t->bytes /
+			    (double)t->elems);
+		else
+			json_null(&j);
+		json_end(&j);
+	}
+	json_end(&j);
+
+	json_key(&j, "findings");
+	json_arr(&j, JSON_LINES);
+	for (k = 0; k < sum->n_reader; k++) {
+		fd = &sum->findings[k];
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "level");
+		json_cstr(&j, gguf_wlevel_name(fd->level));
+		json_key(&j, "offset");
+		if (fd->off >= 0)
+			json_i64(&j, fd->off);
+		else
+			json_null(&j);
+		json_key(&j, "message");
+		json_cstr(&j, fd->msg);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_end(&j);
+	json_finish(&j);
+}
+
 int
 cmd_info(int argc, char **argv)
 {
@@ -68,20 +204,39 @@ cmd_info(int argc, char **argv)
 	const struct gguf_finding	*fd;
 	struct gguf_summary		 sum;
 	struct gguf_file		*f;
+	const char			*path = NULL;
 	size_t				 k;
+	int				 i, json = 0;
 	char				 g[32], s[32];
 
-	if (argc != 2) {
-		cli_usage_error("info", "info takes exactly one FILE");
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			json = 1;
+		else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+			cli_usage_error("info", "unknown option '%s'", argv[i]);
+			return EXIT_USAGE;
+		} else if (path == NULL)
+			path = argv[i];
+		else {
+			cli_usage_error("info", "info takes exactly one FILE");
+			return EXIT_USAGE;
+		}
+	}
+	if (path == NULL) {
+		cli_usage_error("info", "missing FILE");
 		return EXIT_USAGE;
 	}
-	if ((f = cli_open(argv[1])) == NULL)
+	if ((f = cli_open(path)) == NULL)
 		return EXIT_BADFILE;
 	gguf_summary_make(&sum, f, NULL, 0);
 	lay = sum.lay;
+	if (json) {
+		info_json(path, &sum);
+		goto out;
+	}
 
 	printf("%-13s", "file");
-	out_text(stdout, argv[1], strlen(argv[1]));
+	out_text(stdout, path, strlen(path));
 	printf("\n%-13s%s bytes (%s)\n", "size",
 	    gguf_fmt_group(lay->file_size, g, sizeof g),
 	    gguf_fmt_size(lay->file_size, s, sizeof s));
@@ -122,7 +277,12 @@ cmd_info(int argc, char **argv)
 			putchar('\n');
 		}
 	}
+out:
 	gguf_summary_free(&sum);
 	gguf_close(f);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("writing the summary: output error");
+		return EXIT_BADFILE;
+	}
 	return 0;
 }
