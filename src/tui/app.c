@@ -639,11 +639,39 @@ dialog_key(struct app *a, int key)
 		arg_free(arg);
 }
 
+/*
+ * A key bound to nothing in the current view: where it does something,
+ * if anywhere, on the message line.
+ */
+static void
+say_unbound(struct app *a, int key)
+{
+	char	kb[16];
+	size_t	i;
+
+	keys_name(key, kb, sizeof kb);
+	if (kb[0] == '#') {
+		app_msg(a, 0, "that key does nothing in ggufed (F1 lists "
+		    "the keys)");
+		return;
+	}
+	for (i = 0; i < keys_count; i++) {
+		if (keys_table[i].key != key)
+			continue;
+		app_msg(a, 0, "%s is %s in %s, not in this view (F1 lists "
+		    "its keys)", kb, action_name(keys_table[i].action),
+		    keys_scope_name(keys_table[i].scope));
+		return;
+	}
+	app_msg(a, 0, "%s does nothing in ggufed (F1 lists the keys)", kb);
+}
+
 void
 app_input(struct app *a, const struct tui_input *in)
 {
 	struct view	*v;
 	enum tui_action	 act;
+	char		 kb[16];
 
 	a->msg[0] = '\0';
 	if (a->dlg_on != 0) {
@@ -667,8 +695,14 @@ app_input(struct app *a, const struct tui_input *in)
 		return;
 	}
 	act = keys_lookup(v->scopes, in->key);
-	if (act != ACT_NONE)
-		dispatch(a, act, in);
+	if (act == ACT_NONE) {
+		say_unbound(a, in->key);
+		return;
+	}
+	if (dispatch(a, act, in) == R_NONE && a->msg[0] == '\0' &&
+	    a->dlg_on == 0 && !a->in_prompt)
+		app_msg(a, 0, "%s: nothing here to %s", keys_name(in->key, kb,
+		    sizeof kb), action_name(act));
 }
 
 int

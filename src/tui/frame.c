@@ -141,10 +141,43 @@ draw_prompt(struct app *a, int y, int w)
 	curs_set(1);
 }
 
+/*
+ * A hint of the message line, after the others: the first key of the
+ * table that does act in view v, and what it does. Nothing if no key
+ * does it here, or if it would go past column lim (a hint is whole or
+ * not there).
+ */
+static void
+hint(struct dline *dl, struct view *v, enum tui_action act,
+    const char *what, int lim)
+{
+	char	kb[16];
+	size_t	i;
+	int	need;
+
+	for (i = 0; i < keys_count; i++) {
+		if (keys_table[i].action != act ||
+		    keys_lookup(v->scopes, keys_table[i].key) != act)
+			continue;
+		keys_name(keys_table[i].key, kb, sizeof kb);
+		need = (dl->cols > 0 ? 2 : 0) + (int)strlen(kb) + 1 +
+		    (int)strlen(what);
+		if (dl->cols + need > lim)
+			return;
+		if (dl->cols > 0)
+			dl_puts(dl, S_DIM, "  ");
+		dl_puts(dl, S_KEY, kb);
+		dl_printf(dl, S_DIM, " %s", what);
+		return;
+	}
+}
+
 static void
 draw_message(struct app *a, struct view *v, int y, int w)
 {
 	struct dline	*dl = &a->dl;
+	const char	*back;
+	int		 lim;
 
 	dl_reset(dl);
 	if (a->in_prompt) {
@@ -169,21 +202,29 @@ draw_message(struct app *a, struct view *v, int y, int w)
 		draw_dline(y, dl, w, S_NORMAL, 0);
 		return;
 	}
-	/* Hints: the keys a newcomer needs, from the key table's actions. */
-	dl_puts(dl, S_KEY, "F1");
-	dl_puts(dl, S_DIM, " help  ");
-	if (v->scopes & SC_LIST) {
-		dl_puts(dl, S_KEY, "/");
-		dl_puts(dl, S_DIM, " search  ");
-		dl_puts(dl, S_KEY, "f");
-		dl_puts(dl, S_DIM, " filter  ");
+	/*
+	 * Hints: the keys a newcomer needs in this view, each named by the
+	 * key table (one that does something else here is not hinted).
+	 */
+	back = a->depth[a->tab] > 1 ? "back" : "quit";
+	lim = w - 8;		/* room for the last, "  q back" */
+	hint(dl, v, ACT_HELP, "help", lim);
+	if (v->scopes & SC_PAGER) {
+		hint(dl, v, ACT_PGDN, "page", lim);
+		hint(dl, v, ACT_SEARCH, "search", lim);
+		hint(dl, v, ACT_WRAP, "wrap", lim);
+	} else if ((v->scopes & SC_PREVIEW) && !(v->scopes & SC_LIST)) {
+		hint(dl, v, ACT_FORMAT, "format", lim);
+		hint(dl, v, ACT_HEAT, "heat", lim);
+		hint(dl, v, ACT_BLOCKS, "blocks", lim);
+		hint(dl, v, ACT_STATS, "stats", lim);
+	} else {
+		hint(dl, v, ACT_SEARCH, "search", lim);
+		hint(dl, v, ACT_FILTER, "filter", lim);
+		hint(dl, v, ACT_OPEN, "open", lim);
+		hint(dl, v, ACT_NEXT_VIEW, "views", lim);
 	}
-	dl_puts(dl, S_KEY, "Enter");
-	dl_puts(dl, S_DIM, " open  ");
-	dl_puts(dl, S_KEY, "Tab");
-	dl_puts(dl, S_DIM, " views  ");
-	dl_puts(dl, S_KEY, "q");
-	dl_puts(dl, S_DIM, a->depth[a->tab] > 1 ? " back" : " quit");
+	hint(dl, v, ACT_BACK, back, w);
 	draw_dline(y, dl, w, S_NORMAL, 0);
 }
 

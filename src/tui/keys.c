@@ -45,8 +45,9 @@ const struct key_binding keys_table[] = {
 	{ SC_PREVIEW,	'}',		ACT_SLICE3_NEXT },
 	{ SC_PREVIEW,	'{',		ACT_SLICE3_PREV },
 
-	/* The pager: long strings. */
+	/* The pager: long strings; Space pages, as in less. */
 	{ SC_PAGER,	'w',		ACT_WRAP },
+	{ SC_PAGER,	' ',		ACT_PGDN },
 
 	/* Metadata: editing. */
 	{ SC_META,	'e',		ACT_EDIT },

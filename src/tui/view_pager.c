@@ -161,6 +161,8 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		app_msg(pg->app, 0, "wrapping %s", pg->wrap ? "on" : "off");
 		return R_DRAW;
 	case ACT_OPEN:
+		app_msg(pg->app, 0, "Enter opens nothing in the pager: Space "
+		    "pages down, w wraps, q goes back");
 		return R_NONE;
 	default:
 		return R_PASS;

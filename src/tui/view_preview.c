@@ -643,6 +643,34 @@ static const struct list_ops block_list_ops = {
 
 /* -------------------------------------------------------------- actions */
 
+/*
+ * The next (dir 1) or previous (-1) slice of dimension d (2 or 3), or
+ * the message line says why there is none.
+ */
+static int
+step_slice(struct preview *p, int d, int dir)
+{
+	uint64_t	*i = d == 2 ? &p->i2 : &p->i3, n = p->ne[d];
+
+	if (n <= 1)
+		app_msg(p->app, 0, "%s: this tensor has one slice of "
+		    "dimension %d: nothing to step through", d == 2 ?
+		    (dir > 0 ? "]" : "[") : (dir > 0 ? "}" : "{"), d);
+	else if (dir > 0 && *i + 1 >= n)
+		app_msg(p->app, 0, "already at the last slice of dimension "
+		    "%d (%llu of %llu)", d, (unsigned long long)n,
+		    (unsigned long long)n);
+	else if (dir < 0 && *i == 0)
+		app_msg(p->app, 0, "already at the first slice of dimension "
+		    "%d (1 of %llu)", d, (unsigned long long)n);
+	else {
+		*i = dir > 0 ? *i + 1 : *i - 1;
+		app_msg(p->app, 0, "slice %llu of %llu of dimension %d",
+		    (unsigned long long)*i + 1, (unsigned long long)n, d);
+	}
+	return R_DRAW;
+}
+
 static int
 action(struct view *v, enum tui_action act, const struct tui_input *in)
 {
@@ -709,24 +737,17 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		p->heat = !p->heat;
 		return R_DRAW;
 	case ACT_SLICE_NEXT:
-		if (p->i2 + 1 < p->ne[2])
-			p->i2++;
-		return R_DRAW;
 	case ACT_SLICE_PREV:
-		if (p->i2 > 0)
-			p->i2--;
-		return R_DRAW;
+		return step_slice(p, 2, act == ACT_SLICE_NEXT ? 1 : -1);
 	case ACT_SLICE3_NEXT:
-		if (p->i3 + 1 < p->ne[3])
-			p->i3++;
-		return R_DRAW;
 	case ACT_SLICE3_PREV:
-		if (p->i3 > 0)
-			p->i3--;
-		return R_DRAW;
+		return step_slice(p, 3, act == ACT_SLICE3_NEXT ? 1 : -1);
 	case ACT_STATS:
-		if (job_state(p) == JOB_RUNNING)
+		if (job_state(p) == JOB_RUNNING) {
+			app_msg(p->app, 0, "the statistics are being computed "
+			    "(Esc stops them)");
 			return R_NONE;
+		}
 		stats_join(p);
 		stats_start(p);
 		return R_DRAW;
@@ -785,6 +806,8 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		v->scopes |= SC_LIST;
 		return R_DRAW;
 	case ACT_OPEN:
+		app_msg(p->app, 0, "Enter opens nothing in the preview: b "
+		    "shows the blocks, s the statistics, q goes back");
 		return R_NONE;
 	default:
 		return R_PASS;
