@@ -27,7 +27,7 @@
 #include "tap.h"
 
 #define MAX_LINES	4096
-#define MAX_WORDS	64
+#define MAX_WORDS	256
 
 static char	*lines[MAX_LINES];
 static int	 nlines;
@@ -75,13 +75,6 @@ unroff(char *out, size_t len, const char *p, size_t n)
 	out[o] = '\0';
 }
 
-static void
-add(struct words *w, const char *s)
-{
-	if (w->n < MAX_WORDS)
-		snprintf(w->v[w->n++], sizeof w->v[0], "%s", s);
-}
-
 static int
 has(const struct words *w, const char *s)
 {
@@ -91,6 +84,19 @@ has(const struct words *w, const char *s)
 		if (strcmp(w->v[i], s) == 0)
 			return 1;
 	return 0;
+}
+
+/* Adds s once; more words than a list holds end the test. */
+static void
+add(struct words *w, const char *s)
+{
+	if (has(w, s))
+		return;
+	if (w->n == MAX_WORDS) {
+		printf("Bail out! more than %d words in a list\n", MAX_WORDS);
+		exit(1);
+	}
+	snprintf(w->v[w->n++], sizeof w->v[0], "%s", s);
 }
 
 /* The flags of a line: "-" and the word after each "Fl" ("Fl \-json"). */
