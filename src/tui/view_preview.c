@@ -680,6 +680,13 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 	const struct gguf_type_info *ti;
 
 	(void)in;
+	if (p->blocks && (act == ACT_FORMAT || act == ACT_HEAT ||
+	    act == ACT_SLICE_NEXT || act == ACT_SLICE_PREV ||
+	    act == ACT_SLICE3_NEXT || act == ACT_SLICE3_PREV)) {
+		app_msg(p->app, 0, "the block view shows what the blocks "
+		    "store: b goes back to the values");
+		return R_NONE;
+	}
 	if (p->blocks && act != ACT_BLOCKS && act != ACT_CANCEL &&
 	    act != ACT_BACK && act != ACT_STATS)
 		return R_PASS;

@@ -65,6 +65,12 @@ msg prev-open "Enter opens nothing in the preview"
 ok $? "Enter in the preview says what there is instead"
 msg prev "F1 help  f format  c heat  b blocks  s stats  q back"
 ok $? "the preview's hint line names its keys"
+run "$DEMO" "keys 4/token_embd<Enter><Enter>b" "keys f" "dump blocks-f" \
+    "keys ]" "dump blocks-next"
+msg blocks-f "the block view shows what the blocks store: b goes back"
+ok $? "f in the block view: it shows stored values, b goes back"
+msg blocks-next "the block view shows what the blocks store"
+ok $? "] in the block view: the same"
 
 # --- a 4-D tensor: the first and the last slice
 
