@@ -107,13 +107,15 @@ sort -u "$scratch/universe" -o "$scratch/universe"
 cp_w "$demo" "$m"
 for c in $cmds; do
 	base "$c" >/dev/null
-	ok $? "$c has a base invocation in this test" || continue
+	ok $? "$c has a base invocation in this test (base() above)" ||
+	    continue
 	run "$c"; ok $? "$c alone runs" || cat "$scratch/err"
 	while read -r opt arg; do
 		v=
 		if [ -n "$arg" ]; then
 			v=$(sample "$arg")
-			ok $? "there is a sample value for $arg" || continue
+			ok $? "there is a sample value for $arg (sample() above)" ||
+			    continue
 		fi
 		if grep -qx -- "$opt${arg:+ $arg}" "$scratch/o.$c"; then
 			run "$c" "$opt" ${arg:+"$v"}
