@@ -646,7 +646,7 @@ dialog_key(struct app *a, int key)
 static void
 say_unbound(struct app *a, int key)
 {
-	char	kb[16];
+	char	kb[16], where[400];
 	size_t	i;
 
 	keys_name(key, kb, sizeof kb);
@@ -655,15 +655,21 @@ say_unbound(struct app *a, int key)
 		    "the keys)");
 		return;
 	}
+	where[0] = '\0';
 	for (i = 0; i < keys_count; i++) {
 		if (keys_table[i].key != key)
 			continue;
-		app_msg(a, 0, "%s is %s in %s, not in this view (F1 lists "
-		    "its keys)", kb, action_name(keys_table[i].action),
+		snprintf(where + strlen(where), sizeof where - strlen(where),
+		    "%s%s in %s", where[0] != '\0' ? ", " : "",
+		    action_name(keys_table[i].action),
 		    keys_scope_name(keys_table[i].scope));
-		return;
 	}
-	app_msg(a, 0, "%s does nothing in ggufed (F1 lists the keys)", kb);
+	if (where[0] != '\0')
+		app_msg(a, 0, "%s is %s; not a key of this view (F1 lists "
+		    "its keys)", kb, where);
+	else
+		app_msg(a, 0, "%s does nothing in ggufed (F1 lists the keys)",
+		    kb);
 }
 
 void
@@ -702,7 +708,8 @@ app_input(struct app *a, const struct tui_input *in)
 	if (dispatch(a, act, in) == R_NONE && a->msg[0] == '\0' &&
 	    a->dlg_on == 0 && !a->in_prompt)
 		app_msg(a, 0, "%s: nothing here to %s", keys_name(in->key, kb,
-		    sizeof kb), action_name(act));
+		    sizeof kb), act == ACT_LEFT || act == ACT_RIGHT ?
+		    "fold or to scroll sideways" : action_name(act));
 }
 
 int

@@ -179,6 +179,13 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		/* Adding needs no key selected: start from the first. */
 		return edit_kv(m->app, act, 0);
 	}
+	if (list_cur(&m->list, &id) == 0 && (id & LIST_GROUP) &&
+	    (act == ACT_EDIT || act == ACT_EDIT_EXT || act == ACT_RETYPE ||
+	    act == ACT_DELETE || act == ACT_RENAME || act == ACT_DESCRIBE)) {
+		app_msg(m->app, 0, "this row is a group of keys: e E t d m i "
+		    "work on one key (Enter unfolds it)");
+		return R_NONE;
+	}
 	if (list_cur(&m->list, &id) != 0 || (id & LIST_GROUP) ||
 	    mdl_kv(m->app, id, &kv) != 0)
 		return R_PASS;

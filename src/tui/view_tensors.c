@@ -397,8 +397,18 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		return edit_tensor(ts->app, act, 0);
 	case ACT_RENAME:
 	case ACT_DELETE:
-		if (list_cur(&ts->list, &id) != 0 || (id & LIST_GROUP))
-			return R_DRAW;
+		if (list_cur(&ts->list, &id) != 0) {
+			app_msg(ts->app, 0, "no tensor here to %s",
+			    act == ACT_RENAME ? "rename" : "delete");
+			return R_NONE;
+		}
+		if (id & LIST_GROUP) {
+			app_msg(ts->app, 0, "this row is a group: %s works on "
+			    "one tensor%s", act == ACT_RENAME ? "r" : "d",
+			    act == ACT_RENAME ? " (R renames by a pattern)" :
+			    "");
+			return R_NONE;
+		}
 		return edit_tensor(ts->app, act, id);
 	default:
 		return R_PASS;

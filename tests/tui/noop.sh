@@ -44,10 +44,24 @@ msg() {
 
 run "$DEMO" "keys 2" "keys [" "dump meta-bracket" "keys z" "dump meta-z" \
     "keys <Enter>" "dump meta-open"
-msg meta-bracket "[ is prev-slice in Tensor preview, not in this view"
+msg meta-bracket "[ is prev-slice in Tensor preview; not a key of this view"
 ok $? "[ in the Metadata: where it works, and that it does not here"
 msg meta-z "z does nothing in ggufed (F1 lists the keys)"
 ok $? "z: a key of no view says so"
+run "$DEMO" "keys 1<Space>" "dump sum-space" "keys h" "dump sum-h"
+msg sum-space "Space is page-down in Pager (long strings), toggle in Trees"
+ok $? "Space in the Summary: every place it works"
+msg sum-h "h: nothing here to fold or to scroll sideways"
+ok $? "h in the Summary: nothing to fold or scroll"
+
+# --- group rows: the editing keys work on one key or tensor
+
+run "$DEMO" "keys 2g" "keys e" "dump meta-group-e" "keys 4g" "keys d" \
+    "dump tensors-group-d"
+msg meta-group-e "this row is a group of keys: e E t d m i work on one key"
+ok $? "e on a group of keys says what it works on"
+msg tensors-group-d "this row is a group: d works on one tensor"
+ok $? "d on a group of tensors says what it works on"
 
 # --- the preview of a 2-D tensor: one slice of dimensions 2 and 3
 
