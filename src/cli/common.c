@@ -91,6 +91,11 @@ static const struct cli_opt save_opts[] = {
 	SAVE_OPTS
 };
 
+static const struct cli_opt rm_opts[] = {
+	{ "--if-exists", "a key that is not there is no error (exit 0)" },
+	SAVE_OPTS
+};
+
 const struct cli_cmd cli_commands[] = {
 	{ "info", cmd_info, "[--json] FILE",
 	    "summary: version, layout, counts, architecture, tensor types, "
@@ -123,11 +128,14 @@ const struct cli_cmd cli_commands[] = {
 	    edit_opts,
 	    "model.gguf -o fixed.gguf -e 'set llama.context_length 8192'" },
 	{ "set", cmd_set, "FILE KEY[:TYPE] VALUE (-i | -o OUT | -n)",
-	    "set a value (KEY:TYPE adds a key or changes its type)",
+	    "set a value (KEY:TYPE adds a key or changes its type; a missing "
+	    "well-known key is added with its type; VALUE @FILE or @- reads "
+	    "it from a file or standard input)",
 	    save_opts,
 	    "model.gguf general.name 'My model' -i" },
-	{ "rm", cmd_rm, "FILE KEY (-i | -o OUT | -n)", "remove a key",
-	    save_opts,
+	{ "rm", cmd_rm, "[--if-exists] FILE KEY (-i | -o OUT | -n)",
+	    "remove a key (--if-exists: no error if there is none)",
+	    rm_opts,
 	    "model.gguf general.description -i" },
 	{ "mv", cmd_mv, "FILE KEY NEWKEY (-i | -o OUT | -n)", "rename a key",
 	    save_opts,

@@ -4,6 +4,7 @@
  *
  *	ggufed edit FILE (-i | -o OUT) [-e CMD]... [-f SCRIPT] [--dry-run]
  *	ggufed set FILE KEY[:TYPE] VALUE (-i | -o OUT)
+ *	ggufed rm [--if-exists] FILE KEY (-i | -o OUT)
  *	ggufed recover FILE
  *
  * Commands are applied in the order given (-e and -f lines interleaved as
@@ -12,6 +13,10 @@
  * modifying command needs to be told where the result goes: -i (the file
  * itself) or -o OUT; --dry-run prints the changes and what a save would
  * do instead.
+ *
+ * A refused command exits 2 (usage), or 1 when the key or tensor it
+ * names is not there (as `get` does); `rm --if-exists` of a missing key
+ * changes nothing and succeeds.
  *
  * Output: the diff (--dry-run, or -v) and one line saying how the file
  * was saved go to standard output; notes, warnings and errors to standard
@@ -28,6 +33,7 @@
 #include "cli.h"
 #include "doc.h"
 #include "cmd/lang.h"
+#include "cmd/value.h"
 
 #define MAX_SHOW	80	/* bytes of a string shown in a diff */
 #define MAX_ELEMS	5	/* differing array elements shown */
@@ -46,6 +52,7 @@ struct opts {
 	int		 verbose;
 	int		 quiet;
 	int		 no_inplace;
+	int		 if_exists;	/* rm: a missing key is no error */
 	int64_t		 reserve;
 	struct step	*steps;
 	size_t		 nsteps;
@@ -250,7 +257,14 @@ run_line(struct gguf_doc *d, const char *line, int force, const char *where,
 		lang_cmd_free(&cmd);
 	}
 	report(where, where2, rc, msg);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? rc : 0;
+}
+
+/* The exit status of a refused command: 1 if what it named is not there. */
+static int
+refused_status(int rc)
+{
+	return rc == LANG_MISSING ? EXIT_BADFILE : EXIT_USAGE;
 }
 
 static int
@@ -262,24 +276,24 @@ run_script(struct gguf_doc *d, const char *path, int force)
 	ssize_t	 len;
 	int	 rc = 0;
 
+	if (strcmp(path, "-") == 0)
+		value_stdin_taken("the script is read from it");
 	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
 	if (fp == NULL) {
 		cli_error("%s: cannot open the script", path);
-		return -1;
+		return LANG_ERR;
 	}
 	while ((len = getline(&line, &cap, fp)) >= 0) {
 		n++;
 		if ((size_t)len != strlen(line)) {
 			snprintf(lno, sizeof lno, "%zu", n);
 			report(path, lno, LANG_ERR, "a NUL byte in the line");
-			rc = -1;
+			rc = LANG_ERR;
 			break;
 		}
 		snprintf(lno, sizeof lno, "%zu", n);
-		if (run_line(d, line, force, path, lno) != 0) {
-			rc = -1;
+		if ((rc = run_line(d, line, force, path, lno)) != 0)
 			break;
-		}
 	}
 	free(line);
 	if (fp != stdin)
@@ -467,6 +481,9 @@ parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
 			o->quiet = 1;
 		else if (strcmp(a, "--rewrite") == 0)
 			o->no_inplace = 1;
+		else if (strcmp(cmd, "rm") == 0 && strcmp(a, "--if-exists") ==
+		    0)
+			o->if_exists = 1;
 		else if (strcmp(a, "--reserve") == 0 ||
 		    strncmp(a, "--reserve=", 10) == 0) {
 			const char	*v = a[9] == '=' ? a + 10 : NULL;
@@ -590,7 +607,7 @@ cmd_edit(int argc, char **argv)
 			    NULL);
 		}
 		if (rc != 0) {
-			rc = EXIT_USAGE;
+			rc = refused_status(rc);
 			goto out;
 		}
 	}
@@ -640,10 +657,11 @@ shorthand(const char *name, int nwords, int argc, char **argv)
 		goto out;
 	}
 	cmd.force = o.force;
+	cmd.if_exists = o.if_exists;
 	rc = lang_apply(d, &cmd, msg, sizeof msg);
 	report(NULL, NULL, rc, msg);
 	if (rc < 0) {
-		rc = EXIT_USAGE;
+		rc = refused_status(rc);
 		goto out;
 	}
 	rc = finish(d, &o);

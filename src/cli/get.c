@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "suggest.h"
 
 static void
 print_elem(const struct gguf_val *v, int raw)
@@ -76,6 +77,34 @@ print_value(struct gguf_val *v, int json, int raw, struct gguf_err *err)
 	return 0;
 }
 
+static struct gguf_str
+key_of(void *f, uint64_t i)
+{
+	return gguf_kv_at(f, i)->key;
+}
+
+/* "no key "K"", with the closest key of the file if one is near. */
+static void
+no_key(struct gguf_file *f, const char *path, const char *key)
+{
+	struct gguf_suggest	 sg;
+	const char		*best;
+	size_t			 bn;
+
+	gguf_suggest_init(&sg, key, strlen(key));
+	gguf_suggest_names(&sg, key_of, f, gguf_layout(f)->n_kv);
+	fprintf(stderr, "%s: ", cli_prog);
+	out_text(stderr, path, strlen(path));
+	fputs(": no key ", stderr);
+	out_quoted(stderr, key, strlen(key));
+	if ((best = gguf_suggest_best(&sg, &bn)) != NULL) {
+		fputs(" (did you mean ", stderr);
+		out_quoted(stderr, best, bn);
+		fputs("?)", stderr);
+	}
+	fputc('\n', stderr);
+}
+
 int
 cmd_get(int argc, char **argv)
 {
@@ -121,11 +150,7 @@ cmd_get(int argc, char **argv)
 		return EXIT_BADFILE;
 	idx = gguf_kv_find(f, key, strlen(key));
 	if (idx < 0) {
-		fprintf(stderr, "%s: ", cli_prog);
-		out_text(stderr, path, strlen(path));
-		fputs(": no key ", stderr);
-		out_quoted(stderr, key, strlen(key));
-		fputc('\n', stderr);
+		no_key(f, path, key);
 		gguf_close(f);
 		return EXIT_BADFILE;
 	}

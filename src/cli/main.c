@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "suggest.h"
 #include "xmalloc.h"
 #include "tui/tui.h"
 
@@ -47,6 +48,9 @@ int
 main(int argc, char **argv)
 {
 	const struct cli_cmd	*c;
+	struct gguf_suggest	 sg;
+	const char		*best;
+	size_t			 i;
 
 	xmalloc_set_oom(cli_oom);
 	if (argc < 2) {
@@ -70,6 +74,15 @@ main(int argc, char **argv)
 	/* Not a command: a file to browse. */
 	if (argv[1][0] != '-' && argc == 2)
 		return tui_main(argv[1]);
-	cli_usage_error(NULL, "unknown command '%s' (try --help)", argv[1]);
+	gguf_suggest_init(&sg, argv[1], strlen(argv[1]));
+	for (i = 0; i < cli_n_commands; i++)
+		gguf_suggest_add(&sg, cli_commands[i].name,
+		    strlen(cli_commands[i].name));
+	if ((best = gguf_suggest_best(&sg, NULL)) != NULL)
+		cli_usage_error(NULL, "unknown command '%s' (did you mean "
+		    "'%s'?)", argv[1], best);
+	else
+		cli_usage_error(NULL, "unknown command '%s' (try --help)",
+		    argv[1]);
 	return EXIT_USAGE;
 }

@@ -26,6 +26,8 @@
 #include "gguf.h"
 #include "doc.h"
 #include "lang.h"
+#include "schema.h"
+#include "suggest.h"
 #include "value.h"
 
 static int msgf(char *, size_t, const char *, ...)
@@ -162,23 +164,42 @@ parse_index(const char *s, size_t n, struct lang_cmd *cmd)
 
 /*
  * Splits a key's suffixes off the end of s[0..*n): ":TYPE" (if allowed)
- * then "[I]" (if allowed).
+ * then "[I]" (if allowed). The type is what follows the last colon that
+ * is not inside a trailing index ([1:3]); if it is no type, that is an
+ * error (LANG_ERR with msg): a key holding a colon is written quoted.
  */
-static void
+static int
 split_suffixes(const char *s, size_t *n, struct lang_cmd *cmd, int types,
-    int index)
+    int index, char *msg, size_t len)
 {
-	size_t	i;
+	struct lang_cmd	scratch;
+	size_t		i, lim = *n, tend = *n;
+	char		em[200];
 
 	if (types) {
-		for (i = *n; i-- > 0;) {
+		/* A trailing index is not searched for the colon. */
+		if (*n > 0 && s[*n - 1] == ']') {
+			for (i = *n - 1; i-- > 0;) {
+				if (s[i] != '[')
+					continue;
+				memset(&scratch, 0, sizeof scratch);
+				if (parse_index(s + i, *n - i, &scratch) == 0)
+					lim = tend = i;
+				break;
+			}
+		}
+		for (i = lim; i-- > 0;) {
 			if (s[i] != ':')
 				continue;
-			if (gguf_vtype_parse_full(s + i + 1, *n - i - 1,
-			    &cmd->type, &cmd->atype) == 0) {
-				cmd->has_type = 1;
-				*n = i;
-			}
+			if (value_parse_type(s + i + 1, tend - i - 1,
+			    &cmd->type, &cmd->atype, em, sizeof em) != 0)
+				return msgf(msg, len, "%s; a key holding a "
+				    "colon is written \"quoted\"", em);
+			cmd->has_type = 1;
+			/* KEY:TYPE[I]: both, which set refuses. */
+			if (index && tend < *n)
+				parse_index(s + tend, *n - tend, cmd);
+			*n = i;
 			break;
 		}
 	}
@@ -191,6 +212,7 @@ split_suffixes(const char *s, size_t *n, struct lang_cmd *cmd, int types,
 			}
 		}
 	}
+	return 0;
 }
 
 /*
@@ -212,7 +234,11 @@ key_token(const char *s, size_t n, size_t *pos, int whole, struct lang_cmd *cmd,
 		while (e < n && (whole || !value_is_blank((unsigned char)s[e])))
 			e++;
 		sl = e - st - used;
-		split_suffixes(s + st + used, &sl, cmd, types, index);
+		if (split_suffixes(s + st + used, &sl, cmd, types, index, msg,
+		    len) != 0) {
+			free(q);
+			return LANG_ERR;
+		}
 		if (sl != 0) {
 			free(q);
 			return msgf(msg, len, "unexpected text after a quoted "
@@ -228,7 +254,8 @@ key_token(const char *s, size_t n, size_t *pos, int whole, struct lang_cmd *cmd,
 	if (e == st)
 		return msgf(msg, len, "a name is missing");
 	sl = e - st;
-	split_suffixes(s + st, &sl, cmd, types, index);
+	if (split_suffixes(s + st, &sl, cmd, types, index, msg, len) != 0)
+		return LANG_ERR;
 	if (sl == 0)
 		return msgf(msg, len, "a name is missing");
 	*out = dupn(s + st, sl);
@@ -417,12 +444,25 @@ parse_elems(const struct lang_def *def, struct lang_src *src,
 	return src_rest(src, &cmd->value, &cmd->vlen, msg, len);
 }
 
-/* rm KEY, rm-tensor NAME */
+/* rm [--if-exists] KEY, rm-tensor NAME */
 static int
 parse_one(const struct lang_def *def, struct lang_src *src,
     struct lang_cmd *cmd, char *msg, size_t len)
 {
-	(void)def;
+	static const char	opt[] = "--if-exists";
+
+	if (def->op == LANG_RM && src_more(src)) {
+		if (src->nw > 0 && strcmp(src->w[src->wi], opt) == 0) {
+			src->wi++;
+			cmd->if_exists = 1;
+		} else if (src->nw == 0 && src->n - src->pos >= sizeof opt -
+		    1 && memcmp(src->s + src->pos, opt, sizeof opt - 1) == 0 &&
+		    (src->n - src->pos == sizeof opt - 1 || value_is_blank(
+		    (unsigned char)src->s[src->pos + sizeof opt - 1]))) {
+			src->pos += sizeof opt - 1;
+			cmd->if_exists = 1;
+		}
+	}
 	if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg, len) != 0)
 		return LANG_ERR;
 	return src_end(src, msg, len);
@@ -511,7 +551,8 @@ static const char	reload_usage[] = "e: open the file again as it is on "
 			    "them";
 
 const struct lang_def lang_defs[] = {
-	{ "set", LANG_SET, 0, "set KEY[:TYPE] VALUE | set KEY[I] VALUE",
+	{ "set", LANG_SET, 0, "set KEY[:TYPE] VALUE | set KEY[I] VALUE "
+	    "(VALUE: @FILE reads it from a file, @- from standard input)",
 	    "set", parse_set },
 	{ "ins", LANG_INS, 0, "ins KEY[I] VALUE | ins KEY[I] [V, ...]",
 	    "ins", parse_elems },
@@ -519,7 +560,7 @@ const struct lang_def lang_defs[] = {
 	    "append", parse_elems },
 	{ "del", LANG_DEL, 0, "del KEY[I] | del KEY[I:J]", "del",
 	    parse_elems },
-	{ "rm", LANG_RM, 0, "rm KEY", "rm", parse_one },
+	{ "rm", LANG_RM, 0, "rm [--if-exists] KEY", "rm", parse_one },
 	{ "mv", LANG_MV, 0, "mv KEY NEWKEY", "mv", parse_two },
 	{ "rename", LANG_RENAME, 0,
 	    "rename TENSOR NEWNAME | rename s/REGEX/REPL/[gi]", "rename",
@@ -550,10 +591,21 @@ parse_cmd(const char *name, size_t nlen, struct lang_src *src, int browser,
     struct lang_cmd *cmd, char *msg, size_t len)
 {
 	const struct lang_def	*def = lang_find(name, nlen);
+	struct gguf_suggest	 sg;
+	const char		*best;
 	char			 buf[64], names[256];
 	size_t			 i, o = 0;
 
 	if (def == NULL || (def->browser && !browser)) {
+		gguf_suggest_init(&sg, name, nlen);
+		for (i = 0; i < lang_n_defs; i++)
+			if (browser || !lang_defs[i].browser)
+				gguf_suggest_add(&sg, lang_defs[i].name,
+				    strlen(lang_defs[i].name));
+		if ((best = gguf_suggest_best(&sg, NULL)) != NULL)
+			return msgf(msg, len, "unknown command \"%s\" (did you "
+			    "mean \"%s\"?)", pname(name, nlen, buf, sizeof buf),
+			    best);
 		/* The edit language's commands, named from the table. */
 		for (i = 0; i < lang_n_defs && !lang_defs[i].browser; i++)
 			o += (size_t)snprintf(names + o, sizeof names - o,
@@ -644,6 +696,52 @@ naming_warning(const char *key, size_t klen, char *msg, size_t len)
 	return LANG_WARN;
 }
 
+/* The document's architecture (general.architecture), or none (*n 0). */
+static void
+doc_arch(struct gguf_doc *d, const char **p, size_t *n)
+{
+	static const char	key[] = "general.architecture";
+	struct gguf_val		*v = gguf_doc_get(d, key, sizeof key - 1);
+	struct gguf_str		 s;
+
+	*p = NULL;
+	*n = 0;
+	if (v != NULL && gguf_val_str(v, &s) == 0) {
+		*p = s.p;
+		*n = (size_t)s.n;
+	}
+}
+
+/*
+ * No key (or tensor) of that name: says so in msg, with the closest live
+ * name, or well-known key if schema, when one is near; then tail.
+ */
+static int
+no_such(struct gguf_doc *d, int tensor, int schema, const char *name,
+    size_t n, const char *tail, char *msg, size_t len)
+{
+	struct gguf_suggest	 sg;
+	const char		*best, *arch;
+	size_t			 bn, an;
+	char			 buf[256], bb[256];
+
+	gguf_suggest_init(&sg, name, n);
+	gguf_doc_suggest(d, tensor, &sg);
+	if (schema) {
+		doc_arch(d, &arch, &an);
+		gguf_suggest_schema(&sg, arch, an);
+	}
+	pname(name, n, buf, sizeof buf);
+	if ((best = gguf_suggest_best(&sg, &bn)) != NULL)
+		msgf(msg, len, "no %s \"%s\" (did you mean \"%s\"?)%s",
+		    tensor ? "tensor" : "key", buf, pname(best, bn, bb,
+		    sizeof bb), tail);
+	else
+		msgf(msg, len, "no %s \"%s\"%s", tensor ? "tensor" : "key",
+		    buf, tail);
+	return LANG_MISSING;
+}
+
 /* Resolves a possibly negative index against count (end_ok: I == count). */
 static int
 resolve(int64_t i, uint64_t count, int end_ok, uint64_t *out, char *msg,
@@ -667,22 +765,41 @@ resolve(int64_t i, uint64_t count, int end_ok, uint64_t *out, char *msg,
 	return 0;
 }
 
-static struct gguf_val *
-array_of(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
-    size_t len)
+/* The array cmd names in *out; else LANG_MISSING or LANG_ERR, msg. */
+static int
+array_of(struct gguf_doc *d, const struct lang_cmd *cmd,
+    struct gguf_val **out, char *msg, size_t len)
 {
 	struct gguf_val	*v = gguf_doc_get(d, cmd->name, cmd->nlen);
 	char		 buf[256];
 
 	if (v == NULL)
-		msgf(msg, len, "no key \"%s\"", pname(cmd->name, cmd->nlen,
-		    buf, sizeof buf));
-	else if (v->type != GGUF_VT_ARR) {
-		msgf(msg, len, "\"%s\" is %s, not an array", pname(cmd->name,
-		    cmd->nlen, buf, sizeof buf), gguf_vtype_name(v->type));
-		v = NULL;
-	}
-	return v;
+		return no_such(d, 0, 0, cmd->name, cmd->nlen, "", msg, len);
+	if (v->type != GGUF_VT_ARR)
+		return msgf(msg, len, "\"%s\" is %s, not an array",
+		    pname(cmd->name, cmd->nlen, buf, sizeof buf),
+		    gguf_vtype_name(v->type));
+	*out = v;
+	return LANG_OK;
+}
+
+const struct gguf_key_spec *
+lang_schema_type(struct gguf_doc *d, const char *key, size_t n,
+    uint32_t *type, uint32_t *atype)
+{
+	const struct gguf_key_spec	*spec;
+	const char			*arch;
+	size_t				 an;
+
+	doc_arch(d, &arch, &an);
+	if ((spec = gguf_schema_find(key, n, arch, an)) == NULL)
+		return NULL;
+	/* "u32|arr[i32]": the first. */
+	*atype = 0;
+	if (gguf_vtype_parse_full(spec->types, strcspn(spec->types, "|"),
+	    type, atype) != 0)
+		return NULL;
+	return spec;
 }
 
 static int
@@ -694,19 +811,24 @@ apply_set(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	struct gguf_err		 err;
 	uint32_t		 type, atype;
 	unsigned		 flags = 0;
-	int			 warn = 0, rc;
-	char			 buf[256], em[400];
+	int			 warn = 0, rc, added = 0;
+	char			 buf[256], em[400], tb[32];
 
 	if (cmd->has_type) {
 		type = cmd->type;
 		atype = cmd->atype;
 		flags = GGUF_SET_ADD | GGUF_SET_RETYPE;
+	} else if ((cur = gguf_doc_get(d, cmd->name, cmd->nlen)) == NULL) {
+		/* A well-known key is added with the schema's type. */
+		if (lang_schema_type(d, cmd->name, cmd->nlen, &type,
+		    &atype) == NULL) {
+			no_such(d, 0, 1, cmd->name, cmd->nlen, ": to add it, "
+			    "give its type (set KEY:TYPE VALUE)", msg, len);
+			return LANG_ERR;
+		}
+		flags = GGUF_SET_ADD;
+		added = 1;
 	} else {
-		cur = gguf_doc_get(d, cmd->name, cmd->nlen);
-		if (cur == NULL)
-			return msgf(msg, len, "no key \"%s\": to add it, give "
-			    "its type (set KEY:TYPE VALUE)", pname(cmd->name,
-			    cmd->nlen, buf, sizeof buf));
 		type = cur->type;
 		atype = cur->atype;
 		if (type == GGUF_VT_ARR && atype == GGUF_VT_ARR)
@@ -728,6 +850,10 @@ apply_set(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 		return doc_error(&err, msg, len);
 	if (warn)
 		return naming_warning(cmd->name, cmd->nlen, msg, len);
+	if (added)
+		snprintf(msg, len, "added %s as %s, the type of the "
+		    "well-known key", pname(cmd->name, cmd->nlen, buf,
+		    sizeof buf), gguf_vtype_text(type, atype, tb, sizeof tb));
 	return LANG_OK;
 }
 
@@ -763,8 +889,8 @@ apply_elems(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	int			 rc;
 	char			 em[400];
 
-	if ((a = array_of(d, cmd, msg, len)) == NULL)
-		return LANG_ERR;
+	if ((rc = array_of(d, cmd, &a, msg, len)) != LANG_OK)
+		return rc;
 	switch (cmd->op) {
 	case LANG_SET_ELEM:
 		if (resolve(cmd->i0, a->count, 0, &at, msg, len) != 0)
@@ -863,10 +989,16 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	case LANG_DEL:
 		return apply_elems(d, cmd, msg, len);
 	case LANG_RM:
+		if (gguf_doc_kv_find(d, cmd->name, cmd->nlen) < 0)
+			return cmd->if_exists ? LANG_OK : no_such(d, 0, 0,
+			    cmd->name, cmd->nlen, "", msg, len);
 		if (gguf_doc_remove(d, cmd->name, cmd->nlen, &err) != 0)
 			return doc_error(&err, msg, len);
 		return LANG_OK;
 	case LANG_MV:
+		if (gguf_doc_kv_find(d, cmd->name, cmd->nlen) < 0)
+			return no_such(d, 0, 0, cmd->name, cmd->nlen, "", msg,
+			    len);
 		if (gguf_doc_rename(d, cmd->name, cmd->nlen, cmd->arg,
 		    cmd->alen, &warn, &err) != 0)
 			return doc_error(&err, msg, len);
@@ -874,6 +1006,9 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 			return naming_warning(cmd->arg, cmd->alen, msg, len);
 		return LANG_OK;
 	case LANG_RENAME:
+		if (gguf_doc_tensor_find(d, cmd->name, cmd->nlen) < 0)
+			return no_such(d, 1, 0, cmd->name, cmd->nlen, "", msg,
+			    len);
 		if (gguf_doc_tensor_rename(d, cmd->name, cmd->nlen, cmd->arg,
 		    cmd->alen, &err) != 0)
 			return doc_error(&err, msg, len);
@@ -881,6 +1016,9 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	case LANG_RENAME_RE:
 		return apply_rename_re(d, cmd, msg, len);
 	case LANG_RM_TENSOR:
+		if (gguf_doc_tensor_find(d, cmd->name, cmd->nlen) < 0)
+			return no_such(d, 1, 0, cmd->name, cmd->nlen, "", msg,
+			    len);
 		if (gguf_doc_tensor_remove(d, cmd->name, cmd->nlen, &err) != 0)
 			return doc_error(&err, msg, len);
 		return LANG_OK;

@@ -4,11 +4,14 @@
  *
  *	set KEY VALUE			change a value, keeping its type
  *	set KEY:TYPE VALUE		add a key, or change its type
+ *	set KEY VALUE			a missing well-known key (schema.h)
+ *					is added with the schema's type
  *	set KEY[I] VALUE		change element I of an array
  *	ins KEY[I] VALUE|[V, ...]	insert before element I
  *	append KEY VALUE|[V, ...]	add at the end of an array
  *	del KEY[I] | KEY[I:J]		delete element I, or I..J-1
- *	rm KEY				remove a key
+ *	rm [--if-exists] KEY		remove a key (--if-exists: no error
+ *					if there is none)
  *	mv KEY NEWKEY			rename a key
  *	rename TENSOR NEWNAME		rename a tensor
  *	rename s/REGEX/REPL/[gi]	rename tensors by PCRE2 substitution
@@ -20,7 +23,9 @@
  * op for the browser to carry out; elsewhere they are unknown commands.
  *
  * A KEY (or tensor name) is a bare word or a "C-escaped" string; a bare
- * word ending in :TYPE or [I] has that split off. Indices count from 0;
+ * word ending in :TYPE or [I] has that split off (in set, whatever
+ * follows the last colon must be a type: a key holding a colon is
+ * quoted). Indices count from 0;
  * negative ones count from the end (-1 is the last element). VALUE is the
  * rest of the line, in the syntax of value.h. Blank lines and lines
  * starting with # do nothing.
@@ -32,6 +37,7 @@
 #include <stdint.h>
 
 struct gguf_doc;
+struct gguf_key_spec;
 
 enum lang_op {
 	LANG_NOP = 0,
@@ -106,10 +112,14 @@ struct lang_cmd {
 	int		 icase;		/* regex: ignore case */
 	uint64_t	 count;		/* undo, redo */
 	int		 force;		/* set even what llama.cpp refuses */
+	int		 if_exists;	/* rm: a missing key is no error */
 };
 
 #define LANG_REFUSED	(-2)	/* llama.cpp would refuse the value (msg says
 				   why; nothing changed): force sets it */
+#define LANG_MISSING	(-3)	/* the key or tensor named is not there
+				   (msg says so, with the closest name if
+				   one is near); nothing changed */
 #define LANG_ERR	(-1)	/* msg says why; nothing changed */
 #define LANG_OK		0	/* msg may hold a note ("renamed 32 tensors") */
 #define LANG_WARN	1	/* done, but msg holds a warning */
@@ -134,6 +144,15 @@ int	lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 int	lang_exec(struct gguf_doc *d, const char *line, char *msg, size_t len);
 void	lang_cmd_free(struct lang_cmd *cmd);
 
+/*
+ * The entry of key (n bytes) among the well-known keys (schema.h), {arch}
+ * being the document's architecture, with in *type, *atype the type `set`
+ * adds it with when it is missing: the first the schema gives. NULL if
+ * it is no well-known key.
+ */
+const struct gguf_key_spec *lang_schema_type(struct gguf_doc *d,
+			    const char *key, size_t n, uint32_t *type,
+			    uint32_t *atype);
 /* The row of a command, or NULL if there is none of that name. */
 const struct lang_def	*lang_find(const char *name, size_t n);
 /* Usage of a command ("set KEY[:TYPE] VALUE ..."), or NULL if unknown. */

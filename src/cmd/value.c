@@ -30,6 +30,7 @@
 
 #include "gguf.h"
 #include "doc.h"
+#include "suggest.h"
 #include "value.h"
 #include "xmalloc.h"
 
@@ -251,29 +252,51 @@ value_unquote(const char *s, size_t n, size_t *used, char **out,
 	return unquote(s, n, 0, used, out, outlen, msg, len);
 }
 
-/* Reads a whole file. */
+static const char	*stdin_taken;	/* why @- may not read stdin */
+static int		 stdin_read;	/* an @- has read it to its end */
+
+void
+value_stdin_taken(const char *why)
+{
+	stdin_taken = why;
+}
+
+/* Reads a whole file; "-" is standard input, which is read once. */
 static int
 read_file(const char *path, char **out, size_t *outlen, char *msg, size_t len)
 {
 	FILE	*fp;
 	char	*buf = NULL;
 	size_t	 n = 0, cap = 0, r;
+	int	 in = strcmp(path, "-") == 0;
 
-	if ((fp = fopen(path, "rb")) == NULL)
-		return msgf(msg, len, "%s: %s", path, strerror(errno));
+	if (in && stdin_taken != NULL)
+		return msgf(msg, len, "@- cannot read standard input: %s; "
+		    "give a file (@FILE)", stdin_taken);
+	if (in && stdin_read)
+		return msgf(msg, len, "@-: standard input was read to its end "
+		    "by an earlier @-");
+	if (in)
+		fp = stdin;
+	else if ((fp = fopen(path, "rb")) == NULL)
+		return msgf(msg, len, "cannot read %s: %s", path,
+		    strerror(errno));
 	for (;;) {
 		if (cap - n < 65536) {
 			cap = cap == 0 ? 65536 : cap * 2;
 			if (cap > MAX_FILE) {
-				fclose(fp);
+				if (!in)
+					fclose(fp);
 				free(buf);
-				return msgf(msg, len, "%s: too large", path);
+				return msgf(msg, len, "%s: too large", in ?
+				    "standard input" : path);
 			}
 			buf = realloc(buf, cap);
 			if (buf == NULL) {
-				fclose(fp);
+				if (!in)
+					fclose(fp);
 				return msgf(msg, len, "%s: out of memory",
-				    path);
+				    in ? "standard input" : path);
 			}
 		}
 		r = fread(buf + n, 1, cap - n, fp);
@@ -282,11 +305,17 @@ read_file(const char *path, char **out, size_t *outlen, char *msg, size_t len)
 			break;
 	}
 	if (ferror(fp)) {
-		fclose(fp);
+		if (!in)
+			fclose(fp);
 		free(buf);
-		return msgf(msg, len, "%s: read error", path);
+		return msgf(msg, len, "cannot read %s: %s", in ?
+		    "standard input" : path, errno != 0 ? strerror(errno) :
+		    "read error");
 	}
-	fclose(fp);
+	if (in)
+		stdin_read = 1;
+	else
+		fclose(fp);
 	*out = buf;
 	*outlen = n;
 	return 0;
@@ -457,7 +486,8 @@ parse_bits(const char *s, size_t n, uint32_t type, uint64_t *bits, char *msg,
 
 /*
  * Appends one scalar of the builder's item type given in scalar syntax.
- * verbatim: strings are the text as it is (lines of an @PATH array).
+ * verbatim: the text as it is, no @ (a line of an @FILE array): strings
+ * are not trimmed nor unquoted.
  */
 static int
 add_scalar(struct gguf_vbuild *vb, uint32_t type, const char *s, size_t n,
@@ -465,42 +495,49 @@ add_scalar(struct gguf_vbuild *vb, uint32_t type, const char *s, size_t n,
 {
 	uint64_t	 bits;
 	size_t		 used, olen;
-	char		*o, *path;
+	char		*o, *path, em[256];
+	int		 rc;
 
-	if (type == GGUF_VT_STR) {
-		if (verbatim) {
-			gguf_vb_str(vb, s, n);
-			return 0;
-		}
-		trim(&s, &n);
-		if (n > 0 && s[0] == '"') {
-			if (unquote(s, n, 0, &used, &o, &olen, msg, len) != 0)
-				return -1;
-			if (used != n) {
-				free(o);
-				return msgf(msg, len, "text after the closing "
-				    "quote");
-			}
-			gguf_vb_str(vb, o, olen);
-			free(o);
-			return 0;
-		}
-		if (n > 0 && s[0] == '@') {
-			if ((path = path_of(s + 1, n - 1)) == NULL)
-				return msgf(msg, len, "out of memory");
-			if (read_file(path, &o, &olen, msg, len) != 0) {
-				free(path);
-				return -1;
-			}
-			free(path);
-			gguf_vb_str(vb, o, olen);
-			free(o);
-			return 0;
-		}
+	if (type == GGUF_VT_STR && verbatim) {
 		gguf_vb_str(vb, s, n);
 		return 0;
 	}
 	trim(&s, &n);
+	if (!verbatim && n >= 2 && s[0] == '@' && s[1] == '@') {
+		s++;			/* @@: a literal @ */
+		n--;
+	} else if (!verbatim && n > 0 && s[0] == '@') {
+		if ((path = path_of(s + 1, n - 1)) == NULL)
+			return msgf(msg, len, "out of memory");
+		if (read_file(path, &o, &olen, msg, len) != 0) {
+			free(path);
+			return -1;
+		}
+		if (type == GGUF_VT_STR) {
+			gguf_vb_str(vb, o, olen);	/* its bytes, exactly */
+			rc = 0;
+		} else if ((rc = add_scalar(vb, type, o, olen, 1, em,
+		    sizeof em)) != 0)
+			msgf(msg, len, "%s: %s", strcmp(path, "-") == 0 ?
+			    "standard input" : path, em);
+		free(path);
+		free(o);
+		return rc;
+	} else if (type == GGUF_VT_STR && n > 0 && s[0] == '"') {
+		if (unquote(s, n, 0, &used, &o, &olen, msg, len) != 0)
+			return -1;
+		if (used != n) {
+			free(o);
+			return msgf(msg, len, "text after the closing quote");
+		}
+		gguf_vb_str(vb, o, olen);
+		free(o);
+		return 0;
+	}
+	if (type == GGUF_VT_STR) {
+		gguf_vb_str(vb, s, n);
+		return 0;
+	}
 	if (parse_bits(s, n, type, &bits, msg, len) != 0)
 		return -1;
 	gguf_vb_bits(vb, bits);
@@ -601,7 +638,8 @@ add_lines(struct gguf_vbuild *vb, uint32_t atype, const char *path,
 		if (add_scalar(vb, atype, buf + i, j - i, 1, em,
 		    sizeof em) != 0) {
 			free(buf);
-			return msgf(msg, len, "%s:%zu: %s", path, line, em);
+			return msgf(msg, len, "%s:%zu: %s", strcmp(path, "-") ==
+			    0 ? "standard input" : path, line, em);
 		}
 		i = j + 1;
 	}
@@ -641,7 +679,7 @@ parse_array(const char *s, size_t n, uint32_t atype, int one_ok, char *msg,
 		}
 		return finish(&vb, msg, len);
 	}
-	if (!one_ok && n > 0 && s[0] == '@') {
+	if (!one_ok && n > 0 && s[0] == '@' && (n == 1 || s[1] != '@')) {
 		if ((path = path_of(s + 1, n - 1)) == NULL) {
 			msgf(msg, len, "out of memory");
 			goto fail;
@@ -871,4 +909,36 @@ value_convert(struct gguf_val *v, uint32_t to, uint32_t ato, char *msg,
 	if ((r = gguf_vb_finish(&vb)) == NULL)
 		msgf(msg, len, "the conversion failed");
 	return r;
+}
+
+/* ------------------------------------------------------------------ types */
+
+int
+value_parse_type(const char *s, size_t n, uint32_t *type, uint32_t *atype,
+    char *msg, size_t len)
+{
+	struct gguf_suggest	 sg;
+	const char *const	*t;
+	const char		*best;
+	char			 name[64];
+	size_t			 i, o = 0;
+
+	if (gguf_vtype_parse_full(s, n, type, atype) == 0)
+		return 0;
+	for (i = 0; i < n && o + 5 < sizeof name; i++) {
+		if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f)
+			name[o++] = s[i];
+		else
+			o += (size_t)snprintf(name + o, sizeof name - o,
+			    "\\x%02x", (unsigned char)s[i]);
+	}
+	name[o] = '\0';
+	gguf_suggest_init(&sg, s, n);
+	for (t = gguf_vtype_all(); *t != NULL; t++)
+		gguf_suggest_add(&sg, *t, strlen(*t));
+	if ((best = gguf_suggest_best(&sg, NULL)) != NULL)
+		return msgf(msg, len, "unknown type \"%s\" (did you mean "
+		    "\"%s\"?)", name, best);
+	return msgf(msg, len, "unknown type \"%s\" (the types: u8 i8 u16 i16 "
+	    "u32 i32 u64 i64 f32 f64 bool str arr[T])", name);
 }

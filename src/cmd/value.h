@@ -6,12 +6,18 @@
  *			is refused, since C would read it as octal)
  *	floats		strtod syntax, plus inf, -inf, nan (any case)
  *	bool		true, false, 1, 0
- *	str		"C-escaped" (\n \t \xHH \u{...} \uXXXX ...), @PATH
- *			(the file's bytes, verbatim), or bare text taken
- *			as it is (surrounding blanks dropped)
+ *	str		"C-escaped" (\n \t \xHH \u{...} \uXXXX ...), or bare
+ *			text taken as it is (surrounding blanks dropped)
  *	arrays		a JSON array ([1, 2, "three"]; JSON strings, with
  *			\udcXX read back as the raw byte XX, as ggufed's JSON
  *			output writes it), or @PATH: one element per line
+ *	@PATH		any value read from a file, @- from standard input
+ *			(once a process): a string is the file's bytes
+ *			exactly, a final newline included; a number or
+ *			bool the file's text, blanks around it dropped; an
+ *			array one element per line, the last newline ending
+ *			the last element. @@ starts a literal @ (@@home is
+ *			the string "@home").
  *
  * Type names: u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str, arr[T]
  * (gguf_vtype_parse_full, gguf_vtype_text). The other way, value to text,
@@ -52,6 +58,19 @@ int	value_unquote(const char *s, size_t n, size_t *used, char **out,
  */
 struct gguf_value *value_convert(struct gguf_val *v, uint32_t to,
 	    uint32_t ato, char *msg, size_t len);
+
+/*
+ * Parses a type name (u32, arr[str]) into *type, *atype; -1 with msg
+ * naming it ("unknown type "u23" (did you mean "u32"?)") if it is none.
+ */
+int	value_parse_type(const char *s, size_t n, uint32_t *type,
+	    uint32_t *atype, char *msg, size_t len);
+/*
+ * Standard input is someone else's (why says whose: the browser's
+ * terminal, a script read from it): @- is refused from now on. NULL
+ * gives it back.
+ */
+void	value_stdin_taken(const char *why);
 
 /* A blank of the value syntax and the command line: space, tab, CR, LF. */
 int	value_is_blank(int c);

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "cmd/value.h"
 
 enum search_kind { K_SEARCH, K_SEARCH_BACK, K_FILTER };
 
@@ -767,6 +768,7 @@ tui_main(const char *path)
 		return 1;
 	}
 	a->path = xstrdup(path);
+	value_stdin_taken("the browser reads the keyboard from it");
 	dl_init(&a->dl);
 	if (!term_usable()) {
 		dl_text(&a->dl, 0, path, strlen(path), 0, 4096, 0);

@@ -251,7 +251,7 @@ edit_outcome(struct app *a, int rc, const char *msg)
 {
 	if (rc == LANG_REFUSED)
 		return 1;
-	if (rc == LANG_ERR) {
+	if (rc < 0) {
 		app_msg(a, 1, "%s", msg);
 		return -1;
 	}
