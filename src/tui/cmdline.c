@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tui.h"
+#include "schema.h"
 #include "cmd/lang.h"
 #include "edit.h"
 
@@ -185,6 +186,37 @@ add_names(struct app *a, int tensors, const char *prefix,
 	}
 }
 
+/* The well-known keys the file does not have, {arch} spelled out. */
+static void
+add_schema_names(struct app *a, void (*add)(void *, const char *), void *ctx)
+{
+	static const char	 ph[] = "{arch}";
+	struct gguf_val		*v = mdl_get(a, "general.architecture");
+	struct gguf_str		 arch = { NULL, 0 };
+	const char		*k;
+	char			 buf[512];
+	size_t			 i;
+
+	if (v != NULL && gguf_val_str(v, &arch) == 0 &&
+	    !plain(arch.p, (size_t)arch.n))
+		arch.n = 0;
+	for (i = 0; i < gguf_schema_n; i++) {
+		k = gguf_schema_keys[i].key;
+		if (strncmp(k, ph, sizeof ph - 1) == 0) {
+			if (arch.n == 0 || arch.n > 128)
+				continue;
+			snprintf(buf, sizeof buf, "%.*s%s", (int)arch.n,
+			    arch.p, k + sizeof ph - 1);
+		} else
+			snprintf(buf, sizeof buf, "%s", k);
+		/* Patterns ({id}, {name}) are no names to complete to. */
+		if (strchr(buf, '{') != NULL ||
+		    gguf_doc_kv_find(app_doc(a), buf, strlen(buf)) >= 0)
+			continue;
+		add(ctx, buf);
+	}
+}
+
 void
 edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
     void (*add)(void *, const char *), void *ctx)
@@ -197,6 +229,10 @@ edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
 	switch (c) {
 	case C_KEY:
 		add_names(a, 0, "", add, ctx);
+		return;
+	case C_NEWKEY:
+		add_names(a, 0, "", add, ctx);
+		add_schema_names(a, add, ctx);
 		return;
 	case C_TENSOR:
 		add_names(a, 1, "", add, ctx);
@@ -247,5 +283,7 @@ edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
 			return;
 		}
 		add_names(a, 0, "", add, ctx);
+		if (strcmp(first, "set") == 0)
+			add_schema_names(a, add, ctx);
 	}
 }

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "tui.h"
+#include "schema.h"
 #include "cmd/lang.h"
 #include "cmd/value.h"
 #include "edit.h"
@@ -397,9 +398,9 @@ type_apply(struct app *a, struct earg *e, const char *line, int force)
 	}
 	while (*line == ' ')
 		line++;
-	if (gguf_vtype_parse_full(line, strlen(line), &t, &at) != 0) {
-		app_msg(a, 1, "not a type: %s (u8 i8 u16 i16 u32 i32 u64 i64 "
-		    "f32 f64 bool str arr[T])", line);
+	if (value_parse_type(line, strlen(line), &t, &at, msg,
+	    sizeof msg) != 0) {
+		app_msg(a, 1, "%s", msg);
 		return -1;
 	}
 	if (t == cur->type && (t != GGUF_VT_ARR || at == cur->atype)) {
@@ -437,21 +438,67 @@ type_answer(struct app *a, void *arg, const char *line)
 
 /* ------------------------------------------------------------- add key */
 
+/*
+ * What the key being added is: one the file has, a well-known one (its
+ * type and meaning), or neither (nothing said).
+ */
+static void
+key_hint_of(struct app *a, const char *key, size_t n, char *buf, size_t len)
+{
+	const struct gguf_key_spec	*spec;
+	uint32_t			 t, at;
+	char				 kb[96];
+
+	buf[0] = '\0';
+	if (n == 0)
+		return;
+	if (gguf_doc_kv_find(app_doc(a), key, n) >= 0)
+		snprintf(buf, len, "%s exists already", kname(key, n, kb,
+		    sizeof kb));
+	else if ((spec = lang_schema_type(app_doc(a), key, n, &t, &at)) !=
+	    NULL)
+		snprintf(buf, len, "well-known key, %s: %s", spec->types,
+		    spec->desc);
+}
+
+static void
+new_key_hint(struct app *a, void *arg, const char *line, char *buf,
+    size_t len)
+{
+	size_t	n = strlen(line);
+
+	(void)arg;
+	while (n > 0 && line[n - 1] == ' ')
+		n--;
+	key_hint_of(a, line, n, buf, len);
+}
+
+static void
+add_type_hint(struct app *a, void *arg, const char *line, char *buf,
+    size_t len)
+{
+	struct earg	*e = arg;
+
+	(void)line;
+	key_hint_of(a, e->key, e->klen, buf, len);
+}
+
 static int
 add_type_answer(struct app *a, void *arg, const char *line)
 {
 	struct earg	*e = arg;
 	uint32_t	 t, at = 0;
-	char		 kb[96], tb[32];
+	char		 kb[96], tb[32], msg[300];
 
 	if (line == NULL)
 		return R_DRAW;
 	while (*line == ' ')
 		line++;
-	if (gguf_vtype_parse_full(line, strlen(line), &t, &at) != 0) {
-		app_msg(a, 1, "not a type: %s (u8 i8 u16 i16 u32 i32 u64 i64 "
-		    "f32 f64 bool str arr[T])", line);
-		ask(a, e->label, line, C_TYPE, add_type_answer, NULL, e);
+	if (value_parse_type(line, strlen(line), &t, &at, msg,
+	    sizeof msg) != 0) {
+		app_msg(a, 1, "%s", msg);
+		ask(a, e->label, line, C_TYPE, add_type_answer, add_type_hint,
+		    e);
 		return R_DRAW;
 	}
 	e->type = t + 1;
@@ -464,24 +511,38 @@ add_type_answer(struct app *a, void *arg, const char *line)
 	return R_DRAW;
 }
 
+/*
+ * The type is asked next, starting from the well-known key's type (the
+ * first of several), else str.
+ */
 static int
 add_key_answer(struct app *a, void *arg, const char *line)
 {
 	struct earg	*e = arg, *n;
-	char		 kb[96];
+	uint32_t	 t, at;
+	size_t		 len;
+	char		 kb[96], tb[32];
 
 	if (line == NULL || *line == '\0')
 		return R_DRAW;
-	if (gguf_doc_kv_find(app_doc(a), line, strlen(line)) >= 0) {
-		app_msg(a, 1, "%s exists already", kname(line, strlen(line), kb,
+	/* Completion ends a name with a blank: it is no part of the key. */
+	for (len = strlen(line); len > 0 && line[len - 1] == ' '; len--)
+		;
+	if (gguf_doc_kv_find(app_doc(a), line, len) >= 0) {
+		app_msg(a, 1, "%s exists already", kname(line, len, kb,
 		    sizeof kb));
-		ask(a, e->label, line, C_KEY, add_key_answer, NULL, e);
+		ask(a, e->label, line, C_NEWKEY, add_key_answer, new_key_hint,
+		    e);
 		return R_DRAW;
 	}
-	n = earg_new(line, strlen(line));
-	snprintf(n->label, sizeof n->label, "type of %s: ", kname(line,
-	    strlen(line), kb, sizeof kb));
-	ask(a, n->label, "str", C_TYPE, add_type_answer, NULL, n);
+	n = earg_new(line, len);
+	snprintf(n->label, sizeof n->label, "type of %s: ", kname(line, len,
+	    kb, sizeof kb));
+	if (lang_schema_type(app_doc(a), line, len, &t, &at) != NULL)
+		gguf_vtype_text(t, at, tb, sizeof tb);
+	else
+		snprintf(tb, sizeof tb, "str");
+	ask(a, n->label, tb, C_TYPE, add_type_answer, add_type_hint, n);
 	return R_DRAW;
 }
 
@@ -625,7 +686,8 @@ edit_kv(struct app *a, enum tui_action act, uint64_t entry)
 		/* No key at all: a new one starts from nothing. */
 		e = earg_new("", 0);
 		snprintf(e->label, sizeof e->label, "new key: ");
-		ask(a, e->label, "", C_KEY, add_key_answer, NULL, e);
+		ask(a, e->label, "", C_NEWKEY, add_key_answer, new_key_hint,
+		    e);
 		return R_DRAW;
 	}
 	if ((kv.flags & GGUF_ED_REMOVED) && act != ACT_ADD) {
@@ -672,7 +734,8 @@ edit_kv(struct app *a, enum tui_action act, uint64_t entry)
 		snprintf(init, sizeof init, "%.*s", dot != NULL ?
 		    (int)(dot - e->key + 1) : 0, e->key);
 		snprintf(e->label, sizeof e->label, "new key: ");
-		ask(a, e->label, init, C_KEY, add_key_answer, NULL, e);
+		ask(a, e->label, init, C_NEWKEY, add_key_answer, new_key_hint,
+		    e);
 		return R_DRAW;
 	case ACT_DELETE:
 		confirm_remove(a, e, "key");

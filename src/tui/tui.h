@@ -443,7 +443,8 @@ struct re	*app_search_re(struct app *a);
  * again with the same arg.
  */
 enum ask_hist { H_NONE, H_CMD, H_SEARCH, H_COUNT };
-enum ask_compl { C_NONE, C_CMD, C_KEY, C_TENSOR, C_TYPE };
+/* C_NEWKEY: the file's keys and the well-known ones (a key to add). */
+enum ask_compl { C_NONE, C_CMD, C_KEY, C_NEWKEY, C_TENSOR, C_TYPE };
 typedef int	(*ask_fn)(struct app *a, void *arg, const char *line);
 /* A hint for the line being typed, shown above the prompt. */
 typedef void	(*hint_fn)(struct app *a, void *arg, const char *line,

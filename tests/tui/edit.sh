@@ -187,6 +187,52 @@ shows add-prompt 'new key: general.' "a starts the new key in the namespace"
 saved "add a key" '< n_kv 36' '> n_kv 37' \
     '> kv 36 "general.comment" str len=11 "hello there"'
 
+# A well-known key: Tab completes it from keys.tsv ({arch} being the
+# file's architecture), the prompt says what it is, and the type question
+# starts with its type.
+run addknown "keys 2/" "type ^general\\.name " "keys <Enter>a<C-u>" \
+    "type llama.expert_c" "keys <Tab>" "dump addknown-key" "keys <Enter>" \
+    "dump addknown-type" "keys <Enter>" "type 8" "keys <Enter>" "keys w"
+shows addknown-key 'new key: llama.expert_count' \
+    "Tab completes a well-known key the file lacks"
+shows addknown-key 'well-known key, u32: Number of experts' \
+    "the prompt says what the key is"
+shows addknown-type 'type of llama.expert_count: u32' \
+    "the type question starts with the well-known key's type"
+saved "add a well-known key with its type" '< n_kv 36' '> n_kv 37' \
+    '> kv 36 "llama.expert_count" u32 8'
+run addtypo "keys 2/" "type ^general\\.name " "keys <Enter>a<C-u>" \
+    "type general.comment" "keys <Enter><C-u>" "type u23" "keys <Enter>" \
+    "dump addtypo-ask" "keys <Esc>q<Esc>"
+shows addtypo-ask 'unknown type "u23" (did you mean "u32"?)' \
+    "a mistyped type: did you mean"
+
+# The : line: a missing well-known key takes its type, a value comes from
+# a file (@FILE), and what is mistyped gets a "did you mean".
+printf '8\n' >"$scratch/n.txt"
+run cmdknown "keys :" "type set llama.expert_count @n.txt" "keys <Enter>" \
+    "dump cmdknown-set" "keys :" "type sett x" "keys <Enter>" \
+    "dump cmdknown-sett" "keys :" "type rm general.nmae" "keys <Enter>" \
+    "dump cmdknown-rm" "keys :" "type set general.name @-" "keys <Enter>" \
+    "dump cmdknown-stdin" "keys :" "type set general.title:strr x" \
+    "keys <Enter>" "dump cmdknown-type" "keys :" "type w" "keys <Enter>" \
+    "keys :" "type set llama.expert_" "keys <Tab>" "dump cmdknown-complete" \
+    "keys <Esc>"
+shows cmdknown-set 'added llama.expert_count as u32, the type of the well-known key' \
+    ":set of a missing well-known key adds it with its type"
+shows cmdknown-sett 'unknown command "sett" (did you mean "set"?)' \
+    ":line: an unknown command, did you mean"
+shows cmdknown-rm 'no key "general.nmae" (did you mean "general.name"?)' \
+    ":rm of a missing key: did you mean"
+shows cmdknown-stdin '@- cannot read standard input: the browser reads the keyboard from it' \
+    "@- is refused in the browser, saying why"
+shows cmdknown-type 'unknown type "strr" (did you mean "str"?)' \
+    ":set KEY:TYPE with a mistyped type: an error"
+shows cmdknown-complete 'llama.expert_count llama.expert_feed_forward_length' \
+    ":set completes well-known keys too"
+saved ":set KEY @FILE of a well-known key" '< n_kv 36' '> n_kv 37' \
+    '> kv 36 "llama.expert_count" u32 8'
+
 run mvkey "keys 2/" "type ^general\\.license " "keys <Enter>m<C-u>" \
     "type general.licence" "keys <Enter>w"
 saved "rename a key" '< kv 8 "general.license" str len=3 "MIT"' \
