@@ -3,8 +3,9 @@
  * [--threads N]`: whole-tensor statistics.
  *
  * For each tensor: count, finite values, zeros, NaN, +Inf, -Inf, min,
- * max, mean and standard deviation of the finite values, and a 64-bin
- * histogram over [min, max]. Named tensors get a report with the
+ * max, mean and standard deviation of the finite values, the percentiles
+ * p1, p5, p50, p95 and p99 (within (max - min) / 4096, see stats.h), and
+ * a 64-bin histogram over [min, max]. Named tensors get a report with the
  * histogram drawn; --all prints one line per tensor. --json prints one
  * JSON document in both cases, {"file", "tensors": [...]} with an object
  * per tensor (NaN and infinities as strings, as elsewhere). When standard error is a terminal, progress is shown there.
@@ -109,6 +110,11 @@ print_json(struct json *j, const struct gguf_tensor *t,
 	json_double(j, st->mean);
 	json_key(j, "std");
 	json_double(j, st->std);
+	for (b = 0; b < GGUF_STATS_NPCT; b++) {
+		snprintf(tb, sizeof tb, "p%g", gguf_stats_pct[b]);
+		json_key(j, tb);
+		json_double(j, st->pct[b]);
+	}
 	json_key(j, "hist");
 	json_arr(j, JSON_FLAT);
 	for (b = 0; b < GGUF_STATS_BINS; b++)
@@ -122,6 +128,7 @@ print_line(const struct gguf_tensor *t, const struct gguf_stats *st,
     const char *error)
 {
 	char	tb[24];
+	int	b;
 
 	out_text(stdout, t->name.p, t->name.n);
 	printf("\t%s", gguf_ttype_name(t->type, tb));
@@ -131,9 +138,12 @@ print_line(const struct gguf_tensor *t, const struct gguf_stats *st,
 		putchar('\n');
 		return;
 	}
-	printf("\tcount=%llu min=%.9g max=%.9g mean=%.9g std=%.9g zeros=%llu "
-	    "nan=%llu +inf=%llu -inf=%llu\n", (unsigned long long)st->count,
-	    st->min, st->max, st->mean, st->std,
+	printf("\tcount=%llu min=%.9g max=%.9g mean=%.9g std=%.9g",
+	    (unsigned long long)st->count, st->min, st->max, st->mean,
+	    st->std);
+	for (b = 0; b < GGUF_STATS_NPCT; b++)
+		printf(" p%g=%.6g", gguf_stats_pct[b], st->pct[b]);
+	printf(" zeros=%llu nan=%llu +inf=%llu -inf=%llu\n",
 	    (unsigned long long)st->nzero, (unsigned long long)st->nnan,
 	    (unsigned long long)st->npinf, (unsigned long long)st->nninf);
 }
@@ -161,6 +171,10 @@ print_report(const struct gguf_tensor *t, const struct gguf_stats *st)
 	    st->min, st->max, st->mean, st->std);
 	if (st->nfinite == 0)
 		return;
+	for (b = 0; b < GGUF_STATS_NPCT; b++) {
+		snprintf(tb, sizeof tb, "p%g", gguf_stats_pct[b]);
+		printf("%-8s %.6g\n", tb, st->pct[b]);
+	}
 	printf("histogram (%d bins over [min, max])\n", GGUF_STATS_BINS);
 	for (b = 0; b < GGUF_STATS_BINS; b++)
 		top = st->hist[b] > top ? st->hist[b] : top;

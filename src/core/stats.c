@@ -70,8 +70,10 @@ struct worker {
 	pthread_t	 tid;
 	float		*fbuf;		/* CHUNK floats */
 	double		*dbuf;		/* CHUNK doubles (wide types) */
-	uint64_t	 hist[GGUF_STATS_BINS];
+	uint64_t	 hist[GGUF_STATS_FINE];
 };
+
+const double	gguf_stats_pct[GGUF_STATS_NPCT] = { 1, 5, 50, 95, 99 };
 
 unsigned
 gguf_ncpu(void)
@@ -182,8 +184,8 @@ worker_main(void *arg)
 
 /*
  * Runs every item of p on up to `threads` threads (the caller's included)
- * with a decode buffer each; per-worker histograms are added into hist if
- * it is not NULL. 0, GGUF_STATS_CANCELLED, or -1 with err set.
+ * with a decode buffer each; per-worker histograms (GGUF_STATS_FINE bins)
+ * are added into hist if it is not NULL. 0, GGUF_STATS_CANCELLED, or -1 with err set.
  */
 static int
 pool_run(struct pool *p, unsigned threads, uint64_t *hist,
@@ -221,7 +223,7 @@ pool_run(struct pool *p, unsigned threads, uint64_t *hist,
 		pthread_join(w[i].tid, NULL);
 	for (i = 0; i < n; i++) {
 		if (hist != NULL) {
-			for (b = 0; b < GGUF_STATS_BINS; b++)
+			for (b = 0; b < GGUF_STATS_FINE; b++)
 				hist[b] += w[i].hist[b];
 		}
 		free(w[i].fbuf);
@@ -343,9 +345,12 @@ row_##sfx(const T *x, uint64_t n, struct gguf_rowsum *rs, double *sum,	\
 }
 
 /*
- * The histogram map: bin = floor(64 * (x - min) / (max - min)), in
+ * The histogram map: fine bin = floor(4096 * (x - min) / (max - min)), in
  * double, the top value in the last bin; when max - min overflows, x, min
- * and max are halved first (which changes no bin).
+ * and max are halved first (which changes no bin). The histogram of 64
+ * bins is made of the fine one, 64 fine bins to a bin: (x - min) / (max -
+ * min) is scaled by 64 or by 4096, powers of two, exactly, so fine bin / 64
+ * is the bin that floor(64 * (x - min) / (max - min)) gives.
  */
 struct hist_map {
 	double	lo;
@@ -361,11 +366,11 @@ hist_bin(const struct hist_map *hm, double x)
 	if (!(hm->range > 0))
 		return 0;
 	t = (x * hm->half - hm->lo * hm->half) / hm->range *
-	    GGUF_STATS_BINS;
+	    GGUF_STATS_FINE;
 	if (!(t >= 0))
 		return 0;
-	if (t >= GGUF_STATS_BINS - 1)
-		return GGUF_STATS_BINS - 1;
+	if (t >= GGUF_STATS_FINE - 1)
+		return GGUF_STATS_FINE - 1;
 	return (unsigned)t;
 }
 
@@ -454,20 +459,20 @@ part_fast(const float *restrict x, uint64_t n, struct part *pt)
 
 /*
  * Histogram of n finite floats, n a multiple of HBLOCK, with float
- * arithmetic: t = (x - min) * (64 / range) is within 1.2e-5 of the exact
+ * arithmetic: t = (x - min) * (4096 / range) is within 7.7e-4 of the exact
  * double t of hist_bin (three float roundings of at most 2^-24 each, on
- * t < 64), so its floor is the exact bin unless t lies within 1e-4 of an
- * integer; those few elements are binned again exactly. The
+ * t < 4096), so its floor is the exact fine bin unless t lies within 1e-3
+ * of an integer; those few elements are binned again exactly. The
  * minimum must be a float (the minimum of floats is) and the range at most
- * 1e38, so that x - min cannot overflow and 0 <= t < 64.01.
+ * 1e38, so that x - min cannot overflow and 0 <= t < 4097.
  */
 ST_CLONES static void
 hist_fast(const float *restrict x, uint64_t n, const struct hist_map *hm,
     uint64_t *hist)
 {
-	uint32_t	h[8][GGUF_STATS_BINS];
+	uint32_t	h[2][GGUF_STATS_FINE];
 	int32_t		bin[HBLOCK], near[HBLOCK], any;
-	float		lo = (float)hm->lo, inv = (float)(GGUF_STATS_BINS /
+	float		lo = (float)hm->lo, inv = (float)(GGUF_STATS_FINE /
 			    hm->range), t, f;
 	uint64_t	i;
 	int		j, b;
@@ -478,9 +483,9 @@ hist_fast(const float *restrict x, uint64_t n, const struct hist_map *hm,
 			t = (x[i + j] - lo) * inv;
 			b = (int32_t)t;
 			f = t - (float)b;
-			near[j] = (f < 1e-4f) | (f > 1.0f - 1e-4f);
-			bin[j] = b > GGUF_STATS_BINS - 1 ?
-			    GGUF_STATS_BINS - 1 : b;
+			near[j] = (f < 1e-3f) | (f > 1.0f - 1e-3f);
+			bin[j] = b > GGUF_STATS_FINE - 1 ?
+			    GGUF_STATS_FINE - 1 : b;
 		}
 		any = 0;
 		for (j = 0; j < HBLOCK; j++)
@@ -489,21 +494,14 @@ hist_fast(const float *restrict x, uint64_t n, const struct hist_map *hm,
 			if (near[j])
 				bin[j] = (int32_t)hist_bin(hm, x[i + j]);
 		}
-		/* eight tables: repeated bins do not wait on each other */
-		for (j = 0; j < HBLOCK; j += 8) {
+		/* two tables: repeated bins do not wait on each other */
+		for (j = 0; j < HBLOCK; j += 2) {
 			h[0][bin[j]]++;
 			h[1][bin[j + 1]]++;
-			h[2][bin[j + 2]]++;
-			h[3][bin[j + 3]]++;
-			h[4][bin[j + 4]]++;
-			h[5][bin[j + 5]]++;
-			h[6][bin[j + 6]]++;
-			h[7][bin[j + 7]]++;
 		}
 	}
-	for (j = 0; j < GGUF_STATS_BINS; j++)
-		hist[j] += (uint64_t)h[0][j] + h[1][j] + h[2][j] + h[3][j] +
-		    h[4][j] + h[5][j] + h[6][j] + h[7][j];
+	for (j = 0; j < GGUF_STATS_FINE; j++)
+		hist[j] += (uint64_t)h[0][j] + h[1][j];
 }
 
 /* Summary and histogram of a chunk of floats: fast path or general. */
@@ -628,6 +626,37 @@ merge_parts(const struct part *parts, uint64_t n, struct gguf_stats *st)
 	st->std = sqrt(m2 / (double)nf);
 }
 
+/*
+ * The coarse histogram and the percentiles from the fine histogram fine
+ * (st's counts, min and max set).
+ */
+static void
+from_fine(const uint64_t *fine, struct gguf_stats *st)
+{
+	uint64_t	cum = 0, k;
+	double		u, v;
+	int		b, i;
+
+	for (b = 0; b < GGUF_STATS_FINE; b++)
+		st->hist[b / (GGUF_STATS_FINE / GGUF_STATS_BINS)] += fine[b];
+	for (i = 0; i < GGUF_STATS_NPCT; i++) {
+		k = (uint64_t)ceil(gguf_stats_pct[i] / 100 *
+		    (double)st->nfinite);
+		if (k < 1)
+			k = 1;
+		if (k > st->nfinite)
+			k = st->nfinite;
+		for (b = 0, cum = 0; b < GGUF_STATS_FINE - 1 &&
+		    cum + fine[b] < k; b++)
+			cum += fine[b];
+		/* Rank k is in bin b: spread its values evenly over it. */
+		u = (b + ((double)(k - cum) - 0.5) / (double)(fine[b] > 0 ?
+		    fine[b] : 1)) / GGUF_STATS_FINE;
+		v = st->min * (1 - u) + st->max * u;	/* cannot overflow */
+		st->pct[i] = v < st->min ? st->min : v > st->max ? st->max : v;
+	}
+}
+
 int
 gguf_stats_data(uint32_t type, int be, const uint8_t *data,
     uint64_t nbytes, uint64_t first, uint64_t n,
@@ -639,10 +668,12 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	struct pool				 p;
 	const struct gguf_type_info		*ti;
 	float					 probe;
-	uint64_t				 cap;
-	int					 rc;
+	uint64_t				 cap, *fine = NULL;
+	int					 rc, k;
 
 	memset(st, 0, sizeof *st);
+	for (k = 0; k < GGUF_STATS_NPCT; k++)
+		st->pct[k] = NAN;
 	if (opts == NULL)
 		opts = &defaults;
 	/* a zero-length decode checks the type and the start (reads nothing) */
@@ -691,7 +722,11 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 			r.hm.range = st->max * 0.5 - st->min * 0.5;
 		}
 		p.work = work_hist;
-		rc = pool_run(&p, opts->threads, st->hist, err);
+		fine = xcalloc(GGUF_STATS_FINE, sizeof *fine);
+		rc = pool_run(&p, opts->threads, fine, err);
+		if (rc == 0)
+			from_fine(fine, st);
+		free(fine);
 	}
 	if (rc == 0 && st->nfinite == 0)
 		st->mean = st->std = NAN;
@@ -740,6 +775,7 @@ gguf_stats_tensor(const struct gguf_file *f, const struct gguf_tensor *t,
     struct gguf_stats *st, struct gguf_err *err)
 {
 	const uint8_t	*data;
+	int		 k;
 
 	memset(st, 0, sizeof *st);
 	data = row_range(f, t, row0, nrows, err);
@@ -747,6 +783,8 @@ gguf_stats_tensor(const struct gguf_file *f, const struct gguf_tensor *t,
 		return -1;
 	if (nrows == 0) {
 		st->min = st->max = st->mean = st->std = NAN;
+		for (k = 0; k < GGUF_STATS_NPCT; k++)
+			st->pct[k] = NAN;
 		return 0;
 	}
 	return run_done(f, gguf_stats_data(t->type, gguf_layout(f)->be,

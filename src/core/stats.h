@@ -20,6 +20,8 @@
 #include "gguf.h"
 
 #define GGUF_STATS_BINS		64
+#define GGUF_STATS_FINE		4096	/* bins the percentiles are read from */
+#define GGUF_STATS_NPCT		5
 #define GGUF_STATS_CANCELLED	1	/* return value of a cancelled run */
 
 struct gguf_stats {
@@ -41,7 +43,20 @@ struct gguf_stats {
 	 * bin 0.
 	 */
 	uint64_t	hist[GGUF_STATS_BINS];
+	/*
+	 * Percentiles of the finite values, at gguf_stats_pct[i] percent:
+	 * estimates of the nearest-rank percentile (the value of rank
+	 * ceil(p / 100 * nfinite) in sorted order) read from a histogram of
+	 * GGUF_STATS_FINE bins over [min, max] binned like the one above,
+	 * interpolated within their bin: each is off by at most one fine
+	 * bin, (max - min) / GGUF_STATS_FINE, and lies in [min, max]. NaN
+	 * with no finite value or no histogram.
+	 */
+	double		pct[GGUF_STATS_NPCT];
 };
+
+/* 1, 5, 50, 95, 99: the percentiles statistics give. */
+extern const double	gguf_stats_pct[GGUF_STATS_NPCT];
 
 /*
  * Progress: done out of total units of work (elements per pass, both passes

@@ -176,6 +176,38 @@ ok $? "named tensors: a report each, with a 64-bin histogram"
 "$GGUFED" stats "$fx/types.gguf" t.F32 --rows 2:3 --json >"$scratch/json"
 grep -q '"count": 512, "finite": 512, "zeros": 64,' "$scratch/json"
 ok $? "--rows 2:3: row 2 alone (64 exact zeros)"
+# Percentiles: within one fine bin, (max - min) / 4096, of the exact
+# nearest-rank percentiles of the values cat prints.
+for t in t.Q6_K t.Q4_K t.F16; do
+	"$GGUFED" cat "$fx/types.gguf" $t | tr -s ' \t' '\n\n' |
+	    grep -v '^$' | sort -g >"$scratch/sorted"
+	"$GGUFED" stats "$fx/types.gguf" $t --json >"$scratch/json"
+	bad=$(for p in 1 5 50 95 99; do
+		v=$(grep -o "\"p$p\": [^,]*" "$scratch/json" | sed 's/.*: //')
+		echo "$p $v"
+	done | awk -v f="$scratch/sorted" '
+	BEGIN { while ((getline x <f) > 0) v[++n] = x; lo = v[1]; hi = v[n]
+		bound = (hi - lo) / 4096 * 1.000001 }
+	{ k = $1 / 100 * n; k = (k == int(k)) ? k : int(k) + 1
+	  if (k < 1) k = 1
+	  d = $2 - v[k]; if (d < 0) d = -d
+	  if ($2 == "" || d > bound)
+		printf "p%s %s, exact %s, bound %g; ", $1, $2, v[k], bound }')
+	[ -z "$bad" ]
+	ok $? "stats $t --json: p1 p5 p50 p95 p99 within (max - min) / 4096 \
+of the exact ones $bad"
+done
+"$GGUFED" stats "$fx/types.gguf" t.Q6_K >"$scratch/rep"
+"$GGUFED" stats "$fx/types.gguf" t.Q6_K --json >"$scratch/json"
+[ "$(grep -c '^p[0-9]* *-*[0-9]' "$scratch/rep")" -eq 5 ] &&
+    grep -q "^p50 *$(grep -o '"p50": [^,]*' "$scratch/json" |
+    sed 's/.*: //' | awk '{ printf "%.6g", $1 }')\$" "$scratch/rep"
+ok $? "the report shows the five percentiles, as --json has them"
+"$GGUFED" stats "$fx/types.gguf" --all | grep -c ' p1=.* p5=.* p50=.* p95=.* p99=.* zeros=' |
+    grep -qx 33
+ok $? "stats --all: the percentiles on every line"
+"$GGUFED" stats "$fx/shapes.gguf" special.f32 --json | grep -q '"p50": '
+ok $? "special.f32 (NaN, infinities): percentiles of the finite values"
 "$GGUFED" stats "$fx/types.gguf" t.f32 >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q 'closest: "t.F32"' "$scratch/err"
 ok $? "stats of an unknown tensor: exit 1, closest names"

@@ -45,6 +45,70 @@ same_double(double a, double b)
 	return memcmp(&a, &b, sizeof a) == 0;
 }
 
+static void
+put_f32(uint8_t *p, float f)
+{
+	memcpy(p, &f, 4);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Exact nearest-rank percentiles of the finite values of x, sorted. */
+static void
+exact_pct(const double *x, uint64_t n, struct gguf_stats *st)
+{
+	double		*v;
+	uint64_t	 i, m = 0, k;
+	int		 j;
+
+	for (j = 0; j < GGUF_STATS_NPCT; j++)
+		st->pct[j] = NAN;
+	v = malloc((n > 0 ? n : 1) * sizeof *v);
+	for (i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			v[m++] = x[i];
+	qsort(v, m, sizeof *v, cmp_double);
+	for (j = 0; j < GGUF_STATS_NPCT && m > 0; j++) {
+		k = (uint64_t)ceil(gguf_stats_pct[j] / 100 * (double)m);
+		k = k < 1 ? 1 : k > m ? m : k;
+		st->pct[j] = v[k - 1];
+	}
+	free(v);
+}
+
+/*
+ * got's percentiles are within the stated bound of the exact ones in
+ * want: one fine bin, (max - min) / GGUF_STATS_FINE (a hair more for the
+ * rounding of the bin edges).
+ */
+static int
+pct_agree(const struct gguf_stats *got, const struct gguf_stats *want,
+    const char *what)
+{
+	double	bound;
+	int	j;
+
+	bound = (want->max * 0.5 - want->min * 0.5) / (GGUF_STATS_FINE / 2);
+	bound = bound * (1 + 1e-9) + 1e-300;
+	for (j = 0; j < GGUF_STATS_NPCT; j++) {
+		if (isnan(want->pct[j]) ? !isnan(got->pct[j]) :
+		    !(fabs(got->pct[j] - want->pct[j]) <= bound) ||
+		    got->pct[j] < want->min || got->pct[j] > want->max) {
+			diag("%s: p%g %.17g, exact %.17g, bound %.3g", what,
+			    gguf_stats_pct[j], got->pct[j], want->pct[j],
+			    bound);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* Reference statistics of n doubles, written out longhand. */
 static void
 reference(const double *x, uint64_t n, struct gguf_stats *st)
@@ -81,6 +145,7 @@ reference(const double *x, uint64_t n, struct gguf_stats *st)
 		if (x[i] > st->max)
 			st->max = x[i];
 	}
+	exact_pct(x, n, st);
 	if (st->nfinite == 0) {
 		st->min = st->max = st->mean = st->std = NAN;
 		return;
@@ -163,7 +228,82 @@ agrees(const struct gguf_stats *got, const struct gguf_stats *want,
 			return 0;
 		}
 	}
-	return 1;
+	return pct_agree(got, want, what);
+}
+
+/*
+ * Percentiles on data made to be hard for a histogram: most values near
+ * zero and a few far outliers, an odd count (the general path) and a
+ * multiple of the block (the fast one), NaN and infinities among them,
+ * all values equal; float and double data; 1 and 3 threads alike.
+ */
+static void
+test_percentiles(void)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_stats	 st, st1, want;
+	struct gguf_err		 err;
+	uint8_t			*buf;
+	double			*x;
+	uint64_t		 n, i, seed = 99;
+	float			 v;
+	int			 rc, shape, j;
+	static const char	*what[] = { "heavy tails, odd count",
+				    "heavy tails, 2^16", "NaN and Inf among them",
+				    "all equal", "uniform" };
+
+	memset(&opts, 0, sizeof opts);
+	for (shape = 0; shape < 5; shape++) {
+		n = shape == 1 ? 65536 : 100003;
+		buf = malloc(n * 8);
+		x = malloc(n * sizeof *x);
+		for (i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull +
+			    1442695040888963407ull;
+			v = (float)((double)(seed >> 11) / 9007199254740992.0);
+			if (shape <= 2)	/* a Cauchy-like tail: 1/u */
+				v = (v - 0.5f) * 0.01f +
+				    ((seed & 0xff) == 0 ? 50.0f / (v + 0.01f) :
+				    0);
+			if (shape == 2 && i % 1000 == 7)
+				v = i % 2000 == 7 ? NAN : -INFINITY;
+			if (shape == 3)
+				v = 0.25f;
+			put_f32(buf + 4 * i, v);
+			x[i] = v;
+		}
+		reference(x, n, &want);
+		opts.threads = 1;
+		rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, n, &opts,
+		    &st1, &err);
+		opts.threads = 3;
+		rc |= gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, n, &opts,
+		    &st, &err);
+		for (j = 0; j < GGUF_STATS_NPCT; j++)
+			if (!same_double(st.pct[j], st1.pct[j]))
+				rc = 1;
+		ok(rc == 0 && pct_agree(&st, &want, what[shape]),
+		    "percentiles, %s: p1 %.6g p50 %.6g p99 %.6g (exact %.6g "
+		    "%.6g %.6g), the same on 1 and 3 threads", what[shape],
+		    st.pct[0], st.pct[2], st.pct[4], want.pct[0], want.pct[2],
+		    want.pct[4]);
+		/* The same values as doubles: the wide path. */
+		for (i = 0; i < n; i++)
+			memcpy(buf + 8 * i, &x[i], 8);
+		rc = gguf_stats_data(GGUF_T_F64, 0, buf, n * 8, 0, n, &opts,
+		    &st, &err);
+		ok(rc == 0 && pct_agree(&st, &want, what[shape]),
+		    "percentiles of doubles, %s", what[shape]);
+		free(buf);
+		free(x);
+	}
+	opts.flags = GGUF_STATS_NO_HIST;
+	buf = calloc(1, 4096);
+	rc = gguf_stats_data(GGUF_T_F32, 0, buf, 4096, 0, 1024, &opts, &st,
+	    &err);
+	ok(rc == 0 && isnan(st.pct[0]) && isnan(st.pct[4]),
+	    "no histogram: no percentiles (NaN)");
+	free(buf);
 }
 
 /* Statistics of rows [r0, r0 + nr) with 1, 2 and 3 threads. */
@@ -358,12 +498,6 @@ on_progress(void *arg, uint64_t done, uint64_t total)
 }
 
 static void
-put_f32(uint8_t *p, float f)
-{
-	memcpy(p, &f, 4);
-}
-
-static void
 test_synthetic(void)
 {
 	struct gguf_stats_opts	 opts;
@@ -503,6 +637,7 @@ main(void)
 
 	ok(gguf_ncpu() >= 1, "%u online CPUs", gguf_ncpu());
 	test_synthetic();
+	test_percentiles();
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
 		skip("statistics of the ggml fixtures: no shared " FIXDIR);
 		return tap_done();
