@@ -40,6 +40,7 @@ const struct key_binding keys_table[] = {
 	{ SC_PREVIEW,	'c',		ACT_HEAT },
 	{ SC_PREVIEW,	'b',		ACT_BLOCKS },
 	{ SC_PREVIEW,	's',		ACT_STATS },
+	{ SC_PREVIEW,	'L',		ACT_LOG_SCALE },
 	{ SC_PREVIEW,	']',		ACT_SLICE_NEXT },
 	{ SC_PREVIEW,	'[',		ACT_SLICE_PREV },
 	{ SC_PREVIEW,	'}',		ACT_SLICE3_NEXT },

@@ -205,6 +205,7 @@ void		 re_free(struct re *re);
 	X(HEAT,		"heat",		"colour heat map")		\
 	X(BLOCKS,	"blocks",	"block view of quantized data")	\
 	X(STATS,	"stats",	"statistics and histogram (in the background)") \
+	X(LOG_SCALE,	"log-scale",	"histogram heights: log scale or linear") \
 	X(SLICE_NEXT,	"next-slice",	"next slice (dimension 2)")	\
 	X(SLICE_PREV,	"prev-slice",	"previous slice (dimension 2)")	\
 	X(SLICE3_NEXT,	"next-slice3",	"next slice (dimension 3)")	\

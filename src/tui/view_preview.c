@@ -59,6 +59,7 @@ struct preview {
 	uint64_t			 per_row;	/* wrapped: elements per screen row */
 	enum fmt			 fmt;
 	int				 heat;
+	int				 logscale;	/* histogram heights */
 	int				 blocks;	/* the block view is shown */
 	double				*buf;
 	int64_t				*ibuf;		/* integer types: exact values */
@@ -470,6 +471,10 @@ draw_stats(struct preview *p, int y, int h, int w)
 
 	dl_reset(dl);
 	dl_puts(dl, S_HEADER, " Statistics");
+	if (state == JOB_DONE && st->nfinite > 0)
+		dl_puts(dl, S_HEADER, p->logscale ?
+		    "  (histogram: log scale, L linear)" :
+		    "  (histogram: linear, L log scale)");
 	dl_pad(dl, S_HEADER, w);
 	draw_dline(y, dl, w, S_HEADER, 0);
 	y++;
@@ -524,6 +529,16 @@ draw_stats(struct preview *p, int y, int h, int w)
 	draw_dline(y, dl, w, S_NORMAL, 0);
 	y++;
 	h--;
+	/* The percentiles, when the histogram keeps three rows. */
+	if (state == JOB_DONE && h >= 5 && st->nfinite > 0) {
+		dl_reset(dl);
+		for (i = 0; i < GGUF_STATS_NPCT; i++)
+			dl_printf(dl, S_NORMAL, " %sp%g %.4g", i > 0 ? " " : "",
+			    gguf_stats_pct[i], st->pct[i]);
+		draw_dline(y, dl, w, S_NORMAL, 0);
+		y++;
+		h--;
+	}
 	if (state != JOB_DONE || h < 3 || st->nfinite == 0) {
 		for (i = 0; i < h; i++) {
 			dl_reset(dl);
@@ -531,7 +546,10 @@ draw_stats(struct preview *p, int y, int h, int w)
 		}
 		return;
 	}
-	/* The histogram: GGUF_STATS_BINS columns, h - 1 rows of eighths. */
+	/*
+	 * The histogram: GGUF_STATS_BINS columns, h - 1 rows of eighths;
+	 * heights in proportion to the counts, or to log(1 + count).
+	 */
 	hh = h - 1;
 	for (b = 0; b < GGUF_STATS_BINS; b++)
 		if (st->hist[b] > maxc)
@@ -541,8 +559,11 @@ draw_stats(struct preview *p, int y, int h, int w)
 		dl_puts(dl, S_NORMAL, " ");
 		for (b = 0; b < GGUF_STATS_BINS && dl->cols < w; b++) {
 			/* Height in eighths, at least one for a non-empty bin. */
-			int	e = maxc == 0 ? 0 : (int)((double)st->hist[b] *
-				    hh * 8 / (double)maxc + 0.5);
+			double	f = maxc == 0 ? 0 : p->logscale ?
+				    log1p((double)st->hist[b]) /
+				    log1p((double)maxc) :
+				    (double)st->hist[b] / (double)maxc;
+			int	e = (int)(f * hh * 8 + 0.5);
 			int	lvl;
 
 			if (e == 0 && st->hist[b] > 0)
@@ -739,6 +760,9 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 	case ACT_FORMAT:
 		p->fmt = (p->fmt + 1) % FMT_COUNT;
 		app_msg(p->app, 0, "values: %s", fmt_names[p->fmt]);
+		return R_DRAW;
+	case ACT_LOG_SCALE:
+		p->logscale = !p->logscale;
 		return R_DRAW;
 	case ACT_HEAT:
 		p->heat = !p->heat;

@@ -202,6 +202,9 @@ screen preview-i64 "$FIX" types.gguf "keys 4f" "type I64" \
     "keys <Enter><Enter>" "wait" "keys f"
 # Esc cancels the statistics (or they were done first: a race by nature),
 # s computes them again; the settled screen is the same either way.
+# L: the histogram on a log scale (the tails show), and back.
+screen preview-log "$FIX" $BV "keys 4j<Enter>" "wait" "keys L"
+screen preview-log-off "$FIX" $BV "keys 4j<Enter>" "wait" "keys LL"
 screen preview-cancel "$FIX" $BV "keys 4j<Enter><Esc>" "wait" "keys s" "wait"
 
 # Mouse: a click selects, a double click opens, the wheel scrolls.
