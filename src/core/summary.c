@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,136 @@ count_types(struct gguf_summary *s, struct gguf_file *f)
 	}
 }
 
+/* One hyper-parameter: label and text (printf), if there is room. */
+static void __attribute__((format(printf, 3, 4)))
+hparam(struct gguf_summary *s, const char *label, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (s->n_hp == GGUF_SUM_MAXHP)
+		return;
+	s->hp[s->n_hp].label = label;
+	va_start(ap, fmt);
+	vsnprintf(s->hp[s->n_hp].text, sizeof s->hp[0].text, fmt, ap);
+	va_end(ap);
+	s->n_hp++;
+}
+
+/* {arch}.suffix, or NULL. */
+static struct gguf_val *
+arch_key(struct gguf_file *f, struct gguf_doc *d, const struct gguf_str *a,
+    const char *suffix)
+{
+	char	k[160];
+
+	if (a->n == 0 || a->n > 64)
+		return NULL;
+	snprintf(k, sizeof k, "%.*s.%s", (int)a->n, a->p, suffix);
+	return key(f, d, k);
+}
+
+/* A number as its text ("4096", "10000", "0.5"); 0 if it is not one. */
+static int
+num_text(struct gguf_val *v, char *buf, size_t len)
+{
+	uint64_t	u;
+	double		x;
+
+	if (v == NULL)
+		return 0;
+	if (gguf_val_u64(v, &u) == 0)
+		snprintf(buf, len, "%llu", (unsigned long long)u);
+	else if (gguf_val_f64(v, &x) == 0)
+		snprintf(buf, len, "%.9g", x);
+	else
+		return 0;
+	return 1;
+}
+
+/*
+ * Head counts: a number, or an array of one per layer (the KV heads of
+ * models whose layers differ): "8", or "0..8 per layer".
+ */
+static int
+heads_text(struct gguf_val *v, char *buf, size_t len)
+{
+	struct gguf_val	e;
+	uint64_t	i, u, lo = UINT64_MAX, hi = 0;
+
+	if (v == NULL)
+		return 0;
+	if (v->type != GGUF_VT_ARR)
+		return num_text(v, buf, len);
+	for (i = 0; i < v->count; i++) {
+		if (gguf_arr_get(v, i, &e, NULL) != 0 ||
+		    gguf_val_u64(&e, &u) != 0)
+			return 0;
+		lo = u < lo ? u : lo;
+		hi = u > hi ? u : hi;
+	}
+	if (v->count == 0)
+		return 0;
+	if (lo == hi)
+		snprintf(buf, len, "%llu", (unsigned long long)lo);
+	else
+		snprintf(buf, len, "%llu..%llu per layer",
+		    (unsigned long long)lo, (unsigned long long)hi);
+	return 1;
+}
+
+static void
+hparams(struct gguf_summary *s, struct gguf_file *f, struct gguf_doc *d)
+{
+	struct gguf_str	 a = { NULL, 0 }, m;
+	struct gguf_val	*v;
+	char		 t[40], u[40];
+
+	if (s->arch == NULL || gguf_val_str(s->arch, &a) != 0)
+		a.n = 0;
+	if (num_text(arch_key(f, d, &a, "context_length"), t, sizeof t))
+		hparam(s, "Context", "%s", t);
+	if (num_text(arch_key(f, d, &a, "embedding_length"), t, sizeof t))
+		hparam(s, "Embedding", "%s", t);
+	if (num_text(arch_key(f, d, &a, "block_count"), t, sizeof t))
+		hparam(s, "Layers", "%s", t);
+	if (heads_text(arch_key(f, d, &a, "attention.head_count"), t,
+	    sizeof t))
+		hparam(s, "Heads", "%s", t);
+	if (heads_text(arch_key(f, d, &a, "attention.head_count_kv"), t,
+	    sizeof t))
+		hparam(s, "KV heads", "%s", t);
+	if (num_text(arch_key(f, d, &a, "expert_count"), t, sizeof t)) {
+		if (num_text(arch_key(f, d, &a, "expert_used_count"), u,
+		    sizeof u))
+			hparam(s, "Experts", "%s (%s in use)", t, u);
+		else
+			hparam(s, "Experts", "%s", t);
+	}
+	if (num_text(arch_key(f, d, &a, "rope.freq_base"), t, sizeof t))
+		hparam(s, "RoPE base", "%s", t);
+	v = arch_key(f, d, &a, "rope.scaling.type");
+	if (v != NULL && gguf_val_str(v, &m) == 0 && m.n < 32) {
+		if (num_text(arch_key(f, d, &a, "rope.scaling.factor"), u,
+		    sizeof u))
+			hparam(s, "RoPE scaling", "%.*s, factor %s", (int)m.n,
+			    m.p, u);
+		else
+			hparam(s, "RoPE scaling", "%.*s", (int)m.n, m.p);
+	}
+	v = key(f, d, "tokenizer.ggml.tokens");
+	if (v != NULL && v->type == GGUF_VT_ARR)
+		hparam(s, "Vocabulary", "%llu tokens",
+		    (unsigned long long)v->count);
+	else if (num_text(arch_key(f, d, &a, "vocab_size"), t, sizeof t))
+		hparam(s, "Vocabulary", "%s tokens", t);
+	v = key(f, d, "tokenizer.ggml.model");
+	if (v != NULL && gguf_val_str(v, &m) == 0 && m.n < 32)
+		hparam(s, "Tokenizer", "%.*s", (int)m.n, m.p);
+	if (s->n_hp > 0)
+		hparam(s, "Chat template", "%s",
+		    key(f, d, "tokenizer.chat_template") != NULL ? "yes" : "no");
+}
+
 void
 gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
     struct gguf_doc *d, unsigned flags)
@@ -119,6 +250,7 @@ gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
 		section(s, GGUF_SEC_TRAILING, lay->ti_end, lay->file_size);
 
 	count_types(s, f);
+	hparams(s, f, d);
 
 	for (k = 0; k < gguf_n_warnings(f); k++) {
 		w = gguf_warning_at(f, k);

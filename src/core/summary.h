@@ -47,6 +47,17 @@ struct gguf_finding {
 	char		*msg;		/* one line, printable ASCII */
 };
 
+/*
+ * The hyper-parameters a reader looks for first, from the keys of the
+ * architecture ({arch}.context_length, ...) and of the tokenizer, in
+ * this order; those the file lacks are left out.
+ */
+#define GGUF_SUM_MAXHP	12
+struct gguf_sum_hparam {
+	const char	*label;		/* "Context length", "Layers", ... */
+	char		 text[80];	/* "4096", "32 (8 in use)", "yes" */
+};
+
 struct gguf_summary {
 	const struct gguf_layout *lay;
 	/* Well-known keys, NULL if absent (of any type: check before use). */
@@ -68,6 +79,8 @@ struct gguf_summary {
 	size_t			 n_findings;
 	size_t			 n_reader;
 	unsigned		 count[3];	/* by level */
+	struct gguf_sum_hparam	 hp[GGUF_SUM_MAXHP];
+	size_t			 n_hp;
 };
 
 #define GGUF_SUM_CHECKS	0x01	/* run the model checks (without the data) */

@@ -135,7 +135,7 @@ build(struct summary *s)
 	struct gguf_err			 err;
 	struct sline			*l;
 	size_t				 k;
-	int				 p;
+	int				 p, lvl;
 	char				 g[32], z[32];
 
 	gguf_summary_make(sum, app_file(a), app_doc(a), GGUF_SUM_CHECKS);
@@ -166,6 +166,18 @@ build(struct summary *s)
 	add(s, SL_HEAD, "Sections");
 	for (k = 0; k < sum->n_sections; k++)
 		add_section(s, &sum->sections[k]);
+
+	/*
+	 * The hyper-parameters one looks for first, after the sections
+	 * (which stay on the first screen: they say the file is whole).
+	 */
+	if (sum->n_hp > 0) {
+		add(s, SL_BLANK, NULL);
+		add(s, SL_HEAD, "Model");
+		for (k = 0; k < sum->n_hp; k++)
+			add_text(s, sum->hp[k].label, S_NORMAL, "%s",
+			    sum->hp[k].text);
+	}
 
 	if (lay->n_tensors > 0) {
 		add(s, SL_BLANK, NULL);
@@ -200,8 +212,11 @@ build(struct summary *s)
 	add(s, SL_BLANK, NULL);
 	l = add(s, SL_HEAD, "Checks");
 	gguf_wlevel_counts(sum->count, "none", l->text, sizeof l->text);
-	for (k = 0; k < sum->n_findings; k++)
-		add(s, SL_WARN, NULL)->i = k;
+	/* Errors first, then warnings, then notes; in order within each. */
+	for (lvl = GGUF_W_ERROR; lvl >= GGUF_W_NOTE; lvl--)
+		for (k = 0; k < sum->n_findings; k++)
+			if (sum->findings[k].level == lvl)
+				add(s, SL_WARN, NULL)->i = k;
 }
 
 /* The colour of the k-th tensor type present: six, in turn. */

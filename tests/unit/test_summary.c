@@ -200,6 +200,82 @@ test_scaled(void)
 	    "7.00 B") == 0, "7e9: 7.00 B");
 }
 
+/* The hyper-parameters: from {arch}.* and tokenizer.* keys, in order. */
+static void
+test_hparams(void)
+{
+	static const char *want[][2] = {
+		{ "Context", "8192" }, { "Embedding", "4096" },
+		{ "Layers", "3" }, { "Heads", "32" },
+		{ "KV heads", "0..8 per layer" }, { "Experts", "8 (2 in use)" },
+		{ "RoPE base", "500000" }, { "RoPE scaling", "yarn, factor 4" },
+		{ "Vocabulary", "3 tokens" }, { "Tokenizer", "gpt2" },
+		{ "Chat template", "yes" },
+	};
+	struct gguf_summary	 s;
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	struct gg		 g;
+	size_t			 k;
+	int			 same = 1;
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 14);
+	gg_kv_str(&g, "general.architecture", "qwen3moe");
+	gg_kv_u32(&g, "qwen3moe.context_length", 8192);
+	gg_kv_u32(&g, "qwen3moe.embedding_length", 4096);
+	gg_kv_u32(&g, "qwen3moe.block_count", 3);
+	gg_kv_u32(&g, "qwen3moe.attention.head_count", 32);
+	gg_kv_arr(&g, "qwen3moe.attention.head_count_kv", GG_U32, 3);
+	gg_u32(&g, 8);
+	gg_u32(&g, 0);
+	gg_u32(&g, 8);
+	gg_kv_u32(&g, "qwen3moe.expert_count", 8);
+	gg_kv_u32(&g, "qwen3moe.expert_used_count", 2);
+	gg_kv_f32(&g, "qwen3moe.rope.freq_base", 500000);
+	gg_kv_str(&g, "qwen3moe.rope.scaling.type", "yarn");
+	gg_kv_f32(&g, "qwen3moe.rope.scaling.factor", 4);
+	gg_kv_str(&g, "tokenizer.ggml.model", "gpt2");
+	gg_kv_arr(&g, "tokenizer.ggml.tokens", GG_STR, 3);
+	gg_str(&g, "a");
+	gg_str(&g, "b");
+	gg_str(&g, "c");
+	gg_kv_str(&g, "tokenizer.chat_template", "{{ x }}");
+	memset(&err, 0, sizeof err);
+	f = gguf_open_buffer(g.buf, g.len, &err);
+	if (!ok(f != NULL, "a MoE file opens: %s", err.msg)) {
+		gg_free(&g);
+		return;
+	}
+	gguf_summary_make(&s, f, NULL, 0);
+	is_u64(s.n_hp, sizeof want / sizeof want[0],
+	    "every hyper-parameter is there");
+	for (k = 0; k < s.n_hp && k < sizeof want / sizeof want[0]; k++) {
+		if (strcmp(s.hp[k].label, want[k][0]) != 0 ||
+		    strcmp(s.hp[k].text, want[k][1]) != 0) {
+			diag("%s: %s, want %s: %s", s.hp[k].label,
+			    s.hp[k].text, want[k][0], want[k][1]);
+			same = 0;
+		}
+	}
+	ok(same, "context, embedding, layers, heads, KV heads (an array), "
+	    "experts, RoPE, vocabulary, tokenizer, chat template");
+	gguf_summary_free(&s);
+	gguf_close(f);
+	gg_free(&g);
+
+	/* Without an architecture or a tokenizer: none. */
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 1);
+	gg_kv_u32(&g, "x.context_length", 5);
+	f = gguf_open_buffer(g.buf, g.len, &err);
+	gguf_summary_make(&s, f, NULL, 0);
+	is_u64(s.n_hp, 0, "no architecture, no tokenizer: no hyper-parameters");
+	gguf_summary_free(&s);
+	gguf_close(f);
+	gg_free(&g);
+}
+
 int
 main(void)
 {
@@ -207,5 +283,6 @@ main(void)
 	test_trailing();
 	test_doc();
 	test_scaled();
+	test_hparams();
 	return tap_done();
 }
