@@ -14,7 +14,9 @@
  *
  * --raw prints what the window's blocks store instead: for quantized types
  * each block's scales, mins and quants as numbers (the block view of the
- * dequantizer); for plain types the stored bit patterns in hex.
+ * dequantizer); for plain types the stored bit patterns in hex. Where a
+ * tensor's blocks cross rows (an early converter's), blocks are numbered
+ * over the tensor and located by element.
  *
  * This file also holds the helpers `ggufed stats` shares: tensor lookup
  * with suggestions, allocation.
@@ -226,13 +228,28 @@ cat_raw(const struct gguf_file *f, const struct gguf_tensor *t,
 				free(bv);
 				return -1;
 			}
-			printf("# row %llu, block %llu: columns %llu:%llu, "
-			    "data offset %llu\n", (unsigned long long)r,
-			    (unsigned long long)(b - r * t->ne[0] / ti->blck),
-			    (unsigned long long)(b * ti->blck - r * t->ne[0]),
-			    (unsigned long long)((b + 1) * ti->blck -
-			    r * t->ne[0]),
-			    (unsigned long long)(b * ti->bytes));
+			if (t->flags & GGUF_TENSOR_XROW)
+				/* Blocks cross rows: say where in the run. */
+				printf("# row %llu, block %llu of the tensor: "
+				    "elements %llu:%llu (the row is %llu:%llu), "
+				    "data offset %llu\n", (unsigned long long)r,
+				    (unsigned long long)b,
+				    (unsigned long long)(b * ti->blck),
+				    (unsigned long long)((b + 1) * ti->blck),
+				    (unsigned long long)(r * t->ne[0]),
+				    (unsigned long long)((r + 1) * t->ne[0]),
+				    (unsigned long long)(b * ti->bytes));
+			else
+				printf("# row %llu, block %llu: columns "
+				    "%llu:%llu, data offset %llu\n",
+				    (unsigned long long)r,
+				    (unsigned long long)(b - r * t->ne[0] /
+				    ti->blck),
+				    (unsigned long long)(b * ti->blck -
+				    r * t->ne[0]),
+				    (unsigned long long)((b + 1) * ti->blck -
+				    r * t->ne[0]),
+				    (unsigned long long)(b * ti->bytes));
 			print_view(bv);
 		}
 	}

@@ -121,6 +121,14 @@ int		 gguf_ttype_parse(const char *s);
  */
 int		 gguf_ttype_nbytes(uint32_t id, const uint64_t ne[GGUF_MAX_DIMS],
 		     uint64_t *nbytes, struct gguf_err *err);
+/*
+ * Byte size of nelem elements of block type id stored as one run of
+ * blocks, the last one partly used: how early ggml sized a tensor whose
+ * rows are not whole blocks (its blocks cross rows; element i is element
+ * i % blck of block i / blck). Overflow-checked; -1 with a message.
+ */
+int		 gguf_ttype_nbytes_flat(uint32_t id, uint64_t nelem,
+		     uint64_t *nbytes, struct gguf_err *err);
 
 /* general.file_type names ("MOSTLY_Q4_K_M"), NULL if unknown. */
 const char	*gguf_file_type_name(uint32_t ft);
@@ -204,6 +212,7 @@ struct gguf_kv {
 
 #define GGUF_TENSOR_UNSIZED	0x01	/* unknown type or partial block: size unknown */
 #define GGUF_TENSOR_UNREADABLE	0x02	/* data lies (partly) beyond the end of the file */
+#define GGUF_TENSOR_XROW	0x04	/* rows are not whole blocks: blocks cross rows */
 
 struct gguf_tensor {
 	struct gguf_str	 name;

@@ -41,6 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dequant.h"
 #include "gguf.h"
 #include "internal.h"
 #include "nameix.h"
@@ -417,6 +418,27 @@ check_keys(struct gguf_file *f, struct gguf_err *err)
 
 /* ----------------------------------------------------------- tensor infos */
 
+/*
+ * A block-quantized tensor whose rows are not whole blocks, as early
+ * converters wrote them: its elements are one run of blocks (the last one
+ * partly used) that cross the rows. Early ggml sized and read it so;
+ * current ggml refuses it. why says which row length is at fault.
+ */
+static void
+warn_xrow(struct gguf_file *f, const struct gguf_tensor *t, uint64_t at,
+    const char *why)
+{
+	char	buf[256], fix[320];
+
+	fix[0] = '\0';
+	if (gguf_dequant_check(t->type, f->lay.be, NULL) == 0)
+		snprintf(fix, sizeof fix, " (convert %s f32 rewrites it "
+		    "losslessly as float32)", pname(&t->name, buf, sizeof buf));
+	warnf(f, GGUF_W_ERROR, at, "tensor \"%s\": %s: its blocks run on "
+	    "across rows, as early ggml wrote them; current ggml refuses "
+	    "such a tensor%s", pname(&t->name, buf, sizeof buf), why, fix);
+}
+
 static int
 read_tensor(struct gguf_file *f, struct gguf_cur *c, struct gguf_tensor *t,
     struct gguf_err *err)
@@ -475,6 +497,13 @@ read_tensor(struct gguf_file *f, struct gguf_cur *c, struct gguf_tensor *t,
 		    t->ne[0] % gguf_ttype(t->type)->blck == 0)
 			return gguf_errf(err, (int64_t)at, "tensor \"%s\": %s",
 			    pname(&t->name, buf, sizeof buf), e.msg);
+		if (gguf_ttype_known(t->type) &&
+		    gguf_ttype_nbytes_flat(t->type, t->nelem, &t->nbytes,
+		    NULL) == 0) {
+			t->flags |= GGUF_TENSOR_XROW;
+			warn_xrow(f, t, at, e.msg);
+			return 0;
+		}
 		t->flags |= GGUF_TENSOR_UNSIZED;
 		t->nbytes = 0;
 		warnf(f, GGUF_W_ERROR, at,

@@ -144,6 +144,26 @@ overflow:
 	    "2^63-1 bytes)");
 }
 
+int
+gguf_ttype_nbytes_flat(uint32_t id, uint64_t nelem, uint64_t *nbytes,
+    struct gguf_err *err)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(id);
+	uint64_t			 nblocks, size;
+	char				 buf[24];
+
+	if (ti == NULL || ti->blck == 0)
+		return gguf_errf(err, -1, "%s%s has no known size",
+		    ti != NULL ? "removed type " : "",
+		    gguf_ttype_name(id, buf));
+	nblocks = nelem / ti->blck + (nelem % ti->blck != 0);
+	if (gguf_mul_ok(nblocks, ti->bytes, &size) != 0 || size > INT64_MAX)
+		return gguf_errf(err, -1, "tensor byte size overflows (more "
+		    "than 2^63-1 bytes)");
+	*nbytes = size;
+	return 0;
+}
+
 /* ------------------------------------------------------------ value types */
 
 static const struct {

@@ -821,7 +821,7 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 			app_msg(p->app, 1, "%s", err.msg);
 			return R_DRAW;
 		}
-		p->nblocks = p->t->nelem / ti->blck;
+		p->nblocks = p->t->nbytes / ti->bytes;	/* blocks may cross rows */
 		list_free(&p->blist);
 		list_init_flat(&p->blist, &block_list_ops, p, p->nblocks);
 		/* Start at the block under the cursor. */

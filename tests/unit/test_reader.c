@@ -2,7 +2,8 @@
  * test_reader.c - the reader on files built byte by byte: every value type
  * in both byte orders and in v1, lazy array access against a sequential
  * walk, lookups, warnings and errors with their offsets, and the large
- * fixtures (random access into a 150,000-string vocabulary).
+ * fixtures (random access into a 150,000-string vocabulary); a tensor
+ * whose blocks cross rows, sized and read as early ggml did.
  */
 #include "config.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dequant.h"
 #include "gguf.h"
 #include "tap.h"
 #include "../tools/ggufgen.h"
@@ -313,6 +315,73 @@ check_big_vocab(void)
 	gguf_close(f);
 }
 
+/* Same float32 bits. */
+static int
+same_f32(float a, float b)
+{
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/*
+ * Q8_0 [33, 3], as early converters wrote it: 99 elements in 4 blocks
+ * (the last one partly used) running on across the rows. Block b has the
+ * scale (b + 1) / 4 and the quants j - 16, so element i is
+ * (i / 32 + 1) / 4 * (i % 32 - 16).
+ */
+static void
+check_xrow(void)
+{
+	static const uint16_t	 scale[] = { 0x3400, 0x3800, 0x3a00, 0x3c00 };
+	struct gguf_file	*f;
+	const struct gguf_tensor *t;
+	struct gguf_err		 err;
+	struct gg		 g;
+	uint64_t		 ne[2] = { 33, 3 }, i, bad = 0;
+	float			 v[99], row1[4];
+	unsigned		 b, j;
+
+	gg_init(&g, 2, 0);
+	gg_header(&g, 1, 1);
+	gg_kv_str(&g, "general.architecture", "llama");
+	gg_tensor(&g, "x", 2, ne, GG_T_Q8_0, 0);
+	gg_pad(&g, 32);
+	for (b = 0; b < 4; b++) {
+		gg_u16(&g, scale[b]);
+		for (j = 0; j < 32; j++)
+			gg_u8(&g, (uint8_t)(int8_t)((int)j - 16));
+	}
+	gg_pad(&g, 32);
+	f = open_gg(&g, &err);
+	ok(f != NULL, "xrow: opens (%s)", err.msg);
+	if (f == NULL) {
+		gg_free(&g);
+		return;
+	}
+	t = gguf_tensor_at(f, 0);
+	ok((t->flags & GGUF_TENSOR_XROW) && !(t->flags & GGUF_TENSOR_UNSIZED),
+	    "xrow: flagged as blocks across rows, with a size");
+	is_u64(t->nbytes, 4 * 34, "xrow: sized as whole blocks over 99 elements");
+	ok(level_of(f, "blocks run on across rows") == GGUF_W_ERROR &&
+	    has_warning(f, "current ggml refuses") &&
+	    has_warning(f, "convert x f32"), "xrow: an error that names the fix");
+	ok(gguf_dequant_rows(f, t, 0, 3, 0, 33, v, &err) == 0,
+	    "xrow: every row decodes (%s)", err.msg);
+	for (i = 0; i < 99; i++) {
+		if (!same_f32(v[i], (float)(i / 32 + 1) / 4 *
+		    (float)((int)(i % 32) - 16)))
+			bad++;
+	}
+	is_u64(bad, 0, "xrow: element i is element i %% 32 of block i / 32");
+	ok(same_f32(v[32], -8) && same_f32(v[33], -7.5f) &&
+	    same_f32(v[98], -14),
+	    "xrow: the row ends and starts where the run says");
+	ok(gguf_dequant_rows(f, t, 1, 1, 29, 4, row1, &err) == 0 &&
+	    same_f32(row1[0], 7) && same_f32(row1[1], 7.5f) &&
+	    same_f32(row1[2], -12) && same_f32(row1[3], -11.25f), "xrow: a window across a block edge");
+	gguf_close(f);
+	gg_free(&g);
+}
+
 int
 main(void)
 {
@@ -322,5 +391,6 @@ main(void)
 	check_all(1, 0);
 	check_errors();
 	check_big_vocab();
+	check_xrow();
 	return tap_done();
 }
