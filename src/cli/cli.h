@@ -162,6 +162,7 @@ int	 cmd_rm(int argc, char **argv);
 int	 cmd_mv(int argc, char **argv);
 int	 cmd_rename(int argc, char **argv);
 int	 cmd_rm_tensor(int argc, char **argv);
+int	 cmd_convert(int argc, char **argv);
 int	 cmd_recover(int argc, char **argv);
 
 #endif /* CLI_H */

@@ -1,6 +1,6 @@
 /*
- * edit.c - `ggufed edit`, the shorthands `set`, `rm`, `mv`, `rename` and
- * `rm-tensor`, and `ggufed recover`.
+ * edit.c - `ggufed edit`, the shorthands `set`, `rm`, `mv`, `rename`,
+ * `rm-tensor` and `convert`, and `ggufed recover`.
  *
  *	ggufed edit FILE (-i | -o OUT) [-e CMD]... [-f SCRIPT] [--dry-run]
  *	ggufed set FILE KEY[:TYPE] VALUE (-i | -o OUT)
@@ -153,6 +153,33 @@ show_arr_diff(FILE *fp, struct gguf_val *o, struct gguf_val *n)
 		fprintf(fp, ": from [%llu] on", (unsigned long long)lim);
 }
 
+/* "- tensor NAME", "> tensor OLD -> NEW", "~ tensor NAME: Q8_0 -> F32". */
+static void
+print_tensor_change(FILE *fp, const struct gguf_change *c)
+{
+	char	b1[24], b2[24];
+
+	if (c->flags & GGUF_ED_REMOVED) {
+		fputs("- tensor ", fp);
+		out_quoted(fp, c->old_name.p, c->old_name.n);
+		fputc('\n', fp);
+		return;
+	}
+	if (c->flags & GGUF_ED_RENAMED) {
+		fputs("> tensor ", fp);
+		out_quoted(fp, c->old_name.p, c->old_name.n);
+		fputs(" -> ", fp);
+		out_quoted(fp, c->new_name.p, c->new_name.n);
+		fputc('\n', fp);
+	}
+	if (c->flags & GGUF_ED_VALUE) {
+		fputs("~ tensor ", fp);
+		out_quoted(fp, c->new_name.p, c->new_name.n);
+		fprintf(fp, ": %s -> %s\n", gguf_ttype_name(c->old_type, b1),
+		    gguf_ttype_name(c->new_type, b2));
+	}
+}
+
 static void
 print_diff(FILE *fp, struct gguf_doc *d)
 {
@@ -166,16 +193,7 @@ print_diff(FILE *fp, struct gguf_doc *d)
 		struct gguf_change	*c = &ch[i];
 
 		if (c->what == GGUF_CH_TENSOR) {
-			if (c->flags & GGUF_ED_REMOVED) {
-				fputs("- tensor ", fp);
-				out_quoted(fp, c->old_name.p, c->old_name.n);
-			} else {
-				fputs("> tensor ", fp);
-				out_quoted(fp, c->old_name.p, c->old_name.n);
-				fputs(" -> ", fp);
-				out_quoted(fp, c->new_name.p, c->new_name.n);
-			}
-			fputc('\n', fp);
+			print_tensor_change(fp, c);
 			continue;
 		}
 		if (c->flags & GGUF_ED_ADDED) {
@@ -701,6 +719,12 @@ int
 cmd_rm_tensor(int argc, char **argv)
 {
 	return shorthand("rm-tensor", 1, argc, argv);
+}
+
+int
+cmd_convert(int argc, char **argv)
+{
+	return shorthand("convert", 2, argc, argv);
 }
 
 int

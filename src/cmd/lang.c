@@ -503,6 +503,30 @@ parse_rename(const struct lang_def *def, struct lang_src *src,
 	return parse_two(def, src, cmd, msg, len);
 }
 
+/* convert TENSOR TYPE */
+static int
+parse_convert(const struct lang_def *def, struct lang_src *src,
+    struct lang_cmd *cmd, char *msg, size_t len)
+{
+	char	*word;
+	size_t	 wlen;
+	int	 t;
+
+	(void)def;
+	if (src_key(src, cmd, 0, 0, &cmd->name, &cmd->nlen, msg, len) != 0)
+		return LANG_ERR;
+	if (!src_more(src))
+		return msgf(msg, len, "the type is missing: convert TENSOR f32");
+	if (src_key(src, cmd, 0, 0, &word, &wlen, msg, len) != 0)
+		return LANG_ERR;
+	t = strlen(word) == wlen ? gguf_ttype_parse(word) : -1;
+	free(word);
+	if (t < 0)
+		return msgf(msg, len, "unknown tensor type: convert TENSOR f32");
+	cmd->type = (uint32_t)t;
+	return src_end(src, msg, len);
+}
+
 /* undo [N], redo [N] */
 static int
 parse_count(const struct lang_def *def, struct lang_src *src,
@@ -567,6 +591,8 @@ const struct lang_def lang_defs[] = {
 	    parse_rename },
 	{ "rm-tensor", LANG_RM_TENSOR, 0, "rm-tensor NAME", "rm-tensor",
 	    parse_one },
+	{ "convert", LANG_CONVERT, 0, "convert TENSOR f32", "convert",
+	    parse_convert },
 	{ "undo", LANG_UNDO, 0, "undo [N]", "undo", parse_count },
 	{ "redo", LANG_REDO, 0, "redo [N]", "redo", parse_count },
 
@@ -1020,6 +1046,11 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 			return no_such(d, 1, 0, cmd->name, cmd->nlen, "", msg,
 			    len);
 		if (gguf_doc_tensor_remove(d, cmd->name, cmd->nlen, &err) != 0)
+			return doc_error(&err, msg, len);
+		return LANG_OK;
+	case LANG_CONVERT:
+		if (gguf_doc_tensor_convert(d, cmd->name, cmd->nlen, cmd->type,
+		    &err) != 0)
 			return doc_error(&err, msg, len);
 		return LANG_OK;
 	case LANG_UNDO:

@@ -16,6 +16,7 @@
  *	rename TENSOR NEWNAME		rename a tensor
  *	rename s/REGEX/REPL/[gi]	rename tensors by PCRE2 substitution
  *	rm-tensor NAME			remove a tensor (its data goes on save)
+ *	convert TENSOR f32		its data as float32, losslessly, on save
  *	undo [N], redo [N]
  *
  * The browser's `:` line takes these and its own commands (w, q, help,
@@ -51,6 +52,7 @@ enum lang_op {
 	LANG_RENAME,		/* rename TENSOR NEWNAME */
 	LANG_RENAME_RE,		/* rename s/RE/REPL/[gi] */
 	LANG_RM_TENSOR,		/* rm-tensor NAME */
+	LANG_CONVERT,		/* convert TENSOR TYPE */
 	LANG_UNDO,		/* undo [N] */
 	LANG_REDO,		/* redo [N] */
 	/* The browser's own: arg is the rest of the line, as typed. */
@@ -102,7 +104,7 @@ struct lang_cmd {
 	char		*value;		/* value text, unparsed */
 	size_t		 vlen;
 	int		 has_type;
-	uint32_t	 type;
+	uint32_t	 type;		/* value type; convert: tensor type */
 	uint32_t	 atype;
 	int		 has_index;
 	int		 has_range;	/* [I:J] */

@@ -2,9 +2,10 @@
  * doc.c - the copy-on-write document: entries, lookup, edits, undo and
  * redo, and the diff against the source.
  *
- * Every KV pair and tensor of the source is an entry whose state is three
+ * Every KV pair and tensor of the source is an entry whose state is a few
  * words: an owned key or name (NULL: the source's), an owned value (NULL:
- * the source's) and a removed flag. Keys added by edits are entries after
+ * the source's), a removed flag and, for a tensor, whether its data is
+ * converted to float32 on save. Keys added by edits are entries after
  * the source's, with both members owned. Owned names and values are
  * immutable and reference counted, so a state is copied by taking
  * references, never bytes.
@@ -37,6 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dequant.h"
 #include "docint.h"
 #include "suggest.h"
 
@@ -288,7 +290,24 @@ tensor_flags(struct gguf_doc *d, uint64_t i)
 	if (d->ten[i].name != NULL && !str_eq(gguf_doc_tensor_name(d, i),
 	    gguf_tensor_at(d->f, i)->name))
 		fl |= GGUF_ED_RENAMED;
+	if (d->ten[i].f32)
+		fl |= GGUF_ED_VALUE;
 	return fl;
+}
+
+uint32_t
+gguf_doc_tensor_type(struct gguf_doc *d, uint64_t i)
+{
+	return d->ten[i].f32 ? GGUF_T_F32 : gguf_tensor_at(d->f, i)->type;
+}
+
+uint64_t
+gguf_doc_tensor_nbytes(struct gguf_doc *d, uint64_t i)
+{
+	const struct gguf_tensor	*t = gguf_tensor_at(d->f, i);
+
+	/* A conversion is refused when this would overflow. */
+	return d->ten[i].f32 ? t->nelem * 4 : t->nbytes;
 }
 
 uint64_t
@@ -328,6 +347,8 @@ gguf_doc_tensor(struct gguf_doc *d, uint64_t i, struct gguf_doc_tensor *out)
 	out->name = gguf_doc_tensor_name(d, i);
 	out->t = gguf_tensor_at(d->f, i);
 	out->flags = tensor_flags(d, i);
+	out->type = gguf_doc_tensor_type(d, i);
+	out->nbytes = gguf_doc_tensor_nbytes(d, i);
 	return 0;
 }
 
@@ -946,6 +967,58 @@ gguf_doc_tensor_remove(struct gguf_doc *d, const char *name, size_t nlen,
 	return 0;
 }
 
+int
+gguf_doc_tensor_convert(struct gguf_doc *d, const char *name, size_t nlen,
+    uint32_t type, struct gguf_err *err)
+{
+	const struct gguf_type_info	*ti;
+	const struct gguf_tensor	*t;
+	struct urec			*r;
+	struct dstate			 s;
+	int64_t				 i;
+	uint64_t			 size;
+	char				 buf[256], tb[24];
+
+	if ((i = find_tensor(d, name, nlen, err)) < 0)
+		return -1;
+	gguf_pname(name, nlen, buf, sizeof buf);
+	if (type != GGUF_T_F32)
+		return gguf_errf(err, -1, "tensors convert to f32 only (not "
+		    "%s): float32 holds every value of the other types "
+		    "exactly", gguf_ttype_name(type, tb));
+	t = gguf_tensor_at(d->f, (uint64_t)i);
+	if (d->ten[i].f32)
+		return gguf_errf(err, -1, "tensor \"%s\" is already converted "
+		    "to F32", buf);
+	ti = gguf_ttype(t->type);
+	if (t->type == GGUF_T_F32)
+		return gguf_errf(err, -1, "tensor \"%s\" is F32 already", buf);
+	if (ti != NULL && (ti->flags & GGUF_TF_INT))
+		return gguf_errf(err, -1, "tensor \"%s\" is %s: its values are "
+		    "integers, not floats", buf, ti->name);
+	if (ti != NULL && (ti->flags & GGUF_TF_FLOAT) && ti->bytes > 4)
+		return gguf_errf(err, -1, "tensor \"%s\" is %s: float32 would "
+		    "round some of its values", buf, ti->name);
+	if (gguf_dequant_check(t->type, d->be, err) != 0)
+		return -1;
+	if (t->flags & GGUF_TENSOR_UNSIZED)
+		return gguf_errf(err, -1, "tensor \"%s\" has no known size",
+		    buf);
+	if (t->flags & GGUF_TENSOR_UNREADABLE)
+		return gguf_errf(err, -1, "tensor \"%s\": its data lies beyond "
+		    "the end of the file", buf);
+	if (gguf_mul_ok(t->nelem, 4, &size) != 0 || size > INT64_MAX)
+		return gguf_errf(err, -1, "tensor \"%s\": %llu float32 values "
+		    "are more than a file holds", buf,
+		    (unsigned long long)t->nelem);
+	r = rec_begin(d, "convert %s f32", buf);
+	s = st_copy(&d->ten[i]);
+	s.f32 = 1;
+	rec_change(d, r, GGUF_CH_TENSOR, (uint64_t)i, s);
+	rec_commit(d);
+	return 0;
+}
+
 /* ------------------------------------------------------------ regex rename */
 
 /* The first flaw of a plan, in the words of an edit refused. */
@@ -1071,6 +1144,8 @@ gguf_doc_diff(struct gguf_doc *d, struct gguf_change **out)
 		c->index = i;
 		c->old_name = gguf_tensor_at(d->f, i)->name;
 		c->new_name = gguf_doc_tensor_name(d, i);
+		c->old_type = gguf_tensor_at(d->f, i)->type;
+		c->new_type = gguf_doc_tensor_type(d, i);
 	}
 	*out = ch;
 	return n;

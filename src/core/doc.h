@@ -12,8 +12,8 @@
  * The merged view lists entries in document order: the file's KV pairs
  * (removed ones stay as tombstones flagged GGUF_ED_REMOVED, so a UI can
  * show them struck out), then the keys added since, in the order they
- * were added. Tensors are the file's, in file order; they can be renamed
- * and removed, not added.
+ * were added. Tensors are the file's, in file order; they can be renamed,
+ * removed and converted to float32, not added.
  *
  * Every edit is one undo step (a regex rename of 1,000 tensors too);
  * undo and redo are unbounded. An edit that is refused changes nothing
@@ -102,7 +102,7 @@ int			 gguf_doc_has_journal(const struct gguf_doc *d);
 
 /* Entry flags of the merged view and of diff records. */
 #define GGUF_ED_ADDED	0x01	/* not in the source */
-#define GGUF_ED_VALUE	0x02	/* value (or type) differs from the source */
+#define GGUF_ED_VALUE	0x02	/* value (or type; a tensor's data) differs */
 #define GGUF_ED_RENAMED	0x04	/* key or tensor name differs */
 #define GGUF_ED_REMOVED	0x08	/* dropped on save */
 
@@ -119,6 +119,8 @@ struct gguf_doc_tensor {
 	struct gguf_str			 name;		/* current name */
 	const struct gguf_tensor	*t;		/* the source's info */
 	unsigned			 flags;		/* GGUF_ED_* */
+	uint32_t			 type;		/* current type */
+	uint64_t			 nbytes;	/* current data size */
 };
 
 /* Entries of the merged view, tombstones included. */
@@ -250,6 +252,19 @@ const char *gguf_rename_why(const struct gguf_rename *r);
 /* Removes a tensor: its info and data are dropped on save. */
 int	gguf_doc_tensor_remove(struct gguf_doc *d, const char *name,
 	    size_t nlen, struct gguf_err *err);
+/*
+ * Converts a tensor's data to type (only GGUF_T_F32 is known): the
+ * tensor's type becomes F32 and, when the document is saved, its data the
+ * float32 values the dequantizer reads from the source, decoded a stretch
+ * at a time as they are written (the tensor is never held whole). That
+ * is lossless for the types whose values are float32 numbers: the
+ * block-quantized ones (whatever their layout, blocks that cross rows
+ * included), F16 and BF16. Refused: F32 itself, F64 and the integer types
+ * (float32 would round some of their values), and data that cannot be
+ * read or decoded. The entry's flags get GGUF_ED_VALUE.
+ */
+int	gguf_doc_tensor_convert(struct gguf_doc *d, const char *name,
+	    size_t nlen, uint32_t type, struct gguf_err *err);
 
 /*
  * Undo and redo: 0, or -1 if there is nothing to undo or redo. *label
@@ -279,6 +294,8 @@ struct gguf_change {
 	struct gguf_str	 new_name;	/* current key or name */
 	struct gguf_val	*old_val;	/* KV: source value, or NULL */
 	struct gguf_val	*new_val;	/* KV: current value, or NULL */
+	uint32_t	 old_type;	/* tensor: the source's type */
+	uint32_t	 new_type;	/* tensor: the type it is saved with */
 };
 
 /*

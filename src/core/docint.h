@@ -63,6 +63,7 @@ struct dstate {
 	struct gguf_name	*name;
 	struct gguf_value	*val;		/* KV entries only */
 	int			 removed;
+	int			 f32;		/* tensors: data to float32 */
 };
 
 /* One entry's change inside an undo record. */
@@ -119,6 +120,9 @@ struct gguf_doc {
 struct gguf_str	gguf_doc_kv_key(struct gguf_doc *d, uint64_t i);
 struct gguf_str	gguf_doc_tensor_name(struct gguf_doc *d, uint64_t i);
 struct gguf_val	*gguf_doc_kv_val(struct gguf_doc *d, uint64_t i);
+/* The type and data size a tensor entry is saved with. */
+uint32_t	gguf_doc_tensor_type(struct gguf_doc *d, uint64_t i);
+uint64_t	gguf_doc_tensor_nbytes(struct gguf_doc *d, uint64_t i);
 /* A printable rendering of a key or name (escaped, cut) in buf. */
 const char	*gguf_pname_str(struct gguf_str s, char *buf, size_t len);
 /* The alignment the document declares (general.alignment or 32). */

@@ -10,8 +10,8 @@
  * Tensor offsets are relative to the data section, so a KV edit or a
  * rename moves no tensor: the data section of the source is copied as
  * one range, whatever the header became. The data is re-laid out, tensor
- * by tensor, only when it has to be: a tensor was removed, the alignment
- * changed, or the source is not laid out the way ggml demands (offsets 0,
+ * by tensor, only when it has to be: a tensor was removed or converted,
+ * the alignment changed, or the source is not laid out the way ggml demands (offsets 0,
  * then each previous offset plus the previous size padded to the
  * alignment, in tensor-info order, zero padding after every tensor
  * including the last, nothing after that). The re-laid-out form is
@@ -29,6 +29,10 @@
  * hold the slack of the header region, so that a later edit that grows or
  * shrinks the header resizes the reserve instead of moving the data, and
  * the save is an in-place header rewrite. Its size is chosen here.
+ *
+ * A tensor converted to float32 is written from the source's mapping,
+ * decoded by the dequantizer a stretch at a time, so a converted tensor
+ * costs a buffer of CONV_CHUNK values, not its size.
  *
  * Data is streamed between descriptors with copy_file_range (the kernel
  * copies, or clones where the filesystem can), falling back to pread and
@@ -52,11 +56,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dequant.h"
 #include "docint.h"
 
 #define SINK_BUF	(1u << 20)		/* header writes */
 #define COPY_CHUNK	(64ull << 20)		/* per copy call, per progress */
 #define COPY_BUF	(8u << 20)		/* fallback buffer */
+#define CONV_CHUNK	(1u << 20)		/* values decoded per call */
 #define WRITEBACK	(16ull << 20)		/* start writeback this often */
 #define RES_KEYLEN	(sizeof GGUF_RESERVED_KEY - 1)
 #define RES_OVERHEAD	(8 + RES_KEYLEN + 4 + 4 + 8)	/* entry minus data */
@@ -105,7 +111,8 @@ kv_size(struct gguf_doc *d, uint64_t i, uint64_t *size, struct gguf_err *err)
 static int
 ti_raw(struct gguf_doc *d, const struct wplan *p, uint64_t i)
 {
-	return d->ten[i].name == NULL && gguf_layout(d->f)->version >= 2 &&
+	return d->ten[i].name == NULL && !d->ten[i].f32 &&
+	    gguf_layout(d->f)->version >= 2 &&
 	    p->off[i] == gguf_tensor_at(d->f, i)->offset;
 }
 
@@ -195,7 +202,7 @@ gguf_plan(struct gguf_doc *d, int64_t reserve, struct wplan *p,
 {
 	const struct gguf_layout	*lay = gguf_layout(d->f);
 	const struct gguf_tensor	*t;
-	uint64_t			 i, sz, h, expect, end, cur;
+	uint64_t			 i, sz, h, expect, end, cur, conv = 0;
 	int				 removed = 0, pad;
 	char				 buf[256];
 
@@ -248,23 +255,29 @@ gguf_plan(struct gguf_doc *d, int64_t reserve, struct wplan *p,
 			    sizeof buf));
 		h += ti_size(d, i);
 		p->n_tensors++;
+		conv += d->ten[i].f32 != 0;
 	}
 
 	/* Tensor layout: kept as is, or re-laid out canonically. */
-	p->relayout = removed || !p->src_canon || p->align != lay->alignment;
+	p->relayout = removed || conv > 0 || !p->src_canon ||
+	    p->align != lay->alignment;
 	if (p->relayout && lay->n_tensors > 0) {
 		expect = 0;
 		for (i = 0; i < d->n_ten; i++) {
 			if (d->ten[i].removed)
 				continue;
-			t = gguf_tensor_at(d->f, i);
 			p->off[i] = expect;
-			if (gguf_add_ok(expect, t->nbytes, &end) != 0 ||
+			if (gguf_add_ok(expect, gguf_doc_tensor_nbytes(d, i),
+			    &end) != 0 ||
 			    gguf_align_ok(end, p->align, &expect) != 0)
 				return gguf_errf(err, -1, "data section size "
 				    "overflows");
 		}
 		p->data_len = expect;
+		if (conv > 0)
+			gguf_notice(info, "%llu tensor%s converted to F32 (data "
+			    "re-laid out)", (unsigned long long)conv,
+			    conv == 1 ? "" : "s");
 		if (removed)
 			gguf_notice(info, "tensor data re-laid out (tensors removed)");
 		else if (p->align != lay->alignment)
@@ -503,7 +516,7 @@ write_ti(struct gguf_doc *d, const struct wplan *p, uint64_t i,
 	gbuf_u32(tmp, t->n_dims, d->be);
 	for (k = 0; k < t->n_dims; k++)
 		gbuf_u64(tmp, t->ne[k], d->be);
-	gbuf_u32(tmp, t->type, d->be);
+	gbuf_u32(tmp, gguf_doc_tensor_type(d, i), d->be);
 	gbuf_u64(tmp, p->off[i], d->be);
 	return sink_enc(s, tmp, err);
 }
@@ -757,6 +770,68 @@ pwrite_zeros(int fd, uint64_t off, uint64_t n, struct gguf_err *err)
 	return 0;
 }
 
+/*
+ * Writes the float32 values of source tensor t at ooff in the document's
+ * byte order, decoding CONV_CHUNK values at a time: whole rows when a
+ * row is short, else stretches of one row.
+ */
+static int
+write_f32(struct gguf_doc *d, const struct gguf_tensor *t, int fd,
+    uint64_t ooff, struct copier *c, struct wsink *s, struct gguf_err *err)
+{
+	uint64_t	 ne0 = t->ne[0], nrows = gguf_tensor_nrows(t);
+	uint64_t	 r, col, nr, nc, rstep, cstep, k, n;
+	uint32_t	 bits;
+	uint8_t		*p;
+	float		*v;
+	ssize_t		 w;
+	int		 rc = -1;
+
+	if (ne0 == 0 || nrows == 0)
+		return 0;
+	rstep = ne0 <= CONV_CHUNK ? CONV_CHUNK / ne0 : 1;
+	cstep = ne0 <= CONV_CHUNK ? ne0 : CONV_CHUNK;
+	v = xreallocarray(NULL, (size_t)(rstep * cstep), sizeof *v);
+	for (r = 0; r < nrows; r += nr) {
+		nr = nrows - r < rstep ? nrows - r : rstep;
+		for (col = 0; col < ne0; col += nc) {
+			nc = ne0 - col < cstep ? ne0 - col : cstep;
+			if (gguf_dequant_rows(d->f, t, r, nr, col, nc, v,
+			    err) != 0)
+				goto out;
+			/* In place: each value's bytes replace its bits. */
+			n = nr * nc;
+			p = (uint8_t *)v;
+			for (k = 0; k < n; k++) {
+				memcpy(&bits, p + 4 * k, 4);
+				gguf_st32(p + 4 * k, bits, d->be);
+			}
+			for (k = 0; k < 4 * n; k += (uint64_t)w) {
+				w = gguf_io_pwrite(fd, p + k, (size_t)(4 * n - k),
+				    (off_t)(ooff + k));
+				if (w < 0 && errno == EINTR) {
+					w = 0;
+					continue;
+				}
+				if (w <= 0) {
+					gguf_errf(err, -1, "write: %s", w < 0 ?
+					    strerror(errno) : "no progress");
+					goto out;
+				}
+			}
+			writeback(c, ooff, 4 * n);
+			ooff += 4 * n;
+			s->pos += 4 * n;
+			if (sink_progress(s, err) != 0)
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(v);
+	return rc;
+}
+
 int
 gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
     struct wsink *s, struct gguf_err *err)
@@ -779,10 +854,14 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 		if (d->ten[i].removed)
 			continue;
 		t = gguf_tensor_at(d->f, i);
-		if (copy_range(&c, lay->data_off + t->offset,
+		if (d->ten[i].f32) {
+			if (write_f32(d, t, fd, p->data_off + p->off[i], &c, s,
+			    err) != 0)
+				goto out;
+		} else if (copy_range(&c, lay->data_off + t->offset,
 		    p->data_off + p->off[i], t->nbytes, s, err) != 0)
 			goto out;
-		end = p->off[i] + t->nbytes;
+		end = p->off[i] + gguf_doc_tensor_nbytes(d, i);
 		if (gguf_align_ok(end, p->align, &pend) != 0)
 			goto out;
 		if (pwrite_zeros(fd, p->data_off + end, pend - end, err) != 0)

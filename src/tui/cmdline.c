@@ -257,7 +257,8 @@ edit_complete(struct app *a, enum ask_compl c, const char *line, size_t word,
 			add(ctx, lang_defs[i].name);
 		return;
 	}
-	if (strcmp(first, "rename") == 0 || strcmp(first, "rm-tensor") == 0) {
+	if (strcmp(first, "rename") == 0 || strcmp(first, "rm-tensor") == 0 ||
+	    strcmp(first, "convert") == 0) {
 		add_names(a, 1, "", add, ctx);
 		return;
 	}

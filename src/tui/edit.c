@@ -862,6 +862,25 @@ rename_re_answer(struct app *a, void *arg, const char *line)
 	return R_DRAW;
 }
 
+/* Converts the tensor of e to float32 (one undo step); frees e. */
+static int
+convert_tensor(struct app *a, struct earg *e)
+{
+	struct gguf_err	err;
+	char		kb[96];
+	int		rc;
+
+	rc = gguf_doc_tensor_convert(app_doc(a), e->key, e->klen, GGUF_T_F32,
+	    &err);
+	if (rc != 0)
+		app_msg(a, 1, "%s", err.msg);
+	else
+		app_msg(a, 0, "%s: its data becomes float32 when saved (u "
+		    "undoes)", kname(e->key, e->klen, kb, sizeof kb));
+	earg_free(e);
+	return rc != 0 ? R_DRAW : R_DRAW | R_EDITED;
+}
+
 int
 edit_tensor(struct app *a, enum tui_action act, uint64_t i)
 {
@@ -871,7 +890,8 @@ edit_tensor(struct app *a, enum tui_action act, uint64_t i)
 	char		 kb[96];
 
 	/* Only the editing actions are taken, as in edit_kv. */
-	if (act != ACT_RENAME_RE && act != ACT_RENAME && act != ACT_DELETE)
+	if (act != ACT_RENAME_RE && act != ACT_RENAME && act != ACT_DELETE &&
+	    act != ACT_CONVERT)
 		return R_PASS;
 	if (act == ACT_RENAME_RE) {
 		e = earg_new("", 0);
@@ -895,6 +915,8 @@ edit_tensor(struct app *a, enum tui_action act, uint64_t i)
 	case ACT_DELETE:
 		confirm_remove(a, e, "tensor");
 		return R_DRAW;
+	case ACT_CONVERT:
+		return convert_tensor(a, e);
 	default:
 		earg_free(e);
 		return R_PASS;

@@ -72,6 +72,7 @@ const struct key_binding keys_table[] = {
 	{ SC_TENSORS,	'r',		ACT_RENAME },
 	{ SC_TENSORS,	'R',		ACT_RENAME_RE },
 	{ SC_TENSORS,	'd',		ACT_DELETE },
+	{ SC_TENSORS,	'c',		ACT_CONVERT },
 
 	/* Trees: folding. */
 	{ SC_TREE,	' ',		ACT_TOGGLE },

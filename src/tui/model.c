@@ -67,6 +67,19 @@ mdl_tensor_name(struct app *a, uint64_t i, unsigned *flags)
 	return dt.name;
 }
 
+uint32_t
+mdl_tensor_type(struct app *a, uint64_t i, uint64_t *nbytes)
+{
+	struct gguf_doc_tensor	dt;
+
+	if (gguf_doc_tensor(app_doc(a), i, &dt) != 0) {
+		*nbytes = 0;
+		return GGUF_T_F32;
+	}
+	*nbytes = dt.nbytes;
+	return dt.type;
+}
+
 unsigned
 mdl_n_changes(struct app *a)
 {

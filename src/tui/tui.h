@@ -191,6 +191,7 @@ void		 re_free(struct re *re);
 	X(RENAME,	"rename",	"rename the key or tensor") \
 	X(DESCRIBE,	"describe",	"what a well-known key means, and the type readers expect") \
 	X(RENAME_RE,	"rename-regex",	"rename tensors by PCRE2 substitution (shows the mapping first)") \
+	X(CONVERT,	"convert",	"data to float32 when saved (lossless)") \
 	X(UNDO,		"undo",		"undo the last edit") \
 	X(REDO,		"redo",		"redo what was undone") \
 	X(CHANGES,	"changes",	"the pending changes, old -> new") \
@@ -510,6 +511,8 @@ uint64_t	 mdl_n_tensors(struct app *a);
 const struct gguf_tensor *mdl_tensor(struct app *a, uint64_t i);
 /* Its current name and GGUF_ED_* flags. */
 struct gguf_str	 mdl_tensor_name(struct app *a, uint64_t i, unsigned *flags);
+/* The type and data size it is saved with (convert changes them). */
+uint32_t	 mdl_tensor_type(struct app *a, uint64_t i, uint64_t *nbytes);
 /* Number of pending changes. */
 unsigned	 mdl_n_changes(struct app *a);
 /* The mark of an edited row ('*' value, '+' added, '-' removed, '>'

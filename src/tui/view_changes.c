@@ -163,6 +163,7 @@ build_changes(struct lines *ls)
 	size_t			 n, i;
 	char			 on[SHOW * 4 + 8], nn[SHOW * 4 + 8];
 	char			 ov[SHOW * 4 + 32], nv[SHOW * 4 + 32], tb[32];
+	char			 tt[32];
 
 	lines_clear(ls);
 	n = gguf_doc_diff(app_doc(ls->app), &ch);
@@ -175,10 +176,17 @@ build_changes(struct lines *ls)
 		name_escape(nn, sizeof nn, c->new_name.p, (size_t)c->new_name.n,
 		    SHOW);
 		if (c->what == GGUF_CH_TENSOR) {
-			if (c->flags & GGUF_ED_REMOVED)
+			if (c->flags & GGUF_ED_REMOVED) {
 				add(ls, S_ERROR, "- tensor %s", on);
-			else
+				continue;
+			}
+			if (c->flags & GGUF_ED_RENAMED)
 				add(ls, S_KEY, "> tensor %s -> %s", on, nn);
+			if (c->flags & GGUF_ED_VALUE)
+				add(ls, S_NORMAL, "~ tensor %s: %s -> %s "
+				    "(its data as float32 on save)", nn,
+				    gguf_ttype_name(c->old_type, tb),
+				    gguf_ttype_name(c->new_type, tt));
 			continue;
 		}
 		if (c->flags & GGUF_ED_ADDED) {

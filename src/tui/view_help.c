@@ -39,9 +39,10 @@ static const char *const notes[] = {
 	"Enter on an empty search repeats the last one. Esc clears a filter.",
 	"File text is escaped: \\n \\t \\\\ \\xHH (controls, bad UTF-8), \\u{XXXX}.",
 	"The command line (:) takes the edit language of `ggufed edit -e` (set,",
-	"ins, append, del, rm, mv, rename, rm-tensor, undo, redo) and w [FILE],",
-	"w! (force: over a file, read-only, changed on disk), e, e! (reload), q, q!,",
-	"wq, changes, help [CMD]; :N: row N. Text is edited with libedit (editrc).",
+	"ins, append, del, rm, mv, rename, rm-tensor, convert, undo, redo) and w",
+	"[FILE], w! (force: over a file, read-only, changed on disk), e, e! (reload),",
+	"q, q!, wq, changes, help [CMD]; :N: row N. Text is edited with libedit",
+	"(editrc).",
 	NULL
 };
 

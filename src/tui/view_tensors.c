@@ -296,6 +296,8 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct gguf_str			 nm;
 	unsigned			 fl;
 	struct cols			 c;
+	uint64_t			 nbytes;
+	uint32_t			 type;
 	int				 nw, dead;
 
 	columns(w, &c);
@@ -326,7 +328,8 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	mk[0] = (char)mdl_mark(fl);
 	mk[1] = '\0';
 	dl_puts(dl, S_MARK, mk);
-	tn = gguf_ttype_name(t->type, tb);
+	type = mdl_tensor_type(ts->app, id, &nbytes);
+	tn = gguf_ttype_name(type, tb);
 	dl_text(dl, S_TYPE, tn, strlen(tn), 0, TYPE_W - 1, 0);
 	dl_pad(dl, S_NORMAL, nw + TYPE_W + 1);
 	shape(t, buf, sizeof buf);
@@ -339,7 +342,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	if (c.bytes && (t->flags & GGUF_TENSOR_UNSIZED))
 		dl_rjust(dl, S_WARN, "?", BYTES_W);
 	else if (c.bytes)
-		dl_rjust(dl, S_NUMBER, gguf_fmt_size(t->nbytes, buf, sizeof buf),
+		dl_rjust(dl, S_NUMBER, gguf_fmt_size(nbytes, buf, sizeof buf),
 		    BYTES_W);
 	if (c.off) {
 		snprintf(buf, sizeof buf, "0x%llx",
@@ -397,14 +400,17 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		return edit_tensor(ts->app, act, 0);
 	case ACT_RENAME:
 	case ACT_DELETE:
+	case ACT_CONVERT:
 		if (list_cur(&ts->list, &id) != 0) {
 			app_msg(ts->app, 0, "no tensor here to %s",
-			    act == ACT_RENAME ? "rename" : "delete");
+			    act == ACT_RENAME ? "rename" : act == ACT_DELETE ?
+			    "delete" : "convert");
 			return R_NONE;
 		}
 		if (id & LIST_GROUP) {
 			app_msg(ts->app, 0, "this row is a group: %s works on "
-			    "one tensor%s", act == ACT_RENAME ? "r" : "d",
+			    "one tensor%s", act == ACT_RENAME ? "r" :
+			    act == ACT_DELETE ? "d" : "c",
 			    act == ACT_RENAME ? " (R renames by a pattern)" :
 			    "");
 			return R_NONE;

@@ -38,6 +38,7 @@ base() {
 	mv)		set -- "$m" general.author general.organization -n ;;
 	rename)		set -- "$m" output.weight lm_head.weight -n ;;
 	rm-tensor)	set -- "$m" output.weight -n ;;
+	convert)	set -- "$m" output.weight f32 -n ;;
 	*)		return 1 ;;
 	esac
 	for a in "$@"; do

@@ -4,7 +4,9 @@
 # across the rows. Such tensors are sized as early ggml sized them (whole
 # blocks over the element count), print the values the run of blocks
 # holds, save with their bytes unchanged, and validate says that current
-# ggml refuses them and what fixes it.
+# ggml refuses them and what fixes it: `convert TENSOR f32`, which makes
+# the data the float32 values shown (tests/interop/convert.sh has ggml
+# read them).
 . "$TESTS_SRCDIR/lib.sh"
 
 gen="$TESTS_BUILDDIR/tools/gen_legacy"
@@ -84,5 +86,50 @@ ok $? "an edit saved over it keeps the data"
 rc=$?
 [ $rc -eq 1 ] && grep -q '^[^ ]*:0x[0-9a-f]*: error: tensor "cross": row of 33 elements is not a whole number of Q8_0 blocks of 32: its blocks run on across rows, as early ggml wrote them; current ggml refuses such a tensor (convert cross f32 rewrites it losslessly as float32)$' "$scratch/v"
 ok $? "validate: an error that says current ggml refuses it and how to fix it"
+
+# ---------------------------------------------------------------- convert
+rm -f "$out"
+"$GGUFED" edit "$m" -o "$out" -q -e 'convert cross f32' 2>"$scratch/err"
+ok $? "edit -e 'convert cross f32' saves" || sed 's/^/# /' "$scratch/err"
+grep -q 'note: 1 tensor converted to F32 (data re-laid out)' "$scratch/err"
+ok $? "and says what it did"
+"$GGUFED" dump "$out" >"$scratch/dump2"
+grep -q '^tensor 0 cross F32 \[33,3\] elements=99 bytes=396 offset=0x0 ' \
+    "$scratch/dump2" &&
+    grep -q '^tensor 1 even Q8_0 \[48,2\] elements=96 bytes=102 offset=0x1a0 ' \
+    "$scratch/dump2" && ! grep -q 'cross.*blocks run on' "$scratch/dump2"
+ok $? "cross is F32 (396 bytes), the rest moves up, and the error on it is gone"
+"$GGUFED" cat "$out" cross >"$scratch/got2"
+"$GGUFED" cat "$m" cross | cmp -s - "$scratch/got2"
+ok $? "its values are the ones shown before, bit for bit (%.9g)"
+"$GGUFED" cat "$out" even | cmp -s - "$scratch/got" &&
+    "$GGUFED" cat "$out" plain >"$scratch/plain" && [ "$(cat "$scratch/plain")" = "1 2 3 4" ]
+ok $? "the other tensors are unchanged"
+
+rm -f "$out"
+"$GGUFED" convert "$m" even f32 -o "$out" -q 2>/dev/null &&
+    "$GGUFED" dump "$out" | grep -q '^tensor 1 even F32 \[48,2\] elements=96 bytes=384 '
+ok $? "the convert command does the same"
+"$GGUFED" edit "$m" -n -e 'convert cross f32' >"$scratch/dry" 2>&1
+grep -q '^~ tensor "cross": Q8_0 -> F32$' "$scratch/dry"
+ok $? "a dry run lists the conversion as a change"
+rm -f "$out"
+"$GGUFED" edit "$m" -o "$out" -q -e 'convert cross f32' -e undo 2>/dev/null &&
+    data "$out" | cmp -s - "$scratch/a"
+ok $? "undone, it changes nothing"
+
+# refused: nothing to gain, or a loss
+refused() {	# refused CMD MESSAGE
+	rm -f "$out"
+	"$GGUFED" edit "$m" -o "$out" -e "$1" >"$scratch/err" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] && [ ! -e "$out" ] && grep -qF -- "$2" "$scratch/err"
+	ok $? "'$1' is refused: $2" || sed 's/^/# /' "$scratch/err"
+}
+refused 'convert plain f32' 'tensor "plain" is F32 already'
+refused 'convert cross q8_0' 'tensors convert to f32 only (not Q8_0)'
+refused 'convert cross bf16x' 'unknown tensor type: convert TENSOR f32'
+refused 'convert cross' 'the type is missing'
+refused 'convert nope f32' 'no tensor "nope"'
 
 done_testing

@@ -271,6 +271,27 @@ while IFS= read -r l; do set -- "$@" "$l"; done <"$scratch/want.old"
 while IFS= read -r l; do set -- "$@" "$l"; done <"$scratch/want.new"
 saved "regex rename" "$@"
 
+# Tensors: c converts one to float32 (Q4_K here); the changes view says
+# so, and ggml reads back exactly the values the source decoded to.
+run convert "keys 4/" "type token_embd" "keys <Enter>c" "dump convert-marked" \
+    "keys D" "dump convert-changes" "keys qw"
+shows convert-marked 'token_embd.weight: its data becomes float32 when saved (u undoes)' "c converts the tensor"
+shows convert-marked '*F32' "the row is marked and shows its new type"
+shows convert-changes '~ tensor token_embd.weight: Q4_K -> F32' "the changes view shows it"
+if [ $have_oracle -eq 1 ]; then
+	"$GGUFED" cat "$DEMO" token_embd.weight | tr ' ' '\n' >"$scratch/want.cvt"
+	"$ORACLE" dequant "$scratch/m.gguf" token_embd.weight >"$scratch/want.got" \
+	    2>/dev/null
+	"$ORACLE" dump "$scratch/m.gguf" | grep -q '"token_embd.weight" f32 ' &&
+	    cmp -s "$scratch/want.cvt" "$scratch/want.got"
+	ok $? "saved: ggml loads it as f32 holding the values shown before"
+else
+	ok 0 "saved: ggml reads the values # SKIP no oracle"
+fi
+run convert-cmd "keys :" "type convert output_norm.weight f32" "keys <Enter>" \
+    "dump convert-cmd"
+shows convert-cmd 'tensor "output_norm.weight" is F32 already' ":convert refuses what needs no conversion"
+
 run regex-bad "keys 4R" "keys <C-u>" 'type s/^blk\.\d+\.attn_[qk]/x/' \
     "keys <Enter>" "dump regex-bad-map" "keys <Enter>qq"
 shows regex-bad-map 'refused: 8 of 8 new names cannot be used' "collisions are refused"

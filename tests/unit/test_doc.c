@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gguf.h"
+#include "dequant.h"
 #include "doc.h"
 #include "cmd/lang.h"
 #include "tap.h"
@@ -452,6 +453,98 @@ test_vocab(void)
 	gguf_doc_free(d);
 }
 
+/*
+ * convert TENSOR f32 in a file of either byte order: an F16 tensor of
+ * [40, 2] (-40 first, 1 at element 41, zeros) becomes F32 with the same
+ * values, in the file's byte order; the F64 and I32 tensors are refused;
+ * undo, the diff and the saved layout.
+ */
+static void
+test_convert(int be)
+{
+	static const uint16_t	 f16[] = { 0xd100, 0x3c00 };	/* -40, 1 */
+	struct gguf_doc		*d;
+	struct gguf_file	*f;
+	struct gguf_doc_tensor	 dt;
+	struct gguf_change	*ch;
+	struct gguf_err		 err;
+	struct gguf_save_opts	 o;
+	struct gguf_save_info	 info;
+	const struct gguf_tensor *t;
+	struct gg		 g;
+	uint64_t		 ne[2] = { 40, 2 }, one = 2, i, bad = 0;
+	float			 v[80];
+	char			 src[300], out[300];
+	int			 k;
+
+	tmp(be ? "conv-be.gguf" : "conv.gguf", src, sizeof src);
+	tmp(be ? "conv-be-out.gguf" : "conv-out.gguf", out, sizeof out);
+	gg_init(&g, 3, be);
+	gg_header(&g, 3, 1);
+	gg_kv_str(&g, "general.architecture", "llama");
+	gg_tensor(&g, "h", 2, ne, GG_T_F16, 0);
+	gg_tensor(&g, "w", 1, &one, GG_T_F64, 160);
+	gg_tensor(&g, "n", 1, &one, 26 /* I32 */, 192);
+	gg_pad(&g, 32);
+	for (k = 0; k < 80; k++)
+		gg_u16(&g, k == 0 ? f16[0] : k == 41 ? f16[1] : 0);
+	gg_pad(&g, 32);
+	gg_f64(&g, 0.1);
+	gg_f64(&g, 0.2);
+	gg_pad(&g, 32);
+	gg_u32(&g, 16777217);
+	gg_u32(&g, 1);
+	gg_pad(&g, 32);
+	gg_write(&g, src);
+	gg_free(&g);
+
+	d = gguf_doc_open(src, &err);
+	ok(d != NULL, "convert (%s): open", be ? "big-endian" : "little-endian");
+	if (d == NULL)
+		return;
+	ok(ex(d, "convert h f32") == LANG_OK, "convert the F16 tensor");
+	ok(gguf_doc_tensor(d, 0, &dt) == 0 && dt.type == GGUF_T_F32 &&
+	    dt.nbytes == 320 && (dt.flags & GGUF_ED_VALUE) &&
+	    dt.t->type == GGUF_T_F16, "its entry: F32, 320 bytes, changed");
+	ok(gguf_doc_diff(d, &ch) == 1 && ch[0].what == GGUF_CH_TENSOR &&
+	    ch[0].old_type == GGUF_T_F16 && ch[0].new_type == GGUF_T_F32,
+	    "the diff: one tensor, F16 -> F32");
+	free(ch);
+	ok(ex(d, "convert h f32") == LANG_ERR, "twice is refused");
+	ok(ex(d, "convert w f32") == LANG_ERR, "F64 is refused (it would round)");
+	ok(ex(d, "convert n f32") == LANG_ERR, "I32 is refused (integers)");
+	ok(ex(d, "undo") == LANG_OK && gguf_doc_diff(d, &ch) == 0 &&
+	    ex(d, "redo") == LANG_OK, "undo and redo");
+	free(ch);
+	memset(&o, 0, sizeof o);
+	o.path = out;
+	o.reserve = -1;
+	memset(&info, 0, sizeof info);
+	ok(gguf_doc_save(d, &o, &info, &err) == 0 &&
+	    info.how == GGUF_SAVE_REWRITE, "saved (%s)", err.msg);
+	gguf_doc_free(d);
+
+	f = gguf_open(out, &err);
+	ok(f != NULL && gguf_n_warnings(f) == (size_t)be,
+	    "the result opens cleanly (big-endian aside)");
+	if (f == NULL)
+		return;
+	t = gguf_tensor_at(f, 0);
+	ok(t->type == GGUF_T_F32 && t->nbytes == 320 && t->offset == 0 &&
+	    gguf_tensor_at(f, 1)->offset == 320 &&
+	    gguf_tensor_at(f, 2)->offset == 352, "F32 at 0, the rest after it");
+	ok(gguf_dequant_rows(f, t, 0, 2, 0, 40, v, &err) == 0,
+	    "its values read (%s)", err.msg);
+	for (i = 0; i < 80; i++) {
+		float	want = i == 0 ? -40.0f : i == 41 ? 1.0f : 0.0f;
+
+		if (memcmp(&v[i], &want, sizeof want) != 0)
+			bad++;
+	}
+	is_u64(bad, 0, "they are the F16 values");
+	gguf_close(f);
+}
+
 int
 main(void)
 {
@@ -468,6 +561,8 @@ main(void)
 	test_faults();
 	test_be();
 	test_vocab();
+	test_convert(0);
+	test_convert(1);
 	{
 		char	cmd[400];
 

@@ -209,6 +209,9 @@ check_parse(const struct lang_def *d)
 	case LANG_RM_TENSOR:
 		args = " a";
 		break;
+	case LANG_CONVERT:
+		args = " a f32";
+		break;
 	default:
 		break;
 	}
