@@ -59,24 +59,6 @@ dupn(const char *s, size_t n)
 	return p;
 }
 
-/* A printable form of a name for messages. */
-static const char *
-pname(const char *p, size_t n, char *buf, size_t len)
-{
-	size_t	i, o = 0;
-
-	for (i = 0; i < n && o + 8 < len; i++) {
-		unsigned char	c = (unsigned char)p[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-			buf[o++] = (char)c;
-		else
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 const struct lang_def *
 lang_find(const char *name, size_t n)
 {
@@ -630,14 +612,14 @@ parse_cmd(const char *name, size_t nlen, struct lang_src *src, int browser,
 				    strlen(lang_defs[i].name));
 		if ((best = gguf_suggest_best(&sg, NULL)) != NULL)
 			return msgf(msg, len, "unknown command \"%s\" (did you "
-			    "mean \"%s\"?)", pname(name, nlen, buf, sizeof buf),
+			    "mean \"%s\"?)", gguf_pname(name, nlen, buf, sizeof buf),
 			    best);
 		/* The edit language's commands, named from the table. */
 		for (i = 0; i < lang_n_defs && !lang_defs[i].browser; i++)
 			o += (size_t)snprintf(names + o, sizeof names - o,
 			    "%s%s", i > 0 ? ", " : "", lang_defs[i].name);
 		return msgf(msg, len, "unknown command \"%s\" (%s)",
-		    pname(name, nlen, buf, sizeof buf), names);
+		    gguf_pname(name, nlen, buf, sizeof buf), names);
 	}
 	cmd->op = def->op;
 	if (def->parse != NULL && def->parse(def, src, cmd, msg, len) !=
@@ -718,7 +700,7 @@ naming_warning(const char *key, size_t klen, char *msg, size_t len)
 
 	snprintf(msg, len, "key \"%s\" breaks the naming rules "
 	    "(lower_snake_case segments separated by dots)",
-	    pname(key, klen, buf, sizeof buf));
+	    gguf_pname(key, klen, buf, sizeof buf));
 	return LANG_WARN;
 }
 
@@ -757,10 +739,10 @@ no_such(struct gguf_doc *d, int tensor, int schema, const char *name,
 		doc_arch(d, &arch, &an);
 		gguf_suggest_schema(&sg, arch, an);
 	}
-	pname(name, n, buf, sizeof buf);
+	gguf_pname(name, n, buf, sizeof buf);
 	if ((best = gguf_suggest_best(&sg, &bn)) != NULL)
 		msgf(msg, len, "no %s \"%s\" (did you mean \"%s\"?)%s",
-		    tensor ? "tensor" : "key", buf, pname(best, bn, bb,
+		    tensor ? "tensor" : "key", buf, gguf_pname(best, bn, bb,
 		    sizeof bb), tail);
 	else
 		msgf(msg, len, "no %s \"%s\"%s", tensor ? "tensor" : "key",
@@ -803,7 +785,7 @@ array_of(struct gguf_doc *d, const struct lang_cmd *cmd,
 		return no_such(d, 0, 0, cmd->name, cmd->nlen, "", msg, len);
 	if (v->type != GGUF_VT_ARR)
 		return msgf(msg, len, "\"%s\" is %s, not an array",
-		    pname(cmd->name, cmd->nlen, buf, sizeof buf),
+		    gguf_pname(cmd->name, cmd->nlen, buf, sizeof buf),
 		    gguf_vtype_name(v->type));
 	*out = v;
 	return LANG_OK;
@@ -862,7 +844,7 @@ apply_set(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	}
 	v = value_parse(cmd->value, cmd->vlen, type, atype, em, sizeof em);
 	if (v == NULL)
-		return msgf(msg, len, "%s: %s", pname(cmd->name, cmd->nlen,
+		return msgf(msg, len, "%s: %s", gguf_pname(cmd->name, cmd->nlen,
 		    buf, sizeof buf), em);
 	if (cmd->force)
 		flags |= GGUF_SET_FORCE;
@@ -878,7 +860,7 @@ apply_set(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 		return naming_warning(cmd->name, cmd->nlen, msg, len);
 	if (added)
 		snprintf(msg, len, "added %s as %s, the type of the "
-		    "well-known key", pname(cmd->name, cmd->nlen, buf,
+		    "well-known key", gguf_pname(cmd->name, cmd->nlen, buf,
 		    sizeof buf), gguf_vtype_text(type, atype, tb, sizeof tb));
 	return LANG_OK;
 }

@@ -330,9 +330,11 @@ size_t		 gguf_utf8_seq(const unsigned char *p, size_t n, unsigned *cp);
  */
 int		 gguf_cp_unsafe(unsigned cp);
 /*
- * A short printable-ASCII rendering of n bytes for messages: everything
- * outside printable ASCII (and \ and ") as \xHH, cut after 80 input
- * bytes with "...". Writes into buf and returns it.
+ * A short printable-ASCII rendering of n bytes for messages, to go
+ * between double quotes: \ and " as \\ and \", everything else outside
+ * printable ASCII as \xHH, cut after 80 input bytes with "...". Writes
+ * into buf and returns it. A message holding it is shown as it is, never
+ * escaped again.
  */
 const char	*gguf_pname(const char *p, size_t n, char *buf, size_t len);
 /*

@@ -82,7 +82,10 @@ gguf_pname(const char *p, size_t n, char *buf, size_t len)
 			o += 3;
 			break;
 		}
-		if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '"')
+		if (ch == '\\' || ch == '"') {
+			buf[o++] = '\\';
+			buf[o++] = (char)ch;
+		} else if (ch >= 0x20 && ch < 0x7f)
 			buf[o++] = (char)ch;
 		else {
 			buf[o++] = '\\';

@@ -257,7 +257,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		if (l->text[0] != '\0') {
 			dl_puts(dl, S_NORMAL, "  ");
 			dl_text(dl, S_NORMAL, l->text, strlen(l->text), 0,
-			    w - dl->cols, 0);
+			    w - dl->cols, DT_KEEPBS);
 		}
 		return;
 	case SL_TEXT:
@@ -326,7 +326,9 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		if (fd->off >= 0)
 			dl_printf(dl, slot, "offset 0x%llx: ",
 			    (unsigned long long)fd->off);
-		dl_text(dl, slot, fd->msg, strlen(fd->msg), 0, w - dl->cols, 0);
+		/* a core message is escaped already: never again */
+		dl_text(dl, slot, fd->msg, strlen(fd->msg), 0, w - dl->cols,
+		    DT_KEEPBS);
 		return;
 	}
 }

@@ -224,4 +224,30 @@ assert b(doc[0]["file"]) == sys.argv[2].encode("utf-8", "surrogateescape")
 assert doc[0]["notes"] >= 1' "$out" "$h"
 ok $? "validate --json: a hostile file name round-trips"
 
+# -------------------------------------------------- backslashes, once
+# A key holding a backslash and a quote is written the same way, each
+# escaped once, by get, dump, validate, an edit's error and the browser's
+# Checks; a core message is never escaped again.
+k='x.back\slash"q'
+cp_w "$demo" "$scratch/bs.gguf"
+"$GGUFED" set "$scratch/bs.gguf" "$k:str" 'C:\dir' -i -q 2>/dev/null
+want='"x.back\\slash\"q"'
+"$GGUFED" get "$scratch/bs.gguf" "$k" >"$out"
+[ "$(cat "$out")" = 'C:\\dir' ]
+ok $? "get: a backslash in a value is escaped once"
+"$GGUFED" dump "$scratch/bs.gguf" >"$out"
+grep -qF "kv 36 $want str \"C:\\\\dir\"" "$out"
+ok $? "dump: the key and the value escaped once"
+"$GGUFED" validate "$scratch/bs.gguf" >"$out"
+grep -qF "note: key $want breaks the naming rules" "$out"
+ok $? "validate: the key in a finding as dump writes it"
+"$GGUFED" get "$scratch/bs.gguf" "${k}z" 2>"$out"
+"$GGUFED" rm "$scratch/bs.gguf" "${k}z" -n 2>>"$out"
+[ "$(grep -cF "no key ${want%\"}z\"" "$out")" -eq 2 ]
+ok $? "get and rm of a missing key name it the same way"
+printf 'size 160x40\nkeys G\ndump %s\n' "$scratch/screen" >"$scratch/script"
+GGUFED_SCRIPT=$scratch/script "$GGUFED" "$scratch/bs.gguf" 2>/dev/null
+grep -qF "key $want breaks the naming rules" "$scratch/screen"
+ok $? "browser Checks: the finding's key escaped once, not twice"
+
 done_testing
