@@ -261,9 +261,11 @@ static int
 usage_range(const char *what, uint64_t a, uint64_t b, uint64_t max,
     const char *unit)
 {
-	cli_usage_error("cat", "%s %llu:%llu out of range: %s has %llu "
+	char	g[32];
+
+	cli_usage_error("cat", "%s %llu:%llu out of range: %s has %s "
 	    "(valid 0:%llu)", what, (unsigned long long)a,
-	    (unsigned long long)b, unit, (unsigned long long)max,
+	    (unsigned long long)b, unit, gguf_fmt_group(max, g, sizeof g),
 	    (unsigned long long)max);
 	return EXIT_USAGE;
 }

@@ -27,6 +27,7 @@ dump_array(struct gguf_val *v, const struct dump_opts *o, struct gguf_err *err)
 	struct gguf_val	e;
 	uint64_t	i, n = v->count;
 	int		rc = 0;
+	char		g[32];
 
 	if (n > o->max_array)
 		n = o->max_array;
@@ -45,8 +46,8 @@ dump_array(struct gguf_val *v, const struct dump_opts *o, struct gguf_err *err)
 			return -1;
 	}
 	if (n < v->count)
-		printf("%s... (%llu more)", n > 0 ? ", " : "",
-		    (unsigned long long)(v->count - n));
+		printf("%s... (%s more)", n > 0 ? ", " : "",
+		    gguf_fmt_group(v->count - n, g, sizeof g));
 	fputc(']', stdout);
 	return 0;
 }
@@ -54,15 +55,14 @@ dump_array(struct gguf_val *v, const struct dump_opts *o, struct gguf_err *err)
 static int
 dump_value(struct gguf_val *v, const struct dump_opts *o, struct gguf_err *err)
 {
-	char	tb[32];
+	char	tb[32], g[32];
 
 	if (v->type != GGUF_VT_ARR) {
 		out_scalar(stdout, v, SIZE_MAX);
 		return 0;
 	}
-	printf("%s n=%llu ", gguf_vtype_text(v->type, v->atype, tb,
-	    sizeof tb),
-	    (unsigned long long)v->count);
+	printf("%s n=%s ", gguf_vtype_text(v->type, v->atype, tb, sizeof tb),
+	    gguf_fmt_group(v->count, g, sizeof g));
 	return dump_array(v, o, err);
 }
 
@@ -149,12 +149,12 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 	struct gguf_kv			*kv;
 	uint64_t			 i;
 	size_t				 k;
-	char				 tb[32];
+	char				 tb[32], g1[32], g2[32];
 
-	printf("# GGUF v%u %s-endian, alignment %u, %llu kv pairs, %llu "
+	printf("# GGUF v%u %s-endian, alignment %u, %s kv pairs, %s "
 	    "tensors, data at 0x%llx\n", lay->version, lay->be ? "big" :
-	    "little", lay->alignment, (unsigned long long)lay->n_kv,
-	    (unsigned long long)lay->n_tensors,
+	    "little", lay->alignment, gguf_fmt_group(lay->n_kv, g1, sizeof g1),
+	    gguf_fmt_group(lay->n_tensors, g2, sizeof g2),
 	    (unsigned long long)lay->data_off);
 	for (i = 0; i < lay->n_kv; i++) {
 		kv = gguf_kv_at(f, i);
@@ -177,11 +177,12 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 		dump_name(&t->name);
 		printf(" %s ", gguf_ttype_name(t->type, tb));
 		dump_shape(t);
-		printf(" elements=%llu bytes=", (unsigned long long)t->nelem);
+		printf(" elements=%s bytes=", gguf_fmt_group(t->nelem, g1,
+		    sizeof g1));
 		if (t->flags & GGUF_TENSOR_UNSIZED)
 			fputs("?", stdout);
 		else
-			printf("%llu", (unsigned long long)t->nbytes);
+			fputs(gguf_fmt_group(t->nbytes, g2, sizeof g2), stdout);
 		printf(" offset=0x%llx abs=0x%llx%s\n",
 		    (unsigned long long)t->offset,
 		    (unsigned long long)(lay->data_off + t->offset),

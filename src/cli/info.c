@@ -50,11 +50,12 @@ show_section(const struct gguf_sum_section *sec)
 static void
 show_type(const struct gguf_sum_type *t)
 {
-	char	g[32], s[32], tb[24];
+	char	c[32], g[32], s[32], tb[24];
 
-	printf("%-10s %8llu %18s %10s ", t->type == GGUF_T_COUNT ?
+	printf("%-10s %8s %18s %10s ", t->type == GGUF_T_COUNT ?
 	    "(other)" : gguf_ttype_name(t->type, tb),
-	    (unsigned long long)t->count, gguf_fmt_group(t->bytes, g, sizeof g),
+	    gguf_fmt_group(t->count, c, sizeof c),
+	    gguf_fmt_group(t->bytes, g, sizeof g),
 	    gguf_fmt_size(t->bytes, s, sizeof s));
 	if (t->elems > 0 && t->bytes > 0)
 		printf("%8.2f\n", 8.0 * (double)t->bytes / (double)t->elems);
@@ -243,8 +244,9 @@ cmd_info(int argc, char **argv)
 	printf("%-13sGGUF v%u, %s-endian\n", "format", lay->version,
 	    lay->be ? "big" : "little");
 	printf("%-13s%u\n", "alignment", lay->alignment);
-	printf("%-13s%llu\n", "kv pairs", (unsigned long long)lay->n_kv);
-	printf("%-13s%llu\n", "tensors", (unsigned long long)lay->n_tensors);
+	printf("%-13s%s\n", "kv pairs", gguf_fmt_group(lay->n_kv, g, sizeof g));
+	printf("%-13s%s\n", "tensors", gguf_fmt_group(lay->n_tensors, g,
+	    sizeof g));
 	show_str("architecture", sum.arch);
 	show_str("name", sum.name);
 	if (sum.has_file_type)
@@ -267,8 +269,9 @@ cmd_info(int argc, char **argv)
 	}
 
 	if (sum.n_reader > 0) {
-		printf("\nfindings of the reader (%zu; `ggufed validate` "
-		    "checks the model too)\n", sum.n_reader);
+		printf("\nfindings of the reader (%s; `ggufed validate` "
+		    "checks the model too)\n", gguf_fmt_group(sum.n_reader, g,
+		    sizeof g));
 		for (k = 0; k < sum.n_reader; k++) {
 			fd = &sum.findings[k];
 			printf("  %-8s offset 0x%llx: ", gguf_wlevel_name(fd->level),

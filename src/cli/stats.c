@@ -123,11 +123,14 @@ print_json(struct json *j, const struct gguf_tensor *t,
 	json_end(j);
 }
 
+/* Counts in human output are grouped: G(v, slot) is v in buffer g[slot]. */
+#define G(v, slot)	gguf_fmt_group((v), g[(slot)], sizeof g[(slot)])
+
 static void
 print_line(const struct gguf_tensor *t, const struct gguf_stats *st,
     const char *error)
 {
-	char	tb[24];
+	char	tb[24], g[5][32];
 	int	b;
 
 	out_text(stdout, t->name.p, t->name.n);
@@ -138,14 +141,12 @@ print_line(const struct gguf_tensor *t, const struct gguf_stats *st,
 		putchar('\n');
 		return;
 	}
-	printf("\tcount=%llu min=%.9g max=%.9g mean=%.9g std=%.9g",
-	    (unsigned long long)st->count, st->min, st->max, st->mean,
-	    st->std);
+	printf("\tcount=%s min=%.9g max=%.9g mean=%.9g std=%.9g",
+	    G(st->count, 0), st->min, st->max, st->mean, st->std);
 	for (b = 0; b < GGUF_STATS_NPCT; b++)
 		printf(" p%g=%.6g", gguf_stats_pct[b], st->pct[b]);
-	printf(" zeros=%llu nan=%llu +inf=%llu -inf=%llu\n",
-	    (unsigned long long)st->nzero, (unsigned long long)st->nnan,
-	    (unsigned long long)st->npinf, (unsigned long long)st->nninf);
+	printf(" zeros=%s nan=%s +inf=%s -inf=%s\n", G(st->nzero, 1),
+	    G(st->nnan, 2), G(st->npinf, 3), G(st->nninf, 4));
 }
 
 static void
@@ -153,7 +154,7 @@ print_report(const struct gguf_tensor *t, const struct gguf_stats *st)
 {
 	uint64_t	top = 0;
 	double		lo, w;
-	char		tb[24], bar[41];
+	char		tb[24], bar[41], g[6][32];
 	int		b, n;
 
 	fputs("tensor   ", stdout);
@@ -162,11 +163,10 @@ print_report(const struct gguf_tensor *t, const struct gguf_stats *st)
 	printf("shape    %llu x %llu x %llu x %llu\n",
 	    (unsigned long long)t->ne[0], (unsigned long long)t->ne[1],
 	    (unsigned long long)t->ne[2], (unsigned long long)t->ne[3]);
-	printf("count    %llu\nfinite   %llu\nzeros    %llu\nnan      %llu\n"
-	    "+inf     %llu\n-inf     %llu\n", (unsigned long long)st->count,
-	    (unsigned long long)st->nfinite, (unsigned long long)st->nzero,
-	    (unsigned long long)st->nnan, (unsigned long long)st->npinf,
-	    (unsigned long long)st->nninf);
+	printf("count    %s\nfinite   %s\nzeros    %s\nnan      %s\n"
+	    "+inf     %s\n-inf     %s\n", G(st->count, 0), G(st->nfinite, 1),
+	    G(st->nzero, 2), G(st->nnan, 3), G(st->npinf, 4),
+	    G(st->nninf, 5));
 	printf("min      %.9g\nmax      %.9g\nmean     %.9g\nstd      %.9g\n",
 	    st->min, st->max, st->mean, st->std);
 	if (st->nfinite == 0)
@@ -185,8 +185,8 @@ print_report(const struct gguf_tensor *t, const struct gguf_stats *st)
 		    (double)top + 0.5) : 0;
 		memset(bar, '#', (size_t)n);
 		bar[n] = '\0';
-		printf("  %14.6g %12llu %s\n", lo + w * b,
-		    (unsigned long long)st->hist[b], bar);
+		printf("  %14.6g %12s %s\n", lo + w * b,
+		    G(st->hist[b], 0), bar);
 	}
 }
 
@@ -200,6 +200,7 @@ cmd_stats(int argc, char **argv)
 	struct gguf_file		*f;
 	struct gguf_err			 err;
 	struct json			 j;
+	char				 g1[32];
 	const char			*path = NULL, *rows = NULL;
 	unsigned			 nthreads = 0;
 	uint64_t			 n = 0, k, ra = 0, rb = 0, nrows, a, b;
@@ -291,9 +292,9 @@ cmd_stats(int argc, char **argv)
 		b = has_rb ? rb : nrows;
 		if (rows != NULL && (a > b || b > nrows)) {
 			gguf_errf(&err, -1, "rows %llu:%llu out of range: the "
-			    "tensor has %llu rows (valid 0:%llu)",
+			    "tensor has %s rows (valid 0:%llu)",
 			    (unsigned long long)a, (unsigned long long)b,
-			    (unsigned long long)nrows,
+			    gguf_fmt_group(nrows, g1, sizeof g1),
 			    (unsigned long long)nrows);
 			r = -1;
 		} else

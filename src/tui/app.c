@@ -425,7 +425,7 @@ search_answer(struct app *a, void *arg, const char *line)
 {
 	struct view	*v = app_cur_view(a);
 	struct re	*re;
-	char		 err[300];
+	char		 err[300], g1[32], g2[32];
 	int		 k = *(int *)arg;
 	uint64_t	 kept;
 
@@ -454,9 +454,9 @@ search_answer(struct app *a, void *arg, const char *line)
 			return R_DRAW;
 		}
 		kept = list_set_filter(v->list, re);
-		app_msg(a, 0, "%llu of %llu rows match",
-		    (unsigned long long)kept,
-		    (unsigned long long)v->list->n_items);
+		app_msg(a, 0, "%s of %s rows match",
+		    gguf_fmt_group(kept, g1, sizeof g1),
+		    gguf_fmt_group(v->list->n_items, g2, sizeof g2));
 		return R_DRAW;
 	}
 	re_free(a->search);

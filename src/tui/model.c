@@ -141,7 +141,7 @@ mdl_value(struct dline *dl, struct gguf_val *v, int lim)
 {
 	struct gguf_val	e;
 	uint64_t	i;
-	char		head[64];
+	char		head[64], g[32];
 	const char	*tn;
 	int		end = dl->cols + lim, room, sep, ew, more;
 
@@ -150,8 +150,9 @@ mdl_value(struct dline *dl, struct gguf_val *v, int lim)
 		return;
 	}
 	tn = v->atype == GGUF_VT_ARR ? "arr" : gguf_vtype_name(v->atype);
-	snprintf(head, sizeof head, "[%llu %s %s]",
-	    (unsigned long long)v->count, tui_utf8 ? "\xc3\x97" : "x",
+	snprintf(head, sizeof head, "[%s %s %s]",
+	    gguf_fmt_group(v->count, g, sizeof g),
+	    tui_utf8 ? "\xc3\x97" : "x",
 	    tn != NULL ? tn : "?");
 	dl_text(dl, S_TYPE, head, strlen(head), 0, lim, 0);
 	/*

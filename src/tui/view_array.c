@@ -134,6 +134,7 @@ static void
 set_title(struct view *v, struct array *ar)
 {
 	const char	*tn;
+	char		 g[32];
 	uint64_t	 k;
 
 	for (ar->idx_w = 1, k = ar->arr->count > 0 ? ar->arr->count - 1 : 0;
@@ -141,8 +142,9 @@ set_title(struct view *v, struct array *ar)
 		ar->idx_w++;
 	tn = ar->arr->atype == GGUF_VT_ARR ? "arr" :
 	    gguf_vtype_name(ar->arr->atype);
-	snprintf(v->title, sizeof v->title, "%s [%llu %s %s]", ar->name,
-	    (unsigned long long)ar->arr->count, tui_utf8 ? "\xc3\x97" : "x",
+	snprintf(v->title, sizeof v->title, "%s [%s %s %s]", ar->name,
+	    gguf_fmt_group(ar->arr->count, g, sizeof g),
+	    tui_utf8 ? "\xc3\x97" : "x",
 	    tn != NULL ? tn : "?");
 }
 

@@ -101,7 +101,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct meta		*m = ctx;
 	struct gguf_doc_kv	 kv;
 	struct list_group	*g;
-	char			 tb[32], mk[2];
+	char			 tb[32], mk[2], nb[32];
 	int			 kw = key_col(m, w), dead;
 
 	if (id & LIST_GROUP) {
@@ -112,8 +112,9 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 			dl_puts(dl, S_GROUP, ".");
 		} else
 			dl_puts(dl, S_GROUP, "(no namespace)");
-		dl_printf(dl, S_DIM, "  %llu key%s",
-		    (unsigned long long)g->count, g->count == 1 ? "" : "s");
+		dl_printf(dl, S_DIM, "  %s key%s",
+		    gguf_fmt_group(g->count, nb, sizeof nb),
+		    g->count == 1 ? "" : "s");
 		return;
 	}
 	if (mdl_kv(m->app, id, &kv) != 0)
@@ -213,14 +214,15 @@ set_title(struct view *v)
 {
 	struct app	*a = v->app;
 	unsigned	 n = mdl_n_changes(a);
+	char		 g[32];
 
 	if (n > 0)
-		snprintf(v->title, sizeof v->title, "%llu key-value pairs, "
-		    "%u change%s", (unsigned long long)gguf_doc_live_kv(
-		    app_doc(a)), n, n == 1 ? "" : "s");
+		snprintf(v->title, sizeof v->title, "%s key-value pairs, "
+		    "%u change%s", gguf_fmt_group(gguf_doc_live_kv(app_doc(a)),
+		    g, sizeof g), n, n == 1 ? "" : "s");
 	else
-		snprintf(v->title, sizeof v->title, "%llu key-value pairs",
-		    (unsigned long long)mdl_n_kv(a));
+		snprintf(v->title, sizeof v->title, "%s key-value pairs",
+		    gguf_fmt_group(mdl_n_kv(a), g, sizeof g));
 }
 
 static int

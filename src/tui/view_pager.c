@@ -237,6 +237,7 @@ view_pager_new(struct app *a, const char *title, const char *p, size_t n)
 	struct view	*v;
 	uint64_t	 cap = 64, k;
 	size_t		 i;
+	char		 g[32];
 
 	pg->app = a;
 	pg->p = p;
@@ -262,6 +263,7 @@ view_pager_new(struct app *a, const char *title, const char *p, size_t n)
 	pg->seg_w = -1;
 	v = view_new(a, &pager_ops, SC_LIST | SC_PAGER | SC_JUMP, pg);
 	v->list = &pg->list;
-	snprintf(v->title, sizeof v->title, "%s (%zu bytes)", title, n);
+	snprintf(v->title, sizeof v->title, "%s (%s bytes)", title,
+	    gguf_fmt_group(n, g, sizeof g));
 	return v;
 }

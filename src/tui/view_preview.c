@@ -467,7 +467,7 @@ draw_stats(struct preview *p, int y, int h, int w)
 	struct gguf_stats	*st = &p->st;
 	uint64_t		 done, total, maxc = 0;
 	int			 state = job_state(p), i, j, bw, fill, hh, b;
-	char			 a[32], z[32];
+	char			 a[32], z[32], c[4][32];
 
 	dl_reset(dl);
 	dl_puts(dl, S_HEADER, " Statistics");
@@ -517,13 +517,14 @@ draw_stats(struct preview *p, int y, int h, int w)
 		if (h <= 0)
 			return;
 		dl_reset(dl);
-		dl_printf(dl, S_NORMAL, " %s values, %s finite, %llu zero, "
-		    "%llu NaN, %llu +Inf, %llu -Inf",
+		dl_printf(dl, S_NORMAL, " %s values, %s finite, %s zero, "
+		    "%s NaN, %s +Inf, %s -Inf",
 		    gguf_fmt_group(st->count, a, sizeof a),
 		    gguf_fmt_group(st->nfinite, z, sizeof z),
-		    (unsigned long long)st->nzero, (unsigned long long)st->nnan,
-		    (unsigned long long)st->npinf,
-		    (unsigned long long)st->nninf);
+		    gguf_fmt_group(st->nzero, c[0], sizeof c[0]),
+		    gguf_fmt_group(st->nnan, c[1], sizeof c[1]),
+		    gguf_fmt_group(st->npinf, c[2], sizeof c[2]),
+		    gguf_fmt_group(st->nninf, c[3], sizeof c[3]));
 		break;
 	}
 	draw_dline(y, dl, w, S_NORMAL, 0);

@@ -158,9 +158,10 @@ build(struct summary *s)
 	add_text(s, "Parameters", S_NUMBER, "%s%s%s%s",
 	    gguf_fmt_group(sum->params, g, sizeof g), *z != '\0' ? " (" : "",
 	    z, *z != '\0' ? ")" : "");
-	add_text(s, "KV pairs", S_NUMBER, "%llu", (unsigned long long)lay->n_kv);
-	add_text(s, "Tensors", S_NUMBER, "%llu",
-	    (unsigned long long)lay->n_tensors);
+	add_text(s, "KV pairs", S_NUMBER, "%s",
+	    gguf_fmt_group(lay->n_kv, g, sizeof g));
+	add_text(s, "Tensors", S_NUMBER, "%s",
+	    gguf_fmt_group(lay->n_tensors, g, sizeof g));
 
 	add(s, SL_BLANK, NULL);
 	add(s, SL_HEAD, "Sections");
@@ -297,7 +298,8 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		dl_puts(dl, S_TYPE, t->type == GGUF_T_COUNT ? "(other)" :
 		    gguf_ttype_name(t->type, tb));
 		dl_pad(dl, S_NORMAL, LABEL_W);
-		dl_printf(dl, S_NUMBER, "%5llu", (unsigned long long)t->count);
+		dl_printf(dl, S_NUMBER, "%5s", gguf_fmt_group(t->count, g,
+		    sizeof g));
 		dl_puts(dl, S_DIM, t->count == 1 ? " tensor " : " tensors");
 		dl_rjust(dl, S_NUMBER, gguf_fmt_size(t->bytes, z, sizeof z), 11);
 		dl_printf(dl, S_NUMBER, " %5.1f%%", sum->tensor_bytes == 0 ?

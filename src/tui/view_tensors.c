@@ -291,7 +291,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct tensors			*ts = ctx;
 	const struct gguf_tensor	*t;
 	struct list_group		*g;
-	char				 buf[96], tb[24], mk[2];
+	char				 buf[96], tb[24], mk[2], cb[32];
 	const char			*tn;
 	struct gguf_str			 nm;
 	unsigned			 fl;
@@ -306,8 +306,9 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		g = &ts->groups.g[id & ~LIST_GROUP];
 		dl_text(dl, S_GROUP, g->name.p, (size_t)g->name.n, 0,
 		    nw - dl->cols - 1, DT_MIDDLE);
-		dl_printf(dl, S_DIM, "  %llu tensor%s",
-		    (unsigned long long)g->count, g->count == 1 ? "" : "s");
+		dl_printf(dl, S_DIM, "  %s tensor%s",
+		    gguf_fmt_group(g->count, cb, sizeof cb),
+		    g->count == 1 ? "" : "s");
 		dl_pad(dl, S_NORMAL, nw + TYPE_W + c.shape_w);
 		if (c.elem)
 			dl_rjust(dl, S_DIM, gguf_fmt_group(
@@ -436,16 +437,18 @@ static void
 set_title(struct view *v, struct tensors *ts)
 {
 	unsigned	n = mdl_n_changes(ts->app);
+	char		g1[32], g2[32];
 
 	if (n > 0)
-		snprintf(v->title, sizeof v->title, "%llu tensors in %zu "
-		    "groups, %u change%s", (unsigned long long)
-		    gguf_doc_live_tensors(app_doc(ts->app)), ts->groups.n, n,
+		snprintf(v->title, sizeof v->title, "%s tensors in %s "
+		    "groups, %u change%s", gguf_fmt_group(
+		    gguf_doc_live_tensors(app_doc(ts->app)), g1, sizeof g1),
+		    gguf_fmt_group(ts->groups.n, g2, sizeof g2), n,
 		    n == 1 ? "" : "s");
 	else
-		snprintf(v->title, sizeof v->title, "%llu tensors in %zu "
-		    "groups", (unsigned long long)mdl_n_tensors(ts->app),
-		    ts->groups.n);
+		snprintf(v->title, sizeof v->title, "%s tensors in %s "
+		    "groups", gguf_fmt_group(mdl_n_tensors(ts->app), g1,
+		    sizeof g1), gguf_fmt_group(ts->groups.n, g2, sizeof g2));
 }
 
 static int

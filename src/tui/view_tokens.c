@@ -274,6 +274,7 @@ view_tokens_new(struct app *a)
 	struct gguf_str	 model;
 	struct gguf_val	*mv;
 	uint64_t	 k, n;
+	char		 g[32];
 
 	t->app = a;
 	t->tok = array_of(a, "tokenizer.ggml.tokens", GGUF_VT_STR,
@@ -297,10 +298,10 @@ view_tokens_new(struct app *a)
 		char	m[48];
 
 		text_escape(m, sizeof m, model.p, (size_t)model.n, 24);
-		snprintf(v->title, sizeof v->title, "%llu tokens, model %s",
-		    (unsigned long long)n, m);
+		snprintf(v->title, sizeof v->title, "%s tokens, model %s",
+		    gguf_fmt_group(n, g, sizeof g), m);
 	} else
-		snprintf(v->title, sizeof v->title, "%llu tokens",
-		    (unsigned long long)n);
+		snprintf(v->title, sizeof v->title, "%s tokens",
+		    gguf_fmt_group(n, g, sizeof g));
 	return v;
 }

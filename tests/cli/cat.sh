@@ -148,7 +148,7 @@ ok $? "a tensor without elements prints nothing"
 # ------------------------------------------------------------------- stats
 "$GGUFED" stats "$fx/types.gguf" --all >"$scratch/all"
 [ $? -eq 0 ] && [ "$(wc -l <"$scratch/all")" -eq 33 ] &&
-    [ "$(grep -c 'count=2048 ' "$scratch/all")" -eq 33 ]
+    [ "$(grep -c 'count=2,048 ' "$scratch/all")" -eq 33 ]
 ok $? "stats --all: one line per tensor"
 "$GGUFED" stats "$fx/types.gguf" --all --json >"$scratch/json"
 "$jsoncheck" <"$scratch/json" &&

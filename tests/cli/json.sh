@@ -250,4 +250,38 @@ GGUFED_SCRIPT=$scratch/script "$GGUFED" "$scratch/bs.gguf" 2>/dev/null
 grep -qF "key $want breaks the naming rules" "$scratch/screen"
 ok $? "browser Checks: the finding's key escaped once, not twice"
 
+# ------------------------------------------------- thousands separators
+# Counts and sizes in human output are grouped the same way everywhere:
+# info, dump, stats and the browser's Summary, Metadata and Tensors.
+python3 - "$scratch/many.gguf" <<'EOF' || exit 1
+import struct, sys
+def s(x): return struct.pack('<Q', len(x)) + x
+kv = b''.join(s(b'k.n%04d' % i) + struct.pack('<IB', 0, 1) for i in range(1200))
+ti = b''.join(s(b't.%04d' % i) + struct.pack('<IQIQ', 1, 1, 0, 32 * i)
+    for i in range(1001))
+d = b'GGUF' + struct.pack('<IQQ', 3, 1001, 1200) + kv + ti
+d += b'\0' * (-len(d) % 32) + b'\0' * 32 * 1001
+open(sys.argv[1], 'wb').write(d)
+EOF
+"$GGUFED" info "$scratch/many.gguf" >"$out"
+grep -q '^kv pairs     1,200$' "$out" && grep -q '^tensors      1,001$' "$out" &&
+    grep -q '^F32           1,001 ' "$out"
+ok $? "info: the key and tensor counts and a type's tensors grouped"
+"$GGUFED" dump "$scratch/many.gguf" | head -1 >"$out"
+grep -q ' 1,200 kv pairs, 1,001 tensors, ' "$out"
+ok $? "dump: the header line's counts grouped"
+"$GGUFED" stats "$demo" token_embd.weight >"$out"
+grep -q '^count    786,432$' "$out" && grep -q '^finite   786,432$' "$out" &&
+    grep -q ' 214,404 #' "$out"
+ok $? "stats: counts and histogram bins grouped"
+printf '%s\n' 'size 100x30' "dump $scratch/s1" 'keys <Tab>' "dump $scratch/s2" \
+    'keys <Tab>' "dump $scratch/s3" >"$scratch/script"
+GGUFED_SCRIPT=$scratch/script "$GGUFED" "$scratch/many.gguf" 2>/dev/null
+grep -q 'KV pairs  *1,200' "$scratch/s1" && grep -q 'Tensors  *1,001' "$scratch/s1" &&
+    grep -q 'F32  *1,001 tensors' "$scratch/s1" &&
+    grep -q '1,200 key-value pairs' "$scratch/s2" &&
+    grep -q '1,200 keys' "$scratch/s2" &&
+    grep -q '1,001 tensors in ' "$scratch/s3"
+ok $? "browser: Summary, Metadata and Tensors counts grouped"
+
 done_testing

@@ -92,7 +92,7 @@ settle "$scratch/stats" "Statistics"
 grep -A1 "Statistics" "$scratch/stats" | grep -q "changed on disk"
 ok $? "the statistics after the cut: the message"
 tm send-keys -t t 3
-settle "$scratch/tokens" "3072 tokens"
+settle "$scratch/tokens" "3,072 tokens"
 ok $? "the tokens still show (the header region is held in memory)"
 cmd e
 settle "$scratch/reloaded" "opened m.gguf again"

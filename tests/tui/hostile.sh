@@ -93,7 +93,7 @@ session groups-edit groups.gguf "1/100000" "keys 4-" "keys :" \
     "type rm-tensor blk.7.w" "keys <Enter>:" "type rm-tensor blk.8.w" \
     "keys <Enter>"
 limit=$saved_limit
-grep -q "in 100000 groups, 2 changes" "$scratch/groups-edit.txt"
+grep -q "in 100,000 groups, 2 changes" "$scratch/groups-edit.txt"
 ok $? "groups-edit: both edits are made"
 # 500 findings: the summary's list of lines grows under its Checks heading.
 session findings findings.gguf "Checks  250 errors, 250 warnings" "keys 1"
@@ -150,7 +150,7 @@ run() {
 }
 
 : >"$scratch/raw"
-run strings.gguf "2=key-value pairs" "G=hostile.array" "3=1000000 tokens" \
+run strings.gguf "2=key-value pairs" "G=hostile.array" "3=1,000,000 tokens" \
     "G=tok999999" "2=key-value pairs"
 run tensors.gguf "4=Elements" "G=blk.09999" "/evil
 =evil"

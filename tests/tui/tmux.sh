@@ -99,7 +99,7 @@ tm send-keys -t t 2
 settle "$scratch/metadata" "key-value pairs"
 same metadata metadata.80x24
 tm send-keys -t t 3
-settle "$scratch/tokenizer" "150000 tokens"
+settle "$scratch/tokenizer" "150,000 tokens"
 same tokenizer tokenizer.80x24
 tm send-keys -t t 2
 tm resize-window -t t -x 120 -y 40
