@@ -256,6 +256,13 @@ cmd_info(int argc, char **argv)
 	printf("sections\n");
 	for (k = 0; k < sum.n_sections; k++)
 		show_section(&sum.sections[k]);
+	if (sum.n_hp > 0)
+		printf("model\n");
+	for (k = 0; k < sum.n_hp; k++) {
+		printf("  %-18s ", sum.hp[k].label);
+		out_text(stdout, sum.hp[k].text, strlen(sum.hp[k].text));
+		putchar('\n');
+	}
 
 	if (lay->n_tensors > 0) {
 		printf("%-13s%s", "parameters", gguf_fmt_group(sum.params, g,

@@ -70,6 +70,9 @@ done
 tiny="$fx/real/TinyStories-656K-Q8_0.gguf"
 "$GGUFED" info "$tiny" >"$scratch/info"
 grep -q '^architecture llama$' "$scratch/info"; ok $? "info: architecture"
+grep -q '^  Layers  *[0-9]' "$scratch/info" &&
+    grep -q '^  Chat template  *\(yes\|no\)$' "$scratch/info"
+ok $? "info: the model's hyper-parameters (layers, chat template)"
 grep -q '^tensors      20$' "$scratch/info"; ok $? "info: tensor count"
 grep -q '^kv pairs     34$' "$scratch/info"; ok $? "info: KV count"
 grep -q '^format       GGUF v3, little-endian$' "$scratch/info"; ok $? "info: format"
