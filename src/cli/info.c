@@ -142,6 +142,13 @@ info_json(const char *path, const struct gguf_summary *sum)
 	}
 	json_end(&j);
 
+	json_key(&j, "model");
+	json_obj(&j, JSON_LINES);
+	for (k = 0; k < sum->n_hp; k++) {
+		json_key(&j, sum->hp[k].id);
+		json_cstr(&j, sum->hp[k].text);
+	}
+	json_end(&j);
 	json_key(&j, "parameters");
 	json_u64(&j, sum->params);
 	json_key(&j, "tensor_bytes");

@@ -84,14 +84,19 @@ count_types(struct gguf_summary *s, struct gguf_file *f)
 	}
 }
 
-/* One hyper-parameter: label and text (printf), if there is room. */
-static void __attribute__((format(printf, 3, 4)))
-hparam(struct gguf_summary *s, const char *label, const char *fmt, ...)
+/*
+ * One hyper-parameter: machine name, label and text (printf), if there
+ * is room.
+ */
+static void __attribute__((format(printf, 4, 5)))
+hparam(struct gguf_summary *s, const char *id, const char *label,
+    const char *fmt, ...)
 {
 	va_list	ap;
 
 	if (s->n_hp == GGUF_SUM_MAXHP)
 		return;
+	s->hp[s->n_hp].id = id;
 	s->hp[s->n_hp].label = label;
 	va_start(ap, fmt);
 	vsnprintf(s->hp[s->n_hp].text, sizeof s->hp[0].text, fmt, ap);
@@ -171,46 +176,48 @@ hparams(struct gguf_summary *s, struct gguf_file *f, struct gguf_doc *d)
 	if (s->arch == NULL || gguf_val_str(s->arch, &a) != 0)
 		a.n = 0;
 	if (num_text(arch_key(f, d, &a, "context_length"), t, sizeof t))
-		hparam(s, "Context", "%s", t);
+		hparam(s, "context_length", "Context", "%s", t);
 	if (num_text(arch_key(f, d, &a, "embedding_length"), t, sizeof t))
-		hparam(s, "Embedding", "%s", t);
+		hparam(s, "embedding_length", "Embedding", "%s", t);
 	if (num_text(arch_key(f, d, &a, "block_count"), t, sizeof t))
-		hparam(s, "Layers", "%s", t);
+		hparam(s, "block_count", "Layers", "%s", t);
 	if (heads_text(arch_key(f, d, &a, "attention.head_count"), t,
 	    sizeof t))
-		hparam(s, "Heads", "%s", t);
+		hparam(s, "head_count", "Heads", "%s", t);
 	if (heads_text(arch_key(f, d, &a, "attention.head_count_kv"), t,
 	    sizeof t))
-		hparam(s, "KV heads", "%s", t);
+		hparam(s, "head_count_kv", "KV heads", "%s", t);
 	if (num_text(arch_key(f, d, &a, "expert_count"), t, sizeof t)) {
 		if (num_text(arch_key(f, d, &a, "expert_used_count"), u,
 		    sizeof u))
-			hparam(s, "Experts", "%s (%s in use)", t, u);
+			hparam(s, "experts", "Experts", "%s (%s in use)",
+			    t, u);
 		else
-			hparam(s, "Experts", "%s", t);
+			hparam(s, "experts", "Experts", "%s", t);
 	}
 	if (num_text(arch_key(f, d, &a, "rope.freq_base"), t, sizeof t))
-		hparam(s, "RoPE base", "%s", t);
+		hparam(s, "rope_freq_base", "RoPE base", "%s", t);
 	v = arch_key(f, d, &a, "rope.scaling.type");
 	if (v != NULL && gguf_val_str(v, &m) == 0 && m.n < 32) {
 		if (num_text(arch_key(f, d, &a, "rope.scaling.factor"), u,
 		    sizeof u))
-			hparam(s, "RoPE scaling", "%.*s, factor %s", (int)m.n,
-			    m.p, u);
+			hparam(s, "rope_scaling", "RoPE scaling",
+			    "%.*s, factor %s", (int)m.n, m.p, u);
 		else
-			hparam(s, "RoPE scaling", "%.*s", (int)m.n, m.p);
+			hparam(s, "rope_scaling", "RoPE scaling", "%.*s",
+			    (int)m.n, m.p);
 	}
 	v = key(f, d, "tokenizer.ggml.tokens");
 	if (v != NULL && v->type == GGUF_VT_ARR)
-		hparam(s, "Vocabulary", "%llu tokens",
-		    (unsigned long long)v->count);
+		hparam(s, "vocabulary", "Vocabulary", "%s tokens",
+		    gguf_fmt_group(v->count, t, sizeof t));
 	else if (num_text(arch_key(f, d, &a, "vocab_size"), t, sizeof t))
-		hparam(s, "Vocabulary", "%s tokens", t);
+		hparam(s, "vocabulary", "Vocabulary", "%s tokens", t);
 	v = key(f, d, "tokenizer.ggml.model");
 	if (v != NULL && gguf_val_str(v, &m) == 0 && m.n < 32)
-		hparam(s, "Tokenizer", "%.*s", (int)m.n, m.p);
+		hparam(s, "tokenizer", "Tokenizer", "%.*s", (int)m.n, m.p);
 	if (s->n_hp > 0)
-		hparam(s, "Chat template", "%s",
+		hparam(s, "chat_template", "Chat template", "%s",
 		    key(f, d, "tokenizer.chat_template") != NULL ? "yes" : "no");
 }
 

@@ -54,6 +54,7 @@ struct gguf_finding {
  */
 #define GGUF_SUM_MAXHP	12
 struct gguf_sum_hparam {
+	const char	*id;		/* "context_length", ...: info --json */
 	const char	*label;		/* "Context length", "Layers", ... */
 	char		 text[80];	/* "4096", "32 (8 in use)", "yes" */
 };

@@ -95,7 +95,7 @@ S, N, L, D = str, int, list, dict
 want = {"file": S, "file_size": N, "version": N, "byte_order": S,
     "alignment": N, "kv_count": N, "tensor_count": N, "architecture": S,
     "name": S, "file_type": D, "sections": L, "parameters": N,
-    "tensor_bytes": N, "types": L, "findings": L}
+    "tensor_bytes": N, "types": L, "findings": L, "model": D}
 for k, t in want.items():
 	assert isinstance(doc[k], t), k
 assert doc["file_size"] == 2842080 and doc["version"] == 3
@@ -113,7 +113,11 @@ assert sum(t["bytes"] for t in doc["types"]) == doc["tensor_bytes"]
 q4 = [t for t in doc["types"] if t["type"] == "Q4_K"][0]
 assert q4 == {"type": "Q4_K", "type_id": 12, "tensors": 17,
     "bytes": 1290240, "elements": 2293760, "bpw": 4.5}, q4
-assert doc["findings"] == []' "$out"
+assert doc["findings"] == []
+assert doc["model"] == {"context_length": "2048", "embedding_length": "256",
+    "block_count": "4", "head_count": "8", "head_count_kv": "4",
+    "rope_freq_base": "10000", "vocabulary": "3,072 tokens",
+    "tokenizer": "llama", "chat_template": "yes"}, doc["model"]' "$out"
 ok $? "info --json: every field of info, with its type and value"
 "$GGUFED" info "$demo" >"$scratch/text"
 grep -q "^parameters   3,934,464 (3.93 M)$" "$scratch/text" &&
