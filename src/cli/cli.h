@@ -153,6 +153,8 @@ const struct gguf_tensor *cli_find_tensor(const struct gguf_file *f,
 	     const char *path, const char *name);
 /* stats.c */
 int	 cmd_stats(int argc, char **argv);
+/* tokens.c */
+int	 cmd_tokens(int argc, char **argv);
 /* validate.c */
 int	 cmd_validate(int argc, char **argv);
 /* edit.c */

@@ -57,6 +57,14 @@ static const struct cli_opt stats_opts[] = {
 	{ NULL, NULL }
 };
 
+static const struct cli_opt tokens_opts[] = {
+	{ "--id N", "only token N (may be repeated; in the order given)" },
+	{ "--text STRING", "only the tokens whose text is exactly STRING" },
+	{ "--grep REGEX", "only the tokens whose text REGEX (PCRE2) matches" },
+	{ "--json", "print one JSON document" },
+	{ NULL, NULL }
+};
+
 static const struct cli_opt validate_opts[] = {
 	{ "--data", "also decode every tensor: NaN, Inf, all zeros" },
 	{ "--strict", "warnings fail too" },
@@ -117,6 +125,11 @@ const struct cli_cmd cli_commands[] = {
 	    "statistics: min, max, mean, std, zeros, NaN, Inf, histogram",
 	    stats_opts,
 	    "model.gguf token_embd.weight" },
+	{ "tokens", cmd_tokens, "FILE [--id N]... [--text STRING] "
+	    "[--grep REGEX] [--json]",
+	    "the vocabulary: id, type, score and the text of each token",
+	    tokens_opts,
+	    "model.gguf --text ' the'" },
 	{ "validate", cmd_validate, "[--data] [--strict] [--json] [-q] "
 	    "[--threads N] FILE...",
 	    "check that files load in every GGUF reader: errors, warnings, "
