@@ -66,6 +66,9 @@ const struct key_binding keys_table[] = {
 	{ SC_ARRAY,	'a',		ACT_ADD },
 	{ SC_ARRAY,	'd',		ACT_DELETE },
 
+	/* The Tokenizer. */
+	{ SC_TOKENS,	't',		ACT_LOOKUP },
+
 	/* Tensors. */
 	{ SC_TENSORS,	's',		ACT_SORT },
 	{ SC_TENSORS,	'S',		ACT_REVERSE },
@@ -216,6 +219,8 @@ keys_scope_name(unsigned scope)
 		return "Metadata (editing)";
 	case SC_ARRAY:
 		return "Arrays (editing elements)";
+	case SC_TOKENS:
+		return "Tokenizer";
 	}
 	return "?";
 }

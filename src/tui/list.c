@@ -165,6 +165,8 @@ item_matches(struct list *l, struct re *re, uint64_t id)
 {
 	size_t	so, eo;
 
+	if (l->ops->match != NULL)
+		return l->ops->match(l->ctx, re, id);
 	dl_reset(&l->dl);
 	if (l->ops->text != NULL)
 		l->ops->text(l->ctx, &l->dl, id);

@@ -9,19 +9,27 @@
  *
  * Smart case, as in less -i and vim's smartcase: a pattern with no
  * upper-case letter matches caselessly; one with any is case-sensitive.
+ *
+ * Plain text is accepted too: what is typed also matches as a literal
+ * string, so `1+1`, `c++` or `a(b` find themselves whether or not they
+ * are regular expressions (one that does not compile is searched as text
+ * only). A match is the earlier of the two.
  */
 #include "config.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tui.h"
 #include "re.h"
 
 struct re {
-	struct gguf_re	*code;
+	struct gguf_re	*code;		/* NULL: not a regular expression */
 	char		*pat;
+	size_t		 len;
+	int		 icase;
 };
 
 static int
@@ -44,23 +52,58 @@ re_compile(const char *pat, char *err, size_t errlen)
 	struct re	*re;
 	struct gguf_err	 e;
 
-	re = xcalloc(1, sizeof *re);
-	re->code = gguf_re_compile(pat, GGUF_RE_UTF | (has_upper(pat) ? 0 :
-	    GGUF_RE_CASELESS), &e);
-	if (re->code == NULL) {
-		snprintf(err, errlen, "%s", e.msg);
-		free(re);
+	if (*pat == '\0') {
+		snprintf(err, errlen, "empty pattern");
 		return NULL;
 	}
+	re = xcalloc(1, sizeof *re);
+	re->icase = !has_upper(pat);
+	re->code = gguf_re_compile(pat, GGUF_RE_UTF | (re->icase ?
+	    GGUF_RE_CASELESS : 0), &e);
 	re->pat = xstrdup(pat);
+	re->len = strlen(pat);
 	return re;
+}
+
+/* The pattern as plain text in s[start, n): 1 with its span, or 0. */
+static int
+literal(const struct re *re, const char *s, size_t n, size_t start,
+    size_t *so, size_t *eo)
+{
+	size_t	i, k;
+
+	for (i = start; i + re->len <= n; i++) {
+		for (k = 0; k < re->len; k++) {
+			unsigned char	a = (unsigned char)s[i + k];
+			unsigned char	b = (unsigned char)re->pat[k];
+
+			if (a != b && !(re->icase && a < 0x80 && b < 0x80 &&
+			    tolower(a) == tolower(b)))
+				break;
+		}
+		if (k == re->len) {
+			*so = i;
+			*eo = i + re->len;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int
 re_match(struct re *re, const char *s, size_t n, size_t start, size_t *so,
     size_t *eo)
 {
-	return gguf_re_match(re->code, s, n, start, so, eo);
+	size_t	lso, leo;
+	int	r;
+
+	r = re->code != NULL && gguf_re_match(re->code, s, n, start, so, eo);
+	if (literal(re, s, n, start, &lso, &leo) && (!r || lso < *so)) {
+		*so = lso;
+		*eo = leo;
+		return 1;
+	}
+	return r;
 }
 
 const char *

@@ -140,6 +140,8 @@ void	 draw_highlight(struct dline *dl, struct re *re);
  * A PCRE2 regular expression, JIT-compiled where the platform allows, with
  * match limits so a pathological pattern cannot hang the interface.
  * Smart case: a pattern without upper-case letters matches caselessly.
+ * The pattern also matches as plain text (and only so if it is not a
+ * valid regular expression); NULL with err only for an empty pattern.
  */
 struct re	*re_compile(const char *pat, char *err, size_t errlen);
 /* 1 and [*so, *eo) on a match at or after start, 0 if none. */
@@ -190,6 +192,7 @@ void		 re_free(struct re *re);
 	X(DELETE,	"delete",	"delete the key, element or tensor (asks first)") \
 	X(RENAME,	"rename",	"rename the key or tensor") \
 	X(DESCRIBE,	"describe",	"what a well-known key means, and the type readers expect") \
+	X(LOOKUP,	"lookup",	"text -> ids: a string split into the vocabulary's longest tokens (an approximation)") \
 	X(RENAME_RE,	"rename-regex",	"rename tensors by PCRE2 substitution (shows the mapping first)") \
 	X(CONVERT,	"convert",	"data to float32 when saved (lossless)") \
 	X(UNDO,		"undo",		"undo the last edit") \
@@ -232,6 +235,7 @@ enum tui_action {
 #define SC_JUMP		0x40
 #define SC_META		0x80
 #define SC_ARRAY	0x100
+#define SC_TOKENS	0x200
 
 /* Keys: characters are their code point; curses function keys are FN|code. */
 #define TK_FN		0x40000000
@@ -280,6 +284,11 @@ struct list_ops {
 	void	(*header)(void *ctx, struct dline *dl, int w);
 	/* Order of two siblings under the current sort, or NULL. */
 	int	(*cmp)(void *ctx, uint64_t a, uint64_t b);
+	/*
+	 * Whether item id matches re, for views that search several texts
+	 * of a row; NULL: the text of text() (or of row()) is searched.
+	 */
+	int	(*match)(void *ctx, struct re *re, uint64_t id);
 };
 
 /* A tree node, in the order the view builds them (parents first). */
@@ -536,6 +545,15 @@ void		 mdl_value(struct dline *dl, struct gguf_val *v, int lim);
 struct view	*view_summary_new(struct app *a);		/* view_summary.c */
 struct view	*view_meta_new(struct app *a);			/* view_meta.c */
 struct view	*view_tokens_new(struct app *a);		/* view_tokens.c */
+/*
+ * The text token id stands for, decoded from the vocabulary of the
+ * document (token.h), whitespace made visible, in at most lim columns;
+ * nothing if the document has no such token. Returns the columns used.
+ */
+int		 tokens_id_text(struct app *a, struct dline *dl, uint64_t id,
+		    int lim);
+/* Whether key (klen bytes) holds token ids: tokenizer.ggml.*_token_id(s). */
+int		 tokens_is_id_key(const char *key, size_t klen);
 struct view	*view_tensors_new(struct app *a);		/* view_tensors.c */
 struct view	*view_help_new(struct app *a);			/* view_help.c */
 /* Pager over the bytes p[0..n) (which must outlive the view). */

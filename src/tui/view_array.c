@@ -9,7 +9,9 @@
  *
  * The list of a key's array follows the document: it fetches the array
  * again after every edit, edits elements (e, i, a, d: edit.c), and marks
- * the elements that differ from the source file's with '*'.
+ * the elements that differ from the source file's with '*'. The
+ * elements of an array of token ids (tokenizer.ggml.*_token_ids) have
+ * the token's text beside them.
  */
 #include "config.h"
 
@@ -36,6 +38,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 {
 	struct array	*ar = ctx;
 	struct gguf_val	 e;
+	uint64_t	 tid;
 	char		 num[32];
 
 	snprintf(num, sizeof num, "%*llu", ar->idx_w, (unsigned long long)id);
@@ -47,6 +50,12 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		return;
 	}
 	mdl_value(dl, &e, w - dl->cols);
+	if (ar->key != NULL && e.type != GGUF_VT_ARR &&
+	    gguf_val_u64(&e, &tid) == 0 &&
+	    tokens_is_id_key(ar->key, ar->klen) && w - dl->cols > 3) {
+		dl_puts(dl, S_NORMAL, "  ");
+		tokens_id_text(ar->app, dl, tid, w - dl->cols);
+	}
 }
 
 static void

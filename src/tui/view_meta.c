@@ -9,7 +9,8 @@
  * A value is drawn in the space its column has: strings escaped and cut by
  * display width, arrays as [N x type] and the first elements that fit.
  * Enter opens a string in the pager and an array in the element list,
- * and edits a scalar; e, t, a, d, m edit (edit.c).
+ * and edits a scalar; e, t, a, d, m edit (edit.c). A token id
+ * (tokenizer.ggml.*_token_id) has the token's text beside it.
  *
  * The rows are the document's entries, so edits show at once: an edited
  * key has a mark in the gap before its type ('*' value, '+' added, '>'
@@ -102,6 +103,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct gguf_doc_kv	 kv;
 	struct list_group	*g;
 	char			 tb[32], mk[2], nb[32];
+	uint64_t		 tid;
 	int			 kw = key_col(m, w), dead;
 
 	if (id & LIST_GROUP) {
@@ -131,8 +133,16 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	dl_pad(dl, S_NORMAL, kw + 1 + TYPE_W);
 	if (dead)
 		dl_puts(dl, S_DIM, "(removed)");
-	else
+	else {
 		mdl_value(dl, kv.val, w - dl->cols);
+		/* A token id: the token's text beside it. */
+		if (kv.val->type != GGUF_VT_ARR && gguf_val_u64(kv.val,
+		    &tid) == 0 && tokens_is_id_key(kv.key.p,
+		    (size_t)kv.key.n) && w - dl->cols > 3) {
+			dl_puts(dl, S_NORMAL, "  ");
+			tokens_id_text(m->app, dl, tid, w - dl->cols);
+		}
+	}
 }
 
 /* The schema's entry for a key, in the message line. */

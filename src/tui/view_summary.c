@@ -2,7 +2,8 @@
  * view_summary.c - the first screen: what this file is.
  *
  * The facts of `ggufed info` (summary.h gathers them for both), laid out
- * for a screen: the file and its layout, the model's identity, the
+ * for a screen: the file and its layout, the model's identity, its
+ * tokenizer and special tokens (each id with the token's text), the
  * tensor-type mix as one bar (bytes per type) with a legend giving bits
  * per weight, the file name split by the GGUF naming convention, and the
  * checks: the reader's findings and the model checks of `ggufed validate`
@@ -22,13 +23,14 @@
 
 #include "naming.h"
 #include "summary.h"
+#include "token.h"
 #include "tui.h"
 
 #define LABEL_W		15
 
 enum sl_kind {
 	SL_BLANK, SL_HEAD, SL_TEXT, SL_FILE, SL_BAR, SL_TYPE, SL_WARN,
-	SL_PART
+	SL_PART, SL_TOKEN
 };
 
 struct sline {
@@ -38,7 +40,8 @@ struct sline {
 	struct gguf_str	 fs;		/* file bytes (SL_FILE, SL_PART) */
 	int		 slot;
 	size_t		 i;		/* SL_TYPE: sum.types[i];
-					   SL_WARN: sum.findings[i] */
+					   SL_WARN: sum.findings[i];
+					   SL_TOKEN: the token id */
 };
 
 static const char *const section_label[] = {
@@ -125,6 +128,62 @@ add_str(struct summary *s, const char *label, struct gguf_val *v)
 	snprintf(l->text, sizeof l->text, "%s (not a string)", buf);
 }
 
+/*
+ * The tokenizer: its model, how its tokens are read, their number, and
+ * the special tokens (tokenizer.ggml.*_token_id) with their text.
+ */
+static void
+add_tokenizer(struct summary *s)
+{
+	static const char	 pre[] = "tokenizer.ggml.", suf[] = "_token_id";
+	struct app		*a = s->app;
+	struct gguf_val		*tok, *mv, *pv;
+	struct gguf_str		 m = { NULL, 0 }, p = { NULL, 0 };
+	struct gguf_doc_kv	 kv;
+	struct sline		*l;
+	uint64_t		 i, id;
+	size_t			 n, ln, k;
+	char			 mb[48], g[32];
+
+	tok = mdl_get(a, "tokenizer.ggml.tokens");
+	if (tok == NULL || tok->type != GGUF_VT_ARR ||
+	    tok->atype != GGUF_VT_STR)
+		return;
+	if ((mv = mdl_get(a, "tokenizer.ggml.model")) == NULL ||
+	    gguf_val_str(mv, &m) != 0)
+		m.p = NULL;
+	if ((pv = mdl_get(a, "tokenizer.ggml.pre")) == NULL ||
+	    gguf_val_str(pv, &p) != 0)
+		p.p = NULL;
+	text_escape(mb, sizeof mb, m.p != NULL ? m.p : "?",
+	    m.p != NULL ? (size_t)m.n : 1, 24);
+	add_text(s, "Tokenizer", S_NORMAL, "%s (%s), %s tokens", mb,
+	    gguf_tok_kind_name(gguf_tok_kind(m.p, (size_t)m.n, p.p,
+	    (size_t)p.n)), gguf_fmt_group(tok->count, g, sizeof g));
+	for (i = 0; i < mdl_n_kv(a); i++) {
+		if (mdl_kv(a, i, &kv) != 0 || (kv.flags & GGUF_ED_REMOVED))
+			continue;
+		n = (size_t)kv.key.n;
+		if (n <= sizeof pre - 1 + sizeof suf - 1 ||
+		    memcmp(kv.key.p, pre, sizeof pre - 1) != 0 ||
+		    memcmp(kv.key.p + n - (sizeof suf - 1), suf,
+		    sizeof suf - 1) != 0 || gguf_val_u64(kv.val, &id) != 0)
+			continue;
+		l = add(s, SL_TOKEN, NULL);
+		ln = n - (sizeof pre - 1) - (sizeof suf - 1);
+		if (ln > 12)
+			ln = 12;
+		/* Program text from here on: keep only safe characters. */
+		for (k = 0; k < ln; k++) {
+			char	c = kv.key.p[sizeof pre - 1 + k];
+
+			l->text[k] = (c >= 0x21 && c < 0x7f) ? c : '?';
+		}
+		l->text[ln] = '\0';
+		l->i = (size_t)id;
+	}
+}
+
 static void
 build(struct summary *s)
 {
@@ -162,6 +221,7 @@ build(struct summary *s)
 	    gguf_fmt_group(lay->n_kv, g, sizeof g));
 	add_text(s, "Tensors", S_NUMBER, "%s",
 	    gguf_fmt_group(lay->n_tensors, g, sizeof g));
+	add_tokenizer(s);
 
 	add(s, SL_BLANK, NULL);
 	add(s, SL_HEAD, "Sections");
@@ -315,6 +375,16 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 			dl_puts(dl, S_NUMBER, gguf_fmt_group(t->elems, g,
 			    sizeof g));
 			dl_puts(dl, S_DIM, " weights");
+		}
+		return;
+	case SL_TOKEN:
+		dl_puts(dl, S_KEY, "  ");
+		dl_puts(dl, S_KEY, l->text);
+		dl_pad(dl, S_NORMAL, LABEL_W);
+		dl_printf(dl, S_NUMBER, "%llu", (unsigned long long)l->i);
+		if (w - dl->cols > 3) {
+			dl_puts(dl, S_NORMAL, "  ");
+			tokens_id_text(s->app, dl, l->i, w - dl->cols);
 		}
 		return;
 	case SL_WARN:

@@ -8,8 +8,14 @@
  * when drawn, so a 150,000-token vocabulary opens and scrolls at once.
  *
  * Token text is escaped like every file string, and spaces are made
- * visible. Search and filter look at the token text as shown, so ^ and $
- * anchor on the token; `:` jumps to an id.
+ * visible. Beside it, the text the token stands for (token.h decodes
+ * byte-level BPE and SentencePiece spellings), with spaces, newlines and
+ * tabs drawn as dim glyphs; tokens kept as they are (control tokens) are
+ * drawn in the type's colour, those that do not decode in the warning
+ * colour. Search and filter try the token as shown, its text as shown and
+ * its text with plain spaces, each on its own, so ^ and $ anchor on either
+ * column; `:` jumps to an id; `t` splits a string into the vocabulary's
+ * longest tokens (an approximation of the tokenizer, said as such).
  */
 #include "config.h"
 
@@ -17,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "token.h"
 #include "tui.h"
 
 #define MAX_MARKS	64
@@ -39,6 +46,12 @@ struct tokens {
 	int		 n_marks;
 	int		 id_w;
 	int		 mark_w;
+	enum gguf_tok_kind kind;
+	char		*buf;		/* a token decoded */
+	size_t		 bufcap;
+	struct dline	 scratch;	/* what a search tries */
+	struct gguf_vocab *vocab;	/* built for the first lookup */
+	char		*split;		/* the last lookup, as text */
 };
 
 static void
@@ -83,25 +96,113 @@ find_marks(struct tokens *t)
 		t->mark_w = MARK_W;
 }
 
+/* The token and text columns share what the fixed ones leave. */
 static int
-layout(struct tokens *t, int w, int *tok_w)
+layout(struct tokens *t, int w, int *tok_w, int *txt_w)
 {
 	int	fixed = t->id_w + 2 + (t->mark_w ? t->mark_w + 1 : 0) +
-		    SCORE_W + 1 + TTYPE_W + 1;
+		    SCORE_W + 1 + TTYPE_W + 1, rest;
 
-	*tok_w = w - fixed;
-	if (*tok_w < 12)
-		*tok_w = 12;
+	rest = w - fixed;
+	if (rest < 16)
+		rest = 16;
+	*tok_w = rest / 2;
+	*txt_w = rest - *tok_w;
 	return fixed;
+}
+
+/* Visible whitespace: dim glyphs, with ASCII stand-ins. */
+static const char *
+ws_glyph(char c)
+{
+	switch (c) {
+	case ' ':
+		return tui_utf8 ? "\xc2\xb7" : "_";
+	case '\n':
+		return tui_utf8 ? "\xe2\x8f\x8e" : "\\n";
+	case '\t':
+		return tui_utf8 ? "\xe2\x86\x92" : "\\t";
+	}
+	return NULL;
+}
+
+/*
+ * The decoded text p (n bytes, decoded as how says) in at most lim
+ * columns: whitespace as glyphs, the rest escaped as all file text.
+ */
+static int
+draw_text(struct dline *dl, int how, const char *p, size_t n, int lim)
+{
+	const char	*g;
+	size_t		 i, j;
+	int		 start = dl->cols, room;
+
+	if (how == GGUF_TOKD_ASIS)
+		return dl_text(dl, S_TYPE, p, n, 0, lim, 0);
+	if (how == GGUF_TOKD_RAW)
+		return dl_text(dl, S_WARN, p, n, 0, lim, 0);
+	if (n == 0) {
+		dl_text(dl, S_DIM, "(empty)", 7, 0, lim, 0);
+		return dl->cols - start;
+	}
+	for (i = 0; i < n;) {
+		room = lim - (dl->cols - start);
+		if (room <= 0)
+			break;
+		if ((g = ws_glyph(p[i])) != NULL) {
+			if ((int)strlen(g) > 1 && !tui_utf8 &&
+			    room < (int)strlen(g))
+				break;
+			if (room == 1 && i + 1 < n) {
+				dl_puts(dl, S_DIM, g_ellipsis());
+				break;
+			}
+			dl_puts(dl, S_DIM, g);
+			i++;
+			continue;
+		}
+		for (j = i; j < n && ws_glyph(p[j]) == NULL; j++)
+			;
+		/* Leave a column for what follows, or the ellipsis says so. */
+		if (j < n && text_width(p + i, j - i, 0, room) >= room) {
+			dl_text(dl, S_STRING, p + i, n - i, 0, room, 0);
+			break;
+		}
+		dl_text(dl, S_STRING, p + i, j - i, 0, room, 0);
+		i = j;
+	}
+	return dl->cols - start;
+}
+
+/* Token id decoded into t->buf: *len bytes, GGUF_TOKD_* (-1: no token). */
+static int
+decode(struct tokens *t, struct gguf_val *tok, struct gguf_val *type,
+    uint64_t id, size_t *len)
+{
+	struct gguf_val	 e;
+	struct gguf_str	 s;
+	int64_t		 tt = GGUF_TOKT_NONE;
+
+	if (tok == NULL || mdl_arr_get(tok, id, &e) != 0 ||
+	    gguf_val_str(&e, &s) != 0)
+		return -1;
+	if (type != NULL && id < type->count &&
+	    (mdl_arr_get(type, id, &e) != 0 || gguf_val_i64(&e, &tt) != 0))
+		tt = GGUF_TOKT_NONE;
+	if (s.n + 1 > t->bufcap) {
+		t->bufcap = (size_t)s.n + 1;
+		t->buf = xreallocarray(t->buf, t->bufcap, 1);
+	}
+	return gguf_tok_decode(t->kind, tt, s.p, (size_t)s.n, t->buf, len);
 }
 
 static void
 header(void *ctx, struct dline *dl, int w)
 {
 	struct tokens	*t = ctx;
-	int		 tw, c;
+	int		 tw, xw, c;
 
-	layout(t, w, &tw);
+	layout(t, w, &tw, &xw);
 	dl_rjust(dl, S_HEADER, "id", t->id_w);
 	dl_puts(dl, S_HEADER, "  ");
 	if (t->mark_w) {
@@ -111,6 +212,8 @@ header(void *ctx, struct dline *dl, int w)
 	c = dl->cols;
 	dl_puts(dl, S_HEADER, "token");
 	dl_pad(dl, S_HEADER, c + tw);
+	dl_puts(dl, S_HEADER, "text");
+	dl_pad(dl, S_HEADER, c + tw + xw);
 	dl_rjust(dl, S_HEADER, "score", SCORE_W);
 	dl_puts(dl, S_HEADER, "  type");
 	dl_pad(dl, S_HEADER, w);
@@ -124,11 +227,12 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct gguf_str	 s;
 	char		 num[40], marks[64];
 	const char	*tn;
-	int		 tw, i, col;
+	size_t		 len;
+	int		 tw, xw, i, col, how;
 	int64_t		 tt;
 	double		 d;
 
-	layout(t, w, &tw);
+	layout(t, w, &tw, &xw);
 	snprintf(num, sizeof num, "%*llu", t->id_w, (unsigned long long)id);
 	dl_puts(dl, S_NUMBER, num);
 	/* '*': the token, its score or its type differs from the file's. */
@@ -161,6 +265,9 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	} else
 		dl_puts(dl, S_ERROR, "?");
 	dl_pad(dl, S_NORMAL, col + tw);
+	if ((how = decode(t, t->tok, t->type, id, &len)) >= 0)
+		draw_text(dl, how, t->buf, len, xw - 1);
+	dl_pad(dl, S_NORMAL, col + tw + xw);
 	if (t->score != NULL && id < t->score->count &&
 	    mdl_arr_get(t->score, id, &e) == 0 && gguf_val_f64(&e, &d) == 0) {
 		snprintf(num, sizeof num, "%.6g", d);
@@ -190,16 +297,105 @@ text(void *ctx, struct dline *dl, uint64_t id)
 		dl_text(dl, S_STRING, s.p, (size_t)s.n, 0, 1 << 30, DT_SPACES);
 }
 
+/* The token as shown, its text as shown, its text with plain spaces. */
+static int
+match(void *ctx, struct re *re, uint64_t id)
+{
+	struct tokens	*t = ctx;
+	struct dline	*dl = &t->scratch;
+	size_t		 len, so, eo;
+	int		 how;
+
+	dl_reset(dl);
+	text(t, dl, id);
+	if (re_match(re, dl->s != NULL ? dl->s : "", dl->len, 0, &so, &eo))
+		return 1;
+	if ((how = decode(t, t->tok, t->type, id, &len)) < 0)
+		return 0;
+	dl_reset(dl);
+	draw_text(dl, how, t->buf, len, 1 << 30);
+	if (re_match(re, dl->s != NULL ? dl->s : "", dl->len, 0, &so, &eo))
+		return 1;
+	dl_reset(dl);
+	dl_text(dl, S_STRING, t->buf, len, 0, 1 << 30, 0);
+	return re_match(re, dl->s != NULL ? dl->s : "", dl->len, 0, &so, &eo);
+}
+
+/*
+ * The answer to `t`: the string split greedily into the longest token
+ * texts, shown in a pager (the text lives in t until the next lookup).
+ */
+static int
+lookup_answer(struct app *a, void *arg, const char *line)
+{
+	struct tokens		*t = arg;
+	struct gguf_tok_piece	*pc;
+	struct gguf_str		 s;
+	struct dline		 dl;
+	size_t			 n, k, cap, len, miss = 0;
+	char			 title[64];
+
+	if (line == NULL || *line == '\0')
+		return R_DRAW;
+	if (t->vocab == NULL)
+		t->vocab = gguf_vocab_new(t->tok, t->type, t->kind);
+	len = strlen(line);
+	n = gguf_vocab_split(t->vocab, line, len, NULL, 0);
+	pc = xreallocarray(NULL, n + 1, sizeof *pc);
+	gguf_vocab_split(t->vocab, line, len, pc, n);
+	dl_init(&dl);
+	dl_puts(&dl, S_NORMAL, "The vocabulary's longest matches, left to "
+	    "right: an approximation,\nnot the model's merges.\n\n");
+	for (k = 0; k < n; k++) {
+		if (pc[k].id < 0) {
+			miss++;
+			dl_printf(&dl, S_NORMAL, "%*s  ", t->id_w, "-");
+			dl_text(&dl, S_NORMAL, line + pc[k].off, pc[k].len, 0,
+			    1 << 30, DT_QUOTE);
+			dl_puts(&dl, S_NORMAL, "  (no token)\n");
+			continue;
+		}
+		gguf_vocab_text(t->vocab, (uint64_t)pc[k].id, &s);
+		dl_printf(&dl, S_NORMAL, "%*lld  ", t->id_w,
+		    (long long)pc[k].id);
+		dl_text(&dl, S_NORMAL, s.p, (size_t)s.n, 0, 1 << 30, DT_QUOTE);
+		dl_puts(&dl, S_NORMAL, "\n");
+	}
+	free(pc);
+	free(t->split);
+	cap = dl.len;
+	t->split = xstrndup(dl.s != NULL ? dl.s : "", cap);
+	dl_free(&dl);
+	snprintf(title, sizeof title, "%zu token%s%s", n - miss,
+	    n - miss == 1 ? "" : "s", miss > 0 ? ", bytes without one" : "");
+	app_push(a, view_pager_new(a, title, t->split, cap));
+	return R_DRAW;
+}
+
 static int
 action(struct view *v, enum tui_action act, const struct tui_input *in)
 {
 	struct tokens	*t = v->priv;
 	struct gguf_val	 e;
 	struct gguf_str	 s;
+	struct ask	 q;
 	uint64_t	 id;
 	char		 title[64];
 
 	(void)in;
+	if (act == ACT_LOOKUP) {
+		if (t->tok == NULL) {
+			app_msg(t->app, 1, "no vocabulary to look up");
+			return R_DRAW;
+		}
+		memset(&q, 0, sizeof q);
+		q.label = "text -> ids: ";
+		q.hist = H_SEARCH;
+		q.fn = lookup_answer;
+		q.arg = t;
+		app_ask(t->app, &q);
+		return R_DRAW;
+	}
 	if (act != ACT_OPEN)
 		return R_PASS;
 	if (list_cur(&t->list, &id) != 0 || mdl_arr_get(t->tok, id, &e) != 0 ||
@@ -238,6 +434,10 @@ tokens_free(struct view *v)
 	struct tokens	*t = v->priv;
 
 	list_free(&t->list);
+	dl_free(&t->scratch);
+	gguf_vocab_free(t->vocab);
+	free(t->buf);
+	free(t->split);
 	free(t);
 }
 
@@ -245,6 +445,7 @@ static const struct list_ops tokens_list_ops = {
 	.row = row,
 	.text = text,
 	.header = header,
+	.match = match,
 };
 
 static const struct view_ops tokens_ops = {
@@ -264,6 +465,22 @@ array_of(struct app *a, const char *key, uint32_t atype1, uint32_t atype2)
 	    (v->atype != atype1 && v->atype != atype2))
 		return NULL;
 	return v;
+}
+
+/* How the document's tokens stand for text. */
+static enum gguf_tok_kind
+doc_kind(struct app *a)
+{
+	struct gguf_val	*v;
+	struct gguf_str	 m = { NULL, 0 }, p = { NULL, 0 };
+
+	if ((v = mdl_get(a, "tokenizer.ggml.model")) == NULL ||
+	    gguf_val_str(v, &m) != 0)
+		m.p = NULL;
+	if ((v = mdl_get(a, "tokenizer.ggml.pre")) == NULL ||
+	    gguf_val_str(v, &p) != 0)
+		p.p = NULL;
+	return gguf_tok_kind(m.p, (size_t)m.n, p.p, (size_t)p.n);
 }
 
 struct view *
@@ -288,7 +505,8 @@ view_tokens_new(struct app *a)
 		t->id_w++;
 	find_marks(t);
 	list_init_flat(&t->list, &tokens_list_ops, t, n);
-	v = view_new(a, &tokens_ops, SC_LIST | SC_JUMP, t);
+	t->kind = doc_kind(a);
+	v = view_new(a, &tokens_ops, SC_LIST | SC_JUMP | SC_TOKENS, t);
 	v->list = &t->list;
 	mv = mdl_get(a, "tokenizer.ggml.model");
 	if (t->tok == NULL)
@@ -304,4 +522,38 @@ view_tokens_new(struct app *a)
 		snprintf(v->title, sizeof v->title, "%s tokens",
 		    gguf_fmt_group(n, g, sizeof g));
 	return v;
+}
+
+int
+tokens_is_id_key(const char *key, size_t klen)
+{
+	static const char	pre[] = "tokenizer.ggml.";
+	size_t			p = sizeof pre - 1;
+
+	if (klen <= p || memcmp(key, pre, p) != 0)
+		return 0;
+	if (klen > p + 9 && memcmp(key + klen - 9, "_token_id", 9) == 0)
+		return 1;
+	return klen > p + 10 && memcmp(key + klen - 10, "_token_ids", 10) == 0;
+}
+
+int
+tokens_id_text(struct app *a, struct dline *dl, uint64_t id, int lim)
+{
+	struct tokens	 t;
+	size_t		 len;
+	int		 how, w;
+
+	memset(&t, 0, sizeof t);
+	t.tok = array_of(a, "tokenizer.ggml.tokens", GGUF_VT_STR, GGUF_VT_STR);
+	if (t.tok == NULL || id >= t.tok->count || lim <= 0)
+		return 0;
+	t.type = array_of(a, "tokenizer.ggml.token_type", GGUF_VT_I32,
+	    GGUF_VT_U32);
+	t.kind = doc_kind(a);
+	if ((how = decode(&t, t.tok, t.type, id, &len)) < 0)
+		return 0;
+	w = draw_text(dl, how, t.buf, len, lim);
+	free(t.buf);
+	return w;
 }

@@ -75,6 +75,22 @@ if [ -f "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" ]; then
 	screen demo-tensors "$A" $D "keys 4"
 	screen demo-unfold "$A" $D "keys 4+"
 	screen demo-tokenizer "$A" $D "keys 3"
+	# Tokens: search the text column or the token column (^ and $ anchor
+	# on either), plain text that is no regular expression, a filter on
+	# the text, the text -> ids lookup, and the ids of an array of token
+	# ids with their text (Summary and Metadata: demo-summary and
+	# metadata-end).
+	screen tok-search-text "$A" $D "keys 3/" "type ^ upon$" "keys <Enter>"
+	screen tok-search-raw "$A" $D "keys 3/" "type ^▁upon$" "keys <Enter>"
+	screen tok-search-plain "$A" $D "keys 3/" "type (" "keys <Enter>nn"
+	screen tok-filter-text "$A" $D "keys 3f" "type ^ the" "keys <Enter>"
+	screen tok-lookup "$A" $D "keys 3t" "type Once upon a time" \
+	    "keys <Enter>"
+	"$GGUFED" set "$A/$D" 'tokenizer.ggml.eog_token_ids:arr[u32]' \
+	    '[2, 3066]' -o "$scratch/eog.gguf" >/dev/null
+	screen tok-id-array "$scratch" eog.gguf "keys 2G/" \
+	    "type eog_token_ids" "keys <Enter><Enter>"
+	screen metadata-demo-end "$A" $D "keys 2G"
 
 	# 40x12: every view draws, names are shortened in the middle.
 	narrow narrow-summary "$A" $D
