@@ -284,12 +284,7 @@ cmd_tokens(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;
-		else if (strcmp(argv[i], "--help") == 0) {
-			cli_usage_error("tokens", "the vocabulary, one token a "
-			    "line, with its text");
-			free(sel.ids);
-			return 0;
-		} else if (strcmp(argv[i], "--id") == 0 ||
+		else if (strcmp(argv[i], "--id") == 0 ||
 		    strcmp(argv[i], "--text") == 0 ||
 		    strcmp(argv[i], "--grep") == 0) {
 			if (i + 1 >= argc) {

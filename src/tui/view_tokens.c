@@ -96,7 +96,10 @@ find_marks(struct tokens *t)
 		t->mark_w = MARK_W;
 }
 
-/* The token and text columns share what the fixed ones leave. */
+/*
+ * The token and text columns share what the fixed ones leave; when that
+ * is too little for two, the text alone is shown (Enter opens the token).
+ */
 static int
 layout(struct tokens *t, int w, int *tok_w, int *txt_w)
 {
@@ -104,8 +107,11 @@ layout(struct tokens *t, int w, int *tok_w, int *txt_w)
 		    SCORE_W + 1 + TTYPE_W + 1, rest;
 
 	rest = w - fixed;
-	if (rest < 16)
-		rest = 16;
+	if (rest < 24) {
+		*tok_w = 0;
+		*txt_w = rest < 12 ? 12 : rest;
+		return fixed;
+	}
 	*tok_w = rest / 2;
 	*txt_w = rest - *tok_w;
 	return fixed;
@@ -210,7 +216,8 @@ header(void *ctx, struct dline *dl, int w)
 		dl_pad(dl, S_HEADER, t->id_w + 2 + t->mark_w + 1);
 	}
 	c = dl->cols;
-	dl_puts(dl, S_HEADER, "token");
+	if (tw > 0)
+		dl_puts(dl, S_HEADER, "token");
 	dl_pad(dl, S_HEADER, c + tw);
 	dl_puts(dl, S_HEADER, "text");
 	dl_pad(dl, S_HEADER, c + tw + xw);
@@ -256,7 +263,10 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	}
 	col = dl->cols;
 	dl->hl_from = dl->len;
-	if (mdl_arr_get(t->tok, id, &e) == 0 && gguf_val_str(&e, &s) == 0) {
+	if (tw == 0)
+		;
+	else if (mdl_arr_get(t->tok, id, &e) == 0 &&
+	    gguf_val_str(&e, &s) == 0) {
 		if (s.n == 0)
 			dl_puts(dl, S_DIM, "(empty)");
 		else

@@ -91,6 +91,16 @@ if [ -f "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" ]; then
 	screen tok-id-array "$scratch" eog.gguf "keys 2G/" \
 	    "type eog_token_ids" "keys <Enter><Enter>"
 	screen metadata-demo-end "$A" $D "keys 2G"
+	# The text column: a space is a dim glyph (theme slot DIM is colour
+	# pair 9: 'I'), the text after it a string (pair 14: 'N').
+	printf 'size 80x24\nkeys 3/\ntype ^ the$\nkeys <Enter>k\ndump %s\ndumpattr %s\n' \
+	    "$scratch/ws.txt" "$scratch/ws.attr" >"$scratch/ws.script"
+	(cd "$A" && GGUFED_SCRIPT=$scratch/ws.script "$GGUFED" $D)
+	y=$(grep -n '▁the  ' "$scratch/ws.txt" | head -1 | cut -d: -f1)
+	x=$(sed -n "${y}p" "$scratch/ws.txt" | sed 's/·the .*//' | wc -m)
+	[ -n "$y" ] && [ "$(sed -n "${y}p" "$scratch/ws.attr" |
+	    cut -c"$x-$((x + 3))")" = INNN ]
+	ok $? "the text column: the space before \"the\" is dim, \"the\" a string"
 
 	# 40x12: every view draws, names are shortened in the middle.
 	narrow narrow-summary "$A" $D
