@@ -157,7 +157,9 @@ add_tokenizer(struct summary *s)
 		p.p = NULL;
 	text_escape(mb, sizeof mb, m.p != NULL ? m.p : "?",
 	    m.p != NULL ? (size_t)m.n : 1, 24);
-	add_text(s, "Tokenizer", S_NORMAL, "%s (%s), %s tokens", mb,
+	add(s, SL_BLANK, NULL);
+	l = add(s, SL_HEAD, "Tokenizer");
+	snprintf(l->text, sizeof l->text, "%s (%s), %s tokens", mb,
 	    gguf_tok_kind_name(gguf_tok_kind(m.p, (size_t)m.n, p.p,
 	    (size_t)p.n)), gguf_fmt_group(tok->count, g, sizeof g));
 	for (i = 0; i < mdl_n_kv(a); i++) {
@@ -221,7 +223,6 @@ build(struct summary *s)
 	    gguf_fmt_group(lay->n_kv, g, sizeof g));
 	add_text(s, "Tensors", S_NUMBER, "%s",
 	    gguf_fmt_group(lay->n_tensors, g, sizeof g));
-	add_tokenizer(s);
 
 	add(s, SL_BLANK, NULL);
 	add(s, SL_HEAD, "Sections");
@@ -251,6 +252,8 @@ build(struct summary *s)
 		for (k = 0; k < sum->n_types; k++)
 			add(s, SL_TYPE, NULL)->i = k;
 	}
+
+	add_tokenizer(s);
 
 	add(s, SL_BLANK, NULL);
 	l = add(s, SL_HEAD, "File name");

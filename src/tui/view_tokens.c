@@ -263,17 +263,13 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	}
 	col = dl->cols;
 	dl->hl_from = dl->len;
-	if (tw == 0)
-		;
-	else if (mdl_arr_get(t->tok, id, &e) == 0 &&
-	    gguf_val_str(&e, &s) == 0) {
-		if (s.n == 0)
-			dl_puts(dl, S_DIM, "(empty)");
-		else
-			dl_text(dl, S_STRING, s.p, (size_t)s.n, 0, tw - 1,
-			    DT_SPACES);
-	} else
+	if (tw > 0 && (mdl_arr_get(t->tok, id, &e) != 0 ||
+	    gguf_val_str(&e, &s) != 0))
 		dl_puts(dl, S_ERROR, "?");
+	else if (tw > 0 && s.n == 0)
+		dl_puts(dl, S_DIM, "(empty)");
+	else if (tw > 0)
+		dl_text(dl, S_STRING, s.p, (size_t)s.n, 0, tw - 1, DT_SPACES);
 	dl_pad(dl, S_NORMAL, col + tw);
 	if ((how = decode(t, t->tok, t->type, id, &len)) >= 0)
 		draw_text(dl, how, t->buf, len, xw - 1);
