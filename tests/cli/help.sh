@@ -39,6 +39,7 @@ base() {
 	rename)		set -- "$m" output.weight lm_head.weight -n ;;
 	rm-tensor)	set -- "$m" output.weight -n ;;
 	convert)	set -- "$m" output.weight f32 -n ;;
+	tokens)		set -- "$m" --id 1 ;;
 	*)		return 1 ;;
 	esac
 	for a in "$@"; do
@@ -55,6 +56,8 @@ sample() {
 	OUT)		echo "$scratch/out.gguf" ;;
 	CMD)		echo "set general.name y" ;;
 	SCRIPT)		echo /dev/null ;;
+	STRING)		echo '<s>' ;;		# the text of token 1 (tokens)
+	REGEX)		echo . ;;
 	*)		return 1 ;;
 	esac
 }
