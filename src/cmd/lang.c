@@ -891,7 +891,7 @@ apply_elems(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
     size_t len)
 {
 	struct gguf_value	*v = NULL;
-	struct gguf_val		*a;
+	struct gguf_val		*a = NULL;
 	struct gguf_err		 err;
 	uint64_t		 at, end = 0, ndel = 0;
 	int			 rc;
