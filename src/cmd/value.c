@@ -99,18 +99,6 @@ put_utf8(char *o, size_t *k, unsigned cp)
 	}
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Reads exactly ndig hex digits at s (within n); -1 if not there. */
 static long
 hexn(const char *s, size_t n, size_t ndig)
@@ -122,7 +110,7 @@ hexn(const char *s, size_t n, size_t ndig)
 	if (n < ndig)
 		return -1;
 	for (i = 0; i < ndig; i++) {
-		if ((h = hexval((unsigned char)s[i])) < 0)
+		if ((h = gguf_hexval((unsigned char)s[i])) < 0)
 			return -1;
 		v = v * 16 + h;
 	}
@@ -184,9 +172,9 @@ unquote(const char *s, size_t n, int json, size_t *used, char **out,
 				size_t	j = i + 1;
 
 				cp = 0;
-				while (j < n && hexval((unsigned char)s[j]) >= 0
+				while (j < n && gguf_hexval((unsigned char)s[j]) >= 0
 				    && cp <= 0x10ffff)
-					cp = cp * 16 + hexval((unsigned char)s[j++]);
+					cp = cp * 16 + gguf_hexval((unsigned char)s[j++]);
 				if (j == i + 1 || j >= n || s[j] != '}' ||
 				    cp > 0x10ffff || (cp >= 0xd800 &&
 				    cp <= 0xdfff))
@@ -356,7 +344,7 @@ parse_uint(const char *s, size_t n, uint64_t *v, char *msg, size_t len)
 	if (i == n)
 		return msgf(msg, len, "not a number");
 	for (; i < n; i++) {
-		d = hexval((unsigned char)s[i]);
+		d = gguf_hexval((unsigned char)s[i]);
 		if (d < 0 || (unsigned)d >= base)
 			return msgf(msg, len, "not a number");
 		if (acc > (UINT64_MAX - (unsigned)d) / base)

@@ -354,6 +354,8 @@ const char	*gguf_val_scalar_text(const struct gguf_val *v, char *buf,
 char		*gguf_str_quote(const char *p, size_t n);
 /* A scalar or string value in the value syntax, allocated. */
 char		*gguf_val_text(const struct gguf_val *v);
+/* The value of one hexadecimal digit (either case), or -1. */
+int		gguf_hexval(int c);
 /* 1234567 -> "1,234,567" in buf; returns buf. */
 const char	*gguf_fmt_group(uint64_t v, char *buf, size_t len);
 /* 1536 -> "1.5 KiB" (binary units; bytes below 1 KiB as "N B"). */

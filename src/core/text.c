@@ -137,6 +137,18 @@ gguf_val_scalar_text(const struct gguf_val *v, char *buf, size_t len)
 	return buf;
 }
 
+int
+gguf_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* Whether n bytes are valid UTF-8 throughout. */
 static int
 utf8_valid(const unsigned char *p, size_t n)

@@ -81,18 +81,6 @@ gguf_tok_kind_name(enum gguf_tok_kind k)
 	}
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The byte of "<0xNN>", or -1. */
 static int
 byte_token(const char *p, size_t n)
@@ -101,8 +89,8 @@ byte_token(const char *p, size_t n)
 
 	if (n != 6 || memcmp(p, "<0x", 3) != 0 || p[5] != '>')
 		return -1;
-	if ((hi = hexval((unsigned char)p[3])) < 0 ||
-	    (lo = hexval((unsigned char)p[4])) < 0)
+	if ((hi = gguf_hexval((unsigned char)p[3])) < 0 ||
+	    (lo = gguf_hexval((unsigned char)p[4])) < 0)
 		return -1;
 	return hi << 4 | lo;
 }
