@@ -24,16 +24,9 @@ EMPTY=$SHARED_DIR/fixtures/ggml/empty.gguf
 [ -f "$EMPTY" ] || skip_all "no fixtures in $SHARED_DIR"
 KEYS_C=$TESTS_SRCDIR/../src/tui/keys.c
 
-SOCK=ggufed-everykey-$$
-tm() {
-	tmux -L "$SOCK" -f /dev/null "$@"
-}
-trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
-tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
-unset TMUX NO_COLOR GGUFED_SCRIPT EDITRC
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME"
-export HOME XDG_STATE_HOME
+. "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_server everykey
+tmux_env
 
 # ----------------------------------------------------- the key table
 # tmux's name for a key of keys.c; empty for the mouse (not a key).
@@ -100,23 +93,6 @@ KEYLIST=$(sort -u "$scratch/early" | grep -vxF -f "$scratch/late.u";
 nkeys=$(echo "$KEYLIST" | wc -l)
 
 # ------------------------------------------------------------ driving
-# settle FILE TEXT: the pane captured into FILE once it holds TEXT and
-# two captures in a row agree; 1 after half a minute.
-settle() {
-	i=0
-	: >"$1.prev"
-	while [ $i -lt 300 ]; do
-		tm capture-pane -p -t t >"$1" 2>/dev/null
-		if cmp -s "$1" "$1.prev" && grep -qF -- "$2" "$1"; then
-			return 0
-		fi
-		cp "$1" "$1.prev"
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
 start() {	# start FILE: ggufed on a fresh copy of FILE, 80x24
 	tm kill-session -t t 2>/dev/null
 	rm -f "$scratch/status"
@@ -160,7 +136,6 @@ state() {
 	shift 4
 	start "$file"
 	if ! settle "$scratch/$name.0" "Sections"; then
-		sed 's/^/# /' "$scratch/$name.0"
 		ok 1 "$name: the program starts"
 		return
 	fi
@@ -171,7 +146,6 @@ state() {
 		esac
 	done
 	if ! settle "$scratch/$name.1" "$mark"; then
-		sed 's/^/# /' "$scratch/$name.1"
 		ok 1 "$name: the state is reached (the screen shows '$mark')"
 		return
 	fi

@@ -18,34 +18,9 @@ DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 m=$scratch/m.gguf
 cut=73696	# the end of the demo model's header region
 
-SOCK=ggufed-filechange-$$
-tm() {
-	tmux -L "$SOCK" -f /dev/null "$@"
-}
-trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
-tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
-unset TMUX NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME"
-export HOME XDG_STATE_HOME
-
-# settle FILE TEXT: captures the pane into FILE once two captures in a
-# row agree and contain TEXT; gives up after about a minute.
-settle() {
-	i=0
-	: >"$1.prev"
-	while [ $i -lt 600 ]; do
-		tm capture-pane -p -t t >"$1" 2>/dev/null
-		if cmp -s "$1" "$1.prev" && grep -qF -- "$2" "$1"; then
-			return 0
-		fi
-		cp "$1" "$1.prev"
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sed 's/^/# /' "$1"
-	return 1
-}
+. "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_server filechange
+tmux_env
 
 # start: ggufed on a fresh copy of the demo model, 80x24; its exit status
 # goes to $scratch/status.

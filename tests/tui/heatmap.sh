@@ -16,33 +16,11 @@ DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 [ -f "$DEMO" ] || skip_all "no demo model"
 cp_w "$DEMO" "$scratch/m.gguf"
 
-SOCK=ggufed-heat-$$
-tm() {
-	tmux -L "$SOCK" -f /dev/null "$@"
-}
-trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
-tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
-unset TMUX NO_COLOR GGUFED_SCRIPT EDITRC
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME"
-export HOME XDG_STATE_HOME
-
-# settle FILE TEXT: the pane, with its escapes, once it shows TEXT and
-# two captures in a row agree (about a minute at most).
-settle() {
-	i=0
-	: >"$1.prev"
-	while [ $i -lt 600 ]; do
-		tm capture-pane -e -p -t t >"$1" 2>/dev/null
-		if cmp -s "$1" "$1.prev" && grep -qF -- "$2" "$1"; then
-			return 0
-		fi
-		cp "$1" "$1.prev"
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_server heat
+tmux_env
+# The pane is captured with its escape sequences.
+SETTLE_FLAGS=-e
 
 # cells FILE: one line per run of non-blank characters of one look:
 # "LINE<tab>LOOK<tab>TEXT", LOOK the colours and attributes in effect.

@@ -101,26 +101,8 @@ session findings-end findings.gguf "x.flags249" "keys 1G"
 
 # ------------------------------------------------------- a real terminal
 command -v tmux >/dev/null 2>&1 || { done_testing; exit $?; }
-SOCK=ggufed-hostile-$$
-tm() {
-	tmux -L "$SOCK" -f /dev/null "$@"
-}
-trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
-# A session that lives as long as the test: killing the session under
-# test must never take the server down while the next one is starting.
-tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
-
-# settle TEXT: waits until the pane shows TEXT (about a minute at most).
-settle() {
-	i=0
-	while [ $i -lt 600 ]; do
-		tm capture-pane -p -t t >"$scratch/pane" 2>/dev/null
-		grep -qF -- "$1" "$scratch/pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_server hostile
 
 # run FILE KEYS...: FILE in a 100x30 session; each argument is sent as
 # keys and waited for (KEYS=TEXT waits for TEXT); the program then quits.
@@ -134,11 +116,11 @@ run() {
 	tm set-option -t t remain-on-exit on >/dev/null
 	tm pipe-pane -t t -o "cat >>'$scratch/raw'"
 	tm send-keys -t t Enter
-	settle "Sections" || echo "# $f: no summary"
+	settle "$scratch/pane" "Sections" || echo "# $f: no summary"
 	for k in "$@"; do
 		keys=${k%%=*}
 		tm send-keys -t t -l "$keys"
-		settle "${k#*=}" || echo "# $f: '$k' not seen"
+		settle "$scratch/pane" "${k#*=}" || echo "# $f: '$k' not seen"
 	done
 	tm send-keys -t t q q q
 	i=0

@@ -38,12 +38,8 @@ if ! command -v tmux >/dev/null 2>&1; then
 	done_testing
 	exit
 fi
-SOCK=ggufed-oom-$$
-tm() {
-	tmux -L "$SOCK" -f /dev/null "$@"
-}
-trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
-tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
+. "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_server oom
 
 # run N: the browser with allocation N on failing; its status in
 # $scratch/status, its stderr in $scratch/err, every byte it wrote to

@@ -50,13 +50,9 @@ if ! command -v tmux >/dev/null 2>&1; then
 	done_testing
 	exit
 fi
-SOCK=ggufed-terminal-$$
-tm() {
-	tmux -L "$SOCK" -f /dev/null "$@"
-}
-trap 'for p in $(cat "$scratch"/*.pid 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-    tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
-tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
+. "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_server terminal \
+    'for p in $(cat "$scratch"/*.pid 2>/dev/null); do kill -9 "$p" 2>/dev/null; done'
 
 # One side a terminal (a tmux pane), the other redirected.
 tm new-session -d -s in -x 80 -y 24 "cd '$scratch' && timeout 30 \
@@ -68,17 +64,6 @@ refuses stdout-file
 [ ! -s "$scratch/out2" ]
 ok $? "stdout-file: no byte (no escape sequence) reaches the file"
 
-settle() {	# settle FILE TEXT: the pane shows TEXT (half a minute at most)
-	i=0
-	while [ $i -lt 300 ]; do
-		tm capture-pane -p -t t >"$1" 2>/dev/null
-		grep -qF -- "$2" "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
 # hangup NAME KEYS...: ggufed in a pane with SIGHUP ignored, KEYS sent,
 # then the pane killed (the pseudo-terminal's master closed). The program
 # must be gone within ten seconds.
@@ -89,8 +74,7 @@ hangup() {
 	tm new-session -d -s t -x 80 -y 24 "cd '$scratch' && trap '' HUP &&
 	    echo \$\$ >'$scratch/$name.pid' && exec env LANG=C.UTF-8 \
 	    LC_ALL=C.UTF-8 '$GGUFED' m.gguf 2>'$scratch/$name.err'"
-	settle "$scratch/$name.screen" "Sections" ||
-	    sed 's/^/# /' "$scratch/$name.screen"
+	settle "$scratch/$name.screen" "Sections"
 	[ $# -gt 0 ] && tm send-keys -t t "$@"
 	sleep 1
 	pid=$(cat "$scratch/$name.pid")

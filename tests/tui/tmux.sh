@@ -15,37 +15,9 @@ FIX=$SHARED_DIR/fixtures/ggml
 [ -d "$FIX" ] || skip_all "$(shared_missing fixtures/ggml)"
 GOLD=$TESTS_SRCDIR/tui/golden
 
-SOCK=ggufed-test-$$
-tm() {
-	tmux -L "$SOCK" -f /dev/null "$@"
-}
-trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
-# A session that lives as long as the test: killing the session under
-# test must never take the server down while the next one is starting.
-tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
-unset TMUX NO_COLOR GGUFED_SCRIPT EDITRC
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME"
-export HOME XDG_STATE_HOME
-
-# settle FILE [TEXT]: captures the pane into FILE once two captures in a
-# row agree (and contain TEXT); gives up after about a minute (a loaded
-# machine running a sanitized build can be very slow).
-settle() {
-	i=0
-	: >"$1.prev"
-	while [ $i -lt 600 ]; do
-		tm capture-pane -p -t t >"$1" 2>/dev/null
-		if cmp -s "$1" "$1.prev" &&
-		    { [ -z "$2" ] || grep -qF -- "$2" "$1"; }; then
-			return 0
-		fi
-		cp "$1" "$1.prev"
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_server test
+tmux_env
 
 same() {	# same NAME GOLDEN: the capture matches a golden screen
 	# A loaded machine may still be drawing: capture again for a while
