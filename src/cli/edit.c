@@ -361,6 +361,8 @@ print_how(const char *path, const struct gguf_save_info *info, int dry)
 	out_text(stdout, path, strlen(path));
 	if (info->how == GGUF_SAVE_INPLACE && dry)
 		printf(": would save in place (header only; data not touched)");
+	else if (info->how == GGUF_SAVE_INPLACE && info->written == 0)
+		printf(": nothing changed, not written");
 	else if (info->how == GGUF_SAVE_INPLACE)
 		printf(": saved in place (%s byte%s of the header rewritten; "
 		    "data not touched)", gguf_fmt_group(info->written, b1,

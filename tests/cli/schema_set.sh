@@ -121,9 +121,13 @@ ok $? "get: no suggestion when nothing is near"
 [ $? -eq 1 ] && grep -q 'no key "general.nmae" (did you mean "general.name"?)' \
     "$scratch/err" && cmp -s "$m" "$F/big-vocab.gguf"
 ok $? "rm of a missing key: exit 1, did you mean, nothing written"
-"$GGUFED" rm --if-exists "$m" general.nmae -i >/dev/null 2>"$scratch/err" &&
-    [ ! -s "$scratch/err" ] && cmp -s "$m" "$F/big-vocab.gguf"
-ok $? "rm --if-exists of a missing key: a quiet no-op"
+touch -d '2001-01-01 00:00:00' "$m"
+"$GGUFED" rm --if-exists "$m" general.nmae -i >"$scratch/out" 2>"$scratch/err" &&
+    [ ! -s "$scratch/err" ] && cmp -s "$m" "$F/big-vocab.gguf" &&
+    [ -z "$(find "$m" -newermt '2001-01-02')" ]
+ok $? "rm --if-exists of a missing key: a quiet no-op, the file not even touched"
+grep -qx "$m: nothing changed, not written" "$scratch/out"
+ok $? "and it says so (not \"0 bytes rewritten\")"
 "$GGUFED" rm --if-exists "$m" general.name -i >/dev/null 2>&1 &&
     ! "$GGUFED" get "$m" general.name >/dev/null 2>&1
 ok $? "rm --if-exists of a key that is there removes it"
