@@ -28,6 +28,33 @@ print_elem(const struct gguf_val *v, int raw)
 		out_scalar(stdout, v, SIZE_MAX);
 }
 
+/* A value as JSON: a scalar as itself, an array (nested ones too) as a list. */
+static int
+print_json(struct gguf_val *v, struct gguf_err *err)
+{
+	struct gguf_val	e;
+	uint64_t	i;
+	int		rc;
+
+	if (v->type != GGUF_VT_ARR) {
+		out_scalar_json(stdout, v);
+		return 0;
+	}
+	fputc('[', stdout);
+	for (i = 0; i < v->count; i++) {
+		if (gguf_arr_get(v, i, &e, err) != 0)
+			return -1;
+		if (i > 0)
+			fputs(", ", stdout);
+		rc = print_json(&e, err);
+		gguf_arrix_free(e.ix);
+		if (rc != 0)
+			return -1;
+	}
+	fputc(']', stdout);
+	return 0;
+}
+
 static int
 print_value(struct gguf_val *v, int json, int raw, struct gguf_err *err)
 {
@@ -38,22 +65,8 @@ print_value(struct gguf_val *v, int json, int raw, struct gguf_err *err)
 	if (json) {
 		printf("{\"type\": \"%s\", \"value\": ",
 		    gguf_vtype_text(v->type, v->atype, tb, sizeof tb));
-		if (v->type == GGUF_VT_ARR) {
-			fputc('[', stdout);
-			for (i = 0; i < v->count; i++) {
-				if (gguf_arr_get(v, i, &e, err) != 0)
-					return -1;
-				if (i > 0)
-					fputs(", ", stdout);
-				if (e.type == GGUF_VT_ARR)
-					fputs("null", stdout);
-				else
-					out_scalar_json(stdout, &e);
-				gguf_arrix_free(e.ix);
-			}
-			fputc(']', stdout);
-		} else
-			out_scalar_json(stdout, v);
+		if (print_json(v, err) != 0)
+			return -1;
 		fputs("}\n", stdout);
 		return 0;
 	}

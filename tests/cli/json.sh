@@ -216,6 +216,10 @@ ok $? "dump --json: invalid bytes as \\udcHH, controls as \\u00XX, one \\\\ a ba
 one "$out" && py "$HP"'
 assert b(doc["name"]) == H[0] + H[1] + H[6]' "$out"
 ok $? "info --json: a hostile name round-trips"
+"$GGUFED" get --json "$h" h.nested >"$out"
+one "$out" && py '
+assert doc == {"type": "arr[arr]", "value": [[1, 2], [3]]}, doc' "$out"
+ok $? "get --json: a nested array is nested lists, not nulls"
 "$GGUFED" stats --json --all "$h" >"$out"
 one "$out" && py "$HP"'
 assert [b(t["tensor"]) for t in doc["tensors"]] == [b"t." + x for x in H]
