@@ -265,6 +265,11 @@ struct gguf_layout {
 const struct gguf_layout *gguf_layout(const struct gguf_file *f);
 const char		*gguf_path(const struct gguf_file *f);	/* NULL for buffers */
 const uint8_t		*gguf_base(const struct gguf_file *f);	/* the mapping */
+/*
+ * The file's own read-only descriptor (kept open with the mapping; for
+ * pread), -1 for buffers. It stays the file's: do not close it.
+ */
+int			 gguf_file_fd(const struct gguf_file *f);
 
 struct gguf_kv		*gguf_kv_at(struct gguf_file *f, uint64_t i);
 /* Index of the first KV with this key, or -1. */

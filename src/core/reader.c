@@ -929,6 +929,12 @@ gguf_base(const struct gguf_file *f)
 	return f->base;
 }
 
+int
+gguf_file_fd(const struct gguf_file *f)
+{
+	return f->fd;
+}
+
 struct gguf_kv *
 gguf_kv_at(struct gguf_file *f, uint64_t i)
 {

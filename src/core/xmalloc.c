@@ -35,6 +35,12 @@ oom(size_t n)
 	abort();
 }
 
+void
+xmalloc_fail(size_t n)
+{
+	oom(n);
+}
+
 void *
 xmalloc(size_t n)
 {

@@ -27,6 +27,11 @@ char	*xstrndup(const char *s, size_t n);
  * the process. Returns the previous hook (NULL: none).
  */
 typedef void	(*xmalloc_oom_fn)(size_t n);
+/*
+ * Out of memory in a library's own allocation (one that returned NULL):
+ * calls the hook as xmalloc does, never returns.
+ */
+void		 xmalloc_fail(size_t n) __attribute__((noreturn));
 xmalloc_oom_fn	 xmalloc_set_oom(xmalloc_oom_fn fn);
 
 #endif /* GGUF_XMALLOC_H */

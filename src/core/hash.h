@@ -1,0 +1,129 @@
+/*
+ * hash.h - hashes of tensor data and of byte ranges of a file: XXH64 and
+ * XXH3 (libxxhash), SHA-1 and SHA-256 (OpenSSL's libcrypto), and the
+ * UUIDv5 llama.cpp's gguf-hash derives from a model's tensor data.
+ *
+ * The engine hashes a list of byte ranges ("spans") of one file: each
+ * span on its own, the concatenation of all spans in list order, or
+ * both. Files are read with pread() into aligned buffers, not through the
+ * mapping (a sequential pass through a mapping is page-fault bound), on
+ * both cores: the hash of the concatenation runs in its own thread while
+ * the other hashes the spans from the same buffers; without it, two
+ * threads hash halves of the span list. Nothing here prints.
+ */
+#ifndef GGUF_HASH_H
+#define GGUF_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gguf.h"
+
+enum gguf_hash_kind {
+	GGUF_H_XXH64,
+	GGUF_H_XXH3,		/* XXH3_64bits, seed 0 */
+	GGUF_H_SHA1,
+	GGUF_H_SHA256,
+	GGUF_H_UUID,		/* UUIDv5: SHA-1 of llama.cpp's namespace + data */
+	GGUF_H_COUNT
+};
+
+#define GGUF_HM(kind)		(1u << (kind))	/* a kind in a mask */
+#define GGUF_HM_ALL		((1u << GGUF_H_COUNT) - 1)
+#define GGUF_HASH_MAXLEN	32	/* bytes of the longest digest */
+#define GGUF_HASH_TEXTLEN	65	/* buffer for any digest as text */
+
+/*
+ * A digest as bytes in the order its text is written: XXH64 and XXH3 in
+ * their canonical (big-endian) form, the UUID as its 16 bytes.
+ */
+struct gguf_digest {
+	uint8_t		 len;		/* 0: not computed */
+	uint8_t		 b[GGUF_HASH_MAXLEN];
+};
+
+/* One digest per kind; those not asked for have len 0. */
+struct gguf_hashes {
+	struct gguf_digest	 d[GGUF_H_COUNT];
+};
+
+/* "xxh64", "xxh3", "sha1", "sha256", "uuid"; NULL for another value. */
+const char	*gguf_hash_name(int kind);
+/* The kind named s (n bytes), as gguf_hash_name spells it; -1 if none. */
+int		 gguf_hash_parse(const char *s, size_t n);
+/*
+ * A digest as llama-gguf-hash writes it: lowercase hex, the UUID as
+ * 8-4-4-4-12 groups. buf holds at least GGUF_HASH_TEXTLEN bytes; returns
+ * it.
+ */
+const char	*gguf_hash_text(int kind, const struct gguf_digest *d,
+		    char *buf);
+/* True if both digests were computed and are equal. */
+int		 gguf_digest_eq(const struct gguf_digest *a,
+		    const struct gguf_digest *b);
+
+/* One kind over a memory buffer. */
+void		 gguf_hash_mem(int kind, const void *p, size_t n,
+		    struct gguf_digest *out);
+
+/* A byte range of a file. */
+struct gguf_span {
+	uint64_t	 off;
+	uint64_t	 len;
+};
+
+struct gguf_hash_job {
+	/*
+	 * The file: a descriptor read with pread, or (fd < 0) memory that
+	 * holds every span (mem + off).
+	 */
+	int			 fd;
+	const uint8_t		*mem;
+	const struct gguf_span	*spans;
+	size_t			 n_spans;
+	unsigned		 each;		/* kinds of each span (mask) */
+	unsigned		 all;		/* kinds of all spans in order */
+	struct gguf_hashes	*each_out;	/* n_spans entries if each */
+	struct gguf_hashes	*all_out;	/* if all */
+	/*
+	 * Called from one thread, after each buffer, with the bytes hashed
+	 * and the bytes to hash (the spans' sum); non-zero cancels the job,
+	 * which then fails with "cancelled". May be NULL.
+	 */
+	int			(*progress)(void *arg, uint64_t done,
+				    uint64_t total);
+	void			*arg;
+	unsigned		 threads;	/* 0: as many as the cores, at most 2 */
+};
+
+/*
+ * Runs the job: 0, or -1 with err set (a read error, a file that ends
+ * before a span does, a cancel; err names the offset).
+ */
+int	gguf_hash_run(const struct gguf_hash_job *j, struct gguf_err *err);
+
+/*
+ * Tensor data hashes of f, tensors in file (info) order, each exactly its
+ * data (no padding): each_out[i] for tensor i (n_tensors entries, when
+ * each is not 0) and all_out over the data of every tensor in that order
+ * (when all is not 0), as llama.cpp's gguf-hash computes them. -1 with
+ * err set when a tensor's size is unknown or its data lies past the end
+ * of the file, or on a read error.
+ */
+int	gguf_hash_tensors(const struct gguf_file *f, unsigned each,
+	    unsigned all, struct gguf_hashes *each_out,
+	    struct gguf_hashes *all_out,
+	    int (*progress)(void *, uint64_t, uint64_t), void *arg,
+	    struct gguf_err *err);
+/* One kind of tensor i's data: 0, or -1 with err set. */
+int	gguf_hash_tensor(const struct gguf_file *f, uint64_t i, int kind,
+	    struct gguf_digest *out, struct gguf_err *err);
+/*
+ * Tensor i's data as a span of the file (absolute offsets): 0, or -1 with
+ * err set when its size is unknown or its data lies past the end of the
+ * file.
+ */
+int	gguf_tensor_span(const struct gguf_file *f, uint64_t i,
+	    struct gguf_span *out, struct gguf_err *err);
+
+#endif /* GGUF_HASH_H */

@@ -1,0 +1,212 @@
+/*
+ * test_hash.c - the hash engine: known vectors of every kind, and the
+ * engine's span hashes (from a file and from memory, on one lane, two
+ * lanes, and with a follower) against one-shot hashes of the same bytes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hash.h"
+#include "tap.h"
+
+static int
+text_is(int kind, const void *p, size_t n, const char *want)
+{
+	struct gguf_digest	d;
+	char			buf[GGUF_HASH_TEXTLEN];
+
+	gguf_hash_mem(kind, p, n, &d);
+	gguf_hash_text(kind, &d, buf);
+	if (strcmp(buf, want) != 0) {
+		diag("%s: got %s, want %s", gguf_hash_name(kind), buf, want);
+		return 0;
+	}
+	return 1;
+}
+
+static void
+vectors(void)
+{
+	/* xxhsum -H64, xxhsum -H3, sha1sum, sha256sum, Python's uuid5. */
+	ok(text_is(GGUF_H_XXH64, "", 0, "ef46db3751d8e999"), "xxh64 of nothing");
+	ok(text_is(GGUF_H_XXH64, "abc", 3, "44bc2cf5ad770999"), "xxh64 of abc");
+	ok(text_is(GGUF_H_XXH3, "", 0, "2d06800538d394c2"), "xxh3 of nothing");
+	ok(text_is(GGUF_H_XXH3, "abc", 3, "78af5f94892f3950"), "xxh3 of abc");
+	ok(text_is(GGUF_H_SHA1, "abc", 3,
+	    "a9993e364706816aba3e25717850c26c9cd0d89d"), "sha1 of abc");
+	ok(text_is(GGUF_H_SHA256, "abc", 3,
+	    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+	    "sha256 of abc");
+	/* uuid.uuid5(UUID('ef001206-dadc-5f6d-a15f-3359e577d4e5'), 'abc') */
+	ok(text_is(GGUF_H_UUID, "abc", 3,
+	    "9f2200fc-45e8-5a39-9535-c3ea5c0e0cef"), "uuid of abc");
+	ok(text_is(GGUF_H_UUID, "", 0,
+	    "6b2748e2-363e-5825-9e7a-d9b30f33ac5b"), "uuid of nothing");
+	ok(gguf_hash_parse("sha256", 6) == GGUF_H_SHA256 &&
+	    gguf_hash_parse("sha25", 5) == -1 &&
+	    strcmp(gguf_hash_name(GGUF_H_XXH3), "xxh3") == 0 &&
+	    gguf_hash_name(GGUF_H_COUNT) == NULL, "names");
+}
+
+#define NBYTES	(5u << 20)	/* several buffers of the engine */
+
+/* Spans of every shape: padding gaps, a big gap, empty, overlapping, back. */
+static const struct gguf_span spans[] = {
+	{ 0, 32 }, { 64, 3u << 20 }, { (3u << 20) + 96, 1 },
+	{ (3u << 20) + 128, 0 }, { (3u << 20) + 128, 5000 },
+	{ (4u << 20) + 512, 700000 }, { 100, 4096 }, { 100, 4096 },
+	{ NBYTES - 7, 7 }, { 0, 0 },
+};
+#define NSPANS	(sizeof spans / sizeof spans[0])
+
+static int
+check_job(int fd, const uint8_t *mem, const uint8_t *data, unsigned each,
+    unsigned all, unsigned threads, const char *what)
+{
+	struct gguf_hash_job	 j;
+	struct gguf_hashes	 got[NSPANS], gall;
+	struct gguf_digest	 want;
+	struct gguf_err		 err;
+	uint8_t			*cat;
+	size_t			 i, n = 0;
+	int			 k, good = 1;
+
+	memset(&j, 0, sizeof j);
+	memset(got, 0, sizeof got);
+	memset(&gall, 0, sizeof gall);
+	j.fd = fd;
+	j.mem = mem;
+	j.spans = spans;
+	j.n_spans = NSPANS;
+	j.each = each;
+	j.all = all;
+	j.each_out = got;
+	j.all_out = &gall;
+	j.threads = threads;
+	if (gguf_hash_run(&j, &err) != 0) {
+		diag("%s: %s", what, err.msg);
+		return 0;
+	}
+	cat = malloc(NBYTES * 2);
+	for (i = 0; i < NSPANS; i++) {
+		memcpy(cat + n, data + spans[i].off, spans[i].len);
+		n += spans[i].len;
+		for (k = 0; k < GGUF_H_COUNT; k++) {
+			if (!(each & GGUF_HM(k))) {
+				good &= got[i].d[k].len == 0;
+				continue;
+			}
+			gguf_hash_mem(k, data + spans[i].off,
+			    spans[i].len, &want);
+			if (!gguf_digest_eq(&got[i].d[k], &want)) {
+				diag("%s: span %zu, %s differs", what, i,
+				    gguf_hash_name(k));
+				good = 0;
+			}
+		}
+	}
+	for (k = 0; k < GGUF_H_COUNT; k++) {
+		if (!(all & GGUF_HM(k)))
+			continue;
+		gguf_hash_mem(k, cat, n, &want);
+		if (!gguf_digest_eq(&gall.d[k], &want)) {
+			diag("%s: all spans, %s differs", what,
+			    gguf_hash_name(k));
+			good = 0;
+		}
+	}
+	free(cat);
+	return good;
+}
+
+static int
+cancel_at_once(void *arg, uint64_t done, uint64_t total)
+{
+	(void)arg;
+	(void)total;
+	return done > 0;
+}
+
+static void
+engine(void)
+{
+	char			 path[] = "/tmp/test_hash.XXXXXX";
+	uint8_t			*data;
+	struct gguf_hash_job	 j;
+	struct gguf_hashes	 h[NSPANS], a;
+	struct gguf_err		 err;
+	struct gguf_span	 past = { NBYTES - 10, 20 };
+	uint32_t		 x = 12345;
+	size_t			 i;
+	int			 fd;
+	unsigned		 t;
+
+	data = malloc(NBYTES);
+	for (i = 0; i < NBYTES; i++) {
+		x = x * 1103515245u + 12345u;
+		data[i] = (uint8_t)(x >> 16);
+	}
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, data, NBYTES) != (ssize_t)NBYTES) {
+		ok(0, "temporary file: %s", strerror(errno));
+		return;
+	}
+	unlink(path);
+	for (t = 1; t <= 2; t++) {
+		ok(check_job(fd, NULL, data, GGUF_HM_ALL, GGUF_HM_ALL, t,
+		    "file"), "file, every kind of each span and of all, "
+		    "%u thread(s)", t);
+		ok(check_job(fd, NULL, data, GGUF_HM(GGUF_H_XXH64), 0, t,
+		    "file each"), "file, xxh64 of each span only, %u "
+		    "thread(s)", t);
+		ok(check_job(fd, NULL, data, 0, GGUF_HM(GGUF_H_SHA256), t,
+		    "file all"), "file, sha256 of all spans only, %u "
+		    "thread(s)", t);
+		ok(check_job(-1, data, data, GGUF_HM(GGUF_H_XXH3) |
+		    GGUF_HM(GGUF_H_SHA1), GGUF_HM(GGUF_H_UUID), t, "memory"),
+		    "memory, %u thread(s)", t);
+	}
+
+	/* A span past the end of the file: an error with its offset. */
+	memset(&j, 0, sizeof j);
+	j.fd = fd;
+	j.spans = &past;
+	j.n_spans = 1;
+	j.each = GGUF_HM(GGUF_H_XXH64);
+	j.each_out = h;
+	ok(gguf_hash_run(&j, &err) == -1 && err.has_off &&
+	    err.off == NBYTES && strstr(err.msg, "ends before") != NULL,
+	    "a span past the end of the file fails at its offset (%s)",
+	    err.msg);
+
+	/* A cancel from the progress callback. */
+	for (t = 1; t <= 2; t++) {
+		memset(&j, 0, sizeof j);
+		j.fd = fd;
+		j.spans = spans;
+		j.n_spans = NSPANS;
+		j.each = GGUF_HM(GGUF_H_XXH64);
+		j.all = t == 2 ? GGUF_HM(GGUF_H_SHA1) : 0;
+		j.each_out = h;
+		j.all_out = &a;
+		j.progress = cancel_at_once;
+		ok(gguf_hash_run(&j, &err) == -1 &&
+		    strcmp(err.msg, "cancelled") == 0, "a cancel stops the "
+		    "job (%s)", t == 2 ? "with a follower" : "two lanes");
+	}
+	close(fd);
+	free(data);
+}
+
+int
+main(void)
+{
+	vectors();
+	engine();
+	return tap_done();
+}
