@@ -983,7 +983,7 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	struct gguf_err	 err;
 	const char	*label;
 	uint64_t	 k;
-	int		 warn = 0;
+	int		 warn = 0, rc;
 
 	msg[0] = '\0';
 	switch (cmd->op) {
@@ -1007,8 +1007,13 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 		if (gguf_doc_kv_find(d, cmd->name, cmd->nlen) < 0)
 			return no_such(d, 0, 0, cmd->name, cmd->nlen, "", msg,
 			    len);
-		if (gguf_doc_rename(d, cmd->name, cmd->nlen, cmd->arg,
-		    cmd->alen, &warn, &err) != 0)
+		rc = gguf_doc_rename(d, cmd->name, cmd->nlen, cmd->arg,
+		    cmd->alen, cmd->force ? GGUF_SET_FORCE : 0, &warn, &err);
+		if (rc == GGUF_REFUSED) {
+			doc_error(&err, msg, len);
+			return LANG_REFUSED;
+		}
+		if (rc != 0)
 			return doc_error(&err, msg, len);
 		if (warn)
 			return naming_warning(cmd->arg, cmd->alen, msg, len);

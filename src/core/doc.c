@@ -794,7 +794,8 @@ gguf_doc_remove(struct gguf_doc *d, const char *key, size_t klen,
 
 int
 gguf_doc_rename(struct gguf_doc *d, const char *key, size_t klen,
-    const char *newkey, size_t nlen, int *warn, struct gguf_err *err)
+    const char *newkey, size_t nlen, unsigned flags, int *warn,
+    struct gguf_err *err)
 {
 	struct urec	*r;
 	struct dstate	 s;
@@ -814,6 +815,9 @@ gguf_doc_rename(struct gguf_doc *d, const char *key, size_t klen,
 	if (check_value(newkey, nlen, gguf_doc_kv_val(d, (uint64_t)i),
 	    err) != 0)
 		return -1;
+	if (!(flags & GGUF_SET_FORCE) && gguf_doc_check_loadable(d, newkey,
+	    nlen, gguf_doc_kv_val(d, (uint64_t)i), err) != 0)
+		return GGUF_REFUSED;
 	r = rec_begin(d, "mv %s %s", gguf_pname(key, klen, b1, sizeof b1),
 	    gguf_pname(newkey, nlen, b2, sizeof b2));
 	s = st_copy(&d->kv[i]);

@@ -189,8 +189,15 @@ int	gguf_doc_set(struct gguf_doc *d, const char *key, size_t klen,
 	    struct gguf_err *err);
 int	gguf_doc_remove(struct gguf_doc *d, const char *key, size_t klen,
 	    struct gguf_err *err);
+/*
+ * Renames key to newkey, its value unchanged. As for gguf_doc_set, a
+ * value llama.cpp would refuse under newkey (a well-known key of another
+ * type, a token id outside the vocabulary) is GGUF_REFUSED unless flags
+ * has GGUF_SET_FORCE.
+ */
 int	gguf_doc_rename(struct gguf_doc *d, const char *key, size_t klen,
-	    const char *newkey, size_t nlen, int *warn, struct gguf_err *err);
+	    const char *newkey, size_t nlen, unsigned flags, int *warn,
+	    struct gguf_err *err);
 /*
  * Replaces elements [at, at + ndel) of the array key with the elements
  * of ins (an array of the same element type, or NULL for none). Setting

@@ -597,35 +597,46 @@ confirm_remove(struct app *a, struct earg *e, const char *what)
 	app_choose(a, text, "yn", remove_choice, e, earg_free);
 }
 
+static int rename_answer(struct app *, void *, const char *);
+
 static int
-rename_answer(struct app *a, void *arg, const char *line)
+rename_apply(struct app *a, struct earg *e, const char *line, int force)
 {
-	struct earg	*e = arg;
 	struct gguf_err	 err;
 	char		 kb[96], nb[96];
 	int		 warn = 0, rc;
 
-	if (line == NULL)
-		return R_DRAW;
 	if (strlen(line) == e->klen && memcmp(line, e->key, e->klen) == 0)
-		return R_DRAW;
+		return 1;
 	if (e->tensor)
 		rc = gguf_doc_tensor_rename(app_doc(a), e->key, e->klen, line,
 		    strlen(line), &err);
 	else
 		rc = gguf_doc_rename(app_doc(a), e->key, e->klen, line,
-		    strlen(line), &warn, &err);
+		    strlen(line), force ? GGUF_SET_FORCE : 0, &warn, &err);
+	if (rc == GGUF_REFUSED) {
+		confirm_force(a, e, line, err.msg, rename_apply, rename_answer,
+		    C_KEY);
+		return 1;
+	}
 	if (rc != 0) {
 		app_msg(a, 1, "%s", err.msg);
-		ask(a, e->label, line, e->tensor ? C_TENSOR : C_KEY,
-		    rename_answer, NULL, e);
-		return R_DRAW;
+		return -1;
 	}
 	app_msg(a, warn, "%s -> %s%s", kname(e->key, e->klen, kb, sizeof kb),
 	    kname(line, strlen(line), nb, sizeof nb), warn ? " (the name "
 	    "breaks the naming rules: lower_snake_case segments separated by "
 	    "dots)" : "");
-	return R_DRAW | R_EDITED;
+	return 0;
+}
+
+static int
+rename_answer(struct app *a, void *arg, const char *line)
+{
+	struct earg	*e = arg;
+
+	return answer(a, e, line, rename_apply, rename_answer, e->tensor ?
+	    C_TENSOR : C_KEY);
 }
 
 static int

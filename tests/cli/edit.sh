@@ -63,6 +63,22 @@ ok $? "set --force: an id outside the vocabulary is set"
     grep -q '^kv 8 llama.block_count u64 2$'
 ok $? "edit --force: a type llama.cpp refuses is set"
 fresh
+"$GGUFED" edit "$m" -i -e 'rm llama.context_length' \
+    -e 'mv general.name llama.context_length' 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "llama.context_length should be u32, not str: llama.cpp refuses another type" \
+    "$scratch/err" && cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "mv: a value moved into a well-known key of another type is refused"
+"$GGUFED" edit "$m" -i -e 'set my.id:u32 150000' \
+    -e 'rm tokenizer.ggml.eos_token_id' \
+    -e 'mv my.id tokenizer.ggml.eos_token_id' 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "token 150000 is outside the vocabulary" \
+    "$scratch/err" && cmp -s "$m" "$F/big-vocab.gguf"
+ok $? "mv: an id moved into a token id key is held against the vocabulary"
+"$GGUFED" edit "$m" -i --force -e 'rm llama.context_length' \
+    -e 'mv general.name llama.context_length' >/dev/null 2>&1 &&
+    "$GGUFED" dump "$m" | grep -q ' llama.context_length str '
+ok $? "mv --force: moved anyway"
+fresh
 "$GGUFED" edit "$m" -i -e 'set "general.name\0x":str y' 2>"$scratch/err"
 [ $? -eq 2 ] && grep -q 'a key cannot hold a NUL byte.*read as "general.name"' \
     "$scratch/err" && cmp -s "$m" "$F/big-vocab.gguf"

@@ -446,7 +446,8 @@ op_key(struct gguf_doc *d, struct prog *g, int rename)
 		return;
 	}
 	nk = bytes(g, 24, &nlen);
-	gguf_doc_rename(d, kv.key.p, kv.key.n, nk, nlen, &warn, &err);
+	gguf_doc_rename(d, kv.key.p, kv.key.n, nk, nlen, pick(g, 2) ?
+	    GGUF_SET_FORCE : 0, &warn, &err);
 }
 
 static void

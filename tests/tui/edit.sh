@@ -237,6 +237,18 @@ run mvkey "keys 2/" "type ^general\\.license " "keys <Enter>m<C-u>" \
     "type general.licence" "keys <Enter>w"
 saved "rename a key" '< kv 8 "general.license" str len=3 "MIT"' \
     '> kv 8 "general.licence" str len=3 "MIT"'
+# Renaming a value into a well-known key of another type: refused as a
+# set would be, and the browser asks whether to force it.
+run mvforce "keys 2/" "type ^general\\.license " "keys <Enter>m<C-u>" \
+    "type llama.expert_count" "keys <Enter>" "dump mvforce-ask" "keys n" \
+    "dump mvforce-no" "keys <Enter>" "keys y" "keys w"
+shows mvforce-ask 'llama.expert_count should be u32, not str' \
+    "m into a well-known key of another type is refused, saying why"
+shows mvforce-ask 'Set it anyway?' "and the browser asks whether to force it"
+shows mvforce-no 'general.license to: llama.expert_count' \
+    "no: back to the prompt, the text kept"
+saved "a forced key rename" '< kv 8 "general.license" str len=3 "MIT"' \
+    '> kv 8 "llama.expert_count" str len=3 "MIT"'
 
 run rmkey "keys 2/" "type ^general\\.license " "keys <Enter>d" \
     "dump rm-ask" "keys y" "dump rm-marked" "keys w"
