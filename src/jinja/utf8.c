@@ -1,0 +1,182 @@
+/*
+ * utf8.c - UTF-8 decoding and encoding, and the few character classes of
+ * Python's str that templates reach (whitespace, letters, case).
+ */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "jint.h"
+
+size_t
+utf8_dec(const char *s, size_t n, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t	need, i;
+	uint32_t c;
+
+	if (n == 0) {
+		*cp = 0;
+		return 1;
+	}
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return 1;
+	}
+	if ((u[0] & 0xe0) == 0xc0) {
+		need = 2;
+		c = u[0] & 0x1f;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		need = 3;
+		c = u[0] & 0x0f;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		need = 4;
+		c = u[0] & 0x07;
+	} else {
+		*cp = 0xfffd;
+		return 1;
+	}
+	if (need > n) {
+		*cp = 0xfffd;
+		return 1;
+	}
+	for (i = 1; i < need; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*cp = 0xfffd;
+			return 1;
+		}
+		c = c << 6 | (u[i] & 0x3f);
+	}
+	*cp = c;
+	return need;
+}
+
+size_t
+utf8_enc(char *out, uint32_t cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+int
+py_isspace(uint32_t c)
+{
+	return (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x20) || c == 0x85 ||
+	    c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+	    c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f ||
+	    c == 0x3000;
+}
+
+/* Letters of the scripts templates are written in; enough for \w. */
+int
+py_isalpha(uint32_t c)
+{
+	if (c < 0x80)
+		return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+	if (c == 0xaa || c == 0xb5 || c == 0xba)
+		return 1;
+	if (c >= 0xc0 && c <= 0x24f)
+		return c != 0xd7 && c != 0xf7;
+	if (c >= 0x370 && c <= 0x3ff)
+		return c != 0x375 && c != 0x37e && c != 0x384 && c != 0x385 &&
+		    c != 0x387;
+	if (c >= 0x400 && c <= 0x52f)
+		return !(c >= 0x482 && c <= 0x489);
+	if (c >= 0x3040 && c <= 0x9fff)		/* kana, CJK */
+		return !(c >= 0x3099 && c <= 0x309c);
+	if (c >= 0xac00 && c <= 0xd7a3)		/* Hangul */
+		return 1;
+	return 0;
+}
+
+int
+py_isalnum(uint32_t c)
+{
+	return py_isalpha(c) || (c >= '0' && c <= '9') || c == '_';
+}
+
+int
+py_isupper(uint32_t c)
+{
+	return py_lower(c) != c;
+}
+
+int
+py_islower(uint32_t c)
+{
+	return py_upper(c) != c;
+}
+
+uint32_t
+py_upper(uint32_t c)
+{
+	if (c >= 'a' && c <= 'z')
+		return c - 32;
+	if (c < 0x80)
+		return c;
+	if (c == 0xb5)
+		return 0x39c;
+	if ((c >= 0xe0 && c <= 0xfe && c != 0xf7))
+		return c - 32;
+	if (c == 0xff)
+		return 0x178;
+	if (c >= 0x100 && c <= 0x17f && c != 0x131 && c != 0x138 &&
+	    c != 0x149 && c != 0x17f) {
+		if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e))
+			return (c & 1) ? c : c - 1;
+		return (c & 1) ? c - 1 : c;
+	}
+	if (c >= 0x3b1 && c <= 0x3c9 && c != 0x3c2)
+		return c - 32;
+	if (c == 0x3c2)
+		return 0x3a3;
+	if (c >= 0x430 && c <= 0x44f)
+		return c - 32;
+	if (c >= 0x450 && c <= 0x45f)
+		return c - 80;
+	return c;
+}
+
+uint32_t
+py_lower(uint32_t c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c + 32;
+	if (c < 0x80)
+		return c;
+	if (c >= 0xc0 && c <= 0xde && c != 0xd7)
+		return c + 32;
+	if (c == 0x178)
+		return 0xff;
+	if (c >= 0x100 && c <= 0x17f && c != 0x130 && c != 0x131 &&
+	    c != 0x138 && c != 0x149 && c != 0x17f) {
+		if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e))
+			return (c & 1) ? c + 1 : c;
+		return (c & 1) ? c : c + 1;
+	}
+	if (c >= 0x391 && c <= 0x3a9 && c != 0x3a2)
+		return c + 32;
+	if (c >= 0x410 && c <= 0x42f)
+		return c + 32;
+	if (c >= 0x400 && c <= 0x40f)
+		return c + 80;
+	return c;
+}
