@@ -155,6 +155,8 @@ const struct gguf_tensor *cli_find_tensor(const struct gguf_file *f,
 int	 cmd_stats(int argc, char **argv);
 /* tokens.c */
 int	 cmd_tokens(int argc, char **argv);
+/* mem.c */
+int	 cmd_mem(int argc, char **argv);
 /* validate.c */
 int	 cmd_validate(int argc, char **argv);
 /* edit.c */

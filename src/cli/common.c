@@ -74,6 +74,20 @@ static const struct cli_opt validate_opts[] = {
 	{ NULL, NULL }
 };
 
+static const struct cli_opt mem_opts[] = {
+	{ "--ctx N,...", "these contexts (Nk: N x 1024, 0: the training "
+	    "one); default 4k, 8k, 16k, 32k, 128k and the training context" },
+	{ "--cache-type-k T", "K cache type: f32, f16 (default), bf16, q8_0, "
+	    "q4_0, q4_1, iq4_nl, q5_0, q5_1" },
+	{ "--cache-type-v T", "V cache type, the same" },
+	{ "--parallel N", "N parallel sequences (1 to 256), a stream each" },
+	{ "--swa-full", "full-size cache for sliding-window layers" },
+	{ "--fit SIZE", "the largest context whose weights and cache fit in SIZE "
+	    "bytes (suffix K, M, G, T)" },
+	{ "--json", "print one JSON document" },
+	{ NULL, NULL }
+};
+
 /* Where an edit goes, and how: every command that changes a file. */
 #define SAVE_OPTS \
 	{ "-i, --in-place", "save over FILE" }, \
@@ -130,6 +144,12 @@ const struct cli_cmd cli_commands[] = {
 	    "the vocabulary: id, type, score and the text of each token",
 	    tokens_opts,
 	    "model.gguf --text ' the'" },
+	{ "mem", cmd_mem, "FILE [--ctx N[,N...]] [--cache-type-k T] "
+	    "[--cache-type-v T] [--parallel N] [--swa-full] [--fit SIZE] "
+	    "[--json]",
+	    "memory llama.cpp needs: weights, and KV cache or recurrent "
+	    "state by context", mem_opts,
+	    "model.gguf --ctx 8k,32k --cache-type-k q8_0 --fit 24G" },
 	{ "validate", cmd_validate, "[--data] [--strict] [--json] [-q] "
 	    "[--threads N] FILE...",
 	    "check that files load in every GGUF reader: errors, warnings, "

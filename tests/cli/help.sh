@@ -40,6 +40,7 @@ base() {
 	rm-tensor)	set -- "$m" output.weight -n ;;
 	convert)	set -- "$m" output.weight f32 -n ;;
 	tokens)		set -- "$m" --id 1 ;;
+	mem)		set -- "$m" ;;
 	*)		return 1 ;;
 	esac
 	for a in "$@"; do
@@ -58,6 +59,9 @@ sample() {
 	SCRIPT)		echo /dev/null ;;
 	STRING)		echo '<s>' ;;		# the text of token 1 (tokens)
 	REGEX)		echo . ;;
+	'N,...')	echo 1k,2048 ;;
+	T)		echo q8_0 ;;
+	SIZE)		echo 1G ;;
 	*)		return 1 ;;
 	esac
 }

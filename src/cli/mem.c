@@ -1,0 +1,556 @@
+/*
+ * mem.c - `ggufed mem FILE [--ctx N[,N...]] [--cache-type-k T]
+ * [--cache-type-v T] [--parallel N] [--swa-full] [--fit BYTES] [--json]`:
+ * how much memory llama.cpp needs for the model: the weights (by type; in
+ * the layers, which can be offloaded one by one, and out of them), and
+ * the KV cache or recurrent state at each context asked for (by default
+ * 4k, 8k, 16k, 32k, 128k and the training context), as llama.cpp
+ * allocates it (src/core/mem.h). --fit BYTES gives the largest context
+ * whose weights and cache fit in BYTES (suffixes K, M, G, T: powers of
+ * 1024).
+ *
+ * An architecture whose cache is not modelled gets its weights and a
+ * line saying so, never a guess. Exit: 0; 1 the file cannot be read,
+ * llama.cpp would refuse the cache asked for, the cache is not modelled
+ * and --fit was asked, or nothing fits; 2 usage.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "doc.h"
+#include "mem.h"
+
+#define MAX_CTX	32
+
+struct opts {
+	struct gguf_mem_opts	 mo;
+	uint64_t		 ctx[MAX_CTX];
+	size_t			 n_ctx;
+	int			 fit;
+	uint64_t		 budget;
+	int			 json;
+	const char		*path;
+};
+
+static int
+parse_bytes(const char *s, uint64_t *out)
+{
+	unsigned long long	 v;
+	char			 num[32];
+	size_t			 n = 0;
+	unsigned		 shift = 0;
+
+	while (isdigit((unsigned char)s[n]) && n < sizeof num - 1)
+		n++;
+	if (n == 0 || n >= sizeof num - 1)
+		return -1;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (cli_parse_u64(num, &v) != 0)
+		return -1;
+	switch (toupper((unsigned char)s[n])) {
+	case '\0': break;
+	case 'K': shift = 10; n++; break;
+	case 'M': shift = 20; n++; break;
+	case 'G': shift = 30; n++; break;
+	case 'T': shift = 40; n++; break;
+	case 'B': break;
+	default: return -1;
+	}
+	if (shift != 0 && (s[n] == 'i' || s[n] == 'I'))
+		n++;
+	if (s[n] == 'B' || s[n] == 'b')
+		n++;
+	if (s[n] != '\0' || (shift != 0 && v > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int
+parse_ctx(struct opts *o, const char *s)
+{
+	unsigned long long	 v;
+	char			 num[32];
+	const char		*p = s, *e;
+	size_t			 n;
+
+	for (;;) {
+		e = strchr(p, ',');
+		n = e != NULL ? (size_t)(e - p) : strlen(p);
+		if (n == 0 || n >= sizeof num || o->n_ctx == MAX_CTX)
+			return -1;
+		memcpy(num, p, n);
+		num[n] = '\0';
+		if (n > 1 && (num[n - 1] == 'k' || num[n - 1] == 'K')) {
+			num[n - 1] = '\0';
+			if (cli_parse_u64(num, &v) != 0 || v == 0 ||
+			    v > UINT32_MAX / 1024)
+				return -1;
+			v *= 1024;
+		} else if (cli_parse_u64(num, &v) != 0 || v > UINT32_MAX)
+			return -1;
+		o->ctx[o->n_ctx++] = v;
+		if (e == NULL)
+			return 0;
+		p = e + 1;
+	}
+}
+
+static int
+parse_opts(int argc, char **argv, struct opts *o)
+{
+	unsigned long long	 v;
+	const char		*a, *val;
+	int			 i, t;
+
+	memset(o, 0, sizeof *o);
+	gguf_mem_opts_default(&o->mo);
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		if (strcmp(a, "--json") == 0) {
+			o->json = 1;
+			continue;
+		}
+		if (strcmp(a, "--swa-full") == 0) {
+			o->mo.swa_full = 1;
+			continue;
+		}
+		if (strcmp(a, "--ctx") == 0 || strcmp(a, "--cache-type-k") == 0 ||
+		    strcmp(a, "--cache-type-v") == 0 ||
+		    strcmp(a, "--parallel") == 0 || strcmp(a, "--fit") == 0) {
+			if (i + 1 >= argc) {
+				cli_usage_error("mem", "%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+			if (strcmp(a, "--ctx") == 0) {
+				if (parse_ctx(o, val) != 0) {
+					cli_usage_error("mem", "--ctx: '%s' is "
+					    "not a list of contexts (0 for "
+					    "the training context, up to "
+					    "4294967295, or Nk)", val);
+					return EXIT_USAGE;
+				}
+			} else if (strcmp(a, "--cache-type-k") == 0 ||
+			    strcmp(a, "--cache-type-v") == 0) {
+				if ((t = gguf_mem_cache_type(val)) < 0) {
+					cli_usage_error("mem", "%s: '%s' is not "
+					    "a cache type llama.cpp takes (%s)",
+					    a, val, gguf_mem_cache_types());
+					return EXIT_USAGE;
+				}
+				if (a[13] == 'k')
+					o->mo.type_k = (uint32_t)t;
+				else
+					o->mo.type_v = (uint32_t)t;
+			} else if (strcmp(a, "--parallel") == 0) {
+				if (cli_parse_u64(val, &v) != 0 || v == 0 ||
+				    v > 256) {
+					cli_usage_error("mem", "--parallel: '%s' "
+					    "is not 1 to 256", val);
+					return EXIT_USAGE;
+				}
+				o->mo.n_seq = (uint32_t)v;
+			} else {
+				if (parse_bytes(val, &o->budget) != 0) {
+					cli_usage_error("mem", "--fit: '%s' is "
+					    "not a size (bytes, or with K, M, "
+					    "G, T)", val);
+					return EXIT_USAGE;
+				}
+				o->fit = 1;
+			}
+			continue;
+		}
+		if (a[0] == '-' && a[1] != '\0') {
+			cli_usage_error("mem", "unknown option '%s'", a);
+			return EXIT_USAGE;
+		}
+		if (o->path != NULL) {
+			cli_usage_error("mem", "too many arguments");
+			return EXIT_USAGE;
+		}
+		o->path = a;
+	}
+	if (o->path == NULL) {
+		cli_usage_error("mem", "missing FILE");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The default table: 4k, 8k, 16k, 32k, 128k and the training context. */
+static void
+default_contexts(struct opts *o, const struct gguf_mem_model *m)
+{
+	static const uint64_t	std[] = { 4096, 8192, 16384, 32768, 131072 };
+	size_t			i;
+
+	for (i = 0; i < sizeof std / sizeof std[0]; i++)
+		o->ctx[o->n_ctx++] = std[i];
+	if (m->n_ctx_train != 0 && m->n_ctx_train <= UINT32_MAX - 255) {
+		for (i = 0; i < o->n_ctx; i++)
+			if (o->ctx[i] == m->n_ctx_train)
+				break;
+		if (i == o->n_ctx)
+			o->ctx[o->n_ctx++] = m->n_ctx_train;
+	}
+	qsort(o->ctx, o->n_ctx, sizeof o->ctx[0], cmp_u64);
+}
+
+static const char *
+tname(uint32_t type, char *buf)
+{
+	return gguf_ttype_name(type, buf);
+}
+
+static const char *
+sz(uint64_t v, char *buf, size_t len)
+{
+	char	g[32], h[32];
+
+	snprintf(buf, len, "%s (%s)", gguf_fmt_group(v, g, sizeof g),
+	    gguf_fmt_size(v, h, sizeof h));
+	return buf;
+}
+
+/* "3 layers of 589,824 bytes" or "4 layers, 120,000 to 300,000 bytes each" */
+static void
+layer_span(const struct gguf_mem_model *m, char *buf, size_t len)
+{
+	uint64_t	lo = UINT64_MAX, hi = 0;
+	uint32_t	i;
+	char		a[32], b[32];
+
+	for (i = 0; i < m->n_layer; i++) {
+		if (m->layers[i].weights < lo)
+			lo = m->layers[i].weights;
+		if (m->layers[i].weights > hi)
+			hi = m->layers[i].weights;
+	}
+	if (lo == hi)
+		snprintf(buf, len, "%u layer%s of %s bytes", m->n_layer,
+		    m->n_layer == 1 ? "" : "s", gguf_fmt_group(lo, a, sizeof a));
+	else
+		snprintf(buf, len, "%u layers, %s to %s bytes each", m->n_layer,
+		    gguf_fmt_group(lo, a, sizeof a),
+		    gguf_fmt_group(hi, b, sizeof b));
+}
+
+static void
+print_text(const struct opts *o, const struct gguf_mem_model *m,
+    const struct gguf_mem_need *need, const int *ok, int fitrc,
+    uint64_t fit_ctx, const struct gguf_mem_need *fitn)
+{
+	char		 b1[64], b2[64], b3[64], b4[64], tb[24], span[96];
+	size_t		 i;
+	int		 swa = m->modelled && m->n_swa != 0;
+	int		 rec = 0, attn = 0;
+	uint32_t	 l;
+
+	printf("file          ");
+	out_text(stdout, o->path, strlen(o->path));
+	printf("\narchitecture  %s\n", m->arch[0] != '\0' ? m->arch : "-");
+	if (m->n_layer != 0)
+		printf("layers        %u\n", m->n_layer);
+	if (m->n_ctx_train != 0)
+		printf("training ctx  %s\n", gguf_fmt_group(m->n_ctx_train,
+		    b1, sizeof b1));
+	printf("weights       %s in %s tensor%s\n", sz(m->weights, b1,
+	    sizeof b1), gguf_fmt_group(m->n_tensors, b2, sizeof b2),
+	    m->n_tensors == 1 ? "" : "s");
+	for (i = 0; i < m->n_types; i++)
+		printf("  %-11s %s tensor%s, %s\n", tname(m->types[i].type, tb),
+		    gguf_fmt_group(m->types[i].count, b1, sizeof b1),
+		    m->types[i].count == 1 ? "" : "s",
+		    sz(m->types[i].bytes, b2, sizeof b2));
+	if (m->n_layer != 0 && m->layers != NULL) {
+		layer_span(m, span, sizeof span);
+		printf("  in layers   %s (blk.N, offloadable): %s\n",
+		    sz(m->in_layers, b1, sizeof b1), span);
+		printf("  kept        %s in %s tensor%s outside the layers "
+		    "(embeddings, output)\n", sz(m->kept, b2, sizeof b2),
+		    gguf_fmt_group(m->n_kept, b3, sizeof b3),
+		    m->n_kept == 1 ? "" : "s");
+	}
+	if (m->unsized != 0)
+		printf("  note        %s tensor%s of unknown size not counted\n",
+		    gguf_fmt_group(m->unsized, b1, sizeof b1),
+		    m->unsized == 1 ? "" : "s");
+	if (!m->modelled) {
+		printf("cache         not modelled: %s\n", m->why);
+		return;
+	}
+	for (l = 0; l < m->n_layer; l++) {
+		if (m->layers[l].kind == GGUF_MEM_RECURRENT)
+			rec = 1;
+		else if (m->layers[l].kind != GGUF_MEM_NONE)
+			attn = 1;
+	}
+	printf("modelled      %s\n", m->how);
+	if (attn)
+		printf("cache         K %s, V %s, %u sequence%s%s%s\n",
+		    gguf_ttype(o->mo.type_k)->lname,
+		    gguf_ttype(o->mo.type_v)->lname, o->mo.n_seq,
+		    o->mo.n_seq == 1 ? "" : "s",
+		    swa ? o->mo.swa_full ? ", full-size SWA cache" :
+		    ", SWA cache of the window" : "",
+		    swa ? "" : "");
+	else
+		printf("cache         recurrent state (F32), %u sequence%s\n",
+		    o->mo.n_seq, o->mo.n_seq == 1 ? "" : "s");
+	if (swa)
+		printf("window        %s tokens\n", gguf_fmt_group(m->n_swa, b1,
+		    sizeof b1));
+	if (attn && (gguf_ttype(o->mo.type_v)->flags & GGUF_TF_QUANT))
+		printf("note          a quantized V cache needs flash "
+		    "attention (llama.cpp's default, auto, turns it on where "
+		    "the device has it)\n");
+	printf("\n%-12s %-12s%s %-28s %s\n", "context", attn ? "cells" : "",
+	    swa ? " swa cells " : "", rec && !attn ? "state" : "cache",
+	    "with weights");
+	for (i = 0; i < o->n_ctx; i++) {
+		if (!ok[i]) {
+			printf("%-12s refused: %s\n", gguf_fmt_group(o->ctx[i],
+			    b1, sizeof b1), need[i].refused);
+			continue;
+		}
+		snprintf(b2, sizeof b2, "%s", attn ? gguf_fmt_group(
+		    need[i].cells * need[i].streams, b4, sizeof b4) : "");
+		printf("%-12s %-12s", gguf_fmt_group(o->ctx[i], b1,
+		    sizeof b1), b2);
+		if (swa)
+			printf(" %-10s", gguf_fmt_group(need[i].cells_swa *
+			    need[i].streams, b4, sizeof b4));
+		printf(" %-28s %s\n", sz(need[i].total, b3, sizeof b3),
+		    sz(need[i].total + m->weights, b4, sizeof b4));
+	}
+	if (o->fit) {
+		printf("\nfit           %s: ", sz(o->budget, b1, sizeof b1));
+		if (fitrc == 1)
+			printf("nothing fits: the weights and the smallest "
+			    "cache need %s\n", sz(m->weights + fitn->total, b2,
+			    sizeof b2));
+		else
+			printf("context %s%s, cache %s, with weights %s\n",
+			    gguf_fmt_group(fit_ctx, b2, sizeof b2),
+			    fitrc == 2 ? " (llama.cpp's largest)" : "",
+			    sz(fitn->total, b3, sizeof b3),
+			    sz(fitn->total + m->weights, b4, sizeof b4));
+	}
+}
+
+static void
+json_need(struct json *j, const struct gguf_mem_model *m,
+    const struct gguf_mem_opts *mo, const struct gguf_mem_need *n)
+{
+	uint64_t	k, v;
+	uint32_t	l;
+	int		pass;
+
+	json_key(j, "n_ctx"); json_u64(j, n->n_ctx);
+	json_key(j, "cells"); json_u64(j, n->cells);
+	json_key(j, "cells_swa"); json_u64(j, n->cells_swa);
+	json_key(j, "streams"); json_u64(j, n->streams);
+	json_key(j, "k"); json_u64(j, n->k);
+	json_key(j, "v"); json_u64(j, n->v);
+	json_key(j, "k_swa"); json_u64(j, n->k_swa);
+	json_key(j, "v_swa"); json_u64(j, n->v_swa);
+	json_key(j, "r"); json_u64(j, n->r);
+	json_key(j, "s"); json_u64(j, n->s);
+	json_key(j, "cache"); json_u64(j, n->total);
+	for (pass = 0; pass < 2; pass++) {
+		json_key(j, pass == 0 ? "k_layers" : "v_layers");
+		json_arr(j, JSON_FLAT);
+		for (l = 0; l < m->n_layer; l++) {
+			gguf_mem_layer_bytes(m, mo, n, l, &k, &v);
+			json_u64(j, pass == 0 ? k : v);
+		}
+		json_end(j);
+	}
+}
+
+static void
+print_json(const struct opts *o, const struct gguf_mem_model *m,
+    const struct gguf_mem_need *need, const int *ok, int fitrc,
+    uint64_t fit_ctx, const struct gguf_mem_need *fitn)
+{
+	static const char *const kinds[] = { "none", "full", "swa",
+	    "recurrent" };
+	struct json	j;
+	char		tb[24];
+	size_t		i;
+	uint32_t	l;
+
+	json_init(&j, stdout);
+	json_obj(&j, JSON_LINES);
+	json_key(&j, "file"); json_str(&j, o->path, strlen(o->path));
+	json_key(&j, "architecture"); json_cstr(&j, m->arch);
+	json_key(&j, "modelled"); json_bool(&j, m->modelled);
+	if (m->modelled) {
+		json_key(&j, "how"); json_cstr(&j, m->how);
+	} else {
+		json_key(&j, "why"); json_cstr(&j, m->why);
+	}
+	json_key(&j, "layers"); json_u64(&j, m->n_layer);
+	json_key(&j, "training_context"); json_u64(&j, m->n_ctx_train);
+	json_key(&j, "sliding_window"); json_u64(&j, m->n_swa);
+	json_key(&j, "weights");
+	json_obj(&j, JSON_LINES);
+	json_key(&j, "bytes"); json_u64(&j, m->weights);
+	json_key(&j, "tensors"); json_u64(&j, m->n_tensors);
+	json_key(&j, "unsized"); json_u64(&j, m->unsized);
+	json_key(&j, "in_layers"); json_u64(&j, m->in_layers);
+	json_key(&j, "kept"); json_u64(&j, m->kept);
+	json_key(&j, "types");
+	json_arr(&j, JSON_LINES);
+	for (i = 0; i < m->n_types; i++) {
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "type");
+		json_cstr(&j, tname(m->types[i].type, tb));
+		json_key(&j, "tensors"); json_u64(&j, m->types[i].count);
+		json_key(&j, "bytes"); json_u64(&j, m->types[i].bytes);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_end(&j);
+	json_key(&j, "per_layer");
+	json_arr(&j, JSON_LINES);
+	for (l = 0; m->layers != NULL && l < m->n_layer; l++) {
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "layer"); json_u64(&j, l);
+		json_key(&j, "weights"); json_u64(&j, m->layers[l].weights);
+		json_key(&j, "cache"); json_cstr(&j, m->modelled ?
+		    kinds[m->layers[l].kind] : "unknown");
+		json_key(&j, "k_row"); json_u64(&j, m->layers[l].k);
+		json_key(&j, "v_row"); json_u64(&j, m->layers[l].v);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_key(&j, "cache_type_k");
+	json_cstr(&j, gguf_ttype(o->mo.type_k)->lname);
+	json_key(&j, "cache_type_v");
+	json_cstr(&j, gguf_ttype(o->mo.type_v)->lname);
+	json_key(&j, "parallel"); json_u64(&j, o->mo.n_seq);
+	json_key(&j, "swa_full"); json_bool(&j, o->mo.swa_full);
+	json_key(&j, "contexts");
+	json_arr(&j, JSON_LINES);
+	for (i = 0; m->modelled && i < o->n_ctx; i++) {
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "context"); json_u64(&j, o->ctx[i]);
+		if (!ok[i]) {
+			json_key(&j, "refused");
+			json_cstr(&j, need[i].refused);
+		} else {
+			json_need(&j, m, &o->mo, &need[i]);
+			json_key(&j, "total");
+			json_u64(&j, need[i].total + m->weights);
+		}
+		json_end(&j);
+	}
+	json_end(&j);
+	if (o->fit) {
+		json_key(&j, "fit");
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "budget"); json_u64(&j, o->budget);
+		if (fitrc == 1 || fitrc < 0) {
+			json_key(&j, "context"); json_null(&j);
+		} else {
+			json_key(&j, "context"); json_u64(&j, fit_ctx);
+			json_key(&j, "largest"); json_bool(&j, fitrc == 2);
+			json_need(&j, m, &o->mo, fitn);
+			json_key(&j, "total");
+			json_u64(&j, fitn->total + m->weights);
+		}
+		json_end(&j);
+	}
+	json_end(&j);
+	json_finish(&j);
+}
+
+int
+cmd_mem(int argc, char **argv)
+{
+	struct opts		 o;
+	struct gguf_doc		*d;
+	struct gguf_err		 err;
+	struct gguf_mem_model	 m;
+	struct gguf_mem_need	 need[MAX_CTX + 1], fitn;
+	uint64_t		 fit_ctx = 0;
+	int			 ok[MAX_CTX + 1], rc, fitrc = 0;
+	size_t			 i;
+	char			 left[400];
+
+	if ((rc = parse_opts(argc, argv, &o)) != 0)
+		return rc;
+	if (cli_leftovers(o.path, left, sizeof left)) {
+		memset(&err, 0, sizeof err);
+		snprintf(err.msg, sizeof err.msg, "warning: %s", left);
+		cli_file_error(o.path, &err);
+	}
+	memset(&err, 0, sizeof err);
+	if ((d = gguf_doc_open(o.path, &err)) == NULL) {
+		cli_file_error(o.path, &err);
+		return EXIT_BADFILE;
+	}
+	gguf_mem_model_make(&m, d);
+	if (o.n_ctx == 0)
+		default_contexts(&o, &m);
+	for (i = 0; i < o.n_ctx; i++)	/* 0: the training context */
+		if (o.ctx[i] == 0)
+			o.ctx[i] = m.n_ctx_train;
+	rc = 0;
+	memset(&fitn, 0, sizeof fitn);
+	for (i = 0; i < o.n_ctx; i++) {
+		o.mo.n_ctx = o.ctx[i];
+		ok[i] = m.modelled && gguf_mem_need(&m, &o.mo, &need[i]) == 0;
+	}
+	if (m.modelled) {
+		/* A refusal that holds at every context is an error. */
+		for (i = 0; i < o.n_ctx && !ok[i]; i++)
+			;
+		if (i == o.n_ctx && o.n_ctx > 0) {
+			memset(&err, 0, sizeof err);
+			snprintf(err.msg, sizeof err.msg, "%s",
+			    need[0].refused);
+			cli_file_error(o.path, &err);
+			gguf_mem_model_free(&m);
+			gguf_doc_free(d);
+			return EXIT_BADFILE;
+		}
+	}
+	if (o.fit) {
+		fitrc = gguf_mem_fit(&m, &o.mo, o.budget, &fit_ctx, &fitn);
+		if (fitrc < 0) {
+			memset(&err, 0, sizeof err);
+			snprintf(err.msg, sizeof err.msg, "--fit: %s",
+			    fitn.refused);
+			cli_file_error(o.path, &err);
+			rc = EXIT_BADFILE;
+		} else if (fitrc == 1)
+			rc = 1;
+	}
+	if (fitrc >= 0) {
+		if (o.json)
+			print_json(&o, &m, need, ok, fitrc, fit_ctx, &fitn);
+		else
+			print_text(&o, &m, need, ok, fitrc, fit_ctx, &fitn);
+	}
+	gguf_mem_model_free(&m);
+	gguf_doc_free(d);
+	return rc;
+}

@@ -1,0 +1,646 @@
+/*
+ * mem.c - the memory llama.cpp allocates for a model: weights, KV cache,
+ * recurrent state (see mem.h).
+ *
+ * How llama.cpp sizes its caches (checked against the library itself by
+ * tests/interop/mem.sh, which reads the byte size of every cache tensor
+ * llama.cpp allocates):
+ *
+ * - The context asked for (0: the training context) is rounded up to a
+ *   multiple of 256. Without a unified cache each of the n_seq sequences
+ *   has a stream of its own, of n_ctx / n_seq cells rounded up to 256
+ *   again; with one, a single stream holds n_ctx cells.
+ * - An attention layer stores, per cell and stream, a K row of
+ *   n_embd_head_k * n_head_kv(layer) elements and a V row of
+ *   n_embd_head_v * n_head_kv(layer), in the cache types (F16 by default).
+ *   head_count_kv may be one number or one per layer.
+ * - A sliding-window layer holds min(cells, pad256(n_swa * (unified ?
+ *   n_seq : 1) + n_ubatch)) cells, or the full count with --swa-full.
+ *   Which layers slide: the architecture's period (gemma2: every other
+ *   layer from the first; gemma3: five of every six), or the file's
+ *   {arch}.attention.sliding_window_pattern (a period, or a flag per layer).
+ * - Multi-head latent attention (deepseek2 with key_length_mla): K rows
+ *   of kv_lora_rank + rope dimensions (key_length * head_count_kv), and
+ *   no V cache at all (V is read out of K); K and V types must then be
+ *   the same.
+ * - A recurrent layer (mamba) keeps per sequence an R row of
+ *   (d_conv - 1) * d_inner and an S row of d_state * d_inner, F32.
+ * - A quantized K (V) cache type needs n_embd_head_k (_v) to be a whole
+ *   number of its blocks: llama.cpp refuses the context otherwise.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "mem.h"
+#include "xmalloc.h"
+
+#define PAD256(x)	(((x) + 255) / 256 * 256)
+#define MAX_SEQ		256		/* llama.cpp's LLAMA_MAX_SEQ */
+#define MAX_LAYERS	512		/* llama.cpp's LLAMA_MAX_LAYERS */
+
+enum family { FAM_ATTN, FAM_RECURRENT };
+
+struct arch_rule {
+	const char	*name;
+	enum family	 fam;
+	uint32_t	 swa_period;	/* 0: no sliding window */
+	uint64_t	 swa_default;	/* window if the file has none; 0: needed */
+	int		 mla;
+	const char	*how;
+};
+
+/* The architectures checked against llama.cpp (tests/interop/mem.sh). */
+static const struct arch_rule rules[] = {
+	{ "llama", FAM_ATTN, 0, 0, 0,
+	    "KV cache on every layer (grouped-query heads)" },
+	{ "openelm", FAM_ATTN, 0, 0, 0,
+	    "KV cache on every layer, head counts per layer" },
+	{ "gemma2", FAM_ATTN, 2, 4096, 0,
+	    "KV cache; sliding window on every other layer" },
+	{ "gemma3", FAM_ATTN, 6, 0, 0,
+	    "KV cache; sliding window on 5 layers of 6" },
+	{ "deepseek2", FAM_ATTN, 0, 0, 1,
+	    "latent attention (MLA): compressed K cache, no V cache" },
+	{ "mamba", FAM_RECURRENT, 0, 0, 0,
+	    "recurrent state (conv and SSM), no KV cache" },
+};
+
+static const struct {
+	const char	*name;
+	uint32_t	 type;
+} cache_types[] = {
+	{ "f32", GGUF_T_F32 }, { "f16", GGUF_T_F16 }, { "bf16", GGUF_T_BF16 },
+	{ "q8_0", GGUF_T_Q8_0 }, { "q4_0", GGUF_T_Q4_0 },
+	{ "q4_1", GGUF_T_Q4_1 }, { "iq4_nl", GGUF_T_IQ4_NL },
+	{ "q5_0", GGUF_T_Q5_0 }, { "q5_1", GGUF_T_Q5_1 },
+};
+
+int
+gguf_mem_cache_type(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof cache_types / sizeof cache_types[0]; i++)
+		if (strcasecmp(name, cache_types[i].name) == 0)
+			return (int)cache_types[i].type;
+	return -1;
+}
+
+const char *
+gguf_mem_cache_types(void)
+{
+	return "f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1";
+}
+
+void
+gguf_mem_opts_default(struct gguf_mem_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->type_k = GGUF_T_F16;
+	o->type_v = GGUF_T_F16;
+	o->n_seq = 1;
+	o->n_ubatch = 512;
+}
+
+/* ------------------------------------------------------------ the keys */
+
+static struct gguf_val *
+akey(struct gguf_doc *d, const char *arch, const char *suffix)
+{
+	char	key[160];
+	int	n;
+
+	n = snprintf(key, sizeof key, "%s.%s", arch, suffix);
+	if (n < 0 || (size_t)n >= sizeof key)
+		return NULL;
+	return gguf_doc_get(d, key, (size_t)n);
+}
+
+/* A scalar number key: 1 if present and a whole number >= 0. */
+static int
+akey_u64(struct gguf_doc *d, const char *arch, const char *suffix,
+    uint64_t *out)
+{
+	struct gguf_val	*v = akey(d, arch, suffix);
+
+	return v != NULL && v->type != GGUF_VT_ARR &&
+	    v->type != GGUF_VT_BOOL && gguf_val_u64(v, out) == 0;
+}
+
+/*
+ * A key that is one number or one per layer (as llama.cpp's
+ * get_key_or_arr): the n values in out. 0 if absent, 1 if read, -1 if
+ * present but not of that form (why says so).
+ */
+static int
+akey_per_layer(struct gguf_doc *d, const char *arch, const char *suffix,
+    uint32_t n, uint64_t *out, char *why, size_t whylen)
+{
+	struct gguf_val	*v = akey(d, arch, suffix), e;
+	struct gguf_err	 err;
+	uint64_t	 x;
+	uint32_t	 i;
+
+	if (v == NULL)
+		return 0;
+	if (v->type != GGUF_VT_ARR) {
+		if (v->type == GGUF_VT_BOOL || gguf_val_u64(v, &x) != 0)
+			goto bad;
+		for (i = 0; i < n; i++)
+			out[i] = x;
+		return 1;
+	}
+	if (v->count != n) {
+		snprintf(why, whylen, "%s.%s has %llu elements, not one per "
+		    "layer (%u)", arch, suffix, (unsigned long long)v->count,
+		    n);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (gguf_arr_get(v, i, &e, &err) != 0 ||
+		    e.type == GGUF_VT_BOOL || gguf_val_u64(&e, &out[i]) != 0)
+			goto bad;
+	}
+	return 1;
+bad:
+	snprintf(why, whylen, "%s.%s is not a number or an array of numbers",
+	    arch, suffix);
+	return -1;
+}
+
+/* -------------------------------------------------------------- weights */
+
+static void
+add_type(struct gguf_mem_model *m, uint32_t type, uint64_t bytes)
+{
+	size_t	i;
+
+	for (i = 0; i < m->n_types; i++)
+		if (m->types[i].type == type)
+			break;
+	if (i == m->n_types) {
+		m->types = xreallocarray(m->types, m->n_types + 1,
+		    sizeof *m->types);
+		m->types[i].type = type;
+		m->types[i].count = 0;
+		m->types[i].bytes = 0;
+		m->n_types++;
+	}
+	m->types[i].count++;
+	m->types[i].bytes += bytes;
+}
+
+static int
+cmp_type(const void *a, const void *b)
+{
+	const struct gguf_mem_type	*x = a, *y = b;
+
+	return x->type < y->type ? -1 : x->type > y->type;
+}
+
+/* The layer of "blk.N.…", or -1. */
+static long
+layer_of(const struct gguf_str *name)
+{
+	uint64_t	i, n = 0;
+
+	if (name->n < 6 || memcmp(name->p, "blk.", 4) != 0)
+		return -1;
+	for (i = 4; i < name->n && name->p[i] >= '0' && name->p[i] <= '9';
+	    i++) {
+		n = n * 10 + (uint64_t)(name->p[i] - '0');
+		if (n > 1000000)
+			return -1;
+	}
+	if (i == 4 || i >= name->n || name->p[i] != '.')
+		return -1;
+	return (long)n;
+}
+
+static void
+weights(struct gguf_mem_model *m, struct gguf_doc *d)
+{
+	struct gguf_doc_tensor	t;
+	uint64_t		i, n = gguf_doc_n_tensors(d);
+	long			l;
+
+	for (i = 0; i < n; i++) {
+		if (gguf_doc_tensor(d, i, &t) != 0 ||
+		    (t.flags & GGUF_ED_REMOVED))
+			continue;
+		m->n_tensors++;
+		if (t.nbytes == 0 && t.t != NULL &&
+		    (t.t->flags & GGUF_TENSOR_UNSIZED) && t.type == t.t->type)
+			m->unsized++;
+		m->weights += t.nbytes;
+		add_type(m, t.type, t.nbytes);
+		l = layer_of(&t.name);
+		if (l >= 0 && m->layers != NULL && (uint64_t)l < m->n_layer) {
+			m->layers[l].weights += t.nbytes;
+			m->layers[l].n_weights++;
+			m->in_layers += t.nbytes;
+		} else {
+			m->kept += t.nbytes;
+			m->n_kept++;
+		}
+	}
+	if (m->n_types > 1)
+		qsort(m->types, m->n_types, sizeof *m->types, cmp_type);
+}
+
+/* ---------------------------------------------------------- the caches */
+
+static int	not_modelled(struct gguf_mem_model *m, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+static int
+not_modelled(struct gguf_mem_model *m, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->why, sizeof m->why, fmt, ap);
+	va_end(ap);
+	m->modelled = 0;
+	return -1;
+}
+
+/* Which layers slide, into the layers' kinds (FULL or SWA). */
+static int
+swa_layers(struct gguf_mem_model *m, struct gguf_doc *d,
+    const struct arch_rule *r)
+{
+	struct gguf_val	*v, e;
+	struct gguf_err	 err;
+	uint64_t	 period = r->swa_period, x;
+	uint32_t	 i;
+
+	if (!akey_u64(d, m->arch, "attention.sliding_window", &m->n_swa))
+		m->n_swa = r->swa_default;
+	if (m->n_swa == 0)
+		return not_modelled(m, "%s: no attention.sliding_window",
+		    m->arch);
+	v = akey(d, m->arch, "attention.sliding_window_pattern");
+	if (v != NULL && v->type == GGUF_VT_ARR) {
+		if (v->count != m->n_layer)
+			return not_modelled(m, "%s.attention.sliding_window_"
+			    "pattern has not one element per layer", m->arch);
+		for (i = 0; i < m->n_layer; i++) {
+			if (gguf_arr_get(v, i, &e, &err) != 0 ||
+			    gguf_val_u64(&e, &x) != 0)
+				return not_modelled(m, "%s.attention.sliding_"
+				    "window_pattern is not flags", m->arch);
+			m->layers[i].kind = x != 0 ? GGUF_MEM_SWA :
+			    GGUF_MEM_FULL;
+		}
+		return 0;
+	}
+	if (v != NULL && (v->type == GGUF_VT_BOOL ||
+	    gguf_val_u64(v, &period) != 0))
+		return not_modelled(m, "%s.attention.sliding_window_pattern "
+		    "is not a number", m->arch);
+	for (i = 0; i < m->n_layer; i++)
+		m->layers[i].kind = period == 0 ||
+		    i % period < period - 1 ? GGUF_MEM_SWA : GGUF_MEM_FULL;
+	return 0;
+}
+
+static int
+attention(struct gguf_mem_model *m, struct gguf_doc *d,
+    const struct arch_rule *r)
+{
+	uint64_t	*head, *head_kv, embd, hk, hv, lora;
+	uint32_t	 i;
+	int		 rc = -1, got;
+
+	head = xcalloc(m->n_layer, sizeof *head);
+	head_kv = xcalloc(m->n_layer, sizeof *head_kv);
+	if (!akey_u64(d, m->arch, "embedding_length", &embd) || embd == 0) {
+		not_modelled(m, "%s: no embedding_length", m->arch);
+		goto out;
+	}
+	got = akey_per_layer(d, m->arch, "attention.head_count", m->n_layer,
+	    head, m->why, sizeof m->why);
+	if (got <= 0) {
+		if (got == 0)
+			not_modelled(m, "%s: no attention.head_count",
+			    m->arch);
+		goto out;
+	}
+	got = akey_per_layer(d, m->arch, "attention.head_count_kv",
+	    m->n_layer, head_kv, m->why, sizeof m->why);
+	if (got < 0)
+		goto out;
+	if (got == 0)		/* as llama.cpp: as many as query heads */
+		memcpy(head_kv, head, m->n_layer * sizeof *head);
+	/* Head sizes: the keys, else n_embd / n_head of the first layer. */
+	if (!akey_u64(d, m->arch, "attention.key_length", &hk)) {
+		if (head[0] == 0) {
+			not_modelled(m, "%s: no attention.key_length, and "
+			    "layer 0 has no heads", m->arch);
+			goto out;
+		}
+		hk = embd / head[0];
+	}
+	if (!akey_u64(d, m->arch, "attention.value_length", &hv))
+		hv = hk;
+	if (r->mla) {
+		uint64_t	kmla, vmla;
+
+		if (!akey_u64(d, m->arch, "attention.key_length_mla", &kmla) ||
+		    !akey_u64(d, m->arch, "attention.value_length_mla",
+		    &vmla) || kmla == 0 || vmla == 0 ||
+		    !akey_u64(d, m->arch, "attention.kv_lora_rank", &lora) ||
+		    lora == 0) {
+			not_modelled(m, "%s: a file without key_length_mla "
+			    "(converted before latent attention was "
+			    "stored) is not modelled", m->arch);
+			goto out;
+		}
+	}
+	for (i = 0; i < m->n_layer; i++) {
+		m->layers[i].kind = GGUF_MEM_FULL;
+		m->layers[i].head_k = hk;
+		m->layers[i].head_v = hv;
+		m->layers[i].k = hk * head_kv[i];
+		m->layers[i].v = r->mla ? 0 : hv * head_kv[i];
+		if (head_kv[i] == 0) {
+			not_modelled(m, "%s: a layer without KV heads (a "
+			    "hybrid or shared-cache layer) is not modelled",
+			    m->arch);
+			goto out;
+		}
+	}
+	if (r->swa_period != 0 && swa_layers(m, d, r) != 0)
+		goto out;
+	m->mla = r->mla;
+	rc = 0;
+out:
+	free(head);
+	free(head_kv);
+	return rc;
+}
+
+static int
+recurrent(struct gguf_mem_model *m, struct gguf_doc *d)
+{
+	uint64_t	conv, inner, state, group = 0;
+	uint32_t	i;
+
+	if (!akey_u64(d, m->arch, "ssm.conv_kernel", &conv) || conv == 0 ||
+	    !akey_u64(d, m->arch, "ssm.inner_size", &inner) ||
+	    !akey_u64(d, m->arch, "ssm.state_size", &state))
+		return not_modelled(m, "%s: no ssm.conv_kernel, "
+		    "ssm.inner_size or ssm.state_size", m->arch);
+	akey_u64(d, m->arch, "ssm.group_count", &group);
+	for (i = 0; i < m->n_layer; i++) {
+		m->layers[i].kind = GGUF_MEM_RECURRENT;
+		m->layers[i].k = (conv - 1) * (inner + 2 * group * state);
+		m->layers[i].v = state * inner;
+	}
+	return 0;
+}
+
+void
+gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
+{
+	const struct arch_rule	*r = NULL;
+	struct gguf_val		*v;
+	struct gguf_str		 s;
+	uint64_t		 n;
+	size_t			 i;
+
+	memset(m, 0, sizeof *m);
+	v = gguf_doc_get(d, "general.architecture", 20);
+	if (v == NULL || gguf_val_str(v, &s) != 0) {
+		weights(m, d);
+		snprintf(m->why, sizeof m->why, "the file names no "
+		    "architecture (general.architecture)");
+		return;
+	}
+	gguf_pname(s.p, (size_t)s.n, m->arch, sizeof m->arch);
+	if (akey_u64(d, m->arch, "block_count", &n) && n > 0 &&
+	    n <= MAX_LAYERS) {
+		m->n_layer = (uint32_t)n;
+		m->layers = xcalloc(n, sizeof *m->layers);
+	}
+	akey_u64(d, m->arch, "context_length", &m->n_ctx_train);
+	weights(m, d);
+	for (i = 0; i < sizeof rules / sizeof rules[0]; i++)
+		if (strlen(rules[i].name) == s.n &&
+		    memcmp(rules[i].name, s.p, s.n) == 0)
+			r = &rules[i];
+	if (r == NULL) {
+		not_modelled(m, "the cache of architecture \"%s\" is not "
+		    "modelled (ggufed(1), mem, lists those that are)", m->arch);
+		return;
+	}
+	if (m->layers == NULL) {
+		not_modelled(m, "%s: no block_count (1 to 512)", m->arch);
+		return;
+	}
+	m->modelled = 1;
+	if ((r->fam == FAM_ATTN ? attention(m, d, r) : recurrent(m, d)) != 0)
+		return;
+	m->how = r->how;
+}
+
+void
+gguf_mem_model_free(struct gguf_mem_model *m)
+{
+	free(m->layers);
+	free(m->types);
+	memset(m, 0, sizeof *m);
+}
+
+/* Bytes of rows of n elements of type, count of them; -1 if n is not
+   whole blocks. */
+static int
+rows(uint32_t type, uint64_t n, uint64_t count, uint64_t *out)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(type);
+
+	if (ti == NULL || ti->blck == 0 || n % ti->blck != 0)
+		return -1;
+	*out = n / ti->blck * ti->bytes * count;
+	return 0;
+}
+
+static int
+refuse(struct gguf_mem_need *n, const char *which, uint32_t type,
+    uint64_t head)
+{
+	char	tb[24];
+
+	snprintf(n->refused, sizeof n->refused, "llama.cpp refuses a %s "
+	    "cache of type %s here: its block of %u does not divide the head "
+	    "size %llu", which, gguf_ttype_name(type, tb),
+	    gguf_ttype(type)->blck, (unsigned long long)head);
+	return -1;
+}
+
+void
+gguf_mem_layer_bytes(const struct gguf_mem_model *m,
+    const struct gguf_mem_opts *o, const struct gguf_mem_need *n, uint32_t il,
+    uint64_t *k, uint64_t *v)
+{
+	const struct gguf_mem_layer	*l = &m->layers[il];
+	uint64_t			 cells;
+
+	*k = *v = 0;
+	switch (l->kind) {
+	case GGUF_MEM_FULL:
+	case GGUF_MEM_SWA:
+		cells = (l->kind == GGUF_MEM_FULL ? n->cells : n->cells_swa) *
+		    n->streams;
+		if (rows(o->type_k, l->k, cells, k) != 0 ||
+		    rows(o->type_v, l->v, cells, v) != 0)
+			*k = *v = 0;
+		break;
+	case GGUF_MEM_RECURRENT:
+		*k = l->k * 4 * o->n_seq;
+		*v = l->v * 4 * o->n_seq;
+		break;
+	case GGUF_MEM_NONE:
+		break;
+	}
+}
+
+int
+gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
+    struct gguf_mem_need *n)
+{
+	uint64_t	ctx, cells, swa, ub, k, v;
+	uint32_t	i, seq;
+	int		any_attn = 0;
+
+	memset(n, 0, sizeof *n);
+	if (!m->modelled) {
+		snprintf(n->refused, sizeof n->refused, "%s", m->why);
+		return -1;
+	}
+	seq = o->n_seq;
+	if (seq == 0 || seq > MAX_SEQ) {
+		snprintf(n->refused, sizeof n->refused, "llama.cpp takes 1 to "
+		    "%d parallel sequences", MAX_SEQ);
+		return -1;
+	}
+	ctx = o->n_ctx != 0 ? o->n_ctx : m->n_ctx_train;
+	if (ctx == 0) {
+		snprintf(n->refused, sizeof n->refused, "no context given, "
+		    "and the file has no %s.context_length", m->arch);
+		return -1;
+	}
+	if (ctx > UINT32_MAX - 255) {
+		snprintf(n->refused, sizeof n->refused, "llama.cpp's context "
+		    "is at most %u", UINT32_MAX - 255);
+		return -1;
+	}
+	ctx = PAD256(ctx);
+	if (o->unified) {
+		cells = ctx;
+		n->streams = 1;
+	} else {
+		cells = PAD256(ctx / seq);
+		n->streams = seq;
+	}
+	n->n_ctx = cells * n->streams;
+	n->cells = cells;
+	ub = o->n_ubatch < ctx ? o->n_ubatch : ctx;
+	swa = PAD256(m->n_swa * (o->unified ? seq : 1) + ub);
+	n->cells_swa = o->swa_full || swa > cells ? cells : swa;
+	if (m->mla && o->type_k != o->type_v) {
+		snprintf(n->refused, sizeof n->refused, "llama.cpp refuses "
+		    "different K and V cache types for latent attention (V is "
+		    "read out of the K cache)");
+		return -1;
+	}
+	for (i = 0; i < m->n_layer; i++) {
+		const struct gguf_mem_layer	*l = &m->layers[i];
+
+		if (l->kind == GGUF_MEM_FULL || l->kind == GGUF_MEM_SWA) {
+			any_attn = 1;
+			if (l->k != 0 && rows(o->type_k, l->head_k, 1, &k) != 0)
+				return refuse(n, "K", o->type_k, l->head_k);
+			if (l->v != 0 && rows(o->type_v, l->head_v, 1, &v) != 0)
+				return refuse(n, "V", o->type_v, l->head_v);
+		}
+		gguf_mem_layer_bytes(m, o, n, i, &k, &v);
+		switch (l->kind) {
+		case GGUF_MEM_FULL:
+			n->n_full++;
+			n->k += k;
+			n->v += v;
+			break;
+		case GGUF_MEM_SWA:
+			n->n_swa++;
+			n->k_swa += k;
+			n->v_swa += v;
+			break;
+		case GGUF_MEM_RECURRENT:
+			n->n_rec++;
+			n->r += k;
+			n->s += v;
+			break;
+		case GGUF_MEM_NONE:
+			break;
+		}
+	}
+	if (!any_attn)
+		n->cells = n->cells_swa = 0;
+	if (n->n_swa == 0)
+		n->cells_swa = 0;
+	n->total = n->k + n->v + n->k_swa + n->v_swa + n->r + n->s;
+	return 0;
+}
+
+int
+gguf_mem_fit(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
+    uint64_t budget, uint64_t *n_ctx, struct gguf_mem_need *n)
+{
+	struct gguf_mem_opts	q = *o;
+	struct gguf_mem_need	tmp, best;
+	uint64_t		lo, hi, mid, step;
+
+	if (n == NULL)
+		n = &tmp;
+	/* Contexts llama.cpp can settle on: multiples of 256 per stream. */
+	step = 256 * (o->unified ? 1 : (o->n_seq != 0 ? o->n_seq : 1));
+	q.n_ctx = step;
+	if (gguf_mem_need(m, &q, &best) != 0) {
+		*n = best;
+		return -1;
+	}
+	if (m->weights + best.total > budget) {
+		*n_ctx = 0;
+		*n = best;
+		return 1;
+	}
+	lo = 1;
+	hi = (UINT32_MAX - 255) / step;
+	q.n_ctx = hi * step;
+	if (gguf_mem_need(m, &q, &tmp) == 0 &&
+	    m->weights + tmp.total <= budget) {
+		*n_ctx = q.n_ctx;
+		*n = tmp;
+		return 2;
+	}
+	while (hi - lo > 1) {		/* lo fits, hi does not */
+		mid = lo + (hi - lo) / 2;
+		q.n_ctx = mid * step;
+		if (gguf_mem_need(m, &q, &tmp) == 0 &&
+		    m->weights + tmp.total <= budget) {
+			lo = mid;
+			best = tmp;
+		} else
+			hi = mid;
+	}
+	*n_ctx = lo * step;
+	*n = best;
+	return 0;
+}

@@ -1,0 +1,148 @@
+/*
+ * mem.h - how much memory a model needs when llama.cpp loads it: the
+ * weights (per type, per layer, and what stays out of the layers), and
+ * the KV cache or recurrent state at a given context, computed the way
+ * llama.cpp sizes them (cells rounded up to 256, a sliding-window cache of
+ * the window plus the micro-batch, one stream per sequence, the head-size
+ * rule of quantized caches).
+ *
+ *	struct gguf_mem_model	m;
+ *	struct gguf_mem_opts	o;
+ *	struct gguf_mem_need	n;
+ *
+ *	gguf_mem_model_make(&m, doc);
+ *	gguf_mem_opts_default(&o);
+ *	o.n_ctx = 8192;
+ *	if (m.modelled && gguf_mem_need(&m, &o, &n) == 0)
+ *		... n.total bytes of cache ...
+ *	gguf_mem_model_free(&m);
+ *
+ * Only the architectures whose cache layout has been checked against
+ * llama.cpp's own allocation are modelled; for any other, m.modelled is 0
+ * and m.why says so: no guess is made. The weights are known for every
+ * file.
+ */
+#ifndef GGUF_MEM_H
+#define GGUF_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "doc.h"
+
+/* What a layer keeps per token (attention) or per sequence (recurrent). */
+enum gguf_mem_kind {
+	GGUF_MEM_NONE,		/* no cache */
+	GGUF_MEM_FULL,		/* KV cache of the whole context */
+	GGUF_MEM_SWA,		/* KV cache of the sliding window */
+	GGUF_MEM_RECURRENT	/* fixed-size state (R and S rows, F32) */
+};
+
+struct gguf_mem_layer {
+	enum gguf_mem_kind	 kind;
+	/* FULL/SWA: elements of one cell's K and V rows (n_embd_k_gqa,
+	   n_embd_v_gqa); RECURRENT: elements of one sequence's R and S. */
+	uint64_t		 k, v;
+	uint64_t		 head_k, head_v;	/* head sizes */
+	uint64_t		 weights;		/* bytes of blk.N.* */
+	uint64_t		 n_weights;		/* tensors of blk.N.* */
+};
+
+/* Bytes of the tensors of one type. */
+struct gguf_mem_type {
+	uint32_t	 type;
+	uint64_t	 count;
+	uint64_t	 bytes;
+};
+
+struct gguf_mem_model {
+	char			 arch[64];	/* general.architecture, escaped */
+	int			 modelled;	/* the cache can be computed */
+	char			 why[200];	/* if not: why, one line */
+	const char		*how;		/* if so: what is modelled, one line */
+	uint32_t		 n_layer;
+	uint64_t		 n_ctx_train;	/* 0 if the file has none */
+	uint64_t		 n_swa;		/* sliding window, 0 if none */
+	int			 mla;		/* latent attention: no V cache */
+	struct gguf_mem_layer	*layers;	/* n_layer of them (NULL if unknown) */
+	/* Weights: every live tensor. */
+	uint64_t		 weights;
+	uint64_t		 n_tensors;
+	uint64_t		 unsized;	/* tensors whose size is unknown */
+	uint64_t		 in_layers;	/* bytes of blk.N.* with N < n_layer */
+	uint64_t		 kept;		/* bytes of every other tensor */
+	uint64_t		 n_kept;
+	struct gguf_mem_type	*types;		/* by type id, present ones */
+	size_t			 n_types;
+};
+
+/* What llama.cpp is asked for (its defaults by gguf_mem_opts_default). */
+struct gguf_mem_opts {
+	uint64_t	 n_ctx;		/* 0: the training context */
+	uint32_t	 type_k;	/* ggml type id; F16 by default */
+	uint32_t	 type_v;
+	uint32_t	 n_seq;		/* parallel sequences, 1..256 */
+	int		 swa_full;	/* full-size cache for SWA layers */
+	int		 unified;	/* one stream shared by the sequences */
+	uint32_t	 n_ubatch;	/* micro-batch, 512 */
+};
+
+/* The memory at one context. */
+struct gguf_mem_need {
+	uint64_t	 n_ctx;		/* the context llama.cpp settles on */
+	uint64_t	 cells;		/* KV cells per stream (full layers) */
+	uint64_t	 cells_swa;	/* KV cells per stream (SWA layers) */
+	uint32_t	 streams;	/* 1 if unified, else the sequences */
+	uint32_t	 n_full, n_swa, n_rec;	/* layers of each kind */
+	uint64_t	 k, v;		/* bytes, full layers */
+	uint64_t	 k_swa, v_swa;	/* bytes, SWA layers */
+	uint64_t	 r, s;		/* bytes, recurrent state */
+	uint64_t	 total;		/* the sum */
+	char		 refused[200];	/* llama.cpp refuses: why ("" if not) */
+};
+
+/* Fills m from d's current keys and live tensors. Never fails; see modelled. */
+void	gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d);
+void	gguf_mem_model_free(struct gguf_mem_model *m);
+
+/* llama.cpp's defaults: training context, F16 K and V, 1 sequence,
+   window-sized SWA cache (as its command-line tools), micro-batch 512. */
+void	gguf_mem_opts_default(struct gguf_mem_opts *o);
+
+/*
+ * The cache types llama.cpp accepts (f32, f16, bf16, q8_0, q4_0, q4_1,
+ * iq4_nl, q5_0, q5_1): the ggml type id of name (any case), or -1.
+ */
+int	gguf_mem_cache_type(const char *name);
+/* Their names, comma-separated, for messages. */
+const char *gguf_mem_cache_types(void);
+
+/*
+ * The cache at o. 0 on success; -1 with n->refused set when llama.cpp
+ * would refuse to create the context (a quantized cache type whose block
+ * does not divide the head size, K and V types that differ under latent
+ * attention, too many sequences, no context), or when
+ * m is not modelled (n->refused = m->why).
+ */
+int	gguf_mem_need(const struct gguf_mem_model *m,
+	    const struct gguf_mem_opts *o, struct gguf_mem_need *n);
+
+/* The bytes of layer il's K (or R) and V (or S) in the cache n (from
+   gguf_mem_need with the same m and o). */
+void	gguf_mem_layer_bytes(const struct gguf_mem_model *m,
+	    const struct gguf_mem_opts *o, const struct gguf_mem_need *n,
+	    uint32_t il, uint64_t *k, uint64_t *v);
+
+/*
+ * The largest context (a multiple of what llama.cpp rounds to) whose
+ * weights plus cache fit in budget bytes, in *n_ctx, with its need in n
+ * (may be NULL). 0 if found; 1 if not even the smallest context fits;
+ * 2 if every context fits (the cache does not grow with the context, or
+ * up to llama.cpp's largest, 2^32 - 256): *n_ctx is then that largest
+ * one tried; -1 if the cache cannot be computed (n->refused says why).
+ */
+int	gguf_mem_fit(const struct gguf_mem_model *m,
+	    const struct gguf_mem_opts *o, uint64_t budget, uint64_t *n_ctx,
+	    struct gguf_mem_need *n);
+
+#endif /* GGUF_MEM_H */

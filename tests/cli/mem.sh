@@ -1,0 +1,162 @@
+#!/bin/sh
+# mem.sh - `ggufed mem`: options, exit codes, errors, JSON, and figures.
+# The expected bytes are those llama.cpp's own library allocated for the
+# same generated models (tests/interop/mem.sh proves them against it where
+# the library can be fetched; here they hold without it).
+. "$TESTS_SRCDIR/lib.sh"
+
+jsoncheck="$TESTS_BUILDDIR/tools/jsoncheck"
+"$TESTS_BUILDDIR/tools/gen_memmodels" "$scratch" ||
+    { echo "Bail out! gen_memmodels failed"; exit 1; }
+m=$scratch
+
+# mem FILE ARGS...: stdout in out, stderr in err, the exit status in rc.
+mem() {
+	"$GGUFED" mem "$@" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+}
+
+mem "$m/llama-gqa.gguf"
+[ $rc -eq 0 ]; ok $? "llama: exit 0"
+grep -q '^architecture  llama$' "$scratch/out" &&
+    grep -q '^layers        3$' "$scratch/out" &&
+    grep -q '^training ctx  4,096$' "$scratch/out"
+ok $? "llama: architecture, layers and training context"
+grep -q '^weights       2,043,392 (1.9 MiB) in 30 tensors$' "$scratch/out" &&
+    grep -q '^  in layers   1,772,544 (1.7 MiB) (blk.N, offloadable): 3 layers of 590,848 bytes$' "$scratch/out" &&
+    grep -q '^  kept        270,848 (264.5 KiB) in 3 tensors outside' "$scratch/out"
+ok $? "llama: weights in total, in the layers and kept"
+# The default table: 4k, 8k, 16k, 32k, 128k (the training context is 4k).
+[ "$(awk '/^context /{on=1;next} on && NF {print $1}' "$scratch/out" | tr '\n' ' ')" = \
+    "4,096 8,192 16,384 32,768 131,072 " ]
+ok $? "llama: the default contexts, the training one once"
+grep -q '^4,096  *4,096  *3,145,728 (3.0 MiB)  *5,189,120 (4.9 MiB)$' "$scratch/out"
+ok $? "llama: KV cache at 4k: 3 layers x 2 x 4,096 cells x 64 x 2 bytes"
+
+mem "$m/llama-gqa.gguf" --ctx 1000,1k,0
+grep -q '^1,000  *1,024  *786,432 ' "$scratch/out" &&
+    grep -q '^1,024  *1,024  *786,432 ' "$scratch/out" &&
+    grep -q '^4,096  *4,096  *3,145,728 ' "$scratch/out"
+ok $? "--ctx: a list; 1000 is 1,024 cells, 1k is 1,024, 0 the training context"
+mem "$m/llama-gqa.gguf" --ctx 1000 --parallel 3
+grep -q '^1,000  *1,536  *1,179,648 ' "$scratch/out"
+ok $? "--parallel 3: three streams of 512 cells (1,024 / 3 rounded up to 256)"
+mem "$m/llama-gqa.gguf" --ctx 5000 --parallel 3 --cache-type-k q8_0 --cache-type-v q8_0
+grep -q '^5,000  *5,376  *2,193,408 ' "$scratch/out" &&
+    grep -q '^cache         K q8_0, V q8_0, 3 sequences$' "$scratch/out"
+ok $? "q8_0 cache: 34 bytes a block of 32"
+mem "$m/llama-gqa.gguf" --ctx 300 --cache-type-k bf16 --cache-type-v q4_0
+grep -q '^300  *512  *251,904 ' "$scratch/out" &&
+    grep -q '^note          a quantized V cache needs flash attention' "$scratch/out"
+ok $? "bf16 K, q4_0 V; a note that a quantized V needs flash attention"
+
+# Per-layer head counts.
+mem "$m/openelm.gguf" --ctx 2048
+grep -q '^2,048  *2,048  *1,835,008 ' "$scratch/out" &&
+    grep -q 'blk.N, offloadable): 4 layers, 296,192 to 787,712 bytes each$' "$scratch/out"
+ok $? "openelm: a KV row per layer; layers of different sizes"
+
+# Sliding window.
+mem "$m/gemma3.gguf" --ctx 5000
+grep -q '^5,000  *5,120  *1,280  *3,276,800 ' "$scratch/out" &&
+    grep -q '^window        600 tokens$' "$scratch/out" &&
+    grep -q 'SWA cache of the window$' "$scratch/out"
+ok $? "gemma3: 1 full layer of 5,120 cells, 6 of 600 + 512 rounded to 1,280"
+mem "$m/gemma3.gguf" --ctx 5000 --swa-full
+grep -q '^5,000  *5,120  *5,120  *9,175,040 ' "$scratch/out" &&
+    grep -q 'full-size SWA cache$' "$scratch/out"
+ok $? "--swa-full: every layer holds the context"
+mem "$m/gemma3.gguf" --ctx 1000
+grep -q '^1,000  *1,024  *1,024  ' "$scratch/out"
+ok $? "gemma3: the window is capped at the full size"
+mem "$m/gemma3-pattern.gguf" --ctx 5000
+grep -q '^5,000  *5,120  *1,280  *5,242,880 ' "$scratch/out"
+ok $? "gemma3: the file's sliding_window_pattern decides the layers"
+mem "$m/gemma2.gguf" --ctx 9000
+grep -q '^9,000  *9,216  *1,024  *5,242,880 ' "$scratch/out"
+ok $? "gemma2: every other layer slides (window 300)"
+
+# Latent attention: K only.
+mem "$m/deepseek2.gguf" --ctx 1000
+grep -q '^1,000  *1,024  *393,216 ' "$scratch/out"
+ok $? "deepseek2: K rows of kv_lora_rank + rope dims, no V cache"
+mem "$m/deepseek2.gguf" --ctx 1000 --cache-type-k q8_0
+[ $rc -eq 1 ] && [ "$(cat "$scratch/err")" = "ggufed: $m/deepseek2.gguf: llama.cpp refuses different K and V cache types for latent attention (V is read out of the K cache)" ]
+ok $? "deepseek2: different K and V types refused, as llama.cpp does"
+
+# Recurrent state.
+mem "$m/mamba.gguf" --ctx 100 --parallel 3
+grep -q '^100  *58,368 ' "$scratch/out" &&
+    grep -q '^cache         recurrent state (F32), 3 sequences$' "$scratch/out"
+ok $? "mamba: a conv and an SSM state per sequence"
+
+# A quantized cache whose block does not divide the head size.
+"$GGUFED" set "$m/llama-gqa.gguf" llama.attention.key_length:u32 40 \
+    -o "$scratch/k40.gguf" -q
+mem "$scratch/k40.gguf" --cache-type-v q4_0
+[ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
+    [ "$(cat "$scratch/err")" = "ggufed: $scratch/k40.gguf: llama.cpp refuses a V cache of type Q4_0 here: its block of 32 does not divide the head size 40" ]
+ok $? "q4_0 V cache on heads of 40: refused, one line, exit 1"
+mem "$scratch/k40.gguf" --ctx 1000
+grep -q '^1,000  *1,024  *983,040 ' "$scratch/out"
+ok $? "an edited key_length is the one computed with"
+
+# An architecture not modelled: weights only, said so.
+"$GGUFED" set "$m/llama-gqa.gguf" general.architecture gpt2 \
+    -o "$scratch/gpt2.gguf" -q
+mem "$scratch/gpt2.gguf"
+[ $rc -eq 0 ] && grep -q '^weights       2,043,392 ' "$scratch/out" &&
+    grep -q '^cache         not modelled: the cache of architecture "gpt2" is not modelled (ggufed(1), mem, lists those that are)$' "$scratch/out" &&
+    ! grep -q '^context' "$scratch/out"
+ok $? "gpt2: weights, and the cache not modelled, no figure"
+mem "$scratch/gpt2.gguf" --fit 1G
+[ $rc -eq 1 ] && grep -q 'not modelled' "$scratch/err"
+ok $? "--fit on an architecture not modelled: exit 1, said why"
+
+# --fit
+mem "$m/gemma3.gguf" --fit 10M
+[ $rc -eq 0 ] &&
+    grep -q '^fit           10,485,760 (10.0 MiB): context 16,384, cache 6,160,384 (5.9 MiB), with weights 10,440,960 (10.0 MiB)$' "$scratch/out"
+ok $? "--fit 10M: the largest context that fits"
+mem "$m/gemma3.gguf" --fit 10MiB --parallel 2
+grep -q '^fit  .*: context 8,704,' "$scratch/out"
+ok $? "--fit with 2 sequences: two streams of 4,352 cells"
+mem "$m/gemma3.gguf" --fit 1K
+[ $rc -eq 1 ] && grep -q 'nothing fits' "$scratch/out"
+ok $? "--fit 1K: nothing fits, exit 1"
+mem "$m/mamba.gguf" --fit 1G
+[ $rc -eq 0 ] && grep -q "context 4,294,967,040 (llama.cpp's largest)" "$scratch/out"
+ok $? "--fit on a recurrent model: every context fits"
+
+# JSON
+mem "$m/gemma3.gguf" --ctx 5000 --fit 10M --json
+[ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out"
+ok $? "--json is valid JSON"
+grep -q '"k_layers": \[163840, 163840, 163840, 163840, 163840, 655360, 163840\]' "$scratch/out" &&
+    grep -q '"modelled": true' "$scratch/out" &&
+    grep -q '"fit": {"budget": 10485760, "context": 16384,' "$scratch/out"
+ok $? "--json: per-layer bytes, modelled, fit"
+mem "$scratch/gpt2.gguf" --json
+[ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
+    grep -q '"modelled": false' "$scratch/out" &&
+    grep -q '"contexts": \[\]' "$scratch/out"
+ok $? "--json, not modelled: no contexts"
+
+# Usage and file errors.
+for a in "--ctx x" "--ctx 1,,2" "--ctx 4294967296" "--cache-type-k q4_k" \
+    "--parallel 0" "--parallel 257" "--fit 12X" "--fit" "--bogus"; do
+	# shellcheck disable=SC2086
+	mem "$m/llama-gqa.gguf" $a
+	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 2 ] &&
+	    grep -q '^usage: ggufed mem ' "$scratch/err"
+	ok $? "mem $a: usage error, exit 2"
+done
+mem "$m/llama-gqa.gguf" --cache-type-k q4_k
+grep -q "'q4_k' is not a cache type llama.cpp takes (f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1)" "$scratch/err"
+ok $? "an unknown cache type lists the ones llama.cpp takes"
+mem
+[ $rc -eq 2 ]; ok $? "mem without FILE: exit 2"
+mem "$scratch/missing.gguf"
+[ $rc -eq 1 ] && [ "$(cat "$scratch/err")" = "ggufed: $scratch/missing.gguf: No such file or directory" ]
+ok $? "a missing file: one line, exit 1"
+done_testing

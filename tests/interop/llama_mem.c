@@ -1,0 +1,304 @@
+/*
+ * llama_mem.c - what llama.cpp itself allocates for a model's memory
+ * (KV cache, recurrent state) at a given context, read from the library
+ * while it creates a context: the proof for `ggufed mem`.
+ *
+ *	llama_mem LIBDIR MODEL [--ctx N] [--type-k T] [--type-v T]
+ *	    [--parallel N] [--swa-full] [--unified] [--flash-attn -1|0|1]
+ *	    [--ubatch N]
+ *
+ * LIBDIR holds llama.cpp's prebuilt libraries (libllama, libggml,
+ * libggml-base and the CPU backends) of the npm package
+ * @node-llama-cpp/linux-x64 3.22.1; they are loaded with dlopen() and
+ * only this program's own declarations of the few entry points it calls
+ * are used (the structures as llama.h of that release lays them out,
+ * checked against the library's defaults before use).
+ *
+ * Exact bytes: this program defines ggml_backend_alloc_ctx_tensors_from_buft
+ * itself (and is linked with --export-dynamic), so llama.cpp's call to it
+ * lands here first; every tensor of the context being allocated whose
+ * name starts with "cache_" (cache_k_lN, cache_v_lN, cache_r_lN,
+ * cache_s_lN) is printed with its type, shape and ggml_nbytes, then
+ * ggml's own function does the allocation. llama.cpp's log lines about
+ * its caches are printed too, as it wrote them. Output, one record a line:
+ *
+ *	tensor NAME TYPE NE0 NE1 NE2 NE3 BYTES
+ *	log TEXT
+ *	context ok | context failed
+ *
+ * Exit: 0 the context was created, 3 llama.cpp refused (the model or the
+ * context), 4 the library is missing or its layout is not the expected one.
+ */
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ggml's types, as far as this program needs them (opaque). */
+struct ggml_context;
+struct ggml_tensor;
+typedef void *ggml_backend_buffer_type_t;
+typedef void *ggml_backend_buffer_t;
+
+/*
+ * struct llama_model_params is passed on as the library's defaults, never
+ * read or changed here: an opaque block at least as large as the real one
+ * (a structure this large is returned and passed in memory, and the
+ * library reads only its own size of it).
+ */
+struct lm_model_params {
+	unsigned char	 opaque[256];
+};
+
+/* llama.h of the release: struct llama_context_params. */
+struct lm_context_params {
+	uint32_t	 n_ctx, n_batch, n_ubatch, n_seq_max, n_rs_seq,
+			 n_outputs_max, n_outputs_max_per_seq;
+	int32_t		 n_threads, n_threads_batch;
+	int		 ctx_type, rope_scaling_type, pooling_type,
+			 attention_type, flash_attn_type;
+	float		 rope_freq_base, rope_freq_scale, yarn_ext_factor,
+			 yarn_attn_factor, yarn_beta_fast, yarn_beta_slow;
+	uint32_t	 yarn_orig_ctx;
+	float		 defrag_thold;
+	void		*cb_eval, *cb_eval_user_data;
+	int		 type_k, type_v;
+	void		*abort_callback, *abort_callback_data;
+	bool		 embeddings, offload_kqv, no_perf, op_offload,
+			 swa_full, kv_unified;
+	void		*samplers;
+	size_t		 n_samplers;
+	void		*ctx_other;
+};
+
+typedef void (*log_cb)(int level, const char *text, void *ud);
+
+static struct {
+	struct ggml_tensor	*(*first)(const struct ggml_context *);
+	struct ggml_tensor	*(*next)(const struct ggml_context *,
+				    struct ggml_tensor *);
+	const char		*(*name)(const struct ggml_tensor *);
+	size_t			 (*nbytes)(const struct ggml_tensor *);
+	const char		*(*type_name)(int);
+	ggml_backend_buffer_t	 (*alloc)(struct ggml_context *,
+				    ggml_backend_buffer_type_t);
+} g;
+
+/*
+ * The public ggml_tensor starts with its type, a buffer pointer and ne[4]
+ * (int64_t); only those fields are read.
+ */
+struct tensor_head {
+	int	 type;
+	void	*buffer;
+	int64_t	 ne[4];
+};
+
+ggml_backend_buffer_t ggml_backend_alloc_ctx_tensors_from_buft(
+    struct ggml_context *ctx, ggml_backend_buffer_type_t buft);
+
+ggml_backend_buffer_t
+ggml_backend_alloc_ctx_tensors_from_buft(struct ggml_context *ctx,
+    ggml_backend_buffer_type_t buft)
+{
+	struct ggml_tensor		*t;
+	const struct tensor_head	*h;
+	const char			*n;
+
+	for (t = g.first(ctx); t != NULL; t = g.next(ctx, t)) {
+		n = g.name(t);
+		if (strncmp(n, "cache_", 6) != 0 || strchr(n, ' ') != NULL)
+			continue;
+		h = (const struct tensor_head *)(const void *)t;
+		printf("tensor %s %s %lld %lld %lld %lld %zu\n", n,
+		    g.type_name(h->type), (long long)h->ne[0],
+		    (long long)h->ne[1], (long long)h->ne[2],
+		    (long long)h->ne[3], g.nbytes(t));
+	}
+	return g.alloc(ctx, buft);
+}
+
+static char	logline[4096];
+
+/* llama.cpp's log arrives in pieces; whole lines about memory are kept. */
+static void
+on_log(int level, const char *text, void *ud)
+{
+	size_t	n = strlen(logline), m = strlen(text);
+	char	*nl;
+
+	(void)level;
+	(void)ud;
+	if (n + m >= sizeof logline)
+		m = sizeof logline - n - 1;
+	memcpy(logline + n, text, m);
+	logline[n + m] = '\0';
+	while ((nl = strchr(logline, '\n')) != NULL) {
+		*nl = '\0';
+		if (strstr(logline, "KV") != NULL ||
+		    strstr(logline, "RS buffer") != NULL ||
+		    strstr(logline, "cells") != NULL ||
+		    strstr(logline, "n_ctx") != NULL ||
+		    strstr(logline, "swa") != NULL ||
+		    strstr(logline, "failed") != NULL ||
+		    strstr(logline, "error") != NULL ||
+		    strstr(logline, "llama_memory") != NULL ||
+		    strstr(logline, "requires") != NULL ||
+		    strstr(logline, "divide") != NULL ||
+		    strstr(logline, "does not support") != NULL)
+			printf("log %s\n", logline);
+		memmove(logline, nl + 1, strlen(nl + 1) + 1);
+	}
+}
+
+/* ggml type ids of the cache types llama.cpp accepts. */
+static int
+cache_type(const char *s)
+{
+	static const struct { const char *n; int id; } t[] = {
+		{ "f32", 0 }, { "f16", 1 }, { "q4_0", 2 }, { "q4_1", 3 },
+		{ "q5_0", 6 }, { "q5_1", 7 }, { "q8_0", 8 },
+		{ "iq4_nl", 20 }, { "bf16", 30 },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(s, t[i].n) == 0)
+			return t[i].id;
+	return -1;
+}
+
+static void *
+sym(void *h, const char *name)
+{
+	void	*p = dlsym(h, name);
+
+	if (p == NULL) {
+		fprintf(stderr, "llama_mem: %s: %s\n", name, dlerror());
+		exit(4);
+	}
+	return p;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct lm_model_params		 mp;
+	struct lm_context_params	 cp;
+	struct lm_model_params		(*model_defaults)(void);
+	struct lm_context_params	(*context_defaults)(void);
+	void	(*backend_init)(void);
+	void	(*log_set)(log_cb, void *);
+	void	(*load_all)(const char *);
+	void	*(*model_load)(const char *, struct lm_model_params);
+	void	*(*ctx_init)(void *, struct lm_context_params);
+	void	(*ctx_free)(void *);
+	void	(*model_free)(void *);
+	void	*base, *ggml, *llama, *model, *ctx;
+	char	 path[4096];
+	int	 i;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: llama_mem LIBDIR MODEL [--ctx N] "
+		    "[--type-k T] [--type-v T] [--parallel N] [--swa-full] "
+		    "[--unified]\n");
+		return 2;
+	}
+	snprintf(path, sizeof path, "%s/libggml-base.so", argv[1]);
+	if ((base = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
+		fprintf(stderr, "llama_mem: %s\n", dlerror());
+		return 4;
+	}
+	snprintf(path, sizeof path, "%s/libggml.v0.5.0.so", argv[1]);
+	if ((ggml = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
+		fprintf(stderr, "llama_mem: %s\n", dlerror());
+		return 4;
+	}
+	snprintf(path, sizeof path, "%s/libllama.v0.5.0.so", argv[1]);
+	if ((llama = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
+		fprintf(stderr, "llama_mem: %s\n", dlerror());
+		return 4;
+	}
+	*(void **)&g.first = sym(base, "ggml_get_first_tensor");
+	*(void **)&g.next = sym(base, "ggml_get_next_tensor");
+	*(void **)&g.name = sym(base, "ggml_get_name");
+	*(void **)&g.nbytes = sym(base, "ggml_nbytes");
+	*(void **)&g.type_name = sym(base, "ggml_type_name");
+	*(void **)&g.alloc = sym(base,
+	    "ggml_backend_alloc_ctx_tensors_from_buft");
+	*(void **)&load_all = sym(ggml, "ggml_backend_load_all_from_path");
+	*(void **)&backend_init = sym(llama, "llama_backend_init");
+	*(void **)&log_set = sym(llama, "llama_log_set");
+	*(void **)&model_defaults = sym(llama, "llama_model_default_params");
+	*(void **)&context_defaults = sym(llama,
+	    "llama_context_default_params");
+	*(void **)&model_load = sym(llama, "llama_model_load_from_file");
+	*(void **)&ctx_init = sym(llama, "llama_init_from_model");
+	*(void **)&ctx_free = sym(llama, "llama_free");
+	*(void **)&model_free = sym(llama, "llama_model_free");
+
+	mp = model_defaults();
+	cp = context_defaults();
+	/* The layout check: the release's documented defaults. */
+	if (cp.n_ctx != 512 || cp.n_batch != 2048 || cp.n_ubatch != 512 ||
+	    cp.n_seq_max != 1 || cp.n_rs_seq != 0 || cp.n_outputs_max != 0 ||
+	    cp.n_outputs_max_per_seq != 1 || cp.n_threads != 4 ||
+	    cp.n_threads_batch != 4 || cp.ctx_type != 0 ||
+	    cp.attention_type != -1 || cp.flash_attn_type != -1 ||
+	    !(cp.defrag_thold < -0.5f) || cp.cb_eval != NULL ||
+	    cp.type_k != 1 || cp.type_v != 1 || cp.embeddings ||
+	    !cp.offload_kqv || !cp.no_perf || !cp.op_offload ||
+	    !cp.swa_full || cp.kv_unified || cp.samplers != NULL ||
+	    cp.n_samplers != 0) {
+		fprintf(stderr, "llama_mem: the library's default parameters "
+		    "are not those of the expected release\n");
+		return 4;
+	}
+	/* llama.cpp's command-line tools default to a SWA cache of the window. */
+	cp.swa_full = false;
+	cp.n_ctx = 4096;
+	cp.n_threads = cp.n_threads_batch = 1;
+	for (i = 3; i < argc; i++) {
+		if (strcmp(argv[i], "--ctx") == 0 && i + 1 < argc)
+			cp.n_ctx = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--parallel") == 0 && i + 1 < argc)
+			cp.n_seq_max = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--type-k") == 0 && i + 1 < argc)
+			cp.type_k = cache_type(argv[++i]);
+		else if (strcmp(argv[i], "--type-v") == 0 && i + 1 < argc)
+			cp.type_v = cache_type(argv[++i]);
+		else if (strcmp(argv[i], "--swa-full") == 0)
+			cp.swa_full = true;
+		else if (strcmp(argv[i], "--unified") == 0)
+			cp.kv_unified = true;
+		else if (strcmp(argv[i], "--flash-attn") == 0 && i + 1 < argc)
+			cp.flash_attn_type = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--ubatch") == 0 && i + 1 < argc)
+			cp.n_ubatch = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else {
+			fprintf(stderr, "llama_mem: bad argument %s\n",
+			    argv[i]);
+			return 2;
+		}
+	}
+	if (cp.type_k < 0 || cp.type_v < 0) {
+		fprintf(stderr, "llama_mem: unknown cache type\n");
+		return 2;
+	}
+	log_set(on_log, NULL);
+	load_all(argv[1]);
+	backend_init();
+	if ((model = model_load(argv[2], mp)) == NULL) {
+		printf("model failed\n");
+		return 3;
+	}
+	ctx = ctx_init(model, cp);
+	printf("context %s\n", ctx != NULL ? "ok" : "failed");
+	if (ctx != NULL)
+		ctx_free(ctx);
+	model_free(model);
+	return ctx != NULL ? 0 : 3;
+}

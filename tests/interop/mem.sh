@@ -1,0 +1,174 @@
+#!/bin/sh
+# mem.sh - `ggufed mem` against llama.cpp itself: tiny models of each
+# architecture ggufed models (written by tests/tools/gen_memmodels) and
+# the real llama fixtures are loaded by llama.cpp's own library (the
+# prebuilt one of the npm package the ggml oracle uses, on the CPU) at
+# several contexts, cache types, parallel sequences and SWA settings.
+# For every case:
+#   - each layer's K (or R) and V (or S) bytes: ggufed's figure must equal
+#     ggml_nbytes of the cache tensor llama.cpp allocates for that layer
+#     (tests/interop/llama_mem reads them as llama.cpp allocates them);
+#   - llama.cpp's own log line of each cache ("size = X MiB (N cells"):
+#     its cell count and its MiB, to the two decimals it prints, must be
+#     ggufed's;
+#   - where llama.cpp refuses the context (a quantized cache whose block
+#     does not divide the head size), ggufed must refuse it too.
+. "$TESTS_SRCDIR/lib.sh"
+
+case "$(uname -sm)" in
+"Linux x86_64") ;;
+*) skip_all "llama.cpp's prebuilt library is for Linux x86-64" ;;
+esac
+fetch="$SHARED_DIR/tools/ggml-oracle/fetch-ggml.sh"
+[ -x "$fetch" ] || skip_all "$(shared_missing tools/ggml-oracle/fetch-ggml.sh)"
+libdir=$("$fetch" 2>"$scratch/fetch.err") ||
+    skip_all "llama.cpp's npm package could not be fetched (npm unreachable?): $(tail -1 "$scratch/fetch.err")"
+[ -f "$libdir/libllama.v0.5.0.so" ] ||
+    skip_all "no libllama.v0.5.0.so in $libdir"
+probe="$TESTS_BUILDDIR/interop/llama_mem"
+"$TESTS_BUILDDIR/tools/gen_memmodels" "$scratch" ||
+    { echo "Bail out! gen_memmodels failed"; exit 1; }
+
+# The per-layer bytes ggufed computes for the first context of a --json
+# output: "layer N k BYTES v BYTES" lines.
+ours_layers() {
+	sed -n 's/.*"k_layers": \[\([^]]*\)\], "v_layers": \[\([^]]*\)\].*/\1;\2/p' "$1" |
+	    head -1 | awk -F';' '{
+		n = split($1, k, ", "); split($2, v, ", ")
+		for (i = 1; i <= n; i++)
+			printf "layer %d k %s v %s\n", i - 1, k[i], v[i]
+	}'
+}
+
+# The same from the tensors llama.cpp allocated.
+theirs_layers() {	# theirs_layers PROBE_OUTPUT N_LAYER
+	awk -v nl="$2" '$1 == "tensor" {
+		il = $2; sub(/.*_l/, "", il)
+		kind = substr($2, 7, 1)
+		if (kind == "k" || kind == "r") k[il] += $NF
+		else v[il] += $NF
+	} END {
+		for (i = 0; i < nl; i++)
+			printf "layer %d k %d v %d\n", i, k[i], v[i]
+	}' "$1"
+}
+
+# Each cache's (cells, MiB) as llama.cpp logs it, and as ggufed's bytes
+# give it, in llama.cpp's format.
+theirs_sizes() {
+	sed -n 's/^log llama_\(kv_cache\|memory_recurrent\): size = *\([0-9.]*\) MiB ( *\([0-9]*\) cells.*/\3 \2/p' "$1" |
+	    sort
+}
+ours_sizes() {	# ours_sizes JSON N_SEQ
+	sed -n '/"context": /{p;q;}' "$1" | awk -v seq="$2" '
+	function num(key,   s) {
+		s = $0
+		if (!match(s, "\"" key "\": [0-9]+"))
+			return 0
+		s = substr(s, RSTART, RLENGTH)
+		sub(/.*: /, "", s)
+		return s + 0
+	}
+	{
+		mib = 1024 * 1024
+		if (num("k") + num("v") > 0)
+			printf "%d %.2f\n", num("cells"), (num("k") + num("v")) / mib
+		if (num("cells_swa") > 0)
+			printf "%d %.2f\n", num("cells_swa"), (num("k_swa") + num("v_swa")) / mib
+		if (num("r") + num("s") > 0)
+			printf "%d %.2f\n", seq, (num("r") + num("s")) / mib
+	}' | sort
+}
+
+# check MODEL CTX PARALLEL TYPE_K TYPE_V [swa-full]
+check() {
+	model=$1 ctx=$2 par=$3 tk=$4 tv=$5 full=${6:-}
+	name="$(basename "$model") ctx $ctx x$par K $tk V $tv${full:+ swa-full}"
+	set -- --ctx "$ctx" --parallel "$par"
+	"$probe" "$libdir" "$model" "$@" --type-k "$tk" --type-v "$tv" \
+	    ${full:+--swa-full} >"$scratch/probe.txt" 2>"$scratch/probe.err"
+	prc=$?
+	"$GGUFED" mem "$model" "$@" --cache-type-k "$tk" --cache-type-v "$tv" \
+	    ${full:+--swa-full} --json >"$scratch/mem.json" 2>"$scratch/mem.err"
+	mrc=$?
+	if [ $prc -eq 3 ] && grep -q '^context failed' "$scratch/probe.txt"; then
+		# llama.cpp refused the context: so must ggufed, saying why.
+		[ $mrc -eq 1 ] && grep -q 'llama.cpp refuses' "$scratch/mem.err"
+		ok $? "$name: llama.cpp refuses, and so does ggufed" ||
+		    sed 's/^/# /' "$scratch/probe.txt" "$scratch/mem.err" | grep -v tensor
+		return
+	fi
+	if [ $prc -ne 0 ] || [ $mrc -ne 0 ]; then
+		ok 1 "$name: llama.cpp ($prc) and ggufed ($mrc) both compute it"
+		sed 's/^/# /' "$scratch/probe.txt" "$scratch/probe.err" \
+		    "$scratch/mem.err" | tail -8
+		return
+	fi
+	nl=$(sed -n 's/^  "layers": \([0-9]*\),$/\1/p' "$scratch/mem.json")
+	ours_layers "$scratch/mem.json" >"$scratch/ours.txt"
+	theirs_layers "$scratch/probe.txt" "$nl" >"$scratch/theirs.txt"
+	# A layer llama.cpp allocates nothing for is one ggufed counts 0 for;
+	# at least one layer must hold something, or nothing was compared.
+	grep -q 'k [1-9]' "$scratch/theirs.txt" &&
+	    diff "$scratch/theirs.txt" "$scratch/ours.txt" >"$scratch/diff"
+	ok $? "$name: every layer's cache bytes are llama.cpp's" ||
+	    sed 's/^/# /' "$scratch/diff"
+	theirs_sizes "$scratch/probe.txt" >"$scratch/ts.txt"
+	ours_sizes "$scratch/mem.json" "$par" >"$scratch/os.txt"
+	[ -s "$scratch/ts.txt" ] && diff "$scratch/ts.txt" "$scratch/os.txt" >"$scratch/diff"
+	ok $? "$name: cells and MiB of each cache are those llama.cpp logs" ||
+	    sed 's/^/# /' "$scratch/diff"
+}
+
+m=$scratch
+# llama, grouped-query attention (4 heads, 2 KV heads of 32)
+check "$m/llama-gqa.gguf" 1000 1 f16 f16
+check "$m/llama-gqa.gguf" 4096 1 f16 f16
+check "$m/llama-gqa.gguf" 513 2 f16 f16
+check "$m/llama-gqa.gguf" 5000 3 q8_0 q8_0
+check "$m/llama-gqa.gguf" 300 1 bf16 q4_0
+check "$m/llama-gqa.gguf" 2000 4 q4_1 iq4_nl
+check "$m/llama-gqa.gguf" 700 1 q5_0 q5_1
+check "$m/llama-gqa.gguf" 256 1 f32 f32
+# per-layer head counts
+check "$m/openelm.gguf" 2048 1 f16 f16
+check "$m/openelm.gguf" 777 2 q5_0 q8_0
+# sliding window: gemma2 (every other layer, window 300)
+check "$m/gemma2.gguf" 1000 1 f16 f16
+check "$m/gemma2.gguf" 9000 1 f16 f16
+check "$m/gemma2.gguf" 9000 1 f16 f16 swa-full
+check "$m/gemma2.gguf" 3000 4 q8_0 f16
+# gemma3 (5 of 6 layers, window 600)
+check "$m/gemma3.gguf" 1000 1 f16 f16
+check "$m/gemma3.gguf" 5000 1 f16 f16
+check "$m/gemma3.gguf" 40000 2 f16 f16
+check "$m/gemma3.gguf" 5000 1 q8_0 q4_0 swa-full
+check "$m/gemma3-pattern.gguf" 5000 1 f16 f16
+# latent attention
+check "$m/deepseek2.gguf" 1000 1 f16 f16
+check "$m/deepseek2.gguf" 20000 2 q8_0 q8_0
+check "$m/deepseek2.gguf" 3000 1 q8_0 f16
+# recurrent
+check "$m/mamba.gguf" 100 1 f16 f16
+check "$m/mamba.gguf" 8192 3 f16 f16
+# real models (head size 8: llama.cpp refuses block-quantized caches)
+for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
+    ollama-llama-2-tiny-random.gguf; do
+	if [ ! -f "$SHARED_DIR/fixtures/real/$f" ]; then
+		skip "$(shared_missing "fixtures/real/$f")"
+		continue
+	fi
+	check "$SHARED_DIR/fixtures/real/$f" 0 1 f16 f16
+	check "$SHARED_DIR/fixtures/real/$f" 1000 3 bf16 f32
+	check "$SHARED_DIR/fixtures/real/$f" 512 1 q8_0 f16
+done
+
+# An architecture ggufed does not model is said to be so, never guessed.
+"$GGUFED" mem "$SHARED_DIR/fixtures/real/bitnet-rs-gpt2-50k-tokens-as-string.gguf" \
+    >"$scratch/out.txt" 2>&1
+if [ -f "$SHARED_DIR/fixtures/real/bitnet-rs-gpt2-50k-tokens-as-string.gguf" ]; then
+	grep -q '^cache  *not modelled: the cache of architecture "gpt2" is not modelled' \
+	    "$scratch/out.txt"
+	ok $? "gpt2: weights only, the cache reported as not modelled"
+fi
+done_testing

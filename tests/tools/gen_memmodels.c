@@ -1,0 +1,486 @@
+/*
+ * gen_memmodels.c - writes tiny random-weight models of several
+ * architectures, with the tensor names and shapes llama.cpp expects of
+ * each, so that llama.cpp loads them and the memory it allocates can be
+ * set beside what `ggufed mem` computes (tests/interop/mem.sh).
+ *
+ *	gen_memmodels DIR
+ *
+ * writes into DIR:
+ *
+ *	llama-gqa.gguf	llama, 4 query heads sharing 2 KV heads, head size 32
+ *	gemma2.gguf	sliding window on every other layer (window 300)
+ *	gemma3.gguf	sliding window on 5 layers of 6 (window 600)
+ *	gemma3-pattern.gguf  the same, the sliding layers given by the file
+ *			(attention.sliding_window_pattern: 1 0 1 1 0 0 1)
+ *	openelm.gguf	per-layer head counts (arrays), head size 32
+ *	mamba.gguf	recurrent (Mamba): conv and SSM states, no KV cache
+ *	deepseek2.gguf	multi-head latent attention (kv_lora_rank 64, rope 32)
+ *
+ * Every tensor is F32 with values from a fixed pseudo-random sequence;
+ * the vocabulary is a small SentencePiece one (3 specials, 256 byte
+ * tokens, a few letters).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ggufgen.h"
+
+#define MAXT	256
+
+struct model {
+	struct gg	 kv;		/* the KV entries, counted */
+	uint64_t	 n_kv;
+	const char	*arch;
+	char		 tname[MAXT][128];
+	uint64_t	 tne[MAXT][3];
+	uint32_t	 tdims[MAXT];
+	size_t		 nt;
+};
+
+static uint32_t	rng = 12345;
+
+static float
+rnd(void)
+{
+	rng = rng * 1664525u + 1013904223u;
+	return ((float)(rng >> 8) / 16777216.0f - 0.5f) * 0.1f;
+}
+
+static void
+m_init(struct model *m, const char *arch)
+{
+	memset(m, 0, sizeof *m);
+	gg_init(&m->kv, 3, 0);
+	m->arch = arch;
+	gg_kv_str(&m->kv, "general.architecture", arch);
+	m->n_kv++;
+	gg_kv_str(&m->kv, "general.name", arch);
+	m->n_kv++;
+}
+
+/* "{arch}.suffix" */
+static const char *
+ak(const struct model *m, const char *suffix)
+{
+	static char	buf[128];
+
+	snprintf(buf, sizeof buf, "%s.%s", m->arch, suffix);
+	return buf;
+}
+
+static void
+kv_u32(struct model *m, const char *suffix, uint32_t v)
+{
+	gg_kv_u32(&m->kv, ak(m, suffix), v);
+	m->n_kv++;
+}
+
+static void
+kv_f32(struct model *m, const char *suffix, float v)
+{
+	gg_kv_f32(&m->kv, ak(m, suffix), v);
+	m->n_kv++;
+}
+
+static void
+kv_u32_arr(struct model *m, const char *suffix, const uint32_t *v,
+    size_t n)
+{
+	size_t	i;
+
+	gg_kv_arr(&m->kv, ak(m, suffix), GG_U32, n);
+	for (i = 0; i < n; i++)
+		gg_u32(&m->kv, v[i]);
+	m->n_kv++;
+}
+
+#define N_VOCAB	(3 + 256 + 5)
+
+static void
+vocab(struct model *m)
+{
+	char	tok[16];
+	int	i;
+
+	gg_kv_str(&m->kv, "tokenizer.ggml.model", "llama");
+	gg_kv_arr(&m->kv, "tokenizer.ggml.tokens", GG_STR, N_VOCAB);
+	gg_str(&m->kv, "<unk>");
+	gg_str(&m->kv, "<s>");
+	gg_str(&m->kv, "</s>");
+	for (i = 0; i < 256; i++) {
+		snprintf(tok, sizeof tok, "<0x%02X>", i);
+		gg_str(&m->kv, tok);
+	}
+	for (i = 0; i < 5; i++) {
+		snprintf(tok, sizeof tok, "%c", 'a' + i);
+		gg_str(&m->kv, tok);
+	}
+	gg_kv_arr(&m->kv, "tokenizer.ggml.scores", GG_F32, N_VOCAB);
+	for (i = 0; i < N_VOCAB; i++)
+		gg_f32(&m->kv, i < 259 ? 0.0f : -(float)i);
+	gg_kv_arr(&m->kv, "tokenizer.ggml.token_type", GG_I32, N_VOCAB);
+	for (i = 0; i < N_VOCAB; i++)
+		gg_u32(&m->kv, i == 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1);
+	gg_kv_u32(&m->kv, "tokenizer.ggml.bos_token_id", 1);
+	gg_kv_u32(&m->kv, "tokenizer.ggml.eos_token_id", 2);
+	gg_kv_u32(&m->kv, "tokenizer.ggml.unknown_token_id", 0);
+	m->n_kv += 7;
+}
+
+static void
+t3(struct model *m, const char *name, uint32_t dims, uint64_t a, uint64_t b,
+    uint64_t c)
+{
+	if (m->nt == MAXT)
+		abort();
+	snprintf(m->tname[m->nt], sizeof m->tname[m->nt], "%s", name);
+	m->tdims[m->nt] = dims;
+	m->tne[m->nt][0] = a;
+	m->tne[m->nt][1] = b;
+	m->tne[m->nt][2] = c;
+	m->nt++;
+}
+
+static void
+t1(struct model *m, const char *name, uint64_t a)
+{
+	t3(m, name, 1, a, 1, 1);
+}
+
+static void
+t2(struct model *m, const char *name, uint64_t a, uint64_t b)
+{
+	t3(m, name, 2, a, b, 1);
+}
+
+/* blk.L.NAME.weight */
+static const char *
+bn(int l, const char *name)
+{
+	static char	buf[128];
+
+	snprintf(buf, sizeof buf, "blk.%d.%s.weight", l, name);
+	return buf;
+}
+
+static const char *
+bb(int l, const char *name)
+{
+	static char	buf[128];
+
+	snprintf(buf, sizeof buf, "blk.%d.%s.bias", l, name);
+	return buf;
+}
+
+/* blk.L.NAME (tensors llama.cpp names without a suffix) */
+static const char *
+bx(int l, const char *name)
+{
+	static char	buf[128];
+
+	snprintf(buf, sizeof buf, "blk.%d.%s", l, name);
+	return buf;
+}
+
+static int
+m_write(struct model *m, const char *dir, const char *file)
+{
+	struct gg	g;
+	char		path[4096];
+	uint64_t	off = 0, n, j;
+	size_t		i;
+	int		rc;
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, m->nt, m->n_kv);
+	gg_bytes(&g, m->kv.buf, m->kv.len);
+	for (i = 0; i < m->nt; i++) {
+		gg_tensor(&g, m->tname[i], m->tdims[i], m->tne[i], GG_T_F32,
+		    off);
+		n = m->tne[i][0] * m->tne[i][1] * m->tne[i][2] * 4;
+		off += (n + 31) / 32 * 32;
+	}
+	gg_pad(&g, 32);
+	for (i = 0; i < m->nt; i++) {
+		n = m->tne[i][0] * m->tne[i][1] * m->tne[i][2];
+		for (j = 0; j < n; j++)
+			gg_f32(&g, strstr(m->tname[i], "norm") != NULL ?
+			    1.0f : rnd());
+		gg_pad(&g, 32);
+	}
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	rc = gg_write(&g, path);
+	if (rc != 0)
+		perror(path);
+	gg_free(&g);
+	gg_free(&m->kv);
+	return rc;
+}
+
+/* Attention blocks of the llama family: q, k, v, output, norms, FFN. */
+static void
+attn_layer(struct model *m, int l, uint64_t embd, uint64_t nq, uint64_t nk,
+    uint64_t nv, uint64_t ff)
+{
+	t1(m, bn(l, "attn_norm"), embd);
+	t2(m, bn(l, "attn_q"), embd, nq);
+	t2(m, bn(l, "attn_k"), embd, nk);
+	t2(m, bn(l, "attn_v"), embd, nv);
+	t2(m, bn(l, "attn_output"), nq, embd);
+	t1(m, bn(l, "ffn_norm"), embd);
+	t2(m, bn(l, "ffn_gate"), embd, ff);
+	t2(m, bn(l, "ffn_down"), ff, embd);
+	t2(m, bn(l, "ffn_up"), embd, ff);
+}
+
+static int
+llama_gqa(const char *dir)
+{
+	struct model	m;
+	int		l;
+
+	m_init(&m, "llama");
+	kv_u32(&m, "context_length", 4096);
+	kv_u32(&m, "embedding_length", 128);
+	kv_u32(&m, "block_count", 3);
+	kv_u32(&m, "feed_forward_length", 256);
+	kv_u32(&m, "attention.head_count", 4);
+	kv_u32(&m, "attention.head_count_kv", 2);
+	kv_u32(&m, "rope.dimension_count", 32);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
+	vocab(&m);
+	t2(&m, "token_embd.weight", 128, N_VOCAB);
+	for (l = 0; l < 3; l++)
+		attn_layer(&m, l, 128, 128, 64, 64, 256);
+	t1(&m, "output_norm.weight", 128);
+	t2(&m, "output.weight", 128, N_VOCAB);
+	return m_write(&m, dir, "llama-gqa.gguf");
+}
+
+static void
+gemma_layers(struct model *m, int n_layer, int qk_norm)
+{
+	int	l;
+
+	t2(m, "token_embd.weight", 128, N_VOCAB);
+	for (l = 0; l < n_layer; l++) {
+		t1(m, bn(l, "attn_norm"), 128);
+		t2(m, bn(l, "attn_q"), 128, 4 * 32);
+		t2(m, bn(l, "attn_k"), 128, 2 * 32);
+		t2(m, bn(l, "attn_v"), 128, 2 * 32);
+		if (qk_norm) {
+			t1(m, bn(l, "attn_q_norm"), 32);
+			t1(m, bn(l, "attn_k_norm"), 32);
+		}
+		t2(m, bn(l, "attn_output"), 4 * 32, 128);
+		t1(m, bn(l, "post_attention_norm"), 128);
+		t1(m, bn(l, "ffn_norm"), 128);
+		t2(m, bn(l, "ffn_gate"), 128, 256);
+		t2(m, bn(l, "ffn_up"), 128, 256);
+		t2(m, bn(l, "ffn_down"), 256, 128);
+		t1(m, bn(l, "post_ffw_norm"), 128);
+	}
+	t1(m, "output_norm.weight", 128);
+}
+
+static int
+gemma2(const char *dir)
+{
+	struct model	m;
+
+	m_init(&m, "gemma2");
+	kv_u32(&m, "context_length", 8192);
+	kv_u32(&m, "embedding_length", 128);
+	kv_u32(&m, "block_count", 4);
+	kv_u32(&m, "feed_forward_length", 256);
+	kv_u32(&m, "attention.head_count", 4);
+	kv_u32(&m, "attention.head_count_kv", 2);
+	kv_u32(&m, "attention.key_length", 32);
+	kv_u32(&m, "attention.value_length", 32);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-6f);
+	kv_u32(&m, "attention.sliding_window", 300);
+	kv_f32(&m, "attn_logit_softcapping", 50.0f);
+	kv_f32(&m, "final_logit_softcapping", 30.0f);
+	vocab(&m);
+	gemma_layers(&m, 4, 0);
+	return m_write(&m, dir, "gemma2.gguf");
+}
+
+static int
+gemma3(const char *dir, int pattern)
+{
+	static const uint8_t	swa[7] = { 1, 0, 1, 1, 0, 0, 1 };
+	struct model		m;
+	int			i;
+
+	m_init(&m, "gemma3");
+	kv_u32(&m, "context_length", 32768);
+	kv_u32(&m, "embedding_length", 128);
+	kv_u32(&m, "block_count", 7);
+	kv_u32(&m, "feed_forward_length", 256);
+	kv_u32(&m, "attention.head_count", 4);
+	kv_u32(&m, "attention.head_count_kv", 2);
+	kv_u32(&m, "attention.key_length", 32);
+	kv_u32(&m, "attention.value_length", 32);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-6f);
+	kv_u32(&m, "attention.sliding_window", 600);
+	kv_f32(&m, "rope.freq_base", 1000000.0f);
+	if (pattern) {
+		gg_kv_arr(&m.kv, ak(&m, "attention.sliding_window_pattern"),
+		    GG_BOOL, 7);
+		for (i = 0; i < 7; i++)
+			gg_u8(&m.kv, swa[i]);
+		m.n_kv++;
+	}
+	vocab(&m);
+	gemma_layers(&m, 7, 1);
+	return m_write(&m, dir, pattern ? "gemma3-pattern.gguf" :
+	    "gemma3.gguf");
+}
+
+static int
+openelm(const char *dir)
+{
+	static const uint32_t	heads[4] = { 2, 4, 4, 6 };
+	static const uint32_t	heads_kv[4] = { 1, 1, 2, 3 };
+	static const uint32_t	ff[4] = { 128, 192, 256, 320 };
+	struct model		m;
+	int			l;
+
+	m_init(&m, "openelm");
+	kv_u32(&m, "context_length", 2048);
+	kv_u32(&m, "embedding_length", 128);
+	kv_u32(&m, "block_count", 4);
+	kv_u32_arr(&m, "feed_forward_length", ff, 4);
+	kv_u32_arr(&m, "attention.head_count", heads, 4);
+	kv_u32_arr(&m, "attention.head_count_kv", heads_kv, 4);
+	kv_u32(&m, "attention.key_length", 32);
+	kv_u32(&m, "attention.value_length", 32);
+	kv_u32(&m, "rope.dimension_count", 32);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-6f);
+	vocab(&m);
+	t2(&m, "token_embd.weight", 128, N_VOCAB);
+	for (l = 0; l < 4; l++) {
+		t1(&m, bn(l, "attn_norm"), 128);
+		t2(&m, bn(l, "attn_qkv"), 128,
+		    (heads[l] + 2 * heads_kv[l]) * 32);
+		t1(&m, bn(l, "attn_q_norm"), 32);
+		t1(&m, bn(l, "attn_k_norm"), 32);
+		t2(&m, bn(l, "attn_output"), heads[l] * 32, 128);
+		t1(&m, bn(l, "ffn_norm"), 128);
+		t2(&m, bn(l, "ffn_gate"), 128, ff[l]);
+		t2(&m, bn(l, "ffn_up"), 128, ff[l]);
+		t2(&m, bn(l, "ffn_down"), ff[l], 128);
+	}
+	t1(&m, "output_norm.weight", 128);
+	return m_write(&m, dir, "openelm.gguf");
+}
+
+static int
+mamba(const char *dir)
+{
+	struct model	m;
+	int		l;
+	const uint64_t	embd = 64, inner = 128, state = 16, conv = 4, dt = 4;
+
+	m_init(&m, "mamba");
+	kv_u32(&m, "context_length", 1048576);
+	kv_u32(&m, "embedding_length", (uint32_t)embd);
+	kv_u32(&m, "block_count", 2);
+	kv_u32(&m, "feed_forward_length", 0);
+	kv_u32(&m, "attention.head_count", 0);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
+	kv_u32(&m, "ssm.conv_kernel", (uint32_t)conv);
+	kv_u32(&m, "ssm.inner_size", (uint32_t)inner);
+	kv_u32(&m, "ssm.state_size", (uint32_t)state);
+	kv_u32(&m, "ssm.time_step_rank", (uint32_t)dt);
+	vocab(&m);
+	t2(&m, "token_embd.weight", embd, N_VOCAB);
+	for (l = 0; l < 2; l++) {
+		t1(&m, bn(l, "attn_norm"), embd);
+		t2(&m, bn(l, "ssm_in"), embd, 2 * inner);
+		t2(&m, bn(l, "ssm_conv1d"), conv, inner);
+		t1(&m, bb(l, "ssm_conv1d"), inner);
+		t2(&m, bn(l, "ssm_x"), inner, dt + 2 * state);
+		t2(&m, bn(l, "ssm_dt"), dt, inner);
+		t1(&m, bb(l, "ssm_dt"), inner);
+		t2(&m, bx(l, "ssm_a"), state, inner);
+		t1(&m, bx(l, "ssm_d"), inner);
+		t2(&m, bn(l, "ssm_out"), inner, embd);
+	}
+	t1(&m, "output_norm.weight", embd);
+	return m_write(&m, dir, "mamba.gguf");
+}
+
+static int
+deepseek2(const char *dir)
+{
+	struct model	m;
+	int		l;
+	const uint64_t	embd = 128, heads = 4, nope = 32, rope = 32,
+			vhead = 32, rank = 64, qrank = 48, ff = 256;
+
+	m_init(&m, "deepseek2");
+	kv_u32(&m, "context_length", 16384);
+	kv_u32(&m, "embedding_length", (uint32_t)embd);
+	kv_u32(&m, "block_count", 2);
+	kv_u32(&m, "leading_dense_block_count", 2);
+	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
+	kv_u32(&m, "attention.head_count", (uint32_t)heads);
+	kv_u32(&m, "attention.head_count_kv", 1);
+	kv_u32(&m, "attention.key_length", (uint32_t)(rank + rope));
+	kv_u32(&m, "attention.value_length", (uint32_t)rank);
+	kv_u32(&m, "attention.key_length_mla", (uint32_t)(nope + rope));
+	kv_u32(&m, "attention.value_length_mla", (uint32_t)vhead);
+	kv_u32(&m, "attention.kv_lora_rank", (uint32_t)rank);
+	kv_u32(&m, "attention.q_lora_rank", (uint32_t)qrank);
+	kv_u32(&m, "rope.dimension_count", (uint32_t)rope);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-6f);
+	kv_u32(&m, "expert_feed_forward_length", 64);
+	kv_u32(&m, "expert_count", 0);
+	kv_u32(&m, "expert_shared_count", 0);
+	kv_f32(&m, "expert_weights_scale", 1.0f);
+	vocab(&m);
+	t2(&m, "token_embd.weight", embd, N_VOCAB);
+	for (l = 0; l < 2; l++) {
+		t1(&m, bn(l, "attn_norm"), embd);
+		t2(&m, bn(l, "attn_q_a"), embd, qrank);
+		t1(&m, bn(l, "attn_q_a_norm"), qrank);
+		t2(&m, bn(l, "attn_q_b"), qrank, heads * (nope + rope));
+		t2(&m, bn(l, "attn_kv_a_mqa"), embd, rank + rope);
+		t1(&m, bn(l, "attn_kv_a_norm"), rank);
+		t3(&m, bn(l, "attn_k_b"), 3, nope, rank, heads);
+		t3(&m, bn(l, "attn_v_b"), 3, rank, vhead, heads);
+		t2(&m, bn(l, "attn_output"), heads * vhead, embd);
+		t1(&m, bn(l, "ffn_norm"), embd);
+		t2(&m, bn(l, "ffn_gate"), embd, ff);
+		t2(&m, bn(l, "ffn_down"), ff, embd);
+		t2(&m, bn(l, "ffn_up"), embd, ff);
+	}
+	t1(&m, "output_norm.weight", embd);
+	t2(&m, "output.weight", embd, N_VOCAB);
+	return m_write(&m, dir, "deepseek2.gguf");
+}
+
+int
+main(int argc, char **argv)
+{
+	int	rc = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_memmodels DIR\n");
+		return 2;
+	}
+	rc |= llama_gqa(argv[1]);
+	rc |= gemma2(argv[1]);
+	rc |= gemma3(argv[1], 0);
+	rc |= gemma3(argv[1], 1);
+	rc |= openelm(argv[1]);
+	rc |= mamba(argv[1]);
+	rc |= deepseek2(argv[1]);
+	return rc != 0;
+}
