@@ -159,6 +159,8 @@ int	 cmd_tokens(int argc, char **argv);
 int	 cmd_mem(int argc, char **argv);
 /* validate.c */
 int	 cmd_validate(int argc, char **argv);
+/* hash.c */
+int	 cmd_hash(int argc, char **argv);
 /* edit.c */
 int	 cmd_edit(int argc, char **argv);
 int	 cmd_set(int argc, char **argv);

@@ -88,6 +88,21 @@ static const struct cli_opt mem_opts[] = {
 	{ NULL, NULL }
 };
 
+static const struct cli_opt hash_opts[] = {
+	{ "--xxh64", "xxh64 of each tensor's data and of all (the default)" },
+	{ "--xxh3", "xxh3 (64 bits) the same way" },
+	{ "--sha1", "sha1 the same way" },
+	{ "--sha256", "sha256 the same way" },
+	{ "--uuid", "the model's UUIDv5, as llama.cpp derives it" },
+	{ "--all", "xxh64, xxh3, sha1 and sha256" },
+	{ "--no-layer", "only the lines over all tensors, none per tensor" },
+	{ "-c MANIFEST, --check MANIFEST", "verify against a manifest "
+	    "(ggufed's or llama-gguf-hash's)" },
+	{ "--file", "the whole file's sha256, as sha256sum prints it" },
+	{ "--json", "print one JSON document" },
+	{ NULL, NULL }
+};
+
 /* Where an edit goes, and how: every command that changes a file. */
 #define SAVE_OPTS \
 	{ "-i, --in-place", "save over FILE" }, \
@@ -155,6 +170,13 @@ const struct cli_cmd cli_commands[] = {
 	    "check that files load in every GGUF reader: errors, warnings, "
 	    "notes", validate_opts,
 	    "--data model.gguf" },
+	{ "hash", cmd_hash, "[--xxh64] [--xxh3] [--sha1] [--sha256] [--uuid] "
+	    "[--all] [--no-layer] [--check MANIFEST] [--json] FILE... | "
+	    "--file FILE...",
+	    "hashes of each tensor's data and of all of it, as "
+	    "llama-gguf-hash writes them; --check verifies a manifest",
+	    hash_opts,
+	    "model.gguf > model.manifest" },
 	{ "edit", cmd_edit, "FILE (-i | -o OUT | -n) [-e CMD]... "
 	    "[-f SCRIPT]... [OPTIONS]",
 	    "apply edit commands (set, rm, mv, rename, ...) and save once",

@@ -28,7 +28,7 @@ cmds=$(awk '/^commands:/ { on = 1; next } on && /^$/ { exit }
 # succeed alone. A new command needs one here.
 base() {
 	case $1 in
-	info|dump|validate|recover) set -- "$m" ;;
+	info|dump|validate|recover|hash) set -- "$m" ;;
 	get)		set -- "$m" general.name ;;
 	cat)		set -- "$m" output_norm.weight ;;
 	stats)		set -- "$m" --all --rows 0:1 ;;
@@ -62,6 +62,8 @@ sample() {
 	'N,...')	echo 1k,2048 ;;
 	T)		echo q8_0 ;;
 	SIZE)		echo 1G ;;
+	MANIFEST)	"$GGUFED" hash "$m" >"$scratch/manifest" &&
+			    echo "$scratch/manifest" ;;
 	*)		return 1 ;;
 	esac
 }

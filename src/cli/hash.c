@@ -1,0 +1,675 @@
+/*
+ * hash.c - `ggufed hash [--xxh64] [--xxh3] [--sha1] [--sha256] [--uuid]
+ * [--all] [--no-layer] [--check MANIFEST] [--json] FILE...` and
+ * `ggufed hash --file FILE...`: proof of what a model's tensor data is.
+ *
+ * The text is llama.cpp's gguf-hash's, so manifests go both ways: a line
+ * per tensor and kind, in file order,
+ *
+ *	xxh64     f66e9cd66a4396a0  model.gguf:blk.0.attn_q.weight
+ *
+ * then a line per kind over the data of every tensor in that order
+ * ("xxh64  HEX  model.gguf"; uuid is only such a line). --check reads a
+ * manifest written by either tool and adds "  -  Ok", "  -  Mismatch" or
+ * "  -  Not Found" to each line. Entries are matched by kind and tensor
+ * name: the manifest may name the file by another path or name. Exit 0
+ * when every entry matches, 1 on a mismatch or a tensor missing on
+ * either side, 2 on trouble (a file or the manifest unreadable, usage).
+ * --file prints each file's whole SHA-256 as sha256sum does (the id
+ * the Hub shows for a file stored with Git LFS).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "hash.h"
+
+#define EXIT_DIFFER	1
+#define EXIT_TROUBLE	2
+
+/* Kinds in the order llama-gguf-hash writes them. */
+static const int	kind_order[] = {
+	GGUF_H_XXH64, GGUF_H_XXH3, GGUF_H_SHA1, GGUF_H_SHA256, GGUF_H_UUID
+};
+/* The kind picked when checking without one: the strongest present. */
+static const int	kind_strength[] = {
+	GGUF_H_SHA256, GGUF_H_SHA1, GGUF_H_XXH64, GGUF_H_XXH3, GGUF_H_UUID
+};
+
+struct hopts {
+	unsigned	 kinds;
+	int		 no_layer;
+	int		 json;
+	int		 whole;		/* --file */
+	const char	*manifest;
+};
+
+/* ------------------------------------------------------------- manifest */
+
+struct mentry {
+	int		 kind;
+	char		*hex;
+	char		*name;		/* "FILE:TENSOR" or "FILE" */
+	int		 used;		/* matched a line of ours */
+};
+
+struct manifest {
+	struct mentry	*e;
+	size_t		 n;
+	unsigned	 kinds;		/* present */
+};
+
+static void
+manifest_free(struct manifest *m)
+{
+	size_t	i;
+
+	for (i = 0; i < m->n; i++) {
+		free(m->e[i].hex);
+		free(m->e[i].name);
+	}
+	free(m->e);
+}
+
+/* Next blank-separated field of *s, NUL-terminated in place; NULL at end. */
+static char *
+field(char **s)
+{
+	char	*p = *s, *start;
+
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	if (*p == '\0')
+		return NULL;
+	start = p;
+	while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r' &&
+	    *p != '\n')
+		p++;
+	if (*p != '\0')
+		*p++ = '\0';
+	*s = p;
+	return start;
+}
+
+/*
+ * Reads a manifest: lines "KIND HEX NAME", anything after ignored (so a
+ * --check report reads as a manifest too). 0, or -1 after an error line.
+ */
+static int
+manifest_read(const char *path, struct manifest *m)
+{
+	FILE	*fp;
+	char	*line = NULL, *s, *k, *h, *n;
+	size_t	 cap = 0, alloc = 0;
+	int	 kind;
+
+	memset(m, 0, sizeof *m);
+	if ((fp = fopen(path, "r")) == NULL) {
+		cli_error("%s: cannot open the manifest: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, fp) != -1) {
+		s = line;
+		if ((k = field(&s)) == NULL)
+			continue;
+		if ((kind = gguf_hash_parse(k, strlen(k))) < 0)
+			continue;
+		if ((h = field(&s)) == NULL || (n = field(&s)) == NULL)
+			continue;
+		if (m->n == alloc) {
+			alloc = alloc != 0 ? 2 * alloc : 64;
+			m->e = xreallocarray(m->e, alloc, sizeof *m->e);
+		}
+		m->e[m->n].kind = kind;
+		m->e[m->n].hex = xstrdup(h);
+		m->e[m->n].name = xstrdup(n);
+		m->e[m->n].used = 0;
+		m->n++;
+		m->kinds |= GGUF_HM(kind);
+	}
+	free(line);
+	if (ferror(fp)) {
+		cli_error("%s: reading the manifest: %s", path,
+		    strerror(errno));
+		fclose(fp);
+		manifest_free(m);
+		return -1;
+	}
+	fclose(fp);
+	if (m->kinds == 0) {
+		cli_error("%s: no line of a known hash kind (xxh64, xxh3, "
+		    "sha1, sha256, uuid) in the manifest", path);
+		manifest_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- one file */
+
+/* Text as ggufed prints it (escaped), allocated. */
+static char *
+escaped(const char *p, size_t n)
+{
+	char	*s = NULL;
+	size_t	 len = 0;
+	FILE	*fp;
+
+	if ((fp = open_memstream(&s, &len)) == NULL)
+		xmalloc_fail(n * 4 + 1);
+	out_text(fp, p, n);
+	if (fclose(fp) != 0 || s == NULL)
+		xmalloc_fail(len + 1);
+	return s;
+}
+
+static const char *
+base_name(const char *p)
+{
+	const char	*s = strrchr(p, '/');
+
+	return s != NULL ? s + 1 : p;
+}
+
+
+/* A list of names for the last line: "mismatch: a, b". */
+struct names {
+	char	*s;
+	size_t	 len;
+	FILE	*fp;
+	size_t	 n;
+};
+
+static void
+names_add(struct names *l, const char *path, const char *tensor)
+{
+	if (l->fp == NULL && (l->fp = open_memstream(&l->s, &l->len)) == NULL)
+		xmalloc_fail(4096);
+	fprintf(l->fp, "%s%s", l->n++ > 0 ? ", " : "", path);
+	if (tensor != NULL)
+		fprintf(l->fp, ":%s", tensor);
+}
+
+static void
+names_free(struct names *l)
+{
+	if (l->fp != NULL)
+		fclose(l->fp);
+	free(l->s);
+}
+
+/* One run of the command over its files. */
+struct run {
+	const struct hopts	*o;
+	struct manifest		*m;		/* NULL: not checking */
+	struct json		*j;		/* NULL: text */
+	struct names		 mismatch;
+	struct names		 not_found;	/* ours, not in the manifest */
+	struct names		 not_in_file;	/* the manifest's, not ours */
+	int			 differ;
+	int			 matched;
+};
+
+/* How a file is found in the manifest. */
+struct fcheck {
+	char		*prefix;	/* the manifest's name for the file */
+	unsigned	 layer_kinds;	/* kinds it has tensor entries of */
+};
+
+/*
+ * Which name the manifest gives this file. Its tensor entries are
+ * "NAME:TENSOR" for tensors of ours: the path as given wins, then a name
+ * with the same base name, then the name most entries use. Without
+ * tensor entries, the name of the model lines, chosen the same way (and
+ * none if two names are left). Allocated, or NULL.
+ */
+static char *
+choose_prefix(const struct manifest *m, const struct gguf_file *f,
+    const char *path)
+{
+	const char	*c, *best = NULL;
+	char		*colon, *pre;
+	size_t		 i, k, plen, bestlen = 0, cnt, bestcnt = 0;
+	int		 rank, bestrank = -1;
+
+	for (i = 0; i < m->n; i++) {
+		c = m->e[i].name;
+		for (colon = strchr(c, ':'); colon != NULL;
+		    colon = strchr(colon + 1, ':'))
+			if (gguf_tensor_find(f, colon + 1,
+			    strlen(colon + 1)) >= 0)
+				break;
+		if (colon == NULL)
+			continue;
+		plen = (size_t)(colon - c);
+		pre = xstrndup(c, plen);
+		rank = strcmp(pre, path) == 0 ? 3 :
+		    strcmp(base_name(pre), base_name(path)) == 0 ? 2 : 1;
+		free(pre);
+		for (cnt = 0, k = 0; k < m->n; k++)
+			if (strncmp(m->e[k].name, c, plen) == 0 &&
+			    m->e[k].name[plen] == ':')
+				cnt++;
+		if (rank > bestrank || (rank == bestrank && cnt > bestcnt)) {
+			bestrank = rank;
+			bestcnt = cnt;
+			best = c;
+			bestlen = plen;
+		}
+	}
+	if (best != NULL)
+		return xstrndup(best, bestlen);
+	for (i = 0; i < m->n; i++) {
+		c = m->e[i].name;
+		rank = strcmp(c, path) == 0 ? 3 :
+		    strcmp(base_name(c), base_name(path)) == 0 ? 2 : 1;
+		if (rank > bestrank) {
+			bestrank = rank;
+			best = c;
+		} else if (rank == bestrank && rank == 1 &&
+		    strcmp(best, c) != 0)
+			bestrank = 0;		/* two names: neither */
+	}
+	return bestrank >= 1 ? xstrdup(best) : NULL;
+}
+
+/* The manifest's entry of kind for prefix[:tensor]; NULL if none. */
+static struct mentry *
+lookup(const struct manifest *m, int kind, const char *prefix,
+    const char *tensor)
+{
+	const char	*n;
+	size_t		 i, plen;
+
+	if (prefix == NULL)
+		return NULL;
+	plen = strlen(prefix);
+	for (i = 0; i < m->n; i++) {
+		n = m->e[i].name;
+		if (m->e[i].kind != kind || strncmp(n, prefix, plen) != 0)
+			continue;
+		if (tensor == NULL ? n[plen] == '\0' :
+		    n[plen] == ':' && strcmp(n + plen + 1, tensor) == 0)
+			return &m->e[i];
+	}
+	return NULL;
+}
+
+/* Checks one hash against the manifest: "Ok", "Mismatch", "Not Found". */
+static const char *
+check(struct run *r, const struct fcheck *c, int kind, const char *hex,
+    const char *epath, const char *tensor)
+{
+	struct mentry	*e;
+
+	if ((e = lookup(r->m, kind, c->prefix, tensor)) == NULL) {
+		/* A manifest of tensor lines alone is whole without this. */
+		if (tensor == NULL)
+			return "Not Found";
+		r->differ = 1;
+		names_add(&r->not_found, epath, tensor);
+		return "Not Found";
+	}
+	e->used = 1;
+	r->matched = 1;
+	if (strcasecmp(e->hex, hex) == 0)
+		return "Ok";
+	r->differ = 1;
+	names_add(&r->mismatch, epath, tensor);
+	return "Mismatch";
+}
+
+/* One line, text or a JSON member, with its check when checking. */
+static void
+emit(struct run *r, const struct fcheck *c, int kind,
+    const struct gguf_digest *d, const char *epath, const char *tensor)
+{
+	const char	*res = NULL;
+	char		 hex[GGUF_HASH_TEXTLEN];
+
+	gguf_hash_text(kind, d, hex);
+	if (r->m != NULL)
+		res = check(r, c, kind, hex, epath, tensor);
+	if (r->j != NULL) {
+		json_key(r->j, gguf_hash_name(kind));
+		json_cstr(r->j, hex);
+		if (res != NULL) {
+			char	key[32];
+
+			snprintf(key, sizeof key, "%s_check",
+			    gguf_hash_name(kind));
+			json_key(r->j, key);
+			json_cstr(r->j, res);
+		}
+		return;
+	}
+	printf("%-8s  %s  %s", gguf_hash_name(kind), hex, epath);
+	if (tensor != NULL)
+		printf(":%s", tensor);
+	if (res != NULL)
+		printf("  -  %s", res);
+	putchar('\n');
+}
+
+#define NKINDS	(sizeof kind_order / sizeof kind_order[0])
+
+/* Hashes (and checks) one model; 0, or -1 after an error line. */
+static int
+hash_model(struct run *r, const char *path)
+{
+	const struct hopts	*o = r->o;
+	struct gguf_file	*f;
+	struct gguf_hashes	*each, all;
+	struct gguf_err		 err;
+	struct fcheck		 c;
+	char			*epath, *ename;
+	uint64_t		 i, n;
+	size_t			 k, e, pl;
+	unsigned		 layer;
+
+	if ((f = cli_open(path)) == NULL)
+		return -1;
+	n = gguf_layout(f)->n_tensors;
+	layer = o->no_layer ? 0 : o->kinds & ~GGUF_HM(GGUF_H_UUID);
+	memset(&c, 0, sizeof c);
+	if (r->m != NULL) {
+		/*
+		 * Kinds the manifest has no tensor entries of for this file
+		 * are checked by the model line alone (a --no-layer
+		 * manifest).
+		 */
+		c.prefix = choose_prefix(r->m, f, path);
+		pl = c.prefix != NULL ? strlen(c.prefix) : 0;
+		for (e = 0; e < r->m->n && c.prefix != NULL; e++)
+			if (strncmp(r->m->e[e].name, c.prefix, pl) == 0 &&
+			    r->m->e[e].name[pl] == ':')
+				c.layer_kinds |= GGUF_HM(r->m->e[e].kind);
+		layer &= c.layer_kinds;
+	}
+	each = xreallocarray(NULL, n != 0 ? n : 1, sizeof *each);
+	memset(&err, 0, sizeof err);
+	if (gguf_hash_tensors(f, layer, o->kinds, layer != 0 ? each : NULL,
+	    &all, NULL, NULL, &err) != 0) {
+		cli_file_error(path, &err);
+		free(each);
+		free(c.prefix);
+		gguf_close(f);
+		return -1;
+	}
+	epath = escaped(path, strlen(path));
+	if (r->j != NULL) {
+		json_obj(r->j, JSON_LINES);
+		json_key(r->j, "file");
+		json_cstr(r->j, path);
+		json_key(r->j, "tensors");
+		json_arr(r->j, JSON_LINES);
+	}
+	for (i = 0; i < n && layer != 0; i++) {
+		const struct gguf_tensor	*t = gguf_tensor_at(f, i);
+
+		ename = escaped(t->name.p, (size_t)t->name.n);
+		if (r->j != NULL) {
+			json_obj(r->j, JSON_FLAT);
+			json_key(r->j, "name");
+			json_str(r->j, t->name.p, (size_t)t->name.n);
+		}
+		for (k = 0; k < NKINDS; k++)
+			if (layer & GGUF_HM(kind_order[k]))
+				emit(r, &c, kind_order[k],
+				    &each[i].d[kind_order[k]], epath, ename);
+		if (r->j != NULL)
+			json_end(r->j);
+		free(ename);
+	}
+	if (r->j != NULL) {
+		json_end(r->j);
+		json_key(r->j, "model");
+		json_obj(r->j, JSON_FLAT);
+	}
+	for (k = 0; k < NKINDS; k++)
+		if (o->kinds & GGUF_HM(kind_order[k]))
+			emit(r, &c, kind_order[k], &all.d[kind_order[k]],
+			    epath, NULL);
+	if (r->j != NULL)
+		json_end(r->j);
+	/* The manifest's tensor entries of checked kinds we do not have. */
+	pl = c.prefix != NULL ? strlen(c.prefix) : 0;
+	for (e = 0; r->m != NULL && c.prefix != NULL && e < r->m->n; e++) {
+		struct mentry	*me = &r->m->e[e];
+
+		if (me->used || !(layer & GGUF_HM(me->kind)) ||
+		    strncmp(me->name, c.prefix, pl) != 0 ||
+		    me->name[pl] != ':')
+			continue;
+		me->used = 1;
+		r->differ = 1;
+		names_add(&r->not_in_file, epath, me->name + pl + 1);
+	}
+	if (r->j != NULL)
+		json_end(r->j);
+	free(epath);
+	free(each);
+	free(c.prefix);
+	gguf_close(f);
+	return 0;
+}
+
+/* --file: the whole file's SHA-256, as sha256sum prints it. */
+static int
+hash_whole(struct run *r, const char *path)
+{
+	struct gguf_hash_job	 job;
+	struct gguf_hashes	 h;
+	struct gguf_span	 sp;
+	struct gguf_err		 err;
+	struct stat		 st;
+	char			 hex[GGUF_HASH_TEXTLEN], *epath;
+	int			 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    fstat(fd, &st) != 0) {
+		cli_error("%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		cli_error("%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	memset(&job, 0, sizeof job);
+	memset(&h, 0, sizeof h);
+	sp.off = 0;
+	sp.len = (uint64_t)st.st_size;
+	job.fd = fd;
+	job.spans = &sp;
+	job.n_spans = 1;
+	job.all = GGUF_HM(GGUF_H_SHA256);
+	job.all_out = &h;
+	memset(&err, 0, sizeof err);
+	if (gguf_hash_run(&job, &err) != 0) {
+		cli_file_error(path, &err);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	gguf_hash_text(GGUF_H_SHA256, &h.d[GGUF_H_SHA256], hex);
+	if (r->j != NULL) {
+		json_obj(r->j, JSON_FLAT);
+		json_key(r->j, "file");
+		json_cstr(r->j, path);
+		json_key(r->j, "sha256");
+		json_cstr(r->j, hex);
+		json_end(r->j);
+		return 0;
+	}
+	epath = escaped(path, strlen(path));
+	printf("%s  %s\n", hex, epath);
+	free(epath);
+	return 0;
+}
+
+static const char *
+verdict(const struct run *r)
+{
+	if (r->mismatch.n > 0)
+		return "Mismatch";
+	if (r->not_found.n > 0 || r->not_in_file.n > 0 || !r->matched)
+		return "Manifest Missing Entry";
+	return "Success";
+}
+
+/* The last line: every tensor that failed, by why. */
+static void
+problems_line(struct run *r)
+{
+	const char	*sep = "";
+
+	if (r->mismatch.fp != NULL)
+		fflush(r->mismatch.fp);
+	if (r->not_found.fp != NULL)
+		fflush(r->not_found.fp);
+	if (r->not_in_file.fp != NULL)
+		fflush(r->not_in_file.fp);
+	if (r->mismatch.n > 0) {
+		printf("mismatch: %s", r->mismatch.s);
+		sep = "; ";
+	}
+	if (r->not_found.n > 0) {
+		printf("%snot in the manifest: %s", sep, r->not_found.s);
+		sep = "; ";
+	}
+	if (r->not_in_file.n > 0) {
+		printf("%snot in the file: %s", sep, r->not_in_file.s);
+		sep = "; ";
+	}
+	if (!r->matched && *sep == '\0')
+		printf("no entry of the manifest names these tensors");
+	putchar('\n');
+}
+
+int
+cmd_hash(int argc, char **argv)
+{
+	struct hopts	  o;
+	struct manifest	  m;
+	struct run	  r;
+	struct json	  j;
+	char		**files = argv + 1;
+	size_t		  k;
+	int		  i, nfiles = 0, only_files = 0, trouble = 0, kind;
+
+	memset(&o, 0, sizeof o);
+	for (i = 1; i < argc; i++) {
+		const char	*a = argv[i];
+
+		if (only_files || a[0] != '-' || a[1] == '\0')
+			files[nfiles++] = argv[i];
+		else if (strcmp(a, "--") == 0)
+			only_files = 1;
+		else if (strncmp(a, "--", 2) == 0 &&
+		    (kind = gguf_hash_parse(a + 2, strlen(a + 2))) >= 0)
+			o.kinds |= GGUF_HM(kind);
+		else if (strcmp(a, "--all") == 0)
+			o.kinds |= GGUF_HM(GGUF_H_XXH64) |
+			    GGUF_HM(GGUF_H_XXH3) | GGUF_HM(GGUF_H_SHA1) |
+			    GGUF_HM(GGUF_H_SHA256);
+		else if (strcmp(a, "--no-layer") == 0)
+			o.no_layer = 1;
+		else if (strcmp(a, "--json") == 0)
+			o.json = 1;
+		else if (strcmp(a, "--file") == 0)
+			o.whole = 1;
+		else if ((strcmp(a, "-c") == 0 || strcmp(a, "--check") == 0) &&
+		    i + 1 < argc)
+			o.manifest = argv[++i];
+		else {
+			cli_usage_error("hash", "unknown option or missing "
+			    "value: '%s'", a);
+			return EXIT_USAGE;
+		}
+	}
+	if (nfiles == 0) {
+		cli_usage_error("hash", "hash wants at least one FILE");
+		return EXIT_USAGE;
+	}
+	if (o.whole && (o.kinds != 0 || o.no_layer || o.manifest != NULL)) {
+		cli_usage_error("hash", "--file gives the whole file's sha256 "
+		    "only: no hash kinds, --no-layer or --check with it");
+		return EXIT_USAGE;
+	}
+	memset(&r, 0, sizeof r);
+	r.o = &o;
+	if (o.manifest != NULL) {
+		if (manifest_read(o.manifest, &m) != 0)
+			return EXIT_TROUBLE;
+		r.m = &m;
+		if (o.kinds == 0)
+			for (k = 0; k < NKINDS && o.kinds == 0; k++)
+				if (m.kinds & GGUF_HM(kind_strength[k]))
+					o.kinds = GGUF_HM(kind_strength[k]);
+	}
+	if (o.kinds == 0)
+		o.kinds = GGUF_HM(GGUF_H_XXH64);
+	if (o.json) {
+		json_init(&j, stdout);
+		r.j = &j;
+		json_obj(&j, JSON_LINES);
+		if (r.m != NULL) {
+			json_key(&j, "manifest");
+			json_cstr(&j, o.manifest);
+		}
+		json_key(&j, "files");
+		json_arr(&j, JSON_LINES);
+	} else if (r.m != NULL) {
+		/* llama-gguf-hash's first line: the manifest and its kinds. */
+		printf("manifest  ");
+		out_text(stdout, o.manifest, strlen(o.manifest));
+		for (k = 0; k < NKINDS; k++)
+			if (m.kinds & GGUF_HM(kind_strength[k]))
+				printf("  %s", gguf_hash_name(kind_strength[k]));
+		putchar('\n');
+	}
+	for (i = 0; i < nfiles; i++) {
+		if ((o.whole ? hash_whole(&r, files[i]) :
+		    hash_model(&r, files[i])) != 0)
+			trouble = 1;
+		fflush(stdout);
+	}
+	if (o.json) {
+		json_end(&j);
+		if (r.m != NULL) {
+			json_key(&j, "result");
+			json_cstr(&j, trouble ? "Failure" : verdict(&r));
+		}
+		json_end(&j);
+		json_finish(&j);
+	} else if (r.m != NULL) {
+		printf("\nVerification results for ");
+		out_text(stdout, o.manifest, strlen(o.manifest));
+		printf(" - %s\n", trouble ? "Failure" : verdict(&r));
+		if (r.differ || !r.matched)
+			problems_line(&r);
+	}
+	if (r.m != NULL)
+		manifest_free(&m);
+	names_free(&r.mismatch);
+	names_free(&r.not_found);
+	names_free(&r.not_in_file);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("writing the hashes: output error");
+		return EXIT_TROUBLE;
+	}
+	if (trouble)
+		return EXIT_TROUBLE;
+	return r.m != NULL && (r.differ || !r.matched) ? EXIT_DIFFER : 0;
+}

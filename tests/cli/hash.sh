@@ -1,0 +1,269 @@
+#!/bin/sh
+# hash.sh - `ggufed hash`: tensor data hashes, manifests, --check, --file.
+#
+# The hashes are held to values computed without ggufed: each tensor's
+# bytes cut out with dd at the offset and size `ggufed dump --json`
+# reports, hashed by xxhsum (-H64, -H3), sha1sum and sha256sum; the
+# whole-model lines to the same tools over the tensors' bytes in file
+# order, the uuid to sha1sum over llama.cpp's namespace and those bytes;
+# and (with the oracle) every tensor's sha256 to what ggml's own reader
+# gives. Then manifests: one written by hand in llama-gguf-hash's format
+# under another path, --check catching one flipped byte and naming the
+# tensor, a tensor missing on either side, a --no-layer manifest, the
+# strongest kind picked, and the errors (exit 2, one line each).
+. "$TESTS_SRCDIR/lib.sh"
+
+jsoncheck="$TESTS_BUILDDIR/tools/jsoncheck"
+demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
+m="$scratch/model.gguf"
+cp_w "$demo" "$m"
+
+# tensor_field NAME FIELD: a number of tensor NAME from dump --json.
+"$GGUFED" dump --json "$m" >"$scratch/dump.json"
+tensor_field() {
+	grep "{\"name\": \"$1\"," "$scratch/dump.json" |
+	    sed "s/.*\"$2\": \([0-9]*\).*/\1/"
+}
+# tensor_bytes NAME: the tensor's data, exactly, on stdout.
+tensor_bytes() {
+	dd if="$m" bs=1 skip="$(tensor_field "$1" abs_offset)" \
+	    count="$(tensor_field "$1" bytes)" 2>/dev/null
+}
+# Faster for big tensors: in blocks of 64 bytes (offsets are aligned).
+tensor_bytes_fast() {
+	off=$(tensor_field "$1" abs_offset)
+	n=$(tensor_field "$1" bytes)
+	dd if="$m" iflag=skip_bytes,count_bytes skip="$off" count="$n" \
+	    bs=65536 2>/dev/null
+}
+names=$(grep -o '{"name": "[^"]*"' "$scratch/dump.json" | sed 's/.*: "//; s/"$//')
+ntensors=$(printf '%s\n' "$names" | wc -l)
+
+# ------------------------------------------------------------- the format
+"$GGUFED" hash "$m" >"$scratch/out"
+ok $? "hash exits 0"
+[ "$(wc -l <"$scratch/out")" -eq $((ntensors + 1)) ]
+ok $? "one line per tensor ($ntensors) and one for the model"
+printf '%s\n' "$names" | sed "s|^|$m:|" >"$scratch/want"
+head -n "$ntensors" "$scratch/out" | sed 's/^xxh64     [0-9a-f]\{16\}  //' |
+    cmp -s - "$scratch/want"
+ok $? "tensor lines are 'xxh64     HEX  FILE:TENSOR' in file order"
+tail -n 1 "$scratch/out" | grep -qx "xxh64     [0-9a-f]\{16\}  $m"
+ok $? "the last line is the model's, 'xxh64     HEX  FILE'"
+
+# ------------------------------------------------- known vectors, per tensor
+if command -v xxhsum >/dev/null 2>&1; then have_xxhsum=1; else have_xxhsum=0; fi
+"$GGUFED" hash --all --uuid "$m" >"$scratch/all"
+ok $? "hash --all --uuid exits 0"
+[ "$(wc -l <"$scratch/all")" -eq $((4 * ntensors + 5)) ]
+ok $? "--all: four lines per tensor, five for the model (uuid last)"
+for t in blk.0.attn_q.weight blk.1.attn_norm.weight output.weight; do
+	tensor_bytes "$t" >"$scratch/t.bin"
+	[ "$(wc -c <"$scratch/t.bin")" -eq "$(tensor_field "$t" bytes)" ] ||
+	    ok 1 "$t: dd cut its bytes"
+	want=$(sha256sum <"$scratch/t.bin" | cut -d' ' -f1)
+	grep -qx "sha256    $want  $m:$t" "$scratch/all"
+	ok $? "$t: sha256 is sha256sum's of its bytes"
+	want=$(sha1sum <"$scratch/t.bin" | cut -d' ' -f1)
+	grep -qx "sha1      $want  $m:$t" "$scratch/all"
+	ok $? "$t: sha1 is sha1sum's of its bytes"
+	if [ $have_xxhsum = 1 ]; then
+		want=$(xxhsum -H64 <"$scratch/t.bin" | cut -d' ' -f1)
+		grep -qx "xxh64     $want  $m:$t" "$scratch/all"
+		ok $? "$t: xxh64 is xxhsum -H64's of its bytes"
+		want=$(xxhsum -H3 <"$scratch/t.bin" | sed 's/.*= //')
+		grep -qx "xxh3      $want  $m:$t" "$scratch/all"
+		ok $? "$t: xxh3 is xxhsum -H3's of its bytes"
+	else
+		skip "xxhsum is not installed (Debian package xxhash)"
+		skip "xxhsum is not installed (Debian package xxhash)"
+	fi
+done
+
+# ------------------------------------------------ known vectors, the model
+: >"$scratch/cat.bin"
+for t in $names; do
+	tensor_bytes_fast "$t" >>"$scratch/cat.bin"
+done
+want=$(sha256sum <"$scratch/cat.bin" | cut -d' ' -f1)
+grep -qx "sha256    $want  $m" "$scratch/all"
+ok $? "model sha256: sha256sum of every tensor's bytes in file order"
+want=$(sha1sum <"$scratch/cat.bin" | cut -d' ' -f1)
+grep -qx "sha1      $want  $m" "$scratch/all"
+ok $? "model sha1: the same with sha1sum"
+if [ $have_xxhsum = 1 ]; then
+	want=$(xxhsum -H64 <"$scratch/cat.bin" | cut -d' ' -f1)
+	grep -qx "xxh64     $want  $m" "$scratch/all"
+	ok $? "model xxh64: the same with xxhsum -H64"
+else
+	skip "xxhsum is not installed (Debian package xxhash)"
+fi
+# UUIDv5: sha1 of llama.cpp's namespace and the data, version 5, variant 10.
+s=$( { printf '\357\000\022\006\332\334\137\155\241\137\063\131\345\167\324\345'
+    cat "$scratch/cat.bin"; } | sha1sum | cut -c1-32)
+v=$(printf '%x' $(( (0x$(echo "$s" | cut -c17) & 3) | 8 )))
+want=$(echo "$s" | cut -c1-8)-$(echo "$s" | cut -c9-12)-5$(echo "$s" |
+    cut -c14-16)-$v$(echo "$s" | cut -c18-20)-$(echo "$s" | cut -c21-32)
+grep -qx "uuid      $want  $m" "$scratch/all"
+ok $? "uuid: UUIDv5 of the namespace ef001206-... and the data ($want)"
+
+# ------------------------------------------------------------ ggml's view
+if [ -x "$ORACLE" ] && "$ORACLE" dump "$m" >"$scratch/oracle" 2>/dev/null; then
+	sed -n 's/^tensor [0-9]* "\([^"]*\)" .* sha256=\([0-9a-f]*\)$/sha256    \2  X:\1/p' \
+	    "$scratch/oracle" >"$scratch/want"
+	"$GGUFED" hash --sha256 "$m" | sed "s|  $m|  X|" | head -n -1 >"$scratch/got"
+	cmp -s "$scratch/got" "$scratch/want"
+	ok $? "every tensor's sha256 is that of the bytes ggml reads (oracle)"
+	q8="$SHARED_DIR/fixtures/real/TinyStories-656K-Q8_0.gguf"
+	if [ -f "$q8" ]; then
+		"$ORACLE" dump "$q8" | sed -n \
+		    's/^tensor [0-9]* "\([^"]*\)" .* sha256=\([0-9a-f]*\)$/sha256    \2  X:\1/p' \
+		    >"$scratch/want"
+		"$GGUFED" hash --sha256 "$q8" | sed "s|  $q8|  X|" |
+		    head -n -1 >"$scratch/got"
+		cmp -s "$scratch/got" "$scratch/want"
+		ok $? "the same for a real model (TinyStories Q8_0)"
+	else
+		skip "$(shared_missing fixtures/real/TinyStories-656K-Q8_0.gguf)"
+	fi
+else
+	skip "the ggml oracle does not run here"
+	skip "the ggml oracle does not run here"
+fi
+
+# ------------------------------------------------------------------ --file
+"$GGUFED" hash --file "$m" "$demo" >"$scratch/out"
+ok $? "--file exits 0"
+sha256sum "$m" "$demo" | cmp -s - "$scratch/out"
+ok $? "--file prints what sha256sum prints"
+
+# -------------------------------------------- a manifest written by hand
+# llama-gguf-hash's format, made here from the tools' hashes, naming the
+# model by another path; one entry per tensor for xxh64 and sha256.
+mf="$scratch/hand.manifest"
+: >"$mf"
+for t in $names; do
+	tensor_bytes_fast "$t" >"$scratch/t.bin"
+	printf '%-8s  %s  %s\n' sha256 \
+	    "$(sha256sum <"$scratch/t.bin" | cut -d' ' -f1)" \
+	    "models/original/Demo.gguf:$t" >>"$mf"
+done
+printf '%-8s  %s  %s\n' sha256 \
+    "$(sha256sum <"$scratch/cat.bin" | cut -d' ' -f1)" \
+    models/original/Demo.gguf >>"$mf"
+"$GGUFED" hash --check "$mf" "$m" >"$scratch/out"
+ok $? "--check of a hand-written manifest naming another path: exit 0"
+head -n 1 "$scratch/out" | grep -qx "manifest  $mf  sha256"
+ok $? "the first line names the manifest and its kinds"
+[ "$(grep -c '  -  Ok$' "$scratch/out")" -eq $((ntensors + 1)) ]
+ok $? "every tensor and the model: '  -  Ok'"
+tail -n 1 "$scratch/out" | grep -qx "Verification results for $mf - Success"
+ok $? "the last line says Success"
+grep -q '^sha256 ' "$scratch/out" && ! grep -q '^xxh64 ' "$scratch/out"
+ok $? "with no kind asked for, the manifest's strongest (sha256) is checked"
+
+# ------------------------------------------------------ one flipped byte
+"$GGUFED" hash --all "$m" >"$scratch/made.manifest"
+ok $? "a manifest made by ggufed"
+cp_w "$m" "$scratch/flipped.gguf"
+off=$(( $(tensor_field blk.1.ffn_up.weight abs_offset) + 100 ))
+b=$(dd if="$m" bs=1 skip=$off count=1 2>/dev/null | od -An -tu1 | tr -d ' ')
+printf "\\$(printf '%03o' $(( (b + 1) % 256 )))" |
+    dd of="$scratch/flipped.gguf" bs=1 seek=$off conv=notrunc 2>/dev/null
+"$GGUFED" hash --check "$scratch/made.manifest" "$scratch/flipped.gguf" \
+    >"$scratch/out"
+[ $? -eq 1 ]; ok $? "--check: one flipped byte fails, exit 1"
+grep -qx "sha256    [0-9a-f]*  $scratch/flipped.gguf:blk.1.ffn_up.weight  -  Mismatch" \
+    "$scratch/out"
+ok $? "the tensor's line says Mismatch (sha256, the manifest's strongest)"
+[ "$(grep -c '  -  Mismatch$' "$scratch/out")" -eq 2 ]
+ok $? "only that tensor and the model mismatch"
+tail -n 1 "$scratch/out" |
+    grep -qx "mismatch: $scratch/flipped.gguf:blk.1.ffn_up.weight, $scratch/flipped.gguf"
+ok $? "the last line names the tensor (and the model)"
+"$GGUFED" hash --check "$scratch/made.manifest" "$scratch/flipped.gguf" \
+    --xxh3 >"$scratch/out"
+[ $? -eq 1 ] && grep -q "^xxh3 .*blk.1.ffn_up.weight  -  Mismatch" \
+    "$scratch/out" && ! grep -q "^sha256 " "$scratch/out"
+ok $? "--check --xxh3 checks the kind asked for"
+
+# -------------------------------------- another name, missing tensors
+cp_w "$m" "$scratch/renamed-copy.gguf"
+"$GGUFED" hash -c "$scratch/made.manifest" "$scratch/renamed-copy.gguf" \
+    >"$scratch/out"
+ok $? "-c: the same model under another name matches"
+grep -q "renamed-copy.gguf:output.weight  -  Ok" "$scratch/out"
+ok $? "lines carry the name given on the command line"
+"$GGUFED" rm-tensor "$m" blk.1.ffn_up.weight -q -o "$scratch/less.gguf"
+"$GGUFED" hash -c "$scratch/made.manifest" "$scratch/less.gguf" \
+    >"$scratch/out"
+[ $? -eq 1 ] &&
+    tail -n 1 "$scratch/out" | grep -q "not in the file: $scratch/less.gguf:blk.1.ffn_up.weight"
+ok $? "a tensor the file lacks: exit 1, named in the last line"
+"$GGUFED" hash "$scratch/less.gguf" >"$scratch/less.manifest"
+"$GGUFED" hash -c "$scratch/less.manifest" "$m" >"$scratch/out"
+[ $? -eq 1 ] &&
+    grep -q "blk.1.ffn_up.weight  -  Not Found" "$scratch/out" &&
+    tail -n 1 "$scratch/out" | grep -q "not in the manifest: $m:blk.1.ffn_up.weight"
+ok $? "a tensor the manifest lacks: Not Found, exit 1, named"
+
+# --no-layer manifests check by the model line alone.
+"$GGUFED" hash --no-layer --sha1 "$m" >"$scratch/nolayer.manifest"
+[ "$(wc -l <"$scratch/nolayer.manifest")" -eq 1 ]
+ok $? "--no-layer: the model line alone"
+"$GGUFED" hash -c "$scratch/nolayer.manifest" "$scratch/renamed-copy.gguf" \
+    >"$scratch/out"
+ok $? "a --no-layer manifest checks the model line (another name)"
+"$GGUFED" hash -c "$scratch/nolayer.manifest" "$scratch/flipped.gguf" \
+    >/dev/null
+[ $? -eq 1 ]; ok $? "... and fails on the flipped byte"
+
+# A --check report reads as a manifest too (fields after the third ignored).
+"$GGUFED" hash -c "$mf" "$m" >"$scratch/report"
+"$GGUFED" hash -c "$scratch/report" "$scratch/renamed-copy.gguf" >/dev/null
+ok $? "a --check report is a manifest"
+
+# Several files, one manifest holding both.
+"$GGUFED" hash "$m" "$scratch/less.gguf" >"$scratch/two.manifest"
+"$GGUFED" hash -c "$scratch/two.manifest" "$m" "$scratch/less.gguf" >/dev/null
+ok $? "several files against one manifest of both"
+
+# ------------------------------------------------------------------ JSON
+"$GGUFED" hash --json --all --uuid "$m" "$scratch/less.gguf" >"$scratch/out"
+ok $? "--json exits 0"
+"$jsoncheck" <"$scratch/out"; ok $? "--json is one valid document"
+"$GGUFED" hash --json -c "$scratch/made.manifest" "$scratch/flipped.gguf" \
+    >"$scratch/out"
+[ $? -eq 1 ] && "$jsoncheck" <"$scratch/out" &&
+    grep -q '"result": "Mismatch"' "$scratch/out" &&
+    grep -q '"name": "blk.1.ffn_up.weight", "sha256": "[0-9a-f]*", "sha256_check": "Mismatch"' "$scratch/out"
+ok $? "--json --check: valid, each tensor's result, the verdict"
+"$GGUFED" hash --json --file "$m" | "$jsoncheck"
+ok $? "--json --file is valid"
+
+# ---------------------------------------------------------------- errors
+one_line() {	# one_line DESCRIPTION WANT-STATUS CMD...: one stderr line
+	d=$1; want=$2; shift 2		# (a usage error adds the usage)
+	"$@" >/dev/null 2>"$scratch/err"
+	st=$?
+	[ $st -eq "$want" ] && grep -v '^usage: ggufed hash ' "$scratch/err" |
+	    grep -c . | grep -qx 1 && head -n 1 "$scratch/err" | grep -q '^ggufed: '
+	ok $? "$d (exit $st: $(head -c 160 "$scratch/err"))"
+}
+one_line "a missing manifest" 2 "$GGUFED" hash -c "$scratch/nope" "$m"
+printf 'hello world\nmd5 1234 x\n' >"$scratch/junk"
+one_line "a manifest with no known kind" 2 "$GGUFED" hash -c "$scratch/junk" "$m"
+one_line "a missing model" 2 "$GGUFED" hash "$scratch/nope.gguf"
+one_line "a file that is not GGUF" 2 "$GGUFED" hash "$scratch/junk"
+one_line "--file of a missing file" 2 "$GGUFED" hash --file "$scratch/nope"
+one_line "an unknown option" 2 "$GGUFED" hash --md5 "$m"
+one_line "--file with a kind" 2 "$GGUFED" hash --file --xxh64 "$m"
+"$GGUFED" hash "$m" "$scratch/nope.gguf" >"$scratch/out" 2>/dev/null
+[ $? -eq 2 ] && [ "$(wc -l <"$scratch/out")" -eq $((ntensors + 1)) ]
+ok $? "an unreadable file among others: the others hashed, exit 2"
+# A tensor whose data lies past the end of the file.
+head -c "$(( $(tensor_field output.weight abs_offset) + 10 ))" "$m" \
+    >"$scratch/cut.gguf"
+one_line "a model cut short" 2 "$GGUFED" hash "$scratch/cut.gguf"
+
+done_testing
