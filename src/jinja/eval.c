@@ -402,7 +402,8 @@ get_item(struct rstate *rs, const struct node *at, jv *obj, jv *key)
 			i = norm_index(key->kind == JV_INT ? key->u.i : key->u.b,
 			    jv_str_cps(obj));
 			if (i >= 0)
-				return str_slice_cp(obj, (size_t)i, (size_t)i + 1);
+				return jv_keep_safe(obj, str_slice_cp(obj,
+				    (size_t)i, (size_t)i + 1));
 			return jv_undefined_hint("'%s' has no element %lld",
 			    type_repr(obj), key->kind == JV_INT ? key->u.i : key->u.b);
 		}
@@ -630,11 +631,19 @@ binop(struct rstate *rs, const struct node *at, int op, jv *a, jv *b)
 		struct buf bb = { 0 };
 		char	*p;
 		size_t	len;
+		int	safe = (a->flags | b->flags) & JVF_SAFE;
 
-		buf_add(&bb, a->u.s.p, a->u.s.n);
-		buf_add(&bb, b->u.s.p, b->u.s.n);
+		/* Markup + str escapes the str (either way round) */
+		if (safe && !(a->flags & JVF_SAFE))
+			html_escape(&bb, a->u.s.p, a->u.s.n);
+		else
+			buf_add(&bb, a->u.s.p, a->u.s.n);
+		if (safe && !(b->flags & JVF_SAFE))
+			html_escape(&bb, b->u.s.p, b->u.s.n);
+		else
+			buf_add(&bb, b->u.s.p, b->u.s.n);
 		p = buf_take(&bb, &len);
-		return jv_str_take(p, len);
+		return safe ? jv_mark_safe(jv_str_take(p, len)) : jv_str_take(p, len);
 	}
 	if (op == OP_ADD && a->kind == JV_LIST && b->kind == JV_LIST &&
 	    (a->flags & JVF_TUPLE) == (b->flags & JVF_TUPLE)) {
@@ -983,7 +992,7 @@ eval(struct rstate *rs, struct scope *s, const struct node *n)
 			else if (a->kind == JV_UNDEFINED)
 				r = undefined_error(rs, n, a);
 			else
-				r = do_slice(rs, n, a, x, y, z);
+				r = jv_keep_safe(a, do_slice(rs, n, a, x, y, z));
 			jv_unref(x);
 			jv_unref(y);
 			jv_unref(z);

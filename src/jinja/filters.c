@@ -264,7 +264,7 @@ f_capitalize(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	(void)at; (void)args; (void)nargs; (void)kwn; (void)kwv; (void)nkw;
 	if (s == NULL)
 		return NULL;
-	r = str_case(s, 'c');
+	r = jv_keep_safe(s, str_case(s, 'c'));
 	jv_unref(s);
 	return r;
 }
@@ -297,8 +297,12 @@ f_center(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	buf_add(&b, s->u.s.p, s->u.s.n);
 	for (i = 0; i < r; i++)
 		buf_addc(&b, ' ');
-	jv_unref(s);
-	return str_of(&b);
+	{
+		jv *res = jv_keep_safe(s, str_of(&b));
+
+		jv_unref(s);
+		return res;
+	}
 }
 
 static jv *
@@ -373,22 +377,6 @@ f_dictsort(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	}
 }
 
-static void
-html_escape(struct buf *b, const char *s, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		switch (s[i]) {
-		case '&': buf_adds(b, "&amp;"); break;
-		case '<': buf_adds(b, "&lt;"); break;
-		case '>': buf_adds(b, "&gt;"); break;
-		case '"': buf_adds(b, "&#34;"); break;
-		case '\'': buf_adds(b, "&#39;"); break;
-		default: buf_addc(b, s[i]);
-		}
-}
-
 static jv *
 f_escape(struct rstate *rs, const struct node *at, jv *v, jv **args,
     size_t nargs, char **kwn, jv **kwv, size_t nkw)
@@ -397,11 +385,13 @@ f_escape(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	jv	*s;
 
 	(void)at; (void)args; (void)nargs; (void)kwn; (void)kwv; (void)nkw;
+	if (v->kind == JV_STR && (v->flags & JVF_SAFE))
+		return jv_ref(v);
 	if ((s = soft_str(rs, v)) == NULL)
 		return NULL;
 	html_escape(&b, s->u.s.p, s->u.s.n);
 	jv_unref(s);
-	return str_of(&b);
+	return jv_mark_safe(str_of(&b));
 }
 
 static jv *
@@ -647,12 +637,17 @@ f_indent(struct rstate *rs, const struct node *at, jv *v, jv **args,
 			break;
 	}
 	free(ind.p);
-	jv_unref(s);
 	if (b.over) {
+		jv_unref(s);
 		free(b.p);
 		return rs_fail(rs, at, "indent() result too large");
 	}
-	return str_of(&b);
+	{
+		jv *r = jv_keep_safe(s, str_of(&b));
+
+		jv_unref(s);
+		return r;
+	}
 }
 
 static jv *
@@ -748,7 +743,7 @@ f_lower(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	(void)at; (void)args; (void)nargs; (void)kwn; (void)kwv; (void)nkw;
 	if (s == NULL)
 		return NULL;
-	r = str_case(s, 'l');
+	r = jv_keep_safe(s, str_case(s, 'l'));
 	jv_unref(s);
 	return r;
 }
@@ -762,7 +757,7 @@ f_upper(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	(void)at; (void)args; (void)nargs; (void)kwn; (void)kwv; (void)nkw;
 	if (s == NULL)
 		return NULL;
-	r = str_case(s, 'u');
+	r = jv_keep_safe(s, str_case(s, 'u'));
 	jv_unref(s);
 	return r;
 }
@@ -774,6 +769,8 @@ f_map(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	jv	*l, *out, *attr = NULL, *dflt = NULL;
 	size_t	i, k;
 
+	if (!jv_truthy(v))	/* a false value maps to nothing, whatever it is */
+		return gen_of(jv_list());
 	if (nargs == 0) {
 		for (k = 0; k < nkw; k++) {
 			if (!strcmp(kwn[k], "attribute"))
@@ -877,6 +874,8 @@ selrej(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	size_t	i, off = 0;
 
 	(void)kwn; (void)kwv; (void)nkw;
+	if (!jv_truthy(v))	/* a false value selects nothing, whatever it is */
+		return gen_of(jv_list());
 	if (byattr) {
 		if (nargs < 1)
 			return rs_fail(rs, at, "Missing parameter for attribute name");
@@ -1053,7 +1052,7 @@ f_safe(struct rstate *rs, const struct node *at, jv *v, jv **args,
     size_t nargs, char **kwn, jv **kwv, size_t nkw)
 {
 	(void)at; (void)args; (void)nargs; (void)kwn; (void)kwv; (void)nkw;
-	return soft_str(rs, v);
+	return jv_mark_safe(soft_str(rs, v));
 }
 
 static jv *
@@ -1143,7 +1142,7 @@ static jv *
 f_title(struct rstate *rs, const struct node *at, jv *v, jv **args,
     size_t nargs, char **kwn, jv **kwv, size_t nkw)
 {
-	jv	*s = soft_str(rs, v);
+	jv	*s = soft_str(rs, v), *r;
 	struct buf b = { 0 };
 	size_t	i, k;
 	uint32_t c;
@@ -1168,8 +1167,9 @@ f_title(struct rstate *rs, const struct node *at, jv *v, jv **args,
 		start = 0;
 		buf_add(&b, u, utf8_enc(u, c));
 	}
+	r = jv_keep_safe(s, str_of(&b));
 	jv_unref(s);
-	return str_of(&b);
+	return r;
 }
 
 static jv *
@@ -1234,7 +1234,7 @@ f_trim(struct rstate *rs, const struct node *at, jv *v, jv **args,
 		return rs_fail(rs, at, "strip arg must be None or str");
 	if ((s = soft_str(rs, v)) == NULL)
 		return NULL;
-	r = str_strip(s, chars, 1, 1);
+	r = jv_keep_safe(s, str_strip(s, chars, 1, 1));
 	jv_unref(s);
 	return r;
 }

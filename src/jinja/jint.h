@@ -19,8 +19,11 @@ enum {
 	JVF_LOOP = 4,		/* the loop variable of a for */
 	JVF_GEN = 8,		/* a list standing for a Python generator:
 				   always true, no len(), emptied by iteration */
+	JVF_SAFE = 16,		/* a str that is Markup: what is added to it
+				   is HTML-escaped first */
 };
 
+struct buf;
 struct jfn;
 struct node;
 struct scope;
@@ -61,6 +64,11 @@ jv	*jv_undefined_hint(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2)));
 jv	*jv_str_take(char *p, size_t n);	/* takes a malloc'd, NUL-terminated p */
 jv	*jv_tuple(void);
+/* Takes s (a str); gives it back as Markup (a copy if it was shared). */
+jv	*jv_mark_safe(jv *s);
+/* out marked safe when in is (Markup's methods keep the type); takes out. */
+jv	*jv_keep_safe(const jv *in, jv *out);
+void	 html_escape(struct buf *b, const char *s, size_t n);
 jv	*jv_fn_builtin(const char *name, jbuiltin fn, jv *self); /* takes self */
 jv	*jv_dict_getv(const jv *d, const jv *key);	/* borrowed */
 void	 jv_dict_setv(jv *d, jv *key, jv *v);		/* takes both */

@@ -107,6 +107,54 @@ jv_cstr(const char *s)
 }
 
 jv *
+jv_mark_safe(jv *s)
+{
+	jv	*c;
+
+	if (s == NULL || s->kind != JV_STR || (s->flags & JVF_SAFE))
+		return s;
+	if (s->refs == 1) {
+		s->flags |= JVF_SAFE;
+		return s;
+	}
+	c = jv_str(s->u.s.p, s->u.s.n);
+	jv_unref(s);
+	c->flags |= JVF_SAFE;
+	return c;
+}
+
+jv *
+jv_keep_safe(const jv *in, jv *out)
+{
+	if (in->kind == JV_STR && (in->flags & JVF_SAFE))
+		return jv_mark_safe(out);
+	return out;
+}
+
+void
+html_escape(struct buf *b, const char *s, size_t n)
+{
+	size_t	i, r = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *e;
+
+		switch (s[i]) {
+		case '&': e = "&amp;"; break;
+		case '<': e = "&lt;"; break;
+		case '>': e = "&gt;"; break;
+		case '"': e = "&#34;"; break;
+		case '\'': e = "&#39;"; break;
+		default: continue;
+		}
+		buf_add(b, s + r, i - r);
+		buf_adds(b, e);
+		r = i + 1;
+	}
+	buf_add(b, s + r, n - r);
+}
+
+jv *
 jv_list(void)
 {
 	return jv_new(JV_LIST);

@@ -366,6 +366,9 @@ lex_string(struct lx *l, const char *p, const char **endp)
 			r += nd + 1;
 			break;
 		}
+		case 'N':
+			free(b.p);
+			return lx_fail(l, r - 1, "malformed \\N character escape");
 		default:
 			if (octd(*r)) {
 				int	i;

@@ -759,7 +759,7 @@ affix(jv *s, jv *a, int end)
 }
 
 static jv *
-call_method(struct rstate *rs, jv *self, const char *m, jv **args,
+method_body(struct rstate *rs, jv *self, const char *m, jv **args,
     size_t nargs, char **kwn, jv **kwv, size_t nkw)
 {
 	jv	*a0 = arg_get(args, nargs, kwn, kwv, nkw, 0, NULL);
@@ -902,6 +902,29 @@ call_method(struct rstate *rs, jv *self, const char *m, jv **args,
 		}
 		if (!strcmp(m, "format"))
 			return str_format(rs, self, args, nargs, kwn, kwv, nkw);
+		if (!strcmp(m, "center") || !strcmp(m, "ljust") || !strcmp(m, "rjust")) {
+			struct buf b = { 0 };
+			jv	*fc = a1;
+			long long l, r, n = (long long)jv_str_cps(self);
+
+			if (int_arg(a0, &x) != 1)
+				return rs_fail(rs, NULL, "%s() needs an integer width", m);
+			if (fc && (fc->kind != JV_STR || jv_str_cps(fc) != 1))
+				return rs_fail(rs, NULL, "The fill character must be exactly one character long");
+			if (x > 1000000)
+				x = 1000000;
+			if (x <= n)
+				return jv_ref(self);
+			l = m[0] == 'r' ? x - n : m[0] == 'l' ? 0 :
+			    (x - n) / 2 + ((x - n) & x & 1);
+			r = x - n - l;
+			while (l-- > 0)
+				buf_add(&b, fc ? fc->u.s.p : " ", fc ? fc->u.s.n : 1);
+			buf_add(&b, self->u.s.p, self->u.s.n);
+			while (r-- > 0)
+				buf_add(&b, fc ? fc->u.s.p : " ", fc ? fc->u.s.n : 1);
+			return str_of(&b);
+		}
 		if (!strcmp(m, "isdigit") || !strcmp(m, "isalpha") ||
 		    !strcmp(m, "isspace") || !strcmp(m, "isalnum") ||
 		    !strcmp(m, "isupper") || !strcmp(m, "islower")) {
@@ -983,11 +1006,28 @@ call_method(struct rstate *rs, jv *self, const char *m, jv **args,
 	    jv_kind_name(self), m);
 }
 
+/* Markup's methods give Markup back. */
+static jv *
+call_method(struct rstate *rs, jv *self, const char *m, jv **args,
+    size_t nargs, char **kwn, jv **kwv, size_t nkw)
+{
+	jv	*r = method_body(rs, self, m, args, nargs, kwn, kwv, nkw);
+
+	if (r && r->kind == JV_STR && self->kind == JV_STR &&
+	    (!strcmp(m, "strip") || !strcmp(m, "lstrip") ||
+	    !strcmp(m, "rstrip") || !strcmp(m, "upper") ||
+	    !strcmp(m, "lower") || !strcmp(m, "title") ||
+	    !strcmp(m, "capitalize") || !strcmp(m, "replace")))
+		r = jv_keep_safe(self, r);
+	return r;
+}
+
 static const char *const str_methods[] = {
 	"strip", "lstrip", "rstrip", "upper", "lower", "title", "capitalize",
 	"split", "rsplit", "splitlines", "startswith", "endswith", "replace",
 	"find", "rfind", "index", "rindex", "count", "join", "format",
-	"isdigit", "isalpha", "isspace", "isalnum", "isupper", "islower", NULL
+	"isdigit", "isalpha", "isspace", "isalnum", "isupper", "islower",
+	"center", "ljust", "rjust", NULL
 };
 static const char *const dict_methods[] = {
 	"get", "items", "keys", "values", "copy", NULL

@@ -1215,6 +1215,19 @@ statement(struct ps *p)
 		p->nopen--;
 		return n;
 	}
+	if (tok_is_name(k, "generation")) {
+		/* transformers' tag marking assistant text: renders its body */
+		static const char *const endgen[] = { "endgeneration", NULL };
+
+		p->open[p->nopen++] = "generation";
+		n = mk(N_WITH, k);
+		next(p);
+		if (statements(p, &n->body, endgen))
+			goto bad;
+		drop_needle(p, "endgeneration");
+		p->nopen--;
+		return n;
+	}
 	if (tok_is_name(k, "break") || tok_is_name(k, "continue")) {
 		unsigned i;
 		int	inloop = 0;
