@@ -185,33 +185,6 @@ parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The default table: 4k, 8k, 16k, 32k, 128k and the training context. */
-static void
-default_contexts(struct opts *o, const struct gguf_mem_model *m)
-{
-	static const uint64_t	std[] = { 4096, 8192, 16384, 32768, 131072 };
-	size_t			i;
-
-	for (i = 0; i < sizeof std / sizeof std[0]; i++)
-		o->ctx[o->n_ctx++] = std[i];
-	if (m->n_ctx_train != 0 && m->n_ctx_train <= UINT32_MAX - 255) {
-		for (i = 0; i < o->n_ctx; i++)
-			if (o->ctx[i] == m->n_ctx_train)
-				break;
-		if (i == o->n_ctx)
-			o->ctx[o->n_ctx++] = m->n_ctx_train;
-	}
-	qsort(o->ctx, o->n_ctx, sizeof o->ctx[0], cmp_u64);
-}
-
 static const char *
 tname(uint32_t type, char *buf)
 {
@@ -228,118 +201,17 @@ sz(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
-/* "3 layers of 589,824 bytes" or "4 layers, 120,000 to 300,000 bytes each" */
 static void
-layer_span(const struct gguf_mem_model *m, char *buf, size_t len)
-{
-	uint64_t	lo = UINT64_MAX, hi = 0;
-	uint32_t	i;
-	char		a[32], b[32];
-
-	for (i = 0; i < m->n_layer; i++) {
-		if (m->layers[i].weights < lo)
-			lo = m->layers[i].weights;
-		if (m->layers[i].weights > hi)
-			hi = m->layers[i].weights;
-	}
-	if (lo == hi)
-		snprintf(buf, len, "%u layer%s of %s bytes", m->n_layer,
-		    m->n_layer == 1 ? "" : "s", gguf_fmt_group(lo, a, sizeof a));
-	else
-		snprintf(buf, len, "%u layers, %s to %s bytes each", m->n_layer,
-		    gguf_fmt_group(lo, a, sizeof a),
-		    gguf_fmt_group(hi, b, sizeof b));
-}
-
-static void
-print_text(const struct opts *o, const struct gguf_mem_model *m,
-    const struct gguf_mem_need *need, const int *ok, int fitrc,
+print_text(const struct opts *o, const struct gguf_mem_model *m, int fitrc,
     uint64_t fit_ctx, const struct gguf_mem_need *fitn)
 {
-	char		 b1[64], b2[64], b3[64], b4[64], tb[24], span[96];
-	size_t		 i;
-	int		 swa = m->modelled && m->n_swa != 0;
-	int		 rec = 0, attn = 0;
-	uint32_t	 l;
+	char	b1[64], b2[64], b3[64], b4[64];
 
 	printf("file          ");
 	out_text(stdout, o->path, strlen(o->path));
-	printf("\narchitecture  %s\n", m->arch[0] != '\0' ? m->arch : "-");
-	if (m->n_layer != 0)
-		printf("layers        %u\n", m->n_layer);
-	if (m->n_ctx_train != 0)
-		printf("training ctx  %s\n", gguf_fmt_group(m->n_ctx_train,
-		    b1, sizeof b1));
-	printf("weights       %s in %s tensor%s\n", sz(m->weights, b1,
-	    sizeof b1), gguf_fmt_group(m->n_tensors, b2, sizeof b2),
-	    m->n_tensors == 1 ? "" : "s");
-	for (i = 0; i < m->n_types; i++)
-		printf("  %-11s %s tensor%s, %s\n", tname(m->types[i].type, tb),
-		    gguf_fmt_group(m->types[i].count, b1, sizeof b1),
-		    m->types[i].count == 1 ? "" : "s",
-		    sz(m->types[i].bytes, b2, sizeof b2));
-	if (m->n_layer != 0 && m->layers != NULL) {
-		layer_span(m, span, sizeof span);
-		printf("  in layers   %s (blk.N, offloadable): %s\n",
-		    sz(m->in_layers, b1, sizeof b1), span);
-		printf("  kept        %s in %s tensor%s outside the layers "
-		    "(embeddings, output)\n", sz(m->kept, b2, sizeof b2),
-		    gguf_fmt_group(m->n_kept, b3, sizeof b3),
-		    m->n_kept == 1 ? "" : "s");
-	}
-	if (m->unsized != 0)
-		printf("  note        %s tensor%s of unknown size not counted\n",
-		    gguf_fmt_group(m->unsized, b1, sizeof b1),
-		    m->unsized == 1 ? "" : "s");
-	if (!m->modelled) {
-		printf("cache         not modelled: %s\n", m->why);
-		return;
-	}
-	for (l = 0; l < m->n_layer; l++) {
-		if (m->layers[l].kind == GGUF_MEM_RECURRENT)
-			rec = 1;
-		else if (m->layers[l].kind != GGUF_MEM_NONE)
-			attn = 1;
-	}
-	printf("modelled      %s\n", m->how);
-	if (attn)
-		printf("cache         K %s, V %s, %u sequence%s%s%s\n",
-		    gguf_ttype(o->mo.type_k)->lname,
-		    gguf_ttype(o->mo.type_v)->lname, o->mo.n_seq,
-		    o->mo.n_seq == 1 ? "" : "s",
-		    swa ? o->mo.swa_full ? ", full-size SWA cache" :
-		    ", SWA cache of the window" : "",
-		    swa ? "" : "");
-	else
-		printf("cache         recurrent state (F32), %u sequence%s\n",
-		    o->mo.n_seq, o->mo.n_seq == 1 ? "" : "s");
-	if (swa)
-		printf("window        %s tokens\n", gguf_fmt_group(m->n_swa, b1,
-		    sizeof b1));
-	if (attn && (gguf_ttype(o->mo.type_v)->flags & GGUF_TF_QUANT))
-		printf("note          a quantized V cache needs flash "
-		    "attention (llama.cpp's default, auto, turns it on where "
-		    "the device has it)\n");
-	printf("\n%-12s %-12s%s %-28s %s\n", "context", attn ? "cells" : "",
-	    swa ? " swa cells " : "", rec && !attn ? "state" : "cache",
-	    "with weights");
-	for (i = 0; i < o->n_ctx; i++) {
-		if (!ok[i]) {
-			printf("%-12s refused: %s\n", gguf_fmt_group(o->ctx[i],
-			    b1, sizeof b1), need[i].refused);
-			continue;
-		}
-		snprintf(b2, sizeof b2, "%s", attn ? gguf_fmt_group(
-		    need[i].cells * need[i].streams, b4, sizeof b4) : "");
-		printf("%-12s %-12s", gguf_fmt_group(o->ctx[i], b1,
-		    sizeof b1), b2);
-		if (swa)
-			printf(" %-10s", gguf_fmt_group(need[i].cells_swa *
-			    need[i].streams, b4, sizeof b4));
-		printf(" %-28s %s\n", sz(need[i].total, b3, sizeof b3),
-		    sz(need[i].total + m->weights, b4, sizeof b4));
-	}
-	if (o->fit) {
+	putchar('\n');
+	gguf_mem_write(stdout, m, &o->mo, o->ctx, o->n_ctx);
+	if (o->fit && m->modelled) {
 		printf("\nfit           %s: ", sz(o->budget, b1, sizeof b1));
 		if (fitrc == 1)
 			printf("nothing fits: the weights and the smallest "
@@ -509,7 +381,7 @@ cmd_mem(int argc, char **argv)
 	}
 	gguf_mem_model_make(&m, d);
 	if (o.n_ctx == 0)
-		default_contexts(&o, &m);
+		o.n_ctx = gguf_mem_default_contexts(&m, o.ctx);
 	for (i = 0; i < o.n_ctx; i++)	/* 0: the training context */
 		if (o.ctx[i] == 0)
 			o.ctx[i] = m.n_ctx_train;
@@ -548,7 +420,7 @@ cmd_mem(int argc, char **argv)
 		if (o.json)
 			print_json(&o, &m, need, ok, fitrc, fit_ctx, &fitn);
 		else
-			print_text(&o, &m, need, ok, fitrc, fit_ctx, &fitn);
+			print_text(&o, &m, fitrc, fit_ctx, &fitn);
 	}
 	gguf_mem_model_free(&m);
 	gguf_doc_free(d);

@@ -644,3 +644,152 @@ gguf_mem_fit(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 	*n = best;
 	return 0;
 }
+
+/* ------------------------------------------------------------- the text */
+
+size_t
+gguf_mem_default_contexts(const struct gguf_mem_model *m,
+    uint64_t out[GGUF_MEM_NDEFAULT])
+{
+	static const uint64_t	std[] = { 4096, 8192, 16384, 32768, 131072 };
+	size_t			i, n = 0, j;
+	uint64_t		t = m->n_ctx_train, x;
+
+	for (i = 0; i < sizeof std / sizeof std[0]; i++)
+		out[n++] = std[i];
+	if (t != 0 && t <= UINT32_MAX - 255) {
+		for (i = 0; i < n && out[i] != t; i++)
+			;
+		if (i == n)
+			out[n++] = t;
+	}
+	for (i = 1; i < n; i++)		/* insertion sort: at most 6 */
+		for (j = i; j > 0 && out[j - 1] > out[j]; j--) {
+			x = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = x;
+		}
+	return n;
+}
+
+static const char *
+sz(uint64_t v, char *buf, size_t len)
+{
+	char	g[32], h[32];
+
+	snprintf(buf, len, "%s (%s)", gguf_fmt_group(v, g, sizeof g),
+	    gguf_fmt_size(v, h, sizeof h));
+	return buf;
+}
+
+/* "3 layers of 589,824 bytes" or "4 layers, 120,000 to 300,000 bytes each" */
+static void
+layer_span(const struct gguf_mem_model *m, char *buf, size_t len)
+{
+	uint64_t	lo = UINT64_MAX, hi = 0;
+	uint32_t	i;
+	char		a[32], b[32];
+
+	for (i = 0; i < m->n_layer; i++) {
+		if (m->layers[i].weights < lo)
+			lo = m->layers[i].weights;
+		if (m->layers[i].weights > hi)
+			hi = m->layers[i].weights;
+	}
+	if (lo == hi)
+		snprintf(buf, len, "%u layer%s of %s bytes", m->n_layer,
+		    m->n_layer == 1 ? "" : "s", gguf_fmt_group(lo, a, sizeof a));
+	else
+		snprintf(buf, len, "%u layers, %s to %s bytes each", m->n_layer,
+		    gguf_fmt_group(lo, a, sizeof a),
+		    gguf_fmt_group(hi, b, sizeof b));
+}
+
+void
+gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
+    const struct gguf_mem_opts *o, const uint64_t *ctx, size_t n_ctx)
+{
+	struct gguf_mem_opts	q = *o;
+	struct gguf_mem_need	n;
+	char			b1[64], b2[64], b3[64], b4[64], tb[24], span[96];
+	size_t			i;
+	int			swa = m->modelled && m->n_swa != 0;
+	int			rec = 0, attn = 0;
+	uint32_t		l;
+
+	fprintf(fp, "architecture  %s\n", m->arch[0] != '\0' ? m->arch : "-");
+	if (m->n_layer != 0)
+		fprintf(fp, "layers        %u\n", m->n_layer);
+	if (m->n_ctx_train != 0)
+		fprintf(fp, "training ctx  %s\n", gguf_fmt_group(m->n_ctx_train,
+		    b1, sizeof b1));
+	fprintf(fp, "weights       %s in %s tensor%s\n", sz(m->weights, b1,
+	    sizeof b1), gguf_fmt_group(m->n_tensors, b2, sizeof b2),
+	    m->n_tensors == 1 ? "" : "s");
+	for (i = 0; i < m->n_types; i++)
+		fprintf(fp, "  %-11s %s tensor%s, %s\n",
+		    gguf_ttype_name(m->types[i].type, tb),
+		    gguf_fmt_group(m->types[i].count, b1, sizeof b1),
+		    m->types[i].count == 1 ? "" : "s",
+		    sz(m->types[i].bytes, b2, sizeof b2));
+	if (m->n_layer != 0 && m->layers != NULL) {
+		layer_span(m, span, sizeof span);
+		fprintf(fp, "  in layers   %s (blk.N, offloadable): %s\n",
+		    sz(m->in_layers, b1, sizeof b1), span);
+		fprintf(fp, "  kept        %s in %s tensor%s outside the layers "
+		    "(embeddings, output)\n", sz(m->kept, b2, sizeof b2),
+		    gguf_fmt_group(m->n_kept, b3, sizeof b3),
+		    m->n_kept == 1 ? "" : "s");
+	}
+	if (m->unsized != 0)
+		fprintf(fp, "  note        %s tensor%s of unknown size not "
+		    "counted\n", gguf_fmt_group(m->unsized, b1, sizeof b1),
+		    m->unsized == 1 ? "" : "s");
+	if (!m->modelled) {
+		fprintf(fp, "cache         not modelled: %s\n", m->why);
+		return;
+	}
+	for (l = 0; l < m->n_layer; l++) {
+		if (m->layers[l].kind == GGUF_MEM_RECURRENT)
+			rec = 1;
+		else if (m->layers[l].kind != GGUF_MEM_NONE)
+			attn = 1;
+	}
+	fprintf(fp, "modelled      %s\n", m->how);
+	if (attn)
+		fprintf(fp, "cache         K %s, V %s, %u sequence%s%s\n",
+		    gguf_ttype(o->type_k)->lname,
+		    m->mla ? "none" : gguf_ttype(o->type_v)->lname, o->n_seq,
+		    o->n_seq == 1 ? "" : "s",
+		    swa ? o->swa_full ? ", full-size SWA cache" :
+		    ", SWA cache of the window" : "");
+	else
+		fprintf(fp, "cache         recurrent state (F32), %u sequence%s\n",
+		    o->n_seq, o->n_seq == 1 ? "" : "s");
+	if (swa)
+		fprintf(fp, "window        %s tokens\n", gguf_fmt_group(m->n_swa,
+		    b1, sizeof b1));
+	if (attn && !m->mla && (gguf_ttype(o->type_v)->flags & GGUF_TF_QUANT))
+		fprintf(fp, "note          a quantized V cache needs flash "
+		    "attention (llama.cpp's default, auto, turns it on where "
+		    "the device has it)\n");
+	fprintf(fp, "\n%-12s %-12s%s %-28s %s\n", "context", attn ? "cells" : "",
+	    swa ? " swa cells " : "", rec && !attn ? "state" : "cache",
+	    "with weights");
+	for (i = 0; i < n_ctx; i++) {
+		q.n_ctx = ctx[i];
+		if (gguf_mem_need(m, &q, &n) != 0) {
+			fprintf(fp, "%-12s refused: %s\n", gguf_fmt_group(ctx[i],
+			    b1, sizeof b1), n.refused);
+			continue;
+		}
+		fprintf(fp, "%-12s %-12s", gguf_fmt_group(ctx[i], b1, sizeof b1),
+		    attn ? gguf_fmt_group(n.cells * n.streams, b2, sizeof b2) :
+		    "");
+		if (swa)
+			fprintf(fp, " %-10s", gguf_fmt_group(n.cells_swa *
+			    n.streams, b4, sizeof b4));
+		fprintf(fp, " %-28s %s\n", sz(n.total, b3, sizeof b3),
+		    sz(n.total + m->weights, b4, sizeof b4));
+	}
+}

@@ -27,8 +27,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "doc.h"
+
+#define GGUF_MEM_NDEFAULT	6	/* contexts of the default table */
 
 /* What a layer keeps per token (attention) or per sequence (recurrent). */
 enum gguf_mem_kind {
@@ -144,5 +147,21 @@ void	gguf_mem_layer_bytes(const struct gguf_mem_model *m,
 int	gguf_mem_fit(const struct gguf_mem_model *m,
 	    const struct gguf_mem_opts *o, uint64_t budget, uint64_t *n_ctx,
 	    struct gguf_mem_need *n);
+
+/*
+ * The contexts of the memory table: 4k, 8k, 16k, 32k, 128k and the
+ * training context (once), ascending, into out; their number.
+ */
+size_t	gguf_mem_default_contexts(const struct gguf_mem_model *m,
+	    uint64_t out[GGUF_MEM_NDEFAULT]);
+
+/*
+ * The report `ggufed mem` prints and the browser's memory table shows:
+ * architecture, layers, training context, the weights (by type, in the
+ * layers, kept), what is modelled (or why not), then one line a context
+ * of ctx[0..n_ctx): cells, the cache, the cache with the weights. To fp.
+ */
+void	gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
+	    const struct gguf_mem_opts *o, const uint64_t *ctx, size_t n_ctx);
 
 #endif /* GGUF_MEM_H */

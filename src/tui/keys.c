@@ -66,6 +66,9 @@ const struct key_binding keys_table[] = {
 	{ SC_ARRAY,	'a',		ACT_ADD },
 	{ SC_ARRAY,	'd',		ACT_DELETE },
 
+	/* The Summary. */
+	{ SC_SUMMARY,	'm',		ACT_MEMORY },
+
 	/* The Tokenizer. */
 	{ SC_TOKENS,	't',		ACT_LOOKUP },
 
@@ -221,6 +224,8 @@ keys_scope_name(unsigned scope)
 		return "Arrays (editing elements)";
 	case SC_TOKENS:
 		return "Tokenizer";
+	case SC_SUMMARY:
+		return "Summary";
 	}
 	return "?";
 }

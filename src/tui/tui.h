@@ -192,6 +192,7 @@ void		 re_free(struct re *re);
 	X(DELETE,	"delete",	"delete the key, element or tensor (asks first)") \
 	X(RENAME,	"rename",	"rename the key or tensor") \
 	X(DESCRIBE,	"describe",	"what a well-known key means, and the type readers expect") \
+	X(MEMORY,	"memory",	"the memory llama.cpp needs, by context: weights, KV cache") \
 	X(LOOKUP,	"lookup",	"text -> ids: a string split into the vocabulary's longest tokens (an approximation)") \
 	X(RENAME_RE,	"rename-regex",	"rename tensors by PCRE2 substitution (shows the mapping first)") \
 	X(CONVERT,	"convert",	"data to float32 when saved (lossless)") \
@@ -236,6 +237,7 @@ enum tui_action {
 #define SC_META		0x80
 #define SC_ARRAY	0x100
 #define SC_TOKENS	0x200
+#define SC_SUMMARY	0x400
 
 /* Keys: characters are their code point; curses function keys are FN|code. */
 #define TK_FN		0x40000000
@@ -559,6 +561,9 @@ struct view	*view_help_new(struct app *a);			/* view_help.c */
 /* Pager over the bytes p[0..n) (which must outlive the view). */
 struct view	*view_pager_new(struct app *a, const char *title,
 		    const char *p, size_t n);			/* view_pager.c */
+/* The same over text the pager owns (and frees). */
+struct view	*view_pager_own(struct app *a, const char *title, char *p,
+		    size_t n);
 /*
  * Elements of an array value. copy 0: arr belongs to the file and must
  * outlive the view; copy 1: the view copies *arr (an element of another

@@ -47,7 +47,8 @@ static const char *const notes[] = {
 };
 
 static const unsigned scope_order[] = {
-	SC_ALL, SC_LIST, SC_TREE, SC_META, SC_ARRAY, SC_TOKENS, SC_TENSORS,
+	SC_ALL, SC_LIST, SC_TREE, SC_SUMMARY, SC_META, SC_ARRAY, SC_TOKENS,
+	SC_TENSORS,
 	SC_PAGER, SC_PREVIEW
 };
 

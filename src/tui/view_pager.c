@@ -39,6 +39,7 @@ struct pager {
 	int		 wrap;
 	int		 seg_w;		/* width the rows were cut for */
 	int		 gutter;
+	char		*own;		/* text the pager frees, or NULL */
 };
 
 static size_t
@@ -213,6 +214,7 @@ pager_free(struct view *v)
 	list_free(&pg->list);
 	free(pg->lines);
 	free(pg->segs);
+	free(pg->own);
 	free(pg);
 }
 
@@ -265,5 +267,14 @@ view_pager_new(struct app *a, const char *title, const char *p, size_t n)
 	v->list = &pg->list;
 	snprintf(v->title, sizeof v->title, "%s (%s bytes)", title,
 	    gguf_fmt_group(n, g, sizeof g));
+	return v;
+}
+
+struct view *
+view_pager_own(struct app *a, const char *title, char *p, size_t n)
+{
+	struct view	*v = view_pager_new(a, title, p, n);
+
+	((struct pager *)v->priv)->own = p;
 	return v;
 }

@@ -7,7 +7,9 @@
  * tensor-type mix as one bar (bytes per type) with a legend giving bits
  * per weight, the file name split by the GGUF naming convention, and the
  * checks: the reader's findings and the model checks of `ggufed validate`
- * (without the tensor data), each with its level.
+ * (without the tensor data), each with its level. Between them, the
+ * memory llama.cpp needs (mem.h): the weights, and the KV cache at the
+ * training context, 4k and 32k; `m` opens the table by context.
  *
  * The summary is a list of prepared lines, so it scrolls on a small
  * terminal and can be searched like every other view. Lines are built once
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "naming.h"
 #include "summary.h"
 #include "token.h"
@@ -57,6 +60,7 @@ struct summary {
 	struct app		*app;
 	struct list		 list;
 	struct gguf_summary	 sum;
+	struct gguf_mem_model	 mem;
 	struct sline		*lines;
 	size_t			 n, cap;
 	char			*name_copy;	/* the path the name parts
@@ -186,6 +190,93 @@ add_tokenizer(struct summary *s)
 	}
 }
 
+/*
+ * The memory llama.cpp needs: the weights, then the cache (or recurrent
+ * state) at the training context, 4k and 32k, with llama.cpp's defaults.
+ */
+static void
+add_memory(struct summary *s)
+{
+	static const struct { const char *label; uint64_t ctx; } at[] = {
+		{ "Training ctx", 0 }, { "At 4k", 4096 }, { "At 32k", 32768 },
+	};
+	struct gguf_mem_model	*m = &s->mem;
+	struct gguf_mem_opts	 o;
+	struct gguf_mem_need	 n;
+	struct sline		*l;
+	size_t			 i;
+	char			 a[32], b[32], c[32];
+
+	gguf_mem_model_make(m, app_doc(s->app));
+	if (m->n_tensors == 0)
+		return;
+	add(s, SL_BLANK, NULL);
+	l = add(s, SL_HEAD, "Memory");
+	snprintf(l->text, sizeof l->text, "%s", m->modelled ? "as llama.cpp "
+	    "allocates it (F16 cache, 1 sequence); m: by context" :
+	    "m: the weights in full");
+	if (m->layers != NULL)
+		add_text(s, "Weights", S_NUMBER, "%s, %s in %u layer%s "
+		    "(offloadable), %s kept", gguf_fmt_size(m->weights, a,
+		    sizeof a), gguf_fmt_size(m->in_layers, b, sizeof b),
+		    m->n_layer, m->n_layer == 1 ? "" : "s",
+		    gguf_fmt_size(m->kept, c, sizeof c));
+	else
+		add_text(s, "Weights", S_NUMBER, "%s", gguf_fmt_size(m->weights,
+		    a, sizeof a));
+	if (!m->modelled) {
+		add_text(s, "KV cache", S_NORMAL, "not modelled: %s", m->why);
+		return;
+	}
+	gguf_mem_opts_default(&o);
+	for (i = 0; i < sizeof at / sizeof at[0]; i++) {
+		if (at[i].ctx == 0 && m->n_ctx_train == 0)
+			continue;
+		o.n_ctx = at[i].ctx;
+		if (gguf_mem_need(m, &o, &n) != 0) {
+			add_text(s, at[i].label, S_WARN, "%s", n.refused);
+			continue;
+		}
+		add_text(s, at[i].label, S_NUMBER, "%s%s%s %s, %s with the "
+		    "weights", at[i].ctx == 0 ? gguf_fmt_group(m->n_ctx_train,
+		    c, sizeof c) : "", at[i].ctx == 0 ? ": " : "",
+		    n.r + n.s > 0 && n.k + n.v + n.k_swa + n.v_swa == 0 ?
+		    "state" : "KV cache", gguf_fmt_size(n.total, a, sizeof a),
+		    gguf_fmt_size(n.total + m->weights, b, sizeof b));
+	}
+}
+
+/* `m`: the table of `ggufed mem`, in a pager. */
+static int
+summary_action(struct view *v, enum tui_action act,
+    const struct tui_input *in)
+{
+	struct summary		*s = v->priv;
+	struct gguf_mem_opts	 o;
+	uint64_t		 ctx[GGUF_MEM_NDEFAULT];
+	size_t			 n_ctx, len = 0;
+	char			*buf = NULL;
+	FILE			*fp;
+
+	(void)in;
+	if (act != ACT_MEMORY)
+		return R_PASS;
+	if ((fp = open_memstream(&buf, &len)) == NULL) {
+		app_msg(s->app, 1, "out of memory");
+		return R_DRAW;
+	}
+	gguf_mem_opts_default(&o);
+	n_ctx = gguf_mem_default_contexts(&s->mem, ctx);
+	gguf_mem_write(fp, &s->mem, &o, ctx, n_ctx);
+	if (fclose(fp) != 0 || buf == NULL) {
+		free(buf);
+		app_msg(s->app, 1, "out of memory");
+		return R_DRAW;
+	}
+	app_push(s->app, view_pager_own(s->app, "memory", buf, len));
+	return R_DRAW;
+}
+
 static void
 build(struct summary *s)
 {
@@ -253,6 +344,7 @@ build(struct summary *s)
 			add(s, SL_TYPE, NULL)->i = k;
 	}
 
+	add_memory(s);
 	add_tokenizer(s);
 
 	add(s, SL_BLANK, NULL);
@@ -415,6 +507,7 @@ summary_free(struct view *v)
 
 	list_free(&s->list);
 	gguf_summary_free(&s->sum);
+	gguf_mem_model_free(&s->mem);
 	free(s->lines);
 	free(s->name_copy);
 	free(s);
@@ -426,6 +519,7 @@ static const struct list_ops summary_list_ops = {
 
 static const struct view_ops summary_ops = {
 	.name = "summary",
+	.action = summary_action,
 	.free = summary_free,
 };
 
@@ -438,7 +532,7 @@ view_summary_new(struct app *a)
 	s->app = a;
 	build(s);
 	list_init_flat(&s->list, &summary_list_ops, s, s->n);
-	v = view_new(a, &summary_ops, SC_LIST, s);
+	v = view_new(a, &summary_ops, SC_LIST | SC_SUMMARY, s);
 	v->list = &s->list;
 	snprintf(v->title, sizeof v->title, "file summary");
 	return v;

@@ -72,6 +72,7 @@ if [ -f "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" ]; then
 	A=$TESTS_SRCDIR/../assets
 	D=Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 	screen demo-summary "$A" $D
+	screen demo-memory "$A" $D "keys m"
 	screen demo-tensors "$A" $D "keys 4"
 	screen demo-unfold "$A" $D "keys 4+"
 	screen demo-tokenizer "$A" $D "keys 3"

@@ -307,7 +307,7 @@ check_keys(void)
 {
 	static const unsigned scopes[] = {
 		SC_ALL, SC_LIST, SC_TREE, SC_TENSORS, SC_PAGER, SC_PREVIEW,
-		SC_JUMP, SC_META, SC_ARRAY, SC_TOKENS
+		SC_JUMP, SC_META, SC_ARRAY, SC_TOKENS, SC_SUMMARY
 	};
 	const struct key_binding	*b;
 	struct words			 ks, named[sizeof scopes /
