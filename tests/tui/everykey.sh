@@ -25,8 +25,8 @@ EMPTY=$SHARED_DIR/fixtures/ggml/empty.gguf
 KEYS_C=$TESTS_SRCDIR/../src/tui/keys.c
 
 . "$TESTS_SRCDIR/tui/tmux.lib"
-tmux_server everykey
 tmux_env
+tmux_server everykey
 
 # ----------------------------------------------------- the key table
 # tmux's name for a key of keys.c; empty for the mouse (not a key).

@@ -19,8 +19,8 @@ m=$scratch/m.gguf
 cut=73696	# the end of the demo model's header region
 
 . "$TESTS_SRCDIR/tui/tmux.lib"
-tmux_server filechange
 tmux_env
+tmux_server filechange
 
 # start: ggufed on a fresh copy of the demo model, 80x24; its exit status
 # goes to $scratch/status.

@@ -17,8 +17,8 @@ DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 cp_w "$DEMO" "$scratch/m.gguf"
 
 . "$TESTS_SRCDIR/tui/tmux.lib"
-tmux_server heat
 tmux_env
+tmux_server heat
 # The pane is captured with its escape sequences.
 SETTLE_FLAGS=-e
 

@@ -16,8 +16,8 @@ FIX=$SHARED_DIR/fixtures/ggml
 GOLD=$TESTS_SRCDIR/tui/golden
 
 . "$TESTS_SRCDIR/tui/tmux.lib"
-tmux_server test
 tmux_env
+tmux_server test
 
 same() {	# same NAME GOLDEN: the capture matches a golden screen
 	# A loaded machine may still be drawing: capture again for a while
