@@ -116,39 +116,7 @@ out_quoted_max(FILE *fp, const char *p, size_t n, size_t max)
 void
 out_json_str(FILE *fp, const char *s, size_t n)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 i = 0, len;
-	unsigned		 cp;
-
-	fputc('"', fp);
-	while (i < n) {
-		len = gguf_utf8_seq(p + i, n - i, &cp);
-		if (len == 0) {
-			fprintf(fp, "\\udc%02x", p[i]);
-			i++;
-			continue;
-		}
-		if (len > 1) {
-			if (gguf_cp_unsafe(cp))
-				fprintf(fp, "\\u%04x", cp);
-			else
-				fwrite(p + i, 1, len, fp);
-			i += len;
-			continue;
-		}
-		if (cp == '"' || cp == '\\')
-			fprintf(fp, "\\%c", (int)cp);
-		else if (cp == '\n')
-			fputs("\\n", fp);
-		else if (cp == '\t')
-			fputs("\\t", fp);
-		else if (cp < 0x20 || cp == 0x7f)
-			fprintf(fp, "\\u%04x", cp);
-		else
-			fputc((int)cp, fp);
-		i++;
-	}
-	fputc('"', fp);
+	gguf_json_str(fp, s, n);
 }
 
 /* JSON has no NaN or infinity: those are written as strings. */

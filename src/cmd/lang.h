@@ -36,8 +36,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct gguf_doc;
+struct gguf_err;
 struct gguf_key_spec;
 
 enum lang_op {
@@ -144,6 +146,15 @@ int	lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	    size_t len);
 /* Parses and applies one line. */
 int	lang_exec(struct gguf_doc *d, const char *line, char *msg, size_t len);
+/*
+ * Writes d's pending changes to fp as lines of this language (script.c):
+ * run on the source file, they make the same document again. Returns
+ * the number of changes (0: none), or -1 with err; *lost counts the
+ * changes the language cannot write (an array of arrays), left in the
+ * script as comments.
+ */
+int	lang_script(struct gguf_doc *d, FILE *fp, int *lost,
+	    struct gguf_err *err);
 void	lang_cmd_free(struct lang_cmd *cmd);
 
 /*

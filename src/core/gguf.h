@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define GGUF_MAGIC		"GGUF"
 #define GGUF_MAX_DIMS		4
@@ -357,6 +358,16 @@ const char	*gguf_val_scalar_text(const struct gguf_val *v, char *buf,
  * escapes (\xHH for every byte of text that is not valid UTF-8).
  */
 char		*gguf_str_quote(const char *p, size_t n);
+/* The same, always "quoted". */
+char		*gguf_str_cquote(const char *p, size_t n);
+/*
+ * n bytes as a JSON string on fp: UTF-8 as it is (but U+2028, U+2029 and
+ * the other code points gguf_cp_unsafe names as \uXXXX), controls as
+ * \uXXXX, and each byte of text that is not valid UTF-8 as the lone
+ * surrogate \udcXX, so that the bytes can be recovered (value syntax,
+ * Python's "surrogateescape").
+ */
+void		 gguf_json_str(FILE *fp, const char *p, size_t n);
 /* A scalar or string value in the value syntax, allocated. */
 char		*gguf_val_text(const struct gguf_val *v);
 /* The value of one hexadecimal digit (either case), or -1. */

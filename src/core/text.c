@@ -164,8 +164,22 @@ utf8_valid(const unsigned char *p, size_t n)
 	return 1;
 }
 
+static char	*quote(const char *, size_t, int);
+
 char *
 gguf_str_quote(const char *p, size_t n)
+{
+	return quote(p, n, 0);
+}
+
+char *
+gguf_str_cquote(const char *p, size_t n)
+{
+	return quote(p, n, 1);
+}
+
+static char *
+quote(const char *p, size_t n, int always)
 {
 	static const char	 hex[] = "0123456789abcdef";
 	const unsigned char	*u = (const unsigned char *)p;
@@ -173,7 +187,7 @@ gguf_str_quote(const char *p, size_t n)
 	size_t			 i, k = 0;
 	int			 valid = utf8_valid(u, n), bare;
 
-	bare = n > 0 && valid && u[0] != '"' && u[0] != '@' &&
+	bare = !always && n > 0 && valid && u[0] != '"' && u[0] != '@' &&
 	    !isspace(u[0]) && !isspace(u[n - 1]);
 	for (i = 0; bare && i < n; i++) {
 		if (u[i] < 0x20 || u[i] == 0x7f)
@@ -235,6 +249,44 @@ gguf_val_text(const struct gguf_val *v)
 	}
 	gguf_val_scalar_text(v, buf, sizeof buf);
 	return xstrdup(buf);
+}
+
+void
+gguf_json_str(FILE *fp, const char *s, size_t n)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i = 0, len;
+	unsigned		 cp;
+
+	fputc('"', fp);
+	while (i < n) {
+		len = gguf_utf8_seq(p + i, n - i, &cp);
+		if (len == 0) {
+			fprintf(fp, "\\udc%02x", p[i]);
+			i++;
+			continue;
+		}
+		if (len > 1) {
+			if (gguf_cp_unsafe(cp))
+				fprintf(fp, "\\u%04x", cp);
+			else
+				fwrite(p + i, 1, len, fp);
+			i += len;
+			continue;
+		}
+		if (cp == '"' || cp == '\\')
+			fprintf(fp, "\\%c", (int)cp);
+		else if (cp == '\n')
+			fputs("\\n", fp);
+		else if (cp == '\t')
+			fputs("\\t", fp);
+		else if (cp < 0x20 || cp == 0x7f)
+			fprintf(fp, "\\u%04x", cp);
+		else
+			fputc((int)cp, fp);
+		i++;
+	}
+	fputc('"', fp);
 }
 
 /* ------------------------------------------------------------- numbers */

@@ -786,6 +786,7 @@ tui_main(const char *path)
 		free(a->path);
 		return 1;
 	}
+	rescue_notice(a);
 	if (gguf_doc_has_journal(a->doc))
 		app_msg(a, 1, "an interrupted save left a journal: run "
 		    "`ggufed recover` on this file before editing it");
@@ -817,12 +818,10 @@ tui_main(const char *path)
 			dirty = 1;
 	}
 	term_stop(a);
-	if (a->term_gone) {
-		/* Hung up: nobody is there to ask whether to save. */
-		if ((t = (int)mdl_n_changes(a)) > 0)
-			fprintf(stderr, "ggufed: the terminal went away: %d "
-			    "unsaved change%s lost\n", t, t == 1 ? "" : "s");
-	}
+	/* Cut off: nobody is there to ask whether to save. */
+	if (a->term_gone && mdl_n_changes(a) > 0)
+		rescue_write(a, a->term_gone == TERM_KILLED ? "terminated" :
+		    "the terminal went away");
 	status = a->script_err || (a->term_gone && mdl_n_changes(a) > 0);
 	for (t = 0; t < N_TABS; t++) {
 		for (d = a->depth[t]; d > 0; d--)

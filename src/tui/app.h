@@ -38,6 +38,10 @@ struct tab {
 #define N_TABS		4
 extern const struct tab	app_tabs[N_TABS];
 
+/* Why the loop was cut off (app.term_gone). */
+#define TERM_HUNG_UP	1	/* the terminal went away */
+#define TERM_KILLED	2	/* SIGTERM */
+
 struct app {
 	struct gguf_doc	*doc;
 	char		*path;		/* the document's file */
@@ -92,7 +96,7 @@ struct app {
 	SCREEN		*scr;
 	xmalloc_oom_fn	 oom_prev;	/* the hook before curses took over */
 	int		 quick_errs;	/* reads that failed at once, in a row */
-	int		 term_gone;	/* the terminal went away */
+	int		 term_gone;	/* TERM_*: the loop was cut off */
 	FILE		*tty_out;
 	FILE		*tty_in;
 	FILE		*script;
@@ -152,6 +156,17 @@ int		 term_input(struct app *a, struct tui_input *in, int busy);
 int		 term_key_waiting(void);
 /* Reads the keys already typed; 1 if one of them was Esc. */
 int		 term_esc_typed(void);
+
+/* rescue.c */
+/*
+ * The browser was cut off (its terminal gone, or terminated: why says
+ * which) with unsaved changes: writes them as an edit script into the
+ * state directory and says on standard error where, and how to apply
+ * them; if that fails, says they are lost. Returns 0 if kept.
+ */
+int		 rescue_write(struct app *a, const char *why);
+/* At start: says so if changes of an earlier browser on this file were kept. */
+void		 rescue_notice(struct app *a);
 
 /* run.c */
 /* The line editor, reading keys through the loop. */

@@ -307,43 +307,11 @@ complete(EditLine *el, int ch)
 
 /* -------------------------------------------------------------- history */
 
-static char *
-state_dir(void)
-{
-	const char	*x = getenv("XDG_STATE_HOME"), *home;
-	char		 buf[PATH_MAX];
-
-	if (x != NULL && x[0] == '/')
-		snprintf(buf, sizeof buf, "%s/ggufed", x);
-	else if ((home = getenv("HOME")) != NULL && home[0] == '/')
-		snprintf(buf, sizeof buf, "%s/.local/state/ggufed", home);
-	else
-		return NULL;
-	return xstrdup(buf);
-}
-
-/* mkdir -p, quietly: a history that cannot be saved is no error. */
-static void
-make_dirs(const char *path)
-{
-	char	buf[PATH_MAX], *s;
-
-	snprintf(buf, sizeof buf, "%s", path);
-	for (s = buf + 1; *s != '\0'; s++) {
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(buf, 0700);
-			*s = '/';
-		}
-	}
-	mkdir(buf, 0700);
-}
-
 static void
 hist_setup(struct prompt *p)
 {
 	HistEvent	 ev;
-	char		*dir = state_dir(), buf[PATH_MAX];
+	char		*dir = state_dir(NULL), buf[PATH_MAX];
 	int		 h;
 
 	for (h = H_CMD; h < H_COUNT; h++) {
@@ -376,7 +344,7 @@ hist_add(struct prompt *p, int h, const char *line)
 	dir = xstrdup(p->hist_path[h]);
 	if ((slash = strrchr(dir, '/')) != NULL) {
 		*slash = '\0';
-		make_dirs(dir);
+		state_make_dirs(dir);	/* quietly: no history is no error */
 	}
 	free(dir);
 	history(p->hist[h], &ev, H_SAVE, p->hist_path[h]);

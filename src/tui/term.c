@@ -12,6 +12,7 @@
 #include <poll.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,45 @@ follow_terminal_size(void)
 #define IDLE_WAKE_MS	1000
 /* Reads that fail at once this many times in a row: the input is gone. */
 #define QUICK_ERR_MAX	20
+
+/*
+ * SIGHUP (the terminal closed: curses would never see it, the default
+ * action kills) and SIGTERM end the loop like a hang-up, so that unsaved
+ * changes are kept (rescue.c) rather than lost. SA_RESTART: a save
+ * under way is not interrupted; the loop looks at the flag between keys.
+ */
+static volatile sig_atomic_t	cut_off;
+
+static void
+on_cut_off(int sig)
+{
+	cut_off = sig;
+}
+
+static void
+catch_cut_off(void)
+{
+	struct sigaction	sa, old;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_cut_off;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	/* An ignored hang-up (nohup) stays ignored: poll still sees it. */
+	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Whether the loop must end: SIGHUP or SIGTERM came. */
+static int
+cut_off_seen(struct app *a)
+{
+	if (cut_off == 0)
+		return 0;
+	a->term_gone = cut_off == SIGTERM ? TERM_KILLED : TERM_HUNG_UP;
+	return 1;
+}
 
 int
 term_usable(void)
@@ -85,13 +125,17 @@ term_input(struct app *a, struct tui_input *in, int busy)
 	double	t0;
 	int	rc, wait_ms = busy ? 50 : IDLE_WAKE_MS;
 
+	if (cut_off_seen(a))
+		return -1;
 	timeout(wait_ms);
 	t0 = app_now_ms();
 	rc = get_wch(&wc);
 	memset(in, 0, sizeof *in);
+	if (cut_off_seen(a))
+		return -1;
 	if (rc == ERR) {
 		if (term_gone(a, app_now_ms() - t0, wait_ms)) {
-			a->term_gone = 1;
+			a->term_gone = TERM_HUNG_UP;
 			return -1;
 		}
 		return follow_terminal_size() ? 2 : 1;	/* timeout: tick */
@@ -167,6 +211,7 @@ term_start(struct app *a)
 	const char	*script = getenv("GGUFED_SCRIPT");
 	const char	*term = getenv("TERM");
 
+	catch_cut_off();	/* before curses, which catches SIGTERM if not */
 	if (script != NULL && *script != '\0') {
 		a->script_path = script;
 		a->jobs_held = 1;

@@ -526,6 +526,16 @@ struct gguf_str	 mdl_tensor_name(struct app *a, uint64_t i, unsigned *flags);
 uint32_t	 mdl_tensor_type(struct app *a, uint64_t i, uint64_t *nbytes);
 /* Number of pending changes. */
 unsigned	 mdl_n_changes(struct app *a);
+
+/* state.c */
+/*
+ * The browser's own directory, $XDG_STATE_HOME/ggufed (else
+ * ~/.local/state/ggufed), or its subdirectory sub (NULL: none),
+ * allocated; NULL if neither variable names an absolute directory.
+ */
+char		*state_dir(const char *sub);
+/* mkdir -p, mode 0700, quietly. */
+void		 state_make_dirs(const char *path);
 /* The mark of an edited row ('*' value, '+' added, '-' removed, '>'
    renamed) or ' '. */
 int		 mdl_mark(unsigned flags);

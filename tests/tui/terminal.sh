@@ -2,8 +2,10 @@
 # terminal.sh - the browser and its terminal: without one (standard input
 # or output redirected) `ggufed FILE` refuses at once, with status 2 and
 # no byte on the output; and when its terminal goes away (the pseudo-
-# terminal closed under it, with SIGHUP ignored as under nohup), it ends
-# at once instead of spinning, saying what edits were lost.
+# terminal closed under it, with SIGHUP ignored as under nohup or not)
+# or it is terminated, it ends at once instead of spinning, and keeps
+# its unsaved edits as a script that `ggufed edit -f` applies; the next
+# browser on the file says so.
 . "$TESTS_SRCDIR/lib.sh"
 
 DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
@@ -51,8 +53,10 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit
 fi
 . "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_env
 tmux_server terminal \
     'for p in $(cat "$scratch"/*.pid 2>/dev/null); do kill -9 "$p" 2>/dev/null; done'
+RESCUE=$scratch/state/ggufed/rescue
 
 # One side a terminal (a tmux pane), the other redirected.
 tm new-session -d -s in -x 80 -y 24 "cd '$scratch' && timeout 30 \
@@ -64,42 +68,87 @@ refuses stdout-file
 [ ! -s "$scratch/out2" ]
 ok $? "stdout-file: no byte (no escape sequence) reaches the file"
 
-# hangup NAME KEYS...: ggufed in a pane with SIGHUP ignored, KEYS sent,
-# then the pane killed (the pseudo-terminal's master closed). The program
-# must be gone within ten seconds.
-hangup() {
-	name=$1
-	shift
+# cutoff HOW NAME KEYS...: ggufed in a pane, KEYS sent, then cut off:
+# HOW is nohup (SIGHUP ignored, the pane killed: the pseudo-terminal's
+# master closed), hup (the same with SIGHUP as it comes) or term
+# (SIGTERM). The program must be gone within ten seconds.
+cutoff() {
+	how=$1 name=$2
+	shift 2
 	cp_w "$DEMO" "$scratch/m.gguf"
-	tm new-session -d -s t -x 80 -y 24 "cd '$scratch' && trap '' HUP &&
+	rm -rf "$RESCUE"
+	trap=
+	[ "$how" = nohup ] && trap="trap '' HUP &&"
+	tm new-session -d -s t -x 80 -y 24 "cd '$scratch' && $trap
 	    echo \$\$ >'$scratch/$name.pid' && exec env LANG=C.UTF-8 \
 	    LC_ALL=C.UTF-8 '$GGUFED' m.gguf 2>'$scratch/$name.err'"
 	settle "$scratch/$name.screen" "Sections"
 	[ $# -gt 0 ] && tm send-keys -t t "$@"
 	sleep 1
 	pid=$(cat "$scratch/$name.pid")
-	tm kill-session -t t
+	if [ "$how" = term ]; then
+		kill -TERM "$pid"
+	else
+		tm kill-session -t t
+	fi
 	i=0
 	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	! kill -0 "$pid" 2>/dev/null
-	ok $? "$name: the browser ends when its terminal goes away"
+	ok $? "$name: the browser ends when cut off ($how)"
 	if kill -0 "$pid" 2>/dev/null; then
 		ps -o pid,pcpu,stat,args -p "$pid" | sed 's/^/# /'
 		kill -9 "$pid"
 	fi
+	tm kill-session -t t 2>/dev/null
 }
-hangup hangup-idle
-[ ! -s "$scratch/hangup-idle.err" ]
-ok $? "hangup-idle: nothing to say without edits" ||
+
+# kept NAME WHY: the edit was kept as a script, standard error said where
+# and how to apply it, the model is untouched, and the script applied
+# makes the edit.
+kept() {
+	script=$(ls "$RESCUE"/m.gguf-*.ged 2>/dev/null | head -1)
+	grep -qxF "ggufed: $2: 1 unsaved change kept in $script" \
+	    "$scratch/$1.err" &&
+	    grep -qxF "ggufed: to apply them: ggufed edit '$scratch/m.gguf' -i -f '$script'" \
+	    "$scratch/$1.err"
+	ok $? "$1: it says the edit was kept, where, and how to apply it" ||
+	    sed 's/^/# /' "$scratch/$1.err"
+	cmp -s "$DEMO" "$scratch/m.gguf"
+	ok $? "$1: the model itself is untouched"
+	"$GGUFED" edit "$scratch/m.gguf" -i -f "$script" >/dev/null 2>&1 &&
+	    [ "$("$GGUFED" get "$scratch/m.gguf" general.name)" = Kept ]
+	ok $? "$1: ggufed edit -f applies the kept edit"
+}
+
+cutoff nohup hangup-idle
+[ ! -s "$scratch/hangup-idle.err" ] && [ ! -d "$RESCUE" ]
+ok $? "hangup-idle: nothing to say or keep without edits" ||
     sed 's/^/# /' "$scratch/hangup-idle.err"
-hangup hangup-prompt :
-hangup hangup-edited : 'set general.name Lost' Enter
-grep -qxF "ggufed: the terminal went away: 1 unsaved change lost" \
-    "$scratch/hangup-edited.err"
-ok $? "hangup-edited: it says the edit was lost" ||
-    sed 's/^/# /' "$scratch/hangup-edited.err"
+cutoff nohup hangup-prompt :
+cutoff nohup hangup-edited : 'set general.name Kept' Enter
+kept hangup-edited "the terminal went away"
+cutoff hup sighup-edited : 'set general.name Kept' Enter
+kept sighup-edited "the terminal went away"
+cutoff term sigterm-edited : 'set general.name Kept' Enter
+kept sigterm-edited "terminated"
+
+# The next browser on the file says that edits were kept.
+cutoff nohup notice-edited : 'set general.name Kept' Enter
+cp_w "$DEMO" "$scratch/m.gguf"
+tm new-session -d -s t -x 200 -y 24 "cd '$scratch' && exec env \
+    LANG=C.UTF-8 LC_ALL=C.UTF-8 '$GGUFED' m.gguf"
+settle "$scratch/notice.screen" "unsaved edits kept: $RESCUE/m.gguf-"
+ok $? "the next browser on the file says edits were kept"
+tm kill-session -t t 2>/dev/null
+cp_w "$DEMO" "$scratch/other.gguf"
+tm new-session -d -s t -x 200 -y 24 "cd '$scratch' && exec env \
+    LANG=C.UTF-8 LC_ALL=C.UTF-8 '$GGUFED' other.gguf"
+settle "$scratch/other.screen" "Sections"
+! grep -q "unsaved edits kept" "$scratch/other.screen"
+ok $? "a browser on another file does not"
+tm kill-session -t t 2>/dev/null
 
 done_testing
