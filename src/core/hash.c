@@ -28,8 +28,9 @@
 #include "hash.h"
 #include "xmalloc.h"
 
-#define CHUNK	(1u << 20)	/* bytes read at a time */
-#define NSLOT	8		/* buffers in the ring */
+#define CHUNK	(256u << 10)	/* bytes read at a time */
+#define NSLOT	16		/* buffers in the ring */
+#define BATCH	(NSLOT / 2)	/* pieces a waiting thread waits for */
 #define MAXGAP	(1u << 20)	/* a gap between spans still read through */
 #define BUFALIGN 4096
 
@@ -259,24 +260,59 @@ struct lane {
 	unsigned	 each;		/* kinds of each span it hashes itself */
 	unsigned	 all;
 	int		 follow;	/* a follower hashes each span */
+	atomic_uint_least64_t next;	/* the piece the lane fills next */
+	atomic_uint_least64_t fnext;	/* the piece the follower hashes next */
 	struct slot	 slot[NSLOT];
-	/* with a follower, under e->mu */
-	uint64_t	 published;	/* pieces ready */
-	uint64_t	 consumed;	/* pieces the follower is done with */
-	int		 finished;	/* no more pieces */
-	int		 done;		/* the lane returned */
+	/* with a follower; a change is followed by wake() */
+	atomic_uint_least64_t published;	/* pieces ready */
+	atomic_uint_least64_t consumed;	/* pieces the follower is done with */
+	atomic_int	 finished;	/* no more pieces; the lane returned */
 };
 
 struct engine {
 	const struct gguf_hash_job *j;
 	pthread_mutex_t	 mu;
 	pthread_cond_t	 cv;
+	atomic_int	 waiters;	/* threads in pthread_cond_wait */
 	atomic_int	 stop;
 	atomic_uint_least64_t hashed;
 	uint64_t	 total;
 	int		 failed;
 	struct gguf_err	 err;
 };
+
+/*
+ * After a change of what the other thread may wait for: wakes it if it
+ * waits and what it waits for holds (ready NULL: whatever it waits for).
+ * A waiter counts itself in e->waiters under e->mu before it looks at
+ * the condition, so either this sees it or it sees the change.
+ */
+static int	slot_free(struct lane *);
+static int	piece_ready(struct lane *);
+
+static void
+wake(struct engine *e, struct lane *l, int (*ready)(struct lane *))
+{
+	if (atomic_load(&e->waiters) > 0 && (ready == NULL || ready(l))) {
+		pthread_mutex_lock(&e->mu);
+		pthread_cond_broadcast(&e->cv);
+		pthread_mutex_unlock(&e->mu);
+	}
+}
+
+/* Waits until ready(l) or a stop. */
+static void
+wait_for(struct engine *e, struct lane *l, int (*ready)(struct lane *))
+{
+	if (ready(l) || atomic_load(&e->stop))
+		return;
+	pthread_mutex_lock(&e->mu);
+	atomic_fetch_add(&e->waiters, 1);
+	while (!ready(l) && !atomic_load(&e->stop))
+		pthread_cond_wait(&e->cv, &e->mu);
+	atomic_fetch_sub(&e->waiters, 1);
+	pthread_mutex_unlock(&e->mu);
+}
 
 static void
 fail(struct engine *e, int64_t off, const char *what)
@@ -292,6 +328,27 @@ fail(struct engine *e, int64_t off, const char *what)
 	atomic_store(&e->stop, 1);
 	pthread_cond_broadcast(&e->cv);
 	pthread_mutex_unlock(&e->mu);
+}
+
+/*
+ * The lane may fill the slot of piece l->next. Once it had to wait, it
+ * waits for half the ring, so the threads do not wake each other for
+ * every piece.
+ */
+static int
+slot_free(struct lane *l)
+{
+	return atomic_load(&l->next) + BATCH <
+	    atomic_load(&l->consumed) + NSLOT;
+}
+
+/* The follower may go on: half a ring is published, or all is. */
+static int
+piece_ready(struct lane *l)
+{
+	return atomic_load(&l->fnext) + BATCH <=
+	    atomic_load(&l->published) ||
+	    atomic_load(&l->finished);
 }
 
 /* Reads n bytes at off into buf: 0, or -1 after fail(). */
@@ -405,11 +462,9 @@ lane_run(struct lane *l, int caller)
 		for (pos = sp[i].off; pos < end; pos += clen) {
 			clen = end - pos < CHUNK ? (size_t)(end - pos) : CHUNK;
 			if (l->follow) {
-				pthread_mutex_lock(&e->mu);
-				while (!atomic_load(&e->stop) &&
-				    piece >= l->consumed + NSLOT)
-					pthread_cond_wait(&e->cv, &e->mu);
-				pthread_mutex_unlock(&e->mu);
+				atomic_store(&l->next, piece);
+				if (piece >= atomic_load(&l->consumed) + NSLOT)
+					wait_for(e, l, slot_free);
 				if (atomic_load(&e->stop))
 					goto out;
 			}
@@ -441,10 +496,8 @@ lane_run(struct lane *l, int caller)
 					break;
 			}
 			if (l->follow) {
-				pthread_mutex_lock(&e->mu);
-				l->published = ++piece;
-				pthread_cond_broadcast(&e->cv);
-				pthread_mutex_unlock(&e->mu);
+				atomic_store(&l->published, ++piece);
+				wake(e, l, piece_ready);
 			}
 			hash_piece(j, sl, l->each != 0 ? &each : NULL,
 			    l->all != 0 ? &all : NULL);
@@ -457,11 +510,8 @@ lane_run(struct lane *l, int caller)
 out:
 	hs_free(&each);
 	hs_free(&all);
-	pthread_mutex_lock(&e->mu);
-	l->finished = 1;
-	l->done = 1;
-	pthread_cond_broadcast(&e->cv);
-	pthread_mutex_unlock(&e->mu);
+	atomic_store(&l->finished, 1);
+	wake(e, l, NULL);
 }
 
 /* The follower of a lane: each span's hashes from the published pieces. */
@@ -475,20 +525,15 @@ follower(void *arg)
 
 	hs_init(&each, l->e->j->each);
 	for (;;) {
-		pthread_mutex_lock(&e->mu);
-		while (!atomic_load(&e->stop) && piece >= l->published &&
-		    !l->finished)
-			pthread_cond_wait(&e->cv, &e->mu);
-		if (atomic_load(&e->stop) || piece >= l->published) {
-			pthread_mutex_unlock(&e->mu);
+		atomic_store(&l->fnext, piece);
+		if (piece >= atomic_load(&l->published))
+			wait_for(e, l, piece_ready);
+		if (atomic_load(&e->stop) ||
+		    piece >= atomic_load(&l->published))
 			break;
-		}
-		pthread_mutex_unlock(&e->mu);
 		hash_piece(e->j, &l->slot[piece % NSLOT], &each, NULL);
-		pthread_mutex_lock(&e->mu);
-		l->consumed = ++piece;
-		pthread_cond_broadcast(&e->cv);
-		pthread_mutex_unlock(&e->mu);
+		atomic_store(&l->consumed, ++piece);
+		wake(e, l, slot_free);
 	}
 	hs_free(&each);
 	return NULL;
@@ -508,6 +553,11 @@ lane_init(struct lane *l, struct engine *e, size_t s0, size_t s1,
 	int	i, n = follow ? NSLOT : 1;
 
 	memset(l, 0, sizeof *l);
+	atomic_init(&l->published, 0);
+	atomic_init(&l->consumed, 0);
+	atomic_init(&l->finished, 0);
+	atomic_init(&l->next, 0);
+	atomic_init(&l->fnext, 0);
 	l->e = e;
 	l->s0 = s0;
 	l->s1 = s1;
@@ -557,6 +607,7 @@ gguf_hash_run(const struct gguf_hash_job *j, struct gguf_err *err)
 	e.j = j;
 	pthread_mutex_init(&e.mu, NULL);
 	pthread_cond_init(&e.cv, NULL);
+	atomic_init(&e.waiters, 0);
 	atomic_init(&e.stop, 0);
 	atomic_init(&e.hashed, 0);
 	for (i = 0; i < j->n_spans; i++) {
@@ -602,7 +653,8 @@ gguf_hash_run(const struct gguf_hash_job *j, struct gguf_err *err)
 		if (started) {
 			/* Keep reporting progress until the other is done. */
 			pthread_mutex_lock(&e.mu);
-			while (!lane[1].done) {
+			atomic_fetch_add(&e.waiters, 1);
+			while (!atomic_load(&lane[1].finished)) {
 				struct timespec	ts;
 
 				clock_gettime(CLOCK_REALTIME, &ts);
@@ -612,12 +664,14 @@ gguf_hash_run(const struct gguf_hash_job *j, struct gguf_err *err)
 					ts.tv_nsec -= 1000000000;
 				}
 				pthread_cond_timedwait(&e.cv, &e.mu, &ts);
-				if (lane[1].done || atomic_load(&e.stop))
+				if (atomic_load(&lane[1].finished) ||
+				    atomic_load(&e.stop))
 					continue;
 				pthread_mutex_unlock(&e.mu);
 				(void)report(&e, 0, 1);
 				pthread_mutex_lock(&e.mu);
 			}
+			atomic_fetch_sub(&e.waiters, 1);
 			pthread_mutex_unlock(&e.mu);
 			pthread_join(th, NULL);
 		} else
