@@ -5,6 +5,7 @@
  *	skip("why", ...);	one test point skipped
  *	is_u64(got, want, "what"); equality with both values shown on failure
  *	return tap_done();	plan line and exit status
+ *	same_files(a, b);	whether two files hold the same bytes
  */
 #ifndef TAP_H
 #define TAP_H
@@ -98,6 +99,28 @@ shared_path(const char *rel, char *buf, size_t len)
 	if (access(buf, F_OK) != 0)
 		return NULL;
 	return buf;
+}
+
+/* Whether the files a and b both open and hold the same bytes. */
+static inline int
+same_files(const char *a, const char *b)
+{
+	FILE	*fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int	 ca, cb, same = fa != NULL && fb != NULL;
+
+	while (same) {
+		ca = getc(fa);
+		cb = getc(fb);
+		if (ca != cb)
+			same = 0;
+		if (ca == EOF)
+			break;
+	}
+	if (fa != NULL)
+		fclose(fa);
+	if (fb != NULL)
+		fclose(fb);
+	return same;
 }
 
 #endif /* TAP_H */

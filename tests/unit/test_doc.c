@@ -112,27 +112,6 @@ get(struct gguf_doc *d, const char *key)
 }
 
 static int
-same_files(const char *a, const char *b)
-{
-	FILE	*fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int	 ca, cb, same = fa != NULL && fb != NULL;
-
-	while (same) {
-		ca = getc(fa);
-		cb = getc(fb);
-		if (ca != cb)
-			same = 0;
-		if (ca == EOF)
-			break;
-	}
-	if (fa != NULL)
-		fclose(fa);
-	if (fb != NULL)
-		fclose(fb);
-	return same;
-}
-
-static int
 entries(void)
 {
 	DIR		*dp = opendir(dir);

@@ -79,27 +79,6 @@ ex(struct gguf_doc *d, const char *line)
 }
 
 static int
-same_files(const char *a, const char *b)
-{
-	FILE	*fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int	 ca, cb, same = fa != NULL && fb != NULL;
-
-	while (same) {
-		ca = getc(fa);
-		cb = getc(fb);
-		if (ca != cb)
-			same = 0;
-		if (ca == EOF)
-			break;
-	}
-	if (fa != NULL)
-		fclose(fa);
-	if (fb != NULL)
-		fclose(fb);
-	return same;
-}
-
-static int
 save_as(struct gguf_doc *d, const char *path)
 {
 	struct gguf_save_opts	o;
