@@ -157,6 +157,8 @@ int	 cmd_stats(int argc, char **argv);
 int	 cmd_tokens(int argc, char **argv);
 /* mem.c */
 int	 cmd_mem(int argc, char **argv);
+/* diff.c */
+int	 cmd_diff(int argc, char **argv);
 /* validate.c */
 int	 cmd_validate(int argc, char **argv);
 /* hash.c */

@@ -103,6 +103,15 @@ static const struct cli_opt hash_opts[] = {
 	{ NULL, NULL }
 };
 
+static const struct cli_opt diff_opts[] = {
+	{ "--data", "also compare the values of tensors whose bytes differ: "
+	    "max |a-b|, RMSE, cosine" },
+	{ "--json", "print one JSON document" },
+	{ "-q, --quiet", "only the last line: the counts of what differs" },
+	{ "--threads N", "threads for hashing and --data, as for stats" },
+	{ NULL, NULL }
+};
+
 /* Where an edit goes, and how: every command that changes a file. */
 #define SAVE_OPTS \
 	{ "-i, --in-place", "save over FILE" }, \
@@ -177,6 +186,10 @@ const struct cli_cmd cli_commands[] = {
 	    "llama-gguf-hash writes them; --check verifies a manifest",
 	    hash_opts,
 	    "model.gguf > model.manifest" },
+	{ "diff", cmd_diff, "[--data] [--json | -q] [--threads N] A B",
+	    "what differs between two models: header, keys, tensors (exit "
+	    "0 equal, 1 different, 2 trouble)", diff_opts,
+	    "--data model-q4_k.gguf model-q8_0.gguf" },
 	{ "edit", cmd_edit, "FILE (-i | -o OUT | -n) [-e CMD]... "
 	    "[-f SCRIPT]... [OPTIONS]",
 	    "apply edit commands (set, rm, mv, rename, ...) and save once",
