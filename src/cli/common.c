@@ -189,7 +189,7 @@ const struct cli_cmd cli_commands[] = {
 	{ "diff", cmd_diff, "[--data] [--json | -q] [--threads N] A B",
 	    "what differs between two models: header, keys, tensors (exit "
 	    "0 equal, 1 different, 2 trouble)", diff_opts,
-	    "--data model-q4_k.gguf model-q8_0.gguf" },
+	    "--data model.gguf other.gguf" },
 	{ "edit", cmd_edit, "FILE (-i | -o OUT | -n) [-e CMD]... "
 	    "[-f SCRIPT]... [OPTIONS]",
 	    "apply edit commands (set, rm, mv, rename, ...) and save once",

@@ -9,6 +9,7 @@
 demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
 m="$scratch/model.gguf"
 cp_w "$demo" "$m" || { echo "Bail out! no demo model"; exit 1; }
+cp_w "$demo" "$scratch/other.gguf"	# the other model of diff's example
 
 "$GGUFED" --help >"$scratch/all" 2>"$scratch/err"; ok $? "--help exits 0"
 [ ! -s "$scratch/err" ]; ok $? "--help writes to standard output only"
@@ -41,6 +42,7 @@ base() {
 	convert)	set -- "$m" output.weight f32 -n ;;
 	tokens)		set -- "$m" --id 1 ;;
 	mem)		set -- "$m" ;;
+	diff)		set -- "$m" "$m" ;;
 	*)		return 1 ;;
 	esac
 	for a in "$@"; do
