@@ -589,6 +589,10 @@ const struct lang_def lang_defs[] = {
 	{ "changes", LANG_CHANGES, 1,
 	    "changes: the pending changes, old -> new (D)", "changes",
 	    NULL },
+	{ "diff", LANG_DIFF, 1, "diff OTHER: what differs between this "
+	    "model (its pending edits included) and OTHER, as `ggufed diff` "
+	    "says it; Enter goes to the key or tensor", "diff OTHER",
+	    parse_line },
 	{ "help", LANG_HELP, 1, "help [CMD]: the usage of a command, or the "
 	    "list of them", "help CMD", parse_line },
 };
@@ -1063,6 +1067,7 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	case LANG_RELOAD:
 	case LANG_RELOAD_FORCE:
 	case LANG_CHANGES:
+	case LANG_DIFF:
 	case LANG_HELP:
 		/* Parsed only for the browser, which carries them out. */
 		break;

@@ -148,6 +148,14 @@ pop(struct app *a)
 		view_free(a->stk[t][--a->depth[t]]);
 }
 
+/* Closes the views above tab t's top view. */
+static void
+pop_to_top(struct app *a, int t)
+{
+	while (a->depth[t] > 1)
+		view_free(a->stk[t][--a->depth[t]]);
+}
+
 static void
 switch_tab(struct app *a, int t)
 {
@@ -158,6 +166,39 @@ switch_tab(struct app *a, int t)
 		return;
 	}
 	a->tab = t;
+}
+
+void
+app_push_home(struct app *a, struct view *v)
+{
+	a->tab = 0;
+	(void)app_cur_view(a);	/* the top view first: v goes above it */
+	app_push(a, v);
+}
+
+int
+app_show_entry(struct app *a, int tensors, uint64_t i)
+{
+	struct view	*v;
+	int		 t = tensors ? 3 : 1;	/* in app_tabs */
+
+	switch_tab(a, t);
+	if (a->tab != t)
+		return -1;
+	pop_to_top(a, t);
+	v = app_cur_view(a);
+	if (v->list == NULL)
+		return -1;
+	if (list_goto_id(v->list, i) != 0 && v->list->filter != NULL) {
+		list_set_filter(v->list, NULL);
+		app_msg(a, 0, "filter cleared");
+	}
+	if (list_goto_id(v->list, i) != 0) {
+		app_msg(a, 1, "that %s is not shown", tensors ? "tensor" :
+		    "key");
+		return -1;
+	}
+	return 0;
 }
 
 /*

@@ -129,6 +129,12 @@ edit_command(struct app *a, const char *line)
 	case LANG_CHANGES:
 		app_push(a, view_changes_new(a));
 		break;
+	case LANG_DIFF:
+		if (cmd.alen == 0)
+			app_msg(a, 1, "diff wants the file to compare with");
+		else
+			view_diff_open(a, cmd.arg);
+		break;
 	case LANG_RENAME_RE:
 		/* Asked first: the renames are shown before they are done. */
 		n = strcspn(line, " \t");

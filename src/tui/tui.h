@@ -495,6 +495,19 @@ void	app_reload(struct app *a, int force);
 int	app_quit(struct app *a, int ask);
 /* Row (token, element, line) n of the current view: `:N`. */
 int	app_jump(struct app *a, uint64_t n);
+/*
+ * Entry i of the metadata (tensors 0) or of the tensors (1) in its top
+ * view: that tab shown, the views opened above its top view closed, the
+ * row selected (its group unfolded; a filter that hides it cleared).
+ * -1 with a message if it cannot be shown.
+ */
+int	app_show_entry(struct app *a, int tensors, uint64_t i);
+/*
+ * Pushes v on the Summary tab's stack and shows it: the home of a view
+ * whose rows lead into the other tabs (the Diff view), so that going
+ * there leaves it in place (1 comes back to it).
+ */
+void	app_push_home(struct app *a, struct view *v);
 
 /*
  * Runs the browser on path. Prints the reader's error and returns 1 if the
@@ -585,6 +598,12 @@ struct view	*view_array_new(struct app *a, const char *title,
 struct view	*view_array_key(struct app *a, const char *key, size_t klen);
 /* Dequantized values of tensor i. */
 struct view	*view_preview_new(struct app *a, uint64_t i);	/* view_preview.c */
+/*
+ * `:diff OTHER`: what differs between the document and the model OTHER
+ * (src/core/diff.h), in a view on the Summary tab; a message if OTHER
+ * cannot be read.
+ */
+void		 view_diff_open(struct app *a, const char *other); /* view_diff.c */
 /* The pending changes, one line each. */
 struct view	*view_changes_new(struct app *a);		/* view_changes.c */
 /* The mapping of a regex rename, applied on confirmation. */

@@ -41,8 +41,8 @@ static const char *const notes[] = {
 	"The command line (:) takes the edit language of `ggufed edit -e` (set,",
 	"ins, append, del, rm, mv, rename, rm-tensor, convert, undo, redo) and w",
 	"[FILE], w! (force: over a file, read-only, changed on disk), e, e! (reload),",
-	"q, q!, wq, changes, help [CMD]; :N: row N. Text is edited with libedit",
-	"(editrc).",
+	"q, q!, wq, changes, diff OTHER (what differs from another model), help",
+	"[CMD]; :N: row N. Text is edited with libedit (editrc).",
 	NULL
 };
 

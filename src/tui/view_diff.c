@@ -1,0 +1,193 @@
+/*
+ * view_diff.c - `:diff OTHER`: what differs between the document (its
+ * pending edits included) and another model, the lines `ggufed diff`
+ * prints (src/core/diff.h), one row each. Enter on a row of a key or a
+ * tensor goes to it in the Metadata or Tensors view; the view stays on
+ * the Summary tab, where 1 finds it again.
+ *
+ * The comparison is made once, when the view opens (hashing tensor data
+ * takes a while on a large model). When the document changes afterwards
+ * the view keeps its lines and says they are out of date: :diff again
+ * compares anew.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "diff.h"
+
+struct dview {
+	struct app		*app;
+	struct list		 list;
+	struct gguf_doc		*other;
+	struct gguf_diff	 d;
+	char			*other_path;
+	int			 stale;		/* the document changed since */
+};
+
+static int
+slot_of(int kind)
+{
+	switch (kind) {
+	case GGUF_DL_FILE:
+	case GGUF_DL_HUNK:
+		return S_HEADER;
+	case GGUF_DL_ADD:
+	case GGUF_DL_LADD:
+		return S_OK;
+	case GGUF_DL_DEL:
+	case GGUF_DL_LDEL:
+		return S_ERROR;
+	case GGUF_DL_RENAME:
+		return S_KEY;
+	case GGUF_DL_CTX:
+	case GGUF_DL_SUMMARY:
+		return S_DIM;
+	default:
+		return S_NORMAL;
+	}
+}
+
+static void
+row(void *ctx, struct dline *dl, uint64_t id, int w)
+{
+	struct dview	*dv = ctx;
+	const char	*t;
+
+	if (dv->d.n_lines == 0) {
+		dl_puts(dl, S_DIM, " no differences");
+		return;
+	}
+	t = dv->d.lines[id].text;
+	dl_puts(dl, S_NORMAL, " ");
+	/* the core escaped what came from the files: shown as it is */
+	dl_text(dl, slot_of(dv->d.lines[id].kind), t, strlen(t), 0,
+	    w - dl->cols, DT_KEEPBS);
+}
+
+static int
+diff_action(struct view *v, enum tui_action act, const struct tui_input *in)
+{
+	struct dview			*dv = v->priv;
+	const struct gguf_diff_item	*it;
+	uint64_t			 id;
+	int				 tensors;
+
+	(void)in;
+	if (act != ACT_OPEN)
+		return R_PASS;
+	if (list_cur(&dv->list, &id) != 0 || dv->d.n_lines == 0 ||
+	    dv->d.lines[id].item < 0) {
+		app_msg(dv->app, 0, "Enter on a key or tensor goes to it");
+		return R_DRAW;
+	}
+	it = &dv->d.items[dv->d.lines[id].item];
+	if (it->what == GGUF_DIFF_HEADER) {
+		app_msg(dv->app, 0, "a header field: Summary shows the header");
+		return R_DRAW;
+	}
+	tensors = it->what == GGUF_CH_TENSOR;
+	if (it->a < 0) {
+		app_msg(dv->app, 0, "this %s is only in the other model",
+		    tensors ? "tensor" : "key");
+		return R_DRAW;
+	}
+	app_show_entry(dv->app, tensors, (uint64_t)it->a);
+	return R_DRAW;
+}
+
+static void
+diff_status(struct view *v, char *buf, size_t len)
+{
+	struct dview	*dv = v->priv;
+
+	snprintf(buf, len, "%s", dv->stale ? "out of date: :diff again" :
+	    "Enter: go to the key or tensor");
+}
+
+static int
+diff_reload(struct view *v)
+{
+	struct dview	*dv = v->priv;
+
+	/* the lines are kept; the jumps still go to the same entries */
+	if (!dv->stale) {
+		dv->stale = 1;
+		snprintf(v->title + strlen(v->title),
+		    sizeof v->title - strlen(v->title), " (out of date)");
+	}
+	return 0;
+}
+
+static void
+diff_free(struct view *v)
+{
+	struct dview	*dv = v->priv;
+
+	gguf_diff_free(&dv->d);
+	gguf_doc_free(dv->other);
+	list_free(&dv->list);
+	free(dv->other_path);
+	free(dv);
+}
+
+static const struct list_ops diff_list_ops = {
+	.row = row,
+};
+
+static const struct view_ops diff_ops = {
+	.name = "diff",
+	.action = diff_action,
+	.status = diff_status,
+	.reload = diff_reload,
+	.free = diff_free,
+};
+
+void
+view_diff_open(struct app *a, const char *other)
+{
+	struct gguf_diff_opts	 o;
+	struct gguf_err		 err;
+	struct dview		*dv;
+	struct view		*v;
+	char			 p[96], s[200];
+
+	memset(&err, 0, sizeof err);
+	dv = xcalloc(1, sizeof *dv);
+	dv->app = a;
+	dv->other_path = xstrdup(other);
+	if ((dv->other = gguf_doc_open(other, &err)) == NULL) {
+		text_escape(p, sizeof p, other, strlen(other), 60);
+		gguf_err_text(&err, s, sizeof s);
+		app_msg(a, 1, "%s: %s", p, s);
+		free(dv->other_path);
+		free(dv);
+		return;
+	}
+	memset(&o, 0, sizeof o);
+	o.context = 3;
+	o.name_a = app_path(a);
+	o.name_b = other;
+	if (gguf_diff_docs(app_doc(a), dv->other, &o, &dv->d, &err) != 0) {
+		text_escape(s, sizeof s, err.msg, strlen(err.msg), 190);
+		app_msg(a, 1, "%s", s);
+		gguf_doc_free(dv->other);
+		free(dv->other_path);
+		free(dv);
+		return;
+	}
+	list_init_flat(&dv->list, &diff_list_ops, dv,
+	    dv->d.n_lines > 0 ? dv->d.n_lines : 1);
+	v = view_new(a, &diff_ops, SC_LIST, dv);
+	v->list = &dv->list;
+	text_escape(p, sizeof p, other, strlen(other), 60);
+	snprintf(v->title, sizeof v->title, "Diff with %s", p);
+	app_push_home(a, v);
+	if (dv->d.n_items == 0)
+		app_msg(a, 0, "no differences");
+	else
+		app_msg(a, 0, "%s", dv->d.lines[dv->d.n_lines - 1].text);
+}
