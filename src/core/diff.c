@@ -25,6 +25,7 @@
 #include "internal.h"
 #include "dequant.h"
 #include "diff.h"
+#include "hash.h"
 #include "stats.h"
 
 #define MAX_THREADS	64
@@ -600,6 +601,7 @@ diff_kv(struct gguf_doc *a, struct gguf_doc *b, const struct gguf_diff_opts *o,
 struct hjob {
 	struct gguf_doc			*doc;
 	const struct gguf_tensor	*t;
+	uint64_t			 idx;	/* tensor index in the file */
 	int				 conv;	/* hash its float32 form */
 	uint64_t			 hash;
 	int				 rc;
@@ -609,25 +611,24 @@ struct hjob {
 struct hpool {
 	struct hjob	*jobs;
 	size_t		 n;
-	size_t		 next;		/* atomic */
 };
 
-struct hread {
-	const uint8_t	*p;
-	uint64_t	 n;
-	uint64_t	 hash;
-};
-
-static int
-hash_mapped(void *arg)
+/* An XXH64 digest of hash.h (canonical: big-endian bytes) as a number. */
+static uint64_t
+digest_u64(const struct gguf_digest *d)
 {
-	struct hread	*r = arg;
+	uint64_t	v = 0;
+	int		k;
 
-	r->hash = XXH64(r->p, (size_t)r->n, 0);
-	return 0;
+	for (k = 0; k < 8; k++)
+		v = v << 8 | d->b[k];
+	return v;
 }
 
-/* The float32 data a save writes for a converted tensor, hashed. */
+/*
+ * The float32 data a save writes for a converted tensor, hashed as it is
+ * decoded (the file holds no such bytes for hash.h to read).
+ */
 static int
 hash_converted(struct hjob *j)
 {
@@ -671,55 +672,62 @@ out:
 	return rc;
 }
 
-static void
-hash_one(struct hjob *j)
+/*
+ * Hashes the jobs of one document: the tensors as stored through hash.h
+ * (one pass over their byte ranges, on the threads it uses), the
+ * converted ones from their decoded values. 0, or -1 with the job that
+ * failed marked.
+ */
+static int
+hash_doc(struct hpool *p, struct gguf_doc *doc, unsigned threads)
 {
-	struct gguf_file	*f = gguf_doc_file(j->doc);
-	struct hread		 r;
+	const struct gguf_file	*f = gguf_doc_file(doc);
+	struct gguf_hash_job	 job;
+	struct gguf_hashes	*out;
+	struct gguf_span	*sp;
+	struct gguf_err		 err;
+	size_t			*of, i, n = 0;
+	int			 rc = 0;
 
-	memset(&j->err, 0, sizeof j->err);
-	if (j->conv) {
-		j->rc = hash_converted(j);
-		return;
+	sp = xcalloc(p->n + 1, sizeof *sp);
+	of = xcalloc(p->n + 1, sizeof *of);
+	for (i = 0; i < p->n; i++) {
+		if (p->jobs[i].doc != doc)
+			continue;
+		if (p->jobs[i].conv) {
+			if ((p->jobs[i].rc = hash_converted(&p->jobs[i])) != 0)
+				rc = -1;
+			continue;
+		}
+		if (gguf_tensor_span(f, p->jobs[i].idx, &sp[n],
+		    &p->jobs[i].err) != 0) {
+			p->jobs[i].rc = rc = -1;
+			continue;
+		}
+		of[n++] = i;
 	}
-	if ((r.p = gguf_tensor_data(f, j->t, &j->err)) == NULL) {
-		j->rc = -1;
-		return;
+	out = xcalloc(n + 1, sizeof *out);
+	if (rc == 0 && n > 0) {
+		memset(&job, 0, sizeof job);
+		job.fd = gguf_file_fd(f);
+		job.mem = gguf_base(f);
+		job.spans = sp;
+		job.n_spans = n;
+		job.each = GGUF_HM(GGUF_H_XXH64);
+		job.each_out = out;
+		job.threads = threads;
+		memset(&err, 0, sizeof err);
+		if (gguf_hash_run(&job, &err) != 0) {
+			p->jobs[of[0]].rc = rc = -1;
+			p->jobs[of[0]].err = err;
+		}
 	}
-	r.n = j->t->nbytes;
-	j->rc = gguf_file_guard(f, hash_mapped, &r, &j->err);
-	j->hash = r.hash;
-}
-
-static void *
-hash_worker(void *arg)
-{
-	struct hpool	*p = arg;
-	size_t		 k;
-
-	while ((k = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n)
-		hash_one(&p->jobs[k]);
-	return NULL;
-}
-
-static void
-hash_all(struct hpool *p, unsigned threads)
-{
-	pthread_t	tid[MAX_THREADS];
-	unsigned	n = threads ? threads : gguf_ncpu(), i, started = 0;
-
-	if (n > MAX_THREADS)
-		n = MAX_THREADS;
-	if ((size_t)n > p->n)
-		n = (unsigned)p->n;
-	for (i = 1; i < n; i++) {
-		if (pthread_create(&tid[started], NULL, hash_worker, p) != 0)
-			break;
-		started++;
-	}
-	hash_worker(p);
-	for (i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
+	for (i = 0; rc == 0 && i < n; i++)
+		p->jobs[of[i]].hash = digest_u64(&out[i].d[GGUF_H_XXH64]);
+	free(out);
+	free(of);
+	free(sp);
+	return rc;
 }
 
 /* --------------------------------------------------------------- tensors */
@@ -759,6 +767,7 @@ add_job(struct hpool *p, size_t *cap, struct gguf_doc *doc, struct tinfo *ti)
 	memset(j, 0, sizeof *j);
 	j->doc = doc;
 	j->t = ti->dt.t;
+	j->idx = (uint64_t)ti->idx;
 	j->conv = (ti->dt.flags & GGUF_ED_VALUE) && ti->dt.type != ti->dt.t->type;
 	ti->job = (int64_t)p->n++;
 	return ti->job;
@@ -849,17 +858,19 @@ diff_tensors(struct gguf_doc *a, struct gguf_doc *b,
 				add_job(&pool, &jcap, b, &tb[k]);
 			}
 	}
-	hash_all(&pool, o->threads);
 	d->hashed = pool.n;
-	for (i = 0; i < pool.n; i++)
-		if (pool.jobs[i].rc != 0) {
-			gguf_errf(err, -1, "%s: tensor \"%s\": %s",
-			    gguf_doc_path(pool.jobs[i].doc),
-			    gguf_pname(pool.jobs[i].t->name.p,
-			    (size_t)pool.jobs[i].t->name.n, nb1, sizeof nb1),
-			    pool.jobs[i].err.msg);
-			goto out;
-		}
+	if (hash_doc(&pool, a, o->threads) != 0 ||
+	    hash_doc(&pool, b, o->threads) != 0) {
+		for (i = 0; i < pool.n; i++)
+			if (pool.jobs[i].rc != 0)
+				break;
+		gguf_errf(err, -1, "%s: tensor \"%s\": %s",
+		    gguf_doc_path(pool.jobs[i].doc),
+		    gguf_pname(pool.jobs[i].t->name.p,
+		    (size_t)pool.jobs[i].t->name.n, nb1, sizeof nb1),
+		    pool.jobs[i].err.msg);
+		goto out;
+	}
 	/* renames: the first unmatched tensor of B with the same data */
 	for (i = 0; i < na; i++) {
 		if (ta[i].other >= 0 || ta[i].job < 0)

@@ -10,39 +10,14 @@
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
 demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
 
-SOCK=ggufed-diff-$$
-tm() {
-	tmux -L "$SOCK" -f /dev/null "$@"
-}
-trap 'tm kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
-tm new-session -d -s keep -x 20 -y 5 "sleep 86400"
-unset TMUX NO_COLOR GGUFED_SCRIPT EDITRC
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME"
-export HOME XDG_STATE_HOME
-
-# settle FILE TEXT: the pane in FILE once two captures agree and hold
-# TEXT; about a minute at most (a sanitized build on a loaded machine).
-settle() {
-	i=0
-	: >"$1.prev"
-	while [ $i -lt 600 ]; do
-		tm capture-pane -p -t t >"$1" 2>/dev/null
-		if cmp -s "$1" "$1.prev" && grep -qF -- "$2" "$1"; then
-			return 0
-		fi
-		cp "$1" "$1.prev"
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sed 's/^/# /' "$1"
-	return 1
-}
+. "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_server diff
+tmux_env
 
 cp_w "$demo" "$scratch/a.gguf" || { echo "Bail out! no demo model"; exit 1; }
 "$GGUFED" edit "$scratch/a.gguf" -o "$scratch/b.gguf" -q \
-    -e 'set general.name "Other"' -e 'set general.url:str u' -e 'rename output.weight lm_head.weight' \
-    -e 'rm-tensor blk.3.ffn_up.weight' || { echo "Bail out! no pair"; exit 1; }
+    -e 'set general.name "Other"' -e 'set general.url:str u' \
+    -e 'rename output.weight lm_head.weight' -e 'rm-tensor blk.3.ffn_up.weight' || { echo "Bail out! no pair"; exit 1; }
 "$GGUFED" diff "$scratch/a.gguf" "$scratch/b.gguf" >"$scratch/cli"
 
 tm new-session -d -s t -x 100 -y 24 "cd '$scratch' && read go &&
