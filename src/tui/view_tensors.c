@@ -133,7 +133,8 @@ build(struct tensors *ts, uint64_t *n_nodes)
 	const struct gguf_tensor	*t;
 	struct list_node		*nodes;
 	struct tgroup			*g;
-	uint64_t			 n = mdl_n_tensors(ts->app), i;
+	uint64_t			 n = mdl_n_tensors(ts->app), i, nbytes;
+	uint32_t			 type;
 	size_t				 k;
 
 	nodes = list_group_tree(n, block, ts, &ts->groups, n_nodes);
@@ -146,14 +147,16 @@ build(struct tensors *ts, uint64_t *n_nodes)
 	for (i = 0; i < n; i++) {
 		if (ts->groups.of[i] == LIST_ROOT)
 			continue;
+		/* The type and size it is saved with (convert). */
 		t = mdl_tensor(ts->app, i);
+		type = mdl_tensor_type(ts->app, i, &nbytes);
 		g = &ts->sums[ts->groups.of[i]];
-		g->bytes += t->nbytes;
+		g->bytes += nbytes;
 		g->elems += t->nelem;
 		if (t->offset < g->min_off)
 			g->min_off = t->offset;
-		if (t->type < g->min_type)
-			g->min_type = t->type;
+		if (type < g->min_type)
+			g->min_type = type;
 	}
 	return nodes;
 }
@@ -181,8 +184,7 @@ keys_of(struct tensors *ts, uint64_t id, const char **p, size_t *n,
 	nm = mdl_tensor_name(ts->app, id, &fl);
 	*p = nm.p;
 	*n = (size_t)nm.n;
-	*bytes = t->nbytes;
-	*type = t->type;
+	*type = mdl_tensor_type(ts->app, id, bytes);
 	*off = t->offset;
 }
 

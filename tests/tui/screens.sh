@@ -75,6 +75,10 @@ if [ -f "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" ]; then
 	screen demo-memory "$A" $D "keys m"
 	screen demo-tensors "$A" $D "keys 4"
 	screen demo-unfold "$A" $D "keys 4+"
+	# A converted tensor: its row, its group's total and the sort by
+	# size all count the type and size it is saved with.
+	screen demo-converted "$A" $D "keys :" \
+	    "type convert blk.0.attn_q.weight f32" "keys <Enter>4s"
 	screen demo-tokenizer "$A" $D "keys 3"
 	# Tokens: search the text column or the token column (^ and $ anchor
 	# on either), plain text that is no regular expression, a filter on
