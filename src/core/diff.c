@@ -611,7 +611,21 @@ struct hjob {
 struct hpool {
 	struct hjob	*jobs;
 	size_t		 n;
+	/* progress over both documents */
+	gguf_progress_fn progress;
+	void		*arg;
+	uint64_t	 base;		/* bytes done by the jobs before */
+	uint64_t	 total;
 };
+
+static int
+hash_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct hpool	*p = arg;
+
+	(void)total;
+	return p->progress(p->arg, p->base + done, p->total);
+}
 
 /* An XXH64 digest of hash.h (canonical: big-endian bytes) as a number. */
 static uint64_t
@@ -716,14 +730,26 @@ hash_doc(struct hpool *p, struct gguf_doc *doc, unsigned threads)
 		job.each = GGUF_HM(GGUF_H_XXH64);
 		job.each_out = out;
 		job.threads = threads;
+		if (p->progress != NULL) {
+			job.progress = hash_progress;
+			job.arg = p;
+		}
 		memset(&err, 0, sizeof err);
 		if (gguf_hash_run(&job, &err) != 0) {
 			p->jobs[of[0]].rc = rc = -1;
 			p->jobs[of[0]].err = err;
 		}
 	}
-	for (i = 0; rc == 0 && i < n; i++)
+	for (i = 0; rc == 0 && i < n; i++) {
 		p->jobs[of[i]].hash = digest_u64(&out[i].d[GGUF_H_XXH64]);
+		p->base += sp[i].len;
+	}
+	/* the engine's last report may come before its last bytes */
+	if (rc == 0 && n > 0 && p->progress != NULL &&
+	    p->progress(p->arg, p->base, p->total) != 0) {
+		p->jobs[of[0]].rc = rc = -1;
+		gguf_errf(&p->jobs[of[0]].err, -1, "cancelled");
+	}
 	free(out);
 	free(of);
 	free(sp);
@@ -859,6 +885,11 @@ diff_tensors(struct gguf_doc *a, struct gguf_doc *b,
 			}
 	}
 	d->hashed = pool.n;
+	pool.progress = o->progress;
+	pool.arg = o->arg;
+	for (i = 0; i < pool.n; i++)
+		if (!pool.jobs[i].conv)
+			pool.total += pool.jobs[i].t->nbytes;
 	if (hash_doc(&pool, a, o->threads) != 0 ||
 	    hash_doc(&pool, b, o->threads) != 0) {
 		for (i = 0; i < pool.n; i++)
@@ -1306,6 +1337,10 @@ struct vjob {
 	pthread_mutex_t			 lock;
 	int				 rc;
 	struct gguf_err			 err;
+	gguf_progress_fn		 progress;
+	void				*arg;
+	uint64_t			 done;		/* elements, under lock */
+	uint64_t			 total;
 };
 
 static void *
@@ -1358,6 +1393,17 @@ values_worker(void *arg)
 			if (fabs(dd) > p->max)
 				p->max = fabs(dd);
 		}
+		if (j->progress != NULL) {
+			pthread_mutex_lock(&j->lock);
+			j->done += nr * nc;
+			if (j->rc == 0 && j->progress(j->arg, j->done,
+			    j->total) != 0) {
+				j->rc = -1;
+				gguf_errf(&j->err, -1, "cancelled");
+				__atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
+			}
+			pthread_mutex_unlock(&j->lock);
+		}
 	}
 	free(va);
 	free(vb);
@@ -1367,7 +1413,8 @@ values_worker(void *arg)
 int
 gguf_diff_values(const struct gguf_file *fa, const struct gguf_tensor *ta,
     const struct gguf_file *fb, const struct gguf_tensor *tb,
-    unsigned threads, struct gguf_diff_values *out, struct gguf_err *err)
+    unsigned threads, gguf_progress_fn progress, void *arg,
+    struct gguf_diff_values *out, struct gguf_err *err)
 {
 	struct vjob	 j;
 	struct vpart	 s;
@@ -1385,6 +1432,9 @@ gguf_diff_values(const struct gguf_file *fa, const struct gguf_tensor *ta,
 	j.tb = tb;
 	j.ne0 = ta->ne[0];
 	nrows = gguf_tensor_nrows(ta);
+	j.progress = progress;
+	j.arg = arg;
+	j.total = ta->nelem;
 	if (j.ne0 > 0 && nrows > 0) {
 		j.rstep = j.ne0 <= CHUNK ? CHUNK / j.ne0 : 1;
 		j.cstep = j.ne0 <= CHUNK ? j.ne0 : CHUNK;

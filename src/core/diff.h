@@ -128,6 +128,13 @@ struct gguf_diff {
 
 struct gguf_diff_opts {
 	unsigned	 threads;	/* for hashing; 0: every CPU */
+	/*
+	 * Or NULL: bytes of tensor data hashed so far and in all, from one
+	 * thread at a time; non-zero cancels (the diff then fails with
+	 * "cancelled").
+	 */
+	gguf_progress_fn progress;
+	void		*arg;
 	unsigned	 max_elems;	/* array elements kept per key; 0: 10 */
 	unsigned	 context;	/* lines of context in a string diff */
 	const char	*name_a;	/* shown in the --- +++ lines */
@@ -166,12 +173,14 @@ struct gguf_diff_values {
  * decodable types) a chunk of rows at a time on threads (0: every CPU),
  * each thread holding one chunk of each: memory stays a few rows' worth
  * whatever the size. The sums are merged in chunk order, so the numbers
- * do not depend on the number of threads. -1 with err if either cannot
- * be decoded or the files changed on disk.
+ * do not depend on the number of threads. progress (or NULL) gets the
+ * elements compared so far and in all, from one thread at a time. -1 with
+ * err if either cannot be decoded or the files changed on disk.
  */
 int	gguf_diff_values(const struct gguf_file *fa,
 	    const struct gguf_tensor *ta, const struct gguf_file *fb,
 	    const struct gguf_tensor *tb, unsigned threads,
+	    gguf_progress_fn progress, void *arg,
 	    struct gguf_diff_values *out, struct gguf_err *err);
 
 #endif /* GGUF_DIFF_H */

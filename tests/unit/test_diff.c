@@ -138,6 +138,26 @@ has_line(const struct gguf_diff *d, const char *text)
 	return 0;
 }
 
+static uint64_t	last_done, last_total;
+
+static int
+count_calls(void *arg, uint64_t done, uint64_t total)
+{
+	(*(int *)arg)++;
+	last_done = done;
+	last_total = total;
+	return 0;
+}
+
+static int
+cancel_at_once(void *arg, uint64_t done, uint64_t total)
+{
+	(void)arg;
+	(void)done;
+	(void)total;
+	return 1;
+}
+
 static void
 test_equal_and_keys(const char *pa)
 {
@@ -297,6 +317,27 @@ test_tensors(const char *pa, const char *pconv)
 	    it->type_b == GGUF_T_F32, "F16 against its conversion: a type "
 	    "change");
 	gguf_diff_free(&d);
+	{
+		struct gguf_diff_opts	o;
+		struct gguf_err		err;
+		int			calls = 0, rc;
+
+		memset(&o, 0, sizeof o);
+		o.progress = count_calls;
+		o.arg = &calls;
+		last_done = last_total = 0;
+		rc = gguf_diff_docs(a, c, &o, &d, &err);
+		ok(rc == 0 && calls > 0 && last_done == last_total &&
+		    last_total == 2 * 32 + 2 * 32, "hashing progress: t0 and "
+		    "t1 of both, 128 bytes (%llu of %llu, %d calls)",
+		    (unsigned long long)last_done,
+		    (unsigned long long)last_total, calls);
+		gguf_diff_free(&d);
+		o.progress = cancel_at_once;
+		ok(gguf_diff_docs(a, c, &o, &d, &err) == -1 &&
+		    strstr(err.msg, "cancelled") != NULL,
+		    "hashing cancelled by the callback: %s", err.msg);
+	}
 	gguf_doc_free(a);
 	gguf_doc_free(b);
 	gguf_doc_free(c);
@@ -329,7 +370,7 @@ test_values(const char *pa, const char *pscaled, const char *pbe)
 	struct gguf_file		*a, *b, *be;
 	const struct gguf_tensor	*ta, *tb;
 	double				 d2 = 0, a2 = 0, b2 = 0, ab = 0, x, y;
-	int				 i;
+	int				 i, calls = 0;
 
 	a = gguf_open(pa, &err);
 	b = gguf_open(pscaled, &err);
@@ -338,7 +379,7 @@ test_values(const char *pa, const char *pscaled, const char *pbe)
 		return;
 	ta = gguf_tensor_at(a, 0);
 	tb = gguf_tensor_at(b, 0);
-	ok(gguf_diff_values(a, ta, b, tb, 2, &v, &err) == 0,
+	ok(gguf_diff_values(a, ta, b, tb, 2, NULL, NULL, &v, &err) == 0,
 	    "values of t0 against t0 scaled");
 	for (i = 0; i < 8; i++) {
 		x = i;
@@ -355,12 +396,20 @@ test_values(const char *pa, const char *pscaled, const char *pbe)
 	ok(fabs(v.rel_rmse - sqrt(d2 / a2)) < 1e-12, "relative rmse");
 	ok(fabs(v.cosine - ab / sqrt(a2 * b2)) < 1e-12 &&
 	    fabs(v.cosine - 1) < 1e-12, "cosine 1: the same direction");
-	ok(gguf_diff_values(a, ta, b, tb, 1, &w, &err) == 0 &&
+	ok(gguf_diff_values(a, ta, b, tb, 1, count_calls, &calls, &w,
+	    &err) == 0 &&
 	    memcmp(&v, &w, sizeof v) == 0, "the same numbers on one thread");
-	ok(gguf_diff_values(a, ta, be, gguf_tensor_at(be, 0), 0, &v,
-	    &err) == 0 && v.ndiff == 0 && !(v.max_abs > 0),
+	ok(calls > 0 && last_done == 8 && last_total == 8,
+	    "progress: every element done, of 8");
+	calls = 0;
+	ok(gguf_diff_values(a, ta, b, tb, 1, cancel_at_once, &calls, &w,
+	    &err) == -1 && strcmp(err.msg, "cancelled") == 0,
+	    "a progress callback cancels");
+	ok(gguf_diff_values(a, ta, be, gguf_tensor_at(be, 0), 0, NULL,
+	    NULL, &v, &err) == 0 && v.ndiff == 0 && !(v.max_abs > 0),
 	    "a big-endian twin: equal values");
-	ok(gguf_diff_values(a, ta, a, gguf_tensor_at(a, 1), 0, &v, &err) == 0
+	ok(gguf_diff_values(a, ta, a, gguf_tensor_at(a, 1), 0, NULL, NULL,
+	    &v, &err) == 0
 	    && fabs(v.max_abs - 100) < 1e-12, "t0 against t1: max |a-b| 100");
 	gguf_close(a);
 	gguf_close(b);
