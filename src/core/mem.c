@@ -23,8 +23,10 @@
  *   of kv_lora_rank + rope dimensions (key_length * head_count_kv), and
  *   no V cache at all (V is read out of K); K and V types must then be
  *   the same.
- * - A recurrent layer (mamba) keeps per sequence an R row of
- *   (d_conv - 1) * d_inner and an S row of d_state * d_inner, F32.
+ * - A recurrent layer (mamba, mamba-2) keeps per sequence an R row of
+ *   (d_conv - 1) * (d_inner + 2 * n_group * d_state) and an S row of
+ *   d_state * d_inner, F32. A hybrid (granitehybrid) has such a layer
+ *   where head_count_kv is 0, and a KV cache on the others.
  * - A quantized K (V) cache type needs n_embd_head_k (_v) to be a whole
  *   number of its blocks: llama.cpp refuses the context otherwise.
  */
@@ -43,7 +45,11 @@
 #define MAX_SEQ		256		/* llama.cpp's LLAMA_MAX_SEQ */
 #define MAX_LAYERS	512		/* llama.cpp's LLAMA_MAX_LAYERS */
 
-enum family { FAM_ATTN, FAM_RECURRENT };
+enum family {
+	FAM_ATTN,	/* attention on every layer */
+	FAM_RECURRENT,	/* a recurrent state on every layer */
+	FAM_HYBRID	/* recurrent where head_count_kv is 0, else attention */
+};
 
 struct arch_rule {
 	const char	*name;
@@ -60,6 +66,10 @@ static const struct arch_rule rules[] = {
 	    "KV cache on every layer (grouped-query heads)" },
 	{ "openelm", FAM_ATTN, 0, 0, 0,
 	    "KV cache on every layer, head counts per layer" },
+	{ "qwen2", FAM_ATTN, 0, 0, 0,
+	    "KV cache on every layer (grouped-query heads)" },
+	{ "qwen3", FAM_ATTN, 0, 0, 0,
+	    "KV cache on every layer (grouped-query heads)" },
 	{ "gemma2", FAM_ATTN, 2, 4096, 0,
 	    "KV cache; sliding window on every other layer" },
 	{ "gemma3", FAM_ATTN, 6, 0, 0,
@@ -68,6 +78,8 @@ static const struct arch_rule rules[] = {
 	    "latent attention (MLA): compressed K cache, no V cache" },
 	{ "mamba", FAM_RECURRENT, 0, 0, 0,
 	    "recurrent state (conv and SSM), no KV cache" },
+	{ "granitehybrid", FAM_HYBRID, 0, 0, 0,
+	    "Mamba-2 state on layers without KV heads, KV cache on the others" },
 };
 
 static const struct {
@@ -310,6 +322,40 @@ swa_layers(struct gguf_mem_model *m, struct gguf_doc *d,
 	return 0;
 }
 
+/* The R and S rows of a recurrent layer (mamba, mamba-2). */
+static int
+ssm_rows(struct gguf_mem_model *m, struct gguf_doc *d, uint64_t *r,
+    uint64_t *st)
+{
+	uint64_t	conv, inner, state, group = 0;
+
+	if (!akey_u64(d, m->arch, "ssm.conv_kernel", &conv) || conv == 0 ||
+	    !akey_u64(d, m->arch, "ssm.inner_size", &inner) ||
+	    !akey_u64(d, m->arch, "ssm.state_size", &state))
+		return not_modelled(m, "%s: no ssm.conv_kernel, "
+		    "ssm.inner_size or ssm.state_size", m->arch);
+	akey_u64(d, m->arch, "ssm.group_count", &group);
+	*r = (conv - 1) * (inner + 2 * group * state);
+	*st = state * inner;
+	return 0;
+}
+
+static int
+recurrent(struct gguf_mem_model *m, struct gguf_doc *d)
+{
+	uint64_t	r, st;
+	uint32_t	i;
+
+	if (ssm_rows(m, d, &r, &st) != 0)
+		return -1;
+	for (i = 0; i < m->n_layer; i++) {
+		m->layers[i].kind = GGUF_MEM_RECURRENT;
+		m->layers[i].k = r;
+		m->layers[i].v = st;
+	}
+	return 0;
+}
+
 static int
 attention(struct gguf_mem_model *m, struct gguf_doc *d,
     const struct arch_rule *r)
@@ -369,7 +415,13 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 		m->layers[i].head_v = hv;
 		m->layers[i].k = hk * head_kv[i];
 		m->layers[i].v = r->mla ? 0 : hv * head_kv[i];
-		if (head_kv[i] == 0) {
+		if (head_kv[i] == 0 && r->fam == FAM_HYBRID) {
+			m->layers[i].kind = GGUF_MEM_RECURRENT;
+			if (ssm_rows(m, d, &m->layers[i].k,
+			    &m->layers[i].v) != 0)
+				goto out;
+			m->layers[i].head_k = m->layers[i].head_v = 0;
+		} else if (head_kv[i] == 0) {
 			not_modelled(m, "%s: a layer without KV heads (a "
 			    "hybrid or shared-cache layer) is not modelled",
 			    m->arch);
@@ -384,26 +436,6 @@ out:
 	free(head);
 	free(head_kv);
 	return rc;
-}
-
-static int
-recurrent(struct gguf_mem_model *m, struct gguf_doc *d)
-{
-	uint64_t	conv, inner, state, group = 0;
-	uint32_t	i;
-
-	if (!akey_u64(d, m->arch, "ssm.conv_kernel", &conv) || conv == 0 ||
-	    !akey_u64(d, m->arch, "ssm.inner_size", &inner) ||
-	    !akey_u64(d, m->arch, "ssm.state_size", &state))
-		return not_modelled(m, "%s: no ssm.conv_kernel, "
-		    "ssm.inner_size or ssm.state_size", m->arch);
-	akey_u64(d, m->arch, "ssm.group_count", &group);
-	for (i = 0; i < m->n_layer; i++) {
-		m->layers[i].kind = GGUF_MEM_RECURRENT;
-		m->layers[i].k = (conv - 1) * (inner + 2 * group * state);
-		m->layers[i].v = state * inner;
-	}
-	return 0;
 }
 
 void
@@ -445,7 +477,8 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		return;
 	}
 	m->modelled = 1;
-	if ((r->fam == FAM_ATTN ? attention(m, d, r) : recurrent(m, d)) != 0)
+	if ((r->fam == FAM_RECURRENT ? recurrent(m, d) :
+	    attention(m, d, r)) != 0)
 		return;
 	m->how = r->how;
 }
@@ -757,12 +790,13 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 	}
 	fprintf(fp, "modelled      %s\n", m->how);
 	if (attn)
-		fprintf(fp, "cache         K %s, V %s, %u sequence%s%s\n",
+		fprintf(fp, "cache         K %s, V %s, %u sequence%s%s%s\n",
 		    gguf_ttype(o->type_k)->lname,
 		    m->mla ? "none" : gguf_ttype(o->type_v)->lname, o->n_seq,
 		    o->n_seq == 1 ? "" : "s",
 		    swa ? o->swa_full ? ", full-size SWA cache" :
-		    ", SWA cache of the window" : "");
+		    ", SWA cache of the window" : "",
+		    rec ? ", and recurrent state (F32)" : "");
 	else
 		fprintf(fp, "cache         recurrent state (F32), %u sequence%s\n",
 		    o->n_seq, o->n_seq == 1 ? "" : "s");

@@ -50,6 +50,16 @@ grep -q '^300  *512  *251,904 ' "$scratch/out" &&
     grep -q '^note          a quantized V cache needs flash attention' "$scratch/out"
 ok $? "bf16 K, q4_0 V; a note that a quantized V needs flash attention"
 
+# Head size from key_length (48), not embedding / heads (32).
+mem "$m/qwen3.gguf" --ctx 4096
+grep -q '^4,096  *4,096  *4,718,592 ' "$scratch/out"
+ok $? "qwen3: head size from attention.key_length"
+# Hybrid.
+mem "$m/granitehybrid.gguf" --ctx 1000 --parallel 2
+grep -q '^1,000  *1,024  *381,184 ' "$scratch/out" &&
+    grep -q 'and recurrent state (F32)$' "$scratch/out"
+ok $? "granitehybrid: one attention layer's KV cache and three Mamba-2 states"
+
 # Per-layer head counts.
 mem "$m/openelm.gguf" --ctx 2048
 grep -q '^2,048  *2,048  *1,835,008 ' "$scratch/out" &&

@@ -130,6 +130,12 @@ check "$m/llama-gqa.gguf" 300 1 bf16 q4_0
 check "$m/llama-gqa.gguf" 2000 4 q4_1 iq4_nl
 check "$m/llama-gqa.gguf" 700 1 q5_0 q5_1
 check "$m/llama-gqa.gguf" 256 1 f32 f32
+# qwen2 (biases), qwen3 (head size 48, not embedding / heads)
+check "$m/qwen2.gguf" 1000 2 f16 f16
+check "$m/qwen2.gguf" 33000 1 q8_0 q8_0
+check "$m/qwen3.gguf" 1000 2 f16 f16
+check "$m/qwen3.gguf" 4096 1 q4_0 f16
+check "$m/qwen3.gguf" 4096 1 f16 q5_1
 # per-layer head counts
 check "$m/openelm.gguf" 2048 1 f16 f16
 check "$m/openelm.gguf" 777 2 q5_0 q8_0
@@ -151,6 +157,9 @@ check "$m/deepseek2.gguf" 3000 1 q8_0 f16
 # recurrent
 check "$m/mamba.gguf" 100 1 f16 f16
 check "$m/mamba.gguf" 8192 3 f16 f16
+# hybrid: Mamba-2 layers (head_count_kv 0) and attention
+check "$m/granitehybrid.gguf" 1000 2 f16 f16
+check "$m/granitehybrid.gguf" 20000 1 q8_0 bf16
 # real models (head size 8: llama.cpp refuses block-quantized caches)
 for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
     ollama-llama-2-tiny-random.gguf; do

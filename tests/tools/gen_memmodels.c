@@ -16,6 +16,9 @@
  *	openelm.gguf	per-layer head counts (arrays), head size 32
  *	mamba.gguf	recurrent (Mamba): conv and SSM states, no KV cache
  *	deepseek2.gguf	multi-head latent attention (kv_lora_rank 64, rope 32)
+ *	qwen2.gguf	llama-like with q/k/v biases
+ *	qwen3.gguf	q/k norms, head size 48 (not embedding / heads)
+ *	granitehybrid.gguf  Mamba-2 layers (head_count_kv 0) and attention
  *
  * Every tensor is F32 with values from a fixed pseudo-random sequence;
  * the vocabulary is a small SentencePiece one (3 specials, 256 byte
@@ -466,6 +469,114 @@ deepseek2(const char *dir)
 	return m_write(&m, dir, "deepseek2.gguf");
 }
 
+static int
+qwen(const char *dir, int v3)
+{
+	struct model	m;
+	int		l;
+	const uint64_t	embd = 128, heads = 4, kv = 2, hd = v3 ? 48 : 32,
+			ff = 256;
+
+	m_init(&m, v3 ? "qwen3" : "qwen2");
+	kv_u32(&m, "context_length", 32768);
+	kv_u32(&m, "embedding_length", (uint32_t)embd);
+	kv_u32(&m, "block_count", 3);
+	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
+	kv_u32(&m, "attention.head_count", (uint32_t)heads);
+	kv_u32(&m, "attention.head_count_kv", (uint32_t)kv);
+	if (v3) {
+		kv_u32(&m, "attention.key_length", (uint32_t)hd);
+		kv_u32(&m, "attention.value_length", (uint32_t)hd);
+	}
+	kv_f32(&m, "rope.freq_base", 1000000.0f);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-6f);
+	vocab(&m);
+	t2(&m, "token_embd.weight", embd, N_VOCAB);
+	for (l = 0; l < 3; l++) {
+		t1(&m, bn(l, "attn_norm"), embd);
+		t2(&m, bn(l, "attn_q"), embd, heads * hd);
+		t2(&m, bn(l, "attn_k"), embd, kv * hd);
+		t2(&m, bn(l, "attn_v"), embd, kv * hd);
+		if (v3) {
+			t1(&m, bn(l, "attn_q_norm"), hd);
+			t1(&m, bn(l, "attn_k_norm"), hd);
+		} else {
+			t1(&m, bb(l, "attn_q"), heads * hd);
+			t1(&m, bb(l, "attn_k"), kv * hd);
+			t1(&m, bb(l, "attn_v"), kv * hd);
+		}
+		t2(&m, bn(l, "attn_output"), heads * hd, embd);
+		t1(&m, bn(l, "ffn_norm"), embd);
+		t2(&m, bn(l, "ffn_gate"), embd, ff);
+		t2(&m, bn(l, "ffn_down"), ff, embd);
+		t2(&m, bn(l, "ffn_up"), embd, ff);
+	}
+	t1(&m, "output_norm.weight", embd);
+	return m_write(&m, dir, v3 ? "qwen3.gguf" : "qwen2.gguf");
+}
+
+/* Mamba-2 layers where head_count_kv is 0, attention elsewhere. */
+static int
+granitehybrid(const char *dir)
+{
+	static const uint32_t	kvh[4] = { 0, 2, 0, 0 };
+	struct model		m;
+	int			l;
+	const uint64_t		embd = 128, heads = 4, hd = 32, ff = 256,
+				inner = 256, state = 16, conv = 4, group = 1,
+				sheads = 8;
+
+	m_init(&m, "granitehybrid");
+	kv_u32(&m, "context_length", 131072);
+	kv_u32(&m, "embedding_length", (uint32_t)embd);
+	kv_u32(&m, "block_count", 4);
+	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
+	kv_u32(&m, "attention.head_count", (uint32_t)heads);
+	kv_u32_arr(&m, "attention.head_count_kv", kvh, 4);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
+	kv_u32(&m, "ssm.conv_kernel", (uint32_t)conv);
+	kv_u32(&m, "ssm.inner_size", (uint32_t)inner);
+	kv_u32(&m, "ssm.state_size", (uint32_t)state);
+	kv_u32(&m, "ssm.time_step_rank", (uint32_t)sheads);
+	kv_u32(&m, "ssm.group_count", (uint32_t)group);
+	kv_f32(&m, "embedding_scale", 12.0f);
+	kv_f32(&m, "residual_scale", 0.22f);
+	kv_f32(&m, "attention.scale", 0.0078125f);
+	kv_f32(&m, "logit_scale", 8.0f);
+	kv_u32(&m, "expert_count", 0);
+	kv_u32(&m, "expert_used_count", 0);
+	kv_u32(&m, "expert_shared_feed_forward_length", 0);
+	kv_u32(&m, "rope.dimension_count", (uint32_t)hd);
+	vocab(&m);
+	t2(&m, "token_embd.weight", embd, N_VOCAB);
+	for (l = 0; l < 4; l++) {
+		t1(&m, bn(l, "attn_norm"), embd);
+		if (kvh[l] == 0) {
+			t2(&m, bn(l, "ssm_in"), embd,
+			    2 * inner + 2 * group * state + sheads);
+			t2(&m, bn(l, "ssm_conv1d"), conv,
+			    inner + 2 * group * state);
+			t1(&m, bb(l, "ssm_conv1d"), inner + 2 * group * state);
+			t1(&m, bb(l, "ssm_dt"), sheads);
+			t2(&m, bx(l, "ssm_a"), 1, sheads);
+			t2(&m, bx(l, "ssm_d"), 1, sheads);
+			t2(&m, bn(l, "ssm_norm"), inner / group, group);
+			t2(&m, bn(l, "ssm_out"), inner, embd);
+		} else {
+			t2(&m, bn(l, "attn_q"), embd, heads * hd);
+			t2(&m, bn(l, "attn_k"), embd, kvh[l] * hd);
+			t2(&m, bn(l, "attn_v"), embd, kvh[l] * hd);
+			t2(&m, bn(l, "attn_output"), heads * hd, embd);
+		}
+		t1(&m, bn(l, "ffn_norm"), embd);
+		t2(&m, bn(l, "ffn_gate"), embd, ff);
+		t2(&m, bn(l, "ffn_down"), ff, embd);
+		t2(&m, bn(l, "ffn_up"), embd, ff);
+	}
+	t1(&m, "output_norm.weight", embd);
+	return m_write(&m, dir, "granitehybrid.gguf");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -482,5 +593,8 @@ main(int argc, char **argv)
 	rc |= openelm(argv[1]);
 	rc |= mamba(argv[1]);
 	rc |= deepseek2(argv[1]);
+	rc |= qwen(argv[1], 0);
+	rc |= qwen(argv[1], 1);
+	rc |= granitehybrid(argv[1]);
 	return rc != 0;
 }
