@@ -86,6 +86,10 @@ mem "$m/gemma2.gguf" --ctx 9000
 grep -q '^9,000  *9,216  *1,024  *5,242,880 ' "$scratch/out"
 ok $? "gemma2: every other layer slides (window 300)"
 
+mem "$m/cohere2.gguf" --ctx 3000 --parallel 2
+grep -q '^3,000  *3,072  *2,560  *1,703,936 ' "$scratch/out"
+ok $? "cohere2: three layers of four slide (window 700)"
+
 # Latent attention: K only.
 mem "$m/deepseek2.gguf" --ctx 1000
 grep -q '^1,000  *1,024  *393,216 ' "$scratch/out"
@@ -99,6 +103,10 @@ mem "$m/mamba.gguf" --ctx 100 --parallel 3
 grep -q '^100  *58,368 ' "$scratch/out" &&
     grep -q '^cache         recurrent state (F32), 3 sequences$' "$scratch/out"
 ok $? "mamba: a conv and an SSM state per sequence"
+
+mem "$m/mamba2.gguf" --ctx 3000 --parallel 2
+grep -q '^3,000  *41,984 ' "$scratch/out"
+ok $? "mamba2: the conv state counts the groups' B and C"
 
 # A quantized cache whose block does not divide the head size.
 "$GGUFED" set "$m/llama-gqa.gguf" llama.attention.key_length:u32 40 \

@@ -150,6 +150,10 @@ check "$m/gemma3.gguf" 5000 1 f16 f16
 check "$m/gemma3.gguf" 40000 2 f16 f16
 check "$m/gemma3.gguf" 5000 1 q8_0 q4_0 swa-full
 check "$m/gemma3-pattern.gguf" 5000 1 f16 f16
+# cohere2 (3 of 4 layers, window 700, one KV head)
+check "$m/cohere2.gguf" 3000 2 f16 f16
+check "$m/cohere2.gguf" 8192 1 q8_0 q8_0
+check "$m/cohere2.gguf" 8192 1 f16 f16 swa-full
 # latent attention
 check "$m/deepseek2.gguf" 1000 1 f16 f16
 check "$m/deepseek2.gguf" 20000 2 q8_0 q8_0
@@ -157,6 +161,7 @@ check "$m/deepseek2.gguf" 3000 1 q8_0 f16
 # recurrent
 check "$m/mamba.gguf" 100 1 f16 f16
 check "$m/mamba.gguf" 8192 3 f16 f16
+check "$m/mamba2.gguf" 3000 2 f16 f16
 # hybrid: Mamba-2 layers (head_count_kv 0) and attention
 check "$m/granitehybrid.gguf" 1000 2 f16 f16
 check "$m/granitehybrid.gguf" 20000 1 q8_0 bf16

@@ -19,6 +19,8 @@
  *	qwen2.gguf	llama-like with q/k/v biases
  *	qwen3.gguf	q/k norms, head size 48 (not embedding / heads)
  *	granitehybrid.gguf  Mamba-2 layers (head_count_kv 0) and attention
+ *	mamba2.gguf	recurrent (Mamba-2, 2 groups)
+ *	cohere2.gguf	sliding window on 3 layers of 4 (window 700)
  *
  * Every tensor is F32 with values from a fixed pseudo-random sequence;
  * the vocabulary is a small SentencePiece one (3 specials, 256 byte
@@ -577,6 +579,78 @@ granitehybrid(const char *dir)
 	return m_write(&m, dir, "granitehybrid.gguf");
 }
 
+static int
+mamba2(const char *dir)
+{
+	struct model	m;
+	int		l;
+	const uint64_t	embd = 64, inner = 128, state = 16, conv = 4,
+			group = 2, sheads = 4;
+
+	m_init(&m, "mamba2");
+	kv_u32(&m, "context_length", 1048576);
+	kv_u32(&m, "embedding_length", (uint32_t)embd);
+	kv_u32(&m, "block_count", 2);
+	kv_u32(&m, "feed_forward_length", 0);
+	kv_u32(&m, "attention.head_count", 0);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
+	kv_u32(&m, "ssm.conv_kernel", (uint32_t)conv);
+	kv_u32(&m, "ssm.inner_size", (uint32_t)inner);
+	kv_u32(&m, "ssm.state_size", (uint32_t)state);
+	kv_u32(&m, "ssm.time_step_rank", (uint32_t)sheads);
+	kv_u32(&m, "ssm.group_count", (uint32_t)group);
+	vocab(&m);
+	t2(&m, "token_embd.weight", embd, N_VOCAB);
+	for (l = 0; l < 2; l++) {
+		t1(&m, bn(l, "attn_norm"), embd);
+		t2(&m, bn(l, "ssm_in"), embd,
+		    2 * inner + 2 * group * state + sheads);
+		t2(&m, bn(l, "ssm_conv1d"), conv, inner + 2 * group * state);
+		t1(&m, bb(l, "ssm_conv1d"), inner + 2 * group * state);
+		t1(&m, bb(l, "ssm_dt"), sheads);
+		t2(&m, bx(l, "ssm_a"), 1, sheads);
+		t2(&m, bx(l, "ssm_d"), 1, sheads);
+		t2(&m, bn(l, "ssm_norm"), inner / group, group);
+		t2(&m, bn(l, "ssm_out"), inner, embd);
+	}
+	t1(&m, "output_norm.weight", embd);
+	return m_write(&m, dir, "mamba2.gguf");
+}
+
+/* Sliding window on 3 layers of 4. */
+static int
+cohere2(const char *dir)
+{
+	struct model	m;
+	int		l;
+
+	m_init(&m, "cohere2");
+	kv_u32(&m, "context_length", 8192);
+	kv_u32(&m, "embedding_length", 128);
+	kv_u32(&m, "block_count", 5);
+	kv_u32(&m, "feed_forward_length", 256);
+	kv_u32(&m, "attention.head_count", 4);
+	kv_u32(&m, "attention.head_count_kv", 1);
+	kv_f32(&m, "attention.layer_norm_epsilon", 1e-5f);
+	kv_u32(&m, "attention.sliding_window", 700);
+	kv_f32(&m, "logit_scale", 0.25f);
+	kv_u32(&m, "rope.dimension_count", 32);
+	vocab(&m);
+	t2(&m, "token_embd.weight", 128, N_VOCAB);
+	for (l = 0; l < 5; l++) {
+		t1(&m, bn(l, "attn_norm"), 128);
+		t2(&m, bn(l, "attn_q"), 128, 128);
+		t2(&m, bn(l, "attn_k"), 128, 32);
+		t2(&m, bn(l, "attn_v"), 128, 32);
+		t2(&m, bn(l, "attn_output"), 128, 128);
+		t2(&m, bn(l, "ffn_gate"), 128, 256);
+		t2(&m, bn(l, "ffn_up"), 128, 256);
+		t2(&m, bn(l, "ffn_down"), 256, 128);
+	}
+	t1(&m, "output_norm.weight", 128);
+	return m_write(&m, dir, "cohere2.gguf");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -596,5 +670,7 @@ main(int argc, char **argv)
 	rc |= qwen(argv[1], 0);
 	rc |= qwen(argv[1], 1);
 	rc |= granitehybrid(argv[1]);
+	rc |= mamba2(argv[1]);
+	rc |= cohere2(argv[1]);
 	return rc != 0;
 }
