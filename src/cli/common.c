@@ -125,6 +125,8 @@ static const struct cli_opt diff_opts[] = {
 	    "place later (0: none)" }, \
 	{ "--force", "go ahead where a save or a value is " \
 	    "refused (see ggufed(1))" }, \
+	{ "--verify", "after the save, prove each copied tensor's data " \
+	    "unchanged (xxh64)" }, \
 	{ NULL, NULL }
 
 static const struct cli_opt edit_opts[] = {

@@ -32,6 +32,7 @@
 
 #include "cli.h"
 #include "doc.h"
+#include "hash.h"
 #include "cmd/lang.h"
 #include "cmd/value.h"
 
@@ -53,6 +54,7 @@ struct opts {
 	int		 quiet;
 	int		 no_inplace;
 	int		 if_exists;	/* rm: a missing key is no error */
+	int		 verify;	/* prove the tensor data after the save */
 	int64_t		 reserve;
 	struct step	*steps;
 	size_t		 nsteps;
@@ -379,6 +381,46 @@ print_how(const char *path, const struct gguf_save_info *info, int dry)
 }
 
 static int
+verify_progress(void *arg, uint64_t done, uint64_t total)
+{
+	(void)arg;
+	(void)done;
+	(void)total;
+	return interrupted != 0;
+}
+
+/*
+ * --verify: compares the data of every tensor the save copied in the
+ * source and in the result (path). *line gets what to say; -1 if the
+ * data is not intact, or (with *line NULL, the error printed) if it
+ * could not be read.
+ */
+static int
+verify(struct gguf_proof *p, const char *path,
+    const struct gguf_save_info *info, char **line)
+{
+	struct gguf_proof_result	r;
+	struct gguf_err			err;
+	int				bad;
+
+	memset(&err, 0, sizeof err);
+	*line = NULL;
+	if (gguf_proof_check(p, path, info->how == GGUF_SAVE_INPLACE,
+	    verify_progress, NULL, &r, &err) != 0) {
+		char	msg[sizeof err.msg + 64];
+
+		gguf_err_text(&err, msg, sizeof msg);
+		cli_error("%s: saved, but the tensor data could not be "
+		    "verified: %s", path, msg);
+		return -1;
+	}
+	*line = gguf_proof_text(&r);
+	bad = r.n_changed + r.n_missing > 0;
+	gguf_proof_result_free(&r);
+	return bad ? -1 : 0;
+}
+
+static int
 save(struct gguf_doc *d, const struct opts *o)
 {
 	struct gguf_save_opts	so;
@@ -387,7 +429,9 @@ save(struct gguf_doc *d, const struct opts *o)
 	struct prog		pr;
 	struct sigaction	sa, old;
 	const char		*path = o->out != NULL ? o->out : o->path;
-	int			rc;
+	struct gguf_proof	proof;
+	char			*vline = NULL;
+	int			rc, vrc = 0;
 
 	memset(&so, 0, sizeof so);
 	so.path = o->out;
@@ -421,22 +465,40 @@ save(struct gguf_doc *d, const struct opts *o)
 		return 0;
 	}
 
+	if (o->verify && gguf_proof_begin(d, &proof, &err) != 0) {
+		cli_file_error(o->path, &err);
+		return EXIT_BADFILE;
+	}
 	/* A file size limit makes writes fail with EFBIG, not kill us. */
 	signal(SIGXFSZ, SIG_IGN);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, &old);
 	rc = gguf_doc_save(d, &so, &info, &err);
+	if (rc >= 0 && o->verify) {
+		vrc = verify(&proof, path, &info, &vline);
+		if (vrc != 0 && rc == 0)
+			rc = -2;
+	}
+	if (o->verify)
+		gguf_proof_free(&proof);
 	sigaction(SIGINT, &old, NULL);
 	if (pr.tty && pr.last != 101)
 		fputc('\n', stderr);
-	if (rc < 0) {
+	if (rc == -1) {
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}
 	print_notices(&info);
 	if (!o->quiet)
 		print_how(path, &info, 0);
+	if (o->verify && vline != NULL) {
+		out_text(stdout, path, strlen(path));
+		printf(": %s\n", vline);
+	}
+	free(vline);
+	if (rc == -2)
+		return EXIT_BADFILE;
 	if (rc > 0) {
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
@@ -501,6 +563,8 @@ parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
 			o->quiet = 1;
 		else if (strcmp(a, "--rewrite") == 0)
 			o->no_inplace = 1;
+		else if (strcmp(a, "--verify") == 0)
+			o->verify = 1;
 		else if (strcmp(cmd, "rm") == 0 && strcmp(a, "--if-exists") ==
 		    0)
 			o->if_exists = 1;

@@ -25,6 +25,7 @@
 #include <openssl/evp.h>
 #include <xxhash.h>
 
+#include "doc.h"
 #include "hash.h"
 #include "xmalloc.h"
 
@@ -778,4 +779,256 @@ gguf_hash_tensor(const struct gguf_file *f, uint64_t i, int kind,
 		return -1;
 	*out = h.d[kind];
 	return 0;
+}
+
+/* ------------------------------------------------ proof after a save */
+
+int
+gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
+    struct gguf_err *err)
+{
+	struct gguf_file	*f = gguf_doc_file(d);
+	struct gguf_doc_tensor	 dt;
+	uint64_t		 i, n = gguf_doc_n_tensors(d);
+	int64_t			 ix;
+	int			 fd;
+
+	memset(p, 0, sizeof *p);
+	p->fd = -1;
+	if ((fd = gguf_file_fd(f)) >= 0 &&
+	    (p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return gguf_errf(err, -1, "cannot keep the source open: %s",
+		    strerror(errno));
+	p->mem = p->fd < 0 ? gguf_base(f) : NULL;	/* a buffer's memory */
+	p->t = xreallocarray(NULL, n != 0 ? n : 1, sizeof *p->t);
+	for (i = 0; i < n; i++) {
+		if (gguf_doc_tensor(d, i, &dt) != 0 ||
+		    (dt.flags & GGUF_ED_REMOVED))
+			continue;
+		ix = gguf_tensor_find(f, dt.t->name.p, (size_t)dt.t->name.n);
+		if (ix < 0 || gguf_tensor_span(f, (uint64_t)ix,
+		    &p->t[p->n].src, NULL) != 0) {
+			/* Unreadable data: what is there cannot be proved. */
+			p->t[p->n].src.off = 0;
+			p->t[p->n].src.len = 0;
+		}
+		p->t[p->n].name = xstrndup(dt.name.p, (size_t)dt.name.n);
+		p->t[p->n].edited = (dt.flags & GGUF_ED_VALUE) != 0 ||
+		    dt.type != dt.t->type;
+		p->t[p->n].type = dt.type;
+		p->n++;
+	}
+	return 0;
+}
+
+void
+gguf_proof_free(struct gguf_proof *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->t[i].name);
+	free(p->t);
+	if (p->fd >= 0)
+		close(p->fd);
+	memset(p, 0, sizeof *p);
+	p->fd = -1;
+}
+
+void
+gguf_proof_result_free(struct gguf_proof_result *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->n_changed; i++)
+		free(r->changed[i]);
+	for (i = 0; i < r->n_missing; i++)
+		free(r->missing[i]);
+	for (i = 0; i < r->n_edited; i++)
+		free(r->edited[i]);
+	free(r->changed);
+	free(r->missing);
+	free(r->edited);
+	memset(r, 0, sizeof *r);
+}
+
+static void
+name_push(char ***v, size_t *n, const char *name, const char *suffix)
+{
+	char	buf[160], *s;
+	size_t	len;
+
+	gguf_pname(name, strlen(name), buf, sizeof buf);
+	len = strlen(buf) + (suffix != NULL ? strlen(suffix) + 3 : 0) + 1;
+	s = xmalloc(len);
+	if (suffix != NULL)
+		snprintf(s, len, "%s (%s)", buf, suffix);
+	else
+		snprintf(s, len, "%s", buf);
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = s;
+}
+
+struct side {
+	struct gguf_hash_job	 job;
+	struct gguf_err		 err;
+	int			 rc;
+};
+
+static void *
+side_run(void *arg)
+{
+	struct side	*s = arg;
+
+	s->rc = gguf_hash_run(&s->job, &s->err);
+	return NULL;
+}
+
+int
+gguf_proof_check(struct gguf_proof *p, const char *path, int inplace,
+    int (*progress)(void *, uint64_t, uint64_t), void *arg,
+    struct gguf_proof_result *r, struct gguf_err *err)
+{
+	struct gguf_file	*f;
+	struct gguf_span	*src, *dst;
+	struct gguf_hashes	*hs, *hd;
+	struct side		 a, b;
+	size_t			*which, i, n = 0;
+	int64_t			 ix;
+	char			 tb[24];
+	pthread_t		 th;
+	int			 started;
+
+	memset(r, 0, sizeof *r);
+	r->inplace = inplace;
+	if ((f = gguf_open(path, err)) == NULL)
+		return -1;
+	src = xreallocarray(NULL, p->n + 1, sizeof *src);
+	dst = xreallocarray(NULL, p->n + 1, sizeof *dst);
+	which = xreallocarray(NULL, p->n + 1, sizeof *which);
+	for (i = 0; i < p->n; i++) {
+		const struct gguf_proof_tensor	*t = &p->t[i];
+
+		ix = gguf_tensor_find(f, t->name, strlen(t->name));
+		if (ix < 0) {
+			name_push(&r->missing, &r->n_missing, t->name, NULL);
+			continue;
+		}
+		if (t->edited) {
+			name_push(&r->edited, &r->n_edited, t->name,
+			    gguf_ttype_name(t->type, tb));
+			continue;
+		}
+		if (gguf_tensor_span(f, (uint64_t)ix, &dst[n], NULL) != 0 ||
+		    dst[n].len != t->src.len) {
+			name_push(&r->changed, &r->n_changed, t->name, NULL);
+			continue;
+		}
+		src[n] = t->src;
+		which[n++] = i;
+	}
+	r->checked = n;
+	if (inplace) {
+		/* Nothing was written there: the data must lie where it lay. */
+		for (i = 0; i < n; i++)
+			if (src[i].off != dst[i].off)
+				name_push(&r->changed, &r->n_changed,
+				    p->t[which[i]].name, NULL);
+		goto done;
+	}
+	hs = xcalloc(n + 1, sizeof *hs);
+	hd = xcalloc(n + 1, sizeof *hd);
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	a.job.fd = p->fd;
+	a.job.mem = p->mem;
+	a.job.spans = src;
+	a.job.n_spans = n;
+	a.job.each = GGUF_HM(GGUF_H_XXH64);
+	a.job.each_out = hs;
+	a.job.threads = 1;
+	b.job = a.job;
+	b.job.fd = gguf_file_fd(f);
+	b.job.mem = gguf_base(f);
+	b.job.spans = dst;
+	b.job.each_out = hd;
+	b.job.progress = progress;
+	b.job.arg = arg;
+	started = pthread_create(&th, NULL, side_run, &a) == 0;
+	if (!started)
+		side_run(&a);
+	side_run(&b);
+	if (started)
+		pthread_join(th, NULL);
+	if (a.rc != 0 || b.rc != 0) {
+		if (err != NULL)
+			*err = b.rc != 0 ? b.err : a.err;
+		free(hs);
+		free(hd);
+		free(src);
+		free(dst);
+		free(which);
+		gguf_close(f);
+		gguf_proof_result_free(r);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (!gguf_digest_eq(&hs[i].d[GGUF_H_XXH64],
+		    &hd[i].d[GGUF_H_XXH64]))
+			name_push(&r->changed, &r->n_changed,
+			    p->t[which[i]].name, NULL);
+	free(hs);
+	free(hd);
+done:
+	free(src);
+	free(dst);
+	free(which);
+	gguf_close(f);
+	return 0;
+}
+
+/* Appends "NAME, NAME, ..." to fp. */
+static void
+name_list(FILE *fp, char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%s%s", i > 0 ? ", " : "", v[i]);
+}
+
+char *
+gguf_proof_text(const struct gguf_proof_result *r)
+{
+	char	*s = NULL, num[32];
+	size_t	 len = 0;
+	FILE	*fp;
+
+	if ((fp = open_memstream(&s, &len)) == NULL)
+		xmalloc_fail(4096);
+	gguf_fmt_group(r->checked, num, sizeof num);
+	if (r->n_changed + r->n_missing == 0)
+		fprintf(fp, "tensor data unchanged (%s tensor%s, %s)", num,
+		    r->checked == 1 ? "" : "s", r->inplace ?
+		    "not rewritten" : "xxh64");
+	else {
+		fputs("tensor data CHANGED", fp);
+		if (r->n_changed > 0) {
+			fputs(": ", fp);
+			name_list(fp, r->changed, r->n_changed);
+		}
+		if (r->n_missing > 0) {
+			fputs(r->n_changed > 0 ? "; missing: " : ": missing: ",
+			    fp);
+			name_list(fp, r->missing, r->n_missing);
+		}
+		fprintf(fp, " (%s compared, xxh64)", num);
+	}
+	if (r->n_edited > 0) {
+		fputs("; rewritten by the edit: ", fp);
+		name_list(fp, r->edited, r->n_edited);
+	}
+	if (fclose(fp) != 0 || s == NULL)
+		xmalloc_fail(len + 1);
+	return s;
 }

@@ -126,4 +126,63 @@ int	gguf_hash_tensor(const struct gguf_file *f, uint64_t i, int kind,
 int	gguf_tensor_span(const struct gguf_file *f, uint64_t i,
 	    struct gguf_span *out, struct gguf_err *err);
 
+/* ------------------------------------------------ proof after a save */
+
+struct gguf_doc;
+
+struct gguf_proof_tensor {
+	char		*name;		/* as saved (after renames) */
+	struct gguf_span src;		/* its data in the source */
+	int		 edited;	/* the save writes new data (convert) */
+	uint32_t	 type;		/* as saved */
+};
+
+/*
+ * What a save of a document is about to copy: every live tensor, its
+ * data's place in the source, and whether the edit rewrites it. Holds a
+ * descriptor of the source, so the proof can be made after a save that
+ * replaced it.
+ */
+struct gguf_proof {
+	int			 fd;		/* the source, for pread */
+	const uint8_t		*mem;		/* or its memory (fd < 0) */
+	struct gguf_proof_tensor *t;
+	size_t			 n;
+};
+
+struct gguf_proof_result {
+	int		 inplace;	/* saved in place: data not rewritten */
+	uint64_t	 checked;	/* tensors compared */
+	char		**changed;	/* copied, but the bytes differ */
+	size_t		 n_changed;
+	char		**missing;	/* not in the result */
+	size_t		 n_missing;
+	char		**edited;	/* rewritten by the edit, not compared */
+	size_t		 n_edited;
+};
+
+/* Before gguf_doc_save: 0, or -1 with err set. */
+int	gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
+	    struct gguf_err *err);
+/*
+ * After the save: opens the result (path) and compares the xxh64 of each
+ * copied tensor's data in the source and in the result, both read at
+ * once on two threads. inplace (the save took the in-place path, so the
+ * data was not written) compares where each tensor's data lies instead.
+ * 0 with r filled (r->n_changed + r->n_missing is 0 when the data is
+ * intact), or -1 with err set if the result or the source cannot be read.
+ */
+int	gguf_proof_check(struct gguf_proof *p, const char *path, int inplace,
+	    int (*progress)(void *, uint64_t, uint64_t), void *arg,
+	    struct gguf_proof_result *r, struct gguf_err *err);
+/*
+ * The result as one line: "tensor data unchanged (38 tensors, xxh64)",
+ * then "; rewritten by the edit: NAME (F32)" for converted tensors, or
+ * "tensor data CHANGED: NAME, ...; missing: NAME" when the data is not
+ * intact. Names are escaped as gguf_pname does. Allocated.
+ */
+char	*gguf_proof_text(const struct gguf_proof_result *r);
+void	 gguf_proof_free(struct gguf_proof *p);
+void	 gguf_proof_result_free(struct gguf_proof_result *r);
+
 #endif /* GGUF_HASH_H */

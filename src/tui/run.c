@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "hash.h"
 
 static int
 write_all(int fd, const char *p, size_t n)
@@ -239,6 +240,38 @@ save_progress(void *arg, uint64_t done, uint64_t total)
 	return 0;
 }
 
+/*
+ * After a save: the proof that it kept the tensor data (hash.h), with the
+ * progress bar; Esc stops it. The line to show, allocated; *bad is set
+ * when the data is not intact.
+ */
+static char *
+run_proof(struct app *a, struct gguf_proof *p, const char *target,
+    int inplace, int *bad)
+{
+	struct gguf_proof_result	 r;
+	struct gguf_err			 err;
+	char				*s;
+
+	a->save_how = "Verifying the tensor data (xxh64)";
+	a->save_t0 = app_now_ms();
+	a->save_drawn = 0;
+	a->save_done = 0;
+	a->save_total = 0;
+	memset(&err, 0, sizeof err);
+	if (gguf_proof_check(p, target, inplace, save_progress, a, &r,
+	    &err) != 0) {
+		s = xmalloc(sizeof err.msg + 64);
+		snprintf(s, sizeof err.msg + 64, "tensor data not verified "
+		    "(%s)", err.msg);
+		return s;
+	}
+	s = gguf_proof_text(&r);
+	*bad = r.n_changed + r.n_missing > 0;
+	gguf_proof_result_free(&r);
+	return s;
+}
+
 static void
 run_save(struct app *a)
 {
@@ -246,10 +279,12 @@ run_save(struct app *a)
 	struct gguf_save_info	 info;
 	struct gguf_err		 err;
 	struct gguf_doc		*nd, *od = NULL;
+	struct gguf_proof	 proof;
 	struct sigaction	 sa, oxfsz;
 	char			 size[32], links[120], hint[600], *target;
+	char			*proved = NULL;
 	double			 secs;
-	int			 rc, quit = a->save_quit;
+	int			 rc, quit = a->save_quit, prove, bad = 0;
 
 	a->save_pending = 0;
 	target = a->save_path != NULL ? a->save_path : a->path;
@@ -304,12 +339,16 @@ run_save(struct app *a)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &sa, &oxfsz);
+	/* The proof that the data survived: source kept open through it. */
+	prove = gguf_proof_begin(a->doc, &proof, NULL) == 0;
 	rc = gguf_doc_save(a->doc, &o, &info, &err);
 	sigaction(SIGXFSZ, &oxfsz, NULL);
+	secs = (app_now_ms() - a->save_t0) / 1e3;
 	a->saving = 0;
 	a->save_links = NULL;
-	secs = (app_now_ms() - a->save_t0) / 1e3;
 	if (rc < 0) {
+		if (prove)
+			gguf_proof_free(&proof);
 		if (a->save_done < a->save_total || strstr(err.msg, "cancel"))
 			app_msg(a, 1, "save cancelled: %s is untouched, the edits "
 			    "are still pending", target);
@@ -318,14 +357,12 @@ run_save(struct app *a)
 			    "pending.", target, err.msg);
 		return;
 	}
-	gguf_fmt_size(info.file_size, size, sizeof size);
-	app_msg(a, 0, "saved %s %s: %s in %.2f s%s", target,
-	    info.how == GGUF_SAVE_INPLACE ? "in place" : "by a rewrite", size,
-	    secs, links);
 	if (a->save_path != NULL || rc == 1) {
 		/* Go on with the saved file. */
 		nd = gguf_doc_open(target, &err);
 		if (nd == NULL) {
+			if (prove)
+				gguf_proof_free(&proof);
 			app_error(a, "saved, but cannot open %s again:\n%s",
 			    target, err.msg);
 			if (rc == 1)
@@ -346,6 +383,24 @@ run_save(struct app *a)
 	}
 	app_reset_views(a);
 	gguf_doc_free(od);
+	/* With the views on the saved file: the proof, its bar drawn. */
+	if (prove) {
+		a->saving = 1;
+		proved = run_proof(a, &proof, target,
+		    info.how == GGUF_SAVE_INPLACE, &bad);
+		a->saving = 0;
+		gguf_proof_free(&proof);
+	}
+	gguf_fmt_size(info.file_size, size, sizeof size);
+	if (bad)
+		app_error(a, "saved %s, but the save did not keep the tensor "
+		    "data:\n%s", target, proved);
+	else
+		app_msg(a, 0, "saved %s %s: %s in %.2f s%s; %s", target,
+		    info.how == GGUF_SAVE_INPLACE ? "in place" :
+		    "by a rewrite", size, secs, links, proved != NULL ?
+		    proved : "tensor data not verified");
+	free(proved);
 	if (quit)
 		a->quit = 1;
 }

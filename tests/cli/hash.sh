@@ -241,6 +241,72 @@ ok $? "--json --check: valid, each tensor's result, the verdict"
 "$GGUFED" hash --json --file "$m" | "$jsoncheck"
 ok $? "--json --file is valid"
 
+# ------------------------------------------------- proof after a save
+# edit/set --verify: the data of each tensor the save copied, source
+# against result (xxh64); in place, nothing was rewritten.
+long="a name long enough that the header grows and the file is rewritten"
+"$GGUFED" set "$m" general.name "$long" -o "$scratch/v1.gguf" --verify \
+    >"$scratch/out"
+ok $? "set -o --verify: exit 0"
+grep -qx "$scratch/v1.gguf: tensor data unchanged ($ntensors tensors, xxh64)" \
+    "$scratch/out"
+ok $? "set -o --verify: 'tensor data unchanged ($ntensors tensors, xxh64)'"
+cp_w "$m" "$scratch/v2.gguf"
+"$GGUFED" set "$scratch/v2.gguf" llama.block_count 2 -i --verify >"$scratch/out"
+[ $? -eq 0 ] && grep -qx "$scratch/v2.gguf: tensor data unchanged ($ntensors tensors, not rewritten)" \
+    "$scratch/out"
+ok $? "in place --verify: unchanged, not rewritten"
+cp_w "$m" "$scratch/v3.gguf"
+"$GGUFED" edit "$scratch/v3.gguf" -i --verify -e "set general.name \"$long\"" \
+    -e 'rename output.weight lm_head.weight' -e 'rm-tensor blk.1.ffn_up.weight' \
+    >"$scratch/out"
+[ $? -eq 0 ] && grep -qx "$scratch/v3.gguf: tensor data unchanged ($((ntensors - 1)) tensors, xxh64)" \
+    "$scratch/out"
+ok $? "edit -i --verify over itself, a renamed and a removed tensor: unchanged"
+"$GGUFED" convert "$m" output.weight f32 -o "$scratch/v4.gguf" --verify \
+    >"$scratch/out" 2>/dev/null
+[ $? -eq 0 ] && grep -qx "$scratch/v4.gguf: tensor data unchanged ($((ntensors - 1)) tensors, xxh64); rewritten by the edit: output.weight (F32)" \
+    "$scratch/out"
+ok $? "convert --verify: the converted tensor is named as rewritten by the edit, not as damage"
+# Damage between the write and the rename: the save holds before its
+# fsync (GGUFED_FAULT stall), a byte of a tensor is flipped in the new
+# file, then the save goes on; --verify must name that tensor.
+"$GGUFED" set "$m" general.name "$long" -o "$scratch/ref.gguf" -q
+flag="$scratch/stall"
+: >"$flag"
+mkdir "$scratch/out.d"
+GGUFED_STALL="$flag" GGUFED_FAULT=fsync:1:stall "$GGUFED" set "$m" \
+    general.name "$long" -o "$scratch/out.d/v5.gguf" --verify \
+    >"$scratch/out" 2>"$scratch/err" &
+pid=$!
+written() {
+	t=$(ls -A "$scratch/out.d" | grep '^\.v5\.gguf\.ggufed-' | head -n 1)
+	[ -n "$t" ] && cmp -s "$scratch/out.d/$t" "$scratch/ref.gguf" &&
+	    echo "$scratch/out.d/$t"
+}
+i=0
+until tmp=$(written); do
+	i=$((i + 1)); [ $i -lt 300 ] || break
+	sleep 0.1
+done
+off=$(( $("$GGUFED" dump --json "$scratch/ref.gguf" |
+    grep '{"name": "blk.0.ffn_down.weight",' |
+    sed 's/.*"abs_offset": \([0-9]*\).*/\1/') + 7 ))
+b=$(dd if="$tmp" bs=1 skip=$off count=1 2>/dev/null | od -An -tu1 | tr -d ' ')
+printf "\\$(printf '%03o' $(( (b + 1) % 256 )))" |
+    dd of="$tmp" bs=1 seek=$off conv=notrunc 2>/dev/null
+rm -f "$flag"
+wait $pid
+rc=$?
+[ $rc -eq 1 ] &&
+    grep -qx "$scratch/out.d/v5.gguf: tensor data CHANGED: blk.0.ffn_down.weight ($ntensors compared, xxh64)" \
+    "$scratch/out"
+ok $? "a byte changed in the new file: --verify names the tensor, exit $rc" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+"$GGUFED" set "$m" general.name x -n --verify >"$scratch/out"
+[ $? -eq 0 ] && ! grep -q "tensor data" "$scratch/out"
+ok $? "--verify with --dry-run: nothing saved, nothing to prove"
+
 # ---------------------------------------------------------------- errors
 one_line() {	# one_line DESCRIPTION WANT-STATUS CMD...: one stderr line
 	d=$1; want=$2; shift 2		# (a usage error adds the usage)
