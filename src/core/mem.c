@@ -17,8 +17,8 @@
  * - A sliding-window layer holds min(cells, pad256(n_swa * (unified ?
  *   n_seq : 1) + n_ubatch)) cells, or the full count with --swa-full.
  *   Which layers slide: the architecture's period (gemma2: every other
- *   layer from the first; gemma3: five of every six; cohere2: three of
- *   every four), or the file's
+ *   layer from the first, as gpt-oss; gemma3: five of every six; cohere2:
+ *   three of every four), or the file's
  *   {arch}.attention.sliding_window_pattern (a period, or a flag per layer).
  * - Multi-head latent attention (deepseek2 with key_length_mla): K rows
  *   of kv_lora_rank + rope dimensions (key_length * head_count_kv), and
@@ -75,6 +75,8 @@ static const struct arch_rule rules[] = {
 	    "KV cache; sliding window on every other layer" },
 	{ "gemma3", FAM_ATTN, 6, 0, 0,
 	    "KV cache; sliding window on 5 layers of 6" },
+	{ "gpt-oss", FAM_ATTN, 2, 0, 0,
+	    "KV cache; sliding window on every other layer" },
 	{ "cohere2", FAM_ATTN, 4, 0, 0,
 	    "KV cache; sliding window on 3 layers of 4" },
 	{ "deepseek2", FAM_ATTN, 0, 0, 1,

@@ -90,6 +90,10 @@ mem "$m/cohere2.gguf" --ctx 3000 --parallel 2
 grep -q '^3,000  *3,072  *2,560  *1,703,936 ' "$scratch/out"
 ok $? "cohere2: three layers of four slide (window 700)"
 
+mem "$m/gpt-oss.gguf" --ctx 3000 --parallel 2
+grep -q '^3,000  *3,072  *1,536  *2,359,296 ' "$scratch/out"
+ok $? "gpt-oss: every other layer slides (window 128)"
+
 # Latent attention: K only.
 mem "$m/deepseek2.gguf" --ctx 1000
 grep -q '^1,000  *1,024  *393,216 ' "$scratch/out"

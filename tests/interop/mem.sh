@@ -154,6 +154,9 @@ check "$m/gemma3-pattern.gguf" 5000 1 f16 f16
 check "$m/cohere2.gguf" 3000 2 f16 f16
 check "$m/cohere2.gguf" 8192 1 q8_0 q8_0
 check "$m/cohere2.gguf" 8192 1 f16 f16 swa-full
+# gpt-oss (mixture of experts; every other layer, window 128)
+check "$m/gpt-oss.gguf" 3000 2 f16 f16
+check "$m/gpt-oss.gguf" 131072 1 q8_0 q8_0
 # latent attention
 check "$m/deepseek2.gguf" 1000 1 f16 f16
 check "$m/deepseek2.gguf" 20000 2 q8_0 q8_0

@@ -21,6 +21,8 @@
  *	granitehybrid.gguf  Mamba-2 layers (head_count_kv 0) and attention
  *	mamba2.gguf	recurrent (Mamba-2, 2 groups)
  *	cohere2.gguf	sliding window on 3 layers of 4 (window 700)
+ *	gpt-oss.gguf	mixture of experts, sliding window on every other
+ *			layer (window 128)
  *
  * Every tensor is F32 with values from a fixed pseudo-random sequence;
  * the vocabulary is a small SentencePiece one (3 specials, 256 byte
@@ -651,6 +653,58 @@ cohere2(const char *dir)
 	return m_write(&m, dir, "cohere2.gguf");
 }
 
+/* Mixture of experts; sliding window on every other layer, with sinks. */
+static int
+gptoss(const char *dir)
+{
+	struct model	m;
+	int		l;
+	const uint64_t	embd = 128, heads = 4, kv = 2, hd = 32, ff = 64,
+			nexp = 2;
+
+	m_init(&m, "gpt-oss");
+	kv_u32(&m, "context_length", 131072);
+	kv_u32(&m, "embedding_length", (uint32_t)embd);
+	kv_u32(&m, "block_count", 4);
+	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
+	kv_u32(&m, "expert_feed_forward_length", (uint32_t)ff);
+	kv_u32(&m, "expert_count", (uint32_t)nexp);
+	kv_u32(&m, "expert_used_count", 1);
+	kv_u32(&m, "attention.head_count", (uint32_t)heads);
+	kv_u32(&m, "attention.head_count_kv", (uint32_t)kv);
+	kv_u32(&m, "attention.key_length", (uint32_t)hd);
+	kv_u32(&m, "attention.value_length", (uint32_t)hd);
+	kv_u32(&m, "attention.sliding_window", 128);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
+	kv_f32(&m, "rope.freq_base", 150000.0f);
+	vocab(&m);
+	t2(&m, "token_embd.weight", embd, N_VOCAB);
+	for (l = 0; l < 4; l++) {
+		t1(&m, bn(l, "attn_norm"), embd);
+		t2(&m, bn(l, "attn_q"), embd, heads * hd);
+		t1(&m, bb(l, "attn_q"), heads * hd);
+		t2(&m, bn(l, "attn_k"), embd, kv * hd);
+		t1(&m, bb(l, "attn_k"), kv * hd);
+		t2(&m, bn(l, "attn_v"), embd, kv * hd);
+		t1(&m, bb(l, "attn_v"), kv * hd);
+		t2(&m, bn(l, "attn_output"), heads * hd, embd);
+		t1(&m, bb(l, "attn_output"), embd);
+		t1(&m, bn(l, "attn_sinks"), heads);
+		t1(&m, bn(l, "post_attention_norm"), embd);
+		t2(&m, bn(l, "ffn_gate_inp"), embd, nexp);
+		t1(&m, bb(l, "ffn_gate_inp"), nexp);
+		t3(&m, bn(l, "ffn_gate_exps"), 3, embd, ff, nexp);
+		t2(&m, bb(l, "ffn_gate_exps"), ff, nexp);
+		t3(&m, bn(l, "ffn_up_exps"), 3, embd, ff, nexp);
+		t2(&m, bb(l, "ffn_up_exps"), ff, nexp);
+		t3(&m, bn(l, "ffn_down_exps"), 3, ff, embd, nexp);
+		t2(&m, bb(l, "ffn_down_exps"), embd, nexp);
+	}
+	t1(&m, "output_norm.weight", embd);
+	t2(&m, "output.weight", embd, N_VOCAB);
+	return m_write(&m, dir, "gpt-oss.gguf");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -672,5 +726,6 @@ main(int argc, char **argv)
 	rc |= granitehybrid(argv[1]);
 	rc |= mamba2(argv[1]);
 	rc |= cohere2(argv[1]);
+	rc |= gptoss(argv[1]);
 	return rc != 0;
 }
