@@ -5,10 +5,13 @@
  * tensor goes to it in the Metadata or Tensors view; the view stays on
  * the Summary tab, where 1 finds it again.
  *
- * The comparison is made once, when the view opens (hashing tensor data
- * takes a while on a large model). When the document changes afterwards
- * the view keeps its lines and says they are out of date: :diff again
- * compares anew.
+ * The comparison is made once, when the view is first drawn: the view
+ * shows "comparing..." first (hashing tensor data takes a while on a large
+ * model, and the work is done on the loop's thread, since it reads the
+ * document). In script mode it waits for the script's `wait`, as
+ * background work does. When the document changes afterwards the view
+ * keeps its lines and says they are out of date: :diff again compares
+ * anew.
  */
 #include "config.h"
 
@@ -25,6 +28,7 @@ struct dview {
 	struct gguf_doc		*other;
 	struct gguf_diff	 d;
 	char			*other_path;
+	int			 pending;	/* 1 not compared yet, 2 shown so */
 	int			 stale;		/* the document changed since */
 };
 
@@ -57,6 +61,11 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct dview	*dv = ctx;
 	const char	*t;
 
+	if (dv->pending) {
+		dl_puts(dl, S_DIM, " comparing");
+		dl_puts(dl, S_DIM, g_ellipsis());
+		return;
+	}
 	if (dv->d.n_lines == 0) {
 		dl_puts(dl, S_DIM, " no differences");
 		return;
@@ -79,6 +88,8 @@ diff_action(struct view *v, enum tui_action act, const struct tui_input *in)
 	(void)in;
 	if (act != ACT_OPEN)
 		return R_PASS;
+	if (dv->pending)
+		return R_NONE;
 	if (list_cur(&dv->list, &id) != 0 || dv->d.n_lines == 0 ||
 	    dv->d.lines[id].item < 0) {
 		app_msg(dv->app, 0, "Enter on a key or tensor goes to it");
@@ -104,8 +115,8 @@ diff_status(struct view *v, char *buf, size_t len)
 {
 	struct dview	*dv = v->priv;
 
-	snprintf(buf, len, "%s", dv->stale ? "out of date: :diff again" :
-	    "Enter: go to the key or tensor");
+	snprintf(buf, len, "%s", dv->pending ? "comparing" : dv->stale ?
+	    "out of date: :diff again" : "Enter: go to the key or tensor");
 }
 
 static int
@@ -114,12 +125,53 @@ diff_reload(struct view *v)
 	struct dview	*dv = v->priv;
 
 	/* the lines are kept; the jumps still go to the same entries */
-	if (!dv->stale) {
+	if (!dv->stale && !dv->pending) {
 		dv->stale = 1;
 		snprintf(v->title + strlen(v->title),
 		    sizeof v->title - strlen(v->title), " (out of date)");
 	}
 	return 0;
+}
+
+/*
+ * The comparison, once the view has been drawn saying so (the first tick
+ * asks for that frame, the second does the work).
+ */
+static int
+diff_tick(struct view *v)
+{
+	struct dview		*dv = v->priv;
+	struct gguf_diff_opts	 o;
+	struct gguf_err		 err;
+	char			 s[200];
+
+	if (!dv->pending)
+		return R_NONE;
+	if (app_jobs_held(dv->app))
+		return R_PASS;
+	if (dv->pending == 1) {
+		dv->pending = 2;
+		return R_DRAW | R_PASS;
+	}
+	dv->pending = 0;
+	memset(&o, 0, sizeof o);
+	memset(&err, 0, sizeof err);
+	o.context = 3;
+	o.name_a = app_path(dv->app);
+	o.name_b = dv->other_path;
+	if (gguf_diff_docs(app_doc(dv->app), dv->other, &o, &dv->d,
+	    &err) != 0) {
+		text_escape(s, sizeof s, err.msg, strlen(err.msg), 190);
+		app_msg(dv->app, 1, "%s", s);
+		memset(&dv->d, 0, sizeof dv->d);
+		return R_DRAW;
+	}
+	list_reset(&dv->list, NULL, dv->d.n_lines > 0 ? dv->d.n_lines : 1);
+	if (dv->d.n_items == 0)
+		app_msg(dv->app, 0, "no differences");
+	else
+		app_msg(dv->app, 0, "%s", dv->d.lines[dv->d.n_lines - 1].text);
+	return R_DRAW;
 }
 
 static void
@@ -142,6 +194,7 @@ static const struct view_ops diff_ops = {
 	.name = "diff",
 	.action = diff_action,
 	.status = diff_status,
+	.tick = diff_tick,
 	.reload = diff_reload,
 	.free = diff_free,
 };
@@ -149,7 +202,6 @@ static const struct view_ops diff_ops = {
 void
 view_diff_open(struct app *a, const char *other)
 {
-	struct gguf_diff_opts	 o;
 	struct gguf_err		 err;
 	struct dview		*dv;
 	struct view		*v;
@@ -167,27 +219,11 @@ view_diff_open(struct app *a, const char *other)
 		free(dv);
 		return;
 	}
-	memset(&o, 0, sizeof o);
-	o.context = 3;
-	o.name_a = app_path(a);
-	o.name_b = other;
-	if (gguf_diff_docs(app_doc(a), dv->other, &o, &dv->d, &err) != 0) {
-		text_escape(s, sizeof s, err.msg, strlen(err.msg), 190);
-		app_msg(a, 1, "%s", s);
-		gguf_doc_free(dv->other);
-		free(dv->other_path);
-		free(dv);
-		return;
-	}
-	list_init_flat(&dv->list, &diff_list_ops, dv,
-	    dv->d.n_lines > 0 ? dv->d.n_lines : 1);
+	dv->pending = 1;
+	list_init_flat(&dv->list, &diff_list_ops, dv, 1);
 	v = view_new(a, &diff_ops, SC_LIST, dv);
 	v->list = &dv->list;
 	text_escape(p, sizeof p, other, strlen(other), 60);
 	snprintf(v->title, sizeof v->title, "Diff with %s", p);
 	app_push_home(a, v);
-	if (dv->d.n_items == 0)
-		app_msg(a, 0, "no differences");
-	else
-		app_msg(a, 0, "%s", dv->d.lines[dv->d.n_lines - 1].text);
 }

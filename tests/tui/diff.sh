@@ -32,6 +32,9 @@ ok $? "tmux: the browser starts"
 tm send-keys -t t : d i f f Space b . g g u f Enter
 settle "$scratch/s1" "Diff with b.gguf"
 ok $? "tmux: :diff b.gguf opens the Diff view"
+# It says "comparing..." until its first idle moment, then the lines.
+settle "$scratch/s1" "keys: 1 added, 1 changed"
+ok $? "tmux: the comparison comes"
 # The view's rows are the command's lines, each after one blank column.
 sed -n '2,8p' "$scratch/s1" | sed 's/^ //; s/ *$//' >"$scratch/rows"
 sed -n '1,7p' "$scratch/cli" | sed 's/^--- .*/--- a.gguf/; s/^+++ .*/+++ b.gguf/' \
