@@ -286,6 +286,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 	json_key(&j, "bytes"); json_u64(&j, m->weights);
 	json_key(&j, "tensors"); json_u64(&j, m->n_tensors);
 	json_key(&j, "unsized"); json_u64(&j, m->unsized);
+	json_key(&j, "split_count"); json_u64(&j, m->split_count);
 	json_key(&j, "in_layers"); json_u64(&j, m->in_layers);
 	json_key(&j, "kept"); json_u64(&j, m->kept);
 	json_key(&j, "types");

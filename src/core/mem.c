@@ -463,6 +463,12 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		return;
 	}
 	gguf_pname(s.p, (size_t)s.n, m->arch, sizeof m->arch);
+	if ((v = gguf_doc_get(d, "split.count", 11)) != NULL &&
+	    gguf_val_u64(v, &n) == 0 && n > 1) {
+		m->split_count = n;
+		if ((v = gguf_doc_get(d, "split.no", 8)) != NULL)
+			gguf_val_u64(v, &m->split_no);
+	}
 	if (akey_u64(d, m->arch, "block_count", &n) && n > 0 &&
 	    n <= MAX_LAYERS) {
 		m->n_layer = (uint32_t)n;
@@ -781,6 +787,11 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		    gguf_fmt_group(m->n_kept, b3, sizeof b3),
 		    m->n_kept == 1 ? "" : "s");
 	}
+	if (m->split_count > 1)
+		fprintf(fp, "  note        this file is shard %llu of %llu: "
+		    "the weights are its own only\n",
+		    (unsigned long long)m->split_no + 1,
+		    (unsigned long long)m->split_count);
 	if (m->unsized != 0)
 		fprintf(fp, "  note        %s tensor%s of unknown size not "
 		    "counted\n", gguf_fmt_group(m->unsized, b1, sizeof b1),

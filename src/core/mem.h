@@ -77,6 +77,9 @@ struct gguf_mem_model {
 	uint64_t		 n_kept;
 	struct gguf_mem_type	*types;		/* by type id, present ones */
 	size_t			 n_types;
+	/* A shard of a split model (split.count > 1): the weights are this
+	   file's only. */
+	uint64_t		 split_no, split_count;
 };
 
 /* What llama.cpp is asked for (its defaults by gguf_mem_opts_default). */

@@ -224,6 +224,10 @@ add_memory(struct summary *s)
 	else
 		add_text(s, "Weights", S_NUMBER, "%s", gguf_fmt_size(m->weights,
 		    a, sizeof a));
+	if (m->split_count > 1)
+		add_text(s, "Note", S_WARN, "shard %llu of %llu: the weights "
+		    "are this file's only", (unsigned long long)m->split_no + 1,
+		    (unsigned long long)m->split_count);
 	if (!m->modelled) {
 		add_text(s, "KV cache", S_NORMAL, "not modelled: %s", m->why);
 		return;

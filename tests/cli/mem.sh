@@ -123,6 +123,14 @@ mem "$scratch/k40.gguf" --ctx 1000
 grep -q '^1,000  *1,024  *983,040 ' "$scratch/out"
 ok $? "an edited key_length is the one computed with"
 
+# A shard of a split model: its own weights, said so.
+"$GGUFED" edit "$m/llama-gqa.gguf" -o "$scratch/shard.gguf" -q \
+    -e 'set split.count:u16 3' -e 'set split.no:u16 1' \
+    -e 'set split.tensors.count:i32 30'
+mem "$scratch/shard.gguf"
+grep -q '^  note        this file is shard 2 of 3: the weights are its own only$' "$scratch/out"
+ok $? "a shard: the weights are said to be its own only"
+
 # An architecture not modelled: weights only, said so.
 "$GGUFED" set "$m/llama-gqa.gguf" general.architecture gpt2 \
     -o "$scratch/gpt2.gguf" -q
