@@ -51,7 +51,7 @@ cp_w "$DEMO" "$d/m.gguf"
 start
 command "set general.name \"$long\""
 command w
-settle "$scratch/rw" "tensor data"
+settle "$scratch/rw" "; tensor data unchanged"
 grep -q "saved m.gguf by a rewrite: .*; tensor data unchanged (39 tensors, xxh64)" \
     "$scratch/rw"
 ok $? "a rewrite: the status line says the data of the 39 tensors is unchanged (xxh64)" ||
@@ -65,7 +65,7 @@ start
 command 'set llama.block_count 4'
 command 'set llama.context_length 4096'
 command w
-settle "$scratch/ip" "tensor data"
+settle "$scratch/ip" "; tensor data unchanged"
 grep -q "saved m.gguf in place: .*; tensor data unchanged (39 tensors, not rewritten)" \
     "$scratch/ip"
 ok $? "in place: unchanged, not rewritten" || sed 's/^/# /' "$scratch/ip"
@@ -75,7 +75,7 @@ quit
 start
 command 'convert output.weight f32'
 command w
-settle "$scratch/cv" "tensor data"
+settle "$scratch/cv" "rewritten by the edit"
 grep -q "tensor data unchanged (38 tensors, xxh64); rewritten by the edit: output.weight (F32)" \
     "$scratch/cv"
 ok $? "convert: the converted tensor is named as rewritten by the edit, not as damage" ||
