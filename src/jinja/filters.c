@@ -611,15 +611,21 @@ f_indent(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	b.limit = rs->lim.max_output;
 	if (first)
 		buf_add(&b, ind.p, ind.n);
-	/* lines as str.splitlines() cuts s + "\n" */
+	/* lines as str.splitlines() cuts s + "\n" (joined again with "\n") */
 	p = s->u.s.p;
 	e = p + s->u.s.n;
 	for (;;) {
-		const char *nx;
+		const char *nx = e;
+		size_t	k = 0;
+		uint32_t c = 0;
 
-		for (q = p; q < e && *q != '\n' && *q != '\r' && *q != '\v' &&
-		    *q != '\f' && *q != '\x1c' && *q != '\x1d' && *q != '\x1e'; q++)
-			;
+		for (q = p; q < e; q += k) {
+			k = utf8_dec(q, (size_t)(e - q), &c);
+			if (c == '\n' || c == '\r' || c == '\v' || c == '\f' ||
+			    (c >= 0x1c && c <= 0x1e) || c == 0x85 || c == 0x2028 ||
+			    c == 0x2029)
+				break;
+		}
 		if (line > 0) {
 			buf_addc(&b, '\n');
 			if (blank || q > p)
@@ -629,12 +635,10 @@ f_indent(struct rstate *rs, const struct node *at, jv *v, jv **args,
 		line++;
 		if (q >= e)
 			break;
-		nx = q + 1;
-		if (*q == '\r' && nx < e && *nx == '\n')
+		nx = q + k;
+		if (c == '\r' && nx < e && *nx == '\n')
 			nx++;
 		p = nx;
-		if (p >= e)
-			break;
 	}
 	free(ind.p);
 	if (b.over) {
@@ -1178,13 +1182,12 @@ f_tojson(struct rstate *rs, const struct node *at, jv *v, jv **args,
 {
 	jv	*ea = ARG(0, "ensure_ascii"), *ind = ARG(1, "indent");
 	jv	*sep = ARG(2, "separators"), *sk = ARG(3, "sort_keys");
-	struct json_opts o = { NULL, ", ", ": ", 0 };
+	struct json_opts o = { NULL, ", ", ": ", 0, 0 };
 	struct buf b = { 0 }, ib = { 0 };
 	char	msg[200];
 	long long n, i;
 
-	if (ea && jv_truthy(ea))
-		return rs_fail(rs, at, "tojson: ensure_ascii is not supported");
+	o.ensure_ascii = ea && jv_truthy(ea);
 	if (ind && ind->kind != JV_NONE) {
 		if (ind->kind == JV_STR)
 			buf_add(&ib, ind->u.s.p, ind->u.s.n);

@@ -123,6 +123,7 @@ struct json_opts {
 	const char	*indent;	/* NULL: none */
 	const char	*item_sep, *key_sep;
 	int		 sort_keys;
+	int		 ensure_ascii;	/* non-ASCII as \\uXXXX */
 };
 int	 json_dump(struct buf *b, const jv *v, const struct json_opts *o,
 	    unsigned depth, char *msg, size_t msgsz);

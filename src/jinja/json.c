@@ -25,6 +25,9 @@ struct jp {
 	int		 failed;
 };
 
+static jv *jp_fail(struct jp *j, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 static jv *
 jp_fail(struct jp *j, const char *at, const char *fmt, ...)
 {

@@ -55,6 +55,9 @@ advance(struct lx *l, const char *from, const char *to)
 		}
 }
 
+static int lx_fail(struct lx *l, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 static int
 lx_fail(struct lx *l, const char *at, const char *fmt, ...)
 {

@@ -77,6 +77,9 @@ describe(const struct token *k, char *buf, size_t sz)
 	}
 }
 
+static void *fail_at(struct ps *p, const struct token *k, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 static void *
 fail_at(struct ps *p, const struct token *k, const char *fmt, ...)
 {

@@ -221,13 +221,27 @@ fmt_repr(struct buf *b, const jv *v, unsigned depth)
 
 /* ---------------------------------------------------------- json.dumps */
 static void
-json_str(struct buf *b, const char *s, size_t n)
+json_str(struct buf *b, const char *s, size_t n, int ascii)
 {
 	size_t	i;
 
 	buf_addc(b, '"');
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
+
+		if (ascii && (c >= 0x7f)) {
+			uint32_t cp;
+			size_t	k = utf8_dec(s + i, n - i, &cp);
+
+			if (cp >= 0x10000)
+				buf_printf(b, "\\u%04x\\u%04x",
+				    0xd800 + ((cp - 0x10000) >> 10),
+				    0xdc00 + ((cp - 0x10000) & 0x3ff));
+			else
+				buf_printf(b, "\\u%04x", cp);
+			i += k - 1;
+			continue;
+		}
 
 		switch (c) {
 		case '"':
@@ -273,13 +287,13 @@ json_newline(struct buf *b, const struct json_opts *o, unsigned level)
 
 /* A dict key as json.dumps writes it; -1 when it cannot be one. */
 static int
-json_key(struct buf *b, const jv *k)
+json_key(struct buf *b, const jv *k, int ascii)
 {
 	struct buf t = { 0 };
 
 	switch (k->kind) {
 	case JV_STR:
-		json_str(b, k->u.s.p, k->u.s.n);
+		json_str(b, k->u.s.p, k->u.s.n, ascii);
 		return 0;
 	case JV_INT:
 		buf_printf(b, "\"%lld\"", k->u.i);
@@ -353,7 +367,7 @@ json_dump(struct buf *b, const jv *v, const struct json_opts *o,
 			fmt_float(b, v->u.f);
 		return 0;
 	case JV_STR:
-		json_str(b, v->u.s.p, v->u.s.n);
+		json_str(b, v->u.s.p, v->u.s.n, o->ensure_ascii);
 		return 0;
 	case JV_LIST:
 		if (v->flags & JVF_GEN)
@@ -408,7 +422,7 @@ json_dump(struct buf *b, const jv *v, const struct json_opts *o,
 				buf_adds(b, o->item_sep);
 			if (o->indent)
 				json_newline(b, o, depth + 1);
-			if (json_key(b, k)) {
+			if (json_key(b, k, o->ensure_ascii)) {
 				snprintf(msg, msgsz, "keys must be str, int, float, bool or None, not %s",
 				    jv_kind_name(k));
 				free(ord);

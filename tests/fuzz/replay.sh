@@ -34,4 +34,5 @@ replay open "$src/corpus/open" "$src/crashes/open" "$scratch/hostile" \
     $fixtures
 replay edit "$src/corpus/edit" "$src/crashes/edit"
 replay dequant "$src/corpus/dequant" "$src/crashes/dequant"
+replay template "$src/corpus/template" "$src/crashes/template"
 done_testing

@@ -16,7 +16,7 @@
 set -u
 
 : "${FUZZ_SECONDS:=60}"
-: "${FUZZ_TARGETS:=open edit dequant}"
+: "${FUZZ_TARGETS:=open edit dequant template}"
 : "${FUZZ_WORK:=$TESTS_BUILDDIR/fuzz/work}"
 src="$TESTS_SRCDIR/fuzz"
 fixtures="$SHARED_DIR/fixtures/ggml"
@@ -26,7 +26,8 @@ mkdir -p "$FUZZ_WORK" || exit 1
 FUZZ_WORK=$(cd "$FUZZ_WORK" && pwd) || exit 1
 seeds="$FUZZ_WORK/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds/files" "$seeds/open" "$seeds/edit" "$seeds/dequant"
+mkdir -p "$seeds/files" "$seeds/open" "$seeds/edit" "$seeds/dequant" \
+    "$seeds/template"
 
 # Small GGUF files: fixtures under 64 KiB, the hostile corpus.
 for f in "$fixtures"/*.gguf; do
