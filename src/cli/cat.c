@@ -284,6 +284,8 @@ cmd_cat(int argc, char **argv)
 	int				 i, raw = 0, has_rb, has_cb, rc;
 	char				 sbuf[64], *comma;
 
+	argc = cli_take_shard(argc, argv);
+
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--raw") == 0)
 			raw = 1;

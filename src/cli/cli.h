@@ -45,6 +45,13 @@ struct cli_cmd {
 extern const struct cli_cmd	cli_commands[];
 extern const size_t		cli_n_commands;
 extern const char	*cli_prog;
+/* --shard (--no-set): a shard of a split model is opened alone. */
+extern int		 cli_alone;
+/*
+ * Takes --shard and --no-set out of argv (before any "--"), setting
+ * cli_alone; returns the new argc.
+ */
+int	 cli_take_shard(int argc, char **argv);
 /* The command called name, or NULL. */
 const struct cli_cmd *cli_find_command(const char *name);
 /* `ggufed --help`: the forms, every command, the options; to fp. */
@@ -57,7 +64,8 @@ void	 cli_file_error(const char *path, const struct gguf_err *err);
 void	 cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * Opens path or prints the error; NULL on failure. Either way, what an
- * interrupted or running save left beside the file is said too.
+ * interrupted or running save left beside the file is said too. A shard
+ * of a split model opens the whole set (set.h), unless cli_alone.
  */
 struct gguf_file *cli_open(const char *path);
 /*
@@ -172,5 +180,16 @@ int	 cmd_rename(int argc, char **argv);
 int	 cmd_rm_tensor(int argc, char **argv);
 int	 cmd_convert(int argc, char **argv);
 int	 cmd_recover(int argc, char **argv);
+struct gguf_doc;
+/*
+ * One command of the edit language applied to d, its refusal or warning
+ * said on stderr (where, where2: the script and line, or NULL): 0, or
+ * the LANG_* code (negative) of a refusal.
+ */
+int	 cli_edit_line(struct gguf_doc *d, const char *line, int force,
+	     const char *where, const char *where2);
+/* split.c */
+int	 cmd_split(int argc, char **argv);
+int	 cmd_merge(int argc, char **argv);
 
 #endif /* CLI_H */

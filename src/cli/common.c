@@ -12,16 +12,24 @@
 
 #include "cli.h"
 #include "doc.h"
+#include "set.h"
 
 const char	*cli_prog = "ggufed";
+int		 cli_alone;
 
 /*
  * The options of each command, as its parser accepts them. A row for a
  * new command, or an option added to a parser, goes here too: --help and
  * the manual are held to these lists.
  */
+/* Every command that reads a model: a shard alone, not its split set. */
+#define SHARD_OPT \
+	{ "--shard, --no-set", "a shard of a split model alone, not the " \
+	    "whole set" }
+
 static const struct cli_opt info_opts[] = {
 	{ "--json", "print one JSON document" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 
@@ -32,12 +40,14 @@ static const struct cli_opt recover_opts[] = {
 static const struct cli_opt dump_opts[] = {
 	{ "--json", "print one JSON document" },
 	{ "--max-array N", "at most N elements of each array" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 
 static const struct cli_opt get_opts[] = {
 	{ "--json", "print {\"type\": ..., \"value\": ...}" },
 	{ "--raw", "a string's exact bytes, unescaped (not to a terminal)" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 
@@ -46,6 +56,7 @@ static const struct cli_opt cat_opts[] = {
 	{ "--cols A:B", "columns A to B-1, the same way" },
 	{ "--slice I,J", "count rows within matrix I of dim 2, J of dim 3" },
 	{ "--raw", "what the blocks store: scales, quants, bit patterns" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 
@@ -54,6 +65,7 @@ static const struct cli_opt stats_opts[] = {
 	{ "--rows A:B", "only these rows, as for cat" },
 	{ "--json", "print one JSON document" },
 	{ "--threads N", "N threads; 0, the default, uses every CPU" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 
@@ -62,6 +74,7 @@ static const struct cli_opt tokens_opts[] = {
 	{ "--text STRING", "only the tokens whose text is exactly STRING" },
 	{ "--grep REGEX", "only the tokens whose text REGEX (PCRE2) matches" },
 	{ "--json", "print one JSON document" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 
@@ -71,6 +84,7 @@ static const struct cli_opt validate_opts[] = {
 	{ "--json", "a JSON array, one object per file" },
 	{ "-q, --quiet", "only the summary lines" },
 	{ "--threads N", "threads for --data, as for stats" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 
@@ -142,6 +156,26 @@ static const struct cli_opt save_opts[] = {
 static const struct cli_opt rm_opts[] = {
 	{ "--if-exists", "a key that is not there is no error (exit 0)" },
 	SAVE_OPTS
+};
+
+static const struct cli_opt split_opts[] = {
+	{ "--max-size N", "at most N bytes of tensor data a shard (K, M, G: "
+	    "10^3, 10^6, 10^9)" },
+	{ "--max-tensors N", "at most N tensors a shard (the default: 128)" },
+	{ "--no-tensor-first-split", "the first shard holds the metadata "
+	    "only" },
+	{ "-e CMD", "an edit command applied before splitting; repeatable" },
+	{ "--force", "write over existing files" },
+	{ "-q, --quiet", "no line for each file written" },
+	{ NULL, NULL }
+};
+
+static const struct cli_opt merge_opts[] = {
+	{ "-e CMD", "an edit command applied to the merged model; "
+	    "repeatable" },
+	{ "--force", "write over an existing file" },
+	{ "-q, --quiet", "no line saying what was written" },
+	{ NULL, NULL }
 };
 
 const struct cli_cmd cli_commands[] = {
@@ -221,6 +255,15 @@ const struct cli_cmd cli_commands[] = {
 	    "a tensor's data as float32, losslessly (for ggml to load it)",
 	    save_opts,
 	    "model.gguf token_embd.weight f32 -o embd-f32.gguf" },
+	{ "split", cmd_split, "[--max-size N[K|M|G] | --max-tensors N] "
+	    "[--no-tensor-first-split] [-e CMD]... IN.gguf OUT-PREFIX",
+	    "split a model into shards as llama.cpp's gguf-split does "
+	    "(OUT-PREFIX-00001-of-0000N.gguf ...)", split_opts,
+	    "--max-size 2G model.gguf model" },
+	{ "merge", cmd_merge, "FIRST-SHARD OUT.gguf [-e CMD]...",
+	    "join the shards of a split model into one file, as gguf-split "
+	    "--merge does", merge_opts,
+	    "model-00001-of-00003.gguf merged.gguf" },
 	{ "recover", cmd_recover, "FILE",
 	    "roll back a save that was interrupted (from its journal)",
 	    recover_opts,
@@ -350,6 +393,27 @@ cli_leftovers(const char *path, char *buf, size_t len)
 	return 1;
 }
 
+int
+cli_take_shard(int argc, char **argv)
+{
+	int	i, n = 1;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < argc)
+				argv[n++] = argv[i++];
+			break;
+		}
+		if (strcmp(argv[i], "--shard") == 0 ||
+		    strcmp(argv[i], "--no-set") == 0)
+			cli_alone = 1;
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
+}
+
 struct gguf_file *
 cli_open(const char *path)
 {
@@ -361,7 +425,8 @@ cli_open(const char *path)
 	/* First: a header torn by a crash does not parse; the journal says why. */
 	n = cli_leftovers(path, left, sizeof left);
 	memset(&err, 0, sizeof err);
-	f = gguf_open(path, &err);
+	f = gguf_set_open(path, cli_alone ? GGUF_OPEN_ALONE : GGUF_OPEN_STRICT,
+	    &err);
 	if (f == NULL)
 		cli_file_error(path, &err);
 	if (n) {

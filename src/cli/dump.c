@@ -146,6 +146,7 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 	const struct gguf_layout	*lay = gguf_layout(f);
 	const struct gguf_tensor	*t;
 	const struct gguf_warning	*w;
+	const struct gguf_file		*sh;
 	struct gguf_kv			*kv;
 	uint64_t			 i;
 	size_t				 k;
@@ -156,6 +157,19 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 	    "little", lay->alignment, gguf_fmt_group(lay->n_kv, g1, sizeof g1),
 	    gguf_fmt_group(lay->n_tensors, g2, sizeof g2),
 	    (unsigned long long)lay->data_off);
+	for (k = 0; k < gguf_n_shards(f); k++) {
+		sh = gguf_shard(f, k);
+		printf("# shard %zu of %zu ", k + 1, gguf_n_shards(f));
+		out_text(stdout, gguf_shard_path(f, k),
+		    strlen(gguf_shard_path(f, k)));
+		if (sh != NULL)
+			printf(", %s bytes, %s tensors\n", gguf_fmt_group(
+			    gguf_layout(sh)->file_size, g1, sizeof g1),
+			    gguf_fmt_group(gguf_layout(sh)->n_tensors, g2,
+			    sizeof g2));
+		else
+			printf(", not read\n");
+	}
 	for (i = 0; i < lay->n_kv; i++) {
 		kv = gguf_kv_at(f, i);
 		printf("kv %llu ", (unsigned long long)i);
@@ -183,10 +197,13 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 			fputs("?", stdout);
 		else
 			fputs(gguf_fmt_group(t->nbytes, g2, sizeof g2), stdout);
-		printf(" offset=0x%llx abs=0x%llx%s\n",
-		    (unsigned long long)t->offset,
-		    (unsigned long long)(lay->data_off + t->offset),
-		    t->flags & GGUF_TENSOR_UNREADABLE ? " unreadable" : "");
+		printf(" offset=0x%llx abs=0x%llx",
+		    (unsigned long long)t->offset, (unsigned long long)
+		    (gguf_layout(gguf_tensor_file(f, t))->data_off + t->offset));
+		if (gguf_n_shards(f) > 0)
+			printf(" shard=%u", t->shard + 1);
+		printf("%s\n", t->flags & GGUF_TENSOR_UNREADABLE ?
+		    " unreadable" : "");
 	}
 	for (k = 0; k < gguf_n_warnings(f); k++) {
 		w = gguf_warning_at(f, k);
@@ -205,6 +222,7 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 	const struct gguf_layout	*lay = gguf_layout(f);
 	const struct gguf_tensor	*t;
 	const struct gguf_warning	*w;
+	const struct gguf_file		*sh;
 	struct gguf_kv			*kv;
 	struct json			 j;
 	uint64_t			 i;
@@ -228,6 +246,31 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 	json_u64(&j, lay->ti_off);
 	json_key(&j, "data_offset");
 	json_u64(&j, lay->data_off);
+	if (gguf_n_shards(f) > 0) {
+		/* A split model: its files; each tensor names its shard. */
+		json_key(&j, "shards");
+		json_arr(&j, JSON_LINES);
+		for (k = 0; k < gguf_n_shards(f); k++) {
+			sh = gguf_shard(f, k);
+			json_obj(&j, JSON_FLAT);
+			json_key(&j, "shard");
+			json_u64(&j, k + 1);
+			json_key(&j, "file");
+			json_cstr(&j, gguf_shard_path(f, k));
+			json_key(&j, "size");
+			if (sh != NULL)
+				json_u64(&j, gguf_layout(sh)->file_size);
+			else
+				json_null(&j);
+			json_key(&j, "tensors");
+			if (sh != NULL)
+				json_u64(&j, gguf_layout(sh)->n_tensors);
+			else
+				json_null(&j);
+			json_end(&j);
+		}
+		json_end(&j);
+	}
 	json_key(&j, "kv");
 	json_arr(&j, JSON_LINES);
 	for (i = 0; i < lay->n_kv; i++) {
@@ -272,7 +315,12 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 		json_key(&j, "offset");
 		json_u64(&j, t->offset);
 		json_key(&j, "abs_offset");
-		json_u64(&j, lay->data_off + t->offset);
+		json_u64(&j, gguf_layout(gguf_tensor_file(f, t))->data_off +
+		    t->offset);
+		if (gguf_n_shards(f) > 0) {
+			json_key(&j, "shard");
+			json_u64(&j, t->shard + 1);
+		}
 		json_key(&j, "readable");
 		json_bool(&j, !(t->flags & (GGUF_TENSOR_UNREADABLE |
 		    GGUF_TENSOR_UNSIZED)));
@@ -307,6 +355,8 @@ cmd_dump(int argc, char **argv)
 	unsigned long long	 n;
 	const char		*path = NULL;
 	int			 i, rc;
+
+	argc = cli_take_shard(argc, argv);
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)

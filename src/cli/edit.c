@@ -263,9 +263,9 @@ report(const char *where, const char *where2, int rc, const char *msg)
 	fputc('\n', stderr);
 }
 
-static int
-run_line(struct gguf_doc *d, const char *line, int force, const char *where,
-    const char *where2)
+int
+cli_edit_line(struct gguf_doc *d, const char *line, int force,
+    const char *where, const char *where2)
 {
 	struct lang_cmd	cmd;
 	char		msg[600];
@@ -312,7 +312,7 @@ run_script(struct gguf_doc *d, const char *path, int force)
 			break;
 		}
 		snprintf(lno, sizeof lno, "%zu", n);
-		if ((rc = run_line(d, line, force, path, lno)) != 0)
+		if ((rc = cli_edit_line(d, line, force, path, lno)) != 0)
 			break;
 	}
 	free(line);
@@ -643,10 +643,41 @@ open_doc(const char *path)
 	return d;
 }
 
+/*
+ * A metadata edit of shard 2..N of a split model changes nothing
+ * llama.cpp reads: say so.
+ */
+static void
+warn_later_shard(struct gguf_doc *d, const char *path)
+{
+	struct gguf_change	*ch = NULL;
+	struct gguf_val		*no;
+	size_t			 n, i;
+	int			 meta = 0;
+
+	no = gguf_kv_get(gguf_doc_file(d), "split.no");
+	if (no == NULL || no->type != GGUF_VT_U16 || gguf_val_bits(no) == 0)
+		return;
+	n = gguf_doc_diff(d, &ch);
+	for (i = 0; i < n; i++)
+		if (ch[i].what == GGUF_CH_KV && !(ch[i].new_name.n >= 6 &&
+		    memcmp(ch[i].new_name.p, "split.", 6) == 0))
+			meta = 1;
+	free(ch);
+	if (meta) {
+		fprintf(stderr, "%s: ", cli_prog);
+		out_text(stderr, path, strlen(path));
+		fprintf(stderr, ": warning: this is shard %llu of a split "
+		    "model: llama.cpp reads metadata from the first shard "
+		    "only\n", (unsigned long long)gguf_val_bits(no) + 1);
+	}
+}
+
 /* After the commands: the diff if asked, then the save. */
 static int
 finish(struct gguf_doc *d, const struct opts *o)
 {
+	warn_later_shard(d, o->path);
 	if (o->dry || o->verbose)
 		print_diff(stdout, d);
 	return save(d, o);
@@ -687,7 +718,7 @@ cmd_edit(int argc, char **argv)
 			rc = run_script(d, o.steps[k].script, o.force);
 		else {
 			snprintf(where, sizeof where, "-e #%zu", k + 1);
-			rc = run_line(d, o.steps[k].text, o.force, where,
+			rc = cli_edit_line(d, o.steps[k].text, o.force, where,
 			    NULL);
 		}
 		if (rc != 0) {

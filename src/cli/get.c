@@ -127,6 +127,8 @@ cmd_get(int argc, char **argv)
 	const char		*path = NULL, *key = NULL;
 	int			 i, json = 0, raw = 0, rc;
 
+	argc = cli_take_shard(argc, argv);
+
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "set.h"
 #include "summary.h"
 
 static const char *const section_label[] = {
@@ -84,9 +85,65 @@ json_known(struct json *j, const char *key, struct gguf_val *v)
 		json_scalar(j, v);
 }
 
+/* A split model: each shard, its size and tensors. */
+static void
+show_shards(const struct gguf_file *f)
+{
+	const struct gguf_file	*sh;
+	size_t			 k;
+	char			 g[32], s[32], n[32];
+
+	printf("shards\n");
+	for (k = 0; k < gguf_n_shards(f); k++) {
+		printf("  %-5zu", k + 1);
+		out_text(stdout, gguf_shard_path(f, k),
+		    strlen(gguf_shard_path(f, k)));
+		if ((sh = gguf_shard(f, k)) == NULL) {
+			printf("  not read\n");
+			continue;
+		}
+		printf("  %s bytes (%s), %s tensor%s\n", gguf_fmt_group(
+		    gguf_layout(sh)->file_size, g, sizeof g), gguf_fmt_size(
+		    gguf_layout(sh)->file_size, s, sizeof s), gguf_fmt_group(
+		    gguf_layout(sh)->n_tensors, n, sizeof n),
+		    gguf_layout(sh)->n_tensors == 1 ? "" : "s");
+	}
+}
+
+static void
+json_shards(struct json *j, const struct gguf_file *f)
+{
+	const struct gguf_file	*sh;
+	size_t			 k;
+
+	json_key(j, "shards");
+	json_arr(j, JSON_LINES);
+	for (k = 0; k < gguf_n_shards(f); k++) {
+		sh = gguf_shard(f, k);
+		json_obj(j, JSON_FLAT);
+		json_key(j, "shard");
+		json_u64(j, k + 1);
+		json_key(j, "file");
+		json_cstr(j, gguf_shard_path(f, k));
+		json_key(j, "size");
+		if (sh != NULL)
+			json_u64(j, gguf_layout(sh)->file_size);
+		else
+			json_null(j);
+		json_key(j, "tensors");
+		if (sh != NULL)
+			json_u64(j, gguf_layout(sh)->n_tensors);
+		else
+			json_null(j);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 /* Everything the text prints, as one JSON document. */
 static void
-info_json(const char *path, const struct gguf_summary *sum)
+info_json(const char *path, const struct gguf_summary *sum,
+    const struct gguf_file *f)
 {
 	const struct gguf_layout	*lay = sum->lay;
 	const struct gguf_sum_section	*sec;
@@ -102,6 +159,11 @@ info_json(const char *path, const struct gguf_summary *sum)
 	json_cstr(&j, path);
 	json_key(&j, "file_size");
 	json_u64(&j, lay->file_size);
+	if (gguf_n_shards(f) > 0) {
+		json_key(&j, "set_size");
+		json_u64(&j, gguf_set_size(f));
+		json_shards(&j, f);
+	}
 	json_key(&j, "version");
 	json_u64(&j, lay->version);
 	json_key(&j, "byte_order");
@@ -217,6 +279,8 @@ cmd_info(int argc, char **argv)
 	int				 i, json = 0;
 	char				 g[32], s[32];
 
+	argc = cli_take_shard(argc, argv);
+
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;
@@ -239,15 +303,22 @@ cmd_info(int argc, char **argv)
 	gguf_summary_make(&sum, f, NULL, 0);
 	lay = sum.lay;
 	if (json) {
-		info_json(path, &sum);
+		info_json(path, &sum, f);
 		goto out;
 	}
 
 	printf("%-13s", "file");
 	out_text(stdout, path, strlen(path));
-	printf("\n%-13s%s bytes (%s)\n", "size",
-	    gguf_fmt_group(lay->file_size, g, sizeof g),
-	    gguf_fmt_size(lay->file_size, s, sizeof s));
+	if (gguf_n_shards(f) > 0) {
+		printf("\n%-13s%s bytes (%s) in %zu shards\n", "size",
+		    gguf_fmt_group(gguf_set_size(f), g, sizeof g),
+		    gguf_fmt_size(gguf_set_size(f), s, sizeof s),
+		    gguf_n_shards(f));
+		show_shards(f);
+	} else
+		printf("\n%-13s%s bytes (%s)\n", "size",
+		    gguf_fmt_group(lay->file_size, g, sizeof g),
+		    gguf_fmt_size(lay->file_size, s, sizeof s));
 	printf("%-13sGGUF v%u, %s-endian\n", "format", lay->version,
 	    lay->be ? "big" : "little");
 	printf("%-13s%u\n", "alignment", lay->alignment);

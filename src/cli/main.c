@@ -71,9 +71,12 @@ main(int argc, char **argv)
 			return cli_help(c);
 		return c->fn(argc - 1, argv + 1);
 	}
-	/* Not a command: a file to browse. */
+	/* Not a command: a file to browse (a shard alone with --shard). */
 	if (argv[1][0] != '-' && argc == 2)
-		return tui_main(argv[1]);
+		return tui_main(argv[1], 0);
+	if (argc == 3 && (strcmp(argv[1], "--shard") == 0 ||
+	    strcmp(argv[1], "--no-set") == 0) && argv[2][0] != '-')
+		return tui_main(argv[2], 1);
 	gguf_suggest_init(&sg, argv[1], strlen(argv[1]));
 	for (i = 0; i < cli_n_commands; i++)
 		gguf_suggest_add(&sg, cli_commands[i].name,

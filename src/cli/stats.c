@@ -207,6 +207,8 @@ cmd_stats(int argc, char **argv)
 	int				 i, all = 0, json = 0, has_rb = 0;
 	int				 rc = 0, r, names = 0;
 
+	argc = cli_take_shard(argc, argv);
+
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--all") == 0)
 			all = 1;

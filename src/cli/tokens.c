@@ -279,6 +279,8 @@ cmd_tokens(int argc, char **argv)
 	const char		*path = NULL, *grep = NULL;
 	int			 i, json = 0, rc;
 
+	argc = cli_take_shard(argc, argv);
+
 	memset(&sel, 0, sizeof sel);
 	sel.ids = xreallocarray(NULL, (size_t)argc, sizeof *sel.ids);
 	for (i = 1; i < argc; i++) {

@@ -23,6 +23,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "set.h"
 
 /* What the options ask for. */
 struct vopts {
@@ -121,7 +122,8 @@ validate_one(const char *path, const struct vopts *o, struct json *j)
 	/* Before parsing: a header torn by a crash has a journal beside it. */
 	n = cli_leftovers(path, left, sizeof left);
 	memset(&err, 0, sizeof err);
-	if ((f = gguf_open(path, &err)) == NULL) {
+	if ((f = gguf_set_open(path, cli_alone ? GGUF_OPEN_ALONE : 0,
+	    &err)) == NULL) {
 		finding(&r, GGUF_W_ERROR, err.has_off ? (int64_t)err.off : -1,
 		    err.msg);
 		if (n)
@@ -151,6 +153,8 @@ cmd_validate(int argc, char **argv)
 	struct json	  j;
 	char		**files = argv + 1;	/* gathered in place, as getopt does */
 	int		  i, nfiles = 0, failed = 0, only_files = 0;
+
+	argc = cli_take_shard(argc, argv);
 
 	memset(&o, 0, sizeof o);
 	for (i = 1; i < argc; i++) {

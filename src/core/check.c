@@ -593,7 +593,8 @@ check_general(struct checker *c)
 
 	no = key_u64(c, "split.no", &ok, &off);
 	count = key_u64(c, "split.count", &cok, &coff);
-	if (ok && cok && no >= count)
+	/* split.count 0: gguf-split's merge says "no longer split" so. */
+	if (ok && cok && count > 0 && no >= count)
 		say(c, GGUF_W_ERROR, off, "split.no is %llu but split.count "
 		    "is %llu", (unsigned long long)no,
 		    (unsigned long long)count);

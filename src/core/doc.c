@@ -40,6 +40,7 @@
 
 #include "dequant.h"
 #include "docint.h"
+#include "set.h"
 #include "suggest.h"
 
 /* ----------------------------------------------------------------- states */
@@ -122,6 +123,8 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 {
 	struct stat	st;
 	char		*real;
+	size_t		 plen;
+	unsigned	 no, count;
 
 	d->fd = -1;
 	real = realpath(path, NULL);
@@ -137,7 +140,10 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 	d->ino = st.st_ino;
 	d->size = (uint64_t)st.st_size;
 	d->mtime = st.st_mtim;
-	d->f = gguf_open_fd(d->fd, d->path, err);
+	if (d->set && gguf_set_name(d->path, &plen, &no, &count) == 0)
+		d->f = gguf_set_open(d->path, d->set_flags, err);
+	else
+		d->f = gguf_open_fd(d->fd, d->path, err);
 	if (d->f == NULL)
 		return -1;
 	d->be = gguf_layout(d->f)->be;
@@ -153,8 +159,16 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 struct gguf_doc *
 gguf_doc_open(const char *path, struct gguf_err *err)
 {
+	return gguf_doc_open_set(path, GGUF_OPEN_ALONE, err);
+}
+
+struct gguf_doc *
+gguf_doc_open_set(const char *path, unsigned flags, struct gguf_err *err)
+{
 	struct gguf_doc	*d = xcalloc(1, sizeof *d);
 
+	d->set = !(flags & GGUF_OPEN_ALONE);
+	d->set_flags = flags;
 	if (doc_load(d, path, err) != 0) {
 		doc_clear(d);
 		free(d);
@@ -169,10 +183,13 @@ int	gguf_doc_reload(struct gguf_doc *d, struct gguf_err *err);
 int
 gguf_doc_reload(struct gguf_doc *d, struct gguf_err *err)
 {
-	char	*path = xstrdup(d->path);
-	int	 rc;
+	char		*path = xstrdup(d->path);
+	int		 rc, set = d->set;
+	unsigned	 flags = d->set_flags;
 
 	doc_clear(d);
+	d->set = set;
+	d->set_flags = flags;
 	rc = doc_load(d, path, err);
 	free(path);
 	return rc;

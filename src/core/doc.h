@@ -92,6 +92,14 @@ struct gguf_doc;
  * GGUF.
  */
 struct gguf_doc		*gguf_doc_open(const char *path, struct gguf_err *err);
+/*
+ * The same, but a shard of a split model opens the whole set as one
+ * document (set.h: flags GGUF_OPEN_*; GGUF_OPEN_ALONE is gguf_doc_open).
+ * A set is read-only here: it can be saved to another path (as one file),
+ * not over its shards.
+ */
+struct gguf_doc		*gguf_doc_open_set(const char *path, unsigned flags,
+			    struct gguf_err *err);
 void			 gguf_doc_free(struct gguf_doc *d);
 
 struct gguf_file	*gguf_doc_file(struct gguf_doc *d);	/* the source */

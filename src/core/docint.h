@@ -99,6 +99,8 @@ struct gguf_doc {
 	struct timespec		 mtime;
 	int			 be;
 	int			 journal;
+	int			 set;		/* a shard opens its split set */
+	unsigned		 set_flags;	/* GGUF_OPEN_* */
 
 	struct dstate		*kv;
 	uint64_t		 n_kv;		/* entries, tombstones included */

@@ -226,6 +226,7 @@ struct gguf_tensor {
 	unsigned	 flags;		/* GGUF_TENSOR_* */
 	uint64_t	 off;		/* [off, end): raw bytes of the tensor info */
 	uint64_t	 end;
+	uint32_t	 shard;		/* split sets: the shard that holds it */
 };
 
 struct gguf_file;
@@ -316,6 +317,23 @@ int			 gguf_file_changed(const struct gguf_file *f,
  */
 int			 gguf_file_guard(const struct gguf_file *f,
 			    int (*fn)(void *), void *arg, struct gguf_err *err);
+
+/*
+ * Split sets (set.h opens them): a file that joins the shards of a split
+ * model. Its metadata, layout and raw KV bytes are the first shard's; its
+ * tensors are every shard's in shard order, each with its shard index,
+ * offsets and info bytes relative to that shard; gguf_tensor_data, the
+ * guard and the change checks go to the right shard. Its warnings are the
+ * shards' (each prefixed with the shard's file name) and the set's own.
+ * gguf_n_shards is 0 for a plain file; a shard that could not be opened
+ * is NULL (its path is still known).
+ */
+size_t			 gguf_n_shards(const struct gguf_file *f);
+const struct gguf_file	*gguf_shard(const struct gguf_file *f, size_t i);
+const char		*gguf_shard_path(const struct gguf_file *f, size_t i);
+/* The file that holds t's data: its shard, or f itself. */
+const struct gguf_file	*gguf_tensor_file(const struct gguf_file *f,
+			    const struct gguf_tensor *t);
 
 size_t			 gguf_n_warnings(const struct gguf_file *f);
 const struct gguf_warning	*gguf_warning_at(const struct gguf_file *f,

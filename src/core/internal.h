@@ -153,6 +153,20 @@ void	gguf_io_init(void);
 /* The fault rules' hook before one guarded read of tensor data (io.c). */
 void	gguf_io_map_read(void);
 
+/* reader.c: a finding added to an open file (set.c's checks). */
+void	gguf_file_warn(struct gguf_file *f, int level, uint64_t off,
+	    const char *msg);
+/*
+ * reader.c: joins the shards of a split set as one file, taking shards
+ * and paths (both arrays of n, allocated) and what they hold; shards[0]
+ * must be open, the others may be NULL (missing).
+ */
+struct gguf_file *gguf_join(const char *path, struct gguf_file **shards,
+	    char **paths, size_t n);
+
+/* reader.c: the file's own descriptor (-1 for buffers and sets). */
+int	gguf_file_fd(const struct gguf_file *f);
+
 /* 64-bit FNV-1a over n bytes. */
 uint64_t gguf_hash(const void *p, size_t n);
 

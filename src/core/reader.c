@@ -73,6 +73,15 @@ struct gguf_file {
 	struct gguf_warning	*warn;
 	size_t			 n_warn;
 	size_t			 n_dropped[3];	/* past the cap, by level */
+
+	/*
+	 * A split model joined as one (gguf_join): the metadata is the first
+	 * shard's, the tensors every shard's (each knows its shard), and the
+	 * data is read from the shards' own mappings. NULL for a missing one.
+	 */
+	struct gguf_file	**shards;
+	char			**shard_paths;
+	size_t			 n_shards;
 };
 
 /* ---------------------------------------------------------------- warnings */
@@ -159,8 +168,8 @@ read_magic(struct gguf_cur *c, struct gguf_err *err)
 	struct gguf_str		s;
 
 	if (c->size >= sizeof lfs - 1 && memcmp(c->base, lfs, sizeof lfs - 1) == 0)
-		return gguf_errf(err, 0, "this is a Git LFS pointer file, not "
-		    "the model: fetch the real file (git lfs pull)");
+		return gguf_errf(err, 0, "this is a Git LFS pointer, not the "
+		    "model: fetch it with git lfs pull");
 	if (c->size < 4) {
 		if (c->size == 0)
 			return gguf_errf(err, 0, "empty file");
@@ -393,7 +402,10 @@ check_keys(struct gguf_file *f, struct gguf_err *err)
 		    sizeof buf), spec->types, got, strict ? ": llama.cpp "
 		    "refuses another type" : "");
 	}
-	if (gguf_kv_find(f, "general.architecture", 20) < 0)
+	/* Shards 2..N of a split model hold the split keys alone. */
+	v = gguf_kv_get(f, "split.no");
+	if (gguf_kv_find(f, "general.architecture", 20) < 0 &&
+	    (v == NULL || v->type != GGUF_VT_U16 || gguf_val_bits(v) == 0))
 		warnf(f, GGUF_W_WARN, f->lay.kv_off,
 		    "no general.architecture key");
 
@@ -892,6 +904,12 @@ gguf_close(struct gguf_file *f)
 
 	if (f == NULL)
 		return;
+	for (w = 0; w < f->n_shards; w++) {
+		gguf_close(f->shards[w]);
+		free(f->shard_paths[w]);
+	}
+	free(f->shards);
+	free(f->shard_paths);
 	for (i = 0; i < f->n_kv; i++)
 		gguf_arrix_free(f->kv[i].val.ix);
 	for (w = 0; w < f->n_warn; w++)
@@ -980,7 +998,124 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": data "
 		    "lies beyond the end of the file",
 		    pname(&t->name, buf, sizeof buf)), NULL;
+	if (f->n_shards > 0)
+		f = f->shards[t->shard];
 	return f->base + f->lay.data_off + t->offset;
+}
+
+/* ------------------------------------------------------------ split sets */
+
+static const char *
+base_name(const char *path)
+{
+	const char	*s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+/* "changed on disk: ..." of shard i becomes "SHARD: changed on disk: ...". */
+static void
+shard_msg(const struct gguf_file *f, size_t i, struct gguf_err *err)
+{
+	char	buf[sizeof err->msg];
+
+	snprintf(buf, sizeof buf, "%.200s: %.300s",
+	    base_name(f->shard_paths[i]), err->msg);
+	memcpy(err->msg, buf, sizeof buf);
+}
+
+void
+gguf_file_warn(struct gguf_file *f, int level, uint64_t off, const char *msg)
+{
+	warnf(f, level, off, "%s", msg);
+}
+
+struct gguf_file *
+gguf_join(const char *path, struct gguf_file **shards, char **paths,
+    size_t n)
+{
+	struct gguf_file	*f = xcalloc(1, sizeof *f), *s0 = shards[0], *s;
+	struct gguf_tensor	*t;
+	uint64_t		 i, total = 0;
+	int64_t			 dup;
+	size_t			 k, w;
+	char			 nm[256];
+
+	f->path = xstrdup(path);
+	f->fd = -1;
+	f->shards = shards;
+	f->shard_paths = paths;
+	f->n_shards = n;
+	f->base = s0->base;
+	f->size = s0->size;
+	f->lay = s0->lay;
+	f->n_kv = s0->n_kv;
+	f->kv = xcalloc((size_t)(f->n_kv > 0 ? f->n_kv : 1), sizeof *f->kv);
+	for (i = 0; i < f->n_kv; i++) {
+		f->kv[i] = s0->kv[i];
+		f->kv[i].val.ix = NULL;
+	}
+	gguf_nameix_init(&f->kv_names, kv_name, f, f->n_kv);
+	for (i = 0; i < f->n_kv; i++)
+		gguf_nameix_add(&f->kv_names, i);
+	for (k = 0; k < n; k++)
+		if (shards[k] != NULL)
+			total += shards[k]->n_tensors;
+	f->tensors = xcalloc((size_t)(total > 0 ? total : 1),
+	    sizeof *f->tensors);
+	gguf_nameix_init(&f->tensor_names, tensor_name, f, total);
+	for (k = 0; k < n; k++) {
+		if ((s = shards[k]) == NULL)
+			continue;
+		for (w = 0; w < s->n_warn; w++)
+			warnf(f, s->warn[w].level, s->warn[w].off, "%s: %s",
+			    base_name(paths[k]), s->warn[w].msg);
+		for (i = 0; i < s->n_tensors; i++) {
+			t = &f->tensors[f->n_tensors];
+			*t = s->tensors[i];
+			t->shard = (uint32_t)k;
+			dup = gguf_nameix_add(&f->tensor_names, f->n_tensors);
+			if (dup >= 0 && f->tensors[dup].shard != k)
+				warnf(f, GGUF_W_ERROR, t->off, "%s: tensor "
+				    "\"%s\" is in %s too (llama.cpp refuses "
+				    "a tensor name twice)", base_name(paths[k]),
+				    pname(&t->name, nm, sizeof nm),
+				    base_name(paths[f->tensors[dup].shard]));
+			f->n_tensors++;
+		}
+	}
+	f->lay.n_tensors = f->n_tensors;
+	return f;
+}
+
+int
+gguf_file_fd(const struct gguf_file *f)
+{
+	return f->fd;
+}
+
+size_t
+gguf_n_shards(const struct gguf_file *f)
+{
+	return f->n_shards;
+}
+
+const struct gguf_file *
+gguf_shard(const struct gguf_file *f, size_t i)
+{
+	return i < f->n_shards ? f->shards[i] : NULL;
+}
+
+const char *
+gguf_shard_path(const struct gguf_file *f, size_t i)
+{
+	return i < f->n_shards ? f->shard_paths[i] : NULL;
+}
+
+const struct gguf_file *
+gguf_tensor_file(const struct gguf_file *f, const struct gguf_tensor *t)
+{
+	return f->n_shards > 0 ? f->shards[t->shard] : f;
 }
 
 /* ------------------------------------------------------------- changes */
@@ -1026,7 +1161,15 @@ gguf_file_changed(const struct gguf_file *f, unsigned how,
 {
 	struct stat	st;
 	char		a[32], b[32];
+	size_t		i;
 
+	for (i = 0; i < f->n_shards; i++)
+		if (f->shards[i] != NULL &&
+		    gguf_file_changed(f->shards[i], how, err)) {
+			if (err != NULL)
+				shard_msg(f, i, err);
+			return 1;
+		}
 	if (f->fd < 0)
 		return 0;
 	if (fstat(f->fd, &st) != 0)
@@ -1059,6 +1202,28 @@ gguf_file_changed(const struct gguf_file *f, unsigned how,
 	return 0;
 }
 
+/* The guards of a set: one for each shard's mapping, nested. */
+struct nest {
+	const struct gguf_file	*f;
+	size_t			 i;
+	int			(*fn)(void *);
+	void			*arg;
+};
+
+static int
+nest_cb(void *arg)
+{
+	struct nest		*n = arg;
+	const struct gguf_file	*s;
+
+	while (n->i < n->f->n_shards && n->f->shards[n->i] == NULL)
+		n->i++;
+	if (n->i == n->f->n_shards)
+		return n->fn(n->arg);
+	s = n->f->shards[n->i++];
+	return gguf_guard_run(s->base, s->size, nest_cb, n);
+}
+
 int
 gguf_file_guard(const struct gguf_file *f, int (*fn)(void *), void *arg,
     struct gguf_err *err)
@@ -1073,7 +1238,12 @@ gguf_file_guard(const struct gguf_file *f, int (*fn)(void *), void *arg,
 		return -1;
 	}
 	gguf_io_map_read();
-	rc = gguf_guard_run(f->base, f->size, fn, arg);
+	if (f->n_shards > 0) {
+		struct nest	n = { f, 0, fn, arg };
+
+		rc = nest_cb(&n);
+	} else
+		rc = gguf_guard_run(f->base, f->size, fn, arg);
 	if (rc != GGUF_GUARD_FAULT)
 		return rc;
 	if (!gguf_file_changed(f, 0, &e))

@@ -1173,6 +1173,10 @@ decide(struct gguf_doc *d, const struct gguf_save_opts *o,
 	long	pid;
 
 	memset(info, 0, sizeof *info);
+	if (o->path == NULL && gguf_n_shards(d->f) > 0)
+		return gguf_errf(err, -1, "a split model cannot be saved over "
+		    "its shards: save it as one file (merge), or open the "
+		    "shard alone (--shard) to edit it");
 	if (gguf_journal_exists(d->real)) {
 		if ((pid = gguf_save_holder(d->real)) != 0)
 			return held_err(pid, err);

@@ -211,7 +211,12 @@ gguf_plan(struct gguf_doc *d, int64_t reserve, struct wplan *p,
 	p->res_kv = -1;
 	p->align = gguf_doc_alignment(d);
 	p->off = xcalloc((size_t)d->n_ten, sizeof *p->off);
-	src_layout(d, p, info);
+	if (gguf_n_shards(d->f) > 0) {
+		/* A split set is written as one file, laid out anew. */
+		p->src_canon = 0;
+		p->src_region = lay->data_off;
+	} else
+		src_layout(d, p, info);
 	if (lay->version < 3)
 		gguf_notice(info, "GGUF v%u converted to v3", (unsigned)lay->version);
 
@@ -260,6 +265,7 @@ gguf_plan(struct gguf_doc *d, int64_t reserve, struct wplan *p,
 
 	/* Tensor layout: kept as is, or re-laid out canonically. */
 	p->relayout = removed || conv > 0 || !p->src_canon ||
+	    gguf_n_shards(d->f) > 0 ||
 	    p->align != lay->alignment;
 	if (p->relayout && lay->n_tensors > 0) {
 		expect = 0;
@@ -508,7 +514,8 @@ write_ti(struct gguf_doc *d, const struct wplan *p, uint64_t i,
 	uint32_t			 k;
 
 	if (ti_raw(d, p, i))
-		return gguf_sink_put(s, gguf_base(d->f) + t->off,
+		return gguf_sink_put(s, gguf_base(gguf_tensor_file(d->f, t)) +
+		    t->off,
 		    t->end - t->off, err);
 	name = gguf_doc_tensor_name(d, i);
 	gbuf_u64(tmp, name.n, d->be);
@@ -838,6 +845,7 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 {
 	const struct gguf_layout	*lay = gguf_layout(d->f);
 	const struct gguf_tensor	*t;
+	const struct gguf_file		*src;
 	struct copier			 c;
 	uint64_t			 i, end, pend;
 	int				 rc = -1;
@@ -854,11 +862,14 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 		if (d->ten[i].removed)
 			continue;
 		t = gguf_tensor_at(d->f, i);
+		src = gguf_tensor_file(d->f, t);
+		if (src != d->f)	/* a shard of a set */
+			c.in = gguf_file_fd(src);
 		if (d->ten[i].f32) {
 			if (write_f32(d, t, fd, p->data_off + p->off[i], &c, s,
 			    err) != 0)
 				goto out;
-		} else if (copy_range(&c, lay->data_off + t->offset,
+		} else if (copy_range(&c, gguf_layout(src)->data_off + t->offset,
 		    p->data_off + p->off[i], t->nbytes, s, err) != 0)
 			goto out;
 		end = p->off[i] + gguf_doc_tensor_nbytes(d, i);

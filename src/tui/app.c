@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "set.h"
 #include "cmd/value.h"
 
 enum search_kind { K_SEARCH, K_SEARCH_BACK, K_FILTER };
@@ -405,7 +406,7 @@ app_reload_run(struct app *a)
 		return;
 	}
 	memset(&err, 0, sizeof err);
-	if ((nd = gguf_doc_open(a->path, &err)) == NULL) {
+	if ((nd = gguf_doc_open_set(a->path, a->open_flags, &err)) == NULL) {
 		app_error(a, "cannot open %s again:\n%s\n\nStill showing "
 		    "the file as it was.", a->path, err.msg);
 		return;
@@ -779,7 +780,7 @@ app_now_ms(void)
 /* ---------------------------------------------------------------- main */
 
 int
-tui_main(const char *path)
+tui_main(const char *path, int alone)
 {
 	struct app		 app, *a = &app;
 	struct gguf_err		 err;
@@ -793,7 +794,8 @@ tui_main(const char *path)
 	tui_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	a->search_dir = 1;
 	/* Open before touching the terminal: a bad file leaves it alone. */
-	if ((a->doc = gguf_doc_open(path, &err)) == NULL) {
+	a->open_flags = alone ? GGUF_OPEN_ALONE : 0;
+	if ((a->doc = gguf_doc_open_set(path, a->open_flags, &err)) == NULL) {
 		gguf_err_text(&err, msg, sizeof msg);
 		fprintf(stderr, "ggufed: ");
 		dl_init(&a->dl);

@@ -45,6 +45,7 @@ extern const struct tab	app_tabs[N_TABS];
 struct app {
 	struct gguf_doc	*doc;
 	char		*path;		/* the document's file */
+	unsigned	 open_flags;	/* GGUF_OPEN_*: a shard alone or its set */
 	struct view	*stk[N_TABS][MAX_DEPTH];
 	int		 depth[N_TABS];	/* views in each stack, 0: not made */
 	int		 tab;

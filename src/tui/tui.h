@@ -515,9 +515,10 @@ void	app_push_home(struct app *a, struct view *v);
  * if standard input or output is not a terminal. If the environment has
  * GGUFED_SCRIPT, keys come from that file and the screen is virtual (see
  * script.c). If the terminal goes away, the program ends (1 if edits
- * were pending: they are lost).
+ * were pending: they are lost). A shard of a split model opens the whole
+ * set, unless alone.
  */
-int	tui_main(const char *path);
+int	tui_main(const char *path, int alone);
 
 /* ------------------------------------------------------------ model.c */
 

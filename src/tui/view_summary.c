@@ -25,6 +25,7 @@
 
 #include "mem.h"
 #include "naming.h"
+#include "set.h"
 #include "summary.h"
 #include "token.h"
 #include "tui.h"
@@ -281,6 +282,37 @@ summary_action(struct view *v, enum tui_action act,
 	return R_DRAW;
 }
 
+/* A split model: each shard, its size and tensors (or why it is not read). */
+static void
+add_shards(struct summary *s)
+{
+	struct gguf_file	*f = app_file(s->app);
+	const struct gguf_file	*sh;
+	const char		*path, *base;
+	size_t			 k, n = gguf_n_shards(f);
+	char			 nm[100], z[32], g[32];
+
+	if (n == 0)
+		return;
+	add(s, SL_BLANK, NULL);
+	add(s, SL_HEAD, "Shards");
+	for (k = 0; k < n; k++) {
+		path = gguf_shard_path(f, k);
+		base = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 :
+		    path;
+		gguf_pname(base, strlen(base), nm, sizeof nm);
+		if ((sh = gguf_shard(f, k)) == NULL)
+			add_text(s, "", S_WARN, "%zu  %s  not read (see the "
+			    "checks)", k + 1, nm);
+		else
+			add_text(s, "", S_NORMAL, "%zu  %s  %s, %s tensor%s",
+			    k + 1, nm, gguf_fmt_size(gguf_layout(sh)->file_size,
+			    z, sizeof z), gguf_fmt_group(
+			    gguf_layout(sh)->n_tensors, g, sizeof g),
+			    gguf_layout(sh)->n_tensors == 1 ? "" : "s");
+	}
+}
+
 static void
 build(struct summary *s)
 {
@@ -300,9 +332,15 @@ build(struct summary *s)
 	l = add(s, SL_FILE, "File");
 	l->fs.p = app_path(a);
 	l->fs.n = strlen(app_path(a));
-	add_text(s, "Size", S_NUMBER, "%s bytes (%s)",
-	    gguf_fmt_group(lay->file_size, g, sizeof g),
-	    gguf_fmt_size(lay->file_size, z, sizeof z));
+	if (gguf_n_shards(app_file(a)) > 0)
+		add_text(s, "Size", S_NUMBER, "%s bytes (%s) in %zu shards",
+		    gguf_fmt_group(gguf_set_size(app_file(a)), g, sizeof g),
+		    gguf_fmt_size(gguf_set_size(app_file(a)), z, sizeof z),
+		    gguf_n_shards(app_file(a)));
+	else
+		add_text(s, "Size", S_NUMBER, "%s bytes (%s)",
+		    gguf_fmt_group(lay->file_size, g, sizeof g),
+		    gguf_fmt_size(lay->file_size, z, sizeof z));
 	add_text(s, "Format", S_NORMAL, "GGUF v%u, %s-endian, alignment %u",
 	    lay->version, lay->be ? "big" : "little", lay->alignment);
 	add_str(s, "Architecture", sum->arch);
@@ -319,8 +357,10 @@ build(struct summary *s)
 	add_text(s, "Tensors", S_NUMBER, "%s",
 	    gguf_fmt_group(lay->n_tensors, g, sizeof g));
 
+	add_shards(s);
 	add(s, SL_BLANK, NULL);
-	add(s, SL_HEAD, "Sections");
+	add(s, SL_HEAD, gguf_n_shards(app_file(a)) > 0 ? "Sections of shard 1" :
+	    "Sections");
 	for (k = 0; k < sum->n_sections; k++)
 		add_section(s, &sum->sections[k]);
 

@@ -10,7 +10,10 @@
  * offset; a group sorts by its total size, its smallest type and offset.
  *
  * Which columns are shown depends on the width: name, type, shape and
- * bytes always; elements from 100 columns; the offset from 120.
+ * bytes always; elements from 100 columns; the offset from 120. A split
+ * model (set.h) adds the shard that holds each tensor, a sort by shard
+ * (then offset: the order of the files), and a filter or search matches
+ * the shard too: "shard 2" or its file name.
  *
  * Names are the document's: a renamed tensor shows its new name with a
  * '>' in the gap before its type, a removed one stays, dimmed and marked
@@ -29,14 +32,16 @@
 #define ELEM_W		14
 #define BYTES_W		10
 #define OFF_W		14
+#define SHARD_W		7
 #define NARROW_W	60	/* below this, no bytes and a narrow shape */
 #define SHAPE_NARROW_W	12
 #define NAME_MIN_W	28	/* less, and the shape is left out */
 
-enum { SORT_NAME, SORT_SIZE, SORT_TYPE, SORT_OFFSET, SORT_COUNT };
+enum { SORT_NAME, SORT_SIZE, SORT_TYPE, SORT_OFFSET, SORT_SHARD,
+    SORT_COUNT };
 
 static const char *const sort_names[SORT_COUNT] = {
-	"name", "size", "type", "offset"
+	"name", "size", "type", "offset", "shard"
 };
 
 /* What a group adds up, beside its name and count (struct list_group). */
@@ -45,6 +50,8 @@ struct tgroup {
 	uint64_t	 elems;
 	uint64_t	 min_off;
 	uint32_t	 min_type;
+	uint32_t	 min_shard;
+	uint32_t	 max_shard;
 };
 
 struct tensors {
@@ -54,6 +61,8 @@ struct tensors {
 	struct tgroup		*sums;		/* of each group */
 	int			 sort;
 	int			 rev;
+	int			 set;		/* a split model: shards shown */
+	struct dline		 scratch;	/* match's texts */
 };
 
 /*
@@ -143,6 +152,7 @@ build(struct tensors *ts, uint64_t *n_nodes)
 	for (k = 0; k < ts->groups.n; k++) {
 		ts->sums[k].min_off = UINT64_MAX;
 		ts->sums[k].min_type = UINT32_MAX;
+		ts->sums[k].min_shard = UINT32_MAX;
 	}
 	for (i = 0; i < n; i++) {
 		if (ts->groups.of[i] == LIST_ROOT)
@@ -157,6 +167,10 @@ build(struct tensors *ts, uint64_t *n_nodes)
 			g->min_off = t->offset;
 		if (type < g->min_type)
 			g->min_type = type;
+		if (t->shard < g->min_shard)
+			g->min_shard = t->shard;
+		if (t->shard > g->max_shard)
+			g->max_shard = t->shard;
 	}
 	return nodes;
 }
@@ -164,7 +178,7 @@ build(struct tensors *ts, uint64_t *n_nodes)
 /* The sort keys of an item, group or tensor. */
 static void
 keys_of(struct tensors *ts, uint64_t id, const char **p, size_t *n,
-    uint64_t *bytes, uint64_t *type, uint64_t *off)
+    uint64_t *bytes, uint64_t *type, uint64_t *off, uint64_t *shard)
 {
 	const struct gguf_tensor	*t;
 	struct tgroup			*g;
@@ -178,6 +192,7 @@ keys_of(struct tensors *ts, uint64_t id, const char **p, size_t *n,
 		*bytes = g->bytes;
 		*type = g->min_type;
 		*off = g->min_off;
+		*shard = g->min_shard;
 		return;
 	}
 	t = mdl_tensor(ts->app, id);
@@ -186,6 +201,7 @@ keys_of(struct tensors *ts, uint64_t id, const char **p, size_t *n,
 	*n = (size_t)nm.n;
 	*type = mdl_tensor_type(ts->app, id, bytes);
 	*off = t->offset;
+	*shard = t->shard;
 }
 
 static int
@@ -194,11 +210,11 @@ cmp(void *ctx, uint64_t a, uint64_t b)
 	struct tensors	*ts = ctx;
 	const char	*pa, *pb;
 	size_t		 na, nb;
-	uint64_t	 ba, bb, ta, tb, oa, ob;
+	uint64_t	 ba, bb, ta, tb, oa, ob, sa, sb;
 	int		 c = 0;
 
-	keys_of(ts, a, &pa, &na, &ba, &ta, &oa);
-	keys_of(ts, b, &pb, &nb, &bb, &tb, &ob);
+	keys_of(ts, a, &pa, &na, &ba, &ta, &oa, &sa);
+	keys_of(ts, b, &pb, &nb, &bb, &tb, &ob, &sb);
 	switch (ts->sort) {
 	case SORT_SIZE:
 		/* Largest first: that is what one sorts by size for. */
@@ -209,6 +225,11 @@ cmp(void *ctx, uint64_t a, uint64_t b)
 		break;
 	case SORT_OFFSET:
 		c = oa < ob ? -1 : oa > ob;
+		break;
+	case SORT_SHARD:
+		c = sa < sb ? -1 : sa > sb;
+		if (c == 0)
+			c = oa < ob ? -1 : oa > ob;
 		break;
 	}
 	if (c == 0)
@@ -226,17 +247,20 @@ struct cols {
 	int	elem;		/* shown or not */
 	int	bytes;
 	int	off;
+	int	shard;
 };
 
 static void
-columns(int w, struct cols *c)
+columns(int w, int set, struct cols *c)
 {
 	c->elem = w >= 100;
 	c->off = w >= 120;
 	c->bytes = w >= NARROW_W;
+	c->shard = set;
 	c->shape_w = w >= NARROW_W ? SHAPE_W : SHAPE_NARROW_W;
 	c->name_w = w - TYPE_W - c->shape_w - 1 - (c->bytes ? BYTES_W : 0) -
-	    (c->elem ? ELEM_W : 0) - (c->off ? OFF_W : 0);
+	    (c->elem ? ELEM_W : 0) - (c->off ? OFF_W : 0) -
+	    (c->shard ? SHARD_W : 0);
 	if (c->name_w < NAME_MIN_W) {
 		/* The shape is in the preview; the name is only here. */
 		c->name_w += c->shape_w;
@@ -249,10 +273,10 @@ columns(int w, struct cols *c)
 static void
 header(void *ctx, struct dline *dl, int w)
 {
-	struct cols	c;
+	struct tensors	*ts = ctx;
+	struct cols	 c;
 
-	(void)ctx;
-	columns(w, &c);
+	columns(w, ts->set, &c);
 	dl_puts(dl, S_HEADER, "    Name");
 	dl_pad(dl, S_HEADER, c.name_w);
 	dl_puts(dl, S_HEADER, " Type");
@@ -266,6 +290,8 @@ header(void *ctx, struct dline *dl, int w)
 		dl_rjust(dl, S_HEADER, "Bytes", BYTES_W);
 	if (c.off)
 		dl_rjust(dl, S_HEADER, "Offset", OFF_W);
+	if (c.shard)
+		dl_rjust(dl, S_HEADER, "Shard", SHARD_W);
 	dl_pad(dl, S_HEADER, w);
 }
 
@@ -293,6 +319,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct tensors			*ts = ctx;
 	const struct gguf_tensor	*t;
 	struct list_group		*g;
+	struct tgroup			*gs;
 	char				 buf[96], tb[24], mk[2], cb[32];
 	const char			*tn;
 	struct gguf_str			 nm;
@@ -302,7 +329,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	uint32_t			 type;
 	int				 nw, dead;
 
-	columns(w, &c);
+	columns(w, ts->set, &c);
 	nw = c.name_w;
 	if (id & LIST_GROUP) {
 		g = &ts->groups.g[id & ~LIST_GROUP];
@@ -320,6 +347,19 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 			dl_rjust(dl, S_DIM, gguf_fmt_size(
 			    ts->sums[id & ~LIST_GROUP].bytes, buf, sizeof buf),
 			    BYTES_W);
+		if (c.shard && c.off)
+			dl_pad(dl, S_NORMAL, dl->cols + OFF_W);
+		if (c.shard) {
+			/* The shards it spans: "2", or "2-3". */
+			gs = &ts->sums[id & ~LIST_GROUP];
+			if (gs->max_shard > gs->min_shard)
+				snprintf(buf, sizeof buf, "%u-%u",
+				    gs->min_shard + 1, gs->max_shard + 1);
+			else
+				snprintf(buf, sizeof buf, "%u",
+				    gs->min_shard + 1);
+			dl_rjust(dl, S_DIM, buf, SHARD_W);
+		}
 		return;
 	}
 	t = mdl_tensor(ts->app, id);
@@ -353,6 +393,10 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		dl_rjust(dl, (t->flags & GGUF_TENSOR_UNREADABLE) ? S_WARN :
 		    S_DIM, buf, OFF_W);
 	}
+	if (c.shard) {
+		snprintf(buf, sizeof buf, "%u", t->shard + 1);
+		dl_rjust(dl, S_NUMBER, buf, SHARD_W);
+	}
 }
 
 /* Searches and filters look at the name only. */
@@ -374,6 +418,35 @@ text(void *ctx, struct dline *dl, uint64_t id)
 	dl_text(dl, S_KEY, nm.p, (size_t)nm.n, 0, 1 << 30, 0);
 }
 
+/* In a split model: the name, else "shard N", else the shard's file name. */
+static int
+match(void *ctx, struct re *re, uint64_t id)
+{
+	struct tensors	*ts = ctx;
+	struct dline	*dl = &ts->scratch;
+	const char	*path, *base;
+	size_t		 so, eo;
+	uint32_t	 k;
+	char		 buf[32];
+
+	dl_reset(dl);
+	text(ts, dl, id);
+	if (re_match(re, dl->s != NULL ? dl->s : "", dl->len, 0, &so, &eo))
+		return 1;
+	if (!ts->set || (id & LIST_GROUP))
+		return 0;
+	k = mdl_tensor(ts->app, id)->shard;
+	snprintf(buf, sizeof buf, "shard %u", k + 1);
+	if (re_match(re, buf, strlen(buf), 0, &so, &eo))
+		return 1;
+	if ((path = gguf_shard_path(app_file(ts->app), k)) == NULL)
+		return 0;
+	base = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+	dl_reset(dl);
+	dl_text(dl, S_NORMAL, base, strlen(base), 0, 1 << 30, 0);
+	return re_match(re, dl->s != NULL ? dl->s : "", dl->len, 0, &so, &eo);
+}
+
 static int
 action(struct view *v, enum tui_action act, const struct tui_input *in)
 {
@@ -384,6 +457,8 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 	switch (act) {
 	case ACT_SORT:
 		ts->sort = (ts->sort + 1) % SORT_COUNT;
+		if (ts->sort == SORT_SHARD && !ts->set)
+			ts->sort = SORT_NAME;
 		list_rebuild(&ts->list);
 		app_msg(ts->app, 0, "sorted by %s%s", sort_names[ts->sort],
 		    ts->rev ? ", reversed" : "");
@@ -474,6 +549,7 @@ tensors_free(struct view *v)
 	list_free(&ts->list);
 	list_groups_free(&ts->groups);
 	free(ts->sums);
+	dl_free(&ts->scratch);
 	free(ts);
 }
 
@@ -482,6 +558,7 @@ static const struct list_ops tensors_list_ops = {
 	.text = text,
 	.header = header,
 	.cmp = cmp,
+	.match = match,
 };
 
 static const struct view_ops tensors_ops = {
@@ -501,6 +578,8 @@ view_tensors_new(struct app *a)
 	uint64_t		 n;
 
 	ts->app = a;
+	ts->set = gguf_n_shards(app_file(a)) > 0;
+	dl_init(&ts->scratch);
 	nodes = build(ts, &n);
 	list_init_tree(&ts->list, &tensors_list_ops, ts, nodes, n);
 	v = view_new(a, &tensors_ops, SC_LIST | SC_TREE | SC_TENSORS, ts);

@@ -9,6 +9,10 @@
  *	gen_bench --small FILE	the same metadata, fewer and smaller
  *				tensors, every data byte written (about
  *				20 MB)
+ *	gen_bench --wide FILE	the same metadata, 10,001 small tensor
+ *				infos, sparse data (about 300 MB on
+ *				paper): what the split-model benchmark
+ *				splits into 20 shards
  *
  * The output is deterministic and canonical (ggml's layout: offsets are
  * the padded running sum, the data is followed by its padding), so a
@@ -42,6 +46,8 @@ struct model {
 static const struct model	big = { 222, 2560, 6912, 20, 4, N_VOCAB };
 /* Small: about 15 MB of tensors next to about 7 MB of metadata. */
 static const struct model	small = { 6, 512, 1536, 8, 2, 4096 };
+/* Wide: 1,111 layers x 9 + 2 = 10,001 tensors of a small model. */
+static const struct model	wide = { 1111, 256, 256, 8, 2, N_VOCAB };
 
 static const struct {
 	uint32_t	id;
@@ -280,13 +286,17 @@ main(int argc, char **argv)
 		md = &small;
 		real = 1;
 		path = argv[2];
+	} else if (argc == 3 && strcmp(argv[1], "--wide") == 0) {
+		md = &wide;
+		path = argv[2];
 	} else if (argc == 2 && argv[1][0] != '-')
 		path = argv[1];
 	else {
-		fprintf(stderr, "usage: gen_bench [--small] FILE\n"
+		fprintf(stderr, "usage: gen_bench [--small | --wide] FILE\n"
 		    "  FILE: 150,000-token vocabulary, 2,000 tensor infos, "
 		    "sparse data (> 8 GB)\n"
-		    "  --small: same metadata, about 20 MB of real data\n");
+		    "  --small: same metadata, about 20 MB of real data\n"
+		    "  --wide: same metadata, 10,001 small tensors, sparse\n");
 		return 2;
 	}
 

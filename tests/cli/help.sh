@@ -10,6 +10,9 @@ demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
 m="$scratch/model.gguf"
 cp_w "$demo" "$m" || { echo "Bail out! no demo model"; exit 1; }
 cp_w "$demo" "$scratch/other.gguf"	# the other model of diff's example
+# A split model for merge (and its example).
+"$GGUFED" split -q --max-tensors 16 "$m" "$scratch/model" ||
+    { echo "Bail out! cannot split the demo model"; exit 1; }
 
 "$GGUFED" --help >"$scratch/all" 2>"$scratch/err"; ok $? "--help exits 0"
 [ ! -s "$scratch/err" ]; ok $? "--help writes to standard output only"
@@ -43,6 +46,8 @@ base() {
 	tokens)		set -- "$m" --id 1 ;;
 	mem)		set -- "$m" ;;
 	diff)		set -- "$m" "$m" ;;
+	split)		set -- "$m" sp --force ;;
+	merge)		set -- model-00001-of-00003.gguf out.gguf ;;
 	*)		return 1 ;;
 	esac
 	for a in "$@"; do

@@ -1051,7 +1051,7 @@ header(void)
 
 	gg_init(&g, 3, 0);
 	gg_bytes(&g, lfs, sizeof lfs - 1);
-	emit(&g, "lfs-pointer", "error", 0, "this is a Git LFS pointer file");
+	emit(&g, "lfs-pointer", "error", 0, "this is a Git LFS pointer, not the model");
 
 	base(&g, &m, 3, 0);
 	memcpy(g.buf, "FUGG", 4);

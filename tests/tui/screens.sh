@@ -243,6 +243,19 @@ screen mouse-click "$FIX" $BV "keys 2" "click 5 10"
 screen mouse-open "$FIX" $BV "keys 2" "dclick 23 10"
 screen mouse-wheel "$FIX" $BV "keys 3" "wheel down 5 5" "wheel down 5 5"
 
+# A split model (the demo model in 4 shards), opened from shard 2: the
+# Summary lists the shards, Tensors has a Shard column, sorts by shard
+# (s four times) and filters by it.
+SET=$scratch/set
+mkdir -p "$SET"
+"$GGUFED" split -q --max-tensors 10 \
+    "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" "$SET/m"
+S2=m-00002-of-00004.gguf
+screen set-summary "$SET" $S2
+screen set-tensors "$SET" $S2 "keys 4"
+screen set-tensors-by-shard "$SET" $S2 "keys 4ssss"
+screen set-tensors-filter "$SET" $S2 "keys 4f" "type shard 3" "keys <Enter>"
+
 # Resize, and a terminal too small to draw in.
 screen resize "$FIX" $BV "keys 2" "size 120x40"
 screen too-small "$FIX" $BV "size 30x8"

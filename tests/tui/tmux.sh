@@ -99,6 +99,22 @@ tm send-keys -t t / t o k e n _ i d Enter
 settle "$scratch/search" "bos_token_id"
 same search search.80x24
 
+# A split model opened from shard 2: its Summary and Tensors are those of
+# the script mode's golden screens.
+mkdir -p "$scratch/set"
+"$GGUFED" split -q --max-tensors 10 \
+    "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" "$scratch/set/m"
+start "$scratch/set" m-00002-of-00004.gguf
+settle "$scratch/set-summary" "Shards"
+same set-summary set-summary.80x24
+tm send-keys -t t 4
+settle "$scratch/set-tensors" "Shard"
+same set-tensors set-tensors.80x24
+tm send-keys -t t q
+wait_dead
+start "$FIX" big-vocab.gguf
+settle "$scratch/summary2" "Sections"
+
 # q at a top view: the program ends with status 0 and leaves the
 # alternate screen.
 tm send-keys -t t q

@@ -1,0 +1,349 @@
+/*
+ * split.c - `ggufed split` and `ggufed merge`: a model into the shards of
+ * a split model, and a split model back into one file, laid out as
+ * llama.cpp's gguf-split lays them out.
+ *
+ *	ggufed split [--max-size N[K|M|G] | --max-tensors N]
+ *	    [--no-tensor-first-split] [-e CMD]... IN.gguf OUT-PREFIX
+ *	ggufed merge FIRST-SHARD OUT.gguf [-e CMD]...
+ *
+ * The -e commands (the edit language) apply to the model before it is
+ * split or once it is merged. Every output is written beside its target
+ * and renamed over it when complete (the save of doc.h); an existing
+ * output is refused unless --force. One line per written file on
+ * standard output; progress (on a terminal), notes and errors on
+ * standard error.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "doc.h"
+#include "set.h"
+
+struct sopts {
+	const char	 *in;
+	const char	 *out;
+	int		  mode;
+	uint64_t	  max;
+	int		  no_first;
+	int		  force;
+	int		  quiet;
+	const char	**cmds;
+	size_t		  ncmds;
+};
+
+static volatile sig_atomic_t	interrupted;
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+struct prog {
+	const char	*name;
+	int		 tty;
+	unsigned	 last;
+};
+
+static int
+progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct prog	*p = arg;
+	unsigned	 pct;
+
+	if (interrupted)
+		return 1;
+	if (!p->tty || total < (64u << 20))
+		return 0;
+	pct = (unsigned)(done * 100 / (total ? total : 1));
+	if (pct != p->last) {
+		fprintf(stderr, "\r%s: %u%%", p->name, pct);
+		p->last = pct;
+	}
+	return 0;
+}
+
+/* "4G" -> 4,000,000,000: K, M and G are powers of 1000, as gguf-split's. */
+static int
+parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long	n;
+	uint64_t		mul = 1;
+	size_t			len = strlen(s);
+	char			buf[32];
+
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, s, len + 1);
+	switch (buf[len - 1]) {
+	case 'K': mul = 1000; break;
+	case 'M': mul = 1000 * 1000; break;
+	case 'G': mul = 1000 * 1000 * 1000; break;
+	default: break;
+	}
+	if (mul != 1)
+		buf[len - 1] = '\0';
+	if (cli_parse_u64(buf, &n) != 0 || n == 0 || n > UINT64_MAX / mul)
+		return -1;
+	*out = n * mul;
+	return 0;
+}
+
+static int
+parse(const char *cmd, int argc, char **argv, struct sopts *o)
+{
+	const char	*pos[2];
+	int		 i, npos = 0, dashdash = 0;
+	unsigned long long n;
+
+	memset(o, 0, sizeof *o);
+	o->cmds = xcalloc((size_t)argc, sizeof *o->cmds);
+	for (i = 1; i < argc; i++) {
+		const char	*a = argv[i];
+
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			if (npos == 2) {
+				cli_usage_error(cmd, "too many arguments: '%s'",
+				    a);
+				return -1;
+			}
+			pos[npos++] = a;
+		} else if (strcmp(a, "--") == 0)
+			dashdash = 1;
+		else if (strcmp(a, "-e") == 0 && i + 1 < argc)
+			o->cmds[o->ncmds++] = argv[++i];
+		else if (strcmp(a, "--force") == 0)
+			o->force = 1;
+		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+			o->quiet = 1;
+		else if (strcmp(cmd, "split") == 0 &&
+		    strcmp(a, "--max-size") == 0 && i + 1 < argc) {
+			if (o->mode == GGUF_SPLIT_BY_COUNT ||
+			    parse_size(argv[++i], &o->max) != 0) {
+				cli_usage_error(cmd, o->mode ? "--max-size "
+				    "and --max-tensors exclude each other" :
+				    "--max-size wants a positive size, N, NK, "
+				    "NM or NG: '%s'", argv[i]);
+				return -1;
+			}
+			o->mode = GGUF_SPLIT_BY_SIZE;
+		} else if (strcmp(cmd, "split") == 0 &&
+		    strcmp(a, "--max-tensors") == 0 && i + 1 < argc) {
+			if (o->mode == GGUF_SPLIT_BY_SIZE ||
+			    cli_parse_u64(argv[++i], &n) != 0 || n == 0) {
+				cli_usage_error(cmd, o->mode ? "--max-size "
+				    "and --max-tensors exclude each other" :
+				    "--max-tensors wants a count of at least "
+				    "1: '%s'", argv[i]);
+				return -1;
+			}
+			o->max = n;
+			o->mode = GGUF_SPLIT_BY_COUNT;
+		} else if (strcmp(cmd, "split") == 0 &&
+		    strcmp(a, "--no-tensor-first-split") == 0)
+			o->no_first = 1;
+		else {
+			cli_usage_error(cmd, "unknown option or missing value: "
+			    "'%s'", a);
+			return -1;
+		}
+	}
+	if (npos != 2) {
+		cli_usage_error(cmd, strcmp(cmd, "split") == 0 ? "split wants "
+		    "IN.gguf and OUT-PREFIX" : "merge wants FIRST-SHARD and "
+		    "OUT.gguf");
+		return -1;
+	}
+	if (o->mode == 0) {		/* gguf-split's default */
+		o->mode = GGUF_SPLIT_BY_COUNT;
+		o->max = 128;
+	}
+	o->in = pos[0];
+	o->out = pos[1];
+	return 0;
+}
+
+static int
+apply_cmds(struct gguf_doc *d, const struct sopts *o)
+{
+	size_t	k;
+	char	where[32];
+	int	rc;
+
+	for (k = 0; k < o->ncmds; k++) {
+		snprintf(where, sizeof where, "-e #%zu", k + 1);
+		if ((rc = cli_edit_line(d, o->cmds[k], o->force, where,
+		    NULL)) != 0)
+			return rc == -3 ? EXIT_BADFILE : EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Saves d to path; one line on stdout. 0 or EXIT_BADFILE. */
+static int
+write_one(struct gguf_doc *d, const char *path, const struct sopts *o,
+    uint64_t ntensors)
+{
+	struct gguf_save_opts	so;
+	struct gguf_save_info	info;
+	struct gguf_err		err;
+	struct prog		pr;
+	char			b[32], g[32];
+	int			rc;
+
+	memset(&so, 0, sizeof so);
+	memset(&err, 0, sizeof err);
+	so.path = path;
+	so.force = o->force;
+	so.reserve = -1;
+	so.progress = progress;
+	so.arg = &pr;
+	memset(&pr, 0, sizeof pr);
+	pr.name = path;
+	pr.tty = isatty(STDERR_FILENO);
+	pr.last = 101;
+	if (gguf_doc_check_target(d, &so, &err) != 0) {
+		if (strstr(err.msg, "unless forced") != NULL)
+			strncat(err.msg, " (--force)", sizeof err.msg -
+			    strlen(err.msg) - 1);
+		cli_file_error(path, &err);
+		return EXIT_BADFILE;
+	}
+	rc = gguf_doc_save(d, &so, &info, &err);
+	if (pr.tty && pr.last != 101)
+		fputc('\n', stderr);
+	if (rc != 0) {
+		cli_file_error(path, &err);
+		return EXIT_BADFILE;
+	}
+	if (!o->quiet) {
+		out_text(stdout, path, strlen(path));
+		printf(": %s tensor%s, %s\n", gguf_fmt_group(ntensors, g,
+		    sizeof g), ntensors == 1 ? "" : "s",
+		    gguf_fmt_size(info.file_size, b, sizeof b));
+	}
+	return 0;
+}
+
+static struct gguf_doc *
+open_doc(const char *path, unsigned flags)
+{
+	struct gguf_doc	*d;
+	struct gguf_err	 err;
+
+	memset(&err, 0, sizeof err);
+	if ((d = gguf_doc_open_set(path, flags, &err)) == NULL)
+		cli_file_error(path, &err);
+	return d;
+}
+
+int
+cmd_split(int argc, char **argv)
+{
+	struct sopts		 o;
+	struct gguf_doc		*d;
+	struct gguf_err		 err;
+	struct sigaction	 sa, old;
+	int			*shard = NULL, rc;
+	unsigned		 n, k, e, nedits;
+	uint64_t		 i, cnt;
+	char			*path;
+
+	if (parse("split", argc, argv, &o) != 0) {
+		free(o.cmds);
+		return EXIT_USAGE;
+	}
+	if ((d = open_doc(o.in, GGUF_OPEN_STRICT)) == NULL) {
+		free(o.cmds);
+		return EXIT_BADFILE;
+	}
+	memset(&err, 0, sizeof err);
+	if ((rc = apply_cmds(d, &o)) != 0)
+		goto out;
+	if (gguf_split_plan(d, o.mode, o.max, o.no_first, &shard, &n,
+	    &err) != 0) {
+		cli_file_error(o.in, &err);
+		rc = EXIT_BADFILE;
+		goto out;
+	}
+	signal(SIGXFSZ, SIG_IGN);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigaction(SIGINT, &sa, &old);
+	for (k = 0; k < n && rc == 0; k++) {
+		path = gguf_set_path(o.out, strlen(o.out), k + 1, n);
+		for (i = 0, cnt = 0; i < gguf_doc_n_tensors(d); i++)
+			cnt += shard[i] == (int)k;
+		if (gguf_split_shard(d, shard, k, n, &nedits, &err) != 0) {
+			cli_file_error(o.in, &err);
+			rc = EXIT_BADFILE;
+		} else
+			rc = write_one(d, path, &o, cnt);
+		for (e = 0; e < nedits; e++)
+			gguf_doc_undo(d, NULL);
+		free(path);
+	}
+	sigaction(SIGINT, &old, NULL);
+out:
+	free(shard);
+	free(o.cmds);
+	gguf_doc_free(d);
+	return rc;
+}
+
+int
+cmd_merge(int argc, char **argv)
+{
+	struct sopts		 o;
+	struct gguf_doc		*d;
+	struct gguf_err		 err;
+	struct sigaction	 sa, old;
+	struct gguf_val		*v;
+	unsigned		 nedits;
+	int			 rc;
+
+	if (parse("merge", argc, argv, &o) != 0) {
+		free(o.cmds);
+		return EXIT_USAGE;
+	}
+	if ((d = open_doc(o.in, GGUF_OPEN_STRICT)) == NULL) {
+		free(o.cmds);
+		return EXIT_BADFILE;
+	}
+	memset(&err, 0, sizeof err);
+	v = gguf_kv_get(gguf_doc_file(d), "split.count");
+	/* A set of one shard is a file of its own, but gguf-split merges it. */
+	if (gguf_n_shards(gguf_doc_file(d)) == 0 && (v == NULL ||
+	    v->type != GGUF_VT_U16 || gguf_val_bits(v) != 1)) {
+		gguf_errf(&err, -1, "not a shard of a split model (no "
+		    "PREFIX-NNNNN-of-NNNNN.gguf name with split keys)");
+		cli_file_error(o.in, &err);
+		rc = EXIT_BADFILE;
+		goto out;
+	}
+	if ((rc = apply_cmds(d, &o)) != 0)
+		goto out;
+	if (gguf_merge_prepare(d, &nedits, &err) != 0) {
+		cli_file_error(o.in, &err);
+		rc = EXIT_BADFILE;
+		goto out;
+	}
+	signal(SIGXFSZ, SIG_IGN);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigaction(SIGINT, &sa, &old);
+	rc = write_one(d, o.out, &o, gguf_doc_live_tensors(d));
+	sigaction(SIGINT, &old, NULL);
+out:
+	free(o.cmds);
+	gguf_doc_free(d);
+	return rc;
+}

@@ -1,0 +1,488 @@
+/*
+ * set.c - a split model opened as one: finding the shards by name,
+ * opening them, joining them (reader.c's gguf_join) and checking the set
+ * as llama.cpp's loader and gguf-split see it.
+ *
+ * The facts used here, from llama.cpp: shard names are
+ * "%s-%05d-of-%05d.gguf" of the prefix, the 1-based shard number and the
+ * count (llama_split_path); the loader reads split.count (u16) from the
+ * first shard, refuses a first file whose split.no (u16) is not 0, builds
+ * the other names from the first one's prefix, loads every tensor of every
+ * shard and refuses a tensor name seen twice. It reads no other metadata
+ * from shards 2..N. gguf-split writes split.tensors.count (i32) as the
+ * tensors of the whole set, in every shard.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "doc.h"
+#include "set.h"
+
+#define SPLIT_NO	"split.no"
+#define SPLIT_COUNT	"split.count"
+#define SPLIT_TENSORS	"split.tensors.count"
+
+static const char *
+base_name(const char *path)
+{
+	const char	*s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+/* Reads a run of at least five digits ending at end (exclusive), backwards. */
+static int
+digits_back(const char *s, size_t end, size_t *start, unsigned *v)
+{
+	size_t		i = end;
+	unsigned long	n = 0, mul = 1;
+
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') {
+		if (end - i >= 9)
+			return -1;
+		n += (unsigned long)(s[i - 1] - '0') * mul;
+		mul *= 10;
+		i--;
+	}
+	if (end - i < 5 || n > 65535)
+		return -1;
+	*start = i;
+	*v = (unsigned)n;
+	return 0;
+}
+
+int
+gguf_set_name(const char *path, size_t *plen, unsigned *no, unsigned *count)
+{
+	static const char	ext[] = ".gguf", of[] = "-of-";
+	size_t			n = strlen(path), i, j;
+	unsigned		a, b;
+
+	if (n < sizeof ext - 1 ||
+	    strcmp(path + n - (sizeof ext - 1), ext) != 0)
+		return -1;
+	if (digits_back(path, n - (sizeof ext - 1), &i, &b) != 0 ||
+	    i < sizeof of - 1 ||
+	    memcmp(path + i - (sizeof of - 1), of, sizeof of - 1) != 0)
+		return -1;
+	if (digits_back(path, i - (sizeof of - 1), &j, &a) != 0 || j < 2 ||
+	    path[j - 1] != '-' || path[j - 2] == '/')
+		return -1;
+	if (a < 1 || a > b)
+		return -1;
+	*plen = j - 1;
+	*no = a;
+	*count = b;
+	return 0;
+}
+
+char *
+gguf_set_path(const char *prefix, size_t plen, unsigned no, unsigned count)
+{
+	size_t	n = plen + 32;
+	char	*s = xmalloc(n);
+
+	snprintf(s, n, "%.*s-%05u-of-%05u.gguf", (int)plen, prefix, no,
+	    count);
+	return s;
+}
+
+uint64_t
+gguf_set_size(const struct gguf_file *f)
+{
+	uint64_t	total = 0;
+	size_t		k;
+
+	if (gguf_n_shards(f) == 0)
+		return gguf_layout(f)->file_size;
+	for (k = 0; k < gguf_n_shards(f); k++)
+		if (gguf_shard(f, k) != NULL)
+			total += gguf_layout(gguf_shard(f, k))->file_size;
+	return total;
+}
+
+/* ------------------------------------------------------------------ checks */
+
+static void finding(struct gguf_file *, int, int64_t, const char *,
+    const char *, ...) __attribute__((format(printf, 5, 6)));
+
+/* A finding about the file path: "NAME: what". */
+static void
+finding(struct gguf_file *f, int level, int64_t off, const char *path,
+    const char *fmt, ...)
+{
+	va_list	ap;
+	char	msg[400], buf[512];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(buf, sizeof buf, "%s: %s", base_name(path), msg);
+	gguf_file_warn(f, level, off < 0 ? 0 : (uint64_t)off, buf);
+}
+
+/* A split key of a shard: 1 with its value, 0 if absent, -1 if mistyped. */
+static int
+split_key(struct gguf_file *s, const char *key, uint32_t type, int64_t *v,
+    int64_t *off)
+{
+	int64_t		 i = gguf_kv_find(s, key, strlen(key));
+	struct gguf_kv	*kv;
+
+	*off = -1;
+	if (i < 0)
+		return 0;
+	kv = gguf_kv_at(s, (uint64_t)i);
+	*off = (int64_t)kv->off;
+	if (kv->val.type != type || gguf_val_i64(&kv->val, v) != 0)
+		return -1;
+	return 1;
+}
+
+static void
+check_set(struct gguf_file *f, struct gguf_file **sh, char **paths,
+    unsigned count)
+{
+	uint64_t	 total = 0, i, n_other;
+	int64_t		 v, off, align0 = GGUF_DEFAULT_ALIGNMENT;
+	unsigned	 k, *seen = xcalloc(count, sizeof *seen);
+	int		 rc, all = 1;
+	const char	*firstkey;
+	char		 nm[128];
+	struct gguf_kv	*kv;
+
+	for (k = 0; k < count; k++) {
+		if (sh[k] == NULL)
+			all = 0;
+		else
+			total += gguf_layout(sh[k])->n_tensors;
+	}
+	for (k = 0; k < count; k++) {
+		if (sh[k] == NULL)
+			continue;
+		rc = split_key(sh[k], SPLIT_NO, GGUF_VT_U16, &v, &off);
+		if (rc == 0)
+			finding(f, GGUF_W_ERROR, -1, paths[k], "no split.no "
+			    "key: this file is not a shard of a split model "
+			    "(shard %u of %u by its name)", k + 1, count);
+		else if (rc < 0)
+			finding(f, GGUF_W_ERROR, off, paths[k], "split.no is "
+			    "not a u16 (llama.cpp refuses it)");
+		else {
+			if (v >= 0 && (uint64_t)v < count)
+				seen[v]++;
+			if (v != (int64_t)k)
+				finding(f, GGUF_W_ERROR, off, paths[k],
+				    "split.no is %lld but the file is named "
+				    "as shard %u of %u (split.no %u)",
+				    (long long)v, k + 1, count, k);
+		}
+		rc = split_key(sh[k], SPLIT_COUNT, GGUF_VT_U16, &v, &off);
+		if (rc == 0)
+			finding(f, GGUF_W_ERROR, -1, paths[k], "no split.count "
+			    "key (the set has %u shards)", count);
+		else if (rc < 0)
+			finding(f, GGUF_W_ERROR, off, paths[k], "split.count "
+			    "is not a u16 (llama.cpp refuses it)");
+		else if (v != (int64_t)count)
+			finding(f, GGUF_W_ERROR, off, paths[k], "split.count "
+			    "is %lld but the set has %u shards by its file "
+			    "names", (long long)v, count);
+		rc = split_key(sh[k], SPLIT_TENSORS, GGUF_VT_I32, &v, &off);
+		if (rc == 0)
+			finding(f, GGUF_W_WARN, -1, paths[k], "no "
+			    "split.tensors.count key");
+		else if (rc < 0)
+			finding(f, GGUF_W_ERROR, off, paths[k],
+			    "split.tensors.count is not an i32");
+		else if (all && (v < 0 || (uint64_t)v != total))
+			finding(f, GGUF_W_ERROR, off, paths[k],
+			    "split.tensors.count is %lld but the set holds "
+			    "%llu tensors", (long long)v,
+			    (unsigned long long)total);
+		rc = split_key(sh[k], "general.alignment", GGUF_VT_U32, &v,
+		    &off);
+		if (k == 0)
+			align0 = rc == 1 ? v : GGUF_DEFAULT_ALIGNMENT;
+		else if (rc != 0 && (rc < 0 || v != align0))
+			finding(f, GGUF_W_WARN, off, paths[k], "general."
+			    "alignment is not the first shard's %lld",
+			    (long long)align0);
+		if (k == 0)
+			continue;
+		n_other = 0;
+		firstkey = NULL;
+		for (i = 0; i < gguf_layout(sh[k])->n_kv; i++) {
+			kv = gguf_kv_at(sh[k], i);
+			if (kv->key.n >= 6 && memcmp(kv->key.p, "split.", 6) == 0)
+				continue;
+			if (n_other++ == 0) {
+				firstkey = gguf_pname(kv->key.p,
+				    (size_t)kv->key.n, nm, sizeof nm);
+				off = (int64_t)kv->off;
+			}
+		}
+		if (n_other > 0)
+			finding(f, GGUF_W_WARN, off, paths[k], "%llu metadata "
+			    "key%s besides split.* (\"%s\"%s): llama.cpp "
+			    "reads metadata from the first shard only",
+			    (unsigned long long)n_other, n_other == 1 ? "" :
+			    "s", firstkey, n_other > 1 ? ", ..." : "");
+	}
+	for (k = 0; k < count; k++) {
+		if (seen[k] > 1)
+			finding(f, GGUF_W_ERROR, -1, paths[0], "split.no %u is "
+			    "in %u shards of the set", k, seen[k]);
+		else if (seen[k] == 0 && sh[k] != NULL)
+			finding(f, GGUF_W_ERROR, -1, paths[0], "no shard of "
+			    "the set has split.no %u", k);
+	}
+	free(seen);
+}
+
+/* ------------------------------------------------------------------- open */
+
+static struct gguf_file *
+open_alone(const char *path, int named, struct gguf_err *err)
+{
+	struct gguf_file	*f = gguf_open(path, err);
+	int64_t			 v, off;
+	char			 msg[256];
+
+	if (f == NULL || named)
+		return f;
+	if (split_key(f, SPLIT_COUNT, GGUF_VT_U16, &v, &off) == 1 && v > 1) {
+		snprintf(msg, sizeof msg, "split.count is %lld but the file "
+		    "name does not end in -NNNNN-of-%05lld.gguf: llama.cpp "
+		    "cannot find the other shards", (long long)v,
+		    (long long)v);
+		gguf_file_warn(f, GGUF_W_ERROR, (uint64_t)off, msg);
+	}
+	return f;
+}
+
+struct gguf_file *
+gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
+{
+	struct gguf_file	**sh, *f;
+	struct gguf_err		 e;
+	char			**paths, **why, text[400];
+	size_t			 plen;
+	unsigned		 no, count, k;
+	int64_t			 v, off;
+	int			 missing;
+
+	if (flags & GGUF_OPEN_ALONE)
+		return gguf_open(path, err);
+	if (gguf_set_name(path, &plen, &no, &count) != 0)
+		return open_alone(path, 0, err);
+	if (count < 2)
+		return open_alone(path, 1, err);
+	sh = xcalloc(count, sizeof *sh);
+	paths = xcalloc(count, sizeof *paths);
+	for (k = 0; k < count; k++)
+		paths[k] = gguf_set_path(path, plen, k + 1, count);
+	memset(&e, 0, sizeof e);
+	sh[0] = gguf_open(paths[0], &e);
+	if (sh[0] != NULL &&
+	    split_key(sh[0], SPLIT_COUNT, GGUF_VT_U16, &v, &off) == 0) {
+		/* Named like a shard, but not split: a file of its own. */
+		gguf_close(sh[0]);
+		for (k = 0; k < count; k++)
+			free(paths[k]);
+		free(paths);
+		free(sh);
+		return open_alone(path, 1, err);
+	}
+	if (sh[0] == NULL) {
+		if (no == 1)
+			gguf_errf(err, e.has_off ? (int64_t)e.off : -1, "%s",
+			    e.msg);
+		else
+			gguf_errf(err, -1, "the set's first shard %s: %s",
+			    base_name(paths[0]), e.msg);
+		goto fail;
+	}
+	why = xcalloc(count, sizeof *why);
+	for (k = 1; k < count; k++) {
+		memset(&e, 0, sizeof e);
+		if ((sh[k] = gguf_open(paths[k], &e)) != NULL)
+			continue;
+		missing = !e.has_off && strcmp(e.msg, strerror(ENOENT)) == 0;
+		if (missing)
+			snprintf(text, sizeof text, "missing: shard %u of %u of "
+			    "the set (no such file)", k + 1, count);
+		else if (e.has_off && e.off == 0)	/* not GGUF at all */
+			snprintf(text, sizeof text, "%.380s", e.msg);
+		else
+			gguf_err_text(&e, text, sizeof text);
+		if (flags & GGUF_OPEN_STRICT) {
+			gguf_errf(err, -1, "shard %u of %u, %s: %s", k + 1,
+			    count, base_name(paths[k]), missing ? "missing" :
+			    text);
+			free(why);
+			goto fail;
+		}
+		why[k] = xstrdup(text);
+	}
+	f = gguf_join(path, sh, paths, count);
+	for (k = 1; k < count; k++)
+		if (why[k] != NULL) {
+			finding(f, GGUF_W_ERROR, -1, paths[k], "%s", why[k]);
+			free(why[k]);
+		}
+	free(why);
+	check_set(f, sh, paths, count);
+	return f;
+fail:
+	for (k = 0; k < count; k++) {
+		gguf_close(sh[k]);
+		free(paths[k]);
+	}
+	free(sh);
+	free(paths);
+	return NULL;
+}
+
+/* ------------------------------------------------------- split and merge */
+
+int
+gguf_split_plan(struct gguf_doc *d, int mode, uint64_t max, int no_first,
+    int **shard, unsigned *n, struct gguf_err *err)
+{
+	struct gguf_doc_tensor	 t;
+	uint64_t		 i, live = 0, cur = 0, next, sz, in_cur = 0;
+	unsigned		 k = no_first ? 1 : 0;
+	int			*sh;
+
+	if (max == 0)
+		return gguf_errf(err, -1, "the limit must be at least 1");
+	sh = xcalloc((size_t)(gguf_doc_n_tensors(d) + 1), sizeof *sh);
+	for (i = 0; i < gguf_doc_n_tensors(d); i++) {
+		gguf_doc_tensor(d, i, &t);
+		if (t.flags & GGUF_ED_REMOVED) {
+			sh[i] = -1;
+			continue;
+		}
+		if (gguf_align_ok(t.nbytes, GGUF_DEFAULT_ALIGNMENT, &sz) != 0)
+			sz = UINT64_MAX;
+		if (mode == GGUF_SPLIT_BY_SIZE) {
+			if (gguf_add_ok(cur, sz, &next) != 0)
+				next = UINT64_MAX;
+			if (next > max && in_cur > 0) {
+				k++;
+				in_cur = 0;
+				cur = sz;
+			} else
+				cur = next;
+		} else if (live > 0 && live % max == 0) {
+			k++;
+			in_cur = 0;
+		}
+		if (k > 65535) {
+			free(sh);
+			return gguf_errf(err, -1, "more than 65,535 shards");
+		}
+		sh[i] = (int)k;
+		in_cur++;
+		live++;
+	}
+	*shard = sh;
+	*n = k + 1;
+	return 0;
+}
+
+/* Sets key to a fresh scalar at the end of the keys (ggml's setter). */
+static int
+append_key(struct gguf_doc *d, const char *key, uint32_t type, uint64_t bits,
+    unsigned *nedits, struct gguf_err *err)
+{
+	struct gguf_vbuild	 b;
+	struct gguf_value	*v;
+	int			 rc;
+
+	if (gguf_doc_kv_find(d, key, strlen(key)) >= 0) {
+		if (gguf_doc_remove(d, key, strlen(key), err) != 0)
+			return -1;
+		(*nedits)++;
+	}
+	gguf_vb_init(&b, type, 0);
+	gguf_vb_bits(&b, bits);
+	v = gguf_vb_finish(&b);
+	rc = gguf_doc_set(d, key, strlen(key), v, GGUF_SET_ADD |
+	    GGUF_SET_RETYPE | GGUF_SET_FORCE, NULL, err);
+	gguf_value_unref(v);
+	if (rc != 0)
+		return -1;
+	(*nedits)++;
+	return 0;
+}
+
+int
+gguf_split_shard(struct gguf_doc *d, const int *shard, unsigned k,
+    unsigned n, unsigned *nedits, struct gguf_err *err)
+{
+	struct gguf_doc_kv	 kv;
+	struct gguf_doc_tensor	 t;
+	uint64_t		 i, total = 0;
+	char			*name;
+
+	*nedits = 0;
+	for (i = 0; i < gguf_doc_n_tensors(d); i++)
+		total += shard[i] >= 0;
+	if (total > INT32_MAX)
+		return gguf_errf(err, -1, "more tensors than "
+		    "split.tensors.count (i32) can count");
+	if (k > 0) {
+		for (i = 0; i < gguf_doc_n_kv(d); i++) {
+			gguf_doc_kv(d, i, &kv);
+			if (kv.flags & GGUF_ED_REMOVED)
+				continue;
+			name = xmalloc((size_t)kv.key.n + 1);
+			memcpy(name, kv.key.p, (size_t)kv.key.n);
+			name[kv.key.n] = '\0';
+			if (gguf_doc_remove(d, name, (size_t)kv.key.n,
+			    err) != 0) {
+				free(name);
+				return -1;
+			}
+			free(name);
+			(*nedits)++;
+		}
+	}
+	for (i = 0; i < gguf_doc_n_tensors(d); i++) {
+		if (shard[i] < 0 || shard[i] == (int)k)
+			continue;
+		gguf_doc_tensor(d, i, &t);
+		name = xmalloc((size_t)t.name.n + 1);
+		memcpy(name, t.name.p, (size_t)t.name.n);
+		name[t.name.n] = '\0';
+		if (gguf_doc_tensor_remove(d, name, (size_t)t.name.n,
+		    err) != 0) {
+			free(name);
+			return -1;
+		}
+		free(name);
+		(*nedits)++;
+	}
+	if (append_key(d, SPLIT_NO, GGUF_VT_U16, k, nedits, err) != 0 ||
+	    append_key(d, SPLIT_TENSORS, GGUF_VT_I32, total, nedits,
+	    err) != 0 ||
+	    append_key(d, SPLIT_COUNT, GGUF_VT_U16, n, nedits, err) != 0)
+		return -1;
+	return 0;
+}
+
+int
+gguf_merge_prepare(struct gguf_doc *d, unsigned *nedits,
+    struct gguf_err *err)
+{
+	*nedits = 0;
+	return append_key(d, SPLIT_COUNT, GGUF_VT_U16, 0, nedits, err);
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# bench_set.sh - how fast ggufed opens a split model, against one file.
+#
+# Generates (once, in the build tree) a model-like file with a
+# 150,000-token vocabulary and 10,001 tensor infos over a sparse data
+# section, and splits it with ggufed into 20 shards (--max-tensors 501).
+# Prints, from one run:
+#   - the median wall time of `ggufed info` on the one file and on the
+#     set (given its third shard: every shard is opened), and their ratio
+#     (target: about 1, the set costing what its headers cost);
+#   - ggml's own metadata load of the one file (`oracle open FILE 9`),
+#     and the ratio of the set to it (target <= 0.5, as for one file);
+#   - the peak RSS of both runs.
+set -eu
+
+builddir=${TESTS_BUILDDIR:-tests}
+gguf=${GGUFED:-./ggufed}
+dir="$builddir/bench/data"
+mkdir -p "$dir"
+one="$dir/wide.gguf"
+set="$dir/wide-set/wide"
+[ -f "$one" ] || "$builddir/bench/gen_bench" --wide "$one"
+if [ ! -f "$set-00020-of-00020.gguf" ]; then
+	mkdir -p "$dir/wide-set"
+	"$gguf" split -q --force --max-tensors 501 "$one" "$set"
+fi
+third="$set-00003-of-00020.gguf"
+
+runs=15
+"$gguf" info "$one" >/dev/null		# warm the page cache
+"$gguf" info "$third" >/dev/null
+a=$("$builddir/bench/runcmd" $runs "$gguf" info "$one")
+b=$("$builddir/bench/runcmd" $runs "$gguf" info "$third")
+echo "ggufed info, one file  $a"
+echo "ggufed info, 20 shards $b"
+a_us=$(echo "$a" | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
+b_us=$(echo "$b" | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
+awk -v a="$a_us" -v b="$b_us" 'BEGIN {
+    printf "ratio set/one file     %.3f (target about 1)\n", b / a }'
+if [ -n "${ORACLE:-}" ] && "$ORACLE" version >/dev/null 2>&1; then
+	ggml=$("$ORACLE" open "$one" 9)
+	echo "ggml open, one file    $ggml"
+	g_us=$(echo "$ggml" | sed -n 's/.*median_us \([0-9]*\).*/\1/p')
+	awk -v a="$b_us" -v b="$g_us" 'BEGIN {
+	    printf "ratio set/ggml         %.3f (target <= 0.5)\n", a / b }'
+fi

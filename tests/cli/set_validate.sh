@@ -1,0 +1,129 @@
+#!/bin/sh
+# set_validate.sh - broken split models, made by hand from a good one:
+# every defect is found, and every message names the file it is about.
+#
+# validate and the browser report a set's defects among its findings;
+# the other reading commands refuse a set with a shard missing or
+# unreadable, naming it.
+. "$TESTS_SRCDIR/lib.sh"
+
+demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
+good=$scratch/good
+mkdir -p "$good"
+"$GGUFED" split -q --max-tensors 15 "$demo" "$good/m" ||
+    { echo "Bail out! cannot split the demo model"; exit 1; }
+s1=m-00001-of-00003.gguf s2=m-00002-of-00003.gguf s3=m-00003-of-00003.gguf
+
+# fresh NAME: a copy of the good set in $scratch/NAME; cd there.
+fresh() {
+	rm -rf "${scratch:?}/$1"
+	cp -r "$good" "$scratch/$1"
+	for f in "$scratch/$1"/*; do chmod u+w "$f"; done
+	cd "$scratch/$1" || exit 1
+}
+
+# expect LEVEL TEXT WHAT: validate of shard 1 fails (error) or warns
+# (warning) with a finding holding TEXT.
+expect() {
+	"$GGUFED" validate "$s1" >"$scratch/v" 2>&1
+	rc=$?
+	if [ "$1" = error ]; then
+		[ $rc -eq 1 ]
+	else
+		[ $rc -eq 0 ] && "$GGUFED" validate --strict "$s1" >/dev/null 2>&1
+		[ $? -eq 1 ]
+	fi && grep -q -F -- "$1: $2" "$scratch/v"
+	ok $? "$3" || sed 's/^/# /' "$scratch/v"
+}
+
+fresh ok
+"$GGUFED" validate --strict "$s2" >"$scratch/v" 2>&1
+ok $? "the good set passes validate --strict" || sed 's/^/# /' "$scratch/v"
+
+fresh missing
+rm "$s2"
+expect error "$s2: missing: shard 2 of 3 of the set (no such file)" \
+    "a missing shard: an error naming the file expected"
+"$GGUFED" info "$s3" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q -F "$s3: shard 2 of 3, $s2: missing" "$scratch/err"
+ok $? "info of a set with a missing shard fails, naming it"
+"$GGUFED" cat "$s1" output.weight >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ]; ok $? "cat of a set with a missing shard fails"
+rm "$s1"
+"$GGUFED" info "$s3" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q -F "the set's first shard $s1: No such file" "$scratch/err"
+ok $? "a missing first shard: the error names it"
+"$GGUFED" info --shard "$s3" >/dev/null
+ok $? "--shard opens a shard whose set is incomplete"
+
+fresh count
+"$GGUFED" set -q "$s2" split.count 4 -i
+expect error "$s2: split.count is 4 but the set has 3 shards by its file names" \
+    "split.count disagreeing with the files"
+
+fresh repeat
+"$GGUFED" set -q "$s3" split.no 1 -i
+expect error "$s3: split.no is 1 but the file is named as shard 3 of 3 (split.no 2)" \
+    "a split.no that is not its file's"
+grep -q -F "error: $s1: split.no 1 is in 2 shards of the set" "$scratch/v" &&
+    grep -q -F "error: $s1: no shard of the set has split.no 2" "$scratch/v"
+ok $? "a repeated split.no and the gap it leaves"
+
+fresh tcount
+"$GGUFED" set -q "$s1" split.tensors.count 40 -i
+expect error "$s1: split.tensors.count is 40 but the set holds 39 tensors" \
+    "split.tensors.count not the tensors found"
+
+fresh twice
+"$GGUFED" rename -q "$s3" output.weight token_embd.weight -i
+expect error "$s3: tensor \"token_embd.weight\" is in $s1 too" \
+    "a tensor name in two shards"
+
+fresh lfs
+printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%064d\nsize 1234567\n' 0 >"$s3"
+expect error "$s3: this is a Git LFS pointer, not the model: fetch it with git lfs pull" \
+    "a shard that is a Git LFS pointer"
+"$GGUFED" info "$s1" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q -F "$s3: this is a Git LFS pointer" "$scratch/err"
+ok $? "info names the Git LFS pointer shard"
+
+fresh cut
+size=$(wc -c <"$s2")
+head -c $((size - 4096)) "$s2" >"$s2.tmp" && mv "$s2.tmp" "$s2"
+expect error "$s2: tensor \"" "a truncated shard: its tensors beyond the end"
+grep -q -F "lies beyond the end of the file" "$scratch/v"
+ok $? "the truncated shard's finding says the data lies beyond the end"
+
+fresh meta
+"$GGUFED" set -q "$s2" general.name:str Stray -i 2>"$scratch/err"
+grep -q -F "$s2: warning: this is shard 2 of a split model: llama.cpp reads metadata from the first shard only" "$scratch/err"
+ok $? "a metadata edit of shard 2 warns that llama.cpp will not read it"
+expect warning "$s2: 1 metadata key besides split.* (\"general.name\"): llama.cpp reads metadata from the first shard only" \
+    "metadata on shard 2: a warning"
+
+fresh align
+"$GGUFED" set -q "$s3" general.alignment:u32 64 -i
+expect warning "$s3: general.alignment is not the first shard's 32" \
+    "a differing general.alignment: a warning"
+
+fresh nosplit
+"$GGUFED" rm -q "$s2" split.no -i
+expect error "$s2: no split.no key" "a shard without split.no"
+
+fresh renamed
+mv "$s1" first.gguf
+"$GGUFED" validate first.gguf >"$scratch/v" 2>&1
+[ $? -eq 1 ] && grep -q -F "split.count is 3 but the file name does not end in -NNNNN-of-00003.gguf" "$scratch/v"
+ok $? "a first shard renamed: llama.cpp cannot find the others"
+
+fresh plain
+"$GGUFED" rm -q "$s1" split.count -i
+"$GGUFED" info "$s1" | grep -q '^tensors      15$'
+ok $? "a file named like a shard without split.count is a file of its own"
+
+# Every shard of a good set, each read with its set.
+fresh all
+"$GGUFED" validate -q m-0000*.gguf >"$scratch/v" 2>&1
+ok $? "validate of every shard exits 0"
+
+done_testing
