@@ -989,6 +989,31 @@ gguf_doc_tensor_remove(struct gguf_doc *d, const char *name, size_t nlen,
 }
 
 int
+gguf_doc_tensors_remove(struct gguf_doc *d, const uint64_t *idx, size_t n,
+    struct gguf_err *err)
+{
+	struct urec	*r;
+	struct dstate	 s;
+	size_t		 k;
+
+	for (k = 0; k < n; k++)
+		if (idx[k] >= d->n_ten || d->ten[idx[k]].removed)
+			return gguf_errf(err, -1, "tensor entry %llu is not a "
+			    "live tensor", (unsigned long long)idx[k]);
+	if (n == 0)
+		return 0;
+	r = rec_begin(d, "rm-tensor (%zu tensors)", n);
+	r->ch = xreallocarray(r->ch, n, sizeof *r->ch);
+	for (k = 0; k < n; k++) {
+		s = st_copy(&d->ten[idx[k]]);
+		s.removed = 1;
+		rec_change(d, r, GGUF_CH_TENSOR, idx[k], s);
+	}
+	rec_commit(d);
+	return 0;
+}
+
+int
 gguf_doc_tensor_convert(struct gguf_doc *d, const char *name, size_t nlen,
     uint32_t type, struct gguf_err *err)
 {

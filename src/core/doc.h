@@ -268,6 +268,12 @@ const char *gguf_rename_why(const struct gguf_rename *r);
 int	gguf_doc_tensor_remove(struct gguf_doc *d, const char *name,
 	    size_t nlen, struct gguf_err *err);
 /*
+ * Removes the live tensor entries idx[0..n) (distinct) as one edit, by
+ * index: no name is looked up, so 10,000 removals cost 10,000 steps.
+ */
+int	gguf_doc_tensors_remove(struct gguf_doc *d, const uint64_t *idx,
+	    size_t n, struct gguf_err *err);
+/*
  * Converts a tensor's data to type (only GGUF_T_F32 is known): the
  * tensor's type becomes F32 and, when the document is saved, its data the
  * float32 values the dequantizer reads from the source, decoded a stretch

@@ -429,9 +429,10 @@ gguf_split_shard(struct gguf_doc *d, const int *shard, unsigned k,
     unsigned n, unsigned *nedits, struct gguf_err *err)
 {
 	struct gguf_doc_kv	 kv;
-	struct gguf_doc_tensor	 t;
-	uint64_t		 i, total = 0;
+	uint64_t		 i, total = 0, *gone;
+	size_t			 ngone = 0;
 	char			*name;
+	int			 rc;
 
 	*nedits = 0;
 	for (i = 0; i < gguf_doc_n_tensors(d); i++)
@@ -456,21 +457,16 @@ gguf_split_shard(struct gguf_doc *d, const int *shard, unsigned k,
 			(*nedits)++;
 		}
 	}
-	for (i = 0; i < gguf_doc_n_tensors(d); i++) {
-		if (shard[i] < 0 || shard[i] == (int)k)
-			continue;
-		gguf_doc_tensor(d, i, &t);
-		name = xmalloc((size_t)t.name.n + 1);
-		memcpy(name, t.name.p, (size_t)t.name.n);
-		name[t.name.n] = '\0';
-		if (gguf_doc_tensor_remove(d, name, (size_t)t.name.n,
-		    err) != 0) {
-			free(name);
-			return -1;
-		}
-		free(name);
+	gone = xcalloc((size_t)gguf_doc_n_tensors(d) + 1, sizeof *gone);
+	for (i = 0; i < gguf_doc_n_tensors(d); i++)
+		if (shard[i] >= 0 && shard[i] != (int)k)
+			gone[ngone++] = i;
+	rc = gguf_doc_tensors_remove(d, gone, ngone, err);
+	free(gone);
+	if (rc != 0)
+		return -1;
+	if (ngone > 0)
 		(*nedits)++;
-	}
 	if (append_key(d, SPLIT_NO, GGUF_VT_U16, k, nedits, err) != 0 ||
 	    append_key(d, SPLIT_TENSORS, GGUF_VT_I32, total, nedits,
 	    err) != 0 ||
