@@ -375,6 +375,8 @@ hash_model(struct run *r, const char *path)
 	size_t			 k, e, pl;
 	unsigned		 layer;
 
+	/* Hashes are of one file's bytes: a shard of a split model alone. */
+	cli_alone = 1;
 	if ((f = cli_open(path)) == NULL)
 		return -1;
 	n = gguf_layout(f)->n_tensors;

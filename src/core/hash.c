@@ -706,6 +706,9 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 	if (t == NULL)
 		return gguf_errf(err, -1, "no tensor %llu",
 		    (unsigned long long)i);
+	if (gguf_n_shards(f) > 0)	/* spans are of one file's bytes */
+		return gguf_errf(err, -1, "a split model is hashed one shard "
+		    "at a time");
 	gguf_pname(t->name.p, (size_t)t->name.n, nm, sizeof nm);
 	if (t->flags & GGUF_TENSOR_UNSIZED)
 		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": the "

@@ -164,9 +164,6 @@ void	gguf_file_warn(struct gguf_file *f, int level, uint64_t off,
 struct gguf_file *gguf_join(const char *path, struct gguf_file **shards,
 	    char **paths, size_t n);
 
-/* reader.c: the file's own descriptor (-1 for buffers and sets). */
-int	gguf_file_fd(const struct gguf_file *f);
-
 /* 64-bit FNV-1a over n bytes. */
 uint64_t gguf_hash(const void *p, size_t n);
 

@@ -1088,12 +1088,6 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 	return f;
 }
 
-int
-gguf_file_fd(const struct gguf_file *f)
-{
-	return f->fd;
-}
-
 size_t
 gguf_n_shards(const struct gguf_file *f)
 {
