@@ -1217,8 +1217,36 @@ loop_cycle(struct rstate *rs, jv *self, const char *name, jv **args,
 	return jv_ref(args[self->u.i % (long long)nargs]);
 }
 
+/* loop.changed(*values): true when values differ from the last call's. */
 static jv *
-make_loop(size_t i, size_t n, jv *items, unsigned depth)
+loop_changed(struct rstate *rs, jv *self, const char *name, jv **args,
+    size_t nargs, char **kwn, jv **kwv, size_t nkw)
+{
+	jv	*t = jv_tuple();
+	size_t	i;
+
+	(void)rs;
+	(void)name;
+	(void)kwn;
+	(void)kwv;
+	(void)nkw;
+	for (i = 0; i < nargs; i++)
+		jv_list_push(t, jv_ref(args[i]));
+	/* self: a private list holding the last values (empty: none yet) */
+	if (self->u.l.n == 1 && jv_equal(self->u.l.v[0], t)) {
+		jv_unref(t);
+		return jv_bool(0);
+	}
+	if (self->u.l.n == 1)
+		jv_unref(self->u.l.v[0]);
+	else
+		jv_list_push(self, NULL);
+	self->u.l.v[0] = t;
+	return jv_bool(1);
+}
+
+static jv *
+make_loop(size_t i, size_t n, jv *items, unsigned depth, jv *last)
 {
 	jv	*l = jv_dict();
 
@@ -1238,6 +1266,8 @@ make_loop(size_t i, size_t n, jv *items, unsigned depth)
 		jv_dict_set(l, "nextitem", jv_ref(items->u.l.v[i + 1]));
 	jv_dict_set(l, "cycle", jv_fn_builtin("cycle", loop_cycle,
 	    jv_int((long long)i)));
+	jv_dict_set(l, "changed", jv_fn_builtin("changed", loop_changed,
+	    jv_ref(last)));
 	return l;
 }
 
@@ -1298,6 +1328,7 @@ exec_for(struct rstate *rs, struct scope *s, const struct node *n,
 	int	rc = X_OK, iterated = 0;
 	struct recur rec = { n, s, depth, rs->recur };
 	struct scope *ls = NULL;
+	jv	*last;
 
 	if ((all = iter_list(rs, n->b, iterable)) == NULL)
 		return X_ERR;
@@ -1325,6 +1356,7 @@ exec_for(struct rstate *rs, struct scope *s, const struct node *n,
 		jv_unref(all);
 	} else
 		items = all;
+	last = jv_list();
 	if (n->op)
 		rs->recur = &rec;
 	for (i = 0; i < items->u.l.n; i++) {
@@ -1338,7 +1370,7 @@ exec_for(struct rstate *rs, struct scope *s, const struct node *n,
 			break;
 		}
 		iterated = 1;
-		lv = make_loop(i, items->u.l.n, items, depth);
+		lv = make_loop(i, items->u.l.n, items, depth, last);
 		if (n->op)
 			jv_dict_set(lv, "__call__", jv_fn_builtin("loop",
 			    loop_recurse, jv_int((long long)(uintptr_t)&rec)));
@@ -1359,6 +1391,11 @@ exec_for(struct rstate *rs, struct scope *s, const struct node *n,
 	rs->recur = rec.prev;
 	if (ls)
 		scope_release(rs, ls);
+	if (last->u.l.n) {	/* what changed() kept may hold the loop itself */
+		jv_unref(last->u.l.v[0]);
+		last->u.l.n = 0;
+	}
+	jv_unref(last);
 	jv_unref(items);
 	if (rc == X_OK && !iterated && n->els.n)
 		rc = exec_list(rs, s, &n->els);
