@@ -126,6 +126,20 @@ static const struct cli_opt diff_opts[] = {
 	{ NULL, NULL }
 };
 
+static const struct cli_opt template_opts[] = {
+	{ "--messages JSON", "the conversation, a JSON array of messages "
+	    "(@FILE, @- read it; default: a sample of system, user, "
+	    "assistant, user)" },
+	{ "--tools JSON", "the tools, a JSON array (default: none)" },
+	{ "--add-generation-prompt", "end with the prompt for the "
+	    "assistant's answer" },
+	{ "--name NAME", "the template tokenizer.chat_template.NAME" },
+	{ "--template-file PATH", "render this template instead of the "
+	    "model's (- for stdin)" },
+	{ "--var KEY=JSON", "one more value of the context; repeatable" },
+	{ NULL, NULL }
+};
+
 /* Where an edit goes, and how: every command that changes a file. */
 #define SAVE_OPTS \
 	{ "-i, --in-place", "save over FILE" }, \
@@ -226,6 +240,13 @@ const struct cli_cmd cli_commands[] = {
 	    "what differs between two models: header, keys, tensors (exit "
 	    "0 equal, 1 different, 2 trouble)", diff_opts,
 	    "--data model.gguf other.gguf" },
+	{ "template", cmd_template, "FILE [--messages JSON] [--tools JSON] "
+	    "[--add-generation-prompt] [--name NAME] [--template-file PATH] "
+	    "[--var KEY=JSON]...",
+	    "render the chat template: the prompt a conversation becomes",
+	    template_opts,
+	    "model.gguf --messages '[{\"role\": \"user\", \"content\": "
+	    "\"Hi\"}]' --add-generation-prompt" },
 	{ "edit", cmd_edit, "FILE (-i | -o OUT | -n) [-e CMD]... "
 	    "[-f SCRIPT]... [OPTIONS]",
 	    "apply edit commands (set, rm, mv, rename, ...) and save once",

@@ -268,7 +268,7 @@ cli_edit_line(struct gguf_doc *d, const char *line, int force,
     const char *where, const char *where2)
 {
 	struct lang_cmd	cmd;
-	char		msg[600];
+	char		msg[2048];
 	int		rc;
 
 	if ((rc = lang_parse(line, &cmd, msg, sizeof msg)) == LANG_OK) {
@@ -741,7 +741,7 @@ shorthand(const char *name, int nwords, int argc, char **argv)
 	struct opts	 o;
 	struct lang_cmd	 cmd;
 	struct gguf_doc	*d = NULL;
-	char		**pos = NULL, msg[600];
+	char		**pos = NULL, msg[2048];
 	int		 npos, rc;
 
 	memset(&cmd, 0, sizeof cmd);

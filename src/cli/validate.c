@@ -5,7 +5,7 @@
  * Reports, for each file, what the reader found while opening it (layout,
  * names, duplicates, key types) and what the model checks find (tokenizer,
  * hyper-parameters, blocks, file name; with --data, NaN, Inf and all-zero
- * tensors), one finding a line:
+ * tensors) and the lint of its chat templates, one finding a line:
  *
  *	model.gguf:0x1c4: error: duplicate key "general.name" (first ...)
  *	model.gguf: warning: no llama.context_length key: ...
@@ -24,6 +24,7 @@
 #include "check.h"
 #include "cli.h"
 #include "set.h"
+#include "cmd/chat.h"
 
 /* What the options ask for. */
 struct vopts {
@@ -71,6 +72,57 @@ finding(void *arg, int level, int64_t off, const char *msg)
 	printf(": %s: ", gguf_wlevel_name(level));
 	out_msg(stdout, msg);
 	putchar('\n');
+}
+
+struct lint_at {
+	struct report	*r;
+	int64_t		 off;
+	const char	*key;
+	char		 buf[1400];
+};
+
+static void
+lint_finding(void *arg, int level, const char *msg)
+{
+	struct lint_at	*l = arg;
+
+	snprintf(l->buf, sizeof l->buf, "%s: %s", l->key, msg);
+	finding(l->r, level, l->off, l->buf);
+}
+
+static struct gguf_val *
+file_get(void *arg, const char *key)
+{
+	return gguf_kv_get(arg, key);
+}
+
+/* The lint of each chat template (tokenizer.chat_template[.NAME]). */
+static void
+lint_templates(struct gguf_file *f, struct report *r)
+{
+	static const char	 pre[] = "tokenizer.chat_template";
+	struct chat_model	 m = { file_get, f };
+	struct lint_at		 l;
+	struct gguf_str		 s;
+	uint64_t		 i;
+	char			*key;
+
+	for (i = 0; i < gguf_layout(f)->n_kv; i++) {
+		struct gguf_kv	*kv = gguf_kv_at(f, i);
+
+		if (kv->key.n < sizeof pre - 1 ||
+		    memcmp(kv->key.p, pre, sizeof pre - 1) != 0 ||
+		    (kv->key.n > sizeof pre - 1 &&
+		    kv->key.p[sizeof pre - 1] != '.') ||
+		    gguf_val_str(&kv->val, &s) != 0)
+			continue;
+		key = xstrndup(kv->key.p, (size_t)kv->key.n);
+		l.r = r;
+		l.off = (int64_t)kv->off;
+		l.key = key;
+		chat_lint(&m, s.p, (size_t)s.n, lint_finding, &l);
+		free(key);
+	}
 }
 
 static void
@@ -140,6 +192,7 @@ validate_one(const char *path, const struct vopts *o, struct json *j)
 	rc = gguf_check_model(f, path, o->flags, &o->stats, finding, &r);
 	if (rc != 0)
 		finding(&r, GGUF_W_ERROR, -1, "the data checks were cancelled");
+	lint_templates(f, &r);
 	gguf_close(f);
 	summary(&r, 1);
 	return r.count[GGUF_W_ERROR] > 0 ||

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "gguf.h"
+#include "chat.h"
 #include "doc.h"
 #include "lang.h"
 #include "schema.h"
@@ -980,6 +981,68 @@ apply_rename_re(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	return LANG_OK;
 }
 
+static struct gguf_val *
+doc_get(void *arg, const char *key)
+{
+	return gguf_doc_get(arg, key, strlen(key));
+}
+
+struct lint_msg {
+	char	*msg;
+	size_t	 len;
+	int	 n;
+};
+
+static void
+lint_found(void *arg, int level, const char *text)
+{
+	struct lint_msg	*l = arg;
+	size_t		 at = strlen(l->msg);
+
+	(void)level;
+	if (at + 3 < l->len)
+		snprintf(l->msg + at, l->len - at, "%s%s", l->n++ ? "; " : "",
+		    text);
+}
+
+/*
+ * A chat template just set (tokenizer.chat_template[.NAME]) is linted:
+ * what the lint finds is a warning, after any the set gave (rc).
+ */
+static int
+lint_template(struct gguf_doc *d, const struct lang_cmd *cmd, int rc,
+    char *msg, size_t len)
+{
+	static const char	 pre[] = "tokenizer.chat_template";
+	struct chat_model	 m = { doc_get, d };
+	struct lint_msg		 l;
+	struct gguf_val		*v;
+	struct gguf_str		 s;
+	size_t			 at;
+	char			 kb[400];
+
+	if (rc < 0 || cmd->nlen < sizeof pre - 1 ||
+	    memcmp(cmd->name, pre, sizeof pre - 1) != 0 ||
+	    (cmd->nlen > sizeof pre - 1 && cmd->name[sizeof pre - 1] != '.') ||
+	    (v = gguf_doc_get(d, cmd->name, cmd->nlen)) == NULL ||
+	    gguf_val_str(v, &s) != 0)
+		return rc;
+	at = strlen(msg);
+	if (at + 2 >= len)
+		return rc;
+	snprintf(msg + at, len - at, "%s%s: ", at ? "; " : "",
+	    gguf_pname(cmd->name, cmd->nlen, kb, sizeof kb));
+	l.msg = msg;
+	l.len = len;
+	l.n = 0;
+	chat_lint(&m, s.p, (size_t)s.n, lint_found, &l);
+	if (l.n == 0) {
+		msg[at] = '\0';
+		return rc;
+	}
+	return LANG_WARN;
+}
+
 int
 lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
     size_t len)
@@ -994,7 +1057,8 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	case LANG_NOP:
 		return LANG_OK;
 	case LANG_SET:
-		return apply_set(d, cmd, msg, len);
+		return lint_template(d, cmd, apply_set(d, cmd, msg, len), msg,
+		    len);
 	case LANG_SET_ELEM:
 	case LANG_INS:
 	case LANG_APPEND:

@@ -309,6 +309,13 @@ read_file(const char *path, char **out, size_t *outlen, char *msg, size_t len)
 	return 0;
 }
 
+int
+value_read_file(const char *path, char **out, size_t *outlen, char *msg,
+    size_t len)
+{
+	return read_file(path, out, outlen, msg, len);
+}
+
 /* A NUL-terminated copy of a path given after '@'. */
 static char *
 path_of(const char *s, size_t n)

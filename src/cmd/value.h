@@ -71,6 +71,12 @@ int	value_parse_type(const char *s, size_t n, uint32_t *type,
  * gives it back.
  */
 void	value_stdin_taken(const char *why);
+/*
+ * Reads a whole file (at most the size a value may have), "-" standard
+ * input (once, as @- does): 0 with *out malloc'd, or -1 with msg.
+ */
+int	value_read_file(const char *path, char **out, size_t *outlen,
+	    char *msg, size_t len);
 
 /* A blank of the value syntax and the command line: space, tab, CR, LF. */
 int	value_is_blank(int c);

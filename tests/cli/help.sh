@@ -48,6 +48,7 @@ base() {
 	diff)		set -- "$m" "$m" ;;
 	split)		set -- "$m" sp --force ;;
 	merge)		set -- model-00001-of-00003.gguf out.gguf ;;
+	template)	set -- "$m" ;;
 	*)		return 1 ;;
 	esac
 	for a in "$@"; do
@@ -71,6 +72,10 @@ sample() {
 	SIZE)		echo 1G ;;
 	MANIFEST)	"$GGUFED" hash "$m" >"$scratch/manifest" &&
 			    echo "$scratch/manifest" ;;
+	JSON)		echo '[]' ;;
+	KEY=JSON)	echo 'x=1' ;;
+	NAME)		echo tool_use ;;	# the named template set below
+	PATH)		echo "$scratch/t.jinja" ;;
 	*)		return 1 ;;
 	esac
 }
@@ -122,6 +127,15 @@ sort -u "$scratch/universe" -o "$scratch/universe"
 
 # Every option a command lists is accepted; every other one is refused.
 cp_w "$demo" "$m"
+# A named chat template for template --name, a template file for
+# --template-file.
+# (A template the lint finds nothing in, or validate --strict would fail.)
+"$GGUFED" set "$m" tokenizer.chat_template.tool_use:str '{% for m in messages %}<|im_start|>{{ m.role }}
+{{ m.content }}<|im_end|>
+{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant
+{% endif %}' -i -q 2>"$scratch/err" && [ ! -s "$scratch/err" ] &&
+    printf '{{ bos_token }}' >"$scratch/t.jinja"
+ok $? "a named chat template is added for template --name" || cat "$scratch/err"
 for c in $cmds; do
 	base "$c" >/dev/null
 	ok $? "$c has a base invocation in this test (base() above)" ||
