@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -59,19 +58,6 @@ json_arg(const char *opt, const char *arg)
 	if (v == NULL)
 		cli_usage_error("template", "%s: not JSON: %s", opt, msg);
 	return v;
-}
-
-/* The time strftime_now formats: SOURCE_DATE_EPOCH, or now. */
-static long long
-render_time(void)
-{
-	const char		*s = getenv("SOURCE_DATE_EPOCH");
-	unsigned long long	 v;
-
-	if (s != NULL && *s != '\0' && cli_parse_u64(s, &v) == 0 &&
-	    v <= (unsigned long long)1 << 62)
-		return (long long)v;
-	return (long long)time(NULL);
 }
 
 /* The rendering; to a terminal, its control characters escaped. */
@@ -168,7 +154,7 @@ render(struct gguf_file *f, struct opts *o)
 	for (i = 0; i < jv_len(o->vars); i++)
 		jv_dict_set(ctx, jv_str_ptr(jv_dict_key(o->vars, i)),
 		    jv_ref(jv_dict_value(o->vars, i)));
-	rc = chat_render(src, n, ctx, render_time(), &out, &outn, &err);
+	rc = chat_render(src, n, ctx, chat_now(), &out, &outn, &err);
 	jv_unref(ctx);
 	free(text);
 	if (rc != 0) {

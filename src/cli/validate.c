@@ -100,7 +100,6 @@ file_get(void *arg, const char *key)
 static void
 lint_templates(struct gguf_file *f, struct report *r)
 {
-	static const char	 pre[] = "tokenizer.chat_template";
 	struct chat_model	 m = { file_get, f };
 	struct lint_at		 l;
 	struct gguf_str		 s;
@@ -110,10 +109,7 @@ lint_templates(struct gguf_file *f, struct report *r)
 	for (i = 0; i < gguf_layout(f)->n_kv; i++) {
 		struct gguf_kv	*kv = gguf_kv_at(f, i);
 
-		if (kv->key.n < sizeof pre - 1 ||
-		    memcmp(kv->key.p, pre, sizeof pre - 1) != 0 ||
-		    (kv->key.n > sizeof pre - 1 &&
-		    kv->key.p[sizeof pre - 1] != '.') ||
+		if (!chat_is_template_key(kv->key.p, (size_t)kv->key.n) ||
 		    gguf_val_str(&kv->val, &s) != 0)
 			continue;
 		key = xstrndup(kv->key.p, (size_t)kv->key.n);

@@ -10,10 +10,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "chat.h"
 #include "token.h"
@@ -218,6 +220,32 @@ chat_template_key(const char *name, char *buf, size_t len)
 	else
 		snprintf(buf, len, "tokenizer.chat_template.%s", name);
 	return buf;
+}
+
+int
+chat_is_template_key(const char *key, size_t n)
+{
+	static const char	pre[] = "tokenizer.chat_template";
+	size_t			pn = sizeof pre - 1;
+
+	return n >= pn && memcmp(key, pre, pn) == 0 &&
+	    (n == pn || (key[pn] == '.' && n > pn + 1));
+}
+
+long long
+chat_now(void)
+{
+	const char		*s = getenv("SOURCE_DATE_EPOCH");
+	char			*end;
+	unsigned long long	 v;
+
+	if (s != NULL && *s >= '0' && *s <= '9') {
+		errno = 0;
+		v = strtoull(s, &end, 10);
+		if (errno == 0 && *end == '\0' && v <= (1ull << 62))
+			return (long long)v;
+	}
+	return (long long)time(NULL);
 }
 
 /* ------------------------------------------------------------------ lint */

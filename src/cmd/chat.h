@@ -74,6 +74,15 @@ int		 chat_render(const char *src, size_t n, jv *ctx, long long now,
  */
 const char	*chat_template_key(const char *name, char *buf, size_t len);
 
+/* True if key (n bytes) is tokenizer.chat_template or .NAME of it. */
+int		 chat_is_template_key(const char *key, size_t n);
+
+/*
+ * The time strftime_now formats: SOURCE_DATE_EPOCH when it is set (for
+ * reproducible output), else now.
+ */
+long long	 chat_now(void);
+
 /* Levels of lint findings: those of enum gguf_wlevel. */
 typedef void	(*chat_lint_fn)(void *arg, int level, const char *msg);
 

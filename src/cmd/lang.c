@@ -1013,7 +1013,6 @@ static int
 lint_template(struct gguf_doc *d, const struct lang_cmd *cmd, int rc,
     char *msg, size_t len)
 {
-	static const char	 pre[] = "tokenizer.chat_template";
 	struct chat_model	 m = { doc_get, d };
 	struct lint_msg		 l;
 	struct gguf_val		*v;
@@ -1021,9 +1020,7 @@ lint_template(struct gguf_doc *d, const struct lang_cmd *cmd, int rc,
 	size_t			 at;
 	char			 kb[400];
 
-	if (rc < 0 || cmd->nlen < sizeof pre - 1 ||
-	    memcmp(cmd->name, pre, sizeof pre - 1) != 0 ||
-	    (cmd->nlen > sizeof pre - 1 && cmd->name[sizeof pre - 1] != '.') ||
+	if (rc < 0 || !chat_is_template_key(cmd->name, cmd->nlen) ||
 	    (v = gguf_doc_get(d, cmd->name, cmd->nlen)) == NULL ||
 	    gguf_val_str(v, &s) != 0)
 		return rc;

@@ -31,6 +31,7 @@
 
 #include "tui.h"
 #include "schema.h"
+#include "cmd/chat.h"
 #include "cmd/lang.h"
 #include "cmd/value.h"
 #include "edit.h"
@@ -980,12 +981,6 @@ int
 edit_set_string(struct app *a, const char *key, int64_t elem, const char *old,
     size_t olen, const char *now, size_t nlen)
 {
-	struct gguf_vbuild	 vb;
-	struct gguf_value	*v;
-	struct gguf_err		 err;
-	char			 kb[96];
-	int			 rc, warn = 0;
-
 	/* Editors end the last line; a value that did not end one keeps
 	   not ending it. */
 	if ((olen == 0 || old[olen - 1] != '\n') && nlen > 0 &&
@@ -995,6 +990,25 @@ edit_set_string(struct app *a, const char *key, int64_t elem, const char *old,
 		app_msg(a, 0, "unchanged: no edit");
 		return R_DRAW;
 	}
+	if (elem < 0 && chat_is_template_key(key, strlen(key))) {
+		app_push(a, view_template_pending(a, key, now, nlen));
+		app_msg(a, 0, "the new template, checked and rendered: Enter "
+		    "sets it, q drops it");
+		return R_DRAW;
+	}
+	return edit_apply_string(a, key, elem, now, nlen);
+}
+
+int
+edit_apply_string(struct app *a, const char *key, int64_t elem,
+    const char *now, size_t nlen)
+{
+	struct gguf_vbuild	 vb;
+	struct gguf_value	*v;
+	struct gguf_err		 err;
+	char			 kb[96];
+	int			 rc, warn = 0;
+
 	if (elem >= 0) {
 		gguf_vb_init(&vb, GGUF_VT_ARR, GGUF_VT_STR);
 		gguf_vb_str(&vb, now, nlen);

@@ -49,6 +49,9 @@ const struct key_binding keys_table[] = {
 	/* The pager: long strings; Space pages, as in less. */
 	{ SC_PAGER,	'w',		ACT_WRAP },
 	{ SC_PAGER,	' ',		ACT_PGDN },
+	{ SC_PAGER,	'r',		ACT_RENDER },
+	{ SC_PAGER,	'a',		ACT_GEN_PROMPT },
+	{ SC_PAGER,	's',		ACT_SAMPLE },
 
 	/* Metadata: editing. */
 	{ SC_META,	'e',		ACT_EDIT },

@@ -206,6 +206,9 @@ void		 re_free(struct re *re);
 	X(SORT,		"sort",		"next sort order: name, size, type, offset") \
 	X(REVERSE,	"reverse",	"reverse the sort order")	\
 	X(WRAP,		"wrap",		"wrap long lines")		\
+	X(RENDER,	"render",	"chat template: the prompt a sample conversation becomes") \
+	X(GEN_PROMPT,	"generation-prompt", "rendering: with or without the generation prompt") \
+	X(SAMPLE,	"sample",	"rendering: next sample (plain chat, with a system prompt, with tool calls)") \
 	X(FORMAT,	"format",	"value format: short, full %.9g, hex bits") \
 	X(HEAT,		"heat",		"colour heat map")		\
 	X(BLOCKS,	"blocks",	"block view of quantized data")	\
@@ -589,6 +592,18 @@ struct view	*view_pager_new(struct app *a, const char *title,
 struct view	*view_pager_own(struct app *a, const char *title, char *p,
 		    size_t n);
 /*
+ * A chat template (the value of key, p[0..n), which must outlive the
+ * view) in the pager, its Jinja syntax in colours; r renders it.
+ */
+struct view	*view_pager_template(struct app *a, const char *title,
+		    const char *key, const char *p, size_t n);
+/*
+ * A new template for key (p[0..n), copied) that is not set yet: the
+ * lint's findings and its rendering; Enter sets it, q drops it.
+ */
+struct view	*view_template_pending(struct app *a, const char *key,
+		    const char *p, size_t n);
+/*
  * Elements of an array value. copy 0: arr belongs to the file and must
  * outlive the view; copy 1: the view copies *arr (an element of another
  * array) and frees the index it builds for it.
@@ -631,9 +646,15 @@ void	edit_complete(struct app *a, enum ask_compl c, const char *line,
  */
 int	edit_get_string(struct app *a, const char *key, int64_t elem,
 	    char **out, size_t *len);
-/* The editor's result: old and new bytes; R_* flags. */
+/*
+ * The editor's result: old and new bytes; R_* flags. A chat template is
+ * not set at once: its rendering opens (view_template_pending) first.
+ */
 int	edit_set_string(struct app *a, const char *key, int64_t elem,
 	    const char *old, size_t olen, const char *now, size_t nlen);
+/* Sets key (or its element elem) to the string now; R_* flags. */
+int	edit_apply_string(struct app *a, const char *key, int64_t elem,
+	    const char *now, size_t nlen);
 
 /* ----------------------------------------------------------- prompt.c */
 

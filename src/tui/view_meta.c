@@ -27,6 +27,7 @@
 
 #include "schema.h"
 #include "tui.h"
+#include "cmd/chat.h"
 
 #define TYPE_W		10
 
@@ -208,9 +209,13 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 	if (kv.flags & GGUF_ED_REMOVED)
 		app_msg(m->app, 1, "%s is removed (u undoes that)", title);
 	else if (kv.val->type == GGUF_VT_STR) {
+		char	*key = xstrndup(kv.key.p, (size_t)kv.key.n);
+
 		gguf_val_str(kv.val, &s);
-		app_push(m->app, view_pager_new(m->app, title, s.p,
-		    (size_t)s.n));
+		app_push(m->app, chat_is_template_key(key, strlen(key)) ?
+		    view_pager_template(m->app, title, key, s.p, (size_t)s.n) :
+		    view_pager_new(m->app, title, s.p, (size_t)s.n));
+		free(key);
 	} else if (kv.val->type == GGUF_VT_ARR)
 		app_push(m->app, view_array_key(m->app, kv.key.p,
 		    (size_t)kv.key.n));
