@@ -213,6 +213,12 @@ draw_message(struct app *a, struct view *v, int y, int w)
 		hint(dl, v, ACT_PGDN, "page", lim);
 		hint(dl, v, ACT_SEARCH, "search", lim);
 		hint(dl, v, ACT_WRAP, "wrap", lim);
+		if (strcmp(v->ops->name, "template") == 0)
+			hint(dl, v, ACT_RENDER, "render", lim);
+		else if (strcmp(v->ops->name, "rendering") == 0) {
+			hint(dl, v, ACT_SAMPLE, "sample", lim);
+			hint(dl, v, ACT_GEN_PROMPT, "gen. prompt", lim);
+		}
 	} else if ((v->scopes & SC_PREVIEW) && !(v->scopes & SC_LIST)) {
 		hint(dl, v, ACT_FORMAT, "format", lim);
 		hint(dl, v, ACT_HEAT, "heat", lim);

@@ -429,8 +429,8 @@ render(struct pager *pg)
 		put_line(&b, C_HEADER, "new %s, not set yet: Enter sets it, "
 		    "q drops it", kb);
 	chat_lint(&m, pg->tmpl, pg->tmpl_n, lint_line, &b);
-	put_line(&b, C_HEADER, "rendered %s, generation prompt %s "
-	    "(s: next sample, a: generation prompt):",
+	put_line(&b, C_HEADER, "sample conversation: %s; generation prompt "
+	    "%s (s: next sample, a: on/off)",
 	    chat_sample_name(pg->sample), pg->agp ? "on" : "off");
 	ctx = chat_context(&m, chat_sample_messages(pg->sample),
 	    chat_sample_tools(pg->sample), pg->agp);
@@ -583,6 +583,25 @@ static const struct view_ops pager_ops = {
 	.free = pager_free,
 };
 
+/* The same, named for the hints of the status line (frame.c). */
+static const struct view_ops template_ops = {
+	.name = "template",
+	.draw = draw,
+	.action = action,
+	.status = status,
+	.jump = jump,
+	.free = pager_free,
+};
+
+static const struct view_ops render_ops = {
+	.name = "rendering",
+	.draw = draw,
+	.action = action,
+	.status = status,
+	.jump = jump,
+	.free = pager_free,
+};
+
 static struct pager *
 pager_new(struct app *a)
 {
@@ -601,7 +620,8 @@ pager_view(struct pager *pg, const char *title)
 	struct view	*v;
 	char		 g[32];
 
-	v = view_new(pg->app, &pager_ops, SC_LIST | SC_PAGER | SC_JUMP, pg);
+	v = view_new(pg->app, pg->kind == PG_TEMPLATE ? &template_ops :
+	    &pager_ops, SC_LIST | SC_PAGER | SC_JUMP, pg);
 	v->list = &pg->list;
 	snprintf(v->title, sizeof v->title, "%s (%s bytes)", title,
 	    gguf_fmt_group(pg->n, g, sizeof g));
@@ -648,7 +668,7 @@ render_view(struct app *a, const char *key, const char *p, size_t n,
 	pg->agp = 1;
 	pg->pending = pending;
 	render(pg);
-	v = view_new(a, &pager_ops, SC_LIST | SC_PAGER | SC_JUMP, pg);
+	v = view_new(a, &render_ops, SC_LIST | SC_PAGER | SC_JUMP, pg);
 	v->list = &pg->list;
 	name_escape(kb, sizeof kb, key, strlen(key), 60);
 	snprintf(v->title, sizeof v->title, "%s %s", kb, pending ?

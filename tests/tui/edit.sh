@@ -360,8 +360,11 @@ EOF
 chmod +x "$scratch/editor.sh" "$scratch/failing.sh"
 VISUAL=$scratch/editor.sh
 export VISUAL
-run editor "keys 2/" "type chat_template" "keys <Enter>e" "dump editor-done" "keys w"
-shows editor-done 'set from the editor' "e on a long string runs \$VISUAL"
+run editor "keys 2/" "type chat_template" "keys <Enter>e" \
+    "dump editor-preview" "keys <Enter>" "dump editor-done" "keys w"
+shows editor-preview 'not set yet: Enter sets it, q drops it' \
+    "a chat template from \$VISUAL is rendered before it is set"
+shows editor-done 'set from the editor' "e on a long string runs \$VISUAL; Enter sets it"
 if [ $have_oracle -eq 1 ]; then
 	"$ORACLE" dump --no-layout "$scratch/m.gguf" >"$scratch/new.dump" \
 	    2>/dev/null
@@ -369,6 +372,11 @@ if [ $have_oracle -eq 1 ]; then
 	    [ "$(diff "$scratch/orig.dump" "$scratch/new.dump" | grep -c '^[<>]')" -eq 2 ]
 	ok $? "\$VISUAL's edit is saved, and only it"
 fi
+run editor-drop "keys 2/" "type chat_template" "keys <Enter>e" "keys q" \
+    "dump editor-dropped" "keys Q"
+shows editor-dropped 'dropped: no edit' "q drops the template from \$VISUAL"
+grep -q 'key-value pairs, 1 change' "$scratch/editor-dropped.txt"
+[ $? -eq 1 ]; ok $? "... and nothing changed"
 VISUAL=$scratch/failing.sh
 run editor-fail "keys 2/" "type chat_template" "keys <Enter>E"
 shows editor-fail 'failed (status 3): no edit' "an editor exiting non-zero is no edit"
