@@ -463,7 +463,9 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		return;
 	}
 	gguf_pname(s.p, (size_t)s.n, m->arch, sizeof m->arch);
-	if ((v = gguf_doc_get(d, "split.count", 11)) != NULL &&
+	/* A shard alone; a split model opened as a set weighs all of it. */
+	if (gguf_n_shards(gguf_doc_file(d)) == 0 &&
+	    (v = gguf_doc_get(d, "split.count", 11)) != NULL &&
 	    gguf_val_u64(v, &n) == 0 && n > 1) {
 		m->split_count = n;
 		if ((v = gguf_doc_get(d, "split.no", 8)) != NULL)
