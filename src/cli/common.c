@@ -99,6 +99,7 @@ static const struct cli_opt mem_opts[] = {
 	{ "--fit SIZE", "the largest context whose weights and cache fit in SIZE "
 	    "bytes (suffix K, M, G, T)" },
 	{ "--json", "print one JSON document" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 

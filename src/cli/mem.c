@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "set.h"
 #include "doc.h"
 #include "mem.h"
 
@@ -365,7 +366,8 @@ cmd_mem(int argc, char **argv)
 	struct gguf_mem_need	 need[MAX_CTX + 1], fitn;
 	uint64_t		 fit_ctx = 0;
 	int			 ok[MAX_CTX + 1], rc, fitrc = 0;
-	size_t			 i;
+
+	argc = cli_take_shard(argc, argv);	size_t			 i;
 	char			 left[400];
 
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
@@ -376,7 +378,8 @@ cmd_mem(int argc, char **argv)
 		cli_file_error(o.path, &err);
 	}
 	memset(&err, 0, sizeof err);
-	if ((d = gguf_doc_open(o.path, &err)) == NULL) {
+	if ((d = gguf_doc_open_set(o.path, cli_alone ? GGUF_OPEN_ALONE :
+	    GGUF_OPEN_STRICT, &err)) == NULL) {
 		cli_file_error(o.path, &err);
 		return EXIT_BADFILE;
 	}

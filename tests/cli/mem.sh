@@ -184,6 +184,19 @@ done
 mem "$m/llama-gqa.gguf" --cache-type-k q4_k
 grep -q "'q4_k' is not a cache type llama.cpp takes (f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1)" "$scratch/err"
 ok $? "an unknown cache type lists the ones llama.cpp takes"
+# A split model: any shard weighs the whole set; --shard the file alone.
+DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
+mkdir "$scratch/set"
+"$GGUFED" split --max-tensors 10 "$DEMO" "$scratch/set/demo" 2>/dev/null
+mem "$DEMO" --ctx 4096 --json
+sed 's|"file": "[^"]*"|"file": F|' "$scratch/out" >"$scratch/whole"
+mem "$scratch/set/demo-00002-of-00004.gguf" --ctx 4096 --json
+sed 's|"file": "[^"]*"|"file": F|' "$scratch/out" >"$scratch/viaset"
+[ $rc -eq 0 ] && [ -s "$scratch/whole" ] && cmp -s "$scratch/whole" "$scratch/viaset"
+ok $? "a shard of a split model: the whole set is weighed, as the one file"
+mem --shard "$scratch/set/demo-00002-of-00004.gguf"
+[ $rc -eq 0 ] && grep -q '^weights  *377,088 ' "$scratch/out"
+ok $? "--shard: that shard's weights alone"
 mem
 [ $rc -eq 2 ]; ok $? "mem without FILE: exit 2"
 mem "$scratch/missing.gguf"
