@@ -79,7 +79,8 @@ static const char *const eog_texts[] = {
 	"<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>",
 	"<|endoftext|>", "<|eom_id|>", "<EOT>", "_<EOT>", "<end_of_turn>",
 	"<|end_of_text|>", "<|END_OF_TURN_TOKEN|>", "<|end_of_turn|>",
-	"<\xef\xbd\x9c" "end\xe2\x96\x81of\xe2\x96\x81sentence\xef\xbd\x9c>",
+	/* Split where a hex escape would run on; in parentheses, one string. */
+	("<\xef\xbd\x9c" "end\xe2\x96\x81of\xe2\x96\x81sentence\xef\xbd\x9c>"),
 	"</s>", "<|eot|>",
 };
 
