@@ -24,7 +24,10 @@
  * (the sign is a flip of the sign bit, as multiplying by -1 is), fifth bits
  * are spread by table, the 4-bit codebooks are scaled once per block and
  * then looked up, and a half is widened without branches. Where the
- * toolchain allows, each decoder is also compiled for AVX2 (below).
+ * toolchain allows, each decoder is also compiled for AVX2 (below). For
+ * the most used types, dequant_x86.c has decoders written with AVX2 and
+ * F16C that give the same bits; they are picked at run time, and these
+ * stay the reference (gguf_dequant_ref).
  *
  * Byte order. Plain types have big-endian decoders; quantized types do not
  * (their fields have no defined big-endian layout), and gguf_dequant_check
@@ -33,12 +36,14 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gguf.h"
 #include "internal.h"
 #include "dequant.h"
 #include "dequant_grids.h"
+#include "dequant_vec.h"
 
 /*
  * Where the toolchain can, every decoder is compiled twice, for the x86-64
@@ -308,6 +313,12 @@ dq_f16(const uint8_t *restrict s, float *restrict y, uint64_t n)
 	}
 	for (; i < n; i++, s += 2)
 		y[i] = h2f(ld16(s));
+}
+
+void
+gguf_dq_f16_ref(const uint8_t *s, float *y, uint64_t n)
+{
+	dq_f16(s, y, n);
 }
 
 DQ_CLONES static void
@@ -696,23 +707,6 @@ dq_q2_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 /* ------------------------------------------------------------- K-quants */
 
 /*
- * The 6-bit scale and min of sub-block j (0..7) of Q4_K and Q5_K: the first
- * four in the low 6 bits of bytes 0..7, the last four split between the
- * nibbles of bytes 8..11 and the top 2 bits of bytes 0..7.
- */
-static inline void
-k4_scale_min(const uint8_t *q, int j, uint8_t *sc, uint8_t *m)
-{
-	if (j < 4) {
-		*sc = q[j] & 63;
-		*m = q[j + 4] & 63;
-	} else {
-		*sc = (q[j + 4] & 0xf) | (q[j - 4] >> 6) << 4;
-		*m = (q[j + 4] >> 4) | (q[j] >> 6) << 4;
-	}
-}
-
-/*
  * The 16 signed 6-bit scales of Q3_K from its 12 bytes: low nibbles in
  * bytes 0..7 (scales 0..7 low, 8..15 high nibble), top 2 bits in 8..11.
  */
@@ -811,10 +805,10 @@ dq_q4_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 		dmin = ldh(s + 2);
 		q = s + 16;
 		for (j = 0; j < 8; j += 2, q += 32) {
-			k4_scale_min(s + 4, j, &sc, &m);
+			gguf_k4_scale_min(s + 4, j, &sc, &m);
 			d1 = d * (float)sc;
 			m1 = dmin * (float)m;
-			k4_scale_min(s + 4, j + 1, &sc, &m);
+			gguf_k4_scale_min(s + 4, j + 1, &sc, &m);
 			d2 = d * (float)sc;
 			m2 = dmin * (float)m;
 			for (l = 0; l < 32; l++)
@@ -842,10 +836,10 @@ dq_q5_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 		qh = s + 16;
 		q = s + 48;
 		for (j = 0; j < 8; j += 2, q += 32) {
-			k4_scale_min(s + 4, j, &sc, &m);
+			gguf_k4_scale_min(s + 4, j, &sc, &m);
 			d1 = d * (float)sc;
 			m1 = dmin * (float)m;
-			k4_scale_min(s + 4, j + 1, &sc, &m);
+			gguf_k4_scale_min(s + 4, j + 1, &sc, &m);
 			d2 = d * (float)sc;
 			m2 = dmin * (float)m;
 			/* bit j of qh[l] is the fifth bit of element l of
@@ -1484,7 +1478,7 @@ bv_q45_K(const uint8_t *s, struct gguf_blockview *bv, int five)
 	sc = bv_add(bv, "scales", "6-bit scale of each 32 elements", 8, 1);
 	mn = bv_add(bv, "mins", "6-bit min of each 32 elements", 8, 1);
 	for (j = 0; j < 8; j++) {
-		k4_scale_min(s + 4, j, &a, &b);
+		gguf_k4_scale_min(s + 4, j, &a, &b);
 		sc[j] = a;
 		mn[j] = b;
 	}
@@ -1856,6 +1850,55 @@ static const struct dq_type dq_types[GGUF_T_COUNT] = {
 	[GGUF_T_Q2_0] = QUANT_OPS(q2_0),
 };
 
+/* ------------------------------------------------- the vector decoders */
+
+/*
+ * For the types that have one, the vector decoder of dequant_x86.c when
+ * the CPU runs it, looked up once; GGUF_DEQUANT=ref in the environment
+ * keeps the portable decoders (to compare, or to rule the vector ones out).
+ */
+static struct {
+	gguf_dq_fn	*fn[GGUF_T_COUNT];
+	const char	*isa[GGUF_T_COUNT];
+} vec;
+
+static pthread_once_t	vec_once = PTHREAD_ONCE_INIT;
+
+static void
+vec_init(void)
+{
+	const char	*e = getenv("GGUF_DEQUANT");
+	uint32_t	 t;
+
+	if (e != NULL && strcmp(e, "ref") == 0)
+		return;
+	for (t = 0; t < GGUF_T_COUNT; t++)
+		vec.fn[t] = gguf_dq_vec(t, &vec.isa[t]);
+}
+
+/* The decoder of little- or big-endian data of a decodable type. */
+static dq_fn *
+decoder(uint32_t type, int be, int ref)
+{
+	if (be)
+		return dq_types[type].be;
+	if (!ref) {
+		pthread_once(&vec_once, vec_init);
+		if (vec.fn[type] != NULL)
+			return vec.fn[type];
+	}
+	return dq_types[type].le;
+}
+
+const char *
+gguf_dequant_isa(uint32_t type)
+{
+	if (type >= GGUF_T_COUNT)
+		return "portable";
+	pthread_once(&vec_once, vec_init);
+	return vec.fn[type] != NULL ? vec.isa[type] : "portable";
+}
+
 /* -------------------------------------------------------------- the API */
 
 int
@@ -1907,9 +1950,9 @@ range_check(uint32_t type, int be, uint64_t nbytes, uint64_t first,
 	return 0;
 }
 
-int
-gguf_dequant(uint32_t type, int be, const uint8_t *data, uint64_t nbytes,
-    uint64_t first, uint64_t n, float *out, struct gguf_err *err)
+static int
+dequant(uint32_t type, int be, const uint8_t *data, uint64_t nbytes,
+    uint64_t first, uint64_t n, float *out, int ref, struct gguf_err *err)
 {
 	const struct gguf_type_info	*ti;
 	dq_fn				*fn;
@@ -1921,7 +1964,7 @@ gguf_dequant(uint32_t type, int be, const uint8_t *data, uint64_t nbytes,
 	if (n == 0)
 		return 0;
 	ti = gguf_ttype(type);
-	fn = be ? dq_types[type].be : dq_types[type].le;
+	fn = decoder(type, be, ref);
 	bk = ti->blck;
 	bs = ti->bytes;
 	b = first / bk;
@@ -1946,6 +1989,20 @@ gguf_dequant(uint32_t type, int be, const uint8_t *data, uint64_t nbytes,
 		memcpy(out, tmp, n * sizeof *out);
 	}
 	return 0;
+}
+
+int
+gguf_dequant(uint32_t type, int be, const uint8_t *data, uint64_t nbytes,
+    uint64_t first, uint64_t n, float *out, struct gguf_err *err)
+{
+	return dequant(type, be, data, nbytes, first, n, out, 0, err);
+}
+
+int
+gguf_dequant_ref(uint32_t type, int be, const uint8_t *data, uint64_t nbytes,
+    uint64_t first, uint64_t n, float *out, struct gguf_err *err)
+{
+	return dequant(type, be, data, nbytes, first, n, out, 1, err);
 }
 
 int

@@ -45,6 +45,20 @@ int	gguf_dequant(uint32_t type, int be, const uint8_t *data,
 	    struct gguf_err *err);
 
 /*
+ * The same with the portable decoders only. gguf_dequant uses, for the
+ * most common types, decoders written with the vector instructions of the
+ * CPU it runs on (AVX2 and F16C on x86-64) that give the same bits; these
+ * are the reference they are tested against. GGUF_DEQUANT=ref in the
+ * environment makes gguf_dequant use them too.
+ */
+int	gguf_dequant_ref(uint32_t type, int be, const uint8_t *data,
+	    uint64_t nbytes, uint64_t first, uint64_t n, float *out,
+	    struct gguf_err *err);
+
+/* What decodes little-endian data of type here: "avx2" or "portable". */
+const char	*gguf_dequant_isa(uint32_t type);
+
+/*
  * The same into doubles: F64 values exactly, integers exactly up to 2^53
  * (I64 beyond that rounded to nearest), every other type through its
  * float32 value.

@@ -12,7 +12,9 @@
  *	  whole data decoded at once (block boundaries, partial blocks);
  *	- the float64 decoder agrees with the float32 one wherever the type
  *	  is decoded through float32, and the integer decoder with both;
- *	- a range outside the data is refused, never read.
+ *	- a range outside the data is refused, never read;
+ *	- the decoders gguf_dequant picks (vector ones where the CPU has
+ *	  them) give the same bits as the portable reference, NaNs included.
  */
 #include "config.h"
 
@@ -43,6 +45,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static float			 all[MAX_N * 2], part[MAX_N];
+	static float			 ref[MAX_N * 2];
 	static double			 wide[MAX_N];
 	static int64_t			 ints[MAX_N];
 	static struct gguf_blockview	 bv;
@@ -94,6 +97,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (unsigned long long)nelem, err.msg);
 	if (gguf_dequant(type, be, p, nbytes, 0, nelem, all, &err) != 0)
 		fuzz_fail("type %u: whole data refused: %s", type, err.msg);
+	if (gguf_dequant_ref(type, be, p, nbytes, 0, nelem, ref, &err) != 0)
+		fuzz_fail("type %u: portable decoder refused: %s", type,
+		    err.msg);
+	if (memcmp(all, ref, nelem * sizeof *all) != 0) {
+		for (i = 0; i < nelem && memcmp(&all[i], &ref[i],
+		    sizeof *all) == 0; i++)
+			;
+		fuzz_fail("type %u (%s): element %llu differs from the "
+		    "portable decoder's", type, gguf_dequant_isa(type),
+		    (unsigned long long)i);
+	}
 	for (i = 0; i < n; i++) {
 		if (!same_float(part[i], all[first + i]))
 			fuzz_fail("type %u: element %llu differs in a range",

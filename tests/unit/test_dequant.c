@@ -213,6 +213,44 @@ check_windows(struct gguf_file *f, const struct gguf_tensor *t,
 	free(win);
 }
 
+/* Index of the first difference of the bits of two float arrays, or -1. */
+static int64_t
+first_bits_diff(const float *a, const float *b, uint64_t n)
+{
+	uint64_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (fbits(a[i]) != fbits(b[i]))
+			return (int64_t)i;
+	}
+	return -1;
+}
+
+/*
+ * The decoders gguf_dequant picks (vector ones where the CPU has them)
+ * against the portable reference: the same bits, NaNs included.
+ */
+static void
+check_ref(struct gguf_file *f, const struct gguf_tensor *t, const float *got,
+    const char *what)
+{
+	struct gguf_err	 err;
+	const uint8_t	*data = gguf_tensor_data(f, t, &err);
+	float		*ref = malloc((size_t)t->nelem * sizeof *ref + 4);
+	int64_t		 d = -1;
+	int		 rc;
+
+	rc = data != NULL ? gguf_dequant_ref(t->type, gguf_layout(f)->be,
+	    data, t->nbytes, 0, t->nelem, ref, &err) : -1;
+	if (rc == 0)
+		d = first_bits_diff(got, ref, t->nelem);
+	if (!ok(rc == 0 && d < 0, "%s: %s decoder equals the portable one "
+	    "bit for bit", what, gguf_dequant_isa(t->type)) && d >= 0)
+		diag("element %lld: 0x%08x, portable 0x%08x", (long long)d,
+		    fbits(got[d]), fbits(ref[d]));
+	free(ref);
+}
+
 static void
 check_fixture(const char *dir, struct fix *fx, struct gguf_file *f)
 {
@@ -277,6 +315,7 @@ check_fixture(const char *dir, struct fix *fx, struct gguf_file *f)
 	ok(wide_ok, "%s: double%s variant agrees", what,
 	    t->type == GGUF_T_I64 ? " and integer" : "");
 	check_windows(f, t, got, what);
+	check_ref(f, t, got, what);
 out:
 	free(got);
 	free(wide);
@@ -770,6 +809,89 @@ test_block_view(const char *dir)
 	gguf_close(f);
 }
 
+/* --------------------------------------------- vector against portable */
+
+/*
+ * Random blocks of every decodable type, through gguf_dequant (the vector
+ * decoder where there is one) and gguf_dequant_ref, whole and in random
+ * ranges: the same bits. Random bytes give NaN and infinite half scales
+ * now and then; F16 data also gets NaNs (quiet and signalling),
+ * infinities, zeros and subnormals planted among the random halves.
+ */
+#define VBLOCKS	67	/* not a multiple of any vector width */
+
+static void
+test_vec_random(void)
+{
+	static const uint16_t	special[] = { 0x7c01, 0xfc01, 0x7dff, 0x7e00,
+				    0xfe00, 0x7fff, 0x7c00, 0xfc00, 0x0000,
+				    0x8000, 0x0001, 0x83ff, 0x0400, 0x7bff };
+	const struct gguf_type_info	*ti;
+	struct gguf_err			 err;
+	uint8_t				*data;
+	float				*a, *b;
+	uint64_t			 nbytes, nelem, first, n, i;
+	uint32_t			 t;
+	int				 round, bad, nvec = 0, k;
+	int64_t				 d;
+
+	data = malloc(VBLOCKS * 292 + 64);
+	a = malloc(VBLOCKS * 256 * sizeof *a);
+	b = malloc(VBLOCKS * 256 * sizeof *b);
+	for (t = 0; t < GGUF_T_COUNT; t++) {
+		if (gguf_dequant_check(t, 0, &err) != 0)
+			continue;
+		ti = gguf_ttype(t);
+		nbytes = (uint64_t)VBLOCKS * ti->bytes;
+		nelem = (uint64_t)VBLOCKS * ti->blck;
+		nvec += strcmp(gguf_dequant_isa(t), "portable") != 0;
+		bad = 0;
+		for (round = 0; round < 40 && !bad; round++) {
+			for (i = 0; i < nbytes; i++)
+				data[i] = (uint8_t)rnd(256);
+			if (t == GGUF_T_F16 && round % 2 == 1) {
+				for (k = 0; k < 24; k++) {
+					i = rnd(nelem);
+					data[2 * i] = (uint8_t)special[k %
+					    (sizeof special / sizeof *special)];
+					data[2 * i + 1] = (uint8_t)(special[k %
+					    (sizeof special / sizeof *special)]
+					    >> 8);
+				}
+			}
+			first = rnd(nelem);
+			n = rnd(nelem - first + 1);
+			if (round == 0) {
+				first = 0;
+				n = nelem;
+			}
+			memset(a, 0, nelem * sizeof *a);
+			memset(b, 0xff, nelem * sizeof *b);
+			if (gguf_dequant(t, 0, data, nbytes, first, n, a,
+			    &err) != 0 || gguf_dequant_ref(t, 0, data, nbytes,
+			    first, n, b, &err) != 0) {
+				diag("%s: %s", ti->name, err.msg);
+				bad = 1;
+				break;
+			}
+			d = first_bits_diff(a, b, n);
+			if (d >= 0) {
+				diag("%s, round %d, element %llu: 0x%08x, "
+				    "portable 0x%08x", ti->name, round,
+				    (unsigned long long)(first + (uint64_t)d),
+				    fbits(a[d]), fbits(b[d]));
+				bad = 1;
+			}
+		}
+		ok(!bad, "%s: %s decoder equals the portable one on random "
+		    "blocks", ti->name, gguf_dequant_isa(t));
+	}
+	diag("%d types have a vector decoder on this CPU", nvec);
+	free(data);
+	free(a);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -778,6 +900,7 @@ main(void)
 	test_errors();
 	test_big_endian();
 	test_big_endian_file();
+	test_vec_random();
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
 		skip("comparisons with the ggml fixtures: no shared " FIXDIR);
 		return tap_done();

@@ -1,0 +1,358 @@
+/*
+ * dequant_x86.c - decoders written with AVX2 and F16C instructions, for the
+ * most used tensor types, chosen at run time when the CPU has both.
+ *
+ * Exactness. Each decoder performs the portable decoder's float32
+ * operations (dequant.c) on the same operands, in the same order, eight
+ * lanes at a time: no FMA (a fused multiply-add rounds once where ggml
+ * rounds twice, so "fma" is deliberately not among the target features,
+ * and the build passes -ffp-contract=off), integers converted to float
+ * exactly, multiplications that are commutative written either way.
+ * Halves are widened with F16C, which is exact for every finite value,
+ * subnormals included, and for infinities; it sets the quiet bit of a
+ * signalling NaN, which the portable decoder keeps as it is. A block
+ * scale is only ever multiplied, and a product quiets a NaN anyway, so
+ * scales may take F16C as they are; F16 data may not, and a group of
+ * halves holding a NaN is left to the portable decoder.
+ *
+ * Everything is compiled for the x86-64 baseline except the functions
+ * marked AVX2, which only run after the CPU said it has AVX2 and F16C.
+ * Other architectures and compilers without target attributes get no
+ * vector decoder and use the portable ones.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "gguf.h"
+#include "dequant_vec.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+
+#include <cpuid.h>
+#include <immintrin.h>
+
+#define AVX2	__attribute__((target("avx2,f16c")))
+
+static inline uint16_t
+ld16(const uint8_t *p)
+{
+	uint16_t	v;
+
+	memcpy(&v, p, sizeof v);	/* x86-64 is little-endian */
+	return v;
+}
+
+AVX2 static inline float
+half(const uint8_t *p)
+{
+	return _cvtsh_ss(ld16(p));
+}
+
+/* Stores the 8 bytes of b, as unsigned integers, times d, minus m. */
+AVX2 static inline void
+put8_u_dm(float *y, __m128i b, __m256 d, __m256 m)
+{
+	__m256	x = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
+
+	_mm256_storeu_ps(y, _mm256_sub_ps(_mm256_mul_ps(d, x), m));
+}
+
+/* The 32 unsigned bytes of v: d * q - m each. */
+AVX2 static inline void
+put32_u_dm(float *y, __m256i v, float d, float m)
+{
+	__m256	dv = _mm256_set1_ps(d), mv = _mm256_set1_ps(m);
+	__m128i	lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+
+	put8_u_dm(y, lo, dv, mv);
+	put8_u_dm(y + 8, _mm_srli_si128(lo, 8), dv, mv);
+	put8_u_dm(y + 16, hi, dv, mv);
+	put8_u_dm(y + 24, _mm_srli_si128(hi, 8), dv, mv);
+}
+
+/* Stores the 8 low bytes of b, as signed integers, times d. */
+AVX2 static inline void
+put8_s_d(float *y, __m128i b, __m256 d)
+{
+	__m256	x = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b));
+
+	_mm256_storeu_ps(y, _mm256_mul_ps(x, d));
+}
+
+/* 16 signed bytes times d. */
+AVX2 static inline void
+put16_s_d(float *y, __m128i b, float d)
+{
+	__m256	dv = _mm256_set1_ps(d);
+
+	put8_s_d(y, b, dv);
+	put8_s_d(y + 8, _mm_srli_si128(b, 8), dv);
+}
+
+/* ------------------------------------------------------------ plain */
+
+/* F16: halves widened eight at a time; a group holding a NaN: portable. */
+AVX2 static void
+v_f16(const uint8_t *restrict s, float *restrict y, uint64_t n)
+{
+	const __m128i	em = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00);
+	__m128i		a, b, c, d, nan;
+	uint64_t	i;
+
+	for (i = 0; i + 32 <= n; i += 32) {
+		a = _mm_loadu_si128((const __m128i *)(s + 2 * i));
+		b = _mm_loadu_si128((const __m128i *)(s + 2 * i + 16));
+		c = _mm_loadu_si128((const __m128i *)(s + 2 * i + 32));
+		d = _mm_loadu_si128((const __m128i *)(s + 2 * i + 48));
+		/* |h| > inf (as signed 16-bit, |h| < 0x8000): a NaN */
+		nan = _mm_or_si128(
+		    _mm_or_si128(_mm_cmpgt_epi16(_mm_and_si128(a, em), inf),
+		    _mm_cmpgt_epi16(_mm_and_si128(b, em), inf)),
+		    _mm_or_si128(_mm_cmpgt_epi16(_mm_and_si128(c, em), inf),
+		    _mm_cmpgt_epi16(_mm_and_si128(d, em), inf)));
+		if (!_mm_testz_si128(nan, nan)) {
+			gguf_dq_f16_ref(s + 2 * i, y + i, 32);
+			continue;
+		}
+		_mm256_storeu_ps(y + i, _mm256_cvtph_ps(a));
+		_mm256_storeu_ps(y + i + 8, _mm256_cvtph_ps(b));
+		_mm256_storeu_ps(y + i + 16, _mm256_cvtph_ps(c));
+		_mm256_storeu_ps(y + i + 24, _mm256_cvtph_ps(d));
+	}
+	if (i < n)
+		gguf_dq_f16_ref(s + 2 * i, y + i, n - i);
+}
+
+/* BF16: the upper half of a float. */
+AVX2 static void
+v_bf16(const uint8_t *restrict s, float *restrict y, uint64_t n)
+{
+	__m256i		a, b;
+	uint64_t	i;
+	uint32_t	u;
+
+	for (i = 0; i + 16 <= n; i += 16) {
+		a = _mm256_cvtepu16_epi32(_mm_loadu_si128(
+		    (const __m128i *)(s + 2 * i)));
+		b = _mm256_cvtepu16_epi32(_mm_loadu_si128(
+		    (const __m128i *)(s + 2 * i + 16)));
+		_mm256_storeu_si256((__m256i *)(y + i),
+		    _mm256_slli_epi32(a, 16));
+		_mm256_storeu_si256((__m256i *)(y + i + 8),
+		    _mm256_slli_epi32(b, 16));
+	}
+	for (; i < n; i++) {
+		u = (uint32_t)ld16(s + 2 * i) << 16;
+		memcpy(y + i, &u, sizeof u);
+	}
+}
+
+/* ------------------------------------------------- 32-element blocks */
+
+/* Q8_0: (float)q * d */
+AVX2 static void
+v_q8_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	__m128i		q;
+	uint64_t	i;
+	float		d;
+
+	for (i = 0; i < nb; i++, s += 34, y += 32) {
+		d = half(s);
+		q = _mm_loadu_si128((const __m128i *)(s + 2));
+		put16_s_d(y, q, d);
+		q = _mm_loadu_si128((const __m128i *)(s + 18));
+		put16_s_d(y + 16, q, d);
+	}
+}
+
+/* Q4_0: (float)(nibble - 8) * d, low nibbles first. */
+AVX2 static void
+v_q4_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m128i	m4 = _mm_set1_epi8(0x0f), eight = _mm_set1_epi8(8);
+	__m128i		q, lo, hi;
+	uint64_t	i;
+	float		d;
+
+	for (i = 0; i < nb; i++, s += 18, y += 32) {
+		d = half(s);
+		q = _mm_loadu_si128((const __m128i *)(s + 2));
+		lo = _mm_sub_epi8(_mm_and_si128(q, m4), eight);
+		hi = _mm_sub_epi8(_mm_and_si128(_mm_srli_epi16(q, 4), m4),
+		    eight);
+		put16_s_d(y, lo, d);
+		put16_s_d(y + 16, hi, d);
+	}
+}
+
+/* ----------------------------------------------------------- K-quants */
+
+/* Q4_K: d1 * (float)nibble - m1 per sub-block of 32. */
+AVX2 static void
+v_q4_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m256i	m4 = _mm256_set1_epi8(0x0f);
+	const uint8_t	*q;
+	__m256i		v;
+	uint64_t	i;
+	float		d, dmin;
+	uint8_t		sc, m;
+	int		j;
+
+	for (i = 0; i < nb; i++, s += 144) {
+		d = half(s);
+		dmin = half(s + 2);
+		q = s + 16;
+		for (j = 0; j < 8; j += 2, q += 32, y += 64) {
+			v = _mm256_loadu_si256((const __m256i *)q);
+			gguf_k4_scale_min(s + 4, j, &sc, &m);
+			put32_u_dm(y, _mm256_and_si256(v, m4), d * (float)sc,
+			    dmin * (float)m);
+			gguf_k4_scale_min(s + 4, j + 1, &sc, &m);
+			put32_u_dm(y + 32, _mm256_and_si256(
+			    _mm256_srli_epi16(v, 4), m4), d * (float)sc,
+			    dmin * (float)m);
+		}
+	}
+}
+
+/* Q5_K: as Q4_K, with bit j of the high bytes adding 16 in sub-block j. */
+AVX2 static void
+v_q5_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m256i	m4 = _mm256_set1_epi8(0x0f), b16 = _mm256_set1_epi8(16);
+	const uint8_t	*q;
+	__m256i		v, h, u1, u2, lo, hi;
+	uint64_t	i;
+	float		d, dmin;
+	uint8_t		sc, m;
+	int		j;
+
+	for (i = 0; i < nb; i++, s += 176) {
+		d = half(s);
+		dmin = half(s + 2);
+		h = _mm256_loadu_si256((const __m256i *)(s + 16));
+		q = s + 48;
+		for (j = 0; j < 8; j += 2, q += 32, y += 64) {
+			v = _mm256_loadu_si256((const __m256i *)q);
+			u1 = _mm256_set1_epi8((char)(1u << j));
+			u2 = _mm256_set1_epi8((char)(2u << j));
+			lo = _mm256_add_epi8(_mm256_and_si256(v, m4),
+			    _mm256_and_si256(_mm256_cmpeq_epi8(
+			    _mm256_and_si256(h, u1), u1), b16));
+			hi = _mm256_add_epi8(_mm256_and_si256(
+			    _mm256_srli_epi16(v, 4), m4),
+			    _mm256_and_si256(_mm256_cmpeq_epi8(
+			    _mm256_and_si256(h, u2), u2), b16));
+			gguf_k4_scale_min(s + 4, j, &sc, &m);
+			put32_u_dm(y, lo, d * (float)sc, dmin * (float)m);
+			gguf_k4_scale_min(s + 4, j + 1, &sc, &m);
+			put32_u_dm(y + 32, hi, d * (float)sc, dmin * (float)m);
+		}
+	}
+}
+
+/*
+ * Q6_K: 6-bit quants (4 low bits in ql, 2 high in qh) minus 32, times
+ * d * scale, a scale per 16 elements. Of each 128 elements, element l of
+ * the four runs of 32 takes: ql[l] low nibble, ql[l + 32] low nibble,
+ * ql[l] high nibble, ql[l + 32] high nibble, and bits 0-1, 2-3, 4-5, 6-7
+ * of qh[l].
+ */
+AVX2 static void
+v_q6_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m256i	m4 = _mm256_set1_epi8(0x0f), m30 = _mm256_set1_epi8(0x30);
+	const __m256i	b32 = _mm256_set1_epi8(32);
+	const uint8_t	*ql, *qh;
+	const int8_t	*sc;
+	__m256i		l0, l1, h, q[4];
+	uint64_t	i;
+	float		d;
+	int		n, k;
+
+	for (i = 0; i < nb; i++, s += 210) {
+		d = half(s + 208);
+		ql = s;
+		qh = s + 128;
+		sc = (const int8_t *)(s + 192);
+		for (n = 0; n < 2; n++, ql += 64, qh += 32, sc += 8, y += 128) {
+			l0 = _mm256_loadu_si256((const __m256i *)ql);
+			l1 = _mm256_loadu_si256((const __m256i *)(ql + 32));
+			h = _mm256_loadu_si256((const __m256i *)qh);
+			q[0] = _mm256_or_si256(_mm256_and_si256(l0, m4),
+			    _mm256_and_si256(_mm256_slli_epi16(h, 4), m30));
+			q[1] = _mm256_or_si256(_mm256_and_si256(l1, m4),
+			    _mm256_and_si256(_mm256_slli_epi16(h, 2), m30));
+			q[2] = _mm256_or_si256(_mm256_and_si256(
+			    _mm256_srli_epi16(l0, 4), m4),
+			    _mm256_and_si256(h, m30));
+			q[3] = _mm256_or_si256(_mm256_and_si256(
+			    _mm256_srli_epi16(l1, 4), m4),
+			    _mm256_and_si256(_mm256_srli_epi16(h, 2), m30));
+			for (k = 0; k < 4; k++) {
+				q[k] = _mm256_sub_epi8(q[k], b32);
+				put16_s_d(y + 32 * k, _mm256_castsi256_si128(
+				    q[k]), d * (float)sc[2 * k]);
+				put16_s_d(y + 32 * k + 16,
+				    _mm256_extracti128_si256(q[k], 1),
+				    d * (float)sc[2 * k + 1]);
+			}
+		}
+	}
+}
+
+/*
+ * AVX2 as the compiler's runtime knows it (which includes the operating
+ * system saving the registers), and F16C from CPUID leaf 1 (ECX bit 29):
+ * not every compiler's __builtin_cpu_supports knows "f16c".
+ */
+static int
+have_avx2_f16c(void)
+{
+	unsigned	a, b, c, d;
+
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx2"))
+		return 0;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
+	return (c >> 29) & 1;
+}
+
+gguf_dq_fn *
+gguf_dq_vec(uint32_t type, const char **isa)
+{
+	gguf_dq_fn	*fn = NULL;
+
+	if (!have_avx2_f16c())
+		return NULL;
+	switch (type) {
+	case GGUF_T_F16:	fn = v_f16; break;
+	case GGUF_T_BF16:	fn = v_bf16; break;
+	case GGUF_T_Q8_0:	fn = v_q8_0; break;
+	case GGUF_T_Q4_0:	fn = v_q4_0; break;
+	case GGUF_T_Q4_K:	fn = v_q4_K; break;
+	case GGUF_T_Q5_K:	fn = v_q5_K; break;
+	case GGUF_T_Q6_K:	fn = v_q6_K; break;
+	default:		return NULL;
+	}
+	if (isa != NULL)
+		*isa = "avx2";
+	return fn;
+}
+
+#else /* not x86-64 with GCC or clang */
+
+gguf_dq_fn *
+gguf_dq_vec(uint32_t type, const char **isa)
+{
+	(void)type;
+	(void)isa;
+	return NULL;
+}
+
+#endif
