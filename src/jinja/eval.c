@@ -912,39 +912,22 @@ call_value(struct rstate *rs, const struct node *at, jv *fn, jv **args,
 	return r;
 }
 
+/*
+ * A filter node. Its subject is n->a evaluated, or, in a chain (filter
+ * blocks, set blocks), n->a as a chain again down to the given innermost
+ * subject; without n->a, the subject is the one given.
+ */
 static jv *
 eval_filter(struct rstate *rs, struct scope *s, const struct node *n,
-    jv *subject)
+    jv *subject, int chain)
 {
 	struct cargs c;
 	jv	*in, *r;
 
 	if (n->a) {
-		if ((in = eval(rs, s, n->a)) == NULL)
-			return NULL;
-	} else
-		in = jv_ref(subject);
-	if (cargs_eval(rs, s, n, &c, NULL)) {
-		jv_unref(in);
-		return NULL;
-	}
-	rs->at = n;
-	r = apply_filter(rs, n, n->s, in, c.args, c.nargs, c.kwn, c.kwv, c.nkw);
-	cargs_free(&c);
-	jv_unref(in);
-	return r;
-}
-
-/* A filter chain whose innermost subject is given (filter blocks, set blocks). */
-static jv *
-eval_chain(struct rstate *rs, struct scope *s, const struct node *n,
-    jv *subject)
-{
-	struct cargs c;
-	jv	*in, *r;
-
-	if (n->a) {
-		if ((in = eval_chain(rs, s, n->a, subject)) == NULL)
+		in = chain ? eval_filter(rs, s, n->a, subject, 1) :
+		    eval(rs, s, n->a);
+		if (in == NULL)
 			return NULL;
 	} else
 		in = jv_ref(subject);
@@ -1123,7 +1106,7 @@ eval(struct rstate *rs, struct scope *s, const struct node *n)
 		return jv_undefined_hint("the inline if-expression on line %u evaluated to false and no else section was defined.",
 		    n->line);
 	case N_FILTER:
-		return eval_filter(rs, s, n, NULL);
+		return eval_filter(rs, s, n, NULL, 0);
 	case N_TEST: {
 		struct cargs c;
 
@@ -1567,7 +1550,7 @@ exec_stmt(struct rstate *rs, struct scope *s, const struct node *n)
 		}
 		v = capture_end(rs, saved);
 		if (n->c) {
-			r = eval_chain(rs, s, n->c, v);
+			r = eval_filter(rs, s, n->c, v, 1);
 			jv_unref(v);
 			if ((v = r) == NULL)
 				return X_ERR;

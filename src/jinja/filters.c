@@ -255,18 +255,25 @@ f_batch(struct rstate *rs, const struct node *at, jv *v, jv **args,
 	return gen_of(out);
 }
 
+/* The capitalize, lower and upper filters: str_case's how on v as text. */
+static jv *
+case_filter(struct rstate *rs, jv *v, int how)
+{
+	jv	*s = soft_str(rs, v), *r;
+
+	if (s == NULL)
+		return NULL;
+	r = jv_keep_safe(s, str_case(s, how));
+	jv_unref(s);
+	return r;
+}
+
 static jv *
 f_capitalize(struct rstate *rs, const struct node *at, jv *v, jv **args,
     size_t nargs, char **kwn, jv **kwv, size_t nkw)
 {
-	jv	*s = soft_str(rs, v), *r;
-
 	(void)at; (void)args; (void)nargs; (void)kwn; (void)kwv; (void)nkw;
-	if (s == NULL)
-		return NULL;
-	r = jv_keep_safe(s, str_case(s, 'c'));
-	jv_unref(s);
-	return r;
+	return case_filter(rs, v, 'c');
 }
 
 static jv *
@@ -742,28 +749,16 @@ static jv *
 f_lower(struct rstate *rs, const struct node *at, jv *v, jv **args,
     size_t nargs, char **kwn, jv **kwv, size_t nkw)
 {
-	jv	*s = soft_str(rs, v), *r;
-
 	(void)at; (void)args; (void)nargs; (void)kwn; (void)kwv; (void)nkw;
-	if (s == NULL)
-		return NULL;
-	r = jv_keep_safe(s, str_case(s, 'l'));
-	jv_unref(s);
-	return r;
+	return case_filter(rs, v, 'l');
 }
 
 static jv *
 f_upper(struct rstate *rs, const struct node *at, jv *v, jv **args,
     size_t nargs, char **kwn, jv **kwv, size_t nkw)
 {
-	jv	*s = soft_str(rs, v), *r;
-
 	(void)at; (void)args; (void)nargs; (void)kwn; (void)kwv; (void)nkw;
-	if (s == NULL)
-		return NULL;
-	r = jv_keep_safe(s, str_case(s, 'u'));
-	jv_unref(s);
-	return r;
+	return case_filter(rs, v, 'u');
 }
 
 static jv *

@@ -90,6 +90,7 @@ f_eq(double a, double b)
 /* UTF-8. */
 size_t	 utf8_dec(const char *s, size_t n, uint32_t *cp); /* bytes used, >= 1 */
 size_t	 utf8_enc(char *out, uint32_t cp);		  /* 1..4 */
+const char *utf8_prev(const char *start, const char *end, uint32_t *cp);
 int	 py_isspace(uint32_t cp);
 int	 py_isalnum(uint32_t cp);	/* \w of Python's re, roughly */
 uint32_t py_upper(uint32_t cp);

@@ -55,14 +55,12 @@ str_strip(jv *s, const jv *chars, int left, int right)
 		}
 	if (right)
 		while (b > a) {
-			size_t q = b - 1;
+			const char *q = utf8_prev(s->u.s.p + a, s->u.s.p + b,
+			    &c);
 
-			while (q > a && ((unsigned char)s->u.s.p[q] & 0xc0) == 0x80)
-				q--;
-			utf8_dec(s->u.s.p + q, b - q, &c);
 			if (!in_set(c, chars))
 				break;
-			b = q;
+			b = (size_t)(q - s->u.s.p);
 		}
 	if (a == 0 && b == s->u.s.n)
 		return jv_ref(s);
@@ -159,6 +157,22 @@ str_replace(struct rstate *rs, jv *s, jv *old, jv *new, long long count)
 	return str_of(&b);
 }
 
+/* Where the whitespace that ends [p, e) begins (e if there is none). */
+static const char *
+rskip_space(const char *p, const char *e)
+{
+	const char *q;
+	uint32_t c;
+
+	while (e > p) {
+		q = utf8_prev(p, e, &c);
+		if (!py_isspace(c))
+			break;
+		e = q;
+	}
+	return e;
+}
+
 /* str.split(sep=None, maxsplit=-1), or rsplit when right. */
 jv *
 str_split(jv *s, const jv *sep, long long maxsplit, int right)
@@ -180,15 +194,7 @@ str_split(jv *s, const jv *sep, long long maxsplit, int right)
 			for (;;) {
 				const char *q;
 
-				while (e > p) {
-					q = e - 1;
-					while (q > p && ((unsigned char)*q & 0xc0) == 0x80)
-						q--;
-					utf8_dec(q, (size_t)(e - q), &c);
-					if (!py_isspace(c))
-						break;
-					e = q;
-				}
+				e = rskip_space(p, e);
 				if (e == p)
 					break;
 				if (maxsplit >= 0 && n >= maxsplit) {
@@ -197,11 +203,8 @@ str_split(jv *s, const jv *sep, long long maxsplit, int right)
 				}
 				q = e;
 				while (q > p) {
-					const char *r = q - 1;
+					const char *r = utf8_prev(p, q, &c);
 
-					while (r > p && ((unsigned char)*r & 0xc0) == 0x80)
-						r--;
-					utf8_dec(r, (size_t)(q - r), &c);
 					if (py_isspace(c))
 						break;
 					q = r;
@@ -227,18 +230,8 @@ str_split(jv *s, const jv *sep, long long maxsplit, int right)
 			if (p == end)
 				break;
 			if (maxsplit >= 0 && n >= maxsplit) {
-				const char *e = end;
+				const char *e = rskip_space(p, end);
 
-				while (e > p) {
-					const char *r = e - 1;
-
-					while (r > p && ((unsigned char)*r & 0xc0) == 0x80)
-						r--;
-					utf8_dec(r, (size_t)(e - r), &c);
-					if (!py_isspace(c))
-						break;
-					e = r;
-				}
 				jv_list_push(l, jv_str(p, (size_t)(e - p)));
 				break;
 			}

@@ -224,6 +224,7 @@ static struct node *expr(struct ps *p, int condexpr);
 static struct node *unary(struct ps *p, int with_filter);
 static struct node *tuple(struct ps *p, int simplified, int condexpr,
     const char *extra_end, int explicit, int with_ns);
+static struct node *logic_expr(struct ps *p, int and_level);
 
 static int
 enter(struct ps *p)
@@ -863,40 +864,31 @@ not_expr(struct ps *p)
 	return compare(p);
 }
 
+/*
+ * "a or b" (and_level 0) and "a and b" (and_level 1): left-associative
+ * chains, "and" binding tighter than "or".
+ */
 static struct node *
-and_expr(struct ps *p)
+logic_operand(struct ps *p, int and_level)
 {
-	struct node *n = not_expr(p), *r;
-
-	while (n && is_name(p, "and")) {
-		const struct token *k = cur(p);
-
-		next(p);
-		if ((r = not_expr(p)) == NULL) {
-			node_free(n);
-			return NULL;
-		}
-		n = binop(k, 0, n, r);
-		n->t = N_AND;
-	}
-	return n;
+	return and_level ? not_expr(p) : logic_expr(p, 1);
 }
 
 static struct node *
-or_expr(struct ps *p)
+logic_expr(struct ps *p, int and_level)
 {
-	struct node *n = and_expr(p), *r;
+	struct node *n = logic_operand(p, and_level), *r;
 
-	while (n && is_name(p, "or")) {
+	while (n && is_name(p, and_level ? "and" : "or")) {
 		const struct token *k = cur(p);
 
 		next(p);
-		if ((r = and_expr(p)) == NULL) {
+		if ((r = logic_operand(p, and_level)) == NULL) {
 			node_free(n);
 			return NULL;
 		}
 		n = binop(k, 0, n, r);
-		n->t = N_OR;
+		n->t = and_level ? N_AND : N_OR;
 	}
 	return n;
 }
@@ -904,7 +896,7 @@ or_expr(struct ps *p)
 static struct node *
 condexpr(struct ps *p)
 {
-	struct node *n = or_expr(p), *m;
+	struct node *n = logic_expr(p, 0), *m;
 
 	while (n && is_name(p, "if")) {
 		const struct token *k = cur(p);
@@ -913,7 +905,7 @@ condexpr(struct ps *p)
 		m = mk(N_COND, k);
 		m->b = n;
 		n = m;
-		if ((m->a = or_expr(p)) == NULL) {
+		if ((m->a = logic_expr(p, 0)) == NULL) {
 			node_free(n);
 			return NULL;
 		}
@@ -936,7 +928,7 @@ expr(struct ps *p, int cond)
 
 	if (enter(p))
 		return NULL;
-	n = cond ? condexpr(p) : or_expr(p);
+	n = cond ? condexpr(p) : logic_expr(p, 0);
 	p->depth--;
 	return n;
 }

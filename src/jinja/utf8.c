@@ -51,6 +51,21 @@ utf8_dec(const char *s, size_t n, uint32_t *cp)
 	return need;
 }
 
+/*
+ * The code point that ends at end (start < end): where it begins, with
+ * its value in *cp.
+ */
+const char *
+utf8_prev(const char *start, const char *end, uint32_t *cp)
+{
+	const char *q = end - 1;
+
+	while (q > start && ((unsigned char)*q & 0xc0) == 0x80)
+		q--;
+	utf8_dec(q, (size_t)(end - q), cp);
+	return q;
+}
+
 size_t
 utf8_enc(char *out, uint32_t cp)
 {
