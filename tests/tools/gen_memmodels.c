@@ -86,6 +86,36 @@ kv_u32(struct model *m, const char *suffix, uint32_t v)
 	m->n_kv++;
 }
 
+/* The four sizes every model here states first, in this order. */
+static void
+m_dims(struct model *m, uint64_t ctx, uint64_t embd, uint64_t blocks,
+    uint64_t ff)
+{
+	kv_u32(m, "context_length", (uint32_t)ctx);
+	kv_u32(m, "embedding_length", (uint32_t)embd);
+	kv_u32(m, "block_count", (uint32_t)blocks);
+	kv_u32(m, "feed_forward_length", (uint32_t)ff);
+}
+
+/* Query and key/value head counts. */
+static void
+m_heads(struct model *m, uint64_t heads, uint64_t heads_kv)
+{
+	kv_u32(m, "attention.head_count", (uint32_t)heads);
+	kv_u32(m, "attention.head_count_kv", (uint32_t)heads_kv);
+}
+
+/* The state-space sizes of mamba's blocks. */
+static void
+m_ssm(struct model *m, uint64_t conv, uint64_t inner, uint64_t state,
+    uint64_t dt_rank)
+{
+	kv_u32(m, "ssm.conv_kernel", (uint32_t)conv);
+	kv_u32(m, "ssm.inner_size", (uint32_t)inner);
+	kv_u32(m, "ssm.state_size", (uint32_t)state);
+	kv_u32(m, "ssm.time_step_rank", (uint32_t)dt_rank);
+}
+
 static void
 kv_f32(struct model *m, const char *suffix, float v)
 {
@@ -251,12 +281,8 @@ llama_gqa(const char *dir)
 	int		l;
 
 	m_init(&m, "llama");
-	kv_u32(&m, "context_length", 4096);
-	kv_u32(&m, "embedding_length", 128);
-	kv_u32(&m, "block_count", 3);
-	kv_u32(&m, "feed_forward_length", 256);
-	kv_u32(&m, "attention.head_count", 4);
-	kv_u32(&m, "attention.head_count_kv", 2);
+	m_dims(&m, 4096, 128, 3, 256);
+	m_heads(&m, 4, 2);
 	kv_u32(&m, "rope.dimension_count", 32);
 	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
 	vocab(&m);
@@ -300,12 +326,8 @@ gemma2(const char *dir)
 	struct model	m;
 
 	m_init(&m, "gemma2");
-	kv_u32(&m, "context_length", 8192);
-	kv_u32(&m, "embedding_length", 128);
-	kv_u32(&m, "block_count", 4);
-	kv_u32(&m, "feed_forward_length", 256);
-	kv_u32(&m, "attention.head_count", 4);
-	kv_u32(&m, "attention.head_count_kv", 2);
+	m_dims(&m, 8192, 128, 4, 256);
+	m_heads(&m, 4, 2);
 	kv_u32(&m, "attention.key_length", 32);
 	kv_u32(&m, "attention.value_length", 32);
 	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-6f);
@@ -325,12 +347,8 @@ gemma3(const char *dir, int pattern)
 	int			i;
 
 	m_init(&m, "gemma3");
-	kv_u32(&m, "context_length", 32768);
-	kv_u32(&m, "embedding_length", 128);
-	kv_u32(&m, "block_count", 7);
-	kv_u32(&m, "feed_forward_length", 256);
-	kv_u32(&m, "attention.head_count", 4);
-	kv_u32(&m, "attention.head_count_kv", 2);
+	m_dims(&m, 32768, 128, 7, 256);
+	m_heads(&m, 4, 2);
 	kv_u32(&m, "attention.key_length", 32);
 	kv_u32(&m, "attention.value_length", 32);
 	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-6f);
@@ -395,16 +413,10 @@ mamba(const char *dir)
 	const uint64_t	embd = 64, inner = 128, state = 16, conv = 4, dt = 4;
 
 	m_init(&m, "mamba");
-	kv_u32(&m, "context_length", 1048576);
-	kv_u32(&m, "embedding_length", (uint32_t)embd);
-	kv_u32(&m, "block_count", 2);
-	kv_u32(&m, "feed_forward_length", 0);
+	m_dims(&m, 1048576, embd, 2, 0);
 	kv_u32(&m, "attention.head_count", 0);
 	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
-	kv_u32(&m, "ssm.conv_kernel", (uint32_t)conv);
-	kv_u32(&m, "ssm.inner_size", (uint32_t)inner);
-	kv_u32(&m, "ssm.state_size", (uint32_t)state);
-	kv_u32(&m, "ssm.time_step_rank", (uint32_t)dt);
+	m_ssm(&m, conv, inner, state, dt);
 	vocab(&m);
 	t2(&m, "token_embd.weight", embd, N_VOCAB);
 	for (l = 0; l < 2; l++) {
@@ -437,8 +449,7 @@ deepseek2(const char *dir)
 	kv_u32(&m, "block_count", 2);
 	kv_u32(&m, "leading_dense_block_count", 2);
 	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
-	kv_u32(&m, "attention.head_count", (uint32_t)heads);
-	kv_u32(&m, "attention.head_count_kv", 1);
+	m_heads(&m, heads, 1);
 	kv_u32(&m, "attention.key_length", (uint32_t)(rank + rope));
 	kv_u32(&m, "attention.value_length", (uint32_t)rank);
 	kv_u32(&m, "attention.key_length_mla", (uint32_t)(nope + rope));
@@ -482,12 +493,8 @@ qwen(const char *dir, int v3)
 			ff = 256;
 
 	m_init(&m, v3 ? "qwen3" : "qwen2");
-	kv_u32(&m, "context_length", 32768);
-	kv_u32(&m, "embedding_length", (uint32_t)embd);
-	kv_u32(&m, "block_count", 3);
-	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
-	kv_u32(&m, "attention.head_count", (uint32_t)heads);
-	kv_u32(&m, "attention.head_count_kv", (uint32_t)kv);
+	m_dims(&m, 32768, embd, 3, ff);
+	m_heads(&m, heads, kv);
 	if (v3) {
 		kv_u32(&m, "attention.key_length", (uint32_t)hd);
 		kv_u32(&m, "attention.value_length", (uint32_t)hd);
@@ -531,17 +538,11 @@ granitehybrid(const char *dir)
 				sheads = 8;
 
 	m_init(&m, "granitehybrid");
-	kv_u32(&m, "context_length", 131072);
-	kv_u32(&m, "embedding_length", (uint32_t)embd);
-	kv_u32(&m, "block_count", 4);
-	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
+	m_dims(&m, 131072, embd, 4, ff);
 	kv_u32(&m, "attention.head_count", (uint32_t)heads);
 	kv_u32_arr(&m, "attention.head_count_kv", kvh, 4);
 	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
-	kv_u32(&m, "ssm.conv_kernel", (uint32_t)conv);
-	kv_u32(&m, "ssm.inner_size", (uint32_t)inner);
-	kv_u32(&m, "ssm.state_size", (uint32_t)state);
-	kv_u32(&m, "ssm.time_step_rank", (uint32_t)sheads);
+	m_ssm(&m, conv, inner, state, sheads);
 	kv_u32(&m, "ssm.group_count", (uint32_t)group);
 	kv_f32(&m, "embedding_scale", 12.0f);
 	kv_f32(&m, "residual_scale", 0.22f);
@@ -590,16 +591,10 @@ mamba2(const char *dir)
 			group = 2, sheads = 4;
 
 	m_init(&m, "mamba2");
-	kv_u32(&m, "context_length", 1048576);
-	kv_u32(&m, "embedding_length", (uint32_t)embd);
-	kv_u32(&m, "block_count", 2);
-	kv_u32(&m, "feed_forward_length", 0);
+	m_dims(&m, 1048576, embd, 2, 0);
 	kv_u32(&m, "attention.head_count", 0);
 	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
-	kv_u32(&m, "ssm.conv_kernel", (uint32_t)conv);
-	kv_u32(&m, "ssm.inner_size", (uint32_t)inner);
-	kv_u32(&m, "ssm.state_size", (uint32_t)state);
-	kv_u32(&m, "ssm.time_step_rank", (uint32_t)sheads);
+	m_ssm(&m, conv, inner, state, sheads);
 	kv_u32(&m, "ssm.group_count", (uint32_t)group);
 	vocab(&m);
 	t2(&m, "token_embd.weight", embd, N_VOCAB);
@@ -627,12 +622,8 @@ cohere2(const char *dir)
 	int		l;
 
 	m_init(&m, "cohere2");
-	kv_u32(&m, "context_length", 8192);
-	kv_u32(&m, "embedding_length", 128);
-	kv_u32(&m, "block_count", 5);
-	kv_u32(&m, "feed_forward_length", 256);
-	kv_u32(&m, "attention.head_count", 4);
-	kv_u32(&m, "attention.head_count_kv", 1);
+	m_dims(&m, 8192, 128, 5, 256);
+	m_heads(&m, 4, 1);
 	kv_f32(&m, "attention.layer_norm_epsilon", 1e-5f);
 	kv_u32(&m, "attention.sliding_window", 700);
 	kv_f32(&m, "logit_scale", 0.25f);
@@ -663,15 +654,11 @@ gptoss(const char *dir)
 			nexp = 2;
 
 	m_init(&m, "gpt-oss");
-	kv_u32(&m, "context_length", 131072);
-	kv_u32(&m, "embedding_length", (uint32_t)embd);
-	kv_u32(&m, "block_count", 4);
-	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
+	m_dims(&m, 131072, embd, 4, ff);
 	kv_u32(&m, "expert_feed_forward_length", (uint32_t)ff);
 	kv_u32(&m, "expert_count", (uint32_t)nexp);
 	kv_u32(&m, "expert_used_count", 1);
-	kv_u32(&m, "attention.head_count", (uint32_t)heads);
-	kv_u32(&m, "attention.head_count_kv", (uint32_t)kv);
+	m_heads(&m, heads, kv);
 	kv_u32(&m, "attention.key_length", (uint32_t)hd);
 	kv_u32(&m, "attention.value_length", (uint32_t)hd);
 	kv_u32(&m, "attention.sliding_window", 128);
