@@ -85,6 +85,30 @@ int	 cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b);
 /* --threads N: 0 (every CPU) to 1024; else a usage error for cmd and -1. */
 int	 cli_parse_threads(const char *cmd, const char *s, unsigned *out);
 
+/*
+ * progress.c: a progress line on standard error for long work, and
+ * Ctrl-C as its cancel. cli_progress is a gguf progress callback (arg: a
+ * struct cli_progress); it returns 1, cancelling the job, once Ctrl-C
+ * was pressed between cli_sigint_catch and cli_sigint_restore.
+ */
+struct cli_progress {
+	const char	*what;		/* "saving", "stats", ... */
+	const char	*item;		/* a tensor's name shown, or NULL */
+	size_t		 item_len;
+	uint64_t	 index, count;	/* "index+1/count" when count > 0 */
+	uint64_t	 min_total;	/* smaller jobs show nothing */
+	double		 last;
+	int		 tty, shown;
+};
+void	 cli_progress_init(struct cli_progress *p, const char *what,
+	    uint64_t min_total);
+int	 cli_progress(void *arg, uint64_t done, uint64_t total);
+void	 cli_progress_clear(struct cli_progress *p);	/* wipes the line */
+struct sigaction;
+void	 cli_sigint_catch(struct sigaction *old);	/* also SIGXFSZ off */
+void	 cli_sigint_restore(const struct sigaction *old);
+int	 cli_sigint_caught(void);
+
 /* out.c: text escaping. Nothing from a file reaches the terminal raw. */
 void	 out_text(FILE *fp, const char *p, size_t n);		/* escaped, unquoted */
 /* A message of the core (printable ASCII; anything else escaped). */

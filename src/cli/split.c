@@ -38,39 +38,6 @@ struct sopts {
 	size_t		  ncmds;
 };
 
-static volatile sig_atomic_t	interrupted;
-
-static void
-on_sigint(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-struct prog {
-	const char	*name;
-	int		 tty;
-	unsigned	 last;
-};
-
-static int
-progress(void *arg, uint64_t done, uint64_t total)
-{
-	struct prog	*p = arg;
-	unsigned	 pct;
-
-	if (interrupted)
-		return 1;
-	if (!p->tty || total < (64u << 20))
-		return 0;
-	pct = (unsigned)(done * 100 / (total ? total : 1));
-	if (pct != p->last) {
-		fprintf(stderr, "\r%s: %u%%", p->name, pct);
-		p->last = pct;
-	}
-	return 0;
-}
-
 /* "4G" -> 4,000,000,000: K, M and G are powers of 1000, as gguf-split's. */
 static int
 parse_size(const char *s, uint64_t *out)
@@ -195,7 +162,7 @@ write_one(struct gguf_doc *d, const char *path, const struct sopts *o,
 	struct gguf_save_opts	so;
 	struct gguf_save_info	info;
 	struct gguf_err		err;
-	struct prog		pr;
+	struct cli_progress	pr;
 	char			b[32], g[32];
 	int			rc;
 
@@ -204,12 +171,9 @@ write_one(struct gguf_doc *d, const char *path, const struct sopts *o,
 	so.path = path;
 	so.force = o->force;
 	so.reserve = -1;
-	so.progress = progress;
+	so.progress = cli_progress;
 	so.arg = &pr;
-	memset(&pr, 0, sizeof pr);
-	pr.name = path;
-	pr.tty = isatty(STDERR_FILENO);
-	pr.last = 101;
+	cli_progress_init(&pr, path, 64u << 20);
 	if (gguf_doc_check_target(d, &so, &err) != 0) {
 		if (strstr(err.msg, "unless forced") != NULL)
 			strncat(err.msg, " (--force)", sizeof err.msg -
@@ -218,8 +182,7 @@ write_one(struct gguf_doc *d, const char *path, const struct sopts *o,
 		return EXIT_BADFILE;
 	}
 	rc = gguf_doc_save(d, &so, &info, &err);
-	if (pr.tty && pr.last != 101)
-		fputc('\n', stderr);
+	cli_progress_clear(&pr);
 	if (rc != 0) {
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
@@ -251,7 +214,7 @@ cmd_split(int argc, char **argv)
 	struct sopts		 o;
 	struct gguf_doc		*d;
 	struct gguf_err		 err;
-	struct sigaction	 sa, old;
+	struct sigaction	 old;
 	int			*shard = NULL, rc;
 	unsigned		 n, k, e, nedits;
 	uint64_t		 i, cnt;
@@ -274,10 +237,7 @@ cmd_split(int argc, char **argv)
 		rc = EXIT_BADFILE;
 		goto out;
 	}
-	signal(SIGXFSZ, SIG_IGN);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	sigaction(SIGINT, &sa, &old);
+	cli_sigint_catch(&old);
 	for (k = 0; k < n && rc == 0; k++) {
 		path = gguf_set_path(o.out, strlen(o.out), k + 1, n);
 		for (i = 0, cnt = 0; i < gguf_doc_n_tensors(d); i++)
@@ -291,7 +251,7 @@ cmd_split(int argc, char **argv)
 			gguf_doc_undo(d, NULL);
 		free(path);
 	}
-	sigaction(SIGINT, &old, NULL);
+	cli_sigint_restore(&old);
 out:
 	free(shard);
 	free(o.cmds);
@@ -305,7 +265,7 @@ cmd_merge(int argc, char **argv)
 	struct sopts		 o;
 	struct gguf_doc		*d;
 	struct gguf_err		 err;
-	struct sigaction	 sa, old;
+	struct sigaction	 old;
 	struct gguf_val		*v;
 	unsigned		 nedits;
 	int			 rc;
@@ -336,12 +296,9 @@ cmd_merge(int argc, char **argv)
 		rc = EXIT_BADFILE;
 		goto out;
 	}
-	signal(SIGXFSZ, SIG_IGN);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	sigaction(SIGINT, &sa, &old);
+	cli_sigint_catch(&old);
 	rc = write_one(d, o.out, &o, gguf_doc_live_tensors(d));
-	sigaction(SIGINT, &old, NULL);
+	cli_sigint_restore(&old);
 out:
 	free(o.cmds);
 	gguf_doc_free(d);

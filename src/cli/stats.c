@@ -19,57 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "dequant.h"
 #include "stats.h"
-
-struct progress {
-	const char	*name;
-	size_t		 namelen;
-	uint64_t	 index;		/* of the tensor being done */
-	uint64_t	 count;		/* tensors to do */
-	double		 last;		/* when the line was last drawn */
-	int		 shown;
-};
-
-static double
-seconds(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void
-progress_clear(struct progress *p)
-{
-	if (p->shown)
-		fprintf(stderr, "\r%-78s\r", "");
-	p->shown = 0;
-}
-
-static int
-on_progress(void *arg, uint64_t done, uint64_t total)
-{
-	struct progress	*p = arg;
-	double		 now = seconds();
-	int		 n;
-
-	if (now - p->last < 0.1)
-		return 0;
-	p->last = now;
-	n = p->namelen > 40 ? 40 : (int)p->namelen;
-	fprintf(stderr, "\rstats: %llu/%llu %.*s%s %3.0f%%  ",
-	    (unsigned long long)p->index + 1, (unsigned long long)p->count,
-	    n, p->name, p->namelen > 40 ? "..." : "",
-	    total > 0 ? 100.0 * (double)done / (double)total : 100.0);
-	p->shown = 1;
-	return 0;
-}
 
 /* One tensor's element of the document's "tensors" array. */
 static void
@@ -196,7 +150,7 @@ cmd_stats(int argc, char **argv)
 	const struct gguf_tensor	*t, **list;
 	struct gguf_stats_opts		 opts;
 	struct gguf_stats		 st;
-	struct progress			 pr;
+	struct cli_progress		 pr;
 	struct gguf_file		*f;
 	struct gguf_err			 err;
 	struct json			 j;
@@ -268,10 +222,10 @@ cmd_stats(int argc, char **argv)
 	}
 
 	memset(&opts, 0, sizeof opts);
-	memset(&pr, 0, sizeof pr);
+	cli_progress_init(&pr, "stats", 0);
 	opts.threads = nthreads;
-	if (isatty(STDERR_FILENO)) {
-		opts.progress = on_progress;
+	if (pr.tty) {
+		opts.progress = cli_progress;
 		opts.arg = &pr;
 	}
 	pr.count = n;
@@ -286,8 +240,8 @@ cmd_stats(int argc, char **argv)
 	for (k = 0; k < n; k++) {
 		t = list[k];
 		pr.index = k;
-		pr.name = t->name.p;
-		pr.namelen = t->name.n;
+		pr.item = t->name.p;
+		pr.item_len = t->name.n;
 		memset(&err, 0, sizeof err);
 		nrows = gguf_tensor_nrows(t);
 		a = ra;
@@ -302,7 +256,7 @@ cmd_stats(int argc, char **argv)
 		} else
 			r = gguf_stats_tensor(f, t, a, b - a, &opts, &st,
 			    &err);
-		progress_clear(&pr);
+		cli_progress_clear(&pr);
 		if (r != 0)
 			rc = EXIT_BADFILE;
 		if (r != 0 && gguf_file_changed(f, 0, &err)) {
