@@ -192,16 +192,6 @@ tname(uint32_t type, char *buf)
 	return gguf_ttype_name(type, buf);
 }
 
-static const char *
-sz(uint64_t v, char *buf, size_t len)
-{
-	char	g[32], h[32];
-
-	snprintf(buf, len, "%s (%s)", gguf_fmt_group(v, g, sizeof g),
-	    gguf_fmt_size(v, h, sizeof h));
-	return buf;
-}
-
 static void
 print_text(const struct opts *o, const struct gguf_mem_model *m, int fitrc,
     uint64_t fit_ctx, const struct gguf_mem_need *fitn)
@@ -213,17 +203,17 @@ print_text(const struct opts *o, const struct gguf_mem_model *m, int fitrc,
 	putchar('\n');
 	gguf_mem_write(stdout, m, &o->mo, o->ctx, o->n_ctx);
 	if (o->fit && m->modelled) {
-		printf("\nfit           %s: ", sz(o->budget, b1, sizeof b1));
+		printf("\nfit           %s: ", gguf_fmt_bytes(o->budget, b1, sizeof b1));
 		if (fitrc == 1)
 			printf("nothing fits: the weights and the smallest "
-			    "cache need %s\n", sz(m->weights + fitn->total, b2,
+			    "cache need %s\n", gguf_fmt_bytes(m->weights + fitn->total, b2,
 			    sizeof b2));
 		else
 			printf("context %s%s, cache %s, with weights %s\n",
 			    gguf_fmt_group(fit_ctx, b2, sizeof b2),
 			    fitrc == 2 ? " (llama.cpp's largest)" : "",
-			    sz(fitn->total, b3, sizeof b3),
-			    sz(fitn->total + m->weights, b4, sizeof b4));
+			    gguf_fmt_bytes(fitn->total, b3, sizeof b3),
+			    gguf_fmt_bytes(fitn->total + m->weights, b4, sizeof b4));
 	}
 }
 

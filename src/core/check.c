@@ -243,25 +243,6 @@ is_model(struct checker *c)
 	return s.n == 5 && memcmp(s.p, "model", 5) == 0;
 }
 
-/* The N of a tensor named blk.N.*, or -1. */
-static int64_t
-block_of(const struct gguf_str *name)
-{
-	uint64_t	i, n = 0;
-
-	if (name->n < 6 || memcmp(name->p, "blk.", 4) != 0)
-		return -1;
-	for (i = 4; i < name->n && name->p[i] >= '0' && name->p[i] <= '9';
-	    i++) {
-		n = n * 10 + (uint64_t)(name->p[i] - '0');
-		if (n > (1u << 30))
-			return -1;
-	}
-	if (i == 4 || i >= name->n || name->p[i] != '.')
-		return -1;
-	return (int64_t)n;
-}
-
 static void
 check_hparams(struct checker *c)
 {
@@ -300,7 +281,7 @@ check_hparams(struct checker *c)
 	}
 	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
 		t = gguf_tensor_at(c->f, i);
-		if ((b = block_of(&t->name)) >= 0 && (uint64_t)b >= nb) {
+		if ((b = gguf_tensor_block(&t->name)) >= 0 && (uint64_t)b >= nb) {
 			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" "
 			    "is in block %lld but %s is %llu",
 			    gguf_pname(t->name.p, t->name.n, nm, sizeof nm),
@@ -474,7 +455,7 @@ check_shapes(struct checker *c)
 	memset(n, 0, sizeof n);
 	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
 		t = gguf_tensor_at(c->f, i);
-		b = block_of(&t->name);
+		b = gguf_tensor_block(&t->name);
 		rest = t->name.p;
 		nl = (size_t)t->name.n;
 		if (b >= 0) {

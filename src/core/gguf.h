@@ -394,6 +394,8 @@ int		gguf_hexval(int c);
 const char	*gguf_fmt_group(uint64_t v, char *buf, size_t len);
 /* 1536 -> "1.5 KiB" (binary units; bytes below 1 KiB as "N B"). */
 const char	*gguf_fmt_size(uint64_t v, char *buf, size_t len);
+/* 1536 -> "1,536 (1.5 KiB)": the exact count and its size. */
+const char	*gguf_fmt_bytes(uint64_t v, char *buf, size_t len);
 
 /* ------------------------------------------------------------- key rules */
 

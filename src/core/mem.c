@@ -40,6 +40,7 @@
 #include <strings.h>
 
 #include "mem.h"
+#include "schema.h"
 #include "xmalloc.h"
 
 #define PAD256(x)	(((x) + 255) / 256 * 256)
@@ -222,31 +223,12 @@ cmp_type(const void *a, const void *b)
 	return x->type < y->type ? -1 : x->type > y->type;
 }
 
-/* The layer of "blk.N.…", or -1. */
-static long
-layer_of(const struct gguf_str *name)
-{
-	uint64_t	i, n = 0;
-
-	if (name->n < 6 || memcmp(name->p, "blk.", 4) != 0)
-		return -1;
-	for (i = 4; i < name->n && name->p[i] >= '0' && name->p[i] <= '9';
-	    i++) {
-		n = n * 10 + (uint64_t)(name->p[i] - '0');
-		if (n > 1000000)
-			return -1;
-	}
-	if (i == 4 || i >= name->n || name->p[i] != '.')
-		return -1;
-	return (long)n;
-}
-
 static void
 weights(struct gguf_mem_model *m, struct gguf_doc *d)
 {
 	struct gguf_doc_tensor	t;
 	uint64_t		i, n = gguf_doc_n_tensors(d);
-	long			l;
+	int64_t			l;
 
 	for (i = 0; i < n; i++) {
 		if (gguf_doc_tensor(d, i, &t) != 0 ||
@@ -258,7 +240,7 @@ weights(struct gguf_mem_model *m, struct gguf_doc *d)
 			m->unsized++;
 		m->weights += t.nbytes;
 		add_type(m, t.type, t.nbytes);
-		l = layer_of(&t.name);
+		l = gguf_tensor_block(&t.name);
 		if (l >= 0 && m->layers != NULL && (uint64_t)l < m->n_layer) {
 			m->layers[l].weights += t.nbytes;
 			m->layers[l].n_weights++;
@@ -720,16 +702,6 @@ gguf_mem_default_contexts(const struct gguf_mem_model *m,
 	return n;
 }
 
-static const char *
-sz(uint64_t v, char *buf, size_t len)
-{
-	char	g[32], h[32];
-
-	snprintf(buf, len, "%s (%s)", gguf_fmt_group(v, g, sizeof g),
-	    gguf_fmt_size(v, h, sizeof h));
-	return buf;
-}
-
 /* "3 layers of 589,824 bytes" or "4 layers, 120,000 to 300,000 bytes each" */
 static void
 layer_span(const struct gguf_mem_model *m, char *buf, size_t len)
@@ -771,7 +743,7 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 	if (m->n_ctx_train != 0)
 		fprintf(fp, "training ctx  %s\n", gguf_fmt_group(m->n_ctx_train,
 		    b1, sizeof b1));
-	fprintf(fp, "weights       %s in %s tensor%s\n", sz(m->weights, b1,
+	fprintf(fp, "weights       %s in %s tensor%s\n", gguf_fmt_bytes(m->weights, b1,
 	    sizeof b1), gguf_fmt_group(m->n_tensors, b2, sizeof b2),
 	    m->n_tensors == 1 ? "" : "s");
 	for (i = 0; i < m->n_types; i++)
@@ -779,13 +751,13 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		    gguf_ttype_name(m->types[i].type, tb),
 		    gguf_fmt_group(m->types[i].count, b1, sizeof b1),
 		    m->types[i].count == 1 ? "" : "s",
-		    sz(m->types[i].bytes, b2, sizeof b2));
+		    gguf_fmt_bytes(m->types[i].bytes, b2, sizeof b2));
 	if (m->n_layer != 0 && m->layers != NULL) {
 		layer_span(m, span, sizeof span);
 		fprintf(fp, "  in layers   %s (blk.N, offloadable): %s\n",
-		    sz(m->in_layers, b1, sizeof b1), span);
+		    gguf_fmt_bytes(m->in_layers, b1, sizeof b1), span);
 		fprintf(fp, "  kept        %s in %s tensor%s outside the layers "
-		    "(embeddings, output)\n", sz(m->kept, b2, sizeof b2),
+		    "(embeddings, output)\n", gguf_fmt_bytes(m->kept, b2, sizeof b2),
 		    gguf_fmt_group(m->n_kept, b3, sizeof b3),
 		    m->n_kept == 1 ? "" : "s");
 	}
@@ -843,7 +815,7 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		if (swa)
 			fprintf(fp, " %-10s", gguf_fmt_group(n.cells_swa *
 			    n.streams, b4, sizeof b4));
-		fprintf(fp, " %-28s %s\n", sz(n.total, b3, sizeof b3),
-		    sz(n.total + m->weights, b4, sizeof b4));
+		fprintf(fp, " %-28s %s\n", gguf_fmt_bytes(n.total, b3, sizeof b3),
+		    gguf_fmt_bytes(n.total + m->weights, b4, sizeof b4));
 	}
 }

@@ -179,3 +179,21 @@ gguf_schema_strict(const struct gguf_key_spec *s)
 			return 1;
 	return 0;
 }
+
+int64_t
+gguf_tensor_block(const struct gguf_str *name)
+{
+	uint64_t	i, n = 0;
+
+	if (name->n < 6 || memcmp(name->p, "blk.", 4) != 0)
+		return -1;
+	for (i = 4; i < name->n && name->p[i] >= '0' && name->p[i] <= '9';
+	    i++) {
+		n = n * 10 + (uint64_t)(name->p[i] - '0');
+		if (n > (1u << 30))
+			return -1;
+	}
+	if (i == 4 || i >= name->n || name->p[i] != '.')
+		return -1;
+	return (int64_t)n;
+}

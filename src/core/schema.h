@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gguf.h"
+
 struct gguf_key_spec {
 	const char	*key;		/* the pattern, as in keys.tsv */
 	const char	*types;		/* "u32", "arr[str]", "u32|arr[i32]" */
@@ -40,5 +42,11 @@ int		 gguf_schema_type_ok(const struct gguf_key_spec *s,
  * go through readers that check the type and fail the load.
  */
 int		 gguf_schema_strict(const struct gguf_key_spec *s);
+
+/*
+ * The N of a tensor named by the convention for repeating blocks,
+ * "blk.N.rest" (N decimal, below 2^30), or -1 for any other name.
+ */
+int64_t		 gguf_tensor_block(const struct gguf_str *name);
 
 #endif /* GGUF_SCHEMA_H */

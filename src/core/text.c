@@ -327,6 +327,16 @@ gguf_fmt_size(uint64_t v, char *buf, size_t len)
 }
 
 const char *
+gguf_fmt_bytes(uint64_t v, char *buf, size_t len)
+{
+	char	g[32], h[32];
+
+	snprintf(buf, len, "%s (%s)", gguf_fmt_group(v, g, sizeof g),
+	    gguf_fmt_size(v, h, sizeof h));
+	return buf;
+}
+
+const char *
 gguf_wlevel_name(int level)
 {
 	switch (level) {
