@@ -13,7 +13,9 @@
  * of squared deviations from that mean (two passes over a buffer in
  * cache), and chunks are combined with the pairwise update of Chan, Golub
  * and LeVeque. The histogram needs the final min and max, so statistics
- * make a second pass that decodes the data again.
+ * make a second pass that decodes the data again. F16 and BF16 are not
+ * decoded at all: one pass counts each of their 65536 values, and the
+ * statistics are computed from the counts (work_count16, from_values).
  *
  * Progress is reported after every item, under a lock, so calls never
  * overlap and the count only grows. Cancellation, by the callback or the
@@ -40,6 +42,7 @@
 
 #define CHUNK		65536	/* elements per item; a multiple of every block */
 #define MAX_THREADS	256
+#define VALUES		65536	/* values of a 16-bit type */
 
 /* ------------------------------------------------------------ the pool */
 
@@ -57,6 +60,8 @@ struct pool {
 	const uint8_t			*data;		/* the range items read */
 	uint64_t			 nbytes;
 
+	uint64_t			*vtab;		/* VALUES counts, or NULL */
+
 	pthread_mutex_t			 lock;
 	uint64_t			 done;
 	uint64_t			 total;
@@ -71,6 +76,8 @@ struct worker {
 	float		*fbuf;		/* CHUNK floats */
 	double		*dbuf;		/* CHUNK doubles (wide types) */
 	uint64_t	 hist[GGUF_STATS_FINE];
+	uint32_t	*vt;		/* 16-bit types: count of each value */
+	uint64_t	 vtn;		/* elements counted into vt */
 };
 
 const double	gguf_stats_pct[GGUF_STATS_NPCT] = { 1, 5, 50, 95, 99 };
@@ -136,6 +143,8 @@ run_item(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
 	return rc;
 }
 
+static void	vt_flush(struct pool *, struct worker *);
+
 static void *
 worker_main(void *arg)
 {
@@ -161,6 +170,8 @@ worker_main(void *arg)
 			break;
 		units = 0;
 		memset(&err, 0, sizeof err);
+		if (w->vt != NULL && w->vtn > UINT32_MAX - CHUNK)
+			vt_flush(p, w);		/* no count can overflow */
 		stop = run_item(p, i, w, &units, &err) != 0;
 		pthread_mutex_lock(&p->lock);
 		if (stop && !p->failed) {
@@ -180,6 +191,20 @@ worker_main(void *arg)
 		}
 	}
 	return NULL;
+}
+
+/* Adds a worker's value counts into the run's and clears them. */
+static void
+vt_flush(struct pool *p, struct worker *w)
+{
+	uint32_t	k;
+
+	pthread_mutex_lock(&p->lock);
+	for (k = 0; k < VALUES; k++)
+		p->vtab[k] += w->vt[k];
+	pthread_mutex_unlock(&p->lock);
+	memset(w->vt, 0, VALUES * sizeof *w->vt);
+	w->vtn = 0;
 }
 
 /*
@@ -209,6 +234,10 @@ pool_run(struct pool *p, unsigned threads, uint64_t *hist,
 	w = xcalloc(n, sizeof *w);
 	for (i = 0; i < n; i++) {
 		w[i].p = p;
+		if (p->vtab != NULL) {
+			w[i].vt = xcalloc(VALUES, sizeof *w[i].vt);
+			continue;
+		}
 		w[i].fbuf = chunk_alloc(CHUNK * sizeof *w[i].fbuf);
 		w[i].dbuf = chunk_alloc(CHUNK * sizeof *w[i].dbuf);
 	}
@@ -225,6 +254,10 @@ pool_run(struct pool *p, unsigned threads, uint64_t *hist,
 		if (hist != NULL) {
 			for (b = 0; b < GGUF_STATS_FINE; b++)
 				hist[b] += w[i].hist[b];
+		}
+		if (w[i].vt != NULL) {
+			vt_flush(p, &w[i]);
+			free(w[i].vt);
 		}
 		free(w[i].fbuf);
 		free(w[i].dbuf);
@@ -586,6 +619,131 @@ work_hist(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
 	return 0;
 }
 
+/*
+ * F16 and BF16 have 65536 values, so counting how often each occurs is all
+ * the work a pass needs (nothing is decoded), and every statistic follows
+ * exactly from the counts (from_values): one pass, and a table per thread
+ * whatever the size of the tensor.
+ */
+static int
+work_count16(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct stats_run	*r = p->ctx;
+	const uint8_t		*s;
+	uint32_t		*vt = w->vt;
+	uint64_t		 off = i * CHUNK, len, j, x;
+
+	(void)err;
+	len = r->n - off < CHUNK ? r->n - off : CHUNK;
+	s = r->data + (r->first + off) * 2;
+	if (r->be) {
+		for (j = 0; j < len; j++)
+			vt[(uint32_t)s[2 * j] << 8 | s[2 * j + 1]]++;
+	} else {
+		for (j = 0; j + 4 <= len; j += 4) {
+			x = gguf_ld64(s + 2 * j, 0);
+			vt[x & 0xffff]++;
+			vt[x >> 16 & 0xffff]++;
+			vt[x >> 32 & 0xffff]++;
+			vt[x >> 48]++;
+		}
+		for (; j < len; j++)
+			vt[gguf_ld16(s + 2 * j, 0)]++;
+	}
+	w->vtn += len;
+	*units = len;
+	return 0;
+}
+
+/* The histogram map over [st->min, st->max]. */
+static void
+set_map(struct hist_map *hm, const struct gguf_stats *st)
+{
+	hm->lo = st->min;
+	hm->half = 1;
+	hm->range = st->max - st->min;
+	if (isinf(hm->range)) {
+		hm->half = 0.5;
+		hm->range = st->max * 0.5 - st->min * 0.5;
+	}
+}
+
+static void	from_fine(const uint64_t *, struct gguf_stats *);
+
+/*
+ * Statistics of a 16-bit type from the count of each value (vt, indexed
+ * by the little-endian value): sums in value order, exact products.
+ */
+static void
+from_values(uint32_t type, const uint64_t *vt, int hist,
+    struct gguf_stats *st)
+{
+	struct gguf_err	 err;
+	struct hist_map	 hm;
+	uint64_t	*fine, nf = 0, c;
+	uint8_t		*keys = xmalloc(2 * VALUES);
+	float		*v = xmalloc(VALUES * sizeof *v);
+	double		 sum = 0, m2 = 0, x, d;
+	uint32_t	 k, u;
+
+	for (k = 0; k < VALUES; k++) {
+		keys[2 * k] = (uint8_t)k;
+		keys[2 * k + 1] = (uint8_t)(k >> 8);
+	}
+	/* cannot fail: the type was checked, and the range is whole */
+	gguf_dequant(type, 0, keys, 2 * VALUES, 0, VALUES, v, &err);
+	st->min = INFINITY;
+	st->max = -INFINITY;
+	for (k = 0; k < VALUES; k++) {
+		if ((c = vt[k]) == 0)
+			continue;
+		memcpy(&u, &v[k], sizeof u);
+		if ((u & 0x7f800000u) == 0x7f800000u) {
+			if (u & 0x007fffffu)
+				st->nnan += c;
+			else if (u & 0x80000000u)
+				st->nninf += c;
+			else
+				st->npinf += c;
+			continue;
+		}
+		x = v[k];
+		nf += c;
+		st->nzero += (u & 0x7fffffffu) == 0 ? c : 0;
+		sum += (double)c * x;
+		st->min = x < st->min ? x : st->min;
+		st->max = x > st->max ? x : st->max;
+	}
+	st->nfinite = nf;
+	if (nf == 0) {
+		st->min = st->max = st->mean = st->std = NAN;
+		free(keys);
+		free(v);
+		return;
+	}
+	st->mean = sum / (double)nf;
+	for (k = 0; k < VALUES; k++) {
+		if (vt[k] == 0 || !isfinite(v[k]))
+			continue;
+		d = (double)v[k] - st->mean;
+		m2 += (double)vt[k] * (d * d);
+	}
+	st->std = sqrt(m2 / (double)nf);
+	if (hist) {
+		set_map(&hm, st);
+		fine = xcalloc(GGUF_STATS_FINE, sizeof *fine);
+		for (k = 0; k < VALUES; k++) {
+			if (vt[k] != 0 && isfinite(v[k]))
+				fine[hist_bin(&hm, v[k])] += vt[k];
+		}
+		from_fine(fine, st);
+		free(fine);
+	}
+	free(keys);
+	free(v);
+}
+
 /* Folds the chunk results, in order, into st. */
 static void
 merge_parts(const struct part *parts, uint64_t n, struct gguf_stats *st)
@@ -708,19 +866,26 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	p.total = opts->flags & GGUF_STATS_NO_HIST ? n : 2 * n;
 	r.parts = xcalloc(p.nitems > 0 ? p.nitems : 1, sizeof *r.parts);
 
+	if (type == GGUF_T_F16 || type == GGUF_T_BF16) {
+		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
+		p.total = n;
+		p.work = work_count16;
+		rc = pool_run(&p, opts->threads, NULL, err);
+		if (rc == 0)
+			from_values(type, p.vtab, !(opts->flags &
+			    GGUF_STATS_NO_HIST), st);
+		free(p.vtab);
+		free(r.parts);
+		pthread_mutex_destroy(&p.lock);
+		return rc;
+	}
 	p.work = work_moments;
 	rc = pool_run(&p, opts->threads, NULL, err);
 	if (rc == 0)
 		merge_parts(r.parts, p.nitems, st);
 	if (rc == 0 && st->nfinite > 0 &&
 	    !(opts->flags & GGUF_STATS_NO_HIST)) {
-		r.hm.lo = st->min;
-		r.hm.half = 1;
-		r.hm.range = st->max - st->min;
-		if (isinf(r.hm.range)) {
-			r.hm.half = 0.5;
-			r.hm.range = st->max * 0.5 - st->min * 0.5;
-		}
+		set_map(&r.hm, st);
 		p.work = work_hist;
 		fine = xcalloc(GGUF_STATS_FINE, sizeof *fine);
 		rc = pool_run(&p, opts->threads, fine, err);

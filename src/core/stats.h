@@ -5,8 +5,10 @@
  * threads, and never hold more than one chunk per thread: a 10 GB tensor
  * costs a few megabytes. Two passes are made: the first finds the counts,
  * extremes and moments, the second fills a histogram over [min, max] of the
- * finite values. Results do not depend on the number of threads: chunks are
- * merged in order.
+ * finite values. F16 and BF16 take one pass, which counts how often each
+ * of their 65536 values occurs (a table per thread); every statistic
+ * follows from the counts. Results do not depend on the number of threads:
+ * chunks are merged in order, counts are integers.
  *
  * Long computations report progress through a callback and can be
  * cancelled, by the callback or through a flag another thread sets, so an

@@ -630,6 +630,91 @@ test_errors(const char *dir)
 	gguf_close(f);
 }
 
+/*
+ * F16 and BF16 are counted value by value in one pass: random halves of
+ * both byte orders (planted NaNs, infinities, zeros and subnormals among
+ * them) against the reference, over several items, whole and in a range
+ * that starts and ends inside items; 1 and 2 threads give the same bytes;
+ * progress and cancelling work as in the two-pass path.
+ */
+static void
+test_halves(void)
+{
+	static const uint16_t	special[2][8] = {
+		{ 0x7c01, 0x7e00, 0xfc00, 0x7c00, 0x0000, 0x8000, 0x0001,
+		  0x8001 },
+		{ 0x7f81, 0x7fc0, 0xff80, 0x7f80, 0x0000, 0x8000, 0x0001,
+		  0x8001 } };
+	static const uint32_t	types[] = { GGUF_T_F16, GGUF_T_BF16 };
+	const uint64_t		n = 200003;
+	struct gguf_stats_opts	opts;
+	struct gguf_stats	st, st2, want;
+	struct gguf_err		err;
+	struct progress		pr;
+	uint8_t			*buf = malloc(2 * n);
+	double			*x = malloc(n * sizeof *x);
+	uint64_t		i, v;
+	int			k, be, rc;
+	char			what[64];
+
+	for (k = 0; k < 2; k++) {
+		for (be = 0; be < 2; be++) {
+			for (i = 0; i < n; i++) {
+				/* sign, exponent near 1, random mantissa */
+				v = (uint64_t)rand();
+				v = k == 0 ? (v & 0x83ff) | (0x3000 + (v >> 16 &
+				    0x7) * 0x400) : (v & 0x807f) | (0x3c00 +
+				    (v >> 16 & 0x7) * 0x80);
+				if (i % 997 == 0)
+					v = special[k][(i / 997) % 8];
+				buf[2 * i + be] = (uint8_t)v;
+				buf[2 * i + !be] = (uint8_t)(v >> 8);
+			}
+			snprintf(what, sizeof what, "%s %s-endian",
+			    k == 0 ? "F16" : "BF16", be ? "big" : "little");
+			memset(&opts, 0, sizeof opts);
+			opts.threads = 1;
+			rc = gguf_stats_data(types[k], be, buf, 2 * n, 0, n,
+			    &opts, &st, &err);
+			opts.threads = 2;
+			rc |= gguf_stats_data(types[k], be, buf, 2 * n, 0, n,
+			    &opts, &st2, &err);
+			rc |= gguf_dequant_f64(types[k], be, buf, 2 * n, 0, n,
+			    x, &err);
+			reference(x, n, &want);
+			ok(rc == 0 && agrees(&st, &want, what) &&
+			    memcmp(&st, &st2, sizeof st) == 0,
+			    "%s: counted values agree with the reference, "
+			    "1 and 2 threads alike (%llu NaN)", what,
+			    (unsigned long long)st.nnan);
+			rc = gguf_stats_data(types[k], be, buf, 2 * n, 70001,
+			    n - 70001 - 5, &opts, &st, &err);
+			reference(x + 70001, n - 70001 - 5, &want);
+			ok(rc == 0 && agrees(&st, &want, what),
+			    "%s: a range inside items agrees", what);
+		}
+	}
+	memset(&pr, 0, sizeof pr);
+	pr.monotonic = 1;
+	opts.threads = 2;
+	opts.progress = on_progress;
+	opts.arg = &pr;
+	rc = gguf_stats_data(GGUF_T_F16, 0, buf, 2 * n, 0, n, &opts, &st,
+	    &err);
+	ok(rc == 0 && pr.monotonic && pr.last == n && pr.total == n,
+	    "F16: one pass of progress (%llu calls, ends at %llu of %llu)",
+	    (unsigned long long)pr.calls, (unsigned long long)pr.last,
+	    (unsigned long long)pr.total);
+	memset(&pr, 0, sizeof pr);
+	pr.cancel_after = 1;
+	rc = gguf_stats_data(GGUF_T_F16, 0, buf, 2 * n, 0, n, &opts, &st,
+	    &err);
+	ok(rc == GGUF_STATS_CANCELLED && pr.last < n,
+	    "F16: the progress callback cancels (rc %d)", rc);
+	free(buf);
+	free(x);
+}
+
 int
 main(void)
 {
@@ -638,6 +723,7 @@ main(void)
 	ok(gguf_ncpu() >= 1, "%u online CPUs", gguf_ncpu());
 	test_synthetic();
 	test_percentiles();
+	test_halves();
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
 		skip("statistics of the ggml fixtures: no shared " FIXDIR);
 		return tap_done();
