@@ -133,6 +133,18 @@ add_str(struct summary *s, const char *label, struct gguf_val *v)
 	snprintf(l->text, sizeof l->text, "%s (not a string)", buf);
 }
 
+/* The vocabulary, if the file has one the Tokenizer section shows. */
+static struct gguf_val *
+token_list(struct app *a)
+{
+	struct gguf_val	*tok = mdl_get(a, "tokenizer.ggml.tokens");
+
+	if (tok == NULL || tok->type != GGUF_VT_ARR ||
+	    tok->atype != GGUF_VT_STR)
+		return NULL;
+	return tok;
+}
+
 /*
  * The tokenizer: its model, how its tokens are read, their number, and
  * the special tokens (tokenizer.ggml.*_token_id) with their text.
@@ -150,9 +162,7 @@ add_tokenizer(struct summary *s)
 	size_t			 n, ln, k;
 	char			 mb[48], g[32];
 
-	tok = mdl_get(a, "tokenizer.ggml.tokens");
-	if (tok == NULL || tok->type != GGUF_VT_ARR ||
-	    tok->atype != GGUF_VT_STR)
+	if ((tok = token_list(a)) == NULL)
 		return;
 	if ((mv = mdl_get(a, "tokenizer.ggml.model")) == NULL ||
 	    gguf_val_str(mv, &m) != 0)
@@ -371,9 +381,15 @@ build(struct summary *s)
 	if (sum->n_hp > 0) {
 		add(s, SL_BLANK, NULL);
 		add(s, SL_HEAD, "Model");
-		for (k = 0; k < sum->n_hp; k++)
+		for (k = 0; k < sum->n_hp; k++) {
+			/* The Tokenizer section below says these. */
+			if (token_list(a) != NULL &&
+			    (!strcmp(sum->hp[k].id, "vocabulary") ||
+			    !strcmp(sum->hp[k].id, "tokenizer")))
+				continue;
 			add_text(s, sum->hp[k].label, S_NORMAL, "%s",
 			    sum->hp[k].text);
+		}
 	}
 
 	if (lay->n_tensors > 0) {
