@@ -68,6 +68,16 @@ refuses stdout-file
 [ ! -s "$scratch/out2" ]
 ok $? "stdout-file: no byte (no escape sequence) reaches the file"
 
+# running PID: the process exists and has not ended. One that ended but
+# is not yet reaped by its parent (tmux, busy on a loaded machine) is a
+# zombie: it has ended.
+running() {
+	case $(ps -o stat= -p "$1" 2>/dev/null) in
+	'' | Z*) return 1 ;;
+	esac
+	return 0
+}
+
 # cutoff HOW NAME KEYS...: ggufed in a pane, KEYS sent, then cut off:
 # HOW is nohup (SIGHUP ignored, the pane killed: the pseudo-terminal's
 # master closed), hup (the same with SIGHUP as it comes) or term
@@ -92,13 +102,13 @@ cutoff() {
 		tm kill-session -t t
 	fi
 	i=0
-	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+	while running "$pid" && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	! kill -0 "$pid" 2>/dev/null
+	! running "$pid"
 	ok $? "$name: the browser ends when cut off ($how)"
-	if kill -0 "$pid" 2>/dev/null; then
+	if running "$pid"; then
 		ps -o pid,pcpu,stat,args -p "$pid" | sed 's/^/# /'
 		kill -9 "$pid"
 	fi
