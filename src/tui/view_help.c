@@ -17,34 +17,48 @@
 #define KEYS_W		20
 #define NAME_W		14
 
-enum hl_kind { HL_TEXT, HL_HEAD, HL_BIND };
+/*
+ * Below this width, a binding's help text goes under its keys and name
+ * instead of beside them.
+ */
+#define SIDE_MIN	60
+#define UNDER_INDENT	6
+
+/*
+ * HL_TEXT: a line of the notes; HL_HEAD: a scope's heading; HL_BIND: an
+ * action's keys and name, and the first line of its help beside them
+ * when the screen is wide enough; HL_MORE: a further line of that help.
+ */
+enum hl_kind { HL_TEXT, HL_HEAD, HL_BIND, HL_MORE };
 
 struct hline {
 	enum hl_kind	 kind;
 	unsigned	 scope;
 	enum tui_action	 act;
-	const char	*text;
+	const char	*text;		/* a piece of a note or help text */
+	size_t		 len;
 };
 
 struct help {
 	struct list	 list;
 	struct hline	*lines;
-	size_t		 n;
+	size_t		 n, cap;
+	int		 width;		/* the lines are wrapped for it */
 };
 
-static const char *const notes[] = {
-	"Searches and filters take PCRE2 regular expressions, matched against",
-	"what a row shows (escaped text). Smart case: a pattern without capitals",
-	"ignores case. `?` searches backward, as in less and vim; help is F1 or H.",
-	"Enter on an empty search repeats the last one. Esc clears a filter.",
-	"File text is escaped: \\n \\t \\\\ \\xHH (controls, bad UTF-8), \\u{XXXX}.",
-	"The command line (:) takes the edit language of `ggufed edit -e` (set,",
-	"ins, append, del, rm, mv, rename, rm-tensor, convert, undo, redo) and w",
-	"[FILE], w! (force: over a file, read-only, changed on disk), e, e! (reload),",
-	"q, q!, wq, changes, diff OTHER (what differs from another model), help",
-	"[CMD]; :N: row N. Text is edited with libedit (editrc).",
-	NULL
-};
+/* Wrapped to the screen's width. */
+static const char notes[] =
+	"Searches and filters take PCRE2 regular expressions, matched against "
+	"what a row shows (escaped text). Smart case: a pattern without "
+	"capitals ignores case. `?` searches backward, as in less and vim; "
+	"help is F1 or H. Enter on an empty search repeats the last one. Esc "
+	"clears a filter. File text is escaped: \\n \\t \\\\ \\xHH "
+	"(controls, bad UTF-8), \\u{XXXX}. The command line (:) takes the "
+	"edit language of `ggufed edit -e` (set, ins, append, del, rm, mv, "
+	"rename, rm-tensor, convert, undo, redo) and w [FILE], w! (force: over "
+	"a file, read-only, changed on disk), e, e! (reload), q, q!, wq, "
+	"changes, diff OTHER (what differs from another model), help [CMD]; "
+	":N: row N. Text is edited with libedit (editrc).";
 
 static const unsigned scope_order[] = {
 	SC_ALL, SC_LIST, SC_TREE, SC_SUMMARY, SC_META, SC_ARRAY, SC_TOKENS,
@@ -53,32 +67,81 @@ static const unsigned scope_order[] = {
 };
 
 static void
-add(struct help *h, size_t *cap, enum hl_kind k, unsigned scope,
-    enum tui_action act, const char *text)
+add(struct help *h, enum hl_kind k, unsigned scope, enum tui_action act,
+    const char *text, size_t len)
 {
-	if (h->n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		h->lines = xreallocarray(h->lines, *cap, sizeof *h->lines);
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 64;
+		h->lines = xreallocarray(h->lines, h->cap, sizeof *h->lines);
 	}
 	h->lines[h->n].kind = k;
 	h->lines[h->n].scope = scope;
 	h->lines[h->n].act = act;
 	h->lines[h->n].text = text;
+	h->lines[h->n].len = len;
 	h->n++;
 }
 
-static void
-build(struct help *h)
+/*
+ * The length of the first line of p (n bytes) wrapped at w columns: up to
+ * the last space that fits, or w bytes of a word longer than that.
+ */
+static size_t
+wrap_len(const char *p, size_t n, int w)
 {
-	size_t		 cap = 0, i, j, s;
+	size_t	k, cut = 0, lim = w > 1 ? (size_t)w : 1;
+
+	if (n <= lim)
+		return n;
+	for (k = 0; k <= lim; k++)
+		if (p[k] == ' ')
+			cut = k;
+	return cut > 0 ? cut : lim;
+}
+
+/* Adds text (n bytes) wrapped at w columns: first line as kind, the rest as more. */
+static void
+add_wrapped(struct help *h, enum hl_kind kind, enum hl_kind more,
+    unsigned scope, enum tui_action act, const char *p, size_t n, int w)
+{
+	size_t	k;
+
+	do {
+		k = wrap_len(p, n, w);
+		add(h, kind, scope, act, p, k);
+		kind = more;
+		p += k;
+		n -= k;
+		while (n > 0 && *p == ' ') {
+			p++;
+			n--;
+		}
+	} while (n > 0);
+}
+
+/* Where a binding's help text starts on a screen w columns wide. */
+static int
+help_col(int w)
+{
+	return w >= SIDE_MIN ? KEYS_W + NAME_W + 1 : UNDER_INDENT;
+}
+
+/* The lines for a screen w columns wide. */
+static void
+build(struct help *h, int w)
+{
+	const char	*t;
+	size_t		 i, j, s;
 	int		 seen;
 
-	for (i = 0; notes[i] != NULL; i++)
-		add(h, &cap, HL_TEXT, 0, ACT_NONE, notes[i]);
+	h->n = 0;
+	h->width = w;
+	add_wrapped(h, HL_TEXT, HL_TEXT, 0, ACT_NONE, notes, sizeof notes - 1,
+	    w - 2);
 	for (s = 0; s < sizeof scope_order / sizeof scope_order[0]; s++) {
-		add(h, &cap, HL_TEXT, 0, ACT_NONE, "");
-		add(h, &cap, HL_HEAD, scope_order[s], ACT_NONE,
-		    keys_scope_name(scope_order[s]));
+		add(h, HL_TEXT, 0, ACT_NONE, "", 0);
+		add(h, HL_HEAD, scope_order[s], ACT_NONE,
+		    keys_scope_name(scope_order[s]), 0);
 		for (i = 0; i < keys_count; i++) {
 			if (keys_table[i].scope != scope_order[s])
 				continue;
@@ -91,9 +154,15 @@ build(struct help *h)
 				    keys_table[j].action == keys_table[i].action)
 					seen = 1;
 			}
-			if (!seen)
-				add(h, &cap, HL_BIND, scope_order[s],
-				    keys_table[i].action, NULL);
+			if (seen)
+				continue;
+			t = action_help(keys_table[i].action);
+			if (w < SIDE_MIN)
+				add(h, HL_BIND, scope_order[s],
+				    keys_table[i].action, t, 0);
+			add_wrapped(h, w < SIDE_MIN ? HL_MORE : HL_BIND,
+			    HL_MORE, scope_order[s], keys_table[i].action, t,
+			    strlen(t), w - help_col(w) - 1);
 		}
 	}
 }
@@ -110,8 +179,13 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	dl_puts(dl, S_NORMAL, " ");
 	switch (l->kind) {
 	case HL_TEXT:
-		dl_text(dl, S_NORMAL, l->text, strlen(l->text), 0,
-		    w - dl->cols, DT_KEEPBS);
+		dl_text(dl, S_NORMAL, l->text, l->len, 0, w - dl->cols,
+		    DT_KEEPBS);
+		return;
+	case HL_MORE:
+		dl_pad(dl, S_NORMAL, help_col(w));
+		dl_text(dl, S_NORMAL, l->text, l->len, 0, w - dl->cols,
+		    DT_KEEPBS);
 		return;
 	case HL_HEAD:
 		dl_puts(dl, S_HEADER, l->text);
@@ -130,13 +204,15 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 			    sizeof kb));
 			first = 0;
 		}
-		dl_pad(dl, S_NORMAL, KEYS_W);
+		dl_pad(dl, S_NORMAL, w >= SIDE_MIN ? KEYS_W : dl->cols);
 		dl_puts(dl, S_DIM, " ");
 		dl_puts(dl, S_TYPE, action_name(l->act));
+		if (l->len == 0)
+			return;		/* the help is on the lines below */
 		dl_pad(dl, S_NORMAL, KEYS_W + NAME_W);
 		dl_puts(dl, S_DIM, " ");
-		dl_text(dl, S_NORMAL, action_help(l->act),
-		    strlen(action_help(l->act)), 0, w - dl->cols, DT_KEEPBS);
+		dl_text(dl, S_NORMAL, l->text, l->len, 0, w - dl->cols,
+		    DT_KEEPBS);
 		return;
 	}
 }
@@ -155,6 +231,19 @@ static const struct list_ops help_list_ops = {
 	.row = row,
 };
 
+/* Wraps the lines again when the width changed, then draws the list. */
+static void
+draw(struct view *v, int y, int hgt, int w)
+{
+	struct help	*h = v->priv;
+
+	if (w != h->width) {
+		build(h, w);
+		list_reset(&h->list, NULL, h->n);
+	}
+	list_draw(&h->list, v->app, y, hgt, w);
+}
+
 static int
 keep(struct view *v)
 {
@@ -163,6 +252,7 @@ keep(struct view *v)
 }
 
 static const struct view_ops help_ops = {
+	.draw = draw,
 	.reload = keep,
 	.name = "help",
 	.free = help_free,
@@ -174,7 +264,7 @@ view_help_new(struct app *a)
 	struct help	*h = xcalloc(1, sizeof *h);
 	struct view	*v;
 
-	build(h);
+	build(h, COLS > 0 ? COLS : 80);
 	list_init_flat(&h->list, &help_list_ops, h, h->n);
 	v = view_new(a, &help_ops, SC_LIST, h);
 	v->list = &h->list;

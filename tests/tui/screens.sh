@@ -120,6 +120,11 @@ if [ -f "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" ]; then
 	narrow narrow-preview "$A" $D "keys 4j<Enter>" "wait"
 	narrow narrow-blocks "$A" $D "keys 4j<Enter>" "wait" "keys b"
 	narrow narrow-help "$A" $D "keys <F1>"
+	# Help text is wrapped, under the keys at this width, never cut;
+	# opened wide and narrowed, it is wrapped again as if opened narrow.
+	narrow narrow-help-keys "$A" $D "keys <F1>G"
+	narrow narrow-help-resized "$A" $D "size 120x30" "keys <F1>" \
+	    "size 40x12"
 	narrow narrow-changes "$A" $D "keys :" \
 	    "type set general.name \"A rather long name for a narrow screen\"" \
 	    "keys <Enter>D"
