@@ -7,21 +7,39 @@
  *
  * Part 1. For every tensor type of the fixture files (FIXDIR/types.gguf,
  * FIXDIR/internal-types.gguf), the tensor's bytes are repeated to make
- * 2^20 elements, and ggufed's decoder and ggml's own conversion (to_float
- * of ggml's type traits; dequantize_row_q8_K for Q8_K) decode the same
- * bytes in the same process, alternately, on one thread, in calls of
+ * 2^20 elements, and four decoders convert the same bytes in the same
+ * process, one after the other in each round, on one thread, in calls of
  * 65536 elements (the chunk size statistics decode with) into the same
- * kind of buffer. The best of several rounds is kept for each; the ratio
- * is ggml's time over ggufed's (above 1: ggufed is faster). Both outputs
- * of a whole decode must be equal bit for bit.
- * ggml's base library is loaded at run time from $GGML_LIB_DIR; without it
+ * kind of buffer: ggufed's portable reference (gguf_dequant_ref), what
+ * gguf_dequant uses on this CPU (the AVX2/F16C decoders where there are),
+ * ggml's base library (to_float of its type traits; dequantize_row_q8_K
+ * for Q8_K), and ggml's CPU backend: ggml_cpu_fp16_to_fp32 and
+ * ggml_cpu_bf16_to_fp32 of the libggml-cpu variant for this CPU (F16C,
+ * AVX2); the CPU backend has no other conversion to float, it converts the
+ * quantized types with the base library's to_float (shown as "base").
+ * The median of the rounds is kept for each; ratios are ggml's time over
+ * ggufed's (above 1: ggufed is faster), against the faster of ggml's two.
+ * All outputs of a whole decode must be equal bit for bit.
+ * ggml's libraries are loaded at run time from $GGML_LIB_DIR (the CPU
+ * variant: $GGML_CPU_VARIANT, or the best this CPU runs); without them
  * only ggufed's figures are printed.
  *
  * Part 2. A Q8_0 tensor of N MB (default 1024) of random blocks is written
  * to a file in $TMPDIR, opened with the reader, and its statistics are
- * computed with 1 and with 2 threads, alternately, four times each (the
- * first run also maps the file in); the best of each is kept. The results
- * must be identical.
+ * computed with 1 and with 2 threads, alternately, five times each (the
+ * first run also maps the file in); the median of each is kept. The
+ * results must be identical.
+ *
+ * Part 3. Statistics per type against ggml's conversion of the same data:
+ * 2^25 elements of model-like values (halves and bfloats near 0.01-1,
+ * blocks of random quants with scales of a few thousandths) in memory;
+ * gguf_stats_data with 1 and 2 threads and ggml's faster to_float over
+ * the whole buffer in calls of 65536 elements, alternately, five times
+ * each, medians. "per core" is statistics on 1 thread over ggml's
+ * conversion on 1 thread (the target: at least 1).
+ *
+ * Other programs running on the machine disturb every figure: run it on a
+ * quiet machine, or read the medians with that in mind.
  */
 #include "config.h"
 
@@ -40,7 +58,7 @@
 
 #define NELEM	(1u << 20)	/* elements decoded per round */
 #define CALL	65536		/* per call: the chunk statistics use */
-#define STATS_RUNS	4
+#define STATS_RUNS	5
 
 /* ggml's per-type traits record, as its public header declares it. */
 struct ggml_traits {
@@ -58,6 +76,8 @@ typedef void	(*row_fn)(const void *, float *, int64_t);
 
 static traits_fn	ggml_traits;
 static row_fn		ggml_q8_K;
+static row_fn		cpu_f16, cpu_bf16;	/* ggml's CPU backend */
+static const char	*cpu_variant = "-";
 
 static double
 now(void)
@@ -66,6 +86,87 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The libggml-cpu variant for this CPU, as ggml's loader would pick it. */
+static const char *
+cpu_name(void)
+{
+	const char	*e = getenv("GGML_CPU_VARIANT");
+
+	if (e != NULL && *e != '\0')
+		return e;
+#if defined(__x86_64__) && defined(__GNUC__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f"))
+		return "skylakex";
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return "haswell";
+	if (__builtin_cpu_supports("avx"))
+		return "sandybridge";
+	if (__builtin_cpu_supports("sse4.2"))
+		return "sse42";
+#endif
+	return "x64";
+}
+
+/* ggml's CPU backend: its F16 and BF16 conversions. */
+static void
+load_cpu(const char *dir)
+{
+	char	path[4096];
+	void	*h;
+	void	(*init)(void);
+
+	cpu_variant = cpu_name();
+	snprintf(path, sizeof path, "%s/libggml-cpu-%s.so", dir, cpu_variant);
+	if ((h = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+		printf("# cannot load %s: %s\n", path, dlerror());
+		cpu_variant = "-";
+		return;
+	}
+	*(void **)&init = dlsym(h, "ggml_cpu_init");
+	if (init != NULL)
+		init();
+	*(void **)&cpu_f16 = dlsym(h, "ggml_cpu_fp16_to_fp32");
+	*(void **)&cpu_bf16 = dlsym(h, "ggml_cpu_bf16_to_fp32");
+}
+
+/* ggml's CPU backend conversion of type, or NULL. */
+static row_fn
+ggml_cpu_fn(uint32_t type)
+{
+	if (type == GGUF_T_F16)
+		return cpu_f16;
+	if (type == GGUF_T_BF16)
+		return cpu_bf16;
+	return NULL;
+}
+
+/* ggml's base conversion of type, or NULL. */
+static row_fn
+ggml_base_fn(uint32_t type)
+{
+	if (ggml_traits == NULL)
+		return NULL;
+	if (type == GGUF_T_Q8_K)
+		return ggml_q8_K;
+	return ggml_traits((int)type)->to_float;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Loads ggml's base library; 0 if its traits agree with our type table. */
@@ -82,7 +183,7 @@ load_ggml(void)
 	if (dir == NULL || *dir == '\0')
 		return -1;
 	snprintf(path, sizeof path, "%s/libggml-base.so", dir);
-	if ((h = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+	if ((h = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
 		printf("# cannot load %s: %s\n", path, dlerror());
 		return -1;
 	}
@@ -90,6 +191,7 @@ load_ggml(void)
 	*(void **)&ggml_q8_K = dlsym(h, "dequantize_row_q8_K");
 	if (ggml_traits == NULL)
 		return -1;
+	load_cpu(dir);
 	for (t = 0; t < GGUF_T_COUNT; t++) {
 		ti = gguf_ttype(t);
 		if (ti->blck == 0)
@@ -130,57 +232,63 @@ same_floats(const float *a, const float *b, uint64_t n)
 
 struct result {
 	const char	*name;
-	double		 ours;		/* seconds per NELEM */
-	double		 theirs;	/* 0: no ggml conversion */
+	const char	*isa;
+	double		 ref;		/* seconds per NELEM, medians */
+	double		 ours;
+	double		 base;		/* 0: no ggml conversion */
+	double		 cpu;		/* 0: none in ggml's CPU backend */
 	int		 equal;
 };
 
+typedef int	(*dq_call)(uint32_t, int, const uint8_t *, uint64_t,
+		    uint64_t, uint64_t, float *, struct gguf_err *);
+
 /* Decodes all NELEM elements in calls of CALL elements into out. */
-static void
-run_ours(const struct gguf_tensor *t, const uint8_t *buf, uint64_t nbytes,
-    float *out)
+static double
+run_ours(dq_call fn, const struct gguf_tensor *t, const uint8_t *buf,
+    uint64_t nbytes, float *out)
 {
 	struct gguf_err	err;
 	uint64_t	first;
+	double		t0 = now();
 
 	for (first = 0; first < NELEM; first += CALL)
-		gguf_dequant(t->type, 0, buf, nbytes, first, CALL, out, &err);
+		fn(t->type, 0, buf, nbytes, first, CALL, out, &err);
+	return now() - t0;
 }
 
-static void
+static double
 run_theirs(row_fn fn, const struct gguf_type_info *ti, const uint8_t *buf,
     float *out)
 {
 	uint64_t	first;
+	double		t0 = now();
 
 	for (first = 0; first < NELEM; first += CALL)
 		fn(buf + first / ti->blck * ti->bytes, out, CALL);
+	return now() - t0;
 }
 
 static void
 bench_tensor(struct gguf_file *f, const struct gguf_tensor *t, int rounds,
-    int have_ggml, struct result *res)
+    struct result *res)
 {
 	const struct gguf_type_info	*ti = gguf_ttype(t->type);
 	const uint8_t			*src;
 	struct gguf_err			 err;
-	row_fn				 theirs = NULL;
+	row_fn				 base, cpu;
 	uint8_t				*buf;
 	float				*a, *b;
+	double				*tr, *to, *tb, *tc;
 	uint64_t			 nblk = NELEM / ti->blck, i;
 	uint64_t			 nbytes = nblk * ti->bytes;
-	double				 t0, dt;
 	int				 r;
 
 	res->name = ti->name;
-	res->ours = res->theirs = 1e30;
+	res->isa = gguf_dequant_isa(t->type);
 	res->equal = -1;
-	if (have_ggml) {
-		if (t->type == GGUF_T_Q8_K)
-			theirs = ggml_q8_K;
-		else if (ggml_traits((int)t->type)->to_float != NULL)
-			theirs = ggml_traits((int)t->type)->to_float;
-	}
+	base = ggml_base_fn(t->type);
+	cpu = ggml_cpu_fn(t->type);
 	src = gguf_tensor_data(f, t, &err);
 	buf = aligned_alloc(64, (nbytes + 63) / 64 * 64);
 	for (i = 0; i < nblk; i++)
@@ -188,54 +296,72 @@ bench_tensor(struct gguf_file *f, const struct gguf_tensor *t, int rounds,
 		    ti->bytes)) * ti->bytes, ti->bytes);
 	a = aligned_alloc(64, NELEM * sizeof *a);
 	b = aligned_alloc(64, NELEM * sizeof *b);
+	tr = calloc((size_t)rounds * 4, sizeof *tr);
+	to = tr + rounds;
+	tb = to + rounds;
+	tc = tb + rounds;
 	memset(a, 0, NELEM * sizeof *a);
 	memset(b, 0, NELEM * sizeof *b);
-	/* the whole buffer once, for the comparison */
+	/* the whole buffer once, for the comparisons */
 	gguf_dequant(t->type, 0, buf, nbytes, 0, NELEM, a, &err);
-	if (theirs != NULL) {
-		theirs(buf, b, NELEM);
-		res->equal = same_floats(a, b, NELEM);
+	gguf_dequant_ref(t->type, 0, buf, nbytes, 0, NELEM, b, &err);
+	res->equal = memcmp(a, b, NELEM * sizeof *a) == 0;
+	if (base != NULL) {
+		base(buf, b, NELEM);
+		res->equal &= same_floats(a, b, NELEM);
+	}
+	if (cpu != NULL) {
+		cpu(buf, b, NELEM);
+		res->equal &= same_floats(a, b, NELEM);
 	}
 	for (r = 0; r < rounds; r++) {
-		t0 = now();
-		run_ours(t, buf, nbytes, a);
-		dt = now() - t0;
-		if (dt < res->ours)
-			res->ours = dt;
-		if (theirs == NULL)
-			continue;
-		t0 = now();
-		run_theirs(theirs, ti, buf, b);
-		dt = now() - t0;
-		if (dt < res->theirs)
-			res->theirs = dt;
+		tr[r] = run_ours(gguf_dequant_ref, t, buf, nbytes, a);
+		to[r] = run_ours(gguf_dequant, t, buf, nbytes, a);
+		if (base != NULL)
+			tb[r] = run_theirs(base, ti, buf, b);
+		if (cpu != NULL)
+			tc[r] = run_theirs(cpu, ti, buf, b);
 	}
-	if (theirs == NULL)
-		res->theirs = 0;
+	res->ref = median(tr, rounds);
+	res->ours = median(to, rounds);
+	res->base = base != NULL ? median(tb, rounds) : 0;
+	res->cpu = cpu != NULL ? median(tc, rounds) : 0;
+	free(tr);
 	free(a);
 	free(b);
 	free(buf);
+}
+
+static void
+print_rate(double secs, const char *none)
+{
+	if (secs > 0)
+		printf(" %8.0f", NELEM / secs / 1e6);
+	else
+		printf(" %8s", none);
 }
 
 static int
 bench_types(const char *dir, int rounds, int have_ggml)
 {
 	static const char	*files[] = { "types.gguf", "internal-types.gguf" };
-	struct result		 res[GGUF_T_COUNT];
+	struct result		 res;
 	struct gguf_file	*f;
 	struct gguf_err		 err;
 	const struct gguf_tensor *t;
 	char			 path[4096];
-	double			 worst = 1e30;
+	double			 worst = 1e30, best_ggml;
 	const char		*worst_name = "-";
 	size_t			 k;
 	uint64_t		 i;
-	int			 n = 0, bad = 0;
+	int			 bad = 0;
 
-	printf("dequantization of %u elements in calls of %u, best of %d "
-	    "rounds, 1 thread\n", NELEM, CALL, rounds);
-	printf("%-8s %12s %12s %8s  %s\n", "type", "ggufed Me/s", "ggml Me/s",
-	    "ratio", "bits");
+	printf("dequantization of %u elements in calls of %u, median of %d "
+	    "rounds, 1 thread, Me/s\n", NELEM, CALL, rounds);
+	printf("ggml CPU: libggml-cpu-%s (F16, BF16; quantized types go "
+	    "through the base library's to_float)\n", cpu_variant);
+	printf("%-8s %8s %8s %-8s %8s %8s %7s %7s  %s\n", "type", "ref",
+	    "ggufed", "(isa)", "ggml", "ggml CPU", "/ref", "/ggml", "bits");
 	for (k = 0; k < sizeof files / sizeof files[0]; k++) {
 		snprintf(path, sizeof path, "%s/%s", dir, files[k]);
 		if ((f = gguf_open(path, &err)) == NULL) {
@@ -244,30 +370,34 @@ bench_types(const char *dir, int rounds, int have_ggml)
 		}
 		for (i = 0; i < gguf_layout(f)->n_tensors; i++) {
 			t = gguf_tensor_at(f, i);
-			bench_tensor(f, t, rounds, have_ggml, &res[n]);
-			printf("%-8s %12.0f ", res[n].name, NELEM /
-			    res[n].ours / 1e6);
-			if (res[n].theirs > 0) {
-				printf("%12.0f %7.2fx  %s\n", NELEM /
-				    res[n].theirs / 1e6, res[n].theirs /
-				    res[n].ours, res[n].equal ? "equal" :
-				    "DIFFER");
-				if (res[n].theirs / res[n].ours < worst) {
-					worst = res[n].theirs / res[n].ours;
-					worst_name = res[n].name;
+			bench_tensor(f, t, rounds, &res);
+			printf("%-8s", res.name);
+			print_rate(res.ref, "-");
+			print_rate(res.ours, "-");
+			printf(" %-8s", res.isa);
+			print_rate(res.base, "-");
+			print_rate(res.cpu, res.base > 0 ? "base" : "-");
+			printf(" %6.2fx", res.ref / res.ours);
+			best_ggml = res.base;
+			if (res.cpu > 0 && (!(best_ggml > 0) || res.cpu < best_ggml))
+				best_ggml = res.cpu;
+			if (best_ggml > 0) {
+				printf(" %6.2fx", best_ggml / res.ours);
+				if (best_ggml / res.ours < worst) {
+					worst = best_ggml / res.ours;
+					worst_name = res.name;
 				}
-				bad += !res[n].equal;
 			} else
-				printf("%12s %8s  %s\n", "-", "-",
-				    "(ggml has no conversion)");
+				printf(" %7s", "-");
+			printf("  %s\n", res.equal ? "equal" : "DIFFER");
+			bad += !res.equal;
 			fflush(stdout);
-			n++;
 		}
 		gguf_close(f);
 	}
 	if (have_ggml)
-		printf("lowest ratio: %.2fx (%s)%s\n", worst, worst_name,
-		    bad ? "; OUTPUTS DIFFER" : "");
+		printf("lowest ratio against ggml: %.2fx (%s)%s\n", worst,
+		    worst_name, bad ? "; OUTPUTS DIFFER" : "");
 	return bad ? -1 : 0;
 }
 
@@ -354,7 +484,7 @@ bench_stats(uint64_t mb)
 	struct gguf_err		 err;
 	const struct gguf_tensor *t;
 	char			 path[4096];
-	double			 best[2], t0, dt;
+	double			 best[2], times[2][STATS_RUNS], t0;
 	uint64_t		 size;
 	int			 k, r, rc = 0;
 
@@ -373,11 +503,10 @@ bench_stats(uint64_t mb)
 	}
 	t = gguf_tensor_at(f, 0);
 	printf("\nstatistics of a Q8_0 tensor of %llu bytes (%llu elements), "
-	    "best of %d runs, 1 and 2 threads alternately\n",
+	    "median of %d runs, 1 and 2 threads alternately\n",
 	    (unsigned long long)t->nbytes, (unsigned long long)t->nelem,
 	    STATS_RUNS);
 	memset(&opts, 0, sizeof opts);
-	best[0] = best[1] = 1e30;
 	for (r = 0; r < STATS_RUNS && rc == 0; r++) {
 		for (k = 0; k < 2; k++) {
 			opts.threads = (unsigned)k + 1;
@@ -388,11 +517,11 @@ bench_stats(uint64_t mb)
 				rc = -1;
 				break;
 			}
-			dt = now() - t0;
-			if (dt < best[k])
-				best[k] = dt;
+			times[k][r] = now() - t0;
 		}
 	}
+	for (k = 0; k < 2 && rc == 0; k++)
+		best[k] = median(times[k], STATS_RUNS);
 	for (k = 0; k < 2 && rc == 0; k++)
 		printf("%d thread%s %8.3f s  %7.0f MB/s\n", k + 1, k ? "s" : " ",
 		    best[k], (double)t->nbytes / best[k] / 1e6);
@@ -406,6 +535,141 @@ bench_stats(uint64_t mb)
 	}
 	gguf_close(f);
 	unlink(path);
+	return rc;
+}
+
+/* ------------------------------------------- statistics against ggml */
+
+#define SNELEM		(1u << 25)
+#define SRUNS		5
+
+static const struct {
+	uint32_t	type;
+	int		scale[2];	/* offsets of half scales, or -1 */
+} stypes[] = {
+	{ GGUF_T_F32, { -1, -1 } },
+	{ GGUF_T_F16, { -1, -1 } },
+	{ GGUF_T_BF16, { -1, -1 } },
+	{ GGUF_T_Q8_0, { 0, -1 } },
+	{ GGUF_T_Q4_0, { 0, -1 } },
+	{ GGUF_T_Q4_K, { 0, 2 } },
+	{ GGUF_T_Q5_K, { 0, 2 } },
+	{ GGUF_T_Q6_K, { 208, -1 } },
+};
+
+/* SNELEM elements of model-like data of type k of stypes into buf. */
+static void
+fill_type(size_t k, uint8_t *buf, uint64_t nbytes)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(stypes[k].type);
+	uint64_t			 i, v, h;
+	uint32_t			 u;
+	int				 j;
+
+	for (i = 0; i < nbytes; i += 8)
+		put64(buf + i, rnd());
+	for (i = 0; i < SNELEM; i++) {
+		v = rnd();
+		switch (stypes[k].type) {
+		case GGUF_T_F32:	/* 2^-7 .. 1, either sign */
+			u = (uint32_t)(v & 0x807fffffu) |
+			    (uint32_t)(120 + (v >> 32 & 7)) << 23;
+			memcpy(buf + 4 * i, &u, 4);
+			continue;
+		case GGUF_T_F16:
+			h = (v & 0x83ff) | (0x2000 + (v >> 16 & 7) * 0x400);
+			break;
+		case GGUF_T_BF16:
+			h = (v & 0x807f) | (0x3c00 + (v >> 16 & 7) * 0x80);
+			break;
+		default:
+			i = SNELEM;
+			continue;
+		}
+		buf[2 * i] = (uint8_t)h;
+		buf[2 * i + 1] = (uint8_t)(h >> 8);
+	}
+	for (i = 0; ti->blck > 1 && i < nbytes; i += ti->bytes) {
+		for (j = 0; j < 2; j++) {
+			if (stypes[k].scale[j] < 0)
+				continue;
+			h = 0x1c00 + rnd() % 0x400;	/* 0.0039 .. 0.0078 */
+			buf[i + (uint64_t)stypes[k].scale[j]] = (uint8_t)h;
+			buf[i + (uint64_t)stypes[k].scale[j] + 1] =
+			    (uint8_t)(h >> 8);
+		}
+	}
+}
+
+static int
+bench_stats_types(void)
+{
+	const struct gguf_type_info	*ti;
+	struct gguf_stats_opts		 opts;
+	struct gguf_stats		 st[2];
+	struct gguf_err			 err;
+	row_fn				 base, cpu, fn;
+	uint8_t				*buf;
+	float				*out;
+	double				 t1[SRUNS], t2[SRUNS], tg[SRUNS], t0;
+	double				 m1, m2, mg;
+	uint64_t			 nbytes, first;
+	size_t				 k;
+	int				 r, rc = 0;
+
+	printf("\nstatistics (gguf_stats_data) of %u elements in memory "
+	    "against ggml's conversion of the same data, median of %d "
+	    "runs, Me/s\n", SNELEM, SRUNS);
+	printf("%-6s %10s %10s %6s %10s %9s\n", "type", "1 thread",
+	    "2 threads", "x2", "ggml 1t", "per core");
+	out = aligned_alloc(64, CALL * sizeof *out);
+	for (k = 0; k < sizeof stypes / sizeof stypes[0] && rc == 0; k++) {
+		ti = gguf_ttype(stypes[k].type);
+		nbytes = (uint64_t)SNELEM / ti->blck * ti->bytes;
+		buf = aligned_alloc(64, (nbytes + 63) / 64 * 64);
+		fill_type(k, buf, nbytes);
+		base = ggml_base_fn(stypes[k].type);
+		cpu = ggml_cpu_fn(stypes[k].type);
+		fn = cpu != NULL ? cpu : base;
+		memset(&opts, 0, sizeof opts);
+		for (r = 0; r < SRUNS; r++) {
+			opts.threads = 1;
+			t0 = now();
+			rc |= gguf_stats_data(stypes[k].type, 0, buf, nbytes, 0,
+			    SNELEM, &opts, &st[0], &err);
+			t1[r] = now() - t0;
+			opts.threads = 2;
+			t0 = now();
+			rc |= gguf_stats_data(stypes[k].type, 0, buf, nbytes, 0,
+			    SNELEM, &opts, &st[1], &err);
+			t2[r] = now() - t0;
+			tg[r] = 0;
+			if (fn == NULL)
+				continue;
+			t0 = now();
+			for (first = 0; first < SNELEM; first += CALL)
+				fn(buf + first / ti->blck * ti->bytes, out,
+				    CALL);
+			tg[r] = now() - t0;
+		}
+		if (rc != 0 || memcmp(&st[0], &st[1], sizeof st[0]) != 0) {
+			printf("# %s: statistics failed or differ between 1 "
+			    "and 2 threads\n", ti->name);
+			rc = -1;
+		}
+		m1 = median(t1, SRUNS);
+		m2 = median(t2, SRUNS);
+		mg = median(tg, SRUNS);
+		printf("%-6s %10.0f %10.0f %5.2fx", ti->name, SNELEM / m1 / 1e6,
+		    SNELEM / m2 / 1e6, m1 / m2);
+		if (mg > 0)
+			printf(" %10.0f %8.2fx\n", SNELEM / mg / 1e6, mg / m1);
+		else
+			printf(" %10s %9s\n", "-", "-");
+		fflush(stdout);
+		free(buf);
+	}
+	free(out);
 	return rc;
 }
 
@@ -437,6 +701,8 @@ main(int argc, char **argv)
 		printf("# ggml's library not loaded (set GGML_LIB_DIR): "
 		    "ggufed figures only\n");
 	if (types && bench_types(argv[argc - 1], rounds, have_ggml) != 0)
+		rc = 1;
+	if (stats && bench_stats_types() != 0)
 		rc = 1;
 	if (stats && bench_stats(mb) != 0)
 		rc = 1;

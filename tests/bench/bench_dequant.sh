@@ -1,8 +1,10 @@
 #!/bin/sh
-# bench_dequant.sh - dequantization throughput against ggml, per type, and
-# the speed-up of threaded statistics on a tensor of more than 1 GB.
+# bench_dequant.sh - dequantization throughput against ggml (its base
+# library and its CPU backend), per type; statistics per type against
+# ggml's conversion of the same data, on 1 and 2 threads; and the speed-up
+# of threaded statistics on a tensor of more than 1 GB.
 #
-# ggml's base library is the one the oracle uses: $GGML_LIB_DIR if set,
+# ggml's libraries are the ones the oracle uses: $GGML_LIB_DIR if set,
 # otherwise the directory the oracle's fetch script reports (it downloads
 # the library on first use). Without it, only ggufed's figures print.
 # BENCH_STATS_MB sets the size of the statistics tensor (default 1024);
