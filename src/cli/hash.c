@@ -490,9 +490,9 @@ hash_whole(struct run *r, const char *path)
 	}
 	memset(&job, 0, sizeof job);
 	memset(&h, 0, sizeof h);
-	sp.off = 0;
+	memset(&sp, 0, sizeof sp);
+	sp.fd = fd;
 	sp.len = (uint64_t)st.st_size;
-	job.fd = fd;
 	job.spans = &sp;
 	job.n_spans = 1;
 	job.all = GGUF_HM(GGUF_H_SHA256);

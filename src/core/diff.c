@@ -723,8 +723,6 @@ hash_doc(struct hpool *p, struct gguf_doc *doc, unsigned threads)
 	out = xcalloc(n + 1, sizeof *out);
 	if (rc == 0 && n > 0) {
 		memset(&job, 0, sizeof job);
-		job.fd = gguf_file_fd(f);
-		job.mem = gguf_base(f);
 		job.spans = sp;
 		job.n_spans = n;
 		job.each = GGUF_HM(GGUF_H_XXH64);
@@ -743,12 +741,6 @@ hash_doc(struct hpool *p, struct gguf_doc *doc, unsigned threads)
 	for (i = 0; rc == 0 && i < n; i++) {
 		p->jobs[of[i]].hash = digest_u64(&out[i].d[GGUF_H_XXH64]);
 		p->base += sp[i].len;
-	}
-	/* the engine's last report may come before its last bytes */
-	if (rc == 0 && n > 0 && p->progress != NULL &&
-	    p->progress(p->arg, p->base, p->total) != 0) {
-		p->jobs[of[0]].rc = rc = -1;
-		gguf_errf(&p->jobs[of[0]].err, -1, "cancelled");
 	}
 	free(out);
 	free(of);

@@ -1,25 +1,15 @@
 /*
- * hash.c - the hash engine: spans of a file read into aligned buffers
- * and hashed on both cores.
- *
- * A "lane" reads its spans in order. Consecutive spans that ascend with
- * small gaps (tensor data and its padding) form a run, read in CHUNK
- * pieces; each piece is cut into segments, one per span it touches, so
- * padding is never hashed. With a follower, the lane publishes every
- * piece into a ring of NSLOT buffers: the lane hashes the concatenation,
- * the follower each span, from the same bytes, and a buffer is read
- * again only when the follower is done with it.
+ * hash.c - hashes of tensor data on the span reader (spanread.h): the
+ * hash functions, the jobs, the tensors of a model, the proof of a save.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -29,11 +19,6 @@
 #include "hash.h"
 #include "xmalloc.h"
 
-#define CHUNK	(256u << 10)	/* bytes read at a time */
-#define NSLOT	16		/* buffers in the ring */
-#define BATCH	(NSLOT / 2)	/* pieces a waiting thread waits for */
-#define MAXGAP	(1u << 20)	/* a gap between spans still read through */
-#define BUFALIGN 4096
 
 /* uuid.uuid5(uuid.NAMESPACE_URL, 'en.wikipedia.org/wiki/Llama.cpp') */
 static const uint8_t uuid_ns[16] = {
@@ -236,461 +221,68 @@ gguf_hash_mem(int kind, const void *p, size_t n, struct gguf_digest *out)
 
 /* --------------------------------------------------------------- engine */
 
-struct seg {
-	size_t		 span;
-	size_t		 boff;		/* in the buffer */
-	size_t		 len;
-	uint8_t		 first;		/* the span starts here */
-	uint8_t		 last;		/* the span ends here */
-};
-
-struct slot {
-	void		*raw;		/* allocation */
-	uint8_t		*buf;		/* aligned */
-	const uint8_t	*p;		/* the bytes: buf, or the memory */
-	struct seg	*seg;
-	size_t		 nseg;
-	size_t		 aseg;
-};
-
-struct engine;
-
-struct lane {
-	struct engine	*e;
-	size_t		 s0, s1;	/* its spans */
-	unsigned	 each;		/* kinds of each span it hashes itself */
-	unsigned	 all;
-	int		 follow;	/* a follower hashes each span */
-	atomic_uint_least64_t next;	/* the piece the lane fills next */
-	atomic_uint_least64_t fnext;	/* the piece the follower hashes next */
-	struct slot	 slot[NSLOT];
-	/* with a follower; a change is followed by wake() */
-	atomic_uint_least64_t published;	/* pieces ready */
-	atomic_uint_least64_t consumed;	/* pieces the follower is done with */
-	atomic_int	 finished;	/* no more pieces; the lane returned */
-};
-
-struct engine {
+/*
+ * A job on the span reader. With both each and all, GGUF_SR_SHARE: the
+ * hash of all spans in order on thread 0, each span's on thread 1, from
+ * the same buffers. Each alone: GGUF_SR_SPLIT, each thread its own spans.
+ * All alone is one sequence: one thread.
+ */
+struct hrun {
 	const struct gguf_hash_job *j;
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	atomic_int	 waiters;	/* threads in pthread_cond_wait */
-	atomic_int	 stop;
-	atomic_uint_least64_t hashed;
-	uint64_t	 total;
-	int		 failed;
-	struct gguf_err	 err;
+	int			 share;
+	struct hstate		 each[GGUF_SR_THREADS];
+	struct hstate		 all;
 };
 
-/*
- * After a change of what the other thread may wait for: wakes it if it
- * waits and what it waits for holds (ready NULL: whatever it waits for).
- * A waiter counts itself in e->waiters under e->mu before it looks at
- * the condition, so either this sees it or it sees the change.
- */
-static int	slot_free(struct lane *);
-static int	piece_ready(struct lane *);
-
-static void
-wake(struct engine *e, struct lane *l, int (*ready)(struct lane *))
-{
-	if (atomic_load(&e->waiters) > 0 && (ready == NULL || ready(l))) {
-		pthread_mutex_lock(&e->mu);
-		pthread_cond_broadcast(&e->cv);
-		pthread_mutex_unlock(&e->mu);
-	}
-}
-
-/* Waits until ready(l) or a stop. */
-static void
-wait_for(struct engine *e, struct lane *l, int (*ready)(struct lane *))
-{
-	if (ready(l) || atomic_load(&e->stop))
-		return;
-	pthread_mutex_lock(&e->mu);
-	atomic_fetch_add(&e->waiters, 1);
-	while (!ready(l) && !atomic_load(&e->stop))
-		pthread_cond_wait(&e->cv, &e->mu);
-	atomic_fetch_sub(&e->waiters, 1);
-	pthread_mutex_unlock(&e->mu);
-}
-
-static void
-fail(struct engine *e, int64_t off, const char *what)
-{
-	pthread_mutex_lock(&e->mu);
-	if (!e->failed) {
-		e->failed = 1;
-		if (off >= 0)
-			gguf_errf(&e->err, off, "%s", what);
-		else
-			gguf_errf(&e->err, -1, "%s", what);
-	}
-	atomic_store(&e->stop, 1);
-	pthread_cond_broadcast(&e->cv);
-	pthread_mutex_unlock(&e->mu);
-}
-
-/*
- * The lane may fill the slot of piece l->next. Once it had to wait, it
- * waits for half the ring, so the threads do not wake each other for
- * every piece.
- */
 static int
-slot_free(struct lane *l)
+hash_consume(void *arg, unsigned th, size_t span, uint64_t pos,
+    const uint8_t *p, size_t n, int last)
 {
-	return atomic_load(&l->next) + BATCH <
-	    atomic_load(&l->consumed) + NSLOT;
-}
+	struct hrun	*h = arg;
 
-/* The follower may go on: half a ring is published, or all is. */
-static int
-piece_ready(struct lane *l)
-{
-	return atomic_load(&l->fnext) + BATCH <=
-	    atomic_load(&l->published) ||
-	    atomic_load(&l->finished);
-}
-
-/* Reads n bytes at off into buf: 0, or -1 after fail(). */
-static int
-read_at(struct engine *e, uint8_t *buf, size_t n, uint64_t off)
-{
-	char	 msg[160];
-	size_t	 got = 0;
-	ssize_t	 r;
-
-	while (got < n) {
-		r = pread(e->j->fd, buf + got, n - got, (off_t)(off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(msg, sizeof msg, "read: %s", strerror(errno));
-			fail(e, (int64_t)(off + got), msg);
-			return -1;
-		}
-		if (r == 0) {
-			fail(e, (int64_t)(off + got), "the file ends before "
-			    "the tensor data does (changed on disk?)");
-			return -1;
-		}
-		got += (size_t)r;
+	(void)pos;
+	if (h->j->all != 0 && (!h->share || th == 0) && n > 0)
+		hs_update(&h->all, p, n);
+	if (h->j->each != 0 && (!h->share || th == 1)) {
+		if (n > 0)
+			hs_update(&h->each[th], p, n);
+		if (last)
+			hs_final(&h->each[th], &h->j->each_out[span]);
 	}
 	return 0;
-}
-
-static void
-slot_add(struct slot *sl, size_t span, size_t boff, size_t len, int first,
-    int last)
-{
-	if (sl->nseg == sl->aseg) {
-		sl->aseg = sl->aseg != 0 ? 2 * sl->aseg : 16;
-		sl->seg = xreallocarray(sl->seg, sl->aseg, sizeof *sl->seg);
-	}
-	sl->seg[sl->nseg].span = span;
-	sl->seg[sl->nseg].boff = boff;
-	sl->seg[sl->nseg].len = len;
-	sl->seg[sl->nseg].first = (uint8_t)first;
-	sl->seg[sl->nseg].last = (uint8_t)last;
-	sl->nseg++;
-}
-
-/* Hashes the segments of a piece into each (per span) and all. */
-static void
-hash_piece(const struct gguf_hash_job *j, const struct slot *sl,
-    struct hstate *each, struct hstate *all)
-{
-	const struct seg	*g;
-	size_t			 i;
-
-	for (i = 0; i < sl->nseg; i++) {
-		g = &sl->seg[i];
-		if (all != NULL)
-			hs_update(all, sl->p + g->boff, g->len);
-		if (each != NULL) {
-			hs_update(each, sl->p + g->boff, g->len);
-			if (g->last)
-				hs_final(each, &j->each_out[g->span]);
-		}
-	}
-}
-
-static int
-report(struct engine *e, uint64_t add, int caller)
-{
-	uint64_t	done;
-
-	done = atomic_fetch_add(&e->hashed, add) + add;
-	if (caller && e->j->progress != NULL &&
-	    e->j->progress(e->j->arg, done, e->total) != 0) {
-		fail(e, -1, "cancelled");
-		return -1;
-	}
-	return 0;
-}
-
-/* Runs a lane; caller is true in the calling thread (progress). */
-static void
-lane_run(struct lane *l, int caller)
-{
-	const struct gguf_hash_job	*j = l->e->j;
-	const struct gguf_span		*sp = j->spans;
-	struct engine			*e = l->e;
-	struct hstate			 each, all;
-	struct slot			*sl;
-	uint64_t			 end, pos, piece = 0, bytes;
-	size_t				 i, k, cur, clen;
-
-	hs_init(&each, l->each);
-	hs_init(&all, l->all);
-	for (i = l->s0; i < l->s1 && !atomic_load(&e->stop); i = k) {
-		if (sp[i].len == 0) {
-			k = i + 1;
-			continue;
-		}
-		end = sp[i].off + sp[i].len;
-		for (k = i + 1; k < l->s1; k++) {
-			if (sp[k].len == 0)
-				continue;
-			if (sp[k].off < end || sp[k].off - end > MAXGAP)
-				break;
-			end = sp[k].off + sp[k].len;
-		}
-		if (j->fd >= 0)
-			(void)posix_fadvise(j->fd, (off_t)sp[i].off,
-			    (off_t)(end - sp[i].off), POSIX_FADV_SEQUENTIAL);
-		cur = i;
-		for (pos = sp[i].off; pos < end; pos += clen) {
-			clen = end - pos < CHUNK ? (size_t)(end - pos) : CHUNK;
-			if (l->follow) {
-				atomic_store(&l->next, piece);
-				if (piece >= atomic_load(&l->consumed) + NSLOT)
-					wait_for(e, l, slot_free);
-				if (atomic_load(&e->stop))
-					goto out;
-			}
-			sl = &l->slot[piece % NSLOT];
-			if (j->fd >= 0) {
-				if (read_at(e, sl->buf, clen, pos) != 0)
-					goto out;
-				sl->p = sl->buf;
-			} else
-				sl->p = j->mem + pos;
-			sl->nseg = 0;
-			bytes = 0;
-			for (; cur < k; cur++) {
-				uint64_t	a, b;
-
-				if (sp[cur].len == 0)
-					continue;
-				if (sp[cur].off >= pos + clen)
-					break;
-				a = sp[cur].off > pos ? sp[cur].off : pos;
-				b = sp[cur].off + sp[cur].len;
-				if (b > pos + clen)
-					b = pos + clen;
-				slot_add(sl, cur, (size_t)(a - pos),
-				    (size_t)(b - a), a == sp[cur].off,
-				    b == sp[cur].off + sp[cur].len);
-				bytes += b - a;
-				if (b != sp[cur].off + sp[cur].len)
-					break;
-			}
-			if (l->follow) {
-				atomic_store(&l->published, ++piece);
-				wake(e, l, piece_ready);
-			}
-			hash_piece(j, sl, l->each != 0 ? &each : NULL,
-			    l->all != 0 ? &all : NULL);
-			if (report(e, bytes, caller) != 0)
-				goto out;
-		}
-	}
-	if (l->all != 0 && !atomic_load(&e->stop))
-		hs_final(&all, j->all_out);
-out:
-	hs_free(&each);
-	hs_free(&all);
-	atomic_store(&l->finished, 1);
-	wake(e, l, NULL);
-}
-
-/* The follower of a lane: each span's hashes from the published pieces. */
-static void *
-follower(void *arg)
-{
-	struct lane	*l = arg;
-	struct engine	*e = l->e;
-	struct hstate	 each;
-	uint64_t	 piece = 0;
-
-	hs_init(&each, l->e->j->each);
-	for (;;) {
-		atomic_store(&l->fnext, piece);
-		if (piece >= atomic_load(&l->published))
-			wait_for(e, l, piece_ready);
-		if (atomic_load(&e->stop) ||
-		    piece >= atomic_load(&l->published))
-			break;
-		hash_piece(e->j, &l->slot[piece % NSLOT], &each, NULL);
-		atomic_store(&l->consumed, ++piece);
-		wake(e, l, slot_free);
-	}
-	hs_free(&each);
-	return NULL;
-}
-
-static void *
-lane_thread(void *arg)
-{
-	lane_run(arg, 0);
-	return NULL;
-}
-
-static void
-lane_init(struct lane *l, struct engine *e, size_t s0, size_t s1,
-    unsigned each, unsigned all, int follow)
-{
-	int	i, n = follow ? NSLOT : 1;
-
-	memset(l, 0, sizeof *l);
-	atomic_init(&l->published, 0);
-	atomic_init(&l->consumed, 0);
-	atomic_init(&l->finished, 0);
-	atomic_init(&l->next, 0);
-	atomic_init(&l->fnext, 0);
-	l->e = e;
-	l->s0 = s0;
-	l->s1 = s1;
-	l->each = each;
-	l->all = all;
-	l->follow = follow;
-	for (i = 0; i < n; i++) {
-		if (e->j->fd < 0)
-			continue;
-		l->slot[i].raw = xmalloc(CHUNK + BUFALIGN);
-		l->slot[i].buf = (uint8_t *)(((uintptr_t)l->slot[i].raw +
-		    BUFALIGN - 1) & ~(uintptr_t)(BUFALIGN - 1));
-	}
-}
-
-static void
-lane_free(struct lane *l)
-{
-	int	i;
-
-	for (i = 0; i < NSLOT; i++) {
-		free(l->slot[i].raw);
-		free(l->slot[i].seg);
-	}
-}
-
-static unsigned
-cores(void)
-{
-	long	n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n >= 2 ? 2 : 1;
 }
 
 int
-gguf_hash_run(const struct gguf_hash_job *j, struct gguf_err *err)
+gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 {
-	struct engine	 e;
-	struct lane	 lane[2];
-	pthread_t	 th;
-	unsigned	 threads;
-	uint64_t	 half, acc;
-	size_t		 i, split;
-	int		 started = 0, nlanes = 1;
+	struct gguf_spanread	 r;
+	struct hrun		 h;
+	unsigned		 t;
+	int			 rc;
 
-	memset(&e, 0, sizeof e);
-	e.j = j;
-	pthread_mutex_init(&e.mu, NULL);
-	pthread_cond_init(&e.cv, NULL);
-	atomic_init(&e.waiters, 0);
-	atomic_init(&e.stop, 0);
-	atomic_init(&e.hashed, 0);
-	for (i = 0; i < j->n_spans; i++) {
-		e.total += j->spans[i].len;
-		if (j->spans[i].len == 0 && j->each != 0) {
-			struct hstate	s;
-
-			hs_init(&s, j->each);
-			hs_final(&s, &j->each_out[i]);
-			hs_free(&s);
-		}
-	}
-	threads = j->threads != 0 ? j->threads : cores();
-
-	if (threads >= 2 && j->each != 0 && j->all != 0) {
-		/* The concatenation here, each span in the follower. */
-		lane_init(&lane[0], &e, 0, j->n_spans, 0, j->all, 1);
-		if (pthread_create(&th, NULL, follower, &lane[0]) == 0)
-			started = 1;
-		else {
-			lane_free(&lane[0]);
-			lane_init(&lane[0], &e, 0, j->n_spans, j->each,
-			    j->all, 0);
-		}
-		lane_run(&lane[0], 1);
-		if (started)
-			pthread_join(th, NULL);
-	} else if (threads >= 2 && j->all == 0 && j->n_spans > 1) {
-		/* Two lanes, each about half of the bytes. */
-		half = e.total / 2;
-		acc = 0;
-		for (split = 0; split < j->n_spans - 1; split++) {
-			if (acc + j->spans[split].len / 2 >= half && split > 0)
-				break;
-			acc += j->spans[split].len;
-		}
-		lane_init(&lane[0], &e, 0, split, j->each, 0, 0);
-		lane_init(&lane[1], &e, split, j->n_spans, j->each, 0, 0);
-		nlanes = 2;
-		if (pthread_create(&th, NULL, lane_thread, &lane[1]) == 0)
-			started = 1;
-		lane_run(&lane[0], 1);
-		if (started) {
-			/* Keep reporting progress until the other is done. */
-			pthread_mutex_lock(&e.mu);
-			atomic_fetch_add(&e.waiters, 1);
-			while (!atomic_load(&lane[1].finished)) {
-				struct timespec	ts;
-
-				clock_gettime(CLOCK_REALTIME, &ts);
-				ts.tv_nsec += 50000000;
-				if (ts.tv_nsec >= 1000000000) {
-					ts.tv_sec++;
-					ts.tv_nsec -= 1000000000;
-				}
-				pthread_cond_timedwait(&e.cv, &e.mu, &ts);
-				if (atomic_load(&lane[1].finished) ||
-				    atomic_load(&e.stop))
-					continue;
-				pthread_mutex_unlock(&e.mu);
-				(void)report(&e, 0, 1);
-				pthread_mutex_lock(&e.mu);
-			}
-			atomic_fetch_sub(&e.waiters, 1);
-			pthread_mutex_unlock(&e.mu);
-			pthread_join(th, NULL);
-		} else
-			lane_run(&lane[1], 1);
-	} else {
-		lane_init(&lane[0], &e, 0, j->n_spans, j->each, j->all, 0);
-		lane_run(&lane[0], 1);
-	}
-	for (i = 0; i < (size_t)nlanes; i++)
-		lane_free(&lane[i]);
-	pthread_cond_destroy(&e.cv);
-	pthread_mutex_destroy(&e.mu);
-	if (e.failed) {
-		if (err != NULL)
-			*err = e.err;
-		return -1;
-	}
-	return 0;
+	memset(&h, 0, sizeof h);
+	h.j = j;
+	h.share = j->each != 0 && j->all != 0;
+	for (t = 0; t < GGUF_SR_THREADS; t++)
+		hs_init(&h.each[t], j->each);
+	hs_init(&h.all, j->all);
+	memset(&r, 0, sizeof r);
+	r.spans = j->spans;
+	r.n_spans = j->n_spans;
+	r.consume = hash_consume;
+	r.arg = &h;
+	r.mode = h.share ? GGUF_SR_SHARE : GGUF_SR_SPLIT;
+	r.threads = j->each == 0 ? 1 : j->threads;
+	r.progress = j->progress;
+	r.parg = j->arg;
+	rc = gguf_spanread(&r, err);
+	j->err_span = r.err_span;
+	if (rc == 0 && j->all != 0)
+		hs_final(&h.all, j->all_out);
+	for (t = 0; t < GGUF_SR_THREADS; t++)
+		hs_free(&h.each[t]);
+	hs_free(&h.all);
+	return rc;
 }
 
 /* ------------------------------------------------------------- tensors */
@@ -717,6 +309,9 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 	if (t->flags & GGUF_TENSOR_UNREADABLE)
 		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": its "
 		    "data lies past the end of the file", nm);
+	memset(out, 0, sizeof *out);
+	out->fd = gguf_file_fd(f);
+	out->mem = gguf_base(f);
 	out->off = lay->data_off + t->offset;
 	out->len = t->nbytes;
 	return 0;
@@ -740,8 +335,6 @@ gguf_hash_tensors(const struct gguf_file *f, unsigned each, unsigned all,
 			return -1;
 		}
 	memset(&j, 0, sizeof j);
-	j.fd = gguf_file_fd(f);
-	j.mem = gguf_base(f);
 	j.spans = sp;
 	j.n_spans = (size_t)n;
 	j.each = each;
@@ -771,8 +364,6 @@ gguf_hash_tensor(const struct gguf_file *f, uint64_t i, int kind,
 		return -1;
 	memset(&j, 0, sizeof j);
 	memset(&h, 0, sizeof h);
-	j.fd = gguf_file_fd(f);
-	j.mem = gguf_base(f);
 	j.spans = &sp;
 	j.n_spans = 1;
 	j.each = GGUF_HM(kind);
@@ -815,6 +406,9 @@ gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
 			p->t[p->n].src.off = 0;
 			p->t[p->n].src.len = 0;
 		}
+		p->t[p->n].src.fd = p->fd;	/* read from the kept source */
+		p->t[p->n].src.mem = p->mem;
+		p->t[p->n].src.unit = 0;
 		p->t[p->n].name = xstrndup(dt.name.p, (size_t)dt.name.n);
 		p->t[p->n].edited = (dt.flags & GGUF_ED_VALUE) != 0 ||
 		    dt.type != dt.t->type;
@@ -943,16 +537,12 @@ gguf_proof_check(struct gguf_proof *p, const char *path, int inplace,
 	hd = xcalloc(n + 1, sizeof *hd);
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);
-	a.job.fd = p->fd;
-	a.job.mem = p->mem;
 	a.job.spans = src;
 	a.job.n_spans = n;
 	a.job.each = GGUF_HM(GGUF_H_XXH64);
 	a.job.each_out = hs;
 	a.job.threads = 1;
 	b.job = a.job;
-	b.job.fd = gguf_file_fd(f);
-	b.job.mem = gguf_base(f);
 	b.job.spans = dst;
 	b.job.each_out = hd;
 	b.job.progress = progress;

@@ -3,13 +3,12 @@
  * XXH3 (libxxhash), SHA-1 and SHA-256 (OpenSSL's libcrypto), and the
  * UUIDv5 llama.cpp's gguf-hash derives from a model's tensor data.
  *
- * The engine hashes a list of byte ranges ("spans") of one file: each
- * span on its own, the concatenation of all spans in list order, or
- * both. Files are read with pread() into aligned buffers, not through the
- * mapping (a sequential pass through a mapping is page-fault bound), on
- * both cores: the hash of the concatenation runs in its own thread while
- * the other hashes the spans from the same buffers; without it, two
- * threads hash halves of the span list. Nothing here prints.
+ * A job hashes a list of byte ranges (spans, spanread.h: they may lie in
+ * different files) each on its own, all of them in list order as one
+ * stream, or both, on the span reader: both cores, the hash of the
+ * stream in its own thread while the other hashes each span from the
+ * same buffers; without it, two threads hash halves of the span list.
+ * Nothing here prints.
  */
 #ifndef GGUF_HASH_H
 #define GGUF_HASH_H
@@ -18,6 +17,7 @@
 #include <stdint.h>
 
 #include "gguf.h"
+#include "spanread.h"
 
 enum gguf_hash_kind {
 	GGUF_H_XXH64,
@@ -66,41 +66,31 @@ int		 gguf_digest_eq(const struct gguf_digest *a,
 void		 gguf_hash_mem(int kind, const void *p, size_t n,
 		    struct gguf_digest *out);
 
-/* A byte range of a file. */
-struct gguf_span {
-	uint64_t	 off;
-	uint64_t	 len;
-};
-
 struct gguf_hash_job {
-	/*
-	 * The file: a descriptor read with pread, or (fd < 0) memory that
-	 * holds every span (mem + off).
-	 */
-	int			 fd;
-	const uint8_t		*mem;
-	const struct gguf_span	*spans;
+	const struct gguf_span	*spans;		/* each names its file */
 	size_t			 n_spans;
 	unsigned		 each;		/* kinds of each span (mask) */
 	unsigned		 all;		/* kinds of all spans in order */
 	struct gguf_hashes	*each_out;	/* n_spans entries if each */
 	struct gguf_hashes	*all_out;	/* if all */
 	/*
-	 * Called from one thread, after each buffer, with the bytes hashed
-	 * and the bytes to hash (the spans' sum); non-zero cancels the job,
-	 * which then fails with "cancelled". May be NULL.
+	 * Called from the calling thread with the bytes hashed and the
+	 * bytes to hash (the spans' sum), as spanread.h's progress: done
+	 * reaches total only when every byte is hashed. Non-zero cancels
+	 * the job, which then fails with "cancelled". May be NULL.
 	 */
 	int			(*progress)(void *arg, uint64_t done,
 				    uint64_t total);
 	void			*arg;
 	unsigned		 threads;	/* 0: as many as the cores, at most 2 */
+	size_t			 err_span;	/* out: as spanread.h's */
 };
 
 /*
  * Runs the job: 0, or -1 with err set (a read error, a file that ends
  * before a span does, a cancel; err names the offset).
  */
-int	gguf_hash_run(const struct gguf_hash_job *j, struct gguf_err *err);
+int	gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err);
 
 /*
  * Tensor data hashes of f, tensors in file (info) order, each exactly its
@@ -119,9 +109,9 @@ int	gguf_hash_tensors(const struct gguf_file *f, unsigned each,
 int	gguf_hash_tensor(const struct gguf_file *f, uint64_t i, int kind,
 	    struct gguf_digest *out, struct gguf_err *err);
 /*
- * Tensor i's data as a span of the file (absolute offsets): 0, or -1 with
- * err set when its size is unknown or its data lies past the end of the
- * file.
+ * Tensor i's data as a span of the file that holds it (absolute offsets,
+ * unit 0): 0, or -1 with err set when its size is unknown or its data
+ * lies past the end of the file.
  */
 int	gguf_tensor_span(const struct gguf_file *f, uint64_t i,
 	    struct gguf_span *out, struct gguf_err *err);

@@ -56,13 +56,30 @@ vectors(void)
 #define NBYTES	(5u << 20)	/* several buffers of the engine */
 
 /* Spans of every shape: padding gaps, a big gap, empty, overlapping, back. */
-static const struct gguf_span spans[] = {
+static const struct { uint64_t off, len; } where[] = {
 	{ 0, 32 }, { 64, 3u << 20 }, { (3u << 20) + 96, 1 },
 	{ (3u << 20) + 128, 0 }, { (3u << 20) + 128, 5000 },
 	{ (4u << 20) + 512, 700000 }, { 100, 4096 }, { 100, 4096 },
 	{ NBYTES - 7, 7 }, { 0, 0 },
 };
-#define NSPANS	(sizeof spans / sizeof spans[0])
+#define NSPANS	(sizeof where / sizeof where[0])
+
+static struct gguf_span	spans[NSPANS];
+
+/* The spans of `where`, in the file fd or the memory mem. */
+static void
+spans_in(int fd, const uint8_t *mem)
+{
+	size_t	i;
+
+	for (i = 0; i < NSPANS; i++) {
+		memset(&spans[i], 0, sizeof spans[i]);
+		spans[i].fd = fd;
+		spans[i].mem = mem;
+		spans[i].off = where[i].off;
+		spans[i].len = where[i].len;
+	}
+}
 
 static int
 check_job(int fd, const uint8_t *mem, const uint8_t *data, unsigned each,
@@ -79,8 +96,7 @@ check_job(int fd, const uint8_t *mem, const uint8_t *data, unsigned each,
 	memset(&j, 0, sizeof j);
 	memset(got, 0, sizeof got);
 	memset(&gall, 0, sizeof gall);
-	j.fd = fd;
-	j.mem = mem;
+	spans_in(fd, mem);
 	j.spans = spans;
 	j.n_spans = NSPANS;
 	j.each = each;
@@ -140,7 +156,7 @@ engine(void)
 	struct gguf_hash_job	 j;
 	struct gguf_hashes	 h[NSPANS], a;
 	struct gguf_err		 err;
-	struct gguf_span	 past = { NBYTES - 10, 20 };
+	struct gguf_span	 past = { 0, NULL, NBYTES - 10, 20, 0 };
 	uint32_t		 x = 12345;
 	size_t			 i;
 	int			 fd;
@@ -157,6 +173,7 @@ engine(void)
 		return;
 	}
 	unlink(path);
+	past.fd = fd;
 	for (t = 1; t <= 2; t++) {
 		ok(check_job(fd, NULL, data, GGUF_HM_ALL, GGUF_HM_ALL, t,
 		    "file"), "file, every kind of each span and of all, "
@@ -174,7 +191,6 @@ engine(void)
 
 	/* A span past the end of the file: an error with its offset. */
 	memset(&j, 0, sizeof j);
-	j.fd = fd;
 	j.spans = &past;
 	j.n_spans = 1;
 	j.each = GGUF_HM(GGUF_H_XXH64);
@@ -187,7 +203,7 @@ engine(void)
 	/* A cancel from the progress callback. */
 	for (t = 1; t <= 2; t++) {
 		memset(&j, 0, sizeof j);
-		j.fd = fd;
+		spans_in(fd, NULL);
 		j.spans = spans;
 		j.n_spans = NSPANS;
 		j.each = GGUF_HM(GGUF_H_XXH64);
