@@ -150,4 +150,24 @@ cmp -s "$scratch/got" "$scratch/want"
 ok $? "the saved file holds the template as edited"
 tm kill-session -t t
 
+# ------------------------------------------- a template set on the : line
+# The lint's findings are warnings in the status line; the edit is made.
+cp_w "$demo" "$scratch/c.gguf"
+start c.gguf
+settle "$scratch/s4" "Sections" || true
+tm send-keys -t t :
+tm send-keys -t t -l 'set tokenizer.chat_template "{% for m in messages %}<|user|>{{ m.content }}<|im_end|>{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant{% endif %}"'
+tm send-keys -t t Enter
+settle "$scratch/colon" "not in the vocabulary"
+ok $? ":set of a chat template: the status line says what the lint finds"
+has "$scratch/colon" 'tokenizer.chat_template: emits "<|user|>"' \
+    "... naming the key and the token"
+tm send-keys -t t w
+settle "$scratch/saved2" "saved" || true
+"$GGUFED" get --raw "$scratch/c.gguf" tokenizer.chat_template >"$scratch/got2"
+printf '%s' '{% for m in messages %}<|user|>{{ m.content }}<|im_end|>{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant{% endif %}' >"$scratch/want2"
+cmp -s "$scratch/got2" "$scratch/want2"
+ok $? "... and the template is set all the same"
+tm kill-session -t t
+
 done_testing
