@@ -170,19 +170,6 @@ ldh(const uint8_t *p)
 	return h2f_one(ld16(p));
 }
 
-/* E8M0 exponent byte, halved (MXFP4 stores doubled E2M1 values). */
-static inline float
-e8m0_half(uint8_t x)
-{
-	uint32_t	bits;
-
-	if (x < 2)
-		bits = 0x00200000u << x;
-	else
-		bits = (uint32_t)(x - 1) << 23;
-	return bits_f(bits);
-}
-
 /*
  * Unsigned E4M3 scale byte (NVFP4), halved for the doubled E2M1 values;
  * 0x00 and 0x7f are zero, bit 7 is ignored. Every value is exact.
@@ -643,7 +630,7 @@ dq_mxfp4(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	float		t[16];
 
 	for (i = 0; i < nb; i++, s += 17, y += 32) {
-		scaled16(t, gguf_kvalues_mxfp4, e8m0_half(s[0]), 0);
+		scaled16(t, gguf_kvalues_mxfp4, gguf_e8m0_half(s[0]), 0);
 		lookup32(y, s + 1, t);
 	}
 }
@@ -1367,7 +1354,7 @@ bv_mxfp4(const uint8_t *s, struct gguf_blockview *bv)
 
 	bv_d(bv, "e", "E8M0 exponent byte", s[0]);
 	bv->f[bv->nfield - 1].integral = 1;
-	bv_d(bv, "d", "half of 2^(e-127)", e8m0_half(s[0]));
+	bv_d(bv, "d", "half of 2^(e-127)", gguf_e8m0_half(s[0]));
 	q = bv_add(bv, "q", "doubled E2M1 values, value = q * d", 32, 1);
 	for (j = 0; j < 16; j++) {
 		q[j] = gguf_kvalues_mxfp4[s[1 + j] & 0xf];

@@ -13,6 +13,7 @@
 #define GGUF_DEQUANT_VEC_H
 
 #include <stdint.h>
+#include <string.h>
 
 typedef void	gguf_dq_fn(const uint8_t *, float *, uint64_t);
 
@@ -41,6 +42,21 @@ gguf_k4_scale_min(const uint8_t *q, int j, uint8_t *sc, uint8_t *m)
 		*sc = (q[j + 4] & 0xf) | (q[j - 4] >> 6) << 4;
 		*m = (q[j + 4] >> 4) | (q[j] >> 6) << 4;
 	}
+}
+
+/* E8M0 exponent byte, halved (MXFP4 stores doubled E2M1 values). */
+static inline float
+gguf_e8m0_half(uint8_t x)
+{
+	uint32_t	bits;
+	float		f;
+
+	if (x < 2)
+		bits = 0x00200000u << x;
+	else
+		bits = (uint32_t)(x - 1) << 23;
+	memcpy(&f, &bits, sizeof f);
+	return f;
 }
 
 #endif /* GGUF_DEQUANT_VEC_H */

@@ -1,6 +1,8 @@
 /*
  * dequant_x86.c - decoders written with AVX2 and F16C instructions, for the
- * most used tensor types, chosen at run time when the CPU has both.
+ * most used tensor types (F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K,
+ * Q5_K, Q6_K, and the 4-bit codebook types IQ4_NL, IQ4_XS, MXFP4), chosen
+ * at run time when the CPU has both.
  *
  * Exactness. Each decoder performs the portable decoder's float32
  * operations (dequant.c) on the same operands, in the same order, eight
@@ -13,7 +15,12 @@
  * signalling NaN, which the portable decoder keeps as it is. A block
  * scale is only ever multiplied, and a product quiets a NaN anyway, so
  * scales may take F16C as they are; F16 data may not, and a group of
- * halves holding a NaN is left to the portable decoder.
+ * halves holding a NaN is left to the portable decoder. One case is not
+ * the C code's to decide: Q4_1 and Q5_1 add two scales (q * d + m), and
+ * when both are NaN the sum is whichever the instruction's first operand
+ * holds, an order compilers choose freely for a commutative addition;
+ * here it is the product's, as GCC's build of the portable code gives,
+ * clang's may give the other (the tests accept either NaN there).
  *
  * Everything is compiled for the x86-64 baseline except the functions
  * marked AVX2, which only run after the CPU said it has AVX2 and F16C.
@@ -26,6 +33,7 @@
 #include <string.h>
 
 #include "gguf.h"
+#include "dequant_grids.h"
 #include "dequant_vec.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -188,6 +196,165 @@ v_q4_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	}
 }
 
+/*
+ * The 4-bit codebook types: each nibble picks a signed byte of the
+ * codebook (a byte shuffle does 16 lookups at once), which is then
+ * converted and multiplied by the scale, as the portable decoder's
+ * scaled table holds scale times codebook value.
+ */
+AVX2 static inline void
+put32_book(float *y, const uint8_t *q, __m128i book, float d)
+{
+	const __m128i	m4 = _mm_set1_epi8(0x0f);
+	__m128i		v = _mm_loadu_si128((const __m128i *)q);
+
+	put16_s_d(y, _mm_shuffle_epi8(book, _mm_and_si128(v, m4)), d);
+	put16_s_d(y + 16, _mm_shuffle_epi8(book, _mm_and_si128(
+	    _mm_srli_epi16(v, 4), m4)), d);
+}
+
+/* IQ4_NL: d * kv[nibble] */
+AVX2 static void
+v_iq4_nl(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	__m128i		book = _mm_loadu_si128((const __m128i *)
+			    gguf_kvalues_iq4nl);
+	uint64_t	i;
+
+	for (i = 0; i < nb; i++, s += 18, y += 32)
+		put32_book(y, s + 2, book, half(s));
+}
+
+/* MXFP4: kv[nibble] * (E8M0 scale / 2) */
+AVX2 static void
+v_mxfp4(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	__m128i		book = _mm_loadu_si128((const __m128i *)
+			    gguf_kvalues_mxfp4);
+	uint64_t	i;
+
+	for (i = 0; i < nb; i++, s += 17, y += 32)
+		put32_book(y, s + 1, book, gguf_e8m0_half(s[0]));
+}
+
+/* IQ4_XS: (d * (scale - 32)) * kv[nibble], a 6-bit scale per 32. */
+AVX2 static void
+v_iq4_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	__m128i		book = _mm_loadu_si128((const __m128i *)
+			    gguf_kvalues_iq4nl);
+	uint64_t	i;
+	uint32_t	sh;
+	float		d;
+	int		ib, ls;
+
+	for (i = 0; i < nb; i++, s += 136) {
+		d = half(s);
+		sh = ld16(s + 2);
+		for (ib = 0; ib < 8; ib++, y += 32) {
+			ls = ((s[4 + ib / 2] >> (4 * (ib % 2))) & 0xf) |
+			    ((sh >> (2 * ib)) & 3) << 4;
+			put32_book(y, s + 8 + 16 * ib, book,
+			    d * (float)(ls - 32));
+		}
+	}
+}
+
+/* 16 unsigned bytes: (float)q * d + m each. */
+AVX2 static inline void
+put16_u_da(float *y, __m128i b, float d, float m)
+{
+	__m256	dv = _mm256_set1_ps(d), mv = _mm256_set1_ps(m);
+
+	_mm256_storeu_ps(y, _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(
+	    _mm256_cvtepu8_epi32(b)), dv), mv));
+	_mm256_storeu_ps(y + 8, _mm256_add_ps(_mm256_mul_ps(
+	    _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(b, 8))),
+	    dv), mv));
+}
+
+/* Q4_1: (float)nibble * d + m */
+AVX2 static void
+v_q4_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m128i	m4 = _mm_set1_epi8(0x0f);
+	__m128i		q;
+	uint64_t	i;
+	float		d, m;
+
+	for (i = 0; i < nb; i++, s += 20, y += 32) {
+		d = half(s);
+		m = half(s + 2);
+		q = _mm_loadu_si128((const __m128i *)(s + 4));
+		put16_u_da(y, _mm_and_si128(q, m4), d, m);
+		put16_u_da(y + 16, _mm_and_si128(_mm_srli_epi16(q, 4), m4), d,
+		    m);
+	}
+}
+
+/* The 32 fifth bits of Q5_0 and Q5_1 (bit j: element j) as 0 or 16. */
+AVX2 static inline __m256i
+q5_high(const uint8_t *p)
+{
+	const __m256i	pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0,
+			    1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2,
+			    3, 3, 3, 3, 3, 3, 3, 3);
+	const __m256i	bit = _mm256_set1_epi64x(
+			    (long long)0x8040201008040201ull);
+	uint32_t	qh;
+	__m256i		v;
+
+	memcpy(&qh, p, sizeof qh);
+	v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)qh), pick);
+	return _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(v, bit),
+	    bit), _mm256_set1_epi8(16));
+}
+
+/* Q5_0: (float)((nibble | fifth bit) - 16) * d */
+AVX2 static void
+v_q5_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m128i	m4 = _mm_set1_epi8(0x0f), b16 = _mm_set1_epi8(16);
+	__m128i		q;
+	__m256i		h;
+	uint64_t	i;
+	float		d;
+
+	for (i = 0; i < nb; i++, s += 22, y += 32) {
+		d = half(s);
+		h = q5_high(s + 2);
+		q = _mm_loadu_si128((const __m128i *)(s + 6));
+		put16_s_d(y, _mm_sub_epi8(_mm_or_si128(_mm_and_si128(q, m4),
+		    _mm256_castsi256_si128(h)), b16), d);
+		put16_s_d(y + 16, _mm_sub_epi8(_mm_or_si128(_mm_and_si128(
+		    _mm_srli_epi16(q, 4), m4), _mm256_extracti128_si256(h, 1)),
+		    b16), d);
+	}
+}
+
+/* Q5_1: (float)(nibble | fifth bit) * d + m */
+AVX2 static void
+v_q5_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m128i	m4 = _mm_set1_epi8(0x0f);
+	__m128i		q;
+	__m256i		h;
+	uint64_t	i;
+	float		d, m;
+
+	for (i = 0; i < nb; i++, s += 24, y += 32) {
+		d = half(s);
+		m = half(s + 2);
+		h = q5_high(s + 4);
+		q = _mm_loadu_si128((const __m128i *)(s + 8));
+		put16_u_da(y, _mm_or_si128(_mm_and_si128(q, m4),
+		    _mm256_castsi256_si128(h)), d, m);
+		put16_u_da(y + 16, _mm_or_si128(_mm_and_si128(
+		    _mm_srli_epi16(q, 4), m4), _mm256_extracti128_si256(h, 1)),
+		    d, m);
+	}
+}
+
 /* ----------------------------------------------------------- K-quants */
 
 /* Q4_K: d1 * (float)nibble - m1 per sub-block of 32. */
@@ -335,9 +502,15 @@ gguf_dq_vec(uint32_t type, const char **isa)
 	case GGUF_T_BF16:	fn = v_bf16; break;
 	case GGUF_T_Q8_0:	fn = v_q8_0; break;
 	case GGUF_T_Q4_0:	fn = v_q4_0; break;
+	case GGUF_T_Q4_1:	fn = v_q4_1; break;
+	case GGUF_T_Q5_0:	fn = v_q5_0; break;
+	case GGUF_T_Q5_1:	fn = v_q5_1; break;
 	case GGUF_T_Q4_K:	fn = v_q4_K; break;
 	case GGUF_T_Q5_K:	fn = v_q5_K; break;
 	case GGUF_T_Q6_K:	fn = v_q6_K; break;
+	case GGUF_T_IQ4_NL:	fn = v_iq4_nl; break;
+	case GGUF_T_IQ4_XS:	fn = v_iq4_xs; break;
+	case GGUF_T_MXFP4:	fn = v_mxfp4; break;
 	default:		return NULL;
 	}
 	if (isa != NULL)
