@@ -366,8 +366,10 @@ gguf_io_init(void)
 void
 gguf_io_map_read(void)
 {
+	/* to this thread: a signal to the process may be taken by another
+	 * thread while this one reads on before the whole process stops */
 	if (fault(IO_MAP) == ERR_STOP)
-		kill(getpid(), SIGSTOP);
+		raise(SIGSTOP);
 }
 
 int
