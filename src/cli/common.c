@@ -79,7 +79,7 @@ static const struct cli_opt tokens_opts[] = {
 };
 
 static const struct cli_opt validate_opts[] = {
-	{ "--data", "also decode every tensor: NaN, Inf, all zeros" },
+	{ "--data", "also scan every value: NaN, Inf, bad scales, all zeros" },
 	{ "--strict", "warnings fail too" },
 	{ "--json", "a JSON array, one object per file" },
 	{ "-q, --quiet", "only the summary lines" },

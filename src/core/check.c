@@ -10,14 +10,22 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include "check.h"
+#include "internal.h"
 #include "naming.h"
+#include "scan.h"
 #include "schema.h"
+#include "xmalloc.h"
 
 struct checker {
 	struct gguf_file	*f;
@@ -603,51 +611,348 @@ check_name(struct checker *c, const char *name)
 
 /* ------------------------------------------------------------------ data */
 
+/*
+ * The data check scans every tensor's bytes (scan.h) in pieces of about
+ * PIECE bytes (whole blocks) straight from the file's mapping, guarded
+ * against the file shrinking (gguf_file_guard). Threads take the next
+ * piece in file order from a shared counter; each piece's result is kept
+ * and the pieces of a tensor are added in order, so the findings do not
+ * depend on the number of threads. The kernel is told the mapping is read
+ * in order (read-ahead), and each piece's pages are dropped from this
+ * process's page tables once scanned, so memory stays that of a few
+ * pieces whatever the model's size.
+ *
+ * Measured against pread into aligned buffers (1 MiB pieces, two threads,
+ * 2 GiB models in the page cache): the mapping took 0.71x the CPU time
+ * for F16 and 0.56x for Q4_K, whose scan touches one cache line in two;
+ * pread copies every byte before the scan reads it.
+ */
+#define PIECE		(1u << 20)
+#define MAX_THREADS	256
+
+struct piece {
+	uint64_t		 tensor;	/* index in the file */
+	uint64_t		 off;		/* bytes into its data */
+	uint64_t		 len;
+	struct gguf_scan	 res;
+	int			 failed;	/* its message in the tensor's */
+};
+
+struct dtensor {
+	uint64_t	 first;		/* its first piece */
+	uint64_t	 n;		/* and how many */
+	int		 mapped;	/* a file's mapping, not a buffer */
+	int		 failed;
+	int		 changed;	/* the file changed on disk */
+	struct gguf_err	 err;
+};
+
+struct dscan {
+	struct gguf_file		*f;
+	const struct gguf_stats_opts	*opts;
+	struct piece			*p;
+	uint64_t			 np;
+	struct dtensor			*t;
+	uint64_t			 next;		/* atomic */
+	int				 stop;		/* atomic */
+	pthread_mutex_t			 lock;
+	uint64_t			 done, total;	/* elements */
+	int				 cancelled;
+};
+
+struct mapscan {
+	const uint8_t		*data;
+	const struct gguf_tensor *t;
+	struct piece		*p;
+	int			 be;
+	struct gguf_err		*err;
+};
+
+static int
+map_cb(void *arg)
+{
+	struct mapscan	*m = arg;
+	uint32_t	 blck = gguf_ttype(m->t->type)->blck;
+	uint32_t	 bytes = gguf_ttype(m->t->type)->bytes;
+
+	return gguf_scan(m->t->type, m->be, m->data + m->p->off, m->p->len,
+	    m->p->off / bytes * blck, &m->p->res, m->err);
+}
+
+/*
+ * Scans piece p from the mapping, guarded, then gives its pages back
+ * (the page cache keeps them; this process's page tables stay small).
+ * 0, or -1 when the run must stop (the file changed on disk).
+ */
+static int
+scan_piece(struct dscan *d, struct piece *p)
+{
+	const struct gguf_tensor	*t = gguf_tensor_at(d->f, p->tensor);
+	struct dtensor			*dt = &d->t[p->tensor];
+	struct mapscan			 m;
+	struct gguf_err			 e;
+	uintptr_t			 a, z;
+
+	memset(&e, 0, sizeof e);
+	gguf_scan_init(&p->res);
+	m.data = gguf_tensor_data(d->f, t, &e);
+	m.t = t;
+	m.p = p;
+	m.be = gguf_layout(d->f)->be;
+	m.err = &e;
+	if (m.data != NULL && gguf_file_guard(d->f, map_cb, &m, &e) == 0) {
+		if (!dt->mapped)
+			return 0;
+		/* the whole pages it touched: a neighbour's read of a
+		 * shared page faults it in again from the page cache */
+		a = (uintptr_t)(m.data + p->off) & ~(uintptr_t)4095;
+		z = ((uintptr_t)(m.data + p->off + p->len) + 4095) &
+		    ~(uintptr_t)4095;
+		(void)madvise((void *)a, z - a, MADV_DONTNEED);
+		return 0;
+	}
+	pthread_mutex_lock(&d->lock);
+	if (!dt->failed) {
+		dt->failed = 1;
+		dt->err = e;
+		dt->changed = strncmp(e.msg, "changed on disk", 15) == 0;
+	}
+	pthread_mutex_unlock(&d->lock);
+	p->failed = 1;
+	return dt->changed ? -1 : 0;
+}
+
+static void *
+dscan_worker(void *arg)
+{
+	struct dscan	*d = arg;
+	struct piece	*p;
+	uint64_t	 i, units;
+	int		 stop;
+
+	for (;;) {
+		if (__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE))
+			break;
+		if (d->opts->cancel != NULL &&
+		    __atomic_load_n(d->opts->cancel, __ATOMIC_ACQUIRE)) {
+			pthread_mutex_lock(&d->lock);
+			d->cancelled = 1;
+			pthread_mutex_unlock(&d->lock);
+			__atomic_store_n(&d->stop, 1, __ATOMIC_RELEASE);
+			break;
+		}
+		i = __atomic_fetch_add(&d->next, 1, __ATOMIC_RELAXED);
+		if (i >= d->np)
+			break;
+		p = &d->p[i];
+		stop = scan_piece(d, p) != 0;
+		units = p->len / gguf_ttype(gguf_tensor_at(d->f,
+		    p->tensor)->type)->bytes * gguf_ttype(gguf_tensor_at(d->f,
+		    p->tensor)->type)->blck;
+		pthread_mutex_lock(&d->lock);
+		d->done += units;
+		if (!stop && d->opts->progress != NULL &&
+		    d->opts->progress(d->opts->arg, d->done, d->total) != 0) {
+			d->cancelled = 1;
+			stop = 1;
+		}
+		pthread_mutex_unlock(&d->lock);
+		if (stop) {
+			__atomic_store_n(&d->stop, 1, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Runs the pieces on the threads opts asks for, the caller's included. */
+static void
+dscan_run(struct dscan *d)
+{
+	pthread_t	*tid;
+	unsigned	 n = d->opts->threads, i, started = 0;
+
+	if (n == 0)
+		n = gguf_ncpu();
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	if ((uint64_t)n > d->np)
+		n = d->np > 0 ? (unsigned)d->np : 1;
+	tid = xcalloc(n, sizeof *tid);
+	for (i = 1; i < n; i++) {
+		if (pthread_create(&tid[i], NULL, dscan_worker, d) != 0)
+			break;
+		started++;
+	}
+	dscan_worker(d);
+	for (i = 1; i <= started; i++)
+		pthread_join(tid[i], NULL);
+	free(tid);
+}
+
+/*
+ * The pieces of every tensor with data to scan; a tensor whose type
+ * cannot be scanned is said here. Returns the number of pieces.
+ */
+static uint64_t
+dscan_plan(struct checker *c, struct dscan *d)
+{
+	const struct gguf_tensor	*t;
+	const struct gguf_type_info	*ti;
+	struct gguf_err			 e;
+	uint64_t			 i, off, len, step, np = 0, cap = 0;
+	char				 nm[128];
+
+	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
+		t = gguf_tensor_at(c->f, i);
+		d->t[i].first = np;
+		if (t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE))
+			continue;	/* the reader has said why */
+		if (t->nelem == 0)
+			continue;
+		memset(&e, 0, sizeof e);
+		if (gguf_scan_check(t->type, gguf_layout(c->f)->be, &e) != 0) {
+			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor \"%s\": "
+			    "%s", gguf_pname(t->name.p, t->name.n, nm,
+			    sizeof nm), e.msg);
+			continue;
+		}
+		ti = gguf_ttype(t->type);
+		d->t[i].mapped = gguf_tensor_file(c->f, t) != NULL &&
+		    gguf_file_fd(gguf_tensor_file(c->f, t)) >= 0;
+		step = PIECE / ti->bytes * ti->bytes;
+		for (off = 0; off < t->nbytes; off += len) {
+			len = t->nbytes - off < step ? t->nbytes - off : step;
+			if (np == cap) {
+				cap = cap ? 2 * cap : 1024;
+				d->p = xreallocarray(d->p, cap, sizeof *d->p);
+			}
+			memset(&d->p[np], 0, sizeof d->p[np]);
+			d->p[np].tensor = i;
+			d->p[np].off = off;
+			d->p[np].len = len;
+			np++;
+		}
+		d->t[i].n = np - d->t[i].first;
+		d->total += t->nelem;
+	}
+	return np;
+}
+
+/* The findings of tensor t from its scan. */
+static void
+data_findings(struct checker *c, const struct gguf_tensor *t,
+    const struct gguf_scan *s)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(t->type);
+	uint64_t			 b0;
+	char				 nm[128], g[32];
+
+	gguf_pname(t->name.p, t->name.n, nm, sizeof nm);
+	if (s->nnan > 0 || s->npinf > 0 || s->nninf > 0)
+		say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" has %llu "
+		    "NaN, %llu +Inf and %llu -Inf values, the first at "
+		    "element %llu (row %llu, column %llu)", nm,
+		    (unsigned long long)s->nnan, (unsigned long long)s->npinf,
+		    (unsigned long long)s->nninf,
+		    (unsigned long long)s->first_bad,
+		    (unsigned long long)(s->first_bad / t->ne[0]),
+		    (unsigned long long)(s->first_bad % t->ne[0]));
+	else if (!s->nonzero && s->count > 1)
+		say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\": all %s "
+		    "values are zero", nm, gguf_fmt_group(s->count, g,
+		    sizeof g));
+	if (s->nbadscale == 0)
+		return;
+	b0 = s->first_badscale * ti->blck;
+	if (t->type == GGUF_T_MXFP4)
+		say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\": %llu "
+		    "MXFP4 block%s the scale byte 0xff (NaN in the MX format, "
+		    "2^127 to ggml), the first block %llu (elements %llu to "
+		    "%llu)", nm, (unsigned long long)s->nbadscale,
+		    s->nbadscale == 1 ? " has" : "s have",
+		    (unsigned long long)s->first_badscale,
+		    (unsigned long long)b0,
+		    (unsigned long long)(b0 + ti->blck - 1));
+	else
+		say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\": %llu "
+		    "%s block%s a NaN or infinite scale (%s), the first block "
+		    "%llu (elements %llu to %llu)", nm,
+		    (unsigned long long)s->nbadscale, ti->name,
+		    s->nbadscale == 1 ? " has" : "s have",
+		    gguf_scan_scale_name(t->type),
+		    (unsigned long long)s->first_badscale,
+		    (unsigned long long)b0,
+		    (unsigned long long)(b0 + ti->blck - 1));
+}
+
+/* Tells the kernel a file's mapping is about to be read in order. */
+static void
+read_ahead(const struct gguf_file *f)
+{
+	const uint8_t	*base = gguf_base(f);
+	uintptr_t	 a;
+
+	if (base == NULL || gguf_file_fd(f) < 0)
+		return;		/* a buffer: already in memory */
+	a = (uintptr_t)base & ~(uintptr_t)4095;
+	(void)madvise((void *)a, (size_t)((uintptr_t)base +
+	    gguf_layout(f)->file_size - a), MADV_SEQUENTIAL);
+	(void)posix_fadvise(gguf_file_fd(f), 0, 0, POSIX_FADV_SEQUENTIAL);
+}
+
 static int
 check_data(struct checker *c, const struct gguf_stats_opts *uopts)
 {
 	static const struct gguf_stats_opts	 defaults;
 	const struct gguf_tensor	*t;
-	struct gguf_stats_opts		 opts;
-	struct gguf_stats		 st;
-	struct gguf_err			 e;
-	uint64_t			 i, rows;
-	int				 rc;
-	char				 nm[128], g[32];
+	struct dscan			 d;
+	struct gguf_scan		 s;
+	uint64_t			 i, k, n = gguf_layout(c->f)->n_tensors;
+	size_t				 sh;
+	int				 rc = 0;
+	char				 nm[128];
 
-	opts = uopts != NULL ? *uopts : defaults;
-	opts.flags |= GGUF_STATS_NO_HIST;	/* counts are all it needs */
-	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
+	memset(&d, 0, sizeof d);
+	d.f = c->f;
+	d.opts = uopts != NULL ? uopts : &defaults;
+	d.t = xcalloc(n > 0 ? n : 1, sizeof *d.t);
+	pthread_mutex_init(&d.lock, NULL);
+	d.np = dscan_plan(c, &d);
+	/* The reads go through the data in order: read ahead far. */
+	if (gguf_n_shards(c->f) == 0)
+		read_ahead(c->f);
+	for (sh = 0; sh < gguf_n_shards(c->f); sh++)
+		if (gguf_shard(c->f, sh) != NULL)
+			read_ahead(gguf_shard(c->f, sh));
+	if (d.np > 0)
+		dscan_run(&d);
+	for (i = 0; i < n; i++) {
 		t = gguf_tensor_at(c->f, i);
-		if (t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE))
-			continue;	/* the reader has said why */
-		if (t->nelem == 0)
+		if (d.t[i].n == 0)
 			continue;
-		rows = t->nelem / t->ne[0];
-		memset(&e, 0, sizeof e);
-		rc = gguf_stats_tensor(c->f, t, 0, rows, &opts, &st, &e);
-		if (rc == GGUF_STATS_CANCELLED)
-			return rc;
-		gguf_pname(t->name.p, t->name.n, nm, sizeof nm);
-		if (rc != 0) {
+		if (d.t[i].failed) {
 			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor \"%s\": "
-			    "%s", nm, e.msg);
-			if (gguf_file_changed(c->f, 0, &e))
+			    "%s", gguf_pname(t->name.p, t->name.n, nm,
+			    sizeof nm), d.t[i].err.msg);
+			if (d.t[i].changed)
 				break;	/* the rest cannot be trusted */
 			continue;
 		}
-		if (st.nnan > 0 || st.npinf > 0 || st.nninf > 0)
-			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" "
-			    "has %llu NaN, %llu +Inf and %llu -Inf values", nm,
-			    (unsigned long long)st.nnan,
-			    (unsigned long long)st.npinf,
-			    (unsigned long long)st.nninf);
-		else if (st.nzero == st.count && st.count > 1)
-			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\": "
-			    "all %s values are zero", nm,
-			    gguf_fmt_group(st.count, g, sizeof g));
+		/* pieces from d.next on were never taken: a cancelled run */
+		if (d.t[i].first + d.t[i].n > d.next)
+			break;
+		gguf_scan_init(&s);
+		for (k = 0; k < d.t[i].n; k++)
+			gguf_scan_add(&s, &d.p[d.t[i].first + k].res);
+		data_findings(c, t, &s);
 	}
-	return 0;
+	if (d.cancelled)
+		rc = GGUF_STATS_CANCELLED;
+	pthread_mutex_destroy(&d.lock);
+	free(d.p);
+	free(d.t);
+	return rc;
 }
 
 int

@@ -22,7 +22,8 @@
 typedef void	(*gguf_finding_fn)(void *arg, int level, int64_t off,
 		    const char *msg);
 
-#define GGUF_CHECK_DATA		0x01	/* decode every tensor: NaN, Inf, all zero */
+#define GGUF_CHECK_DATA		0x01	/* scan every tensor: NaN, Inf, bad block
+					   scales, all zero (scan.h) */
 
 /*
  * Runs the model checks over f (whose warnings the caller reports itself),

@@ -213,12 +213,32 @@ run "$scratch/Data-Test-1K-v1.0-F32.gguf"
 ok $? "without --data, tensor values are not looked at"
 run --data --threads 2 "$scratch/Data-Test-1K-v1.0-F32.gguf"
 [ $rc -eq 0 ] &&
-    grep -q ':0x[0-9a-f]*: warning: tensor "blk.0.bad" has 1 NaN, 1 +Inf and 1 -Inf values$' "$out" &&
+    grep -q ':0x[0-9a-f]*: warning: tensor "blk.0.bad" has 1 NaN, 1 +Inf and 1 -Inf values, the first at element 1 (row 0, column 1)$' "$out" &&
     grep -q 'warning: tensor "blk.0.zero": all 8 values are zero$' "$out" &&
     ! grep -q "blk.0.good" "$out"
 ok $? "--data: NaN, Inf and all-zero tensors"
 run --data "$m"
 ok $rc "--data over the demo model's quantized tensors: nothing to say"
+"$TESTS_BUILDDIR/tools/gen_validate" --scales "$scratch/Scales-1K-v1.0-Q8_0.gguf"
+run --data --threads 2 "$scratch/Scales-1K-v1.0-Q8_0.gguf"
+[ $rc -eq 0 ] &&
+    grep -q ':0x[0-9a-f]*: warning: tensor "blk.0.q8" has 1 NaN, 15 +Inf and 16 -Inf values, the first at element 64 (row 1, column 0)$' "$out" &&
+    grep -q ':0x[0-9a-f]*: warning: tensor "blk.0.q8": 1 Q8_0 block has a NaN or infinite scale (d), the first block 2 (elements 64 to 95)$' "$out" &&
+    grep -q ':0x[0-9a-f]*: warning: tensor "blk.0.mx": 1 MXFP4 block has the scale byte 0xff (NaN in the MX format, 2^127 to ggml), the first block 1 (elements 32 to 63)$' "$out" &&
+    [ "$(grep -c 'blk.0.mx' "$out")" -eq 1 ]
+ok $? "--data: an infinite block scale, its values counted as ggml decodes them; an MXFP4 scale byte 0xff" ||
+    sed 's/^/# /' "$out"
+run --data --threads 1 "$scratch/Scales-1K-v1.0-Q8_0.gguf"
+cp "$out" "$scratch/one-thread"
+run --data --threads 2 "$scratch/Scales-1K-v1.0-Q8_0.gguf"
+cmp -s "$out" "$scratch/one-thread"
+ok $? "--data: the same findings on 1 and 2 threads"
+"$GGUFED" split --max-tensors 1 "$scratch/Scales-1K-v1.0-Q8_0.gguf" \
+    "$scratch/Scales-1K-v1.0-Q8_0" >/dev/null 2>&1
+run --data "$scratch/Scales-1K-v1.0-Q8_0-00001-of-00002.gguf"
+grep -q 'warning: tensor "blk.0.q8": 1 Q8_0 block has a NaN' "$out" &&
+    grep -q 'warning: tensor "blk.0.mx": 1 MXFP4 block has the scale byte 0xff' "$out"
+ok $? "--data on a split model: the tensors of every shard are scanned"
 
 # ------------------------------------------------------------ bool arrays
 "$TESTS_BUILDDIR/tools/gen_validate" --bool "$scratch/Bools-1K-v1.0.gguf"

@@ -11,10 +11,17 @@
  * holding 0, 1, 2, 1, 255: two elements readers may read as true or
  * refuse.
  *
+ * With --scales, two quantized tensors with invalid block scales:
+ *
+ *	blk.0.q8	[64, 2] Q8_0	block 2's d is +Inf, its quants
+ *					-16 .. 15 (1 NaN, 15 +Inf, 16 -Inf)
+ *	blk.0.mx	[64] MXFP4	block 1's scale byte is 0xff, its
+ *					values all 1 (2^127 to ggml: finite)
+ *
  * With --many, 300 keys that break the naming rules (a note each), then
  * general.name twice (an error, past the 256 findings the reader keeps).
  *
- *	gen_validate [--bool | --many] FILE
+ *	gen_validate [--bool | --scales | --many] FILE
  */
 #include "config.h"
 
@@ -46,6 +53,33 @@ main(int argc, char **argv)
 		gg_free(&g);
 		return rc != 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "--scales") == 0) {
+		uint64_t	ne2[2] = { 64, 2 };
+		int		b, j;
+
+		gg_init(&g, 3, 0);
+		gg_header(&g, 2, 2);
+		gg_kv_str(&g, "general.architecture", "llama");
+		gg_kv_u32(&g, "general.quantization_version", 2);
+		gg_tensor(&g, "blk.0.q8", 2, ne2, GG_T_Q8_0, 0);
+		ne = 64;
+		gg_tensor(&g, "blk.0.mx", 1, &ne, 39 /* MXFP4 */, 160);
+		gg_pad(&g, 32);
+		for (b = 0; b < 4; b++) {
+			gg_u16(&g, b == 2 ? 0x7c00 : 0x3c00);
+			for (j = 0; j < 32; j++)
+				gg_u8(&g, (uint8_t)(b == 2 ? j - 16 : 1));
+		}
+		gg_pad(&g, 32);
+		gg_u8(&g, 127);
+		gg_fill(&g, 0x22, 16);
+		gg_u8(&g, 0xff);
+		gg_fill(&g, 0x11, 16);
+		gg_pad(&g, 32);
+		rc = gg_write(&g, argv[2]);
+		gg_free(&g);
+		return rc != 0;
+	}
 	if (argc == 3 && strcmp(argv[1], "--many") == 0) {
 		char	key[32];
 
@@ -64,7 +98,8 @@ main(int argc, char **argv)
 		return rc != 0;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: gen_validate [--bool | --many] FILE\n");
+		fprintf(stderr, "usage: gen_validate [--bool | --scales | --many] "
+		    "FILE\n");
 		return 2;
 	}
 	gg_init(&g, 3, 0);
