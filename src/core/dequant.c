@@ -1841,7 +1841,7 @@ static const struct dq_type dq_types[GGUF_T_COUNT] = {
 
 /*
  * For the types that have one, the vector decoder of dequant_x86.c when
- * the CPU runs it, looked up once; GGUF_DEQUANT=ref in the environment
+ * the CPU runs it, looked up once; GGUFED_DEQUANT=ref in the environment
  * keeps the portable decoders (to compare, or to rule the vector ones out).
  */
 static struct {
@@ -1854,7 +1854,7 @@ static pthread_once_t	vec_once = PTHREAD_ONCE_INIT;
 static void
 vec_init(void)
 {
-	const char	*e = getenv("GGUF_DEQUANT");
+	const char	*e = getenv("GGUFED_DEQUANT");
 	uint32_t	 t;
 
 	if (e != NULL && strcmp(e, "ref") == 0)

@@ -48,7 +48,7 @@ int	gguf_dequant(uint32_t type, int be, const uint8_t *data,
  * The same with the portable decoders only. gguf_dequant uses, for the
  * most common types, decoders written with the vector instructions of the
  * CPU it runs on (AVX2 and F16C on x86-64) that give the same bits; these
- * are the reference they are tested against. GGUF_DEQUANT=ref in the
+ * are the reference they are tested against. GGUFED_DEQUANT=ref in the
  * environment makes gguf_dequant use them too.
  */
 int	gguf_dequant_ref(uint32_t type, int be, const uint8_t *data,
