@@ -36,7 +36,11 @@
  * gguf_stats_data with 1 and 2 threads and ggml's faster to_float over
  * the whole buffer in calls of 65536 elements, alternately, five times
  * each, medians. "per core" is statistics on 1 thread over ggml's
- * conversion on 1 thread (the target: at least 1).
+ * conversion on 1 thread (the target: at least 1), by the wall clock and
+ * by the process's CPU time (which other programs disturb less); "cores"
+ * is the CPU time of the 2-thread runs over their wall time, the cores
+ * they actually got (on a busy machine fewer than 2, and the speed-up
+ * with them), and "x2 cpu" twice the CPU time on 1 thread over that on 2.
  *
  * Other programs running on the machine disturb every figure: run it on a
  * quiet machine, or read the medians with that in mind.
@@ -78,6 +82,16 @@ static traits_fn	ggml_traits;
 static row_fn		ggml_q8_K;
 static row_fn		cpu_f16, cpu_bf16;	/* ggml's CPU backend */
 static const char	*cpu_variant = "-";
+
+/* CPU time of the process, all threads. */
+static double
+cpu_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static double
 now(void)
@@ -612,7 +626,8 @@ bench_stats_types(void)
 	uint8_t				*buf;
 	float				*out;
 	double				 t1[SRUNS], t2[SRUNS], tg[SRUNS], t0;
-	double				 m1, m2, mg;
+	double				 c1[SRUNS], c2[SRUNS], cg[SRUNS];
+	double				 cores[SRUNS], c0, m1, m2, mg;
 	uint64_t			 nbytes, first;
 	size_t				 k;
 	int				 r, rc = 0;
@@ -620,8 +635,15 @@ bench_stats_types(void)
 	printf("\nstatistics (gguf_stats_data) of %u elements in memory "
 	    "against ggml's conversion of the same data, median of %d "
 	    "runs, Me/s\n", SNELEM, SRUNS);
-	printf("%-6s %10s %10s %6s %10s %9s\n", "type", "1 thread",
-	    "2 threads", "x2", "ggml 1t", "per core");
+	printf("cores: CPU time over wall time of the 2-thread runs (the "
+	    "cores they got: x2 cannot exceed it);\nx2 cpu: 2 x CPU time "
+	    "on 1 thread over CPU time on 2 (the speed-up with 2 free "
+	    "cores, if the threads never wait);\nper core: ggml's time "
+	    "over statistics' on 1 thread, by the wall clock and by CPU "
+	    "time\n");
+	printf("%-6s %10s %10s %6s %6s %7s %10s %9s %9s\n", "type",
+	    "1 thread", "2 threads", "x2", "cores", "x2 cpu", "ggml 1t",
+	    "per core", "(cpu)");
 	out = aligned_alloc(64, CALL * sizeof *out);
 	for (k = 0; k < sizeof stypes / sizeof stypes[0] && rc == 0; k++) {
 		ti = gguf_ttype(stypes[k].type);
@@ -634,23 +656,30 @@ bench_stats_types(void)
 		memset(&opts, 0, sizeof opts);
 		for (r = 0; r < SRUNS; r++) {
 			opts.threads = 1;
+			c0 = cpu_now();
 			t0 = now();
 			rc |= gguf_stats_data(stypes[k].type, 0, buf, nbytes, 0,
 			    SNELEM, &opts, &st[0], &err);
 			t1[r] = now() - t0;
+			c1[r] = cpu_now() - c0;
 			opts.threads = 2;
+			c0 = cpu_now();
 			t0 = now();
 			rc |= gguf_stats_data(stypes[k].type, 0, buf, nbytes, 0,
 			    SNELEM, &opts, &st[1], &err);
 			t2[r] = now() - t0;
-			tg[r] = 0;
+			c2[r] = cpu_now() - c0;
+			cores[r] = c2[r] / t2[r];
+			tg[r] = cg[r] = 0;
 			if (fn == NULL)
 				continue;
+			c0 = cpu_now();
 			t0 = now();
 			for (first = 0; first < SNELEM; first += CALL)
 				fn(buf + first / ti->blck * ti->bytes, out,
 				    CALL);
 			tg[r] = now() - t0;
+			cg[r] = cpu_now() - c0;
 		}
 		if (rc != 0 || memcmp(&st[0], &st[1], sizeof st[0]) != 0) {
 			printf("# %s: statistics failed or differ between 1 "
@@ -660,12 +689,15 @@ bench_stats_types(void)
 		m1 = median(t1, SRUNS);
 		m2 = median(t2, SRUNS);
 		mg = median(tg, SRUNS);
-		printf("%-6s %10.0f %10.0f %5.2fx", ti->name, SNELEM / m1 / 1e6,
-		    SNELEM / m2 / 1e6, m1 / m2);
+		printf("%-6s %10.0f %10.0f %5.2fx %6.2f %6.2fx", ti->name,
+		    SNELEM / m1 / 1e6, SNELEM / m2 / 1e6, m1 / m2,
+		    median(cores, SRUNS), 2 * median(c1, SRUNS) /
+		    median(c2, SRUNS));
 		if (mg > 0)
-			printf(" %10.0f %8.2fx\n", SNELEM / mg / 1e6, mg / m1);
+			printf(" %10.0f %8.2fx %8.2fx\n", SNELEM / mg / 1e6,
+			    mg / m1, median(cg, SRUNS) / median(c1, SRUNS));
 		else
-			printf(" %10s %9s\n", "-", "-");
+			printf(" %10s %9s %9s\n", "-", "-", "-");
 		fflush(stdout);
 		free(buf);
 	}
