@@ -115,6 +115,7 @@ static const struct cli_opt hash_opts[] = {
 	    "(ggufed's or llama-gguf-hash's)" },
 	{ "--file", "the whole file's sha256, as sha256sum prints it" },
 	{ "--json", "print one JSON document" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 
@@ -124,6 +125,7 @@ static const struct cli_opt diff_opts[] = {
 	{ "--json", "print one JSON document" },
 	{ "-q, --quiet", "only the last line: the counts of what differs" },
 	{ "--threads N", "threads for hashing and --data, as for stats" },
+	SHARD_OPT,
 	{ NULL, NULL }
 };
 

@@ -10,6 +10,9 @@
  * |a - b|, RMSE, RMSE relative to A's root mean square, cosine
  * similarity. --json prints one document with the same content.
  *
+ * A shard of a split model stands for its set (core diff.h compares a
+ * set as one model); --shard compares the file alone.
+ *
  * Exit status as diff(1): 0 the files are equal, 1 they differ, 2
  * trouble (a file cannot be read, a usage error, values that cannot be
  * decoded).
@@ -26,6 +29,7 @@
 #include "cli.h"
 #include "diff.h"
 #include "doc.h"
+#include "set.h"
 
 #define EXIT_DIFFER	1
 #define EXIT_TROUBLE	2
@@ -436,7 +440,9 @@ open_doc(const char *path)
 	struct gguf_doc	*d;
 
 	memset(&err, 0, sizeof err);
-	if ((d = gguf_doc_open(path, &err)) == NULL)
+	/* A shard stands for its whole split set, unless --shard. */
+	if ((d = gguf_doc_open_set(path, cli_alone ? GGUF_OPEN_ALONE :
+	    GGUF_OPEN_STRICT, &err)) == NULL)
 		cli_file_error(path, &err);
 	return d;
 }
@@ -456,6 +462,7 @@ cmd_diff(int argc, char **argv)
 	int			 json = 0, data = 0, quiet = 0, rc;
 	int			 trouble = 0, dashdash = 0;
 
+	argc = cli_take_shard(argc, argv);
 	for (i = 1; i < (size_t)argc; i++) {
 		if (!dashdash && strcmp(argv[i], "--") == 0)
 			dashdash = 1;

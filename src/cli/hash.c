@@ -17,6 +17,11 @@
  * either side, 2 on trouble (a file or the manifest unreadable, usage).
  * --file prints each file's whole SHA-256 as sha256sum does (the id
  * the Hub shows for a file stored with Git LFS).
+ *
+ * A shard of a split model stands for its set, hashed as one model: each
+ * tensor line names the shard that holds it, the model lines (named as
+ * given) cover every tensor of the set, as the merged file's do.
+ * --shard (--no-set) hashes the file alone.
  */
 #include "config.h"
 
@@ -218,36 +223,40 @@ struct run {
 	int			 matched;
 };
 
-/* How a file is found in the manifest. */
-struct fcheck {
-	char		*prefix;	/* the manifest's name for the file */
-	unsigned	 layer_kinds;	/* kinds it has tensor entries of */
-};
+/* Whether a manifest name is "PREFIX:TENSOR" for a tensor of f. */
+static const char *
+tensor_colon(const char *c, const struct gguf_file *f, int shard)
+{
+	const char	*colon;
+	int64_t		 ix;
+
+	for (colon = strchr(c, ':'); colon != NULL;
+	    colon = strchr(colon + 1, ':'))
+		if ((ix = gguf_tensor_find(f, colon + 1,
+		    strlen(colon + 1))) >= 0 && (shard < 0 ||
+		    gguf_tensor_at(f, (uint64_t)ix)->shard == (uint32_t)shard))
+			return colon;
+	return NULL;
+}
 
 /*
- * Which name the manifest gives this file. Its tensor entries are
- * "NAME:TENSOR" for tensors of ours: the path as given wins, then a name
- * with the same base name, then the name most entries use. Without
- * tensor entries, the name of the model lines, chosen the same way (and
- * none if two names are left). Allocated, or NULL.
+ * Which name the manifest gives the file path in its tensor entries,
+ * "NAME:TENSOR" for tensors of f (of shard, or any if shard < 0): the
+ * path as given wins, then a name with the same base name, then the name
+ * most entries use. Allocated, or NULL if none.
  */
 static char *
-choose_prefix(const struct manifest *m, const struct gguf_file *f,
-    const char *path)
+tensor_prefix(const struct manifest *m, const struct gguf_file *f,
+    const char *path, int shard)
 {
-	const char	*c, *best = NULL;
-	char		*colon, *pre;
+	const char	*c, *colon, *best = NULL;
+	char		*pre;
 	size_t		 i, k, plen, bestlen = 0, cnt, bestcnt = 0;
 	int		 rank, bestrank = -1;
 
 	for (i = 0; i < m->n; i++) {
 		c = m->e[i].name;
-		for (colon = strchr(c, ':'); colon != NULL;
-		    colon = strchr(colon + 1, ':'))
-			if (gguf_tensor_find(f, colon + 1,
-			    strlen(colon + 1)) >= 0)
-				break;
-		if (colon == NULL)
+		if ((colon = tensor_colon(c, f, shard)) == NULL)
 			continue;
 		plen = (size_t)(colon - c);
 		pre = xstrndup(c, plen);
@@ -265,10 +274,26 @@ choose_prefix(const struct manifest *m, const struct gguf_file *f,
 			bestlen = plen;
 		}
 	}
-	if (best != NULL)
-		return xstrndup(best, bestlen);
+	return best != NULL ? xstrndup(best, bestlen) : NULL;
+}
+
+/*
+ * The name of the model lines for path: of the entries that are not
+ * tensor entries of f, the path as given, then the same base name, then
+ * the only other name (none if two are left). Allocated, or NULL.
+ */
+static char *
+model_name(const struct manifest *m, const struct gguf_file *f,
+    const char *path)
+{
+	const char	*c, *best = NULL;
+	size_t		 i;
+	int		 rank, bestrank = -1;
+
 	for (i = 0; i < m->n; i++) {
 		c = m->e[i].name;
+		if (tensor_colon(c, f, -1) != NULL)
+			continue;
 		rank = strcmp(c, path) == 0 ? 3 :
 		    strcmp(base_name(c), base_name(path)) == 0 ? 2 : 1;
 		if (rank > bestrank) {
@@ -305,12 +330,12 @@ lookup(const struct manifest *m, int kind, const char *prefix,
 
 /* Checks one hash against the manifest: "Ok", "Mismatch", "Not Found". */
 static const char *
-check(struct run *r, const struct fcheck *c, int kind, const char *hex,
+check(struct run *r, const char *prefix, int kind, const char *hex,
     const char *epath, const char *tensor)
 {
 	struct mentry	*e;
 
-	if ((e = lookup(r->m, kind, c->prefix, tensor)) == NULL) {
+	if ((e = lookup(r->m, kind, prefix, tensor)) == NULL) {
 		/* A manifest of tensor lines alone is whole without this. */
 		if (tensor == NULL)
 			return "Not Found";
@@ -329,7 +354,7 @@ check(struct run *r, const struct fcheck *c, int kind, const char *hex,
 
 /* One line, text or a JSON member, with its check when checking. */
 static void
-emit(struct run *r, const struct fcheck *c, int kind,
+emit(struct run *r, const char *prefix, int kind,
     const struct gguf_digest *d, const char *epath, const char *tensor)
 {
 	const char	*res = NULL;
@@ -337,7 +362,7 @@ emit(struct run *r, const struct fcheck *c, int kind,
 
 	gguf_hash_text(kind, d, hex);
 	if (r->m != NULL)
-		res = check(r, c, kind, hex, epath, tensor);
+		res = check(r, prefix, kind, hex, epath, tensor);
 	if (r->j != NULL) {
 		json_key(r->j, gguf_hash_name(kind));
 		json_cstr(r->j, hex);
@@ -361,7 +386,11 @@ emit(struct run *r, const struct fcheck *c, int kind,
 
 #define NKINDS	(sizeof kind_order / sizeof kind_order[0])
 
-/* Hashes (and checks) one model; 0, or -1 after an error line. */
+/*
+ * Hashes (and checks) one model: a file, or a split set given by any of
+ * its shards (tensor lines name their shard's file, the model lines the
+ * path given). 0, or -1 after an error line.
+ */
 static int
 hash_model(struct run *r, const char *path)
 {
@@ -369,44 +398,60 @@ hash_model(struct run *r, const char *path)
 	struct gguf_file	*f;
 	struct gguf_hashes	*each, all;
 	struct gguf_err		 err;
-	struct fcheck		 c;
-	char			*epath, *ename;
-	uint64_t		 i, n;
-	size_t			 k, e, pl;
-	unsigned		 layer;
+	char			**pre, *mpre = NULL, **epath, *ename;
+	const char		*sp;
+	uint64_t		 i, n, bad;
+	size_t			 k, e, pl, s, nsh, np;
+	unsigned		 layer, layer_kinds = 0;
+	int			 rc = 0;
 
-	/* Hashes are of one file's bytes: a shard of a split model alone. */
-	cli_alone = 1;
 	if ((f = cli_open(path)) == NULL)
 		return -1;
 	n = gguf_layout(f)->n_tensors;
+	nsh = gguf_n_shards(f);
+	np = nsh > 0 ? nsh : 1;
 	layer = o->no_layer ? 0 : o->kinds & ~GGUF_HM(GGUF_H_UUID);
-	memset(&c, 0, sizeof c);
+	pre = xcalloc(np, sizeof *pre);
+	epath = xcalloc(np, sizeof *epath);
+	for (s = 0; s < np; s++) {
+		sp = nsh > 0 ? gguf_shard_path(f, s) : path;
+		epath[s] = escaped(sp, strlen(sp));
+	}
 	if (r->m != NULL) {
 		/*
-		 * Kinds the manifest has no tensor entries of for this file
-		 * are checked by the model line alone (a --no-layer
-		 * manifest).
+		 * The manifest's names for each shard's tensors and for the
+		 * model. Kinds it has no tensor entries of are checked by
+		 * the model line alone (a --no-layer manifest).
 		 */
-		c.prefix = choose_prefix(r->m, f, path);
-		pl = c.prefix != NULL ? strlen(c.prefix) : 0;
-		for (e = 0; e < r->m->n && c.prefix != NULL; e++)
-			if (strncmp(r->m->e[e].name, c.prefix, pl) == 0 &&
-			    r->m->e[e].name[pl] == ':')
-				c.layer_kinds |= GGUF_HM(r->m->e[e].kind);
-		layer &= c.layer_kinds;
+		if (nsh == 0) {
+			pre[0] = tensor_prefix(r->m, f, path, -1);
+			mpre = pre[0] != NULL ? xstrdup(pre[0]) :
+			    model_name(r->m, f, path);
+		} else {
+			for (s = 0; s < nsh; s++)
+				pre[s] = tensor_prefix(r->m, f,
+				    gguf_shard_path(f, s), (int)s);
+			mpre = model_name(r->m, f, path);
+		}
+		for (s = 0; s < np; s++) {
+			pl = pre[s] != NULL ? strlen(pre[s]) : 0;
+			for (e = 0; e < r->m->n && pre[s] != NULL; e++)
+				if (strncmp(r->m->e[e].name, pre[s], pl) ==
+				    0 && r->m->e[e].name[pl] == ':')
+					layer_kinds |= GGUF_HM(r->m->e[e].kind);
+		}
+		layer &= layer_kinds;
 	}
 	each = xreallocarray(NULL, n != 0 ? n : 1, sizeof *each);
 	memset(&err, 0, sizeof err);
 	if (gguf_hash_tensors(f, layer, o->kinds, layer != 0 ? each : NULL,
-	    &all, NULL, NULL, &err) != 0) {
-		cli_file_error(path, &err);
-		free(each);
-		free(c.prefix);
-		gguf_close(f);
-		return -1;
+	    &all, NULL, NULL, &bad, &err) != 0) {
+		/* A shard's trouble is told of the shard. */
+		cli_file_error(nsh > 0 && bad < n ? gguf_shard_path(f,
+		    gguf_tensor_at(f, bad)->shard) : path, &err);
+		rc = -1;
+		goto out;
 	}
-	epath = escaped(path, strlen(path));
 	if (r->j != NULL) {
 		json_obj(r->j, JSON_LINES);
 		json_key(r->j, "file");
@@ -417,16 +462,21 @@ hash_model(struct run *r, const char *path)
 	for (i = 0; i < n && layer != 0; i++) {
 		const struct gguf_tensor	*t = gguf_tensor_at(f, i);
 
+		s = nsh > 0 ? t->shard : 0;
 		ename = escaped(t->name.p, (size_t)t->name.n);
 		if (r->j != NULL) {
 			json_obj(r->j, JSON_FLAT);
 			json_key(r->j, "name");
 			json_str(r->j, t->name.p, (size_t)t->name.n);
+			if (nsh > 0) {
+				json_key(r->j, "shard");
+				json_cstr(r->j, gguf_shard_path(f, s));
+			}
 		}
 		for (k = 0; k < NKINDS; k++)
 			if (layer & GGUF_HM(kind_order[k]))
-				emit(r, &c, kind_order[k],
-				    &each[i].d[kind_order[k]], epath, ename);
+				emit(r, pre[s], kind_order[k],
+				    &each[i].d[kind_order[k]], epath[s], ename);
 		if (r->j != NULL)
 			json_end(r->j);
 		free(ename);
@@ -436,32 +486,44 @@ hash_model(struct run *r, const char *path)
 		json_key(r->j, "model");
 		json_obj(r->j, JSON_FLAT);
 	}
+	ename = nsh > 0 ? escaped(path, strlen(path)) : epath[0];
 	for (k = 0; k < NKINDS; k++)
 		if (o->kinds & GGUF_HM(kind_order[k]))
-			emit(r, &c, kind_order[k], &all.d[kind_order[k]],
-			    epath, NULL);
+			emit(r, mpre, kind_order[k], &all.d[kind_order[k]],
+			    ename, NULL);
+	if (ename != epath[0])
+		free(ename);
 	if (r->j != NULL)
 		json_end(r->j);
 	/* The manifest's tensor entries of checked kinds we do not have. */
-	pl = c.prefix != NULL ? strlen(c.prefix) : 0;
-	for (e = 0; r->m != NULL && c.prefix != NULL && e < r->m->n; e++) {
-		struct mentry	*me = &r->m->e[e];
+	for (s = 0; s < np && r->m != NULL; s++) {
+		pl = pre[s] != NULL ? strlen(pre[s]) : 0;
+		for (e = 0; pre[s] != NULL && e < r->m->n; e++) {
+			struct mentry	*me = &r->m->e[e];
 
-		if (me->used || !(layer & GGUF_HM(me->kind)) ||
-		    strncmp(me->name, c.prefix, pl) != 0 ||
-		    me->name[pl] != ':')
-			continue;
-		me->used = 1;
-		r->differ = 1;
-		names_add(&r->not_in_file, epath, me->name + pl + 1);
+			if (me->used || !(layer & GGUF_HM(me->kind)) ||
+			    strncmp(me->name, pre[s], pl) != 0 ||
+			    me->name[pl] != ':')
+				continue;
+			me->used = 1;
+			r->differ = 1;
+			names_add(&r->not_in_file, epath[s],
+			    me->name + pl + 1);
+		}
 	}
 	if (r->j != NULL)
 		json_end(r->j);
+out:
+	for (s = 0; s < np; s++) {
+		free(pre[s]);
+		free(epath[s]);
+	}
+	free(pre);
 	free(epath);
+	free(mpre);
 	free(each);
-	free(c.prefix);
 	gguf_close(f);
-	return 0;
+	return rc;
 }
 
 /* --file: the whole file's SHA-256, as sha256sum prints it. */
@@ -571,6 +633,7 @@ cmd_hash(int argc, char **argv)
 	int		  i, nfiles = 0, only_files = 0, trouble = 0, kind;
 
 	memset(&o, 0, sizeof o);
+	argc = cli_take_shard(argc, argv);
 	for (i = 1; i < argc; i++) {
 		const char	*a = argv[i];
 

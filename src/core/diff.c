@@ -531,6 +531,26 @@ multiline(struct gguf_val *v)
 
 /* ------------------------------------------------------------------ keys */
 
+/*
+ * The keys that say how a split set is cut into files (gguf-split's),
+ * not what the model is: left out when either side is a set, so a set
+ * and its merge (split.count 0) compare equal.
+ */
+static int
+packaging(const struct gguf_str *k)
+{
+	static const char *const	keys[] = {
+		"split.no", "split.count", "split.tensors.count"
+	};
+	size_t				i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if ((size_t)k->n == strlen(keys[i]) &&
+		    memcmp(k->p, keys[i], (size_t)k->n) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 diff_kv(struct gguf_doc *a, struct gguf_doc *b, const struct gguf_diff_opts *o,
     struct gguf_diff *d, size_t *cap)
@@ -540,10 +560,14 @@ diff_kv(struct gguf_doc *a, struct gguf_doc *b, const struct gguf_diff_opts *o,
 	uint64_t		 i, na = gguf_doc_n_kv(a), nb = gguf_doc_n_kv(b);
 	unsigned char		*seen = xcalloc(nb + 1, 1);
 	int64_t			 j;
+	int			 sets;
 
+	sets = gguf_n_shards(gguf_doc_file(a)) > 0 ||
+	    gguf_n_shards(gguf_doc_file(b)) > 0;
 	for (i = 0; i < na; i++) {
 		if (gguf_doc_kv(a, i, &ka) != 0 ||
-		    (ka.flags & GGUF_ED_REMOVED))
+		    (ka.flags & GGUF_ED_REMOVED) ||
+		    (sets && packaging(&ka.key)))
 			continue;
 		j = gguf_doc_kv_find(b, ka.key.p, (size_t)ka.key.n);
 		if (j < 0 || gguf_doc_kv(b, (uint64_t)j, &kb) != 0) {
@@ -584,7 +608,8 @@ diff_kv(struct gguf_doc *a, struct gguf_doc *b, const struct gguf_diff_opts *o,
 	}
 	for (i = 0; i < nb; i++) {
 		if (seen[i] || gguf_doc_kv(b, i, &kb) != 0 ||
-		    (kb.flags & GGUF_ED_REMOVED))
+		    (kb.flags & GGUF_ED_REMOVED) ||
+		    (sets && packaging(&kb.key)))
 			continue;
 		it = new_item(d, cap, GGUF_CH_KV);
 		it->flags = GGUF_DF_ADDED;

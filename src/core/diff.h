@@ -21,6 +21,11 @@
  * the counts are equal, else the common head and tail are taken off and
  * the middle reported as removed and added elements.
  *
+ * Either document may be a split set (set.h), compared as one model;
+ * then the keys of its cutting into files (split.no, split.count,
+ * split.tensors.count) are left out on both sides, so a set and its
+ * merge are equal.
+ *
  * --data's comparison of values (gguf_diff_values) decodes both tensors
  * a few rows at a time on several threads.
  *

@@ -291,17 +291,18 @@ int
 gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
     struct gguf_err *err)
 {
-	const struct gguf_layout	*lay = gguf_layout(f);
 	const struct gguf_tensor	*t = gguf_tensor_at(f, i);
+	const struct gguf_file		*tf;
 	char				 nm[128], tb[24];
 
 	if (t == NULL)
 		return gguf_errf(err, -1, "no tensor %llu",
 		    (unsigned long long)i);
-	if (gguf_n_shards(f) > 0)	/* spans are of one file's bytes */
-		return gguf_errf(err, -1, "a split model is hashed one shard "
-		    "at a time");
 	gguf_pname(t->name.p, (size_t)t->name.n, nm, sizeof nm);
+	if ((tf = gguf_tensor_file(f, t)) == NULL)	/* a shard not read */
+		return gguf_errf(err, -1, "tensor \"%s\": its shard %s "
+		    "could not be read", nm,
+		    gguf_shard_path(f, t->shard));
 	if (t->flags & GGUF_TENSOR_UNSIZED)
 		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": the "
 		    "size of its data is unknown (%s)", nm,
@@ -310,9 +311,9 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": its "
 		    "data lies past the end of the file", nm);
 	memset(out, 0, sizeof *out);
-	out->fd = gguf_file_fd(f);
-	out->mem = gguf_base(f);
-	out->off = lay->data_off + t->offset;
+	out->fd = gguf_file_fd(tf);
+	out->mem = gguf_base(tf);
+	out->off = gguf_layout(tf)->data_off + t->offset;
 	out->len = t->nbytes;
 	return 0;
 }
@@ -321,16 +322,20 @@ int
 gguf_hash_tensors(const struct gguf_file *f, unsigned each, unsigned all,
     struct gguf_hashes *each_out, struct gguf_hashes *all_out,
     int (*progress)(void *, uint64_t, uint64_t), void *arg,
-    struct gguf_err *err)
+    uint64_t *err_tensor, struct gguf_err *err)
 {
 	struct gguf_hash_job	 j;
 	struct gguf_span	*sp;
 	uint64_t		 i, n = gguf_layout(f)->n_tensors;
 	int			 rc;
 
+	if (err_tensor != NULL)
+		*err_tensor = UINT64_MAX;
 	sp = xreallocarray(NULL, n != 0 ? n : 1, sizeof *sp);
 	for (i = 0; i < n; i++)
 		if (gguf_tensor_span(f, i, &sp[i], err) != 0) {
+			if (err_tensor != NULL)
+				*err_tensor = i;
 			free(sp);
 			return -1;
 		}
@@ -348,6 +353,8 @@ gguf_hash_tensors(const struct gguf_file *f, unsigned each, unsigned all,
 	if (all_out != NULL)
 		memset(all_out, 0, sizeof *all_out);
 	rc = gguf_hash_run(&j, err);
+	if (rc != 0 && err_tensor != NULL && j.err_span < n)
+		*err_tensor = j.err_span;
 	free(sp);
 	return rc;
 }
@@ -403,12 +410,18 @@ gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
 		if (ix < 0 || gguf_tensor_span(f, (uint64_t)ix,
 		    &p->t[p->n].src, NULL) != 0) {
 			/* Unreadable data: what is there cannot be proved. */
-			p->t[p->n].src.off = 0;
-			p->t[p->n].src.len = 0;
+			memset(&p->t[p->n].src, 0, sizeof p->t[p->n].src);
+			p->t[p->n].src.fd = p->fd;
+			p->t[p->n].src.mem = p->mem;
 		}
-		p->t[p->n].src.fd = p->fd;	/* read from the kept source */
-		p->t[p->n].src.mem = p->mem;
-		p->t[p->n].src.unit = 0;
+		/*
+		 * From the kept source. A set's spans stay its shards' (read
+		 * while the document is open).
+		 */
+		if (gguf_n_shards(f) == 0) {
+			p->t[p->n].src.fd = p->fd;
+			p->t[p->n].src.mem = p->mem;
+		}
 		p->t[p->n].name = xstrndup(dt.name.p, (size_t)dt.name.n);
 		p->t[p->n].edited = (dt.flags & GGUF_ED_VALUE) != 0 ||
 		    dt.type != dt.t->type;

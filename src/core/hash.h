@@ -96,22 +96,26 @@ int	gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err);
  * Tensor data hashes of f, tensors in file (info) order, each exactly its
  * data (no padding): each_out[i] for tensor i (n_tensors entries, when
  * each is not 0) and all_out over the data of every tensor in that order
- * (when all is not 0), as llama.cpp's gguf-hash computes them. -1 with
- * err set when a tensor's size is unknown or its data lies past the end
- * of the file, or on a read error.
+ * (when all is not 0), as llama.cpp's gguf-hash computes them. A split
+ * set (gguf_n_shards) is one model: its tensors in set order, each read
+ * from its shard. -1 with err set when a tensor's size is unknown, its
+ * data lies past the end of its file or its shard could not be read, or
+ * on a read error; then *err_tensor (may be NULL) is that tensor, or
+ * UINT64_MAX for a cancel.
  */
 int	gguf_hash_tensors(const struct gguf_file *f, unsigned each,
 	    unsigned all, struct gguf_hashes *each_out,
 	    struct gguf_hashes *all_out,
 	    int (*progress)(void *, uint64_t, uint64_t), void *arg,
-	    struct gguf_err *err);
+	    uint64_t *err_tensor, struct gguf_err *err);
 /* One kind of tensor i's data: 0, or -1 with err set. */
 int	gguf_hash_tensor(const struct gguf_file *f, uint64_t i, int kind,
 	    struct gguf_digest *out, struct gguf_err *err);
 /*
- * Tensor i's data as a span of the file that holds it (absolute offsets,
- * unit 0): 0, or -1 with err set when its size is unknown or its data
- * lies past the end of the file.
+ * Tensor i's data as a span of the file that holds it (a split set's
+ * shard; absolute offsets, unit 0): 0, or -1 with err set when its size
+ * is unknown, its data lies past the end of the file, or its shard could
+ * not be read.
  */
 int	gguf_tensor_span(const struct gguf_file *f, uint64_t i,
 	    struct gguf_span *out, struct gguf_err *err);

@@ -220,6 +220,47 @@ run --json "$a" "$a"
 grep -q '"equal": true' "$scratch/out" && [ $rc -eq 0 ]
 ok $? "--json of equal files: equal, exit 0"
 
+# ------------------------------------------------------------ split sets
+# Either side may be a split set (any shard names it): a set against its
+# merge is equal, the split keys being how it is cut, not the model; a
+# change in one shard shows as in any model; --shard compares the file.
+sd="$scratch/set"
+mkdir -p "$sd"
+"$GGUFED" split --max-tensors 15 "$a" "$sd/s" >/dev/null &&
+    "$GGUFED" merge "$sd/s-00001-of-00003.gguf" "$sd/merged.gguf" >/dev/null
+ok $? "a set of 3 shards and its merge"
+run "$sd/s-00002-of-00003.gguf" "$sd/merged.gguf"
+[ $rc -eq 0 ] && [ ! -s "$scratch/out" ]
+ok $? "a set against its merge: equal, exit 0, nothing printed" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+run "$sd/merged.gguf" "$sd/s-00003-of-00003.gguf"
+[ $rc -eq 0 ]; ok $? "a merge against its set (named by its last shard): exit 0"
+run "$a" "$sd/s-00001-of-00003.gguf"
+[ $rc -eq 0 ]; ok $? "the model split against the set: exit 0"
+run --shard "$sd/s-00001-of-00003.gguf" "$sd/merged.gguf"
+[ $rc -eq 1 ] && grep -q "tensors: 24 added" "$scratch/out"
+ok $? "--shard: the first shard alone lacks the other shards' tensors" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+"$GGUFED" dump --json --shard "$sd/s-00002-of-00003.gguf" >"$scratch/s2.json"
+off=$(grep '{"name": "blk.1.ffn_up.weight",' "$scratch/s2.json" |
+    sed 's/.*"abs_offset": \([0-9]*\).*/\1/')
+off=$((off + 3))
+v=$(dd if="$sd/s-00002-of-00003.gguf" bs=1 skip=$off count=1 2>/dev/null |
+    od -An -tu1 | tr -d ' ')
+printf "\\$(printf '%03o' $(( (v + 1) % 256 )))" |
+    dd of="$sd/s-00002-of-00003.gguf" bs=1 seek=$off conv=notrunc 2>/dev/null
+run "$sd/merged.gguf" "$sd/s-00001-of-00003.gguf"
+[ $rc -eq 1 ] && grep -q "blk.1.ffn_up.weight" "$scratch/out" &&
+    grep -q "tensors: 1 changed" "$scratch/out" &&
+    [ "$(grep -c 'tensor ' "$scratch/out")" -eq 1 ]
+ok $? "a byte changed in the second shard: that tensor's data differs, nothing else" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+"$GGUFED" set "$sd/s-00001-of-00003.gguf" general.name Other -i -q
+run "$sd/s-00003-of-00003.gguf" "$sd/merged.gguf"
+[ $rc -eq 1 ] && grep -q "key general.name" "$scratch/out"
+ok $? "a key set in the first shard: the set's metadata differs" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+
 # ---------------------------------------------------------------- trouble
 run "$a" "$scratch/nope.gguf"; [ $rc -eq 2 ]; ok $? "a missing file: exit 2"
 [ "$(wc -l <"$scratch/err")" -eq 1 ] &&

@@ -307,6 +307,62 @@ ok $? "a byte changed in the new file: --verify names the tensor, exit $rc" ||
 [ $? -eq 0 ] && ! grep -q "tensor data" "$scratch/out"
 ok $? "--verify with --dry-run: nothing saved, nothing to prove"
 
+# ------------------------------------------------------------ split sets
+# A set made by `ggufed split` (15 tensors a shard: 3 shards) hashes as
+# one model: its tensor lines are those of each shard hashed alone
+# (--shard), in set order, each naming its shard; its hashes are the
+# merged file's; the model line is over every tensor, named as given.
+sd="$scratch/set"
+mkdir -p "$sd"
+"$GGUFED" split --max-tensors 15 "$m" "$sd/s" >/dev/null &&
+    "$GGUFED" merge "$sd/s-00001-of-00003.gguf" "$sd/merged.gguf" >/dev/null
+ok $? "a set of 3 shards and its merge"
+"$GGUFED" hash --all "$sd/s-00002-of-00003.gguf" >"$scratch/set.out"
+ok $? "hash of a shard of a set exits 0"
+: >"$scratch/shards.out"
+for k in 1 2 3; do
+	"$GGUFED" hash --all --shard "$sd/s-0000$k-of-00003.gguf" |
+	    grep ':' >>"$scratch/shards.out"
+done
+grep ':' "$scratch/set.out" | cmp -s - "$scratch/shards.out"
+ok $? "the set's tensor lines: each shard's (--shard), in set order, naming the shard"
+[ "$(grep -c ':' "$scratch/set.out")" -eq $((4 * ntensors)) ]
+ok $? "every tensor of the set, four kinds each"
+"$GGUFED" hash --all "$sd/merged.gguf" >"$scratch/merged.out"
+sed 's/  [^ ]*$//' "$scratch/set.out" >"$scratch/set.hex"
+sed 's/  [^ ]*$//' "$scratch/merged.out" | cmp -s - "$scratch/set.hex"
+ok $? "every hash of the set, tensors and model, is the merged file's"
+tail -n 4 "$scratch/set.out" | sed 's/.*  //' | sort -u |
+    grep -qx "$sd/s-00002-of-00003.gguf"
+ok $? "the model lines name the shard given"
+"$GGUFED" hash --shard "$sd/s-00002-of-00003.gguf" >"$scratch/one.out"
+[ "$(grep -c ':' "$scratch/one.out")" -eq 15 ] &&
+    ! tail -n 1 "$scratch/one.out" | cmp -s - "$scratch/set.out"
+ok $? "--shard: the file alone, 15 tensors and its own model line"
+"$GGUFED" hash --no-set "$sd/s-00003-of-00003.gguf" | grep -c ':' |
+    grep -qx "$(( ntensors - 30 ))"
+ok $? "--no-set is --shard"
+"$GGUFED" hash -c "$scratch/made.manifest" "$sd/s-00001-of-00003.gguf" \
+    >"$scratch/out"
+[ $? -eq 0 ] && tail -n 1 "$scratch/out" | grep -q ' - Success$'
+ok $? "a set checks against the manifest of the model it was split from"
+"$GGUFED" hash --sha256 "$sd/s-00001-of-00003.gguf" >"$scratch/set.manifest"
+cp_w "$sd/s-00003-of-00003.gguf" "$scratch/s3.keep"
+"$GGUFED" dump --json --shard "$sd/s-00003-of-00003.gguf" >"$scratch/s3.json"
+off=$(grep '{"name": "output.weight",' "$scratch/s3.json" |
+    sed 's/.*"abs_offset": \([0-9]*\).*/\1/')
+off=$((off + 7))
+b=$(dd if="$sd/s-00003-of-00003.gguf" bs=1 skip=$off count=1 2>/dev/null |
+    od -An -tu1 | tr -d ' ')
+printf "\\$(printf '%03o' $(( (b + 1) % 256 )))" |
+    dd of="$sd/s-00003-of-00003.gguf" bs=1 seek=$off conv=notrunc 2>/dev/null
+"$GGUFED" hash -c "$scratch/set.manifest" "$sd/s-00001-of-00003.gguf" \
+    >"$scratch/out"
+[ $? -eq 1 ] && tail -n 1 "$scratch/out" | grep -qx \
+    "mismatch: $sd/s-00003-of-00003.gguf:output.weight, $sd/s-00001-of-00003.gguf"
+ok $? "a byte changed in the last shard: --check names the tensor in its shard"
+cp_w "$scratch/s3.keep" "$sd/s-00003-of-00003.gguf"
+
 # ---------------------------------------------------------------- errors
 one_line() {	# one_line DESCRIPTION WANT-STATUS CMD...: one stderr line
 	d=$1; want=$2; shift 2		# (a usage error adds the usage)
