@@ -14,7 +14,9 @@
  *	  is decoded through float32, and the integer decoder with both;
  *	- a range outside the data is refused, never read;
  *	- the decoders gguf_dequant picks (vector ones where the CPU has
- *	  them) give the same bits as the portable reference, NaNs included.
+ *	  them) give the same bits as the portable reference, NaNs included;
+ *	- the scan (scan.h) finds the NaN, infinities, invalid scales and
+ *	  nonzero values that decoding every value finds.
  */
 #include "config.h"
 
@@ -26,6 +28,7 @@
 #include "gguf.h"
 #include "dequant.h"
 #include "fuzz.h"
+#include "scan.h"
 
 #define MAX_N	4096u
 
@@ -140,5 +143,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	} else if (rc2 == 0 && n > 0)
 		fuzz_fail("type %u: integer decode of a non-integer type", type);
+	if (gguf_scan_check(type, be, &err) == 0) {
+		struct gguf_scan	sa, sb;
+
+		gguf_scan_init(&sa);
+		gguf_scan_init(&sb);
+		if (gguf_scan(type, be, p, nbytes, 0, &sa, &err) != 0 ||
+		    gguf_scan_ref(type, be, p, nbytes, 0, &sb, &err) != 0 ||
+		    sa.count != sb.count || sa.nnan != sb.nnan ||
+		    sa.npinf != sb.npinf || sa.nninf != sb.nninf ||
+		    sa.first_bad != sb.first_bad ||
+		    sa.nbadscale != sb.nbadscale ||
+		    sa.first_badscale != sb.first_badscale ||
+		    sa.nonzero != sb.nonzero)
+			fuzz_fail("type %u: the scan differs from the decode",
+			    type);
+	}
 	return 0;
 }
