@@ -70,8 +70,9 @@ main(int argc, char **argv)
 			fprintf(stderr, "runcmd: %s failed\n", argv[2]);
 			return 1;
 		}
-		us[i] = (unsigned long long)(t1.tv_sec - t0.tv_sec) * 1000000ULL +
-		    (unsigned long long)(t1.tv_nsec - t0.tv_nsec) / 1000;
+		/* signed: tv_nsec of the end is often below the start's */
+		us[i] = (unsigned long long)((long long)(t1.tv_sec -
+		    t0.tv_sec) * 1000000LL + (t1.tv_nsec - t0.tv_nsec) / 1000);
 		if (ru.ru_maxrss > rss)
 			rss = ru.ru_maxrss;
 	}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# bench_scan.sh - `ggufed validate --data` (every value of every tensor
+# checked for NaN, Inf and invalid block scales) against
+# `cat FILE >/dev/null`, type by type.
+#
+# For each type, a dense model of BENCH_SCAN_MIB mebibytes (default 2048)
+# is made once in the build tree by gen_scan (random values, finite
+# scales). Warm: the file is read once into the page cache, then the two
+# commands run in turn BENCH_RUNS times (default 5) and the medians are
+# compared; the ratio is throughput, cat's time over ggufed's (1.0 is as
+# fast, target >= 0.8). Cold (F16 and Q4_K only, and only where
+# /proc/sys/vm/drop_caches can be written: it empties the page cache of
+# the whole machine before each run): the same with the cache dropped
+# before every run (target >= 0.91, within 10% of cat). BENCH_COLD=0
+# skips the cold runs.
+set -eu
+
+builddir=${TESTS_BUILDDIR:-tests}
+gguf=${GGUFED:-./ggufed}
+dir="$builddir/bench/data"
+mkdir -p "$dir"
+mib=${BENCH_SCAN_MIB:-2048}
+runs=${BENCH_RUNS:-5}
+types=${BENCH_SCAN_TYPES:-"F32 F16 BF16 Q8_0 Q4_K Q6_K IQ4_XS IQ2_XXS"}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# us CMD...: wall time of one run of CMD (output to /dev/null), in us
+us() { "$builddir/bench/runcmd" 1 "$@" | sed 's/.*median_us=\([0-9]*\).*/\1/'; }
+drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+# pair FILE COLD: medians of cat and of validate --data, run in turn
+pair() {
+	: >"$dir/t.cat"; : >"$dir/t.ours"
+	i=0
+	while [ $i -lt "$runs" ]; do
+		[ "$2" = 1 ] && drop
+		us cat "$1" >>"$dir/t.cat"
+		[ "$2" = 1 ] && drop
+		us "$gguf" validate --data "$1" >>"$dir/t.ours"
+		i=$((i + 1))
+	done
+	a=$(median <"$dir/t.cat")
+	b=$(median <"$dir/t.ours")
+}
+
+row() {
+	awk -v t="$1" -v s="$2" -v a="$3" -v b="$4" -v g="$5" 'BEGIN {
+	    printf "%-8s %9.1f MiB  cat %6d ms  validate %6d ms  %6.0f MiB/s  ratio %.2f (target >= %s)\n",
+		t, s / 1048576, a / 1000, b / 1000, s / 1048576 / (b / 1e6), a / b, g }'
+}
+
+echo "cores     $(nproc)"
+echo "commands  cat FILE >/dev/null    $gguf validate --data FILE"
+echo "warm cache, medians of $runs runs in turn:"
+for t in $types; do
+	f="$dir/scan-$t-$mib.gguf"
+	[ -f "$f" ] || "$builddir/bench/gen_scan" "$f" "$t" "$mib"
+	cat "$f" >/dev/null
+	pair "$f" 0
+	row "$t" "$(stat -L -c %s "$f")" "$a" "$b" 0.8
+done
+if [ "${BENCH_COLD:-1}" = 0 ]; then
+	echo "cold cache: skipped (BENCH_COLD=0)"
+elif ! [ -w /proc/sys/vm/drop_caches ] || ! (drop) 2>/dev/null; then
+	echo "cold cache: skipped (cannot write /proc/sys/vm/drop_caches; root only)"
+else
+	echo "cold cache (page cache dropped before every run), medians of $runs:"
+	for t in F16 Q4_K; do
+		f="$dir/scan-$t-$mib.gguf"
+		[ -f "$f" ] || continue
+		pair "$f" 1
+		row "$t" "$(stat -L -c %s "$f")" "$a" "$b" 0.91
+	done
+fi
