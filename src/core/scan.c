@@ -233,6 +233,19 @@ gguf_scan_scale_name(uint32_t type)
 }
 
 /*
+ * The bound behind "a finite half scale gives finite values": the largest
+ * magnitude a half scale (at most 65504 < 2^16) is multiplied by, per
+ * type, from the decoders in dequant.c: Q4_0 8, Q4_1 15, Q5_0 16, Q5_1
+ * 31, Q8_0 and Q8_1 128, Q2_K 15 x 3, Q3_K 32 x 4, Q4_K 63 x 15, Q5_K
+ * 63 x 31, Q6_K 128 x 32, IQ2_XXS, IQ2_XS and IQ2_S 3.875 x 43 (grid
+ * values 8, 25, 43), IQ3_XXS 7.75 x 62, IQ3_S 31 x 15, IQ1_S and IQ1_M
+ * 15 x 1.125, IQ4_NL 127, IQ4_XS 32 x 127, TQ1_0 and Q1_0 1, TQ2_0 and
+ * Q2_0 2; a min scale (Q4_1, Q5_1 m; Q2_K, Q4_K, Q5_K dmin) at most 63.
+ * Every product is below 2^29 and every sum below 2^30, far from
+ * float32's 2^128: no overflow, and no rounding of a finite value to an
+ * infinity. test_scan's random blocks (every finite half scale, random
+ * quants) check it from the other side.
+ *
  * Whether a block may decode to a non-finite value. Half scales: exactly
  * when one of them is NaN or infinite (scan.h). Q8_K: d * q with |q| <=
  * 128 = 2^7 stays below 2^127 while |d| < 2^120, biased exponent 0xf7.
