@@ -225,6 +225,7 @@ static struct node *unary(struct ps *p, int with_filter);
 static struct node *tuple(struct ps *p, int simplified, int condexpr,
     const char *extra_end, int explicit, int with_ns);
 static struct node *logic_expr(struct ps *p, int and_level);
+static struct node *arith(struct ps *p, size_t level);
 
 static int
 enter(struct ps *p)
@@ -746,53 +747,44 @@ power(struct ps *p)
 	return n;
 }
 
-static struct node *
-math2(struct ps *p)
+/*
+ * The left-associative arithmetic levels, loosest first: math1, concat,
+ * math2 of the grammar above; the operands of the last are pow.
+ */
+static const int arith_ops[][5] = {
+	{ OP_ADD, OP_SUB, -1 },
+	{ OP_TILDE, -1 },
+	{ OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, -1 },
+};
+#define N_ARITH	(sizeof arith_ops / sizeof arith_ops[0])
+
+static int
+at_arith_op(struct ps *p, size_t level)
 {
-	struct node *n = power(p), *r;
+	const int	*op;
 
-	while (n && (is_op(p, OP_MUL) || is_op(p, OP_DIV) ||
-	    is_op(p, OP_FLOORDIV) || is_op(p, OP_MOD))) {
-		const struct token *k = cur(p);
-
-		next(p);
-		if ((r = power(p)) == NULL) {
-			node_free(n);
-			return NULL;
-		}
-		n = binop(k, k->op, n, r);
-	}
-	return n;
+	for (op = arith_ops[level]; *op >= 0; op++)
+		if (is_op(p, *op))
+			return 1;
+	return 0;
 }
 
 static struct node *
-concat(struct ps *p)
+arith_operand(struct ps *p, size_t level)
 {
-	struct node *n = math2(p), *r;
-
-	while (n && is_op(p, OP_TILDE)) {
-		const struct token *k = cur(p);
-
-		next(p);
-		if ((r = math2(p)) == NULL) {
-			node_free(n);
-			return NULL;
-		}
-		n = binop(k, OP_TILDE, n, r);
-	}
-	return n;
+	return level + 1 < N_ARITH ? arith(p, level + 1) : power(p);
 }
 
 static struct node *
-math1(struct ps *p)
+arith(struct ps *p, size_t level)
 {
-	struct node *n = concat(p), *r;
+	struct node *n = arith_operand(p, level), *r;
 
-	while (n && (is_op(p, OP_ADD) || is_op(p, OP_SUB))) {
+	while (n && at_arith_op(p, level)) {
 		const struct token *k = cur(p);
 
 		next(p);
-		if ((r = concat(p)) == NULL) {
+		if ((r = arith_operand(p, level)) == NULL) {
 			node_free(n);
 			return NULL;
 		}
@@ -804,7 +796,7 @@ math1(struct ps *p)
 static struct node *
 compare(struct ps *p)
 {
-	struct node *n = math1(p), *c = NULL, *r;
+	struct node *n = arith(p, 0), *c = NULL, *r;
 	const struct token *k0 = cur(p);
 
 	if (n == NULL)
@@ -827,7 +819,7 @@ compare(struct ps *p)
 			next(p);
 		} else
 			break;
-		if ((r = math1(p)) == NULL) {
+		if ((r = arith(p, 0)) == NULL) {
 			node_free(c ? c : n);
 			return NULL;
 		}
