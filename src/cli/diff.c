@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -41,49 +40,6 @@ struct vres {
 	char			 msg[512];
 };
 
-/* Progress on standard error, when it is a terminal. */
-struct progress {
-	const char	*what;		/* "hashing", or a tensor's name */
-	size_t		 n;
-	double		 last;
-	int		 shown;
-};
-
-static double
-seconds(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-on_progress(void *arg, uint64_t done, uint64_t total)
-{
-	struct progress	*p = arg;
-	double		 now = seconds();
-	int		 n = p->n > 40 ? 40 : (int)p->n;
-
-	if (now - p->last < 0.1)
-		return 0;
-	p->last = now;
-	fputs("\rdiff: ", stderr);
-	out_text(stderr, p->what, (size_t)n);
-	fprintf(stderr, "%s %3.0f%%  ", p->n > 40 ? "..." : "",
-	    total > 0 ? 100.0 * (double)done / (double)total : 100.0);
-	p->shown = 1;
-	return 0;
-}
-
-static void
-progress_clear(struct progress *p)
-{
-	if (p->shown)
-		fprintf(stderr, "\r%-78s\r", "");
-	p->shown = 0;
-}
-
 /* Whether --data compares item it: both have it, same shape, bytes differ. */
 static int
 wants_values(const struct gguf_diff_item *it)
@@ -96,7 +52,7 @@ wants_values(const struct gguf_diff_item *it)
 
 static void
 compare_values(struct gguf_doc *a, struct gguf_doc *b,
-    const struct gguf_diff_item *it, unsigned threads, struct progress *pr,
+    const struct gguf_diff_item *it, unsigned threads, struct cli_progress *pr,
     struct vres *r)
 {
 	struct gguf_doc_tensor	ta, tb;
@@ -110,12 +66,12 @@ compare_values(struct gguf_doc *a, struct gguf_doc *b,
 		snprintf(r->msg, sizeof r->msg, "no such tensor");
 		return;
 	}
-	pr->what = it->name_a.p;
-	pr->n = (size_t)it->name_a.n;
+	pr->item = it->name_a.p;
+	pr->item_len = (size_t)it->name_a.n;
 	r->rc = gguf_diff_values(gguf_doc_file(a), ta.t, gguf_doc_file(b),
-	    tb.t, threads, isatty(STDERR_FILENO) ? on_progress : NULL, pr,
+	    tb.t, threads, pr->tty ? cli_progress : NULL, pr,
 	    &r->v, &err);
-	progress_clear(pr);
+	cli_progress_clear(pr);
 	if (r->rc != 0)
 		snprintf(r->msg, sizeof r->msg, "%s", err.msg);
 }
@@ -454,7 +410,7 @@ cmd_diff(int argc, char **argv)
 	struct gguf_diff	 d;
 	struct gguf_doc		*da = NULL, *db = NULL;
 	struct gguf_err		 err;
-	struct progress		 pr;
+	struct cli_progress	 pr;
 	struct vres		*vr = NULL;
 	const char		*pa = NULL, *pb = NULL;
 	unsigned		 threads = 0;
@@ -508,16 +464,16 @@ cmd_diff(int argc, char **argv)
 	o.context = 3;
 	o.name_a = pa;
 	o.name_b = pb;
-	memset(&pr, 0, sizeof pr);
-	pr.what = "hashing";
-	pr.n = strlen(pr.what);
-	if (isatty(STDERR_FILENO)) {
-		o.progress = on_progress;
+	cli_progress_init(&pr, "diff", 0);
+	pr.item = "hashing";
+	pr.item_len = strlen(pr.item);
+	if (pr.tty) {
+		o.progress = cli_progress;
 		o.arg = &pr;
 	}
 	memset(&err, 0, sizeof err);
 	rc = gguf_diff_docs(da, db, &o, &d, &err);
-	progress_clear(&pr);
+	cli_progress_clear(&pr);
 	if (rc != 0) {
 		cli_error("%s", err.msg);
 		rc = EXIT_TROUBLE;
