@@ -185,31 +185,79 @@ base_name(const char *p)
 }
 
 
-/* A list of names for the last line: "mismatch: a, b". */
+/*
+ * A list of "FILE:TENSOR" (or "FILE" for a model line) for the last line,
+ * "mismatch: a, b", and for --json: the bytes as they are, escaped when
+ * printed.
+ */
 struct names {
-	char	*s;
-	size_t	 len;
-	FILE	*fp;
-	size_t	 n;
+	char	**v;
+	size_t	 *len;
+	size_t	  n;
 };
 
 static void
-names_add(struct names *l, const char *path, const char *tensor)
+names_add(struct names *l, const char *path, const char *tp, size_t tn)
 {
-	if (l->fp == NULL && (l->fp = open_memstream(&l->s, &l->len)) == NULL)
-		xmalloc_fail(4096);
-	fprintf(l->fp, "%s%s", l->n++ > 0 ? ", " : "", path);
-	if (tensor != NULL)
-		fprintf(l->fp, ":%s", tensor);
+	size_t	pl = strlen(path), n = pl + (tp != NULL ? 1 + tn : 0);
+	char	*s = xmalloc(n + 1);
+
+	memcpy(s, path, pl);
+	if (tp != NULL) {
+		s[pl] = ':';
+		memcpy(s + pl + 1, tp, tn);
+	}
+	s[n] = '\0';
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->len = xreallocarray(l->len, l->n + 1, sizeof *l->len);
+	l->v[l->n] = s;
+	l->len[l->n++] = n;
+}
+
+/* "a, b", escaped. */
+static void
+names_print(const struct names *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		if (i > 0)
+			fputs(", ", stdout);
+		out_text(stdout, l->v[i], l->len[i]);
+	}
+}
+
+static void
+names_json(struct json *j, const char *key, const struct names *l)
+{
+	size_t	i;
+
+	json_key(j, key);
+	json_arr(j, JSON_FLAT);
+	for (i = 0; i < l->n; i++)
+		json_str(j, l->v[i], l->len[i]);
+	json_end(j);
 }
 
 static void
 names_free(struct names *l)
 {
-	if (l->fp != NULL)
-		fclose(l->fp);
-	free(l->s);
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	free(l->len);
 }
+
+/* What a line is about: a tensor of a file (tp not NULL), or a model. */
+struct label {
+	const char	*path;		/* the file, as given or the shard's */
+	const char	*epath;		/* escaped */
+	const char	*tp;		/* the tensor's name, or NULL */
+	size_t		 tn;
+	const char	*ename;		/* escaped */
+};
 
 /* One run of the command over its files. */
 struct run {
@@ -331,16 +379,16 @@ lookup(const struct manifest *m, int kind, const char *prefix,
 /* Checks one hash against the manifest: "Ok", "Mismatch", "Not Found". */
 static const char *
 check(struct run *r, const char *prefix, int kind, const char *hex,
-    const char *epath, const char *tensor)
+    const struct label *lb)
 {
 	struct mentry	*e;
 
-	if ((e = lookup(r->m, kind, prefix, tensor)) == NULL) {
+	if ((e = lookup(r->m, kind, prefix, lb->ename)) == NULL) {
 		/* A manifest of tensor lines alone is whole without this. */
-		if (tensor == NULL)
+		if (lb->tp == NULL)
 			return "Not Found";
 		r->differ = 1;
-		names_add(&r->not_found, epath, tensor);
+		names_add(&r->not_found, lb->path, lb->tp, lb->tn);
 		return "Not Found";
 	}
 	e->used = 1;
@@ -348,21 +396,21 @@ check(struct run *r, const char *prefix, int kind, const char *hex,
 	if (strcasecmp(e->hex, hex) == 0)
 		return "Ok";
 	r->differ = 1;
-	names_add(&r->mismatch, epath, tensor);
+	names_add(&r->mismatch, lb->path, lb->tp, lb->tn);
 	return "Mismatch";
 }
 
 /* One line, text or a JSON member, with its check when checking. */
 static void
 emit(struct run *r, const char *prefix, int kind,
-    const struct gguf_digest *d, const char *epath, const char *tensor)
+    const struct gguf_digest *d, const struct label *lb)
 {
 	const char	*res = NULL;
 	char		 hex[GGUF_HASH_TEXTLEN];
 
 	gguf_hash_text(kind, d, hex);
 	if (r->m != NULL)
-		res = check(r, prefix, kind, hex, epath, tensor);
+		res = check(r, prefix, kind, hex, lb);
 	if (r->j != NULL) {
 		json_key(r->j, gguf_hash_name(kind));
 		json_cstr(r->j, hex);
@@ -376,9 +424,9 @@ emit(struct run *r, const char *prefix, int kind,
 		}
 		return;
 	}
-	printf("%-8s  %s  %s", gguf_hash_name(kind), hex, epath);
-	if (tensor != NULL)
-		printf(":%s", tensor);
+	printf("%-8s  %s  %s", gguf_hash_name(kind), hex, lb->epath);
+	if (lb->ename != NULL)
+		printf(":%s", lb->ename);
 	if (res != NULL)
 		printf("  -  %s", res);
 	putchar('\n');
@@ -399,6 +447,7 @@ hash_model(struct run *r, const char *path)
 	struct gguf_hashes	*each, all;
 	struct gguf_err		 err;
 	char			**pre, *mpre = NULL, **epath, *ename;
+	struct label		 lb;
 	const char		*sp;
 	uint64_t		 i, n, bad;
 	size_t			 k, e, pl, s, nsh, np;
@@ -464,6 +513,11 @@ hash_model(struct run *r, const char *path)
 
 		s = nsh > 0 ? t->shard : 0;
 		ename = escaped(t->name.p, (size_t)t->name.n);
+		lb.path = nsh > 0 ? gguf_shard_path(f, s) : path;
+		lb.epath = epath[s];
+		lb.tp = t->name.p;
+		lb.tn = (size_t)t->name.n;
+		lb.ename = ename;
 		if (r->j != NULL) {
 			json_obj(r->j, JSON_FLAT);
 			json_key(r->j, "name");
@@ -476,7 +530,7 @@ hash_model(struct run *r, const char *path)
 		for (k = 0; k < NKINDS; k++)
 			if (layer & GGUF_HM(kind_order[k]))
 				emit(r, pre[s], kind_order[k],
-				    &each[i].d[kind_order[k]], epath[s], ename);
+				    &each[i].d[kind_order[k]], &lb);
 		if (r->j != NULL)
 			json_end(r->j);
 		free(ename);
@@ -487,10 +541,13 @@ hash_model(struct run *r, const char *path)
 		json_obj(r->j, JSON_FLAT);
 	}
 	ename = nsh > 0 ? escaped(path, strlen(path)) : epath[0];
+	memset(&lb, 0, sizeof lb);
+	lb.path = path;
+	lb.epath = ename;
 	for (k = 0; k < NKINDS; k++)
 		if (o->kinds & GGUF_HM(kind_order[k]))
 			emit(r, mpre, kind_order[k], &all.d[kind_order[k]],
-			    ename, NULL);
+			    &lb);
 	if (ename != epath[0])
 		free(ename);
 	if (r->j != NULL)
@@ -507,8 +564,9 @@ hash_model(struct run *r, const char *path)
 				continue;
 			me->used = 1;
 			r->differ = 1;
-			names_add(&r->not_in_file, epath[s],
-			    me->name + pl + 1);
+			names_add(&r->not_in_file, nsh > 0 ?
+			    gguf_shard_path(f, s) : path, me->name + pl + 1,
+			    strlen(me->name + pl + 1));
 		}
 	}
 	if (r->j != NULL)
@@ -598,22 +656,19 @@ problems_line(struct run *r)
 {
 	const char	*sep = "";
 
-	if (r->mismatch.fp != NULL)
-		fflush(r->mismatch.fp);
-	if (r->not_found.fp != NULL)
-		fflush(r->not_found.fp);
-	if (r->not_in_file.fp != NULL)
-		fflush(r->not_in_file.fp);
 	if (r->mismatch.n > 0) {
-		printf("mismatch: %s", r->mismatch.s);
+		fputs("mismatch: ", stdout);
+		names_print(&r->mismatch);
 		sep = "; ";
 	}
 	if (r->not_found.n > 0) {
-		printf("%snot in the manifest: %s", sep, r->not_found.s);
+		printf("%snot in the manifest: ", sep);
+		names_print(&r->not_found);
 		sep = "; ";
 	}
 	if (r->not_in_file.n > 0) {
-		printf("%snot in the file: %s", sep, r->not_in_file.s);
+		printf("%snot in the file: ", sep);
+		names_print(&r->not_in_file);
 		sep = "; ";
 	}
 	if (!r->matched && *sep == '\0')
@@ -715,6 +770,10 @@ cmd_hash(int argc, char **argv)
 		if (r.m != NULL) {
 			json_key(&j, "result");
 			json_cstr(&j, trouble ? "Failure" : verdict(&r));
+			/* What the text's last line names. */
+			names_json(&j, "mismatch", &r.mismatch);
+			names_json(&j, "not_in_manifest", &r.not_found);
+			names_json(&j, "not_in_file", &r.not_in_file);
 		}
 		json_end(&j);
 		json_finish(&j);

@@ -238,6 +238,22 @@ ok $? "--json exits 0"
     grep -q '"result": "Mismatch"' "$scratch/out" &&
     grep -q '"name": "blk.1.ffn_up.weight", "sha256": "[0-9a-f]*", "sha256_check": "Mismatch"' "$scratch/out"
 ok $? "--json --check: valid, each tensor's result, the verdict"
+"$GGUFED" hash --json -c "$scratch/made.manifest" "$scratch/less.gguf" \
+    "$scratch/flipped.gguf" >"$scratch/out"
+[ $? -eq 1 ] && "$jsoncheck" <"$scratch/out" &&
+    grep -qF "  \"not_in_file\": [\"$scratch/less.gguf:blk.1.ffn_up.weight\"]" \
+    "$scratch/out" &&
+    grep -qF "  \"mismatch\": [\"$scratch/less.gguf\", \"$scratch/flipped.gguf:blk.1.ffn_up.weight\", \"$scratch/flipped.gguf\"]" \
+    "$scratch/out" &&
+    grep -qF '  "not_in_manifest": []' "$scratch/out"
+ok $? "--json --check: the lists of the text's last line (not in the file, mismatch)" ||
+    tail -n 4 "$scratch/out" | sed 's/^/# /'
+"$GGUFED" hash --xxh64 "$m" | grep -v ':output.weight$' >"$scratch/short.manifest"
+"$GGUFED" hash --json -c "$scratch/short.manifest" "$m" >"$scratch/out"
+[ $? -eq 1 ] && grep -qF "  \"not_in_manifest\": [\"$m:output.weight\"]" \
+    "$scratch/out"
+ok $? "--json --check: a tensor the manifest lacks is listed" ||
+    tail -n 4 "$scratch/out" | sed 's/^/# /'
 "$GGUFED" hash --json --file "$m" | "$jsoncheck"
 ok $? "--json --file is valid"
 
