@@ -504,11 +504,12 @@ hist_fast(const float *restrict x, uint64_t n, const struct hist_map *hm,
     uint64_t *hist)
 {
 	uint32_t	h[2][GGUF_STATS_FINE];
-	int32_t		bin[HBLOCK], near[HBLOCK], any;
+	int32_t		bin[HBLOCK];
+	uint8_t		near[HBLOCK];
 	float		lo = (float)hm->lo, inv = (float)(GGUF_STATS_FINE /
 			    hm->range), t, f;
-	uint64_t	i;
-	int		j, b;
+	uint64_t	i, w;
+	int		j, k, b;
 
 	memset(h, 0, sizeof h);
 	for (i = 0; i < n; i += HBLOCK) {
@@ -516,16 +517,17 @@ hist_fast(const float *restrict x, uint64_t n, const struct hist_map *hm,
 			t = (x[i + j] - lo) * inv;
 			b = (int32_t)t;
 			f = t - (float)b;
-			near[j] = (f < 1e-3f) | (f > 1.0f - 1e-3f);
+			near[j] = (uint8_t)((f < 1e-3f) | (f > 1.0f - 1e-3f));
 			bin[j] = b > GGUF_STATS_FINE - 1 ?
 			    GGUF_STATS_FINE - 1 : b;
 		}
-		any = 0;
-		for (j = 0; j < HBLOCK; j++)
-			any |= near[j];
-		for (j = 0; any && j < HBLOCK; j++) {
-			if (near[j])
-				bin[j] = (int32_t)hist_bin(hm, x[i + j]);
+		/* the few near a bin edge, their flags read 8 at a time */
+		for (j = 0; j < HBLOCK; j += 8) {
+			memcpy(&w, near + j, sizeof w);
+			for (k = j; w != 0 && k < j + 8; k++) {
+				if (near[k])
+					bin[k] = (int32_t)hist_bin(hm, x[i + k]);
+			}
 		}
 		/* two tables: repeated bins do not wait on each other */
 		for (j = 0; j < HBLOCK; j += 2) {
