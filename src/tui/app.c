@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "task.h"
 #include "set.h"
 #include "cmd/value.h"
 
@@ -590,6 +591,14 @@ app_action(struct app *a, struct view *v, enum tui_action act)
 		return R_DRAW;
 	case ACT_QUIT:
 		return app_quit(a, 1);
+	case ACT_INTERRUPT:
+		/* Not the current view's: whatever runs elsewhere. */
+		if (task_stop_all(a, 0, TASK_BY_USER) > 0)
+			app_msg(a, 0, "background work cancelled");
+		else
+			app_msg(a, 0, "Ctrl-C stops background work: none is "
+			    "running (q quits)");
+		return R_DRAW;
 	case ACT_HELP:
 		if (v->ops->name != NULL && strcmp(v->ops->name, "help") == 0)
 			return R_POP;
@@ -860,6 +869,8 @@ tui_main(const char *path, int alone)
 		if (app_tick(a, &busy))
 			dirty = 1;
 	}
+	/* Background work reads the document: it ends before anything else. */
+	task_stop_all(a, 0, TASK_BY_LOOP);
 	term_stop(a);
 	/* Cut off: nobody is there to ask whether to save. */
 	if (a->term_gone && mdl_n_changes(a) > 0)

@@ -9,6 +9,8 @@
  *			external editor, a save
  *	script.c	script mode (GGUFED_SCRIPT): keys from a file, a
  *			virtual screen, dumps
+ *	task.c		background work: a scan on a thread, its progress,
+ *			cancel and join
  *
  * Views see the browser only through the functions of tui.h.
  */
@@ -103,6 +105,7 @@ struct app {
 	FILE		*script;
 	const char	*script_path;
 	int		 jobs_held;	/* script mode: jobs wait for `wait` */
+	struct task	*tasks;		/* running background work (task.h) */
 	unsigned	 script_line;
 	int		 script_err;
 	char		 pending[1024];	/* script keys not read yet */
@@ -155,7 +158,7 @@ void		 term_stop(struct app *a);
 int		 term_input(struct app *a, struct tui_input *in, int busy);
 /* 1 if a key is already waiting (it stays waiting). */
 int		 term_key_waiting(void);
-/* Reads the keys already typed; 1 if one of them was Esc. */
+/* Reads the keys already typed; 1 if one of them was Esc (or Ctrl-C). */
 int		 term_esc_typed(void);
 
 /* rescue.c */

@@ -132,6 +132,7 @@ const struct key_binding keys_table[] = {
 	{ SC_ALL,	'q',		ACT_BACK },
 	{ SC_ALL,	0x1b,		ACT_CANCEL },
 	{ SC_ALL,	'Q',		ACT_QUIT },
+	{ SC_ALL,	CTRL('c'),	ACT_INTERRUPT },
 	{ SC_ALL,	FN(KEY_F(1)),	ACT_HELP },
 	{ SC_ALL,	'H',		ACT_HELP },
 	{ SC_ALL,	CTRL('l'),	ACT_REDRAW },

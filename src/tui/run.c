@@ -17,6 +17,7 @@
 
 #include "app.h"
 #include "hash.h"
+#include "task.h"
 
 static int
 write_all(int fd, const char *p, size_t n)
@@ -287,6 +288,11 @@ run_save(struct app *a)
 	int			 rc, quit = a->save_quit, prove, bad = 0;
 
 	a->save_pending = 0;
+	/*
+	 * The save reads the document and the file, then replaces them: no
+	 * background work may go on reading (the views are made anew after).
+	 */
+	task_stop_all(a, 0, TASK_BY_LOOP);
 	target = a->save_path != NULL ? a->save_path : a->path;
 	memset(&o, 0, sizeof o);
 	memset(&info, 0, sizeof info);

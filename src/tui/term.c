@@ -186,7 +186,7 @@ term_esc_typed(void)
 
 	timeout(0);
 	while ((rc = get_wch(&wc)) != ERR) {
-		if (rc == OK && wc == 0x1b)
+		if (rc == OK && (wc == 0x1b || wc == 0x03))	/* Esc, Ctrl-C */
 			esc = 1;
 	}
 	return esc;

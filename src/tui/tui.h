@@ -168,6 +168,7 @@ void		 re_free(struct re *re);
 	X(OPEN,		"open",		"open the selected item (fold/unfold a group)") \
 	X(BACK,		"back",		"close this view; quit from a top view") \
 	X(CANCEL,	"cancel",	"stop background work / clear the filter / close this view") \
+	X(INTERRUPT,	"interrupt",	"stop background work (statistics, a comparison); never quits") \
 	X(QUIT,		"quit",		"quit at once")			\
 	X(HELP,		"help",		"this help")			\
 	X(REDRAW,	"redraw",	"redraw the screen")		\

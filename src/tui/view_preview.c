@@ -16,11 +16,13 @@
  * statistics are known, on the window's until then); the cell under the
  * cursor is then marked and drawn in a slot no value uses.
  *
- * Statistics start in the background when the preview opens (threads of
- * the stats module, which report progress and can be cancelled): the
- * panel shows a progress bar, then the counts, moments and a histogram
- * drawn with the eight block characters. Esc cancels; the grid can be
- * browsed meanwhile. Closing the preview cancels and joins the work.
+ * Statistics start in the background when the preview opens (a task,
+ * task.h, running the threads of the stats module): the panel shows a
+ * progress line, then the counts, moments and a histogram drawn with the
+ * eight block characters. Esc or Ctrl-C cancels (the panel then says so
+ * and shows no number); the grid can be browsed meanwhile. Closing the
+ * preview cancels and joins the work. The task reads only the file,
+ * which no edit changes (a save or a reload closes the preview first).
  *
  * `b` switches to the block view of a quantized tensor: one row per block
  * with its scales, mins and quants as the format stores them, drawn by
@@ -29,14 +31,13 @@
 #include "config.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dequant.h"
 #include "stats.h"
+#include "task.h"
 #include "tui.h"
 
 enum fmt { FMT_SHORT, FMT_FULL, FMT_HEX, FMT_COUNT };
@@ -44,8 +45,6 @@ enum fmt { FMT_SHORT, FMT_FULL, FMT_HEX, FMT_COUNT };
 static const char *const fmt_names[FMT_COUNT] = { "short", "full", "hex" };
 static const int fmt_width[FMT_COUNT] = { 11, 16, 11 };
 #define FULL64_W	25	/* %.17g and 64-bit hex */
-
-enum job_state { JOB_NONE, JOB_RUNNING, JOB_DONE, JOB_CANCELLED, JOB_FAILED };
 
 struct preview {
 	struct app			*app;
@@ -74,32 +73,16 @@ struct preview {
 	uint64_t			 nblocks;
 	const uint8_t			*data;
 
-	/* Statistics, computed by a thread. */
-	pthread_t			 thread;
-	int				 have_thread;
-	int				 cancel;	/* set by this thread, read by the workers */
-	enum job_state			 state;		/* written by the job, read here */
-	uint64_t			 done, total;	/* progress */
-	int				 shown_pct;
+	/* Statistics, computed by a task; st is the task's until it ends. */
+	struct task			 task;
 	struct gguf_stats		 st;
-	char				 job_err[300];
 	const struct gguf_file		*f;
 };
 
 /* ---------------------------------------------------------- statistics */
 
 static int
-progress(void *arg, uint64_t done, uint64_t total)
-{
-	struct preview	*p = arg;
-
-	__atomic_store_n(&p->total, total, __ATOMIC_RELAXED);
-	__atomic_store_n(&p->done, done, __ATOMIC_RELAXED);
-	return __atomic_load_n(&p->cancel, __ATOMIC_RELAXED);
-}
-
-static void *
-stats_job(void *arg)
+stats_job(struct task *t, void *arg)
 {
 	struct preview		*p = arg;
 	struct gguf_stats_opts	 o;
@@ -107,58 +90,39 @@ stats_job(void *arg)
 	struct gguf_err		 err;
 	int			 rc;
 
-	while (app_jobs_held(p->app) &&
-	    !__atomic_load_n(&p->cancel, __ATOMIC_RELAXED)) {
-		struct timespec	ts = { 0, 1000000 };
-
-		nanosleep(&ts, NULL);
-	}
 	memset(&o, 0, sizeof o);
 	memset(&err, 0, sizeof err);
-	o.progress = progress;
-	o.arg = p;
-	o.cancel = &p->cancel;
+	o.progress = task_progress;
+	o.arg = t;
+	o.cancel = &t->cancel;
 	rc = gguf_stats_tensor(p->f, p->t, 0, gguf_tensor_nrows(p->t), &o, &st,
 	    &err);
-	if (rc == 0)
-		p->st = st;
-	else if (rc < 0)
-		gguf_err_text(&err, p->job_err, sizeof p->job_err);
-	__atomic_store_n(&p->state, rc == 0 ? JOB_DONE : rc ==
-	    GGUF_STATS_CANCELLED ? JOB_CANCELLED : JOB_FAILED,
-	    __ATOMIC_RELEASE);
-	return NULL;
+	if (rc == GGUF_STATS_CANCELLED)
+		return TASK_STOPPED;
+	if (rc != 0) {
+		gguf_err_text(&err, t->err, sizeof t->err);
+		return TASK_ERROR;
+	}
+	p->st = st;
+	return TASK_OK;
 }
+
+static int	job_state(struct preview *);
 
 static void
 stats_start(struct preview *p)
 {
-	if (p->state == JOB_RUNNING || p->t->nelem == 0)
+	if (job_state(p) == TASK_RUNNING || p->t->nelem == 0)
 		return;
-	p->cancel = 0;
-	p->done = p->total = 0;
-	p->state = JOB_RUNNING;
-	if (pthread_create(&p->thread, NULL, stats_job, p) != 0) {
-		p->state = JOB_FAILED;
-		snprintf(p->job_err, sizeof p->job_err, "cannot start a thread");
-		return;
-	}
-	p->have_thread = 1;
-}
-
-static void
-stats_join(struct preview *p)
-{
-	if (p->have_thread) {
-		pthread_join(p->thread, NULL);
-		p->have_thread = 0;
-	}
+	/* Progress counts elements, in both passes. */
+	p->task.unit_bytes = (double)p->t->nbytes / (double)p->t->nelem;
+	task_start(&p->task, p->app, "computing", 0, stats_job, p);
 }
 
 static int
 job_state(struct preview *p)
 {
-	return (int)__atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
+	return (int)task_state(&p->task);
 }
 
 /* ----------------------------------------------------------- geometry */
@@ -402,7 +366,7 @@ draw_grid(struct preview *p, int y, int h, int w)
 		return;
 	}
 	if (p->heat) {
-		if (job_state(p) == JOB_DONE && p->st.nfinite > 0)
+		if (job_state(p) == TASK_DONE && p->st.nfinite > 0)
 			scale = fmax(fabs(p->st.min), fabs(p->st.max));
 		else {
 			for (k = 0; k < nrows_fetch * (uint64_t)ncols; k++) {
@@ -465,13 +429,13 @@ draw_stats(struct preview *p, int y, int h, int w)
 {
 	struct dline		*dl = &p->dl;
 	struct gguf_stats	*st = &p->st;
-	uint64_t		 done, total, maxc = 0;
-	int			 state = job_state(p), i, j, bw, fill, hh, b;
+	uint64_t		 maxc = 0;
+	int			 state = job_state(p), i, j, hh, b;
 	char			 a[32], z[32], c[4][32];
 
 	dl_reset(dl);
 	dl_puts(dl, S_HEADER, " Statistics");
-	if (state == JOB_DONE && st->nfinite > 0)
+	if (state == TASK_DONE && st->nfinite > 0)
 		dl_puts(dl, S_HEADER, p->logscale ?
 		    "  (histogram: log scale, L linear)" :
 		    "  (histogram: linear, L log scale)");
@@ -482,33 +446,21 @@ draw_stats(struct preview *p, int y, int h, int w)
 	dl_reset(dl);
 	dl_puts(dl, S_NORMAL, " ");
 	switch (state) {
-	case JOB_NONE:
+	case TASK_NONE:
 		dl_puts(dl, S_DIM, p->t->nelem == 0 ? "no elements" :
 		    "press s to compute");
 		break;
-	case JOB_RUNNING:
-		done = __atomic_load_n(&p->done, __ATOMIC_RELAXED);
-		total = __atomic_load_n(&p->total, __ATOMIC_RELAXED);
-		bw = w - 30 > 10 ? w - 30 : 10;
-		fill = total > 0 ? (int)((double)bw * (double)done /
-		    (double)total) : 0;
-		dl_puts(dl, S_NORMAL, "computing ");
-		for (i = 0; i < bw; i++)
-			dl_puts(dl, i < fill ? S_OK : S_DIM, i < fill ?
-			    (tui_utf8 ? "\xe2\x96\x88" : "#") :
-			    (tui_utf8 ? "\xe2\x96\x91" : "."));
-		dl_printf(dl, S_NORMAL, " %3d%%", total > 0 ?
-		    (int)(100 * done / total) : 0);
-		dl_puts(dl, S_DIM, "  Esc cancels");
+	case TASK_RUNNING:
+		task_draw_progress(&p->task, dl, w - 1);
 		break;
-	case JOB_CANCELLED:
+	case TASK_CANCELLED:
 		dl_puts(dl, S_WARN, "cancelled (s computes again)");
 		break;
-	case JOB_FAILED:
-		dl_text(dl, S_ERROR, p->job_err, strlen(p->job_err), 0,
+	case TASK_FAILED:
+		dl_text(dl, S_ERROR, p->task.err, strlen(p->task.err), 0,
 		    w - 2, DT_KEEPBS);
 		break;
-	case JOB_DONE:
+	case TASK_DONE:
 		dl_printf(dl, S_NORMAL, "min %.6g  max %.6g  mean %.6g  "
 		    "std %.6g", st->min, st->max, st->mean, st->std);
 		draw_dline(y, dl, w, S_NORMAL, 0);
@@ -531,7 +483,7 @@ draw_stats(struct preview *p, int y, int h, int w)
 	y++;
 	h--;
 	/* The percentiles, when the histogram keeps three rows. */
-	if (state == JOB_DONE && h >= 5 && st->nfinite > 0) {
+	if (state == TASK_DONE && h >= 5 && st->nfinite > 0) {
 		dl_reset(dl);
 		for (i = 0; i < GGUF_STATS_NPCT; i++)
 			dl_printf(dl, S_NORMAL, " %sp%g %.4g", i > 0 ? " " : "",
@@ -540,7 +492,7 @@ draw_stats(struct preview *p, int y, int h, int w)
 		y++;
 		h--;
 	}
-	if (state != JOB_DONE || h < 3 || st->nfinite == 0) {
+	if (state != TASK_DONE || h < 3 || st->nfinite == 0) {
 		for (i = 0; i < h; i++) {
 			dl_reset(dl);
 			draw_dline(y + i, dl, w, S_NORMAL, 0);
@@ -710,7 +662,7 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		return R_NONE;
 	}
 	if (p->blocks && act != ACT_BLOCKS && act != ACT_CANCEL &&
-	    act != ACT_BACK && act != ACT_STATS)
+	    act != ACT_INTERRUPT && act != ACT_BACK && act != ACT_STATS)
 		return R_PASS;
 	switch (act) {
 	case ACT_UP:
@@ -775,12 +727,11 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 	case ACT_SLICE3_PREV:
 		return step_slice(p, 3, act == ACT_SLICE3_NEXT ? 1 : -1);
 	case ACT_STATS:
-		if (job_state(p) == JOB_RUNNING) {
+		if (job_state(p) == TASK_RUNNING) {
 			app_msg(p->app, 0, "the statistics are being computed "
 			    "(Esc stops them)");
 			return R_NONE;
 		}
-		stats_join(p);
 		stats_start(p);
 		return R_DRAW;
 	case ACT_BACK:
@@ -790,13 +741,15 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		v->list = NULL;
 		v->scopes &= ~(unsigned)SC_LIST;
 		return R_DRAW;
+	case ACT_INTERRUPT:
 	case ACT_CANCEL:
-		if (job_state(p) == JOB_RUNNING) {
-			__atomic_store_n(&p->cancel, 1, __ATOMIC_RELAXED);
-			stats_join(p);
+		if (job_state(p) == TASK_RUNNING) {
+			task_stop(&p->task, TASK_BY_USER);
 			app_msg(p->app, 0, "statistics cancelled");
 			return R_DRAW;
 		}
+		if (act == ACT_INTERRUPT)
+			return R_PASS;
 		if (p->blocks) {
 			p->blocks = 0;
 			v->list = NULL;
@@ -850,24 +803,8 @@ static int
 tick(struct view *v)
 {
 	struct preview	*p = v->priv;
-	int		 state = job_state(p), pct;
-	uint64_t	 done, total;
 
-	if (state == JOB_RUNNING) {
-		done = __atomic_load_n(&p->done, __ATOMIC_RELAXED);
-		total = __atomic_load_n(&p->total, __ATOMIC_RELAXED);
-		pct = total > 0 ? (int)(100 * done / total) : 0;
-		if (pct != p->shown_pct) {
-			p->shown_pct = pct;
-			return R_DRAW | R_PASS;
-		}
-		return R_PASS;		/* busy */
-	}
-	if (p->have_thread) {
-		stats_join(p);
-		return R_DRAW;
-	}
-	return R_NONE;
+	return task_tick(&p->task);
 }
 
 static void
@@ -916,9 +853,7 @@ preview_free(struct view *v)
 {
 	struct preview	*p = v->priv;
 
-	if (job_state(p) == JOB_RUNNING)
-		__atomic_store_n(&p->cancel, 1, __ATOMIC_RELAXED);
-	stats_join(p);
+	task_stop(&p->task, TASK_BY_LOOP);
 	list_free(&p->blist);
 	dl_free(&p->dl);
 	free(p->buf);
@@ -962,7 +897,6 @@ view_preview_new(struct app *a, uint64_t i)
 	p->integral = gguf_ttype(p->t->type) != NULL &&
 	    (gguf_ttype(p->t->type)->flags & GGUF_TF_INT);
 	p->per_row = p->wrapped ? 8 : 0;
-	p->shown_pct = -1;
 	dl_init(&p->dl);
 	list_init_flat(&p->blist, &block_list_ops, p, 0);
 	memset(&err, 0, sizeof err);
