@@ -78,6 +78,13 @@ app_doc(struct app *a)
 	return a->doc;
 }
 
+struct gguf_doc *
+app_doc_edit(struct app *a)
+{
+	task_doc_changing(a);
+	return a->doc;
+}
+
 const char *
 app_path(struct app *a)
 {

@@ -66,7 +66,7 @@ line_apply(struct app *a, struct earg *e, const char *line, int force)
 		return -1;
 	}
 	cmd.force = force;
-	rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
+	rc = lang_apply(app_doc_edit(a), &cmd, msg, sizeof msg);
 	lang_cmd_free(&cmd);
 	if ((rc = edit_outcome(a, rc, msg)) == 1) {
 		e = e != NULL ? earg_dup(e) : earg_new("", 0);

@@ -192,7 +192,7 @@ run_cmd(struct app *a, struct lang_cmd *cmd)
 	char	msg[512];
 	int	rc;
 
-	rc = lang_apply(app_doc(a), cmd, msg, sizeof msg);
+	rc = lang_apply(app_doc_edit(a), cmd, msg, sizeof msg);
 	if (rc < 0) {
 		app_msg(a, 1, "%s", msg);
 		return -1;
@@ -337,7 +337,7 @@ value_apply(struct app *a, struct earg *e, const char *line, int force)
 		cmd.atype = e->atype;
 	}
 	cmd.force = force;
-	rc = lang_apply(app_doc(a), &cmd, msg, sizeof msg);
+	rc = lang_apply(app_doc_edit(a), &cmd, msg, sizeof msg);
 	if ((rc = edit_outcome(a, rc, msg)) == 1) {
 		confirm_force(a, e, line, msg, value_apply, value_answer,
 		    C_NONE);
@@ -414,7 +414,7 @@ type_apply(struct app *a, struct earg *e, const char *line, int force)
 		    tb, sizeof tb), msg);
 		return -1;
 	}
-	rc = gguf_doc_set(app_doc(a), e->key, e->klen, nv, GGUF_SET_RETYPE |
+	rc = gguf_doc_set(app_doc_edit(a), e->key, e->klen, nv, GGUF_SET_RETYPE |
 	    (force ? GGUF_SET_FORCE : 0), &warn, &err);
 	gguf_value_unref(nv);
 	if (rc == GGUF_REFUSED) {
@@ -573,8 +573,8 @@ remove_choice(struct app *a, void *arg, int key)
 		    sizeof kb), (long long)e->elem);
 		return R_DRAW | R_EDITED;
 	}
-	if ((e->tensor ? gguf_doc_tensor_remove(app_doc(a), e->key, e->klen,
-	    &err) : gguf_doc_remove(app_doc(a), e->key, e->klen, &err)) != 0) {
+	if ((e->tensor ? gguf_doc_tensor_remove(app_doc_edit(a), e->key, e->klen,
+	    &err) : gguf_doc_remove(app_doc_edit(a), e->key, e->klen, &err)) != 0) {
 		app_msg(a, 1, "%s", err.msg);
 		return R_DRAW;
 	}
@@ -610,10 +610,10 @@ rename_apply(struct app *a, struct earg *e, const char *line, int force)
 	if (strlen(line) == e->klen && memcmp(line, e->key, e->klen) == 0)
 		return 1;
 	if (e->tensor)
-		rc = gguf_doc_tensor_rename(app_doc(a), e->key, e->klen, line,
+		rc = gguf_doc_tensor_rename(app_doc_edit(a), e->key, e->klen, line,
 		    strlen(line), &err);
 	else
-		rc = gguf_doc_rename(app_doc(a), e->key, e->klen, line,
+		rc = gguf_doc_rename(app_doc_edit(a), e->key, e->klen, line,
 		    strlen(line), force ? GGUF_SET_FORCE : 0, &warn, &err);
 	if (rc == GGUF_REFUSED) {
 		confirm_force(a, e, line, err.msg, rename_apply, rename_answer,
@@ -882,7 +882,7 @@ convert_tensor(struct app *a, struct earg *e)
 	char		kb[96];
 	int		rc;
 
-	rc = gguf_doc_tensor_convert(app_doc(a), e->key, e->klen, GGUF_T_F32,
+	rc = gguf_doc_tensor_convert(app_doc_edit(a), e->key, e->klen, GGUF_T_F32,
 	    &err);
 	if (rc != 0)
 		app_msg(a, 1, "%s", err.msg);
@@ -942,8 +942,8 @@ edit_undo(struct app *a, int redo)
 {
 	const char	*label = NULL;
 
-	if ((redo ? gguf_doc_redo(app_doc(a), &label) :
-	    gguf_doc_undo(app_doc(a), &label)) != 0) {
+	if ((redo ? gguf_doc_redo(app_doc_edit(a), &label) :
+	    gguf_doc_undo(app_doc_edit(a), &label)) != 0) {
 		app_msg(a, 1, "nothing to %s", redo ? "redo" : "undo");
 		return R_DRAW;
 	}
@@ -1013,13 +1013,13 @@ edit_apply_string(struct app *a, const char *key, int64_t elem,
 		gguf_vb_init(&vb, GGUF_VT_ARR, GGUF_VT_STR);
 		gguf_vb_str(&vb, now, nlen);
 		v = gguf_vb_finish(&vb);
-		rc = gguf_doc_splice(app_doc(a), key, strlen(key),
+		rc = gguf_doc_splice(app_doc_edit(a), key, strlen(key),
 		    (uint64_t)elem, 1, v, &err);
 	} else {
 		gguf_vb_init(&vb, GGUF_VT_STR, 0);
 		gguf_vb_str(&vb, now, nlen);
 		v = gguf_vb_finish(&vb);
-		rc = gguf_doc_set(app_doc(a), key, strlen(key), v, 0, &warn,
+		rc = gguf_doc_set(app_doc_edit(a), key, strlen(key), v, 0, &warn,
 		    &err);
 	}
 	gguf_value_unref(v);

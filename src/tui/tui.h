@@ -449,6 +449,12 @@ void		 app_msg(struct app *a, int error, const char *fmt, ...)
 		     __attribute__((format(printf, 3, 4)));
 struct gguf_file *app_file(struct app *a);
 struct gguf_doc	*app_doc(struct app *a);
+/*
+ * The document, to change it: background work that reads it (a
+ * comparison, task.h) is cancelled and joined first. Every edit goes
+ * through this, never through app_doc.
+ */
+struct gguf_doc	*app_doc_edit(struct app *a);
 const char	*app_path(struct app *a);
 struct re	*app_search_re(struct app *a);
 

@@ -363,7 +363,7 @@ rename_action(struct view *v, enum tui_action act,
 	plen = strlen(ls->pattern) + 5;
 	pat = xcalloc(1, plen);
 	snprintf(pat, plen, "%s%s", ls->icase ? "(?i)" : "", ls->pattern);
-	rc = gguf_doc_tensor_rename_re(app_doc(ls->app), pat, ls->repl,
+	rc = gguf_doc_tensor_rename_re(app_doc_edit(ls->app), pat, ls->repl,
 	    ls->global, &n, &err);
 	free(pat);
 	if (rc != 0) {

@@ -5,13 +5,13 @@
  * tensor goes to it in the Metadata or Tensors view; the view stays on
  * the Summary tab, where 1 finds it again.
  *
- * The comparison is made once, when the view is first drawn: the view
- * shows "comparing..." first (hashing tensor data takes a while on a large
- * model, and the work is done on the loop's thread, since it reads the
- * document). In script mode it waits for the script's `wait`, as
- * background work does. When the document changes afterwards the view
- * keeps its lines and says they are out of date: :diff again compares
- * anew.
+ * The comparison runs as a background task (task.h): hashing the tensor
+ * data of a large model takes a while, and meanwhile the view shows a
+ * progress line, keys work and Esc or Ctrl-C cancels it (the view then
+ * says so; :diff again compares anew). The task reads the document, which
+ * is not locked: an edit cancels it first (its answer would describe the
+ * document as it was). When the document changes after the comparison
+ * the view keeps its lines and says they are out of date.
  */
 #include "config.h"
 
@@ -21,14 +21,18 @@
 
 #include "tui.h"
 #include "diff.h"
+#include "task.h"
 
 struct dview {
 	struct app		*app;
 	struct list		 list;
+	struct gguf_doc		*doc;		/* the document, read by the task */
 	struct gguf_doc		*other;
-	struct gguf_diff	 d;
+	struct gguf_diff	 d;		/* the task's, the view's once joined */
+	char			*path;		/* the document's file */
 	char			*other_path;
-	int			 pending;	/* 1 not compared yet, 2 shown so */
+	struct task		 task;
+	int			 pending;	/* the task's end not taken in yet */
 	int			 stale;		/* the document changed since */
 };
 
@@ -61,10 +65,25 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct dview	*dv = ctx;
 	const char	*t;
 
-	if (dv->pending) {
-		dl_puts(dl, S_DIM, " comparing");
-		dl_puts(dl, S_DIM, g_ellipsis());
+	if (task_state(&dv->task) == TASK_RUNNING) {
+		dl_puts(dl, S_NORMAL, " ");
+		task_draw_progress(&dv->task, dl, w);
 		return;
+	}
+	switch (task_state(&dv->task)) {
+	case TASK_CANCELLED:
+		dl_puts(dl, S_WARN, dv->task.stopped_by == TASK_BY_EDIT ?
+		    " comparison cancelled: the document was edited "
+		    "(:diff again compares)" :
+		    " comparison cancelled (:diff again compares)");
+		return;
+	case TASK_FAILED:
+		dl_puts(dl, S_ERROR, " not compared: ");
+		dl_text(dl, S_ERROR, dv->task.err, strlen(dv->task.err), 0,
+		    w - dl->cols, DT_KEEPBS);
+		return;
+	default:
+		break;
 	}
 	if (dv->d.n_lines == 0) {
 		dl_puts(dl, S_DIM, " no differences");
@@ -86,6 +105,11 @@ diff_action(struct view *v, enum tui_action act, const struct tui_input *in)
 	int				 tensors;
 
 	(void)in;
+	if ((act == ACT_CANCEL || act == ACT_INTERRUPT) &&
+	    task_state(&dv->task) == TASK_RUNNING) {
+		task_stop(&dv->task, TASK_BY_USER);
+		return R_DRAW;		/* the tick says so */
+	}
 	if (act != ACT_OPEN)
 		return R_PASS;
 	if (dv->pending)
@@ -115,7 +139,9 @@ diff_status(struct view *v, char *buf, size_t len)
 {
 	struct dview	*dv = v->priv;
 
-	snprintf(buf, len, "%s", dv->pending ? "comparing" : dv->stale ?
+	snprintf(buf, len, "%s", dv->pending ? "comparing (Esc cancels)" :
+	    task_state(&dv->task) != TASK_DONE ? ":diff again compares" :
+	    dv->stale ?
 	    "out of date: :diff again" : "Enter: go to the key or tensor");
 }
 
@@ -125,7 +151,8 @@ diff_reload(struct view *v)
 	struct dview	*dv = v->priv;
 
 	/* the lines are kept; the jumps still go to the same entries */
-	if (!dv->stale && !dv->pending) {
+	if (!dv->stale && !dv->pending &&
+	    task_state(&dv->task) == TASK_DONE) {
 		dv->stale = 1;
 		snprintf(v->title + strlen(v->title),
 		    sizeof v->title - strlen(v->title), " (out of date)");
@@ -133,44 +160,63 @@ diff_reload(struct view *v)
 	return 0;
 }
 
+/* The comparison, on the task's thread. */
+static int
+diff_job(struct task *t, void *arg)
+{
+	struct dview		*dv = arg;
+	struct gguf_diff_opts	 o;
+	struct gguf_err		 err;
+
+	memset(&o, 0, sizeof o);
+	memset(&err, 0, sizeof err);
+	o.context = 3;
+	o.name_a = dv->path;
+	o.name_b = dv->other_path;
+	o.progress = task_progress;
+	o.arg = t;
+	if (gguf_diff_docs(dv->doc, dv->other, &o, &dv->d, &err) != 0) {
+		gguf_err_text(&err, t->err, sizeof t->err);
+		return TASK_ERROR;
+	}
+	return TASK_OK;
+}
+
 /*
- * The comparison, once the view has been drawn saying so (the first tick
- * asks for that frame, the second does the work).
+ * The task's end, taken in once it is joined (by the tick, or by whoever
+ * stopped it): the lines, or why there are none.
  */
 static int
 diff_tick(struct view *v)
 {
-	struct dview		*dv = v->priv;
-	struct gguf_diff_opts	 o;
-	struct gguf_err		 err;
-	char			 s[200];
+	struct dview	*dv = v->priv;
+	int		 r = task_tick(&dv->task);
+	char		 s[200];
 
-	if (!dv->pending)
-		return R_NONE;
-	if (app_jobs_held(dv->app))
-		return R_PASS;
-	if (dv->pending == 1) {
-		dv->pending = 2;
-		return R_DRAW | R_PASS;
-	}
+	if (!dv->pending || dv->task.joinable)
+		return r;
 	dv->pending = 0;
-	memset(&o, 0, sizeof o);
-	memset(&err, 0, sizeof err);
-	o.context = 3;
-	o.name_a = app_path(dv->app);
-	o.name_b = dv->other_path;
-	if (gguf_diff_docs(app_doc(dv->app), dv->other, &o, &dv->d,
-	    &err) != 0) {
-		text_escape(s, sizeof s, err.msg, strlen(err.msg), 190);
+	switch (task_state(&dv->task)) {
+	case TASK_DONE:
+		list_reset(&dv->list, NULL, dv->d.n_lines > 0 ?
+		    dv->d.n_lines : 1);
+		if (dv->d.n_items == 0)
+			app_msg(dv->app, 0, "no differences");
+		else
+			app_msg(dv->app, 0, "%s",
+			    dv->d.lines[dv->d.n_lines - 1].text);
+		break;
+	case TASK_FAILED:
+		text_escape(s, sizeof s, dv->task.err, strlen(dv->task.err),
+		    190);
 		app_msg(dv->app, 1, "%s", s);
-		memset(&dv->d, 0, sizeof dv->d);
-		return R_DRAW;
+		break;
+	default:
+		app_msg(dv->app, 0, dv->task.stopped_by == TASK_BY_EDIT ?
+		    "comparison cancelled: the document was edited" :
+		    "comparison cancelled");
+		break;
 	}
-	list_reset(&dv->list, NULL, dv->d.n_lines > 0 ? dv->d.n_lines : 1);
-	if (dv->d.n_items == 0)
-		app_msg(dv->app, 0, "no differences");
-	else
-		app_msg(dv->app, 0, "%s", dv->d.lines[dv->d.n_lines - 1].text);
 	return R_DRAW;
 }
 
@@ -179,10 +225,12 @@ diff_free(struct view *v)
 {
 	struct dview	*dv = v->priv;
 
+	task_stop(&dv->task, TASK_BY_LOOP);
 	gguf_diff_free(&dv->d);
 	gguf_doc_free(dv->other);
 	list_free(&dv->list);
 	free(dv->other_path);
+	free(dv->path);
 	free(dv);
 }
 
@@ -220,10 +268,15 @@ view_diff_open(struct app *a, const char *other)
 		return;
 	}
 	dv->pending = 1;
+	dv->doc = app_doc(a);
+	dv->path = xstrdup(app_path(a));
 	list_init_flat(&dv->list, &diff_list_ops, dv, 1);
 	v = view_new(a, &diff_ops, SC_LIST, dv);
 	v->list = &dv->list;
 	text_escape(p, sizeof p, other, strlen(other), 60);
 	snprintf(v->title, sizeof v->title, "Diff with %s", p);
 	app_push_home(a, v);
+	/* bytes of tensor data hashed: the progress counts bytes */
+	dv->task.unit_bytes = 1;
+	task_start(&dv->task, a, "comparing", TASK_READS_DOC, diff_job, dv);
 }
