@@ -2,7 +2,7 @@
  * gen_sparse.c - writes a GGUF file larger than 4 GiB that costs almost
  * no disk: its big tensor is a hole.
  *
- *	gen_sparse FILE
+ *	gen_sparse FILE [GIB]
  *
  * Three F32 tensors, laid out as ggml lays them out (alignment 32):
  *
@@ -12,7 +12,9 @@
  *	far	[16]		offset 2^32 + 288, above 2^32; values
  *				100 .. 115, written with pwrite past the hole
  *
- * The file ends right after "far"; its size is set with ftruncate.
+ * The file ends right after "far"; its size is set with ftruncate. With
+ * GIB, the hole is GIB GiB + 256 bytes instead (far moves with it): a
+ * tensor that takes seconds to scan and no disk.
  */
 #include "config.h"
 
@@ -20,13 +22,14 @@
 #include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ggufgen.h"
 
 #define HOLE_NE		((1ull << 30) + 64)
-#define FAR_OFF		(32 + HOLE_NE * 4)	/* 2^32 + 288, aligned */
+#define FAR_OFF		(32 + hole_ne * 4)	/* 2^32 + 288, aligned */
 
 int
 main(int argc, char **argv)
@@ -37,10 +40,13 @@ main(int argc, char **argv)
 	uint32_t	 bits;
 	size_t		 data_off;
 	float		 x;
+	uint64_t	 hole_ne = HOLE_NE;
 	int		 fd, i, k;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_sparse FILE\n");
+	if (argc == 3 && atoi(argv[2]) > 0 && atoi(argv[2]) <= 1024)
+		hole_ne = ((uint64_t)atoi(argv[2]) << 28) + 64;
+	else if (argc != 2) {
+		fprintf(stderr, "usage: gen_sparse FILE [GIB]\n");
 		return 2;
 	}
 	gg_init(&g, 3, 0);
@@ -49,7 +55,7 @@ main(int argc, char **argv)
 	gg_kv_str(&g, "general.name", "sparse");
 	ne = 8;
 	gg_tensor(&g, "head", 1, &ne, GG_T_F32, 0);
-	ne = HOLE_NE;
+	ne = hole_ne;
 	gg_tensor(&g, "hole", 1, &ne, GG_T_F32, 32);
 	ne = 16;
 	gg_tensor(&g, "far", 1, &ne, GG_T_F32, FAR_OFF);
