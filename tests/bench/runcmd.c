@@ -34,7 +34,7 @@ main(int argc, char **argv)
 {
 	struct timespec		 t0, t1;
 	struct rusage		 ru;
-	unsigned long long	*us;
+	unsigned long long	*us, *cpu;
 	long			 rss = 0;
 	int			 n, i, status, fd;
 	pid_t			 pid;
@@ -44,7 +44,8 @@ main(int argc, char **argv)
 		return 2;
 	}
 	us = calloc((size_t)n, sizeof *us);
-	if (us == NULL)
+	cpu = calloc((size_t)n, sizeof *cpu);
+	if (us == NULL || cpu == NULL)
 		return 2;
 	for (i = 0; i < n; i++) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -75,10 +76,16 @@ main(int argc, char **argv)
 		    t0.tv_sec) * 1000000LL + (t1.tv_nsec - t0.tv_nsec) / 1000);
 		if (ru.ru_maxrss > rss)
 			rss = ru.ru_maxrss;
+		cpu[i] = (unsigned long long)(ru.ru_utime.tv_sec +
+		    ru.ru_stime.tv_sec) * 1000000ULL +
+		    (unsigned long long)(ru.ru_utime.tv_usec +
+		    ru.ru_stime.tv_usec);
 	}
 	qsort(us, (size_t)n, sizeof *us, cmp_u64);
-	printf("runs=%d median_us=%llu min_us=%llu max_rss_kb=%ld\n", n,
-	    us[n / 2], us[0], rss);
+	qsort(cpu, (size_t)n, sizeof *cpu, cmp_u64);
+	printf("runs=%d median_us=%llu min_us=%llu max_rss_kb=%ld cpu_us=%llu\n",
+	    n, us[n / 2], us[0], rss, cpu[n / 2]);
 	free(us);
+	free(cpu);
 	return 0;
 }
