@@ -434,6 +434,27 @@ emit(struct run *r, const char *prefix, int kind,
 
 #define NKINDS	(sizeof kind_order / sizeof kind_order[0])
 
+/* Models smaller than this are hashed without a progress line. */
+#define PROGRESS_MIN	(64u << 20)
+
+/* gguf_hash_tensors with a progress line naming path (on a terminal). */
+static int
+hash_with_progress(const struct gguf_file *f, const char *path,
+    unsigned each, unsigned all, struct gguf_hashes *each_out,
+    struct gguf_hashes *all_out, uint64_t *bad, struct gguf_err *err)
+{
+	struct cli_progress	pr;
+	int			rc;
+
+	cli_progress_init(&pr, "hash", PROGRESS_MIN);
+	pr.item = path;
+	pr.item_len = strlen(path);
+	rc = gguf_hash_tensors(f, each, all, each_out, all_out,
+	    pr.tty ? cli_progress : NULL, &pr, bad, err);
+	cli_progress_clear(&pr);
+	return rc;
+}
+
 /*
  * Hashes (and checks) one model: a file, or a split set given by any of
  * its shards (tensor lines name their shard's file, the model lines the
@@ -452,7 +473,7 @@ hash_model(struct run *r, const char *path)
 	uint64_t		 i, n, bad;
 	size_t			 k, e, pl, s, nsh, np;
 	unsigned		 layer, layer_kinds = 0;
-	int			 rc = 0;
+	int			 rc = 0, hrc;
 
 	if ((f = cli_open(path)) == NULL)
 		return -1;
@@ -493,8 +514,9 @@ hash_model(struct run *r, const char *path)
 	}
 	each = xreallocarray(NULL, n != 0 ? n : 1, sizeof *each);
 	memset(&err, 0, sizeof err);
-	if (gguf_hash_tensors(f, layer, o->kinds, layer != 0 ? each : NULL,
-	    &all, NULL, NULL, &bad, &err) != 0) {
+	hrc = hash_with_progress(f, path, layer, o->kinds,
+	    layer != 0 ? each : NULL, &all, &bad, &err);
+	if (hrc != 0) {
 		/* A shard's trouble is told of the shard. */
 		cli_file_error(nsh > 0 && bad < n ? gguf_shard_path(f,
 		    gguf_tensor_at(f, bad)->shard) : path, &err);
@@ -593,8 +615,9 @@ hash_whole(struct run *r, const char *path)
 	struct gguf_span	 sp;
 	struct gguf_err		 err;
 	struct stat		 st;
+	struct cli_progress	 pr;
 	char			 hex[GGUF_HASH_TEXTLEN], *epath;
-	int			 fd;
+	int			 fd, rc;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
 	    fstat(fd, &st) != 0) {
@@ -617,8 +640,17 @@ hash_whole(struct run *r, const char *path)
 	job.n_spans = 1;
 	job.all = GGUF_HM(GGUF_H_SHA256);
 	job.all_out = &h;
+	cli_progress_init(&pr, "hash", PROGRESS_MIN);
+	pr.item = path;
+	pr.item_len = strlen(path);
+	if (pr.tty) {
+		job.progress = cli_progress;
+		job.arg = &pr;
+	}
 	memset(&err, 0, sizeof err);
-	if (gguf_hash_run(&job, &err) != 0) {
+	rc = gguf_hash_run(&job, &err);
+	cli_progress_clear(&pr);
+	if (rc != 0) {
 		cli_file_error(path, &err);
 		close(fd);
 		return -1;
