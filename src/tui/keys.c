@@ -95,6 +95,9 @@ const struct key_binding keys_table[] = {
 	{ SC_LIST,	'n',		ACT_NEXT_MATCH },
 	{ SC_LIST,	'N',		ACT_PREV_MATCH },
 	{ SC_LIST,	'f',		ACT_FILTER },
+	/* The preview's grid (its block view is a list: the above win). */
+	{ SC_PREVIEW,	'/',		ACT_FIND_VALUE },
+	{ SC_PREVIEW,	'n',		ACT_NEXT_MATCH },
 
 	/* Everywhere: movement. */
 	{ SC_ALL,	FN(KEY_UP),	ACT_UP },

@@ -168,7 +168,7 @@ void		 re_free(struct re *re);
 	X(OPEN,		"open",		"open the selected item (fold/unfold a group)") \
 	X(BACK,		"back",		"close this view; quit from a top view") \
 	X(CANCEL,	"cancel",	"stop background work / clear the filter / close this view") \
-	X(INTERRUPT,	"interrupt",	"stop background work (statistics, a comparison); never quits") \
+	X(INTERRUPT,	"interrupt",	"stop background work (statistics, a search, a comparison); never quits") \
 	X(QUIT,		"quit",		"quit at once")			\
 	X(HELP,		"help",		"this help")			\
 	X(REDRAW,	"redraw",	"redraw the screen")		\
@@ -215,6 +215,7 @@ void		 re_free(struct re *re);
 	X(BLOCKS,	"blocks",	"block view of quantized data")	\
 	X(STATS,	"stats",	"statistics and histogram (in the background)") \
 	X(LOG_SCALE,	"log-scale",	"histogram heights: log scale or linear") \
+	X(FIND_VALUE,	"find-value",	"go to the next element equal to a value (nan, inf too; in the background)") \
 	X(SLICE_NEXT,	"next-slice",	"next slice (dimension 2)")	\
 	X(SLICE_PREV,	"prev-slice",	"previous slice (dimension 2)")	\
 	X(SLICE3_NEXT,	"next-slice3",	"next slice (dimension 3)")	\

@@ -24,6 +24,14 @@
  * preview cancels and joins the work. The task reads only the file,
  * which no edit changes (a save or a reload closes the preview first).
  *
+ * `/` asks for a value and moves the cursor to the next element equal to
+ * it (in element order, from the one after the cursor to the end of the
+ * tensor; nan and inf are values too), `n` looks for it again: a search
+ * of a large tensor is a task too, with its progress on the top line,
+ * and Esc or Ctrl-C cancels it. Equal means equal to what the grid shows
+ * in full: the value typed is rounded to float32 for the types that
+ * decode through float32.
+ *
  * `b` switches to the block view of a quantized tensor: one row per block
  * with its scales, mins and quants as the format stores them, drawn by
  * the list widget (so it scrolls, searches and filters like every list).
@@ -77,6 +85,15 @@ struct preview {
 	struct task			 task;
 	struct gguf_stats		 st;
 	const struct gguf_file		*f;
+
+	/* The value search: a task; found is its answer. */
+	struct task			 ftask;
+	double				 fval;
+	char				 fstr[64];	/* as typed, safe text */
+	char				 fwhat[96];	/* its progress label */
+	uint64_t			 fstart;	/* first element looked at */
+	uint64_t			 found;		/* or UINT64_MAX */
+	int				 fpending;	/* its end not taken in */
 };
 
 /* ---------------------------------------------------------- statistics */
@@ -123,6 +140,192 @@ static int
 job_state(struct preview *p)
 {
 	return (int)task_state(&p->task);
+}
+
+/* ------------------------------------------------------- value search */
+
+#define FIND_CHUNK	65536	/* elements decoded at a time */
+
+/* x equals the value looked for (both NaN counts as equal). */
+static int
+find_match(double want, double x)
+{
+	if (isnan(want))
+		return isnan(x);
+	return !(x < want) && !(x > want);
+}
+
+static int
+find_job(struct task *t, void *arg)
+{
+	struct preview	*p = arg;
+	uint64_t	 n = p->t->nelem, ne0 = p->ne[0], e = p->fstart, m, k;
+	double		*buf = xreallocarray(NULL, FIND_CHUNK, sizeof *buf);
+	int64_t		*ibuf = NULL;
+	double		 want = p->fval;
+	struct gguf_err	 err;
+	int		 rc = TASK_OK;
+
+	/* What the grid shows in full: float32 for the float32 types. */
+	if (!p->integral && p->t->type != GGUF_T_F64 && isfinite(want))
+		want = (double)(float)want;
+	if (p->integral)
+		ibuf = xreallocarray(NULL, FIND_CHUNK, sizeof *ibuf);
+	memset(&err, 0, sizeof err);
+	while (e < n) {
+		if (task_progress(t, e - p->fstart, n - p->fstart) != 0) {
+			rc = TASK_STOPPED;
+			break;
+		}
+		/* A piece of one row. */
+		m = ne0 - e % ne0;
+		if (m > FIND_CHUNK)
+			m = FIND_CHUNK;
+		if (p->integral) {
+			if (p->idata == NULL || gguf_dequant_i64(p->t->type,
+			    gguf_layout(p->f)->be, p->idata, p->t->nbytes, e, m,
+			    ibuf, &err) != 0)
+				rc = TASK_ERROR;
+			for (k = 0; rc == TASK_OK && k < m; k++)
+				buf[k] = (double)ibuf[k];
+		} else if (gguf_dequant_rows_f64(p->f, p->t, e / ne0, 1,
+		    e % ne0, m, buf, &err) != 0)
+			rc = TASK_ERROR;
+		if (rc != TASK_OK) {
+			gguf_err_text(&err, t->err, sizeof t->err);
+			break;
+		}
+		for (k = 0; k < m; k++) {
+			if (find_match(want, buf[k])) {
+				p->found = e + k;
+				break;
+			}
+		}
+		if (p->found != UINT64_MAX)
+			break;
+		e += m;
+	}
+	free(buf);
+	free(ibuf);
+	return rc;
+}
+
+/* The cursor on element e (of the whole tensor), its slice shown. */
+static void
+goto_elem(struct preview *p, uint64_t e)
+{
+	uint64_t	row;
+
+	if (p->wrapped) {
+		p->cur_r = p->per_row > 0 ? e / p->per_row : 0;
+		p->cur_c = p->per_row > 0 ? e % p->per_row : 0;
+		return;
+	}
+	row = e / p->ne[0];
+	p->cur_c = e % p->ne[0];
+	p->cur_r = row % p->ne[1];
+	p->i2 = row / p->ne[1] % p->ne[2];
+	p->i3 = row / (p->ne[1] * p->ne[2]);
+}
+
+static int	cell_index(struct preview *, uint64_t, uint64_t, uint64_t *,
+		    uint64_t *);
+
+/* Looks for p->fval after the cursor. */
+static int
+find_start(struct preview *p)
+{
+	uint64_t	i0, row, e;
+	struct gguf_err	err;
+
+	if (task_state(&p->ftask) == TASK_RUNNING) {
+		app_msg(p->app, 0, "a search is running (Esc stops it)");
+		return R_NONE;
+	}
+	if (cell_index(p, p->cur_r, p->cur_c, &i0, &row) != 0) {
+		app_msg(p->app, 0, "no elements to search");
+		return R_DRAW;
+	}
+	e = row * p->ne[0] + i0;
+	if (e + 1 >= p->t->nelem) {
+		app_msg(p->app, 0, "%s: the cursor is on the last element: "
+		    "nothing after it", p->fstr);
+		return R_DRAW;
+	}
+	memset(&err, 0, sizeof err);
+	if (p->integral && p->idata == NULL &&
+	    (p->idata = gguf_tensor_data(p->f, p->t, &err)) == NULL) {
+		app_msg(p->app, 1, "%s", err.msg);
+		return R_DRAW;
+	}
+	p->fstart = e + 1;
+	p->found = UINT64_MAX;
+	p->fpending = 1;
+	snprintf(p->fwhat, sizeof p->fwhat, "looking for %s", p->fstr);
+	p->ftask.unit_bytes = (double)p->t->nbytes / (double)p->t->nelem;
+	task_start(&p->ftask, p->app, p->fwhat, 0, find_job, p);
+	return R_DRAW;
+}
+
+static int
+find_answer(struct app *a, void *arg, const char *line)
+{
+	struct preview	*p = arg;
+	char		*end;
+	double		 v;
+
+	(void)a;
+	if (line == NULL)
+		return R_DRAW;
+	while (*line == ' ')
+		line++;
+	v = strtod(line, &end);
+	while (end != line && *end == ' ')
+		end++;
+	if (*line == '\0' || end == line || *end != '\0') {
+		text_escape(p->fstr, sizeof p->fstr, line, strlen(line), 40);
+		app_msg(p->app, 1, "%s: not a number (a value such as 0.5, "
+		    "-3e-2, nan, inf)", p->fstr);
+		p->fstr[0] = '\0';
+		return R_DRAW;
+	}
+	p->fval = v;
+	text_escape(p->fstr, sizeof p->fstr, line, strlen(line), 40);
+	return find_start(p);
+}
+
+/* The search's end, taken in once it is joined. */
+static void
+find_done(struct preview *p)
+{
+	uint64_t	i0, row, r1, r2, r3;
+
+	p->fpending = 0;
+	switch (task_state(&p->ftask)) {
+	case TASK_DONE:
+		if (p->found == UINT64_MAX) {
+			app_msg(p->app, 0, "%s: not found after the cursor (to "
+			    "the end of the tensor)", p->fstr);
+			break;
+		}
+		goto_elem(p, p->found);
+		i0 = p->found % p->ne[0];
+		row = p->found / p->ne[0];
+		r1 = row % p->ne[1];
+		r2 = row / p->ne[1] % p->ne[2];
+		r3 = row / (p->ne[1] * p->ne[2]);
+		app_msg(p->app, 0, "%s found at [%llu,%llu,%llu,%llu] (n: the "
+		    "next one)", p->fstr, (unsigned long long)i0,
+		    (unsigned long long)r1, (unsigned long long)r2,
+		    (unsigned long long)r3);
+		break;
+	case TASK_FAILED:
+		app_msg(p->app, 1, "cannot search: %s", p->ftask.err);
+		break;
+	default:
+		app_msg(p->app, 0, "search for %s cancelled", p->fstr);
+		break;
+	}
 }
 
 /* ----------------------------------------------------------- geometry */
@@ -552,7 +755,13 @@ draw(struct view *v, int y, int h, int w)
 		list_draw(&p->blist, v->app, y, h, w);
 		return;
 	}
-	draw_info(p, y, w);
+	if (task_state(&p->ftask) == TASK_RUNNING) {
+		dl_reset(&p->dl);
+		dl_puts(&p->dl, S_NORMAL, " ");
+		task_draw_progress(&p->ftask, &p->dl, w - 1);
+		draw_dline(y, &p->dl, w, S_NORMAL, 0);
+	} else
+		draw_info(p, y, w);
 	y++;
 	h--;
 	/* The statistics panel takes the bottom when there is room. */
@@ -741,8 +950,25 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 		v->list = NULL;
 		v->scopes &= ~(unsigned)SC_LIST;
 		return R_DRAW;
+	case ACT_FIND_VALUE:
+		app_ask(p->app, &(struct ask){ .label = "find value: ",
+		    .init = p->fstr[0] != '\0' ? p->fstr : NULL,
+		    .hist = H_SEARCH, .fn = find_answer, .arg = p });
+		return R_DRAW;
+	case ACT_NEXT_MATCH:
+		if (p->fstr[0] == '\0') {
+			app_msg(p->app, 0, "no value to look for yet: / asks "
+			    "for one");
+			return R_DRAW;
+		}
+		return find_start(p);
 	case ACT_INTERRUPT:
 	case ACT_CANCEL:
+		/* The search first: it is the one just asked for. */
+		if (task_state(&p->ftask) == TASK_RUNNING) {
+			task_stop(&p->ftask, TASK_BY_USER);
+			return R_DRAW;
+		}
 		if (job_state(p) == TASK_RUNNING) {
 			task_stop(&p->task, TASK_BY_USER);
 			app_msg(p->app, 0, "statistics cancelled");
@@ -803,8 +1029,13 @@ static int
 tick(struct view *v)
 {
 	struct preview	*p = v->priv;
+	int		 r = task_tick(&p->task) | task_tick(&p->ftask);
 
-	return task_tick(&p->task);
+	if (p->fpending && !p->ftask.joinable) {
+		find_done(p);
+		r |= R_DRAW;
+	}
+	return r;
 }
 
 static void
@@ -854,6 +1085,7 @@ preview_free(struct view *v)
 	struct preview	*p = v->priv;
 
 	task_stop(&p->task, TASK_BY_LOOP);
+	task_stop(&p->ftask, TASK_BY_LOOP);
 	list_free(&p->blist);
 	dl_free(&p->dl);
 	free(p->buf);

@@ -2,8 +2,8 @@
 # tasks.sh - long scans in the browser run in the background: the real
 # program in tmux, on a model whose 64 GiB tensor is a hole (gen_sparse:
 # no disk, and seconds of work even at full speed). The statistics of the
-# preview and the comparison of :diff show a progress line while the keys
-# still work; Esc and Ctrl-C cancel them without leaving the browser, and
+# preview, its search for a value and the comparison of :diff show a
+# progress line while the keys still work; Esc and Ctrl-C cancel them without leaving the browser, and
 # the panel then says "cancelled" with no number; an edit cancels a
 # comparison (which reads the document); a resize does not disturb a scan;
 # and quitting while a scan runs ends cleanly (status 0, nothing on
@@ -138,6 +138,58 @@ tm send-keys -t t q
 shows "$scratch/p10" "3 tensors" "64.0 GiB" && ! grep -q "Esc to cancel" "$scratch/p10"
 ok $? "q closes the preview while the statistics run" ||
     sed 's/^/# /' "$scratch/p10"
+
+# ------------------------------------------------------------ value search
+# / on the small tensor "far" (100 .. 115): found at once, the cursor on
+# it; n finds no other.
+tm send-keys -t t g Enter
+shows "$scratch/f1" "far  F32"
+tm send-keys -t t /
+tm send-keys -t t -l 107
+tm send-keys -t t Enter
+shows "$scratch/f2" "107 found at [7,0,0,0]" "[7,0,0,0] = 107"
+ok $? "/ finds a value and puts the cursor on it"
+tm send-keys -t t n
+shows "$scratch/f3" "107: not found after the cursor"
+ok $? "n looks again after the cursor: not found to the end"
+tm send-keys -t t /
+tm send-keys -t t C-u
+tm send-keys -t t -l 'x1'
+tm send-keys -t t Enter
+shows "$scratch/f4" "x1: not a number"
+ok $? "a value that is no number says so"
+tm send-keys -t t q
+
+# In the hole: 5 is nowhere, so the search runs over the 64 GiB, with its
+# progress on the top line, while keys work; Esc and Ctrl-C cancel it.
+tm send-keys -t t G Enter
+shows "$scratch/f5" "hole  F32"
+tm send-keys -t t Escape
+shows "$scratch/f6" "statistics cancelled"
+tm send-keys -t t /
+tm send-keys -t t C-u
+tm send-keys -t t -l 5
+tm send-keys -t t Enter
+shows "$scratch/f7" "looking for 5 " "of 64.0 GiB  Esc to cancel"
+ok $? "a search in a large tensor shows its progress"
+tm send-keys -t t l
+shows "$scratch/f8" "[1,0,0,0] = 0" "looking for 5 "
+ok $? "keys move the cursor while it searches"
+tm send-keys -t t Escape
+shows "$scratch/f9" "search for 5 cancelled" "hole  F32"
+ok $? "Esc cancels the search, the preview stays"
+tm send-keys -t t n
+shows "$scratch/f10" "looking for 5 " "Esc to cancel"
+tm send-keys -t t C-c
+shows "$scratch/f11" "search for 5 cancelled" "hole  F32" && running
+ok $? "Ctrl-C cancels the search without quitting"
+tm send-keys -t t /
+tm send-keys -t t C-u
+tm send-keys -t t -l 0
+tm send-keys -t t Enter
+shows "$scratch/f12" "0 found at [2,0,0,0]" "[2,0,0,0] = 0"
+ok $? "after a cancel, a search finds again"
+tm send-keys -t t q
 
 # ------------------------------------------------------------ :diff
 command "diff b.gguf"
