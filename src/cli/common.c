@@ -158,6 +158,8 @@ static const struct cli_opt template_opts[] = {
 	    "refused (see ggufed(1))" }, \
 	{ "--verify", "after the save, prove each copied tensor's data " \
 	    "unchanged (xxh64)" }, \
+	{ "--shard, --no-set", "a shard of a split model alone, not the " \
+	    "whole set" }, \
 	{ NULL, NULL }
 
 static const struct cli_opt edit_opts[] = {

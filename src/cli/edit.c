@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "doc.h"
 #include "hash.h"
+#include "set.h"
 #include "cmd/lang.h"
 #include "cmd/value.h"
 
@@ -361,7 +362,14 @@ print_how(const char *path, const struct gguf_save_info *info, int dry)
 	char	b1[32], b2[32];
 
 	out_text(stdout, path, strlen(path));
-	if (info->how == GGUF_SAVE_INPLACE && dry)
+	if (info->how == GGUF_SAVE_SET && info->shards_written == 0)
+		printf(": nothing changed, not written");
+	else if (info->how == GGUF_SAVE_SET)
+		printf(": %s %u of the set's %u shards as new files (%s), "
+		    "all or none", dry ? "would write" : "wrote",
+		    info->shards_written, info->n_shards,
+		    gguf_fmt_size(info->file_size, b1, sizeof b1));
+	else if (info->how == GGUF_SAVE_INPLACE && dry)
 		printf(": would save in place (header only; data not touched)");
 	else if (info->how == GGUF_SAVE_INPLACE && info->written == 0)
 		printf(": nothing changed, not written");
@@ -445,6 +453,16 @@ save(struct gguf_doc *d, const struct opts *o)
 	pr.tty = isatty(STDERR_FILENO);
 	pr.last = 101;
 
+	/* A set written as one file is a merge: split.count 0, as merge. */
+	if (o->out != NULL && gguf_n_shards(gguf_doc_file(d)) > 0) {
+		unsigned	nedits;
+
+		memset(&err, 0, sizeof err);
+		if (gguf_merge_prepare(d, &nedits, &err) != 0) {
+			cli_file_error(o->path, &err);
+			return EXIT_BADFILE;
+		}
+	}
 	/* Where it goes: not over a file, nor a read-only one, unforced. */
 	if (gguf_doc_check_target(d, &so, &err) != 0) {
 		if (strstr(err.msg, "unless forced") != NULL)
@@ -465,6 +483,15 @@ save(struct gguf_doc *d, const struct opts *o)
 		return 0;
 	}
 
+	if (o->verify && o->out == NULL &&
+	    gguf_n_shards(gguf_doc_file(d)) > 0) {
+		snprintf(err.msg, sizeof err.msg, "--verify does not prove a "
+		    "save over a split set's shards: save without it and run "
+		    "'ggufed hash' on the set, or edit a shard alone (--shard)");
+		err.has_off = 0;
+		cli_file_error(o->path, &err);
+		return EXIT_BADFILE;
+	}
 	if (o->verify && gguf_proof_begin(d, &proof, &err) != 0) {
 		cli_file_error(o->path, &err);
 		return EXIT_BADFILE;
@@ -637,7 +664,9 @@ open_doc(const char *path)
 		cli_file_error(path, &err);
 		return NULL;
 	}
-	d = gguf_doc_open(path, &err);
+	/* A shard opens its set: each edit goes to the shard it belongs to. */
+	d = gguf_doc_open_set(path, cli_alone ? GGUF_OPEN_ALONE :
+	    GGUF_OPEN_STRICT, &err);
 	if (d == NULL)
 		cli_file_error(path, &err);
 	return d;
@@ -694,6 +723,7 @@ cmd_edit(int argc, char **argv)
 	int		 npos, rc;
 	size_t		 k;
 
+	argc = cli_take_shard(argc, argv);
 	if ((rc = parse_opts("edit", argc, argv, 1, &o, &pos, &npos)) != 0) {
 		rc = EXIT_USAGE;
 		goto out;
@@ -745,6 +775,7 @@ shorthand(const char *name, int nwords, int argc, char **argv)
 	int		 npos, rc;
 
 	memset(&cmd, 0, sizeof cmd);
+	argc = cli_take_shard(argc, argv);
 	if ((rc = parse_opts(name, argc, argv, 0, &o, &pos, &npos)) != 0) {
 		rc = EXIT_USAGE;
 		goto out;
@@ -824,6 +855,37 @@ cmd_convert(int argc, char **argv)
 	return shorthand("convert", 2, argc, argv);
 }
 
+/*
+ * Removes what killed saves left beside path, or beside every shard of
+ * the split set path is a shard of: how many files, their bytes.
+ */
+static int
+stale_temps(const char *path, uint64_t *bytes, struct gguf_err *err)
+{
+	size_t		 plen;
+	unsigned	 no, count, k;
+	uint64_t	 b;
+	char		*sp;
+	int		 n = 0, r;
+
+	if (gguf_set_name(path, &plen, &no, &count) != 0 || count < 2)
+		return gguf_stale_temps(path, 1, bytes, err);
+	*bytes = 0;
+	for (k = 1; k <= count; k++) {
+		sp = gguf_set_path(path, plen, k, count);
+		r = access(sp, F_OK) == 0 ? gguf_stale_temps(sp, 1, &b, err) :
+		    0;
+		free(sp);
+		if (r < 0)
+			return -1;
+		if (r > 0) {
+			n += r;
+			*bytes += b;
+		}
+	}
+	return n;
+}
+
 int
 cmd_recover(int argc, char **argv)
 {
@@ -845,7 +907,7 @@ cmd_recover(int argc, char **argv)
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}
-	if ((n = gguf_stale_temps(path, 1, &bytes, &err)) < 0) {
+	if ((n = stale_temps(path, &bytes, &err)) < 0) {
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}

@@ -1196,3 +1196,55 @@ gguf_doc_diff(struct gguf_doc *d, struct gguf_change **out)
 	*out = ch;
 	return n;
 }
+
+/* ------------------------------------------------------------ split sets */
+
+int
+gguf_doc_adopt_shard(struct gguf_doc *dk, struct gguf_doc *set, unsigned k,
+    struct gguf_err *err)
+{
+	const struct gguf_file	*s = gguf_shard(set->f, k);
+	uint64_t		 i, base = 0, n;
+
+	if (s == NULL || gguf_layout(dk->f)->n_tensors !=
+	    gguf_layout(s)->n_tensors || gguf_layout(dk->f)->n_kv !=
+	    gguf_layout(s)->n_kv)
+		return gguf_errf(err, -1, "the shard is not the file that was "
+		    "opened");
+	for (i = 0; i < set->n_ten; i++) {
+		if (gguf_tensor_at(set->f, i)->shard == k)
+			break;
+		base++;
+	}
+	n = gguf_layout(dk->f)->n_tensors;
+	if (base + n > set->n_ten)
+		return gguf_errf(err, -1, "the shard is not the file that was "
+		    "opened");
+	for (i = 0; i < n; i++) {
+		if (gguf_tensor_at(set->f, base + i)->shard != k)
+			return gguf_errf(err, -1, "the shard is not the file "
+			    "that was opened");
+		st_drop(&dk->ten[i]);
+		dk->ten[i] = st_copy(&set->ten[base + i]);
+	}
+	if (k == 0) {
+		if (set->n_src_kv != dk->n_src_kv)
+			return gguf_errf(err, -1, "the shard is not the file "
+			    "that was opened");
+		if (set->n_kv > dk->cap_kv) {
+			dk->kv = xreallocarray(dk->kv, (size_t)set->n_kv,
+			    sizeof *dk->kv);
+			memset(dk->kv + dk->cap_kv, 0, (size_t)(set->n_kv -
+			    dk->cap_kv) * sizeof *dk->kv);
+			dk->cap_kv = set->n_kv;
+		}
+		for (i = 0; i < set->n_kv; i++) {
+			if (i < dk->n_kv)
+				st_drop(&dk->kv[i]);
+			dk->kv[i] = st_copy(&set->kv[i]);
+		}
+		dk->n_kv = set->n_kv;
+	}
+	dk->kvix.dirty = dk->tix.dirty = 1;
+	return 0;
+}

@@ -95,8 +95,9 @@ struct gguf_doc		*gguf_doc_open(const char *path, struct gguf_err *err);
 /*
  * The same, but a shard of a split model opens the whole set as one
  * document (set.h: flags GGUF_OPEN_*; GGUF_OPEN_ALONE is gguf_doc_open).
- * A set is read-only here: it can be saved to another path (as one file),
- * not over its shards.
+ * Saved to another path, a set becomes one file; saved as itself, each
+ * edit goes to the shard it belongs to and the changed shards are
+ * replaced as one transaction (setsave.c).
  */
 struct gguf_doc		*gguf_doc_open_set(const char *path, unsigned flags,
 			    struct gguf_err *err);
@@ -365,6 +366,7 @@ struct gguf_save_opts {
 
 #define GGUF_SAVE_REWRITE	1	/* temp file + fsync + rename */
 #define GGUF_SAVE_INPLACE	2	/* journaled header rewrite */
+#define GGUF_SAVE_SET		3	/* a split set's changed shards, rewritten */
 
 #define GGUF_MAX_NOTICES	8
 
@@ -376,6 +378,8 @@ struct gguf_save_info {
 	uint64_t	 reserve;	/* bytes held by the reserve entry */
 	int		 relayout;	/* tensor data was re-laid out */
 	unsigned long	 nlink;		/* names (hard links) of the target */
+	unsigned	 n_shards;	/* GGUF_SAVE_SET: shards of the set */
+	unsigned	 shards_written;	/* and those written anew */
 	size_t		 n_notices;
 	char		 notices[GGUF_MAX_NOTICES][160];	/* what was normalised */
 };
@@ -393,7 +397,8 @@ int	gguf_doc_plan_save(struct gguf_doc *d, const struct gguf_save_opts *o,
  * Saves the document as GGUF v3. To another path: always a new file
  * written beside the target, fsynced and renamed over it. To its own
  * file: in place (journaled, header only) when the data section does not
- * move, else the same atomic rewrite. Any failure leaves the target as it
+ * move, else the same atomic rewrite. A split set saved as itself
+ * rewrites the shards that change, all or none (setsave.c). Any failure leaves the target as it
  * was and removes the temporary file; err says what failed.
  *
  * After a successful save of the document to its own file, the document
@@ -431,8 +436,9 @@ void	gguf_journal_path(const char *path, char *buf, size_t len);
 int	gguf_journal_exists(const char *path);
 /*
  * Rolls back an interrupted in-place save of path (links followed) from
- * its journal, holding the save lock: returns 1 after restoring the old
- * header, 2 if the journal was incomplete (the model had not been touched
+ * its journal, or the interrupted save of the split set path is a shard
+ * of from the set's journal (beside its first shard), holding the save
+ * lock: returns 1 after restoring the old header (every old shard), 2 if the journal was incomplete (the model had not been touched
  * yet) and was removed, 0 if there is no journal, -1 with err set on
  * failure: another process is saving the file, or the file is not the
  * one the journal was made for (it is then left as it is, and so is the
@@ -451,7 +457,7 @@ int	gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
 /*
  * Fault injection for tests: when the environment variable GGUFED_FAULT
  * names a step of the save ("tmp-written", "journal-written", "torn",
- * "header-written"), the process stops dead at that step (_exit with
+ * "header-written"; for a set "set-journal-written", "set-shard-renamed"), the process stops dead at that step (_exit with
  * GGUF_FAULT_EXIT), as a crash or power cut would stop it. When the hook
  * below is set, it is asked instead, and a non-zero answer makes the step
  * fail as an I/O error would. GGUFED_FAULT can also make the Nth write,

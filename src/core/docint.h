@@ -6,6 +6,7 @@
 #ifndef GGUF_DOCINT_H
 #define GGUF_DOCINT_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <stdint.h>
@@ -193,6 +194,57 @@ int	gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 int	gguf_fault(const char *step, struct gguf_err *err);
 
 /*
+ * save.c's pieces that the save of a split set (setsave.c) shares.
+ */
+struct savelock {
+	int	 fd;
+	char	*path;
+	long	 stale;		/* the process a lock left behind named, or 0 */
+};
+
+/* The lock of the file real (resolved) for a save or a recovery. */
+int	gguf_lock_take(const char *real, struct savelock *lk,
+	    struct gguf_err *err);
+void	gguf_lock_release(struct savelock *lk);
+/* The path with its symlinks resolved (or as it is), allocated. */
+char	*gguf_resolve(const char *path);
+void	gguf_split_path(const char *path, char **dir, char **base);
+/* fsyncs the directory that holds path. */
+int	gguf_sync_dir(const char *path, struct gguf_err *err);
+int	gguf_pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
+	    struct gguf_err *err);
+int	gguf_read_only(const struct stat *st, const char *path);
+int	gguf_create_temp(const char *dir, const char *base, char **tmp,
+	    struct gguf_err *err);
+int	gguf_write_temp(struct gguf_doc *d, const struct wplan *p,
+	    const char *target, const struct gguf_save_opts *o,
+	    struct gguf_save_info *info, char **tmp, struct gguf_err *err);
+
+/*
+ * doc.c: makes dk (shard k of set, opened alone) carry the edits of the
+ * set's document that belong to it: every metadata edit for shard 0, the
+ * edits of its own tensors. -1 with err if dk is not that shard.
+ */
+int	gguf_doc_adopt_shard(struct gguf_doc *dk, struct gguf_doc *set,
+	    unsigned k, struct gguf_err *err);
+
+/*
+ * setsave.c: the save of a split set over its shards, as one
+ * transaction, its plan, and the recovery of one that was interrupted.
+ */
+int	gguf_set_save(struct gguf_doc *d, const struct gguf_save_opts *o,
+	    struct gguf_save_info *info, struct gguf_err *err);
+int	gguf_set_plan(struct gguf_doc *d, const struct gguf_save_opts *o,
+	    struct gguf_save_info *info, struct gguf_err *err);
+/* Whether the file at jpath is the journal of a set's save. */
+int	gguf_set_journal_is(const char *jpath);
+/*
+ * Rolls back the set's save that left the journal jpath (beside its
+ * first shard): 1 rolled back, 2 an incomplete journal removed, -1 err.
+ */
+int	gguf_set_recover(const char *jpath, struct gguf_err *err);
+
+/*
  * io.c: the system calls of a save, each of which GGUFED_FAULT can make
  * fail (see io.c). Same contracts as the calls they wrap.
  */
@@ -205,6 +257,7 @@ int	gguf_io_fsync(int fd);
 int	gguf_io_close(int fd);
 int	gguf_io_rename(const char *from, const char *to);
 int	gguf_io_unlink(const char *path);
+int	gguf_io_link(const char *from, const char *to);
 int	gguf_io_open(const char *path, int flags, mode_t mode);
 int	gguf_io_fallocate(int fd, off_t len);	/* mode 0, from offset 0 */
 /* 1 if GGUFED_FAULT makes this allocation fail (xmalloc.c). */

@@ -19,6 +19,9 @@
  *				environment variable GGUFED_STALL exists (at
  *				most a minute): a slow disk, for tests that
  *				look at a save while it runs
+ *		OP:N:crash	the process ends (_exit, status
+ *				GGUF_FAULT_EXIT) before the Nth call of OP,
+ *				as a crash or a power cut would end it
  *		map:N:stop	the process stops itself (SIGSTOP) before
  *				the Nth guarded read of mapped tensor data,
  *				so that a test can change the file under it
@@ -28,7 +31,7 @@
  *				middle of the write that crosses the limit
  *	OP	write (write, pwrite, copy_file_range), read (pread of
  *		tensor data, copy_file_range), fsync, close, rename,
- *		unlink, open, fallocate, map (a guarded read of the
+ *		unlink, link, open, fallocate, map (a guarded read of the
  *		mapping, see guard.c: stop only), alloc (xmalloc.c:
  *		every allocation that must not fail)
  *	ERR	ENOSPC EIO EDQUOT EFBIG EACCES EPERM EROFS EINTR ENOMEM, or
@@ -56,12 +59,12 @@
 
 enum io_op {
 	IO_WRITE, IO_READ, IO_FSYNC, IO_CLOSE, IO_RENAME, IO_UNLINK, IO_OPEN,
-	IO_FALLOCATE, IO_MAP, IO_ALLOC, IO_NOPS
+	IO_FALLOCATE, IO_MAP, IO_ALLOC, IO_LINK, IO_NOPS
 };
 
 static const char *const	op_names[IO_NOPS] = {
 	"write", "read", "fsync", "close", "rename", "unlink", "open",
-	"fallocate", "map", "alloc"
+	"fallocate", "map", "alloc", "link"
 };
 
 #define MAX_RULES	16
@@ -69,6 +72,7 @@ static const char *const	op_names[IO_NOPS] = {
 #define ERR_STALL	(-2)
 #define STALL_MAX_MS	60000
 #define ERR_STOP	(-3)
+#define ERR_CRASH	(-4)
 
 struct rule {
 	enum io_op	op;
@@ -95,7 +99,7 @@ parse_err(const char *s, size_t n)
 		{ "EFBIG", EFBIG }, { "EACCES", EACCES }, { "EPERM", EPERM },
 		{ "EROFS", EROFS }, { "EINTR", EINTR }, { "ENOMEM", ENOMEM },
 		{ "short", ERR_SHORT }, { "stall", ERR_STALL },
-		{ "stop", ERR_STOP },
+		{ "stop", ERR_STOP }, { "crash", ERR_CRASH },
 	};
 	size_t	i;
 	char	buf[16];
@@ -188,6 +192,8 @@ fault(enum io_op op)
 		if (rules[i].op != op || (n != rules[i].nth &&
 		    !(rules[i].from_on && n > rules[i].nth)))
 			continue;
+		if (rules[i].err == ERR_CRASH)
+			_exit(GGUF_FAULT_EXIT);
 		if (rules[i].err != ERR_STALL)
 			return rules[i].err;
 		stall();
@@ -335,6 +341,12 @@ int
 gguf_io_unlink(const char *path)
 {
 	PLAIN(IO_UNLINK, unlink(path));
+}
+
+int
+gguf_io_link(const char *from, const char *to)
+{
+	PLAIN(IO_LINK, link(from, to));
 }
 
 int

@@ -86,6 +86,7 @@
 #include <unistd.h>
 
 #include "docint.h"
+#include "set.h"
 
 #define JOURNAL_SUFFIX	".ggufed-journal"
 #define JOURNAL_MAGIC	"GGUFEDJ2"
@@ -119,8 +120,8 @@ gguf_fault(const char *step, struct gguf_err *err)
 
 /* ---------------------------------------------------------------- helpers */
 
-static void
-split_path(const char *path, char **dir, char **base)
+void
+gguf_split_path(const char *path, char **dir, char **base)
 {
 	const char	*slash = strrchr(path, '/');
 
@@ -136,13 +137,13 @@ split_path(const char *path, char **dir, char **base)
 	}
 }
 
-static int
-sync_dir(const char *path, struct gguf_err *err)
+int
+gguf_sync_dir(const char *path, struct gguf_err *err)
 {
 	char	*dir, *base;
 	int	 fd, rc = 0;
 
-	split_path(path, &dir, &base);
+	gguf_split_path(path, &dir, &base);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || gguf_io_fsync(fd) != 0)
 		rc = gguf_errf(err, -1, "syncing the directory: %s",
@@ -154,8 +155,8 @@ sync_dir(const char *path, struct gguf_err *err)
 	return rc;
 }
 
-static int
-pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
+int
+gguf_pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
     struct gguf_err *err)
 {
 	ssize_t	w;
@@ -176,8 +177,8 @@ pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
 }
 
 /* The path with its symlinks resolved, or the path itself if it cannot be. */
-static char *
-resolve(const char *path)
+char *
+gguf_resolve(const char *path)
 {
 	char	*real, *r;
 
@@ -192,19 +193,13 @@ resolve(const char *path)
  * Read-only by its mode bits: nobody may write it, or we may not. The
  * bits are looked at even where access() would say yes (the superuser).
  */
-static int
-read_only(const struct stat *st, const char *path)
+int
+gguf_read_only(const struct stat *st, const char *path)
 {
 	return (st->st_mode & 0222) == 0 || access(path, W_OK) != 0;
 }
 
 /* ------------------------------------------------------------------- lock */
-
-struct savelock {
-	int	 fd;
-	char	*path;
-	long	 stale;		/* the process a lock left behind named, or 0 */
-};
 
 static void
 lock_path(const char *real, char *buf, size_t len)
@@ -268,7 +263,7 @@ gguf_save_holder(const char *path)
 	long	 pid = 0;
 	int	 fd;
 
-	real = resolve(path);
+	real = gguf_resolve(path);
 	lock_path(real, lp, sizeof lp);
 	free(real);
 	if ((fd = open(lp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
@@ -283,8 +278,8 @@ gguf_save_holder(const char *path)
  * Takes the lock of the file real (resolved) for a save or a recovery.
  * A lock file nobody holds is taken over: lk->stale says whose it was.
  */
-static int
-lock_take(const char *real, struct savelock *lk, struct gguf_err *err)
+int
+gguf_lock_take(const char *real, struct savelock *lk, struct gguf_err *err)
 {
 	struct stat	a, b;
 	char		lp[4096], buf[32];
@@ -332,8 +327,8 @@ lock_take(const char *real, struct savelock *lk, struct gguf_err *err)
 	return 0;
 }
 
-static void
-lock_release(struct savelock *lk)
+void
+gguf_lock_release(struct savelock *lk)
 {
 	if (lk->fd < 0)
 		return;
@@ -386,8 +381,8 @@ check_source(struct gguf_doc *d, int force, struct gguf_err *err)
 
 /* ---------------------------------------------------------------- rewrite */
 
-static int
-create_temp(const char *dir, const char *base, char **tmp,
+int
+gguf_create_temp(const char *dir, const char *base, char **tmp,
     struct gguf_err *err)
 {
 	static unsigned	 seq;
@@ -524,19 +519,26 @@ explain_limit(uint64_t size, struct gguf_err *err)
 	    sizeof b));
 }
 
-static int
-rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
-    const struct gguf_save_opts *o, struct gguf_save_info *info,
+/*
+ * Writes the whole new file beside target as a rewrite does, up to the
+ * rename: created private, space reserved, written, given the target's
+ * owner and mode, fsynced, closed and read back. *tmp gets its path; on
+ * failure it is removed (and *tmp NULL).
+ */
+int
+gguf_write_temp(struct gguf_doc *d, const struct wplan *p, const char *target,
+    const struct gguf_save_opts *o, struct gguf_save_info *info, char **tmp,
     struct gguf_err *err)
 {
 	struct wsink	 s;
-	char		*dir, *base, *tmp = NULL;
+	char		*dir, *base;
 	int		 fd, rc = -1;
 
-	split_path(target, &dir, &base);
+	*tmp = NULL;
+	gguf_split_path(target, &dir, &base);
 	gguf_sink_init(&s, -1, 0, NULL, NULL);
 	/* Private while it is written: the owner and mode come last. */
-	fd = create_temp(dir, base, &tmp, err);
+	fd = gguf_create_temp(dir, base, tmp, err);
 	if (fd < 0)
 		goto out;
 	if (reserve_space(fd, d->fd, p->file_size, err) != 0)
@@ -559,8 +561,36 @@ rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
 	}
 	fd = -1;
 	if (gguf_fault("tmp-written", err) != 0 ||
-	    verify(tmp, p, err) != 0 ||
-	    check_source(d, o->force, err) < 0)
+	    verify(*tmp, p, err) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc != 0)
+		explain_limit(p->file_size, err);
+	if (fd >= 0)
+		close(fd);
+	if (rc != 0 && *tmp != NULL) {
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	gguf_sink_free(&s);
+	free(dir);
+	free(base);
+	return rc;
+}
+
+static int
+rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
+    const struct gguf_save_opts *o, struct gguf_save_info *info,
+    struct gguf_err *err)
+{
+	char	*tmp = NULL;
+	int	 rc = -1;
+
+	if (gguf_write_temp(d, p, target, o, info, &tmp, err) != 0)
+		return -1;
+	if (check_source(d, o->force, err) < 0)
 		goto out;
 	if (gguf_io_rename(tmp, target) != 0) {
 		gguf_errf(err, -1, "rename: %s", strerror(errno));
@@ -568,23 +598,16 @@ rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
 	}
 	free(tmp);
 	tmp = NULL;
-	if (sync_dir(target, err) != 0)
+	if (gguf_sync_dir(target, err) != 0)
 		goto out;
 	info->how = GGUF_SAVE_REWRITE;
 	info->written = p->file_size;
 	rc = 0;
 out:
-	if (rc != 0)
-		explain_limit(p->file_size, err);
-	if (fd >= 0)
-		close(fd);
 	if (tmp != NULL) {
 		unlink(tmp);
 		free(tmp);
 	}
-	gguf_sink_free(&s);
-	free(dir);
-	free(base);
 	return rc;
 }
 
@@ -593,10 +616,29 @@ out:
 void
 gguf_journal_path(const char *path, char *buf, size_t len)
 {
-	char	*real = resolve(path);
+	char	*real = gguf_resolve(path);
 
 	snprintf(buf, len, "%s%s", real, JOURNAL_SUFFIX);
 	free(real);
+}
+
+/*
+ * The journal of a set's save beside the first shard of the set path is
+ * a shard of, in buf: 1 if there is one.
+ */
+static int
+set_journal(const char *path, char *buf, size_t len)
+{
+	size_t	 plen;
+	unsigned no, count;
+	char	*first;
+
+	if (gguf_set_name(path, &plen, &no, &count) != 0 || count < 2)
+		return 0;
+	first = gguf_set_path(path, plen, 1, count);
+	gguf_journal_path(first, buf, len);
+	free(first);
+	return gguf_set_journal_is(buf);
 }
 
 int
@@ -606,7 +648,9 @@ gguf_journal_exists(const char *path)
 	struct stat	st;
 
 	gguf_journal_path(path, jp, sizeof jp);
-	return lstat(jp, &st) == 0;
+	if (lstat(jp, &st) == 0)
+		return 1;
+	return set_journal(path, jp, sizeof jp);
 }
 
 /* What a journal says besides the bytes. */
@@ -706,9 +750,9 @@ write_journal(const char *jpath, const struct stat *st, const uint8_t *old,
 		return gguf_errf(err, -1, "cannot create the journal: %s",
 		    strerror(errno));
 	}
-	if (pwrite_all(fd, head, JOURNAL_HEAD, 0, err) != 0 ||
-	    pwrite_all(fd, saved, h.len, JOURNAL_HEAD, err) != 0 ||
-	    pwrite_all(fd, nw + lo, h.len, JOURNAL_HEAD + h.len, err) != 0)
+	if (gguf_pwrite_all(fd, head, JOURNAL_HEAD, 0, err) != 0 ||
+	    gguf_pwrite_all(fd, saved, h.len, JOURNAL_HEAD, err) != 0 ||
+	    gguf_pwrite_all(fd, nw + lo, h.len, JOURNAL_HEAD + h.len, err) != 0)
 		goto fail;
 	if (gguf_io_fsync(fd) != 0) {
 		gguf_errf(err, -1, "fsync of the journal: %s", strerror(errno));
@@ -721,7 +765,7 @@ write_journal(const char *jpath, const struct stat *st, const uint8_t *old,
 	}
 	fd = -1;
 	/* Not durable, so not relied on: the model is still untouched. */
-	if (sync_dir(jpath, err) != 0)
+	if (gguf_sync_dir(jpath, err) != 0)
 		goto fail;
 	return 0;
 fail:
@@ -793,11 +837,11 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 	fault = getenv("GGUFED_FAULT");
 	if (gguf_fault_hook == NULL && fault != NULL &&
 	    strcmp(fault, "torn") == 0) {
-		pwrite_all(fd, nw + lo, (hi - lo + 1) / 2, lo, err);
+		gguf_pwrite_all(fd, nw + lo, (hi - lo + 1) / 2, lo, err);
 		fsync(fd);
 		_exit(GGUF_FAULT_EXIT);
 	}
-	if (pwrite_all(fd, nw + lo, hi - lo, lo, err) != 0)
+	if (gguf_pwrite_all(fd, nw + lo, hi - lo, lo, err) != 0)
 		goto rollback;
 	if (gguf_io_fsync(fd) != 0) {
 		gguf_errf(err, -1, "fsync: %s", strerror(errno));
@@ -811,7 +855,7 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 		goto rollback;
 	}
 	fd = -1;
-	if (gguf_io_unlink(jpath) != 0 || sync_dir(jpath, err) != 0) {
+	if (gguf_io_unlink(jpath) != 0 || gguf_sync_dir(jpath, err) != 0) {
 		gguf_errf(err, -1, "the header was saved but the journal could "
 		    "not be removed: %s", strerror(errno));
 		goto out;
@@ -825,9 +869,9 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 
 rollback:
 	/* Put the old region back now; if that fails too, the journal stays. */
-	if (fd >= 0 && pwrite_all(fd, saved, hi - lo, lo, &e2) == 0 &&
+	if (fd >= 0 && gguf_pwrite_all(fd, saved, hi - lo, lo, &e2) == 0 &&
 	    gguf_io_fsync(fd) == 0 && gguf_io_unlink(jpath) == 0) {
-		sync_dir(jpath, &e2);
+		gguf_sync_dir(jpath, &e2);
 		journal = 0;
 	}
 out:
@@ -914,10 +958,15 @@ gguf_recover(const char *path, struct gguf_err *err)
 	ssize_t		 n;
 	int		 jfd = -1, mfd = -1, rc = -1, valid = 0;
 
+	/* A set's journal (beside its first shard) rolls back every shard. */
+	gguf_journal_path(path, jpath, sizeof jpath);
+	if (gguf_set_journal_is(jpath) || (access(jpath, F_OK) != 0 &&
+	    set_journal(path, jpath, sizeof jpath)))
+		return gguf_set_recover(jpath, err);
 	/* One name for both: the file the links lead to. */
-	real = resolve(path);
+	real = gguf_resolve(path);
 	snprintf(jpath, sizeof jpath, "%s%s", real, JOURNAL_SUFFIX);
-	if (lock_take(real, &lk, err) != 0) {
+	if (gguf_lock_take(real, &lk, err) != 0) {
 		if (gguf_save_holder(real) == 0 &&
 		    !gguf_journal_exists(real))
 			rc = 0;		/* nothing to recover, nobody saving */
@@ -961,7 +1010,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 			    strerror(errno));
 			goto out;
 		}
-		sync_dir(jpath, err);
+		gguf_sync_dir(jpath, err);
 		rc = 2;
 		goto out;
 	}
@@ -982,7 +1031,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 		    why);
 		goto out;
 	}
-	if (pwrite_all(mfd, j, h.len, h.off, err) != 0)
+	if (gguf_pwrite_all(mfd, j, h.len, h.off, err) != 0)
 		goto out;
 	if (gguf_io_fsync(mfd) != 0) {
 		gguf_errf(err, -1, "fsync: %s", strerror(errno));
@@ -993,7 +1042,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 		    strerror(errno));
 		goto out;
 	}
-	if (sync_dir(jpath, err) != 0)
+	if (gguf_sync_dir(jpath, err) != 0)
 		goto out;
 	rc = 1;
 out:
@@ -1003,7 +1052,7 @@ out:
 		close(jfd);
 	if (mfd >= 0)
 		close(mfd);
-	lock_release(&lk);
+	gguf_lock_release(&lk);
 	free(real);
 	return rc;
 }
@@ -1039,21 +1088,27 @@ gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
 	struct stat	 st;
 	DIR		*dp;
 	char		*real, *dir, *base, *full;
-	size_t		 len;
-	int		 n = 0;
+	size_t		 len, plen;
+	unsigned	 no, count;
+	int		 n = 0, backup;
 
 	if (bytes != NULL)
 		*bytes = 0;
-	real = resolve(path);
-	split_path(real, &dir, &base);
-	free(real);
+	real = gguf_resolve(path);
+	gguf_split_path(real, &dir, &base);
 	if ((dp = opendir(dir)) == NULL) {
+		free(real);
 		free(dir);
 		free(base);
 		return 0;
 	}
+	/* A set's save that committed and died leaves backups behind. */
+	backup = gguf_set_name(real, &plen, &no, &count) == 0 &&
+	    !gguf_journal_exists(real) && gguf_save_holder(real) == 0;
 	while ((de = readdir(dp)) != NULL) {
-		if (!stale_temp(de->d_name, base))
+		if (!stale_temp(de->d_name, base) && !(backup &&
+		    strncmp(de->d_name, base, strlen(base)) == 0 &&
+		    strcmp(de->d_name + strlen(base), ".ggufed-old") == 0))
 			continue;
 		len = strlen(dir) + strlen(de->d_name) + 2;
 		full = xmalloc(len);
@@ -1071,6 +1126,7 @@ gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
 		n++;
 	}
 	closedir(dp);
+	free(real);
 	free(dir);
 	free(base);
 	return n;
@@ -1103,7 +1159,7 @@ target_get(struct gguf_doc *d, const struct gguf_save_opts *o,
 	if (o->path == NULL)
 		t->path = xstrdup(d->real);
 	else if (lstat(o->path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-		t->path = resolve(o->path);
+		t->path = gguf_resolve(o->path);
 		if (strcmp(t->path, o->path) == 0) {
 			free(t->path);
 			t->path = NULL;
@@ -1129,15 +1185,15 @@ target_get(struct gguf_doc *d, const struct gguf_save_opts *o,
 		    "forced");
 		goto out;
 	}
-	t->ro = t->exists && read_only(&t->st, t->path);
+	t->ro = t->exists && gguf_read_only(&t->st, t->path);
 	if (t->ro && !o->force) {
 		gguf_errf(err, -1, "the file is read-only (mode %04o): not "
 		    "writing it unless forced", (unsigned)(t->st.st_mode &
 		    07777));
 		goto out;
 	}
-	split_path(t->path, &dir, &base);
-	if (stat(dir, &dst) == 0 && read_only(&dst, dir) && !o->force)
+	gguf_split_path(t->path, &dir, &base);
+	if (stat(dir, &dst) == 0 && gguf_read_only(&dst, dir) && !o->force)
 		gguf_errf(err, -1, "the directory %s is read-only (mode %04o): "
 		    "not writing there unless forced", dir,
 		    (unsigned)(dst.st_mode & 07777));
@@ -1173,10 +1229,6 @@ decide(struct gguf_doc *d, const struct gguf_save_opts *o,
 	long	pid;
 
 	memset(info, 0, sizeof *info);
-	if (o->path == NULL && gguf_n_shards(d->f) > 0)
-		return gguf_errf(err, -1, "a split model cannot be saved over "
-		    "its shards: save it as one file (merge), or open the "
-		    "shard alone (--shard) to edit it");
 	if (gguf_journal_exists(d->real)) {
 		if ((pid = gguf_save_holder(d->real)) != 0)
 			return held_err(pid, err);
@@ -1214,11 +1266,13 @@ gguf_doc_plan_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 	memset(&t, 0, sizeof t);
 	if (o->path == NULL) {
 		t.exists = stat(d->real, &t.st) == 0;
-		t.ro = t.exists && read_only(&t.st, d->real);
+		t.ro = t.exists && gguf_read_only(&t.st, d->real);
 	} else
 		t.exists = stat(o->path, &t.st) == 0;
 	if ((pid = gguf_save_holder(o->path != NULL ? o->path : d->real)) != 0)
 		return held_err(pid, err);
+	if (o->path == NULL && gguf_n_shards(d->f) > 0)
+		return gguf_set_plan(d, o, info, err);
 	if (decide(d, o, &t, &p, info, err) != 0)
 		return -1;
 	gguf_plan_free(&p);
@@ -1237,7 +1291,16 @@ gguf_doc_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 
 	if (target_get(d, o, &t, err) != 0)
 		return -1;
-	if (lock_take(t.path, &lk, err) != 0) {
+	if (o->path == NULL && gguf_n_shards(d->f) > 0) {
+		free(t.path);
+		if (gguf_set_save(d, o, info, err) != 0)
+			return -1;
+		if (!o->no_reopen && info->shards_written > 0 &&
+		    gguf_doc_reload(d, err) != 0)
+			return 1;
+		return 0;
+	}
+	if (gguf_lock_take(t.path, &lk, err) != 0) {
 		free(t.path);
 		return -1;
 	}
@@ -1256,7 +1319,7 @@ gguf_doc_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 		rc = rewrite(d, &p, t.path, o, info, err);
 	gguf_plan_free(&p);
 out:
-	lock_release(&lk);
+	gguf_lock_release(&lk);
 	free(t.path);
 	if (rc != 0)
 		return -1;

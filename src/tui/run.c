@@ -326,7 +326,8 @@ run_save(struct app *a)
 		return;
 	}
 	a->save_how = info.how == GGUF_SAVE_INPLACE ? "Saving in place" :
-	    "Saving (rewriting the file)";
+	    info.how == GGUF_SAVE_SET ? "Saving the set (rewriting the "
+	    "changed shards)" : "Saving (rewriting the file)";
 	/* An in-place save changes every name of the file, a rewrite one. */
 	links[0] = '\0';
 	if (info.nlink > 1 && info.how == GGUF_SAVE_INPLACE)
@@ -346,7 +347,8 @@ run_save(struct app *a)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &sa, &oxfsz);
 	/* The proof that the data survived: source kept open through it. */
-	prove = gguf_proof_begin(a->doc, &proof, NULL) == 0;
+	prove = info.how != GGUF_SAVE_SET &&
+	    gguf_proof_begin(a->doc, &proof, NULL) == 0;
 	rc = gguf_doc_save(a->doc, &o, &info, &err);
 	sigaction(SIGXFSZ, &oxfsz, NULL);
 	secs = (app_now_ms() - a->save_t0) / 1e3;
@@ -365,7 +367,8 @@ run_save(struct app *a)
 	}
 	if (a->save_path != NULL || rc == 1) {
 		/* Go on with the saved file. */
-		nd = gguf_doc_open(target, &err);
+		nd = a->save_path != NULL ? gguf_doc_open(target, &err) :
+		    gguf_doc_open_set(target, a->open_flags, &err);
 		if (nd == NULL) {
 			if (prove)
 				gguf_proof_free(&proof);
@@ -401,6 +404,10 @@ run_save(struct app *a)
 	if (bad)
 		app_error(a, "saved %s, but the save did not keep the tensor "
 		    "data:\n%s", target, proved);
+	else if (info.how == GGUF_SAVE_SET)
+		app_msg(a, 0, "saved %s: %u of the set's %u shards rewritten "
+		    "(%s) in %.2f s, all or none; tensor data not verified",
+		    target, info.shards_written, info.n_shards, size, secs);
 	else
 		app_msg(a, 0, "saved %s %s: %s in %.2f s%s; %s", target,
 		    info.how == GGUF_SAVE_INPLACE ? "in place" :

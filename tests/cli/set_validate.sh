@@ -57,12 +57,12 @@ ok $? "a missing first shard: the error names it"
 ok $? "--shard opens a shard whose set is incomplete"
 
 fresh count
-"$GGUFED" set -q "$s2" split.count 4 -i
+"$GGUFED" set -q --shard "$s2" split.count 4 -i
 expect error "$s2: split.count is 4 but the set has 3 shards by its file names" \
     "split.count disagreeing with the files"
 
 fresh repeat
-"$GGUFED" set -q "$s3" split.no 1 -i
+"$GGUFED" set -q --shard "$s3" split.no 1 -i
 expect error "$s3: split.no is 1 but the file is named as shard 3 of 3 (split.no 2)" \
     "a split.no that is not its file's"
 grep -q -F "error: $s1: split.no 1 is in 2 shards of the set" "$scratch/v" &&
@@ -70,12 +70,12 @@ grep -q -F "error: $s1: split.no 1 is in 2 shards of the set" "$scratch/v" &&
 ok $? "a repeated split.no and the gap it leaves"
 
 fresh tcount
-"$GGUFED" set -q "$s1" split.tensors.count 40 -i
+"$GGUFED" set -q --shard "$s1" split.tensors.count 40 -i
 expect error "$s1: split.tensors.count is 40 but the set holds 39 tensors" \
     "split.tensors.count not the tensors found"
 
 fresh twice
-"$GGUFED" rename -q "$s3" output.weight token_embd.weight -i
+"$GGUFED" rename -q --shard "$s3" output.weight token_embd.weight -i
 expect error "$s3: tensor \"token_embd.weight\" is in $s1 too" \
     "a tensor name in two shards"
 
@@ -95,19 +95,19 @@ grep -q -F "lies beyond the end of the file" "$scratch/v"
 ok $? "the truncated shard's finding says the data lies beyond the end"
 
 fresh meta
-"$GGUFED" set -q "$s2" general.name:str Stray -i 2>"$scratch/err"
+"$GGUFED" set -q --shard "$s2" general.name:str Stray -i 2>"$scratch/err"
 grep -q -F "$s2: warning: this is shard 2 of a split model: llama.cpp reads metadata from the first shard only" "$scratch/err"
 ok $? "a metadata edit of shard 2 warns that llama.cpp will not read it"
 expect warning "$s2: 1 metadata key besides split.* (\"general.name\"): llama.cpp reads metadata from the first shard only" \
     "metadata on shard 2: a warning"
 
 fresh align
-"$GGUFED" set -q "$s3" general.alignment:u32 64 -i
+"$GGUFED" set -q --shard "$s3" general.alignment:u32 64 -i
 expect warning "$s3: general.alignment is not the first shard's 32" \
     "a differing general.alignment: a warning"
 
 fresh nosplit
-"$GGUFED" rm -q "$s2" split.no -i
+"$GGUFED" rm -q --shard "$s2" split.no -i
 expect error "$s2: no split.no key" "a shard without split.no"
 
 fresh renamed
@@ -117,7 +117,7 @@ mv "$s1" first.gguf
 ok $? "a first shard renamed: llama.cpp cannot find the others"
 
 fresh plain
-"$GGUFED" rm -q "$s1" split.count -i
+"$GGUFED" rm -q --shard "$s1" split.count -i
 "$GGUFED" info "$s1" | grep -q '^tensors      15$'
 ok $? "a file named like a shard without split.count is a file of its own"
 

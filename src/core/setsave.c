@@ -1,0 +1,798 @@
+/*
+ * setsave.c - saving a split model over its shards, as one transaction.
+ *
+ * A document opened on a split set (set.h) holds the first shard's
+ * metadata and every shard's tensors. Saving it over the set makes one
+ * document per shard (the shard opened alone) carrying the edits that
+ * belong to it: every metadata edit goes to the first shard, where
+ * llama.cpp reads metadata; a tensor's rename, removal or conversion to
+ * the shard that holds it. The split keys stay what gguf-split writes:
+ * split.tensors.count follows the tensors of the whole set on every
+ * shard, and the first shard's split keys stay at the end of its keys
+ * (split.no, split.tensors.count, split.count) when keys are added. The
+ * split keys themselves are not edited by hand in a set.
+ *
+ * Only the shards that change are written, each as a whole new file
+ * beside it (as save.c's rewrite writes one). Then, so that a crash at
+ * any point leaves every shard old or every shard new:
+ *
+ *	1. every new shard is written to a temporary file beside its
+ *	   target, fsynced and read back;
+ *	2. the set's journal, "FIRST-SHARD.ggufed-journal", names every
+ *	   changed shard (its path, the identity of its old file, its new
+ *	   file and its backup); it is fsynced, and so is the directory;
+ *	3. each old shard gets a second name, its backup
+ *	   "SHARD.ggufed-old" (a hard link: no data is copied);
+ *	4. each new file is renamed over its shard;
+ *	5. the journal is removed (the commit), then the backups.
+ *
+ * Recovery always rolls back: with a complete journal, each backup is
+ * renamed back over its shard (a shard whose backup is missing was never
+ * replaced, since no rename comes before every backup exists), the new
+ * files are removed, then the journal. A journal that is incomplete was
+ * cut before any shard was touched: it is removed. `ggufed recover` on
+ * any shard finds the journal beside the first one. A crash after the
+ * commit leaves only backups, which the next save or recovery removes.
+ *
+ * Journal layout, little-endian:
+ *
+ *	0	"GGUFEDS1"
+ *	8	u64 n, the shards it names
+ *	16	n entries: u64 device, inode, size, mtime seconds and
+ *		nanoseconds of the old shard; u64 lengths of the three paths
+ *		(shard, new file, backup); the three paths
+ *	...	u64 hash of every byte before it
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "docint.h"
+#include "set.h"
+
+#define SET_MAGIC	"GGUFEDS1"
+#define JOURNAL_SUFFIX	".ggufed-journal"
+#define BACKUP_SUFFIX	".ggufed-old"
+#define SPLIT_NO	"split.no"
+#define SPLIT_COUNT	"split.count"
+#define SPLIT_TENSORS	"split.tensors.count"
+#define MAX_PATH_LEN	4096
+
+/* One changed shard of a save, or of a journal. */
+struct entry {
+	uint64_t	 dev, ino, size, mt_sec, mt_nsec;	/* old shard */
+	char		*target;	/* the shard, links followed */
+	char		*tmp;		/* its new file */
+	char		*bak;		/* the old file's second name */
+};
+
+struct shard {
+	struct gguf_doc	*d;		/* the shard alone, with its edits */
+	struct wplan	 p;
+	int		 planned;
+	int		 changed;
+	struct savelock	 lk;
+	struct entry	 e;
+};
+
+static int
+is_split_key(struct gguf_str s)
+{
+	return s.n >= 6 && memcmp(s.p, "split.", 6) == 0;
+}
+
+static void
+entry_free(struct entry *e)
+{
+	free(e->target);
+	free(e->tmp);
+	free(e->bak);
+	memset(e, 0, sizeof *e);
+}
+
+static char *
+suffixed(const char *path, const char *suffix)
+{
+	size_t	n = strlen(path) + strlen(suffix) + 1;
+	char	*s = xmalloc(n);
+
+	snprintf(s, n, "%s%s", path, suffix);
+	return s;
+}
+
+/* ------------------------------------------------------------- per shard */
+
+/* Sets key of dk to an integer scalar, at the end if append (or absent). */
+static int
+put_key(struct gguf_doc *dk, const char *key, uint32_t type, uint64_t bits,
+    int append, struct gguf_err *err)
+{
+	struct gguf_vbuild	 b;
+	struct gguf_value	*v;
+	int			 rc;
+
+	if (append && gguf_doc_kv_find(dk, key, strlen(key)) >= 0 &&
+	    gguf_doc_remove(dk, key, strlen(key), err) != 0)
+		return -1;
+	gguf_vb_init(&b, type, 0);
+	gguf_vb_bits(&b, bits);
+	v = gguf_vb_finish(&b);
+	rc = gguf_doc_set(dk, key, strlen(key), v, GGUF_SET_ADD |
+	    GGUF_SET_RETYPE | GGUF_SET_FORCE, NULL, err);
+	gguf_value_unref(v);
+	return rc != 0 ? -1 : 0;
+}
+
+/* A scalar split key of dk, or -1 if absent or not an integer. */
+static int64_t
+get_key(struct gguf_doc *dk, const char *key)
+{
+	struct gguf_val	*v = gguf_doc_get(dk, key, strlen(key));
+	int64_t		 x;
+
+	if (v == NULL || gguf_val_i64(v, &x) != 0)
+		return -1;
+	return x;
+}
+
+/*
+ * The first shard's split keys back at the end of its keys, in
+ * gguf-split's order, if a key was added after them.
+ */
+static int
+keys_last(struct gguf_doc *dk, struct gguf_err *err)
+{
+	struct gguf_doc_kv	kv;
+	uint64_t		i;
+	int			seen_split = 0, after = 0;
+	int64_t			no, cnt, tot;
+
+	for (i = 0; i < gguf_doc_n_kv(dk); i++) {
+		gguf_doc_kv(dk, i, &kv);
+		if (kv.flags & GGUF_ED_REMOVED)
+			continue;
+		if (is_split_key(kv.key))
+			seen_split = 1;
+		else if (seen_split)
+			after = 1;
+	}
+	if (!after)
+		return 0;
+	no = get_key(dk, SPLIT_NO);
+	cnt = get_key(dk, SPLIT_COUNT);
+	tot = get_key(dk, SPLIT_TENSORS);
+	if (no < 0 || cnt < 0 || tot < 0)
+		return 0;	/* a broken set: left as it is */
+	if (put_key(dk, SPLIT_NO, GGUF_VT_U16, (uint64_t)no, 1, err) != 0 ||
+	    put_key(dk, SPLIT_TENSORS, GGUF_VT_I32, (uint64_t)tot, 1,
+	    err) != 0 ||
+	    put_key(dk, SPLIT_COUNT, GGUF_VT_U16, (uint64_t)cnt, 1, err) != 0)
+		return -1;
+	return 0;
+}
+
+static void
+shards_free(struct shard *sh, unsigned n)
+{
+	unsigned	k;
+
+	for (k = 0; sh != NULL && k < n; k++) {
+		if (sh[k].planned)
+			gguf_plan_free(&sh[k].p);
+		gguf_doc_free(sh[k].d);
+		gguf_lock_release(&sh[k].lk);
+		if (sh[k].e.tmp != NULL)
+			unlink(sh[k].e.tmp);
+		entry_free(&sh[k].e);
+	}
+	free(sh);
+}
+
+/*
+ * The shards of the set d, each made a document of its own with the
+ * edits that belong to it, and planned if it changes. With lock, each
+ * shard's save lock is taken first.
+ */
+static int
+prepare(struct gguf_doc *d, const struct gguf_save_opts *o, int lock,
+    struct shard **out, unsigned *nout, struct gguf_save_info *info,
+    struct gguf_err *err)
+{
+	struct gguf_change	*ch = NULL;
+	struct gguf_save_info	 scratch;
+	struct gguf_err		 e;
+	struct shard		*sh;
+	unsigned		 n = (unsigned)gguf_n_shards(d->f), k;
+	uint64_t		 total = gguf_doc_live_tensors(d);
+	size_t			 nch, i;
+	const char		*path;
+	char			 buf[128];
+	long			 pid;
+
+	nch = gguf_doc_diff(d, &ch);
+	for (i = 0; i < nch; i++) {
+		if (ch[i].what == GGUF_CH_KV && (is_split_key(ch[i].new_name) ||
+		    (!(ch[i].flags & GGUF_ED_ADDED) &&
+		    is_split_key(ch[i].old_name)))) {
+			gguf_errf(err, -1, "\"%s\" was edited: the split keys "
+			    "of a set are kept by ggufed (open the shard alone "
+			    "with --shard to edit them)", gguf_pname_str(
+			    ch[i].new_name, buf, sizeof buf));
+			free(ch);
+			return -1;
+		}
+	}
+	free(ch);
+	if (total > INT32_MAX)
+		return gguf_errf(err, -1, "more tensors than "
+		    "split.tensors.count (i32) can count");
+	sh = xcalloc(n, sizeof *sh);
+	for (k = 0; k < n; k++)
+		sh[k].lk.fd = -1;
+	for (k = 0; k < n; k++) {
+		path = gguf_shard_path(d->f, k);
+		if (gguf_shard(d->f, k) == NULL) {
+			gguf_errf(err, -1, "shard %u of %u (%s) could not be "
+			    "read: the set cannot be saved over its shards",
+			    k + 1, n, path);
+			goto fail;
+		}
+		sh[k].e.target = gguf_resolve(path);
+		if (lock) {
+			if (gguf_lock_take(sh[k].e.target, &sh[k].lk,
+			    err) != 0)
+				goto named;
+		} else if ((pid = gguf_save_holder(sh[k].e.target)) != 0) {
+			gguf_errf(err, -1, pid > 0 ? "the file is being saved "
+			    "by process %ld: try again when it is done" :
+			    "the file is being saved by another process: try "
+			    "again when it is done", pid);
+			goto named;
+		}
+		if (gguf_journal_exists(sh[k].e.target)) {
+			gguf_errf(err, -1, "an interrupted save left a journal: "
+			    "recover it first");
+			goto named;
+		}
+		memset(&e, 0, sizeof e);
+		if ((sh[k].d = gguf_doc_open(path, &e)) == NULL) {
+			gguf_errf(err, -1, "%s", e.msg);
+			goto named;
+		}
+		if (gguf_doc_adopt_shard(sh[k].d, d, k, err) != 0 ||
+		    (k == 0 && keys_last(sh[k].d, err) != 0))
+			goto named;
+		if (get_key(sh[k].d, SPLIT_TENSORS) != (int64_t)total &&
+		    put_key(sh[k].d, SPLIT_TENSORS, GGUF_VT_I32, total, 0,
+		    err) != 0)
+			goto named;
+		ch = NULL;
+		sh[k].changed = gguf_doc_diff(sh[k].d, &ch) > 0;
+		free(ch);
+		if (!sh[k].changed)
+			continue;
+		memset(&scratch, 0, sizeof scratch);
+		if (gguf_plan(sh[k].d, o->reserve, &sh[k].p, k == 0 ? info :
+		    &scratch, err) != 0) {
+			gguf_plan_free(&sh[k].p);
+			goto named;
+		}
+		sh[k].planned = 1;
+	}
+	*out = sh;
+	*nout = n;
+	return 0;
+named:
+	{
+		char	msg[sizeof err->msg + 128];
+
+		snprintf(msg, sizeof msg, "shard %u of %u, %s: %s", k + 1, n,
+		    strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 :
+		    path, err->msg);
+		gguf_errf(err, -1, "%s", msg);
+	}
+fail:
+	shards_free(sh, n);
+	return -1;
+}
+
+static void
+fill_info(struct shard *sh, unsigned n, struct gguf_save_info *info)
+{
+	unsigned	k;
+
+	info->how = GGUF_SAVE_SET;
+	info->n_shards = n;
+	info->shards_written = 0;
+	info->file_size = 0;
+	for (k = 0; k < n; k++) {
+		if (!sh[k].changed)
+			continue;
+		info->shards_written++;
+		info->file_size += sh[k].p.file_size;
+		if (sh[k].p.relayout)
+			info->relayout = 1;
+	}
+}
+
+int
+gguf_set_plan(struct gguf_doc *d, const struct gguf_save_opts *o,
+    struct gguf_save_info *info, struct gguf_err *err)
+{
+	struct shard	*sh;
+	unsigned	 n;
+
+	memset(info, 0, sizeof *info);
+	if (prepare(d, o, 0, &sh, &n, info, err) != 0)
+		return -1;
+	fill_info(sh, n, info);
+	shards_free(sh, n);
+	return 0;
+}
+
+/* --------------------------------------------------------------- journal */
+
+static void
+put_str(struct gbuf *b, const char *s)
+{
+	gbuf_put(b, s, strlen(s));
+}
+
+static int
+journal_write(const char *jpath, struct shard *sh, unsigned n,
+    struct gguf_err *err)
+{
+	struct gbuf	b;
+	uint64_t	cnt = 0;
+	unsigned	k;
+	int		fd, rc = -1;
+
+	memset(&b, 0, sizeof b);
+	for (k = 0; k < n; k++)
+		cnt += sh[k].changed;
+	gbuf_put(&b, SET_MAGIC, 8);
+	gbuf_u64(&b, cnt, 0);
+	for (k = 0; k < n; k++) {
+		if (!sh[k].changed)
+			continue;
+		gbuf_u64(&b, sh[k].e.dev, 0);
+		gbuf_u64(&b, sh[k].e.ino, 0);
+		gbuf_u64(&b, sh[k].e.size, 0);
+		gbuf_u64(&b, sh[k].e.mt_sec, 0);
+		gbuf_u64(&b, sh[k].e.mt_nsec, 0);
+		gbuf_u64(&b, strlen(sh[k].e.target), 0);
+		gbuf_u64(&b, strlen(sh[k].e.tmp), 0);
+		gbuf_u64(&b, strlen(sh[k].e.bak), 0);
+		put_str(&b, sh[k].e.target);
+		put_str(&b, sh[k].e.tmp);
+		put_str(&b, sh[k].e.bak);
+	}
+	gbuf_u64(&b, gguf_hash(b.p, (size_t)b.n), 0);
+	fd = gguf_io_open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			gguf_errf(err, -1, "a journal of an interrupted save "
+			    "exists: recover first");
+		else
+			gguf_errf(err, -1, "cannot create the set's journal: "
+			    "%s", strerror(errno));
+		gbuf_free(&b);
+		return -1;
+	}
+	if (gguf_pwrite_all(fd, b.p, b.n, 0, err) != 0)
+		goto out;
+	if (gguf_io_fsync(fd) != 0) {
+		gguf_errf(err, -1, "fsync of the journal: %s", strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (gguf_io_close(fd) != 0 && rc == 0)
+		rc = gguf_errf(err, -1, "close of the journal: %s",
+		    strerror(errno));
+	if (rc == 0)
+		rc = gguf_sync_dir(jpath, err);
+	if (rc != 0)
+		unlink(jpath);
+	gbuf_free(&b);
+	return rc;
+}
+
+int
+gguf_set_journal_is(const char *jpath)
+{
+	char	buf[8];
+	int	fd = open(jpath, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return 0;
+	r = pread(fd, buf, 8, 0) == 8 && memcmp(buf, SET_MAGIC, 8) == 0;
+	close(fd);
+	return r;
+}
+
+/* Reads a whole journal: 0 with its entries, 1 if incomplete, -1 err. */
+static int
+journal_read(const char *jpath, struct entry **out, uint64_t *nout,
+    struct gguf_err *err)
+{
+	struct stat	 st;
+	struct entry	*e = NULL;
+	uint8_t		*b = NULL;
+	uint64_t	 n, i, at, len[3], k;
+	ssize_t		 r;
+	int		 fd, rc = 1;
+	char		**dst[3];
+
+	*out = NULL;
+	*nout = 0;
+	if ((fd = open(jpath, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd,
+	    &st) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return gguf_errf(err, -1, "cannot open the set's journal: %s",
+		    strerror(errno));
+	}
+	if (st.st_size < 24 || st.st_size > (1 << 26))
+		goto out;
+	b = xmalloc((size_t)st.st_size);
+	r = pread(fd, b, (size_t)st.st_size, 0);
+	if (r != st.st_size || memcmp(b, SET_MAGIC, 8) != 0 ||
+	    gguf_ld64(b + st.st_size - 8, 0) != gguf_hash(b,
+	    (size_t)st.st_size - 8))
+		goto out;
+	n = gguf_ld64(b + 8, 0);
+	if (n > 65535)
+		goto out;
+	e = xcalloc((size_t)n + 1, sizeof *e);
+	at = 16;
+	for (i = 0; i < n; i++) {
+		if (at + 64 > (uint64_t)st.st_size - 8)
+			goto bad;
+		e[i].dev = gguf_ld64(b + at, 0);
+		e[i].ino = gguf_ld64(b + at + 8, 0);
+		e[i].size = gguf_ld64(b + at + 16, 0);
+		e[i].mt_sec = gguf_ld64(b + at + 24, 0);
+		e[i].mt_nsec = gguf_ld64(b + at + 32, 0);
+		dst[0] = &e[i].target;
+		dst[1] = &e[i].tmp;
+		dst[2] = &e[i].bak;
+		at += 40;
+		for (k = 0; k < 3; k++) {
+			len[k] = gguf_ld64(b + at, 0);
+			at += 8;
+		}
+		for (k = 0; k < 3; k++) {
+			if (len[k] == 0 || len[k] > MAX_PATH_LEN ||
+			    at + len[k] > (uint64_t)st.st_size - 8)
+				goto bad;
+			*dst[k] = xstrndup((const char *)b + at,
+			    (size_t)len[k]);
+			at += len[k];
+		}
+	}
+	if (at != (uint64_t)st.st_size - 8)
+		goto bad;
+	*out = e;
+	*nout = n;
+	e = NULL;
+	rc = 0;
+	goto out;
+bad:
+	/* Whole and checked, yet not understood: never guess. */
+	rc = gguf_errf(err, -1, "the set's journal is not understood: not "
+	    "rolling back (the journal is kept)");
+out:
+	if (e != NULL) {
+		for (i = 0; i < n; i++)
+			entry_free(&e[i]);
+		free(e);
+	}
+	free(b);
+	close(fd);
+	return rc;
+}
+
+static int
+is_old(const struct stat *st, const struct entry *e)
+{
+	return (uint64_t)st->st_dev == e->dev &&
+	    (uint64_t)st->st_ino == e->ino &&
+	    (uint64_t)st->st_size == e->size &&
+	    (uint64_t)st->st_mtim.tv_sec == e->mt_sec &&
+	    (uint64_t)st->st_mtim.tv_nsec == e->mt_nsec;
+}
+
+/*
+ * Puts one shard back: its backup renamed over it (or just removed if
+ * the shard is still the old file), its new file removed.
+ */
+static int
+undo_entry(const struct entry *e, struct gguf_err *err)
+{
+	struct stat	b, t;
+	const char	*name = strrchr(e->target, '/') != NULL ?
+			    strrchr(e->target, '/') + 1 : e->target;
+
+	if (lstat(e->bak, &b) == 0) {
+		if (!is_old(&b, e))
+			return gguf_errf(err, -1, "%s: its backup is not the "
+			    "file the journal saved: not rolling back (the "
+			    "journal is kept)", name);
+		if (stat(e->target, &t) == 0 && t.st_dev == b.st_dev &&
+		    t.st_ino == b.st_ino) {
+			if (gguf_io_unlink(e->bak) != 0)
+				return gguf_errf(err, -1, "%s: cannot remove "
+				    "its backup: %s", name, strerror(errno));
+		} else if (gguf_io_rename(e->bak, e->target) != 0)
+			return gguf_errf(err, -1, "%s: cannot put the old "
+			    "shard back: %s", name, strerror(errno));
+	} else if (errno != ENOENT)
+		return gguf_errf(err, -1, "%s: its backup: %s", name,
+		    strerror(errno));
+	else if (stat(e->target, &t) != 0 || !is_old(&t, e))
+		return gguf_errf(err, -1, "%s: it is not the file the journal "
+		    "saved and it has no backup: not rolling back (the journal "
+		    "is kept)", name);
+	if (gguf_io_unlink(e->tmp) != 0 && errno != ENOENT)
+		return gguf_errf(err, -1, "%s: cannot remove the new file: %s",
+		    name, strerror(errno));
+	return 0;
+}
+
+/* Rolls back entries e[0..n) and removes the journal. */
+static int
+undo_all(const char *jpath, const struct entry *e, uint64_t n,
+    struct gguf_err *err)
+{
+	uint64_t	i;
+
+	for (i = 0; i < n; i++)
+		if (undo_entry(&e[i], err) != 0)
+			return -1;
+	for (i = 0; i < n; i++)
+		if (gguf_sync_dir(e[i].target, err) != 0)
+			return -1;
+	if (gguf_io_unlink(jpath) != 0)
+		return gguf_errf(err, -1, "cannot remove the set's journal: %s",
+		    strerror(errno));
+	return gguf_sync_dir(jpath, err);
+}
+
+int
+gguf_set_recover(const char *jpath, struct gguf_err *err)
+{
+	struct savelock	 lk;
+	struct entry	*e;
+	uint64_t	 n, i;
+	char		*first;
+	int		 rc;
+
+	first = xstrndup(jpath, strlen(jpath) - strlen(JOURNAL_SUFFIX));
+	if (gguf_lock_take(first, &lk, err) != 0) {
+		free(first);
+		return -1;
+	}
+	rc = journal_read(jpath, &e, &n, err);
+	if (rc == 1) {
+		/* Cut before any shard was touched. */
+		if (gguf_io_unlink(jpath) != 0)
+			rc = gguf_errf(err, -1, "cannot remove the journal: %s",
+			    strerror(errno));
+		else {
+			gguf_sync_dir(jpath, err);
+			rc = 2;
+		}
+	} else if (rc == 0) {
+		rc = undo_all(jpath, e, n, err) == 0 ? 1 : -1;
+		for (i = 0; i < n; i++)
+			entry_free(&e[i]);
+		free(e);
+	}
+	gguf_lock_release(&lk);
+	free(first);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ save */
+
+struct setprog {
+	const struct gguf_save_opts	*o;
+	uint64_t			 base;
+	uint64_t			 total;
+};
+
+static int
+set_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct setprog	*sp = arg;
+
+	(void)total;
+	return sp->o->progress(sp->o->arg, sp->base + done, sp->total);
+}
+
+/* The entries of the changed shards, for undo_all. */
+static struct entry *
+changed_entries(struct shard *sh, unsigned n, uint64_t *cnt)
+{
+	struct entry	*e = xcalloc(n, sizeof *e);
+	unsigned	 k;
+
+	*cnt = 0;
+	for (k = 0; k < n; k++)
+		if (sh[k].changed)
+			e[(*cnt)++] = sh[k].e;	/* shallow: sh owns them */
+	return e;
+}
+
+int
+gguf_set_save(struct gguf_doc *d, const struct gguf_save_opts *o,
+    struct gguf_save_info *info, struct gguf_err *err)
+{
+	struct gguf_save_opts	 so = *o;
+	struct setprog		 sp;
+	struct shard		*sh;
+	struct entry		*ents = NULL;
+	struct stat		 st;
+	struct gguf_err		 e2;
+	uint64_t		 ne;
+	unsigned		 n, k;
+	char			*jpath = NULL;
+	int			 rc = -1, journal = 0;
+
+	memset(info, 0, sizeof *info);
+	if (prepare(d, o, 1, &sh, &n, info, err) != 0)
+		return -1;
+	fill_info(sh, n, info);
+	if (info->shards_written == 0) {
+		rc = 0;
+		goto out;
+	}
+	if (!o->force && gguf_file_changed(d->f, GGUF_CHANGE_CONTENT, err)) {
+		char	msg[sizeof err->msg + 128];
+
+		snprintf(msg, sizeof msg, "%s: not overwriting the set (reopen "
+		    "it, or force)", err->msg);
+		gguf_errf(err, -1, "%s", msg);
+		goto out;
+	}
+	for (k = 0; k < n; k++) {
+		if (!sh[k].changed)
+			continue;
+		if (stat(sh[k].e.target, &st) != 0) {
+			gguf_errf(err, -1, "%s: %s", sh[k].e.target,
+			    strerror(errno));
+			goto out;
+		}
+		if (!o->force && gguf_read_only(&st, sh[k].e.target)) {
+			gguf_errf(err, -1, "shard %u of %u is read-only (mode "
+			    "%04o): not writing it unless forced", k + 1, n,
+			    (unsigned)(st.st_mode & 07777));
+			goto out;
+		}
+		sh[k].e.dev = (uint64_t)st.st_dev;
+		sh[k].e.ino = (uint64_t)st.st_ino;
+		sh[k].e.size = (uint64_t)st.st_size;
+		sh[k].e.mt_sec = (uint64_t)st.st_mtim.tv_sec;
+		sh[k].e.mt_nsec = (uint64_t)st.st_mtim.tv_nsec;
+		sh[k].e.bak = suffixed(sh[k].e.target, BACKUP_SUFFIX);
+		/* What a save that committed and then died left. */
+		if (unlink(sh[k].e.bak) != 0 && errno != ENOENT) {
+			gguf_errf(err, -1, "cannot remove %s: %s", sh[k].e.bak,
+			    strerror(errno));
+			goto out;
+		}
+	}
+
+	/* 1. The new shards, beside the old ones. */
+	sp.o = o;
+	sp.base = 0;
+	sp.total = info->file_size;
+	if (o->progress != NULL) {
+		so.progress = set_progress;
+		so.arg = &sp;
+	}
+	for (k = 0; k < n; k++) {
+		if (!sh[k].changed)
+			continue;
+		if (gguf_write_temp(sh[k].d, &sh[k].p, sh[k].e.target, &so,
+		    info, &sh[k].e.tmp, err) != 0)
+			goto out;
+		sp.base += sh[k].p.file_size;
+	}
+	if (!o->force && gguf_file_changed(d->f, GGUF_CHANGE_CONTENT, err))
+		goto out;
+
+	/* 2. The journal. */
+	jpath = suffixed(sh[0].e.target, JOURNAL_SUFFIX);
+	if (journal_write(jpath, sh, n, err) != 0)
+		goto out;
+	journal = 1;
+	ents = changed_entries(sh, n, &ne);
+	if (gguf_fault("set-journal-written", err) != 0)
+		goto rollback;
+
+	/* 3. The backups. */
+	for (k = 0; k < n; k++) {
+		if (!sh[k].changed)
+			continue;
+		if (gguf_io_link(sh[k].e.target, sh[k].e.bak) != 0) {
+			gguf_errf(err, -1, "cannot link a backup of shard %u: "
+			    "%s", k + 1, strerror(errno));
+			goto rollback;
+		}
+	}
+	for (k = 0; k < n; k++)
+		if (sh[k].changed && gguf_sync_dir(sh[k].e.target, err) != 0)
+			goto rollback;
+
+	/* 4. The new shards in place. */
+	for (k = 0; k < n; k++) {
+		if (!sh[k].changed)
+			continue;
+		if (gguf_io_rename(sh[k].e.tmp, sh[k].e.target) != 0) {
+			gguf_errf(err, -1, "rename of shard %u: %s", k + 1,
+			    strerror(errno));
+			goto rollback;
+		}
+		if (gguf_fault("set-shard-renamed", err) != 0)
+			goto rollback;
+	}
+	for (k = 0; k < n; k++)
+		if (sh[k].changed && gguf_sync_dir(sh[k].e.target, err) != 0)
+			goto rollback;
+
+	/* 5. The commit, then the backups go. */
+	if (gguf_io_unlink(jpath) != 0) {
+		gguf_errf(err, -1, "cannot remove the set's journal: %s",
+		    strerror(errno));
+		goto rollback;
+	}
+	journal = 0;
+	if (gguf_sync_dir(jpath, err) != 0) {
+		/* Saved; whether the commit is durable is not known. */
+		char	msg[sizeof err->msg + 128];
+
+		snprintf(msg, sizeof msg, "the set was saved, but %s",
+		    err->msg);
+		gguf_errf(err, -1, "%s", msg);
+		goto out;
+	}
+	for (k = 0; k < n; k++)
+		if (sh[k].changed && gguf_io_unlink(sh[k].e.bak) != 0 &&
+		    errno != ENOENT)
+			gguf_notice(info, "the backup %s could not be removed "
+			    "(%s): 'ggufed recover' removes it",
+			    sh[k].e.bak, strerror(errno));
+	rc = 0;
+	goto out;
+
+rollback:
+	memset(&e2, 0, sizeof e2);
+	if (undo_all(jpath, ents, ne, &e2) == 0)
+		journal = 0;
+out:
+	if (journal && rc != 0) {
+		char	msg[sizeof err->msg + 128];
+
+		snprintf(msg, sizeof msg, "%s; the set may be half saved: run "
+		    "'ggufed recover' on it", err->msg);
+		gguf_errf(err, -1, "%s", msg);
+		/* The files the journal names stay for the recovery. */
+		for (k = 0; k < n; k++) {
+			free(sh[k].e.tmp);
+			sh[k].e.tmp = NULL;
+		}
+	}
+	free(ents);
+	free(jpath);
+	shards_free(sh, n);
+	return rc;
+}

@@ -1,0 +1,290 @@
+#!/bin/sh
+# set_save.sh - editing a split model opened as a set and saving it over
+# its shards: each edit lands in the shard it belongs to (metadata in the
+# first, a tensor's edit in the shard that holds it), split.tensors.count
+# follows on every shard, unchanged shards are not rewritten, and the save
+# is one transaction: a crash or an I/O error at every step of a 3-shard
+# save leaves every shard old or every shard new once `recover` has run
+# on any one of them.
+. "$TESTS_SRCDIR/lib.sh"
+
+demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
+have_oracle=0
+[ -n "${ORACLE:-}" ] && "$ORACLE" version >/dev/null 2>&1 && have_oracle=1
+
+S1=m-00001-of-00003.gguf
+S2=m-00002-of-00003.gguf
+S3=m-00003-of-00003.gguf
+
+# mkset DIR: the demo model split in three (15, 15 and 9 tensors).
+mkset() {
+	mkdir -p "$1" && "$GGUFED" split -q --max-tensors 15 "$demo" "$1/m"
+}
+
+# same_set A B: the three shards of A and B are byte for byte equal.
+same_set() {
+	for s in $S1 $S2 $S3; do
+		cmp -s "$1/$s" "$2/$s" || return 1
+	done
+}
+
+# key_tail FILE: the last three keys of a shard alone.
+key_tail() {
+	"$GGUFED" dump --shard --json "$1" | tr ',' '\n' |
+	    sed -n 's/.*"key": *"\([^"]*\)".*/\1/p' | tail -n 3 | tr '\n' ' '
+}
+
+# tensors_of DIR: every tensor of the set as ggml reads it (name, type,
+# shape, data hash), sorted: the oracle's dump of each shard.
+tensors_of() {
+	for s in $S1 $S2 $S3; do
+		"$ORACLE" dump "$1/$s" || return 1
+	done | awk '$1 == "tensor" { $2 = ""; print }' | sort
+}
+
+# left DIR: the files in DIR, lock files aside (a lock file nobody holds
+# is taken over by the next save).
+left() {
+	ls -A "$1" | grep -vc '\.ggufed-lock$'
+}
+
+ino() {
+	stat -c %i "$1"
+}
+
+mkset "$scratch/orig" || { echo "Bail out! split failed"; exit 1; }
+# The first tensor of shard 2, and one of shard 3.
+t2=$("$GGUFED" dump --shard "$scratch/orig/$S2" | awk '$1 == "tensor" {
+    print $3; exit }')
+t3=$("$GGUFED" dump --shard "$scratch/orig/$S3" | awk '$1 == "tensor" {
+    print $3; exit }')
+[ -n "$t2" ] && [ -n "$t3" ]
+ok $? "tensors of shards 2 and 3 found ($t2, $t3)"
+
+# ------------------------------------------------------------- routing
+
+w=$scratch/route
+mkset "$w"
+i2=$(ino "$w/$S2")
+i3=$(ino "$w/$S3")
+"$GGUFED" set -i -q "$w/$S3" general.name '"routed"' 2>"$scratch/err"
+ok $? "a metadata edit given shard 3 saves the set"
+[ "$("$GGUFED" get --shard "$w/$S1" general.name)" = routed ]
+ok $? "it lands in shard 1"
+! cmp -s "$w/$S1" "$scratch/orig/$S1" && cmp -s "$w/$S2" \
+    "$scratch/orig/$S2" && cmp -s "$w/$S3" "$scratch/orig/$S3"
+ok $? "shards 2 and 3 keep their bytes"
+[ "$(ino "$w/$S2")" = "$i2" ] && [ "$(ino "$w/$S3")" = "$i3" ]
+ok $? "unchanged shards are not rewritten (same inodes)"
+[ "$(ls -A "$w" | wc -l)" -eq 3 ]
+ok $? "nothing is left beside the shards"
+
+"$GGUFED" edit -i -q "$w/$S2" -e 'set my.added:str "x"' 2>"$scratch/err"
+ok $? "a key added to the set"
+[ "$(key_tail "$w/$S1")" = "split.no split.tensors.count split.count " ]
+ok $? "shard 1 still ends with split.no, split.tensors.count, split.count"
+"$GGUFED" get --shard "$w/$S1" my.added >/dev/null
+ok $? "the added key is in shard 1"
+
+i1=$(ino "$w/$S1")
+"$GGUFED" rm-tensor -i -q "$w/$S1" "$t2" 2>"$scratch/err"
+ok $? "removing a tensor of shard 2 given shard 1"
+! "$GGUFED" get --shard "$w/$S2" "$t2" >/dev/null 2>&1 &&
+    "$GGUFED" dump --shard "$w/$S2" | grep -c '^tensor ' | grep -qx 14
+ok $? "the tensor left shard 2"
+n=0
+for s in $S1 $S2 $S3; do
+	[ "$("$GGUFED" get --shard "$w/$s" split.tensors.count)" = 38 ] &&
+	    n=$((n + 1))
+	[ "$(key_tail "$w/$s")" = \
+	    "split.no split.tensors.count split.count " ] || n=100
+done
+[ "$n" -eq 3 ]
+ok $? "split.tensors.count is 38 on every shard, the split keys last"
+"$GGUFED" validate "$w/$S1" >"$scratch/out" 2>&1
+ok $? "the edited set validates"
+
+"$GGUFED" convert -i -q "$w/$S2" "$t3" f32 2>"$scratch/err" &&
+    [ "$("$GGUFED" dump --shard "$w/$S3" | awk -v t="$t3" '$3 == t {
+    print $4 }')" = F32 ]
+ok $? "a conversion goes to the shard holding the tensor (3)"
+"$GGUFED" edit -i -q "$w/$S2" -e "rename $t3 renamed.weight" \
+    2>"$scratch/err" && "$GGUFED" dump --shard "$w/$S3" |
+    grep -q '^tensor [0-9]* renamed\.weight ' 
+ok $? "a tensor rename goes to shard 3"
+
+cp -p "$w/$S1" "$scratch/before"
+"$GGUFED" rm -i "$w/$S2" split.count 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q 'split keys of a set are kept' "$scratch/err" &&
+    cmp -s "$w/$S1" "$scratch/before"
+ok $? "an edit of a split key of the set is refused, nothing written"
+"$GGUFED" set -i --verify "$w/$S2" general.name '"v"' 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q -- '--verify does not prove' "$scratch/err"
+ok $? "--verify over a set's shards says it cannot prove it"
+
+# The set saved as one file (-o) is a merge: split.count 0, as merge.
+"$GGUFED" set -o "$scratch/one.gguf" -q "$w/$S2" general.name '"one"' &&
+    [ "$("$GGUFED" get "$scratch/one.gguf" split.count)" = 0 ] &&
+    [ "$("$GGUFED" get --shard "$w/$S1" general.name)" = routed ]
+ok $? "-o still writes the set as one file, the set untouched"
+
+# ------------------------------------------------------- the transaction
+
+# The edit of the fault runs: every shard changes (a tensor of shard 2
+# goes, split.tensors.count with it).
+edit_set() {	# edit_set DIR SHARD
+	"$GGUFED" rm-tensor -i -q "$1/$2" "$t2"
+}
+new=$scratch/new
+mkset "$new"
+edit_set "$new" $S3 2>"$scratch/err"
+ok $? "the 3-shard edit saves without faults"
+n=0
+for s in $S1 $S2 $S3; do
+	cmp -s "$new/$s" "$scratch/orig/$s" || n=$((n + 1))
+done
+[ "$n" -eq 3 ]
+ok $? "it changes all three shards"
+if [ "$have_oracle" = 1 ]; then
+	tensors_of "$scratch/orig" | grep -v " \"$t2\" " >"$scratch/o.want"
+	tensors_of "$new" >"$scratch/o.got"
+	cmp -s "$scratch/o.want" "$scratch/o.got" &&
+	    [ "$(wc -l <"$scratch/o.got")" -eq 38 ]
+	ok $? "ggml reads every new shard: the 38 other tensors, same data"
+else
+	skip "ggml oracle unavailable"
+fi
+
+# state DIR: "old", "new", or "mixed" (a shard of neither, or of both).
+state() {
+	if same_set "$1" "$scratch/orig"; then
+		echo old
+	elif same_set "$1" "$new"; then
+		echo new
+	else
+		echo mixed
+	fi
+}
+
+# run_faults KIND: for each operation, the 1st, 2nd, ... call of it
+# faulted (KIND crash: the process ends there; otherwise the errno), until
+# a save no longer reaches that call. After each: a state that is old or
+# new, or a journal; then recover on one shard (in turn), and the set
+# must be old or new, with nothing left beside it.
+bad=0
+runs=0
+run_faults() {
+	for op in write fsync rename link unlink open close fallocate; do
+		n=1
+		clean=0
+		while [ "$n" -lt 300 ] && [ "$clean" -lt 2 ]; do
+			f=$scratch/f
+			rm -rf "$f"
+			mkdir "$f"
+			cp "$scratch/orig/"* "$f/"
+			GGUFED_FAULT="$op:$n:$1" edit_set "$f" $S2 \
+			    >/dev/null 2>"$scratch/ferr"
+			st=$?
+			runs=$((runs + 1))
+			n=$((n + 1))
+			if [ "$st" -eq 0 ]; then
+				# The fault did not stop the save: it is new.
+				[ "$(state "$f")" = new ] || {
+				    echo "# $op:$((n - 1)):$1: exit 0, not new"
+				    bad=$((bad + 1)); }
+				# A crash that never came: the op is done.
+				[ "$1" = crash ] && break
+				clean=$((clean + 1))
+				continue
+			fi
+			clean=0
+			s=$(state "$f")
+			if [ "$s" != old ] && [ "$s" != new ] &&
+			    [ ! -e "$f/$S1.ggufed-journal" ]; then
+				echo "# $op:$((n - 1)):$1: exit $st, $s, no journal"
+				bad=$((bad + 1))
+			fi
+			k=$(( (n % 3) + 1 ))
+			"$GGUFED" recover "$f/m-0000$k-of-00003.gguf" \
+			    >/dev/null 2>"$scratch/rerr" || {
+				echo "# $op:$((n - 1)):$1: recover: $(cat \
+				    "$scratch/rerr")"
+				bad=$((bad + 1)); }
+			s=$(state "$f")
+			case $s in
+			old|new) ;;
+			*)	echo "# $op:$((n - 1)):$1: $s after recover"
+				bad=$((bad + 1)) ;;
+			esac
+			if [ "$(left "$f")" -ne 3 ]; then
+				echo "# $op:$((n - 1)):$1: left $(ls -A "$f" |
+				    tr '\n' ' ')"
+				bad=$((bad + 1))
+			fi
+		done
+	done
+}
+run_faults crash
+ok $bad "a crash before each write, fsync, rename, link, unlink, open, close, fallocate ($runs runs): old or new after recover"
+crash_runs=$runs
+bad=0
+runs=0
+run_faults EIO
+ok $bad "EIO at each of those calls ($runs runs): old or new, after recover"
+[ "$crash_runs" -gt 30 ]
+ok $? "the crash runs reached every step ($crash_runs runs)"
+
+# The named steps, and recover given each shard in turn.
+for step in set-journal-written set-shard-renamed; do
+	for k in 1 2 3; do
+		f=$scratch/f
+		rm -rf "$f"
+		mkdir "$f"
+		cp "$scratch/orig/"* "$f/"
+		GGUFED_FAULT=$step edit_set "$f" $S1 2>/dev/null
+		st=$?
+		"$GGUFED" info "$f/m-0000$k-of-00003.gguf" >/dev/null \
+		    2>"$scratch/ierr"
+		grep -q "interrupted save left a journal" "$scratch/ierr"
+		ok $? "$step (exit $st): info on shard $k says a journal is left"
+		"$GGUFED" set -i -q "$f/m-0000$k-of-00003.gguf" general.name \
+		    '"no"' 2>"$scratch/eerr"
+		[ $? -eq 1 ] && grep -q "recover" "$scratch/eerr"
+		ok $? "$step: an edit given shard $k is refused until recovered"
+		"$GGUFED" recover "$f/m-0000$k-of-00003.gguf" >"$scratch/rout" \
+		    2>&1 && grep -q "rolled back" "$scratch/rout" &&
+		    [ "$(state "$f")" = old ] &&
+		    [ "$(left "$f")" -eq 3 ]
+		ok $? "$step: recover given shard $k rolls the whole set back"
+	done
+done
+if [ "$have_oracle" = 1 ]; then
+	tensors_of "$f" >"$scratch/o.rec" &&
+	    tensors_of "$scratch/orig" >"$scratch/o.orig" &&
+	    cmp -s "$scratch/o.rec" "$scratch/o.orig"
+	ok $? "ggml reads the rolled back set as the original"
+else
+	skip "ggml oracle unavailable"
+fi
+
+# A save that committed and died before removing its backups: they go
+# with the next recover; the set is the new one.
+f=$scratch/f
+rm -rf "$f"
+mkdir "$f"
+cp "$scratch/orig/"* "$f/"
+n_unlink=$(GGUFED_FAULT=unlink:1:crash edit_set "$f" $S1 2>/dev/null; echo $?)
+rm -rf "$f"
+mkdir "$f"
+cp "$scratch/orig/"* "$f/"
+# The commit is the first unlink of the save (the journal); the second
+# removes a backup.
+GGUFED_FAULT=unlink:2:crash edit_set "$f" $S1 2>/dev/null
+[ $? -eq 75 ] && [ "$(state "$f")" = new ] &&
+    [ ! -e "$f/$S1.ggufed-journal" ] && [ -e "$f/$S1.ggufed-old" ]
+ok $? "a crash after the commit: the set is new, backups left ($n_unlink)"
+"$GGUFED" recover "$f/$S3" >/dev/null 2>&1 && [ "$(state "$f")" = new ] &&
+    [ "$(left "$f")" -eq 3 ]
+ok $? "recover removes them and keeps the new set"
+
+done_testing
