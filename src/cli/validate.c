@@ -10,7 +10,9 @@
  *	model.gguf:0x1c4: error: duplicate key "general.name" (first ...)
  *	model.gguf: warning: no llama.context_length key: ...
  *
- * then a summary line per file. An error is a file ggml or llama.cpp
+ * then a summary line per file. Several shards of one split set given
+ * together are reported once, as the set, by the first of them given
+ * (which says what it covers). An error is a file ggml or llama.cpp
  * refuses or misreads; a warning, something some reader gets wrong; a note,
  * a departure from the specification's advice. The exit status is 0 when
  * no file has an error (with --strict, no warning either), 1 otherwise.
@@ -40,6 +42,8 @@ struct report {
 	struct json	*json;		/* NULL: text */
 	int		 quiet;
 	unsigned	 count[3];	/* by enum gguf_wlevel */
+	char		**folded;	/* other shards of the set given */
+	int		 nfolded;
 };
 
 static void
@@ -128,6 +132,15 @@ summary(const struct report *r, int opened)
 
 	if (r->json != NULL) {
 		json_end(r->json);		/* the findings */
+		if (r->nfolded > 0) {
+			int	i;
+
+			json_key(r->json, "folded");
+			json_arr(r->json, JSON_FLAT);
+			for (i = 0; i < r->nfolded; i++)
+				json_cstr(r->json, r->folded[i]);
+			json_end(r->json);
+		}
 		json_key(r->json, "errors");
 		json_u64(r->json, r->count[GGUF_W_ERROR]);
 		json_key(r->json, "warnings");
@@ -144,9 +157,14 @@ summary(const struct report *r, int opened)
 	    buf, sizeof buf));
 }
 
-/* Validates one file; 1 if it fails (an error, or a warning if strict). */
+/*
+ * Validates one file; 1 if it fails (an error, or a warning if strict).
+ * folded[0..nfolded) are other shards of its set given too: when path
+ * opens as a set, its report is theirs (*was_set is set), and says so.
+ */
 static int
-validate_one(const char *path, const struct vopts *o, struct json *j)
+validate_one(const char *path, const struct vopts *o, struct json *j,
+    char **folded, int nfolded, int *was_set)
 {
 	struct gguf_file		*f;
 	const struct gguf_warning	*w;
@@ -181,6 +199,24 @@ validate_one(const char *path, const struct vopts *o, struct json *j)
 	}
 	if (n)
 		finding(&r, GGUF_W_WARN, -1, left);
+	*was_set = gguf_n_shards(f) > 0;
+	if (*was_set && nfolded > 0) {
+		r.folded = folded;
+		r.nfolded = nfolded;
+		if (j == NULL) {
+			int	k;
+
+			out_text(stdout, path, strlen(path));
+			printf(": the whole set, for ");
+			for (k = 0; k < nfolded; k++) {
+				if (k > 0)
+					printf(k + 1 == nfolded ? " and " :
+					    ", ");
+				out_text(stdout, folded[k], strlen(folded[k]));
+			}
+			printf(" too\n");
+		}
+	}
 	for (i = 0; i < gguf_n_warnings(f); i++) {
 		w = gguf_warning_at(f, i);
 		finding(&r, w->level, (int64_t)w->off, w->msg);
@@ -195,13 +231,39 @@ validate_one(const char *path, const struct vopts *o, struct json *j)
 	    (o->strict && r.count[GGUF_W_WARN] > 0);
 }
 
+/*
+ * The set a shard's name puts it in: its first shard's path, resolved
+ * where it exists, in *key (allocated); -1 if path is not named as a
+ * shard of several.
+ */
+static int
+set_key(const char *path, char **key)
+{
+	size_t		 plen;
+	unsigned	 no, count;
+	char		*first, *real;
+
+	if (gguf_set_name(path, &plen, &no, &count) != 0 || count < 2)
+		return -1;
+	first = gguf_set_path(path, plen, 1, count);
+	if ((real = realpath(first, NULL)) != NULL) {
+		free(first);
+		first = xstrdup(real);
+		free(real);
+	}
+	*key = first;
+	return 0;
+}
+
 int
 cmd_validate(int argc, char **argv)
 {
 	struct vopts	  o;
 	struct json	  j;
 	char		**files = argv + 1;	/* gathered in place, as getopt does */
-	int		  i, nfiles = 0, failed = 0, only_files = 0;
+	char		**group, **folded;
+	int		  i, k, nf, nfiles = 0, failed = 0, only_files = 0;
+	int		 *leader, *set;
 
 	argc = cli_take_shard(argc, argv);
 
@@ -238,8 +300,38 @@ cmd_validate(int argc, char **argv)
 		json_init(&j, stdout);
 		json_arr(&j, JSON_LINES);
 	}
+	/* Shards of one set: the set once, by the first of them given. */
+	leader = xcalloc((size_t)nfiles, sizeof *leader);
+	group = xcalloc((size_t)nfiles, sizeof *group);
+	set = xcalloc((size_t)nfiles, sizeof *set);
+	for (i = 0; i < nfiles; i++) {
+		leader[i] = i;
+		if (cli_alone || set_key(files[i], &group[i]) != 0)
+			continue;
+		for (k = 0; k < i; k++)
+			if (group[k] != NULL &&
+			    strcmp(group[k], group[i]) == 0) {
+				leader[i] = k;
+				break;
+			}
+	}
+	folded = xcalloc((size_t)nfiles, sizeof *folded);
+	for (i = 0; i < nfiles; i++) {
+		if (leader[i] != i && set[leader[i]])
+			continue;
+		nf = 0;
+		for (k = i + 1; k < nfiles; k++)
+			if (leader[k] == i)
+				folded[nf++] = files[k];
+		failed |= validate_one(files[i], &o, o.json ? &j : NULL,
+		    folded, nf, &set[i]);
+	}
 	for (i = 0; i < nfiles; i++)
-		failed |= validate_one(files[i], &o, o.json ? &j : NULL);
+		free(group[i]);
+	free(group);
+	free(leader);
+	free(set);
+	free(folded);
 	if (o.json) {
 		json_end(&j);
 		json_finish(&j);

@@ -126,4 +126,40 @@ fresh all
 "$GGUFED" validate -q m-0000*.gguf >"$scratch/v" 2>&1
 ok $? "validate of every shard exits 0"
 
+# summaries FILE: the summary lines of a text report.
+summaries() {
+	grep -c -E ': (no problems found|[0-9]+ (error|warning|note))' "$1"
+}
+
+# Several shards of one set given: the set is reported once, by the
+# first of them given, which names the others.
+"$GGUFED" validate m-0000*.gguf >"$scratch/v" 2>&1
+[ $? -eq 0 ] && [ "$(summaries "$scratch/v")" -eq 1 ] &&
+    grep -q -F "$s1: the whole set, for $s2 and $s3 too" "$scratch/v" &&
+    [ "$(grep -c 'naming convention' "$scratch/v")" -eq 1 ]
+ok $? "validate of every shard reports the set once, naming the shards folded" ||
+    sed 's/^/# /' "$scratch/v"
+"$GGUFED" validate "$s3" "./$s1" >"$scratch/v" 2>&1
+[ "$(summaries "$scratch/v")" -eq 1 ] &&
+    grep -q -F "$s3: the whole set, for ./$s1 too" "$scratch/v"
+ok $? "two shards, the later one first and by another spelling: one report"
+"$GGUFED" validate --json "$s2" "$s1" >"$scratch/j" 2>&1
+[ "$(grep -c '"file":' "$scratch/j")" -eq 1 ] &&
+    grep -q -F "\"folded\": [\"$s1\"]" "$scratch/j"
+ok $? "--json: one object for the set, its \"folded\" shards listed"
+"$GGUFED" validate --shard m-0000*.gguf >"$scratch/v" 2>&1
+[ "$(summaries "$scratch/v")" -eq 3 ]
+ok $? "--shard: each shard reported alone"
+fresh rep_missing
+rm "$s2"
+"$GGUFED" validate "$s1" "$s3" >"$scratch/v" 2>&1
+[ $? -eq 1 ] && [ "$(summaries "$scratch/v")" -eq 1 ] &&
+    [ "$(grep -c -F "$s2: missing" "$scratch/v")" -eq 1 ]
+ok $? "a broken set given twice: its error reported once" ||
+    sed 's/^/# /' "$scratch/v"
+cd "$scratch" || exit 1
+"$GGUFED" validate "$demo" "$demo" >"$scratch/v" 2>&1
+[ "$(summaries "$scratch/v")" -eq 2 ]
+ok $? "a plain file given twice is still reported twice"
+
 done_testing
