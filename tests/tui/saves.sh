@@ -154,4 +154,36 @@ ok $? "opening a torn header: the parse error and the recover hint (exit $rc)"
 sed 's/^/# /' "$scratch/err"
 rm -f "$m.ggufed-journal"
 
+# --- a split set: :w writes the shards that change, as one save
+
+mkdir -p "$scratch/set" "$scratch/setref"
+"$GGUFED" split -q --max-tensors 15 "$DEMO" "$scratch/set/m" &&
+    "$GGUFED" split -q --max-tensors 15 "$DEMO" "$scratch/setref/m" &&
+    "$GGUFED" set -i -q "$scratch/setref/m-00002-of-00003.gguf" \
+    general.name '"A name long enough to make the header grow"'
+ok $? "a set and the same set edited by the command line"
+{
+	echo "size 100x30"
+	echo "keys :"
+	echo "$RW"
+	echo "keys <Enter>"
+	echo "keys :"
+	echo "type w"
+	echo "keys <Enter>"
+	echo "dump $scratch/w-set.txt"
+	echo "keys <Esc>:q!<Enter>"
+} >"$scratch/w-set.script"
+(cd "$scratch/set" && GGUFED_SCRIPT=$scratch/w-set.script exec "$GGUFED" \
+    m-00003-of-00003.gguf) 2>"$scratch/err"
+rc=$?
+n=0
+for k in 1 2 3; do
+	cmp -s "$scratch/set/m-0000$k-of-00003.gguf" \
+	    "$scratch/setref/m-0000$k-of-00003.gguf" && n=$((n + 1))
+done
+[ $rc -eq 0 ] && shows w-set "1 of the set's 3 shards rewritten" &&
+    [ "$n" -eq 3 ] &&
+    [ "$(ls -A "$scratch/set" | grep -vc '\.ggufed-lock$')" -eq 3 ]
+ok $? ":w on a set opened from shard 3: the metadata goes to shard 1, as the command line puts it"
+
 done_testing
