@@ -12,6 +12,9 @@
 #     the same run (-e);
 #   - a copy whose metadata was edited and saved, in place and rewritten
 #     with a grown header;
+#   - a split set edited in place through one of its shards: a metadata
+#     edit, a changed RoPE base, a converted tensor (each generating what
+#     the same edit of the single file does);
 # and, so that a difference is seen when there is one: a weight converted
 # to another type, a changed RoPE base, and a set whose shards 2..N come
 # from the split of that converted copy must each give other logits.
@@ -40,11 +43,12 @@ gen() {
 	return $grc
 }
 
-# same NAME MODEL: MODEL generates what the original did.
+# same NAME MODEL [WANT WHOSE]: MODEL generates what the original did
+# (or what WANT holds, the output of WHOSE).
 same() {
 	if gen "$2" "$scratch/got.txt"; then
-		diff "$scratch/want.txt" "$scratch/got.txt" >"$scratch/diff"
-		ok $? "$1: llama.cpp generates the original's tokens and logits" ||
+		diff "${3:-$scratch/want.txt}" "$scratch/got.txt" >"$scratch/diff"
+		ok $? "$1: llama.cpp generates ${4:-the original}'s tokens and logits" ||
 		    sed 's/^/# /' "$scratch/diff"
 	else
 		ok 1 "$1: llama.cpp loads it and generates ($grc)"
@@ -143,6 +147,7 @@ model() {
 		ok $? "$name: $conv converted to f32" ||
 		    sed 's/^/# /' "$scratch/edit.err"
 		differs "$name with $conv in f32" "$d/conv.gguf"
+		cp "$scratch/got.txt" "$d/conv.want"
 		# The converted tensor is past the first shard: the first
 		# shard of the original's split with the others of the
 		# converted model's split is a set llama.cpp loads, whose
@@ -160,6 +165,33 @@ model() {
 	ok $? "$name: RoPE base set to 5000" ||
 	    sed 's/^/# /' "$scratch/edit.err"
 	differs "$name with another RoPE base" "$d/rope.gguf"
+	cp "$scratch/got.txt" "$d/rope.want"
+
+	# A set edited in place, given a shard: a metadata edit goes to
+	# shard 1, where llama.cpp reads it; a conversion to the shard that
+	# holds the tensor. Each must generate what the same edit of the
+	# whole file does.
+	set_edit "$name" 2 'set general.name "An edited set"' \
+	    "$scratch/want.txt" "the original"
+	set_edit "$name" 3 'set llama.rope.freq_base 5000' "$d/rope.want" \
+	    "the single file"
+	[ -z "$conv" ] ||
+	    set_edit "$name" 1 "convert $conv f32" "$d/conv.want" \
+		"the single file"
+}
+
+# set_edit NAME SHARD CMD WANT WHOSE: split the model, edit the set in
+# place through its shard SHARD, and generate from it.
+set_edit() {
+	rm -f "$d"/p-*
+	"$GGUFED" split -q --max-tensors "$maxt" "$m" "$d/p" \
+	    >"$scratch/split.err" 2>&1 &&
+	    "$GGUFED" edit -q -i "$(ls "$d/p-0000$2-of-"*.gguf)" -e "$3" \
+	    >"$scratch/edit.err" 2>&1
+	ok $? "$1: a set edited in place through shard $2: $3" ||
+	    sed 's/^/# /' "$scratch/split.err" "$scratch/edit.err"
+	same "$1 set edited through shard $2 ($3)" \
+	    "$(ls "$d/p-00001-of-"*.gguf)" "$4" "$5"
 }
 
 "$TESTS_BUILDDIR/interop/llama_gen" "$libdir" /nonexistent.gguf \
