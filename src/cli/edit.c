@@ -483,15 +483,6 @@ save(struct gguf_doc *d, const struct opts *o)
 		return 0;
 	}
 
-	if (o->verify && o->out == NULL &&
-	    gguf_n_shards(gguf_doc_file(d)) > 0) {
-		snprintf(err.msg, sizeof err.msg, "--verify does not prove a "
-		    "save over a split set's shards: save without it and run "
-		    "'ggufed hash' on the set, or edit a shard alone (--shard)");
-		err.has_off = 0;
-		cli_file_error(o->path, &err);
-		return EXIT_BADFILE;
-	}
 	if (o->verify && gguf_proof_begin(d, &proof, &err) != 0) {
 		cli_file_error(o->path, &err);
 		return EXIT_BADFILE;

@@ -17,6 +17,7 @@
 
 #include "doc.h"
 #include "hash.h"
+#include "set.h"
 #include "xmalloc.h"
 
 
@@ -384,6 +385,25 @@ gguf_hash_tensor(const struct gguf_file *f, uint64_t i, int kind,
 
 /* ------------------------------------------------ proof after a save */
 
+/* A copy of a shard's descriptor fd, made once per shard; -1 on error. */
+static int
+keep_shard(struct gguf_proof *p, int fd)
+{
+	size_t	i;
+	int	k;
+
+	for (i = 0; i < p->n_kept; i++)
+		if (p->from[i] == fd)
+			return p->kept[i];
+	if ((k = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return -1;
+	p->from = xreallocarray(p->from, p->n_kept + 1, sizeof *p->from);
+	p->kept = xreallocarray(p->kept, p->n_kept + 1, sizeof *p->kept);
+	p->from[p->n_kept] = fd;
+	p->kept[p->n_kept++] = k;
+	return k;
+}
+
 int
 gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
     struct gguf_err *err)
@@ -396,6 +416,7 @@ gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
 
 	memset(p, 0, sizeof *p);
 	p->fd = -1;
+	p->set = gguf_n_shards(f) > 0;
 	if ((fd = gguf_file_fd(f)) >= 0 &&
 	    (p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
 		return gguf_errf(err, -1, "cannot keep the source open: %s",
@@ -414,13 +435,16 @@ gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
 			p->t[p->n].src.fd = p->fd;
 			p->t[p->n].src.mem = p->mem;
 		}
-		/*
-		 * From the kept source. A set's spans stay its shards' (read
-		 * while the document is open).
-		 */
-		if (gguf_n_shards(f) == 0) {
+		/* From the kept source, or the kept copy of its shard's. */
+		if (!p->set) {
 			p->t[p->n].src.fd = p->fd;
 			p->t[p->n].src.mem = p->mem;
+		} else if (p->t[p->n].src.fd >= 0 &&
+		    (p->t[p->n].src.fd = keep_shard(p,
+		    p->t[p->n].src.fd)) < 0) {
+			gguf_proof_free(p);
+			return gguf_errf(err, -1, "cannot keep a shard open: "
+			    "%s", strerror(errno));
 		}
 		p->t[p->n].name = xstrndup(dt.name.p, (size_t)dt.name.n);
 		p->t[p->n].edited = (dt.flags & GGUF_ED_VALUE) != 0 ||
@@ -441,6 +465,10 @@ gguf_proof_free(struct gguf_proof *p)
 	free(p->t);
 	if (p->fd >= 0)
 		close(p->fd);
+	for (i = 0; i < p->n_kept; i++)
+		close(p->kept[i]);
+	free(p->from);
+	free(p->kept);
 	memset(p, 0, sizeof *p);
 	p->fd = -1;
 }
@@ -511,7 +539,8 @@ gguf_proof_check(struct gguf_proof *p, const char *path, int inplace,
 
 	memset(r, 0, sizeof *r);
 	r->inplace = inplace;
-	if ((f = gguf_open(path, err)) == NULL)
+	f = p->set ? gguf_set_open(path, 0, err) : gguf_open(path, err);
+	if (f == NULL)
 		return -1;
 	src = xreallocarray(NULL, p->n + 1, sizeof *src);
 	dst = xreallocarray(NULL, p->n + 1, sizeof *dst);

@@ -142,6 +142,14 @@ struct gguf_proof {
 	const uint8_t		*mem;		/* or its memory (fd < 0) */
 	struct gguf_proof_tensor *t;
 	size_t			 n;
+	/*
+	 * A split set: the result is opened as a set, and the source's
+	 * shards are read through descriptors of their own (kept[i], a
+	 * copy of the set's from[i]), as a save may close the set's.
+	 */
+	int			 set;
+	int			*from, *kept;
+	size_t			 n_kept;
 };
 
 struct gguf_proof_result {

@@ -347,8 +347,7 @@ run_save(struct app *a)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &sa, &oxfsz);
 	/* The proof that the data survived: source kept open through it. */
-	prove = info.how != GGUF_SAVE_SET &&
-	    gguf_proof_begin(a->doc, &proof, NULL) == 0;
+	prove = gguf_proof_begin(a->doc, &proof, NULL) == 0;
 	rc = gguf_doc_save(a->doc, &o, &info, &err);
 	sigaction(SIGXFSZ, &oxfsz, NULL);
 	secs = (app_now_ms() - a->save_t0) / 1e3;
@@ -406,8 +405,9 @@ run_save(struct app *a)
 		    "data:\n%s", target, proved);
 	else if (info.how == GGUF_SAVE_SET)
 		app_msg(a, 0, "saved %s: %u of the set's %u shards rewritten "
-		    "(%s) in %.2f s, all or none; tensor data not verified",
-		    target, info.shards_written, info.n_shards, size, secs);
+		    "(%s) in %.2f s, all or none; %s", target,
+		    info.shards_written, info.n_shards, size, secs,
+		    proved != NULL ? proved : "tensor data not verified");
 	else
 		app_msg(a, 0, "saved %s %s: %s in %.2f s%s; %s", target,
 		    info.how == GGUF_SAVE_INPLACE ? "in place" :

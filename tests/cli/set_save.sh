@@ -118,9 +118,54 @@ cp -p "$w/$S1" "$scratch/before"
 [ $? -eq 1 ] && grep -q 'split keys of a set are kept' "$scratch/err" &&
     cmp -s "$w/$S1" "$scratch/before"
 ok $? "an edit of a split key of the set is refused, nothing written"
-"$GGUFED" set -i --verify "$w/$S2" general.name '"v"' 2>"$scratch/err"
-[ $? -eq 1 ] && grep -q -- '--verify does not prove' "$scratch/err"
-ok $? "--verify over a set's shards says it cannot prove it"
+# --verify over the set: the tensors of every shard, source against
+# result; a converted one is named as rewritten, not as damage.
+rm -rf "$scratch/v1"
+mkset "$scratch/v1"
+"$GGUFED" set -i --verify "$scratch/v1/$S2" general.name '"v"' \
+    >"$scratch/out" 2>&1 &&
+    grep -q "tensor data unchanged (39 tensors, xxh64)" "$scratch/out"
+ok $? "--verify over a set's shards: every tensor of the set unchanged" ||
+    sed 's/^/# /' "$scratch/out"
+tq=$("$GGUFED" dump --shard "$scratch/v1/$S2" | awk '$1 == "tensor" &&
+    $4 != "F32" { print $3; exit }')
+"$GGUFED" convert -i --verify "$scratch/v1/$S1" "$tq" f32 \
+    >"$scratch/out" 2>&1 &&
+    grep -q "rewritten by the edit: $tq (F32)" "$scratch/out"
+ok $? "--verify of a conversion in shard 2: named as rewritten" ||
+    sed 's/^/# /' "$scratch/out"
+
+# A byte of shard 1's new file changed while the save is held before its
+# first fsync: --verify names the tensor and exits 1.
+v=$scratch/verify
+rm -rf "$v" "$v.ref"
+mkset "$v" && mkset "$v.ref" &&
+    "$GGUFED" set -i -q "$v.ref/$S2" general.name '"verified"'
+tv=$("$GGUFED" dump --shard "$v.ref/$S1" | awk '$1 == "tensor" {
+    print $3; exit }')
+off=$(( $("$GGUFED" dump --shard --json "$v.ref/$S1" |
+    grep "{\"name\": \"$tv\"," |
+    sed 's/.*"abs_offset": \([0-9]*\).*/\1/') + 3 ))
+: >"$scratch/stall"
+GGUFED_STALL="$scratch/stall" GGUFED_FAULT=fsync:1:stall \
+    "$GGUFED" set -i --verify "$v/$S2" general.name '"verified"' \
+    >"$scratch/vout" 2>&1 &
+vpid=$!
+i=0
+until tmp=$(ls -A "$v" | grep "^\.$S1\.ggufed-" | head -n 1) &&
+    [ -n "$tmp" ] && cmp -s "$v/$tmp" "$v.ref/$S1"; do
+	i=$((i + 1)); [ $i -lt 600 ] || break
+	sleep 0.1
+done
+b=$(dd if="$v/$tmp" bs=1 skip=$off count=1 2>/dev/null | od -An -tu1 |
+    tr -d ' ')
+printf "\\$(printf '%03o' $(( (b + 1) % 256 )))" |
+    dd of="$v/$tmp" bs=1 seek=$off conv=notrunc 2>/dev/null
+rm -f "$scratch/stall"
+wait $vpid
+[ $? -eq 1 ] && grep -q "tensor data CHANGED: $tv" "$scratch/vout"
+ok $? "--verify over a set: a byte changed in a new shard names its tensor" ||
+    sed 's/^/# /' "$scratch/vout"
 
 # The set saved as one file (-o) is a merge: split.count 0, as merge.
 "$GGUFED" set -o "$scratch/one.gguf" -q "$w/$S2" general.name '"one"' &&
