@@ -291,6 +291,18 @@ gguf_lock_take(const char *real, struct savelock *lk, struct gguf_err *err)
 	lock_path(real, lp, sizeof lp);
 	for (tries = 0; tries < 100; tries++) {
 		fd = open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno == ENOENT) {
+			/* The one reason a file cannot be made beside it. */
+			char	*slash;
+
+			snprintf(lp, sizeof lp, "%s", real);
+			if ((slash = strrchr(lp, '/')) == NULL)
+				snprintf(lp, sizeof lp, ".");
+			else
+				slash[slash == lp] = '\0';
+			return gguf_errf(err, -1, "the folder %s does not "
+			    "exist", lp);
+		}
 		if (fd < 0)
 			return gguf_errf(err, -1, "cannot create the lock file "
 			    "beside the file: %s", strerror(errno));

@@ -242,4 +242,18 @@ ok $? "merge from shard 3 with -e"
 ls -A "$scratch" "$d" | grep -q '\.ggufed-'
 [ $? -ne 0 ]; ok $? "no temporary file is left beside the outputs"
 
+# Into a folder that does not exist: one line naming the folder, nothing
+# written.
+"$GGUFED" split -q --max-tensors 20 "$demo" "$scratch/nodir/m" \
+    2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "the folder $scratch/nodir does not exist" \
+    "$scratch/err" && [ ! -e "$scratch/nodir" ]
+ok $? "split into a missing folder names the folder" ||
+    sed 's/^/# /' "$scratch/err"
+(cd "$scratch" && "$GGUFED" set "$demo" general.name '"x"' \
+    -o nodir2/x.gguf) 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "the folder nodir2 does not exist" "$scratch/err"
+ok $? "set -o into a missing relative folder names it" ||
+    sed 's/^/# /' "$scratch/err"
+
 done_testing
