@@ -61,15 +61,6 @@ struct opts {
 	size_t		 nsteps;
 };
 
-static volatile sig_atomic_t	interrupted;
-
-static void
-on_sigint(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
 /* ------------------------------------------------------------------- diff */
 
 static void
@@ -324,29 +315,6 @@ run_script(struct gguf_doc *d, const char *path, int force)
 
 /* ------------------------------------------------------------------- save */
 
-struct prog {
-	int		tty;
-	unsigned	last;
-};
-
-static int
-progress(void *arg, uint64_t done, uint64_t total)
-{
-	struct prog	*p = arg;
-	unsigned	 pct;
-
-	if (interrupted)
-		return 1;
-	if (!p->tty || total < (64u << 20))
-		return 0;
-	pct = (unsigned)(done * 100 / (total ? total : 1));
-	if (pct != p->last) {
-		fprintf(stderr, "\rsaving: %u%%", pct);
-		p->last = pct;
-	}
-	return 0;
-}
-
 static void
 print_notices(const struct gguf_save_info *info)
 {
@@ -388,15 +356,6 @@ print_how(const char *path, const struct gguf_save_info *info, int dry)
 	putchar('\n');
 }
 
-static int
-verify_progress(void *arg, uint64_t done, uint64_t total)
-{
-	(void)arg;
-	(void)done;
-	(void)total;
-	return interrupted != 0;
-}
-
 /*
  * --verify: compares the data of every tensor the save copied in the
  * source and in the result (path). *line gets what to say; -1 if the
@@ -409,12 +368,16 @@ verify(struct gguf_proof *p, const char *path,
 {
 	struct gguf_proof_result	r;
 	struct gguf_err			err;
-	int				bad;
+	struct cli_progress		pr;
+	int				bad, rc;
 
 	memset(&err, 0, sizeof err);
 	*line = NULL;
-	if (gguf_proof_check(p, path, info->how == GGUF_SAVE_INPLACE,
-	    verify_progress, NULL, &r, &err) != 0) {
+	cli_progress_init(&pr, "verifying", 64u << 20);
+	rc = gguf_proof_check(p, path, info->how == GGUF_SAVE_INPLACE,
+	    cli_progress, &pr, &r, &err);
+	cli_progress_clear(&pr);
+	if (rc != 0) {
 		char	msg[sizeof err.msg + 64];
 
 		gguf_err_text(&err, msg, sizeof msg);
@@ -434,8 +397,8 @@ save(struct gguf_doc *d, const struct opts *o)
 	struct gguf_save_opts	so;
 	struct gguf_save_info	info;
 	struct gguf_err		err;
-	struct prog		pr;
-	struct sigaction	sa, old;
+	struct cli_progress	pr;
+	struct sigaction	old;
 	const char		*path = o->out != NULL ? o->out : o->path;
 	struct gguf_proof	proof;
 	char			*vline = NULL;
@@ -447,11 +410,9 @@ save(struct gguf_doc *d, const struct opts *o)
 	so.no_inplace = o->no_inplace;
 	so.no_reopen = 1;		/* we exit after saving */
 	so.reserve = o->reserve;
-	so.progress = progress;
+	so.progress = cli_progress;
 	so.arg = &pr;
-	memset(&pr, 0, sizeof pr);
-	pr.tty = isatty(STDERR_FILENO);
-	pr.last = 101;
+	cli_progress_init(&pr, "saving", 64u << 20);
 
 	/* A set written as one file is a merge: split.count 0, as merge. */
 	if (o->out != NULL && gguf_n_shards(gguf_doc_file(d)) > 0) {
@@ -487,12 +448,9 @@ save(struct gguf_doc *d, const struct opts *o)
 		cli_file_error(o->path, &err);
 		return EXIT_BADFILE;
 	}
-	/* A file size limit makes writes fail with EFBIG, not kill us. */
-	signal(SIGXFSZ, SIG_IGN);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	sigaction(SIGINT, &sa, &old);
+	cli_sigint_catch(&old);
 	rc = gguf_doc_save(d, &so, &info, &err);
+	cli_progress_clear(&pr);
 	if (rc >= 0 && o->verify) {
 		vrc = verify(&proof, path, &info, &vline);
 		if (vrc != 0 && rc == 0)
@@ -500,9 +458,7 @@ save(struct gguf_doc *d, const struct opts *o)
 	}
 	if (o->verify)
 		gguf_proof_free(&proof);
-	sigaction(SIGINT, &old, NULL);
-	if (pr.tty && pr.last != 101)
-		fputc('\n', stderr);
+	cli_sigint_restore(&old);
 	if (rc == -1) {
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
