@@ -8,7 +8,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "doc.h"
@@ -391,6 +393,34 @@ cli_file_error(const char *path, const struct gguf_err *err)
 }
 
 int
+cli_stale_temps(const char *path, int remove, uint64_t *bytes,
+    struct gguf_err *err)
+{
+	size_t		 plen;
+	unsigned	 no, count, k;
+	uint64_t	 b;
+	char		*sp;
+	int		 n = 0, r;
+
+	if (gguf_set_name(path, &plen, &no, &count) != 0 || count < 2)
+		return gguf_stale_temps(path, remove, bytes, err);
+	*bytes = 0;
+	for (k = 1; k <= count; k++) {
+		sp = gguf_set_path(path, plen, k, count);
+		r = access(sp, F_OK) == 0 ? gguf_stale_temps(sp, remove, &b, err) :
+		    0;
+		free(sp);
+		if (r < 0)
+			return -1;
+		if (r > 0) {
+			n += r;
+			*bytes += b;
+		}
+	}
+	return n;
+}
+
+int
 cli_leftovers(const char *path, char *buf, size_t len)
 {
 	struct gguf_err	err;
@@ -408,8 +438,8 @@ cli_leftovers(const char *path, char *buf, size_t len)
 	else if (gguf_journal_exists(path))
 		snprintf(buf, len, "an interrupted save left a journal: run "
 		    "'ggufed recover' on the file");
-	else if ((n = gguf_stale_temps(path, 0, &bytes, &err)) > 0)
-		snprintf(buf, len, "a rewrite that was interrupted left %s "
+	else if ((n = cli_stale_temps(path, 0, &bytes, &err)) > 0)
+		snprintf(buf, len, "a save that was interrupted left %s "
 		    "(%s) beside the file: 'ggufed recover' removes %s",
 		    n == 1 ? "a temporary file" : "temporary files",
 		    gguf_fmt_size(bytes, sz, sizeof sz), n == 1 ? "it" :

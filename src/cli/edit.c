@@ -802,37 +802,6 @@ cmd_convert(int argc, char **argv)
 	return shorthand("convert", 2, argc, argv);
 }
 
-/*
- * Removes what killed saves left beside path, or beside every shard of
- * the split set path is a shard of: how many files, their bytes.
- */
-static int
-stale_temps(const char *path, uint64_t *bytes, struct gguf_err *err)
-{
-	size_t		 plen;
-	unsigned	 no, count, k;
-	uint64_t	 b;
-	char		*sp;
-	int		 n = 0, r;
-
-	if (gguf_set_name(path, &plen, &no, &count) != 0 || count < 2)
-		return gguf_stale_temps(path, 1, bytes, err);
-	*bytes = 0;
-	for (k = 1; k <= count; k++) {
-		sp = gguf_set_path(path, plen, k, count);
-		r = access(sp, F_OK) == 0 ? gguf_stale_temps(sp, 1, &b, err) :
-		    0;
-		free(sp);
-		if (r < 0)
-			return -1;
-		if (r > 0) {
-			n += r;
-			*bytes += b;
-		}
-	}
-	return n;
-}
-
 int
 cmd_recover(int argc, char **argv)
 {
@@ -854,7 +823,7 @@ cmd_recover(int argc, char **argv)
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}
-	if ((n = stale_temps(path, &bytes, &err)) < 0) {
+	if ((n = cli_stale_temps(path, 1, &bytes, &err)) < 0) {
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}

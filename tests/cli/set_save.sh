@@ -328,6 +328,11 @@ GGUFED_FAULT=unlink:2:crash edit_set "$f" $S1 2>/dev/null
 [ $? -eq 75 ] && [ "$(state "$f")" = new ] &&
     [ ! -e "$f/$S1.ggufed-journal" ] && [ -e "$f/$S1.ggufed-old" ]
 ok $? "a crash after the commit: the set is new, backups left ($n_unlink)"
+"$GGUFED" info "$f/$S3" >/dev/null 2>"$scratch/err"
+grep -q "a save that was interrupted left .* beside the file: 'ggufed recover' removes" \
+    "$scratch/err"
+ok $? "info on another shard says what the save left beside the set" ||
+    sed 's/^/# /' "$scratch/err"
 "$GGUFED" recover "$f/$S3" >/dev/null 2>&1 && [ "$(state "$f")" = new ] &&
     [ "$(left "$f")" -eq 3 ]
 ok $? "recover removes them and keeps the new set"
