@@ -209,6 +209,11 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 		w = gguf_warning_at(f, k);
 		printf("%s offset=0x%llx ", gguf_wlevel_name(w->level),
 		    (unsigned long long)w->off);
+		if (w->file != NULL) {		/* a later shard's offset */
+			fputs("file=", stdout);
+			out_text(stdout, w->file, strlen(w->file));
+			putchar(' ');
+		}
 		out_msg(stdout, w->msg);
 		putchar('\n');
 	}
@@ -336,6 +341,10 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 		json_cstr(&j, gguf_wlevel_name(w->level));
 		json_key(&j, "offset");
 		json_u64(&j, w->off);
+		if (w->file != NULL) {		/* a later shard's offset */
+			json_key(&j, "file");
+			json_cstr(&j, w->file);
+		}
 		json_key(&j, "message");
 		json_cstr(&j, w->msg);
 		json_end(&j);

@@ -251,6 +251,8 @@ info_json(const char *path, const struct gguf_summary *sum,
 	for (k = 0; k < sum->n_reader; k++) {
 		fd = &sum->findings[k];
 		json_obj(&j, JSON_FLAT);
+		json_key(&j, "file");	/* the file its offset is in */
+		json_cstr(&j, fd->file != NULL ? fd->file : path);
 		json_key(&j, "level");
 		json_cstr(&j, gguf_wlevel_name(fd->level));
 		json_key(&j, "offset");
@@ -359,8 +361,13 @@ cmd_info(int argc, char **argv)
 		    sizeof g));
 		for (k = 0; k < sum.n_reader; k++) {
 			fd = &sum.findings[k];
-			printf("  %-8s offset 0x%llx: ", gguf_wlevel_name(fd->level),
+			printf("  %-8s offset 0x%llx", gguf_wlevel_name(fd->level),
 			    (unsigned long long)fd->off);
+			if (fd->file != NULL) {		/* a later shard's */
+				fputs(" of ", stdout);
+				out_text(stdout, fd->file, strlen(fd->file));
+			}
+			fputs(": ", stdout);
 			out_msg(stdout, fd->msg);
 			putchar('\n');
 		}

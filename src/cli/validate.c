@@ -46,8 +46,12 @@ struct report {
 	int		 nfolded;
 };
 
+/*
+ * One finding; file is where off is when not r->path (a tensor in a later
+ * shard of a set), else NULL.
+ */
 static void
-finding(void *arg, int level, int64_t off, const char *msg)
+finding(void *arg, int level, const char *file, int64_t off, const char *msg)
 {
 	struct report	*r = arg;
 
@@ -56,8 +60,12 @@ finding(void *arg, int level, int64_t off, const char *msg)
 	r->count[level]++;
 	if (r->quiet)
 		return;
+	if (file == NULL)
+		file = r->path;
 	if (r->json != NULL) {
 		json_obj(r->json, JSON_FLAT);
+		json_key(r->json, "file");
+		json_cstr(r->json, file);
 		json_key(r->json, "level");
 		json_cstr(r->json, gguf_wlevel_name(level));
 		json_key(r->json, "offset");
@@ -70,7 +78,7 @@ finding(void *arg, int level, int64_t off, const char *msg)
 		json_end(r->json);
 		return;
 	}
-	out_text(stdout, r->path, strlen(r->path));
+	out_text(stdout, file, strlen(file));
 	if (off >= 0)
 		printf(":0x%llx", (unsigned long long)off);
 	printf(": %s: ", gguf_wlevel_name(level));
@@ -91,7 +99,7 @@ lint_finding(void *arg, int level, const char *msg)
 	struct lint_at	*l = arg;
 
 	snprintf(l->buf, sizeof l->buf, "%s: %s", l->key, msg);
-	finding(l->r, level, l->off, l->buf);
+	finding(l->r, level, NULL, l->off, l->buf);
 }
 
 static struct gguf_val *
@@ -190,15 +198,15 @@ validate_one(const char *path, const struct vopts *o, struct json *j,
 	memset(&err, 0, sizeof err);
 	if ((f = gguf_set_open(path, cli_alone ? GGUF_OPEN_ALONE : 0,
 	    &err)) == NULL) {
-		finding(&r, GGUF_W_ERROR, err.has_off ? (int64_t)err.off : -1,
-		    err.msg);
+		finding(&r, GGUF_W_ERROR, NULL, err.has_off ?
+		    (int64_t)err.off : -1, err.msg);
 		if (n)
-			finding(&r, GGUF_W_WARN, -1, left);
+			finding(&r, GGUF_W_WARN, NULL, -1, left);
 		summary(&r, 0);
 		return 1;
 	}
 	if (n)
-		finding(&r, GGUF_W_WARN, -1, left);
+		finding(&r, GGUF_W_WARN, NULL, -1, left);
 	*was_set = gguf_n_shards(f) > 0;
 	if (*was_set && nfolded > 0) {
 		r.folded = folded;
@@ -219,11 +227,12 @@ validate_one(const char *path, const struct vopts *o, struct json *j,
 	}
 	for (i = 0; i < gguf_n_warnings(f); i++) {
 		w = gguf_warning_at(f, i);
-		finding(&r, w->level, (int64_t)w->off, w->msg);
+		finding(&r, w->level, w->file, (int64_t)w->off, w->msg);
 	}
 	rc = gguf_check_model(f, path, o->flags, &o->stats, finding, &r);
 	if (rc != 0)
-		finding(&r, GGUF_W_ERROR, -1, "the data checks were cancelled");
+		finding(&r, GGUF_W_ERROR, NULL, -1,
+		    "the data checks were cancelled");
 	lint_templates(f, &r);
 	gguf_close(f);
 	summary(&r, 1);

@@ -37,6 +37,8 @@ struct checker {
 
 static void say(struct checker *, int, int64_t, const char *, ...)
     __attribute__((format(printf, 4, 5)));
+static void say_t(struct checker *, int, const struct gguf_tensor *,
+    const char *, ...) __attribute__((format(printf, 4, 5)));
 
 static void
 say(struct checker *c, int level, int64_t off, const char *fmt, ...)
@@ -46,7 +48,21 @@ say(struct checker *c, int level, int64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->buf, sizeof c->buf, fmt, ap);
 	va_end(ap);
-	c->fn(c->arg, level, off, c->buf);
+	c->fn(c->arg, level, NULL, off, c->buf);
+}
+
+/* A finding about tensor t, at its info in the file that holds it. */
+static void
+say_t(struct checker *c, int level, const struct gguf_tensor *t,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->buf, sizeof c->buf, fmt, ap);
+	va_end(ap);
+	c->fn(c->arg, level, gguf_tensor_path(c->f, t), (int64_t)t->off,
+	    c->buf);
 }
 
 /* The entry of key, or NULL; *off its file offset (-1 if absent). */
@@ -290,7 +306,7 @@ check_hparams(struct checker *c)
 	for (i = 0; i < gguf_layout(c->f)->n_tensors; i++) {
 		t = gguf_tensor_at(c->f, i);
 		if ((b = gguf_tensor_block(&t->name)) >= 0 && (uint64_t)b >= nb) {
-			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" "
+			say_t(c, GGUF_W_WARN, t, "tensor \"%s\" "
 			    "is in block %lld but %s is %llu",
 			    gguf_pname(t->name.p, t->name.n, nm, sizeof nm),
 			    (long long)b, key, (unsigned long long)nb);
@@ -501,14 +517,14 @@ check_shapes(struct checker *c)
 		dim_text(want[k][0], w0s, sizeof w0s);
 		dim_text(want[k][1], w1s, sizeof w1s);
 		if (r->d1 == D_NONE)
-			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" has "
+			say_t(c, GGUF_W_WARN, t, "tensor \"%s\" has "
 			    "rows of %llu where %.*s.%s is %s: llama.cpp "
 			    "refuses such a model%s", nm,
 			    (unsigned long long)t->ne[0], (int)c->arch.n,
 			    c->arch.p, dim_source[r->d0], w0s,
 			    n[k] > 1 ? "; more blocks alike" : "");
 		else
-			say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" is "
+			say_t(c, GGUF_W_WARN, t, "tensor \"%s\" is "
 			    "[%llu, %llu] where the hyper-parameters make "
 			    "[%s, %s] (%s by %s): llama.cpp refuses such a "
 			    "model%s", nm, (unsigned long long)t->ne[0],
@@ -815,7 +831,7 @@ dscan_plan(struct checker *c, struct dscan *d)
 			continue;
 		memset(&e, 0, sizeof e);
 		if (gguf_scan_check(t->type, gguf_layout(c->f)->be, &e) != 0) {
-			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor \"%s\": "
+			say_t(c, GGUF_W_ERROR, t, "tensor \"%s\": "
 			    "%s", gguf_pname(t->name.p, t->name.n, nm,
 			    sizeof nm), e.msg);
 			continue;
@@ -853,7 +869,7 @@ data_findings(struct checker *c, const struct gguf_tensor *t,
 
 	gguf_pname(t->name.p, t->name.n, nm, sizeof nm);
 	if (s->nnan > 0 || s->npinf > 0 || s->nninf > 0)
-		say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\" has %llu "
+		say_t(c, GGUF_W_WARN, t, "tensor \"%s\" has %llu "
 		    "NaN, %llu +Inf and %llu -Inf values, the first at "
 		    "element %llu (row %llu, column %llu)", nm,
 		    (unsigned long long)s->nnan, (unsigned long long)s->npinf,
@@ -862,14 +878,14 @@ data_findings(struct checker *c, const struct gguf_tensor *t,
 		    (unsigned long long)(s->first_bad / t->ne[0]),
 		    (unsigned long long)(s->first_bad % t->ne[0]));
 	else if (!s->nonzero && s->count > 1)
-		say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\": all %s "
+		say_t(c, GGUF_W_WARN, t, "tensor \"%s\": all %s "
 		    "values are zero", nm, gguf_fmt_group(s->count, g,
 		    sizeof g));
 	if (s->nbadscale == 0)
 		return;
 	b0 = s->first_badscale * ti->blck;
 	if (t->type == GGUF_T_MXFP4)
-		say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\": %llu "
+		say_t(c, GGUF_W_WARN, t, "tensor \"%s\": %llu "
 		    "MXFP4 block%s the scale byte 0xff (NaN in the MX format, "
 		    "2^127 to ggml), the first block %llu (elements %llu to "
 		    "%llu)", nm, (unsigned long long)s->nbadscale,
@@ -878,7 +894,7 @@ data_findings(struct checker *c, const struct gguf_tensor *t,
 		    (unsigned long long)b0,
 		    (unsigned long long)(b0 + ti->blck - 1));
 	else
-		say(c, GGUF_W_WARN, (int64_t)t->off, "tensor \"%s\": %llu "
+		say_t(c, GGUF_W_WARN, t, "tensor \"%s\": %llu "
 		    "%s block%s a NaN or infinite scale (%s), the first block "
 		    "%llu (elements %llu to %llu)", nm,
 		    (unsigned long long)s->nbadscale, ti->name,
@@ -935,7 +951,7 @@ check_data(struct checker *c, const struct gguf_stats_opts *uopts)
 		if (d.t[i].n == 0)
 			continue;
 		if (d.t[i].failed) {
-			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor \"%s\": "
+			say_t(c, GGUF_W_ERROR, t, "tensor \"%s\": "
 			    "%s", gguf_pname(t->name.p, t->name.n, nm,
 			    sizeof nm), d.t[i].err.msg);
 			if (d.t[i].changed)

@@ -18,9 +18,14 @@
 #include "gguf.h"
 #include "stats.h"
 
-/* One finding; off is -1 when no single place of the file is at fault. */
-typedef void	(*gguf_finding_fn)(void *arg, int level, int64_t off,
-		    const char *msg);
+/*
+ * One finding; off is -1 when no single place of the file is at fault.
+ * file is the path of the file off is in when that is not the file
+ * checked (a tensor of a later shard of a set: gguf_tensor_path), else
+ * NULL.
+ */
+typedef void	(*gguf_finding_fn)(void *arg, int level, const char *file,
+		    int64_t off, const char *msg);
 
 #define GGUF_CHECK_DATA		0x01	/* scan every tensor: NaN, Inf, bad block
 					   scales, all zero (scan.h) */

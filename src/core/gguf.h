@@ -195,6 +195,7 @@ struct gguf_warning {
 	uint64_t	 off;		/* file offset it concerns */
 	int		 level;		/* enum gguf_wlevel */
 	char		*msg;		/* one line */
+	const char	*file;		/* a set: the shard off is in; NULL: this file */
 };
 
 /* "note", "warning", "error". */
@@ -333,6 +334,13 @@ const struct gguf_file	*gguf_shard(const struct gguf_file *f, size_t i);
 const char		*gguf_shard_path(const struct gguf_file *f, size_t i);
 /* The file that holds t's data: its shard, or f itself. */
 const struct gguf_file	*gguf_tensor_file(const struct gguf_file *f,
+			    const struct gguf_tensor *t);
+/*
+ * The path of the file that holds t's info and data, for messages that
+ * give an offset of t: its shard's path in a set, else NULL (f itself).
+ * It lives as long as f.
+ */
+const char		*gguf_tensor_path(const struct gguf_file *f,
 			    const struct gguf_tensor *t);
 
 size_t			 gguf_n_warnings(const struct gguf_file *f);

@@ -156,6 +156,9 @@ void	gguf_io_map_read(void);
 /* reader.c: a finding added to an open file (set.c's checks). */
 void	gguf_file_warn(struct gguf_file *f, int level, uint64_t off,
 	    const char *msg);
+/* The same about an offset in file, a shard's path that f keeps. */
+void	gguf_file_warn_in(struct gguf_file *f, int level, const char *file,
+	    uint64_t off, const char *msg);
 /*
  * reader.c: joins the shards of a split set as one file, taking shards
  * and paths (both arrays of n, allocated) and what they hold; shards[0]

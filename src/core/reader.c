@@ -96,6 +96,7 @@ store_warning(struct gguf_file *f, int level, uint64_t off, const char *msg)
 	f->warn[f->n_warn].off = off;
 	f->warn[f->n_warn].level = level;
 	f->warn[f->n_warn].msg = xstrdup(msg);
+	f->warn[f->n_warn].file = NULL;
 	f->n_warn++;
 }
 
@@ -985,6 +986,8 @@ gguf_tensor_find(const struct gguf_file *f, const char *name, size_t len)
 	return gguf_nameix_find(&f->tensor_names, name, len);
 }
 
+static void	shard_msg(const struct gguf_file *, size_t, struct gguf_err *);
+
 const uint8_t *
 gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
     struct gguf_err *err)
@@ -992,12 +995,18 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 	char	buf[256];
 
 	if (t->flags & GGUF_TENSOR_UNSIZED)
-		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": size "
-		    "unknown", pname(&t->name, buf, sizeof buf)), NULL;
-	if (t->flags & GGUF_TENSOR_UNREADABLE)
-		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": data "
+		gguf_errf(err, (int64_t)t->off, "tensor \"%s\": size "
+		    "unknown", pname(&t->name, buf, sizeof buf));
+	else if (t->flags & GGUF_TENSOR_UNREADABLE)
+		gguf_errf(err, (int64_t)t->off, "tensor \"%s\": data "
 		    "lies beyond the end of the file",
-		    pname(&t->name, buf, sizeof buf)), NULL;
+		    pname(&t->name, buf, sizeof buf));
+	if (t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)) {
+		/* a set's error names the shard its offset is in */
+		if (f->n_shards > 0 && err != NULL)
+			shard_msg(f, t->shard, err);
+		return NULL;
+	}
 	if (f->n_shards > 0)
 		f = f->shards[t->shard];
 	return f->base + f->lay.data_off + t->offset;
@@ -1013,21 +1022,49 @@ base_name(const char *path)
 	return s != NULL ? s + 1 : path;
 }
 
-/* "changed on disk: ..." of shard i becomes "SHARD: changed on disk: ...". */
+/*
+ * "changed on disk: ..." of shard i becomes "SHARD: changed on disk: ...";
+ * an error at an offset, "SHARD: offset 0x...: ...", as the offset is the
+ * shard's and the caller names the set by its first file.
+ */
 static void
 shard_msg(const struct gguf_file *f, size_t i, struct gguf_err *err)
 {
 	char	buf[sizeof err->msg];
 
-	snprintf(buf, sizeof buf, "%.200s: %.300s",
-	    base_name(f->shard_paths[i]), err->msg);
+	if (err->has_off)	/* the offset is the shard's, not f's */
+		snprintf(buf, sizeof buf, "%.200s: offset 0x%llx: %.280s",
+		    base_name(f->shard_paths[i]),
+		    (unsigned long long)err->off, err->msg);
+	else
+		snprintf(buf, sizeof buf, "%.200s: %.300s",
+		    base_name(f->shard_paths[i]), err->msg);
+	err->has_off = 0;
 	memcpy(err->msg, buf, sizeof buf);
 }
 
 void
 gguf_file_warn(struct gguf_file *f, int level, uint64_t off, const char *msg)
 {
+	gguf_file_warn_in(f, level, NULL, off, msg);
+}
+
+/* The last warning stored, if it was (not dropped by the cap), is in file. */
+static void
+warned_in(struct gguf_file *f, size_t before, const char *file)
+{
+	if (f->n_warn > before)
+		f->warn[f->n_warn - 1].file = file;
+}
+
+void
+gguf_file_warn_in(struct gguf_file *f, int level, const char *file,
+    uint64_t off, const char *msg)
+{
+	size_t	before = f->n_warn;
+
 	warnf(f, level, off, "%s", msg);
+	warned_in(f, before, file);
 }
 
 struct gguf_file *
@@ -1038,7 +1075,7 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 	struct gguf_tensor	*t;
 	uint64_t		 i, total = 0;
 	int64_t			 dup;
-	size_t			 k, w;
+	size_t			 k, w, before;
 	char			 nm[256];
 
 	f->path = xstrdup(path);
@@ -1067,20 +1104,26 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 	for (k = 0; k < n; k++) {
 		if ((s = shards[k]) == NULL)
 			continue;
-		for (w = 0; w < s->n_warn; w++)
+		for (w = 0; w < s->n_warn; w++) {
+			before = f->n_warn;
 			warnf(f, s->warn[w].level, s->warn[w].off, "%s: %s",
 			    base_name(paths[k]), s->warn[w].msg);
+			warned_in(f, before, paths[k]);
+		}
 		for (i = 0; i < s->n_tensors; i++) {
 			t = &f->tensors[f->n_tensors];
 			*t = s->tensors[i];
 			t->shard = (uint32_t)k;
 			dup = gguf_nameix_add(&f->tensor_names, f->n_tensors);
-			if (dup >= 0 && f->tensors[dup].shard != k)
+			if (dup >= 0 && f->tensors[dup].shard != k) {
+				before = f->n_warn;
 				warnf(f, GGUF_W_ERROR, t->off, "%s: tensor "
 				    "\"%s\" is in %s too (llama.cpp refuses "
 				    "a tensor name twice)", base_name(paths[k]),
 				    pname(&t->name, nm, sizeof nm),
 				    base_name(paths[f->tensors[dup].shard]));
+				warned_in(f, before, paths[k]);
+			}
 			f->n_tensors++;
 		}
 	}
@@ -1110,6 +1153,12 @@ const struct gguf_file *
 gguf_tensor_file(const struct gguf_file *f, const struct gguf_tensor *t)
 {
 	return f->n_shards > 0 ? f->shards[t->shard] : f;
+}
+
+const char *
+gguf_tensor_path(const struct gguf_file *f, const struct gguf_tensor *t)
+{
+	return f->n_shards > 0 ? f->shard_paths[t->shard] : NULL;
 }
 
 /* ------------------------------------------------------------- changes */

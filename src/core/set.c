@@ -124,7 +124,8 @@ finding(struct gguf_file *f, int level, int64_t off, const char *path,
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	snprintf(buf, sizeof buf, "%s: %s", base_name(path), msg);
-	gguf_file_warn(f, level, off < 0 ? 0 : (uint64_t)off, buf);
+	gguf_file_warn_in(f, level, off < 0 ? NULL : path,
+	    off < 0 ? 0 : (uint64_t)off, buf);
 }
 
 /* A split key of a shard: 1 with its value, 0 if absent, -1 if mistyped. */

@@ -36,7 +36,8 @@ section(struct gguf_summary *s, enum gguf_section what, uint64_t from,
 }
 
 static void
-add_finding(struct gguf_summary *s, int level, int64_t off, const char *msg)
+add_finding(struct gguf_summary *s, int level, const char *file, int64_t off,
+    const char *msg)
 {
 	struct gguf_finding	*fd;
 
@@ -48,13 +49,15 @@ add_finding(struct gguf_summary *s, int level, int64_t off, const char *msg)
 	fd->level = level;
 	fd->off = off;
 	fd->msg = xstrdup(msg);
+	fd->file = file != NULL ? xstrdup(file) : NULL;
 	s->count[level]++;
 }
 
 static void
-on_finding(void *arg, int level, int64_t off, const char *msg)
+on_finding(void *arg, int level, const char *file, int64_t off,
+    const char *msg)
 {
-	add_finding(arg, level, off, msg);
+	add_finding(arg, level, file, off, msg);
 }
 
 static void
@@ -261,7 +264,7 @@ gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
 
 	for (k = 0; k < gguf_n_warnings(f); k++) {
 		w = gguf_warning_at(f, k);
-		add_finding(s, w->level, (int64_t)w->off, w->msg);
+		add_finding(s, w->level, w->file, (int64_t)w->off, w->msg);
 	}
 	s->n_reader = s->n_findings;
 	if (flags & GGUF_SUM_CHECKS)
@@ -273,8 +276,10 @@ gguf_summary_free(struct gguf_summary *s)
 {
 	size_t	k;
 
-	for (k = 0; k < s->n_findings; k++)
+	for (k = 0; k < s->n_findings; k++) {
 		free(s->findings[k].msg);
+		free(s->findings[k].file);
+	}
 	free(s->findings);
 	free(s->types);
 	memset(s, 0, sizeof *s);

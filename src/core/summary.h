@@ -45,6 +45,7 @@ struct gguf_finding {
 	int		 level;		/* enum gguf_wlevel */
 	int64_t		 off;		/* -1: no one place of the file */
 	char		*msg;		/* one line, printable ASCII */
+	char		*file;		/* a set: the shard off is in; NULL: the file */
 };
 
 /*

@@ -460,8 +460,9 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	struct sline			*l = &s->lines[id];
 	const struct gguf_sum_type	*t;
 	const struct gguf_finding	*fd;
+	const char			*base;
 	size_t				 k;
-	char				 tb[24], g[32], z[32];
+	char				 tb[24], g[32], z[32], nm[100];
 	int				 cells, used, bw, slot;
 
 	dl_puts(dl, S_NORMAL, " ");
@@ -550,7 +551,13 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		    gguf_wlevel_name(fd->level));
 		dl_pad(dl, S_NORMAL, 11);
 		slot = fd->level == GGUF_W_NOTE ? S_NORMAL : S_WARN;
-		if (fd->off >= 0)
+		if (fd->off >= 0 && fd->file != NULL) {	/* a later shard's */
+			base = strrchr(fd->file, '/') != NULL ?
+			    strrchr(fd->file, '/') + 1 : fd->file;
+			dl_printf(dl, slot, "offset 0x%llx of %s: ",
+			    (unsigned long long)fd->off,
+			    gguf_pname(base, strlen(base), nm, sizeof nm));
+		} else if (fd->off >= 0)
 			dl_printf(dl, slot, "offset 0x%llx: ",
 			    (unsigned long long)fd->off);
 		/* a core message is escaped already: never again */

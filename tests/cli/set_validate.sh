@@ -22,6 +22,12 @@ fresh() {
 	cd "$scratch/$1" || exit 1
 }
 
+# at FILE OFF NAME: the tensor info at OFF in FILE is NAME's (a u64
+# length, then the name), so a finding at OFF points at the right file.
+at() {
+	[ "$(dd if="$1" bs=1 skip=$(($2 + 8)) count=${#3} 2>/dev/null)" = "$3" ]
+}
+
 # expect LEVEL TEXT WHAT: validate of shard 1 fails (error) or warns
 # (warning) with a finding holding TEXT.
 expect() {
@@ -93,6 +99,46 @@ head -c $((size - 4096)) "$s2" >"$s2.tmp" && mv "$s2.tmp" "$s2"
 expect error "$s2: tensor \"" "a truncated shard: its tensors beyond the end"
 grep -q -F "lies beyond the end of the file" "$scratch/v"
 ok $? "the truncated shard's finding says the data lies beyond the end"
+v=$(sed -n "s/^$s2:\(0x[0-9a-f]*\): error: $s2: tensor \"\([^\"]*\)\": data .* lies beyond.*/\1 \2/p" "$scratch/v" | head -n 1)
+t=${v#* } voff=${v% *}
+"$GGUFED" cat "$s1" "$t" >/dev/null 2>"$scratch/err"
+[ $? -ne 0 ] && off=$(sed -n "s/^ggufed: $s1: $s2: offset \(0x[0-9a-f]*\): tensor \"$t\": data lies beyond.*/\1/p" "$scratch/err") &&
+    [ -n "$off" ] && at "$s2" "$off" "$t"
+ok $? "cat of a tensor beyond the end of shard 2: the error gives its offset in $s2" ||
+    sed 's/^/# /' "$scratch/err"
+[ -n "$voff" ] && [ -n "$off" ] && [ $((voff)) -gt $((off)) ] && [ $((voff)) -lt $((off + 8 + ${#t} + 44)) ]
+ok $? "validate's finding: an offset in $t's info in $s2" || sed 's/^/# /' "$scratch/v"
+"$GGUFED" stats "$s1" "$t" >/dev/null 2>"$scratch/err"
+[ $? -ne 0 ] && grep -q -F "$s2: offset $off: tensor \"$t\": data lies beyond" "$scratch/err"
+ok $? "stats of it: the same" || sed 's/^/# /' "$scratch/err"
+
+# A NaN planted in a tensor of shard 2: the data check's finding names
+# shard 2 and the offset of the tensor's info in it, in text and JSON.
+fresh nan
+t=blk.1.ffn_norm.weight
+abs=$("$GGUFED" dump "$s1" | sed -n "s/^tensor [0-9]* $t F32 .* abs=\(0x[0-9a-f]*\) shard=2\$/\1/p")
+[ -n "$abs" ] && printf '\000\000\300\177' |
+    dd of="$s2" bs=1 seek=$((abs + 20)) conv=notrunc 2>/dev/null
+ok $? "a NaN planted in $t of shard 2 (at $abs + 20)"
+"$GGUFED" validate --data "$s1" >"$scratch/v" 2>&1
+off=$(sed -n "s/^$s2:\(0x[0-9a-f]*\): warning: tensor \"$t\" has 1 NaN, .* element 5 .*/\1/p" "$scratch/v")
+[ -n "$off" ] && at "$s2" "$off" "$t"
+ok $? "validate --data: the NaN's finding names $s2 and the tensor's offset in it" ||
+    sed 's/^/# /' "$scratch/v"
+"$GGUFED" validate --data --json "$s1" >"$scratch/v" 2>&1
+grep -q -F "{\"file\": \"$s2\", \"level\": \"warning\", \"offset\": $((off)), \"message\": \"tensor \\\"$t\\\" has 1 NaN" "$scratch/v"
+ok $? "validate --data --json: the finding's file is $s2" ||
+    sed 's/^/# /' "$scratch/v"
+
+# A model check about a tensor of shard 2 (its block beyond block_count).
+fresh block
+t=blk.2.attn_norm.weight
+"$GGUFED" set -q "$s1" llama.block_count 2 -i
+"$GGUFED" validate "$s1" >"$scratch/v" 2>&1
+off=$(sed -n "s/^$s2:\(0x[0-9a-f]*\): warning: tensor \"$t\" is in block 2 but .*/\1/p" "$scratch/v")
+[ -n "$off" ] && at "$s2" "$off" "$t"
+ok $? "validate: a finding about a tensor of $s2 names it and its offset" ||
+    sed 's/^/# /' "$scratch/v"
 
 fresh meta
 "$GGUFED" set -q --shard "$s2" general.name:str Stray -i 2>"$scratch/err"
@@ -144,7 +190,7 @@ ok $? "validate of every shard reports the set once, naming the shards folded" |
     grep -q -F "$s3: the whole set, for ./$s1 too" "$scratch/v"
 ok $? "two shards, the later one first and by another spelling: one report"
 "$GGUFED" validate --json "$s2" "$s1" >"$scratch/j" 2>&1
-[ "$(grep -c '"file":' "$scratch/j")" -eq 1 ] &&
+[ "$(grep -c '"opened":' "$scratch/j")" -eq 1 ] &&
     grep -q -F "\"folded\": [\"$s1\"]" "$scratch/j"
 ok $? "--json: one object for the set, its \"folded\" shards listed"
 "$GGUFED" validate --shard m-0000*.gguf >"$scratch/v" 2>&1
