@@ -27,6 +27,7 @@
 #include "chat.h"
 #include "doc.h"
 #include "lang.h"
+#include "set.h"
 #include "schema.h"
 #include "suggest.h"
 #include "value.h"
@@ -1050,6 +1051,24 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	int		 warn = 0, rc;
 
 	msg[0] = '\0';
+	memset(&err, 0, sizeof err);
+	switch (cmd->op) {
+	case LANG_SET:
+	case LANG_SET_ELEM:
+	case LANG_INS:
+	case LANG_APPEND:
+	case LANG_DEL:
+	case LANG_RM:
+	case LANG_MV:
+		/* A set's split keys are ggufed's to keep (set.h). */
+		if (gguf_set_key_kept(d, cmd->name, cmd->nlen, &err) != 0 ||
+		    (cmd->op == LANG_MV &&
+		    gguf_set_key_kept(d, cmd->arg, cmd->alen, &err) != 0))
+			return doc_error(&err, msg, len);
+		break;
+	default:
+		break;
+	}
 	switch (cmd->op) {
 	case LANG_NOP:
 		return LANG_OK;

@@ -483,3 +483,17 @@ gguf_merge_prepare(struct gguf_doc *d, unsigned *nedits,
 	*nedits = 0;
 	return append_key(d, SPLIT_COUNT, GGUF_VT_U16, 0, nedits, err);
 }
+
+int
+gguf_set_key_kept(struct gguf_doc *d, const char *key, size_t klen,
+    struct gguf_err *err)
+{
+	char	buf[128];
+
+	if (gguf_n_shards(gguf_doc_file(d)) == 0 || klen < 6 ||
+	    memcmp(key, "split.", 6) != 0)
+		return 0;
+	return gguf_errf(err, -1, "\"%s\": the split keys of a set are kept "
+	    "by ggufed (open the shard alone with --shard to edit them)",
+	    gguf_pname(key, klen, buf, sizeof buf));
+}

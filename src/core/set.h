@@ -87,4 +87,12 @@ int	gguf_split_shard(struct gguf_doc *d, const int *shard, unsigned k,
 int	gguf_merge_prepare(struct gguf_doc *d, unsigned *nedits,
 	    struct gguf_err *err);
 
+/*
+ * -1 with err set if key (klen bytes) is a split key (split.*) and d is
+ * a split set: ggufed keeps those keys as gguf-split writes them, so an
+ * edit of the set never touches them by hand. 0 otherwise.
+ */
+int	gguf_set_key_kept(struct gguf_doc *d, const char *key, size_t klen,
+	    struct gguf_err *err);
+
 #endif /* GGUF_SET_H */

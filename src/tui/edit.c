@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "tui.h"
+#include "set.h"
 #include "schema.h"
 #include "cmd/chat.h"
 #include "cmd/lang.h"
@@ -409,6 +410,10 @@ type_apply(struct app *a, struct earg *e, const char *line, int force)
 		    sizeof kb), line);
 		return 1;
 	}
+	if (gguf_set_key_kept(app_doc(a), e->key, e->klen, &err) != 0) {
+		app_msg(a, 1, "%s", err.msg);
+		return -1;
+	}
 	if ((nv = value_convert(cur, t, at, msg, sizeof msg)) == NULL) {
 		app_msg(a, 1, "cannot make it %s: %s", gguf_vtype_text(t, at,
 		    tb, sizeof tb), msg);
@@ -573,8 +578,10 @@ remove_choice(struct app *a, void *arg, int key)
 		    sizeof kb), (long long)e->elem);
 		return R_DRAW | R_EDITED;
 	}
-	if ((e->tensor ? gguf_doc_tensor_remove(app_doc_edit(a), e->key, e->klen,
-	    &err) : gguf_doc_remove(app_doc_edit(a), e->key, e->klen, &err)) != 0) {
+	if ((!e->tensor && gguf_set_key_kept(app_doc(a), e->key, e->klen,
+	    &err) != 0) || (e->tensor ? gguf_doc_tensor_remove(app_doc_edit(a),
+	    e->key, e->klen, &err) : gguf_doc_remove(app_doc_edit(a), e->key,
+	    e->klen, &err)) != 0) {
 		app_msg(a, 1, "%s", err.msg);
 		return R_DRAW;
 	}
@@ -612,6 +619,9 @@ rename_apply(struct app *a, struct earg *e, const char *line, int force)
 	if (e->tensor)
 		rc = gguf_doc_tensor_rename(app_doc_edit(a), e->key, e->klen, line,
 		    strlen(line), &err);
+	else if (gguf_set_key_kept(app_doc(a), e->key, e->klen, &err) != 0 ||
+	    gguf_set_key_kept(app_doc(a), line, strlen(line), &err) != 0)
+		rc = -1;
 	else
 		rc = gguf_doc_rename(app_doc_edit(a), e->key, e->klen, line,
 		    strlen(line), force ? GGUF_SET_FORCE : 0, &warn, &err);
@@ -1009,6 +1019,10 @@ edit_apply_string(struct app *a, const char *key, int64_t elem,
 	char			 kb[96];
 	int			 rc, warn = 0;
 
+	if (gguf_set_key_kept(app_doc(a), key, strlen(key), &err) != 0) {
+		app_error(a, "%s", err.msg);
+		return R_DRAW;
+	}
 	if (elem >= 0) {
 		gguf_vb_init(&vb, GGUF_VT_ARR, GGUF_VT_STR);
 		gguf_vb_str(&vb, now, nlen);

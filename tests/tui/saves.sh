@@ -163,7 +163,7 @@ mkdir -p "$scratch/set" "$scratch/setref"
     general.name '"A name long enough to make the header grow"'
 ok $? "a set and the same set edited by the command line"
 {
-	echo "size 100x30"
+	echo "size 200x30"
 	echo "keys :"
 	echo "$RW"
 	echo "keys <Enter>"
@@ -185,5 +185,22 @@ done
     [ "$n" -eq 3 ] &&
     [ "$(ls -A "$scratch/set" | grep -vc '\.ggufed-lock$')" -eq 3 ]
 ok $? ":w on a set opened from shard 3: the metadata goes to shard 1, as the command line puts it"
+shows w-set "tensor data unchanged (39 tensors, xxh64)"
+ok $? "... and the save of the set is proved, every shard's tensors"
+
+# A split key of the set is refused as it is edited, not at :w.
+{
+	echo "size 100x30"
+	echo "keys :"
+	echo "type rm split.count"
+	echo "keys <Enter>"
+	echo "dump $scratch/rm-split.txt"
+	echo "keys :q<Enter>"
+} >"$scratch/rm-split.script"
+(cd "$scratch/set" && GGUFED_SCRIPT=$scratch/rm-split.script exec \
+    "$GGUFED" m-00002-of-00003.gguf) 2>"$scratch/err"
+rc=$?
+[ $rc -eq 0 ] && shows rm-split "the split keys of a set are kept"
+ok $? ":rm split.count on a set: refused as typed, :q then quits (no edit held)"
 
 done_testing
