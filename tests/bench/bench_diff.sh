@@ -17,6 +17,13 @@ gguf=${GGUFED:-./ggufed}
 dir="$builddir/bench/data"
 mkdir -p "$dir"
 runs=${BENCH_RUNS:-5}
+other="$dir/big-vocab-tok.gguf"
+dense="$dir/dense-2g.gguf"
+copy="$dir/dense-2g-renamed.gguf"
+# What it makes in the build tree it removes when done, failed or stopped,
+# so a full `make bench` holds one script's files at a time.
+trap 'rm -f "$other" "$dense" "$copy"' EXIT
+trap 'exit 130' HUP INT TERM
 
 now_us() { echo $(($(date +%s%N) / 1000)); }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -35,7 +42,6 @@ med_us() {
 # ------------------------------------------------------------ vocabulary
 bv="${SHARED_DIR:-}/fixtures/ggml/big-vocab.gguf"
 if [ -f "$bv" ]; then
-	other="$dir/big-vocab-tok.gguf"
 	rm -f "$other"
 	"$gguf" set "$bv" 'tokenizer.ggml.tokens[149000]' zzz -o "$other" -q
 	"$gguf" diff "$bv" "$other" | grep '^~ key' | sed 's/^/    /' || true
@@ -47,13 +53,11 @@ else
 fi
 
 # ----------------------------------------------------------- tensor data
-dense="$dir/dense-2g.gguf"
-[ -f "$dense" ] || "$builddir/bench/gen_big" "$dense" 2112
-copy="$dir/dense-2g-renamed.gguf"
-if [ ! -f "$copy" ]; then
-	t=$("$gguf" dump "$dense" | sed -n 's/^tensor 0 \([^ ]*\) .*/\1/p')
-	"$gguf" rename "$dense" "$t" renamed.weight -o "$copy" -q
-fi
+rm -f "$other"
+"$builddir/bench/gen_big" "$dense" 2112
+rm -f "$copy"
+t=$("$gguf" dump "$dense" | sed -n 's/^tensor 0 \([^ ]*\) .*/\1/p')
+"$gguf" rename "$dense" "$t" renamed.weight -o "$copy" -q
 cat "$dense" "$copy" >/dev/null		# in the page cache
 "$gguf" diff -q "$dense" "$copy" | sed 's/^/    /' || true
 ours=$(med_us "$gguf" diff "$dense" "$copy")

@@ -2,8 +2,8 @@
 # bench_hash.sh - how fast `ggufed hash` is against the tools that hash
 # a file on their own, on the same multi-GB file, warm cache.
 #
-# Uses the 2.1 GB dense model of bench_save.sh (made once in the build
-# tree). Each pair is run in turn BENCH_RUNS times (default 5), ours then
+# Uses the 2.1 GB dense model of bench_save.sh (made in the build tree,
+# removed when done). Each pair is run in turn BENCH_RUNS times (default 5), ours then
 # theirs, so both see the same machine; printed: both command lines, the
 # median wall and CPU (user + system) time of each, and the speed ratio,
 # their wall time over ours (1.0 is as fast, more is faster; target
@@ -29,7 +29,11 @@ dir="$builddir/bench/data"
 mkdir -p "$dir"
 big="$dir/dense-2g.gguf"
 runs=${BENCH_RUNS:-5}
-[ -f "$big" ] || "$builddir/bench/gen_big" "$big" 2112
+# What it makes in the build tree it removes when done, failed or stopped,
+# so a full `make bench` holds one script's files at a time.
+trap 'rm -f "$big" "$dir/t.ours" "$dir/t.theirs"' EXIT
+trap 'exit 130' HUP INT TERM
+"$builddir/bench/gen_big" "$big" 2112
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # one CMD...: "WALL_US CPU_US" of one run (output, and stderr, dropped)

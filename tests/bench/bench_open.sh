@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench_open.sh - how fast ggufed opens a large model, against ggml.
 #
-# Generates (once, in the build tree) a model-like file with a 150,000-token
+# Generates (in the build tree, removed when done) a model-like file with a 150,000-token
 # vocabulary, a 5 KB chat template and 2,000 tensor infos over a sparse
 # data section of more than 8 GB, and a 20 MB file with real data. Prints,
 # from one run:
@@ -18,8 +18,12 @@ dir="$builddir/bench/data"
 mkdir -p "$dir"
 big="$dir/big-sparse.gguf"
 small="$dir/small-dense.gguf"
-[ -f "$big" ] || "$builddir/bench/gen_bench" "$big"
-[ -f "$small" ] || "$builddir/bench/gen_bench" --small "$small"
+# What it makes in the build tree it removes when done, failed or stopped,
+# so a full `make bench` holds one script's files at a time.
+trap 'rm -f "$big" "$small"' EXIT
+trap 'exit 130' HUP INT TERM
+"$builddir/bench/gen_bench" "$big"
+"$builddir/bench/gen_bench" --small "$small"
 
 runs=15
 printf 'file                   %s (%s bytes on paper, %s KB on disk)\n' \

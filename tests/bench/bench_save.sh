@@ -2,7 +2,7 @@
 # bench_save.sh - how fast ggufed saves a large model, and in how much
 # memory.
 #
-# Generates (once, in the build tree) a dense 2.1 GB model with a
+# Generates (in the build tree, removed when done) a dense 2.1 GB model with a
 # 150,000-token vocabulary. Prints, from one run:
 #   - the median wall time of a full-rewrite save (`ggufed edit -o`, a
 #     KV edit that changes the header's size, so the data is copied) and
@@ -23,7 +23,11 @@ big="$dir/dense-2g.gguf"
 work="$dir/save-work.gguf"
 out="$dir/save-out.gguf"
 runs=${BENCH_RUNS:-7}
-[ -f "$big" ] || "$builddir/bench/gen_big" "$big" 2112
+# What it makes in the build tree it removes when done, failed or stopped,
+# so a full `make bench` holds one script's files at a time.
+trap 'rm -f "$big" "$out" "$work" "$dir"/t.save "$dir"/t.cp "$dir"/t.cpsync "$dir"/t.in "$dir"/t.res' EXIT
+trap 'exit 130' HUP INT TERM
+"$builddir/bench/gen_big" "$big" 2112
 
 now_us() { echo $(($(date +%s%N) / 1000)); }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -82,4 +86,3 @@ if [ -x /usr/bin/time ]; then
 	    -e 'set general.name "rss run"' >/dev/null; } 2>&1 | tail -1)
 	echo "peak RSS (rewrite) ${rss} KB (target < 65536)"
 fi
-rm -f "$out" "$work" "$dir"/t.save "$dir"/t.cp "$dir"/t.cpsync "$dir"/t.in "$dir"/t.res

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench_set.sh - how fast ggufed opens a split model, against one file.
 #
-# Generates (once, in the build tree) a model-like file with a
+# Generates (in the build tree, removed when done) a model-like file with a
 # 150,000-token vocabulary and 10,001 tensor infos over a sparse data
 # section, and splits it with ggufed into 20 shards (--max-tensors 501).
 # Prints, from one run:
@@ -19,11 +19,13 @@ dir="$builddir/bench/data"
 mkdir -p "$dir"
 one="$dir/wide.gguf"
 set="$dir/wide-set/wide"
-[ -f "$one" ] || "$builddir/bench/gen_bench" --wide "$one"
-if [ ! -f "$set-00020-of-00020.gguf" ]; then
-	mkdir -p "$dir/wide-set"
-	"$gguf" split -q --force --max-tensors 501 "$one" "$set"
-fi
+# What it makes in the build tree it removes when done, failed or stopped,
+# so a full `make bench` holds one script's files at a time.
+trap 'rm -rf "$one" "$dir/wide-set"' EXIT
+trap 'exit 130' HUP INT TERM
+"$builddir/bench/gen_bench" --wide "$one"
+mkdir -p "$dir/wide-set"
+"$gguf" split -q --force --max-tensors 501 "$one" "$set"
 third="$set-00003-of-00020.gguf"
 
 runs=15

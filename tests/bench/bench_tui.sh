@@ -17,7 +17,10 @@ gguf=${GGUFED:-./ggufed}
 fix=${SHARED_DIR:-../shared}/fixtures/ggml
 builddir=${TESTS_BUILDDIR:-tests}
 script=$(mktemp "${TMPDIR:-/tmp}/ggufed-bench.XXXXXX")
-trap 'rm -f "$script"' EXIT
+big=$builddir/bench/data/big-sparse.gguf
+made=""		# the model it generated, removed on the way out
+trap 'rm -f "$script" ${made:+"$made"}' EXIT
+trap 'exit 130' HUP INT TERM
 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 export TERM LANG LC_ALL
 unset NO_COLOR
@@ -45,9 +48,9 @@ for size in 80x24 200x60; do
 	run "$fix/big-vocab.gguf" "size $size" "keys 3/" "type zzzz" \
 	    "keys <Enter>" "bench 5 n" 
 done
-big=$builddir/bench/data/big-sparse.gguf
 if [ ! -f "$big" ] && [ -x "$builddir/bench/gen_bench" ]; then
 	mkdir -p "$builddir/bench/data"
+	made=$big
 	"$builddir/bench/gen_bench" "$big"
 fi
 if [ -f "$big" ]; then
