@@ -48,3 +48,20 @@ cp_w() {
 # A fresh scratch directory, removed on exit.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/ggufed-test.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
+
+# llama_libdir: sets libdir to the directory of llama.cpp's prebuilt
+# library (the npm package the ggml oracle fetches), or skips the whole
+# test saying why it cannot be had.
+llama_libdir() {
+	case "$(uname -sm)" in
+	"Linux x86_64") ;;
+	*) skip_all "llama.cpp's prebuilt library is for Linux x86-64" ;;
+	esac
+	fetch="$SHARED_DIR/tools/ggml-oracle/fetch-ggml.sh"
+	[ -x "$fetch" ] ||
+	    skip_all "$(shared_missing tools/ggml-oracle/fetch-ggml.sh)"
+	libdir=$("$fetch" 2>"$scratch/fetch.err") ||
+	    skip_all "llama.cpp's npm package could not be fetched (npm unreachable?): $(tail -1 "$scratch/fetch.err")"
+	[ -f "$libdir/libllama.v0.5.0.so" ] ||
+	    skip_all "no libllama.v0.5.0.so in $libdir"
+}

@@ -20,16 +20,7 @@
 # from the split of that converted copy must each give other logits.
 . "$TESTS_SRCDIR/lib.sh"
 
-case "$(uname -sm)" in
-"Linux x86_64") ;;
-*) skip_all "llama.cpp's prebuilt library is for Linux x86-64" ;;
-esac
-fetch="$SHARED_DIR/tools/ggml-oracle/fetch-ggml.sh"
-[ -x "$fetch" ] || skip_all "$(shared_missing tools/ggml-oracle/fetch-ggml.sh)"
-libdir=$("$fetch" 2>"$scratch/fetch.err") ||
-    skip_all "llama.cpp's npm package could not be fetched (npm unreachable?): $(tail -1 "$scratch/fetch.err")"
-[ -f "$libdir/libllama.v0.5.0.so" ] ||
-    skip_all "no libllama.v0.5.0.so in $libdir"
+llama_libdir
 probe="$TESTS_BUILDDIR/interop/llama_gen"
 ntok=24
 

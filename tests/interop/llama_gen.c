@@ -31,7 +31,6 @@
  * prompt or a decode), 4 the library is missing or its layout is not the
  * expected one, 2 usage.
  */
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,36 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * struct llama_model_params is passed on as the library's defaults, never
- * read or changed here: an opaque block at least as large as the real one
- * (a structure this large is returned and passed in memory, and the
- * library reads only its own size of it).
- */
-struct lg_model_params {
-	unsigned char	 opaque[256];
-};
+#include "llama_abi.h"
 
-/* llama.h of the release: struct llama_context_params. */
-struct lg_context_params {
-	uint32_t	 n_ctx, n_batch, n_ubatch, n_seq_max, n_rs_seq,
-			 n_outputs_max, n_outputs_max_per_seq;
-	int32_t		 n_threads, n_threads_batch;
-	int		 ctx_type, rope_scaling_type, pooling_type,
-			 attention_type, flash_attn_type;
-	float		 rope_freq_base, rope_freq_scale, yarn_ext_factor,
-			 yarn_attn_factor, yarn_beta_fast, yarn_beta_slow;
-	uint32_t	 yarn_orig_ctx;
-	float		 defrag_thold;
-	void		*cb_eval, *cb_eval_user_data;
-	int		 type_k, type_v;
-	void		*abort_callback, *abort_callback_data;
-	bool		 embeddings, offload_kqv, no_perf, op_offload,
-			 swa_full, kv_unified;
-	void		*samplers;
-	size_t		 n_samplers;
-	void		*ctx_other;
-};
 
 /* llama.h: struct llama_batch (passed and returned by value). */
 struct lg_batch {
@@ -81,7 +52,6 @@ struct lg_batch {
 	int8_t		*logits;
 };
 
-typedef void (*log_cb)(int level, const char *text, void *ud);
 
 #define MAX_TOKENS	512
 
@@ -113,28 +83,9 @@ on_log(int level, const char *text, void *ud)
 static void *
 sym(void *h, const char *name)
 {
-	void	*p = dlsym(h, name);
-
-	if (p == NULL) {
-		fprintf(stderr, "llama_gen: %s: %s\n", name, dlerror());
-		exit(4);
-	}
-	return p;
+	return la_sym("llama_gen", h, name);
 }
 
-static void *
-open_lib(const char *dir, const char *name)
-{
-	char	 path[4096];
-	void	*h;
-
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if ((h = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
-		fprintf(stderr, "llama_gen: %s\n", dlerror());
-		exit(4);
-	}
-	return h;
-}
 
 static uint64_t
 fnv1a(uint64_t h, const void *p, size_t n)
@@ -151,17 +102,17 @@ fnv1a(uint64_t h, const void *p, size_t n)
 int
 main(int argc, char **argv)
 {
-	struct lg_model_params		 mp;
-	struct lg_context_params	 cp;
+	struct la_model_params		 mp;
+	struct la_context_params	 cp;
 	struct lg_batch			 batch;
-	struct lg_model_params		(*model_defaults)(void);
-	struct lg_context_params	(*context_defaults)(void);
+	struct la_model_params		(*model_defaults)(void);
+	struct la_context_params	(*context_defaults)(void);
 	struct lg_batch			(*batch_get_one)(int32_t *, int32_t);
 	void	(*backend_init)(void);
-	void	(*log_set)(log_cb, void *);
+	void	(*log_set)(la_log_cb, void *);
 	void	(*load_all)(const char *);
-	void	*(*model_load)(const char *, struct lg_model_params);
-	void	*(*ctx_init)(void *, struct lg_context_params);
+	void	*(*model_load)(const char *, struct la_model_params);
+	void	*(*ctx_init)(void *, struct la_context_params);
 	void	(*ctx_free)(void *);
 	void	(*model_free)(void *);
 	const void	*(*get_vocab)(const void *);
@@ -207,10 +158,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 
-	(void)open_lib(argv[1], "libggml-base.so");
-	*(void **)&load_all = sym(open_lib(argv[1], "libggml.v0.5.0.so"),
+	(void)la_open("llama_gen", argv[1], "libggml-base.so");
+	*(void **)&load_all = sym(la_open("llama_gen", argv[1], "libggml.v0.5.0.so"),
 	    "ggml_backend_load_all_from_path");
-	llama = open_lib(argv[1], "libllama.v0.5.0.so");
+	llama = la_open("llama_gen", argv[1], "libllama.v0.5.0.so");
 	*(void **)&backend_init = sym(llama, "llama_backend_init");
 	*(void **)&log_set = sym(llama, "llama_log_set");
 	*(void **)&model_defaults = sym(llama, "llama_model_default_params");
@@ -233,16 +184,7 @@ main(int argc, char **argv)
 	/* The layout checks: the release's documented defaults, and a batch
 	 * of the prompt's tokens as llama.h says llama_batch_get_one fills
 	 * it. */
-	if (cp.n_ctx != 512 || cp.n_batch != 2048 || cp.n_ubatch != 512 ||
-	    cp.n_seq_max != 1 || cp.n_rs_seq != 0 || cp.n_outputs_max != 0 ||
-	    cp.n_outputs_max_per_seq != 1 || cp.n_threads != 4 ||
-	    cp.n_threads_batch != 4 || cp.ctx_type != 0 ||
-	    cp.attention_type != -1 || cp.flash_attn_type != -1 ||
-	    !(cp.defrag_thold < -0.5f) || cp.cb_eval != NULL ||
-	    cp.type_k != 1 || cp.type_v != 1 || cp.embeddings ||
-	    !cp.offload_kqv || !cp.no_perf || !cp.op_offload ||
-	    !cp.swa_full || cp.kv_unified || cp.samplers != NULL ||
-	    cp.n_samplers != 0) {
+	if (!la_defaults_ok(&cp)) {
 		fprintf(stderr, "llama_gen: the library's default parameters "
 		    "are not those of the expected release\n");
 		return 4;

@@ -29,7 +29,6 @@
  * Exit: 0 the context was created, 3 llama.cpp refused (the model or the
  * context), 4 the library is missing or its layout is not the expected one.
  */
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,44 +36,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "llama_abi.h"
+
 /* ggml's types, as far as this program needs them (opaque). */
 struct ggml_context;
 struct ggml_tensor;
 typedef void *ggml_backend_buffer_type_t;
 typedef void *ggml_backend_buffer_t;
 
-/*
- * struct llama_model_params is passed on as the library's defaults, never
- * read or changed here: an opaque block at least as large as the real one
- * (a structure this large is returned and passed in memory, and the
- * library reads only its own size of it).
- */
-struct lm_model_params {
-	unsigned char	 opaque[256];
-};
 
-/* llama.h of the release: struct llama_context_params. */
-struct lm_context_params {
-	uint32_t	 n_ctx, n_batch, n_ubatch, n_seq_max, n_rs_seq,
-			 n_outputs_max, n_outputs_max_per_seq;
-	int32_t		 n_threads, n_threads_batch;
-	int		 ctx_type, rope_scaling_type, pooling_type,
-			 attention_type, flash_attn_type;
-	float		 rope_freq_base, rope_freq_scale, yarn_ext_factor,
-			 yarn_attn_factor, yarn_beta_fast, yarn_beta_slow;
-	uint32_t	 yarn_orig_ctx;
-	float		 defrag_thold;
-	void		*cb_eval, *cb_eval_user_data;
-	int		 type_k, type_v;
-	void		*abort_callback, *abort_callback_data;
-	bool		 embeddings, offload_kqv, no_perf, op_offload,
-			 swa_full, kv_unified;
-	void		*samplers;
-	size_t		 n_samplers;
-	void		*ctx_other;
-};
-
-typedef void (*log_cb)(int level, const char *text, void *ud);
 
 static struct {
 	struct ggml_tensor	*(*first)(const struct ggml_context *);
@@ -174,31 +144,24 @@ cache_type(const char *s)
 static void *
 sym(void *h, const char *name)
 {
-	void	*p = dlsym(h, name);
-
-	if (p == NULL) {
-		fprintf(stderr, "llama_mem: %s: %s\n", name, dlerror());
-		exit(4);
-	}
-	return p;
+	return la_sym("llama_mem", h, name);
 }
 
 int
 main(int argc, char **argv)
 {
-	struct lm_model_params		 mp;
-	struct lm_context_params	 cp;
-	struct lm_model_params		(*model_defaults)(void);
-	struct lm_context_params	(*context_defaults)(void);
+	struct la_model_params		 mp;
+	struct la_context_params	 cp;
+	struct la_model_params		(*model_defaults)(void);
+	struct la_context_params	(*context_defaults)(void);
 	void	(*backend_init)(void);
-	void	(*log_set)(log_cb, void *);
+	void	(*log_set)(la_log_cb, void *);
 	void	(*load_all)(const char *);
-	void	*(*model_load)(const char *, struct lm_model_params);
-	void	*(*ctx_init)(void *, struct lm_context_params);
+	void	*(*model_load)(const char *, struct la_model_params);
+	void	*(*ctx_init)(void *, struct la_context_params);
 	void	(*ctx_free)(void *);
 	void	(*model_free)(void *);
 	void	*base, *ggml, *llama, *model, *ctx;
-	char	 path[4096];
 	int	 i;
 
 	if (argc < 3) {
@@ -207,21 +170,9 @@ main(int argc, char **argv)
 		    "[--unified]\n");
 		return 2;
 	}
-	snprintf(path, sizeof path, "%s/libggml-base.so", argv[1]);
-	if ((base = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
-		fprintf(stderr, "llama_mem: %s\n", dlerror());
-		return 4;
-	}
-	snprintf(path, sizeof path, "%s/libggml.v0.5.0.so", argv[1]);
-	if ((ggml = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
-		fprintf(stderr, "llama_mem: %s\n", dlerror());
-		return 4;
-	}
-	snprintf(path, sizeof path, "%s/libllama.v0.5.0.so", argv[1]);
-	if ((llama = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
-		fprintf(stderr, "llama_mem: %s\n", dlerror());
-		return 4;
-	}
+	base = la_open("llama_mem", argv[1], "libggml-base.so");
+	ggml = la_open("llama_mem", argv[1], "libggml.v0.5.0.so");
+	llama = la_open("llama_mem", argv[1], "libllama.v0.5.0.so");
 	*(void **)&g.first = sym(base, "ggml_get_first_tensor");
 	*(void **)&g.next = sym(base, "ggml_get_next_tensor");
 	*(void **)&g.name = sym(base, "ggml_get_name");
@@ -243,16 +194,7 @@ main(int argc, char **argv)
 	mp = model_defaults();
 	cp = context_defaults();
 	/* The layout check: the release's documented defaults. */
-	if (cp.n_ctx != 512 || cp.n_batch != 2048 || cp.n_ubatch != 512 ||
-	    cp.n_seq_max != 1 || cp.n_rs_seq != 0 || cp.n_outputs_max != 0 ||
-	    cp.n_outputs_max_per_seq != 1 || cp.n_threads != 4 ||
-	    cp.n_threads_batch != 4 || cp.ctx_type != 0 ||
-	    cp.attention_type != -1 || cp.flash_attn_type != -1 ||
-	    !(cp.defrag_thold < -0.5f) || cp.cb_eval != NULL ||
-	    cp.type_k != 1 || cp.type_v != 1 || cp.embeddings ||
-	    !cp.offload_kqv || !cp.no_perf || !cp.op_offload ||
-	    !cp.swa_full || cp.kv_unified || cp.samplers != NULL ||
-	    cp.n_samplers != 0) {
+	if (!la_defaults_ok(&cp)) {
 		fprintf(stderr, "llama_mem: the library's default parameters "
 		    "are not those of the expected release\n");
 		return 4;

@@ -15,16 +15,7 @@
 #     does not divide the head size), ggufed must refuse it too.
 . "$TESTS_SRCDIR/lib.sh"
 
-case "$(uname -sm)" in
-"Linux x86_64") ;;
-*) skip_all "llama.cpp's prebuilt library is for Linux x86-64" ;;
-esac
-fetch="$SHARED_DIR/tools/ggml-oracle/fetch-ggml.sh"
-[ -x "$fetch" ] || skip_all "$(shared_missing tools/ggml-oracle/fetch-ggml.sh)"
-libdir=$("$fetch" 2>"$scratch/fetch.err") ||
-    skip_all "llama.cpp's npm package could not be fetched (npm unreachable?): $(tail -1 "$scratch/fetch.err")"
-[ -f "$libdir/libllama.v0.5.0.so" ] ||
-    skip_all "no libllama.v0.5.0.so in $libdir"
+llama_libdir
 probe="$TESTS_BUILDDIR/interop/llama_mem"
 "$TESTS_BUILDDIR/tools/gen_memmodels" "$scratch" ||
     { echo "Bail out! gen_memmodels failed"; exit 1; }
