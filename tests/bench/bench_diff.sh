@@ -13,6 +13,7 @@
 set -eu
 
 builddir=${TESTS_BUILDDIR:-tests}
+. "$(dirname "$0")/bench.lib"
 gguf=${GGUFED:-./ggufed}
 dir="$builddir/bench/data"
 mkdir -p "$dir"
@@ -54,7 +55,7 @@ fi
 
 # ----------------------------------------------------------- tensor data
 rm -f "$other"
-"$builddir/bench/gen_big" "$dense" 2112
+bench_big "$dense"
 rm -f "$copy"
 t=$("$gguf" dump "$dense" | sed -n 's/^tensor 0 \([^ ]*\) .*/\1/p')
 "$gguf" rename "$dense" "$t" renamed.weight -o "$copy" -q
@@ -65,6 +66,8 @@ echo "tensor data diff   $((ours / 1000)) ms ($(stat -c %s "$dense") + $(stat -c
 if command -v xxhsum >/dev/null 2>&1; then
 	theirs=$(med_us xxhsum -H64 "$dense" "$copy")
 	echo "xxhsum -H64 both   $((theirs / 1000)) ms"
-	awk -v a="$ours" -v b="$theirs" 'BEGIN {
-	    printf "speed (xxhsum / diff)  %.2f\n", b / a }'
+	r=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", b / a }')
+	echo "speed (xxhsum / diff)  $r"
+	bench_result "diff: two 2.1 GB models against xxhsum of both" "$r" \
+	    "-" "" "ggufed diff BIG COPY / xxhsum -H64 BIG COPY"
 fi

@@ -23,6 +23,7 @@
 set -eu
 
 builddir=${TESTS_BUILDDIR:-tests}
+. "$(dirname "$0")/bench.lib"
 gguf=${GGUFED:-./ggufed}
 runcmd="$builddir/bench/runcmd"
 dir="$builddir/bench/data"
@@ -33,7 +34,7 @@ runs=${BENCH_RUNS:-5}
 # so a full `make bench` holds one script's files at a time.
 trap 'rm -f "$big" "$dir/t.ours" "$dir/t.theirs"' EXIT
 trap 'exit 130' HUP INT TERM
-"$builddir/bench/gen_big" "$big" 2112
+bench_big "$big"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # one CMD...: "WALL_US CPU_US" of one run (output, and stderr, dropped)
@@ -71,6 +72,9 @@ pair() {
 		printf "  speed ratio %.2f (target >= 0.9); cpu ratio %.2f\n",
 		    bw / aw, bc / ac
 	}'
+	bench_result "hash: $name against ${theirs%% *}" \
+	    "$(awk -v a="$aw" -v b="$bw" 'BEGIN { printf "%.2f", b / a }')" \
+	    ">=" 0.9 "$(echo "$ours" | sed "s|^[^ ]*/||; s|$big|BIG|") / ${theirs%% *} BIG"
 }
 
 if command -v xxhsum >/dev/null 2>&1; then

@@ -13,6 +13,7 @@
 set -eu
 
 builddir=${TESTS_BUILDDIR:-tests}
+. "$(dirname "$0")/bench.lib"
 gguf=${GGUFED:-./ggufed}
 dir="$builddir/bench/data"
 mkdir -p "$dir"
@@ -39,10 +40,15 @@ if [ -n "${ORACLE:-}" ] && "$ORACLE" version >/dev/null 2>&1; then
 fi
 ours_us=$(echo "$ours" | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
 if [ -n "$ggml_us" ]; then
-	awk -v a="$ours_us" -v b="$ggml_us" 'BEGIN {
-	    printf "ratio ggufed/ggml      %.3f (target <= 0.5)\n", a / b }'
+	r=$(awk -v a="$ours_us" -v b="$ggml_us" 'BEGIN { printf "%.3f", a / b }')
+	echo "ratio ggufed/ggml      $r (target <= 0.5)"
+	bench_result "open: time against ggml's load" "$r" "<=" 0.5 \
+	    "ggufed info BIG (8 GB sparse) / oracle open BIG"
 fi
 rss_big=$(echo "$ours" | sed -n 's/.*max_rss_kb=\([0-9]*\).*/\1/p')
 small_run=$("$builddir/bench/runcmd" 5 "$gguf" info "$small")
 rss_small=$(echo "$small_run" | sed -n 's/.*max_rss_kb=\([0-9]*\).*/\1/p')
+bench_result "open: peak RSS, 8 GB file / 20 MB file" \
+    "$(awk -v a="$rss_big" -v b="$rss_small" 'BEGIN { printf "%.2f", a / b }')" \
+    "~" 1 "ggufed info BIG; ggufed info SMALL"
 echo "peak RSS               ${rss_big} KB on the $(du -h --apparent-size "$big" | cut -f1) file, ${rss_small} KB on the $(du -h --apparent-size "$small" | cut -f1) file"

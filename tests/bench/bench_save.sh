@@ -16,6 +16,7 @@
 set -eu
 
 builddir=${TESTS_BUILDDIR:-tests}
+. "$(dirname "$0")/bench.lib"
 gguf=${GGUFED:-./ggufed}
 dir="$builddir/bench/data"
 mkdir -p "$dir"
@@ -27,7 +28,7 @@ runs=${BENCH_RUNS:-7}
 # so a full `make bench` holds one script's files at a time.
 trap 'rm -f "$big" "$out" "$work" "$dir"/t.save "$dir"/t.cp "$dir"/t.cpsync "$dir"/t.in "$dir"/t.res' EXIT
 trap 'exit 130' HUP INT TERM
-"$builddir/bench/gen_big" "$big" 2112
+bench_big "$big"
 
 now_us() { echo $(($(date +%s%N) / 1000)); }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -54,9 +55,12 @@ cps=$(median <"$dir/t.cpsync")
 echo "rewrite save       median ${save} us (fsynced)"
 echo "cp                 median ${cp_} us"
 echo "cp + fsync         median ${cps} us"
-awk -v a="$save" -v b="$cp_" -v c="$cps" 'BEGIN {
-    printf "ratio save/cp      %.3f (target <= 1.1)\n", a / b
+r=$(awk -v a="$save" -v b="$cp_" 'BEGIN { printf "%.3f", a / b }')
+echo "ratio save/cp      $r (target <= 1.1)"
+awk -v a="$save" -v c="$cps" 'BEGIN {
     printf "ratio save/cp+sync %.3f\n", a / c }'
+bench_result "save: full rewrite against cp (2.1 GB)" "$r" "<=" 1.1 \
+    "ggufed edit BIG -o OUT -e 'set general.name ...' / cp BIG OUT"
 
 # In place: a fixed-size edit, then a string edit over a reserve. The copy
 # is flushed first, or the first fsync would pay for writing 2 GB.
@@ -67,7 +71,10 @@ while [ $i -lt $runs ]; do
 	time_us "$gguf" set "$work" llama.block_count $((100 + i)) -i >>"$dir/t.in"
 	i=$((i + 1))
 done
-echo "in-place save      median $(median <"$dir/t.in") us (u32 edit; target < 50000)"
+m=$(median <"$dir/t.in")
+echo "in-place save      median $m us (u32 edit; target < 50000)"
+bench_result "save: in place, us" "$m" "<" 50000 \
+    "ggufed set BIG llama.block_count N -i"
 "$gguf" edit "$work" -i -q --reserve 65536
 sync "$work"
 i=0; : >"$dir/t.res"
@@ -77,7 +84,10 @@ while [ $i -lt $runs ]; do
 done
 "$gguf" set "$work" general.name "x" -i | grep -q "in place" ||
     echo "WARNING: the reserve did not keep the save in place"
-echo "reserve + string   median $(median <"$dir/t.res") us (string edit in place)"
+m=$(median <"$dir/t.res")
+echo "reserve + string   median $m us (string edit in place)"
+bench_result "save: string in place over a reserve, us" "$m" "<" 50000 \
+    "ggufed set BIG tokenizer.chat_template STRING -i"
 
 # Peak RSS of a full rewrite.
 if [ -x /usr/bin/time ]; then
@@ -85,4 +95,6 @@ if [ -x /usr/bin/time ]; then
 	rss=$( { /usr/bin/time -f '%M' "$gguf" edit "$big" -o "$out" -q \
 	    -e 'set general.name "rss run"' >/dev/null; } 2>&1 | tail -1)
 	echo "peak RSS (rewrite) ${rss} KB (target < 65536)"
+	bench_result "save: peak RSS of a rewrite, KB" "$rss" "<" 65536 \
+	    "ggufed edit BIG -o OUT -e 'set general.name ...'"
 fi

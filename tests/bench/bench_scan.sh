@@ -17,6 +17,7 @@
 set -eu
 
 builddir=${TESTS_BUILDDIR:-tests}
+. "$(dirname "$0")/bench.lib"
 gguf=${GGUFED:-./ggufed}
 dir="$builddir/bench/data"
 mkdir -p "$dir"
@@ -51,6 +52,9 @@ row() {
 	awk -v t="$1" -v s="$2" -v a="$3" -v b="$4" -v g="$5" 'BEGIN {
 	    printf "%-8s %9.1f MiB  cat %6d ms  validate %6d ms  %6.0f MiB/s  ratio %.2f (target >= %s)\n",
 		t, s / 1048576, a / 1000, b / 1000, s / 1048576 / (b / 1e6), a / b, g }'
+	bench_result "validate --data: $1 against cat" \
+	    "$(awk -v a="$3" -v b="$4" 'BEGIN { printf "%.2f", a / b }')" \
+	    ">=" "$5" "ggufed validate --data FILE / cat FILE >/dev/null ($1, $(($2 >> 20)) MiB)"
 }
 
 cold=1

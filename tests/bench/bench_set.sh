@@ -14,6 +14,7 @@
 set -eu
 
 builddir=${TESTS_BUILDDIR:-tests}
+. "$(dirname "$0")/bench.lib"
 gguf=${GGUFED:-./ggufed}
 dir="$builddir/bench/data"
 mkdir -p "$dir"
@@ -37,12 +38,16 @@ echo "ggufed info, one file  $a"
 echo "ggufed info, 20 shards $b"
 a_us=$(echo "$a" | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
 b_us=$(echo "$b" | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
-awk -v a="$a_us" -v b="$b_us" 'BEGIN {
-    printf "ratio set/one file     %.3f (target about 1)\n", b / a }'
+r=$(awk -v a="$a_us" -v b="$b_us" 'BEGIN { printf "%.3f", b / a }')
+echo "ratio set/one file     $r (target about 1)"
+bench_result "open: 20-shard set against one file" "$r" "~" 1 \
+    "ggufed info SET-00003-of-00020.gguf / ggufed info ONE"
 if [ -n "${ORACLE:-}" ] && "$ORACLE" version >/dev/null 2>&1; then
 	ggml=$("$ORACLE" open "$one" 9)
 	echo "ggml open, one file    $ggml"
 	g_us=$(echo "$ggml" | sed -n 's/.*median_us \([0-9]*\).*/\1/p')
-	awk -v a="$b_us" -v b="$g_us" 'BEGIN {
-	    printf "ratio set/ggml         %.3f (target <= 0.5)\n", a / b }'
+	r=$(awk -v a="$b_us" -v b="$g_us" 'BEGIN { printf "%.3f", a / b }')
+	echo "ratio set/ggml         $r (target <= 0.5)"
+	bench_result "open: 20-shard set against ggml's load" "$r" "<=" 0.5 \
+	    "ggufed info SET-00003-of-00020.gguf / oracle open ONE"
 fi

@@ -16,10 +16,11 @@ set -eu
 gguf=${GGUFED:-./ggufed}
 fix=${SHARED_DIR:-../shared}/fixtures/ggml
 builddir=${TESTS_BUILDDIR:-tests}
+. "$(dirname "$0")/bench.lib"
 script=$(mktemp "${TMPDIR:-/tmp}/ggufed-bench.XXXXXX")
 big=$builddir/bench/data/big-sparse.gguf
 made=""		# the model it generated, removed on the way out
-trap 'rm -f "$script" ${made:+"$made"}' EXIT
+trap 'rm -f "$script" "$script.out" ${made:+"$made"}' EXIT
 trap 'exit 130' HUP INT TERM
 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 export TERM LANG LC_ALL
@@ -29,7 +30,15 @@ run() {	# run FILE SCRIPT-LINES...
 	f=$1
 	shift
 	printf '%s\n' "$@" >"$script"
-	GGUFED_SCRIPT=$script "$gguf" "$f" 2>&1 | sed 's/^bench /  /'
+	GGUFED_SCRIPT=$script "$gguf" "$f" 2>&1 | sed 's/^bench /  /' |
+	    tee "$script.out"
+}
+
+# worst WHAT: records the worst 99th percentile of the keys of the last run
+worst() {
+	bench_result "browser: worst p99 of a key, $1, ms" \
+	    "$(sed -n 's/.* p99 \([0-9.]*\) ms.*/\1/p' "$script.out" |
+	    sort -n | tail -1)" "<" 16 "GGUFED_SCRIPT=KEYS ggufed $1"
 }
 
 for size in 80x24 200x60; do
@@ -44,6 +53,7 @@ for size in 80x24 200x60; do
 	    "bench 100 j" "bench 10 w" \
 	    "keys q4j<Enter>" "wait" "bench 100 l" "bench 20 f" \
 	    "keys q1" "bench 50 <Tab>"
+	worst "big-vocab.gguf at $size"
 	echo "  (search, which reads up to every row, is not a keypress:)"
 	run "$fix/big-vocab.gguf" "size $size" "keys 3/" "type zzzz" \
 	    "keys <Enter>" "bench 5 n" 
@@ -57,4 +67,5 @@ if [ -f "$big" ]; then
 	echo "big-sparse.gguf (2,000 tensors) at 200x60"
 	run "$big" "size 200x60" "keys 4" "bench 200 j" "bench 50 <PgDn>" \
 	    "bench 20 s" "bench 20 -+"
+	worst "big-sparse.gguf (2,000 tensors) at 200x60"
 fi
