@@ -74,6 +74,11 @@ print_json(struct json *j, const struct gguf_tensor *t,
 	for (b = 0; b < GGUF_STATS_BINS; b++)
 		json_u64(j, st->hist[b]);
 	json_end(j);
+	json_key(j, "edges");
+	json_arr(j, JSON_FLAT);
+	for (b = 0; b <= GGUF_STATS_BINS; b++)
+		json_double(j, st->edge[b]);
+	json_end(j);
 	json_end(j);
 }
 
@@ -107,7 +112,6 @@ static void
 print_report(const struct gguf_tensor *t, const struct gguf_stats *st)
 {
 	uint64_t	top = 0;
-	double		lo, w;
 	char		tb[24], bar[41], g[6][32];
 	int		b, n;
 
@@ -129,17 +133,16 @@ print_report(const struct gguf_tensor *t, const struct gguf_stats *st)
 		snprintf(tb, sizeof tb, "p%g", gguf_stats_pct[b]);
 		printf("%-8s %.6g\n", tb, st->pct[b]);
 	}
-	printf("histogram (%d bins over [min, max])\n", GGUF_STATS_BINS);
+	printf("histogram (%d bins over [min, max], each from its lower "
+	    "edge)\n", GGUF_STATS_BINS);
 	for (b = 0; b < GGUF_STATS_BINS; b++)
 		top = st->hist[b] > top ? st->hist[b] : top;
-	lo = st->min;
-	w = (st->max - st->min) / GGUF_STATS_BINS;
 	for (b = 0; b < GGUF_STATS_BINS; b++) {
 		n = top > 0 ? (int)((double)st->hist[b] * 40.0 /
 		    (double)top + 0.5) : 0;
 		memset(bar, '#', (size_t)n);
 		bar[n] = '\0';
-		printf("  %14.6g %12s %s\n", lo + w * b,
+		printf("  %14.6g %12s %s\n", st->edge[b],
 		    G(st->hist[b], 0), bar);
 	}
 }

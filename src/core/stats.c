@@ -12,10 +12,24 @@
  * Moments are numerically stable: each chunk computes its mean and the sum
  * of squared deviations from that mean (two passes over a buffer in
  * cache), and chunks are combined with the pairwise update of Chan, Golub
- * and LeVeque. The histogram needs the final min and max, so statistics
- * make a second pass that decodes the data again. F16 and BF16 are not
- * decoded at all: one pass counts each of their 65536 values, and the
- * statistics are computed from the counts (work_count16, from_values).
+ * and LeVeque.
+ *
+ * The data is read once. Besides the moments, each finite value is
+ * counted in a sketch: a bucket per value of its order-preserving bits cut
+ * to SK_MANT mantissa bits (2048 buckets an octave, each as wide as 2^-11
+ * of its values' magnitude). A thread counts into a table of 32-bit counts
+ * indexed by the key (4 MB of address space for floats, 32 MB for
+ * doubles, which the system only backs where values land: a tensor of
+ * weights touches a few hundred KB) and remembers the range of keys it
+ * touched (the keys of its chunks' extremes, keys sorting as values do);
+ * that range is added into the run's 64-bit counts, kept in pages of one
+ * sign and exponent allocated when first needed, at the end and before a
+ * count can overflow. Once the data is read, the histogram and the
+ * percentiles come from the merged sketch (from_sketch), a walk over its
+ * pages whatever the size of the tensor. F16 and BF16 are not decoded at all: one pass counts each
+ * of their 65536 values, every moment is computed from the counts, and the
+ * counts make an exact sketch, each value in a bucket of its own
+ * (work_count16, from_values).
  *
  * Progress is reported after every item, under a lock, so calls never
  * overlap and the count only grows. Cancellation, by the callback or the
@@ -25,7 +39,8 @@
  * them (guard.c): if the file shrinks under a run, the item that meets the
  * hole fails, the run stops like a cancelled one and returns -1 with
  * "changed on disk". Items hold no lock and allocate nothing while they
- * read, so one can be abandoned at any read.
+ * read (a sketch page is allocated after the chunk is decoded, and stored
+ * at once), so one can be abandoned at any read.
  */
 #include "config.h"
 
@@ -61,6 +76,8 @@ struct pool {
 	uint64_t			 nbytes;
 
 	uint64_t			*vtab;		/* VALUES counts, or NULL */
+	unsigned			 sk_pages;	/* 0: no sketch */
+	uint64_t			**sktot;	/* the run's sketch */
 
 	pthread_mutex_t			 lock;
 	uint64_t			 done;
@@ -75,7 +92,9 @@ struct worker {
 	pthread_t	 tid;
 	float		*fbuf;		/* CHUNK floats */
 	double		*dbuf;		/* CHUNK doubles (wide types) */
-	uint64_t	 hist[GGUF_STATS_FINE];
+	uint32_t	*sk;		/* sketch counts by key, or NULL */
+	uint32_t	 kmin, kmax;	/* keys sk may hold; kmin > kmax: none */
+	uint64_t	 skn;		/* elements counted into sk */
 	uint32_t	*vt;		/* 16-bit types: count of each value */
 	uint64_t	 vtn;		/* elements counted into vt */
 };
@@ -144,6 +163,7 @@ run_item(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
 }
 
 static void	vt_flush(struct pool *, struct worker *);
+static void	sk_flush(struct pool *, struct worker *);
 
 static void *
 worker_main(void *arg)
@@ -172,6 +192,8 @@ worker_main(void *arg)
 		memset(&err, 0, sizeof err);
 		if (w->vt != NULL && w->vtn > UINT32_MAX - CHUNK)
 			vt_flush(p, w);		/* no count can overflow */
+		if (w->sk != NULL && w->skn > UINT32_MAX - CHUNK)
+			sk_flush(p, w);
 		stop = run_item(p, i, w, &units, &err) != 0;
 		pthread_mutex_lock(&p->lock);
 		if (stop && !p->failed) {
@@ -207,18 +229,50 @@ vt_flush(struct pool *p, struct worker *w)
 	w->vtn = 0;
 }
 
+#define SK_MANT		11	/* mantissa bits of a sketch bucket */
+#define SK_BUCKETS	(1u << SK_MANT)	/* per page: a sign and exponent */
+#define SK_PAGES_F	512	/* pages of float keys (20 bits) */
+#define SK_PAGES_D	4096	/* of double keys (23 bits) */
+
+/*
+ * Adds a worker's sketch counts into the run's and clears them (writing
+ * only the counts that are not zero, so that untouched memory stays
+ * untouched).
+ */
+static void
+sk_flush(struct pool *p, struct worker *w)
+{
+	uint64_t	*t;
+	uint32_t	 k;
+
+	if (w->kmin > w->kmax)
+		return;
+	pthread_mutex_lock(&p->lock);
+	for (k = w->kmin; k <= w->kmax; k++) {
+		if (w->sk[k] == 0)
+			continue;
+		if ((t = p->sktot[k >> SK_MANT]) == NULL)
+			t = p->sktot[k >> SK_MANT] = xcalloc(SK_BUCKETS,
+			    sizeof *t);
+		t[k & (SK_BUCKETS - 1)] += w->sk[k];
+		w->sk[k] = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	w->kmin = UINT32_MAX;
+	w->kmax = 0;
+	w->skn = 0;
+}
+
 /*
  * Runs every item of p on up to `threads` threads (the caller's included)
- * with a decode buffer each; per-worker histograms (GGUF_STATS_FINE bins)
- * are added into hist if it is not NULL. 0, GGUF_STATS_CANCELLED, or -1 with err set.
+ * with a decode buffer each, and a sketch each if p has one (merged into
+ * p->sktot). 0, GGUF_STATS_CANCELLED, or -1 with err set.
  */
 static int
-pool_run(struct pool *p, unsigned threads, uint64_t *hist,
-    struct gguf_err *err)
+pool_run(struct pool *p, unsigned threads, struct gguf_err *err)
 {
 	struct worker	*w;
 	unsigned	 n, i, started;
-	int		 b;
 
 	if (p->nitems == 0)
 		return 0;
@@ -240,6 +294,10 @@ pool_run(struct pool *p, unsigned threads, uint64_t *hist,
 		}
 		w[i].fbuf = chunk_alloc(CHUNK * sizeof *w[i].fbuf);
 		w[i].dbuf = chunk_alloc(CHUNK * sizeof *w[i].dbuf);
+		w[i].kmin = UINT32_MAX;
+		if (p->sk_pages > 0)
+			w[i].sk = xcalloc((size_t)p->sk_pages * SK_BUCKETS,
+			    sizeof *w[i].sk);
 	}
 	started = 1;
 	for (i = 1; i < n; i++) {
@@ -251,9 +309,9 @@ pool_run(struct pool *p, unsigned threads, uint64_t *hist,
 	for (i = 1; i < started; i++)
 		pthread_join(w[i].tid, NULL);
 	for (i = 0; i < n; i++) {
-		if (hist != NULL) {
-			for (b = 0; b < GGUF_STATS_FINE; b++)
-				hist[b] += w[i].hist[b];
+		if (w[i].sk != NULL) {
+			sk_flush(p, &w[i]);
+			free(w[i].sk);
 		}
 		if (w[i].vt != NULL) {
 			vt_flush(p, &w[i]);
@@ -286,9 +344,37 @@ struct part {
 };
 
 /*
+ * Sketch keys: the bits of a value made to sort as the values do (the
+ * sign bit flipped on positive values, every bit on negative ones), cut
+ * to the sign, the exponent and SK_MANT bits of mantissa. The page of a
+ * key is key >> SK_MANT; +0 and -0 have neighbouring keys.
+ */
+static inline uint32_t
+key_f(uint32_t u)
+{
+	return (u ^ ((0u - (u >> 31)) | 0x80000000u)) >> (23 - SK_MANT);
+}
+
+static inline uint32_t
+key_d(uint64_t u)
+{
+	return (uint32_t)((u ^ ((0ull - (u >> 63)) | 0x8000000000000000ull)) >>
+	    (52 - SK_MANT));
+}
+
+/* The worker's sketch may hold keys k0 .. k1. */
+static inline void
+sk_range(struct worker *w, uint32_t k0, uint32_t k1)
+{
+	w->kmin = k0 < w->kmin ? k0 : w->kmin;
+	w->kmax = k1 > w->kmax ? k1 : w->kmax;
+}
+
+/*
  * Summaries of a buffer of floats and of doubles: the same code over both
  * element types. A value is finite when its exponent bits are not all
- * ones; non-finite values are counted and otherwise skipped.
+ * ones; non-finite values are counted and otherwise skipped. The sketch
+ * (if the worker has one) counts the finite values.
  */
 #define SUMMARY_FUNCS(sfx, T, U, EXP, MANT, SIGN)			\
 static inline U								\
@@ -346,16 +432,23 @@ part_##sfx(const T *x, uint64_t n, struct part *pt)			\
 }									\
 									\
 static void								\
-hist_##sfx(const T *x, uint64_t n, const struct hist_map *hm,		\
-    uint64_t *hist)							\
+sketch_##sfx(struct worker *w, const T *x, uint64_t n,			\
+    const struct part *pt)						\
 {									\
+	uint32_t	*restrict sk = w->sk;				\
 	uint64_t	i;						\
+	U		u;						\
 									\
+	if (pt->nfinite == 0)						\
+		return;							\
+	sk_range(w, key_##sfx(bits_##sfx((T)pt->min)),			\
+	    key_##sfx(bits_##sfx((T)pt->max)));				\
 	for (i = 0; i < n; i++) {					\
-		if ((bits_##sfx(x[i]) & (EXP)) == (EXP))		\
-			continue;					\
-		hist[hist_bin(hm, x[i])]++;				\
+		u = bits_##sfx(x[i]);					\
+		if ((u & (EXP)) != (EXP))				\
+			sk[key_##sfx(u)]++;				\
 	}								\
+	w->skn += n;							\
 }									\
 									\
 static void								\
@@ -377,36 +470,6 @@ row_##sfx(const T *x, uint64_t n, struct gguf_rowsum *rs, double *sum,	\
 	}								\
 }
 
-/*
- * The histogram map: fine bin = floor(4096 * (x - min) / (max - min)), in
- * double, the top value in the last bin; when max - min overflows, x, min
- * and max are halved first (which changes no bin). The histogram of 64
- * bins is made of the fine one, 64 fine bins to a bin: (x - min) / (max -
- * min) is scaled by 64 or by 4096, powers of two, exactly, so fine bin / 64
- * is the bin that floor(64 * (x - min) / (max - min)) gives.
- */
-struct hist_map {
-	double	lo;
-	double	range;
-	double	half;		/* 0.5, or 1 */
-};
-
-static inline unsigned
-hist_bin(const struct hist_map *hm, double x)
-{
-	double	t;
-
-	if (!(hm->range > 0))
-		return 0;
-	t = (x * hm->half - hm->lo * hm->half) / hm->range *
-	    GGUF_STATS_FINE;
-	if (!(t >= 0))
-		return 0;
-	if (t >= GGUF_STATS_FINE - 1)
-		return GGUF_STATS_FINE - 1;
-	return (unsigned)t;
-}
-
 SUMMARY_FUNCS(f, float, uint32_t, 0x7f800000u, 0x007fffffu, 0x80000000u)
 SUMMARY_FUNCS(d, double, uint64_t, 0x7ff0000000000000ull,
     0x000fffffffffffffull, 0x8000000000000000ull)
@@ -419,143 +482,192 @@ SUMMARY_FUNCS(d, double, uint64_t, 0x7ff0000000000000ull,
  * LANES, ...) and the lanes added in a fixed order at the end: the same
  * numbers whatever thread does the chunk, and code the compiler turns into
  * vector instructions. Chunks with non-finite values take the general
- * path above. Like the decoders, these are compiled for AVX2 as well where
- * the toolchain can.
+ * path above.
+ *
+ * These kernels are compiled twice where the toolchain can, for the x86-64
+ * baseline and for AVX2 (no FMA, and the build turns contraction off), and
+ * the AVX2 ones are chosen once at run time if the CPU has it: the same
+ * operations on the same operands in the same order, so the same bits.
+ * GGUFED_STATS=ref in the environment keeps the baseline ones (to compare
+ * them). The sketch's counting itself is one scattered increment per value
+ * and has no vector form; the kernels compute its keys KBLOCK at a time.
  */
 #define LANES		8
-#define HBLOCK		256	/* elements binned at a time */
+#define KBLOCK		512	/* keys computed at a time */
 
-#if defined(HAVE_TARGET_CLONES)
-#define ST_CLONES	__attribute__((target_clones("avx2", "default")))
-#else
-#define ST_CLONES
-#endif
+struct kernels {
+	int		(*part)(const float *, uint64_t, struct part *);
+	void		(*keys)(const float *, uint32_t *, uint64_t);
+	const char	*isa;
+};
 
 /*
  * part_f for n floats, n a multiple of LANES; -1 (and nothing stored) if
- * one of them is NaN or infinite.
+ * one of them is NaN or infinite. keys: the sketch keys of n finite floats.
  */
-ST_CLONES static int
-part_fast(const float *restrict x, uint64_t n, struct part *pt)
-{
-	double		s[LANES], m2[LANES], sum, mean, d;
-	float		mn[LANES], mx[LANES], v, a, b;
-	uint32_t	nz[LANES], bad[LANES], u;
-	uint64_t	i, zeros = 0;
-	int		j;
-
-	for (j = 0; j < LANES; j++) {
-		s[j] = m2[j] = 0;
-		mn[j] = mx[j] = x[j];
-		nz[j] = bad[j] = 0;
-	}
-	for (i = 0; i < n; i += LANES) {
-		for (j = 0; j < LANES; j++) {
-			v = x[i + j];
-			u = bits_f(v);
-			s[j] += v;
-			mn[j] = v < mn[j] ? v : mn[j];
-			mx[j] = v > mx[j] ? v : mx[j];
-			nz[j] += (u & 0x7fffffffu) == 0;
-			bad[j] |= (u & 0x7f800000u) == 0x7f800000u;
-		}
-	}
-	for (j = 1; j < LANES; j++)
-		bad[0] |= bad[j];
-	if (bad[0])
-		return -1;
-	sum = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-	mean = sum / (double)n;
-	for (i = 0; i < n; i += LANES) {
-		for (j = 0; j < LANES; j++) {
-			d = (double)x[i + j] - mean;
-			m2[j] += d * d;
-		}
-	}
-	a = mn[0];
-	b = mx[0];
-	for (j = 0; j < LANES; j++) {
-		a = mn[j] < a ? mn[j] : a;
-		b = mx[j] > b ? mx[j] : b;
-		zeros += nz[j];
-	}
-	memset(pt, 0, sizeof *pt);
-	pt->nfinite = n;
-	pt->nzero = zeros;
-	pt->mean = mean;
-	pt->m2 = ((m2[0] + m2[1]) + (m2[2] + m2[3])) +
-	    ((m2[4] + m2[5]) + (m2[6] + m2[7]));
-	pt->min = a;
-	pt->max = b;
-	return 0;
+#define KERNEL_FUNCS(sfx, ATTR)						\
+ATTR static int								\
+part_fast_##sfx(const float *restrict x, uint64_t n, struct part *pt)	\
+{									\
+	double		s[LANES], m2[LANES], sum, mean, d;		\
+	float		mn[LANES], mx[LANES], v, a, b;			\
+	uint32_t	nz[LANES], bad[LANES], u;			\
+	uint64_t	i, zeros = 0;					\
+	int		j;						\
+									\
+	for (j = 0; j < LANES; j++) {					\
+		s[j] = m2[j] = 0;					\
+		mn[j] = mx[j] = x[j];					\
+		nz[j] = bad[j] = 0;					\
+	}								\
+	for (i = 0; i < n; i += LANES) {				\
+		for (j = 0; j < LANES; j++) {				\
+			v = x[i + j];					\
+			u = bits_f(v);					\
+			s[j] += v;					\
+			mn[j] = v < mn[j] ? v : mn[j];			\
+			mx[j] = v > mx[j] ? v : mx[j];			\
+			nz[j] += (u & 0x7fffffffu) == 0;		\
+			bad[j] |= (u & 0x7f800000u) == 0x7f800000u;	\
+		}							\
+	}								\
+	for (j = 1; j < LANES; j++)					\
+		bad[0] |= bad[j];					\
+	if (bad[0])							\
+		return -1;						\
+	sum = ((s[0] + s[1]) + (s[2] + s[3])) +				\
+	    ((s[4] + s[5]) + (s[6] + s[7]));				\
+	mean = sum / (double)n;						\
+	for (i = 0; i < n; i += LANES) {				\
+		for (j = 0; j < LANES; j++) {				\
+			d = (double)x[i + j] - mean;			\
+			m2[j] += d * d;					\
+		}							\
+	}								\
+	a = mn[0];							\
+	b = mx[0];							\
+	for (j = 0; j < LANES; j++) {					\
+		a = mn[j] < a ? mn[j] : a;				\
+		b = mx[j] > b ? mx[j] : b;				\
+		zeros += nz[j];						\
+	}								\
+	memset(pt, 0, sizeof *pt);					\
+	pt->nfinite = n;						\
+	pt->nzero = zeros;						\
+	pt->mean = mean;						\
+	pt->m2 = ((m2[0] + m2[1]) + (m2[2] + m2[3])) +			\
+	    ((m2[4] + m2[5]) + (m2[6] + m2[7]));			\
+	pt->min = a;							\
+	pt->max = b;							\
+	return 0;							\
+}									\
+									\
+ATTR static void							\
+keys_##sfx(const float *restrict x, uint32_t *restrict k, uint64_t n)	\
+{									\
+	uint64_t	i;						\
+									\
+	for (i = 0; i < n; i++)						\
+		k[i] = key_f(bits_f(x[i]));				\
 }
 
 /*
- * Histogram of n finite floats, n a multiple of HBLOCK, with float
- * arithmetic: t = (x - min) * (4096 / range) is within 7.7e-4 of the exact
- * double t of hist_bin (three float roundings of at most 2^-24 each, on
- * t < 4096), so its floor is the exact fine bin unless t lies within 1e-3
- * of an integer; those few elements are binned again exactly. The
- * minimum must be a float (the minimum of floats is) and the range at most
- * 1e38, so that x - min cannot overflow and 0 <= t < 4097.
+ * GCC vectorizes loops from -O3 on: these ask for it (clang does at -O2).
  */
-ST_CLONES static void
-hist_fast(const float *restrict x, uint64_t n, const struct hist_map *hm,
-    uint64_t *hist)
-{
-	uint32_t	h[2][GGUF_STATS_FINE];
-	int32_t		bin[HBLOCK];
-	uint8_t		near[HBLOCK];
-	float		lo = (float)hm->lo, inv = (float)(GGUF_STATS_FINE /
-			    hm->range), t, f;
-	uint64_t	i, w;
-	int		j, k, b;
+#if defined(__GNUC__) && !defined(__clang__)
+#define VECTORIZE	__attribute__((optimize("tree-vectorize")))
+#else
+#define VECTORIZE
+#endif
 
-	memset(h, 0, sizeof h);
-	for (i = 0; i < n; i += HBLOCK) {
-		for (j = 0; j < HBLOCK; j++) {
-			t = (x[i + j] - lo) * inv;
-			b = (int32_t)t;
-			f = t - (float)b;
-			near[j] = (uint8_t)((f < 1e-3f) | (f > 1.0f - 1e-3f));
-			bin[j] = b > GGUF_STATS_FINE - 1 ?
-			    GGUF_STATS_FINE - 1 : b;
-		}
-		/* the few near a bin edge, their flags read 8 at a time */
-		for (j = 0; j < HBLOCK; j += 8) {
-			memcpy(&w, near + j, sizeof w);
-			for (k = j; w != 0 && k < j + 8; k++) {
-				if (near[k])
-					bin[k] = (int32_t)hist_bin(hm, x[i + k]);
-			}
-		}
-		/* two tables: repeated bins do not wait on each other */
-		for (j = 0; j < HBLOCK; j += 2) {
-			h[0][bin[j]]++;
-			h[1][bin[j + 1]]++;
-		}
+KERNEL_FUNCS(ref, VECTORIZE)
+
+static struct kernels	kern = { part_fast_ref, keys_ref, "portable" };
+
+#if defined(HAVE_TARGET_CLONES)
+KERNEL_FUNCS(avx2, VECTORIZE __attribute__((target("avx2"))))
+#endif
+
+static pthread_once_t	kern_once = PTHREAD_ONCE_INIT;
+
+static void
+kern_init(void)
+{
+#if defined(HAVE_TARGET_CLONES)
+	const char	*e = getenv("GGUFED_STATS");
+
+	if (e != NULL && strcmp(e, "ref") == 0)
+		return;
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2")) {
+		kern.part = part_fast_avx2;
+		kern.keys = keys_avx2;
+		kern.isa = "avx2";
 	}
-	for (j = 0; j < GGUF_STATS_FINE; j++)
-		hist[j] += (uint64_t)h[0][j] + h[1][j];
+#endif
 }
 
-/* Summary and histogram of a chunk of floats: fast path or general. */
-static void
-part_float(const float *x, uint64_t n, struct part *pt)
+const char *
+gguf_stats_isa(void)
 {
-	if (n % LANES != 0 || part_fast(x, n, pt) != 0)
-		part_f(x, n, pt);
+	pthread_once(&kern_once, kern_init);
+	return kern.isa;
 }
 
+/* Counts n finite floats, pt their summary, into the worker's sketch. */
 static void
-hist_float(const float *x, uint64_t n, const struct part *pt,
-    const struct hist_map *hm, uint64_t *hist)
+sketch_finite(struct worker *w, const float *x, uint64_t n,
+    const struct part *pt)
 {
-	if (n % HBLOCK == 0 && pt->nnan + pt->npinf + pt->nninf == 0 &&
-	    hm->half > 0.75 && hm->range > 0 && hm->range <= 1e38)
-		hist_fast(x, n, hm, hist);
-	else
-		hist_f(x, n, hm, hist);
+	uint32_t	k[KBLOCK], *restrict sk = w->sk;
+	uint64_t	i, j, m;
+
+	sk_range(w, key_f(bits_f((float)pt->min)),
+	    key_f(bits_f((float)pt->max)));
+	for (i = 0; i < n; i += m) {
+		m = n - i < KBLOCK ? n - i : KBLOCK;
+		kern.keys(x + i, k, m);
+		for (j = 0; j < m; j++)
+			sk[k[j]]++;
+	}
+	w->skn += n;
+}
+
+/* Summary (and sketch, if sk) of a chunk of floats: fast path or general. */
+static void
+scan_float(struct worker *w, const float *x, uint64_t n, struct part *pt,
+    int sk)
+{
+	if (n % LANES == 0 && kern.part(x, n, pt) == 0) {
+		if (sk)
+			sketch_finite(w, x, n, pt);
+		return;
+	}
+	part_f(x, n, pt);
+	if (sk)
+		sketch_f(w, x, n, pt);
+}
+
+uint64_t
+gguf_stats_sketch_only(const float *x, uint64_t n, unsigned repeat)
+{
+	struct worker	w;
+	struct part	pt;
+	uint64_t	total = 0;
+	uint32_t	k;
+	unsigned	r;
+
+	pthread_once(&kern_once, kern_init);
+	memset(&w, 0, sizeof w);
+	w.kmin = UINT32_MAX;
+	w.sk = xcalloc((size_t)SK_PAGES_F * SK_BUCKETS, sizeof *w.sk);
+	part_f(x, n, &pt);	/* the range of keys, once */
+	for (r = 0; r < repeat && pt.nfinite == n; r++)
+		sketch_finite(&w, x, n, &pt);
+	for (k = w.kmin; k <= w.kmax; k++)
+		total += w.sk[k];
+	free(w.sk);
+	return total;
 }
 
 /* ------------------------------------------------------------ statistics */
@@ -564,12 +676,12 @@ struct stats_run {
 	uint32_t	 type;
 	int		 be;
 	int		 wide;
+	int		 sketch;	/* histogram wanted */
 	const uint8_t	*data;
 	uint64_t	 nbytes;
 	uint64_t	 first;
 	uint64_t	 n;
 	struct part	*parts;
-	struct hist_map	 hm;
 };
 
 /* Decodes item i of a chunked run into the worker's buffer; its length. */
@@ -587,8 +699,9 @@ decode_chunk(struct stats_run *r, uint64_t i, struct worker *w,
 	    r->first + off, *len, w->fbuf, err);
 }
 
+/* One chunk: decoded once, summarised and counted into the sketch. */
 static int
-work_moments(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
+work_scan(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
     struct gguf_err *err)
 {
 	struct stats_run	*r = p->ctx;
@@ -596,27 +709,12 @@ work_moments(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
 
 	if (decode_chunk(r, i, w, &len, err) != 0)
 		return -1;
-	if (r->wide)
+	if (r->wide) {
 		part_d(w->dbuf, len, &r->parts[i]);
-	else
-		part_float(w->fbuf, len, &r->parts[i]);
-	*units = len;
-	return 0;
-}
-
-static int
-work_hist(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
-    struct gguf_err *err)
-{
-	struct stats_run	*r = p->ctx;
-	uint64_t		 len;
-
-	if (decode_chunk(r, i, w, &len, err) != 0)
-		return -1;
-	if (r->wide)
-		hist_d(w->dbuf, len, &r->hm, w->hist);
-	else
-		hist_float(w->fbuf, len, &r->parts[i], &r->hm, w->hist);
+		if (r->sketch)
+			sketch_d(w, w->dbuf, len, &r->parts[i]);
+	} else
+		scan_float(w, w->fbuf, len, &r->parts[i], r->sketch);
 	*units = len;
 	return 0;
 }
@@ -658,36 +756,151 @@ work_count16(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
 	return 0;
 }
 
-/* The histogram map over [st->min, st->max]. */
-static void
-set_map(struct hist_map *hm, const struct gguf_stats *st)
+/* ------------------------------------------- the pass over the sketch */
+
+/*
+ * The lower boundary of bucket K: the value where bucket K - 1 ends and K
+ * begins. A bucket of positive values (and +0) holds [B(K), B(K + 1)), one
+ * of negative values (and -0) holds (B(K), B(K + 1)]: a value on a
+ * boundary is in the bucket away from zero. Computed in double, exactly
+ * (B of the last float bucket is 2^128; of the last double one, infinity).
+ */
+static double
+sk_bound(int wide, uint32_t K)
 {
-	hm->lo = st->min;
-	hm->half = 1;
-	hm->range = st->max - st->min;
-	if (isinf(hm->range)) {
-		hm->half = 0.5;
-		hm->range = st->max * 0.5 - st->min * 0.5;
+	uint32_t	half = wide ? 1u << 22 : 1u << 19;
+	uint32_t	j = K >= half ? K - half : half - K;
+	uint32_t	e = j >> SK_MANT, m = j & (SK_BUCKETS - 1);
+	int		bias = wide ? 1023 : 127;
+	double		v;
+
+	v = e == 0 ? ldexp((double)m, 1 - bias - SK_MANT) :
+	    ldexp((double)(SK_BUCKETS + m), (int)e - bias - SK_MANT);
+	return K >= half ? v : -v;
+}
+
+/* The key of a finite value (a float, if not wide). */
+static uint32_t
+sk_key(int wide, double x)
+{
+	float	f = (float)x;
+
+	if (wide)
+		return key_d(bits_d(x));
+	return key_f(bits_f(f));
+}
+
+/*
+ * Histogram and percentiles from the run's sketch (st's counts, min and
+ * max set); exact: every value is its bucket's boundary nearer zero (the
+ * 16-bit types, whose mantissas fit in SK_MANT bits).
+ */
+static void
+from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
+    struct gguf_stats *st)
+{
+	uint32_t	kb[GGUF_STATS_BINS + 1], K, half;
+	uint64_t	rank[GGUF_STATS_NPCT], cum = 0, c;
+	double		t, u, lo, hi, v;
+	unsigned	p, k;
+	int		b, i, ip = 0;
+
+	half = wide ? 1u << 22 : 1u << 19;
+	kb[0] = sk_key(wide, st->min);
+	kb[GGUF_STATS_BINS] = sk_key(wide, st->max) + 1;
+	/*
+	 * Interior edges: the bucket boundary nearest each of the equal
+	 * divisions of [min, max], strictly inside the buckets of min and max
+	 * (so within [min, max]). When all values share one bucket there is
+	 * no such boundary: every edge is B(key(max) + 1) and all values are
+	 * in bin 0.
+	 */
+	for (b = 1; b < GGUF_STATS_BINS; b++) {
+		if (kb[GGUF_STATS_BINS] - kb[0] < 2) {
+			kb[b] = kb[GGUF_STATS_BINS];
+			continue;
+		}
+		u = (double)b / GGUF_STATS_BINS;
+		t = st->min * (1 - u) + st->max * u;	/* cannot overflow */
+		K = sk_key(wide, t);
+		if (fabs(sk_bound(wide, K + 1) - t) < fabs(t -
+		    sk_bound(wide, K)))
+			K++;
+		if (K < kb[b - 1])
+			K = kb[b - 1];
+		if (K <= kb[0])
+			K = kb[0] + 1;
+		if (K >= kb[GGUF_STATS_BINS])
+			K = kb[GGUF_STATS_BINS] - 1;
+		kb[b] = K;
+	}
+	st->edge[0] = st->min;
+	st->edge[GGUF_STATS_BINS] = st->max;
+	for (b = 1; b < GGUF_STATS_BINS; b++)
+		st->edge[b] = sk_bound(wide, kb[b]);
+
+	for (i = 0; i < GGUF_STATS_NPCT; i++) {
+		rank[i] = (uint64_t)ceil(gguf_stats_pct[i] / 100 *
+		    (double)st->nfinite);
+		if (rank[i] < 1)
+			rank[i] = 1;
+		if (rank[i] > st->nfinite)
+			rank[i] = st->nfinite;
+	}
+	b = 0;
+	for (p = 0; p < npages; p++) {
+		if (pg[p] == NULL)
+			continue;
+		for (k = 0; k < SK_BUCKETS; k++) {
+			if ((c = pg[p][k]) == 0)
+				continue;
+			K = p << SK_MANT | k;
+			while (b + 1 < GGUF_STATS_BINS && K >= kb[b + 1])
+				b++;
+			st->hist[b] += c;
+			for (; ip < GGUF_STATS_NPCT && cum + c >= rank[ip];
+			    ip++) {
+				lo = sk_bound(wide, K);
+				hi = sk_bound(wide, K + 1);
+				lo = lo < st->min ? st->min : lo;
+				hi = hi > st->max ? st->max : hi;
+				if (exact)
+					v = K >= half ? lo : hi;
+				else	/* spread the bucket's values evenly */
+					v = lo + (hi - lo) * (((double)(rank[ip] -
+					    cum) - 0.5) / (double)c);
+				st->pct[ip] = v < lo ? lo : v > hi ? hi : v;
+			}
+			cum += c;
+		}
 	}
 }
 
-static void	from_fine(const uint64_t *, struct gguf_stats *);
+static void
+sk_free(uint64_t **pg, unsigned npages)
+{
+	unsigned	p;
+
+	for (p = 0; p < npages; p++)
+		free(pg[p]);
+	free(pg);
+}
 
 /*
  * Statistics of a 16-bit type from the count of each value (vt, indexed
- * by the little-endian value): sums in value order, exact products.
+ * by the little-endian value): sums in value order, exact products; the
+ * counts make the sketch.
  */
 static void
 from_values(uint32_t type, const uint64_t *vt, int hist,
     struct gguf_stats *st)
 {
 	struct gguf_err	 err;
-	struct hist_map	 hm;
-	uint64_t	*fine, nf = 0, c;
+	uint64_t	 nf = 0, c, **pg;
 	uint8_t		*keys = xmalloc(2 * VALUES);
 	float		*v = xmalloc(VALUES * sizeof *v);
 	double		 sum = 0, m2 = 0, x, d;
-	uint32_t	 k, u;
+	uint32_t	 k, u, key;
 
 	for (k = 0; k < VALUES; k++) {
 		keys[2 * k] = (uint8_t)k;
@@ -733,14 +946,18 @@ from_values(uint32_t type, const uint64_t *vt, int hist,
 	}
 	st->std = sqrt(m2 / (double)nf);
 	if (hist) {
-		set_map(&hm, st);
-		fine = xcalloc(GGUF_STATS_FINE, sizeof *fine);
+		pg = xcalloc(SK_PAGES_F, sizeof *pg);
 		for (k = 0; k < VALUES; k++) {
-			if (vt[k] != 0 && isfinite(v[k]))
-				fine[hist_bin(&hm, v[k])] += vt[k];
+			if (vt[k] == 0 || !isfinite(v[k]))
+				continue;
+			key = key_f(bits_f(v[k]));
+			if (pg[key >> SK_MANT] == NULL)
+				pg[key >> SK_MANT] = xcalloc(SK_BUCKETS,
+				    sizeof **pg);
+			pg[key >> SK_MANT][key & (SK_BUCKETS - 1)] += vt[k];
 		}
-		from_fine(fine, st);
-		free(fine);
+		from_sketch(pg, SK_PAGES_F, 0, 1, st);
+		sk_free(pg, SK_PAGES_F);
 	}
 	free(keys);
 	free(v);
@@ -786,37 +1003,6 @@ merge_parts(const struct part *parts, uint64_t n, struct gguf_stats *st)
 	st->std = sqrt(m2 / (double)nf);
 }
 
-/*
- * The coarse histogram and the percentiles from the fine histogram fine
- * (st's counts, min and max set).
- */
-static void
-from_fine(const uint64_t *fine, struct gguf_stats *st)
-{
-	uint64_t	cum = 0, k;
-	double		u, v;
-	int		b, i;
-
-	for (b = 0; b < GGUF_STATS_FINE; b++)
-		st->hist[b / (GGUF_STATS_FINE / GGUF_STATS_BINS)] += fine[b];
-	for (i = 0; i < GGUF_STATS_NPCT; i++) {
-		k = (uint64_t)ceil(gguf_stats_pct[i] / 100 *
-		    (double)st->nfinite);
-		if (k < 1)
-			k = 1;
-		if (k > st->nfinite)
-			k = st->nfinite;
-		for (b = 0, cum = 0; b < GGUF_STATS_FINE - 1 &&
-		    cum + fine[b] < k; b++)
-			cum += fine[b];
-		/* Rank k is in bin b: spread its values evenly over it. */
-		u = (b + ((double)(k - cum) - 0.5) / (double)(fine[b] > 0 ?
-		    fine[b] : 1)) / GGUF_STATS_FINE;
-		v = st->min * (1 - u) + st->max * u;	/* cannot overflow */
-		st->pct[i] = v < st->min ? st->min : v > st->max ? st->max : v;
-	}
-}
-
 int
 gguf_stats_data(uint32_t type, int be, const uint8_t *data,
     uint64_t nbytes, uint64_t first, uint64_t n,
@@ -828,12 +1014,14 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	struct pool				 p;
 	const struct gguf_type_info		*ti;
 	float					 probe;
-	uint64_t				 cap, *fine = NULL;
+	uint64_t				 cap;
 	int					 rc, k;
 
 	memset(st, 0, sizeof *st);
 	for (k = 0; k < GGUF_STATS_NPCT; k++)
 		st->pct[k] = NAN;
+	for (k = 0; k <= GGUF_STATS_BINS; k++)
+		st->edge[k] = NAN;
 	if (opts == NULL)
 		opts = &defaults;
 	/* a zero-length decode checks the type and the start (reads nothing) */
@@ -848,10 +1036,12 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 		    (unsigned long long)first,
 		    (unsigned long long)(first + n),
 		    (unsigned long long)cap);
+	pthread_once(&kern_once, kern_init);
 	memset(&r, 0, sizeof r);
 	r.type = type;
 	r.be = be;
 	r.wide = gguf_dequant_wide(type);
+	r.sketch = !(opts->flags & GGUF_STATS_NO_HIST);
 	r.data = data;
 	r.nbytes = nbytes;
 	r.first = first;
@@ -865,38 +1055,33 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	p.opts = opts;
 	p.data = data;
 	p.nbytes = nbytes;
-	p.total = opts->flags & GGUF_STATS_NO_HIST ? n : 2 * n;
-	r.parts = xcalloc(p.nitems > 0 ? p.nitems : 1, sizeof *r.parts);
+	p.total = n;
 
 	if (type == GGUF_T_F16 || type == GGUF_T_BF16) {
 		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
-		p.total = n;
 		p.work = work_count16;
-		rc = pool_run(&p, opts->threads, NULL, err);
+		rc = pool_run(&p, opts->threads, err);
 		if (rc == 0)
-			from_values(type, p.vtab, !(opts->flags &
-			    GGUF_STATS_NO_HIST), st);
+			from_values(type, p.vtab, r.sketch, st);
 		free(p.vtab);
-		free(r.parts);
 		pthread_mutex_destroy(&p.lock);
 		return rc;
 	}
-	p.work = work_moments;
-	rc = pool_run(&p, opts->threads, NULL, err);
+	r.parts = xcalloc(p.nitems > 0 ? p.nitems : 1, sizeof *r.parts);
+	if (r.sketch) {
+		p.sk_pages = r.wide ? SK_PAGES_D : SK_PAGES_F;
+		p.sktot = xcalloc(p.sk_pages, sizeof *p.sktot);
+	}
+	p.work = work_scan;
+	rc = pool_run(&p, opts->threads, err);
 	if (rc == 0)
 		merge_parts(r.parts, p.nitems, st);
-	if (rc == 0 && st->nfinite > 0 &&
-	    !(opts->flags & GGUF_STATS_NO_HIST)) {
-		set_map(&r.hm, st);
-		p.work = work_hist;
-		fine = xcalloc(GGUF_STATS_FINE, sizeof *fine);
-		rc = pool_run(&p, opts->threads, fine, err);
-		if (rc == 0)
-			from_fine(fine, st);
-		free(fine);
-	}
+	if (rc == 0 && st->nfinite > 0 && r.sketch)
+		from_sketch(p.sktot, p.sk_pages, r.wide, 0, st);
 	if (rc == 0 && st->nfinite == 0)
 		st->mean = st->std = NAN;
+	if (p.sktot != NULL)
+		sk_free(p.sktot, p.sk_pages);
 	free(r.parts);
 	pthread_mutex_destroy(&p.lock);
 	return rc;
@@ -1053,7 +1238,7 @@ gguf_row_summaries(const struct gguf_file *f, const struct gguf_tensor *t,
 	p.nbytes = t->nbytes;
 	p.total = nrows * t->ne[0];
 	p.work = work_rows;
-	rc = pool_run(&p, opts->threads, NULL, err);
+	rc = pool_run(&p, opts->threads, err);
 	pthread_mutex_destroy(&p.lock);
 	return run_done(f, rc, err);
 }

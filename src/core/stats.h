@@ -3,12 +3,20 @@
  *
  * Statistics decode a tensor (or a row range of it) in chunks, on several
  * threads, and never hold more than one chunk per thread: a 10 GB tensor
- * costs a few megabytes. Two passes are made: the first finds the counts,
- * extremes and moments, the second fills a histogram over [min, max] of the
- * finite values. F16 and BF16 take one pass, which counts how often each
- * of their 65536 values occurs (a table per thread); every statistic
- * follows from the counts. Results do not depend on the number of threads:
- * chunks are merged in order, counts are integers.
+ * costs a few megabytes. The data is read once. Each chunk gives its
+ * counts, extremes and moments, and counts its finite values into a sketch
+ * of 2048 buckets per octave (a bucket per value of a value's float32
+ * bits cut to 11 mantissa bits; double bits for the wide types, F64, I32,
+ * I64, whose buckets are as fine); the histogram and the percentiles are
+ * then read from the sketch, a pass over its buckets only. The sketch
+ * lives in pages of 8 KB per thread, allocated where values fall (at most
+ * 4 MB, 32 MB for wide types, whatever the size of the tensor). F16 and
+ * BF16 are not decoded: their pass counts how often each of their 65536
+ * values occurs (a table per thread), every statistic follows from the
+ * counts, and each value has a bucket of its own. Results do not depend on
+ * the number of threads: chunks are merged in order, counts are integers;
+ * nor on the CPU's vector instructions (the same operations in the same
+ * order; GGUFED_STATS=ref keeps the portable code).
  *
  * Long computations report progress through a callback and can be
  * cancelled, by the callback or through a flag another thread sets, so an
@@ -22,7 +30,6 @@
 #include "gguf.h"
 
 #define GGUF_STATS_BINS		64
-#define GGUF_STATS_FINE		4096	/* bins the percentiles are read from */
 #define GGUF_STATS_NPCT		5
 #define GGUF_STATS_CANCELLED	1	/* return value of a cancelled run */
 
@@ -38,21 +45,35 @@ struct gguf_stats {
 	double		mean;		/* of the finite values; NaN if none */
 	double		std;		/* population standard deviation, same */
 	/*
-	 * Histogram of the finite values: x is counted in bin
-	 * floor((x - min) / (max - min) * GGUF_STATS_BINS), computed in
-	 * double (x, min and max halved first if max - min overflows), the
-	 * maximum in the last bin. When min == max every finite value is in
-	 * bin 0.
+	 * Histogram of the finite values, exact for the edges it states. The
+	 * interior edges edge[1 .. GGUF_STATS_BINS - 1] are sketch bucket
+	 * boundaries (numbers with 12 significant bits), each the boundary
+	 * nearest to its equal division min + b / GGUF_STATS_BINS * (max -
+	 * min), nondecreasing, and in [min, max]: bins are equally wide to
+	 * within a bucket, 2^-11 of the magnitude there (2^-137 among float
+	 * subnormals), about 1.6% of a bin when min and max are of opposite
+	 * signs; narrow ranges far from zero (max - min below 2^-5 of |max|)
+	 * get unequal bins, some empty. edge[0] is min and
+	 * edge[GGUF_STATS_BINS] max. A finite x is counted in bin b when
+	 *	edge[b] <= x < edge[b + 1]	if x is positive or +0,
+	 *	edge[b] < x <= edge[b + 1]	if x is negative or -0,
+	 * taking edge[0] as -Inf and edge[GGUF_STATS_BINS] as +Inf. When
+	 * every finite value lies in one bucket (min == max, for one), they
+	 * are all in bin 0 and the interior edges are that bucket's upper
+	 * boundary, which may exceed max by less than a bucket. NaN edges
+	 * with no finite value or no histogram.
 	 */
 	uint64_t	hist[GGUF_STATS_BINS];
+	double		edge[GGUF_STATS_BINS + 1];
 	/*
 	 * Percentiles of the finite values, at gguf_stats_pct[i] percent:
-	 * estimates of the nearest-rank percentile (the value of rank
-	 * ceil(p / 100 * nfinite) in sorted order) read from a histogram of
-	 * GGUF_STATS_FINE bins over [min, max] binned like the one above,
-	 * interpolated within their bin: each is off by at most one fine
-	 * bin, (max - min) / GGUF_STATS_FINE, and lies in [min, max]. NaN
-	 * with no finite value or no histogram.
+	 * estimates of the nearest-rank percentile (the value x of rank
+	 * ceil(p / 100 * nfinite) in sorted order) read from the sketch: a
+	 * value in the same bucket as x (interpolated by rank among the
+	 * bucket's values), so off by less than one bucket, at most
+	 * 2^-11 * |x| (2^-137 if x is a float subnormal, 2^-1033 if a double
+	 * one), and in [min, max]. For F16 and BF16 data they are exact.
+	 * NaN with no finite value or no histogram.
 	 */
 	double		pct[GGUF_STATS_NPCT];
 };
@@ -61,8 +82,7 @@ struct gguf_stats {
 extern const double	gguf_stats_pct[GGUF_STATS_NPCT];
 
 /*
- * Progress: done out of total units of work (elements per pass, both passes
- * counted). Called from worker threads, one call at a time. A nonzero
+ * Progress: done out of total units of work (elements read). Called from worker threads, one call at a time. A nonzero
  * return cancels the run.
  */
 typedef int	(*gguf_progress_fn)(void *arg, uint64_t done, uint64_t total);
@@ -80,11 +100,22 @@ struct gguf_stats_opts {
 	unsigned		 flags;		/* GGUF_STATS_* below */
 };
 
-/* Counts and moments only: no histogram, so one pass over the data. */
+/* Counts and moments only: no sketch, no histogram, no percentiles. */
 #define GGUF_STATS_NO_HIST	0x01
 
 /* The number of online CPUs, at least 1. */
 unsigned	gguf_ncpu(void);
+
+/* The instructions statistics' kernels use here: "avx2" or "portable". */
+const char	*gguf_stats_isa(void);
+
+/*
+ * For benchmarks: counts n finite floats into a scratch sketch, repeat
+ * times, as statistics do and doing nothing else (the floor of their cost
+ * per element); returns the number counted.
+ */
+uint64_t	gguf_stats_sketch_only(const float *x, uint64_t n,
+		    unsigned repeat);
 
 /*
  * Statistics of elements [first, first + n) of tensor data of the given

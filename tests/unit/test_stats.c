@@ -1,15 +1,21 @@
 /*
  * test_stats.c - statistics and row summaries against a plain reference.
  *
- * The reference decodes the whole range with the dequantizer and counts,
- * sums and bins in the most direct way, in double precision: one loop, a
- * two-pass variance. Statistics must agree with it (counts, extremes and
- * histogram exactly; the standard deviation to 1e-12 relative, the mean
- * to 1e-12 of |mean| + standard deviation) for
- * every tensor of the fixture files, including the special.* tensors of
- * shapes.gguf (NaN, infinities, -0, subnormals), whole and by row range;
- * results must not depend on the number of threads. Progress, cancelling
- * and errors are checked on buffers built here.
+ * The reference decodes the whole range with the dequantizer and counts
+ * and sums in the most direct way, in double precision: one loop, a
+ * two-pass variance, percentiles by sorting. Statistics must agree with it
+ * (counts and extremes exactly; the standard deviation to 1e-12 relative,
+ * the mean to 1e-12 of |mean| + standard deviation; every histogram bin
+ * equal to the number of values between the edges it states, by the rule
+ * of stats.h; the edges in order, within [min, max], and within a sketch
+ * bucket of the equal divisions where buckets are narrow enough; every
+ * percentile within a bucket, 2^-11 of its magnitude, of the exact
+ * nearest-rank value) for every tensor of the fixture files, including
+ * the special.* tensors of shapes.gguf (NaN, infinities, -0, subnormals),
+ * whole and by row range; results must not depend on the number of
+ * threads, nor on the vector kernels (the program runs itself again with
+ * GGUFED_STATS=ref and compares the bytes). Progress, cancelling and
+ * errors are checked on buffers built here.
  */
 #include "config.h"
 
@@ -84,19 +90,20 @@ exact_pct(const double *x, uint64_t n, struct gguf_stats *st)
 
 /*
  * got's percentiles are within the stated bound of the exact ones in
- * want: one fine bin, (max - min) / GGUF_STATS_FINE (a hair more for the
- * rounding of the bin edges).
+ * want: one sketch bucket, 2^-11 of the exact value's magnitude (2^-137
+ * among float subnormals); equal to them if exact is set.
  */
 static int
 pct_agree(const struct gguf_stats *got, const struct gguf_stats *want,
-    const char *what)
+    int exact, const char *what)
 {
-	double	bound;
+	double	bound = 0;
 	int	j;
 
-	bound = (want->max * 0.5 - want->min * 0.5) / (GGUF_STATS_FINE / 2);
-	bound = bound * (1 + 1e-9) + 1e-300;
 	for (j = 0; j < GGUF_STATS_NPCT; j++) {
+		if (!exact)
+			bound = fmax(ldexp(fabs(want->pct[j]), -11),
+			    ldexp(1, -137));
 		if (isnan(want->pct[j]) ? !isnan(got->pct[j]) :
 		    !(fabs(got->pct[j] - want->pct[j]) <= bound) ||
 		    got->pct[j] < want->min || got->pct[j] > want->max) {
@@ -109,13 +116,71 @@ pct_agree(const struct gguf_stats *got, const struct gguf_stats *want,
 	return 1;
 }
 
+/*
+ * The histogram of got against a count of the values of x between the
+ * edges got states (stats.h: a value on an edge goes to the bin away from
+ * zero; -0 is negative), and the edges themselves.
+ */
+static int
+hist_agrees(const struct gguf_stats *got, const double *x, uint64_t n,
+    const char *what)
+{
+	uint64_t	want[GGUF_STATS_BINS], i;
+	double		mag, t, u;
+	int		b, e;
+
+	if (got->nfinite == 0)
+		return 1;
+	memset(want, 0, sizeof want);
+	for (i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		for (b = 0, e = 1; e < GGUF_STATS_BINS; e++)
+			if (signbit(x[i]) ? got->edge[e] < x[i] :
+			    got->edge[e] <= x[i])
+				b = e;
+		want[b]++;
+	}
+	for (b = 0; b < GGUF_STATS_BINS; b++) {
+		if (got->hist[b] != want[b]) {
+			diag("%s: bin %d [%.9g, %.9g] holds %llu, want %llu",
+			    what, b, got->edge[b], got->edge[b + 1],
+			    (unsigned long long)got->hist[b],
+			    (unsigned long long)want[b]);
+			return 0;
+		}
+	}
+	if (!same_double(got->edge[0], got->min) ||
+	    !same_double(got->edge[GGUF_STATS_BINS], got->max)) {
+		diag("%s: outer edges %.17g %.17g", what, got->edge[0],
+		    got->edge[GGUF_STATS_BINS]);
+		return 0;
+	}
+	/* one bucket: all in bin 0, the edges that bucket's top */
+	if (got->hist[0] == got->nfinite && got->edge[1] >= got->max)
+		return 1;
+	mag = fmax(fabs(got->min), fabs(got->max));
+	for (e = 1; e < GGUF_STATS_BINS; e++) {
+		u = (double)e / GGUF_STATS_BINS;
+		t = got->min * (1 - u) + got->max * u;
+		if (got->edge[e] < got->edge[e - 1] ||
+		    got->edge[e] > got->max || (got->max * 0.5 - got->min *
+		    0.5 >= ldexp(mag, -4) && !(fabs(got->edge[e] - t) <=
+		    ldexp(mag, -11)))) {
+			diag("%s: edge %d %.17g (equal division %.17g)", what,
+			    e, got->edge[e], t);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* Reference statistics of n doubles, written out longhand. */
 static void
 reference(const double *x, uint64_t n, struct gguf_stats *st)
 {
-	double		sum = 0, sq = 0, d, t, h = 1, range;
+	double		sum = 0, sq = 0, d;
 	uint64_t	i;
-	int		b;
 
 	memset(st, 0, sizeof *st);
 	st->count = n;
@@ -158,32 +223,16 @@ reference(const double *x, uint64_t n, struct gguf_stats *st)
 		sq += d * d;
 	}
 	st->std = sqrt(sq / (double)st->nfinite);
-	range = st->max - st->min;
-	if (isinf(range)) {
-		h = 0.5;
-		range = st->max * h - st->min * h;
-	}
-	for (i = 0; i < n; i++) {
-		if (!isfinite(x[i]))
-			continue;
-		if (st->max > st->min) {
-			t = (x[i] * h - st->min * h) / range *
-			    GGUF_STATS_BINS;
-			b = t >= GGUF_STATS_BINS - 1 ? GGUF_STATS_BINS - 1 :
-			    (int)t;
-		} else
-			b = 0;
-		st->hist[b]++;
-	}
 }
 
-/* Equal to the reference; the reason in diag() if not. */
+/*
+ * Equal to the reference want of the n values x (exact: percentiles
+ * too); the reason in diag() if not.
+ */
 static int
 agrees(const struct gguf_stats *got, const struct gguf_stats *want,
-    const char *what)
+    const double *x, uint64_t n, int exact, const char *what)
 {
-	int	b;
-
 	if (got->count != want->count || got->nfinite != want->nfinite ||
 	    got->nzero != want->nzero || got->nnan != want->nnan ||
 	    got->npinf != want->npinf || got->nninf != want->nninf) {
@@ -220,15 +269,8 @@ agrees(const struct gguf_stats *got, const struct gguf_stats *want,
 		    got->mean, got->std, want->mean, want->std);
 		return 0;
 	}
-	for (b = 0; b < GGUF_STATS_BINS; b++) {
-		if (got->hist[b] != want->hist[b]) {
-			diag("%s: bin %d holds %llu, want %llu", what, b,
-			    (unsigned long long)got->hist[b],
-			    (unsigned long long)want->hist[b]);
-			return 0;
-		}
-	}
-	return pct_agree(got, want, what);
+	return hist_agrees(got, x, n, what) &&
+	    pct_agree(got, want, exact, what);
 }
 
 /*
@@ -282,7 +324,7 @@ test_percentiles(void)
 		for (j = 0; j < GGUF_STATS_NPCT; j++)
 			if (!same_double(st.pct[j], st1.pct[j]))
 				rc = 1;
-		ok(rc == 0 && pct_agree(&st, &want, what[shape]),
+		ok(rc == 0 && pct_agree(&st, &want, 0, what[shape]),
 		    "percentiles, %s: p1 %.6g p50 %.6g p99 %.6g (exact %.6g "
 		    "%.6g %.6g), the same on 1 and 3 threads", what[shape],
 		    st.pct[0], st.pct[2], st.pct[4], want.pct[0], want.pct[2],
@@ -292,7 +334,7 @@ test_percentiles(void)
 			memcpy(buf + 8 * i, &x[i], 8);
 		rc = gguf_stats_data(GGUF_T_F64, 0, buf, n * 8, 0, n, &opts,
 		    &st, &err);
-		ok(rc == 0 && pct_agree(&st, &want, what[shape]),
+		ok(rc == 0 && pct_agree(&st, &want, 0, what[shape]),
 		    "percentiles of doubles, %s", what[shape]);
 		free(buf);
 		free(x);
@@ -312,7 +354,7 @@ check_tensor(struct gguf_file *f, const struct gguf_tensor *t, uint64_t r0,
     uint64_t nr, const char *what)
 {
 	struct gguf_stats_opts	 opts;
-	struct gguf_stats	 want, got[3];
+	struct gguf_stats	 want, got[4];
 	struct gguf_err		 err;
 	double			*x;
 	uint64_t		 n = nr * t->ne[0];
@@ -327,19 +369,21 @@ check_tensor(struct gguf_file *f, const struct gguf_tensor *t, uint64_t r0,
 	}
 	reference(x, n, &want);
 	memset(&opts, 0, sizeof opts);
-	for (k = 0; k < 3 && good; k++) {
-		opts.threads = k + 1;
+	for (k = 0; k < 4 && good; k++) {
+		opts.threads = k < 3 ? k + 1 : 7;
 		if (gguf_stats_tensor(f, t, r0, nr, &opts, &got[k],
 		    &err) != 0) {
 			diag("%s: %s", what, err.msg);
 			good = 0;
 		}
 	}
-	ok(good && agrees(&got[0], &want, what), "%s: statistics agree with "
+	ok(good && agrees(&got[0], &want, x, n, t->type == GGUF_T_F16 ||
+	    t->type == GGUF_T_BF16, what), "%s: statistics agree with "
 	    "the reference", what);
 	ok(good && memcmp(&got[0], &got[1], sizeof got[0]) == 0 &&
-	    memcmp(&got[0], &got[2], sizeof got[0]) == 0,
-	    "%s: 1, 2 and 3 threads give the same bits", what);
+	    memcmp(&got[0], &got[2], sizeof got[0]) == 0 &&
+	    memcmp(&got[0], &got[3], sizeof got[0]) == 0,
+	    "%s: 1, 2, 3 and 7 threads give the same bits", what);
 	free(x);
 }
 
@@ -528,14 +572,14 @@ test_synthetic(void)
 	opts.arg = &pr;
 	rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, n, &opts, &st,
 	    &err);
-	ok(rc == 0 && agrees(&st, &want, "offset data"), "1e6 + small spread: "
+	ok(rc == 0 && agrees(&st, &want, x, n, 0, "offset data"), "1e6 + small spread: "
 	    "std %.9g, want %.9g", st.std, want.std);
-	ok(pr.monotonic && pr.calls > 2 && pr.last == 2 * n &&
-	    pr.total == 2 * n, "progress: %llu calls, monotonic, ends at "
-	    "%llu of %llu", (unsigned long long)pr.calls,
+	ok(pr.monotonic && pr.calls > 2 && pr.last == n &&
+	    pr.total == n, "progress: %llu calls, monotonic, one pass: ends "
+	    "at %llu of %llu", (unsigned long long)pr.calls,
 	    (unsigned long long)pr.last, (unsigned long long)pr.total);
 
-	/* one pass: the same counts and moments, no histogram */
+	/* no sketch: the same counts and moments, no histogram */
 	memset(&pr, 0, sizeof pr);
 	pr.monotonic = 1;
 	opts.flags = GGUF_STATS_NO_HIST;
@@ -550,7 +594,7 @@ test_synthetic(void)
 	    same_double(got1.min, st.min) && same_double(got1.max, st.max) &&
 	    same_double(got1.mean, st.mean) && same_double(got1.std, st.std) &&
 	    pr.last == n && pr.total == n,
-	    "GGUF_STATS_NO_HIST: one pass (progress ends at %llu of %llu), "
+	    "GGUF_STATS_NO_HIST: progress ends at %llu of %llu, "
 	    "same moments bit for bit, empty histogram",
 	    (unsigned long long)pr.last, (unsigned long long)pr.total);
 
@@ -559,7 +603,7 @@ test_synthetic(void)
 	pr.cancel_after = 2;
 	rc = gguf_stats_data(GGUF_T_F32, 0, buf, n * 4, 0, n, &opts, &st,
 	    &err);
-	ok(rc == GGUF_STATS_CANCELLED && pr.last < 2 * n,
+	ok(rc == GGUF_STATS_CANCELLED && pr.last < n,
 	    "the progress callback cancels (rc %d, stopped at %llu)", rc,
 	    (unsigned long long)pr.last);
 	flag = 1;
@@ -598,7 +642,7 @@ test_synthetic(void)
 		rc = gguf_stats_data(GGUF_T_F64, 0, (const uint8_t *)d,
 		    sizeof d, 0, 4, &opts, &st, &err);
 		reference(d, 4, &want);
-		ok(rc == 0 && agrees(&st, &want, "f64 extremes") &&
+		ok(rc == 0 && agrees(&st, &want, d, 4, 0, "f64 extremes") &&
 		    st.hist[0] == 1 && st.hist[63] == 1 && st.hist[32] == 1 &&
 		    st.hist[53] == 1,
 		    "F64 range that overflows: bins 0, 32, 53, 63");
@@ -682,7 +726,7 @@ test_halves(void)
 			rc |= gguf_dequant_f64(types[k], be, buf, 2 * n, 0, n,
 			    x, &err);
 			reference(x, n, &want);
-			ok(rc == 0 && agrees(&st, &want, what) &&
+			ok(rc == 0 && agrees(&st, &want, x, n, 1, what) &&
 			    memcmp(&st, &st2, sizeof st) == 0,
 			    "%s: counted values agree with the reference, "
 			    "1 and 2 threads alike (%llu NaN)", what,
@@ -690,7 +734,8 @@ test_halves(void)
 			rc = gguf_stats_data(types[k], be, buf, 2 * n, 70001,
 			    n - 70001 - 5, &opts, &st, &err);
 			reference(x + 70001, n - 70001 - 5, &want);
-			ok(rc == 0 && agrees(&st, &want, what),
+			ok(rc == 0 && agrees(&st, &want, x + 70001,
+			    n - 70001 - 5, 1, what),
 			    "%s: a range inside items agrees", what);
 		}
 	}
@@ -715,15 +760,208 @@ test_halves(void)
 	free(x);
 }
 
+/* ------------------------------------------- sketch cases, both kernels */
+
+#define NCASES	8
+
+static uint64_t	case_seed;
+
+static uint64_t
+rnd64(void)
+{
+	case_seed = case_seed * 6364136223846793005ull +
+	    1442695040888963407ull;
+	return case_seed ^ case_seed >> 29;
+}
+
+/* A value for the mixed cases: any magnitude, subnormals, zeros. */
+static double
+mixed_value(int wide, int finite)
+{
+	uint64_t	r = rnd64();
+	double		v;
+
+	switch (r % 64) {
+	case 0:
+		return finite ? 0.0 : NAN;
+	case 1:
+		return finite ? -0.0 : INFINITY;
+	case 2:
+		return finite ? 0.0 : -INFINITY;
+	case 3:
+		return -0.0;
+	case 4:		/* subnormal */
+		v = ldexp((double)(r >> 40 & 0x7fffff) + 1, wide ? -1074 :
+		    -149);
+		return r >> 63 ? -v : v;
+	case 5:		/* huge */
+		v = wide ? 1e300 * (double)(r >> 40 & 0xff) : 3e38;
+		return r >> 63 ? -v : v;
+	default:
+		v = ldexp((double)(r >> 11 & 0xfffff) / 1048576.0 + 1,
+		    (int)((r >> 32) % 41) - 20);
+		return r >> 63 ? -v : v;
+	}
+}
+
+/*
+ * Synthetic data of case c: mixed float values with NaN and infinities (a
+ * general path); the same as doubles, whose range overflows; a constant
+ * tensor; one element; finite mixed floats, subnormals and zeros among
+ * them, in whole chunks (the vector kernels); a range past float's that
+ * overflows as a difference; Q8_0 and Q4_K blocks of random quants.
+ */
+static uint8_t *
+make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
+    const char **what)
+{
+	static const char	*names[NCASES] = { "floats with NaN and Inf",
+				    "doubles, range overflows", "constant",
+				    "one element", "finite floats, subnormals "
+				    "and zeros", "floats at +-3e38",
+				    "Q8_0 blocks", "Q4_K blocks" };
+	uint8_t		*b;
+	uint64_t	 i, h;
+	double		 d;
+	float		 f;
+
+	case_seed = 77 + (uint64_t)c;
+	*what = names[c];
+	*type = c == 1 ? GGUF_T_F64 : c == 6 ? GGUF_T_Q8_0 : c == 7 ?
+	    GGUF_T_Q4_K : GGUF_T_F32;
+	*n = c == 0 || c == 1 ? 300007 : c == 2 ? 70000 : c == 3 ? 1 :
+	    c == 4 ? 1u << 18 : c == 5 ? 131072 : 65536 * 4;
+	*nbytes = *n / gguf_ttype(*type)->blck * gguf_ttype(*type)->bytes;
+	b = malloc(*nbytes);
+	for (i = 0; c >= 6 && i < *nbytes; i++)
+		b[i] = (uint8_t)rnd64();
+	for (i = 0; c >= 6 && i < *nbytes; i += gguf_ttype(*type)->bytes) {
+		h = 0x1c00 + rnd64() % 0x400;
+		b[i] = (uint8_t)h;
+		b[i + 1] = (uint8_t)(h >> 8);
+		if (c == 7) {
+			b[i + 2] = (uint8_t)h;
+			b[i + 3] = (uint8_t)(h >> 8 ^ 0x80);
+		}
+	}
+	for (i = 0; c < 6 && i < *n; i++) {
+		d = c == 2 ? 3.5 : c == 3 ? -2.25 : c == 5 ? (rnd64() & 1 ?
+		    3e38 : -3e38) * (double)(rnd64() % 1000) / 999 :
+		    mixed_value(c == 1, c == 4);
+		if (c == 1) {
+			memcpy(b + 8 * i, &d, 8);
+			continue;
+		}
+		f = (float)d;
+		memcpy(b + 4 * i, &f, 4);
+	}
+	return b;
+}
+
+/* Statistics of case c on 2 threads; -1 if they fail. */
+static int
+case_stats(int c, struct gguf_stats *st)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_err		 err;
+	const char		*what;
+	uint32_t		 type;
+	uint64_t		 n, nbytes;
+	uint8_t			*b = make_case(c, &type, &n, &nbytes, &what);
+	int			 rc;
+
+	memset(&opts, 0, sizeof opts);
+	opts.threads = 2;
+	rc = gguf_stats_data(type, 0, b, nbytes, 0, n, &opts, st, &err);
+	free(b);
+	return rc;
+}
+
+/* --dump: every case's statistics as bytes on stdout. */
+static int
+dump_cases(void)
+{
+	struct gguf_stats	st;
+	int			c;
+
+	for (c = 0; c < NCASES; c++) {
+		if (case_stats(c, &st) != 0)
+			return 1;
+		fwrite(&st, sizeof st, 1, stdout);
+	}
+	return fflush(stdout) != 0;
+}
+
+/*
+ * Each case against the reference, on 1, 2, 3 and 7 threads; then the
+ * same statistics with the portable kernels (this program run again with
+ * GGUFED_STATS=ref) byte for byte.
+ */
+static void
+test_cases(const char *argv0)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_stats	 st[4], want, ref;
+	struct gguf_err		 err;
+	const char		*what;
+	uint32_t		 type;
+	uint64_t		 n, nbytes;
+	uint8_t			*b;
+	double			*x;
+	char			 cmd[1100];
+	FILE			*fp;
+	int			 c, k, rc, same;
+
+	memset(&opts, 0, sizeof opts);
+	for (c = 0; c < NCASES; c++) {
+		b = make_case(c, &type, &n, &nbytes, &what);
+		x = malloc(n * sizeof *x);
+		rc = gguf_dequant_f64(type, 0, b, nbytes, 0, n, x, &err);
+		reference(x, n, &want);
+		for (k = 0; k < 4; k++) {
+			opts.threads = k < 3 ? (unsigned)k + 1 : 7;
+			rc |= gguf_stats_data(type, 0, b, nbytes, 0, n, &opts,
+			    &st[k], &err);
+		}
+		ok(rc == 0 && agrees(&st[0], &want, x, n, 0, what),
+		    "%s: agrees with the reference (%llu finite, range "
+		    "%.3g .. %.3g)", what, (unsigned long long)want.nfinite,
+		    want.min, want.max);
+		ok(rc == 0 && memcmp(&st[0], &st[1], sizeof st[0]) == 0 &&
+		    memcmp(&st[0], &st[2], sizeof st[0]) == 0 &&
+		    memcmp(&st[0], &st[3], sizeof st[0]) == 0,
+		    "%s: 1, 2, 3 and 7 threads give the same bytes", what);
+		free(b);
+		free(x);
+	}
+	snprintf(cmd, sizeof cmd, "GGUFED_STATS=ref '%s' --dump", argv0);
+	fp = popen(cmd, "r");
+	same = fp != NULL;
+	for (c = 0; same && c < NCASES; c++) {
+		same = fread(&ref, sizeof ref, 1, fp) == 1 &&
+		    case_stats(c, &st[0]) == 0 &&
+		    memcmp(&ref, &st[0], sizeof ref) == 0;
+		if (!same)
+			diag("case %d differs from the portable kernels", c);
+	}
+	if (fp != NULL && pclose(fp) != 0)
+		same = 0;
+	ok(same, "kernels here (%s) and portable ones give the same bytes "
+	    "in every case", gguf_stats_isa());
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char	dir[512];
 
+	if (argc > 1 && strcmp(argv[1], "--dump") == 0)
+		return dump_cases();
 	ok(gguf_ncpu() >= 1, "%u online CPUs", gguf_ncpu());
 	test_synthetic();
 	test_percentiles();
 	test_halves();
+	test_cases(argv[0]);
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
 		skip("statistics of the ggml fixtures: no shared " FIXDIR);
 		return tap_done();
