@@ -54,6 +54,7 @@
 #include "internal.h"
 #include "dequant.h"
 #include "stats.h"
+#include "stats_vec.h"
 
 #define CHUNK		65536	/* elements per item; a multiple of every block */
 #define MAX_THREADS	256
@@ -386,6 +387,23 @@ bits_##sfx(T x)								\
 	return u;							\
 }									\
 									\
+/*									\
+ * The keys a chunk of summary pt counted: from its minimum's to its	\
+ * maximum's, and both zeros' if an extreme is a zero (of either sign:	\
+ * which one is the extreme depends on the order of comparisons).	\
+ */									\
+static inline void							\
+sk_range_##sfx(struct worker *w, const struct part *pt)			\
+{									\
+	U	a = bits_##sfx((T)pt->min), b = bits_##sfx((T)pt->max);	\
+									\
+	if ((a & ~(U)(SIGN)) == 0)					\
+		a = (U)(SIGN);		/* -0 */			\
+	if ((b & ~(U)(SIGN)) == 0)					\
+		b = 0;			/* +0 */			\
+	sk_range(w, key_##sfx(a), key_##sfx(b));			\
+}									\
+									\
 static void								\
 part_##sfx(const T *x, uint64_t n, struct part *pt)			\
 {									\
@@ -441,8 +459,7 @@ sketch_##sfx(struct worker *w, const T *x, uint64_t n,			\
 									\
 	if (pt->nfinite == 0)						\
 		return;							\
-	sk_range(w, key_##sfx(bits_##sfx((T)pt->min)),			\
-	    key_##sfx(bits_##sfx((T)pt->max)));				\
+	sk_range_##sfx(w, pt);						\
 	for (i = 0; i < n; i++) {					\
 		u = bits_##sfx(x[i]);					\
 		if ((u & (EXP)) != (EXP))				\
@@ -477,134 +494,88 @@ SUMMARY_FUNCS(d, double, uint64_t, 0x7ff0000000000000ull,
 /* ------------------------------------------------ fast paths for floats */
 
 /*
- * Most chunks hold floats and no NaN or infinity. For those, the moments
- * are summed in LANES independent lanes (lane j takes elements j, j +
- * LANES, ...) and the lanes added in a fixed order at the end: the same
- * numbers whatever thread does the chunk, and code the compiler turns into
- * vector instructions. Chunks with non-finite values take the general
- * path above.
+ * Most chunks hold floats, in whole groups of GGUF_SV_LANES. For those, one
+ * pass (the kernel of stats_vec.h) counts every element into the sketch
+ * and sums, in GGUF_SV_LANES independent lanes (lane j takes elements j,
+ * j + LANES, ...), the values, extremes and zeros, with a second pass over
+ * the chunk in cache for the squared deviations; the lanes are added in a
+ * fixed order at the end: the same numbers whatever thread does the chunk.
+ * Non-finite values land in keys no finite value has, which are never
+ * read, so a chunk that holds some keeps its sketch counts and only takes
+ * the general path above for its moments.
  *
- * These kernels are compiled twice where the toolchain can, for the x86-64
- * baseline and for AVX2 (no FMA, and the build turns contraction off), and
- * the AVX2 ones are chosen once at run time if the CPU has it: the same
- * operations on the same operands in the same order, so the same bits.
- * GGUFED_STATS=ref in the environment keeps the baseline ones (to compare
- * them). The sketch's counting itself is one scattered increment per value
- * and has no vector form; the kernels compute its keys KBLOCK at a time.
+ * The portable kernel here defines the results; stats_x86.c has the same
+ * operations in AVX2 instructions, chosen once at run time if the CPU has
+ * it, which give the same bits. GGUFED_STATS=ref in the environment keeps
+ * the portable kernel (to compare them).
  */
-#define LANES		8
-#define KBLOCK		512	/* keys computed at a time */
+#define LANES		GGUF_SV_LANES
 
-struct kernels {
-	int		(*part)(const float *, uint64_t, struct part *);
-	void		(*keys)(const float *, uint32_t *, uint64_t);
-	const char	*isa;
-};
+static void
+scan_ref(const float *x, uint64_t n, uint32_t *sk, struct gguf_sv *sv)
+{
+	uint64_t	i;
+	uint32_t	u, bad = 0;
+	float		v;
+	int		j;
 
-/*
- * part_f for n floats, n a multiple of LANES; -1 (and nothing stored) if
- * one of them is NaN or infinite. keys: the sketch keys of n finite floats.
- */
-#define KERNEL_FUNCS(sfx, ATTR)						\
-ATTR static int								\
-part_fast_##sfx(const float *restrict x, uint64_t n, struct part *pt)	\
-{									\
-	double		s[LANES], m2[LANES], sum, mean, d;		\
-	float		mn[LANES], mx[LANES], v, a, b;			\
-	uint32_t	nz[LANES], bad[LANES], u;			\
-	uint64_t	i, zeros = 0;					\
-	int		j;						\
-									\
-	for (j = 0; j < LANES; j++) {					\
-		s[j] = m2[j] = 0;					\
-		mn[j] = mx[j] = x[j];					\
-		nz[j] = bad[j] = 0;					\
-	}								\
-	for (i = 0; i < n; i += LANES) {				\
-		for (j = 0; j < LANES; j++) {				\
-			v = x[i + j];					\
-			u = bits_f(v);					\
-			s[j] += v;					\
-			mn[j] = v < mn[j] ? v : mn[j];			\
-			mx[j] = v > mx[j] ? v : mx[j];			\
-			nz[j] += (u & 0x7fffffffu) == 0;		\
-			bad[j] |= (u & 0x7f800000u) == 0x7f800000u;	\
-		}							\
-	}								\
-	for (j = 1; j < LANES; j++)					\
-		bad[0] |= bad[j];					\
-	if (bad[0])							\
-		return -1;						\
-	sum = ((s[0] + s[1]) + (s[2] + s[3])) +				\
-	    ((s[4] + s[5]) + (s[6] + s[7]));				\
-	mean = sum / (double)n;						\
-	for (i = 0; i < n; i += LANES) {				\
-		for (j = 0; j < LANES; j++) {				\
-			d = (double)x[i + j] - mean;			\
-			m2[j] += d * d;					\
-		}							\
-	}								\
-	a = mn[0];							\
-	b = mx[0];							\
-	for (j = 0; j < LANES; j++) {					\
-		a = mn[j] < a ? mn[j] : a;				\
-		b = mx[j] > b ? mx[j] : b;				\
-		zeros += nz[j];						\
-	}								\
-	memset(pt, 0, sizeof *pt);					\
-	pt->nfinite = n;						\
-	pt->nzero = zeros;						\
-	pt->mean = mean;						\
-	pt->m2 = ((m2[0] + m2[1]) + (m2[2] + m2[3])) +			\
-	    ((m2[4] + m2[5]) + (m2[6] + m2[7]));			\
-	pt->min = a;							\
-	pt->max = b;							\
-	return 0;							\
-}									\
-									\
-ATTR static void							\
-keys_##sfx(const float *restrict x, uint32_t *restrict k, uint64_t n)	\
-{									\
-	uint64_t	i;						\
-									\
-	for (i = 0; i < n; i++)						\
-		k[i] = key_f(bits_f(x[i]));				\
+	for (j = 0; j < LANES; j++) {
+		sv->sum[j] = 0;
+		sv->min[j] = sv->max[j] = x[j];
+		sv->nzero[j] = 0;
+	}
+	for (i = 0; i < n; i += LANES) {
+		for (j = 0; j < LANES; j++) {
+			v = x[i + j];
+			u = bits_f(v);
+			if (sk != NULL)
+				sk[key_f(u)]++;
+			sv->sum[j] += (double)v;
+			sv->min[j] = v < sv->min[j] ? v : sv->min[j];
+			sv->max[j] = v > sv->max[j] ? v : sv->max[j];
+			sv->nzero[j] += (u & 0x7fffffffu) == 0;
+			bad |= (u & 0x7f800000u) == 0x7f800000u;
+		}
+	}
+	sv->bad = bad;
 }
 
-/*
- * GCC vectorizes loops from -O3 on: these ask for it (clang does at -O2).
- */
-#if defined(__GNUC__) && !defined(__clang__)
-#define VECTORIZE	__attribute__((optimize("tree-vectorize")))
-#else
-#define VECTORIZE
-#endif
+static void
+m2_ref(const float *x, uint64_t n, double mean, double m2[LANES])
+{
+	uint64_t	i;
+	double		d;
+	int		j;
 
-KERNEL_FUNCS(ref, VECTORIZE)
+	for (j = 0; j < LANES; j++)
+		m2[j] = 0;
+	for (i = 0; i < n; i += LANES) {
+		for (j = 0; j < LANES; j++) {
+			d = (double)x[i + j] - mean;
+			m2[j] += d * d;
+		}
+	}
+}
 
-static struct kernels	kern = { part_fast_ref, keys_ref, "portable" };
-
-#if defined(HAVE_TARGET_CLONES)
-KERNEL_FUNCS(avx2, VECTORIZE __attribute__((target("avx2"))))
-#endif
+static struct {
+	gguf_sv_scan_fn	*scan;
+	gguf_sv_m2_fn	*m2;
+	const char	*isa;
+} kern = { scan_ref, m2_ref, "portable" };
 
 static pthread_once_t	kern_once = PTHREAD_ONCE_INIT;
 
 static void
 kern_init(void)
 {
-#if defined(HAVE_TARGET_CLONES)
 	const char	*e = getenv("GGUFED_STATS");
 
 	if (e != NULL && strcmp(e, "ref") == 0)
 		return;
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2")) {
-		kern.part = part_fast_avx2;
-		kern.keys = keys_avx2;
-		kern.isa = "avx2";
+	if (gguf_sv_vec(&kern.scan, &kern.m2, &kern.isa) == 0) {
+		kern.scan = scan_ref;
+		kern.m2 = m2_ref;
 	}
-#endif
 }
 
 const char *
@@ -614,23 +585,13 @@ gguf_stats_isa(void)
 	return kern.isa;
 }
 
-/* Counts n finite floats, pt their summary, into the worker's sketch. */
-static void
-sketch_finite(struct worker *w, const float *x, uint64_t n,
-    const struct part *pt)
+/* The lanes of 16 doubles added in a fixed order. */
+static double
+lanes_sum(const double *s)
 {
-	uint32_t	k[KBLOCK], *restrict sk = w->sk;
-	uint64_t	i, j, m;
-
-	sk_range(w, key_f(bits_f((float)pt->min)),
-	    key_f(bits_f((float)pt->max)));
-	for (i = 0; i < n; i += m) {
-		m = n - i < KBLOCK ? n - i : KBLOCK;
-		kern.keys(x + i, k, m);
-		for (j = 0; j < m; j++)
-			sk[k[j]]++;
-	}
-	w->skn += n;
+	return (((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) +
+	    (s[6] + s[7]))) + (((s[8] + s[9]) + (s[10] + s[11])) +
+	    ((s[12] + s[13]) + (s[14] + s[15])));
 }
 
 /* Summary (and sketch, if sk) of a chunk of floats: fast path or general. */
@@ -638,35 +599,66 @@ static void
 scan_float(struct worker *w, const float *x, uint64_t n, struct part *pt,
     int sk)
 {
-	if (n % LANES == 0 && kern.part(x, n, pt) == 0) {
+	struct gguf_sv	sv;
+	double		m2[LANES];
+	float		a, b;
+	uint64_t	zeros = 0;
+	int		j;
+
+	if (n == 0 || n % LANES != 0) {
+		part_f(x, n, pt);
 		if (sk)
-			sketch_finite(w, x, n, pt);
+			sketch_f(w, x, n, pt);
 		return;
 	}
-	part_f(x, n, pt);
-	if (sk)
-		sketch_f(w, x, n, pt);
+	kern.scan(x, n, sk ? w->sk : NULL, &sv);
+	if (sv.bad)
+		part_f(x, n, pt);
+	else {
+		memset(pt, 0, sizeof *pt);
+		pt->nfinite = n;
+		pt->mean = lanes_sum(sv.sum) / (double)n;
+		kern.m2(x, n, pt->mean, m2);
+		pt->m2 = lanes_sum(m2);
+		a = sv.min[0];
+		b = sv.max[0];
+		for (j = 0; j < LANES; j++) {
+			a = sv.min[j] < a ? sv.min[j] : a;
+			b = sv.max[j] > b ? sv.max[j] : b;
+			zeros += sv.nzero[j];
+		}
+		pt->nzero = zeros;
+		pt->min = a;
+		pt->max = b;
+	}
+	if (sk && pt->nfinite > 0) {
+		sk_range_f(w, pt);
+		w->skn += n;
+	}
 }
 
 uint64_t
 gguf_stats_sketch_only(const float *x, uint64_t n, unsigned repeat)
 {
-	struct worker	w;
-	struct part	pt;
-	uint64_t	total = 0;
-	uint32_t	k;
-	unsigned	r;
+	uint32_t	*sk, *keys, k0 = UINT32_MAX, k1 = 0, k;
+	uint64_t	 total = 0, i;
+	unsigned	 r;
 
-	pthread_once(&kern_once, kern_init);
-	memset(&w, 0, sizeof w);
-	w.kmin = UINT32_MAX;
-	w.sk = xcalloc((size_t)SK_PAGES_F * SK_BUCKETS, sizeof *w.sk);
-	part_f(x, n, &pt);	/* the range of keys, once */
-	for (r = 0; r < repeat && pt.nfinite == n; r++)
-		sketch_finite(&w, x, n, &pt);
-	for (k = w.kmin; k <= w.kmax; k++)
-		total += w.sk[k];
-	free(w.sk);
+	sk = xcalloc((size_t)SK_PAGES_F * SK_BUCKETS, sizeof *sk);
+	keys = xmalloc((n > 0 ? n : 1) * sizeof *keys);
+	for (i = 0; i < n; i++) {
+		k = keys[i] = key_f(bits_f(x[i]));
+		k0 = k < k0 ? k : k0;
+		k1 = k > k1 ? k : k1;
+	}
+	for (r = 0; r < repeat; r++) {
+		for (i = 0; i < n; i++)
+			sk[keys[i]]++;
+	}
+	for (k = k0; n > 0 && k <= k1; k++)
+		total += sk[k];
+	free(keys);
+	free(sk);
 	return total;
 }
 

@@ -110,9 +110,10 @@ unsigned	gguf_ncpu(void);
 const char	*gguf_stats_isa(void);
 
 /*
- * For benchmarks: counts n finite floats into a scratch sketch, repeat
- * times, as statistics do and doing nothing else (the floor of their cost
- * per element); returns the number counted.
+ * For benchmarks: computes the sketch keys of n finite floats once, then
+ * counts them into a scratch sketch repeat times and does nothing else:
+ * the scattered increments statistics cannot do without, the floor of
+ * their cost per element. Returns the number counted.
  */
 uint64_t	gguf_stats_sketch_only(const float *x, uint64_t n,
 		    unsigned repeat);

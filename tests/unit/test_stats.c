@@ -51,6 +51,12 @@ same_double(double a, double b)
 	return memcmp(&a, &b, sizeof a) == 0;
 }
 
+static int
+is_zero(double x)
+{
+	return fpclassify(x) == FP_ZERO;
+}
+
 static void
 put_f32(uint8_t *p, float f)
 {
@@ -252,8 +258,10 @@ agrees(const struct gguf_stats *got, const struct gguf_stats *want,
 		    (unsigned long long)want->nninf);
 		return 0;
 	}
-	if (!same_double(got->min, want->min) ||
-	    !same_double(got->max, want->max)) {
+	/* a zero extreme may be either zero: the order of comparisons */
+	if (!(same_double(got->min, want->min) || (is_zero(got->min) &&
+	    is_zero(want->min))) || !(same_double(got->max, want->max) ||
+	    (is_zero(got->max) && is_zero(want->max)))) {
 		diag("%s: min/max %.17g %.17g, want %.17g %.17g", what,
 		    got->min, got->max, want->min, want->max);
 		return 0;
@@ -762,7 +770,7 @@ test_halves(void)
 
 /* ------------------------------------------- sketch cases, both kernels */
 
-#define NCASES	8
+#define NCASES	9
 
 static uint64_t	case_seed;
 
@@ -809,7 +817,10 @@ mixed_value(int wide, int finite)
  * general path); the same as doubles, whose range overflows; a constant
  * tensor; one element; finite mixed floats, subnormals and zeros among
  * them, in whole chunks (the vector kernels); a range past float's that
- * overflows as a difference; Q8_0 and Q4_K blocks of random quants.
+ * overflows as a difference; Q8_0 and Q4_K blocks of random quants;
+ * non-negative floats with zeros of both signs (the sign of a zero
+ * minimum depends on the order of comparisons, which must be the
+ * portable kernel's).
  */
 static uint8_t *
 make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
@@ -819,7 +830,8 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 				    "doubles, range overflows", "constant",
 				    "one element", "finite floats, subnormals "
 				    "and zeros", "floats at +-3e38",
-				    "Q8_0 blocks", "Q4_K blocks" };
+				    "Q8_0 blocks", "Q4_K blocks",
+				    "non-negative floats, +0 and -0" };
 	uint8_t		*b;
 	uint64_t	 i, h;
 	double		 d;
@@ -830,12 +842,13 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 	*type = c == 1 ? GGUF_T_F64 : c == 6 ? GGUF_T_Q8_0 : c == 7 ?
 	    GGUF_T_Q4_K : GGUF_T_F32;
 	*n = c == 0 || c == 1 ? 300007 : c == 2 ? 70000 : c == 3 ? 1 :
-	    c == 4 ? 1u << 18 : c == 5 ? 131072 : 65536 * 4;
+	    c == 4 || c == 8 ? 1u << 18 : c == 5 ? 131072 : 65536 * 4;
 	*nbytes = *n / gguf_ttype(*type)->blck * gguf_ttype(*type)->bytes;
 	b = malloc(*nbytes);
-	for (i = 0; c >= 6 && i < *nbytes; i++)
+	for (i = 0; (c == 6 || c == 7) && i < *nbytes; i++)
 		b[i] = (uint8_t)rnd64();
-	for (i = 0; c >= 6 && i < *nbytes; i += gguf_ttype(*type)->bytes) {
+	for (i = 0; (c == 6 || c == 7) && i < *nbytes;
+	    i += gguf_ttype(*type)->bytes) {
 		h = 0x1c00 + rnd64() % 0x400;
 		b[i] = (uint8_t)h;
 		b[i + 1] = (uint8_t)(h >> 8);
@@ -844,10 +857,19 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 			b[i + 3] = (uint8_t)(h >> 8 ^ 0x80);
 		}
 	}
-	for (i = 0; c < 6 && i < *n; i++) {
+	for (i = 0; (c < 6 || c == 8) && i < *n; i++) {
 		d = c == 2 ? 3.5 : c == 3 ? -2.25 : c == 5 ? (rnd64() & 1 ?
 		    3e38 : -3e38) * (double)(rnd64() % 1000) / 999 :
-		    mixed_value(c == 1, c == 4);
+		    mixed_value(c == 1, c == 4 || c == 8);
+		/*
+		 * No huge values; zeros of both signs, but in lane 0 only
+		 * one of each (+0 then -0).
+		 */
+		if (c == 8)
+			d = fabs(d) > 1e30 ? 1 : !is_zero(d) ? fabs(d) :
+			    i % 16 == 0 ? 0.5 : d;
+		if (c == 8 && (i == 0 || i == 16))
+			d = i == 0 ? 0.0 : -0.0;
 		if (c == 1) {
 			memcpy(b + 8 * i, &d, 8);
 			continue;

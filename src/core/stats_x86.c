@@ -1,0 +1,166 @@
+/*
+ * stats_x86.c - the statistics kernel (stats_vec.h) with AVX2
+ * instructions, chosen at run time when the CPU has AVX2.
+ *
+ * Exactness. The portable kernel in stats.c defines the results; this one
+ * performs the same operations on the same operands in the same order, 16
+ * lanes at a time: floats widened to double exactly, additions in double
+ * lane by lane, minimum and maximum with the instructions whose operand
+ * order gives v < min ? v : min and v > max ? v : max, squares and sums
+ * as a multiplication then an addition ("fma" is not among the target
+ * features, and the build turns contraction off). Keys are integer
+ * operations, and the counts they index are integers.
+ *
+ * The pass counts every element into the sketch as it goes, one scattered
+ * increment each: that work has no vector form, and it is interleaved
+ * with the vector work of the moments so that the processor runs both
+ * at once.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "stats_vec.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+
+#include <immintrin.h>
+
+#define AVX2	__attribute__((target("avx2")))
+
+/* Keys of 8 floats: flip the sign bit, or every bit of negatives; >> 12. */
+AVX2 static inline __m256i
+keys8(__m256 v)
+{
+	__m256i	u = _mm256_castps_si256(v);
+	__m256i	m = _mm256_or_si256(_mm256_srai_epi32(u, 31),
+		    _mm256_set1_epi32((int)0x80000000u));
+
+	return _mm256_srli_epi32(_mm256_xor_si256(u, m), 12);
+}
+
+AVX2 static inline void
+scan_body(const float *x, uint64_t n, uint32_t *sk, struct gguf_sv *sv,
+    int counting)
+{
+	__m256d		s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+	__m256		mn0 = _mm256_loadu_ps(x), mn1 = _mm256_loadu_ps(x + 8);
+	__m256		mx0 = mn0, mx1 = mn1, v0, v1;
+	__m256i		nz0 = _mm256_setzero_si256(), nz1 = nz0, bad = nz0;
+	__m256i		abs = _mm256_set1_epi32(0x7fffffff);
+	__m256i		exp = _mm256_set1_epi32(0x7f800000), zero = nz0;
+	__m256i		u0, u1;
+	uint32_t	k[16];
+	uint64_t	i;
+	int		j;
+
+	for (i = 0; i < n; i += 16) {
+		v0 = _mm256_loadu_ps(x + i);
+		v1 = _mm256_loadu_ps(x + i + 8);
+		if (counting) {
+			_mm256_storeu_si256((__m256i *)k, keys8(v0));
+			_mm256_storeu_si256((__m256i *)(k + 8), keys8(v1));
+			for (j = 0; j < 16; j++)
+				sk[k[j]]++;
+		}
+		s0 = _mm256_add_pd(s0, _mm256_cvtps_pd(
+		    _mm256_castps256_ps128(v0)));
+		s1 = _mm256_add_pd(s1, _mm256_cvtps_pd(
+		    _mm256_extractf128_ps(v0, 1)));
+		s2 = _mm256_add_pd(s2, _mm256_cvtps_pd(
+		    _mm256_castps256_ps128(v1)));
+		s3 = _mm256_add_pd(s3, _mm256_cvtps_pd(
+		    _mm256_extractf128_ps(v1, 1)));
+		/* minps(a, b) is a < b ? a : b; maxps(a, b) a > b ? a : b */
+		mn0 = _mm256_min_ps(v0, mn0);
+		mn1 = _mm256_min_ps(v1, mn1);
+		mx0 = _mm256_max_ps(v0, mx0);
+		mx1 = _mm256_max_ps(v1, mx1);
+		u0 = _mm256_castps_si256(v0);
+		u1 = _mm256_castps_si256(v1);
+		nz0 = _mm256_sub_epi32(nz0, _mm256_cmpeq_epi32(
+		    _mm256_and_si256(u0, abs), zero));
+		nz1 = _mm256_sub_epi32(nz1, _mm256_cmpeq_epi32(
+		    _mm256_and_si256(u1, abs), zero));
+		bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(
+		    _mm256_and_si256(u0, exp), exp));
+		bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(
+		    _mm256_and_si256(u1, exp), exp));
+	}
+	_mm256_storeu_pd(sv->sum, s0);
+	_mm256_storeu_pd(sv->sum + 4, s1);
+	_mm256_storeu_pd(sv->sum + 8, s2);
+	_mm256_storeu_pd(sv->sum + 12, s3);
+	_mm256_storeu_ps(sv->min, mn0);
+	_mm256_storeu_ps(sv->min + 8, mn1);
+	_mm256_storeu_ps(sv->max, mx0);
+	_mm256_storeu_ps(sv->max + 8, mx1);
+	_mm256_storeu_si256((__m256i *)sv->nzero, nz0);
+	_mm256_storeu_si256((__m256i *)(sv->nzero + 8), nz1);
+	sv->bad = !_mm256_testz_si256(bad, bad);
+}
+
+AVX2 static void
+v_scan(const float *x, uint64_t n, uint32_t *sk, struct gguf_sv *sv)
+{
+	if (sk != NULL)
+		scan_body(x, n, sk, sv, 1);
+	else
+		scan_body(x, n, NULL, sv, 0);
+}
+
+AVX2 static void
+v_m2(const float *x, uint64_t n, double mean, double m2[GGUF_SV_LANES])
+{
+	__m256d	a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0, a3 = a0, d;
+	__m256d	mv = _mm256_set1_pd(mean);
+	__m256	v0, v1;
+	uint64_t i;
+
+	for (i = 0; i < n; i += 16) {
+		v0 = _mm256_loadu_ps(x + i);
+		v1 = _mm256_loadu_ps(x + i + 8);
+		d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v0)),
+		    mv);
+		a0 = _mm256_add_pd(a0, _mm256_mul_pd(d, d));
+		d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(v0,
+		    1)), mv);
+		a1 = _mm256_add_pd(a1, _mm256_mul_pd(d, d));
+		d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v1)),
+		    mv);
+		a2 = _mm256_add_pd(a2, _mm256_mul_pd(d, d));
+		d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(v1,
+		    1)), mv);
+		a3 = _mm256_add_pd(a3, _mm256_mul_pd(d, d));
+	}
+	_mm256_storeu_pd(m2, a0);
+	_mm256_storeu_pd(m2 + 4, a1);
+	_mm256_storeu_pd(m2 + 8, a2);
+	_mm256_storeu_pd(m2 + 12, a3);
+}
+
+int
+gguf_sv_vec(gguf_sv_scan_fn **scan, gguf_sv_m2_fn **m2, const char **isa)
+{
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx2"))
+		return 0;
+	*scan = v_scan;
+	*m2 = v_m2;
+	*isa = "avx2";
+	return 1;
+}
+
+#else /* not x86-64 with GCC or clang */
+
+int
+gguf_sv_vec(gguf_sv_scan_fn **scan, gguf_sv_m2_fn **m2, const char **isa)
+{
+	(void)scan;
+	(void)m2;
+	(void)isa;
+	return 0;
+}
+
+#endif
