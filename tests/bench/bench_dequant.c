@@ -41,6 +41,14 @@
  * is the CPU time of the 2-thread runs over their wall time, the cores
  * they actually got (on a busy machine fewer than 2, and the speed-up
  * with them), and "x2 cpu" twice the CPU time on 1 thread over that on 2.
+ * A second table shows what bounds "per core", in nanoseconds per element
+ * on one thread: ggml's conversion of one chunk of 65536 elements in cache
+ * ("ggml"), the sketch's counting of that chunk's decoded values alone,
+ * in cache (gguf_stats_sketch_only: one scattered increment per value,
+ * which statistics cannot do without), statistics over the whole buffer
+ * without the sketch (GGUF_STATS_NO_HIST: decoding, counts, moments) and
+ * with it; "bound" is ggml over the sketch alone, the highest "per core"
+ * the counting allows even if decoding and moments were free.
  *
  * Other programs running on the machine disturb every figure: run it on a
  * quiet machine, or read the medians with that in mind.
@@ -615,12 +623,50 @@ fill_type(size_t k, uint8_t *buf, uint64_t nbytes)
 	}
 }
 
+#define FLOOR_REPS	64	/* passes over the chunk in cache */
+
+/*
+ * ns per element of ggml's conversion of the first chunk of buf (fn, or
+ * none) and of the sketch counting it decoded, in cache: medians.
+ */
+static void
+chunk_floor(uint32_t type, row_fn fn, const uint8_t *buf, uint64_t nbytes,
+    float *out, double *ns_ggml, double *ns_sketch)
+{
+	struct gguf_err	 err;
+	float		*dec = aligned_alloc(64, CALL * sizeof *dec);
+	double		 tg[SRUNS], ts[SRUNS], t0;
+	uint64_t	 sink = 0;
+	int		 r, k;
+
+	gguf_dequant(type, 0, buf, nbytes, 0, CALL, dec, &err);
+	for (r = 0; r < SRUNS; r++) {
+		tg[r] = 0;
+		if (fn != NULL) {
+			fn(buf, out, CALL);
+			t0 = now();
+			for (k = 0; k < FLOOR_REPS; k++)
+				fn(buf, out, CALL);
+			tg[r] = now() - t0;
+		}
+		sink += gguf_stats_sketch_only(dec, CALL, 1);
+		t0 = now();
+		sink += gguf_stats_sketch_only(dec, CALL, FLOOR_REPS);
+		ts[r] = now() - t0;
+	}
+	if (sink == 0)
+		printf("# the sketch counted nothing\n");
+	*ns_ggml = median(tg, SRUNS) / FLOOR_REPS / CALL * 1e9;
+	*ns_sketch = median(ts, SRUNS) / FLOOR_REPS / CALL * 1e9;
+	free(dec);
+}
+
 static int
 bench_stats_types(void)
 {
 	const struct gguf_type_info	*ti;
 	struct gguf_stats_opts		 opts;
-	struct gguf_stats		 st[2];
+	struct gguf_stats		 st[3];
 	struct gguf_err			 err;
 	row_fn				 base, cpu, fn;
 	uint8_t				*buf;
@@ -628,6 +674,8 @@ bench_stats_types(void)
 	double				 t1[SRUNS], t2[SRUNS], tg[SRUNS], t0;
 	double				 c1[SRUNS], c2[SRUNS], cg[SRUNS];
 	double				 cores[SRUNS], c0, m1, m2, mg;
+	double				 tn[SRUNS], fl[4][sizeof stypes /
+					     sizeof stypes[0]];
 	uint64_t			 nbytes, first;
 	size_t				 k;
 	int				 r, rc = 0;
@@ -670,6 +718,13 @@ bench_stats_types(void)
 			t2[r] = now() - t0;
 			c2[r] = cpu_now() - c0;
 			cores[r] = c2[r] / t2[r];
+			opts.threads = 1;
+			opts.flags = GGUF_STATS_NO_HIST;
+			t0 = now();
+			rc |= gguf_stats_data(stypes[k].type, 0, buf, nbytes, 0,
+			    SNELEM, &opts, &st[2], &err);
+			tn[r] = now() - t0;
+			opts.flags = 0;
 			tg[r] = cg[r] = 0;
 			if (fn == NULL)
 				continue;
@@ -699,9 +754,33 @@ bench_stats_types(void)
 		else
 			printf(" %10s %9s %9s\n", "-", "-", "-");
 		fflush(stdout);
+		chunk_floor(stypes[k].type, fn, buf, nbytes, out, &fl[0][k],
+		    &fl[1][k]);
+		fl[2][k] = median(tn, SRUNS) / SNELEM * 1e9;
+		fl[3][k] = m1 / SNELEM * 1e9;
 		free(buf);
 	}
 	free(out);
+	printf("\nwhat bounds per core, ns per element on 1 thread (kernels: "
+	    "%s): ggml's conversion and\nthe sketch's counting alone of one "
+	    "chunk in cache; statistics without the sketch and with it;\n"
+	    "bound: ggml over the sketch alone, the best per core the "
+	    "counting allows\n", gguf_stats_isa());
+	printf("%-6s %8s %8s %8s %10s %8s %10s\n", "type", "ggml", "sketch",
+	    "bound", "no sketch", "stats", "per core");
+	for (k = 0; k < sizeof stypes / sizeof stypes[0] && rc == 0; k++) {
+		printf("%-6s ", gguf_ttype(stypes[k].type)->name);
+		if (fl[0][k] > 0)
+			printf("%8.3f %8.3f %7.2fx", fl[0][k], fl[1][k],
+			    fl[0][k] / fl[1][k]);
+		else
+			printf("%8s %8.3f %8s", "-", fl[1][k], "-");
+		printf(" %10.3f %8.3f", fl[2][k], fl[3][k]);
+		if (fl[0][k] > 0)
+			printf(" %9.2fx\n", fl[0][k] / fl[3][k]);
+		else
+			printf(" %10s\n", "-");
+	}
 	return rc;
 }
 
