@@ -19,10 +19,13 @@
  * to SK_MANT mantissa bits (2048 buckets an octave, each as wide as 2^-11
  * of its values' magnitude). A thread counts into a table of 32-bit counts
  * indexed by the key (4 MB of address space for floats, 32 MB for
- * doubles, which the system only backs where values land: a tensor of
- * weights touches a few hundred KB) and remembers the range of keys it
- * touched (the keys of its chunks' extremes, keys sorting as values do);
- * that range is added into the run's 64-bit counts, kept in pages of one
+ * doubles, mapped so that the system only backs the pages values land
+ * in: a tensor of weights touches a few hundred KB) and remembers which
+ * keys it may have touched: keys sort as values do, so those of a chunk's
+ * negative values lie between the keys of its minimum and of minus its
+ * least nonzero magnitude, those of its positive values between the
+ * least nonzero magnitude's and the maximum's, plus the two zeros'. Those
+ * ranges are added into the run's 64-bit counts, kept in pages of one
  * sign and exponent allocated when first needed, at the end and before a
  * count can overflow. Once the data is read, the histogram and the
  * percentiles come from the merged sketch (from_sketch), a walk over its
@@ -48,6 +51,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "gguf.h"
@@ -94,7 +98,10 @@ struct worker {
 	float		*fbuf;		/* CHUNK floats */
 	double		*dbuf;		/* CHUNK doubles (wide types) */
 	uint32_t	*sk;		/* sketch counts by key, or NULL */
-	uint32_t	 kmin, kmax;	/* keys sk may hold; kmin > kmax: none */
+	uint32_t	 kr[2][2];	/* keys sk may hold: [0] negative
+					   values', [1] positive ones' (from,
+					   to; from > to: none) */
+	int		 skmap;		/* sk is a mapping */
 	uint64_t	 skn;		/* elements counted into sk */
 	uint32_t	*vt;		/* 16-bit types: count of each value */
 	uint64_t	 vtn;		/* elements counted into vt */
@@ -245,23 +252,61 @@ sk_flush(struct pool *p, struct worker *w)
 {
 	uint64_t	*t;
 	uint32_t	 k;
+	int		 r;
 
-	if (w->kmin > w->kmax)
-		return;
 	pthread_mutex_lock(&p->lock);
-	for (k = w->kmin; k <= w->kmax; k++) {
-		if (w->sk[k] == 0)
-			continue;
-		if ((t = p->sktot[k >> SK_MANT]) == NULL)
-			t = p->sktot[k >> SK_MANT] = xcalloc(SK_BUCKETS,
-			    sizeof *t);
-		t[k & (SK_BUCKETS - 1)] += w->sk[k];
-		w->sk[k] = 0;
+	for (r = 0; r < 2; r++) {
+		for (k = w->kr[r][0]; k <= w->kr[r][1]; k++) {
+			if (w->sk[k] == 0)
+				continue;
+			if ((t = p->sktot[k >> SK_MANT]) == NULL)
+				t = p->sktot[k >> SK_MANT] = xcalloc(SK_BUCKETS,
+				    sizeof *t);
+			t[k & (SK_BUCKETS - 1)] += w->sk[k];
+			w->sk[k] = 0;
+		}
+		w->kr[r][0] = UINT32_MAX;
+		w->kr[r][1] = 0;
 	}
 	pthread_mutex_unlock(&p->lock);
-	w->kmin = UINT32_MAX;
-	w->kmax = 0;
 	w->skn = 0;
+}
+
+/*
+ * A worker's table of counts: a private anonymous mapping where there is
+ * one, whose pages the system zeroes when first touched (an allocation
+ * of this size would be cleared in full, a few hundred microseconds per
+ * run, where a tensor of weights touches a few hundred KB).
+ */
+static uint32_t *
+sk_table(size_t n, int *mapped)
+{
+#if defined(MAP_ANONYMOUS)
+	void	*m;
+
+	m = mmap(NULL, n * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m != MAP_FAILED) {
+		*mapped = 1;
+		return m;
+	}
+#endif
+	*mapped = 0;
+	return xcalloc(n, sizeof(uint32_t));
+}
+
+static void
+sk_table_free(uint32_t *sk, size_t n, int mapped)
+{
+#if defined(MAP_ANONYMOUS)
+	if (mapped) {
+		munmap(sk, n * sizeof(uint32_t));
+		return;
+	}
+#endif
+	(void)n;
+	(void)mapped;
+	free(sk);
 }
 
 /*
@@ -295,10 +340,10 @@ pool_run(struct pool *p, unsigned threads, struct gguf_err *err)
 		}
 		w[i].fbuf = chunk_alloc(CHUNK * sizeof *w[i].fbuf);
 		w[i].dbuf = chunk_alloc(CHUNK * sizeof *w[i].dbuf);
-		w[i].kmin = UINT32_MAX;
+		w[i].kr[0][0] = w[i].kr[1][0] = UINT32_MAX;
 		if (p->sk_pages > 0)
-			w[i].sk = xcalloc((size_t)p->sk_pages * SK_BUCKETS,
-			    sizeof *w[i].sk);
+			w[i].sk = sk_table((size_t)p->sk_pages * SK_BUCKETS,
+			    &w[i].skmap);
 	}
 	started = 1;
 	for (i = 1; i < n; i++) {
@@ -312,7 +357,8 @@ pool_run(struct pool *p, unsigned threads, struct gguf_err *err)
 	for (i = 0; i < n; i++) {
 		if (w[i].sk != NULL) {
 			sk_flush(p, &w[i]);
-			free(w[i].sk);
+			sk_table_free(w[i].sk, (size_t)p->sk_pages *
+			    SK_BUCKETS, w[i].skmap);
 		}
 		if (w[i].vt != NULL) {
 			vt_flush(p, &w[i]);
@@ -342,6 +388,7 @@ struct part {
 	double		mean;
 	double		m2;		/* sum of squared deviations */
 	double		min, max;
+	double		minnz;		/* least nonzero |x|; Inf if none */
 };
 
 /*
@@ -363,12 +410,13 @@ key_d(uint64_t u)
 	    (52 - SK_MANT));
 }
 
-/* The worker's sketch may hold keys k0 .. k1. */
+/* The worker's sketch may hold keys k0 .. k1 of negative (r 0) or
+ * positive (r 1) values. */
 static inline void
-sk_range(struct worker *w, uint32_t k0, uint32_t k1)
+sk_range(struct worker *w, int r, uint32_t k0, uint32_t k1)
 {
-	w->kmin = k0 < w->kmin ? k0 : w->kmin;
-	w->kmax = k1 > w->kmax ? k1 : w->kmax;
+	w->kr[r][0] = k0 < w->kr[r][0] ? k0 : w->kr[r][0];
+	w->kr[r][1] = k1 > w->kr[r][1] ? k1 : w->kr[r][1];
 }
 
 /*
@@ -388,20 +436,28 @@ bits_##sfx(T x)								\
 }									\
 									\
 /*									\
- * The keys a chunk of summary pt counted: from its minimum's to its	\
- * maximum's, and both zeros' if an extreme is a zero (of either sign:	\
- * which one is the extreme depends on the order of comparisons).	\
+ * The keys a chunk of summary pt counted: its negative values' from	\
+ * the minimum's to that of minus the least nonzero magnitude, its	\
+ * positive values' from the least nonzero magnitude's to the		\
+ * maximum's, and both zeros' if it has a zero (either sign: which one	\
+ * is an extreme depends on the order of comparisons). Keys near zero	\
+ * that no value has are left out, so that untouched memory stays	\
+ * untouched.								\
  */									\
 static inline void							\
 sk_range_##sfx(struct worker *w, const struct part *pt)			\
 {									\
 	U	a = bits_##sfx((T)pt->min), b = bits_##sfx((T)pt->max);	\
+	U	z = bits_##sfx((T)pt->minnz);				\
 									\
-	if ((a & ~(U)(SIGN)) == 0)					\
-		a = (U)(SIGN);		/* -0 */			\
-	if ((b & ~(U)(SIGN)) == 0)					\
-		b = 0;			/* +0 */			\
-	sk_range(w, key_##sfx(a), key_##sfx(b));			\
+	if (pt->nzero > 0) {						\
+		sk_range(w, 0, key_##sfx(SIGN), key_##sfx(SIGN));	\
+		sk_range(w, 1, key_##sfx(0), key_##sfx(0));		\
+	}								\
+	if ((a & (SIGN)) && (a & ~(U)(SIGN)) != 0)			\
+		sk_range(w, 0, key_##sfx(a), key_##sfx(z | (SIGN)));	\
+	if (!(b & (SIGN)) && b != 0)					\
+		sk_range(w, 1, key_##sfx(z), key_##sfx(b));		\
 }									\
 									\
 static void								\
@@ -409,6 +465,7 @@ part_##sfx(const T *x, uint64_t n, struct part *pt)			\
 {									\
 	double		s[4] = { 0, 0, 0, 0 }, mn = INFINITY;		\
 	double		mx = -INFINITY, mean, d, m2[4] = { 0, 0, 0, 0 };\
+	double		mz = INFINITY;					\
 	uint64_t	i, nf = 0, nz = 0, nn = 0, pi = 0, ni = 0;	\
 	U		u;						\
 									\
@@ -429,6 +486,8 @@ part_##sfx(const T *x, uint64_t n, struct part *pt)			\
 		s[i & 3] += d;						\
 		mn = d < mn ? d : mn;					\
 		mx = d > mx ? d : mx;					\
+		if ((u & ~(U)(SIGN)) != 0)				\
+			mz = fabs(d) < mz ? fabs(d) : mz;		\
 	}								\
 	mean = nf > 0 ? ((s[0] + s[1]) + (s[2] + s[3])) / (double)nf : 0;\
 	for (i = 0; i < n; i++) {					\
@@ -447,6 +506,7 @@ part_##sfx(const T *x, uint64_t n, struct part *pt)			\
 	pt->m2 = (m2[0] + m2[1]) + (m2[2] + m2[3]);			\
 	pt->min = mn;							\
 	pt->max = mx;							\
+	pt->minnz = mz;							\
 }									\
 									\
 static void								\
@@ -541,18 +601,26 @@ scan_ref(const float *x, uint64_t n, uint32_t *sk, struct gguf_sv *sv)
 }
 
 static void
-m2_ref(const float *x, uint64_t n, double mean, double m2[LANES])
+m2_ref(const float *x, uint64_t n, double mean, double m2[LANES],
+    float minnz[LANES])
 {
 	uint64_t	i;
 	double		d;
+	uint32_t	u;
+	float		a;
 	int		j;
 
-	for (j = 0; j < LANES; j++)
+	for (j = 0; j < LANES; j++) {
 		m2[j] = 0;
+		minnz[j] = INFINITY;
+	}
 	for (i = 0; i < n; i += LANES) {
 		for (j = 0; j < LANES; j++) {
 			d = (double)x[i + j] - mean;
 			m2[j] += d * d;
+			u = bits_f(x[i + j]);
+			a = (u & 0x7fffffffu) == 0 ? NAN : fabsf(x[i + j]);
+			minnz[j] = a < minnz[j] ? a : minnz[j];
 		}
 	}
 }
@@ -601,7 +669,7 @@ scan_float(struct worker *w, const float *x, uint64_t n, struct part *pt,
 {
 	struct gguf_sv	sv;
 	double		m2[LANES];
-	float		a, b;
+	float		a, b, z, mz[LANES];
 	uint64_t	zeros = 0;
 	int		j;
 
@@ -618,18 +686,21 @@ scan_float(struct worker *w, const float *x, uint64_t n, struct part *pt,
 		memset(pt, 0, sizeof *pt);
 		pt->nfinite = n;
 		pt->mean = lanes_sum(sv.sum) / (double)n;
-		kern.m2(x, n, pt->mean, m2);
+		kern.m2(x, n, pt->mean, m2, mz);
 		pt->m2 = lanes_sum(m2);
 		a = sv.min[0];
 		b = sv.max[0];
+		z = mz[0];
 		for (j = 0; j < LANES; j++) {
 			a = sv.min[j] < a ? sv.min[j] : a;
 			b = sv.max[j] > b ? sv.max[j] : b;
+			z = mz[j] < z ? mz[j] : z;
 			zeros += sv.nzero[j];
 		}
 		pt->nzero = zeros;
 		pt->min = a;
 		pt->max = b;
+		pt->minnz = z;
 	}
 	if (sk && pt->nfinite > 0) {
 		sk_range_f(w, pt);

@@ -34,11 +34,14 @@ typedef void	gguf_sv_scan_fn(const float *, uint64_t, uint32_t *,
 		    struct gguf_sv *);
 
 /*
- * The sum of squared deviations from mean of n floats, per lane: (double)v
- * - mean, squared, added in the lane's order (no fused multiply-add).
+ * A second pass over the same n floats, per lane: the sum of squared
+ * deviations from mean ((double)v - mean, squared, added in the lane's
+ * order; no fused multiply-add), and the least magnitude of a nonzero
+ * element (a < least ? a : least from +Inf on, where a is NaN for a zero,
+ * which leaves least as it is).
  */
 typedef void	gguf_sv_m2_fn(const float *, uint64_t, double,
-		    double m2[GGUF_SV_LANES]);
+		    double m2[GGUF_SV_LANES], float minnz[GGUF_SV_LANES]);
 
 /*
  * The vector kernels when the CPU runs them, "avx2" in *isa; 0 if none

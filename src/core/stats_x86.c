@@ -50,7 +50,7 @@ scan_body(const float *x, uint64_t n, uint32_t *sk, struct gguf_sv *sv,
 	__m256i		nz0 = _mm256_setzero_si256(), nz1 = nz0, bad = nz0;
 	__m256i		abs = _mm256_set1_epi32(0x7fffffff);
 	__m256i		exp = _mm256_set1_epi32(0x7f800000), zero = nz0;
-	__m256i		u0, u1;
+	__m256i		u0, u1, z0, z1;
 	uint32_t	k[16];
 	uint64_t	i;
 	int		j;
@@ -79,10 +79,10 @@ scan_body(const float *x, uint64_t n, uint32_t *sk, struct gguf_sv *sv,
 		mx1 = _mm256_max_ps(v1, mx1);
 		u0 = _mm256_castps_si256(v0);
 		u1 = _mm256_castps_si256(v1);
-		nz0 = _mm256_sub_epi32(nz0, _mm256_cmpeq_epi32(
-		    _mm256_and_si256(u0, abs), zero));
-		nz1 = _mm256_sub_epi32(nz1, _mm256_cmpeq_epi32(
-		    _mm256_and_si256(u1, abs), zero));
+		z0 = _mm256_cmpeq_epi32(_mm256_and_si256(u0, abs), zero);
+		z1 = _mm256_cmpeq_epi32(_mm256_and_si256(u1, abs), zero);
+		nz0 = _mm256_sub_epi32(nz0, z0);
+		nz1 = _mm256_sub_epi32(nz1, z1);
 		bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(
 		    _mm256_and_si256(u0, exp), exp));
 		bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(
@@ -111,16 +111,29 @@ v_scan(const float *x, uint64_t n, uint32_t *sk, struct gguf_sv *sv)
 }
 
 AVX2 static void
-v_m2(const float *x, uint64_t n, double mean, double m2[GGUF_SV_LANES])
+v_m2(const float *x, uint64_t n, double mean, double m2[GGUF_SV_LANES],
+    float minnz[GGUF_SV_LANES])
 {
 	__m256d	a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0, a3 = a0, d;
 	__m256d	mv = _mm256_set1_pd(mean);
-	__m256	v0, v1;
+	__m256	v0, v1, mz0 = _mm256_set1_ps(__builtin_inff()), mz1 = mz0;
+	__m256i	abs = _mm256_set1_epi32(0x7fffffff), zero = _mm256_setzero_si256();
+	__m256i	a;
 	uint64_t i;
 
 	for (i = 0; i < n; i += 16) {
 		v0 = _mm256_loadu_ps(x + i);
 		v1 = _mm256_loadu_ps(x + i + 8);
+		/*
+		 * |v|, all ones (a NaN) for a zero: minps(a, b) is b when a
+		 * is a NaN, as a < b ? a : b is.
+		 */
+		a = _mm256_and_si256(_mm256_castps_si256(v0), abs);
+		mz0 = _mm256_min_ps(_mm256_castsi256_ps(_mm256_or_si256(a,
+		    _mm256_cmpeq_epi32(a, zero))), mz0);
+		a = _mm256_and_si256(_mm256_castps_si256(v1), abs);
+		mz1 = _mm256_min_ps(_mm256_castsi256_ps(_mm256_or_si256(a,
+		    _mm256_cmpeq_epi32(a, zero))), mz1);
 		d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v0)),
 		    mv);
 		a0 = _mm256_add_pd(a0, _mm256_mul_pd(d, d));
@@ -138,6 +151,8 @@ v_m2(const float *x, uint64_t n, double mean, double m2[GGUF_SV_LANES])
 	_mm256_storeu_pd(m2 + 4, a1);
 	_mm256_storeu_pd(m2 + 8, a2);
 	_mm256_storeu_pd(m2 + 12, a3);
+	_mm256_storeu_ps(minnz, mz0);
+	_mm256_storeu_ps(minnz + 8, mz1);
 }
 
 int
