@@ -828,8 +828,9 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 {
 	static const char	*names[NCASES] = { "floats with NaN and Inf",
 				    "doubles, range overflows", "constant",
-				    "one element", "finite floats, subnormals "
-				    "and zeros", "floats at +-3e38",
+				    "one element",
+				    "finite floats, subnormals and zeros",
+				    "floats at +-3e38",
 				    "Q8_0 blocks", "Q4_K blocks",
 				    "non-negative floats, +0 and -0" };
 	uint8_t		*b;
