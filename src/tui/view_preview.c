@@ -131,7 +131,7 @@ stats_start(struct preview *p)
 {
 	if (job_state(p) == TASK_RUNNING || p->t->nelem == 0)
 		return;
-	/* Progress counts elements, in both passes. */
+	/* Progress counts the elements read (one pass), shown as bytes. */
 	p->task.unit_bytes = (double)p->t->nbytes / (double)p->t->nelem;
 	task_start(&p->task, p->app, "computing", 0, stats_job, p);
 }
