@@ -87,9 +87,9 @@ ok $? "the browser starts"
 # ------------------------------------------------------------ statistics
 # The third tensor, "hole": its preview starts the statistics.
 tm send-keys -t t 4 j j Enter
-shows "$scratch/p1" "hole  F32" "computing " "of 128.0 GiB  Esc to cancel"
-ok $? "the preview's statistics show a progress line (two passes over 64 GiB)"
-grep -Eq 'computing .* +[0-9]+%  [0-9.]+ [KMG]?i?B of 128.0 GiB  Esc to cancel' \
+shows "$scratch/p1" "hole  F32" "computing " "of 64.0 GiB  Esc to cancel"
+ok $? "the preview's statistics show a progress line (one pass over 64 GiB)"
+grep -Eq 'computing .* +[0-9]+%  [0-9.]+ [KMG]?i?B of 64.0 GiB  Esc to cancel' \
     "$scratch/p1"
 ok $? "with a percentage and the bytes read" || sed 's/^/# /' "$scratch/p1"
 
@@ -100,7 +100,7 @@ ok $? "keys move the cursor while the statistics run"
 
 # A resize while it runs: it goes on, drawn at the new size.
 tm resize-window -t t -x 90 -y 28
-shows "$scratch/p3" "of 128.0 GiB  Esc to cancel" "[24,0,0,0] = 0" "hole  F32"
+shows "$scratch/p3" "of 64.0 GiB  Esc to cancel" "[24,0,0,0] = 0" "hole  F32"
 ok $? "a resize while the statistics run"
 # (the title line is ASCII, its file name at the right edge)
 awk 'NR == 1 { exit !(length > 80 && length <= 90) }' "$scratch/p3" &&
