@@ -710,7 +710,6 @@ scan_piece(struct dscan *d, struct piece *p)
 	struct dtensor			*dt = &d->t[p->tensor];
 	struct mapscan			 m;
 	struct gguf_err			 e;
-	uintptr_t			 a, z;
 
 	memset(&e, 0, sizeof e);
 	gguf_scan_init(&p->res);
@@ -724,10 +723,8 @@ scan_piece(struct dscan *d, struct piece *p)
 			return 0;
 		/* the whole pages it touched: a neighbour's read of a
 		 * shared page faults it in again from the page cache */
-		a = (uintptr_t)(m.data + p->off) & ~(uintptr_t)4095;
-		z = ((uintptr_t)(m.data + p->off + p->len) + 4095) &
-		    ~(uintptr_t)4095;
-		(void)madvise((void *)a, z - a, MADV_DONTNEED);
+		gguf_file_release(gguf_tensor_file(d->f, t), m.data +
+		    p->off, p->len);
 		return 0;
 	}
 	pthread_mutex_lock(&d->lock);

@@ -318,6 +318,14 @@ int			 gguf_file_changed(const struct gguf_file *f,
  */
 int			 gguf_file_guard(const struct gguf_file *f,
 			    int (*fn)(void *), void *arg, struct gguf_err *err);
+/*
+ * Gives back the memory of the pages of f's mapping that [p, p + len)
+ * touches, once a scan has read them (a later read faults them in again
+ * from the page cache). The header region, the process's own copy of
+ * the file's header, is never given back.
+ */
+void			 gguf_file_release(const struct gguf_file *f,
+			    const uint8_t *p, uint64_t len);
 
 /*
  * Split sets (set.h opens them): a file that joins the shards of a split

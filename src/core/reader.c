@@ -773,20 +773,24 @@ parse_cb(void *arg)
 }
 
 /*
- * Makes the pages of the header region private copies (a write to each
- * page of the private mapping copies it), so that nothing the index
- * points at can fault later.
+ * Replaces the header region of the mapping with an anonymous copy, so
+ * that nothing the index points at can fault later. Copy-on-write pages
+ * of a private file mapping are not enough: when the file is truncated,
+ * the kernel drops those too, and the next read of the index would be a
+ * SIGBUS. Anonymous pages belong to the process alone.
  */
+struct privatize_job {
+	const uint8_t	*src;
+	uint8_t		*dst;
+	uint64_t	 len;
+};
+
 static int
 privatize_cb(void *arg)
 {
-	struct open_job	*j = arg;
-	struct gguf_file *f = j->f;
-	volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)f->base;
-	uint64_t	 off;
+	struct privatize_job	*pj = arg;
 
-	for (off = 0; off < f->hdr_len; off += j->page)
-		p[off] = p[off];
+	memcpy(pj->dst, pj->src, (size_t)pj->len);
 	return 0;
 }
 
@@ -794,23 +798,55 @@ static int
 privatize(struct open_job *j)
 {
 	struct gguf_file	*f = j->f;
+	struct privatize_job	 pj;
 	void			*base = (void *)(uintptr_t)f->base;
-	uint64_t		 end;
+	void			*anon, *moved;
+	uint64_t		 end, len;
 	int			 rc;
 
-	end = f->lay.data_off < f->size ? f->lay.data_off : f->size;
-	end = (end + j->page - 1) / j->page * j->page;
-	if (end == 0)
+	len = f->lay.data_off < f->size ? f->lay.data_off : f->size;
+	end = (len + j->page - 1) / j->page * j->page;
+	if (len == 0 || !f->mapped)
 		return 0;
-	if (mprotect(base, (size_t)end, PROT_READ | PROT_WRITE) != 0)
+	anon = mmap(NULL, (size_t)end, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (anon == MAP_FAILED)
 		return gguf_errf(j->err, -1, "cannot copy the header: %s",
 		    strerror(errno));
-	f->hdr_len = end;
-	rc = gguf_guard_run(f->base, f->size, privatize_cb, j);
-	mprotect(base, (size_t)end, PROT_READ);
-	if (rc != 0)
-		f->hdr_len = 0;
-	return rc;
+	pj.src = f->base;
+	pj.dst = anon;
+	pj.len = len;
+	rc = gguf_guard_run(f->base, f->size, privatize_cb, &pj);
+	if (rc != 0) {
+		munmap(anon, (size_t)end);
+		return rc;
+	}
+	/*
+	 * The bytes of the last page past len stay zero: past the header,
+	 * they are tensor data, which is read from the file, never from
+	 * here. Keep them as the file has them anyway, so that the mapping
+	 * reads the same everywhere.
+	 */
+	if (end > len) {
+		pj.src = f->base + len;
+		pj.dst = (uint8_t *)anon + len;
+		pj.len = (end < f->size ? end : f->size) - len;
+		rc = gguf_guard_run(f->base, f->size, privatize_cb, &pj);
+		if (rc != 0) {
+			munmap(anon, (size_t)end);
+			return rc;
+		}
+	}
+	mprotect(anon, (size_t)end, PROT_READ);
+	moved = mremap(anon, (size_t)end, (size_t)end,
+	    MREMAP_MAYMOVE | MREMAP_FIXED, base);
+	if (moved == MAP_FAILED) {
+		munmap(anon, (size_t)end);
+		return gguf_errf(j->err, -1, "cannot copy the header: %s",
+		    strerror(errno));
+	}
+	f->hdr_len = end < f->size ? end : f->size;
+	return 0;
 }
 
 struct gguf_file *
@@ -1265,6 +1301,26 @@ nest_cb(void *arg)
 		return n->fn(n->arg);
 	s = n->f->shards[n->i++];
 	return gguf_guard_run(s->base, s->size, nest_cb, n);
+}
+
+void
+gguf_file_release(const struct gguf_file *f, const uint8_t *p, uint64_t len)
+{
+	uintptr_t	a, z, lo, hi;
+
+	if (!f->mapped || p < f->base || p >= f->base + f->size || len == 0)
+		return;
+	/* the header's pages are the process's own copy: never dropped */
+	lo = (uintptr_t)f->base + (uintptr_t)f->hdr_len;
+	hi = (uintptr_t)f->base + (uintptr_t)f->size;
+	a = (uintptr_t)p & ~(uintptr_t)4095;
+	z = ((uintptr_t)p + (uintptr_t)len + 4095) & ~(uintptr_t)4095;
+	if (a < lo)
+		a = (lo + 4095) & ~(uintptr_t)4095;
+	if (z > ((hi + 4095) & ~(uintptr_t)4095))
+		z = (hi + 4095) & ~(uintptr_t)4095;
+	if (a < z)
+		(void)madvise((void *)a, (size_t)(z - a), MADV_DONTNEED);
 }
 
 int
