@@ -332,11 +332,22 @@ print_how(const char *path, const struct gguf_save_info *info, int dry)
 	out_text(stdout, path, strlen(path));
 	if (info->how == GGUF_SAVE_SET && info->shards_written == 0)
 		printf(": nothing changed, not written");
-	else if (info->how == GGUF_SAVE_SET)
-		printf(": %s %u of the set's %u shards as new files (%s), "
-		    "all or none", dry ? "would write" : "wrote",
-		    info->shards_written, info->n_shards,
-		    gguf_fmt_size(info->file_size, b1, sizeof b1));
+	else if (info->how == GGUF_SAVE_SET) {
+		printf(": %s %u of the set's %u shards (", dry ? "would write" :
+		    "wrote", info->shards_written, info->n_shards);
+		if (info->shards_inplace > 0)
+			printf("%u in place, %s byte%s of header%s", info->
+			    shards_inplace, gguf_fmt_group(info->written, b1,
+			    sizeof b1), info->written == 1 ? "" : "s",
+			    info->shards_written > info->shards_inplace ?
+			    "; " : "");
+		if (info->shards_written > info->shards_inplace)
+			printf("%u as new file%s, %s", info->shards_written -
+			    info->shards_inplace, info->shards_written -
+			    info->shards_inplace == 1 ? "" : "s",
+			    gguf_fmt_size(info->file_size, b1, sizeof b1));
+		printf("), all or none");
+	}
 	else if (info->how == GGUF_SAVE_INPLACE && dry)
 		printf(": would save in place (header only; data not touched)");
 	else if (info->how == GGUF_SAVE_INPLACE && info->written == 0)

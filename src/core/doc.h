@@ -380,6 +380,7 @@ struct gguf_save_info {
 	unsigned long	 nlink;		/* names (hard links) of the target */
 	unsigned	 n_shards;	/* GGUF_SAVE_SET: shards of the set */
 	unsigned	 shards_written;	/* and those written anew */
+	unsigned	 shards_inplace;	/* of those, saved in place */
 	size_t		 n_notices;
 	char		 notices[GGUF_MAX_NOTICES][160];	/* what was normalised */
 };

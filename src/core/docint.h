@@ -214,6 +214,8 @@ int	gguf_sync_dir(const char *path, struct gguf_err *err);
 int	gguf_pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
 	    struct gguf_err *err);
 int	gguf_read_only(const struct stat *st, const char *path);
+/* Reads [0, n) of fd into a new buffer; NULL with err set on failure. */
+uint8_t	*gguf_read_region(int fd, uint64_t n, struct gguf_err *err);
 int	gguf_create_temp(const char *dir, const char *base, char **tmp,
 	    struct gguf_err *err);
 int	gguf_write_temp(struct gguf_doc *d, const struct wplan *p,

@@ -936,8 +936,8 @@ not_journaled(const struct jhead *h, const uint8_t *j, const struct stat *st,
 }
 
 /* Reads [0, n) of fd into a new buffer; NULL with err set on failure. */
-static uint8_t *
-read_region(int fd, uint64_t n, struct gguf_err *err)
+uint8_t *
+gguf_read_region(int fd, uint64_t n, struct gguf_err *err)
 {
 	uint8_t	*b = xmalloc(n > 0 ? (size_t)n : 1);
 	uint64_t done = 0;
@@ -1032,7 +1032,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 		goto out;
 	}
 	if ((why = not_journaled(&h, j, &mst, NULL)) == NULL) {
-		if ((r = read_region(mfd, h.region, err)) == NULL)
+		if ((r = gguf_read_region(mfd, h.region, err)) == NULL)
 			goto out;
 		why = not_journaled(&h, j, &mst, r);
 	}

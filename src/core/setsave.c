@@ -12,36 +12,53 @@
  * (split.no, split.tensors.count, split.count) when keys are added. The
  * split keys themselves are not edited by hand in a set.
  *
- * Only the shards that change are written, each as a whole new file
- * beside it (as save.c's rewrite writes one). Then, so that a crash at
- * any point leaves every shard old or every shard new:
+ * Only the shards that change are written. A shard whose header region
+ * keeps its length (so no tensor moves) is saved in place, as save.c
+ * saves one file: only the bytes of its header that differ are written.
+ * Any other is written as a whole new file beside it (as save.c's
+ * rewrite writes one). Then, so that a crash at any point leaves every
+ * shard old or every shard new:
  *
  *	1. every new shard is written to a temporary file beside its
  *	   target, fsynced and read back;
  *	2. the set's journal, "FIRST-SHARD.ggufed-journal", names every
- *	   changed shard (its path, the identity of its old file, its new
- *	   file and its backup); it is fsynced, and so is the directory;
- *	3. each old shard gets a second name, its backup
+ *	   changed shard: for a rewritten one its path, the identity of its
+ *	   old file, its new file and its backup; for one saved in place,
+ *	   its path and identity, the range written and both its old and
+ *	   its new bytes. It is fsynced, and so is the directory;
+ *	3. each old shard to be rewritten gets a second name, its backup
  *	   "SHARD.ggufed-old" (a hard link: no data is copied);
- *	4. each new file is renamed over its shard;
+ *	4. each new file is renamed over its shard, and each shard saved in
+ *	   place has its new bytes written and fsynced;
  *	5. the journal is removed (the commit), then the backups.
  *
  * Recovery always rolls back: with a complete journal, each backup is
  * renamed back over its shard (a shard whose backup is missing was never
  * replaced, since no rename comes before every backup exists), the new
- * files are removed, then the journal. A journal that is incomplete was
- * cut before any shard was touched: it is removed. `ggufed recover` on
- * any shard finds the journal beside the first one. A crash after the
- * commit leaves only backups, which the next save or recovery removes.
+ * files are removed; each shard saved in place gets its old bytes back
+ * (once its header is seen to hold nothing but the old and the new bytes
+ * of the range, and the rest of its header region as it was); then the
+ * journal goes. A journal that is incomplete was cut before any shard
+ * was touched: it is removed. `ggufed recover` on any shard finds the
+ * journal beside the first one. A crash after the commit leaves only
+ * backups, which the next save or recovery removes.
  *
  * Journal layout, little-endian:
  *
- *	0	"GGUFEDS1"
+ *	0	"GGUFEDS2"
  *	8	u64 n, the shards it names
- *	16	n entries: u64 device, inode, size, mtime seconds and
- *		nanoseconds of the old shard; u64 lengths of the three paths
- *		(shard, new file, backup); the three paths
+ *	16	n entries, each starting with u64 kind and the u64 device,
+ *		inode, size, mtime seconds and nanoseconds of the old shard.
+ *		Kind 0, rewritten: u64 lengths of the three paths (shard,
+ *		new file, backup); the three paths. Kind 1, in place: u64
+ *		offset and length L of the range written, end of the header
+ *		region, hashes of the region before and after the range,
+ *		length of the shard's path; the path; the old bytes, L; the
+ *		new bytes, L
  *	...	u64 hash of every byte before it
+ *
+ * "GGUFEDS1", an earlier format, has rewritten entries only, without
+ * the kind: it is still recovered.
  */
 #include "config.h"
 
@@ -57,7 +74,9 @@
 #include "docint.h"
 #include "set.h"
 
-#define SET_MAGIC	"GGUFEDS1"
+#define SET_MAGIC	"GGUFEDS2"
+#define SET_MAGIC1	"GGUFEDS1"	/* rewrites only, no kinds */
+#define MAX_JOURNAL	((uint64_t)1 << 31)
 #define JOURNAL_SUFFIX	".ggufed-journal"
 #define BACKUP_SUFFIX	".ggufed-old"
 #define SPLIT_NO	"split.no"
@@ -67,10 +86,15 @@
 
 /* One changed shard of a save, or of a journal. */
 struct entry {
+	int		 inplace;	/* saved in place, else rewritten */
 	uint64_t	 dev, ino, size, mt_sec, mt_nsec;	/* old shard */
 	char		*target;	/* the shard, links followed */
-	char		*tmp;		/* its new file */
-	char		*bak;		/* the old file's second name */
+	char		*tmp;		/* rewritten: its new file */
+	char		*bak;		/* rewritten: the old file's second name */
+	uint64_t	 off, len;	/* in place: the range written */
+	uint64_t	 region;	/* in place: end of the header region */
+	uint64_t	 h_pre, h_post;	/* hashes of [0, off), [off + len, region) */
+	uint8_t		*old, *nw;	/* the range's old and new bytes */
 };
 
 struct shard {
@@ -94,6 +118,8 @@ entry_free(struct entry *e)
 	free(e->target);
 	free(e->tmp);
 	free(e->bak);
+	free(e->old);
+	free(e->nw);
 	memset(e, 0, sizeof *e);
 }
 
@@ -196,6 +222,61 @@ shards_free(struct shard *sh, unsigned n)
 }
 
 /*
+ * Whether shard s (changed, planned) can be saved in place, as save.c
+ * decides for one file: its header region keeps its length, in-place
+ * saves are not turned off, and the shard is not read-only (a read-only
+ * file is replaced, not written, when forced). If so, the range of its
+ * header that differs, with its old and new bytes; a shard whose header
+ * comes out byte for byte the same is not changed after all.
+ */
+static int
+inplace_bytes(struct shard *s, const struct gguf_save_opts *o,
+    struct gguf_err *err)
+{
+	struct wsink	 w;
+	struct stat	 st;
+	const uint8_t	*old = gguf_base(s->d->f), *nw;
+	uint64_t	 lo, hi, region = s->p.data_off;
+
+	if (!s->p.inplace_ok || o->no_inplace || stat(s->e.target, &st) != 0 ||
+	    gguf_read_only(&st, s->e.target))
+		return 0;
+	gguf_sink_init(&w, -1, 0, NULL, NULL);
+	if (gguf_write_header(s->d, &s->p, &w, err) != 0) {
+		gguf_sink_free(&w);
+		return -1;
+	}
+	if (w.mem.n != region) {
+		gguf_sink_free(&w);
+		return gguf_errf(err, -1, "internal error: header region of "
+		    "%llu bytes, planned %llu", (unsigned long long)w.mem.n,
+		    (unsigned long long)region);
+	}
+	nw = w.mem.p;
+	for (lo = 0; lo < region && nw[lo] == old[lo]; lo++)
+		;
+	if (lo == region) {
+		s->changed = 0;
+		gguf_sink_free(&w);
+		return 0;
+	}
+	for (hi = region; hi > lo && nw[hi - 1] == old[hi - 1]; hi--)
+		;
+	s->e.inplace = 1;
+	s->e.off = lo;
+	s->e.len = hi - lo;
+	s->e.region = region;
+	s->e.h_pre = gguf_hash(old, (size_t)lo);
+	s->e.h_post = gguf_hash(old + hi, (size_t)(region - hi));
+	s->e.old = xmalloc((size_t)(hi - lo));
+	memcpy(s->e.old, old + lo, (size_t)(hi - lo));
+	s->e.nw = xmalloc((size_t)(hi - lo));
+	memcpy(s->e.nw, nw + lo, (size_t)(hi - lo));
+	gguf_sink_free(&w);
+	return 0;
+}
+
+/*
  * The shards of the set d, each made a document of its own with the
  * edits that belong to it, and planned if it changes. With lock, each
  * shard's save lock is taken first.
@@ -285,6 +366,8 @@ prepare(struct gguf_doc *d, const struct gguf_save_opts *o, int lock,
 			goto named;
 		}
 		sh[k].planned = 1;
+		if (inplace_bytes(&sh[k], o, err) != 0)
+			goto named;
 	}
 	*out = sh;
 	*nout = n;
@@ -311,11 +394,18 @@ fill_info(struct shard *sh, unsigned n, struct gguf_save_info *info)
 	info->how = GGUF_SAVE_SET;
 	info->n_shards = n;
 	info->shards_written = 0;
+	info->shards_inplace = 0;
 	info->file_size = 0;
+	info->written = 0;
 	for (k = 0; k < n; k++) {
 		if (!sh[k].changed)
 			continue;
 		info->shards_written++;
+		if (sh[k].e.inplace) {
+			info->shards_inplace++;
+			info->written += sh[k].e.len;
+			continue;
+		}
 		info->file_size += sh[k].p.file_size;
 		if (sh[k].p.relayout)
 			info->relayout = 1;
@@ -362,11 +452,24 @@ journal_write(const char *jpath, struct shard *sh, unsigned n,
 	for (k = 0; k < n; k++) {
 		if (!sh[k].changed)
 			continue;
+		gbuf_u64(&b, (uint64_t)sh[k].e.inplace, 0);
 		gbuf_u64(&b, sh[k].e.dev, 0);
 		gbuf_u64(&b, sh[k].e.ino, 0);
 		gbuf_u64(&b, sh[k].e.size, 0);
 		gbuf_u64(&b, sh[k].e.mt_sec, 0);
 		gbuf_u64(&b, sh[k].e.mt_nsec, 0);
+		if (sh[k].e.inplace) {
+			gbuf_u64(&b, sh[k].e.off, 0);
+			gbuf_u64(&b, sh[k].e.len, 0);
+			gbuf_u64(&b, sh[k].e.region, 0);
+			gbuf_u64(&b, sh[k].e.h_pre, 0);
+			gbuf_u64(&b, sh[k].e.h_post, 0);
+			gbuf_u64(&b, strlen(sh[k].e.target), 0);
+			put_str(&b, sh[k].e.target);
+			gbuf_put(&b, sh[k].e.old, (size_t)sh[k].e.len);
+			gbuf_put(&b, sh[k].e.nw, (size_t)sh[k].e.len);
+			continue;
+		}
 		gbuf_u64(&b, strlen(sh[k].e.target), 0);
 		gbuf_u64(&b, strlen(sh[k].e.tmp), 0);
 		gbuf_u64(&b, strlen(sh[k].e.bak), 0);
@@ -405,17 +508,96 @@ out:
 	return rc;
 }
 
+/*
+ * 1 if jpath is a set's journal: its magic, or shorter than a magic (a
+ * save cut before it wrote one; whichever kind it was, nothing was
+ * touched yet, and its recovery only removes it).
+ */
 int
 gguf_set_journal_is(const char *jpath)
 {
 	char	buf[8];
 	int	fd = open(jpath, O_RDONLY | O_CLOEXEC), r;
+	ssize_t	n;
 
 	if (fd < 0)
 		return 0;
-	r = pread(fd, buf, 8, 0) == 8 && memcmp(buf, SET_MAGIC, 8) == 0;
+	n = pread(fd, buf, 8, 0);
+	r = (n >= 0 && n < 8) || (n == 8 && (memcmp(buf, SET_MAGIC, 8) == 0 ||
+	    memcmp(buf, SET_MAGIC1, 8) == 0));
 	close(fd);
 	return r;
+}
+
+/* A length-counted string of a journal at *at, or NULL if out of bounds. */
+static char *
+journal_str(const uint8_t *b, uint64_t end, uint64_t len, uint64_t *at)
+{
+	char	*p;
+
+	if (len == 0 || len > MAX_PATH_LEN || len > end - *at)
+		return NULL;
+	p = xstrndup((const char *)b + *at, (size_t)len);
+	*at += len;
+	return p;
+}
+
+/* Parses entry e at *at of journal b (whose entries end at end). */
+static int
+journal_entry(const uint8_t *b, uint64_t end, int kinds, uint64_t *at,
+    struct entry *e)
+{
+	uint64_t	len[3], k, kind = 0;
+
+	if (kinds) {
+		if (8 > end - *at)
+			return -1;
+		kind = gguf_ld64(b + *at, 0);
+		*at += 8;
+		if (kind > 1)
+			return -1;
+	}
+	if (40 > end - *at)
+		return -1;
+	e->inplace = kind == 1;
+	e->dev = gguf_ld64(b + *at, 0);
+	e->ino = gguf_ld64(b + *at + 8, 0);
+	e->size = gguf_ld64(b + *at + 16, 0);
+	e->mt_sec = gguf_ld64(b + *at + 24, 0);
+	e->mt_nsec = gguf_ld64(b + *at + 32, 0);
+	*at += 40;
+	if (e->inplace) {
+		if (48 > end - *at)
+			return -1;
+		e->off = gguf_ld64(b + *at, 0);
+		e->len = gguf_ld64(b + *at + 8, 0);
+		e->region = gguf_ld64(b + *at + 16, 0);
+		e->h_pre = gguf_ld64(b + *at + 24, 0);
+		e->h_post = gguf_ld64(b + *at + 32, 0);
+		len[0] = gguf_ld64(b + *at + 40, 0);
+		*at += 48;
+		if (e->region > e->size || e->off > e->region ||
+		    e->len > e->region - e->off || e->len == 0 ||
+		    (e->target = journal_str(b, end, len[0], at)) == NULL ||
+		    e->len > (end - *at) / 2)
+			return -1;
+		e->old = xmalloc((size_t)e->len);
+		memcpy(e->old, b + *at, (size_t)e->len);
+		e->nw = xmalloc((size_t)e->len);
+		memcpy(e->nw, b + *at + e->len, (size_t)e->len);
+		*at += 2 * e->len;
+		return 0;
+	}
+	if (24 > end - *at)
+		return -1;
+	for (k = 0; k < 3; k++)
+		len[k] = gguf_ld64(b + *at + 8 * k, 0);
+	*at += 24;
+	if ((e->target = journal_str(b, end, len[0], at)) == NULL ||
+	    (e->tmp = journal_str(b, end, len[1], at)) == NULL ||
+	    (e->bak = journal_str(b, end, len[2], at)) == NULL)
+		return -1;
+	return 0;
 }
 
 /* Reads a whole journal: 0 with its entries, 1 if incomplete, -1 err. */
@@ -426,10 +608,9 @@ journal_read(const char *jpath, struct entry **out, uint64_t *nout,
 	struct stat	 st;
 	struct entry	*e = NULL;
 	uint8_t		*b = NULL;
-	uint64_t	 n, i, at, len[3], k;
+	uint64_t	 n = 0, i, at, end;
 	ssize_t		 r;
-	int		 fd, rc = 1;
-	char		**dst[3];
+	int		 fd, rc = 1, kinds;
 
 	*out = NULL;
 	*nout = 0;
@@ -440,45 +621,29 @@ journal_read(const char *jpath, struct entry **out, uint64_t *nout,
 		return gguf_errf(err, -1, "cannot open the set's journal: %s",
 		    strerror(errno));
 	}
-	if (st.st_size < 24 || st.st_size > (1 << 26))
+	if (st.st_size < 24 || (uint64_t)st.st_size > MAX_JOURNAL)
 		goto out;
 	b = xmalloc((size_t)st.st_size);
 	r = pread(fd, b, (size_t)st.st_size, 0);
-	if (r != st.st_size || memcmp(b, SET_MAGIC, 8) != 0 ||
-	    gguf_ld64(b + st.st_size - 8, 0) != gguf_hash(b,
-	    (size_t)st.st_size - 8))
+	end = (uint64_t)st.st_size - 8;
+	if (r != st.st_size || gguf_ld64(b + end, 0) != gguf_hash(b,
+	    (size_t)end))
+		goto out;
+	if (memcmp(b, SET_MAGIC, 8) == 0)
+		kinds = 1;
+	else if (memcmp(b, SET_MAGIC1, 8) == 0)
+		kinds = 0;
+	else
 		goto out;
 	n = gguf_ld64(b + 8, 0);
 	if (n > 65535)
-		goto out;
+		goto bad;
 	e = xcalloc((size_t)n + 1, sizeof *e);
 	at = 16;
-	for (i = 0; i < n; i++) {
-		if (at + 64 > (uint64_t)st.st_size - 8)
+	for (i = 0; i < n; i++)
+		if (journal_entry(b, end, kinds, &at, &e[i]) != 0)
 			goto bad;
-		e[i].dev = gguf_ld64(b + at, 0);
-		e[i].ino = gguf_ld64(b + at + 8, 0);
-		e[i].size = gguf_ld64(b + at + 16, 0);
-		e[i].mt_sec = gguf_ld64(b + at + 24, 0);
-		e[i].mt_nsec = gguf_ld64(b + at + 32, 0);
-		dst[0] = &e[i].target;
-		dst[1] = &e[i].tmp;
-		dst[2] = &e[i].bak;
-		at += 40;
-		for (k = 0; k < 3; k++) {
-			len[k] = gguf_ld64(b + at, 0);
-			at += 8;
-		}
-		for (k = 0; k < 3; k++) {
-			if (len[k] == 0 || len[k] > MAX_PATH_LEN ||
-			    at + len[k] > (uint64_t)st.st_size - 8)
-				goto bad;
-			*dst[k] = xstrndup((const char *)b + at,
-			    (size_t)len[k]);
-			at += len[k];
-		}
-	}
-	if (at != (uint64_t)st.st_size - 8)
+	if (at != end)
 		goto bad;
 	*out = e;
 	*nout = n;
@@ -510,6 +675,81 @@ is_old(const struct stat *st, const struct entry *e)
 	    (uint64_t)st->st_mtim.tv_nsec == e->mt_nsec;
 }
 
+static const char *
+base_name(const char *path)
+{
+	return strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+}
+
+/*
+ * Why the shard (identity st, header region r) is not the file the
+ * in-place entry e was made for, or NULL if it is: the same file of the
+ * same size, its header region the same outside the range and inside it
+ * made of old or new bytes only (a torn write leaves some of each).
+ */
+static const char *
+not_saved_here(const struct entry *e, const struct stat *st, const uint8_t *r)
+{
+	uint64_t	i;
+
+	if ((uint64_t)st->st_dev != e->dev || (uint64_t)st->st_ino != e->ino)
+		return "it is another file (device and inode differ)";
+	if ((uint64_t)st->st_size != e->size)
+		return "its size differs";
+	if (r == NULL)
+		return NULL;
+	if (gguf_hash(r, (size_t)e->off) != e->h_pre ||
+	    gguf_hash(r + e->off + e->len, (size_t)(e->region - e->off -
+	    e->len)) != e->h_post)
+		return "its header differs outside the saved range";
+	for (i = 0; i < e->len; i++)
+		if (r[e->off + i] != e->old[i] && r[e->off + i] != e->nw[i])
+			return "its header holds bytes the save never wrote";
+	return NULL;
+}
+
+/* Puts the old bytes of a shard saved in place back, if it needs them. */
+static int
+undo_inplace(const struct entry *e, struct gguf_err *err)
+{
+	struct stat	 st;
+	const char	*why, *name = base_name(e->target);
+	uint8_t		*r = NULL;
+	int		 fd, rc = -1;
+
+	fd = gguf_io_open(e->target, O_RDWR | O_CLOEXEC, 0);
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		gguf_errf(err, -1, "%s: %s", name, strerror(errno));
+		goto out;
+	}
+	if ((why = not_saved_here(e, &st, NULL)) == NULL) {
+		if ((r = gguf_read_region(fd, e->region, err)) == NULL)
+			goto out;
+		why = not_saved_here(e, &st, r);
+	}
+	if (why != NULL) {
+		gguf_errf(err, -1, "%s: it is not the file the journal saved "
+		    "(%s): not rolling back (the journal is kept)", name, why);
+		goto out;
+	}
+	if (memcmp(r + e->off, e->old, (size_t)e->len) != 0) {
+		if (gguf_pwrite_all(fd, e->old, e->len, e->off, err) != 0)
+			goto out;
+		if (gguf_io_fsync(fd) != 0) {
+			gguf_errf(err, -1, "%s: fsync: %s", name,
+			    strerror(errno));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	if (fd >= 0 && gguf_io_close(fd) != 0 && rc == 0)
+		rc = gguf_errf(err, -1, "%s: close: %s", name,
+		    strerror(errno));
+	free(r);
+	return rc;
+}
+
 /*
  * Puts one shard back: its backup renamed over it (or just removed if
  * the shard is still the old file), its new file removed.
@@ -518,9 +758,10 @@ static int
 undo_entry(const struct entry *e, struct gguf_err *err)
 {
 	struct stat	b, t;
-	const char	*name = strrchr(e->target, '/') != NULL ?
-			    strrchr(e->target, '/') + 1 : e->target;
+	const char	*name = base_name(e->target);
 
+	if (e->inplace)
+		return undo_inplace(e, err);
 	if (lstat(e->bak, &b) == 0) {
 		if (!is_old(&b, e))
 			return gguf_errf(err, -1, "%s: its backup is not the "
@@ -558,7 +799,7 @@ undo_all(const char *jpath, const struct entry *e, uint64_t n,
 		if (undo_entry(&e[i], err) != 0)
 			return -1;
 	for (i = 0; i < n; i++)
-		if (gguf_sync_dir(e[i].target, err) != 0)
+		if (!e[i].inplace && gguf_sync_dir(e[i].target, err) != 0)
 			return -1;
 	if (gguf_io_unlink(jpath) != 0)
 		return gguf_errf(err, -1, "cannot remove the set's journal: %s",
@@ -616,6 +857,52 @@ set_progress(void *arg, uint64_t done, uint64_t total)
 
 	(void)total;
 	return sp->o->progress(sp->o->arg, sp->base + done, sp->total);
+}
+
+/*
+ * Writes the new bytes of a shard saved in place and fsyncs it, unless
+ * it is no longer the file that was read. GGUFED_FAULT=set-torn writes
+ * half of them and ends the process, as a crash in the write would.
+ */
+static int
+write_inplace(const struct entry *e, struct gguf_err *err)
+{
+	struct stat	 st;
+	const char	*fault = getenv("GGUFED_FAULT");
+	int		 fd, rc = -1;
+
+	fd = gguf_io_open(e->target, O_WRONLY | O_CLOEXEC, 0);
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		gguf_errf(err, -1, "%s: %s", base_name(e->target),
+		    strerror(errno));
+		goto out;
+	}
+	if (not_saved_here(e, &st, NULL) != NULL ||
+	    (uint64_t)st.st_mtim.tv_sec != e->mt_sec ||
+	    (uint64_t)st.st_mtim.tv_nsec != e->mt_nsec) {
+		gguf_errf(err, -1, "%s changed on disk since it was read: not "
+		    "writing it", base_name(e->target));
+		goto out;
+	}
+	if (gguf_fault_hook == NULL && fault != NULL &&
+	    strcmp(fault, "set-torn") == 0) {
+		gguf_pwrite_all(fd, e->nw, (e->len + 1) / 2, e->off, err);
+		fsync(fd);
+		_exit(GGUF_FAULT_EXIT);
+	}
+	if (gguf_pwrite_all(fd, e->nw, e->len, e->off, err) != 0)
+		goto out;
+	if (gguf_io_fsync(fd) != 0) {
+		gguf_errf(err, -1, "%s: fsync: %s", base_name(e->target),
+		    strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (fd >= 0 && gguf_io_close(fd) != 0 && rc == 0)
+		rc = gguf_errf(err, -1, "%s: close: %s", base_name(e->target),
+		    strerror(errno));
+	return rc;
 }
 
 /* The entries of the changed shards, for undo_all. */
@@ -682,6 +969,15 @@ gguf_set_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 		sh[k].e.size = (uint64_t)st.st_size;
 		sh[k].e.mt_sec = (uint64_t)st.st_mtim.tv_sec;
 		sh[k].e.mt_nsec = (uint64_t)st.st_mtim.tv_nsec;
+		if (sh[k].e.inplace) {
+			if (sh[k].e.size < sh[k].e.region) {
+				gguf_errf(err, -1, "shard %u of %u changed on "
+				    "disk since it was read: not writing it",
+				    k + 1, n);
+				goto out;
+			}
+			continue;
+		}
 		sh[k].e.bak = suffixed(sh[k].e.target, BACKUP_SUFFIX);
 		/* What a save that committed and then died left. */
 		if (unlink(sh[k].e.bak) != 0 && errno != ENOENT) {
@@ -700,7 +996,7 @@ gguf_set_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 		so.arg = &sp;
 	}
 	for (k = 0; k < n; k++) {
-		if (!sh[k].changed)
+		if (!sh[k].changed || sh[k].e.inplace)
 			continue;
 		if (gguf_write_temp(sh[k].d, &sh[k].p, sh[k].e.target, &so,
 		    info, &sh[k].e.tmp, err) != 0)
@@ -721,7 +1017,7 @@ gguf_set_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 
 	/* 3. The backups. */
 	for (k = 0; k < n; k++) {
-		if (!sh[k].changed)
+		if (!sh[k].changed || sh[k].e.inplace)
 			continue;
 		if (gguf_io_link(sh[k].e.target, sh[k].e.bak) != 0) {
 			gguf_errf(err, -1, "cannot link a backup of shard %u: "
@@ -730,13 +1026,21 @@ gguf_set_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 		}
 	}
 	for (k = 0; k < n; k++)
-		if (sh[k].changed && gguf_sync_dir(sh[k].e.target, err) != 0)
+		if (sh[k].changed && !sh[k].e.inplace &&
+		    gguf_sync_dir(sh[k].e.target, err) != 0)
 			goto rollback;
 
-	/* 4. The new shards in place. */
+	/* 4. The new shards in place: renamed, or their headers written. */
 	for (k = 0; k < n; k++) {
 		if (!sh[k].changed)
 			continue;
+		if (sh[k].e.inplace) {
+			if (write_inplace(&sh[k].e, err) != 0)
+				goto rollback;
+			if (gguf_fault("set-shard-written", err) != 0)
+				goto rollback;
+			continue;
+		}
 		if (gguf_io_rename(sh[k].e.tmp, sh[k].e.target) != 0) {
 			gguf_errf(err, -1, "rename of shard %u: %s", k + 1,
 			    strerror(errno));
@@ -746,7 +1050,8 @@ gguf_set_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 			goto rollback;
 	}
 	for (k = 0; k < n; k++)
-		if (sh[k].changed && gguf_sync_dir(sh[k].e.target, err) != 0)
+		if (sh[k].changed && !sh[k].e.inplace &&
+		    gguf_sync_dir(sh[k].e.target, err) != 0)
 			goto rollback;
 
 	/* 5. The commit, then the backups go. */
@@ -766,7 +1071,8 @@ gguf_set_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 		goto out;
 	}
 	for (k = 0; k < n; k++)
-		if (sh[k].changed && gguf_io_unlink(sh[k].e.bak) != 0 &&
+		if (sh[k].changed && !sh[k].e.inplace &&
+		    gguf_io_unlink(sh[k].e.bak) != 0 &&
 		    errno != ENOENT)
 			gguf_notice(info, "the backup %s could not be removed "
 			    "(%s): 'ggufed recover' removes it",

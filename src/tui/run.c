@@ -404,10 +404,12 @@ run_save(struct app *a)
 		app_error(a, "saved %s, but the save did not keep the tensor "
 		    "data:\n%s", target, proved);
 	else if (info.how == GGUF_SAVE_SET)
-		app_msg(a, 0, "saved %s: %u of the set's %u shards rewritten "
-		    "(%s) in %.2f s, all or none; %s", target,
-		    info.shards_written, info.n_shards, size, secs,
-		    proved != NULL ? proved : "tensor data not verified");
+		app_msg(a, 0, "saved %s: %u of the set's %u shards written "
+		    "(%u in place, %u rewritten, %s) in %.2f s, all or none; "
+		    "%s", target, info.shards_written, info.n_shards,
+		    info.shards_inplace, info.shards_written -
+		    info.shards_inplace, size, secs, proved != NULL ? proved :
+		    "tensor data not verified");
 	else
 		app_msg(a, 0, "saved %s %s: %s in %.2f s%s; %s", target,
 		    info.how == GGUF_SAVE_INPLACE ? "in place" :

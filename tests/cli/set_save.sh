@@ -79,6 +79,23 @@ ok $? "unchanged shards are not rewritten (same inodes)"
 [ "$(ls -A "$w" | wc -l)" -eq 3 ]
 ok $? "nothing is left beside the shards"
 
+# A value of the same size: shard 1's header keeps its length, so it is
+# saved in place (same inode, a few bytes written); the others untouched.
+i1=$(ino "$w/$S1")
+"$GGUFED" set -i "$w/$S3" llama.context_length 4096 >"$scratch/out" \
+    2>&1 &&
+    grep -q "wrote 1 of the set's 3 shards (1 in place, 1 byte of header)" \
+    "$scratch/out" && [ "$("$GGUFED" get --shard "$w/$S1" \
+    llama.context_length)" = 4096 ] && [ "$(ino "$w/$S1")" = "$i1" ] &&
+    [ "$(ino "$w/$S2")" = "$i2" ] && [ "$(ino "$w/$S3")" = "$i3" ] &&
+    [ "$(ls -A "$w" | grep -vc '\.ggufed-lock$')" -eq 3 ]
+ok $? "a same-size edit saves shard 1 in place (same inode, 1 byte)" ||
+    sed 's/^/# /' "$scratch/out"
+"$GGUFED" set -i --rewrite -q "$w/$S3" llama.context_length 2048 &&
+    [ "$(ino "$w/$S1")" != "$i1" ] && [ "$("$GGUFED" get --shard \
+    "$w/$S1" llama.context_length)" = 2048 ]
+ok $? "--rewrite writes it as a new file instead"
+
 "$GGUFED" edit -i -q "$w/$S2" -e 'set my.added:str "x"' 2>"$scratch/err"
 ok $? "a key added to the set"
 [ "$(key_tail "$w/$S1")" = "split.no split.tensors.count split.count " ]
@@ -138,7 +155,8 @@ ok $? "--verify of a conversion in shard 2: named as rewritten" ||
     sed 's/^/# /' "$scratch/out"
 
 # A byte of shard 1's new file changed while the save is held before its
-# first fsync: --verify names the tensor and exits 1.
+# first fsync: --verify names the tensor and exits 1 (--rewrite: the
+# shard is written anew, not in place).
 v=$scratch/verify
 rm -rf "$v" "$v.ref"
 mkset "$v" && mkset "$v.ref" &&
@@ -150,8 +168,8 @@ off=$(( $("$GGUFED" dump --shard --json "$v.ref/$S1" |
     sed 's/.*"abs_offset": \([0-9]*\).*/\1/') + 3 ))
 : >"$scratch/stall"
 GGUFED_STALL="$scratch/stall" GGUFED_FAULT=fsync:1:stall \
-    "$GGUFED" set -i --verify "$v/$S2" general.name '"verified"' \
-    >"$scratch/vout" 2>&1 &
+    "$GGUFED" set -i --rewrite --verify "$v/$S2" general.name \
+    '"verified"' >"$scratch/vout" 2>&1 &
 vpid=$!
 i=0
 until tmp=$(ls -A "$v" | grep "^\.$S1\.ggufed-" | head -n 1) &&
@@ -192,6 +210,18 @@ for s in $S1 $S2 $S3; do
 done
 [ "$n" -eq 3 ]
 ok $? "it changes all three shards"
+# Shards 1 and 3 only see split.tensors.count change: in place. Shard 2
+# loses a tensor: rewritten.
+mixed=$scratch/mixed
+mkset "$mixed"
+m1=$(ino "$mixed/$S1"); m2=$(ino "$mixed/$S2"); m3=$(ino "$mixed/$S3")
+"$GGUFED" rm-tensor -i "$mixed/$S3" "$t2" >"$scratch/out" 2>&1 &&
+    grep -q "wrote 3 of the set's 3 shards (2 in place, 2 bytes of header; 1 as new file, " \
+    "$scratch/out" && [ "$(ino "$mixed/$S1")" = "$m1" ] &&
+    [ "$(ino "$mixed/$S3")" = "$m3" ] && [ "$(ino "$mixed/$S2")" != "$m2" ] &&
+    same_set "$mixed" "$new"
+ok $? "shards 1 and 3 in place, shard 2 rewritten: the same bytes as a rewrite" ||
+    sed 's/^/# /' "$scratch/out"
 if [ "$have_oracle" = 1 ]; then
 	tensors_of "$scratch/orig" | grep -v " \"$t2\" " >"$scratch/o.want"
 	tensors_of "$new" >"$scratch/o.got"
@@ -202,11 +232,13 @@ else
 	skip "ggml oracle unavailable"
 fi
 
-# state DIR: "old", "new", or "mixed" (a shard of neither, or of both).
+# state DIR: "old", "new", or "mixed" (a shard of neither, or of both);
+# new is the set $newref.
+newref=$new
 state() {
 	if same_set "$1" "$scratch/orig"; then
 		echo old
-	elif same_set "$1" "$new"; then
+	elif same_set "$1" "$newref"; then
 		echo new
 	else
 		echo mixed
@@ -229,7 +261,7 @@ run_faults() {
 			rm -rf "$f"
 			mkdir "$f"
 			cp "$scratch/orig/"* "$f/"
-			GGUFED_FAULT="$op:$n:$1" edit_set "$f" $S2 \
+			GGUFED_FAULT="$op:$n:$1" $edit "$f" $S2 \
 			    >/dev/null 2>"$scratch/ferr"
 			st=$?
 			runs=$((runs + 1))
@@ -271,6 +303,7 @@ run_faults() {
 		done
 	done
 }
+edit=edit_set
 run_faults crash
 ok $bad "a crash before each write, fsync, rename, link, unlink, open, close, fallocate ($runs runs): old or new after recover"
 crash_runs=$runs
@@ -282,7 +315,8 @@ ok $bad "EIO at each of those calls ($runs runs): old or new, after recover"
 ok $? "the crash runs reached every step ($crash_runs runs)"
 
 # The named steps, and recover given each shard in turn.
-for step in set-journal-written set-shard-renamed; do
+for step in set-journal-written set-shard-renamed set-shard-written \
+    set-torn; do
 	for k in 1 2 3; do
 		f=$scratch/f
 		rm -rf "$f"
@@ -314,6 +348,66 @@ else
 	skip "ggml oracle unavailable"
 fi
 
+# A save of two shards, both in place: a tensor renamed in shard 3 (to
+# a name of the same length) and shard 1's name (10 bytes, all new: a
+# torn write leaves half of them). The same faults, crash and EIO, at
+# every call.
+tr3=$(printf '%s' "$t3" | sed 's/^./x/')
+edit_inplace() {	# edit_inplace DIR SHARD
+	"$GGUFED" edit -i -q "$1/$2" -e 'set general.name "Omed Amall"' \
+	    -e "rename $t3 $tr3"
+}
+ip=$scratch/ip
+mkset "$ip"
+i1=$(ino "$ip/$S1"); i3=$(ino "$ip/$S3")
+edit_inplace "$ip" $S2 && "$GGUFED" dump --shard "$ip/$S3" |
+    grep -q "^tensor [0-9]* $tr3 " && [ "$(ino "$ip/$S1")" = "$i1" ] &&
+    [ "$(ino "$ip/$S3")" = "$i3" ] && cmp -s "$ip/$S2" "$scratch/orig/$S2"
+[ "$("$GGUFED" get --shard "$ip/$S1" general.name)" = "Omed Amall" ]
+ok $? "a save of shards 1 and 3, both in place"
+newref=$ip
+edit=edit_inplace
+bad=0
+runs=0
+run_faults crash
+ok $bad "both in place: a crash at each call ($runs runs): old or new after recover"
+bad=0
+runs=0
+run_faults EIO
+ok $bad "both in place: EIO at each call ($runs runs): old or new after recover"
+for step in set-shard-written set-torn; do
+	f=$scratch/f
+	rm -rf "$f"
+	mkdir "$f"
+	cp "$scratch/orig/"* "$f/"
+	GGUFED_FAULT=$step edit_inplace "$f" $S3 2>/dev/null
+	st=$?
+	s=$(state "$f")
+	"$GGUFED" recover "$f/$S3" >"$scratch/rout" 2>&1 &&
+	    grep -q "rolled back" "$scratch/rout" &&
+	    [ "$(state "$f")" = old ] && [ "$(left "$f")" -eq 3 ]
+	ok $? "both in place, $step (exit $st, $s): recover rolls both back" ||
+	    sed 's/^/# /' "$scratch/rout"
+done
+# A shard saved in place, then changed by someone else before the
+# recovery: not the file the journal saved, so nothing is rolled back.
+f=$scratch/f
+rm -rf "$f"
+mkdir "$f"
+cp "$scratch/orig/"* "$f/"
+GGUFED_FAULT=set-torn edit_inplace "$f" $S3 2>/dev/null
+printf x >>"$f/$S1"
+cp "$f/$S1" "$scratch/s1.changed"
+"$GGUFED" recover "$f/$S2" >"$scratch/rout" 2>&1
+[ $? -ne 0 ] &&
+    grep -q "$S1: it is not the file the journal saved (its size differs)" \
+    "$scratch/rout" && [ -e "$f/$S1.ggufed-journal" ] &&
+    cmp -s "$f/$S1" "$scratch/s1.changed"
+ok $? "a shard changed after the crash: recover refuses, the journal stays" ||
+    sed 's/^/# /' "$scratch/rout"
+newref=$new
+edit=edit_set
+
 # A save that committed and died before removing its backups: they go
 # with the next recover; the set is the new one.
 f=$scratch/f
@@ -325,10 +419,10 @@ rm -rf "$f"
 mkdir "$f"
 cp "$scratch/orig/"* "$f/"
 # The commit is the first unlink of the save (the journal); the second
-# removes a backup.
+# removes a backup (shard 2's: shards 1 and 3 are saved in place).
 GGUFED_FAULT=unlink:2:crash edit_set "$f" $S1 2>/dev/null
 [ $? -eq 75 ] && [ "$(state "$f")" = new ] &&
-    [ ! -e "$f/$S1.ggufed-journal" ] && [ -e "$f/$S1.ggufed-old" ]
+    [ ! -e "$f/$S1.ggufed-journal" ] && [ -e "$f/$S2.ggufed-old" ]
 ok $? "a crash after the commit: the set is new, backups left ($n_unlink)"
 "$GGUFED" info "$f/$S3" >/dev/null 2>"$scratch/err"
 grep -q "a save that was interrupted left .* beside the file: 'ggufed recover' removes" \

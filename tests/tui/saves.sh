@@ -181,12 +181,35 @@ for k in 1 2 3; do
 	cmp -s "$scratch/set/m-0000$k-of-00003.gguf" \
 	    "$scratch/setref/m-0000$k-of-00003.gguf" && n=$((n + 1))
 done
-[ $rc -eq 0 ] && shows w-set "1 of the set's 3 shards rewritten" &&
+[ $rc -eq 0 ] && shows w-set "1 of the set's 3 shards written (0 in place, 1 rewritten" &&
     [ "$n" -eq 3 ] &&
     [ "$(ls -A "$scratch/set" | grep -vc '\.ggufed-lock$')" -eq 3 ]
 ok $? ":w on a set opened from shard 3: the metadata goes to shard 1, as the command line puts it"
 shows w-set "tensor data unchanged (39 tensors, xxh64)"
 ok $? "... and the save of the set is proved, every shard's tensors"
+
+# A value of the same size: shard 1 is saved in place, the same inode.
+i1=$(stat -c %i "$scratch/set/m-00001-of-00003.gguf")
+{
+	echo "size 200x30"
+	echo "keys :"
+	echo "type set llama.context_length 4096"
+	echo "keys <Enter>"
+	echo "keys :"
+	echo "type w"
+	echo "keys <Enter>"
+	echo "dump $scratch/w-set2.txt"
+	echo "keys <Esc>:q!<Enter>"
+} >"$scratch/w-set2.script"
+(cd "$scratch/set" && GGUFED_SCRIPT=$scratch/w-set2.script exec "$GGUFED" \
+    m-00002-of-00003.gguf) 2>"$scratch/err"
+rc=$?
+[ $rc -eq 0 ] &&
+    shows w-set2 "1 of the set's 3 shards written (1 in place, 0 rewritten" &&
+    [ "$(stat -c %i "$scratch/set/m-00001-of-00003.gguf")" = "$i1" ] &&
+    [ "$("$GGUFED" get --shard "$scratch/set/m-00001-of-00003.gguf" \
+    llama.context_length)" = 4096 ]
+ok $? ":w of a same-size edit on a set: shard 1 saved in place"
 
 # A split key of the set is refused as it is edited, not at :w.
 {
