@@ -9,7 +9,8 @@
 # and :e opens the file again. Then the header is rewritten behind the
 # browser's back with the size and the modification time kept: the check
 # of the header bytes sees it, :e is refused while an edit is pending, :w
-# is refused and :w! saves; :e! drops the edit.
+# is refused and :w! saves; :e! drops the edit. A file cut to nothing
+# under the tokens: the header still reads from the browser's copy.
 . "$TESTS_SRCDIR/lib.sh"
 
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
@@ -78,6 +79,31 @@ tm send-keys -t t 1
 settle "$scratch/summary" "tensor data"
 grep "tensor data" "$scratch/summary" | grep -q " 0  0 B"
 ok $? "the summary is of the file as it is now (no tensor data)"
+tm send-keys -t t q
+st=$(wait_dead)
+[ "$st" = 0 ]
+ok $? "q quits with status 0 (status '$st')"
+
+# ------------------------------------------ cut to nothing under the tokens
+# The header region too is gone from the file: what the browser shows of
+# it is its own copy, so the tokens, the keys and the tensor names still
+# read (a private file mapping would lose it and die of SIGBUS).
+start
+tm send-keys -t t 3
+settle "$scratch/tok0" "3,072 tokens"
+ok $? "the tokens are open"
+: >"$m"
+settle "$scratch/banner0" "m.gguf changed on disk: cut to 0 bytes"
+ok $? "cut to nothing: the banner says so"
+tm send-keys -t t G
+settle "$scratch/tokG" "3071"
+ok $? "the last token still reads after the cut"
+tm send-keys -t t 2
+settle "$scratch/meta0" "general.architecture"
+ok $? "the metadata still reads"
+tm send-keys -t t 4
+settle "$scratch/tens0" "blk.0.attn_k.weight"
+ok $? "the tensor names still read"
 tm send-keys -t t q
 st=$(wait_dead)
 [ "$st" = 0 ]
