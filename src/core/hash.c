@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
+#include <nettle/sha1.h>
+#include <nettle/sha2.h>
 #include <xxhash.h>
 
 #include "doc.h"
@@ -80,39 +81,31 @@ struct hstate {
 	unsigned	 kinds;
 	XXH64_state_t	*x64;
 	XXH3_state_t	*x3;
-	EVP_MD_CTX	*md[3];		/* sha1, sha256, uuid */
+	struct sha1_ctx	*sha1;
+	struct sha256_ctx *sha256;
+	struct sha1_ctx	*uuid;		/* SHA-1 of the namespace, then the bytes */
 };
-
-static const EVP_MD *
-md_of(int i)
-{
-	return i == 1 ? EVP_sha256() : EVP_sha1();
-}
 
 static void
 hs_reset(struct hstate *s)
 {
-	int	i;
-
 	if (s->x64 != NULL)
 		XXH64_reset(s->x64, 0);
 	if (s->x3 != NULL)
 		XXH3_64bits_reset(s->x3);
-	for (i = 0; i < 3; i++) {
-		if (s->md[i] == NULL)
-			continue;
-		if (EVP_DigestInit_ex(s->md[i], md_of(i), NULL) != 1)
-			xmalloc_fail(256);
-		if (i == 2)
-			EVP_DigestUpdate(s->md[i], uuid_ns, sizeof uuid_ns);
+	if (s->sha1 != NULL)
+		sha1_init(s->sha1);
+	if (s->sha256 != NULL)
+		sha256_init(s->sha256);
+	if (s->uuid != NULL) {
+		sha1_init(s->uuid);
+		sha1_update(s->uuid, sizeof uuid_ns, uuid_ns);
 	}
 }
 
 static void
 hs_init(struct hstate *s, unsigned kinds)
 {
-	int	i;
-
 	memset(s, 0, sizeof *s);
 	s->kinds = kinds;
 	if ((kinds & GGUF_HM(GGUF_H_XXH64)) &&
@@ -121,25 +114,28 @@ hs_init(struct hstate *s, unsigned kinds)
 	if ((kinds & GGUF_HM(GGUF_H_XXH3)) &&
 	    (s->x3 = XXH3_createState()) == NULL)
 		xmalloc_fail(576);
-	for (i = 0; i < 3; i++)
-		if ((kinds & GGUF_HM(GGUF_H_SHA1 + i)) &&
-		    (s->md[i] = EVP_MD_CTX_new()) == NULL)
-			xmalloc_fail(256);
+	if (kinds & GGUF_HM(GGUF_H_SHA1))
+		s->sha1 = xmalloc(sizeof *s->sha1);
+	if (kinds & GGUF_HM(GGUF_H_SHA256))
+		s->sha256 = xmalloc(sizeof *s->sha256);
+	if (kinds & GGUF_HM(GGUF_H_UUID))
+		s->uuid = xmalloc(sizeof *s->uuid);
 	hs_reset(s);
 }
 
 static void
 hs_update(struct hstate *s, const void *p, size_t n)
 {
-	int	i;
-
 	if (s->x64 != NULL)
 		XXH64_update(s->x64, p, n);
 	if (s->x3 != NULL)
 		XXH3_64bits_update(s->x3, p, n);
-	for (i = 0; i < 3; i++)
-		if (s->md[i] != NULL)
-			EVP_DigestUpdate(s->md[i], p, n);
+	if (s->sha1 != NULL)
+		sha1_update(s->sha1, n, p);
+	if (s->sha256 != NULL)
+		sha256_update(s->sha256, n, p);
+	if (s->uuid != NULL)
+		sha1_update(s->uuid, n, p);
 }
 
 static void
@@ -166,8 +162,7 @@ uuid5(const uint8_t *sha1, struct gguf_digest *out)
 static void
 hs_final(struct hstate *s, struct gguf_hashes *out)
 {
-	uint8_t		 md[EVP_MAX_MD_SIZE];
-	unsigned	 n, i;
+	uint8_t		 md[SHA1_DIGEST_SIZE];
 
 	if (s->x64 != NULL) {
 		put_be64(out->d[GGUF_H_XXH64].b, XXH64_digest(s->x64));
@@ -177,17 +172,18 @@ hs_final(struct hstate *s, struct gguf_hashes *out)
 		put_be64(out->d[GGUF_H_XXH3].b, XXH3_64bits_digest(s->x3));
 		out->d[GGUF_H_XXH3].len = 8;
 	}
-	for (i = 0; i < 3; i++) {
-		if (s->md[i] == NULL)
-			continue;
-		n = 0;
-		EVP_DigestFinal_ex(s->md[i], md, &n);
-		if (i == 2)
-			uuid5(md, &out->d[GGUF_H_UUID]);
-		else {
-			memcpy(out->d[GGUF_H_SHA1 + i].b, md, n);
-			out->d[GGUF_H_SHA1 + i].len = (uint8_t)n;
-		}
+	if (s->sha1 != NULL) {
+		sha1_digest(s->sha1, SHA1_DIGEST_SIZE, out->d[GGUF_H_SHA1].b);
+		out->d[GGUF_H_SHA1].len = SHA1_DIGEST_SIZE;
+	}
+	if (s->sha256 != NULL) {
+		sha256_digest(s->sha256, SHA256_DIGEST_SIZE,
+		    out->d[GGUF_H_SHA256].b);
+		out->d[GGUF_H_SHA256].len = SHA256_DIGEST_SIZE;
+	}
+	if (s->uuid != NULL) {
+		sha1_digest(s->uuid, SHA1_DIGEST_SIZE, md);
+		uuid5(md, &out->d[GGUF_H_UUID]);
 	}
 	hs_reset(s);
 }
@@ -195,14 +191,13 @@ hs_final(struct hstate *s, struct gguf_hashes *out)
 static void
 hs_free(struct hstate *s)
 {
-	int	i;
-
 	if (s->x64 != NULL)
 		XXH64_freeState(s->x64);
 	if (s->x3 != NULL)
 		XXH3_freeState(s->x3);
-	for (i = 0; i < 3; i++)
-		EVP_MD_CTX_free(s->md[i]);
+	free(s->sha1);
+	free(s->sha256);
+	free(s->uuid);
 	memset(s, 0, sizeof *s);
 }
 

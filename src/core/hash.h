@@ -1,6 +1,6 @@
 /*
  * hash.h - hashes of tensor data and of byte ranges of a file: XXH64 and
- * XXH3 (libxxhash), SHA-1 and SHA-256 (OpenSSL's libcrypto), and the
+ * XXH3 (libxxhash), SHA-1 and SHA-256 (nettle), and the
  * UUIDv5 llama.cpp's gguf-hash derives from a model's tensor data.
  *
  * A job hashes a list of byte ranges (spans, spanread.h: they may lie in
