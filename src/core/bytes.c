@@ -140,6 +140,19 @@ skip_strings(struct gguf_cur *c, uint64_t count)
 	const uint8_t	*b = c->base;
 	uint64_t	 pos = c->pos, size = c->size, n, i;
 
+	if (c->lw == 8 && !c->be) {
+		/* v2 and later, little-endian: nearly every file */
+		for (i = 0; i < count; i++) {
+			if (size - pos < 8)
+				break;
+			n = gguf_ld64(b + pos, 0);
+			if (n > size - pos - 8)
+				break;
+			pos += 8 + n;
+		}
+		c->pos = pos;
+		return i;
+	}
 	for (i = 0; i < count; i++) {
 		if (size - pos < c->lw)
 			break;

@@ -9,7 +9,12 @@
 #   - the median of ggml's own in-process metadata load of the same file
 #     (`oracle open FILE 9`), and the ratio (target: <= 0.5),
 #   - the peak RSS of `ggufed info` on both files (target: independent of
-#     the size of the tensor data).
+#     the size of the tensor data);
+#   - with GGUF_TOOLS naming antirez's gguf-tools binary, `ggufed info`
+#     against `gguf-tools show` (which checks almost nothing) on the files
+#     of the published measurements: the TinyStories and DeepSeek vocab
+#     fixtures, big-vocab, and the big file above; whole processes, in
+#     interleaved rounds, the ratio of the fastest medians (target: <= 1).
 set -eu
 
 builddir=${TESTS_BUILDDIR:-tests}
@@ -52,3 +57,34 @@ bench_result "open: peak RSS, 8 GB file / 20 MB file" \
     "$(awk -v a="$rss_big" -v b="$rss_small" 'BEGIN { printf "%.2f", a / b }')" \
     "~" 1 "ggufed info BIG; ggufed info SMALL"
 echo "peak RSS               ${rss_big} KB on the $(du -h --apparent-size "$big" | cut -f1) file, ${rss_small} KB on the $(du -h --apparent-size "$small" | cut -f1) file"
+
+# ------------------------------------------------- against gguf-tools show
+if [ -z "${GGUF_TOOLS:-}" ] || [ ! -x "$GGUF_TOOLS" ]; then
+	echo "gguf-tools: skipped (set GGUF_TOOLS to antirez's gguf-tools binary)"
+	exit 0
+fi
+# median_of COMMAND...: the median microseconds of 20 runs.
+median_of() {
+	"$builddir/bench/runcmd" 20 "$@" |
+	    sed -n 's/.*median_us=\([0-9]*\).*/\1/p'
+}
+for f in "${SHARED_DIR:-}/fixtures/real/TinyStories-656K-Q8_0.gguf" \
+    "${SHARED_DIR:-}/fixtures/real/ggml-vocab-deepseek-llm.gguf" \
+    "${SHARED_DIR:-}/fixtures/ggml/big-vocab.gguf" "$big"; do
+	[ -f "$f" ] || continue
+	"$gguf" info "$f" >/dev/null
+	"$GGUF_TOOLS" show "$f" >/dev/null
+	a=""
+	b=""
+	for round in 1 2 3 4 5; do
+		x=$(median_of "$gguf" info "$f")
+		y=$(median_of "$GGUF_TOOLS" show "$f")
+		{ [ -z "$a" ] || [ "$x" -lt "$a" ]; } && a=$x
+		{ [ -z "$b" ] || [ "$y" -lt "$b" ]; } && b=$y
+	done
+	r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }')
+	printf '%-30s ggufed info %6d us, gguf-tools show %6d us, ratio %s\n' \
+	    "$(basename "$f")" "$a" "$b" "$r"
+	bench_result "open: against gguf-tools show, $(basename "$f")" "$r" \
+	    "<=" 1 "ggufed info FILE / gguf-tools show FILE (whole processes)"
+done
