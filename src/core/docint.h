@@ -214,6 +214,15 @@ int	gguf_sync_dir(const char *path, struct gguf_err *err);
 int	gguf_pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
 	    struct gguf_err *err);
 int	gguf_read_only(const struct stat *st, const char *path);
+/*
+ * Why the header region r (bytes [0, region) of a model an in-place save
+ * wrote [off, off + len) of) is not what that save left, or NULL if it
+ * is: outside the range, the bytes that hashed to h_pre and h_post;
+ * inside, only bytes of old or nw (a torn write leaves some of each).
+ */
+const char *gguf_region_check(const uint8_t *r, uint64_t off, uint64_t len,
+	    uint64_t region, uint64_t h_pre, uint64_t h_post,
+	    const uint8_t *old, const uint8_t *nw);
 /* Reads [0, n) of fd into a new buffer; NULL with err set on failure. */
 uint8_t	*gguf_read_region(int fd, uint64_t n, struct gguf_err *err);
 int	gguf_create_temp(const char *dir, const char *base, char **tmp,

@@ -912,8 +912,6 @@ static const char *
 not_journaled(const struct jhead *h, const uint8_t *j, const struct stat *st,
     const uint8_t *r)
 {
-	uint64_t	i;
-
 	if ((uint64_t)st->st_dev != h->dev || (uint64_t)st->st_ino != h->ino)
 		return "it is another file (device and inode differ)";
 	if ((uint64_t)st->st_size != h->size)
@@ -924,12 +922,22 @@ not_journaled(const struct jhead *h, const uint8_t *j, const struct stat *st,
 		return "it is older";
 	if (r == NULL)
 		return NULL;
-	if (gguf_hash(r, (size_t)h->off) != h->h_pre ||
-	    gguf_hash(r + h->off + h->len, (size_t)(h->region - h->off -
-	    h->len)) != h->h_post)
+	return gguf_region_check(r, h->off, h->len, h->region, h->h_pre,
+	    h->h_post, j, j + h->len);
+}
+
+const char *
+gguf_region_check(const uint8_t *r, uint64_t off, uint64_t len,
+    uint64_t region, uint64_t h_pre, uint64_t h_post, const uint8_t *old,
+    const uint8_t *nw)
+{
+	uint64_t	i;
+
+	if (gguf_hash(r, (size_t)off) != h_pre ||
+	    gguf_hash(r + off + len, (size_t)(region - off - len)) != h_post)
 		return "its header differs outside the saved range";
-	for (i = 0; i < h->len; i++) {
-		if (r[h->off + i] != j[i] && r[h->off + i] != j[h->len + i])
+	for (i = 0; i < len; i++) {
+		if (r[off + i] != old[i] && r[off + i] != nw[i])
 			return "its header holds bytes the save never wrote";
 	}
 	return NULL;

@@ -690,22 +690,14 @@ base_name(const char *path)
 static const char *
 not_saved_here(const struct entry *e, const struct stat *st, const uint8_t *r)
 {
-	uint64_t	i;
-
 	if ((uint64_t)st->st_dev != e->dev || (uint64_t)st->st_ino != e->ino)
 		return "it is another file (device and inode differ)";
 	if ((uint64_t)st->st_size != e->size)
 		return "its size differs";
 	if (r == NULL)
 		return NULL;
-	if (gguf_hash(r, (size_t)e->off) != e->h_pre ||
-	    gguf_hash(r + e->off + e->len, (size_t)(e->region - e->off -
-	    e->len)) != e->h_post)
-		return "its header differs outside the saved range";
-	for (i = 0; i < e->len; i++)
-		if (r[e->off + i] != e->old[i] && r[e->off + i] != e->nw[i])
-			return "its header holds bytes the save never wrote";
-	return NULL;
+	return gguf_region_check(r, e->off, e->len, e->region, e->h_pre,
+	    e->h_post, e->old, e->nw);
 }
 
 /* Puts the old bytes of a shard saved in place back, if it needs them. */
