@@ -232,6 +232,13 @@ else
 	skip "ggml oracle unavailable"
 fi
 
+# fresh DIR: DIR holds a copy of the original set, and nothing else.
+fresh() {
+	rm -rf "$1"
+	mkdir "$1"
+	cp "$scratch/orig/"* "$1/"
+}
+
 # state DIR: "old", "new", or "mixed" (a shard of neither, or of both);
 # new is the set $newref.
 newref=$new
@@ -258,9 +265,7 @@ run_faults() {
 		clean=0
 		while [ "$n" -lt 300 ] && [ "$clean" -lt 2 ]; do
 			f=$scratch/f
-			rm -rf "$f"
-			mkdir "$f"
-			cp "$scratch/orig/"* "$f/"
+			fresh "$f"
 			GGUFED_FAULT="$op:$n:$1" $edit "$f" $S2 \
 			    >/dev/null 2>"$scratch/ferr"
 			st=$?
@@ -319,9 +324,7 @@ for step in set-journal-written set-shard-renamed set-shard-written \
     set-torn; do
 	for k in 1 2 3; do
 		f=$scratch/f
-		rm -rf "$f"
-		mkdir "$f"
-		cp "$scratch/orig/"* "$f/"
+		fresh "$f"
 		GGUFED_FAULT=$step edit_set "$f" $S1 2>/dev/null
 		st=$?
 		"$GGUFED" info "$f/m-0000$k-of-00003.gguf" >/dev/null \
@@ -377,9 +380,7 @@ run_faults EIO
 ok $bad "both in place: EIO at each call ($runs runs): old or new after recover"
 for step in set-shard-written set-torn; do
 	f=$scratch/f
-	rm -rf "$f"
-	mkdir "$f"
-	cp "$scratch/orig/"* "$f/"
+	fresh "$f"
 	GGUFED_FAULT=$step edit_inplace "$f" $S3 2>/dev/null
 	st=$?
 	s=$(state "$f")
@@ -392,9 +393,7 @@ done
 # A shard saved in place, then changed by someone else before the
 # recovery: not the file the journal saved, so nothing is rolled back.
 f=$scratch/f
-rm -rf "$f"
-mkdir "$f"
-cp "$scratch/orig/"* "$f/"
+fresh "$f"
 GGUFED_FAULT=set-torn edit_inplace "$f" $S3 2>/dev/null
 printf x >>"$f/$S1"
 cp "$f/$S1" "$scratch/s1.changed"
@@ -411,13 +410,9 @@ edit=edit_set
 # A save that committed and died before removing its backups: they go
 # with the next recover; the set is the new one.
 f=$scratch/f
-rm -rf "$f"
-mkdir "$f"
-cp "$scratch/orig/"* "$f/"
+fresh "$f"
 n_unlink=$(GGUFED_FAULT=unlink:1:crash edit_set "$f" $S1 2>/dev/null; echo $?)
-rm -rf "$f"
-mkdir "$f"
-cp "$scratch/orig/"* "$f/"
+fresh "$f"
 # The commit is the first unlink of the save (the journal); the second
 # removes a backup (shard 2's: shards 1 and 3 are saved in place).
 GGUFED_FAULT=unlink:2:crash edit_set "$f" $S1 2>/dev/null
