@@ -1,8 +1,8 @@
 /*
  * dequant_x86.c - decoders written with AVX2 and F16C instructions, for the
- * most used tensor types (F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K,
- * Q5_K, Q6_K, and the 4-bit codebook types IQ4_NL, IQ4_XS, MXFP4), chosen
- * at run time when the CPU has both.
+ * most used tensor types (F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, the
+ * K-quants Q2_K and Q4_K to Q6_K, and the 4-bit codebook types IQ4_NL,
+ * IQ4_XS, MXFP4), chosen at run time when the CPU has both.
  *
  * Exactness. Each decoder performs the portable decoder's float32
  * operations (dequant.c) on the same operands, in the same order, eight
@@ -10,6 +10,8 @@
  * rounds twice, so "fma" is deliberately not among the target features,
  * and the build passes -ffp-contract=off), integers converted to float
  * exactly, multiplications that are commutative written either way.
+ * Where a quant takes only a few values (Q2_K), the few results of a scale
+ * are computed that way, once, and looked up.
  * Halves are widened with F16C, which is exact for every finite value,
  * subnormals included, and for infinities; it sets the quiet bit of a
  * signalling NaN, which the portable decoder keeps as it is. A block
@@ -473,6 +475,97 @@ v_q6_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /*
+ * The types whose quants take a few values (Q2_K's 2-bit codes): per scale,
+ * each possible value is computed once with the portable decoder's
+ * operations, and each element picks its own from the table with vpermps,
+ * which reads the low 3 bits of a 32-bit index. A table of four values
+ * holds them twice, so a 2-bit code shifted into the low bits needs no
+ * mask.
+ */
+
+/* The 8 bytes at p as 32-bit indices. */
+AVX2 static inline __m256i
+ld8_idx(const uint8_t *p)
+{
+	return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
+}
+
+/* Eight floats of table t, picked by the low 3 bits of the lanes of x. */
+AVX2 static inline void
+put8_tab(float *y, __m256 t, __m256i x)
+{
+	_mm256_storeu_ps(y, _mm256_permutevar8x32_ps(t, x));
+}
+
+/*
+ * Q2_K's four values of sub-block i: dl[i] * (float)q - ml[i], q = 0..3
+ * (the scales broadcast from memory: loads, not shuffles).
+ */
+AVX2 static inline __m256
+q2_K_tab(const float *dl, const float *ml, int i)
+{
+	const __m256	k = _mm256_setr_ps(0, 1, 2, 3, 0, 1, 2, 3);
+
+	return _mm256_sub_ps(_mm256_mul_ps(_mm256_broadcast_ss(dl + i), k),
+	    _mm256_broadcast_ss(ml + i));
+}
+
+/*
+ * The four 2-bit codes of 8 bytes (bits 0-1, 2-3, 4-5, 6-7), each from
+ * its table, to y, y + 32, y + 64, y + 96: the element order of Q2_K.
+ * The shifts are written out so that they are immediates.
+ */
+AVX2 static inline void
+put8x4_2bit(float *y, const uint8_t *p, __m256 t0, __m256 t1, __m256 t2,
+    __m256 t3)
+{
+	__m256i	x = ld8_idx(p);
+
+	put8_tab(y, t0, x);
+	put8_tab(y + 32, t1, _mm256_srli_epi32(x, 2));
+	put8_tab(y + 64, t2, _mm256_srli_epi32(x, 4));
+	put8_tab(y + 96, t3, _mm256_srli_epi32(x, 6));
+}
+
+/*
+ * Q2_K: of each 128 elements, the four runs of 32 take bits 0-1, 2-3, 4-5,
+ * 6-7 of the same 32 bytes, with a scale and min for each 16.
+ */
+AVX2 static void
+v_q2_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m128i	m4 = _mm_set1_epi8(0x0f);
+	const uint8_t	*q;
+	__m256		t0, t1, t2, t3;
+	__m128i		sc;
+	uint64_t	i;
+	float		dl[16], ml[16];
+	int		n, h, is;
+
+	for (i = 0; i < nb; i++, s += 84) {
+		/* the 16 d * (float)scale and dmin * (float)min at once */
+		sc = _mm_loadu_si128((const __m128i *)s);
+		put16_s_d(dl, _mm_and_si128(sc, m4), half(s + 80));
+		put16_s_d(ml, _mm_and_si128(_mm_srli_epi16(sc, 4), m4),
+		    half(s + 82));
+		q = s + 16;
+		for (n = 0; n < 2; n++, y += 128) {
+			/* h: the first or second 16 of each run */
+			for (h = 0; h < 2; h++, q += 16) {
+				is = 8 * n + h;
+				t0 = q2_K_tab(dl, ml, is);
+				t1 = q2_K_tab(dl, ml, is + 2);
+				t2 = q2_K_tab(dl, ml, is + 4);
+				t3 = q2_K_tab(dl, ml, is + 6);
+				put8x4_2bit(y + 16 * h, q, t0, t1, t2, t3);
+				put8x4_2bit(y + 16 * h + 8, q + 8, t0, t1, t2,
+				    t3);
+			}
+		}
+	}
+}
+
+/*
  * AVX2 as the compiler's runtime knows it (which includes the operating
  * system saving the registers), and F16C from CPUID leaf 1 (ECX bit 29):
  * not every compiler's __builtin_cpu_supports knows "f16c".
@@ -505,6 +598,7 @@ gguf_dq_vec(uint32_t type, const char **isa)
 	case GGUF_T_Q4_1:	fn = v_q4_1; break;
 	case GGUF_T_Q5_0:	fn = v_q5_0; break;
 	case GGUF_T_Q5_1:	fn = v_q5_1; break;
+	case GGUF_T_Q2_K:	fn = v_q2_K; break;
 	case GGUF_T_Q4_K:	fn = v_q4_K; break;
 	case GGUF_T_Q5_K:	fn = v_q5_K; break;
 	case GGUF_T_Q6_K:	fn = v_q6_K; break;
