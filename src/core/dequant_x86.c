@@ -1,8 +1,8 @@
 /*
  * dequant_x86.c - decoders written with AVX2 and F16C instructions, for the
  * most used tensor types (F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, the
- * K-quants Q2_K and Q4_K to Q6_K, and the 4-bit codebook types IQ4_NL,
- * IQ4_XS, MXFP4), chosen at run time when the CPU has both.
+ * K-quants Q2_K to Q6_K, and the 4-bit codebook types IQ4_NL, IQ4_XS,
+ * MXFP4), chosen at run time when the CPU has both.
  *
  * Exactness. Each decoder performs the portable decoder's float32
  * operations (dequant.c) on the same operands, in the same order, eight
@@ -10,8 +10,8 @@
  * rounds twice, so "fma" is deliberately not among the target features,
  * and the build passes -ffp-contract=off), integers converted to float
  * exactly, multiplications that are commutative written either way.
- * Where a quant takes only a few values (Q2_K), the few results of a scale
- * are computed that way, once, and looked up.
+ * Where a quant takes only a few values (Q2_K, Q3_K), the few results of a
+ * scale are computed that way, once, and looked up.
  * Halves are widened with F16C, which is exact for every finite value,
  * subnormals included, and for infinities; it sets the quiet bit of a
  * signalling NaN, which the portable decoder keeps as it is. A block
@@ -475,12 +475,12 @@ v_q6_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /*
- * The types whose quants take a few values (Q2_K's 2-bit codes): per scale,
- * each possible value is computed once with the portable decoder's
- * operations, and each element picks its own from the table with vpermps,
- * which reads the low 3 bits of a 32-bit index. A table of four values
- * holds them twice, so a 2-bit code shifted into the low bits needs no
- * mask.
+ * The types whose quants take a few values (2-bit codes, Q3_K's 3 bits):
+ * per scale, each possible value is computed once with the portable
+ * decoder's operations, and each element picks its own from the table with
+ * vpermps, which reads the low 3 bits of a 32-bit index. A table of four
+ * values holds them twice, so a 2-bit code shifted into the low bits needs
+ * no mask.
  */
 
 /* The 8 bytes at p as 32-bit indices. */
@@ -566,6 +566,100 @@ v_q2_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /*
+ * Q3_K's eight values of sub-block i, dl[i] * (float)v for v = -4..3, at
+ * index v + 4: the 2-bit code, plus 4 when the high bit is set.
+ */
+AVX2 static inline __m256
+q3_K_tab(const float *dl, int i)
+{
+	const __m256	k = _mm256_setr_ps(-4, -3, -2, -1, 0, 1, 2, 3);
+
+	return _mm256_mul_ps(_mm256_broadcast_ss(dl + i), k);
+}
+
+/*
+ * The 16 signed 6-bit scales of Q3_K from its 12 bytes, as bytes: low
+ * nibbles in bytes 0..7 (scales 0..7 low, 8..15 high nibble), and bits
+ * 2(i / 4), 2(i / 4) + 1 of byte 8 + i % 4 on top, minus 32.
+ */
+AVX2 static inline __m128i
+q3_K_scales(const uint8_t *p)
+{
+	const __m128i	m4 = _mm_set1_epi8(0x0f), m3 = _mm_set1_epi8(3);
+	__m128i		lo = _mm_loadl_epi64((const __m128i *)p), hi;
+	uint32_t	w;
+
+	memcpy(&w, p + 8, sizeof w);
+	lo = _mm_unpacklo_epi64(_mm_and_si128(lo, m4),
+	    _mm_and_si128(_mm_srli_epi16(lo, 4), m4));
+	hi = _mm_and_si128(_mm_srlv_epi32(_mm_set1_epi32((int)w),
+	    _mm_setr_epi32(0, 2, 4, 6)), m3);
+	return _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)),
+	    _mm_set1_epi8(32));
+}
+
+/*
+ * Eight elements of each of the four runs of a Q3_K half: code bits 2j,
+ * 2j + 1 of x and high bit j of h (h already shifted down by 4 for the
+ * second half), moved to index bits 0-1 and 2.
+ */
+AVX2 static inline void
+q3_K_put8x4(float *y, __m256i x, __m256i h, __m256 t0, __m256 t1,
+    __m256 t2, __m256 t3)
+{
+	const __m256i	m3 = _mm256_set1_epi32(3), m4 = _mm256_set1_epi32(4);
+
+	put8_tab(y, t0, _mm256_or_si256(_mm256_and_si256(x, m3),
+	    _mm256_and_si256(_mm256_slli_epi32(h, 2), m4)));
+	put8_tab(y + 32, t1, _mm256_or_si256(_mm256_and_si256(
+	    _mm256_srli_epi32(x, 2), m3),
+	    _mm256_and_si256(_mm256_slli_epi32(h, 1), m4)));
+	put8_tab(y + 64, t2, _mm256_or_si256(_mm256_and_si256(
+	    _mm256_srli_epi32(x, 4), m3), _mm256_and_si256(h, m4)));
+	put8_tab(y + 96, t3, _mm256_or_si256(_mm256_srli_epi32(x, 6),
+	    _mm256_and_si256(_mm256_srli_epi32(h, 1), m4)));
+}
+
+/*
+ * Q3_K: as Q2_K, with a high bit per element (bit 4n + j of hm[l] for
+ * element l of run j of half n) that takes 4 off when clear, and a signed
+ * scale per 16 elements: dl * (float)v.
+ */
+AVX2 static void
+v_q3_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const uint8_t	*q;
+	__m256i		h[4];
+	__m256		t0, t1, t2, t3;
+	uint64_t	i;
+	float		dl[16];
+	int		n, c, hf, is;
+
+	for (i = 0; i < nb; i++, s += 110) {
+		/* the 16 d * (float)scale at once */
+		put16_s_d(dl, q3_K_scales(s + 96), half(s + 108));
+		for (c = 0; c < 4; c++)
+			h[c] = ld8_idx(s + 8 * c);
+		q = s + 32;
+		for (n = 0; n < 2; n++, y += 128) {
+			/* hf: the first or second 16 of each run */
+			for (hf = 0; hf < 2; hf++) {
+				is = 8 * n + hf;
+				t0 = q3_K_tab(dl, is);
+				t1 = q3_K_tab(dl, is + 2);
+				t2 = q3_K_tab(dl, is + 4);
+				t3 = q3_K_tab(dl, is + 6);
+				for (c = 2 * hf; c < 2 * hf + 2; c++, q += 8) {
+					q3_K_put8x4(y + 8 * c, ld8_idx(q),
+					    h[c], t0, t1, t2, t3);
+					h[c] = _mm256_srli_epi32(h[c], 4);
+				}
+			}
+		}
+	}
+}
+
+/*
  * AVX2 as the compiler's runtime knows it (which includes the operating
  * system saving the registers), and F16C from CPUID leaf 1 (ECX bit 29):
  * not every compiler's __builtin_cpu_supports knows "f16c".
@@ -599,6 +693,7 @@ gguf_dq_vec(uint32_t type, const char **isa)
 	case GGUF_T_Q5_0:	fn = v_q5_0; break;
 	case GGUF_T_Q5_1:	fn = v_q5_1; break;
 	case GGUF_T_Q2_K:	fn = v_q2_K; break;
+	case GGUF_T_Q3_K:	fn = v_q3_K; break;
 	case GGUF_T_Q4_K:	fn = v_q4_K; break;
 	case GGUF_T_Q5_K:	fn = v_q5_K; break;
 	case GGUF_T_Q6_K:	fn = v_q6_K; break;
