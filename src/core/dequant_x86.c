@@ -1,8 +1,8 @@
 /*
  * dequant_x86.c - decoders written with AVX2 and F16C instructions, for the
  * most used tensor types (F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, the
- * K-quants Q2_K to Q6_K, and the 4-bit codebook types IQ4_NL, IQ4_XS,
- * MXFP4), chosen at run time when the CPU has both.
+ * K-quants Q2_K to Q6_K and Q8_K, and the 4-bit codebook types IQ4_NL,
+ * IQ4_XS, MXFP4), chosen at run time when the CPU has both.
  *
  * Exactness. Each decoder performs the portable decoder's float32
  * operations (dequant.c) on the same operands, in the same order, eight
@@ -660,6 +660,30 @@ v_q3_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /*
+ * Q8_K: d * (float)q, d a float. Each 8 bytes are widened as they are
+ * loaded (one instruction, no shuffle to reach the upper ones).
+ */
+AVX2 static void
+v_q8_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	__m256		d;
+	uint64_t	i;
+	float		f;
+	int		j;
+
+	for (i = 0; i < nb; i++, s += 292) {
+		memcpy(&f, s, sizeof f);
+		d = _mm256_set1_ps(f);
+		for (j = 4; j < 260; j += 16, y += 16) {
+			put8_s_d(y, _mm_loadl_epi64((const __m128i *)(s + j)),
+			    d);
+			put8_s_d(y + 8, _mm_loadl_epi64((const __m128i *)(s +
+			    j + 8)), d);
+		}
+	}
+}
+
+/*
  * AVX2 as the compiler's runtime knows it (which includes the operating
  * system saving the registers), and F16C from CPUID leaf 1 (ECX bit 29):
  * not every compiler's __builtin_cpu_supports knows "f16c".
@@ -697,6 +721,7 @@ gguf_dq_vec(uint32_t type, const char **isa)
 	case GGUF_T_Q4_K:	fn = v_q4_K; break;
 	case GGUF_T_Q5_K:	fn = v_q5_K; break;
 	case GGUF_T_Q6_K:	fn = v_q6_K; break;
+	case GGUF_T_Q8_K:	fn = v_q8_K; break;
 	case GGUF_T_IQ4_NL:	fn = v_iq4_nl; break;
 	case GGUF_T_IQ4_XS:	fn = v_iq4_xs; break;
 	case GGUF_T_MXFP4:	fn = v_mxfp4; break;
