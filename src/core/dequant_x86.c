@@ -1,8 +1,9 @@
 /*
  * dequant_x86.c - decoders written with AVX2 and F16C instructions, for the
  * most used tensor types (F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, the
- * K-quants Q2_K to Q6_K and Q8_K, and the 4-bit codebook types IQ4_NL,
- * IQ4_XS, MXFP4), chosen at run time when the CPU has both.
+ * K-quants Q2_K to Q6_K and Q8_K, the 4-bit codebook types IQ4_NL, IQ4_XS,
+ * MXFP4, and the ternary TQ1_0, TQ2_0), chosen at run time when the CPU
+ * has both.
  *
  * Exactness. Each decoder performs the portable decoder's float32
  * operations (dequant.c) on the same operands, in the same order, eight
@@ -10,8 +11,8 @@
  * rounds twice, so "fma" is deliberately not among the target features,
  * and the build passes -ffp-contract=off), integers converted to float
  * exactly, multiplications that are commutative written either way.
- * Where a quant takes only a few values (Q2_K, Q3_K), the few results of a
- * scale are computed that way, once, and looked up.
+ * Where a quant takes only a few values (Q2_K, Q3_K, the ternary types),
+ * the few results of a scale are computed that way, once, and looked up.
  * Halves are widened with F16C, which is exact for every finite value,
  * subnormals included, and for infinities; it sets the quiet bit of a
  * signalling NaN, which the portable decoder keeps as it is. A block
@@ -475,8 +476,8 @@ v_q6_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /*
- * The types whose quants take a few values (2-bit codes, Q3_K's 3 bits):
- * per scale, each possible value is computed once with the portable
+ * The types whose quants take a few values (2-bit codes, Q3_K's 3 bits,
+ * trits): per scale, each possible value is computed once with the portable
  * decoder's operations, and each element picks its own from the table with
  * vpermps, which reads the low 3 bits of a 32-bit index. A table of four
  * values holds them twice, so a 2-bit code shifted into the low bits needs
@@ -512,8 +513,8 @@ q2_K_tab(const float *dl, const float *ml, int i)
 
 /*
  * The four 2-bit codes of 8 bytes (bits 0-1, 2-3, 4-5, 6-7), each from
- * its table, to y, y + 32, y + 64, y + 96: the element order of Q2_K.
- * The shifts are written out so that they are immediates.
+ * its table, to y, y + 32, y + 64, y + 96: the element order of Q2_K and
+ * TQ2_0. The shifts are written out so that they are immediates.
  */
 AVX2 static inline void
 put8x4_2bit(float *y, const uint8_t *p, __m256 t0, __m256 t1, __m256 t2,
@@ -683,6 +684,94 @@ v_q8_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	}
 }
 
+/* ------------------------------------------------------- ternary types */
+
+/*
+ * TQ1_0's trits, in 32-bit lanes: a byte q is a fixed-point fraction,
+ * 3q >> 8 its top trit and 3q mod 256 the fraction of the next, so one
+ * tripling gives both (the portable decoder multiplies the byte by 3^n
+ * mod 256 instead: the same fraction). The table holds (float)(k - 1) * d.
+ */
+AVX2 static inline __m256i
+tq1_next(float *y, __m256i q, __m256 t)
+{
+	__m256i	q3 = _mm256_add_epi32(q, _mm256_add_epi32(q, q));
+
+	put8_tab(y, t, _mm256_srli_epi32(q3, 8));
+	return _mm256_and_si256(q3, _mm256_set1_epi32(0xff));
+}
+
+/* The five trits of 8 bytes, to y, y + stride, ... y + 4 * stride. */
+AVX2 static inline void
+tq1_put8x5(float *y, const uint8_t *p, int stride, __m256 t)
+{
+	__m256i	q = ld8_idx(p);
+
+	q = tq1_next(y, q, t);
+	q = tq1_next(y + stride, q, t);
+	q = tq1_next(y + 2 * stride, q, t);
+	q = tq1_next(y + 3 * stride, q, t);
+	(void)tq1_next(y + 4 * stride, q, t);
+}
+
+/*
+ * TQ1_0: 32 bytes of 5 trits (element 32n + m: trit n of byte m), 16 more
+ * (160 + 16n + m), then 4 of 4 trits (240 + 4n + m). Of the last four
+ * bytes, trits 0 and 1 are one vector (the bytes in lanes 0-3, the bytes
+ * times 3 mod 256 in lanes 4-7), trits 2 and 3 another.
+ */
+AVX2 static void
+v_tq1_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m256	k = _mm256_setr_ps(-1, 0, 1, 0, 0, 0, 0, 0);
+	const __m256i	m8 = _mm256_set1_epi32(0xff);
+	__m256		t;
+	__m256i		q, q3;
+	uint64_t	i;
+	uint32_t	w;
+
+	for (i = 0; i < nb; i++, s += 54, y += 256) {
+		t = _mm256_mul_ps(k, _mm256_set1_ps(half(s + 52)));
+		tq1_put8x5(y, s, 32, t);
+		tq1_put8x5(y + 8, s + 8, 32, t);
+		tq1_put8x5(y + 16, s + 16, 32, t);
+		tq1_put8x5(y + 24, s + 24, 32, t);
+		tq1_put8x5(y + 160, s + 32, 16, t);
+		tq1_put8x5(y + 168, s + 40, 16, t);
+		memcpy(&w, s + 48, sizeof w);
+		q = _mm256_cvtepu8_epi32(_mm_set1_epi32((int)w));
+		q = _mm256_blend_epi32(q, _mm256_and_si256(_mm256_add_epi32(q,
+		    _mm256_add_epi32(q, q)), m8), 0xf0);
+		q3 = _mm256_add_epi32(q, _mm256_add_epi32(q, q));
+		put8_tab(y + 240, t, _mm256_srli_epi32(q3, 8));
+		/* times 9 and 27 mod 256 */
+		q = _mm256_and_si256(_mm256_add_epi32(q3, _mm256_add_epi32(q3,
+		    q3)), m8);
+		q3 = _mm256_add_epi32(q, _mm256_add_epi32(q, q));
+		put8_tab(y + 248, t, _mm256_srli_epi32(q3, 8));
+	}
+}
+
+/*
+ * TQ2_0: (float)(q - 1) * d; of each 128 elements, the four runs of 32
+ * take bits 0-1, 2-3, 4-5, 6-7 of the same 32 bytes.
+ */
+AVX2 static void
+v_tq2_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m256	k = _mm256_setr_ps(-1, 0, 1, 2, -1, 0, 1, 2);
+	__m256		t;
+	uint64_t	i;
+	int		c;
+
+	for (i = 0; i < nb; i++, s += 66, y += 256) {
+		t = _mm256_mul_ps(k, _mm256_set1_ps(half(s + 64)));
+		for (c = 0; c < 8; c++)
+			put8x4_2bit(y + 128 * (c / 4) + 8 * (c % 4), s + 8 * c,
+			    t, t, t, t);
+	}
+}
+
 /*
  * AVX2 as the compiler's runtime knows it (which includes the operating
  * system saving the registers), and F16C from CPUID leaf 1 (ECX bit 29):
@@ -725,6 +814,8 @@ gguf_dq_vec(uint32_t type, const char **isa)
 	case GGUF_T_IQ4_NL:	fn = v_iq4_nl; break;
 	case GGUF_T_IQ4_XS:	fn = v_iq4_xs; break;
 	case GGUF_T_MXFP4:	fn = v_mxfp4; break;
+	case GGUF_T_TQ1_0:	fn = v_tq1_0; break;
+	case GGUF_T_TQ2_0:	fn = v_tq2_0; break;
 	default:		return NULL;
 	}
 	if (isa != NULL)
