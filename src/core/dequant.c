@@ -308,6 +308,17 @@ gguf_dq_f16_ref(const uint8_t *s, float *y, uint64_t n)
 	dq_f16(s, y, n);
 }
 
+const float *
+gguf_dq_grid(uint32_t type)
+{
+	tables();
+	switch (type) {
+	case GGUF_T_IQ2_XXS:	return tab.iq2xxs[0];
+	case GGUF_T_IQ3_XXS:	return tab.iq3xxs[0];
+	default:		return NULL;
+	}
+}
+
 DQ_CLONES static void
 dq_f16_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 {

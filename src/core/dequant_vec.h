@@ -28,6 +28,12 @@ gguf_dq_fn	*gguf_dq_vec(uint32_t type, const char **isa);
 void		 gguf_dq_f16_ref(const uint8_t *, float *, uint64_t);
 
 /*
+ * The grid of IQ2_XXS (8 floats an entry) or IQ3_XXS (4), as the portable
+ * decoders hold it, built on first use; NULL for other types.
+ */
+const float	*gguf_dq_grid(uint32_t type);
+
+/*
  * The 6-bit scale and min of sub-block j (0..7) of Q4_K and Q5_K: the first
  * four in the low 6 bits of bytes 0..7, the last four split between the
  * nibbles of bytes 8..11 and the top 2 bits of bytes 0..7.

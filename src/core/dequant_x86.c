@@ -1,9 +1,9 @@
 /*
  * dequant_x86.c - decoders written with AVX2 and F16C instructions, for the
  * most used tensor types (F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, the
- * K-quants Q2_K to Q6_K and Q8_K, the 4-bit codebook types IQ4_NL, IQ4_XS,
- * MXFP4, and the ternary TQ1_0, TQ2_0), chosen at run time when the CPU
- * has both.
+ * K-quants Q2_K to Q6_K and Q8_K, the i-quants IQ2_XXS and IQ3_XXS, the
+ * 4-bit codebook types IQ4_NL, IQ4_XS, MXFP4, and the ternary TQ1_0,
+ * TQ2_0), chosen at run time when the CPU has both.
  *
  * Exactness. Each decoder performs the portable decoder's float32
  * operations (dequant.c) on the same operands, in the same order, eight
@@ -772,6 +772,135 @@ v_tq2_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	}
 }
 
+/* ------------------------------------------------------------ i-quants */
+
+/*
+ * IQ2_XXS and IQ3_XXS keep, per 32 elements, a u32 of four groups of 7
+ * sign bits (bits 0-27) and a 4-bit scale (bits 28-31). The eight of a
+ * block are decoded together: the eight db = d * (0.5f + (float)scale) *
+ * f, in the portable decoder's order, and the eight sign words, each
+ * group spread to a byte and completed with its even parity in bit 7
+ * (the folds stay inside each byte), as gguf_iq_signs does one at a time.
+ */
+AVX2 static inline void
+iq_xxs_aux(__m256i aux, float d, float f, float *db, uint32_t *sw)
+{
+	const __m256i	m7 = _mm256_set1_epi32(0x7f);
+	__m256		x = _mm256_cvtepi32_ps(_mm256_srli_epi32(aux, 28));
+	__m256i		w, p;
+
+	_mm256_storeu_ps(db, _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(d),
+	    _mm256_add_ps(_mm256_set1_ps(0.5f), x)), _mm256_set1_ps(f)));
+	w = _mm256_or_si256(
+	    _mm256_or_si256(_mm256_and_si256(aux, m7),
+	    _mm256_and_si256(_mm256_slli_epi32(aux, 1), _mm256_slli_epi32(m7,
+	    8))),
+	    _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(aux, 2),
+	    _mm256_slli_epi32(m7, 16)), _mm256_and_si256(_mm256_slli_epi32(aux,
+	    3), _mm256_slli_epi32(m7, 24))));
+	p = _mm256_xor_si256(w, _mm256_srli_epi32(w, 4));
+	p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 2));
+	p = _mm256_xor_si256(p, _mm256_srli_epi32(p, 1));
+	w = _mm256_or_si256(w, _mm256_slli_epi32(_mm256_and_si256(p,
+	    _mm256_set1_epi32(0x01010101)), 7));
+	_mm256_storeu_si256((__m256i *)sw, w);
+}
+
+/*
+ * Eight elements of an i-quant: db * g for the 8 grid floats g (the
+ * portable decoder's table), the sign bit flipped where bit j of byte l
+ * of lane j of w is set (the portable decoder flips it too; ggml
+ * multiplies by -1: the same). A shift per lane brings that bit to the
+ * sign bit; l is a constant wherever this is inlined, and so the shifts.
+ */
+AVX2 static inline void
+put8_grid(float *y, __m256 g, __m256 db, __m256i w, int l)
+{
+	const __m256i	up = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
+	const __m256i	sign = _mm256_set1_epi32((int)0x80000000u);
+	__m256i		m;
+
+	m = _mm256_and_si256(_mm256_sllv_epi32(w, _mm256_sub_epi32(up,
+	    _mm256_set1_epi32(8 * l))), sign);
+	_mm256_storeu_ps(y, _mm256_xor_ps(_mm256_mul_ps(db, g),
+	    _mm256_castsi256_ps(m)));
+}
+
+/*
+ * IQ2_XXS: half d; per 32 elements 4 grid bytes and the u32 of signs and
+ * scale (the odd u32 of the 64 bytes after d).
+ */
+AVX2 static void
+v_iq2_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const float	*grid = gguf_dq_grid(GGUF_T_IQ2_XXS);
+	const uint8_t	*q;
+	__m256		db;
+	__m256i		w, a, b;
+	uint64_t	i;
+	uint32_t	sw[8];
+	float		dbs[8];
+	int		ib;
+
+	for (i = 0; i < nb; i++, s += 66) {
+		a = _mm256_loadu_si256((const __m256i *)(s + 2));
+		b = _mm256_loadu_si256((const __m256i *)(s + 34));
+		/* u32 1, 3 of a, 1, 3 of b, 5, 7 of a, 5, 7 of b: reorder */
+		a = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a),
+		    _mm256_castsi256_ps(b), _MM_SHUFFLE(3, 1, 3, 1)));
+		iq_xxs_aux(_mm256_permute4x64_epi64(a, _MM_SHUFFLE(3, 1, 2, 0)),
+		    half(s), 0.25f, dbs, sw);
+		for (ib = 0, q = s + 2; ib < 8; ib++, q += 8, y += 32) {
+			db = _mm256_broadcast_ss(dbs + ib);
+			w = _mm256_set1_epi32((int)sw[ib]);
+			put8_grid(y, _mm256_loadu_ps(grid + 8 * q[0]), db, w, 0);
+			put8_grid(y + 8, _mm256_loadu_ps(grid + 8 * q[1]), db, w,
+			    1);
+			put8_grid(y + 16, _mm256_loadu_ps(grid + 8 * q[2]), db, w,
+			    2);
+			put8_grid(y + 24, _mm256_loadu_ps(grid + 8 * q[3]), db, w,
+			    3);
+		}
+	}
+}
+
+/* Two 4-float entries of an IQ3 grid, for grid bytes q[0], q[1]. */
+AVX2 static inline __m256
+iq3_grid2(const float *grid, const uint8_t *q)
+{
+	return _mm256_loadu2_m128(grid + 4 * q[1], grid + 4 * q[0]);
+}
+
+/*
+ * IQ3_XXS: half d, 64 grid bytes (a 4-float entry each, two to 8
+ * elements), then the eight u32 of signs and scales.
+ */
+AVX2 static void
+v_iq3_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const float	*grid = gguf_dq_grid(GGUF_T_IQ3_XXS);
+	const uint8_t	*q;
+	__m256		db;
+	__m256i		w;
+	uint64_t	i;
+	uint32_t	sw[8];
+	float		dbs[8];
+	int		ib;
+
+	for (i = 0; i < nb; i++, s += 98) {
+		iq_xxs_aux(_mm256_loadu_si256((const __m256i *)(s + 66)),
+		    half(s), 0.5f, dbs, sw);
+		for (ib = 0, q = s + 2; ib < 8; ib++, q += 8, y += 32) {
+			db = _mm256_broadcast_ss(dbs + ib);
+			w = _mm256_set1_epi32((int)sw[ib]);
+			put8_grid(y, iq3_grid2(grid, q), db, w, 0);
+			put8_grid(y + 8, iq3_grid2(grid, q + 2), db, w, 1);
+			put8_grid(y + 16, iq3_grid2(grid, q + 4), db, w, 2);
+			put8_grid(y + 24, iq3_grid2(grid, q + 6), db, w, 3);
+		}
+	}
+}
+
 /*
  * AVX2 as the compiler's runtime knows it (which includes the operating
  * system saving the registers), and F16C from CPUID leaf 1 (ECX bit 29):
@@ -811,6 +940,8 @@ gguf_dq_vec(uint32_t type, const char **isa)
 	case GGUF_T_Q5_K:	fn = v_q5_K; break;
 	case GGUF_T_Q6_K:	fn = v_q6_K; break;
 	case GGUF_T_Q8_K:	fn = v_q8_K; break;
+	case GGUF_T_IQ2_XXS:	fn = v_iq2_xxs; break;
+	case GGUF_T_IQ3_XXS:	fn = v_iq3_xxs; break;
 	case GGUF_T_IQ4_NL:	fn = v_iq4_nl; break;
 	case GGUF_T_IQ4_XS:	fn = v_iq4_xs; break;
 	case GGUF_T_MXFP4:	fn = v_mxfp4; break;
