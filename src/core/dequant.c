@@ -314,7 +314,10 @@ gguf_dq_grid(uint32_t type)
 	tables();
 	switch (type) {
 	case GGUF_T_IQ2_XXS:	return tab.iq2xxs[0];
+	case GGUF_T_IQ2_XS:	return tab.iq2xs[0];
+	case GGUF_T_IQ2_S:	return tab.iq2s[0];
 	case GGUF_T_IQ3_XXS:	return tab.iq3xxs[0];
+	case GGUF_T_IQ3_S:	return tab.iq3s[0];
 	default:		return NULL;
 	}
 }

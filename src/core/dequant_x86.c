@@ -1,9 +1,9 @@
 /*
  * dequant_x86.c - decoders written with AVX2 and F16C instructions, for the
  * most used tensor types (F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, the
- * K-quants Q2_K to Q6_K and Q8_K, the i-quants IQ2_XXS and IQ3_XXS, the
- * 4-bit codebook types IQ4_NL, IQ4_XS, MXFP4, and the ternary TQ1_0,
- * TQ2_0), chosen at run time when the CPU has both.
+ * K-quants Q2_K to Q6_K and Q8_K, the i-quants IQ2_XXS, IQ2_XS, IQ2_S,
+ * IQ3_XXS, IQ3_S, the 4-bit codebook types IQ4_NL, IQ4_XS, MXFP4, and the
+ * ternary TQ1_0, TQ2_0), chosen at run time when the CPU has both.
  *
  * Exactness. Each decoder performs the portable decoder's float32
  * operations (dequant.c) on the same operands, in the same order, eight
@@ -902,6 +902,170 @@ v_iq3_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /*
+ * The 16 db of IQ2_XS and IQ2_S, d * (0.5f + (float)nibble) * 0.25f in
+ * the portable decoder's order, from the 8 scale bytes at p, low nibble
+ * first (the first and second 16 elements of each 32).
+ */
+AVX2 static inline void
+iq2_db16(const uint8_t *p, float d, float *db)
+{
+	const __m128i	m4 = _mm_set1_epi8(0x0f);
+	const __m256	dv = _mm256_set1_ps(d), half1 = _mm256_set1_ps(0.5f);
+	const __m256	quarter = _mm256_set1_ps(0.25f);
+	__m128i		v = _mm_loadl_epi64((const __m128i *)p), n;
+	__m256		x;
+
+	n = _mm_unpacklo_epi8(_mm_and_si128(v, m4),
+	    _mm_and_si128(_mm_srli_epi16(v, 4), m4));
+	x = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(n));
+	_mm256_storeu_ps(db, _mm256_mul_ps(_mm256_mul_ps(dv,
+	    _mm256_add_ps(half1, x)), quarter));
+	x = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(n, 8)));
+	_mm256_storeu_ps(db + 8, _mm256_mul_ps(_mm256_mul_ps(dv,
+	    _mm256_add_ps(half1, x)), quarter));
+}
+
+/*
+ * The sign bytes of 16 IQ2_XS u16 (their top 7 bits, completed with the
+ * even parity in bit 7 by folds that stay inside the byte), one per
+ * 16-bit lane.
+ */
+AVX2 static inline __m256i
+iq2_xs_signs16(__m256i v)
+{
+	__m256i	p;
+
+	v = _mm256_srli_epi16(v, 9);
+	p = _mm256_xor_si256(v, _mm256_srli_epi16(v, 4));
+	p = _mm256_xor_si256(p, _mm256_srli_epi16(p, 2));
+	p = _mm256_xor_si256(p, _mm256_srli_epi16(p, 1));
+	return _mm256_or_si256(v, _mm256_slli_epi16(_mm256_and_si256(p,
+	    _mm256_set1_epi16(1)), 7));
+}
+
+/* IQ2_XS: half d, 32 u16 (9-bit grid index, 7 sign bits), 8 scale bytes. */
+AVX2 static void
+v_iq2_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const float	*grid = gguf_dq_grid(GGUF_T_IQ2_XS);
+	const uint8_t	*q;
+	__m256		db0, db1;
+	__m256i		w, a, b;
+	uint64_t	i;
+	uint32_t	sw[8];
+	float		dbs[16];
+	int		ib;
+
+	for (i = 0; i < nb; i++, s += 74) {
+		iq2_db16(s + 66, half(s), dbs);
+		/* the 32 sign bytes in order (a pack interleaves 8s) */
+		a = iq2_xs_signs16(_mm256_loadu_si256((const __m256i *)(s + 2)));
+		b = iq2_xs_signs16(_mm256_loadu_si256((const __m256i *)
+		    (s + 34)));
+		_mm256_storeu_si256((__m256i *)sw, _mm256_permute4x64_epi64(
+		    _mm256_packus_epi16(a, b), _MM_SHUFFLE(3, 1, 2, 0)));
+		for (ib = 0, q = s + 2; ib < 8; ib++, q += 8, y += 32) {
+			db0 = _mm256_broadcast_ss(dbs + 2 * ib);
+			db1 = _mm256_broadcast_ss(dbs + 2 * ib + 1);
+			w = _mm256_set1_epi32((int)sw[ib]);
+			put8_grid(y, _mm256_loadu_ps(grid + 8 * (ld16(q) & 511)),
+			    db0, w, 0);
+			put8_grid(y + 8, _mm256_loadu_ps(grid + 8 *
+			    (ld16(q + 2) & 511)), db0, w, 1);
+			put8_grid(y + 16, _mm256_loadu_ps(grid + 8 *
+			    (ld16(q + 4) & 511)), db1, w, 2);
+			put8_grid(y + 24, _mm256_loadu_ps(grid + 8 *
+			    (ld16(q + 6) & 511)), db1, w, 3);
+		}
+	}
+}
+
+/*
+ * IQ2_S: half d, 32 grid bytes, 32 sign bytes (taken as they are), 8
+ * bytes of 2-bit index extensions, 8 scale bytes.
+ */
+AVX2 static void
+v_iq2_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const float	*grid = gguf_dq_grid(GGUF_T_IQ2_S);
+	const uint8_t	*qs;
+	__m256		db0, db1;
+	__m256i		w;
+	uint64_t	i;
+	uint32_t	u, h;
+	float		dbs[16];
+	int		ib;
+
+	for (i = 0; i < nb; i++, s += 82) {
+		iq2_db16(s + 74, half(s), dbs);
+		for (ib = 0, qs = s + 2; ib < 8; ib++, qs += 4, y += 32) {
+			db0 = _mm256_broadcast_ss(dbs + 2 * ib);
+			db1 = _mm256_broadcast_ss(dbs + 2 * ib + 1);
+			memcpy(&u, s + 34 + 4 * ib, sizeof u);
+			w = _mm256_set1_epi32((int)u);
+			h = s[66 + ib];
+			put8_grid(y, _mm256_loadu_ps(grid + 8 * (qs[0] |
+			    ((h << 8) & 0x300))), db0, w, 0);
+			put8_grid(y + 8, _mm256_loadu_ps(grid + 8 * (qs[1] |
+			    ((h << 6) & 0x300))), db0, w, 1);
+			put8_grid(y + 16, _mm256_loadu_ps(grid + 8 * (qs[2] |
+			    ((h << 4) & 0x300))), db1, w, 2);
+			put8_grid(y + 24, _mm256_loadu_ps(grid + 8 * (qs[3] |
+			    ((h << 2) & 0x300))), db1, w, 3);
+		}
+	}
+}
+
+/*
+ * IQ3_S: half d, 64 grid bytes, 8 bytes of ninth index bits, 32 sign
+ * bytes (taken as they are), 4 bytes of 4-bit scales: db = d * (float)(1 +
+ * 2 * nibble), the eight of a block at once.
+ */
+AVX2 static void
+v_iq3_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m128i	m4 = _mm_set1_epi8(0x0f);
+	const float	*grid = gguf_dq_grid(GGUF_T_IQ3_S);
+	const uint8_t	*qs;
+	__m256		db;
+	__m256i		w, n;
+	__m128i		v;
+	uint64_t	i;
+	uint32_t	u, h;
+	float		dbs[8];
+	int		ib;
+
+	for (i = 0; i < nb; i++, s += 110) {
+		memcpy(&u, s + 106, sizeof u);
+		v = _mm_cvtsi32_si128((int)u);
+		n = _mm256_cvtepu8_epi32(_mm_unpacklo_epi8(_mm_and_si128(v, m4),
+		    _mm_and_si128(_mm_srli_epi16(v, 4), m4)));
+		n = _mm256_add_epi32(_mm256_slli_epi32(n, 1),
+		    _mm256_set1_epi32(1));
+		_mm256_storeu_ps(dbs, _mm256_mul_ps(_mm256_set1_ps(half(s)),
+		    _mm256_cvtepi32_ps(n)));
+		for (ib = 0, qs = s + 2; ib < 8; ib++, qs += 8, y += 32) {
+			db = _mm256_broadcast_ss(dbs + ib);
+			memcpy(&u, s + 74 + 4 * ib, sizeof u);
+			w = _mm256_set1_epi32((int)u);
+			h = s[66 + ib];
+			put8_grid(y, _mm256_loadu2_m128(grid + 4 * (qs[1] |
+			    ((h << 7) & 256)), grid + 4 * (qs[0] |
+			    ((h << 8) & 256))), db, w, 0);
+			put8_grid(y + 8, _mm256_loadu2_m128(grid + 4 * (qs[3] |
+			    ((h << 5) & 256)), grid + 4 * (qs[2] |
+			    ((h << 6) & 256))), db, w, 1);
+			put8_grid(y + 16, _mm256_loadu2_m128(grid + 4 * (qs[5] |
+			    ((h << 3) & 256)), grid + 4 * (qs[4] |
+			    ((h << 4) & 256))), db, w, 2);
+			put8_grid(y + 24, _mm256_loadu2_m128(grid + 4 * (qs[7] |
+			    ((h << 1) & 256)), grid + 4 * (qs[6] |
+			    ((h << 2) & 256))), db, w, 3);
+		}
+	}
+}
+
+/*
  * AVX2 as the compiler's runtime knows it (which includes the operating
  * system saving the registers), and F16C from CPUID leaf 1 (ECX bit 29):
  * not every compiler's __builtin_cpu_supports knows "f16c".
@@ -941,7 +1105,10 @@ gguf_dq_vec(uint32_t type, const char **isa)
 	case GGUF_T_Q6_K:	fn = v_q6_K; break;
 	case GGUF_T_Q8_K:	fn = v_q8_K; break;
 	case GGUF_T_IQ2_XXS:	fn = v_iq2_xxs; break;
+	case GGUF_T_IQ2_XS:	fn = v_iq2_xs; break;
+	case GGUF_T_IQ2_S:	fn = v_iq2_s; break;
 	case GGUF_T_IQ3_XXS:	fn = v_iq3_xxs; break;
+	case GGUF_T_IQ3_S:	fn = v_iq3_s; break;
 	case GGUF_T_IQ4_NL:	fn = v_iq4_nl; break;
 	case GGUF_T_IQ4_XS:	fn = v_iq4_xs; break;
 	case GGUF_T_MXFP4:	fn = v_mxfp4; break;
