@@ -318,6 +318,8 @@ gguf_dq_grid(uint32_t type)
 	case GGUF_T_IQ2_S:	return tab.iq2s[0];
 	case GGUF_T_IQ3_XXS:	return tab.iq3xxs[0];
 	case GGUF_T_IQ3_S:	return tab.iq3s[0];
+	case GGUF_T_IQ1_S:
+	case GGUF_T_IQ1_M:	return tab.iq1s[0];
 	default:		return NULL;
 	}
 }

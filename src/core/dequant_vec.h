@@ -28,9 +28,9 @@ gguf_dq_fn	*gguf_dq_vec(uint32_t type, const char **isa);
 void		 gguf_dq_f16_ref(const uint8_t *, float *, uint64_t);
 
 /*
- * The grid of IQ2_XXS, IQ2_XS, IQ2_S (8 floats an entry) or IQ3_XXS,
- * IQ3_S (4), as the portable decoders hold it, built on first use; NULL
- * for other types.
+ * The grid of IQ2_XXS, IQ2_XS, IQ2_S, IQ1_S and IQ1_M (8 floats an entry)
+ * or IQ3_XXS, IQ3_S (4), as the portable decoders hold it, built on first
+ * use; NULL for other types.
  */
 const float	*gguf_dq_grid(uint32_t type);
 

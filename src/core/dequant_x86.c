@@ -1,9 +1,9 @@
 /*
  * dequant_x86.c - decoders written with AVX2 and F16C instructions, for the
  * most used tensor types (F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, the
- * K-quants Q2_K to Q6_K and Q8_K, the i-quants IQ2_XXS, IQ2_XS, IQ2_S,
- * IQ3_XXS, IQ3_S, the 4-bit codebook types IQ4_NL, IQ4_XS, MXFP4, and the
- * ternary TQ1_0, TQ2_0), chosen at run time when the CPU has both.
+ * K-quants Q2_K to Q6_K and Q8_K, the i-quants IQ1_S to IQ3_S, the 4-bit
+ * codebook types IQ4_NL, IQ4_XS, MXFP4, and the ternary TQ1_0, TQ2_0),
+ * chosen at run time when the CPU has both.
  *
  * Exactness. Each decoder performs the portable decoder's float32
  * operations (dequant.c) on the same operands, in the same order, eight
@@ -1066,6 +1066,117 @@ v_iq3_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /*
+ * Eight elements of IQ1_S or IQ1_M: dl * (g + delta) for the 8 grid
+ * floats g (-1, 0, 1), in that association.
+ */
+AVX2 static inline void
+put8_iq1(float *y, const float *g, __m256 dl, __m256 delta)
+{
+	_mm256_storeu_ps(y, _mm256_mul_ps(dl, _mm256_add_ps(_mm256_loadu_ps(g),
+	    delta)));
+}
+
+/* The delta of IQ1_S and IQ1_M, by its sign bit (broadcast from here). */
+static const float	iq1_delta[2] = { 0.125f, -0.125f };
+
+/*
+ * IQ1_S: half d, 32 grid bytes, 8 u16 (3-bit scale, delta sign, 4x3 high
+ * index bits); the eight dl = d * (float)(2 * scale + 1) at once.
+ */
+AVX2 static void
+v_iq1_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const float	*grid = gguf_dq_grid(GGUF_T_IQ1_S);
+	const uint8_t	*qs;
+	__m256		dl, delta;
+	__m256i		n;
+	uint64_t	i;
+	uint32_t	qh;
+	float		dls[8];
+	int		ib;
+
+	for (i = 0; i < nb; i++, s += 50) {
+		n = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)
+		    (s + 34)));
+		n = _mm256_and_si256(_mm256_srli_epi32(n, 12),
+		    _mm256_set1_epi32(7));
+		n = _mm256_add_epi32(_mm256_slli_epi32(n, 1),
+		    _mm256_set1_epi32(1));
+		_mm256_storeu_ps(dls, _mm256_mul_ps(_mm256_set1_ps(half(s)),
+		    _mm256_cvtepi32_ps(n)));
+		for (ib = 0, qs = s + 2; ib < 8; ib++, qs += 4, y += 32) {
+			qh = ld16(s + 34 + 2 * ib);
+			dl = _mm256_broadcast_ss(dls + ib);
+			delta = _mm256_broadcast_ss(iq1_delta + (qh >> 15));
+			put8_iq1(y, grid + 8 * (qs[0] | (qh & 7) << 8), dl,
+			    delta);
+			put8_iq1(y + 8, grid + 8 * (qs[1] | ((qh >> 3) & 7) << 8),
+			    dl, delta);
+			put8_iq1(y + 16, grid + 8 * (qs[2] | ((qh >> 6) & 7) <<
+			    8), dl, delta);
+			put8_iq1(y + 24, grid + 8 * (qs[3] | ((qh >> 9) & 7) <<
+			    8), dl, delta);
+		}
+	}
+}
+
+/* One IQ1_M group of 8: h is its nibble (3 index bits, delta sign). */
+AVX2 static inline void
+iq1_m_put8(float *y, const float *grid, uint8_t q, uint32_t h, __m256 dl)
+{
+	put8_iq1(y, grid + 8 * (q | (h & 7) << 8), dl,
+	    _mm256_broadcast_ss(iq1_delta + ((h >> 3) & 1)));
+}
+
+/*
+ * IQ1_M: 32 grid bytes, 16 bytes of (3 index bits, delta sign) nibbles,
+ * 4 u16 of four 3-bit scales each (scale m: u16 m / 4, bits 3(m % 4)),
+ * their top nibbles making the half d (only ever multiplied: F16C may
+ * widen it); the sixteen dl = d * (float)(2 * scale + 1) at once.
+ */
+AVX2 static void
+v_iq1_m(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+{
+	const __m256i	sh = _mm256_setr_epi32(0, 3, 6, 9, 0, 3, 6, 9);
+	const __m256i	m7 = _mm256_set1_epi32(7), one = _mm256_set1_epi32(1);
+	const float	*grid = gguf_dq_grid(GGUF_T_IQ1_M);
+	const uint8_t	*qs;
+	__m256		d, dl0, dl1;
+	__m256i		v, n;
+	uint64_t	i;
+	uint32_t	h;
+	float		dls[16];
+	int		ib;
+
+	for (i = 0; i < nb; i++, s += 56) {
+		d = _mm256_set1_ps(_cvtsh_ss((uint16_t)((ld16(s + 48) >> 12) |
+		    ((ld16(s + 50) >> 8) & 0x00f0) |
+		    ((ld16(s + 52) >> 4) & 0x0f00) | (ld16(s + 54) & 0xf000))));
+		v = _mm256_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)
+		    (s + 48)));
+		n = _mm256_and_si256(_mm256_srlv_epi32(
+		    _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 0, 0, 0,
+		    1, 1, 1, 1)), sh), m7);
+		_mm256_storeu_ps(dls, _mm256_mul_ps(d, _mm256_cvtepi32_ps(
+		    _mm256_add_epi32(_mm256_slli_epi32(n, 1), one))));
+		n = _mm256_and_si256(_mm256_srlv_epi32(
+		    _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(2, 2, 2, 2,
+		    3, 3, 3, 3)), sh), m7);
+		_mm256_storeu_ps(dls + 8, _mm256_mul_ps(d, _mm256_cvtepi32_ps(
+		    _mm256_add_epi32(_mm256_slli_epi32(n, 1), one))));
+		for (ib = 0, qs = s; ib < 8; ib++, qs += 4, y += 32) {
+			h = ld16(s + 32 + 2 * ib);
+			dl0 = _mm256_broadcast_ss(dls + 2 * ib);
+			dl1 = _mm256_broadcast_ss(dls + 2 * ib + 1);
+			iq1_m_put8(y, grid, qs[0], h, dl0);
+			iq1_m_put8(y + 8, grid, qs[1], h >> 4, dl0);
+			iq1_m_put8(y + 16, grid, qs[2], h >> 8, dl1);
+			iq1_m_put8(y + 24, grid, qs[3], h >> 12, dl1);
+		}
+	}
+}
+
+/*
  * AVX2 as the compiler's runtime knows it (which includes the operating
  * system saving the registers), and F16C from CPUID leaf 1 (ECX bit 29):
  * not every compiler's __builtin_cpu_supports knows "f16c".
@@ -1109,6 +1220,8 @@ gguf_dq_vec(uint32_t type, const char **isa)
 	case GGUF_T_IQ2_S:	fn = v_iq2_s; break;
 	case GGUF_T_IQ3_XXS:	fn = v_iq3_xxs; break;
 	case GGUF_T_IQ3_S:	fn = v_iq3_s; break;
+	case GGUF_T_IQ1_S:	fn = v_iq1_s; break;
+	case GGUF_T_IQ1_M:	fn = v_iq1_m; break;
 	case GGUF_T_IQ4_NL:	fn = v_iq4_nl; break;
 	case GGUF_T_IQ4_XS:	fn = v_iq4_xs; break;
 	case GGUF_T_MXFP4:	fn = v_mxfp4; break;
