@@ -207,8 +207,9 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 	}
 	for (k = 0; k < gguf_n_warnings(f); k++) {
 		w = gguf_warning_at(f, k);
-		printf("%s offset=0x%llx ", gguf_wlevel_name(w->level),
-		    (unsigned long long)w->off);
+		printf("%s ", gguf_wlevel_name(w->level));
+		if (w->off != GGUF_NO_OFFSET)
+			printf("offset=0x%llx ", (unsigned long long)w->off);
 		if (w->file != NULL) {		/* a later shard's offset */
 			fputs("file=", stdout);
 			out_text(stdout, w->file, strlen(w->file));
@@ -340,7 +341,10 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 		json_key(&j, "level");
 		json_cstr(&j, gguf_wlevel_name(w->level));
 		json_key(&j, "offset");
-		json_u64(&j, w->off);
+		if (w->off != GGUF_NO_OFFSET)
+			json_u64(&j, w->off);
+		else
+			json_null(&j);
 		if (w->file != NULL) {		/* a later shard's offset */
 			json_key(&j, "file");
 			json_cstr(&j, w->file);

@@ -227,7 +227,8 @@ validate_one(const char *path, const struct vopts *o, struct json *j,
 	}
 	for (i = 0; i < gguf_n_warnings(f); i++) {
 		w = gguf_warning_at(f, i);
-		finding(&r, w->level, w->file, (int64_t)w->off, w->msg);
+		finding(&r, w->level, w->file, w->off == GGUF_NO_OFFSET ? -1 :
+		    (int64_t)w->off, w->msg);
 	}
 	rc = gguf_check_model(f, path, o->flags, &o->stats, finding, &r);
 	if (rc != 0)

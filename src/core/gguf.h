@@ -191,8 +191,10 @@ enum gguf_wlevel {
 	GGUF_W_ERROR		/* ggml or llama.cpp refuses or misreads it */
 };
 
+#define GGUF_NO_OFFSET	UINT64_MAX	/* a warning about no byte of a file */
+
 struct gguf_warning {
-	uint64_t	 off;		/* file offset it concerns */
+	uint64_t	 off;		/* file offset it concerns, or GGUF_NO_OFFSET */
 	int		 level;		/* enum gguf_wlevel */
 	char		*msg;		/* one line */
 	const char	*file;		/* a set: the shard off is in; NULL: this file */
@@ -333,7 +335,7 @@ void			 gguf_file_release(const struct gguf_file *f,
  * tensors are every shard's in shard order, each with its shard index,
  * offsets and info bytes relative to that shard; gguf_tensor_data, the
  * guard and the change checks go to the right shard. Its warnings are the
- * shards' (each prefixed with the shard's file name) and the set's own.
+ * shards' (each with its shard in file) and the set's own.
  * gguf_n_shards is 0 for a plain file; a shard that could not be opened
  * is NULL (its path is still known).
  */

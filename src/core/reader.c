@@ -1176,8 +1176,9 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 			continue;
 		for (w = 0; w < s->n_warn; w++) {
 			before = f->n_warn;
-			warnf(f, s->warn[w].level, s->warn[w].off, "%s: %s",
-			    base_name(paths[k]), s->warn[w].msg);
+			/* the file it is in goes with it, not in its text */
+			warnf(f, s->warn[w].level, s->warn[w].off, "%s",
+			    s->warn[w].msg);
 			warned_in(f, before, paths[k]);
 		}
 		for (i = 0; i < s->n_tensors; i++) {
@@ -1187,9 +1188,9 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 			dup = gguf_nameix_add(&f->tensor_names, f->n_tensors);
 			if (dup >= 0 && f->tensors[dup].shard != k) {
 				before = f->n_warn;
-				warnf(f, GGUF_W_ERROR, t->off, "%s: tensor "
+				warnf(f, GGUF_W_ERROR, t->off, "tensor "
 				    "\"%s\" is in %s too (llama.cpp refuses "
-				    "a tensor name twice)", base_name(paths[k]),
+				    "a tensor name twice)",
 				    pname(&t->name, nm, sizeof nm),
 				    base_name(paths[f->tensors[dup].shard]));
 				warned_in(f, before, paths[k]);

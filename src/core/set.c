@@ -112,7 +112,10 @@ gguf_set_size(const struct gguf_file *f)
 static void finding(struct gguf_file *, int, int64_t, const char *,
     const char *, ...) __attribute__((format(printf, 5, 6)));
 
-/* A finding about the file path: "NAME: what". */
+/*
+ * A finding about the file path: at an offset of it, the finding names
+ * the file; else its text does ("NAME: what").
+ */
 static void
 finding(struct gguf_file *f, int level, int64_t off, const char *path,
     const char *fmt, ...)
@@ -123,9 +126,12 @@ finding(struct gguf_file *f, int level, int64_t off, const char *path,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	snprintf(buf, sizeof buf, "%s: %s", base_name(path), msg);
+	if (off >= 0)
+		snprintf(buf, sizeof buf, "%s", msg);
+	else
+		snprintf(buf, sizeof buf, "%s: %s", base_name(path), msg);
 	gguf_file_warn_in(f, level, off < 0 ? NULL : path,
-	    off < 0 ? 0 : (uint64_t)off, buf);
+	    off < 0 ? GGUF_NO_OFFSET : (uint64_t)off, buf);
 }
 
 /* A split key of a shard: 1 with its value, 0 if absent, -1 if mistyped. */

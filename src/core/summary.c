@@ -264,7 +264,8 @@ gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
 
 	for (k = 0; k < gguf_n_warnings(f); k++) {
 		w = gguf_warning_at(f, k);
-		add_finding(s, w->level, w->file, (int64_t)w->off, w->msg);
+		add_finding(s, w->level, w->file, w->off == GGUF_NO_OFFSET ?
+		    -1 : (int64_t)w->off, w->msg);
 	}
 	s->n_reader = s->n_findings;
 	if (flags & GGUF_SUM_CHECKS)

@@ -29,16 +29,20 @@ at() {
 }
 
 # expect LEVEL TEXT WHAT: validate of shard 1 fails (error) or warns
-# (warning) with a finding holding TEXT.
+# (warning) with a finding holding TEXT, "FILE: what": either a finding
+# of no offset whose text names the file, or one at an offset of FILE
+# ("FILE:0xOFF: LEVEL: what"), which names it once.
 expect() {
 	"$GGUFED" validate "$s1" >"$scratch/v" 2>&1
 	rc=$?
+	sed -E 's/^([^:]*):0x[0-9a-f]+: (error|warning|note): /\2: \1: /' \
+	    "$scratch/v" >"$scratch/v.flat"
 	if [ "$1" = error ]; then
 		[ $rc -eq 1 ]
 	else
 		[ $rc -eq 0 ] && "$GGUFED" validate --strict "$s1" >/dev/null 2>&1
 		[ $? -eq 1 ]
-	fi && grep -q -F -- "$1: $2" "$scratch/v"
+	fi && grep -q -F -- "$1: $2" "$scratch/v.flat"
 	ok $? "$3" || sed 's/^/# /' "$scratch/v"
 }
 
@@ -50,6 +54,10 @@ fresh missing
 rm "$s2"
 expect error "$s2: missing: shard 2 of 3 of the set (no such file)" \
     "a missing shard: an error naming the file expected"
+grep -q -x -F "$s1: error: $s2: missing: shard 2 of 3 of the set (no such file)" \
+    "$scratch/v" && ! grep -q ':0x0: ' "$scratch/v"
+ok $? "a finding about no byte of a file gives no offset (not 0x0)" ||
+    sed 's/^/# /' "$scratch/v"
 "$GGUFED" info "$s3" >/dev/null 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q -F "$s3: shard 2 of 3, $s2: missing" "$scratch/err"
 ok $? "info of a set with a missing shard fails, naming it"
@@ -99,7 +107,8 @@ head -c $((size - 4096)) "$s2" >"$s2.tmp" && mv "$s2.tmp" "$s2"
 expect error "$s2: tensor \"" "a truncated shard: its tensors beyond the end"
 grep -q -F "lies beyond the end of the file" "$scratch/v"
 ok $? "the truncated shard's finding says the data lies beyond the end"
-v=$(sed -n "s/^$s2:\(0x[0-9a-f]*\): error: $s2: tensor \"\([^\"]*\)\": data .* lies beyond.*/\1 \2/p" "$scratch/v" | head -n 1)
+# (the finding names the shard once: where it is, not again in its text)
+v=$(sed -n "s/^$s2:\(0x[0-9a-f]*\): error: tensor \"\([^\"]*\)\": data .* lies beyond.*/\1 \2/p" "$scratch/v" | head -n 1)
 t=${v#* } voff=${v% *}
 "$GGUFED" cat "$s1" "$t" >/dev/null 2>"$scratch/err"
 [ $? -ne 0 ] && off=$(sed -n "s/^ggufed: $s1: $s2: offset \(0x[0-9a-f]*\): tensor \"$t\": data lies beyond.*/\1/p" "$scratch/err") &&
@@ -155,6 +164,9 @@ expect warning "$s3: general.alignment is not the first shard's 32" \
 fresh nosplit
 "$GGUFED" rm -q --shard "$s2" split.no -i
 expect error "$s2: no split.no key" "a shard without split.no"
+"$GGUFED" dump --json "$s1" 2>/dev/null | grep -q -F \
+    '"offset": null, "message": "m-00002-of-00003.gguf: no split.no key'
+ok $? "dump --json gives a finding about no byte of a file a null offset"
 
 fresh renamed
 mv "$s1" first.gguf
