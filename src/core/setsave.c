@@ -104,6 +104,7 @@ struct shard {
 	int		 changed;
 	struct savelock	 lk;
 	struct entry	 e;
+	unsigned long	 nlink;		/* names of the shard's file */
 };
 
 static int
@@ -241,6 +242,7 @@ inplace_bytes(struct shard *s, const struct gguf_save_opts *o,
 	if (!s->p.inplace_ok || o->no_inplace || stat(s->e.target, &st) != 0 ||
 	    gguf_read_only(&st, s->e.target))
 		return 0;
+	s->nlink = (unsigned long)st.st_nlink;
 	gguf_sink_init(&w, -1, 0, NULL, NULL);
 	if (gguf_write_header(s->d, &s->p, &w, err) != 0) {
 		gguf_sink_free(&w);
@@ -368,6 +370,10 @@ prepare(struct gguf_doc *d, const struct gguf_save_opts *o, int lock,
 		sh[k].planned = 1;
 		if (inplace_bytes(&sh[k], o, err) != 0)
 			goto named;
+		if (sh[k].e.inplace && sh[k].nlink > 1)
+			gguf_notice(info, "shard %u of %u has %lu names (hard "
+			    "links): saving it in place changes them all",
+			    k + 1, n, sh[k].nlink);
 	}
 	*out = sh;
 	*nout = n;

@@ -91,6 +91,15 @@ i1=$(ino "$w/$S1")
     [ "$(ls -A "$w" | grep -vc '\.ggufed-lock$')" -eq 3 ]
 ok $? "a same-size edit saves shard 1 in place (same inode, 1 byte)" ||
     sed 's/^/# /' "$scratch/out"
+ln "$w/$S1" "$scratch/link.gguf"
+"$GGUFED" set -i "$w/$S3" llama.context_length 8192 >/dev/null \
+    2>"$scratch/err" &&
+    grep -q "note: shard 1 of 3 has 2 names (hard links): saving it in place changes them all" \
+    "$scratch/err" && [ "$("$GGUFED" get --shard "$scratch/link.gguf" \
+    llama.context_length)" = 8192 ]
+ok $? "a shard with two names saved in place: a note says both change" ||
+    sed 's/^/# /' "$scratch/err"
+rm -f "$scratch/link.gguf"
 "$GGUFED" set -i --rewrite -q "$w/$S3" llama.context_length 2048 &&
     [ "$(ino "$w/$S1")" != "$i1" ] && [ "$("$GGUFED" get --shard \
     "$w/$S1" llama.context_length)" = 2048 ]
