@@ -396,28 +396,27 @@ int
 cli_stale_temps(const char *path, int remove, uint64_t *bytes,
     struct gguf_err *err)
 {
-	size_t		 plen;
+	size_t		 plen, n = 0;
 	unsigned	 no, count, k;
-	uint64_t	 b;
-	char		*sp;
-	int		 n = 0, r;
+	char		**sp;
+	int		 r;
 
 	if (gguf_set_name(path, &plen, &no, &count) != 0 || count < 2)
 		return gguf_stale_temps(path, remove, bytes, err);
-	*bytes = 0;
+	sp = xcalloc(count, sizeof *sp);
 	for (k = 1; k <= count; k++) {
-		sp = gguf_set_path(path, plen, k, count);
-		r = access(sp, F_OK) == 0 ? gguf_stale_temps(sp, remove, &b, err) :
-		    0;
-		free(sp);
-		if (r < 0)
-			return -1;
-		if (r > 0) {
-			n += r;
-			*bytes += b;
-		}
+		sp[n] = gguf_set_path(path, plen, k, count);
+		if (access(sp[n], F_OK) == 0)
+			n++;
+		else
+			free(sp[n]);
 	}
-	return n;
+	r = gguf_stale_temps_list((const char *const *)sp, n, remove, bytes,
+	    err);
+	while (n > 0)
+		free(sp[--n]);
+	free(sp);
+	return r;
 }
 
 int

@@ -454,6 +454,9 @@ int	gguf_recover(const char *path, struct gguf_err *err);
  */
 int	gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
 	    struct gguf_err *err);
+/* The same for several files (a set's shards), reading each directory once. */
+int	gguf_stale_temps_list(const char *const *paths, size_t npaths,
+	    int remove, uint64_t *bytes, struct gguf_err *err);
 
 /*
  * Fault injection for tests: when the environment variable GGUFED_FAULT

@@ -1100,35 +1100,76 @@ stale_temp(const char *name, const char *base)
 	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-int
-gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
-    struct gguf_err *err)
+/* What the files of one directory are checked against. */
+struct stale_of {
+	char	*base;		/* a model's name, links followed */
+	int	 backup;	/* its set's committed save may have left
+				   "BASE.ggufed-old" */
+};
+
+static int
+stale_match(const char *name, const struct stale_of *so, size_t n)
 {
-	struct dirent	*de;
-	struct stat	 st;
-	DIR		*dp;
-	char		*real, *dir, *base, *full;
-	size_t		 len, plen;
-	unsigned	 no, count;
-	int		 n = 0, backup;
+	size_t	i, bl;
+
+	for (i = 0; i < n; i++) {
+		bl = strlen(so[i].base);
+		if (stale_temp(name, so[i].base) || (so[i].backup &&
+		    strncmp(name, so[i].base, bl) == 0 &&
+		    strcmp(name + bl, ".ggufed-old") == 0))
+			return 1;
+	}
+	return 0;
+}
+
+int
+gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
+    uint64_t *bytes, struct gguf_err *err)
+{
+	struct dirent	 *de;
+	struct stat	  st;
+	struct stale_of	 *so;
+	DIR		 *dp = NULL;
+	char		 *real, *dir = NULL, *d2, *full;
+	uint64_t	  b;
+	size_t		  len, plen, i, n = 0;
+	unsigned	  no, count;
+	int		  found = 0, r;
 
 	if (bytes != NULL)
 		*bytes = 0;
-	real = gguf_resolve(path);
-	gguf_split_path(real, &dir, &base);
-	if ((dp = opendir(dir)) == NULL) {
+	so = xcalloc(npaths > 0 ? npaths : 1, sizeof *so);
+	for (i = 0; i < npaths; i++) {
+		real = gguf_resolve(paths[i]);
+		gguf_split_path(real, &d2, &so[n].base);
+		/* A set's save that committed and died leaves backups. */
+		so[n].backup = gguf_set_name(real, &plen, &no, &count) == 0 &&
+		    !gguf_journal_exists(real) && gguf_save_holder(real) == 0;
 		free(real);
-		free(dir);
-		free(base);
-		return 0;
+		if (dir == NULL)
+			dir = d2;
+		else if (strcmp(dir, d2) != 0) {
+			/* another directory: on its own */
+			free(d2);
+			free(so[n].base);
+			r = gguf_stale_temps_list(&paths[i], 1, remove, &b,
+			    err);
+			if (r < 0) {
+				found = -1;
+				goto out;
+			}
+			found += r;
+			if (bytes != NULL)
+				*bytes += b;
+			continue;
+		} else
+			free(d2);
+		n++;
 	}
-	/* A set's save that committed and died leaves backups behind. */
-	backup = gguf_set_name(real, &plen, &no, &count) == 0 &&
-	    !gguf_journal_exists(real) && gguf_save_holder(real) == 0;
+	if (dir == NULL || (dp = opendir(dir)) == NULL)
+		goto out;
 	while ((de = readdir(dp)) != NULL) {
-		if (!stale_temp(de->d_name, base) && !(backup &&
-		    strncmp(de->d_name, base, strlen(base)) == 0 &&
-		    strcmp(de->d_name + strlen(base), ".ggufed-old") == 0))
+		if (!stale_match(de->d_name, so, n))
 			continue;
 		len = strlen(dir) + strlen(de->d_name) + 2;
 		full = xmalloc(len);
@@ -1139,17 +1180,27 @@ gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
 			gguf_errf(err, -1, "cannot remove %s: %s", de->d_name,
 			    strerror(errno));
 			free(full);
-			n = -1;
-			break;
+			found = -1;
+			goto out;
 		}
 		free(full);
-		n++;
+		found++;
 	}
-	closedir(dp);
-	free(real);
+out:
+	if (dp != NULL)
+		closedir(dp);
+	for (i = 0; i < n; i++)
+		free(so[i].base);
+	free(so);
 	free(dir);
-	free(base);
-	return n;
+	return found;
+}
+
+int
+gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
+    struct gguf_err *err)
+{
+	return gguf_stale_temps_list(&path, 1, remove, bytes, err);
 }
 
 /* ------------------------------------------------------------------- save */

@@ -416,6 +416,21 @@ ok $? "a shard changed after the crash: recover refuses, the journal stays" ||
 newref=$new
 edit=edit_set
 
+# Temporaries of killed rewrites beside shards 2 and 3 (their process is
+# gone): info given shard 1 counts both, recover given shard 3 removes
+# them, the set untouched.
+f=$scratch/f
+fresh "$f"
+printf 'x' >"$f/.$S2.ggufed-2147483000-0-1"
+printf 'yy' >"$f/.$S3.ggufed-2147483000-0-2"
+"$GGUFED" info "$f/$S1" >/dev/null 2>"$scratch/err"
+grep -q "left temporary files (3 B) beside the file" "$scratch/err"
+ok $? "info on shard 1 reports the temporaries beside shards 2 and 3" ||
+    sed 's/^/# /' "$scratch/err"
+"$GGUFED" recover "$f/$S3" >/dev/null 2>&1 && [ "$(left "$f")" -eq 3 ] &&
+    [ "$(state "$f")" = old ]
+ok $? "recover given shard 3 removes both, the set as it was"
+
 # A save that committed and died before removing its backups: they go
 # with the next recover; the set is the new one.
 f=$scratch/f
