@@ -1102,21 +1102,36 @@ stale_temp(const char *name, const char *base)
 
 /* What the files of one directory are checked against. */
 struct stale_of {
-	char	*base;		/* a model's name, links followed */
+	char	*real;		/* the model, links followed */
+	char	*base;		/* its name */
 	int	 backup;	/* its set's committed save may have left
-				   "BASE.ggufed-old" */
+				   "BASE.ggufed-old"; -1 not known yet */
 };
 
+/* Whether a backup beside so is what a committed save left (asked once). */
 static int
-stale_match(const char *name, const struct stale_of *so, size_t n)
+backup_left(struct stale_of *so)
+{
+	size_t		plen;
+	unsigned	no, count;
+
+	if (so->backup < 0)
+		so->backup = gguf_set_name(so->real, &plen, &no, &count) == 0 &&
+		    !gguf_journal_exists(so->real) &&
+		    gguf_save_holder(so->real) == 0;
+	return so->backup;
+}
+
+static int
+stale_match(const char *name, struct stale_of *so, size_t n)
 {
 	size_t	i, bl;
 
 	for (i = 0; i < n; i++) {
 		bl = strlen(so[i].base);
-		if (stale_temp(name, so[i].base) || (so[i].backup &&
-		    strncmp(name, so[i].base, bl) == 0 &&
-		    strcmp(name + bl, ".ggufed-old") == 0))
+		if (stale_temp(name, so[i].base) || (strncmp(name,
+		    so[i].base, bl) == 0 && strcmp(name + bl,
+		    ".ggufed-old") == 0 && backup_left(&so[i])))
 			return 1;
 	}
 	return 0;
@@ -1130,28 +1145,26 @@ gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
 	struct stat	  st;
 	struct stale_of	 *so;
 	DIR		 *dp = NULL;
-	char		 *real, *dir = NULL, *d2, *full;
+	char		 *dir = NULL, *d2, *full;
 	uint64_t	  b;
-	size_t		  len, plen, i, n = 0;
-	unsigned	  no, count;
+	size_t		  len, i, n = 0;
 	int		  found = 0, r;
 
 	if (bytes != NULL)
 		*bytes = 0;
 	so = xcalloc(npaths > 0 ? npaths : 1, sizeof *so);
 	for (i = 0; i < npaths; i++) {
-		real = gguf_resolve(paths[i]);
-		gguf_split_path(real, &d2, &so[n].base);
+		so[n].real = gguf_resolve(paths[i]);
+		gguf_split_path(so[n].real, &d2, &so[n].base);
 		/* A set's save that committed and died leaves backups. */
-		so[n].backup = gguf_set_name(real, &plen, &no, &count) == 0 &&
-		    !gguf_journal_exists(real) && gguf_save_holder(real) == 0;
-		free(real);
+		so[n].backup = -1;
 		if (dir == NULL)
 			dir = d2;
 		else if (strcmp(dir, d2) != 0) {
 			/* another directory: on its own */
 			free(d2);
 			free(so[n].base);
+			free(so[n].real);
 			r = gguf_stale_temps_list(&paths[i], 1, remove, &b,
 			    err);
 			if (r < 0) {
@@ -1189,8 +1202,10 @@ gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
 out:
 	if (dp != NULL)
 		closedir(dp);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(so[i].base);
+		free(so[i].real);
+	}
 	free(so);
 	free(dir);
 	return found;
