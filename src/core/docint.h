@@ -186,12 +186,27 @@ void	gguf_sink_free(struct wsink *s);
 /* Writes the header region [0, data_off): header, KVs, infos, padding. */
 int	gguf_write_header(struct gguf_doc *d, const struct wplan *p,
 	    struct wsink *s, struct gguf_err *err);
+/*
+ * The header region d would be saved with (plan p) into s (a memory
+ * sink, initialised here; the caller frees it), and the range [lo, hi)
+ * where it differs from the file's (lo == hi: nowhere). The plan must
+ * keep the header region's length.
+ */
+int	gguf_header_diff(struct gguf_doc *d, const struct wplan *p,
+	    struct wsink *s, uint64_t *lo, uint64_t *hi, struct gguf_err *err);
 /* Writes the data section to fd at data_off, from the source's fd. */
 int	gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 	    struct wsink *s, struct gguf_err *err);
 
 /* Fault injection point (see doc.h). */
 int	gguf_fault(const char *step, struct gguf_err *err);
+/*
+ * With GGUFED_FAULT=step: writes the first half of p[0..n) at off of fd,
+ * syncs it and ends the process, as a crash in the middle of that write
+ * would (a torn header). Otherwise nothing.
+ */
+void	gguf_fault_torn(const char *step, int fd, const uint8_t *p,
+	    uint64_t n, uint64_t off);
 
 /*
  * save.c's pieces that the save of a split set (setsave.c) shares.

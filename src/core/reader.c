@@ -847,29 +847,18 @@ privatize(struct open_job *j)
 	if (anon == MAP_FAILED)
 		return gguf_errf(j->err, -1, "cannot copy the header: %s",
 		    strerror(errno));
+	/*
+	 * Past the header, the last page holds tensor data, which is read
+	 * from the file, never from here: copied anyway, so that the
+	 * mapping reads as the file everywhere.
+	 */
 	pj.src = f->base;
 	pj.dst = anon;
-	pj.len = len;
+	pj.len = end < f->size ? end : f->size;
 	rc = gguf_guard_run(f->base, f->size, privatize_cb, &pj);
 	if (rc != 0) {
 		munmap(anon, (size_t)end);
 		return rc;
-	}
-	/*
-	 * The bytes of the last page past len stay zero: past the header,
-	 * they are tensor data, which is read from the file, never from
-	 * here. Keep them as the file has them anyway, so that the mapping
-	 * reads the same everywhere.
-	 */
-	if (end > len) {
-		pj.src = f->base + len;
-		pj.dst = (uint8_t *)anon + len;
-		pj.len = (end < f->size ? end : f->size) - len;
-		rc = gguf_guard_run(f->base, f->size, privatize_cb, &pj);
-		if (rc != 0) {
-			munmap(anon, (size_t)end);
-			return rc;
-		}
 	}
 	mprotect(anon, (size_t)end, PROT_READ);
 	moved = mremap(anon, (size_t)end, (size_t)end,
@@ -879,7 +868,7 @@ privatize(struct open_job *j)
 		return gguf_errf(j->err, -1, "cannot copy the header: %s",
 		    strerror(errno));
 	}
-	f->hdr_len = end < f->size ? end : f->size;
+	f->hdr_len = pj.len;
 	return 0;
 }
 

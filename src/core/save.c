@@ -787,6 +787,44 @@ fail:
 	return -1;
 }
 
+void
+gguf_fault_torn(const char *step, int fd, const uint8_t *p, uint64_t n,
+    uint64_t off)
+{
+	const char	*e = getenv("GGUFED_FAULT");
+	struct gguf_err	 err;
+
+	if (gguf_fault_hook != NULL || e == NULL || strcmp(e, step) != 0)
+		return;
+	gguf_pwrite_all(fd, p, (n + 1) / 2, off, &err);
+	fsync(fd);
+	_exit(GGUF_FAULT_EXIT);
+}
+
+int
+gguf_header_diff(struct gguf_doc *d, const struct wplan *p, struct wsink *s,
+    uint64_t *lo, uint64_t *hi, struct gguf_err *err)
+{
+	const uint8_t	*old = gguf_base(d->f), *nw;
+	uint64_t	 a, b;
+
+	gguf_sink_init(s, -1, 0, NULL, NULL);
+	if (gguf_write_header(d, p, s, err) != 0)
+		return -1;
+	if (s->mem.n != p->data_off)
+		return gguf_errf(err, -1, "internal error: header region of "
+		    "%llu bytes, planned %llu", (unsigned long long)s->mem.n,
+		    (unsigned long long)p->data_off);
+	nw = s->mem.p;
+	for (a = 0; a < p->data_off && nw[a] == old[a]; a++)
+		;
+	for (b = p->data_off; b > a && nw[b - 1] == old[b - 1]; b--)
+		;
+	*lo = a;
+	*hi = b;
+	return 0;
+}
+
 static int
 inplace(struct gguf_doc *d, const struct wplan *p,
     const struct gguf_save_opts *o, struct gguf_save_info *info,
@@ -797,32 +835,21 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 	struct gguf_err	 e2;
 	const uint8_t	*old = gguf_base(d->f);
 	uint8_t		*saved = NULL;
-	const char	*why, *fault;
+	const char	*why;
 	const uint8_t	*nw;
 	uint64_t	 lo, hi;
 	char		 jpath[4096];
 	int		 fd = -1, journal = 0, rc = -1;
 
 	gguf_journal_path(d->real, jpath, sizeof jpath);
-	gguf_sink_init(&s, -1, 0, NULL, NULL);
-	if (gguf_write_header(d, p, &s, err) != 0)
+	if (gguf_header_diff(d, p, &s, &lo, &hi, err) != 0)
 		goto out;
-	if (s.mem.n != p->data_off) {
-		gguf_errf(err, -1, "internal error: header region of %llu "
-		    "bytes, planned %llu", (unsigned long long)s.mem.n,
-		    (unsigned long long)p->data_off);
-		goto out;
-	}
 	info->how = GGUF_SAVE_INPLACE;
 	nw = s.mem.p;
-	for (lo = 0; lo < p->data_off && nw[lo] == old[lo]; lo++)
-		;
-	if (lo == p->data_off) {
+	if (lo == hi) {
 		rc = 0;			/* nothing to write */
 		goto out;
 	}
-	for (hi = p->data_off; hi > lo && nw[hi - 1] == old[hi - 1]; hi--)
-		;
 	fd = open(d->real, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
@@ -846,13 +873,7 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 	journal = 1;
 	if (gguf_fault("journal-written", err) != 0)
 		goto rollback;
-	fault = getenv("GGUFED_FAULT");
-	if (gguf_fault_hook == NULL && fault != NULL &&
-	    strcmp(fault, "torn") == 0) {
-		gguf_pwrite_all(fd, nw + lo, (hi - lo + 1) / 2, lo, err);
-		fsync(fd);
-		_exit(GGUF_FAULT_EXIT);
-	}
+	gguf_fault_torn("torn", fd, nw + lo, hi - lo, lo);
 	if (gguf_pwrite_all(fd, nw + lo, hi - lo, lo, err) != 0)
 		goto rollback;
 	if (gguf_io_fsync(fd) != 0) {

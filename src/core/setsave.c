@@ -243,27 +243,16 @@ inplace_bytes(struct shard *s, const struct gguf_save_opts *o,
 	    gguf_read_only(&st, s->e.target))
 		return 0;
 	s->nlink = (unsigned long)st.st_nlink;
-	gguf_sink_init(&w, -1, 0, NULL, NULL);
-	if (gguf_write_header(s->d, &s->p, &w, err) != 0) {
+	if (gguf_header_diff(s->d, &s->p, &w, &lo, &hi, err) != 0) {
 		gguf_sink_free(&w);
 		return -1;
 	}
-	if (w.mem.n != region) {
-		gguf_sink_free(&w);
-		return gguf_errf(err, -1, "internal error: header region of "
-		    "%llu bytes, planned %llu", (unsigned long long)w.mem.n,
-		    (unsigned long long)region);
-	}
 	nw = w.mem.p;
-	for (lo = 0; lo < region && nw[lo] == old[lo]; lo++)
-		;
-	if (lo == region) {
+	if (lo == hi) {
 		s->changed = 0;
 		gguf_sink_free(&w);
 		return 0;
 	}
-	for (hi = region; hi > lo && nw[hi - 1] == old[hi - 1]; hi--)
-		;
 	s->e.inplace = 1;
 	s->e.off = lo;
 	s->e.len = hi - lo;
@@ -866,7 +855,6 @@ static int
 write_inplace(const struct entry *e, struct gguf_err *err)
 {
 	struct stat	 st;
-	const char	*fault = getenv("GGUFED_FAULT");
 	int		 fd, rc = -1;
 
 	fd = gguf_io_open(e->target, O_WRONLY | O_CLOEXEC, 0);
@@ -882,12 +870,7 @@ write_inplace(const struct entry *e, struct gguf_err *err)
 		    "writing it", base_name(e->target));
 		goto out;
 	}
-	if (gguf_fault_hook == NULL && fault != NULL &&
-	    strcmp(fault, "set-torn") == 0) {
-		gguf_pwrite_all(fd, e->nw, (e->len + 1) / 2, e->off, err);
-		fsync(fd);
-		_exit(GGUF_FAULT_EXIT);
-	}
+	gguf_fault_torn("set-torn", fd, e->nw, e->len, e->off);
 	if (gguf_pwrite_all(fd, e->nw, e->len, e->off, err) != 0)
 		goto out;
 	if (gguf_io_fsync(fd) != 0) {
