@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,17 +219,38 @@ gguf_hash_mem(int kind, const void *p, size_t n, struct gguf_digest *out)
 /* --------------------------------------------------------------- engine */
 
 /*
- * A job on the span reader. With both each and all, GGUF_SR_SHARE: the
- * hash of all spans in order on thread 0, each span's on thread 1, from
- * the same buffers. Each alone: GGUF_SR_SPLIT, each thread its own spans.
- * All alone is one sequence: one thread.
+ * A job on the span reader. With both each and all, GGUF_SR_SHARE: both
+ * threads see every piece; thread 1 hashes all spans in order, and each
+ * span's own hash is made by whichever thread claims the span at its
+ * first piece. Thread 0 reads, and it claims a span only while thread 1
+ * is more than LAG bytes behind it, so the work balances itself: with a
+ * fast hash thread 0 mostly reads, with a slow one it hashes about half
+ * the spans. Each alone: GGUF_SR_SPLIT, each thread its own spans. All
+ * alone is one sequence: one thread.
  */
+#define LAG	((uint64_t)GGUF_SR_NSLOT / 2 * GGUF_SR_CHUNK)
+
 struct hrun {
 	const struct gguf_hash_job *j;
 	int			 share;
 	struct hstate		 each[GGUF_SR_THREADS];
 	struct hstate		 all;
+	_Atomic unsigned char	*owner;		/* per span: 0, or 1 + thread */
+	atomic_uint_least64_t	 seen[GGUF_SR_THREADS];	/* bytes, each thread */
 };
+
+/* Whether thread th makes span's own hash (share mode; decided at pos 0). */
+static int
+owns(struct hrun *h, unsigned th, size_t span, uint64_t pos)
+{
+	unsigned char	want = 0;
+
+	if (pos == 0 && (th == 1 || atomic_load(&h->seen[0]) >
+	    atomic_load(&h->seen[1]) + LAG))
+		(void)atomic_compare_exchange_strong(&h->owner[span], &want,
+		    (unsigned char)(1 + th));
+	return atomic_load(&h->owner[span]) == 1 + th;
+}
 
 static int
 hash_consume(void *arg, unsigned th, size_t span, uint64_t pos,
@@ -236,15 +258,16 @@ hash_consume(void *arg, unsigned th, size_t span, uint64_t pos,
 {
 	struct hrun	*h = arg;
 
-	(void)pos;
-	if (h->j->all != 0 && (!h->share || th == 0) && n > 0)
+	if (h->j->all != 0 && (!h->share || th == 1) && n > 0)
 		hs_update(&h->all, p, n);
-	if (h->j->each != 0 && (!h->share || th == 1)) {
+	if (h->j->each != 0 && (!h->share || owns(h, th, span, pos))) {
 		if (n > 0)
 			hs_update(&h->each[th], p, n);
 		if (last)
 			hs_final(&h->each[th], &h->j->each_out[span]);
 	}
+	if (h->share)
+		atomic_fetch_add(&h->seen[th], n);
 	return 0;
 }
 
@@ -262,6 +285,11 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 	for (t = 0; t < GGUF_SR_THREADS; t++)
 		hs_init(&h.each[t], j->each);
 	hs_init(&h.all, j->all);
+	for (t = 0; t < GGUF_SR_THREADS; t++)
+		atomic_init(&h.seen[t], 0);
+	if (h.share)
+		h.owner = xcalloc(j->n_spans != 0 ? j->n_spans : 1,
+		    sizeof *h.owner);
 	memset(&r, 0, sizeof r);
 	r.spans = j->spans;
 	r.n_spans = j->n_spans;
@@ -278,6 +306,7 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 	for (t = 0; t < GGUF_SR_THREADS; t++)
 		hs_free(&h.each[t]);
 	hs_free(&h.all);
+	free(h.owner);
 	return rc;
 }
 
