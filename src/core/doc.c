@@ -127,12 +127,11 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 	unsigned	 no, count;
 
 	d->fd = -1;
-	real = realpath(path, NULL);
+	real = gguf_realpath(path);
 	if (real == NULL)
 		return gguf_errf(err, -1, "%s", strerror(errno));
 	d->path = xstrdup(path);
-	d->real = xstrdup(real);
-	free(real);
+	d->real = real;
 	d->fd = open(d->real, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0 || fstat(d->fd, &st) != 0)
 		return gguf_errf(err, -1, "%s", strerror(errno));

@@ -221,6 +221,8 @@ struct savelock {
 int	gguf_lock_take(const char *real, struct savelock *lk,
 	    struct gguf_err *err);
 void	gguf_lock_release(struct savelock *lk);
+/* The path with its symlinks resolved, allocated: NULL with errno if not. */
+char	*gguf_realpath(const char *path);
 /* The path with its symlinks resolved (or as it is), allocated. */
 char	*gguf_resolve(const char *path);
 void	gguf_split_path(const char *path, char **dir, char **base);

@@ -176,17 +176,47 @@ gguf_pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
 	return 0;
 }
 
+/*
+ * The path with its symlinks resolved, allocated; NULL with errno set if
+ * it cannot be. The kernel names the file it opens (O_PATH, read from
+ * /proc/self/fd) after one walk of the path, where realpath() walks it
+ * once a component; realpath() is what remains without /proc.
+ */
+char *
+gguf_realpath(const char *path)
+{
+	static const char	 gone[] = " (deleted)";
+	char			 link[40], buf[4096], *real, *fb;
+	ssize_t			 n;
+	int			 fd;
+
+	if ((fd = open(path, O_PATH | O_CLOEXEC)) < 0)
+		return NULL;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof buf);
+	close(fd);
+	if (n > 0 && (size_t)n < sizeof buf && buf[0] == '/') {
+		buf[n] = '\0';
+		if ((size_t)n < sizeof gone || strcmp(buf + n -
+		    (sizeof gone - 1), gone) != 0)
+			return xstrdup(buf);
+	}
+	if ((fb = realpath(path, NULL)) == NULL)
+		return NULL;
+	real = xstrdup(fb);
+	free(fb);
+	return real;
+}
+
 /* The path with its symlinks resolved, or the path itself if it cannot be. */
 char *
 gguf_resolve(const char *path)
 {
-	char	*real, *r;
+	char	*real;
 
-	if ((real = realpath(path, NULL)) == NULL)
+	if ((real = gguf_realpath(path)) == NULL)
 		return xstrdup(path);
-	r = xstrdup(real);
-	free(real);
-	return r;
+	return real;
 }
 
 /*

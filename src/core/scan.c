@@ -564,8 +564,12 @@ gguf_scan_ref(uint32_t type, int be, const uint8_t *p, uint64_t nbytes,
     uint64_t elem0, struct gguf_scan *s, struct gguf_err *err)
 {
 	const struct gguf_type_info	*ti;
-	static __thread float		 y[REFBUF];
-	static __thread double		 yd[REFBUF];
+	union {
+		float	 f[REFBUF];
+		double	 d[REFBUF];
+	}				 buf;		/* on the stack: no TLS */
+	float				*y = buf.f;
+	double				*yd = buf.d;
 	uint64_t			 n, i, m, nb;
 	int				 wide = gguf_dequant_wide(type);
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "gguf.h"
 #include "dequant.h"
 #include "doc.h"
+#include "docint.h"
 #include "cmd/lang.h"
 #include "tap.h"
 #include "../tools/ggufgen.h"
@@ -524,6 +526,76 @@ test_convert(int be)
 	gguf_close(f);
 }
 
+/* gguf_realpath names the file realpath() names, through links of files
+ * and of directories, and fails as it does. */
+static void
+test_realpath(void)
+{
+	char		 f[300], sub[300], l1[300], l2[300], ld[300], rel[600];
+	char		 viad[400], gone[300], *a, *b, *cwd;
+	const char	*cases[5];
+	size_t		 i;
+
+	tmp("real.gguf", f, sizeof f);
+	build(f, 0);
+	tmp("sub", sub, sizeof sub);
+	(void)mkdir(sub, 0700);
+	tmp("link1", l1, sizeof l1);
+	tmp("sub/link2", l2, sizeof l2);
+	tmp("dirlink", ld, sizeof ld);
+	if (symlink(f, l1) != 0 || symlink("../link1", l2) != 0 ||
+	    symlink(sub, ld) != 0) {
+		ok(0, "symlinks: %s", strerror(errno));
+		return;
+	}
+	snprintf(viad, sizeof viad, "%s/link2", ld);
+	cwd = getcwd(NULL, 0);
+	if (cwd != NULL && chdir(dir) == 0)
+		snprintf(rel, sizeof rel, "sub/../dirlink/./link2");
+	else
+		snprintf(rel, sizeof rel, "%s", viad);
+	cases[0] = f;
+	cases[1] = l1;
+	cases[2] = l2;
+	cases[3] = viad;
+	cases[4] = rel;
+	for (i = 0; i < 5; i++) {
+		a = gguf_realpath(cases[i]);
+		b = realpath(cases[i], NULL);
+		ok(a != NULL && b != NULL && strcmp(a, b) == 0, "gguf_realpath "
+		    "of %s is realpath's (%s)", cases[i], a != NULL ? a : "NULL");
+		free(a);
+		free(b);
+	}
+	a = gguf_realpath(sub);
+	b = realpath(sub, NULL);
+	ok(a != NULL && b != NULL && strcmp(a, b) == 0, "a directory too");
+	free(a);
+	free(b);
+	if (cwd != NULL) {
+		if (chdir(cwd) != 0)
+			diag("chdir back: %s", strerror(errno));
+		free(cwd);
+	}
+	tmp("nothing-here", gone, sizeof gone);
+	errno = 0;
+	a = gguf_realpath(gone);
+	ok(a == NULL && errno == ENOENT, "a missing file: NULL, ENOENT");
+	free(a);
+	tmp("dangling", gone, sizeof gone);
+	if (symlink("nothing-here", gone) == 0) {
+		errno = 0;
+		a = gguf_realpath(gone);
+		ok(a == NULL && errno == ENOENT, "a dangling link: NULL, "
+		    "ENOENT");
+		free(a);
+		a = gguf_resolve(gone);
+		ok(a != NULL && strcmp(a, gone) == 0, "gguf_resolve of it: "
+		    "the path as it is");
+		free(a);
+	}
+}
+
 int
 main(void)
 {
@@ -536,6 +608,7 @@ main(void)
 		return 1;
 	}
 	test_values();
+	test_realpath();
 	test_save();
 	test_faults();
 	test_be();
