@@ -344,6 +344,22 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 }
 
 int
+gguf_tensor_span_mapped(const struct gguf_file *f, uint64_t i,
+    struct gguf_span *out, struct gguf_err *err)
+{
+	const struct gguf_file	*tf;
+
+	if (gguf_tensor_span(f, i, out, err) != 0)
+		return -1;
+	tf = gguf_tensor_file(f, gguf_tensor_at(f, i));
+	if (out->fd >= 0 && out->mem != NULL) {
+		out->fd = -1;
+		out->file = tf;
+	}
+	return 0;
+}
+
+int
 gguf_hash_tensors(const struct gguf_file *f, unsigned each, unsigned all,
     struct gguf_hashes *each_out, struct gguf_hashes *all_out,
     int (*progress)(void *, uint64_t, uint64_t), void *arg,
@@ -358,7 +374,7 @@ gguf_hash_tensors(const struct gguf_file *f, unsigned each, unsigned all,
 		*err_tensor = UINT64_MAX;
 	sp = xreallocarray(NULL, n != 0 ? n : 1, sizeof *sp);
 	for (i = 0; i < n; i++)
-		if (gguf_tensor_span(f, i, &sp[i], err) != 0) {
+		if (gguf_tensor_span_mapped(f, i, &sp[i], err) != 0) {
 			if (err_tensor != NULL)
 				*err_tensor = i;
 			free(sp);

@@ -119,6 +119,13 @@ int	gguf_hash_tensor(const struct gguf_file *f, uint64_t i, int kind,
  */
 int	gguf_tensor_span(const struct gguf_file *f, uint64_t i,
 	    struct gguf_span *out, struct gguf_err *err);
+/*
+ * The same span read in place from the mapping of the file that holds
+ * it (spanread.h's gguf_span.file), for a pass made while f stays open:
+ * no copy, and a file changed on disk fails the pass cleanly.
+ */
+int	gguf_tensor_span_mapped(const struct gguf_file *f, uint64_t i,
+	    struct gguf_span *out, struct gguf_err *err);
 
 /* ------------------------------------------------ proof after a save */
 

@@ -11,7 +11,9 @@
  * GGUF_SR_SHARE the calling thread is the only lane: it publishes every
  * piece into a ring of GGUF_SR_NSLOT buffers and consumes it as thread 0;
  * the follower consumes the same pieces as thread 1, and a buffer is
- * filled again only when the follower is done with it.
+ * filled again only when the follower is done with it. Pieces of a
+ * file's mapping are read in place: a ring of MAPSLOT pieces then costs
+ * no memory and lets the lane run far ahead of the follower.
  */
 #include "config.h"
 
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,7 +32,8 @@
 #include "xmalloc.h"
 
 #define NSLOT	GGUF_SR_NSLOT
-#define BATCH	(NSLOT / 2)	/* pieces a waiting thread waits for */
+#define MAPSLOT	256		/* the ring's pieces over a mapping: 64 MB */
+#define GIVEBACK (32u << 20)	/* mapped bytes given back at a time */
 #define MAXGAP	(1u << 20)	/* a gap between spans still read through */
 #define BUFALIGN 4096
 #define TICK_NS	50000000L	/* the calling thread reports at least this often */
@@ -46,6 +50,8 @@ struct slot {
 	void		*raw;		/* allocation */
 	uint8_t		*buf;		/* aligned */
 	const uint8_t	*p;		/* the bytes: buf, or the memory */
+	size_t		 len;		/* bytes at p */
+	const struct gguf_file *file;	/* p is this file's mapping, or NULL */
 	struct seg	*seg;
 	size_t		 nseg;
 	size_t		 aseg;
@@ -60,8 +66,11 @@ struct lane {
 	unsigned	 th;		/* the thread that consumes them */
 	int		 caller;	/* runs on the calling thread */
 	int		 follow;	/* GGUF_SR_SHARE with a follower */
-	unsigned	 nslot;
-	struct slot	 slot[NSLOT];
+	unsigned	 nslot;		/* in the ring */
+	struct slot	*slot;
+	/* Mapped bytes consumed, not given back yet (one thread's). */
+	const struct gguf_file *gb_file;
+	const uint8_t	*gb_a, *gb_z;
 	/* with a follower; a change is followed by wake() */
 	atomic_uint_least64_t next;	/* the piece the lane fills next */
 	atomic_uint_least64_t fnext;	/* the piece the follower takes next */
@@ -186,15 +195,15 @@ wait_for(struct engine *e, struct lane *l, int (*ready)(struct lane *),
 static int
 slot_free(struct lane *l)
 {
-	return atomic_load(&l->next) + BATCH <
-	    atomic_load(&l->consumed) + NSLOT;
+	return atomic_load(&l->next) + l->nslot / 2 <
+	    atomic_load(&l->consumed) + l->nslot;
 }
 
 /* The follower may go on: half a ring is published, or all is. */
 static int
 piece_ready(struct lane *l)
 {
-	return atomic_load(&l->fnext) + BATCH <=
+	return atomic_load(&l->fnext) + l->nslot / 2 <=
 	    atomic_load(&l->published) ||
 	    atomic_load(&l->finished);
 }
@@ -251,24 +260,100 @@ seg_add(struct slot *sl, size_t span, uint64_t pos, size_t boff, size_t len,
 	sl->bytes += len;
 }
 
-/* Hands a piece's segments to the consumer as thread th: 0, or -1. */
-static int
-consume(struct engine *e, const struct slot *sl, unsigned th)
-{
-	const struct seg	*g;
-	size_t			 i;
+struct calls {
+	struct engine		*e;
+	const struct slot	*sl;
+	unsigned		 th;
+	size_t			 at;	/* the segment being consumed */
+};
 
-	for (i = 0; i < sl->nseg; i++) {
-		g = &sl->seg[i];
-		if (e->r->consume(e->r->arg, th, g->span, g->pos,
-		    g->len != 0 ? sl->p + g->boff : NULL, g->len,
-		    g->last) != 0) {
-			fail(e, -1, g->span, "stopped");
+/* The consumer calls of a piece's segments: 0, or -1 if one stopped. */
+static int
+calls(void *arg)
+{
+	struct calls		*c = arg;
+	struct engine		*e = c->e;
+	const struct seg	*g;
+
+	for (c->at = 0; c->at < c->sl->nseg; c->at++) {
+		g = &c->sl->seg[c->at];
+		if (e->r->consume(e->r->arg, c->th, g->span, g->pos,
+		    g->len != 0 ? c->sl->p + g->boff : NULL, g->len,
+		    g->last) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Hands a piece's segments to the consumer as thread th: 0, or -1. The
+ * calls on a file's mapping are guarded, and the last thread done with
+ * the piece gives its pages back.
+ */
+static int
+consume(struct engine *e, struct slot *sl, unsigned th)
+{
+	struct calls	c;
+	struct gguf_err	err;
+	int		rc;
+
+	c.e = e;
+	c.sl = sl;
+	c.th = th;
+	c.at = 0;
+	if (sl->file == NULL)
+		rc = calls(&c);
+	else {
+		memset(&err, 0, sizeof err);
+		rc = gguf_file_guard(sl->file, calls, &c, &err);
+		if (rc != 0 && err.msg[0] != '\0') {
+			fail(e, err.has_off ? (int64_t)err.off : -1,
+			    sl->nseg == 0 ? (size_t)-1 : sl->seg[c.at <
+			    sl->nseg ? c.at : sl->nseg - 1].span, err.msg);
 			return -1;
 		}
 	}
+	if (rc != 0) {
+		fail(e, -1, sl->seg[c.at].span, "stopped");
+		return -1;
+	}
 	atomic_fetch_add(&e->done[th], sl->bytes);
 	return 0;
+}
+
+/*
+ * Gives the pages of the mapped pieces consumed back in runs of GIVEBACK
+ * bytes (gguf_file_release: the page cache keeps them, the process's
+ * page tables stay small): one call a piece would cost a TLB shootdown
+ * on the other thread's core each time. Called by the one thread that
+ * is last to consume every piece of the lane: the follower, or the lane.
+ */
+static void
+give_back_now(struct lane *l)
+{
+	if (l->gb_file != NULL && l->gb_z > l->gb_a)
+		gguf_file_release(l->gb_file, l->gb_a,
+		    (uint64_t)(l->gb_z - l->gb_a));
+	l->gb_file = NULL;
+}
+
+static void
+give_back(struct lane *l, const struct slot *sl)
+{
+	if (sl->file == NULL || sl->len == 0)
+		return;
+	if (l->gb_file == sl->file && sl->p >= l->gb_a &&
+	    sl->p <= l->gb_z) {
+		if (sl->p + sl->len > l->gb_z)
+			l->gb_z = sl->p + sl->len;
+	} else {
+		give_back_now(l);
+		l->gb_file = sl->file;
+		l->gb_a = sl->p;
+		l->gb_z = sl->p + sl->len;
+	}
+	if ((uint64_t)(l->gb_z - l->gb_a) >= GIVEBACK)
+		give_back_now(l);
 }
 
 /* Takes the slot of the lane's next piece: NULL if stopped. */
@@ -279,7 +364,7 @@ slot_get(struct lane *l, uint64_t piece)
 
 	if (l->follow) {
 		atomic_store(&l->next, piece);
-		if (piece >= atomic_load(&l->consumed) + NSLOT)
+		if (piece >= atomic_load(&l->consumed) + l->nslot)
 			wait_for(e, l, slot_free, l->caller);
 	}
 	if (atomic_load(&e->stop))
@@ -301,6 +386,8 @@ emit(struct lane *l, struct slot *sl, uint64_t *piece)
 		return -1;
 	if (e->share && !l->follow && consume(e, sl, 1) != 0)
 		return -1;
+	if (!l->follow)
+		give_back(l, sl);
 	if (l->caller)
 		return report(e);
 	return atomic_load(&e->stop) ? -1 : 0;
@@ -309,7 +396,24 @@ emit(struct lane *l, struct slot *sl, uint64_t *piece)
 static int
 same_file(const struct gguf_span *a, const struct gguf_span *b)
 {
-	return a->fd >= 0 ? a->fd == b->fd : b->fd < 0 && a->mem == b->mem;
+	return a->fd >= 0 ? a->fd == b->fd : b->fd < 0 && a->mem == b->mem &&
+	    a->file == b->file;
+}
+
+/* A mapped run is read in order: the kernel reads ahead of it. */
+static void
+read_ahead(const struct gguf_span *s, uint64_t start, uint64_t end)
+{
+	uintptr_t	a, z;
+	int		fd = gguf_file_fd(s->file);
+
+	a = (uintptr_t)(s->mem + start) & ~(uintptr_t)4095;
+	z = (uintptr_t)(s->mem + end);
+	if (z > a)
+		(void)madvise((void *)a, (size_t)(z - a), MADV_SEQUENTIAL);
+	if (fd >= 0)
+		(void)posix_fadvise(fd, (off_t)start, (off_t)(end - start),
+		    POSIX_FADV_SEQUENTIAL);
 }
 
 /* Reads and hands on the lane's spans. */
@@ -342,6 +446,8 @@ lane_run(struct lane *l)
 		if (have && sp[i].fd >= 0)
 			(void)posix_fadvise(sp[i].fd, (off_t)start,
 			    (off_t)(end - start), POSIX_FADV_SEQUENTIAL);
+		else if (have && sp[i].file != NULL)
+			read_ahead(&sp[i], start, end);
 		cur = i;
 		cdone = 0;
 		pos = start;
@@ -353,13 +459,17 @@ lane_run(struct lane *l)
 			sl->nseg = 0;
 			sl->bytes = 0;
 			sl->p = NULL;
+			sl->len = clen;
+			sl->file = NULL;
 			if (clen > 0 && sp[cur].fd >= 0) {
 				if (read_at(e, sp[cur].fd, sl->buf, clen, pos,
 				    cur) != 0)
 					goto out;
 				sl->p = sl->buf;
-			} else if (clen > 0)
+			} else if (clen > 0) {
 				sl->p = sp[cur].mem + pos;
+				sl->file = sp[cur].file;
+			}
 			next = pos + clen;
 			for (; cur < k; cur++) {
 				s = &sp[cur];
@@ -394,6 +504,8 @@ lane_run(struct lane *l)
 		}
 	}
 out:
+	if (!l->follow)
+		give_back_now(l);
 	atomic_store(&l->finished, 1);
 	wake(e, l, NULL);
 }
@@ -413,11 +525,13 @@ follower(void *arg)
 		if (atomic_load(&e->stop) ||
 		    piece >= atomic_load(&l->published))
 			break;
-		if (consume(e, &l->slot[piece % NSLOT], 1) != 0)
+		if (consume(e, &l->slot[piece % l->nslot], 1) != 0)
 			break;
+		give_back(l, &l->slot[piece % l->nslot]);
 		atomic_store(&l->consumed, ++piece);
 		wake(e, l, slot_free);
 	}
+	give_back_now(l);
 	atomic_fetch_sub(&e->running, 1);
 	wake(e, l, NULL);
 	return NULL;
@@ -454,9 +568,11 @@ lane_init(struct lane *l, struct engine *e, size_t s0, size_t s1,
 	l->th = th;
 	l->caller = th == 0;
 	l->follow = follow;
-	l->nslot = follow ? NSLOT : 1;
 	for (k = s0; k < s1 && !files; k++)
 		files = e->r->spans[k].fd >= 0 && e->r->spans[k].len > 0;
+	/* Over memory a piece is a pointer: the ring can look far ahead. */
+	l->nslot = !follow ? 1 : files ? NSLOT : MAPSLOT;
+	l->slot = xcalloc(l->nslot, sizeof *l->slot);
 	for (i = 0; i < l->nslot && files; i++) {
 		l->slot[i].raw = xmalloc(GGUF_SR_CHUNK + BUFALIGN);
 		l->slot[i].buf = (uint8_t *)(((uintptr_t)l->slot[i].raw +
@@ -469,10 +585,11 @@ lane_free(struct lane *l)
 {
 	unsigned	i;
 
-	for (i = 0; i < NSLOT; i++) {
+	for (i = 0; i < l->nslot; i++) {
 		free(l->slot[i].raw);
 		free(l->slot[i].seg);
 	}
+	free(l->slot);
 }
 
 static unsigned

@@ -3,10 +3,11 @@
  * speed of the page cache and hand them, piece by piece, to a consumer
  * running on up to two threads.
  *
- * Whole-model passes (hashes, scans for NaN/Inf) read with pread() into
- * aligned buffers rather than through the mapping: a sequential pass
- * through a mapping is bound by page faults, pread of the page cache is
- * a copy at memory speed. Each run of ascending spans of one file (tensor
+ * Spans of a file are read with pread() into aligned buffers; spans of a
+ * file's mapping (gguf_span.file) are read in place, which on a kernel
+ * that maps the page cache's large folios costs no copy at all (xxh64 of
+ * a 2.1 GB model in the page cache: 0.34 s through 64 MB windows of a
+ * mapping, 0.54-0.80 s through pread, on this code's machine). Each run of ascending spans of one file (tensor
  * data with its padding) is read through in pieces of GGUF_SR_CHUNK
  * bytes, with posix_fadvise(SEQUENTIAL) over the run, so gaps of padding
  * cost one copy, not a read each. Only the bytes of spans reach the
@@ -66,6 +67,15 @@ struct gguf_span {
 	 * of units if len is one). At most GGUF_SR_MAXUNIT.
 	 */
 	uint32_t	 unit;
+	/*
+	 * With fd < 0, may name the file whose mapping mem is: its bytes
+	 * are then read in place, each piece's consumer calls guarded
+	 * (gguf_file_guard: a file changed or cut on disk fails the run
+	 * with "changed on disk", never a SIGBUS), and the pages read are
+	 * given back (gguf_file_release) 32 MB at a time once every thread
+	 * is done with them. No copy: the page cache is read where it lies.
+	 */
+	const struct gguf_file *file;
 };
 
 /*

@@ -1,7 +1,7 @@
 #!/bin/sh
 # filechange.sh - the file changes or shrinks while a command reads it.
 #
-# `cat`, `stats` and `validate --data` read tensor data through a mapping
+# `cat`, `stats`, `validate --data` and `hash` read tensor data through a mapping
 # of the file. The rule map:N:stop of GGUFED_FAULT (src/core/io.c) stops
 # the process before its Nth guarded read of that data; the test then cuts
 # the file short (or rewrites it), lets the process go on and checks that
@@ -64,10 +64,11 @@ rewrite() {
 	touch -d '2001-01-01 00:00:00' "$m"
 }
 
-# verdict DESC: exit 1, one line on stderr naming the file and the change.
+# verdict DESC [STATUS]: exit 1 (hash: 2, a file it cannot read), one line on
+# stderr naming the file and the change.
 verdict() {
 	n=$(wc -l <"$scratch/err")
-	[ "$rc" -eq 1 ] && [ "$n" -eq 1 ] &&
+	[ "$rc" -eq "${2:-1}" ] && [ "$n" -eq 1 ] &&
 	    grep -q "^ggufed: .*m\.gguf: .*changed on disk" "$scratch/err" &&
 	    ! grep -q -E 'Sanitizer|runtime error' "$scratch/err"
 	ok $? "$1" || { echo "# rc=$rc"; sed 's/^/# /' "$scratch/err"; }
@@ -112,6 +113,17 @@ changed map:4:stop shrink "$GGUFED" validate --data --threads 2 "$m"
     ! grep -q -E 'Sanitizer|runtime error' "$scratch/err"
 ok $? "validate --data: the change is one error, the run stops" ||
     { echo "# rc=$rc"; sed 's/^/# /' "$scratch/out" "$scratch/err"; }
+
+# hash: the tensors are read in place from the mapping, on two threads
+changed map:3:stop shrink "$GGUFED" hash "$m"
+verdict "hash: the file cut short half-way through the tensors" 2
+grep -q "cut to 73,696 bytes (2,842,080 when opened)" "$scratch/err"
+ok $? "hash: the message says how the file changed"
+
+changed map:2:stop rewrite "$GGUFED" hash --no-layer "$m"
+verdict "hash --no-layer: the file rewritten in place half-way" 2
+grep -q "written to since it was opened" "$scratch/err"
+ok $? "hash: the message says the file was written to"
 
 # a file cut short before the command opens it is a file with missing
 # data, not a changed one: nothing to do with this test, but the commands
