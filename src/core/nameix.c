@@ -19,9 +19,9 @@ same(struct gguf_str s, const char *p, size_t n)
 
 /* The slot of the entry named p[0..n), or the empty slot where it would go. */
 static uint64_t
-probe(const struct gguf_nameix *ix, const char *p, size_t n)
+probe_h(const struct gguf_nameix *ix, const char *p, size_t n, uint64_t hash)
 {
-	uint64_t	h = gguf_hash(p, n) & ix->mask;
+	uint64_t	h = hash & ix->mask;
 
 	while (ix->slot[h] != 0) {
 		if (same(ix->name(ix->ctx, ix->slot[h] - 1), p, n))
@@ -29,6 +29,12 @@ probe(const struct gguf_nameix *ix, const char *p, size_t n)
 		h = (h + 1) & ix->mask;
 	}
 	return h;
+}
+
+static uint64_t
+probe(const struct gguf_nameix *ix, const char *p, size_t n)
+{
+	return probe_h(ix, p, n, gguf_hash(p, n));
 }
 
 static void
@@ -77,18 +83,32 @@ int64_t
 gguf_nameix_add(struct gguf_nameix *ix, uint64_t i)
 {
 	struct gguf_str	s = ix->name(ix->ctx, i);
+
+	return gguf_nameix_add_hashed(ix, i, gguf_hash(s.p, (size_t)s.n));
+}
+
+int64_t
+gguf_nameix_add_hashed(struct gguf_nameix *ix, uint64_t i, uint64_t hash)
+{
+	struct gguf_str	s = ix->name(ix->ctx, i);
 	uint64_t	h;
 
-	h = probe(ix, s.p, (size_t)s.n);
+	h = probe_h(ix, s.p, (size_t)s.n, hash);
 	if (ix->slot[h] != 0)
 		return (int64_t)ix->slot[h] - 1;
 	if ((ix->n + 1) * 2 > ix->mask + 1) {
 		grow(ix);
-		h = probe(ix, s.p, (size_t)s.n);
+		h = probe_h(ix, s.p, (size_t)s.n, hash);
 	}
 	ix->slot[h] = (uint32_t)(i + 1);
 	ix->n++;
 	return -1;
+}
+
+uint64_t
+gguf_nameix_hash(const char *p, size_t n)
+{
+	return gguf_hash(p, n);
 }
 
 int64_t

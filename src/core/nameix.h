@@ -43,6 +43,15 @@ void	gguf_nameix_init(struct gguf_nameix *ix, gguf_name_fn name, void *ctx,
  * was added.
  */
 int64_t	gguf_nameix_add(struct gguf_nameix *ix, uint64_t i);
+/*
+ * The same with the name's hash already made (gguf_nameix_hash): an owner
+ * that indexes the same names twice (a split set's shards, then the set)
+ * hashes each once.
+ */
+int64_t	gguf_nameix_add_hashed(struct gguf_nameix *ix, uint64_t i,
+	    uint64_t hash);
+/* The hash the index keys a name by. */
+uint64_t gguf_nameix_hash(const char *p, size_t n);
 /* The entry named p[0..n), or -1. */
 int64_t	gguf_nameix_find(const struct gguf_nameix *ix, const char *p,
 	    size_t n);

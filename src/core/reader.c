@@ -69,6 +69,7 @@ struct gguf_file {
 	struct gguf_tensor	*tensors;
 	uint64_t		 n_tensors;
 	struct gguf_nameix	 tensor_names;
+	uint64_t		*thash;		/* each tensor name's index hash */
 
 	struct gguf_warning	*warn;
 	size_t			 n_warn;
@@ -557,9 +558,13 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	f->lay.ti_end = c->pos;
 
 	gguf_nameix_init(&f->tensor_names, tensor_name, f, f->n_tensors);
+	f->thash = xreallocarray(NULL, f->n_tensors > 0 ? f->n_tensors : 1,
+	    sizeof *f->thash);
 	for (i = 0; i < f->n_tensors; i++) {
 		t = &f->tensors[i];
-		if (gguf_nameix_add(&f->tensor_names, i) >= 0)
+		f->thash[i] = gguf_nameix_hash(t->name.p, (size_t)t->name.n);
+		if (gguf_nameix_add_hashed(&f->tensor_names, i,
+		    f->thash[i]) >= 0)
 			warnf(f, GGUF_W_ERROR, t->off,
 			    "duplicate tensor name \"%s\"",
 			    pname(&t->name, buf, sizeof buf));
@@ -983,6 +988,7 @@ gguf_close(struct gguf_file *f)
 	free(f->tensors);
 	gguf_nameix_free(&f->kv_names);
 	gguf_nameix_free(&f->tensor_names);
+	free(f->thash);
 	free(f->path);
 	free(f);
 }
@@ -1174,7 +1180,9 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 			t = &f->tensors[f->n_tensors];
 			*t = s->tensors[i];
 			t->shard = (uint32_t)k;
-			dup = gguf_nameix_add(&f->tensor_names, f->n_tensors);
+			dup = s->thash != NULL ? gguf_nameix_add_hashed(
+			    &f->tensor_names, f->n_tensors, s->thash[i]) :
+			    gguf_nameix_add(&f->tensor_names, f->n_tensors);
 			if (dup >= 0 && f->tensors[dup].shard != k) {
 				before = f->n_warn;
 				warnf(f, GGUF_W_ERROR, t->off, "tensor "

@@ -29,6 +29,8 @@ done
 if [ "$need_big" = 1 ]; then
 	echo "== the 2.1 GB dense model for the save, diff and hash benchmarks"
 	"$builddir/bench/gen_big" "$BENCH_BIG" 2112
+	# its 2.1 GB reach the disk now, not under the first timings
+	sync
 fi
 
 started=$(date -u '+%Y-%m-%d %H:%M UTC')

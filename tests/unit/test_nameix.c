@@ -128,6 +128,21 @@ main(void)
 	ok(o.calls < 64, "a lookup compares a few names, not all (%llu)",
 	    (unsigned long long)o.calls);
 	gguf_nameix_free(&ix);
+
+	/* The same names added with their hashes made beforehand. */
+	gguf_nameix_init(&ix, name_of, &o, 0);
+	for (all = 1, i = 0; i < N_MANY; i++)
+		if (gguf_nameix_add_hashed(&ix, i, gguf_nameix_hash(buf[i],
+		    strlen(buf[i]))) != -1)
+			all = 0;
+	ok(all, "added with their hashes, through the growths");
+	for (all = 1, i = 0; i < N_MANY; i++)
+		if (find(&ix, buf[i]) != (int64_t)i)
+			all = 0;
+	ok(all, "each is found by its name as gguf_nameix_add would have it");
+	is_u64((uint64_t)gguf_nameix_add_hashed(&ix, 7, gguf_nameix_hash(
+	    buf[7], strlen(buf[7]))), 7, "a name added twice: its entry");
+	gguf_nameix_free(&ix);
 	free(many);
 	free(buf);
 	return tap_done();
