@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <nettle/sha1.h>
@@ -562,6 +563,39 @@ side_run(void *arg)
 	return NULL;
 }
 
+/* The file identities of the last descriptors asked about, one a side. */
+struct ids {
+	int	fd[2];
+	int	ok[2];
+	dev_t	dev[2];
+	ino_t	ino[2];
+};
+
+static int
+file_id(struct ids *c, int side, int fd)
+{
+	struct stat	st;
+
+	if (c->ok[side] && c->fd[side] == fd)
+		return 1;
+	c->ok[side] = 0;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		return 0;
+	c->fd[side] = fd;
+	c->dev[side] = st.st_dev;
+	c->ino[side] = st.st_ino;
+	c->ok[side] = 1;
+	return 1;
+}
+
+/* Whether descriptors a and b are of the same file. */
+static int
+same_inode(int a, int b, struct ids *c)
+{
+	return file_id(c, 0, a) && file_id(c, 1, b) &&
+	    c->dev[0] == c->dev[1] && c->ino[0] == c->ino[1];
+}
+
 int
 gguf_proof_check(struct gguf_proof *p, const char *path, int inplace,
     int (*progress)(void *, uint64_t, uint64_t), void *arg,
@@ -571,13 +605,15 @@ gguf_proof_check(struct gguf_proof *p, const char *path, int inplace,
 	struct gguf_span	*src, *dst;
 	struct gguf_hashes	*hs, *hd;
 	struct side		 a, b;
-	size_t			*which, i, n = 0;
+	size_t			*which, i, k, n = 0;
+	struct ids		 ids;
 	int64_t			 ix;
 	char			 tb[24];
 	pthread_t		 th;
 	int			 started;
 
 	memset(r, 0, sizeof *r);
+	memset(&ids, 0, sizeof ids);
 	r->inplace = inplace;
 	f = p->set ? gguf_set_open(path, 0, err) : gguf_open(path, err);
 	if (f == NULL)
@@ -613,8 +649,26 @@ gguf_proof_check(struct gguf_proof *p, const char *path, int inplace,
 			if (src[i].off != dst[i].off)
 				name_push(&r->changed, &r->n_changed,
 				    p->t[which[i]].name, NULL);
+		r->kept = n;
 		goto done;
 	}
+	/*
+	 * A tensor whose data lies where it lay in the very file it was read
+	 * from (a shard of a set the save did not rewrite, or saved in place)
+	 * was not written either: hashing it twice would read the same bytes
+	 * of the same file, a whole model's worth for one key of shard 1.
+	 */
+	for (i = k = 0; i < n; i++) {
+		if (src[i].off == dst[i].off && same_inode(src[i].fd,
+		    dst[i].fd, &ids)) {
+			r->kept++;
+			continue;
+		}
+		src[k] = src[i];
+		dst[k] = dst[i];
+		which[k++] = which[i];
+	}
+	n = k;
 	hs = xcalloc(n + 1, sizeof *hs);
 	hd = xcalloc(n + 1, sizeof *hd);
 	memset(&a, 0, sizeof a);
@@ -675,16 +729,23 @@ name_list(FILE *fp, char **v, size_t n)
 char *
 gguf_proof_text(const struct gguf_proof_result *r)
 {
-	char	*s = NULL, num[32];
+	char	*s = NULL, num[32], hashed[32], kept[32];
 	size_t	 len = 0;
 	FILE	*fp;
 
 	if ((fp = open_memstream(&s, &len)) == NULL)
 		xmalloc_fail(4096);
 	gguf_fmt_group(r->checked, num, sizeof num);
-	if (r->n_changed + r->n_missing == 0)
+	gguf_fmt_group(r->checked - r->kept, hashed, sizeof hashed);
+	gguf_fmt_group(r->kept, kept, sizeof kept);
+	if (r->n_changed + r->n_missing == 0 && r->kept > 0 &&
+	    r->kept < r->checked)
+		fprintf(fp, "tensor data unchanged (%s tensors: %s by xxh64, "
+		    "%s not rewritten)", num, hashed, kept);
+	else if (r->n_changed + r->n_missing == 0)
 		fprintf(fp, "tensor data unchanged (%s tensor%s, %s)", num,
-		    r->checked == 1 ? "" : "s", r->inplace ?
+		    r->checked == 1 ? "" : "s", r->inplace ||
+		    (r->kept > 0 && r->kept == r->checked) ?
 		    "not rewritten" : "xxh64");
 	else {
 		fputs("tensor data CHANGED", fp);

@@ -162,6 +162,12 @@ struct gguf_proof {
 struct gguf_proof_result {
 	int		 inplace;	/* saved in place: data not rewritten */
 	uint64_t	 checked;	/* tensors compared */
+	/*
+	 * Of them, those not hashed: their data lies where it lay in the
+	 * file they were read from, which the save did not rewrite (saved in
+	 * place, or a shard of a set it left alone).
+	 */
+	uint64_t	 kept;
 	char		**changed;	/* copied, but the bytes differ */
 	size_t		 n_changed;
 	char		**missing;	/* not in the result */
@@ -177,7 +183,9 @@ int	gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
  * After the save: opens the result (path) and compares the xxh64 of each
  * copied tensor's data in the source and in the result, both read at
  * once on two threads. inplace (the save took the in-place path, so the
- * data was not written) compares where each tensor's data lies instead.
+ * data was not written) compares where each tensor's data lies instead,
+ * and so does a tensor whose data is in the same file as before (a shard
+ * of a set the save did not rewrite, or saved in place).
  * 0 with r filled (r->n_changed + r->n_missing is 0 when the data is
  * intact), or -1 with err set if the result or the source cannot be read.
  */

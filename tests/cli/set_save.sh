@@ -152,8 +152,17 @@ rm -rf "$scratch/v1"
 mkset "$scratch/v1"
 "$GGUFED" set -i --verify "$scratch/v1/$S2" general.name '"v"' \
     >"$scratch/out" 2>&1 &&
-    grep -q "tensor data unchanged (39 tensors, xxh64)" "$scratch/out"
-ok $? "--verify over a set's shards: every tensor of the set unchanged" ||
+    grep -q "tensor data unchanged (39 tensors, not rewritten)" "$scratch/out"
+ok $? "--verify over a set saved in place: every tensor where it lay" ||
+    sed 's/^/# /' "$scratch/out"
+# Shard 1 rewritten: its 15 tensors are hashed in the source and the
+# result; the other shards' lie in files the save did not touch, and are
+# not read at all.
+"$GGUFED" set -i --rewrite --verify "$scratch/v1/$S2" general.name '"w"' \
+    >"$scratch/out" 2>&1 &&
+    grep -q "tensor data unchanged (39 tensors: 15 by xxh64, 24 not rewritten)" \
+    "$scratch/out"
+ok $? "--verify of a set with shard 1 rewritten: its tensors hashed, no other shard's" ||
     sed 's/^/# /' "$scratch/out"
 tq=$("$GGUFED" dump --shard "$scratch/v1/$S2" | awk '$1 == "tensor" &&
     $4 != "F32" { print $3; exit }')
