@@ -104,8 +104,39 @@ field(char **s)
 }
 
 /*
- * Reads a manifest: lines "KIND HEX NAME", anything after ignored (so a
- * --check report reads as a manifest too). 0, or -1 after an error line.
+ * The name of a manifest line, from s just past the blank that ended the
+ * hash: the rest of the line, after the second space of the "HEX  NAME"
+ * both tools print, so that file and tensor names may hold blanks, even
+ * lead with one. A --check report's "  -  Ok" (Mismatch, Not Found) and
+ * the line's end are cut off. NULL if nothing is left.
+ */
+static char *
+rest_name(char *s)
+{
+	static const char *const	 res[] = { "Ok", "Mismatch",
+					     "Not Found" };
+	size_t				 n, k, r;
+
+	if (*s == ' ')
+		s++;
+	n = strlen(s);
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	for (k = 0; k < sizeof res / sizeof res[0]; k++) {
+		r = strlen(res[k]);
+		if (n >= r + 5 && memcmp(s + n - r - 5, "  -  ", 5) == 0 &&
+		    memcmp(s + n - r, res[k], r) == 0) {
+			n -= r + 5;
+			break;
+		}
+	}
+	s[n] = '\0';
+	return n > 0 ? s : NULL;
+}
+
+/*
+ * Reads a manifest: lines "KIND HEX NAME" (a --check report reads as a
+ * manifest too). 0, or -1 after an error line.
  */
 static int
 manifest_read(const char *path, struct manifest *m)
@@ -127,7 +158,7 @@ manifest_read(const char *path, struct manifest *m)
 			continue;
 		if ((kind = gguf_hash_parse(k, strlen(k))) < 0)
 			continue;
-		if ((h = field(&s)) == NULL || (n = field(&s)) == NULL)
+		if ((h = field(&s)) == NULL || (n = rest_name(s)) == NULL)
 			continue;
 		if (m->n == alloc) {
 			alloc = alloc != 0 ? 2 * alloc : 64;

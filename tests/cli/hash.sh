@@ -218,10 +218,32 @@ ok $? "a --no-layer manifest checks the model line (another name)"
     >/dev/null
 [ $? -eq 1 ]; ok $? "... and fails on the flipped byte"
 
-# A --check report reads as a manifest too (fields after the third ignored).
+# A --check report reads as a manifest too (its "  -  Ok" cut off).
 "$GGUFED" hash -c "$mf" "$m" >"$scratch/report"
 "$GGUFED" hash -c "$scratch/report" "$scratch/renamed-copy.gguf" >/dev/null
 ok $? "a --check report is a manifest"
+
+# Blanks in names: a file name with a space, a tensor name with a space
+# and a tab (printed escaped), one that starts with a space. The name is
+# the rest of the line after "HASH  ", not the next word.
+sp="$scratch/my model.gguf"
+cp "$m" "$sp" &&
+    "$GGUFED" rename -i -q "$sp" blk.0.attn_q.weight "$(printf 'attn q\tx')" &&
+    "$GGUFED" rename -i -q "$sp" blk.0.attn_k.weight " lead"
+"$GGUFED" hash "$sp" >"$scratch/sp.manifest"
+grep -qF "  $sp:attn q\\tx" "$scratch/sp.manifest" &&
+    grep -q "  $sp: lead\$" "$scratch/sp.manifest" &&
+    "$GGUFED" hash -c "$scratch/sp.manifest" "$sp" >"$scratch/sp.report" &&
+    grep -q "  $sp: lead  -  Ok\$" "$scratch/sp.report" &&
+    "$GGUFED" hash -c "$scratch/sp.report" "$sp" >/dev/null
+ok $? "--check of names with blanks (and of its own report): every line Ok" ||
+    sed 's/^/# /' "$scratch/sp.manifest" | head -5
+sed 's/^\(xxh64 *\)[0-9a-f]*\(  .*: lead\)$/\10000000000000000\2/' \
+    "$scratch/sp.manifest" >"$scratch/sp.bad"
+"$GGUFED" hash -c "$scratch/sp.bad" "$sp" >"$scratch/out"
+[ $? -eq 1 ] && grep -q "^mismatch: $sp: lead\$" "$scratch/out"
+ok $? "... and a wrong hash of ' lead' is a mismatch of that name" ||
+    tail -3 "$scratch/out" | sed 's/^/# /'
 
 # Several files, one manifest holding both.
 "$GGUFED" hash "$m" "$scratch/less.gguf" >"$scratch/two.manifest"
