@@ -955,7 +955,7 @@ out:
 /*
  * Why the model (identity st, header region bytes r) is not the file the
  * journal h (old and new bytes j) was made for, or NULL if it is: the
- * same file, of the same size, no older, the header region the same
+ * same inode, of the same size, no older, the header region the same
  * outside the range and inside it made of old or new bytes only (a torn
  * write leaves some of each).
  */
@@ -963,8 +963,14 @@ static const char *
 not_journaled(const struct jhead *h, const uint8_t *j, const struct stat *st,
     const uint8_t *r)
 {
-	if ((uint64_t)st->st_dev != h->dev || (uint64_t)st->st_ino != h->ino)
-		return "it is another file (device and inode differ)";
+	/*
+	 * The inode, not the device: a filesystem's device number may be
+	 * another after the reboot that follows a crash (btrfs subvolumes,
+	 * LVM, removable disks), and the size, time and header hashes below
+	 * tell the file apart anyway.
+	 */
+	if ((uint64_t)st->st_ino != h->ino)
+		return "it is another file (its inode differs)";
 	if ((uint64_t)st->st_size != h->size)
 		return "its size differs";
 	if ((uint64_t)st->st_mtim.tv_sec < h->mt_sec ||

@@ -660,11 +660,14 @@ out:
 	return rc;
 }
 
+/*
+ * Whether st is the shard the entry saved: its inode, size and time (not
+ * its device number, which a reboot after a crash may change).
+ */
 static int
 is_old(const struct stat *st, const struct entry *e)
 {
-	return (uint64_t)st->st_dev == e->dev &&
-	    (uint64_t)st->st_ino == e->ino &&
+	return (uint64_t)st->st_ino == e->ino &&
 	    (uint64_t)st->st_size == e->size &&
 	    (uint64_t)st->st_mtim.tv_sec == e->mt_sec &&
 	    (uint64_t)st->st_mtim.tv_nsec == e->mt_nsec;
@@ -685,8 +688,8 @@ base_name(const char *path)
 static const char *
 not_saved_here(const struct entry *e, const struct stat *st, const uint8_t *r)
 {
-	if ((uint64_t)st->st_dev != e->dev || (uint64_t)st->st_ino != e->ino)
-		return "it is another file (device and inode differ)";
+	if ((uint64_t)st->st_ino != e->ino)	/* the device may change */
+		return "it is another file (its inode differs)";
 	if ((uint64_t)st->st_size != e->size)
 		return "its size differs";
 	if (r == NULL)
