@@ -223,10 +223,11 @@ gguf_hash_mem(int kind, const void *p, size_t n, struct gguf_digest *out)
  * A job on the span reader. With both each and all, GGUF_SR_SHARE: both
  * threads see every piece; thread 1 hashes all spans in order, and each
  * span's own hash is made by whichever thread claims the span at its
- * first piece. Thread 0 reads, and it claims a span only while thread 1
- * is more than LAG bytes behind it, so the work balances itself: with a
- * fast hash thread 0 mostly reads, with a slow one it hashes about half
- * the spans. Each alone: GGUF_SR_SPLIT, each thread its own spans. All
+ * first piece. Thread 0 reads (over a mapping it only hands pieces on),
+ * and it claims a span only while thread 1 is more than LAG bytes behind
+ * it, so the work balances itself: with pread and a fast hash thread 0
+ * mostly reads; over a mapping, or with a slow hash, it hashes about
+ * half the spans. Each alone: GGUF_SR_SPLIT, each thread its own spans. All
  * alone is one sequence: one thread.
  */
 #define LAG	((uint64_t)GGUF_SR_NSLOT / 2 * GGUF_SR_CHUNK)

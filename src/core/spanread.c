@@ -287,8 +287,8 @@ calls(void *arg)
 
 /*
  * Hands a piece's segments to the consumer as thread th: 0, or -1. The
- * calls on a file's mapping are guarded, and the last thread done with
- * the piece gives its pages back.
+ * calls on a file's mapping are guarded (its pages are given back by
+ * give_back, on the thread that consumes the lane's pieces last).
  */
 static int
 consume(struct engine *e, struct slot *sl, unsigned th)
