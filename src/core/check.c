@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
 
 #include "check.h"
 #include "internal.h"
@@ -906,15 +905,7 @@ data_findings(struct checker *c, const struct gguf_tensor *t,
 static void
 read_ahead(const struct gguf_file *f)
 {
-	const uint8_t	*base = gguf_base(f);
-	uintptr_t	 a;
-
-	if (base == NULL || gguf_file_fd(f) < 0)
-		return;		/* a buffer: already in memory */
-	a = (uintptr_t)base & ~(uintptr_t)4095;
-	(void)madvise((void *)a, (size_t)((uintptr_t)base +
-	    gguf_layout(f)->file_size - a), MADV_SEQUENTIAL);
-	(void)posix_fadvise(gguf_file_fd(f), 0, 0, POSIX_FADV_SEQUENTIAL);
+	gguf_file_sequential(f, gguf_base(f), gguf_layout(f)->file_size);
 }
 
 static int

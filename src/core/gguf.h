@@ -328,6 +328,13 @@ int			 gguf_file_guard(const struct gguf_file *f,
  */
 void			 gguf_file_release(const struct gguf_file *f,
 			    const uint8_t *p, uint64_t len);
+/*
+ * Tells the kernel that [p, p + len) of f's mapping is about to be read
+ * in order, so that it reads ahead of the reads (cold pages come in large
+ * runs). Nothing for a file read from memory.
+ */
+void			 gguf_file_sequential(const struct gguf_file *f,
+			    const uint8_t *p, uint64_t len);
 
 /*
  * Split sets (set.h opens them): a file that joins the shards of a split

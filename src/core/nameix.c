@@ -79,18 +79,10 @@ grow(struct gguf_nameix *ix)
 	free(old);
 }
 
-int64_t
-gguf_nameix_add(struct gguf_nameix *ix, uint64_t i)
+/* Adds entry i, named s, whose name hashes to hash (see gguf_nameix_add). */
+static int64_t
+add(struct gguf_nameix *ix, uint64_t i, struct gguf_str s, uint64_t hash)
 {
-	struct gguf_str	s = ix->name(ix->ctx, i);
-
-	return gguf_nameix_add_hashed(ix, i, gguf_hash(s.p, (size_t)s.n));
-}
-
-int64_t
-gguf_nameix_add_hashed(struct gguf_nameix *ix, uint64_t i, uint64_t hash)
-{
-	struct gguf_str	s = ix->name(ix->ctx, i);
 	uint64_t	h;
 
 	h = probe_h(ix, s.p, (size_t)s.n, hash);
@@ -103,6 +95,20 @@ gguf_nameix_add_hashed(struct gguf_nameix *ix, uint64_t i, uint64_t hash)
 	ix->slot[h] = (uint32_t)(i + 1);
 	ix->n++;
 	return -1;
+}
+
+int64_t
+gguf_nameix_add(struct gguf_nameix *ix, uint64_t i)
+{
+	struct gguf_str	s = ix->name(ix->ctx, i);
+
+	return add(ix, i, s, gguf_hash(s.p, (size_t)s.n));
+}
+
+int64_t
+gguf_nameix_add_hashed(struct gguf_nameix *ix, uint64_t i, uint64_t hash)
+{
+	return add(ix, i, ix->name(ix->ctx, i), hash);
 }
 
 uint64_t

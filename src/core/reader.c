@@ -1180,9 +1180,9 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 			t = &f->tensors[f->n_tensors];
 			*t = s->tensors[i];
 			t->shard = (uint32_t)k;
-			dup = s->thash != NULL ? gguf_nameix_add_hashed(
-			    &f->tensor_names, f->n_tensors, s->thash[i]) :
-			    gguf_nameix_add(&f->tensor_names, f->n_tensors);
+			/* hashed once, by the shard's own index */
+			dup = gguf_nameix_add_hashed(&f->tensor_names,
+			    f->n_tensors, s->thash[i]);
 			if (dup >= 0 && f->tensors[dup].shard != k) {
 				before = f->n_warn;
 				warnf(f, GGUF_W_ERROR, t->off, "tensor "
@@ -1353,6 +1353,24 @@ gguf_file_release(const struct gguf_file *f, const uint8_t *p, uint64_t len)
 		z = (hi + 4095) & ~(uintptr_t)4095;
 	if (a < z)
 		(void)madvise((void *)a, (size_t)(z - a), MADV_DONTNEED);
+}
+
+void
+gguf_file_sequential(const struct gguf_file *f, const uint8_t *p,
+    uint64_t len)
+{
+	uintptr_t	a, z;
+
+	if (!f->mapped || f->fd < 0 || p < f->base ||
+	    p >= f->base + f->size || len == 0)
+		return;
+	if (len > (uint64_t)(f->base + f->size - p))
+		len = (uint64_t)(f->base + f->size - p);
+	a = (uintptr_t)p & ~(uintptr_t)4095;
+	z = (uintptr_t)p + (uintptr_t)len;
+	(void)madvise((void *)a, (size_t)(z - a), MADV_SEQUENTIAL);
+	(void)posix_fadvise(f->fd, (off_t)(p - f->base), (off_t)len,
+	    POSIX_FADV_SEQUENTIAL);
 }
 
 int

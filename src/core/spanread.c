@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -400,22 +399,6 @@ same_file(const struct gguf_span *a, const struct gguf_span *b)
 	    a->file == b->file;
 }
 
-/* A mapped run is read in order: the kernel reads ahead of it. */
-static void
-read_ahead(const struct gguf_span *s, uint64_t start, uint64_t end)
-{
-	uintptr_t	a, z;
-	int		fd = gguf_file_fd(s->file);
-
-	a = (uintptr_t)(s->mem + start) & ~(uintptr_t)4095;
-	z = (uintptr_t)(s->mem + end);
-	if (z > a)
-		(void)madvise((void *)a, (size_t)(z - a), MADV_SEQUENTIAL);
-	if (fd >= 0)
-		(void)posix_fadvise(fd, (off_t)start, (off_t)(end - start),
-		    POSIX_FADV_SEQUENTIAL);
-}
-
 /* Reads and hands on the lane's spans. */
 static void
 lane_run(struct lane *l)
@@ -447,7 +430,8 @@ lane_run(struct lane *l)
 			(void)posix_fadvise(sp[i].fd, (off_t)start,
 			    (off_t)(end - start), POSIX_FADV_SEQUENTIAL);
 		else if (have && sp[i].file != NULL)
-			read_ahead(&sp[i], start, end);
+			gguf_file_sequential(sp[i].file, sp[i].mem + start,
+			    end - start);
 		cur = i;
 		cdone = 0;
 		pos = start;
