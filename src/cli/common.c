@@ -425,8 +425,8 @@ cli_leftovers(const char *path, char *buf, size_t len)
 	struct gguf_err	err;
 	uint64_t	bytes;
 	long		pid;
-	char		sz[32];
-	int		n;
+	char		sz[32], why[160];
+	int		n, trust;
 
 	if ((pid = gguf_save_holder(path)) > 0)
 		snprintf(buf, len, "the file is being saved by process %ld",
@@ -434,9 +434,13 @@ cli_leftovers(const char *path, char *buf, size_t len)
 	else if (pid < 0)
 		snprintf(buf, len, "the file is being saved by another "
 		    "process");
-	else if (gguf_journal_exists(path))
+	else if ((trust = gguf_journal_trust(path, why, sizeof why)) ==
+	    GGUF_JOURNAL_OURS)
 		snprintf(buf, len, "an interrupted save left a journal: run "
 		    "'ggufed recover' on the file");
+	else if (trust == GGUF_JOURNAL_FOREIGN)
+		snprintf(buf, len, "a journal that is not ours is beside the "
+		    "file (%s): it is ignored", why);
 	else if ((n = cli_stale_temps(path, 0, &bytes, &err)) > 0)
 		snprintf(buf, len, "a save that was interrupted left %s "
 		    "(%s) beside the file: 'ggufed recover' removes %s",

@@ -122,7 +122,7 @@ static int
 doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 {
 	struct stat	st;
-	char		*real;
+	char		*real, why[160];
 	size_t		 plen;
 	unsigned	 no, count;
 
@@ -146,7 +146,7 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 	if (d->f == NULL)
 		return -1;
 	d->be = gguf_layout(d->f)->be;
-	d->journal = gguf_journal_exists(d->real);
+	d->journal = gguf_journal_trust(d->real, why, sizeof why);
 	d->n_src_kv = d->n_kv = d->cap_kv = gguf_layout(d->f)->n_kv;
 	d->kv = xcalloc((size_t)d->cap_kv, sizeof *d->kv);
 	d->n_ten = gguf_layout(d->f)->n_tensors;

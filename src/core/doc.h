@@ -106,7 +106,12 @@ void			 gguf_doc_free(struct gguf_doc *d);
 struct gguf_file	*gguf_doc_file(struct gguf_doc *d);	/* the source */
 const char		*gguf_doc_path(const struct gguf_doc *d); /* as opened */
 int			 gguf_doc_be(const struct gguf_doc *d);
-/* True if an interrupted in-place save left a journal beside the file. */
+/*
+ * Whether an interrupted save left a journal beside the file, as it was
+ * when the file was opened: GGUF_JOURNAL_NONE, GGUF_JOURNAL_OURS, or
+ * GGUF_JOURNAL_FOREIGN for one recovery would refuse (see
+ * gguf_journal_trust).
+ */
 int			 gguf_doc_has_journal(const struct gguf_doc *d);
 
 /* Entry flags of the merged view and of diff records. */
@@ -436,14 +441,27 @@ void	gguf_journal_path(const char *path, char *buf, size_t len);
 /* True if a journal exists beside path (links followed). */
 int	gguf_journal_exists(const char *path);
 /*
+ * Whether the journal beside path (or its set's, beside the first shard)
+ * would be honoured by gguf_recover: GGUF_JOURNAL_NONE, none;
+ * GGUF_JOURNAL_OURS; GGUF_JOURNAL_FOREIGN, one not ours (another user's,
+ * writable by others, not a regular file), which recovery refuses: why,
+ * in buf ("owned by nobody, not by root").
+ */
+#define GGUF_JOURNAL_NONE	0
+#define GGUF_JOURNAL_OURS	1
+#define GGUF_JOURNAL_FOREIGN	2
+int	gguf_journal_trust(const char *path, char *why, size_t len);
+/*
  * Rolls back an interrupted in-place save of path (links followed) from
  * its journal, or the interrupted save of the split set path is a shard
  * of from the set's journal (beside its first shard), holding the save
  * lock: returns 1 after restoring the old header (every old shard), 2 if the journal was incomplete (the model had not been touched
  * yet) and was removed, 0 if there is no journal, -1 with err set on
- * failure: another process is saving the file, or the file is not the
- * one the journal was made for (it is then left as it is, and so is the
- * journal).
+ * failure: another process is saving the file, the journal or the lock
+ * is not ours (another user's, or writable by others: see
+ * gguf_journal_trust), a set's journal names a path that is not the
+ * set's own, or the file is not the one the journal was made for (in each
+ * case the file is left as it is, and so is the journal).
  */
 int	gguf_recover(const char *path, struct gguf_err *err);
 /*

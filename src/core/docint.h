@@ -217,7 +217,17 @@ struct savelock {
 	long	 stale;		/* the process a lock left behind named, or 0 */
 };
 
-/* The lock of the file real (resolved) for a save or a recovery. */
+/*
+ * Why a journal or a lock file (identity st) is not to be trusted, in
+ * buf ("owned by nobody, not by root"), or NULL if it is: a regular file
+ * of the user running ggufed (root's own, for root) that neither its
+ * group nor others can write.
+ */
+const char *gguf_not_ours(const struct stat *st, char *buf, size_t len);
+/*
+ * The lock of the file real (resolved) for a save or a recovery. A lock
+ * file not ours is refused (gguf_not_ours), and left as it is.
+ */
 int	gguf_lock_take(const char *real, struct savelock *lk,
 	    struct gguf_err *err);
 void	gguf_lock_release(struct savelock *lk);
@@ -268,9 +278,14 @@ int	gguf_set_plan(struct gguf_doc *d, const struct gguf_save_opts *o,
 int	gguf_set_journal_is(const char *jpath);
 /*
  * Rolls back the set's save that left the journal jpath (beside its
- * first shard): 1 rolled back, 2 an incomplete journal removed, -1 err.
+ * first shard; path names a shard of the set): 1 rolled back, 2 an
+ * incomplete journal removed, -1 err. A journal not ours (gguf_not_ours)
+ * or naming any path but the set's shards (as path names them, or the
+ * files their links lead to) and their own temporary and backup names
+ * is refused, and nothing is touched.
  */
-int	gguf_set_recover(const char *jpath, struct gguf_err *err);
+int	gguf_set_recover(const char *path, const char *jpath,
+	    struct gguf_err *err);
 
 /*
  * io.c: the system calls of a save, each of which GGUFED_FAULT can make

@@ -60,6 +60,12 @@
  * goes with the process that holds it; the file says its process id). A
  * lock file nobody holds is what a dead process left: it is taken over.
  *
+ * A journal or a lock beside a model may sit in a folder others can write
+ * into, and whoever can read the model can compute every check of a
+ * journal: both are honoured only when they are regular files of the user
+ * running ggufed (root's own, for root) that neither the group nor others
+ * can write. Anything else is refused, naming its owner, and left alone.
+ *
  * Before either path, the source is checked against the identity it had
  * when it was opened (device, inode, size, mtime, the bytes of its header
  * region): a file changed by someone else is not overwritten unless
@@ -78,6 +84,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +236,41 @@ gguf_read_only(const struct stat *st, const char *path)
 	return (st->st_mode & 0222) == 0 || access(path, W_OK) != 0;
 }
 
+/* ------------------------------------------------------------------ trust */
+
+/* The name of the user uid, in buf. */
+static const char *
+user_name(uid_t uid, char *buf, size_t len)
+{
+	struct passwd	*pw = getpwuid(uid);
+
+	if (pw != NULL)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "uid %lu", (unsigned long)uid);
+	return buf;
+}
+
+const char *
+gguf_not_ours(const struct stat *st, char *buf, size_t len)
+{
+	char	owner[64], me[64];
+
+	user_name(st->st_uid, owner, sizeof owner);
+	if (!S_ISREG(st->st_mode))
+		snprintf(buf, len, "not a regular file (owner %s)", owner);
+	else if (st->st_uid != geteuid())
+		snprintf(buf, len, "owned by %s, not by %s", owner,
+		    user_name(geteuid(), me, sizeof me));
+	else if ((st->st_mode & 022) != 0)
+		snprintf(buf, len, "writable by %s (mode %04o, owner %s)",
+		    (st->st_mode & 002) ? "others" : "its group",
+		    (unsigned)(st->st_mode & 07777), owner);
+	else
+		return NULL;
+	return buf;
+}
+
 /* ------------------------------------------------------------------- lock */
 
 static void
@@ -289,15 +331,23 @@ held_err(long pid, struct gguf_err *err)
 long
 gguf_save_holder(const char *path)
 {
-	char	*real, lp[4096];
-	long	 pid = 0;
-	int	 fd;
+	struct stat	 st;
+	char		*real, lp[4096], why[160];
+	long		 pid = 0;
+	int		 fd;
 
 	real = gguf_resolve(path);
 	lock_path(real, lp, sizeof lp);
 	free(real);
-	if ((fd = open(lp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if ((fd = open(lp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) < 0)
 		return 0;
+	/* A lock not ours says nothing: taking it is refused, saying why. */
+	if (fstat(fd, &st) != 0 || gguf_not_ours(&st, why, sizeof why) !=
+	    NULL) {
+		close(fd);
+		return 0;
+	}
 	if (lock_op(fd, 0) == 1 && (pid = lock_pid(fd)) <= 0)
 		pid = -1;
 	close(fd);
@@ -312,7 +362,7 @@ int
 gguf_lock_take(const char *real, struct savelock *lk, struct gguf_err *err)
 {
 	struct stat	a, b;
-	char		lp[4096], buf[32];
+	char		lp[4096], buf[32], why[160];
 	size_t		n;
 	int		fd = -1, tries, r;
 
@@ -320,7 +370,8 @@ gguf_lock_take(const char *real, struct savelock *lk, struct gguf_err *err)
 	lk->fd = -1;
 	lock_path(real, lp, sizeof lp);
 	for (tries = 0; tries < 100; tries++) {
-		fd = open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		fd = open(lp, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC, 0600);
 		if (fd < 0 && errno == ENOENT) {
 			/* The one reason a file cannot be made beside it. */
 			char	*slash;
@@ -333,9 +384,20 @@ gguf_lock_take(const char *real, struct savelock *lk, struct gguf_err *err)
 			return gguf_errf(err, -1, "the folder %s does not "
 			    "exist", lp);
 		}
+		if (fd < 0 && errno == ELOOP)
+			return gguf_errf(err, -1, "the lock file beside the "
+			    "file is a symbolic link: not trusted, nothing was "
+			    "touched (remove it if it is not yours)");
 		if (fd < 0)
 			return gguf_errf(err, -1, "cannot create the lock file "
 			    "beside the file: %s", strerror(errno));
+		if (fstat(fd, &a) != 0 || gguf_not_ours(&a, why,
+		    sizeof why) != NULL) {
+			close(fd);
+			return gguf_errf(err, -1, "the lock file beside the "
+			    "file is %s: not trusted, nothing was touched "
+			    "(remove it if it is not yours)", why);
+		}
 		if ((r = lock_op(fd, 1)) != 0) {
 			lk->stale = lock_pid(fd);
 			close(fd);
@@ -695,6 +757,21 @@ gguf_journal_exists(const char *path)
 	return set_journal(path, jp, sizeof jp);
 }
 
+int
+gguf_journal_trust(const char *path, char *why, size_t len)
+{
+	char		jp[4096];
+	struct stat	st;
+
+	gguf_journal_path(path, jp, sizeof jp);
+	if (lstat(jp, &st) != 0 && (!set_journal(path, jp, sizeof jp) ||
+	    lstat(jp, &st) != 0))
+		return GGUF_JOURNAL_NONE;
+	if (gguf_not_ours(&st, why, len) != NULL)
+		return GGUF_JOURNAL_FOREIGN;
+	return GGUF_JOURNAL_OURS;
+}
+
 /* What a journal says besides the bytes. */
 struct jhead {
 	uint64_t	off;		/* the range written */
@@ -1030,7 +1107,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 	struct jhead	 h;
 	struct stat	 jst, mst;
 	const char	*why;
-	char		*real, jpath[4096];
+	char		*real, jpath[4096], whose[160];
 	uint8_t		 head[JOURNAL_HEAD], *j = NULL, *r = NULL;
 	ssize_t		 n;
 	int		 jfd = -1, mfd = -1, rc = -1, valid = 0;
@@ -1039,7 +1116,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 	gguf_journal_path(path, jpath, sizeof jpath);
 	if (gguf_set_journal_is(jpath) || (access(jpath, F_OK) != 0 &&
 	    set_journal(path, jpath, sizeof jpath)))
-		return gguf_set_recover(jpath, err);
+		return gguf_set_recover(path, jpath, err);
 	/* One name for both: the file the links lead to. */
 	real = gguf_resolve(path);
 	snprintf(jpath, sizeof jpath, "%s%s", real, JOURNAL_SUFFIX);
@@ -1050,10 +1127,14 @@ gguf_recover(const char *path, struct gguf_err *err)
 		free(real);
 		return rc;
 	}
-	jfd = open(jpath, O_RDONLY | O_CLOEXEC);
+	jfd = open(jpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (jfd < 0) {
 		if (errno == ENOENT)
 			rc = 0;
+		else if (errno == ELOOP)
+			gguf_errf(err, -1, "the journal beside the file is a "
+			    "symbolic link: not trusted, nothing was touched "
+			    "(remove it if it is not yours)");
 		else
 			gguf_errf(err, -1, "cannot open the journal: %s",
 			    strerror(errno));
@@ -1061,6 +1142,12 @@ gguf_recover(const char *path, struct gguf_err *err)
 	}
 	if (fstat(jfd, &jst) != 0) {
 		gguf_errf(err, -1, "journal: %s", strerror(errno));
+		goto out;
+	}
+	if (gguf_not_ours(&jst, whose, sizeof whose) != NULL) {
+		gguf_errf(err, -1, "the journal beside the file is %s: not "
+		    "trusted, nothing was touched (remove it if it is not "
+		    "yours)", whose);
 		goto out;
 	}
 	n = pread(jfd, head, JOURNAL_HEAD, 0);
@@ -1369,12 +1456,18 @@ decide(struct gguf_doc *d, const struct gguf_save_opts *o,
     const struct target *t, struct wplan *p, struct gguf_save_info *info,
     struct gguf_err *err)
 {
+	char	why[160];
 	long	pid;
+	int	trust;
 
 	memset(info, 0, sizeof *info);
-	if (gguf_journal_exists(d->real)) {
+	if ((trust = gguf_journal_trust(d->real, why, sizeof why)) != 0) {
 		if ((pid = gguf_save_holder(d->real)) != 0)
 			return held_err(pid, err);
+		if (trust == GGUF_JOURNAL_FOREIGN)
+			return gguf_errf(err, -1, "a journal that is not ours "
+			    "is beside the file (%s): not saving while it is "
+			    "there (remove it if it is not yours)", why);
 		return gguf_errf(err, -1, "an interrupted save left a journal "
 		    "beside the file: recover it first");
 	}

@@ -43,6 +43,11 @@
  * journal beside the first one. A crash after the commit leaves only
  * backups, which the next save or recovery removes.
  *
+ * A journal is obeyed only when it is ours (see save.c) and every path
+ * it names is a shard of the set (as the set's names give it, or the file
+ * their links lead to), or that shard's own new file or backup beside it:
+ * one that names any other file is refused, and nothing is touched.
+ *
  * Journal layout, little-endian:
  *
  *	0	"GGUFEDS2"
@@ -285,8 +290,9 @@ prepare(struct gguf_doc *d, const struct gguf_save_opts *o, int lock,
 	uint64_t		 total = gguf_doc_live_tensors(d);
 	size_t			 nch, i;
 	const char		*path;
-	char			 buf[128];
+	char			 buf[128], why[160];
 	long			 pid;
+	int			 trust;
 
 	nch = gguf_doc_diff(d, &ch);
 	for (i = 0; i < nch; i++) {
@@ -328,7 +334,14 @@ prepare(struct gguf_doc *d, const struct gguf_save_opts *o, int lock,
 			    "again when it is done", pid);
 			goto named;
 		}
-		if (gguf_journal_exists(sh[k].e.target)) {
+		if ((trust = gguf_journal_trust(sh[k].e.target, why,
+		    sizeof why)) == GGUF_JOURNAL_FOREIGN) {
+			gguf_errf(err, -1, "a journal that is not ours is "
+			    "beside it (%s): not saving while it is there "
+			    "(remove it if it is not yours)", why);
+			goto named;
+		}
+		if (trust != GGUF_JOURNAL_NONE) {
 			gguf_errf(err, -1, "an interrupted save left a journal: "
 			    "recover it first");
 			goto named;
@@ -512,8 +525,10 @@ int
 gguf_set_journal_is(const char *jpath)
 {
 	char	buf[8];
-	int	fd = open(jpath, O_RDONLY | O_CLOEXEC), r;
+	int	fd, r;
 	ssize_t	n;
+
+	fd = open(jpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		return 0;
@@ -605,16 +620,27 @@ journal_read(const char *jpath, struct entry **out, uint64_t *nout,
 	uint8_t		*b = NULL;
 	uint64_t	 n = 0, i, at, end;
 	ssize_t		 r;
+	char		 whose[160];
 	int		 fd, rc = 1, kinds;
 
 	*out = NULL;
 	*nout = 0;
-	if ((fd = open(jpath, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd,
-	    &st) != 0) {
+	if ((fd = open(jpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) < 0 || fstat(fd, &st) != 0) {
 		if (fd >= 0)
 			close(fd);
+		if (errno == ELOOP)
+			return gguf_errf(err, -1, "the set's journal is a "
+			    "symbolic link: not trusted, nothing was touched "
+			    "(remove it if it is not yours)");
 		return gguf_errf(err, -1, "cannot open the set's journal: %s",
 		    strerror(errno));
+	}
+	if (gguf_not_ours(&st, whose, sizeof whose) != NULL) {
+		close(fd);
+		return gguf_errf(err, -1, "the set's journal is %s: not "
+		    "trusted, nothing was touched (remove it if it is not "
+		    "yours)", whose);
 	}
 	if (st.st_size < 24 || (uint64_t)st.st_size > MAX_JOURNAL)
 		goto out;
@@ -778,6 +804,82 @@ undo_entry(const struct entry *e, struct gguf_err *err)
 	return 0;
 }
 
+/* strcmp for qsort and bsearch over an array of strings. */
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The paths a set journal may name: each shard of the set path is a
+ * shard of, as named and as its links resolve, sorted; NULL if path is
+ * not named as a shard of a set.
+ */
+static char **
+set_names(const char *path, size_t *nout)
+{
+	char		**v;
+	size_t		  plen, n = 0;
+	unsigned	  no, count, k;
+
+	if (gguf_set_name(path, &plen, &no, &count) != 0)
+		return NULL;
+	v = xcalloc((size_t)count * 2, sizeof *v);
+	for (k = 1; k <= count; k++) {
+		v[n] = gguf_set_path(path, plen, k, count);
+		v[n + 1] = gguf_resolve(v[n]);
+		n += 2;
+	}
+	qsort(v, n, sizeof *v, str_cmp);
+	*nout = n;
+	return v;
+}
+
+/*
+ * Whether tmp is a name of a new file that a save of target makes:
+ * ".BASE.ggufed-" and digits, hex digits and dashes, in target's folder.
+ */
+static int
+is_temp_of(const char *tmp, const char *target)
+{
+	const char	*base = base_name(target), *s;
+	size_t		 dlen = (size_t)(base - target), blen = strlen(base);
+
+	if (strncmp(tmp, target, dlen) != 0 || tmp[dlen] != '.' ||
+	    strncmp(tmp + dlen + 1, base, blen) != 0 ||
+	    strncmp(tmp + dlen + 1 + blen, ".ggufed-", 8) != 0)
+		return 0;
+	s = tmp + dlen + 1 + blen + 8;
+	if (*s == '\0')
+		return 0;
+	return strspn(s, "0123456789abcdef-") == strlen(s);
+}
+
+/*
+ * Why entry e names a path that is not the set's own, or NULL: its shard
+ * must be one of names (a shard of the set, see set_names), its new file
+ * and its backup names of that shard's own in its folder.
+ */
+static const char *
+not_of_set(const struct entry *e, char **names, size_t nnames)
+{
+	const char	*t = e->target;
+	char		*bak;
+	int		 bad;
+
+	if (bsearch(&t, names, nnames, sizeof *names, str_cmp) == NULL)
+		return e->target;
+	if (e->inplace)
+		return NULL;
+	if (!is_temp_of(e->tmp, e->target))
+		return e->tmp;
+	bak = suffixed(e->target, BACKUP_SUFFIX);
+	bad = strcmp(bak, e->bak) != 0;
+	free(bak);
+	return bad ? e->bak : NULL;
+}
+
 /* Rolls back entries e[0..n) and removes the journal. */
 static int
 undo_all(const char *jpath, const struct entry *e, uint64_t n,
@@ -798,21 +900,59 @@ undo_all(const char *jpath, const struct entry *e, uint64_t n,
 }
 
 int
-gguf_set_recover(const char *jpath, struct gguf_err *err)
+gguf_set_recover(const char *path, const char *jpath, struct gguf_err *err)
 {
 	struct savelock	 lk;
+	struct stat	 st;
 	struct entry	*e;
 	uint64_t	 n, i;
-	char		*first;
+	size_t		 nnames = 0, k;
+	const char	*bad;
+	char		*first, **names = NULL, whose[160];
 	int		 rc;
 
+	/* Before anything, the lock included: a journal not ours is left. */
+	if (lstat(jpath, &st) == 0 && gguf_not_ours(&st, whose,
+	    sizeof whose) != NULL)
+		return gguf_errf(err, -1, "the set's journal is %s: not "
+		    "trusted, nothing was touched (remove it if it is not "
+		    "yours)", whose);
 	first = xstrndup(jpath, strlen(jpath) - strlen(JOURNAL_SUFFIX));
 	if (gguf_lock_take(first, &lk, err) != 0) {
 		free(first);
 		return -1;
 	}
 	rc = journal_read(jpath, &e, &n, err);
-	if (rc == 1) {
+	if (rc == 0) {
+		/* Every path it names is one of the set's own. */
+		if ((names = set_names(path, &nnames)) == NULL)
+			names = set_names(first, &nnames);
+		bad = names == NULL ? "" : NULL;
+		for (i = 0; bad == NULL && i < n; i++)
+			bad = not_of_set(&e[i], names, nnames);
+		if (bad != NULL) {
+			if (names == NULL)
+				gguf_errf(err, -1, "the set's journal is not "
+				    "beside a file named as a set's first "
+				    "shard: not rolling back, nothing was "
+				    "touched (run recover on the set's first "
+				    "shard by its name)");
+			else
+				gguf_errf(err, -1, "the set's journal names "
+				    "\"%.*s\", which is not a shard of the set "
+				    "nor one of its own temporary or backup "
+				    "names: not trusted, nothing was touched",
+				    200, bad);
+			rc = -1;
+		} else
+			rc = undo_all(jpath, e, n, err) == 0 ? 1 : -1;
+		for (i = 0; i < n; i++)
+			entry_free(&e[i]);
+		free(e);
+		for (k = 0; k < nnames; k++)
+			free(names[k]);
+		free(names);
+	} else if (rc == 1) {
 		/* Cut before any shard was touched. */
 		if (gguf_io_unlink(jpath) != 0)
 			rc = gguf_errf(err, -1, "cannot remove the journal: %s",
@@ -821,11 +961,6 @@ gguf_set_recover(const char *jpath, struct gguf_err *err)
 			gguf_sync_dir(jpath, err);
 			rc = 2;
 		}
-	} else if (rc == 0) {
-		rc = undo_all(jpath, e, n, err) == 0 ? 1 : -1;
-		for (i = 0; i < n; i++)
-			entry_free(&e[i]);
-		free(e);
 	}
 	gguf_lock_release(&lk);
 	free(first);

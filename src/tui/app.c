@@ -425,9 +425,12 @@ app_reload_run(struct app *a)
 	gguf_doc_free(old);
 	a->disk_changed = 0;
 	a->disk_msg[0] = '\0';
-	if (gguf_doc_has_journal(a->doc))
+	if (gguf_doc_has_journal(a->doc) == GGUF_JOURNAL_OURS)
 		app_msg(a, 1, "an interrupted save left a journal: run "
 		    "`ggufed recover` on this file before editing it");
+	else if (gguf_doc_has_journal(a->doc) == GGUF_JOURNAL_FOREIGN)
+		app_msg(a, 1, "a journal that is not ours is beside the file: "
+		    "it is ignored, and saving is refused while it is there");
 	else
 		app_msg(a, 0, "opened %s again", a->path);
 }
@@ -819,7 +822,8 @@ tui_main(const char *path, int alone)
 		fprintf(stderr, "%s: %s\n", a->dl.s != NULL ? a->dl.s : "",
 		    msg);
 		/* A header torn by a crash does not parse: say why. */
-		if (gguf_journal_exists(path))
+		if (gguf_journal_trust(path, msg, sizeof msg) ==
+		    GGUF_JOURNAL_OURS)
 			fprintf(stderr, "ggufed: %s: an interrupted save left a "
 			    "journal: run 'ggufed recover' on the file\n",
 			    a->dl.s != NULL ? a->dl.s : "");
@@ -846,9 +850,12 @@ tui_main(const char *path, int alone)
 		return 1;
 	}
 	rescue_notice(a);
-	if (gguf_doc_has_journal(a->doc))
+	if (gguf_doc_has_journal(a->doc) == GGUF_JOURNAL_OURS)
 		app_msg(a, 1, "an interrupted save left a journal: run "
 		    "`ggufed recover` on this file before editing it");
+	else if (gguf_doc_has_journal(a->doc) == GGUF_JOURNAL_FOREIGN)
+		app_msg(a, 1, "a journal that is not ours is beside the file: "
+		    "it is ignored, and saving is refused while it is there");
 	while (!a->quit && !a->term_gone) {
 		if (dirty)
 			frame_draw(a);
