@@ -311,7 +311,7 @@ static void
 hist_setup(struct prompt *p)
 {
 	HistEvent	 ev;
-	char		*dir = state_dir(NULL), buf[PATH_MAX];
+	char		*dir = state_safe_dir(NULL, 0), buf[PATH_MAX];
 	int		 h;
 
 	for (h = H_CMD; h < H_COUNT; h++) {
@@ -329,25 +329,47 @@ hist_setup(struct prompt *p)
 	free(dir);
 }
 
+/*
+ * Writes history h to its file through a new file renamed over it: a
+ * link at the file's name is replaced, never followed. Quietly: no
+ * history is no error, and a state directory that is not safe (see
+ * state_safe_dir) was said once, at start.
+ */
+static void
+hist_save(struct prompt *p, int h)
+{
+	HistEvent	 ev;
+	FILE		*fp;
+	char		*dir, tmp[PATH_MAX];
+	int		 fd, ok;
+
+	if ((dir = state_safe_dir(NULL, 1)) == NULL)
+		return;
+	snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, hist_files[h]);
+	free(dir);
+	if ((fd = mkstemp(tmp)) < 0)
+		return;
+	if ((fp = fdopen(fd, "w")) == NULL) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
+	ok = history(p->hist[h], &ev, H_SAVE_FP, fp) >= 0;
+	if (fclose(fp) != 0 || !ok || rename(tmp, p->hist_path[h]) != 0)
+		unlink(tmp);
+}
+
 static void
 hist_add(struct prompt *p, int h, const char *line)
 {
 	HistEvent	 ev;
-	char		*dir, *slash;
 
 	if (h <= H_NONE || h >= H_COUNT || p->hist[h] == NULL ||
 	    line[0] == '\0')
 		return;
 	history(p->hist[h], &ev, H_ENTER, line);
-	if (p->hist_path[h] == NULL)
-		return;
-	dir = xstrdup(p->hist_path[h]);
-	if ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		state_make_dirs(dir);	/* quietly: no history is no error */
-	}
-	free(dir);
-	history(p->hist[h], &ev, H_SAVE, p->hist_path[h]);
+	if (p->hist_path[h] != NULL)
+		hist_save(p, h);
 }
 
 /* ------------------------------------------------------------------ API */

@@ -73,11 +73,10 @@ rescue_write(struct app *a, const char *why)
 	int		 fd = -1, n = -1, lost = 0, saved_errno = 0;
 
 	real = real_of(a);
-	dir = state_dir("rescue");
+	dir = state_safe_dir("rescue", 1);
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	if (dir != NULL) {
-		state_make_dirs(dir);
 		snprintf(path, sizeof path, "%s/%s-%s-%ld.ged", dir,
 		    base_of(real), stamp, (long)getpid());
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -107,8 +106,9 @@ rescue_write(struct app *a, const char *why)
 	if (n < 0) {
 		fprintf(stderr, "ggufed: %s: %u unsaved change%s lost: %s\n",
 		    why, mdl_n_changes(a), mdl_n_changes(a) == 1 ? "" : "s",
-		    dir == NULL ? "no state directory (neither XDG_STATE_HOME "
-		    "nor HOME is set)" : strerror(saved_errno));
+		    dir != NULL ? strerror(saved_errno) : state_unsafe() !=
+		    NULL ? state_unsafe() : "no state directory (neither "
+		    "XDG_STATE_HOME nor HOME is set)");
 		free(dir);
 		free(real);
 		return -1;
@@ -157,9 +157,15 @@ rescue_notice(struct app *a)
 	struct dirent	*de;
 	DIR		*dp;
 	char		*dir, *real, path[PATH_MAX], best[PATH_MAX];
-	const char	*base, *home;
+	const char	*base, *home, *why;
 	size_t		 bl, nl, hl;
 
+	/* A script in a directory others can write may not be ours. */
+	if ((why = state_unsafe()) != NULL) {
+		app_msg(a, 1, "not keeping histories or unsaved edits in %s "
+		    "(not trusted)", why);
+		return;
+	}
 	if ((dir = state_dir("rescue")) == NULL)
 		return;
 	if ((dp = opendir(dir)) == NULL) {

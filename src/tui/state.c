@@ -3,18 +3,30 @@
  * (~/.local/state/ggufed by default). The prompts' histories are there
  * (prompt.c), and the unsaved changes of a browser that was cut off
  * (rescue.c).
+ *
+ * Nothing is written there or read back from there unless the directory
+ * (and its subdirectory) is one of the user's own, not a link, that
+ * neither its group nor others can write: in a directory others can write
+ * into, a link planted at a history's name would have the history written
+ * over the file it leads to, and a rescue script could be swapped before
+ * it is applied.
  */
 #include "config.h"
 
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "xmalloc.h"
+
+static char	state_why[PATH_MAX + 128];
 
 char *
 state_dir(const char *sub)
@@ -47,4 +59,69 @@ state_make_dirs(const char *path)
 		}
 	}
 	mkdir(buf, 0700);
+}
+
+/* Why directory path is not safe to keep files in, in buf; NULL if it is. */
+static const char *
+unsafe_dir(const char *path, char *buf, size_t len)
+{
+	struct stat	 st;
+	struct passwd	*pw;
+	char		 owner[64];
+
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? NULL : strerror(errno);
+	if ((pw = getpwuid(st.st_uid)) != NULL)
+		snprintf(owner, sizeof owner, "%s", pw->pw_name);
+	else
+		snprintf(owner, sizeof owner, "uid %lu",
+		    (unsigned long)st.st_uid);
+	if (!S_ISDIR(st.st_mode))
+		snprintf(buf, len, "is not a directory (owner %s)", owner);
+	else if (st.st_uid != geteuid())
+		snprintf(buf, len, "belongs to %s", owner);
+	else if ((st.st_mode & 022) != 0)
+		snprintf(buf, len, "can be written by %s (mode %04o)",
+		    (st.st_mode & 002) ? "others" : "its group",
+		    (unsigned)(st.st_mode & 07777));
+	else
+		return NULL;
+	return buf;
+}
+
+char *
+state_safe_dir(const char *sub, int make)
+{
+	char		*top, *dir, why[128];
+	const char	*bad = NULL, *which = NULL;
+
+	if ((top = state_dir(NULL)) == NULL)
+		return NULL;
+	dir = sub != NULL ? state_dir(sub) : xstrdup(top);
+	if (make)
+		state_make_dirs(dir);
+	if ((bad = unsafe_dir(top, why, sizeof why)) != NULL)
+		which = top;
+	else if (sub != NULL && (bad = unsafe_dir(dir, why, sizeof why)) !=
+	    NULL)
+		which = dir;
+	if (bad != NULL)
+		snprintf(state_why, sizeof state_why, "%s %s", which, bad);
+	free(top);
+	if (bad != NULL) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+const char *
+state_unsafe(void)
+{
+	char	*dir;
+
+	state_why[0] = '\0';
+	if ((dir = state_safe_dir("rescue", 0)) != NULL)
+		free(dir);
+	return state_why[0] != '\0' ? state_why : NULL;
 }

@@ -561,6 +561,18 @@ unsigned	 mdl_n_changes(struct app *a);
 char		*state_dir(const char *sub);
 /* mkdir -p, mode 0700, quietly. */
 void		 state_make_dirs(const char *path);
+/*
+ * state_dir(sub), made first if make, if it and the browser's directory
+ * are safe to keep files in (each a directory of the user's own, not a
+ * link, that neither its group nor others can write; or not there yet):
+ * allocated, or NULL (no state directory, or one that is not safe).
+ */
+char		*state_safe_dir(const char *sub, int make);
+/*
+ * Why the state directory (or its rescue/) is not safe to keep files in
+ * ("DIR belongs to nobody"), or NULL if it is: said once, at start.
+ */
+const char	*state_unsafe(void);
 /* The mark of an edited row ('*' value, '+' added, '-' removed, '>'
    renamed) or ' '. */
 int		 mdl_mark(unsigned flags);
