@@ -10,12 +10,17 @@
  * The -e commands (the edit language) apply to the model before it is
  * split or once it is merged. Every output is written beside its target
  * and renamed over it when complete (the save of doc.h); an existing
- * output is refused unless --force. One line per written file on
- * standard output; progress (on a terminal), notes and errors on
- * standard error.
+ * output is refused unless --force. A split is all or nothing: every
+ * shard is written under a temporary name beside its own
+ * (".SHARD.ggufed-PID-split", which info and recover know as a killed
+ * save's), and only when all are written are they given their names; on
+ * any failure the temporary files are removed, no new shard is left and
+ * older files are as they were. One line per written file on standard
+ * output; progress (on a terminal), notes and errors on standard error.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,16 +159,19 @@ apply_cmds(struct gguf_doc *d, const struct sopts *o)
 	return 0;
 }
 
-/* Saves d to path; one line on stdout. 0 or EXIT_BADFILE. */
+/*
+ * Saves d to path (the output named, errors naming it, or a temporary
+ * name of it when tmp is not NULL); the size written in *size. 0 or
+ * EXIT_BADFILE.
+ */
 static int
-write_one(struct gguf_doc *d, const char *path, const struct sopts *o,
-    uint64_t ntensors)
+save_one(struct gguf_doc *d, const char *path, const char *tmp,
+    const struct sopts *o, uint64_t *size)
 {
 	struct gguf_save_opts	so;
 	struct gguf_save_info	info;
 	struct gguf_err		err;
 	struct cli_progress	pr;
-	char			b[32], g[32];
 	int			rc;
 
 	memset(&so, 0, sizeof so);
@@ -178,22 +186,97 @@ write_one(struct gguf_doc *d, const char *path, const struct sopts *o,
 		if (strstr(err.msg, "unless forced") != NULL)
 			strncat(err.msg, " (--force)", sizeof err.msg -
 			    strlen(err.msg) - 1);
-		cli_file_error(path, &err);
-		return EXIT_BADFILE;
+		goto fail;
 	}
+	if (tmp != NULL)
+		so.path = tmp;
 	rc = gguf_doc_save(d, &so, &info, &err);
 	cli_progress_clear(&pr);
-	if (rc != 0) {
-		cli_file_error(path, &err);
-		return EXIT_BADFILE;
-	}
-	if (!o->quiet) {
-		out_text(stdout, path, strlen(path));
-		printf(": %s tensor%s, %s\n", gguf_fmt_group(ntensors, g,
-		    sizeof g), ntensors == 1 ? "" : "s",
-		    gguf_fmt_size(info.file_size, b, sizeof b));
-	}
+	if (rc != 0)
+		goto fail;
+	*size = info.file_size;
 	return 0;
+fail:
+	if (tmp != NULL)
+		strncat(err.msg, "; no shard was written", sizeof err.msg -
+		    strlen(err.msg) - 1);
+	cli_file_error(path, &err);
+	return EXIT_BADFILE;
+}
+
+/* The line of a written file on stdout, unless quiet. */
+static void
+written(const char *path, const struct sopts *o, uint64_t ntensors,
+    uint64_t size)
+{
+	char	b[32], g[32];
+
+	if (o->quiet)
+		return;
+	out_text(stdout, path, strlen(path));
+	printf(": %s tensor%s, %s\n", gguf_fmt_group(ntensors, g, sizeof g),
+	    ntensors == 1 ? "" : "s", gguf_fmt_size(size, b, sizeof b));
+}
+
+/* Saves d to path; one line on stdout. 0 or EXIT_BADFILE. */
+static int
+write_one(struct gguf_doc *d, const char *path, const struct sopts *o,
+    uint64_t ntensors)
+{
+	uint64_t	size;
+
+	if (save_one(d, path, NULL, o, &size) != 0)
+		return EXIT_BADFILE;
+	written(path, o, ntensors, size);
+	return 0;
+}
+
+/* A temporary name beside path: ".BASE.ggufed-PID-split", allocated. */
+static char *
+temp_of(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+	size_t		 dlen = slash != NULL ? (size_t)(slash - path) + 1 : 0;
+	size_t		 len = strlen(path) + 64;
+	char		*t = xmalloc(len);
+
+	snprintf(t, len, "%.*s.%s.ggufed-%ld-split", (int)dlen, path,
+	    path + dlen, (long)getpid());
+	return t;
+}
+
+/*
+ * Gives the temporary file tmp its name path: over an older file only
+ * with --force. 0, or EXIT_BADFILE with one line on stderr.
+ */
+static int
+give_name(const char *tmp, const char *path, const struct sopts *o)
+{
+	struct gguf_err	err;
+
+	memset(&err, 0, sizeof err);
+	if (o->force) {
+		if (rename(tmp, path) == 0)
+			return 0;
+	} else if (link(tmp, path) == 0) {
+		unlink(tmp);
+		return 0;
+	} else if (errno != EEXIST) {
+		/* A filesystem without hard links. */
+		if (access(path, F_OK) == 0)
+			errno = EEXIST;
+		else if (rename(tmp, path) == 0)
+			return 0;
+	}
+	if (errno == EEXIST)
+		snprintf(err.msg, sizeof err.msg, "the file appeared while the "
+		    "shards were written: not writing over another file "
+		    "unless forced (--force); no shard was written");
+	else
+		snprintf(err.msg, sizeof err.msg, "cannot name the shard: %s; "
+		    "no shard was written", strerror(errno));
+	cli_file_error(path, &err);
+	return EXIT_BADFILE;
 }
 
 static struct gguf_doc *
@@ -215,10 +298,11 @@ cmd_split(int argc, char **argv)
 	struct gguf_doc		*d;
 	struct gguf_err		 err;
 	struct sigaction	 old;
+	struct gguf_save_opts	 so;
 	int			*shard = NULL, rc;
-	unsigned		 n, k, e, nedits;
-	uint64_t		 i, cnt;
-	char			*path;
+	unsigned		 n, k, e, nedits, named = 0;
+	uint64_t		 i, *cnt = NULL, *size = NULL;
+	char			**path = NULL, **tmp = NULL;
 
 	if (parse("split", argc, argv, &o) != 0) {
 		free(o.cmds);
@@ -237,22 +321,63 @@ cmd_split(int argc, char **argv)
 		rc = EXIT_BADFILE;
 		goto out;
 	}
+	path = xcalloc(n, sizeof *path);
+	tmp = xcalloc(n, sizeof *tmp);
+	cnt = xcalloc(n, sizeof *cnt);
+	size = xcalloc(n, sizeof *size);
+	memset(&so, 0, sizeof so);
+	so.force = o.force;
+	for (k = 0; k < n; k++) {
+		path[k] = gguf_set_path(o.out, strlen(o.out), k + 1, n);
+		tmp[k] = temp_of(path[k]);
+		for (i = 0; i < gguf_doc_n_tensors(d); i++)
+			cnt[k] += shard[i] == (int)k;
+		/* Every name is checked before any shard is written. */
+		so.path = path[k];
+		if (rc == 0 && gguf_doc_check_target(d, &so, &err) != 0) {
+			if (strstr(err.msg, "unless forced") != NULL)
+				strncat(err.msg, " (--force); no shard was "
+				    "written", sizeof err.msg -
+				    strlen(err.msg) - 1);
+			cli_file_error(path[k], &err);
+			rc = EXIT_BADFILE;
+		}
+	}
 	cli_sigint_catch(&old);
 	for (k = 0; k < n && rc == 0; k++) {
-		path = gguf_set_path(o.out, strlen(o.out), k + 1, n);
-		for (i = 0, cnt = 0; i < gguf_doc_n_tensors(d); i++)
-			cnt += shard[i] == (int)k;
 		if (gguf_split_shard(d, shard, k, n, &nedits, &err) != 0) {
 			cli_file_error(o.in, &err);
 			rc = EXIT_BADFILE;
 		} else
-			rc = write_one(d, path, &o, cnt);
+			rc = save_one(d, path[k], tmp[k], &o, &size[k]);
 		for (e = 0; e < nedits; e++)
 			gguf_doc_undo(d, NULL);
-		free(path);
+	}
+	/* All written: each is given its name. */
+	for (k = 0; k < n && rc == 0; k++) {
+		if ((rc = give_name(tmp[k], path[k], &o)) == 0)
+			named++;
+	}
+	if (rc != 0) {
+		/* What this split named goes too: no new shard is left. */
+		for (k = 0; k < named; k++)
+			unlink(path[k]);
+		for (k = 0; k < n; k++)
+			unlink(tmp[k]);
+	} else {
+		for (k = 0; k < n; k++)
+			written(path[k], &o, cnt[k], size[k]);
 	}
 	cli_sigint_restore(&old);
 out:
+	for (k = 0; path != NULL && k < n; k++) {
+		free(path[k]);
+		free(tmp[k]);
+	}
+	free(path);
+	free(tmp);
+	free(cnt);
+	free(size);
 	free(shard);
 	free(o.cmds);
 	gguf_doc_free(d);

@@ -198,6 +198,32 @@ ok $? "split refuses to write over a shard, naming it (--force)"
 "$GGUFED" split -q --force --max-tensors 10 "$demo" "$d/m" >"$scratch/out"
 [ $? -eq 0 ] && [ ! -s "$scratch/out" ]
 ok $? "split --force -q writes over, silently"
+
+# All or nothing: shard 2's name taken, or the disk full at shard 2, and
+# no new shard is left; the older file is as it was.
+a="$scratch/aon"
+mkdir -p "$a"
+echo older >"$a/m-00002-of-00003.gguf"
+"$GGUFED" split -q --max-tensors 15 "$demo" "$a/m" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && [ "$(ls -A "$a")" = m-00002-of-00003.gguf ] &&
+    [ "$(cat "$a/m-00002-of-00003.gguf")" = older ] &&
+    [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+    grep -q 'm-00002-of-00003.gguf: the file exists: .*--force.*no shard was written' \
+    "$scratch/err"
+ok $? "split with shard 2's name taken: nothing written, the older file kept" ||
+    { sed 's/^/# /' "$scratch/err"; ls -A "$a" | sed 's/^/# /'; }
+rm -f "$a"/* "$a"/.??*
+for fault in fallocate:2:ENOSPC write:40+:ENOSPC; do
+	GGUFED_FAULT=$fault "$GGUFED" split -q --max-tensors 15 "$demo" \
+	    "$a/m" >/dev/null 2>"$scratch/err"
+	[ $? -eq 1 ] && [ -z "$(ls -A "$a")" ] &&
+	    [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+	    grep -q 'No space left on device; no shard was written' \
+	    "$scratch/err"
+	ok $? "split with the disk full ($fault): no shard, no temporary file left" ||
+	    { sed 's/^/# /' "$scratch/err"; ls -A "$a" | sed 's/^/# /'; }
+	rm -f "$a"/* "$a"/.??*
+done
 mkdir -p "$scratch/e"
 "$GGUFED" split -q --max-tensors 20 -e 'set general.name Renamed' \
     -e 'rm-tensor output.weight' "$demo" "$scratch/e/m"
