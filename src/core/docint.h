@@ -242,6 +242,11 @@ int	gguf_pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
 	    struct gguf_err *err);
 int	gguf_read_only(const struct stat *st, const char *path);
 /*
+ * Makes err (why the journal jpath could not be written, which is then
+ * removed) say so: the journal's name, why, and that nothing was changed.
+ */
+void	gguf_journal_failed(const char *jpath, struct gguf_err *err);
+/*
  * Why the header region r (bytes [0, region) of a model an in-place save
  * wrote [off, off + len) of) is not what that save left, or NULL if it
  * is: outside the range, the bytes that hashed to h_pre and h_post;

@@ -874,12 +874,12 @@ write_journal(const char *jpath, const struct stat *st, const uint8_t *old,
 	    gguf_pwrite_all(fd, nw + lo, h.len, JOURNAL_HEAD + h.len, err) != 0)
 		goto fail;
 	if (gguf_io_fsync(fd) != 0) {
-		gguf_errf(err, -1, "fsync of the journal: %s", strerror(errno));
+		gguf_errf(err, -1, "fsync: %s", strerror(errno));
 		goto fail;
 	}
 	if (gguf_io_close(fd) != 0) {
 		fd = -1;
-		gguf_errf(err, -1, "close of the journal: %s", strerror(errno));
+		gguf_errf(err, -1, "close: %s", strerror(errno));
 		goto fail;
 	}
 	fd = -1;
@@ -891,7 +891,21 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	unlink(jpath);
+	gguf_journal_failed(jpath, err);
 	return -1;
+}
+
+void
+gguf_journal_failed(const char *jpath, struct gguf_err *err)
+{
+	const char	*slash = strrchr(jpath, '/'), *why = err->msg;
+	char		 msg[sizeof err->msg];
+
+	if (strncmp(why, "write: ", 7) == 0)
+		why += 7;
+	memcpy(msg, why, strlen(why) + 1);
+	gguf_errf(err, -1, "cannot write the journal %s: %s; nothing was "
+	    "changed", slash != NULL ? slash + 1 : jpath, msg);
 }
 
 void

@@ -500,18 +500,20 @@ journal_write(const char *jpath, struct shard *sh, unsigned n,
 	if (gguf_pwrite_all(fd, b.p, b.n, 0, err) != 0)
 		goto out;
 	if (gguf_io_fsync(fd) != 0) {
-		gguf_errf(err, -1, "fsync of the journal: %s", strerror(errno));
+		gguf_errf(err, -1, "fsync: %s", strerror(errno));
 		goto out;
 	}
 	rc = 0;
 out:
 	if (gguf_io_close(fd) != 0 && rc == 0)
-		rc = gguf_errf(err, -1, "close of the journal: %s",
+		rc = gguf_errf(err, -1, "close: %s",
 		    strerror(errno));
 	if (rc == 0)
 		rc = gguf_sync_dir(jpath, err);
-	if (rc != 0)
+	if (rc != 0) {
 		unlink(jpath);
+		gguf_journal_failed(jpath, err);
+	}
 	gbuf_free(&b);
 	return rc;
 }

@@ -196,4 +196,31 @@ rc=$?
 ok $? "RLIMIT_FSIZE: the rewrite fails (exit $rc) and says why, the old file stays, nothing left"
 sed 's/^/# /' "$scratch/err"
 
+# A full disk while the journal of an in-place save is written: the one
+# line names the journal and says nothing was changed.
+for f in write:1:ENOSPC fsync:1:EIO; do
+	cp "$old" "$m"
+	GGUFED_FAULT=$f "$GGUFED" edit "$m" -i -e "set $ip_edit" \
+	    >/dev/null 2>"$scratch/err"
+	rc=$?
+	[ $rc -eq 1 ] && sane && [ "$(outcome x)" = old ] &&
+	    [ -z "$(leftovers)" ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+	    grep -q "m.gguf: cannot write the journal m.gguf.ggufed-journal: .*; nothing was changed" \
+	    "$scratch/err"
+	ok $? "$f on the journal: it names the journal, nothing was changed" ||
+	    sed 's/^/# /' "$scratch/err"
+done
+# The same for the journal of a set's save.
+mkdir "$scratch/set"
+"$GGUFED" split -q --max-tensors 15 "$old" "$scratch/set/m" &&
+    cp "$scratch/set/m-00001-of-00003.gguf" "$scratch/s1.ref" &&
+    GGUFED_FAULT=write:1:ENOSPC "$GGUFED" edit \
+    "$scratch/set/m-00002-of-00003.gguf" -i -e "set $ip_edit" >/dev/null \
+    2>"$scratch/err"
+[ $? -eq 1 ] && cmp -s "$scratch/set/m-00001-of-00003.gguf" "$scratch/s1.ref" &&
+    grep -q "cannot write the journal m-00001-of-00003.gguf.ggufed-journal: No space left on device; nothing was changed" \
+    "$scratch/err"
+ok $? "ENOSPC on a set's journal: named, nothing was changed" ||
+    sed 's/^/# /' "$scratch/err"
+
 done_testing
