@@ -77,10 +77,11 @@ int	 cli_leftovers(const char *path, char *buf, size_t len);
 /*
  * What killed saves left beside path, or beside every shard of the split
  * set path is a shard of (temporary files, a set's old shards): how many
- * files, after removing them if remove is set; their bytes in *bytes.
+ * files, after removing them if remove is set; of each kind in *lo.
  */
-int	 cli_stale_temps(const char *path, int remove, uint64_t *bytes,
-	    struct gguf_err *err);
+struct gguf_leftovers;
+int	 cli_stale_temps(const char *path, int remove,
+	    struct gguf_leftovers *lo, struct gguf_err *err);
 /* args.c: option values. */
 /* Parses an unsigned number (decimal or 0x hex); -1 if it is not one. */
 int	 cli_parse_u64(const char *s, unsigned long long *out);

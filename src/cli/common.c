@@ -393,7 +393,7 @@ cli_file_error(const char *path, const struct gguf_err *err)
 }
 
 int
-cli_stale_temps(const char *path, int remove, uint64_t *bytes,
+cli_stale_temps(const char *path, int remove, struct gguf_leftovers *lo,
     struct gguf_err *err)
 {
 	size_t		 plen, n = 0;
@@ -402,7 +402,7 @@ cli_stale_temps(const char *path, int remove, uint64_t *bytes,
 	int		 r;
 
 	if (gguf_set_name(path, &plen, &no, &count) != 0 || count < 2)
-		return gguf_stale_temps(path, remove, bytes, err);
+		return gguf_stale_temps(path, remove, lo, err);
 	sp = xcalloc(count, sizeof *sp);
 	for (k = 1; k <= count; k++) {
 		sp[n] = gguf_set_path(path, plen, k, count);
@@ -411,7 +411,7 @@ cli_stale_temps(const char *path, int remove, uint64_t *bytes,
 		else
 			free(sp[n]);
 	}
-	r = gguf_stale_temps_list((const char *const *)sp, n, remove, bytes,
+	r = gguf_stale_temps_list((const char *const *)sp, n, remove, lo,
 	    err);
 	while (n > 0)
 		free(sp[--n]);
@@ -422,11 +422,11 @@ cli_stale_temps(const char *path, int remove, uint64_t *bytes,
 int
 cli_leftovers(const char *path, char *buf, size_t len)
 {
-	struct gguf_err	err;
-	uint64_t	bytes;
-	long		pid;
-	char		sz[32], why[160];
-	int		n, trust;
+	struct gguf_leftovers	lo;
+	struct gguf_err		err;
+	long			pid;
+	char			sz[32], why[160];
+	int			trust;
 
 	if ((pid = gguf_save_holder(path)) > 0)
 		snprintf(buf, len, "the file is being saved by process %ld",
@@ -441,12 +441,18 @@ cli_leftovers(const char *path, char *buf, size_t len)
 	else if (trust == GGUF_JOURNAL_FOREIGN)
 		snprintf(buf, len, "a journal that is not ours is beside the "
 		    "file (%s): it is ignored", why);
-	else if ((n = cli_stale_temps(path, 0, &bytes, &err)) > 0)
+	else if (cli_stale_temps(path, 0, &lo, &err) > 0 && lo.temps > 0)
 		snprintf(buf, len, "a save that was interrupted left %s "
 		    "(%s) beside the file: 'ggufed recover' removes %s",
-		    n == 1 ? "a temporary file" : "temporary files",
-		    gguf_fmt_size(bytes, sz, sizeof sz), n == 1 ? "it" :
-		    "them");
+		    lo.temps == 1 ? "a temporary file" : "temporary files",
+		    gguf_fmt_size(lo.temp_bytes, sz, sizeof sz),
+		    lo.temps == 1 ? "it" : "them");
+	else if (lo.backups > 0)
+		snprintf(buf, len, "a save of the set that completed left %s "
+		    "(.ggufed-old, %s) beside the file: 'ggufed recover' "
+		    "removes %s", lo.backups == 1 ? "an old shard" :
+		    "old shards", gguf_fmt_size(lo.backup_bytes, sz,
+		    sizeof sz), lo.backups == 1 ? "it" : "them");
 	else
 		return 0;
 	return 1;

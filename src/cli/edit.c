@@ -24,6 +24,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -826,11 +827,11 @@ cmd_convert(int argc, char **argv)
 int
 cmd_recover(int argc, char **argv)
 {
-	struct gguf_err	err;
-	const char	*path;
-	uint64_t	bytes;
-	char		sz[32];
-	int		rc, n;
+	struct gguf_leftovers	lo;
+	struct gguf_err		err;
+	const char		*path;
+	char			sz[32];
+	int			rc, n;
 
 	if (argc != 2 || argv[1][0] == '-') {
 		cli_usage_error("recover", argc == 2 ? "unknown option" :
@@ -839,16 +840,26 @@ cmd_recover(int argc, char **argv)
 	}
 	path = argv[1];
 	memset(&err, 0, sizeof err);
+	/* No file and no journal of it: nothing to recover is an error. */
+	if (access(path, F_OK) != 0) {
+		n = errno;
+		if (!gguf_journal_exists(path)) {
+			snprintf(err.msg, sizeof err.msg, "%s", strerror(n));
+			cli_file_error(path, &err);
+			return EXIT_BADFILE;
+		}
+	}
 	rc = gguf_recover(path, &err);
 	if (rc < 0) {
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}
-	if ((n = cli_stale_temps(path, 1, &bytes, &err)) < 0) {
+	if ((n = cli_stale_temps(path, 1, &lo, &err)) < 0) {
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}
-	out_text(stdout, path, strlen(path));
+	if (rc != 0 || n == 0)
+		out_text(stdout, path, strlen(path));
 	if (rc == 1)
 		puts(": rolled back the interrupted save: the file is as it "
 		    "was before it");
@@ -857,13 +868,20 @@ cmd_recover(int argc, char **argv)
 		    "modified)");
 	else if (n == 0)
 		puts(": no journal, nothing to recover");
-	else
-		putchar('\n');
-	if (n > 0) {
+	if (lo.temps > 0) {
 		out_text(stdout, path, strlen(path));
-		printf(": removed %d temporary file%s (%s) of an interrupted "
-		    "rewrite (the file itself was not modified)\n", n,
-		    n == 1 ? "" : "s", gguf_fmt_size(bytes, sz, sizeof sz));
+		printf(": removed %d temporary file%s (%s): the new file%s of "
+		    "a save that was cut off before it replaced anything (the "
+		    "file itself was not modified)\n", lo.temps,
+		    lo.temps == 1 ? "" : "s", gguf_fmt_size(lo.temp_bytes, sz,
+		    sizeof sz), lo.temps == 1 ? "" : "s");
+	}
+	if (lo.backups > 0) {
+		out_text(stdout, path, strlen(path));
+		printf(": removed %d old shard%s (.ggufed-old, %s) that a save "
+		    "of the set left after it completed (the set is the one "
+		    "saved)\n", lo.backups, lo.backups == 1 ? "" : "s",
+		    gguf_fmt_size(lo.backup_bytes, sz, sizeof sz));
 	}
 	return 0;
 }

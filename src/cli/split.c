@@ -279,13 +279,29 @@ give_name(const char *tmp, const char *path, const struct sopts *o)
 	return EXIT_BADFILE;
 }
 
+/*
+ * The input, opened as a set; NULL with one line on stderr, naming the
+ * input, if it cannot be read or an interrupted save of it (of its set)
+ * left a journal to recover first.
+ */
 static struct gguf_doc *
 open_doc(const char *path, unsigned flags)
 {
 	struct gguf_doc	*d;
 	struct gguf_err	 err;
+	char		 why[160];
+	size_t		 plen;
+	unsigned	 no, count;
 
 	memset(&err, 0, sizeof err);
+	if (gguf_journal_trust(path, why, sizeof why) == GGUF_JOURNAL_OURS) {
+		snprintf(err.msg, sizeof err.msg, "%s has an interrupted save "
+		    "(its journal is still there): run 'ggufed recover' on "
+		    "it first", gguf_set_name(path, &plen, &no, &count) == 0 &&
+		    count > 1 ? "the set" : "the file");
+		cli_file_error(path, &err);
+		return NULL;
+	}
 	if ((d = gguf_doc_open_set(path, flags, &err)) == NULL)
 		cli_file_error(path, &err);
 	return d;

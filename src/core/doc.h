@@ -464,17 +464,25 @@ int	gguf_journal_trust(const char *path, char *why, size_t len);
  * case the file is left as it is, and so is the journal).
  */
 int	gguf_recover(const char *path, struct gguf_err *err);
+/* What killed saves left beside a file, by kind. */
+struct gguf_leftovers {
+	int		temps;		/* new files of killed saves */
+	uint64_t	temp_bytes;
+	int		backups;	/* old shards ("SHARD.ggufed-old") a */
+	uint64_t	backup_bytes;	/* set's committed save left */
+};
 /*
- * Temporary files left beside path by rewrites that were killed (their
- * process is gone): returns how many there are, after removing them if
- * remove is set; -1 with err set if one could not be removed. Their
- * total size goes to *bytes unless bytes is NULL.
+ * Files left beside path by saves that were killed (their process is
+ * gone): the new files of rewrites that never replaced anything, and the
+ * old shards of a set's save that had committed. Returns how many there
+ * are, after removing them if remove is set, and in *lo how many of each
+ * kind and their sizes; -1 with err set if one could not be removed.
  */
-int	gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
-	    struct gguf_err *err);
+int	gguf_stale_temps(const char *path, int remove,
+	    struct gguf_leftovers *lo, struct gguf_err *err);
 /* The same for several files (a set's shards), reading each directory once. */
 int	gguf_stale_temps_list(const char *const *paths, size_t npaths,
-	    int remove, uint64_t *bytes, struct gguf_err *err);
+	    int remove, struct gguf_leftovers *lo, struct gguf_err *err);
 
 /*
  * Fault injection for tests: when the environment variable GGUFED_FAULT

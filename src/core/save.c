@@ -1280,6 +1280,7 @@ backup_left(struct stale_of *so)
 	return so->backup;
 }
 
+/* 1 if name is a killed save's temporary file, 2 a set's old shard. */
 static int
 stale_match(const char *name, struct stale_of *so, size_t n)
 {
@@ -1287,29 +1288,30 @@ stale_match(const char *name, struct stale_of *so, size_t n)
 
 	for (i = 0; i < n; i++) {
 		bl = strlen(so[i].base);
-		if (stale_temp(name, so[i].base) || (strncmp(name,
-		    so[i].base, bl) == 0 && strcmp(name + bl,
-		    ".ggufed-old") == 0 && backup_left(&so[i])))
+		if (stale_temp(name, so[i].base))
 			return 1;
+		if (strncmp(name, so[i].base, bl) == 0 && strcmp(name + bl,
+		    ".ggufed-old") == 0 && backup_left(&so[i]))
+			return 2;
 	}
 	return 0;
 }
 
 int
 gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
-    uint64_t *bytes, struct gguf_err *err)
+    struct gguf_leftovers *lo, struct gguf_err *err)
 {
-	struct dirent	 *de;
-	struct stat	  st;
-	struct stale_of	 *so;
-	DIR		 *dp = NULL;
-	char		 *dir = NULL, *d2, *full;
-	uint64_t	  b;
-	size_t		  len, i, n = 0;
-	int		  found = 0, r;
+	struct gguf_leftovers	  sub;
+	struct dirent		 *de;
+	struct stat		  st;
+	struct stale_of		 *so;
+	DIR			 *dp = NULL;
+	char			 *dir = NULL, *d2, *full;
+	uint64_t		  sz;
+	size_t			  len, i, n = 0;
+	int			  found = 0, r, kind;
 
-	if (bytes != NULL)
-		*bytes = 0;
+	memset(lo, 0, sizeof *lo);
 	so = xcalloc(npaths > 0 ? npaths : 1, sizeof *so);
 	for (i = 0; i < npaths; i++) {
 		so[n].real = gguf_resolve(paths[i]);
@@ -1323,15 +1325,17 @@ gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
 			free(d2);
 			free(so[n].base);
 			free(so[n].real);
-			r = gguf_stale_temps_list(&paths[i], 1, remove, &b,
+			r = gguf_stale_temps_list(&paths[i], 1, remove, &sub,
 			    err);
 			if (r < 0) {
 				found = -1;
 				goto out;
 			}
 			found += r;
-			if (bytes != NULL)
-				*bytes += b;
+			lo->temps += sub.temps;
+			lo->temp_bytes += sub.temp_bytes;
+			lo->backups += sub.backups;
+			lo->backup_bytes += sub.backup_bytes;
 			continue;
 		} else
 			free(d2);
@@ -1340,13 +1344,12 @@ gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
 	if (dir == NULL || (dp = opendir(dir)) == NULL)
 		goto out;
 	while ((de = readdir(dp)) != NULL) {
-		if (!stale_match(de->d_name, so, n))
+		if ((kind = stale_match(de->d_name, so, n)) == 0)
 			continue;
 		len = strlen(dir) + strlen(de->d_name) + 2;
 		full = xmalloc(len);
 		snprintf(full, len, "%s/%s", dir, de->d_name);
-		if (bytes != NULL && lstat(full, &st) == 0)
-			*bytes += (uint64_t)st.st_size;
+		sz = lstat(full, &st) == 0 ? (uint64_t)st.st_size : 0;
 		if (remove && unlink(full) != 0) {
 			gguf_errf(err, -1, "cannot remove %s: %s", de->d_name,
 			    strerror(errno));
@@ -1355,6 +1358,13 @@ gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
 			goto out;
 		}
 		free(full);
+		if (kind == 1) {
+			lo->temps++;
+			lo->temp_bytes += sz;
+		} else {
+			lo->backups++;
+			lo->backup_bytes += sz;
+		}
 		found++;
 	}
 out:
@@ -1370,10 +1380,10 @@ out:
 }
 
 int
-gguf_stale_temps(const char *path, int remove, uint64_t *bytes,
+gguf_stale_temps(const char *path, int remove, struct gguf_leftovers *lo,
     struct gguf_err *err)
 {
-	return gguf_stale_temps_list(&path, 1, remove, bytes, err);
+	return gguf_stale_temps_list(&path, 1, remove, lo, err);
 }
 
 /* ------------------------------------------------------------------- save */
@@ -1475,7 +1485,11 @@ decide(struct gguf_doc *d, const struct gguf_save_opts *o,
 	int	trust;
 
 	memset(info, 0, sizeof *info);
-	if ((trust = gguf_journal_trust(d->real, why, sizeof why)) != 0) {
+	trust = gguf_journal_trust(d->real, why, sizeof why);
+	/* One not ours is ignored, but not written beside. */
+	if (trust == GGUF_JOURNAL_FOREIGN && strcmp(t->path, d->real) != 0)
+		trust = GGUF_JOURNAL_NONE;
+	if (trust != GGUF_JOURNAL_NONE) {
 		if ((pid = gguf_save_holder(d->real)) != 0)
 			return held_err(pid, err);
 		if (trust == GGUF_JOURNAL_FOREIGN)

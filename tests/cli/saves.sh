@@ -296,6 +296,14 @@ ok $? "validate on it: the error and the hint"
 "$GGUFED" recover "$m" >/dev/null 2>&1 && cmp -s "$m" "$scratch/res.gguf"
 ok $? "recover repairs it"
 
+# --- recover of a file that is not there
+
+"$GGUFED" recover "$dir/missing.gguf" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && [ ! -s "$scratch/out" ] &&
+    [ "$(cat "$scratch/err")" = "ggufed: $dir/missing.gguf: No such file or directory" ]
+ok $? "recover of a file that does not exist: one line, exit 1" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+
 # --- a killed rewrite's temporary file, with its size
 
 cp "$old" "$m"
@@ -309,9 +317,11 @@ sed 's/^/# /' "$scratch/err"
 grep -q "warning: .*temporary file ([0-9.]* [KM]iB)" "$scratch/out"
 ok $? "validate too"
 "$GGUFED" recover "$m" >"$scratch/out" 2>&1 &&
-    grep -q "removed 1 temporary file ([0-9.]* [KM]iB)" "$scratch/out" &&
+    [ "$(wc -l <"$scratch/out")" -eq 1 ] &&
+    grep -q "m.gguf: removed 1 temporary file ([0-9.]* [KM]iB): the new file of a save that was cut off before it replaced anything (the file itself was not modified)" \
+    "$scratch/out" &&
     [ -z "$(leftovers)" ]
-ok $? "recover removes it and says how much"
+ok $? "recover removes it and says how much, and what it was"
 
 # --- hard links
 

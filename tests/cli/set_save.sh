@@ -492,12 +492,34 @@ GGUFED_FAULT=unlink:2:crash edit_set "$f" $S1 2>/dev/null
     [ ! -e "$f/$S1.ggufed-journal" ] && [ -e "$f/$S2.ggufed-old" ]
 ok $? "a crash after the commit: the set is new, backups left ($n_unlink)"
 "$GGUFED" info "$f/$S3" >/dev/null 2>"$scratch/err"
-grep -q "a save that was interrupted left .* beside the file: 'ggufed recover' removes" \
+grep -q "a save of the set that completed left an old shard (.ggufed-old, [0-9.]* [KM]iB) beside the file: 'ggufed recover' removes it" \
     "$scratch/err"
 ok $? "info on another shard says what the save left beside the set" ||
     sed 's/^/# /' "$scratch/err"
-"$GGUFED" recover "$f/$S3" >/dev/null 2>&1 && [ "$(state "$f")" = new ] &&
-    [ "$(left "$f")" -eq 3 ]
+"$GGUFED" recover "$f/$S3" >"$scratch/rout" 2>&1 &&
+    [ "$(state "$f")" = new ] && [ "$(left "$f")" -eq 3 ]
 ok $? "recover removes them and keeps the new set"
+[ "$(wc -l <"$scratch/rout")" -eq 1 ] && grep -q "$S3: removed 1 old shard (.ggufed-old, [0-9.]* [KM]iB) that a save of the set left after it completed (the set is the one saved)" \
+    "$scratch/rout" && ! grep -q "temporary" "$scratch/rout"
+ok $? "recover says they were the old shards of a completed save" ||
+    sed 's/^/# /' "$scratch/rout"
+
+# split and merge of a set whose save was interrupted name the set, not
+# their output, and say to recover it.
+f=$scratch/f
+fresh "$f"
+GGUFED_FAULT=set-journal-written edit_set "$f" $S1 2>/dev/null
+"$GGUFED" merge "$f/$S2" "$scratch/merged.gguf" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && [ ! -e "$scratch/merged.gguf" ] &&
+    [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+    grep -q "^ggufed: $f/$S2: the set has an interrupted save (its journal is still there): run 'ggufed recover' on it first" \
+    "$scratch/err"
+ok $? "merge of a set with a journal: names the set and says to recover" ||
+    sed 's/^/# /' "$scratch/err"
+mkdir -p "$scratch/resplit"
+"$GGUFED" split -q "$f/$S3" "$scratch/resplit/x" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && [ -z "$(ls -A "$scratch/resplit")" ] &&
+    grep -q "^ggufed: $f/$S3: the set has an interrupted save" "$scratch/err"
+ok $? "split of it: the same" || sed 's/^/# /' "$scratch/err"
 
 done_testing
