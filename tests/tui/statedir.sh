@@ -98,4 +98,40 @@ browse refused
 ok $? "one in a rescue/ of nobody's is not offered, and the browser says why" ||
     sed 's/^/# /' "$scratch/refused.txt"
 
+# Cut off with an unsaved edit, the browser writes no rescue script into
+# a rescue/ of nobody's, and says why the edit is lost.
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "tmux is not installed (to cut the browser off)"
+	done_testing
+	exit
+fi
+. "$TESTS_SRCDIR/tui/tmux.lib"
+tmux_env
+tmux_server statedir \
+    'kill -9 "$(cat "$scratch/t.pid" 2>/dev/null)" 2>/dev/null'
+rm -rf "$st"
+mkdir -p "$st/rescue"
+chmod 700 "$st"
+chown nobody "$st/rescue"
+chmod 777 "$st/rescue"
+cp_w "$DEMO" "$scratch/m.gguf"
+tm new-session -d -s t -x 200 -y 24 "cd '$scratch' && \
+    echo \$\$ >'$scratch/t.pid' && exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+    '$GGUFED' m.gguf 2>'$scratch/t.err'"
+settle "$scratch/t.screen" "Sections"
+tm send-keys -t t : 'set general.name Kept' Enter
+sleep 1
+pid=$(cat "$scratch/t.pid")
+kill -TERM "$pid"
+i=0
+while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -z "$(ls -A "$st/rescue")" ] &&
+    grep -q "terminated: 1 unsaved change lost: $st/rescue belongs to nobody" \
+    "$scratch/t.err"
+ok $? "cut off: no rescue script in a rescue/ of nobody's, and it says why" ||
+    { sed 's/^/# /' "$scratch/t.err"; ls -lA "$st/rescue" | sed 's/^/# /'; }
+
 done_testing
