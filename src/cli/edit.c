@@ -604,7 +604,6 @@ open_doc(const char *path)
 	struct gguf_err	 err;
 	char		 why[160];
 	long		 pid;
-	int		 trust;
 
 	memset(&err, 0, sizeof err);
 	if ((pid = gguf_save_holder(path)) != 0) {
@@ -619,15 +618,8 @@ open_doc(const char *path)
 		cli_file_error(path, &err);
 		return NULL;
 	}
-	if ((trust = gguf_journal_trust(path, why, sizeof why)) ==
-	    GGUF_JOURNAL_FOREIGN) {
-		snprintf(err.msg, sizeof err.msg, "a journal that is not ours "
-		    "is beside the file (%s): not saving while it is there "
-		    "(remove it if it is not yours)", why);
-		cli_file_error(path, &err);
-		return NULL;
-	}
-	if (trust == GGUF_JOURNAL_OURS) {
+	/* One not ours is ignored: only a save in place refuses it. */
+	if (gguf_journal_trust(path, why, sizeof why) == GGUF_JOURNAL_OURS) {
 		snprintf(err.msg, sizeof err.msg, "an interrupted save left "
 		    "a journal: run 'ggufed recover' on the file first");
 		cli_file_error(path, &err);

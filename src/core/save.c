@@ -1486,8 +1486,11 @@ decide(struct gguf_doc *d, const struct gguf_save_opts *o,
 
 	memset(info, 0, sizeof *info);
 	trust = gguf_journal_trust(d->real, why, sizeof why);
-	/* One not ours is ignored, but not written beside. */
-	if (trust == GGUF_JOURNAL_FOREIGN && strcmp(t->path, d->real) != 0)
+	/*
+	 * One not ours is ignored, but not saved beside: a copy elsewhere
+	 * (o->path, never the source itself: see target_get) goes on.
+	 */
+	if (trust == GGUF_JOURNAL_FOREIGN && o->path != NULL)
 		trust = GGUF_JOURNAL_NONE;
 	if (trust != GGUF_JOURNAL_NONE) {
 		if ((pid = gguf_save_holder(d->real)) != 0)

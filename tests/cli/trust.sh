@@ -122,6 +122,18 @@ ok $? "recover: a journal of nobody's is refused, the model untouched" ||
     grep -q "not ours is beside the file (owned by nobody" "$scratch/err"
 ok $? "edit -i refuses to save beside it, saying whose it is" ||
     sed 's/^/# /' "$scratch/err"
+"$GGUFED" edit "$m" -o "$scratch/copy.gguf" -e 'set llama.context_length 4096' \
+    >/dev/null 2>"$scratch/err" && cmp -s "$m" "$scratch/m.ref" &&
+    [ "$("$GGUFED" get "$scratch/copy.gguf" llama.context_length)" = 4096 ]
+ok $? "edit -o to another file: the journal is ignored" ||
+    sed 's/^/# /' "$scratch/err"
+printf '%s\n' "size 200x30" "dump $scratch/screen.txt" >"$scratch/script"
+(cd "$scratch" && HOME=$scratch XDG_STATE_HOME=$scratch/state \
+    GGUFED_SCRIPT=$scratch/script "$GGUFED" "$m") 2>"$scratch/err"
+grep -q "a journal that is not ours is beside the file: it is ignored" \
+    "$scratch/screen.txt" && ! grep -q "ggufed recover" "$scratch/screen.txt"
+ok $? "the browser says it is ignored, and no recover hint" ||
+    sed 's/^/# /' "$scratch/screen.txt" "$scratch/err"
 rm -f "$m.ggufed-journal"
 
 cp "$scratch/j2" "$m.ggufed-journal"
