@@ -392,6 +392,27 @@ app_check_disk(struct app *a)
 	return 1;
 }
 
+/*
+ * Says what a journal beside the file (as it was when opened) means: 1 if
+ * there is one, 0 if not.
+ */
+static int
+journal_msg(struct app *a)
+{
+	switch (gguf_doc_has_journal(a->doc)) {
+	case GGUF_JOURNAL_OURS:
+		app_msg(a, 1, "an interrupted save left a journal: run "
+		    "`ggufed recover` on this file before editing it");
+		return 1;
+	case GGUF_JOURNAL_FOREIGN:
+		app_msg(a, 1, "a journal that is not ours is beside the file: "
+		    "it is ignored, and a save in place refused while it is "
+		    "there");
+		return 1;
+	}
+	return 0;
+}
+
 void
 app_reload(struct app *a, int force)
 {
@@ -425,13 +446,7 @@ app_reload_run(struct app *a)
 	gguf_doc_free(old);
 	a->disk_changed = 0;
 	a->disk_msg[0] = '\0';
-	if (gguf_doc_has_journal(a->doc) == GGUF_JOURNAL_OURS)
-		app_msg(a, 1, "an interrupted save left a journal: run "
-		    "`ggufed recover` on this file before editing it");
-	else if (gguf_doc_has_journal(a->doc) == GGUF_JOURNAL_FOREIGN)
-		app_msg(a, 1, "a journal that is not ours is beside the file: "
-		    "it is ignored, and saving is refused while it is there");
-	else
+	if (!journal_msg(a))
 		app_msg(a, 0, "opened %s again", a->path);
 }
 
@@ -850,12 +865,7 @@ tui_main(const char *path, int alone)
 		return 1;
 	}
 	rescue_notice(a);
-	if (gguf_doc_has_journal(a->doc) == GGUF_JOURNAL_OURS)
-		app_msg(a, 1, "an interrupted save left a journal: run "
-		    "`ggufed recover` on this file before editing it");
-	else if (gguf_doc_has_journal(a->doc) == GGUF_JOURNAL_FOREIGN)
-		app_msg(a, 1, "a journal that is not ours is beside the file: "
-		    "it is ignored, and saving is refused while it is there");
+	journal_msg(a);
 	while (!a->quit && !a->term_gone) {
 		if (dirty)
 			frame_draw(a);
