@@ -252,4 +252,25 @@ ok $? "recover: an incomplete set journal of nobody's is left alone" ||
     sed 's/^/# /' "$scratch/err"
 rm -f "$j"
 
+# A set whose shards are links to files of other names (as in a model
+# cache): its own journal names the files the links lead to, which are
+# its shards, and it is rolled back through the set's names.
+c="$scratch/cache"
+mkdir "$c" "$c/blobs" "$c/snap"
+for s in $shards; do
+	cp "$scratch/$s.ref" "$c/blobs/h-$s"
+	ln -s "../blobs/h-$s" "$c/snap/$s"
+done
+t2=$("$GGUFED" dump --shard "$c/snap/m-00002-of-00003.gguf" |
+    awk '$1 == "tensor" { print $3; exit }')
+GGUFED_FAULT=set-shard-renamed "$GGUFED" rm-tensor -i -q \
+    "$c/snap/m-00002-of-00003.gguf" "$t2" 2>/dev/null
+"$GGUFED" recover "$c/snap/m-00003-of-00003.gguf" >"$scratch/out" \
+    2>"$scratch/err" && grep -q "rolled back" "$scratch/out" &&
+    cmp -s "$c/blobs/h-m-00002-of-00003.gguf" \
+    "$scratch/m-00002-of-00003.gguf.ref" &&
+    [ ! -e "$c/blobs/h-$S1.ggufed-journal" ]
+ok $? "a set of links (a model cache): its own journal is obeyed" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+
 done_testing
