@@ -117,6 +117,8 @@ struct lang_cmd {
 	int		 icase;		/* regex: ignore case */
 	uint64_t	 count;		/* undo, redo */
 	int		 force;		/* set even what llama.cpp refuses */
+	int		 dry;		/* nothing will be saved: messages say
+					   "would" */
 	int		 if_exists;	/* rm: a missing key is no error */
 };
 
