@@ -135,7 +135,8 @@ draw_prompt(struct app *a, int y, int w)
 	while (off < cur && ((unsigned char)s[off] & 0xc0) == 0x80)
 		off++;
 	cx = dl->cols + text_width(s + off, cur - off, DT_KEEPBS, w);
-	dl_text(dl, S_NORMAL, s + off, len - off, 0, room, DT_KEEPBS);
+	dl_text(dl, prompt_selected(a->pr) ? S_CURSOR : S_NORMAL, s + off,
+	    len - off, 0, room, DT_KEEPBS);
 	draw_dline(y, dl, w, S_NORMAL, 0);
 	move(y, cx < w ? cx : w - 1);
 	curs_set(1);

@@ -695,6 +695,11 @@ int		 prompt_read(struct prompt *p, const char *init, int hist,
 /* The line being edited and the cursor, in bytes (for drawing). */
 void		 prompt_line(struct prompt *p, const char **s, size_t *len,
 		    size_t *cursor);
+/*
+ * Whether the line is still the prefill, untouched: the next character
+ * typed replaces it (drawn as a selection).
+ */
+int		 prompt_selected(struct prompt *p);
 /* The candidates of the last ambiguous completion, or "". */
 const char	*prompt_candidates(struct prompt *p);
 

@@ -152,6 +152,22 @@ run retype-refused "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
     "type u64" "keys <Enter>" "dump retype-ask" "keys n<Esc>q"
 shows retype-ask 'llama.block_count should be u32, not u64' "a type llama.cpp refuses is refused when changed in the browser"
 
+# A prefilled prompt: the first character typed replaces the prefill; a
+# key that moves first keeps it.
+run retype-over "keys 2/" "type ^llama\\.block_count " "keys <Enter>t" \
+    "type u64" "keys <Enter>" "dump retype-over-ask" "keys n<Esc>q"
+shows retype-over-ask 'llama.block_count should be u32, not u64' "typing over a prefilled type replaces it"
+run value-over "keys 2/" "type ^general\\.name " "keys <Enter>e" \
+    "type My model" "keys <Enter>w"
+saved "typing over a prefilled value replaces it" \
+    '< kv 2 "general.name" str len=10 "Demo Llama"' \
+    '> kv 2 "general.name" str len=8 "My model"'
+run value-end "keys 2/" "type ^general\\.name " "keys <Enter>e<End>" \
+    "type  2" "keys <Enter>w"
+saved "after a move, typing edits the prefill" \
+    '< kv 2 "general.name" str len=10 "Demo Llama"' \
+    '> kv 2 "general.name" str len=12 "Demo Llama 2"'
+
 # An array element.
 run elem "keys 2/" "type ^general\\.tags " "keys <Enter><Enter>je<C-u>" \
     "type made-up" "keys <Enter>" "dump elem-list" "keys qw"
@@ -181,7 +197,7 @@ shows retype-lossy-open 'not a whole number' "a lossy conversion is refused"
 
 # Keys: add, rename, delete.
 run addkey "keys 2/" "type ^general\\.name " "keys <Enter>a" "dump add-prompt" \
-    "type comment" "keys <Enter><C-u>" "type str" "keys <Enter>" \
+    "keys <End>" "type comment" "keys <Enter><C-u>" "type str" "keys <Enter>" \
     "type hello there" "keys <Enter>" "dump add-done" "keys w"
 shows add-prompt 'new key: general.' "a starts the new key in the namespace"
 saved "add a key" '< n_kv 36' '> n_kv 37' \
