@@ -592,6 +592,9 @@ const struct lang_def lang_defs[] = {
 	{ "changes", LANG_CHANGES, 1,
 	    "changes: the pending changes, old -> new (D)", "changes",
 	    NULL },
+	{ "messages", LANG_MESSAGES, 1,
+	    "messages: every message of this session, whole, oldest first "
+	    "(M)", "messages", NULL },
 	{ "diff", LANG_DIFF, 1, "diff OTHER: what differs between this "
 	    "model (its pending edits included) and OTHER, as `ggufed diff` "
 	    "says it; Enter goes to the key or tensor", "diff OTHER",
@@ -1177,6 +1180,7 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	case LANG_RELOAD:
 	case LANG_RELOAD_FORCE:
 	case LANG_CHANGES:
+	case LANG_MESSAGES:
 	case LANG_DIFF:
 	case LANG_HELP:
 		/* Parsed only for the browser, which carries them out. */

@@ -66,6 +66,7 @@ enum lang_op {
 	LANG_RELOAD,		/* e */
 	LANG_RELOAD_FORCE,	/* e! */
 	LANG_CHANGES,		/* changes */
+	LANG_MESSAGES,		/* messages */
 	LANG_DIFF,		/* diff OTHER */
 	LANG_HELP		/* help [CMD] */
 };

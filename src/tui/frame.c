@@ -406,8 +406,7 @@ draw_progress(struct app *a, int w, int h)
 		    (double)(a->save_total - a->save_done) / rate);
 	else
 		snprintf(eta, sizeof eta, "-");
-	links = a->save_links != NULL && *a->save_links != '\0' ?
-	    a->save_links + 2 : "";	/* past its "; " */
+	links = a->save_links != NULL ? a->save_links : "";
 	snprintf(text, sizeof text, "%s\n%s of %s  %.1f MB/s  ETA %s\n\n"
 	    "Esc cancels: the file stays as it was%s%s", bar,
 	    gguf_fmt_size(a->save_done, d1, sizeof d1),

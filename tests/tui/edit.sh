@@ -432,4 +432,25 @@ shows denied-after '1 change' "the edits are still pending after it"
 [ -s "$XDG_STATE_HOME/ggufed/commands" ]
 ok $? "the command history is saved under \$XDG_STATE_HOME/ggufed"
 
+# The message log: a message longer than the screen is whole in :messages
+# (M), oldest first.
+run messages "keys 2/" "type ^general\\.name " "keys <Enter>e" \
+    "type Logged" "keys <Enter>" "keys :" "type nosuchcommand" "keys <Enter>" \
+    "size 50x20" "keys w" "dump messages-line" "size 200x20" \
+    "keys M" "dump messages-log" "keys q:" "type messages" "keys <Enter>" \
+    "dump messages-cmd" "keys qq"
+grep -q 'saved m.gguf' "$scratch/messages-line.txt" &&
+    ! grep -q 'MiB in' "$scratch/messages-line.txt"
+ok $? "at 50 columns the status line cuts the save's message"
+shows messages-log 'tensor data unchanged' "M shows the message whole"
+grep -q '[0-9][0-9]:[0-9][0-9]:[0-9][0-9] saved m.gguf in place: ' \
+    "$scratch/messages-log.txt" && grep -q 'MiB in' "$scratch/messages-log.txt"
+ok $? "... with its time, outcome first, to the end" ||
+    sed 's/^/# /' "$scratch/messages-log.txt"
+line_of() { grep -n "$1" "$scratch/messages-log.txt" | head -1 | cut -d: -f1; }
+[ -n "$(line_of nosuchcommand)" ] && [ -n "$(line_of 'saved m.gguf')" ] &&
+    [ "$(line_of nosuchcommand)" -lt "$(line_of 'saved m.gguf')" ]
+ok $? "oldest first" || sed 's/^/# /' "$scratch/messages-log.txt"
+shows messages-cmd 'tensor data unchanged' ":messages shows it too"
+
 done_testing
