@@ -338,8 +338,8 @@ lookup_answer(struct app *a, void *arg, const char *line)
 	struct gguf_tok_piece	*pc;
 	struct gguf_str		 s;
 	struct dline		 dl;
+	struct view		*v;
 	size_t			 n, k, cap, len, miss = 0;
-	char			 title[64];
 
 	if (line == NULL || *line == '\0')
 		return R_DRAW;
@@ -372,9 +372,12 @@ lookup_answer(struct app *a, void *arg, const char *line)
 	cap = dl.len;
 	t->split = xstrndup(dl.s != NULL ? dl.s : "", cap);
 	dl_free(&dl);
-	snprintf(title, sizeof title, "%zu token%s%s", n - miss,
-	    n - miss == 1 ? "" : "s", miss > 0 ? ", bytes without one" : "");
-	app_push(a, view_pager_new(a, title, t->split, cap));
+	/* The title sizes the text typed, not the answer shown. */
+	v = view_pager_new(a, "", t->split, cap);
+	snprintf(v->title, sizeof v->title, "%zu byte%s: %zu token%s%s",
+	    len, len == 1 ? "" : "s", n - miss, n - miss == 1 ? "" : "s",
+	    miss > 0 ? ", bytes without one" : "");
+	app_push(a, v);
 	return R_DRAW;
 }
 
