@@ -27,7 +27,7 @@
 #include "tui.h"
 
 #define MAX_MARKS	64
-#define MARK_W		9
+#define MARK_W		16
 #define SCORE_W		12
 #define TTYPE_W		13
 
@@ -87,10 +87,16 @@ find_marks(struct tokens *t)
 		}
 		t->marks[t->n_marks].label[ln] = '\0';
 		t->marks[t->n_marks].id = id;
-		w = (int)ln;
+		t->n_marks++;
+	}
+	/* As wide as the marks of one id, joined by commas, allow. */
+	for (i = 0; i < (uint64_t)t->n_marks; i++) {
+		w = -1;
+		for (k = 0; k < (size_t)t->n_marks; k++)
+			if (t->marks[k].id == t->marks[i].id)
+				w += 1 + (int)strlen(t->marks[k].label);
 		if (w > t->mark_w)
 			t->mark_w = w;
-		t->n_marks++;
 	}
 	if (t->mark_w > MARK_W)
 		t->mark_w = MARK_W;
