@@ -456,9 +456,17 @@ app_check_disk(struct app *a)
 	    GGUF_CHANGE_CONTENT, &err))
 		return 0;
 	a->disk_changed = 1;
-	snprintf(a->disk_msg, sizeof a->disk_msg, "%s", err.msg);
+	/*
+	 * A set's message starts with the name of the shard that changed;
+	 * a file's is about the file: it gets its name.
+	 */
+	if (gguf_n_shards(gguf_doc_file(a->doc)) > 0)
+		snprintf(a->disk_msg, sizeof a->disk_msg, "%s", err.msg);
+	else
+		snprintf(a->disk_msg, sizeof a->disk_msg, "%.200s %.300s",
+		    a->path, err.msg);
 	/* Said now over any message; the hint line keeps it after. */
-	app_msg(a, 1, "%s %s: :e reloads", a->path, err.msg);
+	app_msg(a, 1, "%s; :e reloads", a->disk_msg);
 	return 1;
 }
 

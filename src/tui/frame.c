@@ -194,8 +194,6 @@ draw_message(struct app *a, struct view *v, int y, int w)
 	}
 	if (a->disk_changed) {
 		/* Until the file is opened again, instead of the hints. */
-		dl_text(dl, S_ERROR, a->path, strlen(a->path), 0, w / 2, 0);
-		dl_puts(dl, S_ERROR, " ");
 		dl_text(dl, S_ERROR, a->disk_msg, strlen(a->disk_msg), 0,
 		    w - dl->cols - 10 > 0 ? w - dl->cols - 10 : 0, DT_KEEPBS);
 		dl_puts(dl, S_KEY, "  :e");
