@@ -223,6 +223,12 @@ draw_message(struct app *a, struct view *v, int y, int w)
 		hint(dl, v, ACT_HEAT, "heat", lim);
 		hint(dl, v, ACT_BLOCKS, "blocks", lim);
 		hint(dl, v, ACT_STATS, "stats", lim);
+	} else if (v->scopes & SC_PREVIEW) {
+		/* The block view: a list of blocks, wider than the screen. */
+		hint(dl, v, ACT_SEARCH, "search", lim);
+		hint(dl, v, ACT_RIGHT, "scroll", lim);
+		hint(dl, v, ACT_BLOCKS, "values", lim);
+		hint(dl, v, ACT_STATS, "stats", lim);
 	} else {
 		hint(dl, v, ACT_SEARCH, "search", lim);
 		hint(dl, v, ACT_FILTER, "filter", lim);

@@ -773,6 +773,23 @@ draw(struct view *v, int y, int h, int w)
 
 /* ---------------------------------------------------------- block view */
 
+/*
+ * s in slot, after dropping what is left of the *skip columns to scroll
+ * past (the block view's text is ASCII: one byte a column).
+ */
+static void
+put_skip(struct dline *dl, int slot, const char *s, int *skip)
+{
+	size_t	n = strlen(s);
+
+	if ((size_t)*skip >= n) {
+		*skip -= (int)n;
+		return;
+	}
+	dl_puts(dl, slot, s + *skip);
+	*skip = 0;
+}
+
 static void
 block_row(void *ctx, struct dline *dl, uint64_t id, int w)
 {
@@ -782,6 +799,7 @@ block_row(void *ctx, struct dline *dl, uint64_t id, int w)
 	const struct gguf_type_info *ti = gguf_ttype(p->t->type);
 	uint64_t		 e0 = id * (ti != NULL ? ti->blck : 1);
 	uint32_t		 k, i;
+	int			 skip;
 	char			 buf[48];
 
 	snprintf(buf, sizeof buf, "%8llu", (unsigned long long)id);
@@ -798,12 +816,14 @@ block_row(void *ctx, struct dline *dl, uint64_t id, int w)
 		    DT_KEEPBS);
 		return;
 	}
+	/* The fields scroll sideways (h l), the block's place stays. */
+	skip = p->blist.hscroll;
 	for (k = 0; k < bv.nfield && dl->cols < w; k++) {
-		dl_puts(dl, S_NORMAL, " ");
-		dl_puts(dl, S_KEY, bv.f[k].name);
-		dl_puts(dl, S_NORMAL, "=");
+		put_skip(dl, S_NORMAL, " ", &skip);
+		put_skip(dl, S_KEY, bv.f[k].name, &skip);
+		put_skip(dl, S_NORMAL, "=", &skip);
 		if (bv.f[k].n != 1)
-			dl_puts(dl, S_NORMAL, "[");
+			put_skip(dl, S_NORMAL, "[", &skip);
 		for (i = 0; i < bv.f[k].n && dl->cols < w; i++) {
 			double	d = bv.v[bv.f[k].off + i];
 
@@ -813,11 +833,13 @@ block_row(void *ctx, struct dline *dl, uint64_t id, int w)
 			else
 				snprintf(buf, sizeof buf, "%s%.6g", i ? " " : "",
 				    d);
-			dl_puts(dl, S_NUMBER, buf);
+			put_skip(dl, S_NUMBER, buf, &skip);
 		}
 		if (bv.f[k].n != 1)
-			dl_puts(dl, S_NORMAL, "]");
+			put_skip(dl, S_NORMAL, "]", &skip);
 	}
+	if (skip > 0 && p->blist.hscroll > 0)
+		dl_puts(dl, S_DIM, " (scrolled past the end: h goes back)");
 }
 
 static const struct list_ops block_list_ops = {
@@ -1013,6 +1035,7 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 				    (row * p->ne[0] + i0) / ti->blck);
 		}
 		p->blocks = 1;
+		p->blist.has_hscroll = 1;
 		v->list = &p->blist;
 		v->scopes |= SC_LIST;
 		return R_DRAW;
