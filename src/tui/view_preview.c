@@ -89,6 +89,7 @@ struct preview {
 	/* The value search: a task; found is its answer. */
 	struct task			 ftask;
 	double				 fval;
+	double				 ftol;		/* 0: exactly fval */
 	char				 fstr[64];	/* as typed, safe text */
 	char				 fwhat[96];	/* its progress label */
 	uint64_t			 fstart;	/* first element looked at */
@@ -147,12 +148,46 @@ job_state(struct preview *p)
 #define FIND_CHUNK	65536	/* elements decoded at a time */
 
 /* x equals the value looked for (both NaN counts as equal). */
+/* x is want, or within tol of it (tol 0: exactly). */
 static int
-find_match(double want, double x)
+find_match(double want, double tol, double x)
 {
 	if (isnan(want))
 		return isnan(x);
+	if (tol > 0)
+		return fabs(x - want) <= tol;
 	return !(x < want) && !(x > want);
+}
+
+/*
+ * How near a value must be to the number typed in s to be it: half a
+ * unit of its last significant digit ("-0.04486", as the short format
+ * shows it, finds -0.0448601 and -0.0448649), or 0 for an exact match
+ * (nine digits or more, as the %.9g format shows every float; zero;
+ * nan and inf).
+ */
+static double
+find_tolerance(const char *s, double v)
+{
+	const char	*p = s;
+	int		 digits = 0, lead = 1, e10;
+
+	if (!isfinite(v) || !(fabs(v) > 0))
+		return 0;
+	if (*p == '-' || *p == '+')
+		p++;
+	for (; *p != '\0' && *p != 'e' && *p != 'E'; p++) {
+		if (*p < '0' || *p > '9')
+			continue;
+		if (*p == '0' && lead)
+			continue;
+		lead = 0;
+		digits++;
+	}
+	if (digits == 0 || digits >= 9)
+		return 0;
+	e10 = (int)floor(log10(fabs(v)));
+	return 0.5 * pow(10, e10 - digits + 1);
 }
 
 static int
@@ -162,12 +197,13 @@ find_job(struct task *t, void *arg)
 	uint64_t	 n = p->t->nelem, ne0 = p->ne[0], e = p->fstart, m, k;
 	double		*buf = xreallocarray(NULL, FIND_CHUNK, sizeof *buf);
 	int64_t		*ibuf = NULL;
-	double		 want = p->fval;
+	double		 want = p->fval, tol = p->ftol;
 	struct gguf_err	 err;
 	int		 rc = TASK_OK;
 
 	/* What the grid shows in full: float32 for the float32 types. */
-	if (!p->integral && p->t->type != GGUF_T_F64 && isfinite(want))
+	if (!p->integral && p->t->type != GGUF_T_F64 && isfinite(want) &&
+	    !(tol > 0))
 		want = (double)(float)want;
 	if (p->integral)
 		ibuf = xreallocarray(NULL, FIND_CHUNK, sizeof *ibuf);
@@ -196,7 +232,7 @@ find_job(struct task *t, void *arg)
 			break;
 		}
 		for (k = 0; k < m; k++) {
-			if (find_match(want, buf[k])) {
+			if (find_match(want, tol, buf[k])) {
 				p->found = e + k;
 				break;
 			}
@@ -290,6 +326,7 @@ find_answer(struct app *a, void *arg, const char *line)
 		return R_DRAW;
 	}
 	p->fval = v;
+	p->ftol = p->integral ? 0 : find_tolerance(line, v);
 	text_escape(p->fstr, sizeof p->fstr, line, strlen(line), 40);
 	return find_start(p);
 }

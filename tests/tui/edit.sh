@@ -453,4 +453,11 @@ line_of() { grep -n "$1" "$scratch/messages-log.txt" | head -1 | cut -d: -f1; }
 ok $? "oldest first" || sed 's/^/# /' "$scratch/messages-log.txt"
 shows messages-cmd 'tensor data unchanged' ":messages shows it too"
 
+# The preview's value search takes a value as short as the grid shows it:
+# 0.9287 is element 8 of blk.0.attn_norm.weight (0.928706884).
+run findshort "keys 4/" "type blk.0.attn_norm" "keys <Enter><Enter>" "wait" \
+    "keys /" "type 0.9287" "keys <Enter>" "wait" "dump findshort-found" \
+    "keys qq"
+shows findshort-found '0.9287 found at [8,0,0,0]' "a short value finds the element it is the short form of"
+
 done_testing
