@@ -361,8 +361,15 @@ draw_box(struct app *a, const char *title, const char *text, int slot, int w,
 	bh = rows + 4 < h - 2 ? rows + 4 : h - 2;
 	x0 = (w - bw) / 2;
 	y0 = (h - bh) / 2;
-	attrset(draw_attr(slot));
 	for (y = 0; y < bh; y++) {
+		/*
+		 * The rows beside the box are blanked: a cut row's ellipsis
+		 * in the last column read as part of the box.
+		 */
+		attrset(A_NORMAL);
+		mvhline(y0 + y, 0, ' ', x0);
+		mvhline(y0 + y, x0 + bw, ' ', w - x0 - bw);
+		attrset(draw_attr(slot));
 		mvhline(y0 + y, x0, ' ', bw);
 	}
 	mvaddnstr(y0, x0 + 2, title, bw - 4);

@@ -460,4 +460,14 @@ run findshort "keys 4/" "type blk.0.attn_norm" "keys <Enter><Enter>" "wait" \
     "keys qq"
 shows findshort-found '0.9287 found at [8,0,0,0]' "a short value finds the element it is the short form of"
 
+# A dialog at 80x24: the columns beside the box are blank on its rows (a
+# cut row's ellipsis used to show in the last column).
+run dialog80 "size 80x24" "keys 2/" "type ^general\\.name " "keys <Enter>e" \
+    "type X" "keys <Enter>q" "dump dialog80-ask" "keys <Esc>:" "type q!" \
+    "keys <Enter>"
+grep -q '\[s\]ave and quit' "$scratch/dialog80-ask.txt" &&
+    ! grep '\[s\]ave and quit' "$scratch/dialog80-ask.txt" | grep -q '…$'
+ok $? "no ellipsis of the rows beneath beside the dialog" ||
+    sed 's/^/# /' "$scratch/dialog80-ask.txt"
+
 done_testing
