@@ -225,5 +225,11 @@ int	 cli_edit_line(struct gguf_doc *d, const char *line, int force,
 /* split.c */
 int	 cmd_split(int argc, char **argv);
 int	 cmd_merge(int argc, char **argv);
+/*
+ * complete.c: `ggufed __complete WORD...`, a hidden command: the
+ * candidates for the last word of a command line, one a line, for the
+ * shell completion scripts (":files" asks for file names too).
+ */
+int	 cmd_complete(int argc, char **argv);
 
 #endif /* CLI_H */

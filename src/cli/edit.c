@@ -256,6 +256,9 @@ report(const char *where, const char *where2, int rc, const char *msg)
 	fputc('\n', stderr);
 }
 
+/* edit --dry-run: the commands' messages say what they would do. */
+static int	edit_dry;
+
 int
 cli_edit_line(struct gguf_doc *d, const char *line, int force,
     const char *where, const char *where2)
@@ -266,6 +269,7 @@ cli_edit_line(struct gguf_doc *d, const char *line, int force,
 
 	if ((rc = lang_parse(line, &cmd, msg, sizeof msg)) == LANG_OK) {
 		cmd.force = force;
+		cmd.dry = edit_dry;
 		rc = lang_apply(d, &cmd, msg, sizeof msg);
 		lang_cmd_free(&cmd);
 	}
@@ -704,6 +708,7 @@ cmd_edit(int argc, char **argv)
 		rc = EXIT_BADFILE;
 		goto out;
 	}
+	edit_dry = o.dry;
 	for (k = 0; k < o.nsteps; k++) {
 		if (o.steps[k].script != NULL)
 			rc = run_script(d, o.steps[k].script, o.force);
@@ -764,6 +769,7 @@ shorthand(const char *name, int nwords, int argc, char **argv)
 		goto out;
 	}
 	cmd.force = o.force;
+	cmd.dry = o.dry;
 	cmd.if_exists = o.if_exists;
 	rc = lang_apply(d, &cmd, msg, sizeof msg);
 	report(NULL, NULL, rc, msg);

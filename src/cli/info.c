@@ -276,7 +276,7 @@ cmd_info(int argc, char **argv)
 	const struct gguf_finding	*fd;
 	struct gguf_summary		 sum;
 	struct gguf_file		*f;
-	const char			*path = NULL;
+	const char			*path = NULL, *sp, *sb;
 	size_t				 k;
 	int				 i, json = 0;
 	char				 g[32], s[32];
@@ -333,7 +333,15 @@ cmd_info(int argc, char **argv)
 		printf("%-13s%s (%llu)\n", "file type", sum.file_type_name,
 		    (unsigned long long)sum.file_type);
 
-	printf("sections\n");
+	/* A set's sections are its first shard's: say whose. */
+	if (gguf_n_shards(f) > 0) {
+		sp = gguf_shard_path(f, 0);
+		sb = strrchr(sp, '/') != NULL ? strrchr(sp, '/') + 1 : sp;
+		printf("sections     of shard 1, ");
+		out_text(stdout, sb, strlen(sb));
+		putchar('\n');
+	} else
+		printf("sections\n");
 	for (k = 0; k < sum.n_sections; k++)
 		show_section(&sum.sections[k]);
 	if (sum.n_hp > 0)

@@ -66,6 +66,9 @@ main(int argc, char **argv)
 		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return 0;
 	}
+	/* Hidden: the completion scripts' helper, not a command to list. */
+	if (strcmp(argv[1], "__complete") == 0)
+		return cmd_complete(argc - 1, argv + 1);
 	if ((c = cli_find_command(argv[1])) != NULL) {
 		if (wants_help(argc - 1, argv + 1))
 			return cli_help(c);

@@ -134,7 +134,9 @@ render(struct gguf_file *f, struct opts *o)
 			out_text(stderr, o->path, strlen(o->path));
 			fputs(": no key ", stderr);
 			out_quoted(stderr, key, strlen(key));
-			fputs(": the model has no chat template of that name\n",
+			fputs(o->name != NULL ? ": the model has no chat "
+			    "template of that name\n" : ": the model has no "
+			    "chat template (--template-file PATH tries one)\n",
 			    stderr);
 			return EXIT_BADFILE;
 		}

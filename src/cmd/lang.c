@@ -28,6 +28,7 @@
 #include "doc.h"
 #include "lang.h"
 #include "set.h"
+#include "xmalloc.h"
 #include "schema.h"
 #include "suggest.h"
 #include "value.h"
@@ -591,6 +592,9 @@ const struct lang_def lang_defs[] = {
 	{ "changes", LANG_CHANGES, 1,
 	    "changes: the pending changes, old -> new (D)", "changes",
 	    NULL },
+	{ "messages", LANG_MESSAGES, 1,
+	    "messages: every message of this session, whole, oldest first "
+	    "(M)", "messages", NULL },
 	{ "diff", LANG_DIFF, 1, "diff OTHER: what differs between this "
 	    "model (its pending edits included) and OTHER, as `ggufed diff` "
 	    "says it; Enter goes to the key or tensor", "diff OTHER",
@@ -974,11 +978,12 @@ apply_rename_re(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	if (rc != 0)
 		return doc_error(&err, msg, len);
 	if (n == 0) {
-		snprintf(msg, len, "no tensor name matches: nothing renamed");
+		snprintf(msg, len, "no tensor name matches: nothing %s",
+		    cmd->dry ? "would be renamed" : "renamed");
 		return LANG_WARN;
 	}
-	snprintf(msg, len, "renamed %llu tensor%s", (unsigned long long)n,
-	    n == 1 ? "" : "s");
+	snprintf(msg, len, "%s %llu tensor%s", cmd->dry ? "would rename" :
+	    "renamed", (unsigned long long)n, n == 1 ? "" : "s");
 	return LANG_OK;
 }
 
@@ -1041,6 +1046,24 @@ lint_template(struct gguf_doc *d, const struct lang_cmd *cmd, int rc,
 	return LANG_WARN;
 }
 
+/*
+ * Puts "WHAT: " (one step) or "WHAT N: " (N steps) in front of the step
+ * labels in msg.
+ */
+static void
+steps_text(char *msg, size_t len, const char *what, uint64_t n)
+{
+	char	*labels;
+
+	labels = xstrdup(msg);
+	if (n == 1)
+		snprintf(msg, len, "%s: %s", what, labels);
+	else
+		snprintf(msg, len, "%s %llu: %s", what, (unsigned long long)n,
+		    labels);
+	free(labels);
+}
+
 int
 lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
     size_t len)
@@ -1048,6 +1071,7 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	struct gguf_err	 err;
 	const char	*label;
 	uint64_t	 k;
+	size_t		 used;
 	int		 warn = 0, rc;
 
 	msg[0] = '\0';
@@ -1126,6 +1150,11 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 		return LANG_OK;
 	case LANG_UNDO:
 	case LANG_REDO:
+		/*
+		 * Every step is named, latest first: "undone 2: set b;
+		 * set a" (a step's label may be cut to fit).
+		 */
+		msg[0] = '\0';
 		for (k = 0; k < cmd->count; k++) {
 			if ((cmd->op == LANG_UNDO ? gguf_doc_undo(d, &label) :
 			    gguf_doc_redo(d, &label)) != 0) {
@@ -1135,9 +1164,13 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 					    "redo");
 				break;
 			}
-			snprintf(msg, len, "%s: %s", cmd->op == LANG_UNDO ?
-			    "undone" : "redone", label);
+			used = strlen(msg);
+			if (used + 1 < len)
+				snprintf(msg + used, len - used, "%s%s",
+				    k > 0 ? "; " : "", label);
 		}
+		steps_text(msg, len, cmd->op == LANG_UNDO ? "undone" :
+		    "redone", k);
 		return LANG_OK;
 	case LANG_WRITE:
 	case LANG_WRITE_FORCE:
@@ -1147,6 +1180,7 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	case LANG_RELOAD:
 	case LANG_RELOAD_FORCE:
 	case LANG_CHANGES:
+	case LANG_MESSAGES:
 	case LANG_DIFF:
 	case LANG_HELP:
 		/* Parsed only for the browser, which carries them out. */

@@ -66,6 +66,7 @@ enum lang_op {
 	LANG_RELOAD,		/* e */
 	LANG_RELOAD_FORCE,	/* e! */
 	LANG_CHANGES,		/* changes */
+	LANG_MESSAGES,		/* messages */
 	LANG_DIFF,		/* diff OTHER */
 	LANG_HELP		/* help [CMD] */
 };
@@ -117,6 +118,8 @@ struct lang_cmd {
 	int		 icase;		/* regex: ignore case */
 	uint64_t	 count;		/* undo, redo */
 	int		 force;		/* set even what llama.cpp refuses */
+	int		 dry;		/* nothing will be saved: messages say
+					   "would" */
 	int		 if_exists;	/* rm: a missing key is no error */
 };
 

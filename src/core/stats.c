@@ -862,13 +862,24 @@ static void
 from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
     struct gguf_stats *st)
 {
-	uint32_t	kb[GGUF_STATS_BINS + 1], K, half;
-	uint64_t	rank[GGUF_STATS_NPCT], cum = 0, c;
+	uint32_t	kb[GGUF_STATS_BINS + 1], K, half, kz[2];
+	uint64_t	rank[GGUF_STATS_NPCT], cum = 0, c, cz = 0;
 	double		t, u, lo, hi, v;
 	unsigned	p, k;
-	int		b, i, ip = 0;
+	int		b, i, ip = 0, zeros;
 
 	half = wide ? 1u << 22 : 1u << 19;
+	/*
+	 * The buckets of -0 and +0 also hold the subnormals nearest zero.
+	 * When they hold nothing but the zeros counted, a percentile falling
+	 * there is 0 exactly, not a value spread over the bucket.
+	 */
+	kz[0] = sk_key(wide, -0.0);
+	kz[1] = sk_key(wide, 0.0);
+	for (i = 0; i < 2; i++)
+		if (kz[i] >> SK_MANT < npages && pg[kz[i] >> SK_MANT] != NULL)
+			cz += pg[kz[i] >> SK_MANT][kz[i] & (SK_BUCKETS - 1)];
+	zeros = st->nzero > 0 && cz == st->nzero;
 	kb[0] = sk_key(wide, st->min);
 	kb[GGUF_STATS_BINS] = sk_key(wide, st->max) + 1;
 	/*
@@ -929,6 +940,8 @@ from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
 				hi = hi > st->max ? st->max : hi;
 				if (exact)
 					v = K >= half ? lo : hi;
+				else if (zeros && (K == kz[0] || K == kz[1]))
+					v = 0;
 				else	/* spread the bucket's values evenly */
 					v = lo + (hi - lo) * (((double)(rank[ip] -
 					    cum) - 0.5) / (double)c);

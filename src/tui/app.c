@@ -103,15 +103,85 @@ app_jobs_held(struct app *a)
 	return __atomic_load_n(&a->jobs_held, __ATOMIC_ACQUIRE);
 }
 
+/* The log keeps the newest messages up to this size. */
+#define LOG_MAX	(1024 * 1024)
+
+/*
+ * Adds "HH:MM:SS [error: ]TEXT" to the message log, newlines in text
+ * made spaces; past LOG_MAX the oldest half goes.
+ */
+static void
+log_add(struct app *a, int error, const char *text)
+{
+	struct tm	 tm;
+	time_t		 now = time(NULL);
+	size_t		 n = strlen(text), need, i, cut;
+	char		*p;
+
+	need = n + 32;
+	if (a->log_len + need > LOG_MAX && a->log_len > 0) {
+		cut = a->log_len / 2;
+		p = memchr(a->log + cut, '\n', a->log_len - cut);
+		cut = p != NULL ? (size_t)(p - a->log) + 1 : a->log_len;
+		memmove(a->log, a->log + cut, a->log_len - cut);
+		a->log_len -= cut;
+	}
+	if (a->log_len + need > a->log_cap) {
+		a->log_cap = a->log_len + need + 4096;
+		a->log = xreallocarray(a->log, a->log_cap, 1);
+	}
+	localtime_r(&now, &tm);
+	a->log_len += (size_t)snprintf(a->log + a->log_len, need,
+	    "%02d:%02d:%02d %s", tm.tm_hour, tm.tm_min, tm.tm_sec,
+	    error ? "error: " : "");
+	for (i = 0; i < n; i++)
+		a->log[a->log_len++] = text[i] == '\n' ? ' ' : text[i];
+	a->log[a->log_len++] = '\n';
+}
+
 void
 app_msg(struct app *a, int error, const char *fmt, ...)
 {
-	va_list	ap;
+	va_list	 ap;
+	char	*full;
+	int	 n;
 
 	va_start(ap, fmt);
-	vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+	n = vsnprintf(a->msg, sizeof a->msg, fmt, ap);
 	va_end(ap);
 	a->msg_err = error;
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof a->msg) {
+		log_add(a, error, a->msg);
+		return;
+	}
+	/* Longer than the message line keeps: the log has it whole. */
+	full = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(full, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	log_add(a, error, full);
+	free(full);
+}
+
+void
+app_messages(struct app *a)
+{
+	struct view	*v;
+	char		*copy;
+
+	if (a->log_len == 0) {
+		app_msg(a, 0, "no messages yet");
+		return;
+	}
+	/* Without the last newline: no empty line at the end. */
+	copy = xmalloc(a->log_len);
+	memcpy(copy, a->log, a->log_len - 1);
+	v = view_pager_own(a, "Messages", copy, a->log_len - 1);
+	/* Oldest first, the newest in view, as vim's :messages. */
+	view_pager_log(v);
+	app_push(a, v);
 }
 
 int
@@ -386,9 +456,17 @@ app_check_disk(struct app *a)
 	    GGUF_CHANGE_CONTENT, &err))
 		return 0;
 	a->disk_changed = 1;
-	snprintf(a->disk_msg, sizeof a->disk_msg, "%s", err.msg);
+	/*
+	 * A set's message starts with the name of the shard that changed;
+	 * a file's is about the file: it gets its name.
+	 */
+	if (gguf_n_shards(gguf_doc_file(a->doc)) > 0)
+		snprintf(a->disk_msg, sizeof a->disk_msg, "%s", err.msg);
+	else
+		snprintf(a->disk_msg, sizeof a->disk_msg, "%.200s %.300s",
+		    a->path, err.msg);
 	/* Said now over any message; the hint line keeps it after. */
-	app_msg(a, 1, "%s %s: :e reloads", a->path, err.msg);
+	app_msg(a, 1, "%s; :e reloads", a->disk_msg);
 	return 1;
 }
 
@@ -656,6 +734,9 @@ app_action(struct app *a, struct view *v, enum tui_action act)
 	case ACT_UNDO:
 	case ACT_REDO:
 		return edit_undo(a, act == ACT_REDO);
+	case ACT_MESSAGES:
+		app_messages(a);
+		return R_DRAW;
 	case ACT_CHANGES:
 		if (v->ops->name != NULL && strcmp(v->ops->name, "changes") == 0)
 			return R_POP;
@@ -914,6 +995,7 @@ tui_main(const char *path, int alone)
 	free(a->ask_init);
 	free(a->ed_key);
 	free(a->save_path);
+	free(a->log);
 	re_free(a->search);
 	dl_free(&a->dl);
 	gguf_doc_free(a->doc);

@@ -53,6 +53,10 @@ struct app {
 	int		 tab;
 	char		 msg[512];
 	int		 msg_err;
+	/* Every message of the session, whole, one a line (:messages). */
+	char		*log;
+	size_t		 log_len;
+	size_t		 log_cap;
 	struct re	*search;
 	int		 search_dir;
 	int		 quit;

@@ -135,7 +135,8 @@ draw_prompt(struct app *a, int y, int w)
 	while (off < cur && ((unsigned char)s[off] & 0xc0) == 0x80)
 		off++;
 	cx = dl->cols + text_width(s + off, cur - off, DT_KEEPBS, w);
-	dl_text(dl, S_NORMAL, s + off, len - off, 0, room, DT_KEEPBS);
+	dl_text(dl, prompt_selected(a->pr) ? S_CURSOR : S_NORMAL, s + off,
+	    len - off, 0, room, DT_KEEPBS);
 	draw_dline(y, dl, w, S_NORMAL, 0);
 	move(y, cx < w ? cx : w - 1);
 	curs_set(1);
@@ -193,8 +194,6 @@ draw_message(struct app *a, struct view *v, int y, int w)
 	}
 	if (a->disk_changed) {
 		/* Until the file is opened again, instead of the hints. */
-		dl_text(dl, S_ERROR, a->path, strlen(a->path), 0, w / 2, 0);
-		dl_puts(dl, S_ERROR, " ");
 		dl_text(dl, S_ERROR, a->disk_msg, strlen(a->disk_msg), 0,
 		    w - dl->cols - 10 > 0 ? w - dl->cols - 10 : 0, DT_KEEPBS);
 		dl_puts(dl, S_KEY, "  :e");
@@ -223,6 +222,12 @@ draw_message(struct app *a, struct view *v, int y, int w)
 		hint(dl, v, ACT_FORMAT, "format", lim);
 		hint(dl, v, ACT_HEAT, "heat", lim);
 		hint(dl, v, ACT_BLOCKS, "blocks", lim);
+		hint(dl, v, ACT_STATS, "stats", lim);
+	} else if (v->scopes & SC_PREVIEW) {
+		/* The block view: a list of blocks, wider than the screen. */
+		hint(dl, v, ACT_SEARCH, "search", lim);
+		hint(dl, v, ACT_RIGHT, "scroll", lim);
+		hint(dl, v, ACT_BLOCKS, "values", lim);
 		hint(dl, v, ACT_STATS, "stats", lim);
 	} else {
 		hint(dl, v, ACT_SEARCH, "search", lim);
@@ -356,8 +361,15 @@ draw_box(struct app *a, const char *title, const char *text, int slot, int w,
 	bh = rows + 4 < h - 2 ? rows + 4 : h - 2;
 	x0 = (w - bw) / 2;
 	y0 = (h - bh) / 2;
-	attrset(draw_attr(slot));
 	for (y = 0; y < bh; y++) {
+		/*
+		 * The rows beside the box are blanked: a cut row's ellipsis
+		 * in the last column read as part of the box.
+		 */
+		attrset(A_NORMAL);
+		mvhline(y0 + y, 0, ' ', x0);
+		mvhline(y0 + y, x0 + bw, ' ', w - x0 - bw);
+		attrset(draw_attr(slot));
 		mvhline(y0 + y, x0, ' ', bw);
 	}
 	mvaddnstr(y0, x0 + 2, title, bw - 4);
@@ -405,8 +417,7 @@ draw_progress(struct app *a, int w, int h)
 		    (double)(a->save_total - a->save_done) / rate);
 	else
 		snprintf(eta, sizeof eta, "-");
-	links = a->save_links != NULL && *a->save_links != '\0' ?
-	    a->save_links + 2 : "";	/* past its "; " */
+	links = a->save_links != NULL ? a->save_links : "";
 	snprintf(text, sizeof text, "%s\n%s of %s  %.1f MB/s  ETA %s\n\n"
 	    "Esc cancels: the file stays as it was%s%s", bar,
 	    gguf_fmt_size(a->save_done, d1, sizeof d1),

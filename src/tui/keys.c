@@ -145,6 +145,7 @@ const struct key_binding keys_table[] = {
 	{ SC_ALL,	'u',		ACT_UNDO },
 	{ SC_ALL,	CTRL('r'),	ACT_REDO },
 	{ SC_ALL,	'D',		ACT_CHANGES },
+	{ SC_ALL,	'M',		ACT_MESSAGES },
 	{ SC_ALL,	'w',		ACT_SAVE },
 };
 const size_t	keys_count = sizeof keys_table / sizeof keys_table[0];

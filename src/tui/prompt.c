@@ -64,6 +64,8 @@ struct prompt {
 	int		 nq, iq;
 	int		 cancelled;
 	int		 ended;
+	int		 selected;	/* the prefill is untouched: a typed
+					   character replaces it */
 	char		 cands[CANDS_LEN];
 	/* completion scratch */
 	char		*common;
@@ -177,10 +179,10 @@ static int
 getcfn(EditLine *el, wchar_t *c)
 {
 	struct prompt	*p = the_prompt;
+	const LineInfo	*li;
 	const char	*seq;
 	int		 key;
 
-	(void)el;
 	drain(p);
 	if (p->cancelled || p->ended)
 		return 0;
@@ -200,6 +202,20 @@ getcfn(EditLine *el, wchar_t *c)
 		    (key == 0x1b && !vi_mode(p) && !p->io.pending(p->io.arg))) {
 			p->cancelled = 1;
 			return 0;
+		}
+		/*
+		 * The first key after a prefill: a character replaces the
+		 * whole line, as typing over a selection does; any other key
+		 * (a move, a deletion, Tab) keeps it and edits it.
+		 */
+		if (p->selected) {
+			p->selected = 0;
+			if (!(key & TK_FN) && key >= 0x20 && key != 0x7f) {
+				li = el_line(el);
+				el_cursor(el, (int)(li->lastchar - li->cursor));
+				li = el_line(el);
+				el_deletestr(el, (int)(li->cursor - li->buffer));
+			}
 		}
 		if (key & TK_FN) {
 			if ((seq = fn_seq(key)) == NULL)
@@ -470,9 +486,13 @@ prompt_read(struct prompt *p, const char *init, int hist, char **line)
 	else
 		el_set(p->el, EL_HIST, NULL, NULL);
 	el_reset(p->el);
-	if (init != NULL && *init != '\0')
+	p->selected = 0;
+	if (init != NULL && *init != '\0') {
 		el_push(p->el, init);
+		p->selected = 1;
+	}
 	s = el_gets(p->el, &count);
+	p->selected = 0;
 	drain(p);
 	if (p->cancelled || p->ended || s == NULL) {
 		/* A pushed prefill not read yet must not leak into the next. */
@@ -497,6 +517,12 @@ prompt_line(struct prompt *p, const char **s, size_t *len, size_t *cursor)
 	*s = li->buffer;
 	*len = (size_t)(li->lastchar - li->buffer);
 	*cursor = (size_t)(li->cursor - li->buffer);
+}
+
+int
+prompt_selected(struct prompt *p)
+{
+	return p->selected;
 }
 
 const char *

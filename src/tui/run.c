@@ -330,12 +330,10 @@ run_save(struct app *a)
 	    "changed shards)" : "Saving (rewriting the file)";
 	/* An in-place save changes every name of the file, a rewrite one. */
 	links[0] = '\0';
-	if (info.nlink > 1 && info.how == GGUF_SAVE_INPLACE)
-		snprintf(links, sizeof links, "; the file has %lu names (hard "
-		    "links): all of them change", info.nlink);
-	else if (info.nlink > 1)
-		snprintf(links, sizeof links, "; the file has %lu names (hard "
-		    "links): only this one changes", info.nlink);
+	if (info.nlink > 1)
+		snprintf(links, sizeof links, "%lu names, hard links: %s",
+		    info.nlink, info.how == GGUF_SAVE_INPLACE ?
+		    "all of them change" : "only this one changes");
 	a->save_links = links;
 	a->saving = 1;
 	a->save_t0 = app_now_ms();
@@ -404,17 +402,19 @@ run_save(struct app *a)
 		app_error(a, "saved %s, but the save did not keep the tensor "
 		    "data:\n%s", target, proved);
 	else if (info.how == GGUF_SAVE_SET)
-		app_msg(a, 0, "saved %s: %u of the set's %u shards written "
-		    "(%u in place, %u rewritten, %s) in %.2f s, all or none; "
-		    "%s", target, info.shards_written, info.n_shards,
-		    info.shards_inplace, info.shards_written -
-		    info.shards_inplace, size, secs, proved != NULL ? proved :
-		    "tensor data not verified");
+		/* The outcome first: the rest may not fit the line (M). */
+		app_msg(a, 0, "saved %s: %s; %u of the set's %u shards "
+		    "written (%u in place, %u rewritten, %s) in %.2f s, all "
+		    "or none", target, proved != NULL ? proved :
+		    "tensor data not verified", info.shards_written,
+		    info.n_shards, info.shards_inplace, info.shards_written -
+		    info.shards_inplace, size, secs);
 	else
-		app_msg(a, 0, "saved %s %s: %s in %.2f s%s; %s", target,
+		app_msg(a, 0, "saved %s %s%s%s%s: %s; %s in %.2f s", target,
 		    info.how == GGUF_SAVE_INPLACE ? "in place" :
-		    "by a rewrite", size, secs, links, proved != NULL ?
-		    proved : "tensor data not verified");
+		    "by a rewrite", *links != '\0' ? " (" : "", links,
+		    *links != '\0' ? ")" : "", proved != NULL ? proved :
+		    "tensor data not verified", size, secs);
 	free(proved);
 	if (quit)
 		a->quit = 1;

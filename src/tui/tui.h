@@ -200,6 +200,7 @@ void		 re_free(struct re *re);
 	X(UNDO,		"undo",		"undo the last edit") \
 	X(REDO,		"redo",		"redo what was undone") \
 	X(CHANGES,	"changes",	"the pending changes, old -> new") \
+	X(MESSAGES,	"messages",	"every message of this session, whole") \
 	X(SAVE,		"save",		"save (in place when possible; Esc cancels a rewrite)") \
 	X(TOGGLE,	"toggle",	"fold or unfold the group")	\
 	X(FOLD_ALL,	"fold-all",	"fold every group")		\
@@ -448,6 +449,8 @@ int		 app_jobs_held(struct app *a);
 /* A one-line message in the status line until the next key. */
 void		 app_msg(struct app *a, int error, const char *fmt, ...)
 		     __attribute__((format(printf, 3, 4)));
+/* The message log (every app_msg of the session, whole) in a pager. */
+void		 app_messages(struct app *a);
 struct gguf_file *app_file(struct app *a);
 struct gguf_doc	*app_doc(struct app *a);
 /*
@@ -612,6 +615,11 @@ struct view	*view_pager_new(struct app *a, const char *title,
 struct view	*view_pager_own(struct app *a, const char *title, char *p,
 		    size_t n);
 /*
+ * A pager view made by the above shows a log: its lines wrapped, the
+ * last one selected.
+ */
+void		 view_pager_log(struct view *v);
+/*
  * A chat template (the value of key, p[0..n), which must outlive the
  * view) in the pager, its Jinja syntax in colours; r renders it.
  */
@@ -707,6 +715,11 @@ int		 prompt_read(struct prompt *p, const char *init, int hist,
 /* The line being edited and the cursor, in bytes (for drawing). */
 void		 prompt_line(struct prompt *p, const char **s, size_t *len,
 		    size_t *cursor);
+/*
+ * Whether the line is still the prefill, untouched: the next character
+ * typed replaces it (drawn as a selection).
+ */
+int		 prompt_selected(struct prompt *p);
 /* The candidates of the last ambiguous completion, or "". */
 const char	*prompt_candidates(struct prompt *p);
 

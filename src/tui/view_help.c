@@ -15,7 +15,6 @@
 #include "tui.h"
 
 #define KEYS_W		20
-#define NAME_W		14
 
 /*
  * Below this width, a binding's help text goes under its keys and name
@@ -57,7 +56,8 @@ static const char notes[] =
 	"edit language of `ggufed edit -e` (set, ins, append, del, rm, mv, "
 	"rename, rm-tensor, convert, undo, redo) and w [FILE], w! (force: over "
 	"a file, read-only, changed on disk), e, e! (reload), q, q!, wq, "
-	"changes, diff OTHER (what differs from another model), help [CMD]; "
+	"changes, messages, diff OTHER (what differs from another model), "
+	"help [CMD]; "
 	":N: row N. Text is edited with libedit (editrc).";
 
 static const unsigned scope_order[] = {
@@ -119,11 +119,29 @@ add_wrapped(struct help *h, enum hl_kind kind, enum hl_kind more,
 	} while (n > 0);
 }
 
+/* The column of action names: the widest name of the key table, a blank. */
+static int
+name_w(void)
+{
+	static int	w;
+	size_t		i;
+	int		n;
+
+	if (w == 0) {
+		for (i = 0; i < keys_count; i++) {
+			n = (int)strlen(action_name(keys_table[i].action));
+			if (n + 1 > w)
+				w = n + 1;
+		}
+	}
+	return w;
+}
+
 /* Where a binding's help text starts on a screen w columns wide. */
 static int
 help_col(int w)
 {
-	return w >= SIDE_MIN ? KEYS_W + NAME_W + 1 : UNDER_INDENT;
+	return w >= SIDE_MIN ? KEYS_W + name_w() + 1 : UNDER_INDENT;
 }
 
 /* The lines for a screen w columns wide. */
@@ -209,7 +227,7 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 		dl_puts(dl, S_TYPE, action_name(l->act));
 		if (l->len == 0)
 			return;		/* the help is on the lines below */
-		dl_pad(dl, S_NORMAL, KEYS_W + NAME_W);
+		dl_pad(dl, S_NORMAL, KEYS_W + name_w());
 		dl_puts(dl, S_DIM, " ");
 		dl_text(dl, S_NORMAL, l->text, l->len, 0, w - dl->cols,
 		    DT_KEEPBS);

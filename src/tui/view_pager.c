@@ -73,6 +73,7 @@ struct pager {
 	struct seg	*segs;
 	uint64_t	 n_segs;
 	int		 wrap;
+	int		 to_end;	/* the first layout selects the last line */
 	int		 seg_w;		/* width the rows were cut for */
 	int		 gutter;
 	enum pager_kind	 kind;
@@ -138,6 +139,10 @@ segment(struct pager *pg, int tw)
 	}
 	pg->list.n_items = pg->n_segs;
 	list_rebuild(&pg->list);
+	if (pg->to_end && pg->n_lines > 0) {
+		cur_line = pg->n_lines - 1;
+		pg->to_end = 0;
+	}
 	for (k = 0; k < pg->list.n_rows; k++) {
 		id = pg->list.rows != NULL ? pg->list.rows[k] : k;
 		if (pg->segs[id].line >= cur_line) {
@@ -681,6 +686,17 @@ view_template_pending(struct app *a, const char *key, const char *p,
     size_t n)
 {
 	return render_view(a, key, p, n, 1);
+}
+
+void
+view_pager_log(struct view *v)
+{
+	struct pager	*pg = v->priv;
+
+	pg->wrap = 1;
+	pg->list.hscroll = 0;
+	pg->list.has_hscroll = 0;
+	pg->to_end = 1;
 }
 
 struct view *

@@ -89,6 +89,7 @@ struct preview {
 	/* The value search: a task; found is its answer. */
 	struct task			 ftask;
 	double				 fval;
+	double				 ftol;		/* 0: exactly fval */
 	char				 fstr[64];	/* as typed, safe text */
 	char				 fwhat[96];	/* its progress label */
 	uint64_t			 fstart;	/* first element looked at */
@@ -147,12 +148,46 @@ job_state(struct preview *p)
 #define FIND_CHUNK	65536	/* elements decoded at a time */
 
 /* x equals the value looked for (both NaN counts as equal). */
+/* x is want, or within tol of it (tol 0: exactly). */
 static int
-find_match(double want, double x)
+find_match(double want, double tol, double x)
 {
 	if (isnan(want))
 		return isnan(x);
+	if (tol > 0)
+		return fabs(x - want) <= tol;
 	return !(x < want) && !(x > want);
+}
+
+/*
+ * How near a value must be to the number typed in s to be it: half a
+ * unit of its last significant digit ("-0.04486", as the short format
+ * shows it, finds -0.0448601 and -0.0448649), or 0 for an exact match
+ * (nine digits or more, as the %.9g format shows every float; zero;
+ * nan and inf).
+ */
+static double
+find_tolerance(const char *s, double v)
+{
+	const char	*p = s;
+	int		 digits = 0, lead = 1, e10;
+
+	if (!isfinite(v) || !(fabs(v) > 0))
+		return 0;
+	if (*p == '-' || *p == '+')
+		p++;
+	for (; *p != '\0' && *p != 'e' && *p != 'E'; p++) {
+		if (*p < '0' || *p > '9')
+			continue;
+		if (*p == '0' && lead)
+			continue;
+		lead = 0;
+		digits++;
+	}
+	if (digits == 0 || digits >= 9)
+		return 0;
+	e10 = (int)floor(log10(fabs(v)));
+	return 0.5 * pow(10, e10 - digits + 1);
 }
 
 static int
@@ -162,12 +197,13 @@ find_job(struct task *t, void *arg)
 	uint64_t	 n = p->t->nelem, ne0 = p->ne[0], e = p->fstart, m, k;
 	double		*buf = xreallocarray(NULL, FIND_CHUNK, sizeof *buf);
 	int64_t		*ibuf = NULL;
-	double		 want = p->fval;
+	double		 want = p->fval, tol = p->ftol;
 	struct gguf_err	 err;
 	int		 rc = TASK_OK;
 
 	/* What the grid shows in full: float32 for the float32 types. */
-	if (!p->integral && p->t->type != GGUF_T_F64 && isfinite(want))
+	if (!p->integral && p->t->type != GGUF_T_F64 && isfinite(want) &&
+	    !(tol > 0))
 		want = (double)(float)want;
 	if (p->integral)
 		ibuf = xreallocarray(NULL, FIND_CHUNK, sizeof *ibuf);
@@ -196,7 +232,7 @@ find_job(struct task *t, void *arg)
 			break;
 		}
 		for (k = 0; k < m; k++) {
-			if (find_match(want, buf[k])) {
+			if (find_match(want, tol, buf[k])) {
 				p->found = e + k;
 				break;
 			}
@@ -290,6 +326,7 @@ find_answer(struct app *a, void *arg, const char *line)
 		return R_DRAW;
 	}
 	p->fval = v;
+	p->ftol = p->integral ? 0 : find_tolerance(line, v);
 	text_escape(p->fstr, sizeof p->fstr, line, strlen(line), 40);
 	return find_start(p);
 }
@@ -773,6 +810,23 @@ draw(struct view *v, int y, int h, int w)
 
 /* ---------------------------------------------------------- block view */
 
+/*
+ * s in slot, after dropping what is left of the *skip columns to scroll
+ * past (the block view's text is ASCII: one byte a column).
+ */
+static void
+put_skip(struct dline *dl, int slot, const char *s, int *skip)
+{
+	size_t	n = strlen(s);
+
+	if ((size_t)*skip >= n) {
+		*skip -= (int)n;
+		return;
+	}
+	dl_puts(dl, slot, s + *skip);
+	*skip = 0;
+}
+
 static void
 block_row(void *ctx, struct dline *dl, uint64_t id, int w)
 {
@@ -782,6 +836,7 @@ block_row(void *ctx, struct dline *dl, uint64_t id, int w)
 	const struct gguf_type_info *ti = gguf_ttype(p->t->type);
 	uint64_t		 e0 = id * (ti != NULL ? ti->blck : 1);
 	uint32_t		 k, i;
+	int			 skip;
 	char			 buf[48];
 
 	snprintf(buf, sizeof buf, "%8llu", (unsigned long long)id);
@@ -798,12 +853,14 @@ block_row(void *ctx, struct dline *dl, uint64_t id, int w)
 		    DT_KEEPBS);
 		return;
 	}
+	/* The fields scroll sideways (h l), the block's place stays. */
+	skip = p->blist.hscroll;
 	for (k = 0; k < bv.nfield && dl->cols < w; k++) {
-		dl_puts(dl, S_NORMAL, " ");
-		dl_puts(dl, S_KEY, bv.f[k].name);
-		dl_puts(dl, S_NORMAL, "=");
+		put_skip(dl, S_NORMAL, " ", &skip);
+		put_skip(dl, S_KEY, bv.f[k].name, &skip);
+		put_skip(dl, S_NORMAL, "=", &skip);
 		if (bv.f[k].n != 1)
-			dl_puts(dl, S_NORMAL, "[");
+			put_skip(dl, S_NORMAL, "[", &skip);
 		for (i = 0; i < bv.f[k].n && dl->cols < w; i++) {
 			double	d = bv.v[bv.f[k].off + i];
 
@@ -813,11 +870,13 @@ block_row(void *ctx, struct dline *dl, uint64_t id, int w)
 			else
 				snprintf(buf, sizeof buf, "%s%.6g", i ? " " : "",
 				    d);
-			dl_puts(dl, S_NUMBER, buf);
+			put_skip(dl, S_NUMBER, buf, &skip);
 		}
 		if (bv.f[k].n != 1)
-			dl_puts(dl, S_NORMAL, "]");
+			put_skip(dl, S_NORMAL, "]", &skip);
 	}
+	if (skip > 0 && p->blist.hscroll > 0)
+		dl_puts(dl, S_DIM, " (scrolled past the end: h goes back)");
 }
 
 static const struct list_ops block_list_ops = {
@@ -1013,6 +1072,7 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 				    (row * p->ne[0] + i0) / ti->blck);
 		}
 		p->blocks = 1;
+		p->blist.has_hscroll = 1;
 		v->list = &p->blist;
 		v->scopes |= SC_LIST;
 		return R_DRAW;

@@ -27,7 +27,7 @@
 #include "tui.h"
 
 #define MAX_MARKS	64
-#define MARK_W		9
+#define MARK_W		16
 #define SCORE_W		12
 #define TTYPE_W		13
 
@@ -87,10 +87,16 @@ find_marks(struct tokens *t)
 		}
 		t->marks[t->n_marks].label[ln] = '\0';
 		t->marks[t->n_marks].id = id;
-		w = (int)ln;
+		t->n_marks++;
+	}
+	/* As wide as the marks of one id, joined by commas, allow. */
+	for (i = 0; i < (uint64_t)t->n_marks; i++) {
+		w = -1;
+		for (k = 0; k < (size_t)t->n_marks; k++)
+			if (t->marks[k].id == t->marks[i].id)
+				w += 1 + (int)strlen(t->marks[k].label);
 		if (w > t->mark_w)
 			t->mark_w = w;
-		t->n_marks++;
 	}
 	if (t->mark_w > MARK_W)
 		t->mark_w = MARK_W;
@@ -338,8 +344,8 @@ lookup_answer(struct app *a, void *arg, const char *line)
 	struct gguf_tok_piece	*pc;
 	struct gguf_str		 s;
 	struct dline		 dl;
+	struct view		*v;
 	size_t			 n, k, cap, len, miss = 0;
-	char			 title[64];
 
 	if (line == NULL || *line == '\0')
 		return R_DRAW;
@@ -372,9 +378,12 @@ lookup_answer(struct app *a, void *arg, const char *line)
 	cap = dl.len;
 	t->split = xstrndup(dl.s != NULL ? dl.s : "", cap);
 	dl_free(&dl);
-	snprintf(title, sizeof title, "%zu token%s%s", n - miss,
-	    n - miss == 1 ? "" : "s", miss > 0 ? ", bytes without one" : "");
-	app_push(a, view_pager_new(a, title, t->split, cap));
+	/* The title sizes the text typed, not the answer shown. */
+	v = view_pager_new(a, "", t->split, cap);
+	snprintf(v->title, sizeof v->title, "%zu byte%s: %zu token%s%s",
+	    len, len == 1 ? "" : "s", n - miss, n - miss == 1 ? "" : "s",
+	    miss > 0 ? ", bytes without one" : "");
+	app_push(a, v);
 	return R_DRAW;
 }
 

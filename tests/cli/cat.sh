@@ -217,4 +217,18 @@ ok $? "stats of an unknown tensor: exit 1, closest names"
 [ $? -eq 1 ] && grep -q 'valid 0:4' "$scratch/err"
 ok $? "stats rows out of range: exit 1, valid range named"
 
+# A percentile that falls on the zeros is 0 exactly: the demo's q, k and v
+# weights of block 0 have their median on a zero.
+demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
+for t in blk.0.attn_q.weight blk.0.attn_k.weight blk.0.attn_v.weight; do
+	"$GGUFED" cat "$demo" $t | tr -s ' \t' '\n\n' | grep -v '^$' |
+	    sort -g >"$scratch/sorted"
+	n=$(wc -l <"$scratch/sorted")
+	want=$(sed -n "$(( (n + 1) / 2 ))p" "$scratch/sorted")
+	got=$("$GGUFED" stats "$demo" $t --json |
+	    grep -o '"p50": [^,]*' | sed 's/.*: //')
+	[ "$want" = 0 ] && [ "$got" = 0 ]
+	ok $? "stats $t: the median is 0 exactly, as sorting says (got $got)"
+done
+
 done_testing

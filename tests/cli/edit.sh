@@ -256,4 +256,24 @@ ok $? "--force writes anyway"
 [ "$(leftovers)" = 0 ]
 ok $? "no temporary files left anywhere"
 
+# A dry run says what it would do; every undone step is named.
+cp_w "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" \
+    "$scratch/words.gguf"
+"$GGUFED" rename "$scratch/words.gguf" 's/^blk\./layer./' -n \
+    >/dev/null 2>"$scratch/err"
+grep -qx 'ggufed: would rename 36 tensors' "$scratch/err"
+ok $? "rename -n: would rename, not renamed"
+"$GGUFED" rename "$scratch/words.gguf" 's/^nothing//' -n \
+    >/dev/null 2>"$scratch/err"
+grep -q 'nothing would be renamed' "$scratch/err"
+ok $? "rename -n with no match: nothing would be renamed"
+"$GGUFED" edit "$scratch/words.gguf" -n -e 'set general.name a' \
+    -e 'set general.author b' -e 'set general.license c' -e undo \
+    -e 'undo 2' >/dev/null 2>"$scratch/err"
+grep -qx 'ggufed: -e #4: undone: set general.license' "$scratch/err"
+ok $? "undo names the step it undid"
+grep -qx 'ggufed: -e #5: undone 2: set general.author; set general.name' \
+    "$scratch/err"
+ok $? "undo 2 names both steps, latest first"
+
 done_testing

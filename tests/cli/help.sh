@@ -171,4 +171,13 @@ while read -r opt; do
 	ok $? "$opt, which a parser compares against, is in some help"
 done <"$scratch/parsed"
 
+# The README's table of commands names every command --help lists.
+readme="$TESTS_SRCDIR/../README.md"
+missing=""
+for c in $cmds; do
+	grep -q "^| \`ggufed \([a-z|\\-]*|\)\?$c[ |\`\\]" "$readme" ||
+	    missing="$missing $c"
+done
+[ -z "$missing" ]; ok $? "the README's command table lists every command${missing:+ (missing:$missing)}"
+
 done_testing

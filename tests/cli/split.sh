@@ -282,4 +282,13 @@ ok $? "split into a missing folder names the folder" ||
 ok $? "set -o into a missing relative folder names it" ||
     sed 's/^/# /' "$scratch/err"
 
+# info on a later shard: the sections shown are the first shard's, and it
+# says so.
+mkdir -p "$scratch/whose"
+"$GGUFED" split -q --max-tensors 12 "$demo" "$scratch/whose/demo" &&
+    "$GGUFED" info "$scratch/whose/demo-00003-of-00004.gguf" >"$scratch/info"
+grep -qx 'sections     of shard 1, demo-00001-of-00004.gguf' "$scratch/info"
+ok $? "info on shard 3 says whose sections it shows" ||
+    sed 's/^/# /' "$scratch/info"
+
 done_testing

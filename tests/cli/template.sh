@@ -255,4 +255,13 @@ usage "two files" "$m" "$m"
 grep -q 'line 1, column' "$scratch/err"
 ok $? "a JSON error says where" || cat "$scratch/err"
 
+# No chat template and no name asked for: the message says so.
+"$GGUFED" rm "$m" tokenizer.chat_template -o "$scratch/notemplate.gguf" \
+    2>/dev/null
+"$GGUFED" template "$scratch/notemplate.gguf" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ]; ok $? "no chat template: exit 1"
+grep -q ': the model has no chat template (--template-file PATH tries one)$' \
+    "$scratch/err"
+ok $? "no chat template: no word of a name that was not given"
+
 done_testing

@@ -152,6 +152,22 @@ run retype-refused "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
     "type u64" "keys <Enter>" "dump retype-ask" "keys n<Esc>q"
 shows retype-ask 'llama.block_count should be u32, not u64' "a type llama.cpp refuses is refused when changed in the browser"
 
+# A prefilled prompt: the first character typed replaces the prefill; a
+# key that moves first keeps it.
+run retype-over "keys 2/" "type ^llama\\.block_count " "keys <Enter>t" \
+    "type u64" "keys <Enter>" "dump retype-over-ask" "keys n<Esc>q"
+shows retype-over-ask 'llama.block_count should be u32, not u64' "typing over a prefilled type replaces it"
+run value-over "keys 2/" "type ^general\\.name " "keys <Enter>e" \
+    "type My model" "keys <Enter>w"
+saved "typing over a prefilled value replaces it" \
+    '< kv 2 "general.name" str len=10 "Demo Llama"' \
+    '> kv 2 "general.name" str len=8 "My model"'
+run value-end "keys 2/" "type ^general\\.name " "keys <Enter>e<End>" \
+    "type  2" "keys <Enter>w"
+saved "after a move, typing edits the prefill" \
+    '< kv 2 "general.name" str len=10 "Demo Llama"' \
+    '> kv 2 "general.name" str len=12 "Demo Llama 2"'
+
 # An array element.
 run elem "keys 2/" "type ^general\\.tags " "keys <Enter><Enter>je<C-u>" \
     "type made-up" "keys <Enter>" "dump elem-list" "keys qw"
@@ -181,7 +197,7 @@ shows retype-lossy-open 'not a whole number' "a lossy conversion is refused"
 
 # Keys: add, rename, delete.
 run addkey "keys 2/" "type ^general\\.name " "keys <Enter>a" "dump add-prompt" \
-    "type comment" "keys <Enter><C-u>" "type str" "keys <Enter>" \
+    "keys <End>" "type comment" "keys <Enter><C-u>" "type str" "keys <Enter>" \
     "type hello there" "keys <Enter>" "dump add-done" "keys w"
 shows add-prompt 'new key: general.' "a starts the new key in the namespace"
 saved "add a key" '< n_kv 36' '> n_kv 37' \
@@ -415,5 +431,43 @@ shows denied-after '1 change' "the edits are still pending after it"
 # Histories are kept under XDG_STATE_HOME.
 [ -s "$XDG_STATE_HOME/ggufed/commands" ]
 ok $? "the command history is saved under \$XDG_STATE_HOME/ggufed"
+
+# The message log: a message longer than the screen is whole in :messages
+# (M), oldest first.
+run messages "keys 2/" "type ^general\\.name " "keys <Enter>e" \
+    "type Logged" "keys <Enter>" "keys :" "type nosuchcommand" "keys <Enter>" \
+    "size 50x20" "keys w" "dump messages-line" "size 200x20" \
+    "keys M" "dump messages-log" "keys q:" "type messages" "keys <Enter>" \
+    "dump messages-cmd" "keys qq"
+grep -q 'saved m.gguf' "$scratch/messages-line.txt" &&
+    ! grep -q 'MiB in' "$scratch/messages-line.txt"
+ok $? "at 50 columns the status line cuts the save's message"
+shows messages-log 'tensor data unchanged' "M shows the message whole"
+grep -q '[0-9][0-9]:[0-9][0-9]:[0-9][0-9] saved m.gguf in place: ' \
+    "$scratch/messages-log.txt" && grep -q 'MiB in' "$scratch/messages-log.txt"
+ok $? "... with its time, outcome first, to the end" ||
+    sed 's/^/# /' "$scratch/messages-log.txt"
+line_of() { grep -n "$1" "$scratch/messages-log.txt" | head -1 | cut -d: -f1; }
+[ -n "$(line_of nosuchcommand)" ] && [ -n "$(line_of 'saved m.gguf')" ] &&
+    [ "$(line_of nosuchcommand)" -lt "$(line_of 'saved m.gguf')" ]
+ok $? "oldest first" || sed 's/^/# /' "$scratch/messages-log.txt"
+shows messages-cmd 'tensor data unchanged' ":messages shows it too"
+
+# The preview's value search takes a value as short as the grid shows it:
+# 0.9287 is element 8 of blk.0.attn_norm.weight (0.928706884).
+run findshort "keys 4/" "type blk.0.attn_norm" "keys <Enter><Enter>" "wait" \
+    "keys /" "type 0.9287" "keys <Enter>" "wait" "dump findshort-found" \
+    "keys qq"
+shows findshort-found '0.9287 found at [8,0,0,0]' "a short value finds the element it is the short form of"
+
+# A dialog at 80x24: the columns beside the box are blank on its rows (a
+# cut row's ellipsis used to show in the last column).
+run dialog80 "size 80x24" "keys 2/" "type ^general\\.name " "keys <Enter>e" \
+    "type X" "keys <Enter>q" "dump dialog80-ask" "keys <Esc>:" "type q!" \
+    "keys <Enter>"
+grep -q '\[s\]ave and quit' "$scratch/dialog80-ask.txt" &&
+    ! grep '\[s\]ave and quit' "$scratch/dialog80-ask.txt" | grep -q '…$'
+ok $? "no ellipsis of the rows beneath beside the dialog" ||
+    sed 's/^/# /' "$scratch/dialog80-ask.txt"
 
 done_testing

@@ -157,4 +157,25 @@ name=$("$GGUFED" get "$m" general.name 2>&1)
 [ "$name" = "Demo Llama" ]
 ok $? "the file is untouched (general.name '$name')"
 
+# ----------------------------------------- a shard of an open set is cut
+tm kill-session -t t 2>/dev/null
+rm -f "$scratch/status"
+mkdir -p "$scratch/set"
+"$GGUFED" split -q --max-tensors 12 "$DEMO" "$scratch/set/demo" ||
+    echo "Bail out! cannot split the demo model"
+tm new-session -d -s t -x 120 -y 24 "cd '$scratch/set' && read go &&
+    env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC \
+    '$GGUFED' demo-00001-of-00004.gguf; echo \$? >'$scratch/status'"
+tm set-option -t t remain-on-exit on >/dev/null
+tm send-keys -t t Enter
+settle "$scratch/set-start" "Sections"
+truncate -s 1000 "$scratch/set/demo-00003-of-00004.gguf"
+settle "$scratch/set-banner" "demo-00003-of-00004.gguf: changed on disk"
+ok $? "a shard cut under the set: its name, then what changed"
+! grep -q 'gguf demo-0000' "$scratch/set-banner"
+ok $? "... and not two file names run together" ||
+    sed 's/^/# /' "$scratch/set-banner"
+tm send-keys -t t Q
+wait_dead >/dev/null
+
 done_testing

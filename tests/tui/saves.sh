@@ -107,13 +107,13 @@ sed 's/^/# /' "$scratch/err"
 cp_w "$DEMO" "$m"
 ln "$m" "$d/link2.gguf"
 script w-links "keys :" "$IP" "keys <Enter>" "keys :" "type w" "keys <Enter>"
-[ $rc -eq 0 ] && shows w-links "2 names (hard links): all of them change" &&
+[ $rc -eq 0 ] && shows w-links "in place (2 names, hard links: all of them change)" &&
     cmp -s "$d/link2.gguf" "$scratch/new-ip.gguf"
 ok $? "in place, with a hard link: both names change, and it says so"
 cp_w "$DEMO" "$m"
 script w-links-rw "keys :" "$RW" "keys <Enter>" "keys :" "type w" \
     "keys <Enter>"
-[ $rc -eq 0 ] && shows w-links-rw "2 names (hard links): only this one" &&
+[ $rc -eq 0 ] && shows w-links-rw "by a rewrite (2 names, hard links: only this one changes)" &&
     cmp -s "$m" "$scratch/new-rw.gguf" && cmp -s "$d/link2.gguf" "$DEMO"
 ok $? "a rewrite, with a hard link: only this name changes, and it says so"
 rm -f "$d/link2.gguf"

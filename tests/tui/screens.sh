@@ -229,6 +229,8 @@ screen preview-full "$FIX" $BV "keys 4j<Enter>" "wait" "keys f"
 screen preview-hex "$FIX" $BV "keys 4j<Enter>" "wait" "keys ff"
 screen preview-move "$FIX" $BV "keys 4j<Enter>" "wait" "keys jjlllll"
 screen preview-blocks "$FIX" $BV "keys 4j<Enter>" "wait" "keys b"
+# Scrolled sideways: the quants past the screen's width come into view.
+screen preview-blocks-scroll "$FIX" $BV "keys 4j<Enter>" "wait" "keys bllll"
 screen preview-wrapped "$FIX" $BV "keys 4jj<Enter>" "wait"
 screen preview-slice "$FIX" shapes.gguf "keys 4f" "type 4d_2x3x4x5" \
     "keys <Enter><Enter>" "wait" "keys ]]}"

@@ -1,0 +1,252 @@
+/*
+ * complete.c - `ggufed __complete WORD...`: the candidates for the last
+ * word of a command line, for the shell completion scripts of
+ * assets/completions, which stay small because the knowledge is here.
+ *
+ * The words are the command line after "ggufed", the last one being the
+ * word under the cursor (empty when the cursor follows a blank). One
+ * candidate is printed a line, each starting with that word; a line
+ * ":files" asks the shell to offer file names as well. What a word means
+ * comes from the table of commands (common.c): a command's options and
+ * which of them take an argument, and below, which positional argument
+ * of which command is a key or a tensor of the file named first. Key and
+ * tensor names are read from that file (the whole set, for a shard);
+ * a file that cannot be read gives no names and no message: completion
+ * never prints an error into the user's command line.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "set.h"
+
+/*
+ * What each positional argument of a command is: F a file, K a key of
+ * it, T a tensor of it, - anything else; the last letter repeats
+ * ("FT*": a file, then tensors). A command not listed takes files.
+ */
+static const struct {
+	const char	*cmd;
+	const char	*args;
+} positionals[] = {
+	{ "get",	"FK-" },
+	{ "set",	"FK-" },
+	{ "rm",		"FK-" },
+	{ "mv",		"FK-" },
+	{ "cat",	"FT-" },
+	{ "stats",	"FT*" },
+	{ "rename",	"FT-" },
+	{ "rm-tensor",	"FT-" },
+	{ "convert",	"FT-" },
+	{ "split",	"FF-" },
+	{ "merge",	"FF-" },
+};
+
+static const char *
+positional_kinds(const char *cmd)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof positionals / sizeof positionals[0]; i++)
+		if (strcmp(positionals[i].cmd, cmd) == 0)
+			return positionals[i].args;
+	return "F*";
+}
+
+/* The kind of positional argument n (0-based) in kinds. */
+static char
+positional_kind(const char *kinds, size_t n)
+{
+	size_t	len = strlen(kinds);
+
+	if (n < len && kinds[n] != '*')
+		return kinds[n];
+	if (kinds[len - 1] == '*')
+		return kinds[len - 2];
+	return '-';
+}
+
+static void
+candidate(const char *cur, const char *p, size_t n)
+{
+	size_t	clen = strlen(cur);
+
+	if (n < clen || memcmp(p, cur, clen) != 0)
+		return;
+	/* A name with a newline cannot be one line of the answer. */
+	if (memchr(p, '\n', n) != NULL)
+		return;
+	fwrite(p, 1, n, stdout);
+	putchar('\n');
+}
+
+/*
+ * If word is a spelling of an option of c that takes an argument, the
+ * argument's placeholder ("OUT" for "-o" in "-o OUT, --output OUT");
+ * "" for an option without one; NULL for no option of c.
+ */
+static const char *
+option_arg(const struct cli_cmd *c, const char *word)
+{
+	const struct cli_opt	*o;
+	const char		*p, *e, *sp;
+	size_t			 n;
+
+	for (o = c->opts; o->flags != NULL; o++) {
+		for (p = o->flags; *p != '\0'; p = *e != '\0' ? e + 2 : e) {
+			if ((e = strstr(p, ", ")) == NULL)
+				e = p + strlen(p);
+			sp = memchr(p, ' ', (size_t)(e - p));
+			n = (size_t)((sp != NULL ? sp : e) - p);
+			if (strlen(word) == n && memcmp(word, p, n) == 0)
+				return sp != NULL ? sp + 1 : "";
+		}
+	}
+	return NULL;
+}
+
+/* Whether an option's argument, by its placeholder, names a file. */
+static int
+arg_is_file(const char *ph)
+{
+	static const char *const files[] = { "OUT", "SCRIPT", "MANIFEST",
+	    "PATH", "FILE" };
+	size_t	i, n;
+
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		n = strlen(files[i]);
+		if (strncmp(ph, files[i], n) == 0 &&
+		    (ph[n] == '\0' || ph[n] == ',' || ph[n] == ' '))
+			return 1;
+	}
+	return 0;
+}
+
+static void
+complete_options(const struct cli_cmd *c, const char *cur)
+{
+	const struct cli_opt	*o;
+	const char		*p, *e, *sp;
+
+	for (o = c->opts; o->flags != NULL; o++) {
+		for (p = o->flags; *p != '\0'; p = *e != '\0' ? e + 2 : e) {
+			if ((e = strstr(p, ", ")) == NULL)
+				e = p + strlen(p);
+			sp = memchr(p, ' ', (size_t)(e - p));
+			candidate(cur, p, (size_t)((sp != NULL ? sp : e) - p));
+		}
+	}
+	candidate(cur, "--help", 6);
+}
+
+/* "~/x" as the shell would expand it; path itself otherwise. */
+static char *
+expand_home(const char *path)
+{
+	const char	*home;
+	char		*s;
+
+	if (strncmp(path, "~/", 2) != 0 || (home = getenv("HOME")) == NULL)
+		return xstrdup(path);
+	s = xmalloc(strlen(home) + strlen(path));
+	sprintf(s, "%s%s", home, path + 1);
+	return s;
+}
+
+static void
+complete_names(const char *file, int tensors, const char *cur)
+{
+	struct gguf_err		 err;
+	struct gguf_file	*f;
+	const struct gguf_tensor *t;
+	struct gguf_kv		*kv;
+	char			*path;
+	uint64_t		 i;
+
+	path = expand_home(file);
+	memset(&err, 0, sizeof err);
+	f = gguf_set_open(path, 0, &err);
+	free(path);
+	if (f == NULL)
+		return;
+	if (tensors) {
+		for (i = 0; i < gguf_layout(f)->n_tensors; i++) {
+			t = gguf_tensor_at(f, i);
+			candidate(cur, t->name.p, t->name.n);
+		}
+	} else {
+		for (i = 0; i < gguf_layout(f)->n_kv; i++) {
+			kv = gguf_kv_at(f, i);
+			candidate(cur, kv->key.p, kv->key.n);
+		}
+	}
+	gguf_close(f);
+}
+
+int
+cmd_complete(int argc, char **argv)
+{
+	const struct cli_cmd	*c;
+	const char		*cur, *kinds, *ph, *file = NULL;
+	size_t			 i, npos = 0;
+	int			 ddash = 0;
+	char			 kind;
+
+	if (argc < 2)
+		return 0;
+	cur = argv[argc - 1];
+	if (argc == 2) {
+		/* The first word: a command, an option, or a file to browse. */
+		for (i = 0; i < cli_n_commands; i++)
+			candidate(cur, cli_commands[i].name,
+			    strlen(cli_commands[i].name));
+		if (cur[0] == '-') {
+			candidate(cur, "--help", 6);
+			candidate(cur, "--version", 9);
+			candidate(cur, "--shard", 7);
+		} else
+			puts(":files");
+		return 0;
+	}
+	if ((c = cli_find_command(argv[1])) == NULL) {
+		puts(":files");
+		return 0;
+	}
+	kinds = positional_kinds(c->name);
+	/* The words between the command and the current one. */
+	for (i = 2; i < (size_t)argc - 1; i++) {
+		if (!ddash && strcmp(argv[i], "--") == 0) {
+			ddash = 1;
+			continue;
+		}
+		if (!ddash && argv[i][0] == '-' && argv[i][1] != '\0') {
+			ph = option_arg(c, argv[i]);
+			if (ph == NULL || *ph == '\0')
+				continue;
+			if (i + 1 < (size_t)argc - 1) {
+				i++;
+				continue;
+			}
+			/* The current word is the option's argument. */
+			if (arg_is_file(ph))
+				puts(":files");
+			return 0;
+		}
+		if (positional_kind(kinds, npos) == 'F' && file == NULL)
+			file = argv[i];
+		npos++;
+	}
+	if (!ddash && cur[0] == '-') {
+		complete_options(c, cur);
+		return 0;
+	}
+	kind = positional_kind(kinds, npos);
+	if (kind == 'F')
+		puts(":files");
+	else if ((kind == 'K' || kind == 'T') && file != NULL)
+		complete_names(file, kind == 'T', cur);
+	return 0;
+}

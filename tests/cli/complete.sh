@@ -1,0 +1,96 @@
+#!/bin/sh
+# complete.sh - shell completion: `ggufed __complete WORD...` (commands,
+# options, the keys and tensors of the file on the line, file names where
+# a file goes), the bash script driven as bash drives it, the zsh script
+# parsed by zsh, and `make install` / `make uninstall` into a temporary
+# root: the program, the man page, the key table and both scripts.
+. "$TESTS_SRCDIR/lib.sh"
+
+m="$scratch/m.gguf"
+cp_w "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" "$m" ||
+    { echo "Bail out! no demo model"; exit 1; }
+comp="$TESTS_SRCDIR/../assets/completions"
+
+c() {	# c WORD...: the candidates, sorted, on one line
+	"$GGUFED" __complete "$@" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+[ "$(c in)" = ":files info" ]; ok $? "a command from its first letters (or a file)"
+c "" | grep -q ':files'; ok $? "the first word may be a file to browse"
+[ "$(c "" | wc -w)" -ge 20 ]; ok $? "every command is offered"
+[ "$(c --v)" = "--version" ]; ok $? "a program option"
+[ "$(c validate --str)" = "--strict" ]; ok $? "a command's option"
+c set "$m" general.name x --ou | grep -qx -- '--output'
+ok $? "an option after the positional arguments"
+[ "$(c get "$m" general.na)" = "general.name" ]; ok $? "a key of the file"
+[ "$(c rm "$m" tokenizer.ggml.eos)" = "tokenizer.ggml.eos_token_id" ]
+ok $? "rm completes keys"
+[ "$(c cat "$m" blk.1.attn_q)" = "blk.1.attn_q.weight" ]
+ok $? "a tensor of the file"
+[ "$(c stats "$m" output_norm.weight blk.0.ffn_d)" = "blk.0.ffn_down.weight" ]
+ok $? "stats completes every further tensor"
+[ "$(c rename --verbose "$m" output_no)" = "output_norm.weight" ]
+ok $? "options before the file are skipped"
+[ -z "$(c set "$m" general.name "")" ]; ok $? "no candidates for a value"
+[ "$(c edit "$m" -o "")" = ":files" ]; ok $? "-o takes a file name"
+[ -z "$(c mem "$m" --ctx "")" ]; ok $? "--ctx takes a number, not a file"
+[ "$(c info "")" = ":files" ]; ok $? "info takes a file"
+[ -z "$(c get "$scratch/none.gguf" gen)" ]
+ok $? "an unreadable file gives no names"
+"$GGUFED" __complete get "$scratch/none.gguf" gen 2>"$scratch/err" >/dev/null
+ok $? "... and exit 0"
+[ ! -s "$scratch/err" ]; ok $? "... and no message"
+(cd "$scratch" && HOME="$scratch" "$GGUFED" __complete get '~/m.gguf' \
+    general.arch) | grep -qx general.architecture
+ok $? "~/ in the file name is the home folder"
+
+# bash, as bash calls the completion function.
+if command -v bash >/dev/null 2>&1; then
+	out=$(bash -c '
+		. "$1"
+		COMP_WORDS=("$2" get "$3" "general.ty")
+		COMP_CWORD=3
+		_ggufed
+		printf "%s\n" "${COMPREPLY[@]}"
+		COMP_WORDS=("$2" info "$4/m.g")
+		COMP_CWORD=2
+		_ggufed
+		printf "%s\n" "${COMPREPLY[@]}"
+	' bash "$comp/ggufed" "$GGUFED" "$m" "$scratch")
+	echo "$out" | grep -qx general.type; ok $? "bash: a key"
+	echo "$out" | grep -qx "$scratch/m.gguf"; ok $? "bash: a file name"
+	bash -c '. "$1"; complete -p ggufed' bash "$comp/ggufed" |
+	    grep -q -- '-F _ggufed ggufed'
+	ok $? "bash: the function is registered for ggufed"
+else
+	skip "no bash"; skip "no bash"; skip "no bash"
+fi
+if command -v zsh >/dev/null 2>&1; then
+	zsh -n "$comp/_ggufed"; ok $? "zsh: the script parses"
+else
+	skip "no zsh"
+fi
+
+# make install and make uninstall into a temporary root.
+top="$TESTS_BUILDDIR/.."
+root="$scratch/root"
+if [ -f "$top/Makefile" ]; then
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" install \
+	    DESTDIR="$root" prefix=/usr >"$scratch/install.out" 2>&1
+	ok $? "make install DESTDIR=... prefix=/usr"
+	for f in bin/ggufed share/man/man1/ggufed.1 share/ggufed/keys.tsv \
+	    share/bash-completion/completions/ggufed \
+	    share/zsh/site-functions/_ggufed; do
+		[ -f "$root/usr/$f" ]; ok $? "installs usr/$f"
+	done
+	"$root/usr/bin/ggufed" __complete inf | grep -qx info
+	ok $? "the installed program completes"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" uninstall \
+	    DESTDIR="$root" prefix=/usr >"$scratch/uninstall.out" 2>&1
+	ok $? "make uninstall"
+	[ -z "$(find "$root" -type f)" ]; ok $? "uninstall leaves no file"
+else
+	skip "no Makefile in the build tree"
+fi
+
+done_testing
