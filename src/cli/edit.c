@@ -24,6 +24,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -677,6 +678,48 @@ finish(struct gguf_doc *d, const struct opts *o)
 	return save(d, o);
 }
 
+/*
+ * Removes script if it is a script of unsaved edits the browser kept for
+ * path (LANG_RESCUE_HEAD, and LANG_RESCUE_FILE naming path), saying so:
+ * its edits were just saved into path.
+ */
+static void
+forget_rescue(const char *script, const char *path)
+{
+	FILE	*fp;
+	char	 line[PATH_MAX * 4 + 16], *real, *q;
+	int	 i, head = 0, mine = 0;
+
+	if (strcmp(script, "-") == 0 || (fp = fopen(script, "r")) == NULL)
+		return;
+	if ((real = realpath(path, NULL)) == NULL) {
+		fclose(fp);
+		return;
+	}
+	q = gguf_str_quote(real, strlen(real));
+	for (i = 0; i < 4 && fgets(line, sizeof line, fp) != NULL; i++) {
+		line[strcspn(line, "\n")] = '\0';
+		if (i == 0)
+			head = strncmp(line, LANG_RESCUE_HEAD,
+			    sizeof LANG_RESCUE_HEAD - 1) == 0;
+		else if (strncmp(line, LANG_RESCUE_FILE,
+		    sizeof LANG_RESCUE_FILE - 1) == 0)
+			mine = strcmp(line + sizeof LANG_RESCUE_FILE - 1, q) ==
+			    0;
+	}
+	fclose(fp);
+	free(q);
+	free(real);
+	if (!head || !mine)
+		return;
+	if (unlink(script) == 0)
+		fprintf(stderr, "%s: removed %s: the unsaved edits it kept are "
+		    "saved\n", cli_prog, script);
+	else
+		fprintf(stderr, "%s: warning: %s: %s (its edits are saved; "
+		    "remove it)\n", cli_prog, script, strerror(errno));
+}
+
 /* ------------------------------------------------------------ subcommands */
 
 int
@@ -723,6 +766,11 @@ cmd_edit(int argc, char **argv)
 		}
 	}
 	rc = finish(d, &o);
+	/* A kept script of the browser's, now saved into its file, is done. */
+	if (rc == 0 && o.inplace && !o.dry)
+		for (k = 0; k < o.nsteps; k++)
+			if (o.steps[k].script != NULL)
+				forget_rescue(o.steps[k].script, o.path);
 out:
 	gguf_doc_free(d);
 	free(o.steps);

@@ -592,6 +592,9 @@ const struct lang_def lang_defs[] = {
 	{ "changes", LANG_CHANGES, 1,
 	    "changes: the pending changes, old -> new (D)", "changes",
 	    NULL },
+	{ "rescue", LANG_RESCUE, 1,
+	    "rescue: apply the unsaved edits a browser cut off kept for this "
+	    "file (then w saves them)", "rescue", NULL },
 	{ "messages", LANG_MESSAGES, 1,
 	    "messages: every message of this session, whole, oldest first "
 	    "(M)", "messages", NULL },
@@ -1181,6 +1184,7 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	case LANG_RELOAD_FORCE:
 	case LANG_CHANGES:
 	case LANG_MESSAGES:
+	case LANG_RESCUE:
 	case LANG_DIFF:
 	case LANG_HELP:
 		/* Parsed only for the browser, which carries them out. */

@@ -67,6 +67,7 @@ enum lang_op {
 	LANG_RELOAD_FORCE,	/* e! */
 	LANG_CHANGES,		/* changes */
 	LANG_MESSAGES,		/* messages */
+	LANG_RESCUE,		/* rescue */
 	LANG_DIFF,		/* diff OTHER */
 	LANG_HELP		/* help [CMD] */
 };
@@ -150,6 +151,16 @@ int	lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	    size_t len);
 /* Parses and applies one line. */
 int	lang_exec(struct gguf_doc *d, const char *line, char *msg, size_t len);
+/*
+ * The first line of a script of unsaved edits the browser keeps when it
+ * is cut off, and the comment naming the file it is for (its resolved
+ * path, quoted as gguf_str_quote quotes): the browser's :rescue and
+ * `ggufed edit -i -f SCRIPT` know such a script by them, and remove it
+ * once its edits are applied and saved.
+ */
+#define LANG_RESCUE_HEAD	"# Unsaved changes, kept when the browser was cut off"
+#define LANG_RESCUE_FILE	"# file: "
+
 /*
  * Writes d's pending changes to fp as lines of this language (script.c):
  * run on the source file, they make the same document again. Returns

@@ -132,6 +132,9 @@ edit_command(struct app *a, const char *line)
 	case LANG_MESSAGES:
 		app_messages(a);
 		break;
+	case LANG_RESCUE:
+		rc = rescue_apply(a);
+		break;
 	case LANG_DIFF:
 		if (cmd.alen == 0)
 			app_msg(a, 1, "diff wants the file to compare with");

@@ -8,7 +8,8 @@
  * lines cmd/script.c makes from the document) into the state directory,
  * rescue/NAME-YYYYMMDD-HHMMSS-PID.ged, with the command that applies
  * them; standard error says where. The next browser on the same file
- * says that the script is there until it is deleted.
+ * says that the script is there, and :rescue applies it as pending edits
+ * and removes it (so does `ggufed edit FILE -i -f SCRIPT` once saved).
  */
 #include "config.h"
 
@@ -29,7 +30,7 @@
 #include "cmd/lang.h"
 #include "xmalloc.h"
 
-static const char	file_tag[] = "# file: ";
+static const char	file_tag[] = LANG_RESCUE_FILE;
 
 /* The file's resolved path (or the path as opened), allocated. */
 static char *
@@ -89,10 +90,10 @@ rescue_write(struct app *a, const char *why)
 	if (fp != NULL) {
 		strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
 		q = gguf_str_quote(real, strlen(real));
-		fprintf(fp, "# Unsaved changes, kept when the browser was cut "
-		    "off (%s) at %s.\n%s%s\n# To apply them to the file, then "
-		    "delete this script:\n#\tggufed edit FILE -i -f SCRIPT\n",
-		    why, stamp, file_tag, q);
+		fprintf(fp, LANG_RESCUE_HEAD " (%s) at %s.\n%s%s\n# To apply "
+		    "them to the file (which removes this script once saved):"
+		    "\n#\tggufed edit FILE -i -f SCRIPT\n# or :rescue in the "
+		    "browser on the file.\n", why, stamp, file_tag, q);
 		free(q);
 		n = lang_script(a->doc, fp, &lost, &err);
 		if (n >= 0 && fsync(fileno(fp)) != 0)
@@ -151,31 +152,29 @@ is_for(const char *path, const char *real)
 	return yes;
 }
 
-void
-rescue_notice(struct app *a)
+/*
+ * The newest script kept for the file a shows, into best (len bytes): 1,
+ * or 0 if there is none, or the state directory is not ours.
+ */
+static int
+rescue_find(struct app *a, char *best, size_t len)
 {
 	struct dirent	*de;
 	DIR		*dp;
-	char		*dir, *real, path[PATH_MAX], best[PATH_MAX];
-	const char	*base, *home, *why;
-	size_t		 bl, nl, hl;
+	char		*dir, *real, path[PATH_MAX];
+	const char	*base;
+	size_t		 bl, nl;
 
-	/* A script in a directory others can write may not be ours. */
-	if ((why = state_unsafe()) != NULL) {
-		app_msg(a, 1, "not keeping histories or unsaved edits in %s "
-		    "(not trusted)", why);
-		return;
-	}
-	if ((dir = state_dir("rescue")) == NULL)
-		return;
+	best[0] = '\0';
+	if (state_unsafe() != NULL || (dir = state_dir("rescue")) == NULL)
+		return 0;
 	if ((dp = opendir(dir)) == NULL) {
 		free(dir);
-		return;
+		return 0;
 	}
 	real = real_of(a);
 	base = base_of(real);
 	bl = strlen(base);
-	best[0] = '\0';
 	while ((de = readdir(dp)) != NULL) {
 		nl = strlen(de->d_name);
 		if (nl <= bl + 5 || strncmp(de->d_name, base, bl) != 0 ||
@@ -185,18 +184,102 @@ rescue_notice(struct app *a)
 		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
 		/* The newest: the names sort by time. */
 		if (strcmp(path, best) > 0 && is_for(path, real))
-			snprintf(best, sizeof best, "%s", path);
+			snprintf(best, len, "%s", path);
 	}
 	closedir(dp);
-	home = getenv("HOME");
-	hl = home != NULL ? strlen(home) : 0;
-	if (best[0] != '\0' && hl > 1 && strncmp(best, home, hl) == 0 &&
-	    best[hl] == '/')
-		app_msg(a, 1, "unsaved edits kept: ~%s (its first lines say how "
-		    "to apply them)", best + hl);
-	else if (best[0] != '\0')
-		app_msg(a, 1, "unsaved edits kept: %s (its first lines say how "
-		    "to apply them)", best);
 	free(real);
 	free(dir);
+	return best[0] != '\0';
+}
+
+/* path, with the home directory written ~, into buf. */
+static const char *
+tilde(const char *path, char *buf, size_t len)
+{
+	const char	*home = getenv("HOME");
+	size_t		 hl = home != NULL ? strlen(home) : 0;
+
+	if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/')
+		snprintf(buf, len, "~%s", path + hl);
+	else
+		snprintf(buf, len, "%s", path);
+	return buf;
+}
+
+void
+rescue_notice(struct app *a)
+{
+	char		 best[PATH_MAX], shown[PATH_MAX + 1];
+	const char	*why;
+
+	/* A script in a directory others can write may not be ours. */
+	if ((why = state_unsafe()) != NULL) {
+		app_msg(a, 1, "not keeping histories or unsaved edits in %s "
+		    "(not trusted)", why);
+		return;
+	}
+	if (rescue_find(a, best, sizeof best))
+		app_msg(a, 1, "unsaved edits kept: :rescue applies them "
+		    "(%s)", tilde(best, shown, sizeof shown));
+}
+
+int
+rescue_apply(struct app *a)
+{
+	struct lang_cmd	 cmd;
+	FILE		*fp;
+	char		 best[PATH_MAX], shown[PATH_MAX + 1], msg[512], *line = NULL,
+			*p;
+	size_t		 cap = 0, lno = 0;
+	ssize_t		 len;
+	int		 rc = LANG_OK, n = 0;
+
+	if (!rescue_find(a, best, sizeof best)) {
+		app_msg(a, 0, "no unsaved edits are kept for this file");
+		return R_DRAW;
+	}
+	tilde(best, shown, sizeof shown);
+	if ((fp = fopen(best, "r")) == NULL) {
+		app_msg(a, 1, "%s: %s", shown, strerror(errno));
+		return R_DRAW;
+	}
+	while ((len = getline(&line, &cap, fp)) >= 0) {
+		lno++;
+		if ((size_t)len != strlen(line)) {
+			snprintf(msg, sizeof msg, "a NUL byte in the line");
+			rc = LANG_ERR;
+			break;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p == '\0' || *p == '#')
+			continue;
+		/* Edits the browser made: what it was told to force, too. */
+		if ((rc = lang_parse(p, &cmd, msg, sizeof msg)) == LANG_OK) {
+			cmd.force = 1;
+			rc = lang_apply(app_doc_edit(a), &cmd, msg, sizeof msg);
+			lang_cmd_free(&cmd);
+		}
+		if (rc < 0)
+			break;
+		n++;
+	}
+	free(line);
+	fclose(fp);
+	if (rc < 0) {
+		app_msg(a, 1, "%s:%zu: %s (the %d edit%s before it are "
+		    "pending; the script is kept)", shown, lno, msg, n,
+		    n == 1 ? "" : "s");
+		return R_DRAW | R_EDITED;
+	}
+	/* Applied: the edits are pending here now, the script is done. */
+	if (unlink(best) != 0)
+		app_msg(a, 1, "applied %d kept edit%s, but %s stays: %s", n,
+		    n == 1 ? "" : "s", shown, strerror(errno));
+	else
+		app_msg(a, 0, "applied %d kept edit%s (the script is "
+		    "removed; w saves them, D shows them)", n, n == 1 ? "" :
+		    "s");
+	return R_DRAW | R_EDITED;
 }

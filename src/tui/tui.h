@@ -451,6 +451,13 @@ void		 app_msg(struct app *a, int error, const char *fmt, ...)
 		     __attribute__((format(printf, 3, 4)));
 /* The message log (every app_msg of the session, whole) in a pager. */
 void		 app_messages(struct app *a);
+/*
+ * :rescue (rescue.c) - the newest script of unsaved edits kept for the
+ * file, applied as pending edits (forced: they were made here), then
+ * removed; a line that fails stops it, keeping the script and the edits
+ * before it. R_* flags.
+ */
+int		 rescue_apply(struct app *a);
 struct gguf_file *app_file(struct app *a);
 struct gguf_doc	*app_doc(struct app *a);
 /*

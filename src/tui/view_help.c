@@ -56,7 +56,8 @@ static const char notes[] =
 	"edit language of `ggufed edit -e` (set, ins, append, del, rm, mv, "
 	"rename, rm-tensor, convert, undo, redo) and w [FILE], w! (force: over "
 	"a file, read-only, changed on disk), e, e! (reload), q, q!, wq, "
-	"changes, messages, diff OTHER (what differs from another model), "
+	"changes, messages, rescue, diff OTHER (what differs from another "
+	"model), "
 	"help [CMD]; "
 	":N: row N. Text is edited with libedit (editrc).";
 

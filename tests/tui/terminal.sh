@@ -128,9 +128,14 @@ kept() {
 	    sed 's/^/# /' "$scratch/$1.err"
 	cmp -s "$DEMO" "$scratch/m.gguf"
 	ok $? "$1: the model itself is untouched"
-	"$GGUFED" edit "$scratch/m.gguf" -i -f "$script" >/dev/null 2>&1 &&
+	"$GGUFED" edit "$scratch/m.gguf" -i -f "$script" >/dev/null \
+	    2>"$scratch/$1.apply" &&
 	    [ "$("$GGUFED" get "$scratch/m.gguf" general.name)" = Kept ]
 	ok $? "$1: ggufed edit -f applies the kept edit"
+	[ ! -e "$script" ] && grep -qF "removed $script: the unsaved edits" \
+	    "$scratch/$1.apply"
+	ok $? "$1: and, saved, forgets the script" ||
+	    sed 's/^/# /' "$scratch/$1.apply"
 }
 
 cutoff nohup hangup-idle
@@ -150,8 +155,26 @@ cutoff nohup notice-edited : 'set general.name Kept' Enter
 cp_w "$DEMO" "$scratch/m.gguf"
 tm new-session -d -s t -x 200 -y 24 "cd '$scratch' && exec env \
     LANG=C.UTF-8 LC_ALL=C.UTF-8 '$GGUFED' m.gguf"
-settle "$scratch/notice.screen" "unsaved edits kept: $RESCUE/m.gguf-"
-ok $? "the next browser on the file says edits were kept"
+settle "$scratch/notice.screen" "unsaved edits kept: :rescue applies them ($RESCUE/m.gguf-"
+ok $? "the next browser on the file says edits were kept, and how to apply them"
+tm send-keys -t t :
+tm send-keys -t t -l rescue
+tm send-keys -t t Enter
+settle "$scratch/rescued.screen" "applied 1 kept edit (the script is removed"
+ok $? ":rescue applies the kept edit as a pending one"
+[ -z "$(ls "$RESCUE"/m.gguf-*.ged 2>/dev/null)" ]
+ok $? ":rescue forgets the script"
+tm send-keys -t t w
+settle "$scratch/rescued-saved.screen" "saved m.gguf"
+[ "$("$GGUFED" get "$scratch/m.gguf" general.name)" = Kept ]
+ok $? "w saves the rescued edit"
+tm kill-session -t t 2>/dev/null
+cp_w "$DEMO" "$scratch/m.gguf"
+tm new-session -d -s t -x 200 -y 24 "cd '$scratch' && exec env \
+    LANG=C.UTF-8 LC_ALL=C.UTF-8 '$GGUFED' m.gguf"
+settle "$scratch/again.screen" "Sections"
+! grep -q "unsaved edits kept" "$scratch/again.screen"
+ok $? "the browser after that says nothing of kept edits"
 tm kill-session -t t 2>/dev/null
 cp_w "$DEMO" "$scratch/other.gguf"
 tm new-session -d -s t -x 200 -y 24 "cd '$scratch' && exec env \
