@@ -1563,6 +1563,160 @@ gguf_model_check_file(struct gguf_file *f, gguf_mfinding_fn fn, void *arg)
 	return run(&s, 1, fn, arg);
 }
 
+/* ------------------------------------------------------------ names wanted */
+
+struct gguf_mnames {
+	char	**v;
+	size_t	  n;
+	size_t	  cap;
+};
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct gguf_mnames *
+gguf_model_names(struct gguf_doc *d)
+{
+	const struct csect		*sect;
+	const struct gguf_tensor	*t;
+	struct gguf_mnames		*mn;
+	struct msrc			 s = { d, NULL };
+	struct gguf_str			 arch, nm;
+	struct gguf_val			*v;
+	struct check			 c;
+	uint64_t			 i, nt, live = 0;
+	int64_t				 nlayer, upto, il;
+	uint32_t			 deps;
+	size_t				 k;
+	int				 n;
+	char				 name[160];
+
+	v = src_get(&s, "general.architecture", 20);
+	if (v == NULL || gguf_val_str(v, &arch) != 0 || arch.n == 0 ||
+	    arch.n > 64 || (arch.n == 1 && arch.p[0] == '*') ||
+	    (sect = find_sect(arch.p, (size_t)arch.n)) == NULL)
+		return NULL;
+	memset(&c, 0, sizeof c);
+	ctx_init(&c.x, &s, sect, arch.p, (size_t)arch.n);
+	if (ev_let(&c.x, "n_layer", &nlayer) != 0 || nlayer < 0) {
+		free(c.x.memo);
+		return NULL;
+	}
+	nt = src_ntensors(&s);
+	for (i = 0; i < nt; i++)
+		if (src_tensor(&s, i, &nm, &t) == 0)
+			live++;
+	upto = (uint64_t)nlayer > live + 1 ? (int64_t)live + 1 : nlayer;
+	mn = xcalloc(1, sizeof *mn);
+	for (il = -1; il < upto; il++) {
+		for (k = 0; k < sect->nrows; k++) {
+			const struct crow *r = sect->rows[k];
+
+			if (r->r->kind != GGUF_MR_TENSOR ||
+			    r->err[0] != '\0' || r->block != (il >= 0))
+				continue;
+			deps = 0;
+			if (when_of(&c, r, il, &deps) == -1 ||
+			    (n = expand(&c.x, r->r->name, il, name,
+			    sizeof name)) < 0)
+				continue;
+			if (mn->n == mn->cap) {
+				mn->cap = mn->cap ? mn->cap * 2 : 256;
+				mn->v = xreallocarray(mn->v, mn->cap,
+				    sizeof *mn->v);
+			}
+			mn->v[mn->n++] = xstrndup(name, (size_t)n);
+		}
+	}
+	free(c.x.memo);
+	qsort(mn->v, mn->n, sizeof *mn->v, name_cmp);
+	return mn;
+}
+
+int
+gguf_mnames_has(const struct gguf_mnames *mn, const char *name, size_t n)
+{
+	char	*key, **hit;
+
+	if (mn == NULL)
+		return 1;
+	key = xstrndup(name, n);
+	hit = bsearch(&key, mn->v, mn->n, sizeof *mn->v, name_cmp);
+	free(key);
+	return hit != NULL;
+}
+
+void
+gguf_mnames_free(struct gguf_mnames *mn)
+{
+	size_t	i;
+
+	if (mn == NULL)
+		return;
+	for (i = 0; i < mn->n; i++)
+		free(mn->v[i]);
+	free(mn->v);
+	free(mn);
+}
+
+/* The messages of the errors of the source, to tell new ones from them. */
+struct known {
+	char			**msg;
+	size_t			  n;
+	gguf_mfinding_fn	  fn;
+	void			 *arg;
+	unsigned		  fresh;
+};
+
+static void
+known_add(void *arg, const struct gguf_mfinding *f)
+{
+	struct known	*k = arg;
+
+	if (f->level != GGUF_W_ERROR)
+		return;
+	k->msg = xreallocarray(k->msg, k->n + 1, sizeof *k->msg);
+	k->msg[k->n++] = xstrdup(f->msg);
+}
+
+static void
+known_filter(void *arg, const struct gguf_mfinding *f)
+{
+	struct known	*k = arg;
+	size_t		 i;
+
+	if (f->level != GGUF_W_ERROR)
+		return;
+	for (i = 0; i < k->n; i++)
+		if (strcmp(k->msg[i], f->msg) == 0)
+			return;
+	k->fresh++;
+	if (k->fn != NULL)
+		k->fn(k->arg, f);
+}
+
+unsigned
+gguf_model_check_new(struct gguf_doc *d, gguf_mfinding_fn fn, void *arg)
+{
+	struct msrc	src = { NULL, gguf_doc_file(d) }, doc = { d, NULL };
+	struct known	k;
+	size_t		i;
+
+	memset(&k, 0, sizeof k);
+	k.fn = fn;
+	k.arg = arg;
+	/* The source read as a document: the same faults, the same words. */
+	run(&src, 0, known_add, &k);
+	run(&doc, 0, known_filter, &k);
+	for (i = 0; i < k.n; i++)
+		free(k.msg[i]);
+	free(k.msg);
+	return k.fresh;
+}
+
 static void
 verdict_cb(void *arg, const struct gguf_mfinding *f)
 {
