@@ -412,7 +412,13 @@ struct crow {
 	struct ktype		 kt[MAX_TYPES];
 	int			 nkt;
 	int			 block;		/* the name has {bid} */
+	int			 can_req;	/* a clause says req */
 	char			 err[200];	/* why it did not compile */
+};
+
+struct clet {
+	const char	*name;
+	size_t		 row;		/* in the section's rows */
 };
 
 struct csect {
@@ -420,6 +426,8 @@ struct csect {
 	int		 base;		/* section index, or -1 */
 	struct crow	**rows;		/* effective rows, lets included */
 	size_t		 nrows;
+	struct clet	*lets;		/* its lets by name, for a search */
+	size_t		 nlets;
 };
 
 static struct crow	*crows;
@@ -446,6 +454,7 @@ compile_when(struct crow *c, const char *w)
 	if (w == NULL) {
 		c->cl[0].req = 1;
 		c->ncl = 1;
+		c->can_req = 1;
 		return;
 	}
 	while (*p != '\0') {
@@ -462,6 +471,7 @@ compile_when(struct crow *c, const char *w)
 			return;
 		}
 		cl = &c->cl[c->ncl++];
+		c->can_req |= n >= 3 && memcmp(p, "req", 3) == 0;
 		if (n == 4 && memcmp(p, "none", 4) == 0)
 			cl->req = -1;
 		else if (n >= 3 && (memcmp(p, "req", 3) == 0 ||
@@ -613,6 +623,24 @@ gather(size_t s, size_t *first, struct crow ***list, size_t *n,
 	}
 }
 
+static int
+let_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct clet *)a)->name,
+	    ((const struct clet *)b)->name);
+}
+
+/* The row of the let name in section s, or SIZE_MAX. */
+static size_t
+let_row(const struct csect *s, const char *name)
+{
+	struct clet	 key, *hit;
+
+	key.name = name;
+	hit = bsearch(&key, s->lets, s->nlets, sizeof *s->lets, let_cmp);
+	return hit == NULL ? SIZE_MAX : hit->row;
+}
+
 static void
 compile_table(void)
 {
@@ -653,6 +681,17 @@ compile_table(void)
 				csects[k].rows[csects[k].nrows++] = list[i];
 		}
 		free(list);
+		csects[k].lets = xcalloc(csects[k].nrows + 1,
+		    sizeof *csects[k].lets);
+		for (i = 0; i < csects[k].nrows; i++) {
+			if (csects[k].rows[i]->r->kind != GGUF_MR_LET)
+				continue;
+			csects[k].lets[csects[k].nlets].name =
+			    csects[k].rows[i]->r->name;
+			csects[k].lets[csects[k].nlets++].row = i;
+		}
+		qsort(csects[k].lets, csects[k].nlets, sizeof *csects[k].lets,
+		    let_cmp);
 	}
 	free(first);
 }
@@ -821,7 +860,11 @@ expand(const struct mctx *x, const char *pat, int64_t il, char *buf,
 	int	w;
 
 	while (*pat != '\0') {
-		if (strncmp(pat, "{arch}", 6) == 0) {
+		if (*pat != '{') {
+			if (o + 1 >= len)
+				return -1;
+			buf[o++] = *pat++;
+		} else if (strncmp(pat, "{arch}", 6) == 0) {
 			n = x->archn;
 			if (o + n >= len)
 				return -1;
@@ -882,15 +925,11 @@ ev_let(struct mctx *x, const char *name, int64_t *out)
 {
 	const struct csect	*s = x->sect;
 	struct memo		*m;
-	size_t			 i, k = SIZE_MAX;
+	size_t			 k;
 	uint32_t		 deps;
 	int			 uses_il, rc;
 
-	for (i = 0; i < s->nrows; i++)
-		if (s->rows[i]->r->kind == GGUF_MR_LET &&
-		    strcmp(s->rows[i]->r->name, name) == 0)
-			k = i;
-	if (k == SIZE_MAX)
+	if ((k = let_row(s, name)) == SIZE_MAX)
 		return fail(x, "no parameter %s", name);
 	if (s->rows[k]->e[0] == NULL)
 		return fail(x, "%s", s->rows[k]->err);
@@ -1366,6 +1405,8 @@ check_tensor(struct check *c, const struct crow *r, int64_t il,
 	if ((n = expand(x, r->r->name, il, name, sizeof name)) < 0)
 		return;
 	idx = src_find(x->s, name, (size_t)n);
+	if (idx < 0 && !r->can_req)
+		return;		/* optional and absent: nothing to tell */
 	req = when_of(c, r, il, &deps);
 	if (req == -2) {		/* cannot be told: not checked */
 		if (idx >= 0)
@@ -1773,16 +1814,10 @@ gguf_model_eval(struct gguf_doc *d, const char *arch, const char *expr,
 static int
 names_ok(const struct csect *s, const struct mnode *n, char *why, size_t len)
 {
-	size_t	i;
-
 	if (n == NULL)
 		return 0;
 	if (n->op == OP_LET) {
-		for (i = 0; i < s->nrows; i++)
-			if (s->rows[i]->r->kind == GGUF_MR_LET &&
-			    strcmp(s->rows[i]->r->name, n->str) == 0)
-				break;
-		if (i == s->nrows) {
+		if (let_row(s, n->str) == SIZE_MAX) {
 			snprintf(why, len, "no parameter %s in section %s",
 			    n->str, s->name);
 			return -1;
