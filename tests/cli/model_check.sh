@@ -166,4 +166,32 @@ ok $? "rename -n: every new name llama.cpp will not find is marked"
 ! grep -q 'will not find' "$out"
 ok $? "rename -n: nothing marked when llama.cpp finds the names"
 
+# The table: a malformed row stops the build, naming its line.
+m2c="$TESTS_SRCDIR/../build-aux/models2c"
+t2c() {	# t2c ROWS...: models2c over an arch * line and ROWS
+	{
+		printf '# a table\narch\t*\t-\n'
+		for r in "$@"; do printf '%s\n' "$r"; done
+	} >"$scratch/t.tsv"
+	sh "$m2c" "$scratch/t.tsv" >"$scratch/t.c" 2>"$scratch/t.err"
+}
+t2c "$(printf 'let\tn\t1')" "$(printf 'tensor\tx.weight\tn, 2\topt if n > 0; req')"
+[ $? -eq 0 ] && grep -q 'GGUF_MR_TENSOR, "x.weight", "n, 2", "opt if n > 0; req", 4' "$scratch/t.c"
+ok $? "models2c: rows become the C table, with their line numbers"
+t2c "$(printf 'let\tn\t1')" "$(printf 'tensor\tx.weight')"
+[ $? -ne 0 ] && grep -q "t.tsv:4: want 3 or 4 tab-separated fields, found 2" "$scratch/t.err"
+ok $? "models2c: a row without its value stops the build at its line"
+t2c "$(printf 'key\tk\tu33')"
+[ $? -ne 0 ] && grep -q 't.tsv:3: unknown type "u33"' "$scratch/t.err"
+ok $? "models2c: an unknown type stops the build"
+t2c "$(printf 'tensor\tx\t1\treq when n')"
+[ $? -ne 0 ] && grep -q "t.tsv:3: a clause is req, opt, none" "$scratch/t.err"
+ok $? "models2c: a clause it does not know stops the build"
+t2c "$(printf 'arch\tqwen2\tnosuch')"
+[ $? -ne 0 ] && grep -q 't.tsv:3: base "nosuch" is not a section above' "$scratch/t.err"
+ok $? "models2c: a base that is not a section stops the build"
+t2c "$(printf 'frob\tx\t1')"
+[ $? -ne 0 ] && grep -q 't.tsv:3: unknown kind "frob"' "$scratch/t.err"
+ok $? "models2c: an unknown kind stops the build"
+
 done_testing
