@@ -273,11 +273,13 @@ p_unary(struct parser *ps)
 		ps->depth--;
 		return p_fail(ps, "nested too deep");
 	}
-	if (p_take(ps, "-"))
-		n = (n = p_unary(ps)) == NULL ? NULL : node_new(OP_NEG, n, NULL);
-	else if (p_take(ps, "!"))
-		n = (n = p_unary(ps)) == NULL ? NULL : node_new(OP_NOT, n, NULL);
-	else if (p_take(ps, "+"))
+	if (p_take(ps, "-")) {
+		if ((n = p_unary(ps)) != NULL)
+			n = node_new(OP_NEG, n, NULL);
+	} else if (p_take(ps, "!")) {
+		if ((n = p_unary(ps)) != NULL)
+			n = node_new(OP_NOT, n, NULL);
+	} else if (p_take(ps, "+"))
 		n = p_unary(ps);
 	else
 		n = p_primary(ps);
@@ -1246,7 +1248,10 @@ say(struct check *c, int level, int what, const char *name, int64_t index,
 	c->fn(c->arg, &f);
 }
 
-/* The clause of row r that holds for block il: 1 req, 0 opt, -1 none, -2 unknown. */
+/*
+ * The clause of row r that holds for block il: 1 req, 0 opt, -1 none (or
+ * no clause holds), -2 it cannot be told; the keys read go to *deps.
+ */
 static int
 when_of(struct check *c, const struct crow *r, int64_t il, uint32_t *deps)
 {
@@ -1776,7 +1781,7 @@ gguf_model_verdict(struct gguf_doc *d, struct gguf_mverdict *v)
 	gguf_model_check(d, verdict_cb, v);
 }
 
-/* ------------------------------------------------------------ evaluation API */
+/* ----------------------------------------------------------- for the tests */
 
 int
 gguf_model_eval(struct gguf_doc *d, const char *arch, const char *expr,

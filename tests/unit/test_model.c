@@ -290,7 +290,8 @@ test_demo(const char *path)
 	    GGUF_SET_RETYPE | GGUF_SET_FORCE);
 	broken(d, "context_length a string", "llama.context_length");
 	gguf_doc_remove(d, "llama.attention.layer_norm_rms_epsilon", 38, &err);
-	broken(d, "rms epsilon removed", "llama.attention.layer_norm_rms_epsilon");
+	broken(d, "rms epsilon removed",
+	    "llama.attention.layer_norm_rms_epsilon");
 
 	gguf_vb_init(&b, GGUF_VT_ARR, GGUF_VT_STR);
 	gguf_vb_str(&b, "zzz", 3);
