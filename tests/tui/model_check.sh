@@ -3,7 +3,8 @@
 # llama.cpp (model.h): the status line says so and why, D shows which
 # edit did it, a save asks first, the regex rename preview marks the names
 # llama.cpp will not find; a harmless edit says nothing and saves as ever.
-# Driven by scripts (GGUFED_SCRIPT), as edit.sh.
+# Driven by scripts (GGUFED_SCRIPT), as edit.sh, and once in a real
+# terminal through tmux.
 . "$TESTS_SRCDIR/lib.sh"
 
 DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
@@ -120,5 +121,42 @@ shows regex-map '? blk.0.attn_k.weight -> blk.0.attn_kk.weight: llama.cpp will n
 run regex-ok "keys 4R" "keys <C-u>" 'type s/^(output)\.weight$/$1.weight/' \
     "keys <Enter>" "dump regex-ok-map" "keys qq"
 lacks regex-ok-map 'llama.cpp will not find' "R: a name llama.cpp looks for is not marked"
+
+# The same in a real terminal (tmux): the status line, the question.
+if command -v tmux >/dev/null 2>&1; then
+	. "$TESTS_SRCDIR/tui/tmux.lib"
+	tmux_env
+	tmux_server model
+	cp_w "$DEMO" "$scratch/m.gguf"
+	rm -f "$scratch/status"
+	tm new-session -d -s t -x 100 -y 24 "cd '$scratch' &&
+	    env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC \
+	    '$GGUFED' m.gguf; echo \$? >'$scratch/status'"
+	settle "$scratch/t-start" "Sections"
+	tm send-keys -t t : 'rename blk.0.attn_k.weight blk.0.attn_kk.weight' \
+	    Enter
+	settle "$scratch/t-edit" "llama.cpp would refuse the result"
+	ok $? "tmux: after the edit, the status line says llama.cpp would refuse it"
+	tm send-keys -t t w
+	settle "$scratch/t-ask" "Save anyway?"
+	ok $? "tmux: w asks before saving it"
+	tm send-keys -t t n
+	settle "$scratch/t-no" "not saved"
+	ok $? "tmux: n, not saved"
+	tm send-keys -t t u
+	settle "$scratch/t-undo" "undone"
+	! grep -q "llama.cpp would refuse" "$scratch/t-undo"
+	ok $? "tmux: undone, the status line no longer says so"
+	tm send-keys -t t q
+	i=0
+	while [ ! -s "$scratch/status" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(cat "$scratch/status")" = 0 ] && cmp -s "$DEMO" "$scratch/m.gguf"
+	ok $? "tmux: q quits (exit 0), the file untouched"
+else
+	skip "tmux is not installed"
+fi
 
 done_testing
