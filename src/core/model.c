@@ -32,7 +32,7 @@ enum mop {
 	OP_NUM, OP_LET, OP_IL, OP_NEG, OP_NOT, OP_ADD, OP_SUB, OP_MUL,
 	OP_DIV, OP_MOD, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_AND,
 	OP_OR, OP_COND, OP_KEY, OP_LKEY, OP_LKEY0, OP_HAS, OP_LEN, OP_KEYIS,
-	OP_HAST, OP_MAX, OP_MIN
+	OP_HAST, OP_MAX, OP_MIN, OP_AT
 };
 
 struct mnode {
@@ -56,6 +56,7 @@ static const struct mfunc {
 	{ "len", OP_LEN, 1, 1, 1 },
 	{ "key_is", OP_KEYIS, 2, 2, 2 },
 	{ "has_tensor", OP_HAST, 1, 1, 1 },
+	{ "at", OP_AT, 1, 2, 2 },
 	{ "max", OP_MAX, 0, 2, 2 },
 	{ "min", OP_MIN, 0, 2, 2 },
 };
@@ -909,13 +910,14 @@ dep(struct mctx *x, const char *key, int kind, int64_t v)
 	x->deps |= 1u << i;
 }
 
-/* An integer value (no bool, float, string or array) in *out. */
+/* An integer value, or a bool as 0 or 1 (no float, string or array). */
 static int
 int_of(const struct gguf_val *v, int64_t *out)
 {
 	switch (v->type) {
 	case GGUF_VT_U8: case GGUF_VT_I8: case GGUF_VT_U16: case GGUF_VT_I16:
 	case GGUF_VT_U32: case GGUF_VT_I32: case GGUF_VT_U64: case GGUF_VT_I64:
+	case GGUF_VT_BOOL:
 		return gguf_val_i64(v, out);
 	default:
 		return -1;
@@ -990,6 +992,31 @@ ev_lkey(struct mctx *x, const struct mnode *n, int64_t il, int64_t *out)
 	if (il < 0 || (uint64_t)il >= v->count)
 		return fail(x, "%s read outside a block", key);
 	if (gguf_arr_get(v, (uint64_t)il, &e, &err) != 0 ||
+	    int_of(&e, out) != 0)
+		return fail(x, "%s holds no integers", key);
+	dep(x, key, 0, *out);
+	return 0;
+}
+
+/* at("K", I): element I of the array key K. */
+static int
+ev_at(struct mctx *x, const struct mnode *n, int64_t *out)
+{
+	struct gguf_val	*v, e;
+	struct gguf_err	 err;
+	int64_t		 i;
+	char		 key[160];
+	int		 kn;
+
+	if (ev(x, n->a, &i) != 0)
+		return -1;
+	if ((kn = expand(x, n->str, x->il, key, sizeof key)) < 0)
+		return fail(x, "key name too long");
+	if ((v = src_get(x->s, key, (size_t)kn)) == NULL)
+		return fail(x, "no %s", key);
+	if (v->type != GGUF_VT_ARR || i < 0 || (uint64_t)i >= v->count)
+		return fail(x, "%s has no element %lld", key, (long long)i);
+	if (gguf_arr_get(v, (uint64_t)i, &e, &err) != 0 ||
 	    int_of(&e, out) != 0)
 		return fail(x, "%s holds no integers", key);
 	dep(x, key, 0, *out);
@@ -1085,6 +1112,8 @@ ev(struct mctx *x, const struct mnode *n, int64_t *out)
 		return ev_lkey(x, n, x->il, out);
 	case OP_LKEY0:
 		return ev_lkey(x, n, 0, out);
+	case OP_AT:
+		return ev_at(x, n, out);
 	case OP_HAST:
 		if (strstr(n->str, "{bid}") != NULL) {
 			x->uses_il = 1;
