@@ -189,9 +189,14 @@ struct node {
 	struct nlist	 body, els;
 };
 void	 nlist_push(struct nlist *l, struct node *n);
+/*
+ * The tree of the tokens, or NULL with err filled. A tree deeper than a
+ * thousand levels is refused ("template nested too deeply"), so that the
+ * walks over it may recurse.
+ */
 struct node *jparse(struct tokens *t, struct jinja_error *err);
 int	 jcheck(const struct node *root, struct jinja_error *err);
-void	 node_free(struct node *n);
+void	 node_free(struct node *n);	/* any depth: does not recurse */
 
 struct jinja {
 	struct node	*root;

@@ -2,8 +2,8 @@
  * test_jinja.c - the template renderer: renderings compared byte for byte
  * with what Python's jinja2 3.1 gives under transformers' settings (the
  * expected strings below were produced by it once and are kept here),
- * errors with their line and column, raise_exception, the limits, and
- * the JSON reader.
+ * errors with their line and column, raise_exception, the limits (and
+ * templates made to exhaust them), and the JSON reader.
  */
 #include "config.h"
 
@@ -535,6 +535,76 @@ test_limits(void)
 	free(got);
 }
 
+/* head, then n times mid, then tail: a malloc'd string. */
+static char *
+repeated(const char *head, const char *mid, size_t n, const char *tail)
+{
+	size_t	hn = strlen(head), mn = strlen(mid), tn = strlen(tail), i;
+	char	*s = malloc(hn + n * mn + tn + 1), *p = s;
+
+	if (s == NULL)
+		abort();
+	memcpy(p, head, hn);
+	p += hn;
+	for (i = 0; i < n; i++, p += mn)
+		memcpy(p, mid, mn);
+	memcpy(p, tail, tn + 1);
+	return s;
+}
+
+/*
+ * Templates whose tree is deep without the parser recursing: each is
+ * refused with one error, at its line, and nothing overflows the stack.
+ */
+static void
+test_deep(void)
+{
+	static const struct {
+		const char	*head, *mid, *tail;
+		size_t		 n;
+	} chains[] = {
+		{ "{{ 1", "+1", " }}", 50000 },
+		{ "{{ 1", "~1", " }}", 50000 },
+		{ "{{ 2", "**2", " }}", 50000 },
+		{ "{{ x", ".a", " }}", 100000 },
+		{ "{{ x", "[0]", " }}", 100000 },
+		{ "{{ f", "()", " }}", 100000 },
+		{ "{{ 1", "|string", " }}", 100000 },
+		{ "{{ a", " and a", " }}", 50000 },
+		{ "{{ a", " or a", " }}", 50000 },
+		{ "{% if a %}", "{% elif a %}", "{% endif %}", 80000 },
+	};
+	struct jinja_error err;
+	struct jinja *t;
+	size_t	i;
+	char	*src, *got;
+
+	for (i = 0; i < sizeof chains / sizeof chains[0]; i++) {
+		src = repeated(chains[i].head, chains[i].mid, chains[i].n,
+		    chains[i].tail);
+		t = jinja_parse(src, strlen(src), &err);
+		ok(t == NULL && err.line == 1 &&
+		    strcmp(err.msg, "template nested too deeply") == 0,
+		    "%s%s... (%zu times)%s: refused (%u:%u: %s)",
+		    chains[i].head, chains[i].mid, chains[i].n,
+		    chains[i].tail, err.line, err.col, t ? "parsed" : err.msg);
+		jinja_free(t);
+		free(src);
+	}
+	src = repeated("{{ 1", "+1", 399, " }}");
+	got = render(src, "{}", NULL, &err);
+	ok(got != NULL && strcmp(got, "400") == 0,
+	    "a chain of 400 additions renders (%s)", got ? got : err.msg);
+	free(got);
+	free(src);
+	src = repeated("{% if a %}", "{% elif a %}", 400, "{% else %}e{% endif %}");
+	got = render(src, "{}", NULL, &err);
+	ok(got != NULL && strcmp(got, "e") == 0,
+	    "400 elifs render (%s)", got ? got : err.msg);
+	free(got);
+	free(src);
+}
+
 static void
 test_json(void)
 {
@@ -607,6 +677,7 @@ main(void)
 	test_renders();
 	test_errors();
 	test_limits();
+	test_deep();
 	test_json();
 	test_api();
 	return tap_done();
