@@ -1792,6 +1792,12 @@ jinja_parse(const char *src, size_t n, struct jinja_error *err)
 	struct node *root;
 
 	memset(err, 0, sizeof *err);
+	if (n > JINJA_MAX_SOURCE) {
+		snprintf(err->msg, sizeof err->msg,
+		    "template too large (%zu bytes, the limit is %u MiB)", n,
+		    JINJA_MAX_SOURCE >> 20);
+		return NULL;
+	}
 	if (jlex(src, n, &toks, err))
 		return NULL;
 	root = jparse(&toks, err);

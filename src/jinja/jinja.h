@@ -33,7 +33,14 @@ struct jinja_error {
 
 struct jinja;				/* a parsed template */
 
-/* NULL on error, with err filled. */
+/* The largest template source taken, in bytes. */
+#define JINJA_MAX_SOURCE	(1u << 20)
+
+/*
+ * NULL on error, with err filled: a source over JINJA_MAX_SOURCE bytes is
+ * refused before it is read, and lexing and parsing take time linear in
+ * its size.
+ */
 struct jinja	*jinja_parse(const char *src, size_t n, struct jinja_error *err);
 
 /*

@@ -158,6 +158,8 @@ struct tokens {
 };
 int	 jlex(const char *src, size_t n, struct tokens *out,
 	    struct jinja_error *err);
+/* Bytes the lexer has read to find columns: the tests see it stay linear. */
+extern _Thread_local unsigned long long jlex_scanned;
 void	 jlex_free(struct tokens *t);
 
 /* ------------------------------------------------------------- syntax */

@@ -9,7 +9,8 @@
 # from the vocabulary); strftime_now at SOURCE_DATE_EPOCH; template errors
 # and raise_exception as FILE:LINE:COL: message with exit 1 and nothing on
 # standard output; usage errors with exit 2. Templates made to hurt:
-# nested too deeply, each one error line and exit 1. The lint of templates, in
+# nested too deeply, too large, lines of many tags, each one error line
+# and exit 1. The lint of templates, in
 # validate and when one is set: each error and warning, and none for a
 # sound template.
 . "$TESTS_SRCDIR/lib.sh"
@@ -193,6 +194,18 @@ ok $? "validate: an error, exit 1" || head -c 300 "$scratch/val"
 "$GGUFED" template "$scratch/deep.gguf" >"$scratch/out" 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "^$scratch/deep.gguf:1:[0-9]*: template nested too deeply\$" "$scratch/err"
 ok $? "template of the model: exit 1, one line" || head -c 300 "$scratch/err"
+
+# Columns are counted in one pass over a line: 149000 tags on one line
+# (just under the size limit) take well under a second, where counting
+# from the start of the line for each would take minutes.
+chain "$scratch/long.jinja" '' '{{ 1 }}' 149000 ''
+timeout 60 "$GGUFED" template "$m" --template-file "$scratch/long.jinja" \
+    >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 0 ] && [ "$(wc -c <"$scratch/out")" -eq 149000 ]
+ok $? "149000 tags on one line render" || head -c 300 "$scratch/err"
+chain "$scratch/big.jinja" '' '{{ 1 }}' 150000 ''
+refused "$scratch/big.jinja" 'template too large (1050000 bytes, the limit is 1 MiB)' \
+    "a template over 1 MiB: refused before it is read, exit 1"
 
 # --------------------------------------------------------------------- lint
 # lint NAME TEMPLATE: the demo model with TEMPLATE as its chat template,

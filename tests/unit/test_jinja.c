@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "jinja/jinja.h"
+#include "jinja/jint.h"
 #include "jinja/jv.h"
 #include "tap.h"
 
@@ -605,6 +606,51 @@ test_deep(void)
 	free(src);
 }
 
+/*
+ * The lexer reads a line once to number its columns, however many tokens
+ * it holds; a source over the size limit is not read at all.
+ */
+static void
+test_long_lines(void)
+{
+	struct jinja_error err;
+	struct jinja *t;
+	char	*src;
+	size_t	 n;
+
+	src = repeated("", "{{ 1 }}", 100000, "");
+	n = strlen(src);
+	jlex_scanned = 0;
+	t = jinja_parse(src, n, &err);
+	ok(t != NULL && jlex_scanned <= n,
+	    "100000 tags on one line: %llu bytes read for columns, of %zu",
+	    jlex_scanned, n);
+	jinja_free(t);
+	free(src);
+
+	src = repeated("", "{{ 1 }}\n", 100000, "");
+	n = strlen(src);
+	jlex_scanned = 0;
+	t = jinja_parse(src, n, &err);
+	ok(t != NULL && jlex_scanned <= n,
+	    "100000 tags on as many lines: %llu bytes read for columns, of %zu",
+	    jlex_scanned, n);
+	jinja_free(t);
+	free(src);
+
+	n = JINJA_MAX_SOURCE + 1;
+	src = malloc(n);
+	if (src == NULL)
+		abort();
+	memset(src, 'x', n);
+	t = jinja_parse(src, n, &err);
+	ok(t == NULL && err.line == 0 &&
+	    strstr(err.msg, "template too large") != NULL,
+	    "a source over the limit is refused (%s)", t ? "parsed" : err.msg);
+	jinja_free(t);
+	free(src);
+}
+
 static void
 test_json(void)
 {
@@ -678,6 +724,7 @@ main(void)
 	test_errors();
 	test_limits();
 	test_deep();
+	test_long_lines();
 	test_json();
 	test_api();
 	return tap_done();
