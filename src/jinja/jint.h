@@ -48,6 +48,7 @@ struct jv {
 	unsigned	refs;
 	unsigned char	kind;
 	unsigned char	flags;
+	unsigned short	depth;		/* levels of values it holds (saturates) */
 	union {
 		int		 b;
 		long long	 i;
@@ -78,6 +79,20 @@ size_t	 jv_str_cps(jv *s);			/* code points */
 const char *jv_kind_name(const jv *v);		/* Python's type name */
 int	 jv_is_number(const jv *v);		/* bool, int or float */
 double	 jv_num(const jv *v);			/* of a number */
+
+/*
+ * The memory budget of a rendering, for the values of this thread:
+ * jv_mem_start counts from now on, against budget bytes; past it buffers
+ * stop growing and jv_mem_over says 1 until jv_mem_stop. It says 2 once a
+ * value holds values more than JV_MAX_DEPTH levels deep. jv_mem_room
+ * says whether n bytes more still fit (and marks the budget spent when
+ * they do not).
+ */
+#define JV_MAX_DEPTH	512
+void	 jv_mem_start(size_t budget);
+void	 jv_mem_stop(void);
+int	 jv_mem_over(void);
+int	 jv_mem_room(size_t n);
 
 /* Float equality without -Wfloat-equal's complaint (NaN equals nothing). */
 #include <math.h>

@@ -9,8 +9,8 @@
 # from the vocabulary); strftime_now at SOURCE_DATE_EPOCH; template errors
 # and raise_exception as FILE:LINE:COL: message with exit 1 and nothing on
 # standard output; usage errors with exit 2. Templates made to hurt:
-# nested too deeply, too large, lines of many tags, each one error line
-# and exit 1. The lint of templates, in
+# nested too deeply, too large, lines of many tags, values that grow
+# without end, each one error line and exit 1. The lint of templates, in
 # validate and when one is set: each error and warning, and none for a
 # sound template.
 . "$TESTS_SRCDIR/lib.sh"
@@ -206,6 +206,16 @@ ok $? "149000 tags on one line render" || head -c 300 "$scratch/err"
 chain "$scratch/big.jinja" '' '{{ 1 }}' 150000 ''
 refused "$scratch/big.jinja" 'template too large (1050000 bytes, the limit is 1 MiB)' \
     "a template over 1 MiB: refused before it is read, exit 1"
+
+printf '%s' '{% set ns = namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}{{ ns.l | length }}' >"$scratch/list2.jinja"
+refused "$scratch/list2.jinja" 'template values too large (the limit is 256 MiB)' \
+    "a list doubled 40 times: stopped at the budget, exit 1"
+printf '%s' '{% set ns = namespace(s="x") %}{% for i in range(30) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}' >"$scratch/str2.jinja"
+refused "$scratch/str2.jinja" 'template values too large (the limit is 256 MiB)' \
+    "a string doubled 30 times: the same"
+printf '%s' '{% set ns = namespace(x=[]) %}{% for i in range(100000) %}{% set ns.x = [ns.x] %}{% endfor %}{{ 1 }}' >"$scratch/nest.jinja"
+refused "$scratch/nest.jinja" 'value nested too deeply (the limit is 512 levels)' \
+    "a list nested 100000 deep: stopped, exit 1"
 
 # --------------------------------------------------------------------- lint
 # lint NAME TEMPLATE: the demo model with TEMPLATE as its chat template,

@@ -74,7 +74,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char	*src = (const char *)data, *nul;
 	size_t		 srcn = size;
-	struct jinja_limits lim = { 1u << 20, 200000, 64, 2000 };
+	struct jinja_limits lim = { 1u << 20, 200000, 64, 2000, 0 };
 	struct jinja_error e1, e2;
 	struct jinja	*t;
 	char		*o1 = NULL, *o2 = NULL, jerr[200];

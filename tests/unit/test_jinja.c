@@ -651,6 +651,71 @@ test_long_lines(void)
 	free(src);
 }
 
+/* Values that grow without bound: stopped at the budget, with one error. */
+static void
+test_memory(void)
+{
+	static const char *const grow[] = {
+		"{% set ns = namespace(l=[1]) %}{% for i in range(40) %}"
+		    "{% set ns.l = ns.l + ns.l %}{% endfor %}{{ ns.l | length }}",
+		"{% set ns = namespace(s='x') %}{% for i in range(30) %}"
+		    "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}",
+		"{% set ns = namespace(s='x') %}{% for i in range(30) %}"
+		    "{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s | length }}",
+		"{% set ns = namespace(s='x') %}{% for i in range(30) %}"
+		    "{% set ns.s = [ns.s, ns.s] | join %}{% endfor %}"
+		    "{{ ns.s | length }}",
+		"{% set ns = namespace(l=[]) %}{% for i in range(100000) %}"
+		    "{% set ns.l = ns.l + [{'k': i ~ 'x' * 1000}] %}"
+		    "{% endfor %}{{ ns.l | length }}",
+		"{% set x %}{% for i in range(100000) %}{{ 'y' * 64 }}"
+		    "{% endfor %}{% endset %}{% set ns = namespace(l=[]) %}"
+		    "{% for i in range(100) %}{% set ns.l = ns.l + [x ~ i] %}"
+		    "{% endfor %}{{ ns.l | length }}",
+	};
+	struct jinja_limits lim;
+	struct jinja_error err;
+	size_t	i;
+	char	*got;
+
+	memset(&lim, 0, sizeof lim);
+	lim.max_memory = 4u << 20;
+	for (i = 0; i < sizeof grow / sizeof grow[0]; i++) {
+		got = render(grow[i], "{}", &lim, &err);
+		ok(got == NULL && strcmp(err.msg,
+		    "template values too large (the limit is 4 MiB)") == 0,
+		    "values growing without end %zu: stopped (%s)", i,
+		    got ? got : err.msg);
+		free(got);
+	}
+	got = render(grow[1], "{}", NULL, &err);
+	ok(got == NULL && strcmp(err.msg,
+	    "template values too large (the limit is 256 MiB)") == 0,
+	    "a string doubled 30 times: stopped at the default budget (%s)",
+	    got ? got : err.msg);
+	free(got);
+	got = render("{% set ns = namespace(s='x') %}{% for i in range(20) %}"
+	    "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}", "{}",
+	    &lim, &err);
+	ok(got != NULL && strcmp(got, "1048576") == 0,
+	    "a string of 1 MiB within a budget of 4 MiB renders (%s)",
+	    got ? got : err.msg);
+	free(got);
+
+	got = render("{% set ns = namespace(x=[]) %}{% for i in range(100000) %}"
+	    "{% set ns.x = [ns.x] %}{% endfor %}{{ 1 }}", "{}", NULL, &err);
+	ok(got == NULL && strcmp(err.msg,
+	    "value nested too deeply (the limit is 512 levels)") == 0,
+	    "a list nested 100000 deep: stopped (%s)", got ? got : err.msg);
+	free(got);
+	got = render("{% set ns = namespace(x=[]) %}{% for i in range(500) %}"
+	    "{% set ns.x = [ns.x] %}{% endfor %}{{ ns.x | length }}", "{}",
+	    NULL, &err);
+	ok(got != NULL && strcmp(got, "1") == 0,
+	    "... one nested 500 deep renders (%s)", got ? got : err.msg);
+	free(got);
+}
+
 static void
 test_json(void)
 {
@@ -725,6 +790,7 @@ main(void)
 	test_limits();
 	test_deep();
 	test_long_lines();
+	test_memory();
 	test_json();
 	test_api();
 	return tap_done();
