@@ -52,8 +52,8 @@ rs_fail(struct rstate *rs, const struct node *at, const char *fmt, ...)
 			    "template values too large (the limit is %zu MiB)",
 			    rs->lim.max_memory >> 20);
 		else
-			snprintf(rs->err->msg, sizeof rs->err->msg,
-			    "template values too large (the limit is %zu bytes)",
+			snprintf(rs->err->msg, sizeof rs->err->msg, "template "
+			    "values too large (the limit is %zu bytes)",
 			    rs->lim.max_memory);
 		return NULL;
 	case 2:

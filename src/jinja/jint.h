@@ -48,7 +48,7 @@ struct jv {
 	unsigned	refs;
 	unsigned char	kind;
 	unsigned char	flags;
-	unsigned short	depth;		/* levels of values it holds (saturates) */
+	unsigned short	depth;		/* levels of values held (saturates) */
 	union {
 		int		 b;
 		long long	 i;
