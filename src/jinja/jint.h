@@ -108,11 +108,40 @@ size_t	 utf8_enc(char *out, uint32_t cp);		  /* 1..4 */
 const char *utf8_prev(const char *start, const char *end, uint32_t *cp);
 int	 py_isspace(uint32_t cp);
 int	 py_isalnum(uint32_t cp);	/* \w of Python's re, roughly */
-uint32_t py_upper(uint32_t cp);
-uint32_t py_lower(uint32_t cp);
+int	 py_isalpha(uint32_t cp);
+
+/*
+ * Case, as Python's str has it. py_case: the full mapping of cp, how 'l'
+ * (lower), 'u' (upper) or 't' (title), into out; the number of code
+ * points, 1 to 3. The sigma's final form is the caller's (py_cased and
+ * py_case_ignorable tell its context). py_isupper, py_islower and
+ * py_istitle are the properties Uppercase, Lowercase and titlecase (Lt).
+ */
+size_t	 py_case(uint32_t cp, int how, uint32_t out[3]);
+int	 py_cased(uint32_t cp);
+int	 py_case_ignorable(uint32_t cp);
 int	 py_isupper(uint32_t cp);
 int	 py_islower(uint32_t cp);
-int	 py_isalpha(uint32_t cp);
+int	 py_istitle(uint32_t cp);
+
+/* The tables of casemap.c (made by tests/tools/gen_casemap.py). */
+#define CM_MULTI	0x80000000u	/* | the index of a longer mapping */
+struct casemap {
+	uint32_t	cp, lower, upper, title;
+};
+enum {
+	CP_CASED = 1, CP_IGNORABLE = 2, CP_LOWER = 4, CP_UPPER = 8,
+	CP_TITLE = 16
+};
+struct caseprop {
+	uint32_t	lo, hi;
+	unsigned char	flags;
+};
+extern const uint32_t		casemap_multi[];
+extern const struct casemap	casemap[];
+extern const size_t		casemap_n;
+extern const struct caseprop	caseprops[];
+extern const size_t		caseprops_n;
 
 /* ------------------------------------------------------------- buffer */
 struct buf {
@@ -277,7 +306,14 @@ jv	*str_slice_cp(jv *s, size_t from, size_t to);	/* code points [from, to) */
 
 /* String methods the filters share (methods.c). */
 jv	*str_strip(jv *s, const jv *chars, int left, int right);
-jv	*str_case(jv *s, int how);	/* 'u', 'l', 't' (str.title), 'c' */
+/*
+ * s[0, n) in a case added to b, with Python's full mappings and its final
+ * sigma (s[0, n) is the whole string the rule looks at): how 'u' upper,
+ * 'l' lower, 't' str.title, 'c' str.capitalize, 's' str.swapcase.
+ * str_case: the same of a string, as a new one.
+ */
+void	 case_add(struct buf *b, const char *s, size_t n, int how);
+jv	*str_case(jv *s, int how);
 jv	*str_replace(struct rstate *rs, jv *s, jv *old, jv *new, long long count);
 jv	*str_split(jv *s, const jv *sep, long long maxsplit, int right);
 jv	*str_percent(struct rstate *rs, const struct node *at, jv *fmt, jv *args);

@@ -19,6 +19,11 @@
 static const struct {
 	const char	*tmpl, *ctx, *want;
 } renders[] = {
+	/* Python's full case mappings and final sigma */
+	{ "{{ 'ß'.upper() }} {{ 'ﬁ' | upper }} {{ 'ΑΣ' | lower }} {{ 'İ'.lower() | length }} {{ 'ǆ'.title() }}",
+	  "{}", "SS FI ας 2 ǅ" },
+	{ "{{ 'ΑΣ' | title }} {{ 'ΑΣ'.title() }} {{ 'ǆa' | capitalize }} {{ 'ß'.swapcase() }} {{ 'ǅ' is upper }}",
+	  "{}", "Ασ Ας ǅa SS False" },
 	{ "{{ 1 }} {{ 1.0 }} {{ 1e-5 }} {{ 1e16 }} {{ 1e15 }} {{ 0.1 + 0.2 }} {{ 7 / 2 }} {{ 4 / 2 }} {{ 7 // 2 }} {{ -7 // 2 }} {{ -7 % 3 }} {{ 7 % -3 }} {{ 2 ** 10 }} {{ 2 ** -1 }} {{ 2 ** 3 ** 2 }}",
 	  "{}",
 	  "1 1.0 1e-05 1e+16 1000000000000000.0 0.30000000000000004 3.5 2.0 3 -4 2 -2 1024 0.5 64" },
@@ -598,7 +603,8 @@ test_deep(void)
 	    "a chain of 400 additions renders (%s)", got ? got : err.msg);
 	free(got);
 	free(src);
-	src = repeated("{% if a %}", "{% elif a %}", 400, "{% else %}e{% endif %}");
+	src = repeated("{% if a %}", "{% elif a %}", 400,
+	    "{% else %}e{% endif %}");
 	got = render(src, "{}", NULL, &err);
 	ok(got != NULL && strcmp(got, "e") == 0,
 	    "400 elifs render (%s)", got ? got : err.msg);
