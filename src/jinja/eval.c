@@ -44,10 +44,38 @@ rs_fail(struct rstate *rs, const struct node *at, const char *fmt, ...)
 	rs->err->line = at ? at->line : 0;
 	rs->err->col = at ? at->col : 0;
 	rs->err->raised = 0;
+	/* what failed after the budget ran out failed for it */
+	switch (jv_mem_over()) {
+	case 1:
+		if (rs->lim.max_memory % (1u << 20) == 0)
+			snprintf(rs->err->msg, sizeof rs->err->msg,
+			    "template values too large (the limit is %zu MiB)",
+			    rs->lim.max_memory >> 20);
+		else
+			snprintf(rs->err->msg, sizeof rs->err->msg, "template "
+			    "values too large (the limit is %zu bytes)",
+			    rs->lim.max_memory);
+		return NULL;
+	case 2:
+		snprintf(rs->err->msg, sizeof rs->err->msg,
+		    "value nested too deeply (the limit is %u levels)",
+		    JV_MAX_DEPTH);
+		return NULL;
+	}
 	va_start(ap, fmt);
 	vsnprintf(rs->err->msg, sizeof rs->err->msg, fmt, ap);
 	va_end(ap);
 	return NULL;
+}
+
+/*
+ * The memory budget of the values is spent, or a value is nested too
+ * deeply: the error (rs_fail words it), and NULL.
+ */
+static jv *
+mem_fail(struct rstate *rs, const struct node *at)
+{
+	return rs_fail(rs, at, "template values too large");
 }
 
 jv *
@@ -65,6 +93,10 @@ rs_step(struct rstate *rs, const struct node *at)
 {
 	if (rs->failed)
 		return -1;
+	if (jv_mem_over()) {
+		mem_fail(rs, at);
+		return -1;
+	}
 	if (++rs->steps > rs->lim.max_steps) {
 		rs_fail(rs, at, "too many steps (the limit is %llu)",
 		    rs->lim.max_steps);
@@ -505,6 +537,10 @@ repeat(struct rstate *rs, const struct node *at, jv *seq, long long n)
 			jv_unref(l);
 			return rs_fail(rs, at, "list repetition too large");
 		}
+		if (!jv_mem_room((size_t)n * seq->u.l.n * sizeof(jv *))) {
+			jv_unref(l);
+			return mem_fail(rs, at);
+		}
 		for (i = 0; i < n; i++)
 			for (k = 0; k < seq->u.l.n; k++)
 				jv_list_push(l, jv_ref(seq->u.l.v[k]));
@@ -647,9 +683,12 @@ binop(struct rstate *rs, const struct node *at, int op, jv *a, jv *b)
 	}
 	if (op == OP_ADD && a->kind == JV_LIST && b->kind == JV_LIST &&
 	    (a->flags & JVF_TUPLE) == (b->flags & JVF_TUPLE)) {
-		jv	*l = a->flags & JVF_TUPLE ? jv_tuple() : jv_list();
+		jv	*l;
 		size_t	i;
 
+		if (!jv_mem_room((a->u.l.n + b->u.l.n) * sizeof(jv *)))
+			return mem_fail(rs, at);
+		l = a->flags & JVF_TUPLE ? jv_tuple() : jv_list();
 		for (i = 0; i < a->u.l.n; i++)
 			jv_list_push(l, jv_ref(a->u.l.v[i]));
 		for (i = 0; i < b->u.l.n; i++)
@@ -1792,6 +1831,12 @@ jinja_parse(const char *src, size_t n, struct jinja_error *err)
 	struct node *root;
 
 	memset(err, 0, sizeof *err);
+	if (n > JINJA_MAX_SOURCE) {
+		snprintf(err->msg, sizeof err->msg,
+		    "template too large (%zu bytes, the limit is %u MiB)", n,
+		    JINJA_MAX_SOURCE >> 20);
+		return NULL;
+	}
 	if (jlex(src, n, &toks, err))
 		return NULL;
 	root = jparse(&toks, err);
@@ -1832,6 +1877,7 @@ jinja_render(const struct jinja *t, jv *ctx, const struct jinja_limits *lim,
 	rs.lim.max_steps = 100000000ULL;
 	rs.lim.max_depth = 256;
 	rs.lim.max_ms = 10000;
+	rs.lim.max_memory = 256u << 20;
 	if (lim) {
 		if (lim->max_output)
 			rs.lim.max_output = lim->max_output;
@@ -1841,6 +1887,8 @@ jinja_render(const struct jinja *t, jv *ctx, const struct jinja_limits *lim,
 			rs.lim.max_depth = lim->max_depth;
 		if (lim->max_ms)
 			rs.lim.max_ms = lim->max_ms;
+		if (lim->max_memory)
+			rs.lim.max_memory = lim->max_memory;
 	}
 	rs.out.limit = rs.lim.max_output;
 	rs.now = now;
@@ -1851,8 +1899,13 @@ jinja_render(const struct jinja *t, jv *ctx, const struct jinja_limits *lim,
 		rs.globals = jv_dict();
 	else
 		jv_ref(rs.globals);
+	jv_mem_start(rs.lim.max_memory);
 	top = scope_new(&rs, NULL);
 	rc = exec_list(&rs, top, &t->root->body);
+	if (rc != X_ERR && jv_mem_over()) {
+		mem_fail(&rs, NULL);
+		rc = X_ERR;
+	}
 	if (rc == X_ERR || rs.failed) {
 		free(rs.out.p);
 		rs.out.p = NULL;
@@ -1881,5 +1934,6 @@ jinja_render(const struct jinja *t, jv *ctx, const struct jinja_limits *lim,
 		jv_unref(rs.tracked[i]);
 	free(rs.tracked);
 	jv_unref(rs.globals);
+	jv_mem_stop();
 	return rc;
 }

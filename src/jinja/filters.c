@@ -1137,34 +1137,41 @@ bad:
 }
 
 /* jinja2's title: words start after "-", whitespace and opening brackets. */
+/* What starts a word for the title filter: jinja2's [-\s({\[<]. */
+static int
+title_sep(uint32_t c)
+{
+	return c == '-' || py_isspace(c) || c == '(' || c == '{' ||
+	    c == '[' || c == '<';
+}
+
 static jv *
 f_title(struct rstate *rs, const struct node *at, jv *v, jv **args,
     size_t nargs, char **kwn, jv **kwv, size_t nkw)
 {
 	jv	*s = soft_str(rs, v), *r;
 	struct buf b = { 0 };
-	size_t	i, k;
+	size_t	i, k, w, kw;
 	uint32_t c;
-	char	u[4];
-	int	start = 1;
 
 	(void)at; (void)args; (void)nargs; (void)kwn; (void)kwv; (void)nkw;
 	if (s == NULL)
 		return NULL;
+	/* jinja2: each word's first letter upper, the rest lower, alone */
 	for (i = 0; i < s->u.s.n; i += k) {
-		int	sep;
-
 		k = utf8_dec(s->u.s.p + i, s->u.s.n - i, &c);
-		sep = c == '-' || py_isspace(c) || c == '(' || c == '{' ||
-		    c == '[' || c == '<';
-		if (sep) {
+		if (title_sep(c)) {
 			buf_add(&b, s->u.s.p + i, k);
-			start = 1;
 			continue;
 		}
-		c = start ? py_upper(c) : py_lower(c);
-		start = 0;
-		buf_add(&b, u, utf8_enc(u, c));
+		case_add(&b, s->u.s.p + i, k, 'u');
+		for (w = i + k; w < s->u.s.n; w += kw) {
+			kw = utf8_dec(s->u.s.p + w, s->u.s.n - w, &c);
+			if (title_sep(c))
+				break;
+		}
+		case_add(&b, s->u.s.p + i + k, w - i - k, 'l');
+		k = w - i;
 	}
 	r = jv_keep_safe(s, str_of(&b));
 	jv_unref(s);
@@ -1449,7 +1456,7 @@ str_cased(jv *v, int upper)
 
 	for (i = 0; i < v->u.s.n; i += k) {
 		k = utf8_dec(v->u.s.p + i, v->u.s.n - i, &c);
-		if (upper ? py_islower(c) : py_isupper(c))
+		if ((upper ? py_islower(c) : py_isupper(c)) || py_istitle(c))
 			return 0;
 		cased |= upper ? py_isupper(c) : py_islower(c);
 	}

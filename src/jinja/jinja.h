@@ -7,9 +7,10 @@
  * raise_exception(msg) and strftime_now(fmt), and tojson as Python's
  * json.dumps with ensure_ascii off.
  *
- * Rendering is bounded: output size, evaluation steps, nesting depth of
- * calls and the wall time all have limits, and running into one is an
- * error like any other, with the template's line and column.
+ * Rendering is bounded: output size, the memory of the values it builds,
+ * evaluation steps, nesting depth of calls and the wall time all have
+ * limits, and running into one is an error like any other, with the
+ * template's line and column.
  */
 #ifndef JINJA_JINJA_H
 #define JINJA_JINJA_H
@@ -23,6 +24,7 @@ struct jinja_limits {
 	unsigned long long	max_steps;	/* expression and statement steps */
 	unsigned		max_depth;	/* nested calls, blocks, data */
 	unsigned		max_ms;		/* wall time */
+	size_t			max_memory;	/* bytes of the values built */
 };
 
 struct jinja_error {
@@ -33,14 +35,23 @@ struct jinja_error {
 
 struct jinja;				/* a parsed template */
 
-/* NULL on error, with err filled. */
+/* The largest template source taken, in bytes. */
+#define JINJA_MAX_SOURCE	(1u << 20)
+
+/*
+ * NULL on error, with err filled: a source over JINJA_MAX_SOURCE bytes is
+ * refused before it is read, and lexing and parsing take time linear in
+ * its size.
+ */
 struct jinja	*jinja_parse(const char *src, size_t n, struct jinja_error *err);
 
 /*
  * ctx: a JV_DICT of globals (not changed). lim NULL = defaults (64 MiB
- * output, 10^8 steps, depth 256, 10 s). now: the time strftime_now
- * formats (seconds since the epoch, local time zone). 0 on success with a
- * malloc'd output (*out NUL-terminated, *outn bytes); -1 with err filled.
+ * output, 10^8 steps, depth 256, 10 s, 256 MiB of values: the strings,
+ * lists, dicts and namespaces alive at once, with the output). now: the
+ * time strftime_now formats (seconds since the epoch, local time zone).
+ * 0 on success with a malloc'd output (*out NUL-terminated, *outn bytes);
+ * -1 with err filled.
  */
 int	 jinja_render(const struct jinja *t, jv *ctx,
 	    const struct jinja_limits *lim, long long now, char **out,

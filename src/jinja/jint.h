@@ -48,6 +48,7 @@ struct jv {
 	unsigned	refs;
 	unsigned char	kind;
 	unsigned char	flags;
+	unsigned short	depth;		/* levels of values held (saturates) */
 	union {
 		int		 b;
 		long long	 i;
@@ -79,6 +80,20 @@ const char *jv_kind_name(const jv *v);		/* Python's type name */
 int	 jv_is_number(const jv *v);		/* bool, int or float */
 double	 jv_num(const jv *v);			/* of a number */
 
+/*
+ * The memory budget of a rendering, for the values of this thread:
+ * jv_mem_start counts from now on, against budget bytes; past it buffers
+ * stop growing and jv_mem_over says 1 until jv_mem_stop. It says 2 once a
+ * value holds values more than JV_MAX_DEPTH levels deep. jv_mem_room
+ * says whether n bytes more still fit (and marks the budget spent when
+ * they do not).
+ */
+#define JV_MAX_DEPTH	512
+void	 jv_mem_start(size_t budget);
+void	 jv_mem_stop(void);
+int	 jv_mem_over(void);
+int	 jv_mem_room(size_t n);
+
 /* Float equality without -Wfloat-equal's complaint (NaN equals nothing). */
 #include <math.h>
 static inline int
@@ -93,11 +108,40 @@ size_t	 utf8_enc(char *out, uint32_t cp);		  /* 1..4 */
 const char *utf8_prev(const char *start, const char *end, uint32_t *cp);
 int	 py_isspace(uint32_t cp);
 int	 py_isalnum(uint32_t cp);	/* \w of Python's re, roughly */
-uint32_t py_upper(uint32_t cp);
-uint32_t py_lower(uint32_t cp);
+int	 py_isalpha(uint32_t cp);
+
+/*
+ * Case, as Python's str has it. py_case: the full mapping of cp, how 'l'
+ * (lower), 'u' (upper) or 't' (title), into out; the number of code
+ * points, 1 to 3. The sigma's final form is the caller's (py_cased and
+ * py_case_ignorable tell its context). py_isupper, py_islower and
+ * py_istitle are the properties Uppercase, Lowercase and titlecase (Lt).
+ */
+size_t	 py_case(uint32_t cp, int how, uint32_t out[3]);
+int	 py_cased(uint32_t cp);
+int	 py_case_ignorable(uint32_t cp);
 int	 py_isupper(uint32_t cp);
 int	 py_islower(uint32_t cp);
-int	 py_isalpha(uint32_t cp);
+int	 py_istitle(uint32_t cp);
+
+/* The tables of casemap.c (made by tests/tools/gen_casemap.py). */
+#define CM_MULTI	0x80000000u	/* | the index of a longer mapping */
+struct casemap {
+	uint32_t	cp, lower, upper, title;
+};
+enum {
+	CP_CASED = 1, CP_IGNORABLE = 2, CP_LOWER = 4, CP_UPPER = 8,
+	CP_TITLE = 16
+};
+struct caseprop {
+	uint32_t	lo, hi;
+	unsigned char	flags;
+};
+extern const uint32_t		casemap_multi[];
+extern const struct casemap	casemap[];
+extern const size_t		casemap_n;
+extern const struct caseprop	caseprops[];
+extern const size_t		caseprops_n;
 
 /* ------------------------------------------------------------- buffer */
 struct buf {
@@ -158,6 +202,8 @@ struct tokens {
 };
 int	 jlex(const char *src, size_t n, struct tokens *out,
 	    struct jinja_error *err);
+/* Bytes the lexer has read to find columns: the tests see it stay linear. */
+extern _Thread_local unsigned long long jlex_scanned;
 void	 jlex_free(struct tokens *t);
 
 /* ------------------------------------------------------------- syntax */
@@ -189,9 +235,14 @@ struct node {
 	struct nlist	 body, els;
 };
 void	 nlist_push(struct nlist *l, struct node *n);
+/*
+ * The tree of the tokens, or NULL with err filled. A tree deeper than a
+ * thousand levels is refused ("template nested too deeply"), so that the
+ * walks over it may recurse.
+ */
 struct node *jparse(struct tokens *t, struct jinja_error *err);
 int	 jcheck(const struct node *root, struct jinja_error *err);
-void	 node_free(struct node *n);
+void	 node_free(struct node *n);	/* any depth: does not recurse */
 
 struct jinja {
 	struct node	*root;
@@ -255,7 +306,14 @@ jv	*str_slice_cp(jv *s, size_t from, size_t to);	/* code points [from, to) */
 
 /* String methods the filters share (methods.c). */
 jv	*str_strip(jv *s, const jv *chars, int left, int right);
-jv	*str_case(jv *s, int how);	/* 'u', 'l', 't' (str.title), 'c' */
+/*
+ * s[0, n) in a case added to b, with Python's full mappings and its final
+ * sigma (s[0, n) is the whole string the rule looks at): how 'u' upper,
+ * 'l' lower, 't' str.title, 'c' str.capitalize, 's' str.swapcase.
+ * str_case: the same of a string, as a new one.
+ */
+void	 case_add(struct buf *b, const char *s, size_t n, int how);
+jv	*str_case(jv *s, int how);
 jv	*str_replace(struct rstate *rs, jv *s, jv *old, jv *new, long long count);
 jv	*str_split(jv *s, const jv *sep, long long maxsplit, int right);
 jv	*str_percent(struct rstate *rs, const struct node *at, jv *fmt, jv *args);

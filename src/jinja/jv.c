@@ -14,10 +14,87 @@
 #include "jint.h"
 #include "xmalloc.h"
 
+/*
+ * The bytes held by the values of this thread: counted always, measured
+ * against a budget while one is set (jv_mem_start). Buffers stop growing
+ * at the budget; the rest is seen by jv_mem_over.
+ */
+static _Thread_local long long	mem_live;	/* may go below a start */
+static _Thread_local long long	mem_limit;	/* mem_live's ceiling */
+static _Thread_local int	mem_on, mem_over, mem_deep;
+
+/*
+ * c now holds v: c is at least one level deeper than v. Past
+ * JV_MAX_DEPTH levels the rendering is stopped (jv_mem_over), so that
+ * what walks values by recursion (freeing, comparing) stays shallow.
+ */
+static void
+nest(jv *c, const jv *v)
+{
+	unsigned d;
+
+	if (v == NULL || v == c)
+		return;
+	d = (unsigned)v->depth + 1;
+	if (d > c->depth)
+		c->depth = d > 0xffff ? 0xffff : (unsigned short)d;
+	if (mem_on && c->depth > JV_MAX_DEPTH)
+		mem_deep = 1;
+}
+
+static void
+mem_add(long long n)
+{
+	mem_live += n;
+	if (mem_on && mem_live > mem_limit)
+		mem_over = 1;
+}
+
+void
+jv_mem_start(size_t budget)
+{
+	mem_on = 1;
+	mem_over = 0;
+	mem_deep = 0;
+	mem_limit = mem_live + (long long)(budget > (size_t)1 << 62 ?
+	    (size_t)1 << 62 : budget);
+}
+
+void
+jv_mem_stop(void)
+{
+	mem_on = 0;
+	mem_over = 0;
+	mem_deep = 0;
+}
+
+int
+jv_mem_over(void)
+{
+	if (!mem_on)
+		return 0;
+	return mem_over ? 1 : mem_deep ? 2 : 0;
+}
+
+int
+jv_mem_room(size_t n)
+{
+	if (!mem_on)
+		return 1;
+	if (mem_over || mem_live > mem_limit ||
+	    n > (unsigned long long)(mem_limit - mem_live)) {
+		mem_over = 1;
+		return 0;
+	}
+	return 1;
+}
+
 static jv *
 jv_new(int kind)
 {
 	jv	*v = xcalloc(1, sizeof *v);
+
+	mem_add((long long)sizeof *v);
 
 	v->refs = 1;
 	v->kind = (unsigned char)kind;
@@ -86,6 +163,7 @@ jv_str_take(char *p, size_t n)
 	v->u.s.p = p;
 	v->u.s.n = n;
 	v->u.s.cps = (size_t)-1;
+	mem_add((long long)n + 1);
 	return v;
 }
 
@@ -173,11 +251,14 @@ void
 jv_list_push(jv *list, jv *v)
 {
 	if (list->u.l.n == list->u.l.cap) {
+		mem_add((long long)((list->u.l.cap ? list->u.l.cap : 4) *
+		    sizeof *list->u.l.v));
 		list->u.l.cap = list->u.l.cap ? list->u.l.cap * 2 : 4;
 		list->u.l.v = xreallocarray(list->u.l.v, list->u.l.cap,
 		    sizeof *list->u.l.v);
 	}
 	list->u.l.v[list->u.l.n++] = v;
+	nest(list, v);
 }
 
 jv *
@@ -221,15 +302,20 @@ jv_dict_setv(jv *d, jv *key, jv *v)
 		jv_unref(key);
 		jv_unref(d->u.d.v[i]);
 		d->u.d.v[i] = v;
+		nest(d, v);
 		return;
 	}
 	if (d->u.d.n == d->u.d.cap) {
+		mem_add((long long)((d->u.d.cap ? d->u.d.cap : 4) * 2 *
+		    sizeof *d->u.d.k));
 		d->u.d.cap = d->u.d.cap ? d->u.d.cap * 2 : 4;
 		d->u.d.k = xreallocarray(d->u.d.k, d->u.d.cap, sizeof *d->u.d.k);
 		d->u.d.v = xreallocarray(d->u.d.v, d->u.d.cap, sizeof *d->u.d.v);
 	}
 	d->u.d.k[d->u.d.n] = key;
 	d->u.d.v[d->u.d.n++] = v;
+	nest(d, key);
+	nest(d, v);
 }
 
 void
@@ -240,6 +326,7 @@ jv_dict_set(jv *d, const char *k, jv *v)
 	if (i != (size_t)-1) {
 		jv_unref(d->u.d.v[i]);
 		d->u.d.v[i] = v;
+		nest(d, v);
 		return;
 	}
 	jv_dict_setv(d, jv_cstr(k), v);
@@ -295,6 +382,7 @@ jv_fn_builtin(const char *name, jbuiltin fn, jv *self)
 	v->u.fn->name = name;
 	v->u.fn->fn = fn;
 	v->u.fn->self = self;
+	nest(v, self);
 	return v;
 }
 
@@ -312,14 +400,18 @@ jv_unref(jv *v)
 
 	if (v == NULL || --v->refs > 0)
 		return;
+	mem_live -= (long long)sizeof *v;
 	switch (v->kind) {
 	case JV_UNDEFINED:
 	case JV_STR:
+		if (v->kind == JV_STR)
+			mem_live -= (long long)v->u.s.n + 1;
 		free(v->u.s.p);
 		break;
 	case JV_LIST:
 		for (i = 0; i < v->u.l.n; i++)
 			jv_unref(v->u.l.v[i]);
+		mem_live -= (long long)(v->u.l.cap * sizeof *v->u.l.v);
 		free(v->u.l.v);
 		break;
 	case JV_DICT:
@@ -327,6 +419,7 @@ jv_unref(jv *v)
 			jv_unref(v->u.d.k[i]);
 			jv_unref(v->u.d.v[i]);
 		}
+		mem_live -= (long long)(v->u.d.cap * 2 * sizeof *v->u.d.k);
 		free(v->u.d.k);
 		free(v->u.d.v);
 		break;
@@ -512,7 +605,8 @@ jv_kind_name(const jv *v)
 void
 buf_add(struct buf *b, const char *s, size_t n)
 {
-	if (b->limit && (n > b->limit || b->n > b->limit - n)) {
+	if ((b->limit && (n > b->limit || b->n > b->limit - n)) ||
+	    (n > 0 && !jv_mem_room(b->n + n))) {
 		b->over = 1;
 		return;
 	}

@@ -22,24 +22,41 @@
 #include "jint.h"
 #include "xmalloc.h"
 
+_Thread_local unsigned long long jlex_scanned;
+
 struct lx {
 	const char	*s, *end;
 	const char	*line_start;
 	unsigned	 line;
 	struct tokens	*out;
 	struct jinja_error *err;
+	/* the last column asked for, where the next count starts */
+	const char	*col_line, *col_p;
+	unsigned	 col;
 };
 
+/*
+ * The column (in code points) of p on the current line. Tokens come in
+ * order, so the count goes on from the last answer: the line is read
+ * once, however many tokens it holds.
+ */
 static unsigned
-col_of(const struct lx *l, const char *p)
+col_of(struct lx *l, const char *p)
 {
 	const char *q;
-	unsigned c = 1;
 
-	for (q = l->line_start; q < p; q++)
+	if (l->col_line != l->line_start || l->col_p > p) {
+		l->col_line = l->line_start;
+		l->col_p = l->line_start;
+		l->col = 1;
+	}
+	for (q = l->col_p; q < p; q++) {
 		if (((unsigned char)*q & 0xc0) != 0x80)
-			c++;
-	return c;
+			l->col++;
+		jlex_scanned++;
+	}
+	l->col_p = p;
+	return l->col;
 }
 
 /* Moves the line counter over [from, to). */
@@ -613,6 +630,9 @@ jlex(const char *src, size_t n, struct tokens *out, struct jinja_error *err)
 	l.end = out->src + len;
 	l.line_start = l.s;
 	l.line = 1;
+	l.col_line = NULL;
+	l.col_p = NULL;
+	l.col = 1;
 	l.out = out;
 	l.err = err;
 	p = l.s;

@@ -67,36 +67,89 @@ str_strip(jv *s, const jv *chars, int left, int right)
 	return jv_str(s->u.s.p + a, b - a);
 }
 
-/* upper/lower/title/capitalize/swapcase over code points. */
+/*
+ * The lower case of c, at s[i] (k bytes) of s[0, n): capital sigma takes
+ * its final form at the end of a word, as CPython decides it (cased,
+ * case-ignorables, sigma, and no case-ignorables then cased after it).
+ */
+static size_t
+lower_at(const char *s, size_t n, size_t i, size_t k, uint32_t c,
+    uint32_t out[3])
+{
+	const char *p;
+	uint32_t d = 0;
+	size_t	j, m;
+	int	final = 0;
+
+	if (c != 0x3a3)
+		return py_case(c, 'l', out);
+	for (p = s + i; p > s;) {
+		p = utf8_prev(s, p, &d);
+		if (!py_case_ignorable(d)) {
+			final = py_cased(d);
+			break;
+		}
+	}
+	if (final) {
+		for (j = i + k; j < n; j += m) {
+			m = utf8_dec(s + j, n - j, &d);
+			if (!py_case_ignorable(d))
+				break;
+		}
+		final = j >= n || !py_cased(d);
+	}
+	out[0] = final ? 0x3c2 : 0x3c3;
+	return 1;
+}
+
+void
+case_add(struct buf *b, const char *s, size_t n, int how)
+{
+	size_t	i, j, k, m;
+	uint32_t c, out[3];
+	char	u[4];
+	int	prev_cased = 0;
+
+	for (i = 0; i < n; i += k) {
+		k = utf8_dec(s + i, n - i, &c);
+		switch (how) {
+		case 'u':
+			m = py_case(c, 'u', out);
+			break;
+		case 'l':
+			m = lower_at(s, n, i, k, c, out);
+			break;
+		case 't':	/* str.title */
+			m = prev_cased ? lower_at(s, n, i, k, c, out) :
+			    py_case(c, 't', out);
+			prev_cased = py_cased(c);
+			break;
+		case 'c':	/* str.capitalize: title case first */
+			m = i == 0 ? py_case(c, 't', out) :
+			    lower_at(s, n, i, k, c, out);
+			break;
+		default:	/* str.swapcase */
+			if (py_isupper(c))
+				m = lower_at(s, n, i, k, c, out);
+			else if (py_islower(c))
+				m = py_case(c, 'u', out);
+			else {
+				out[0] = c;
+				m = 1;
+			}
+			break;
+		}
+		for (j = 0; j < m; j++)
+			buf_add(b, u, utf8_enc(u, out[j]));
+	}
+}
+
 jv *
 str_case(jv *s, int how)
 {
 	struct buf b = { 0 };
-	size_t	i, k;
-	uint32_t c;
-	char	u[4];
-	int	prev_cased = 0, first = 1;
 
-	for (i = 0; i < s->u.s.n; i += k) {
-		k = utf8_dec(s->u.s.p + i, s->u.s.n - i, &c);
-		switch (how) {
-		case 'u':
-			c = py_upper(c);
-			break;
-		case 'l':
-			c = py_lower(c);
-			break;
-		case 't':	/* str.title */
-			c = prev_cased ? py_lower(c) : py_upper(c);
-			prev_cased = py_isalpha(c);
-			break;
-		case 'c':	/* str.capitalize */
-			c = first ? py_upper(c) : py_lower(c);
-			break;
-		}
-		first = 0;
-		buf_add(&b, u, utf8_enc(u, c));
-	}
+	case_add(&b, s->u.s.p, s->u.s.n, how);
 	return str_of(&b);
 }
 
@@ -774,6 +827,8 @@ method_body(struct rstate *rs, jv *self, const char *m, jv **args,
 			return str_case(self, 't');
 		if (!strcmp(m, "capitalize"))
 			return str_case(self, 'c');
+		if (!strcmp(m, "swapcase"))
+			return str_case(self, 's');
 		if (!strcmp(m, "split") || !strcmp(m, "rsplit")) {
 			jv *sep = arg_get(args, nargs, kwn, kwv, nkw, 0, "sep");
 			jv *mx = arg_get(args, nargs, kwn, kwv, nkw, 1, "maxsplit");
@@ -932,12 +987,12 @@ method_body(struct rstate *rs, jv *self, const char *m, jv **args,
 				case 'a': ok = m[4] == 'n' ? py_isalnum(c) && c != '_' : py_isalpha(c); break;
 				case 's': ok = py_isspace(c); break;
 				case 'u':
-					if (py_islower(c))
+					if (py_islower(c) || py_istitle(c))
 						ok = 0;
 					cased |= py_isupper(c);
 					break;
 				case 'l':
-					if (py_isupper(c))
+					if (py_isupper(c) || py_istitle(c))
 						ok = 0;
 					cased |= py_islower(c);
 					break;
@@ -1010,17 +1065,18 @@ call_method(struct rstate *rs, jv *self, const char *m, jv **args,
 	    (!strcmp(m, "strip") || !strcmp(m, "lstrip") ||
 	    !strcmp(m, "rstrip") || !strcmp(m, "upper") ||
 	    !strcmp(m, "lower") || !strcmp(m, "title") ||
-	    !strcmp(m, "capitalize") || !strcmp(m, "replace")))
+	    !strcmp(m, "capitalize") || !strcmp(m, "swapcase") ||
+	    !strcmp(m, "replace")))
 		r = jv_keep_safe(self, r);
 	return r;
 }
 
 static const char *const str_methods[] = {
 	"strip", "lstrip", "rstrip", "upper", "lower", "title", "capitalize",
-	"split", "rsplit", "splitlines", "startswith", "endswith", "replace",
-	"find", "rfind", "index", "rindex", "count", "join", "format",
-	"isdigit", "isalpha", "isspace", "isalnum", "isupper", "islower",
-	"center", "ljust", "rjust", NULL
+	"swapcase", "split", "rsplit", "splitlines", "startswith", "endswith",
+	"replace", "find", "rfind", "index", "rindex", "count", "join",
+	"format", "isdigit", "isalpha", "isspace", "isalnum", "isupper",
+	"islower", "center", "ljust", "rjust", NULL
 };
 static const char *const dict_methods[] = {
 	"get", "items", "keys", "values", "copy", NULL

@@ -24,7 +24,8 @@
 #include "jint.h"
 #include "xmalloc.h"
 
-#define MAX_PARSE_DEPTH	200
+#define MAX_PARSE_DEPTH	200	/* the parser's own recursion */
+#define MAX_TREE_DEPTH	1000	/* the tree's: any walk over it recurses */
 
 struct ps {
 	struct tokens	*t;
@@ -181,37 +182,48 @@ nlist_push(struct nlist *l, struct node *n)
 	l->v[l->n++] = n;
 }
 
-static void
-nlist_free(struct nlist *l)
-{
-	size_t	i;
-
-	for (i = 0; i < l->n; i++)
-		node_free(l->v[i]);
-	free(l->v);
-}
-
+/*
+ * Frees a tree without recursion, so that a tree of any shape goes: the
+ * nodes waiting are kept in a list.
+ */
 void
 node_free(struct node *n)
 {
-	size_t	i;
+	struct nlist	 todo = { NULL, 0, 0 };
+	const struct nlist *lists[4];
+	size_t		 i, k;
 
 	if (n == NULL)
 		return;
-	free(n->s);
-	jv_unref(n->v);
-	node_free(n->a);
-	node_free(n->b);
-	node_free(n->c);
-	nlist_free(&n->args);
-	for (i = 0; n->kwn && i < n->kw.n; i++)
-		free(n->kwn[i]);
-	nlist_free(&n->kw);
-	free(n->kwn);
-	free(n->ops);
-	nlist_free(&n->body);
-	nlist_free(&n->els);
-	free(n);
+	nlist_push(&todo, n);
+	while (todo.n > 0) {
+		n = todo.v[--todo.n];
+		if (n->a != NULL)
+			nlist_push(&todo, n->a);
+		if (n->b != NULL)
+			nlist_push(&todo, n->b);
+		if (n->c != NULL)
+			nlist_push(&todo, n->c);
+		lists[0] = &n->args;
+		lists[1] = &n->kw;
+		lists[2] = &n->body;
+		lists[3] = &n->els;
+		for (k = 0; k < 4; k++)
+			for (i = 0; i < lists[k]->n; i++)
+				nlist_push(&todo, lists[k]->v[i]);
+		for (i = 0; n->kwn && i < n->kw.n; i++)
+			free(n->kwn[i]);
+		free(n->kwn);
+		free(n->s);
+		jv_unref(n->v);
+		free(n->ops);
+		free(n->args.v);
+		free(n->kw.v);
+		free(n->body.v);
+		free(n->els.v);
+		free(n);
+	}
+	free(todo.v);
 }
 
 static char *
@@ -1320,6 +1332,77 @@ subparse(struct ps *p, struct nlist *body, const char *const *ends)
 	}
 }
 
+static size_t
+nchildren(const struct node *n)
+{
+	return 3 + n->args.n + n->kw.n + n->body.n + n->els.n;
+}
+
+/* The i-th child of n, i < nchildren(n); NULL for an absent a, b or c. */
+static const struct node *
+child(const struct node *n, size_t i)
+{
+	if (i < 3)
+		return i == 0 ? n->a : i == 1 ? n->b : n->c;
+	i -= 3;
+	if (i < n->args.n)
+		return n->args.v[i];
+	i -= n->args.n;
+	if (i < n->kw.n)
+		return n->kw.v[i];
+	i -= n->kw.n;
+	if (i < n->body.n)
+		return n->body.v[i];
+	return n->els.v[i - n->body.n];
+}
+
+/*
+ * Whether the tree is at most MAX_TREE_DEPTH deep, walked with a stack of
+ * its own: the parser's recursion is bounded, but a left-associative
+ * chain ("1+1+...", "a.b.c...", "x|f|f...") or a run of elifs deepens the
+ * tree without recursing. Every later walk over the tree (the name check,
+ * rendering, freeing) can then recurse.
+ */
+static int
+check_depth(struct ps *p, const struct node *root)
+{
+	struct frame {
+		const struct node *n;
+		size_t		   i;
+	}		*st;
+	const struct node *n, *c;
+	size_t		 depth;
+	int		 rc = 0;
+
+	st = xreallocarray(NULL, MAX_TREE_DEPTH + 1, sizeof *st);
+	st[0].n = root;
+	st[0].i = 0;
+	depth = 1;
+	while (depth > 0) {
+		n = st[depth - 1].n;
+		if (st[depth - 1].i == nchildren(n)) {
+			depth--;
+			continue;
+		}
+		if ((c = child(n, st[depth - 1].i++)) == NULL)
+			continue;
+		if (depth == MAX_TREE_DEPTH) {
+			p->err->line = c->line;
+			p->err->col = c->col;
+			p->err->raised = 0;
+			snprintf(p->err->msg, sizeof p->err->msg,
+			    "template nested too deeply");
+			rc = -1;
+			break;
+		}
+		st[depth].n = c;
+		st[depth].i = 0;
+		depth++;
+	}
+	free(st);
+	return rc;
+}
+
 struct node *
 jparse(struct tokens *t, struct jinja_error *err)
 {
@@ -1330,7 +1413,7 @@ jparse(struct tokens *t, struct jinja_error *err)
 	p.t = t;
 	p.err = err;
 	root = mk(N_TEMPLATE, &t->v[0]);
-	if (subparse(&p, &root->body, NULL)) {
+	if (subparse(&p, &root->body, NULL) || check_depth(&p, root)) {
 		node_free(root);
 		return NULL;
 	}

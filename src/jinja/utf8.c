@@ -1,6 +1,7 @@
 /*
  * utf8.c - UTF-8 decoding and encoding, and the few character classes of
- * Python's str that templates reach (whitespace, letters, case).
+ * Python's str that templates reach (whitespace, letters, and case from
+ * the tables of casemap.c).
  */
 #include "config.h"
 
@@ -128,70 +129,80 @@ py_isalnum(uint32_t c)
 	return py_isalpha(c) || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* The case properties of c (CP_*). */
+static unsigned
+case_flags(uint32_t c)
+{
+	size_t	lo = 0, hi = caseprops_n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (c < caseprops[mid].lo)
+			hi = mid;
+		else if (c > caseprops[mid].hi)
+			lo = mid + 1;
+		else
+			return caseprops[mid].flags;
+	}
+	return 0;
+}
+
+size_t
+py_case(uint32_t c, int how, uint32_t out[3])
+{
+	size_t	lo = 0, hi = casemap_n, mid, n, i;
+	uint32_t m;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (c < casemap[mid].cp)
+			hi = mid;
+		else if (c > casemap[mid].cp)
+			lo = mid + 1;
+		else {
+			m = how == 'l' ? casemap[mid].lower : how == 'u' ?
+			    casemap[mid].upper : casemap[mid].title;
+			if (!(m & CM_MULTI)) {
+				out[0] = m;
+				return 1;
+			}
+			m &= ~CM_MULTI;
+			n = casemap_multi[m];
+			for (i = 0; i < n && i < 3; i++)
+				out[i] = casemap_multi[m + 1 + i];
+			return i;
+		}
+	}
+	out[0] = c;
+	return 1;
+}
+
+int
+py_cased(uint32_t c)
+{
+	return (case_flags(c) & CP_CASED) != 0;
+}
+
+int
+py_case_ignorable(uint32_t c)
+{
+	return (case_flags(c) & CP_IGNORABLE) != 0;
+}
+
 int
 py_isupper(uint32_t c)
 {
-	return py_lower(c) != c;
+	return (case_flags(c) & CP_UPPER) != 0;
 }
 
 int
 py_islower(uint32_t c)
 {
-	return py_upper(c) != c;
+	return (case_flags(c) & CP_LOWER) != 0;
 }
 
-uint32_t
-py_upper(uint32_t c)
+int
+py_istitle(uint32_t c)
 {
-	if (c >= 'a' && c <= 'z')
-		return c - 32;
-	if (c < 0x80)
-		return c;
-	if (c == 0xb5)
-		return 0x39c;
-	if ((c >= 0xe0 && c <= 0xfe && c != 0xf7))
-		return c - 32;
-	if (c == 0xff)
-		return 0x178;
-	if (c >= 0x100 && c <= 0x17f && c != 0x131 && c != 0x138 &&
-	    c != 0x149 && c != 0x17f) {
-		if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e))
-			return (c & 1) ? c : c - 1;
-		return (c & 1) ? c - 1 : c;
-	}
-	if (c >= 0x3b1 && c <= 0x3c9 && c != 0x3c2)
-		return c - 32;
-	if (c == 0x3c2)
-		return 0x3a3;
-	if (c >= 0x430 && c <= 0x44f)
-		return c - 32;
-	if (c >= 0x450 && c <= 0x45f)
-		return c - 80;
-	return c;
-}
-
-uint32_t
-py_lower(uint32_t c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c + 32;
-	if (c < 0x80)
-		return c;
-	if (c >= 0xc0 && c <= 0xde && c != 0xd7)
-		return c + 32;
-	if (c == 0x178)
-		return 0xff;
-	if (c >= 0x100 && c <= 0x17f && c != 0x130 && c != 0x131 &&
-	    c != 0x138 && c != 0x149 && c != 0x17f) {
-		if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e))
-			return (c & 1) ? c + 1 : c;
-		return (c & 1) ? c : c + 1;
-	}
-	if (c >= 0x391 && c <= 0x3a9 && c != 0x3a2)
-		return c + 32;
-	if (c >= 0x410 && c <= 0x42f)
-		return c + 32;
-	if (c >= 0x400 && c <= 0x40f)
-		return c + 80;
-	return c;
+	return (case_flags(c) & CP_TITLE) != 0;
 }

@@ -8,7 +8,9 @@
 # documents none, add_generation_prompt false, the special tokens as text
 # from the vocabulary); strftime_now at SOURCE_DATE_EPOCH; template errors
 # and raise_exception as FILE:LINE:COL: message with exit 1 and nothing on
-# standard output; usage errors with exit 2. The lint of templates, in
+# standard output; usage errors with exit 2. Templates made to hurt:
+# nested too deeply, too large, lines of many tags, values that grow
+# without end, each one error line and exit 1. The lint of templates, in
 # validate and when one is set: each error and warning, and none for a
 # sound template.
 . "$TESTS_SRCDIR/lib.sh"
@@ -147,6 +149,73 @@ ok $? "... the model's file named" || cat "$scratch/err"
     >"$scratch/out" 2>"$scratch/err"
 [ $? -eq 1 ]; ok $? "an unreadable template file: exit 1"
 grep -q "^ggufed: .*nowhere.jinja" "$scratch/err"; ok $? "... named"
+
+# -------------------------------------------------------- hostile templates
+# chain FILE HEAD MID N TAIL: HEAD, MID N times, TAIL, on one line.
+chain() {
+	awk -v h="$2" -v m="$3" -v n="$4" -v t="$5" 'BEGIN {
+		printf "%s", h
+		for (i = 0; i < n; i++)
+			printf "%s", m
+		printf "%s", t
+	}' >"$1"
+}
+# refused FILE TEXT DESCRIPTION: template exits 1 with one line,
+# FILE:LINE:COL: TEXT (or FILE: TEXT), and nothing on standard output.
+refused() {
+	"$GGUFED" template "$m" --template-file "$1" >"$scratch/out" \
+	    2>"$scratch/err"
+	[ $? -eq 1 ] && [ ! -s "$scratch/out" ] &&
+	    grep -q "^$1:\([0-9]*:[0-9]*:\)* $2\$" "$scratch/err" &&
+	    [ "$(wc -l <"$scratch/err")" -eq 1 ]
+	ok $? "$3" || head -c 300 "$scratch/err"
+}
+chain "$scratch/plus.jinja" '{{ 1' '+1' 50000 ' }}'
+refused "$scratch/plus.jinja" 'template nested too deeply' \
+    "{{ 1+1+...+1 }}, 50000 terms: nested too deeply, exit 1"
+chain "$scratch/attr.jinja" '{{ x' '.a' 100000 ' }}'
+refused "$scratch/attr.jinja" 'template nested too deeply' \
+    "100000 attributes in a row: the same"
+chain "$scratch/filt.jinja" '{{ 1' '|string' 100000 ' }}'
+refused "$scratch/filt.jinja" 'template nested too deeply' \
+    "100000 filters in a row: the same"
+chain "$scratch/elif.jinja" '{% if a %}' '{% elif a %}' 80000 '{% endif %}'
+refused "$scratch/elif.jinja" 'template nested too deeply' \
+    "80000 elifs: the same"
+
+"$GGUFED" set "$demo" tokenizer.chat_template "@$scratch/plus.jinja" \
+    -o "$scratch/deep.gguf" -q 2>"$scratch/set.err"
+[ $? -eq 0 ] && grep -q "^ggufed: warning: tokenizer.chat_template: does not parse: 1:[0-9]*: template nested too deeply\$" "$scratch/set.err"
+ok $? "set @FILE of that template: set, with the lint's warning" ||
+    head -c 300 "$scratch/set.err"
+"$GGUFED" validate "$scratch/deep.gguf" >"$scratch/val" 2>&1
+[ $? -eq 1 ] && grep -q "error: tokenizer.chat_template: does not parse: 1:[0-9]*: template nested too deeply\$" "$scratch/val"
+ok $? "validate: an error, exit 1" || head -c 300 "$scratch/val"
+"$GGUFED" template "$scratch/deep.gguf" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "^$scratch/deep.gguf:1:[0-9]*: template nested too deeply\$" "$scratch/err"
+ok $? "template of the model: exit 1, one line" || head -c 300 "$scratch/err"
+
+# Columns are counted in one pass over a line: 149000 tags on one line
+# (just under the size limit) take well under a second, where counting
+# from the start of the line for each would take minutes.
+chain "$scratch/long.jinja" '' '{{ 1 }}' 149000 ''
+timeout 60 "$GGUFED" template "$m" --template-file "$scratch/long.jinja" \
+    >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 0 ] && [ "$(wc -c <"$scratch/out")" -eq 149000 ]
+ok $? "149000 tags on one line render" || head -c 300 "$scratch/err"
+chain "$scratch/big.jinja" '' '{{ 1 }}' 150000 ''
+refused "$scratch/big.jinja" 'template too large (1050000 bytes, the limit is 1 MiB)' \
+    "a template over 1 MiB: refused before it is read, exit 1"
+
+printf '%s' '{% set ns = namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}{{ ns.l | length }}' >"$scratch/list2.jinja"
+refused "$scratch/list2.jinja" 'template values too large (the limit is 256 MiB)' \
+    "a list doubled 40 times: stopped at the budget, exit 1"
+printf '%s' '{% set ns = namespace(s="x") %}{% for i in range(30) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}' >"$scratch/str2.jinja"
+refused "$scratch/str2.jinja" 'template values too large (the limit is 256 MiB)' \
+    "a string doubled 30 times: the same"
+printf '%s' '{% set ns = namespace(x=[]) %}{% for i in range(100000) %}{% set ns.x = [ns.x] %}{% endfor %}{{ 1 }}' >"$scratch/nest.jinja"
+refused "$scratch/nest.jinja" 'value nested too deeply (the limit is 512 levels)' \
+    "a list nested 100000 deep: stopped, exit 1"
 
 # --------------------------------------------------------------------- lint
 # lint NAME TEMPLATE: the demo model with TEMPLATE as its chat template,

@@ -4,9 +4,9 @@
 # colours of its own; r renders the template with a sample conversation,
 # after what the lint finds; a toggles the generation prompt and s goes
 # through the samples (with a system prompt, plain chat, with tool calls);
-# a failing template shows its error; r in another pager says it renders
-# templates only; a template edited in $VISUAL is rendered and checked
-# before Enter sets it.
+# a failing template shows its error, one nested too deeply too; r in
+# another pager says it renders templates only; a template edited in
+# $VISUAL is rendered and checked before Enter sets it.
 . "$TESTS_SRCDIR/lib.sh"
 
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
@@ -121,6 +121,27 @@ settle "$scratch/bad" "sample conversation"
 has "$scratch/bad" "error: 1:" "a template that raises: its error, with its place"
 has "$scratch/bad" "raise_exception: one message only" "... and its message"
 has "$scratch/bad" "error: fails on a plain chat" "the lint's error comes first"
+tm kill-session -t t
+
+# ---------------------------------------------- a template nested too deeply
+# "{{ 1+1+...+1 }}" with 50000 terms: r shows the error and the browser
+# lives on (before, the parser's recursion overflowed the stack).
+awk 'BEGIN { printf "{{ 1"; for (i = 1; i < 50000; i++) printf "+1";
+    printf " }}" }' >"$scratch/deep.jinja"
+"$GGUFED" set "$demo" tokenizer.chat_template "@$scratch/deep.jinja" \
+    -o "$scratch/deep.gguf" -q 2>/dev/null
+start deep.gguf
+settle "$scratch/s5" "Sections" || true
+tm send-keys -t t 2 / c h a t _ t e m p l a t e Enter Enter
+settle "$scratch/p5" "1+1+1" || true
+tm send-keys -t t r
+settle "$scratch/deep" "template nested too deeply"
+ok $? "r on a template nested too deeply: its error" ||
+    sed 's/^/# /' "$scratch/deep"
+tm send-keys -t t q
+settle "$scratch/deep2" "tokenizer.chat_template (100,005 bytes)"
+ok $? "... and q goes back to the template's pager" ||
+    sed 's/^/# /' "$scratch/deep2"
 tm kill-session -t t
 
 # ------------------------------------------------ a template from $VISUAL

@@ -2,8 +2,8 @@
  * test_jinja.c - the template renderer: renderings compared byte for byte
  * with what Python's jinja2 3.1 gives under transformers' settings (the
  * expected strings below were produced by it once and are kept here),
- * errors with their line and column, raise_exception, the limits, and
- * the JSON reader.
+ * errors with their line and column, raise_exception, the limits (and
+ * templates made to exhaust them), and the JSON reader.
  */
 #include "config.h"
 
@@ -12,12 +12,18 @@
 #include <time.h>
 
 #include "jinja/jinja.h"
+#include "jinja/jint.h"
 #include "jinja/jv.h"
 #include "tap.h"
 
 static const struct {
 	const char	*tmpl, *ctx, *want;
 } renders[] = {
+	/* Python's full case mappings and final sigma */
+	{ "{{ 'ß'.upper() }} {{ 'ﬁ' | upper }} {{ 'ΑΣ' | lower }} {{ 'İ'.lower() | length }} {{ 'ǆ'.title() }}",
+	  "{}", "SS FI ας 2 ǅ" },
+	{ "{{ 'ΑΣ' | title }} {{ 'ΑΣ'.title() }} {{ 'ǆa' | capitalize }} {{ 'ß'.swapcase() }} {{ 'ǅ' is upper }}",
+	  "{}", "Ασ Ας ǅa SS False" },
 	{ "{{ 1 }} {{ 1.0 }} {{ 1e-5 }} {{ 1e16 }} {{ 1e15 }} {{ 0.1 + 0.2 }} {{ 7 / 2 }} {{ 4 / 2 }} {{ 7 // 2 }} {{ -7 // 2 }} {{ -7 % 3 }} {{ 7 % -3 }} {{ 2 ** 10 }} {{ 2 ** -1 }} {{ 2 ** 3 ** 2 }}",
 	  "{}",
 	  "1 1.0 1e-05 1e+16 1000000000000000.0 0.30000000000000004 3.5 2.0 3 -4 2 -2 1024 0.5 64" },
@@ -535,6 +541,187 @@ test_limits(void)
 	free(got);
 }
 
+/* head, then n times mid, then tail: a malloc'd string. */
+static char *
+repeated(const char *head, const char *mid, size_t n, const char *tail)
+{
+	size_t	hn = strlen(head), mn = strlen(mid), tn = strlen(tail), i;
+	char	*s = malloc(hn + n * mn + tn + 1), *p = s;
+
+	if (s == NULL)
+		abort();
+	memcpy(p, head, hn);
+	p += hn;
+	for (i = 0; i < n; i++, p += mn)
+		memcpy(p, mid, mn);
+	memcpy(p, tail, tn + 1);
+	return s;
+}
+
+/*
+ * Templates whose tree is deep without the parser recursing: each is
+ * refused with one error, at its line, and nothing overflows the stack.
+ */
+static void
+test_deep(void)
+{
+	static const struct {
+		const char	*head, *mid, *tail;
+		size_t		 n;
+	} chains[] = {
+		{ "{{ 1", "+1", " }}", 50000 },
+		{ "{{ 1", "~1", " }}", 50000 },
+		{ "{{ 2", "**2", " }}", 50000 },
+		{ "{{ x", ".a", " }}", 100000 },
+		{ "{{ x", "[0]", " }}", 100000 },
+		{ "{{ f", "()", " }}", 100000 },
+		{ "{{ 1", "|string", " }}", 100000 },
+		{ "{{ a", " and a", " }}", 50000 },
+		{ "{{ a", " or a", " }}", 50000 },
+		{ "{% if a %}", "{% elif a %}", "{% endif %}", 80000 },
+	};
+	struct jinja_error err;
+	struct jinja *t;
+	size_t	i;
+	char	*src, *got;
+
+	for (i = 0; i < sizeof chains / sizeof chains[0]; i++) {
+		src = repeated(chains[i].head, chains[i].mid, chains[i].n,
+		    chains[i].tail);
+		t = jinja_parse(src, strlen(src), &err);
+		ok(t == NULL && err.line == 1 &&
+		    strcmp(err.msg, "template nested too deeply") == 0,
+		    "%s%s... (%zu times)%s: refused (%u:%u: %s)",
+		    chains[i].head, chains[i].mid, chains[i].n,
+		    chains[i].tail, err.line, err.col, t ? "parsed" : err.msg);
+		jinja_free(t);
+		free(src);
+	}
+	src = repeated("{{ 1", "+1", 399, " }}");
+	got = render(src, "{}", NULL, &err);
+	ok(got != NULL && strcmp(got, "400") == 0,
+	    "a chain of 400 additions renders (%s)", got ? got : err.msg);
+	free(got);
+	free(src);
+	src = repeated("{% if a %}", "{% elif a %}", 400,
+	    "{% else %}e{% endif %}");
+	got = render(src, "{}", NULL, &err);
+	ok(got != NULL && strcmp(got, "e") == 0,
+	    "400 elifs render (%s)", got ? got : err.msg);
+	free(got);
+	free(src);
+}
+
+/*
+ * The lexer reads a line once to number its columns, however many tokens
+ * it holds; a source over the size limit is not read at all.
+ */
+static void
+test_long_lines(void)
+{
+	struct jinja_error err;
+	struct jinja *t;
+	char	*src;
+	size_t	 n;
+
+	src = repeated("", "{{ 1 }}", 100000, "");
+	n = strlen(src);
+	jlex_scanned = 0;
+	t = jinja_parse(src, n, &err);
+	ok(t != NULL && jlex_scanned <= n,
+	    "100000 tags on one line: %llu bytes read for columns, of %zu",
+	    jlex_scanned, n);
+	jinja_free(t);
+	free(src);
+
+	src = repeated("", "{{ 1 }}\n", 100000, "");
+	n = strlen(src);
+	jlex_scanned = 0;
+	t = jinja_parse(src, n, &err);
+	ok(t != NULL && jlex_scanned <= n,
+	    "100000 tags on as many lines: %llu bytes read for columns, of %zu",
+	    jlex_scanned, n);
+	jinja_free(t);
+	free(src);
+
+	n = JINJA_MAX_SOURCE + 1;
+	src = malloc(n);
+	if (src == NULL)
+		abort();
+	memset(src, 'x', n);
+	t = jinja_parse(src, n, &err);
+	ok(t == NULL && err.line == 0 &&
+	    strstr(err.msg, "template too large") != NULL,
+	    "a source over the limit is refused (%s)", t ? "parsed" : err.msg);
+	jinja_free(t);
+	free(src);
+}
+
+/* Values that grow without bound: stopped at the budget, with one error. */
+static void
+test_memory(void)
+{
+	static const char *const grow[] = {
+		"{% set ns = namespace(l=[1]) %}{% for i in range(40) %}"
+		    "{% set ns.l = ns.l + ns.l %}{% endfor %}{{ ns.l | length }}",
+		"{% set ns = namespace(s='x') %}{% for i in range(30) %}"
+		    "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}",
+		"{% set ns = namespace(s='x') %}{% for i in range(30) %}"
+		    "{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s | length }}",
+		"{% set ns = namespace(s='x') %}{% for i in range(30) %}"
+		    "{% set ns.s = [ns.s, ns.s] | join %}{% endfor %}"
+		    "{{ ns.s | length }}",
+		"{% set ns = namespace(l=[]) %}{% for i in range(100000) %}"
+		    "{% set ns.l = ns.l + [{'k': i ~ 'x' * 1000}] %}"
+		    "{% endfor %}{{ ns.l | length }}",
+		"{% set x %}{% for i in range(100000) %}{{ 'y' * 64 }}"
+		    "{% endfor %}{% endset %}{% set ns = namespace(l=[]) %}"
+		    "{% for i in range(100) %}{% set ns.l = ns.l + [x ~ i] %}"
+		    "{% endfor %}{{ ns.l | length }}",
+	};
+	struct jinja_limits lim;
+	struct jinja_error err;
+	size_t	i;
+	char	*got;
+
+	memset(&lim, 0, sizeof lim);
+	lim.max_memory = 4u << 20;
+	for (i = 0; i < sizeof grow / sizeof grow[0]; i++) {
+		got = render(grow[i], "{}", &lim, &err);
+		ok(got == NULL && strcmp(err.msg,
+		    "template values too large (the limit is 4 MiB)") == 0,
+		    "values growing without end %zu: stopped (%s)", i,
+		    got ? got : err.msg);
+		free(got);
+	}
+	got = render(grow[1], "{}", NULL, &err);
+	ok(got == NULL && strcmp(err.msg,
+	    "template values too large (the limit is 256 MiB)") == 0,
+	    "a string doubled 30 times: stopped at the default budget (%s)",
+	    got ? got : err.msg);
+	free(got);
+	got = render("{% set ns = namespace(s='x') %}{% for i in range(20) %}"
+	    "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}", "{}",
+	    &lim, &err);
+	ok(got != NULL && strcmp(got, "1048576") == 0,
+	    "a string of 1 MiB within a budget of 4 MiB renders (%s)",
+	    got ? got : err.msg);
+	free(got);
+
+	got = render("{% set ns = namespace(x=[]) %}{% for i in range(100000) %}"
+	    "{% set ns.x = [ns.x] %}{% endfor %}{{ 1 }}", "{}", NULL, &err);
+	ok(got == NULL && strcmp(err.msg,
+	    "value nested too deeply (the limit is 512 levels)") == 0,
+	    "a list nested 100000 deep: stopped (%s)", got ? got : err.msg);
+	free(got);
+	got = render("{% set ns = namespace(x=[]) %}{% for i in range(500) %}"
+	    "{% set ns.x = [ns.x] %}{% endfor %}{{ ns.x | length }}", "{}",
+	    NULL, &err);
+	ok(got != NULL && strcmp(got, "1") == 0,
+	    "... one nested 500 deep renders (%s)", got ? got : err.msg);
+	free(got);
+}
+
 static void
 test_json(void)
 {
@@ -607,6 +794,9 @@ main(void)
 	test_renders();
 	test_errors();
 	test_limits();
+	test_deep();
+	test_long_lines();
+	test_memory();
 	test_json();
 	test_api();
 	return tap_done();
