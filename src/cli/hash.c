@@ -141,15 +141,16 @@ rest_name(char *s)
 static int
 manifest_read(const char *path, struct manifest *m)
 {
-	FILE	*fp;
-	char	*line = NULL, *s, *k, *h, *n;
-	size_t	 cap = 0, alloc = 0;
-	int	 kind;
+	struct gguf_err	 err;
+	FILE		*fp;
+	char		*line = NULL, *s, *k, *h, *n;
+	size_t		 cap = 0, alloc = 0;
+	int		 kind;
 
 	memset(m, 0, sizeof *m);
-	if ((fp = fopen(path, "r")) == NULL) {
-		cli_error("%s: cannot open the manifest: %s", path,
-		    strerror(errno));
+	memset(&err, 0, sizeof err);
+	if ((fp = gguf_open_text(path, &err)) == NULL) {
+		cli_error("%s: cannot open the manifest: %s", path, err.msg);
 		return -1;
 	}
 	while (getline(&line, &cap, fp) != -1) {
@@ -650,15 +651,13 @@ hash_whole(struct run *r, const char *path)
 	char			 hex[GGUF_HASH_TEXTLEN], *epath;
 	int			 fd, rc;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    fstat(fd, &st) != 0) {
-		cli_error("%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	memset(&err, 0, sizeof err);
+	if ((fd = gguf_open_regular(path, O_RDONLY, &err)) < 0) {
+		cli_error("%s: %s", path, err.msg);
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		cli_error("%s: not a regular file", path);
+	if (fstat(fd, &st) != 0) {
+		cli_error("%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}

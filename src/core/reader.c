@@ -946,17 +946,106 @@ gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 	return f;
 }
 
+int
+gguf_open_regular(const char *path, int flags, struct gguf_err *err)
+{
+	struct stat	st;
+	int		fd, e;
+
+	/* O_NONBLOCK: a FIFO opens at once instead of waiting for a writer
+	   (or a reader), and no device waits for a carrier. */
+	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		gguf_errf(err, -1, "%s", strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		gguf_errf(err, -1, "not a regular file");
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		e = errno;
+		gguf_errf(err, -1, "%s", strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+FILE *
+gguf_open_text(const char *path, struct gguf_err *err)
+{
+	struct stat	 st;
+	FILE		*fp;
+	ssize_t		 n;
+	char		 c;
+	int		 fd, e;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		gguf_errf(err, -1, "not a regular file or a pipe");
+		goto fail;
+	}
+	/*
+	 * A pipe: one byte read without waiting tells a writer that has
+	 * nothing to say yet (EAGAIN: then wait for it) from none at all
+	 * (end of file at once: a FIFO no one writes to, which would
+	 * otherwise be waited for forever).
+	 */
+	n = -1;
+	if (S_ISFIFO(st.st_mode)) {
+		while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+			;
+		if (n < 0 && errno != EAGAIN) {
+			gguf_errf(err, -1, "%s", strerror(errno));
+			goto fail;
+		}
+		if (n == 0) {
+			gguf_errf(err, -1, "a FIFO no process writes to");
+			goto fail;
+		}
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+	    (fp = fdopen(fd, "r")) == NULL) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		goto fail;
+	}
+	if (n == 1)
+		ungetc((unsigned char)c, fp);
+	return fp;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
 struct gguf_file *
 gguf_open(const char *path, struct gguf_err *err)
 {
 	struct gguf_file	*f;
 	int			 fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		gguf_errf(err, -1, "%s", strerror(errno));
+	if ((fd = gguf_open_regular(path, O_RDONLY, err)) < 0)
 		return NULL;
-	}
 	f = gguf_open_fd(fd, path, err);
 	close(fd);		/* the file keeps its own descriptor */
 	return f;

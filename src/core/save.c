@@ -296,7 +296,7 @@ gguf_save_holder(const char *path)
 	real = gguf_resolve(path);
 	lock_path(real, lp, sizeof lp);
 	free(real);
-	if ((fd = open(lp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if ((fd = gguf_open_regular(lp, O_RDONLY | O_NOFOLLOW, NULL)) < 0)
 		return 0;
 	if (lock_op(fd, 0) == 1 && (pid = lock_pid(fd)) <= 0)
 		pid = -1;
@@ -880,8 +880,10 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 		rc = 0;			/* nothing to write */
 		goto out;
 	}
-	fd = open(d->real, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0) {
+	fd = gguf_open_regular(d->real, O_WRONLY, err);
+	if (fd < 0)
+		goto out;
+	if (fstat(fd, &st) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
 		goto out;
 	}
@@ -1050,12 +1052,13 @@ gguf_recover(const char *path, struct gguf_err *err)
 		free(real);
 		return rc;
 	}
-	jfd = open(jpath, O_RDONLY | O_CLOEXEC);
+	jfd = gguf_open_regular(jpath, O_RDONLY, NULL);
 	if (jfd < 0) {
 		if (errno == ENOENT)
 			rc = 0;
 		else
 			gguf_errf(err, -1, "cannot open the journal: %s",
+			    errno == EINVAL ? "not a regular file" :
 			    strerror(errno));
 		goto out;
 	}
@@ -1091,8 +1094,10 @@ gguf_recover(const char *path, struct gguf_err *err)
 		rc = 2;
 		goto out;
 	}
-	mfd = open(real, O_RDWR | O_CLOEXEC);
-	if (mfd < 0 || fstat(mfd, &mst) != 0) {
+	mfd = gguf_open_regular(real, O_RDWR, err);
+	if (mfd < 0)
+		goto out;
+	if (fstat(mfd, &mst) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
 		goto out;
 	}

@@ -512,7 +512,7 @@ int
 gguf_set_journal_is(const char *jpath)
 {
 	char	buf[8];
-	int	fd = open(jpath, O_RDONLY | O_CLOEXEC), r;
+	int	fd = gguf_open_regular(jpath, O_RDONLY, NULL), r;
 	ssize_t	n;
 
 	if (fd < 0)
@@ -609,12 +609,12 @@ journal_read(const char *jpath, struct entry **out, uint64_t *nout,
 
 	*out = NULL;
 	*nout = 0;
-	if ((fd = open(jpath, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd,
+	if ((fd = gguf_open_regular(jpath, O_RDONLY, NULL)) < 0 || fstat(fd,
 	    &st) != 0) {
 		if (fd >= 0)
 			close(fd);
 		return gguf_errf(err, -1, "cannot open the set's journal: %s",
-		    strerror(errno));
+		    errno == EINVAL ? "not a regular file" : strerror(errno));
 	}
 	if (st.st_size < 24 || (uint64_t)st.st_size > MAX_JOURNAL)
 		goto out;
