@@ -69,6 +69,7 @@ struct manifest {
 	struct mentry	*e;
 	size_t		 n;
 	unsigned	 kinds;		/* present */
+	size_t		*ix;		/* e by name, kind, then line */
 };
 
 static void
@@ -81,6 +82,81 @@ manifest_free(struct manifest *m)
 		free(m->e[i].name);
 	}
 	free(m->e);
+	free(m->ix);
+}
+
+static const struct manifest	*sorting;
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+	const struct mentry	*x = &sorting->e[*(const size_t *)a];
+	const struct mentry	*y = &sorting->e[*(const size_t *)b];
+	int			 c;
+
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts the index of m, so that a name is found in log n steps. */
+static void
+manifest_index(struct manifest *m)
+{
+	size_t	i;
+
+	m->ix = xreallocarray(NULL, m->n != 0 ? m->n : 1, sizeof *m->ix);
+	for (i = 0; i < m->n; i++)
+		m->ix[i] = i;
+	sorting = m;
+	qsort(m->ix, m->n, sizeof *m->ix, cmp_entry);
+	sorting = NULL;
+}
+
+/*
+ * The first place in m->ix whose entry's name is not below key[0..klen)
+ * (and, if kind >= 0, whose name is key with a kind not below kind).
+ */
+static size_t
+lower(const struct manifest *m, const char *key, size_t klen, int kind)
+{
+	const struct mentry	*e;
+	size_t			 lo = 0, hi = m->n, mid;
+	int			 c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		e = &m->e[m->ix[mid]];
+		c = strncmp(e->name, key, klen);
+		if (c == 0 && e->name[klen] != '\0')
+			c = 1;
+		if (c == 0 && kind >= 0)
+			c = e->kind < kind ? -1 : 0;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* How many entries of m are named "prefix[0..plen):...". */
+static size_t
+count_prefixed(const struct manifest *m, const char *prefix, size_t plen)
+{
+	char	*k = xmalloc(plen + 2);
+	size_t	 a, b;
+
+	memcpy(k, prefix, plen);
+	k[plen] = ':';
+	k[plen + 1] = '\0';
+	a = lower(m, k, plen + 1, -1);
+	k[plen] = ':' + 1;		/* every "prefix:..." sorts below */
+	b = lower(m, k, plen + 1, -1);
+	free(k);
+	return b - a;
 }
 
 /* Next blank-separated field of *s, NUL-terminated in place; NULL at end. */
@@ -187,6 +263,7 @@ manifest_read(const char *path, struct manifest *m)
 		manifest_free(m);
 		return -1;
 	}
+	manifest_index(m);
 	return 0;
 }
 
@@ -226,6 +303,7 @@ struct names {
 	char	**v;
 	size_t	 *len;
 	size_t	  n;
+	size_t	  cap;
 };
 
 static void
@@ -240,8 +318,11 @@ names_add(struct names *l, const char *path, const char *tp, size_t tn)
 		memcpy(s + pl + 1, tp, tn);
 	}
 	s[n] = '\0';
-	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
-	l->len = xreallocarray(l->len, l->n + 1, sizeof *l->len);
+	if (l->n == l->cap) {
+		l->cap = l->cap != 0 ? 2 * l->cap : 16;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+		l->len = xreallocarray(l->len, l->cap, sizeof *l->len);
+	}
 	l->v[l->n] = s;
 	l->len[l->n++] = n;
 }
@@ -307,13 +388,13 @@ struct run {
 static const char *
 tensor_colon(const char *c, const struct gguf_file *f, int shard)
 {
-	const char	*colon;
+	const char	*colon, *end = c + strlen(c);
 	int64_t		 ix;
 
 	for (colon = strchr(c, ':'); colon != NULL;
 	    colon = strchr(colon + 1, ':'))
 		if ((ix = gguf_tensor_find(f, colon + 1,
-		    strlen(colon + 1))) >= 0 && (shard < 0 ||
+		    (size_t)(end - colon - 1))) >= 0 && (shard < 0 ||
 		    gguf_tensor_at(f, (uint64_t)ix)->shard == (uint32_t)shard))
 			return colon;
 	return NULL;
@@ -323,15 +404,18 @@ tensor_colon(const char *c, const struct gguf_file *f, int shard)
  * Which name the manifest gives the file path in its tensor entries,
  * "NAME:TENSOR" for tensors of f (of shard, or any if shard < 0): the
  * path as given wins, then a name with the same base name, then the name
- * most entries use. Allocated, or NULL if none.
+ * most entries use. Allocated, or NULL if none. n log n in the entries:
+ * each prefix is counted by a search of the sorted index, and an entry
+ * with the prefix of the one before it (the usual case) is not counted
+ * again.
  */
 static char *
 tensor_prefix(const struct manifest *m, const struct gguf_file *f,
     const char *path, int shard)
 {
-	const char	*c, *colon, *best = NULL;
+	const char	*c, *colon, *best = NULL, *last = NULL;
 	char		*pre;
-	size_t		 i, k, plen, bestlen = 0, cnt, bestcnt = 0;
+	size_t		 i, plen, bestlen = 0, lastlen = 0, cnt, bestcnt = 0;
 	int		 rank, bestrank = -1;
 
 	for (i = 0; i < m->n; i++) {
@@ -339,14 +423,16 @@ tensor_prefix(const struct manifest *m, const struct gguf_file *f,
 		if ((colon = tensor_colon(c, f, shard)) == NULL)
 			continue;
 		plen = (size_t)(colon - c);
+		if (last != NULL && plen == lastlen &&
+		    memcmp(c, last, plen) == 0)
+			continue;	/* the same prefix: the same rank */
+		last = c;
+		lastlen = plen;
 		pre = xstrndup(c, plen);
 		rank = strcmp(pre, path) == 0 ? 3 :
 		    strcmp(base_name(pre), base_name(path)) == 0 ? 2 : 1;
 		free(pre);
-		for (cnt = 0, k = 0; k < m->n; k++)
-			if (strncmp(m->e[k].name, c, plen) == 0 &&
-			    m->e[k].name[plen] == ':')
-				cnt++;
+		cnt = count_prefixed(m, c, plen);
 		if (rank > bestrank || (rank == bestrank && cnt > bestcnt)) {
 			bestrank = rank;
 			bestcnt = cnt;
@@ -386,26 +472,36 @@ model_name(const struct manifest *m, const struct gguf_file *f,
 	return bestrank >= 1 ? xstrdup(best) : NULL;
 }
 
-/* The manifest's entry of kind for prefix[:tensor]; NULL if none. */
+/*
+ * The manifest's entry of kind for prefix[:tensor] (the first line, if
+ * several); NULL if none. log n in the entries.
+ */
 static struct mentry *
 lookup(const struct manifest *m, int kind, const char *prefix,
     const char *tensor)
 {
-	const char	*n;
-	size_t		 i, plen;
+	struct mentry	*e = NULL;
+	char		*key;
+	size_t		 plen, tlen, at;
 
 	if (prefix == NULL)
 		return NULL;
 	plen = strlen(prefix);
-	for (i = 0; i < m->n; i++) {
-		n = m->e[i].name;
-		if (m->e[i].kind != kind || strncmp(n, prefix, plen) != 0)
-			continue;
-		if (tensor == NULL ? n[plen] == '\0' :
-		    n[plen] == ':' && strcmp(n + plen + 1, tensor) == 0)
-			return &m->e[i];
+	tlen = tensor != NULL ? strlen(tensor) : 0;
+	key = xmalloc(plen + 1 + tlen + 1);
+	memcpy(key, prefix, plen);
+	if (tensor != NULL) {
+		key[plen] = ':';
+		memcpy(key + plen + 1, tensor, tlen);
+		plen += 1 + tlen;
 	}
-	return NULL;
+	key[plen] = '\0';
+	at = lower(m, key, plen, kind);
+	if (at < m->n && m->e[m->ix[at]].kind == kind &&
+	    strcmp(m->e[m->ix[at]].name, key) == 0)
+		e = &m->e[m->ix[at]];
+	free(key);
+	return e;
 }
 
 /* Checks one hash against the manifest: "Ok", "Mismatch", "Not Found". */

@@ -401,6 +401,29 @@ printf "\\$(printf '%03o' $(( (b + 1) % 256 )))" |
 ok $? "a byte changed in the last shard: --check names the tensor in its shard"
 cp_w "$scratch/s3.keep" "$sd/s-00003-of-00003.gguf"
 
+# --------------------------------------------------------- big manifests
+# Work linear (n log n) in the manifest's lines: 300,000 lines naming a
+# tensor of the file under as many prefixes, as many under one prefix,
+# as many naming tensors the file does not have, each take a second or
+# two; the quadratic search for the prefix, and the list of names not in
+# the file grown one at a time, took many minutes. The timeout only stops
+# a run that went wrong.
+big() {	# big DESCRIPTION AWK-PROGRAM
+	awk "BEGIN { $2 }" >"$scratch/big.manifest"
+	timeout -s KILL 60 "$GGUFED" hash -c "$scratch/big.manifest" "$m" \
+	    >"$scratch/out" 2>"$scratch/err"
+	st=$?
+	[ $st -eq 1 ] && grep -q '^xxh64  *[0-9a-f]*  .*:token_embd.weight  -  ' "$scratch/out"
+	ok $? "$1 (exit $st)"
+}
+big "300,000 lines under 300,000 prefixes: done at once" \
+    'for (i = 0; i < 300000; i++) printf "xxh64     %016x  p%d:token_embd.weight\n", i, i'
+big "300,000 lines of a tensor under one prefix: done at once" \
+    'for (i = 0; i < 300000; i++) printf "xxh64     %016x  p:token_embd.weight\n", i'
+big "300,000 lines not in the file: done at once" \
+    'for (i = 0; i < 300000; i++) printf "xxh64     %016x  p:t%d\n", i, i;
+     print "xxh64     0000000000000000  p:token_embd.weight"'
+
 # ---------------------------------------------------------------- errors
 one_line() {	# one_line DESCRIPTION WANT-STATUS CMD...: one stderr line
 	d=$1; want=$2; shift 2		# (a usage error adds the usage)
