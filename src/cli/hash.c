@@ -62,6 +62,7 @@ struct mentry {
 	int		 kind;
 	char		*hex;
 	char		*name;		/* "FILE:TENSOR" or "FILE" */
+	size_t		 sfx;		/* length of a "  -  Ok" ending */
 	int		 used;		/* matched a line of ours */
 };
 
@@ -183,11 +184,13 @@ field(char **s)
  * The name of a manifest line, from s just past the blank that ended the
  * hash: the rest of the line, after the second space of the "HEX  NAME"
  * both tools print, so that file and tensor names may hold blanks, even
- * lead with one. A --check report's "  -  Ok" (Mismatch, Not Found) and
- * the line's end are cut off. NULL if nothing is left.
+ * lead with one; the line's end is cut off. In *sfx, the length of an
+ * ending a --check report adds ("  -  Ok", Mismatch, Not Found), 0 if
+ * none: it is cut off only when every line has one (a report), since a
+ * tensor may be named "x  -  Ok". NULL if nothing is left.
  */
 static char *
-rest_name(char *s)
+rest_name(char *s, size_t *sfx)
 {
 	static const char *const	 res[] = { "Ok", "Mismatch",
 					     "Not Found" };
@@ -198,15 +201,16 @@ rest_name(char *s)
 	n = strlen(s);
 	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
 		n--;
+	s[n] = '\0';
+	*sfx = 0;
 	for (k = 0; k < sizeof res / sizeof res[0]; k++) {
 		r = strlen(res[k]);
-		if (n >= r + 5 && memcmp(s + n - r - 5, "  -  ", 5) == 0 &&
+		if (n > r + 5 && memcmp(s + n - r - 5, "  -  ", 5) == 0 &&
 		    memcmp(s + n - r, res[k], r) == 0) {
-			n -= r + 5;
+			*sfx = r + 5;
 			break;
 		}
 	}
-	s[n] = '\0';
 	return n > 0 ? s : NULL;
 }
 
@@ -220,7 +224,7 @@ manifest_read(const char *path, struct manifest *m)
 	struct gguf_err	 err;
 	FILE		*fp;
 	char		*line = NULL, *s, *k, *h, *n;
-	size_t		 cap = 0, alloc = 0;
+	size_t		 cap = 0, alloc = 0, sfx, i, report = 1;
 	int		 kind;
 
 	memset(m, 0, sizeof *m);
@@ -235,7 +239,8 @@ manifest_read(const char *path, struct manifest *m)
 			continue;
 		if ((kind = gguf_hash_parse(k, strlen(k))) < 0)
 			continue;
-		if ((h = field(&s)) == NULL || (n = rest_name(s)) == NULL)
+		if ((h = field(&s)) == NULL ||
+		    (n = rest_name(s, &sfx)) == NULL)
 			continue;
 		if (m->n == alloc) {
 			alloc = alloc != 0 ? 2 * alloc : 64;
@@ -244,7 +249,9 @@ manifest_read(const char *path, struct manifest *m)
 		m->e[m->n].kind = kind;
 		m->e[m->n].hex = xstrdup(h);
 		m->e[m->n].name = xstrdup(n);
+		m->e[m->n].sfx = sfx;
 		m->e[m->n].used = 0;
+		report &= sfx != 0;
 		m->n++;
 		m->kinds |= GGUF_HM(kind);
 	}
@@ -263,6 +270,9 @@ manifest_read(const char *path, struct manifest *m)
 		manifest_free(m);
 		return -1;
 	}
+	/* A --check report: its results are not part of the names. */
+	for (i = 0; report && i < m->n; i++)
+		m->e[i].name[strlen(m->e[i].name) - m->e[i].sfx] = '\0';
 	manifest_index(m);
 	return 0;
 }
@@ -473,19 +483,20 @@ model_name(const struct manifest *m, const struct gguf_file *f,
 }
 
 /*
- * The manifest's entry of kind for prefix[:tensor] (the first line, if
- * several); NULL if none. log n in the entries.
+ * The manifest's entries of kind for prefix[:tensor]: their first place
+ * in m->ix, and in *n how many (a line given twice is there twice); 0 if
+ * none. log n in the entries.
  */
-static struct mentry *
+static size_t
 lookup(const struct manifest *m, int kind, const char *prefix,
-    const char *tensor)
+    const char *tensor, size_t *n)
 {
-	struct mentry	*e = NULL;
 	char		*key;
-	size_t		 plen, tlen, at;
+	size_t		 plen, tlen, at, end;
 
+	*n = 0;
 	if (prefix == NULL)
-		return NULL;
+		return 0;
 	plen = strlen(prefix);
 	tlen = tensor != NULL ? strlen(tensor) : 0;
 	key = xmalloc(plen + 1 + tlen + 1);
@@ -497,11 +508,12 @@ lookup(const struct manifest *m, int kind, const char *prefix,
 	}
 	key[plen] = '\0';
 	at = lower(m, key, plen, kind);
-	if (at < m->n && m->e[m->ix[at]].kind == kind &&
-	    strcmp(m->e[m->ix[at]].name, key) == 0)
-		e = &m->e[m->ix[at]];
+	for (end = at; end < m->n && m->e[m->ix[end]].kind == kind &&
+	    strcmp(m->e[m->ix[end]].name, key) == 0; end++)
+		;
 	free(key);
-	return e;
+	*n = end - at;
+	return at;
 }
 
 /* Checks one hash against the manifest: "Ok", "Mismatch", "Not Found". */
@@ -509,9 +521,11 @@ static const char *
 check(struct run *r, const char *prefix, int kind, const char *hex,
     const struct label *lb)
 {
-	struct mentry	*e;
+	size_t		 at, n, i;
+	int		 same = 1;
 
-	if ((e = lookup(r->m, kind, prefix, lb->ename)) == NULL) {
+	at = lookup(r->m, kind, prefix, lb->ename, &n);
+	if (n == 0) {
 		/* A manifest of tensor lines alone is whole without this. */
 		if (lb->tp == NULL)
 			return "Not Found";
@@ -519,9 +533,14 @@ check(struct run *r, const char *prefix, int kind, const char *hex,
 		names_add(&r->not_found, lb->path, lb->tp, lb->tn);
 		return "Not Found";
 	}
-	e->used = 1;
+	/* Each line of it is matched; one that differs is a mismatch. */
+	for (i = at; i < at + n; i++) {
+		r->m->e[r->m->ix[i]].used = 1;
+		if (strcasecmp(r->m->e[r->m->ix[i]].hex, hex) != 0)
+			same = 0;
+	}
 	r->matched = 1;
-	if (strcasecmp(e->hex, hex) == 0)
+	if (same)
 		return "Ok";
 	r->differ = 1;
 	names_add(&r->mismatch, lb->path, lb->tp, lb->tn);

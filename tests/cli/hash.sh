@@ -223,6 +223,32 @@ ok $? "a --no-layer manifest checks the model line (another name)"
 "$GGUFED" hash -c "$scratch/report" "$scratch/renamed-copy.gguf" >/dev/null
 ok $? "a --check report is a manifest"
 
+# A tensor may be named like a result ("x  -  Ok"): a manifest's names
+# are cut only in a report, where every line ends in a result.
+cp_w "$m" "$scratch/ok.gguf"
+"$GGUFED" rename -i -q "$scratch/ok.gguf" output.weight "x  -  Ok"
+"$GGUFED" hash "$scratch/ok.gguf" >"$scratch/ok.manifest"
+"$GGUFED" hash -c "$scratch/ok.manifest" "$scratch/ok.gguf" \
+    >"$scratch/ok.report"
+[ $? -eq 0 ] && grep -q ':x  -  Ok  -  Ok$' "$scratch/ok.report"
+ok $? "a tensor named 'x  -  Ok': --check of its own manifest is Ok" ||
+    sed 's/^/# /' "$scratch/ok.report" | tail -3
+"$GGUFED" hash -c "$scratch/ok.report" "$scratch/ok.gguf" >/dev/null
+ok $? "... and of that check's report"
+# A line given twice (two manifests concatenated) is matched twice.
+cat "$mf" "$mf" >"$scratch/twice.manifest"
+"$GGUFED" hash -c "$scratch/twice.manifest" "$m" >"$scratch/out"
+[ $? -eq 0 ] && ! grep -q 'not in the file' "$scratch/out"
+ok $? "every line given twice: all Ok, none 'not in the file'" ||
+    tail -2 "$scratch/out" | sed 's/^/# /'
+{ cat "$mf"; sed -n 's/^\(sha256 *\)[0-9a-f]*\(  .*:output.weight\)$/\100\2/p' "$mf"; } \
+    >"$scratch/twice.manifest"
+"$GGUFED" hash -c "$scratch/twice.manifest" "$m" >"$scratch/out"
+[ $? -eq 1 ] && grep -q "^mismatch: $m:output.weight\$" "$scratch/out" &&
+    ! grep -q 'not in the file' "$scratch/out"
+ok $? "a line given twice with two hashes: a mismatch" ||
+    tail -2 "$scratch/out" | sed 's/^/# /'
+
 # Blanks in names: a file name with a space, a tensor name with a space
 # and a tab (printed escaped), one that starts with a space. The name is
 # the rest of the line after "HASH  ", not the next word.
