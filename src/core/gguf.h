@@ -378,6 +378,11 @@ const struct gguf_file	*gguf_tensor_file(const struct gguf_file *f,
 const char		*gguf_tensor_path(const struct gguf_file *f,
 			    const struct gguf_tensor *t);
 
+/*
+ * The findings of f: at most 256 are kept, errors first (an error takes
+ * the place of a lesser finding at the cap); when some were left out, a
+ * last one says how many of each level, at the level of the worst.
+ */
 size_t			 gguf_n_warnings(const struct gguf_file *f);
 const struct gguf_warning	*gguf_warning_at(const struct gguf_file *f,
 				    size_t i);
