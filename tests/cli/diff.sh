@@ -323,4 +323,36 @@ else
 	skip "$(shared_missing fixtures/real/TinyStories-656K-Q8_0.gguf)"
 fi
 
+# Names given twice (a file ggml refuses, but one to compare still): each
+# occurrence pairs with the same occurrence on the other side.
+hc=$scratch/hostile
+mkdir "$hc"
+"$TESTS_BUILDDIR/hostile/gen_hostile" "$hc" >/dev/null ||
+    { echo "Bail out! gen_hostile"; exit 1; }
+for f in key-duplicate tensor-duplicate; do
+	"$GGUFED" diff "$hc/$f.gguf" "$hc/$f.gguf" >"$scratch/out" 2>&1
+	[ $? -eq 0 ] && [ ! -s "$scratch/out" ]
+	ok $? "$f against itself: equal" || sed 's/^/# /' "$scratch/out"
+done
+"$GGUFED" diff "$hc/tensor-duplicate.gguf" "$hc/valid-tiny.gguf" \
+    >"$scratch/out" 2>&1
+[ $? -eq 1 ] && grep -q '^~ tensor w: type F32 -> F16, shape \[8\] -> \[4\]$' "$scratch/out" &&
+    grep -q '^- tensor w: F32 \[8\]$' "$scratch/out" &&
+    grep -q 'tensors: 1 removed, 1 changed$' "$scratch/out"
+ok $? "a tensor named twice against one: the second is removed" ||
+    sed 's/^/# /' "$scratch/out"
+"$GGUFED" diff "$hc/key-duplicate.gguf" "$hc/valid-tiny.gguf" \
+    >"$scratch/out" 2>&1
+[ "$(grep -c 't\.a' "$scratch/out")" -eq 2 ] &&
+    [ "$(grep -c '^- key t\.a: u32 ' "$scratch/out")" -eq 2 ]
+ok $? "a key given twice against none: both removed" ||
+    sed 's/^/# /' "$scratch/out"
+# A tensor whose data lies past the end: one line, the name once.
+"$GGUFED" diff "$hc/offset-past-eof.gguf" "$hc/offset-past-eof.gguf" \
+    >"$scratch/out" 2>"$scratch/err"
+[ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+    [ "$(grep -o 'tensor "w"' "$scratch/err" | wc -l)" -eq 1 ]
+ok $? "a tensor past the end: the message names it once" ||
+    sed 's/^/# /' "$scratch/err"
+
 done_testing
