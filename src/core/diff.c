@@ -651,6 +651,7 @@ struct hjob {
 	uint64_t			 idx;	/* tensor index in the file */
 	int				 conv;	/* hash its float32 form */
 	uint64_t			 hash;
+	int				 unread;	/* data past the end */
 	int				 rc;
 	struct gguf_err			 err;
 };
@@ -755,6 +756,11 @@ hash_doc(struct hpool *p, struct gguf_doc *doc, unsigned threads)
 	for (i = 0; i < p->n; i++) {
 		if (p->jobs[i].doc != doc)
 			continue;
+		/* Data the file does not hold is not compared, not read. */
+		if (p->jobs[i].t->flags & GGUF_TENSOR_UNREADABLE) {
+			p->jobs[i].unread = 1;
+			continue;
+		}
 		if (p->jobs[i].conv) {
 			if ((p->jobs[i].rc = hash_converted(&p->jobs[i])) != 0)
 				rc = -1;
@@ -961,10 +967,12 @@ diff_tensors(struct gguf_doc *a, struct gguf_doc *b,
 	}
 	/* renames: the first unmatched tensor of B with the same data */
 	for (i = 0; i < na; i++) {
-		if (ta[i].other >= 0 || ta[i].job < 0)
+		if (ta[i].other >= 0 || ta[i].job < 0 ||
+		    pool.jobs[ta[i].job].unread)
 			continue;
 		for (k = 0; k < nb; k++)
 			if (tb[k].other < 0 && tb[k].job >= 0 &&
+			    !pool.jobs[tb[k].job].unread &&
 			    same_form(&ta[i], &tb[k]) &&
 			    pool.jobs[ta[i].job].hash ==
 			    pool.jobs[tb[k].job].hash) {
@@ -994,7 +1002,13 @@ diff_tensors(struct gguf_doc *a, struct gguf_doc *b,
 		if (y->dt.name.n != x->dt.name.n || memcmp(y->dt.name.p,
 		    x->dt.name.p, (size_t)x->dt.name.n) != 0)
 			continue;	/* renamed: listed already */
-		if (same_form(x, y)) {
+		if (same_form(x, y) && (pool.jobs[x->job].unread ||
+		    pool.jobs[y->job].unread)) {
+			it = new_item(d, cap, GGUF_CH_TENSOR);
+			it->flags = GGUF_DF_UNREAD;
+			it->unread = (pool.jobs[x->job].unread ? 1 : 0) |
+			    (pool.jobs[y->job].unread ? 2 : 0);
+		} else if (same_form(x, y)) {
 			if (pool.jobs[x->job].hash == pool.jobs[y->job].hash)
 				continue;
 			it = new_item(d, cap, GGUF_CH_TENSOR);
@@ -1229,6 +1243,10 @@ render_tensor(struct gguf_diff *d, size_t *cap, int64_t idx, struct sb *b)
 	sb_put(b, "~ tensor ", 9);
 	sb_name(b, it->name_a);
 	sb_put(b, ": ", 2);
+	if (it->flags & GGUF_DF_UNREAD)
+		sb_printf(b, "data not compared (past the end of %s)",
+		    it->unread == 3 ? "both files" : it->unread == 1 ?
+		    "file A" : "file B");
 	if (it->flags & GGUF_DF_DATA)
 		sb_printf(b, "data differs (xxh64 %016llx -> %016llx)",
 		    (unsigned long long)it->hash_a,
