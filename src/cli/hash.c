@@ -62,7 +62,7 @@ struct mentry {
 	int		 kind;
 	char		*hex;
 	char		*name;		/* "FILE:TENSOR" or "FILE" */
-	size_t		 sfx;		/* length of a "  -  Ok" ending */
+	size_t		 sfx;		/* its "  -  Ok" end, bytes */
 	int		 used;		/* matched a line of ours */
 };
 
@@ -70,7 +70,7 @@ struct manifest {
 	struct mentry	*e;
 	size_t		 n;
 	unsigned	 kinds;		/* present */
-	size_t		*ix;		/* e by name, kind, then line */
+	size_t		*ix;		/* e by name, kind, line */
 };
 
 static void
@@ -425,7 +425,8 @@ tensor_prefix(const struct manifest *m, const struct gguf_file *f,
 {
 	const char	*c, *colon, *best = NULL, *last = NULL;
 	char		*pre;
-	size_t		 i, plen, bestlen = 0, lastlen = 0, cnt, bestcnt = 0;
+	size_t		 i, plen, bestlen = 0, lastlen = 0, cnt;
+	size_t		 bestcnt = 0;
 	int		 rank, bestrank = -1;
 
 	for (i = 0; i < m->n; i++) {

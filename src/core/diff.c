@@ -651,7 +651,7 @@ struct hjob {
 	uint64_t			 idx;	/* tensor index in the file */
 	int				 conv;	/* hash its float32 form */
 	uint64_t			 hash;
-	int				 unread;	/* data past the end */
+	int				 unread;	/* past the end */
 	int				 rc;
 	struct gguf_err			 err;
 };

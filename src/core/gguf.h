@@ -258,7 +258,8 @@ int			 gguf_open_regular(const char *path, int flags,
  * process writes to") rather than waited on, and so is anything else (a
  * directory, a device). NULL with err set. err may be NULL.
  */
-FILE			*gguf_open_text(const char *path, struct gguf_err *err);
+FILE			*gguf_open_text(const char *path,
+			    struct gguf_err *err);
 /*
  * The same over an open descriptor, which stays the caller's (it may be
  * closed at once: the mapping does not need it). path is kept for

@@ -73,7 +73,7 @@ struct gguf_file {
 
 	struct gguf_warning	*warn;
 	size_t			 n_warn;
-	size_t			 n_warn_errors;	/* of them, errors */
+	size_t			 n_warn_errors;	/* errors kept */
 	size_t			 n_dropped[3];	/* past the cap, by level */
 	struct gguf_warning	 dropped;	/* one more saying so */
 	char			 dropped_msg[160];
