@@ -201,6 +201,17 @@ for e in 'del openelm.attention.head_count[0]' \
 	ok $? "$e: --fit fails, said why"
 done
 
+# The browser's Summary says the same (script mode).
+"$GGUFED" edit "$m/openelm.gguf" -o "$scratch/bad.gguf" -q --force \
+    -e 'del openelm.attention.head_count[0]'
+printf 'size 120x40\ndump %s\nkeys q\n' "$scratch/mem.txt" >"$scratch/mem.script"
+GGUFED_SCRIPT=$scratch/mem.script HOME=$scratch XDG_STATE_HOME=$scratch/state \
+    "$GGUFED" "$scratch/bad.gguf" 2>/dev/null
+grep -q 'KV cache  *not modelled: openelm.attention.head_count has 3 elements' "$scratch/mem.txt" &&
+    ! grep -q '0 B' "$scratch/mem.txt"
+ok $? "the browser's Memory: not modelled, said why, no 0 B" ||
+    grep -A4 Memory "$scratch/mem.txt" | sed 's/^/# /'
+
 # Sizes past 64 bits are too large, never wrapped.
 "$GGUFED" set "$m/mamba.gguf" mamba.ssm.inner_size:u64 4611686018427387904 \
     -o "$scratch/big1.gguf" -q --force
