@@ -45,7 +45,8 @@ static int
 wants_values(const struct gguf_diff_item *it)
 {
 	return it->what == GGUF_CH_TENSOR && it->a >= 0 && it->b >= 0 &&
-	    !(it->flags & (GGUF_DF_RENAMED | GGUF_DF_SHAPE)) &&
+	    !(it->flags & (GGUF_DF_RENAMED | GGUF_DF_SHAPE |
+	    GGUF_DF_UNREAD)) &&
 	    (it->flags & (GGUF_DF_DATA | GGUF_DF_TYPE)) &&
 	    memcmp(it->ne_a, it->ne_b, sizeof it->ne_a) == 0;
 }
@@ -287,7 +288,10 @@ json_tensor(struct json *j, const struct gguf_diff_item *it,
 		json_key(j, "shape_changed");
 		json_bool(j, (it->flags & GGUF_DF_SHAPE) != 0);
 		json_key(j, "data_changed");
-		json_bool(j, 1);
+		if (it->flags & GGUF_DF_UNREAD)
+			json_null(j);	/* not known: not compared */
+		else
+			json_bool(j, 1);
 	}
 	if (it->has_hash) {
 		json_hash(j, "xxh64_a", it->hash_a);

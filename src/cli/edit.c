@@ -310,17 +310,19 @@ refused_status(int rc)
 static int
 run_script(struct gguf_doc *d, const char *path, int force)
 {
-	FILE	*fp;
-	char	*line = NULL, lno[32];
-	size_t	 cap = 0, n = 0;
-	ssize_t	 len;
-	int	 rc = 0;
+	struct gguf_err	 err;
+	FILE		*fp;
+	char		*line = NULL, lno[32];
+	size_t		 cap = 0, n = 0;
+	ssize_t		 len;
+	int		 rc = 0;
 
 	if (strcmp(path, "-") == 0)
 		value_stdin_taken("the script is read from it");
-	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	memset(&err, 0, sizeof err);
+	fp = strcmp(path, "-") == 0 ? stdin : gguf_open_text(path, &err);
 	if (fp == NULL) {
-		cli_error("%s: cannot open the script", path);
+		cli_error("%s: cannot open the script: %s", path, err.msg);
 		return LANG_ERR;
 	}
 	while ((len = getline(&line, &cap, fp)) >= 0) {

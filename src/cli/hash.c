@@ -62,6 +62,7 @@ struct mentry {
 	int		 kind;
 	char		*hex;
 	char		*name;		/* "FILE:TENSOR" or "FILE" */
+	size_t		 sfx;		/* its "  -  Ok" end, bytes */
 	int		 used;		/* matched a line of ours */
 };
 
@@ -69,6 +70,7 @@ struct manifest {
 	struct mentry	*e;
 	size_t		 n;
 	unsigned	 kinds;		/* present */
+	size_t		*ix;		/* e by name, kind, line */
 };
 
 static void
@@ -81,6 +83,81 @@ manifest_free(struct manifest *m)
 		free(m->e[i].name);
 	}
 	free(m->e);
+	free(m->ix);
+}
+
+static const struct manifest	*sorting;
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+	const struct mentry	*x = &sorting->e[*(const size_t *)a];
+	const struct mentry	*y = &sorting->e[*(const size_t *)b];
+	int			 c;
+
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts the index of m, so that a name is found in log n steps. */
+static void
+manifest_index(struct manifest *m)
+{
+	size_t	i;
+
+	m->ix = xreallocarray(NULL, m->n != 0 ? m->n : 1, sizeof *m->ix);
+	for (i = 0; i < m->n; i++)
+		m->ix[i] = i;
+	sorting = m;
+	qsort(m->ix, m->n, sizeof *m->ix, cmp_entry);
+	sorting = NULL;
+}
+
+/*
+ * The first place in m->ix whose entry's name is not below key[0..klen)
+ * (and, if kind >= 0, whose name is key with a kind not below kind).
+ */
+static size_t
+lower(const struct manifest *m, const char *key, size_t klen, int kind)
+{
+	const struct mentry	*e;
+	size_t			 lo = 0, hi = m->n, mid;
+	int			 c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		e = &m->e[m->ix[mid]];
+		c = strncmp(e->name, key, klen);
+		if (c == 0 && e->name[klen] != '\0')
+			c = 1;
+		if (c == 0 && kind >= 0)
+			c = e->kind < kind ? -1 : 0;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* How many entries of m are named "prefix[0..plen):...". */
+static size_t
+count_prefixed(const struct manifest *m, const char *prefix, size_t plen)
+{
+	char	*k = xmalloc(plen + 2);
+	size_t	 a, b;
+
+	memcpy(k, prefix, plen);
+	k[plen] = ':';
+	k[plen + 1] = '\0';
+	a = lower(m, k, plen + 1, -1);
+	k[plen] = ':' + 1;		/* every "prefix:..." sorts below */
+	b = lower(m, k, plen + 1, -1);
+	free(k);
+	return b - a;
 }
 
 /* Next blank-separated field of *s, NUL-terminated in place; NULL at end. */
@@ -107,11 +184,13 @@ field(char **s)
  * The name of a manifest line, from s just past the blank that ended the
  * hash: the rest of the line, after the second space of the "HEX  NAME"
  * both tools print, so that file and tensor names may hold blanks, even
- * lead with one. A --check report's "  -  Ok" (Mismatch, Not Found) and
- * the line's end are cut off. NULL if nothing is left.
+ * lead with one; the line's end is cut off. In *sfx, the length of an
+ * ending a --check report adds ("  -  Ok", Mismatch, Not Found), 0 if
+ * none: it is cut off only when every line has one (a report), since a
+ * tensor may be named "x  -  Ok". NULL if nothing is left.
  */
 static char *
-rest_name(char *s)
+rest_name(char *s, size_t *sfx)
 {
 	static const char *const	 res[] = { "Ok", "Mismatch",
 					     "Not Found" };
@@ -122,15 +201,16 @@ rest_name(char *s)
 	n = strlen(s);
 	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
 		n--;
+	s[n] = '\0';
+	*sfx = 0;
 	for (k = 0; k < sizeof res / sizeof res[0]; k++) {
 		r = strlen(res[k]);
-		if (n >= r + 5 && memcmp(s + n - r - 5, "  -  ", 5) == 0 &&
+		if (n > r + 5 && memcmp(s + n - r - 5, "  -  ", 5) == 0 &&
 		    memcmp(s + n - r, res[k], r) == 0) {
-			n -= r + 5;
+			*sfx = r + 5;
 			break;
 		}
 	}
-	s[n] = '\0';
 	return n > 0 ? s : NULL;
 }
 
@@ -141,15 +221,16 @@ rest_name(char *s)
 static int
 manifest_read(const char *path, struct manifest *m)
 {
-	FILE	*fp;
-	char	*line = NULL, *s, *k, *h, *n;
-	size_t	 cap = 0, alloc = 0;
-	int	 kind;
+	struct gguf_err	 err;
+	FILE		*fp;
+	char		*line = NULL, *s, *k, *h, *n;
+	size_t		 cap = 0, alloc = 0, sfx, i, report = 1;
+	int		 kind;
 
 	memset(m, 0, sizeof *m);
-	if ((fp = fopen(path, "r")) == NULL) {
-		cli_error("%s: cannot open the manifest: %s", path,
-		    strerror(errno));
+	memset(&err, 0, sizeof err);
+	if ((fp = gguf_open_text(path, &err)) == NULL) {
+		cli_error("%s: cannot open the manifest: %s", path, err.msg);
 		return -1;
 	}
 	while (getline(&line, &cap, fp) != -1) {
@@ -158,7 +239,8 @@ manifest_read(const char *path, struct manifest *m)
 			continue;
 		if ((kind = gguf_hash_parse(k, strlen(k))) < 0)
 			continue;
-		if ((h = field(&s)) == NULL || (n = rest_name(s)) == NULL)
+		if ((h = field(&s)) == NULL ||
+		    (n = rest_name(s, &sfx)) == NULL)
 			continue;
 		if (m->n == alloc) {
 			alloc = alloc != 0 ? 2 * alloc : 64;
@@ -167,7 +249,9 @@ manifest_read(const char *path, struct manifest *m)
 		m->e[m->n].kind = kind;
 		m->e[m->n].hex = xstrdup(h);
 		m->e[m->n].name = xstrdup(n);
+		m->e[m->n].sfx = sfx;
 		m->e[m->n].used = 0;
+		report &= sfx != 0;
 		m->n++;
 		m->kinds |= GGUF_HM(kind);
 	}
@@ -186,6 +270,10 @@ manifest_read(const char *path, struct manifest *m)
 		manifest_free(m);
 		return -1;
 	}
+	/* A --check report: its results are not part of the names. */
+	for (i = 0; report && i < m->n; i++)
+		m->e[i].name[strlen(m->e[i].name) - m->e[i].sfx] = '\0';
+	manifest_index(m);
 	return 0;
 }
 
@@ -225,6 +313,7 @@ struct names {
 	char	**v;
 	size_t	 *len;
 	size_t	  n;
+	size_t	  cap;
 };
 
 static void
@@ -239,8 +328,11 @@ names_add(struct names *l, const char *path, const char *tp, size_t tn)
 		memcpy(s + pl + 1, tp, tn);
 	}
 	s[n] = '\0';
-	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
-	l->len = xreallocarray(l->len, l->n + 1, sizeof *l->len);
+	if (l->n == l->cap) {
+		l->cap = l->cap != 0 ? 2 * l->cap : 16;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+		l->len = xreallocarray(l->len, l->cap, sizeof *l->len);
+	}
 	l->v[l->n] = s;
 	l->len[l->n++] = n;
 }
@@ -306,13 +398,13 @@ struct run {
 static const char *
 tensor_colon(const char *c, const struct gguf_file *f, int shard)
 {
-	const char	*colon;
+	const char	*colon, *end = c + strlen(c);
 	int64_t		 ix;
 
 	for (colon = strchr(c, ':'); colon != NULL;
 	    colon = strchr(colon + 1, ':'))
 		if ((ix = gguf_tensor_find(f, colon + 1,
-		    strlen(colon + 1))) >= 0 && (shard < 0 ||
+		    (size_t)(end - colon - 1))) >= 0 && (shard < 0 ||
 		    gguf_tensor_at(f, (uint64_t)ix)->shard == (uint32_t)shard))
 			return colon;
 	return NULL;
@@ -322,15 +414,19 @@ tensor_colon(const char *c, const struct gguf_file *f, int shard)
  * Which name the manifest gives the file path in its tensor entries,
  * "NAME:TENSOR" for tensors of f (of shard, or any if shard < 0): the
  * path as given wins, then a name with the same base name, then the name
- * most entries use. Allocated, or NULL if none.
+ * most entries use. Allocated, or NULL if none. n log n in the entries:
+ * each prefix is counted by a search of the sorted index, and an entry
+ * with the prefix of the one before it (the usual case) is not counted
+ * again.
  */
 static char *
 tensor_prefix(const struct manifest *m, const struct gguf_file *f,
     const char *path, int shard)
 {
-	const char	*c, *colon, *best = NULL;
+	const char	*c, *colon, *best = NULL, *last = NULL;
 	char		*pre;
-	size_t		 i, k, plen, bestlen = 0, cnt, bestcnt = 0;
+	size_t		 i, plen, bestlen = 0, lastlen = 0, cnt;
+	size_t		 bestcnt = 0;
 	int		 rank, bestrank = -1;
 
 	for (i = 0; i < m->n; i++) {
@@ -338,14 +434,16 @@ tensor_prefix(const struct manifest *m, const struct gguf_file *f,
 		if ((colon = tensor_colon(c, f, shard)) == NULL)
 			continue;
 		plen = (size_t)(colon - c);
+		if (last != NULL && plen == lastlen &&
+		    memcmp(c, last, plen) == 0)
+			continue;	/* the same prefix: the same rank */
+		last = c;
+		lastlen = plen;
 		pre = xstrndup(c, plen);
 		rank = strcmp(pre, path) == 0 ? 3 :
 		    strcmp(base_name(pre), base_name(path)) == 0 ? 2 : 1;
 		free(pre);
-		for (cnt = 0, k = 0; k < m->n; k++)
-			if (strncmp(m->e[k].name, c, plen) == 0 &&
-			    m->e[k].name[plen] == ':')
-				cnt++;
+		cnt = count_prefixed(m, c, plen);
 		if (rank > bestrank || (rank == bestrank && cnt > bestcnt)) {
 			bestrank = rank;
 			bestcnt = cnt;
@@ -385,26 +483,38 @@ model_name(const struct manifest *m, const struct gguf_file *f,
 	return bestrank >= 1 ? xstrdup(best) : NULL;
 }
 
-/* The manifest's entry of kind for prefix[:tensor]; NULL if none. */
-static struct mentry *
+/*
+ * The manifest's entries of kind for prefix[:tensor]: their first place
+ * in m->ix, and in *n how many (a line given twice is there twice); 0 if
+ * none. log n in the entries.
+ */
+static size_t
 lookup(const struct manifest *m, int kind, const char *prefix,
-    const char *tensor)
+    const char *tensor, size_t *n)
 {
-	const char	*n;
-	size_t		 i, plen;
+	char		*key;
+	size_t		 plen, tlen, at, end;
 
+	*n = 0;
 	if (prefix == NULL)
-		return NULL;
+		return 0;
 	plen = strlen(prefix);
-	for (i = 0; i < m->n; i++) {
-		n = m->e[i].name;
-		if (m->e[i].kind != kind || strncmp(n, prefix, plen) != 0)
-			continue;
-		if (tensor == NULL ? n[plen] == '\0' :
-		    n[plen] == ':' && strcmp(n + plen + 1, tensor) == 0)
-			return &m->e[i];
+	tlen = tensor != NULL ? strlen(tensor) : 0;
+	key = xmalloc(plen + 1 + tlen + 1);
+	memcpy(key, prefix, plen);
+	if (tensor != NULL) {
+		key[plen] = ':';
+		memcpy(key + plen + 1, tensor, tlen);
+		plen += 1 + tlen;
 	}
-	return NULL;
+	key[plen] = '\0';
+	at = lower(m, key, plen, kind);
+	for (end = at; end < m->n && m->e[m->ix[end]].kind == kind &&
+	    strcmp(m->e[m->ix[end]].name, key) == 0; end++)
+		;
+	free(key);
+	*n = end - at;
+	return at;
 }
 
 /* Checks one hash against the manifest: "Ok", "Mismatch", "Not Found". */
@@ -412,9 +522,11 @@ static const char *
 check(struct run *r, const char *prefix, int kind, const char *hex,
     const struct label *lb)
 {
-	struct mentry	*e;
+	size_t		 at, n, i;
+	int		 same = 1;
 
-	if ((e = lookup(r->m, kind, prefix, lb->ename)) == NULL) {
+	at = lookup(r->m, kind, prefix, lb->ename, &n);
+	if (n == 0) {
 		/* A manifest of tensor lines alone is whole without this. */
 		if (lb->tp == NULL)
 			return "Not Found";
@@ -422,9 +534,14 @@ check(struct run *r, const char *prefix, int kind, const char *hex,
 		names_add(&r->not_found, lb->path, lb->tp, lb->tn);
 		return "Not Found";
 	}
-	e->used = 1;
+	/* Each line of it is matched; one that differs is a mismatch. */
+	for (i = at; i < at + n; i++) {
+		r->m->e[r->m->ix[i]].used = 1;
+		if (strcasecmp(r->m->e[r->m->ix[i]].hex, hex) != 0)
+			same = 0;
+	}
 	r->matched = 1;
-	if (strcasecmp(e->hex, hex) == 0)
+	if (same)
 		return "Ok";
 	r->differ = 1;
 	names_add(&r->mismatch, lb->path, lb->tp, lb->tn);
@@ -650,15 +767,13 @@ hash_whole(struct run *r, const char *path)
 	char			 hex[GGUF_HASH_TEXTLEN], *epath;
 	int			 fd, rc;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    fstat(fd, &st) != 0) {
-		cli_error("%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	memset(&err, 0, sizeof err);
+	if ((fd = gguf_open_regular(path, O_RDONLY, &err)) < 0) {
+		cli_error("%s: %s", path, err.msg);
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		cli_error("%s: not a regular file", path);
+	if (fstat(fd, &st) != 0) {
+		cli_error("%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}

@@ -356,10 +356,10 @@ cmd_mem(int argc, char **argv)
 	struct gguf_mem_need	 need[MAX_CTX + 1], fitn;
 	uint64_t		 fit_ctx = 0;
 	int			 ok[MAX_CTX + 1], rc, fitrc = 0;
-
-	argc = cli_take_shard(argc, argv);	size_t			 i;
+	size_t			 i;
 	char			 left[400];
 
+	argc = cli_take_shard(argc, argv);
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
 		return rc;
 	if (cli_leftovers(o.path, left, sizeof left)) {

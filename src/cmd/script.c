@@ -121,16 +121,90 @@ renames_cross(const struct gguf_change *ch, size_t n, int what)
 }
 
 /*
- * The renames of `what` (GGUF_CH_KV or GGUF_CH_TENSOR) with the command
- * cmd (mv or rename): straight, or in two steps through temporary names
- * ggufed.tmp.N when they cross.
+ * The salt that a name "ggufed.tmpS.x" ("ggufed.tmp.x" for 0) keeps from
+ * being used: S, or -1 for any other name.
+ */
+static long
+salt_of(const struct gguf_str *s)
+{
+	static const char	 tag[] = "ggufed.tmp";
+	size_t			 t = sizeof tag - 1, k;
+	long			 v = 0;
+
+	if ((size_t)s->n <= t || memcmp(s->p, tag, t) != 0)
+		return -1;
+	if (s->p[t] == '.')
+		return 0;
+	if (s->p[t] < '1' || s->p[t] > '9')
+		return -1;
+	for (k = t; k < (size_t)s->n && s->p[k] >= '0' && s->p[k] <= '9' &&
+	    v < 1000000; k++)
+		v = v * 10 + (s->p[k] - '0');
+	return k < (size_t)s->n && s->p[k] == '.' ? v : -1;
+}
+
+/*
+ * The temporary names' prefix for `what`, "ggufed.tmp." or, if a name of
+ * the file or of the edits (any key, or tensor, as it is or as it was)
+ * begins so, "ggufed.tmpS." with the smallest S no name begins with.
  */
 static void
-put_renames(FILE *fp, const struct gguf_change *ch, size_t n, int what,
-    const char *cmd)
+tmp_prefix(struct gguf_doc *d, int what, char *buf, size_t len)
+{
+	struct gguf_doc_kv	 kv;
+	struct gguf_doc_tensor	 t;
+	uint64_t		 i, n;
+	unsigned char		*used;
+	long			 s;
+	size_t			 k;
+
+	n = what == GGUF_CH_KV ? gguf_doc_n_kv(d) : gguf_doc_n_tensors(d);
+	/* n + 1 salts for n entries of two names: one is free. */
+	used = xcalloc((size_t)(2 * n + 2), 1);
+	for (i = 0; i < n; i++) {
+		if (what == GGUF_CH_KV) {
+			if (gguf_doc_kv(d, i, &kv) != 0)
+				continue;
+			if ((s = salt_of(&kv.key)) >= 0 && (uint64_t)s <= 2 * n)
+				used[s] = 1;
+			if (kv.src >= 0 && (s = salt_of(&kv.src_key)) >= 0 &&
+			    (uint64_t)s <= 2 * n)
+				used[s] = 1;
+		} else {
+			if (gguf_doc_tensor(d, i, &t) != 0)
+				continue;
+			if ((s = salt_of(&t.name)) >= 0 && (uint64_t)s <= 2 * n)
+				used[s] = 1;
+			if (t.t != NULL && (s = salt_of(&t.t->name)) >= 0 &&
+			    (uint64_t)s <= 2 * n)
+				used[s] = 1;
+		}
+	}
+	for (k = 0; used[k]; k++)
+		;
+	free(used);
+	if (k == 0)
+		snprintf(buf, len, "ggufed.tmp.");
+	else
+		snprintf(buf, len, "ggufed.tmp%zu.", k);
+}
+
+/*
+ * The renames of `what` (GGUF_CH_KV or GGUF_CH_TENSOR) with the command
+ * cmd (mv or rename): straight, or in two steps through temporary names
+ * ggufed.tmp.N when they cross (ggufed.tmpS.N when a name of the file or
+ * of the edits begins with ggufed.tmp.: see tmp_prefix).
+ */
+static void
+put_renames(FILE *fp, struct gguf_doc *d, const struct gguf_change *ch,
+    size_t n, int what, const char *cmd)
 {
 	size_t	i;
 	int	step, cross = renames_cross(ch, n, what);
+	char	pre[40];
+
+	if (cross)
+		tmp_prefix(d, what, pre, sizeof pre);
 
 	for (step = 0; step < (cross ? 2 : 1); step++) {
 		for (i = 0; i < n; i++) {
@@ -140,13 +214,13 @@ put_renames(FILE *fp, const struct gguf_change *ch, size_t n, int what,
 				continue;
 			fprintf(fp, "%s ", cmd);
 			if (cross && step == 1)
-				fprintf(fp, "ggufed.tmp.%zu", i);
+				fprintf(fp, "%s%zu", pre, i);
 			else
 				put_name(fp, ch[i].old_name.p,
 				    (size_t)ch[i].old_name.n);
 			fputc(' ', fp);
 			if (cross && step == 0)
-				fprintf(fp, "ggufed.tmp.%zu", i);
+				fprintf(fp, "%s%zu", pre, i);
 			else
 				put_name(fp, ch[i].new_name.p,
 				    (size_t)ch[i].new_name.n);
@@ -175,8 +249,8 @@ lang_script(struct gguf_doc *d, FILE *fp, int *lost, struct gguf_err *err)
 		put_name(fp, c->old_name.p, (size_t)c->old_name.n);
 		fputc('\n', fp);
 	}
-	put_renames(fp, ch, n, GGUF_CH_KV, "mv");
-	put_renames(fp, ch, n, GGUF_CH_TENSOR, "rename");
+	put_renames(fp, d, ch, n, GGUF_CH_KV, "mv");
+	put_renames(fp, d, ch, n, GGUF_CH_TENSOR, "rename");
 	/* Values, under their new names; added keys in document order. */
 	for (i = 0; i < n && rc >= 0; i++) {
 		c = &ch[i];

@@ -253,10 +253,11 @@ value_stdin_taken(const char *why)
 static int
 read_file(const char *path, char **out, size_t *outlen, char *msg, size_t len)
 {
-	FILE	*fp;
-	char	*buf = NULL;
-	size_t	 n = 0, cap = 0, r;
-	int	 in = strcmp(path, "-") == 0;
+	struct gguf_err	 err;
+	FILE		*fp;
+	char		*buf = NULL;
+	size_t		 n = 0, cap = 0, r;
+	int		 in = strcmp(path, "-") == 0;
 
 	if (in && stdin_taken != NULL)
 		return msgf(msg, len, "@- cannot read standard input: %s; "
@@ -266,9 +267,8 @@ read_file(const char *path, char **out, size_t *outlen, char *msg, size_t len)
 		    "by an earlier @-");
 	if (in)
 		fp = stdin;
-	else if ((fp = fopen(path, "rb")) == NULL)
-		return msgf(msg, len, "cannot read %s: %s", path,
-		    strerror(errno));
+	else if ((fp = gguf_open_text(path, &err)) == NULL)
+		return msgf(msg, len, "cannot read %s: %s", path, err.msg);
 	for (;;) {
 		if (cap - n < 65536) {
 			cap = cap == 0 ? 65536 : cap * 2;

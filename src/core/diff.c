@@ -551,6 +551,26 @@ packaging(const struct gguf_str *k)
 	return 0;
 }
 
+/*
+ * A key given twice (a file ggml refuses, but one to compare still): the
+ * first live entry of b with this key not paired yet, or -1. Each
+ * occurrence pairs with the same occurrence on the other side.
+ */
+static int64_t
+next_kv(struct gguf_doc *b, const struct gguf_str *key,
+    const unsigned char *seen)
+{
+	struct gguf_doc_kv	kb;
+	uint64_t		i, nb = gguf_doc_n_kv(b);
+
+	for (i = 0; i < nb; i++)
+		if (!seen[i] && gguf_doc_kv(b, i, &kb) == 0 &&
+		    !(kb.flags & GGUF_ED_REMOVED) && kb.key.n == key->n &&
+		    memcmp(kb.key.p, key->p, (size_t)key->n) == 0)
+			return (int64_t)i;
+	return -1;
+}
+
 static void
 diff_kv(struct gguf_doc *a, struct gguf_doc *b, const struct gguf_diff_opts *o,
     struct gguf_diff *d, size_t *cap)
@@ -570,6 +590,8 @@ diff_kv(struct gguf_doc *a, struct gguf_doc *b, const struct gguf_diff_opts *o,
 		    (sets && packaging(&ka.key)))
 			continue;
 		j = gguf_doc_kv_find(b, ka.key.p, (size_t)ka.key.n);
+		if (j >= 0 && seen[j])
+			j = next_kv(b, &ka.key, seen);
 		if (j < 0 || gguf_doc_kv(b, (uint64_t)j, &kb) != 0) {
 			it = new_item(d, cap, GGUF_CH_KV);
 			it->flags = GGUF_DF_REMOVED;
@@ -629,6 +651,7 @@ struct hjob {
 	uint64_t			 idx;	/* tensor index in the file */
 	int				 conv;	/* hash its float32 form */
 	uint64_t			 hash;
+	int				 unread;	/* past the end */
 	int				 rc;
 	struct gguf_err			 err;
 };
@@ -733,6 +756,11 @@ hash_doc(struct hpool *p, struct gguf_doc *doc, unsigned threads)
 	for (i = 0; i < p->n; i++) {
 		if (p->jobs[i].doc != doc)
 			continue;
+		/* Data the file does not hold is not compared, not read. */
+		if (p->jobs[i].t->flags & GGUF_TENSOR_UNREADABLE) {
+			p->jobs[i].unread = 1;
+			continue;
+		}
 		if (p->jobs[i].conv) {
 			if ((p->jobs[i].rc = hash_converted(&p->jobs[i])) != 0)
 				rc = -1;
@@ -883,6 +911,18 @@ diff_tensors(struct gguf_doc *a, struct gguf_doc *b,
 		j = gguf_doc_tensor_find(b, x->dt.name.p, (size_t)x->dt.name.n);
 		if (j < 0)
 			continue;
+		if (tb[bpos[j]].other >= 0) {
+			/* a name given twice: its next occurrence in b */
+			for (k = 0; k < nb; k++)
+				if (tb[k].other < 0 &&
+				    tb[k].dt.name.n == x->dt.name.n &&
+				    memcmp(tb[k].dt.name.p, x->dt.name.p,
+				    (size_t)x->dt.name.n) == 0)
+					break;
+			if (k == nb)
+				continue;
+			j = tb[k].idx;
+		}
 		y = &tb[bpos[j]];
 		x->other = bpos[j];
 		y->other = (int64_t)i;
@@ -912,19 +952,27 @@ diff_tensors(struct gguf_doc *a, struct gguf_doc *b,
 		for (i = 0; i < pool.n; i++)
 			if (pool.jobs[i].rc != 0)
 				break;
-		gguf_errf(err, -1, "%s: tensor \"%s\": %s",
-		    gguf_doc_path(pool.jobs[i].doc),
-		    gguf_pname(pool.jobs[i].t->name.p,
-		    (size_t)pool.jobs[i].t->name.n, nb1, sizeof nb1),
-		    pool.jobs[i].err.msg);
+		/* The tensor named once: the reader's messages name it. */
+		if (strncmp(pool.jobs[i].err.msg, "tensor \"", 8) == 0)
+			gguf_errf(err, -1, "%s: %s",
+			    gguf_doc_path(pool.jobs[i].doc),
+			    pool.jobs[i].err.msg);
+		else
+			gguf_errf(err, -1, "%s: tensor \"%s\": %s",
+			    gguf_doc_path(pool.jobs[i].doc),
+			    gguf_pname(pool.jobs[i].t->name.p,
+			    (size_t)pool.jobs[i].t->name.n, nb1, sizeof nb1),
+			    pool.jobs[i].err.msg);
 		goto out;
 	}
 	/* renames: the first unmatched tensor of B with the same data */
 	for (i = 0; i < na; i++) {
-		if (ta[i].other >= 0 || ta[i].job < 0)
+		if (ta[i].other >= 0 || ta[i].job < 0 ||
+		    pool.jobs[ta[i].job].unread)
 			continue;
 		for (k = 0; k < nb; k++)
 			if (tb[k].other < 0 && tb[k].job >= 0 &&
+			    !pool.jobs[tb[k].job].unread &&
 			    same_form(&ta[i], &tb[k]) &&
 			    pool.jobs[ta[i].job].hash ==
 			    pool.jobs[tb[k].job].hash) {
@@ -954,7 +1002,13 @@ diff_tensors(struct gguf_doc *a, struct gguf_doc *b,
 		if (y->dt.name.n != x->dt.name.n || memcmp(y->dt.name.p,
 		    x->dt.name.p, (size_t)x->dt.name.n) != 0)
 			continue;	/* renamed: listed already */
-		if (same_form(x, y)) {
+		if (same_form(x, y) && (pool.jobs[x->job].unread ||
+		    pool.jobs[y->job].unread)) {
+			it = new_item(d, cap, GGUF_CH_TENSOR);
+			it->flags = GGUF_DF_UNREAD;
+			it->unread = (pool.jobs[x->job].unread ? 1 : 0) |
+			    (pool.jobs[y->job].unread ? 2 : 0);
+		} else if (same_form(x, y)) {
 			if (pool.jobs[x->job].hash == pool.jobs[y->job].hash)
 				continue;
 			it = new_item(d, cap, GGUF_CH_TENSOR);
@@ -1189,6 +1243,10 @@ render_tensor(struct gguf_diff *d, size_t *cap, int64_t idx, struct sb *b)
 	sb_put(b, "~ tensor ", 9);
 	sb_name(b, it->name_a);
 	sb_put(b, ": ", 2);
+	if (it->flags & GGUF_DF_UNREAD)
+		sb_printf(b, "data not compared (past the end of %s)",
+		    it->unread == 3 ? "both files" : it->unread == 1 ?
+		    "file A" : "file B");
 	if (it->flags & GGUF_DF_DATA)
 		sb_printf(b, "data differs (xxh64 %016llx -> %016llx)",
 		    (unsigned long long)it->hash_a,

@@ -50,6 +50,9 @@
 #define GGUF_DF_SHAPE	0x10	/* tensor: dimensions */
 #define GGUF_DF_DATA	0x20	/* tensor: the data (by hash) */
 #define GGUF_DF_RENAMED	0x40	/* tensor: same data under another name */
+/* tensor: data past the end of the file on one side or both (see unread):
+   not compared */
+#define GGUF_DF_UNREAD	0x80
 
 /* One element of an array diff. */
 struct gguf_diff_elem {
@@ -92,6 +95,7 @@ struct gguf_diff_item {
 	uint64_t	 ne_a[GGUF_MAX_DIMS], ne_b[GGUF_MAX_DIMS];
 	uint64_t	 bytes_a, bytes_b;
 	int		 has_hash;	/* hash_a and hash_b are set */
+	unsigned	 unread;	/* DF_UNREAD: 1 A's, 2 B's, 3 both */
 	uint64_t	 hash_a, hash_b;	/* xxh64 (seed 0) of the data */
 	/* header */
 	uint64_t	 old, now;

@@ -132,8 +132,9 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 		return gguf_errf(err, -1, "%s", strerror(errno));
 	d->path = xstrdup(path);
 	d->real = real;
-	d->fd = open(d->real, O_RDONLY | O_CLOEXEC);
-	if (d->fd < 0 || fstat(d->fd, &st) != 0)
+	if ((d->fd = gguf_open_regular(d->real, O_RDONLY, err)) < 0)
+		return -1;
+	if (fstat(d->fd, &st) != 0)
 		return gguf_errf(err, -1, "%s", strerror(errno));
 	d->dev = st.st_dev;
 	d->ino = st.st_ino;

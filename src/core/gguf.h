@@ -242,6 +242,25 @@ struct gguf_file;
  */
 struct gguf_file	*gguf_open(const char *path, struct gguf_err *err);
 /*
+ * Opens path with flags (O_RDONLY, O_WRONLY or O_RDWR; O_CLOEXEC is
+ * added) without ever waiting: a FIFO or a device named like a model is
+ * refused at once, never waited on. The descriptor of a regular file, or
+ * -1 with err set (the system's reason, or "not a regular file") and
+ * errno (EINVAL for a file that is not regular). err may be NULL.
+ */
+int			 gguf_open_regular(const char *path, int flags,
+			    struct gguf_err *err);
+/*
+ * Opens a file of text the user named (a manifest, a script, a value) for
+ * reading: a regular file, or a pipe (standard input, a shell's process
+ * substitution, a FIFO some process writes to), read to its end. A FIFO
+ * that no process has opened to write is refused at once ("a FIFO no
+ * process writes to") rather than waited on, and so is anything else (a
+ * directory, a device). NULL with err set. err may be NULL.
+ */
+FILE			*gguf_open_text(const char *path,
+			    struct gguf_err *err);
+/*
  * The same over an open descriptor, which stays the caller's (it may be
  * closed at once: the mapping does not need it). path is kept for
  * messages and may be NULL.
@@ -360,6 +379,11 @@ const struct gguf_file	*gguf_tensor_file(const struct gguf_file *f,
 const char		*gguf_tensor_path(const struct gguf_file *f,
 			    const struct gguf_tensor *t);
 
+/*
+ * The findings of f: at most 256 are kept, errors first (an error takes
+ * the place of a lesser finding at the cap); when some were left out, a
+ * last one says how many of each level, at the level of the worst.
+ */
 size_t			 gguf_n_warnings(const struct gguf_file *f);
 const struct gguf_warning	*gguf_warning_at(const struct gguf_file *f,
 				    size_t i);

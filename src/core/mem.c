@@ -30,6 +30,9 @@
  *   where head_count_kv is 0, and a KV cache on the others.
  * - A quantized K (V) cache type needs n_embd_head_k (_v) to be a whole
  *   number of its blocks: llama.cpp refuses the context otherwise.
+ *
+ * Every size comes from the file: each product and sum is checked, and
+ * one that does not fit in 64 bits is said to be too large, never wrapped.
  */
 #include "config.h"
 
@@ -39,6 +42,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "internal.h"
 #include "mem.h"
 #include "schema.h"
 #include "xmalloc.h"
@@ -188,12 +192,20 @@ akey_per_layer(struct gguf_doc *d, const char *arch, const char *suffix,
 	}
 	return 1;
 bad:
-	snprintf(why, whylen, "%s.%s is not a number or an array of numbers",
-	    arch, suffix);
+	snprintf(why, whylen, "%s.%s is not a whole number >= 0 or an array "
+	    "of them", arch, suffix);
 	return -1;
 }
 
 /* -------------------------------------------------------------- weights */
+
+/* *acc += x, held at UINT64_MAX rather than wrapped. */
+static void
+sat_add(uint64_t *acc, uint64_t x)
+{
+	if (gguf_add_ok(*acc, x, acc) != 0)
+		*acc = UINT64_MAX;
+}
 
 static void
 add_type(struct gguf_mem_model *m, uint32_t type, uint64_t bytes)
@@ -212,7 +224,7 @@ add_type(struct gguf_mem_model *m, uint32_t type, uint64_t bytes)
 		m->n_types++;
 	}
 	m->types[i].count++;
-	m->types[i].bytes += bytes;
+	sat_add(&m->types[i].bytes, bytes);
 }
 
 static int
@@ -238,15 +250,15 @@ weights(struct gguf_mem_model *m, struct gguf_doc *d)
 		if (t.nbytes == 0 && t.t != NULL &&
 		    (t.t->flags & GGUF_TENSOR_UNSIZED) && t.type == t.t->type)
 			m->unsized++;
-		m->weights += t.nbytes;
+		sat_add(&m->weights, t.nbytes);
 		add_type(m, t.type, t.nbytes);
 		l = gguf_tensor_block(&t.name);
 		if (l >= 0 && m->layers != NULL && (uint64_t)l < m->n_layer) {
-			m->layers[l].weights += t.nbytes;
+			sat_add(&m->layers[l].weights, t.nbytes);
 			m->layers[l].n_weights++;
-			m->in_layers += t.nbytes;
+			sat_add(&m->in_layers, t.nbytes);
 		} else {
-			m->kept += t.nbytes;
+			sat_add(&m->kept, t.nbytes);
 			m->n_kept++;
 		}
 	}
@@ -316,7 +328,7 @@ static int
 ssm_rows(struct gguf_mem_model *m, struct gguf_doc *d, uint64_t *r,
     uint64_t *st)
 {
-	uint64_t	conv, inner, state, group = 0;
+	uint64_t	conv, inner, state, group = 0, x;
 
 	if (!akey_u64(d, m->arch, "ssm.conv_kernel", &conv) || conv == 0 ||
 	    !akey_u64(d, m->arch, "ssm.inner_size", &inner) ||
@@ -324,8 +336,14 @@ ssm_rows(struct gguf_mem_model *m, struct gguf_doc *d, uint64_t *r,
 		return not_modelled(m, "%s: no ssm.conv_kernel, "
 		    "ssm.inner_size or ssm.state_size", m->arch);
 	akey_u64(d, m->arch, "ssm.group_count", &group);
-	*r = (conv - 1) * (inner + 2 * group * state);
-	*st = state * inner;
+	/* (conv - 1) * (inner + 2 * group * state), state * inner */
+	if (gguf_mul_ok(group, state, &x) != 0 || gguf_mul_ok(x, 2, &x) != 0 ||
+	    gguf_add_ok(x, inner, &x) != 0 ||
+	    gguf_mul_ok(conv - 1, x, r) != 0 ||
+	    gguf_mul_ok(state, inner, st) != 0)
+		return not_modelled(m, "%s: the recurrent state is too large "
+		    "(ssm.inner_size, ssm.state_size, ssm.group_count give "
+		    "over 2^64 elements)", m->arch);
 	return 0;
 }
 
@@ -402,8 +420,14 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 		m->layers[i].kind = GGUF_MEM_FULL;
 		m->layers[i].head_k = hk;
 		m->layers[i].head_v = hv;
-		m->layers[i].k = hk * head_kv[i];
-		m->layers[i].v = r->mla ? 0 : hv * head_kv[i];
+		if (gguf_mul_ok(hk, head_kv[i], &m->layers[i].k) != 0 ||
+		    gguf_mul_ok(r->mla ? 0 : hv, head_kv[i],
+		    &m->layers[i].v) != 0) {
+			not_modelled(m, "%s: layer %u's K or V row is too "
+			    "large (key_length, value_length, head_count_kv "
+			    "give over 2^64 elements)", m->arch, i);
+			goto out;
+		}
 		if (head_kv[i] == 0 && r->fam == FAM_HYBRID) {
 			m->layers[i].kind = GGUF_MEM_RECURRENT;
 			if (ssm_rows(m, d, &m->layers[i].k,
@@ -473,10 +497,20 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		not_modelled(m, "%s: no block_count (1 to 512)", m->arch);
 		return;
 	}
-	m->modelled = 1;
+	/* Modelled only once every key has been read: a bad one says why. */
 	if ((r->fam == FAM_RECURRENT ? recurrent(m, d) :
-	    attention(m, d, r)) != 0)
+	    attention(m, d, r)) != 0) {
+		m->modelled = 0;
+		m->n_swa = 0;
+		m->mla = 0;
+		for (i = 0; i < m->n_layer; i++) {
+			m->layers[i].kind = GGUF_MEM_NONE;
+			m->layers[i].k = m->layers[i].v = 0;
+			m->layers[i].head_k = m->layers[i].head_v = 0;
+		}
 		return;
+	}
+	m->modelled = 1;
 	m->how = r->how;
 }
 
@@ -489,16 +523,27 @@ gguf_mem_model_free(struct gguf_mem_model *m)
 }
 
 /* Bytes of rows of n elements of type, count of them; -1 if n is not
-   whole blocks. */
+   whole blocks, -2 if the bytes do not fit in 64 bits. */
 static int
 rows(uint32_t type, uint64_t n, uint64_t count, uint64_t *out)
 {
 	const struct gguf_type_info	*ti = gguf_ttype(type);
+	uint64_t			 x;
 
 	if (ti == NULL || ti->blck == 0 || n % ti->blck != 0)
 		return -1;
-	*out = n / ti->blck * ti->bytes * count;
+	if (gguf_mul_ok(n / ti->blck, ti->bytes, &x) != 0 ||
+	    gguf_mul_ok(x, count, out) != 0)
+		return -2;
 	return 0;
+}
+
+static int
+too_large(struct gguf_mem_need *n)
+{
+	snprintf(n->refused, sizeof n->refused, "the cache is too large: "
+	    "over 2^64 bytes");
+	return -1;
 }
 
 static int
@@ -514,38 +559,49 @@ refuse(struct gguf_mem_need *n, const char *which, uint32_t type,
 	return -1;
 }
 
-void
+int
 gguf_mem_layer_bytes(const struct gguf_mem_model *m,
     const struct gguf_mem_opts *o, const struct gguf_mem_need *n, uint32_t il,
     uint64_t *k, uint64_t *v)
 {
 	const struct gguf_mem_layer	*l = &m->layers[il];
-	uint64_t			 cells;
+	uint64_t			 cells, seq4 = (uint64_t)o->n_seq * 4;
+	int				 rk, rv;
 
 	*k = *v = 0;
 	switch (l->kind) {
 	case GGUF_MEM_FULL:
 	case GGUF_MEM_SWA:
+		/* At most 2^32 cells a stream, 256 streams: no overflow. */
 		cells = (l->kind == GGUF_MEM_FULL ? n->cells : n->cells_swa) *
 		    n->streams;
-		if (rows(o->type_k, l->k, cells, k) != 0 ||
-		    rows(o->type_v, l->v, cells, v) != 0)
+		rk = rows(o->type_k, l->k, cells, k);
+		rv = rows(o->type_v, l->v, cells, v);
+		if (rk == -2 || rv == -2) {
+			*k = *v = 0;
+			return -1;
+		}
+		if (rk != 0 || rv != 0)
 			*k = *v = 0;
 		break;
 	case GGUF_MEM_RECURRENT:
-		*k = l->k * 4 * o->n_seq;
-		*v = l->v * 4 * o->n_seq;
+		if (gguf_mul_ok(l->k, seq4, k) != 0 ||
+		    gguf_mul_ok(l->v, seq4, v) != 0) {
+			*k = *v = 0;
+			return -1;
+		}
 		break;
 	case GGUF_MEM_NONE:
 		break;
 	}
+	return 0;
 }
 
 int
 gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
     struct gguf_mem_need *n)
 {
-	uint64_t	ctx, cells, swa, ub, k, v;
+	uint64_t	ctx, cells, swa, ub, k, v, *sk, *sv;
 	uint32_t	i, seq;
 	int		any_attn = 0;
 
@@ -582,7 +638,9 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 	n->n_ctx = cells * n->streams;
 	n->cells = cells;
 	ub = o->n_ubatch < ctx ? o->n_ubatch : ctx;
-	swa = PAD256(m->n_swa * (o->unified ? seq : 1) + ub);
+	/* A window of more than 2^32 tokens holds the context anyway. */
+	swa = m->n_swa > UINT32_MAX ? cells :
+	    PAD256(m->n_swa * (o->unified ? seq : 1) + ub);
 	n->cells_swa = o->swa_full || swa > cells ? cells : swa;
 	if (m->mla && o->type_k != o->type_v) {
 		snprintf(n->refused, sizeof n->refused, "llama.cpp refuses "
@@ -600,32 +658,44 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 			if (l->v != 0 && rows(o->type_v, l->head_v, 1, &v) != 0)
 				return refuse(n, "V", o->type_v, l->head_v);
 		}
-		gguf_mem_layer_bytes(m, o, n, i, &k, &v);
+		if (gguf_mem_layer_bytes(m, o, n, i, &k, &v) != 0)
+			return too_large(n);
 		switch (l->kind) {
 		case GGUF_MEM_FULL:
 			n->n_full++;
-			n->k += k;
-			n->v += v;
+			sk = &n->k;
+			sv = &n->v;
 			break;
 		case GGUF_MEM_SWA:
 			n->n_swa++;
-			n->k_swa += k;
-			n->v_swa += v;
+			sk = &n->k_swa;
+			sv = &n->v_swa;
 			break;
 		case GGUF_MEM_RECURRENT:
 			n->n_rec++;
-			n->r += k;
-			n->s += v;
+			sk = &n->r;
+			sv = &n->s;
 			break;
-		case GGUF_MEM_NONE:
-			break;
+		default:
+			continue;
 		}
+		if (gguf_add_ok(*sk, k, sk) != 0 ||
+		    gguf_add_ok(*sv, v, sv) != 0)
+			return too_large(n);
 	}
 	if (!any_attn)
 		n->cells = n->cells_swa = 0;
 	if (n->n_swa == 0)
 		n->cells_swa = 0;
-	n->total = n->k + n->v + n->k_swa + n->v_swa + n->r + n->s;
+	/* The total, and the total with the weights, both fit. */
+	if (gguf_add_ok(n->k, n->v, &n->total) != 0 ||
+	    gguf_add_ok(n->total, n->k_swa, &n->total) != 0 ||
+	    gguf_add_ok(n->total, n->v_swa, &n->total) != 0 ||
+	    gguf_add_ok(n->total, n->r, &n->total) != 0 ||
+	    gguf_add_ok(n->total, n->s, &n->total) != 0 ||
+	    m->weights == UINT64_MAX ||
+	    gguf_add_ok(n->total, m->weights, &k) != 0)
+		return too_large(n);
 	return 0;
 }
 

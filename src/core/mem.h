@@ -107,7 +107,10 @@ struct gguf_mem_need {
 	char		 refused[200];	/* llama.cpp refuses: why ("" if not) */
 };
 
-/* Fills m from d's current keys and live tensors. Never fails; see modelled. */
+/* Fills m from d's current keys and live tensors. Never fails; see
+   modelled: set only when every key the cache needs was read, else why
+   says what is missing, wrong or too large. Sums of bytes of weights are
+   held at UINT64_MAX rather than wrapped. */
 void	gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d);
 void	gguf_mem_model_free(struct gguf_mem_model *m);
 
@@ -127,15 +130,18 @@ const char *gguf_mem_cache_types(void);
  * The cache at o. 0 on success; -1 with n->refused set when llama.cpp
  * would refuse to create the context (a quantized cache type whose block
  * does not divide the head size, K and V types that differ under latent
- * attention, too many sequences, no context), or when
- * m is not modelled (n->refused = m->why).
+ * attention, too many sequences, no context), when the cache, or the
+ * cache with the weights, is too large for 64 bits, or when m is not
+ * modelled (n->refused = m->why). On success n->total + m->weights does
+ * not overflow.
  */
 int	gguf_mem_need(const struct gguf_mem_model *m,
 	    const struct gguf_mem_opts *o, struct gguf_mem_need *n);
 
 /* The bytes of layer il's K (or R) and V (or S) in the cache n (from
-   gguf_mem_need with the same m and o). */
-void	gguf_mem_layer_bytes(const struct gguf_mem_model *m,
+   gguf_mem_need with the same m and o). 0; -1 (both 0) if too large for
+   64 bits, which gguf_mem_need having succeeded rules out. */
+int	gguf_mem_layer_bytes(const struct gguf_mem_model *m,
 	    const struct gguf_mem_opts *o, const struct gguf_mem_need *n,
 	    uint32_t il, uint64_t *k, uint64_t *v);
 

@@ -73,7 +73,10 @@ struct gguf_file {
 
 	struct gguf_warning	*warn;
 	size_t			 n_warn;
+	size_t			 n_warn_errors;	/* errors kept */
 	size_t			 n_dropped[3];	/* past the cap, by level */
+	struct gguf_warning	 dropped;	/* one more saying so */
+	char			 dropped_msg[160];
 
 	/*
 	 * A split model joined as one (gguf_join): the metadata is the first
@@ -87,7 +90,7 @@ struct gguf_file {
 
 /* ---------------------------------------------------------------- warnings */
 
-static void warnf(struct gguf_file *, int, uint64_t, const char *, ...)
+static int warnf(struct gguf_file *, int, uint64_t, const char *, ...)
     __attribute__((format(printf, 4, 5)));
 
 static void
@@ -99,45 +102,83 @@ store_warning(struct gguf_file *f, int level, uint64_t off, const char *msg)
 	f->warn[f->n_warn].msg = xstrdup(msg);
 	f->warn[f->n_warn].file = NULL;
 	f->n_warn++;
+	if (level == GGUF_W_ERROR)
+		f->n_warn_errors++;
 }
 
+static int
+drop_level(int level)
+{
+	return level >= GGUF_W_NOTE && level <= GGUF_W_ERROR ? level :
+	    GGUF_W_ERROR;
+}
+
+/*
+ * The finding after the kept ones that says how many were left out, at
+ * the level of the worst of them, so that an error past the cap still
+ * counts; kept up to date as findings are left out.
+ */
 static void
+count_dropped(struct gguf_file *f, int level, size_t n)
+{
+	size_t	*d = f->n_dropped;
+
+	if (n == 0)
+		return;
+	d[drop_level(level)] += n;
+	snprintf(f->dropped_msg, sizeof f->dropped_msg, "(%zu more findings "
+	    "not shown: %zu errors, %zu warnings, %zu notes)",
+	    d[GGUF_W_ERROR] + d[GGUF_W_WARN] + d[GGUF_W_NOTE],
+	    d[GGUF_W_ERROR], d[GGUF_W_WARN], d[GGUF_W_NOTE]);
+	f->dropped.off = 0;
+	f->dropped.level = d[GGUF_W_ERROR] > 0 ? GGUF_W_ERROR :
+	    d[GGUF_W_WARN] > 0 ? GGUF_W_WARN : GGUF_W_NOTE;
+	f->dropped.msg = f->dropped_msg;
+	f->dropped.file = NULL;
+}
+
+/*
+ * At the cap, an error takes the place of the last finding that is not
+ * one (which is then counted as left out): the findings kept are the
+ * errors first, and a cap never hides an error while it holds a lesser
+ * finding. 0 if there is room now, -1 if not.
+ */
+static int
+make_room(struct gguf_file *f, int level)
+{
+	size_t	i;
+
+	if (f->n_warn < MAX_WARNINGS)
+		return 0;
+	if (level != GGUF_W_ERROR || f->n_warn_errors == f->n_warn)
+		return -1;
+	for (i = f->n_warn; i-- > 0; )
+		if (f->warn[i].level != GGUF_W_ERROR)
+			break;
+	count_dropped(f, f->warn[i].level, 1);
+	free(f->warn[i].msg);
+	memmove(&f->warn[i], &f->warn[i + 1],
+	    (f->n_warn - i - 1) * sizeof *f->warn);
+	f->n_warn--;
+	return 0;
+}
+
+/* A finding: 1 if kept (the last of f->warn), 0 if left out. */
+static int
 warnf(struct gguf_file *f, int level, uint64_t off, const char *fmt, ...)
 {
 	va_list	ap;
 	char	buf[512];
 
-	if (f->n_warn >= MAX_WARNINGS) {
-		f->n_dropped[level >= GGUF_W_NOTE && level <= GGUF_W_ERROR ?
-		    level : GGUF_W_ERROR]++;
-		return;
+	if (make_room(f, level) != 0) {
+		count_dropped(f, level, 1);
+		return 0;
 	}
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	store_warning(f, level, off, buf);
-}
-
-/*
- * After the cap: one more entry that says how many were left out, at the
- * level of the worst of them, so that an error past the cap still counts.
- */
-static void
-warn_dropped(struct gguf_file *f)
-{
-	char	buf[160];
-	size_t	n = f->n_dropped[GGUF_W_ERROR] + f->n_dropped[GGUF_W_WARN] +
-		    f->n_dropped[GGUF_W_NOTE];
-	int	level = f->n_dropped[GGUF_W_ERROR] > 0 ? GGUF_W_ERROR :
-		    f->n_dropped[GGUF_W_WARN] > 0 ? GGUF_W_WARN : GGUF_W_NOTE;
-
-	if (n == 0)
-		return;
-	snprintf(buf, sizeof buf, "(%zu more findings not shown: %zu "
-	    "errors, %zu warnings, %zu notes)", n,
-	    f->n_dropped[GGUF_W_ERROR], f->n_dropped[GGUF_W_WARN],
-	    f->n_dropped[GGUF_W_NOTE]);
-	store_warning(f, level, 0, buf);
+	return 1;
 }
 
 static const char *
@@ -753,7 +794,6 @@ parse(struct gguf_file *f, struct gguf_err *err)
 		gguf_close(f);
 		return NULL;
 	}
-	warn_dropped(f);
 	return f;
 }
 
@@ -946,17 +986,108 @@ gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 	return f;
 }
 
+int
+gguf_open_regular(const char *path, int flags, struct gguf_err *err)
+{
+	struct stat	st;
+	int		fd, e;
+
+	/* O_NONBLOCK: a FIFO opens at once instead of waiting for a writer
+	   (or a reader), and no device waits for a carrier. */
+	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		gguf_errf(err, -1, "%s", strerror(e));
+		errno = e;	/* callers tell ENOENT and ELOOP apart */
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		gguf_errf(err, -1, "%s", strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		gguf_errf(err, -1, "not a regular file");
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		e = errno;
+		gguf_errf(err, -1, "%s", strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+FILE *
+gguf_open_text(const char *path, struct gguf_err *err)
+{
+	struct stat	 st;
+	FILE		*fp;
+	ssize_t		 n;
+	char		 c;
+	int		 fd, e;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		gguf_errf(err, -1, "not a regular file or a pipe");
+		goto fail;
+	}
+	/*
+	 * A pipe: one byte read without waiting tells a writer that has
+	 * nothing to say yet (EAGAIN: then wait for it) from none at all
+	 * (end of file at once: a FIFO no one writes to, which would
+	 * otherwise be waited for forever).
+	 */
+	n = -1;
+	if (S_ISFIFO(st.st_mode)) {
+		while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+			;
+		if (n < 0 && errno != EAGAIN) {
+			gguf_errf(err, -1, "%s", strerror(errno));
+			goto fail;
+		}
+		if (n == 0) {
+			gguf_errf(err, -1, "a FIFO no process writes to");
+			goto fail;
+		}
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+	    (fp = fdopen(fd, "r")) == NULL) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		goto fail;
+	}
+	if (n == 1)
+		ungetc((unsigned char)c, fp);
+	return fp;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
 struct gguf_file *
 gguf_open(const char *path, struct gguf_err *err)
 {
 	struct gguf_file	*f;
 	int			 fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		gguf_errf(err, -1, "%s", strerror(errno));
+	if ((fd = gguf_open_regular(path, O_RDONLY, err)) < 0)
 		return NULL;
-	}
 	f = gguf_open_fd(fd, path, err);
 	close(fd);		/* the file keeps its own descriptor */
 	return f;
@@ -1114,11 +1245,11 @@ gguf_file_warn(struct gguf_file *f, int level, uint64_t off, const char *msg)
 	gguf_file_warn_in(f, level, NULL, off, msg);
 }
 
-/* The last warning stored, if it was (not dropped by the cap), is in file. */
+/* The last warning stored, if it was (kept is warnf's), is in file. */
 static void
-warned_in(struct gguf_file *f, size_t before, const char *file)
+warned_in(struct gguf_file *f, int kept, const char *file)
 {
-	if (f->n_warn > before)
+	if (kept)
 		f->warn[f->n_warn - 1].file = file;
 }
 
@@ -1126,10 +1257,7 @@ void
 gguf_file_warn_in(struct gguf_file *f, int level, const char *file,
     uint64_t off, const char *msg)
 {
-	size_t	before = f->n_warn;
-
-	warnf(f, level, off, "%s", msg);
-	warned_in(f, before, file);
+	warned_in(f, warnf(f, level, off, "%s", msg), file);
 }
 
 struct gguf_file *
@@ -1140,7 +1268,8 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 	struct gguf_tensor	*t;
 	uint64_t		 i, total = 0;
 	int64_t			 dup;
-	size_t			 k, w, before;
+	size_t			 k, w;
+	int			 kept;
 	char			 nm[256];
 
 	f->path = xstrdup(path);
@@ -1170,12 +1299,14 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 		if ((s = shards[k]) == NULL)
 			continue;
 		for (w = 0; w < s->n_warn; w++) {
-			before = f->n_warn;
 			/* the file it is in goes with it, not in its text */
-			warnf(f, s->warn[w].level, s->warn[w].off, "%s",
-			    s->warn[w].msg);
-			warned_in(f, before, paths[k]);
+			kept = warnf(f, s->warn[w].level, s->warn[w].off,
+			    "%s", s->warn[w].msg);
+			warned_in(f, kept, paths[k]);
 		}
+		/* What the shard left out, the set leaves out too. */
+		for (w = 0; w < 3; w++)
+			count_dropped(f, (int)w, s->n_dropped[w]);
 		for (i = 0; i < s->n_tensors; i++) {
 			t = &f->tensors[f->n_tensors];
 			*t = s->tensors[i];
@@ -1184,13 +1315,12 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 			dup = gguf_nameix_add_hashed(&f->tensor_names,
 			    f->n_tensors, s->thash[i]);
 			if (dup >= 0 && f->tensors[dup].shard != k) {
-				before = f->n_warn;
-				warnf(f, GGUF_W_ERROR, t->off, "tensor "
+				kept = warnf(f, GGUF_W_ERROR, t->off, "tensor "
 				    "\"%s\" is in %s too (llama.cpp refuses "
 				    "a tensor name twice)",
 				    pname(&t->name, nm, sizeof nm),
 				    base_name(paths[f->tensors[dup].shard]));
-				warned_in(f, before, paths[k]);
+				warned_in(f, kept, paths[k]);
 			}
 			f->n_tensors++;
 		}
@@ -1406,11 +1536,13 @@ gguf_file_guard(const struct gguf_file *f, int (*fn)(void *), void *arg,
 size_t
 gguf_n_warnings(const struct gguf_file *f)
 {
-	return f->n_warn;
+	return f->n_warn + (f->dropped.msg != NULL);
 }
 
 const struct gguf_warning *
 gguf_warning_at(const struct gguf_file *f, size_t i)
 {
+	if (i == f->n_warn && f->dropped.msg != NULL)
+		return &f->dropped;
 	return i < f->n_warn ? &f->warn[i] : NULL;
 }

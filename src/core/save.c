@@ -339,8 +339,7 @@ gguf_save_holder(const char *path)
 	real = gguf_resolve(path);
 	lock_path(real, lp, sizeof lp);
 	free(real);
-	if ((fd = open(lp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC)) < 0)
+	if ((fd = gguf_open_regular(lp, O_RDONLY | O_NOFOLLOW, NULL)) < 0)
 		return 0;
 	/* A lock not ours says nothing: taking it is refused, saying why. */
 	if (fstat(fd, &st) != 0 || gguf_not_ours(&st, why, sizeof why) !=
@@ -971,8 +970,10 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 		rc = 0;			/* nothing to write */
 		goto out;
 	}
-	fd = open(d->real, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0) {
+	fd = gguf_open_regular(d->real, O_WRONLY, err);
+	if (fd < 0)
+		goto out;
+	if (fstat(fd, &st) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
 		goto out;
 	}
@@ -1141,7 +1142,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 		free(real);
 		return rc;
 	}
-	jfd = open(jpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	jfd = gguf_open_regular(jpath, O_RDONLY | O_NOFOLLOW, NULL);
 	if (jfd < 0) {
 		if (errno == ENOENT)
 			rc = 0;
@@ -1151,6 +1152,7 @@ gguf_recover(const char *path, struct gguf_err *err)
 			    "(remove it if it is not yours)");
 		else
 			gguf_errf(err, -1, "cannot open the journal: %s",
+			    errno == EINVAL ? "not a regular file" :
 			    strerror(errno));
 		goto out;
 	}
@@ -1192,8 +1194,10 @@ gguf_recover(const char *path, struct gguf_err *err)
 		rc = 2;
 		goto out;
 	}
-	mfd = open(real, O_RDWR | O_CLOEXEC);
-	if (mfd < 0 || fstat(mfd, &mst) != 0) {
+	mfd = gguf_open_regular(real, O_RDWR, err);
+	if (mfd < 0)
+		goto out;
+	if (fstat(mfd, &mst) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
 		goto out;
 	}

@@ -255,6 +255,54 @@ check_set(struct gguf_file *f, struct gguf_file **sh, char **paths,
 
 /* ------------------------------------------------------------------- open */
 
+/*
+ * The shards that are not there, said once: one shard by its name, more
+ * as their number and their runs ("2 to 7, 9, 12 to 65535"), the list
+ * cut short past a line's worth.
+ */
+#define MISSING(k)	(sh[k] == NULL && why[k] == NULL)
+
+static void
+say_missing(struct gguf_file *f, struct gguf_file **sh, char **why,
+    char **paths, unsigned count, unsigned n_missing)
+{
+	char		 runs[200], num[32];
+	size_t		 len = 0;
+	unsigned	 k, a;
+	int		 w;
+
+	if (n_missing == 1) {
+		for (k = 1; !MISSING(k); k++)
+			;
+		finding(f, GGUF_W_ERROR, -1, paths[k], "missing: shard %u of "
+		    "%u of the set (no such file)", k + 1, count);
+		return;
+	}
+	runs[0] = '\0';
+	for (k = 1; k < count; k++) {
+		if (!MISSING(k))
+			continue;
+		/* k is the first of a run of missing shards */
+		for (a = k; k + 1 < count && MISSING(k + 1); k++)
+			;
+		if (a == k)
+			snprintf(num, sizeof num, "%u", a + 1);
+		else
+			snprintf(num, sizeof num, "%u to %u", a + 1, k + 1);
+		if (len + strlen(num) + 8 >= sizeof runs) {
+			snprintf(runs + len, sizeof runs - len, ", ...");
+			break;
+		}
+		w = snprintf(runs + len, sizeof runs - len, "%s%s",
+		    len > 0 ? ", " : "", num);
+		len += (size_t)w;
+	}
+	finding(f, GGUF_W_ERROR, -1, paths[0], "missing: %u shards of %u of "
+	    "the set (no such file): %s", n_missing, count, runs);
+}
+
+#undef MISSING
+
 static struct gguf_file *
 open_alone(const char *path, int named, struct gguf_err *err)
 {
@@ -281,7 +329,7 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 	struct gguf_err		 e;
 	char			**paths, **why, text[400];
 	size_t			 plen;
-	unsigned		 no, count, k;
+	unsigned		 no, count, k, n_missing = 0;
 	int64_t			 v, off;
 	int			 missing;
 
@@ -323,8 +371,7 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 			continue;
 		missing = !e.has_off && strcmp(e.msg, strerror(ENOENT)) == 0;
 		if (missing)
-			snprintf(text, sizeof text, "missing: shard %u of %u of "
-			    "the set (no such file)", k + 1, count);
+			n_missing++;
 		else if (e.has_off && e.off == 0)	/* not GGUF at all */
 			snprintf(text, sizeof text, "%.380s", e.msg);
 		else
@@ -336,9 +383,11 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 			free(why);
 			goto fail;
 		}
-		why[k] = xstrdup(text);
+		why[k] = missing ? NULL : xstrdup(text);
 	}
 	f = gguf_join(path, sh, paths, count);
+	if (n_missing > 0)
+		say_missing(f, sh, why, paths, count, n_missing);
 	for (k = 1; k < count; k++)
 		if (why[k] != NULL) {
 			finding(f, GGUF_W_ERROR, -1, paths[k], "%s", why[k]);

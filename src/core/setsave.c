@@ -530,7 +530,7 @@ gguf_set_journal_is(const char *jpath)
 	int	fd, r;
 	ssize_t	n;
 
-	fd = open(jpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = gguf_open_regular(jpath, O_RDONLY | O_NOFOLLOW, NULL);
 
 	if (fd < 0)
 		return 0;
@@ -627,8 +627,8 @@ journal_read(const char *jpath, struct entry **out, uint64_t *nout,
 
 	*out = NULL;
 	*nout = 0;
-	if ((fd = open(jpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC)) < 0 || fstat(fd, &st) != 0) {
+	if ((fd = gguf_open_regular(jpath, O_RDONLY | O_NOFOLLOW, NULL)) < 0 ||
+	    fstat(fd, &st) != 0) {
 		if (fd >= 0)
 			close(fd);
 		if (errno == ELOOP)
@@ -636,7 +636,7 @@ journal_read(const char *jpath, struct entry **out, uint64_t *nout,
 			    "symbolic link: not trusted, nothing was touched "
 			    "(remove it if it is not yours)");
 		return gguf_errf(err, -1, "cannot open the set's journal: %s",
-		    strerror(errno));
+		    errno == EINVAL ? "not a regular file" : strerror(errno));
 	}
 	if (gguf_not_ours(&st, whose, sizeof whose) != NULL) {
 		close(fd);

@@ -79,6 +79,12 @@ app_doc(struct app *a)
 	return a->doc;
 }
 
+unsigned
+app_open_flags(struct app *a)
+{
+	return a->open_flags;
+}
+
 struct gguf_doc *
 app_doc_edit(struct app *a)
 {

@@ -133,12 +133,17 @@ rescue_write(struct app *a, const char *why)
 static int
 is_for(const char *path, const char *real)
 {
-	FILE	*fp = fopen(path, "r");
+	FILE	*fp;
 	char	 line[PATH_MAX * 4 + 16], *q;
-	int	 i, yes = 0;
+	int	 i, yes = 0, fd;
 
-	if (fp == NULL)
+	/* Never a FIFO planted there: the browser would wait on it. */
+	if ((fd = gguf_open_regular(path, O_RDONLY, NULL)) < 0)
 		return 0;
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return 0;
+	}
 	q = gguf_str_quote(real, strlen(real));
 	for (i = 0; i < 4 && fgets(line, sizeof line, fp) != NULL; i++) {
 		line[strcspn(line, "\n")] = '\0';

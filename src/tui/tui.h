@@ -467,6 +467,9 @@ struct gguf_doc	*app_doc(struct app *a);
  */
 struct gguf_doc	*app_doc_edit(struct app *a);
 const char	*app_path(struct app *a);
+/* How the file was opened (set.h's GGUF_OPEN_*: a shard alone or its
+   set), for opening another the same way. */
+unsigned	 app_open_flags(struct app *a);
 struct re	*app_search_re(struct app *a);
 
 /*

@@ -21,6 +21,7 @@
 
 #include "tui.h"
 #include "diff.h"
+#include "set.h"
 #include "task.h"
 
 struct dview {
@@ -259,7 +260,11 @@ view_diff_open(struct app *a, const char *other)
 	dv = xcalloc(1, sizeof *dv);
 	dv->app = a;
 	dv->other_path = xstrdup(other);
-	if ((dv->other = gguf_doc_open(other, &err)) == NULL) {
+	/* As `ggufed diff`: a shard stands for its whole set, unless the
+	   browser was asked for shards alone (--shard). */
+	if ((dv->other = gguf_doc_open_set(other, (app_open_flags(a) &
+	    GGUF_OPEN_ALONE) ? GGUF_OPEN_ALONE : GGUF_OPEN_STRICT,
+	    &err)) == NULL) {
 		text_escape(p, sizeof p, other, strlen(other), 60);
 		gguf_err_text(&err, s, sizeof s);
 		app_msg(a, 1, "%s: %s", p, s);

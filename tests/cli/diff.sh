@@ -272,9 +272,13 @@ run "$a"; [ $rc -eq 2 ]; ok $? "one file: usage error, exit 2"
 run "$a" "$a" "$a"; [ $rc -eq 2 ]; ok $? "three files: exit 2"
 run --bogus "$a" "$a"; [ $rc -eq 2 ]; ok $? "an unknown option: exit 2"
 run --json -q "$a" "$a"; [ $rc -eq 2 ]; ok $? "--json with -q: exit 2"
-# A file cut short: its tensor data cannot be hashed.
+# A file cut short: the data it no longer holds is not compared (and
+# not said equal); what it holds is.
 head -c 1000000 "$a" >"$scratch/cut.gguf"
-run "$a" "$scratch/cut.gguf"; [ $rc -eq 2 ]; ok $? "a truncated file: exit 2"
+run "$a" "$scratch/cut.gguf"
+[ $rc -eq 1 ] && grep -q '^~ tensor .*: data not compared (past the end of file B)$' "$scratch/out" &&
+    ! grep -q 'token_embd.weight' "$scratch/out"
+ok $? "a truncated file: its missing data not compared, exit 1"
 
 # ------------------------------------------------- the fixtures, if there
 bv="$fx/ggml/big-vocab.gguf"
@@ -322,5 +326,43 @@ if [ -f "$q8" ] && [ -f "$f16" ]; then
 else
 	skip "$(shared_missing fixtures/real/TinyStories-656K-Q8_0.gguf)"
 fi
+
+# Names given twice (a file ggml refuses, but one to compare still): each
+# occurrence pairs with the same occurrence on the other side.
+hc=$scratch/hostile
+mkdir "$hc"
+"$TESTS_BUILDDIR/hostile/gen_hostile" "$hc" >/dev/null ||
+    { echo "Bail out! gen_hostile"; exit 1; }
+for f in key-duplicate tensor-duplicate; do
+	"$GGUFED" diff "$hc/$f.gguf" "$hc/$f.gguf" >"$scratch/out" 2>&1
+	[ $? -eq 0 ] && [ ! -s "$scratch/out" ]
+	ok $? "$f against itself: equal" || sed 's/^/# /' "$scratch/out"
+done
+"$GGUFED" diff "$hc/tensor-duplicate.gguf" "$hc/valid-tiny.gguf" \
+    >"$scratch/out" 2>&1
+[ $? -eq 1 ] && grep -q '^~ tensor w: type F32 -> F16, shape \[8\] -> \[4\]$' "$scratch/out" &&
+    grep -q '^- tensor w: F32 \[8\]$' "$scratch/out" &&
+    grep -q 'tensors: 1 removed, 1 changed$' "$scratch/out"
+ok $? "a tensor named twice against one: the second is removed" ||
+    sed 's/^/# /' "$scratch/out"
+"$GGUFED" diff "$hc/key-duplicate.gguf" "$hc/valid-tiny.gguf" \
+    >"$scratch/out" 2>&1
+[ "$(grep -c 't\.a' "$scratch/out")" -eq 2 ] &&
+    [ "$(grep -c '^- key t\.a: u32 ' "$scratch/out")" -eq 2 ]
+ok $? "a key given twice against none: both removed" ||
+    sed 's/^/# /' "$scratch/out"
+# A tensor whose data lies past the end: the files are compared, that
+# data is not (and so not said equal).
+"$GGUFED" diff "$hc/offset-past-eof.gguf" "$hc/offset-past-eof.gguf" \
+    >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && [ ! -s "$scratch/err" ] &&
+    grep -q '^~ tensor w: data not compared (past the end of both files)$' "$scratch/out"
+ok $? "a tensor past the end, against itself: diffed, its data not compared" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+"$GGUFED" diff --json "$hc/offset-past-eof.gguf" \
+    "$hc/offset-past-eof.gguf" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && "$TESTS_BUILDDIR/tools/jsoncheck" <"$scratch/out" &&
+    grep -q '"data_changed": null' "$scratch/out"
+ok $? "... in JSON, data_changed is null"
 
 done_testing

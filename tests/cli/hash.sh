@@ -223,6 +223,32 @@ ok $? "a --no-layer manifest checks the model line (another name)"
 "$GGUFED" hash -c "$scratch/report" "$scratch/renamed-copy.gguf" >/dev/null
 ok $? "a --check report is a manifest"
 
+# A tensor may be named like a result ("x  -  Ok"): a manifest's names
+# are cut only in a report, where every line ends in a result.
+cp_w "$m" "$scratch/ok.gguf"
+"$GGUFED" rename -i -q "$scratch/ok.gguf" output.weight "x  -  Ok"
+"$GGUFED" hash "$scratch/ok.gguf" >"$scratch/ok.manifest"
+"$GGUFED" hash -c "$scratch/ok.manifest" "$scratch/ok.gguf" \
+    >"$scratch/ok.report"
+[ $? -eq 0 ] && grep -q ':x  -  Ok  -  Ok$' "$scratch/ok.report"
+ok $? "a tensor named 'x  -  Ok': --check of its own manifest is Ok" ||
+    sed 's/^/# /' "$scratch/ok.report" | tail -3
+"$GGUFED" hash -c "$scratch/ok.report" "$scratch/ok.gguf" >/dev/null
+ok $? "... and of that check's report"
+# A line given twice (two manifests concatenated) is matched twice.
+cat "$mf" "$mf" >"$scratch/twice.manifest"
+"$GGUFED" hash -c "$scratch/twice.manifest" "$m" >"$scratch/out"
+[ $? -eq 0 ] && ! grep -q 'not in the file' "$scratch/out"
+ok $? "every line given twice: all Ok, none 'not in the file'" ||
+    tail -2 "$scratch/out" | sed 's/^/# /'
+{ cat "$mf"; sed -n 's/^\(sha256 *\)[0-9a-f]*\(  .*:output.weight\)$/\100\2/p' "$mf"; } \
+    >"$scratch/twice.manifest"
+"$GGUFED" hash -c "$scratch/twice.manifest" "$m" >"$scratch/out"
+[ $? -eq 1 ] && grep -q "^mismatch: $m:output.weight\$" "$scratch/out" &&
+    ! grep -q 'not in the file' "$scratch/out"
+ok $? "a line given twice with two hashes: a mismatch" ||
+    tail -2 "$scratch/out" | sed 's/^/# /'
+
 # Blanks in names: a file name with a space, a tensor name with a space
 # and a tab (printed escaped), one that starts with a space. The name is
 # the rest of the line after "HASH  ", not the next word.
@@ -400,6 +426,29 @@ printf "\\$(printf '%03o' $(( (b + 1) % 256 )))" |
     "mismatch: $sd/s-00003-of-00003.gguf:output.weight, $sd/s-00001-of-00003.gguf"
 ok $? "a byte changed in the last shard: --check names the tensor in its shard"
 cp_w "$scratch/s3.keep" "$sd/s-00003-of-00003.gguf"
+
+# --------------------------------------------------------- big manifests
+# Work linear (n log n) in the manifest's lines: 300,000 lines naming a
+# tensor of the file under as many prefixes, as many under one prefix,
+# as many naming tensors the file does not have, each take a second or
+# two; the quadratic search for the prefix, and the list of names not in
+# the file grown one at a time, took many minutes. The timeout only stops
+# a run that went wrong.
+big() {	# big DESCRIPTION AWK-PROGRAM
+	awk "BEGIN { $2 }" >"$scratch/big.manifest"
+	timeout -s KILL 60 "$GGUFED" hash -c "$scratch/big.manifest" "$m" \
+	    >"$scratch/out" 2>"$scratch/err"
+	st=$?
+	[ $st -eq 1 ] && grep -q '^xxh64  *[0-9a-f]*  .*:token_embd.weight  -  ' "$scratch/out"
+	ok $? "$1 (exit $st)"
+}
+big "300,000 lines under 300,000 prefixes: done at once" \
+    'for (i = 0; i < 300000; i++) printf "xxh64     %016x  p%d:token_embd.weight\n", i, i'
+big "300,000 lines of a tensor under one prefix: done at once" \
+    'for (i = 0; i < 300000; i++) printf "xxh64     %016x  p:token_embd.weight\n", i'
+big "300,000 lines not in the file: done at once" \
+    'for (i = 0; i < 300000; i++) printf "xxh64     %016x  p:t%d\n", i, i;
+     print "xxh64     0000000000000000  p:token_embd.weight"'
 
 # ---------------------------------------------------------------- errors
 one_line() {	# one_line DESCRIPTION WANT-STATUS CMD...: one stderr line

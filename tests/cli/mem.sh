@@ -172,6 +172,84 @@ mem "$scratch/gpt2.gguf" --json
     grep -q '"contexts": \[\]' "$scratch/out"
 ok $? "--json, not modelled: no contexts"
 
+# Per-layer keys that are not one whole number >= 0 a layer: not modelled,
+# said why, no figure, and --json does not crash on it.
+for e in 'del openelm.attention.head_count[0]' \
+    'del openelm.attention.head_count[0:4]' \
+    'set openelm.attention.head_count:arr[i32] [2,-4,4,6]' \
+    'del openelm.attention.head_count_kv[3]' \
+    'del granitehybrid.attention.head_count_kv[0]'; do
+	f=${e#* }; f=${f%%.*}
+	key=${e#* }; key=${key%%[[:]*}
+	"$GGUFED" edit "$m/$f.gguf" -o "$scratch/bad.gguf" -q --force -e "$e"
+	mem "$scratch/bad.gguf"
+	[ $rc -eq 0 ] &&
+	    grep -q "^cache         not modelled: $key " "$scratch/out" &&
+	    ! grep -q '^modelled' "$scratch/out" &&
+	    ! grep -q '^context' "$scratch/out"
+	ok $? "$e: not modelled, said why"
+	mem "$scratch/bad.gguf" --json
+	[ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
+	    grep -q '"modelled": false' "$scratch/out" &&
+	    grep -q "\"why\": \"$key " "$scratch/out" &&
+	    grep -q '"contexts": \[\]' "$scratch/out" &&
+	    ! grep -q '"k_row": [1-9]' "$scratch/out"
+	ok $? "$e: --json says not modelled"
+	mem "$scratch/bad.gguf" --fit 1G
+	[ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
+	    grep -q "^ggufed: $scratch/bad.gguf: --fit: $key " "$scratch/err"
+	ok $? "$e: --fit fails, said why"
+done
+
+# The browser's Summary says the same (script mode).
+"$GGUFED" edit "$m/openelm.gguf" -o "$scratch/bad.gguf" -q --force \
+    -e 'del openelm.attention.head_count[0]'
+printf 'size 120x40\ndump %s\nkeys q\n' "$scratch/mem.txt" >"$scratch/mem.script"
+GGUFED_SCRIPT=$scratch/mem.script HOME=$scratch XDG_STATE_HOME=$scratch/state \
+    "$GGUFED" "$scratch/bad.gguf" 2>/dev/null
+grep -q 'KV cache  *not modelled: openelm.attention.head_count has 3 elements' "$scratch/mem.txt" &&
+    ! grep -q '0 B' "$scratch/mem.txt"
+ok $? "the browser's Memory: not modelled, said why, no 0 B" ||
+    grep -A4 Memory "$scratch/mem.txt" | sed 's/^/# /'
+
+# Sizes past 64 bits are too large, never wrapped.
+"$GGUFED" set "$m/mamba.gguf" mamba.ssm.inner_size:u64 4611686018427387904 \
+    -o "$scratch/big1.gguf" -q --force
+mem "$scratch/big1.gguf"
+[ $rc -eq 0 ] && grep -q '^cache         not modelled: mamba: the recurrent state is too large ' "$scratch/out" &&
+    ! grep -q '0 (0 B)' "$scratch/out"
+ok $? "mamba, ssm.inner_size 2^62: too large, not 0 B"
+"$GGUFED" edit "$m/mamba.gguf" -o "$scratch/big2.gguf" -q \
+    -e 'set mamba.ssm.inner_size 4294967295' \
+    -e 'set mamba.ssm.state_size 4294967295'
+mem "$scratch/big2.gguf"
+[ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
+    [ "$(cat "$scratch/err")" = "ggufed: $scratch/big2.gguf: the cache is too large: over 2^64 bytes" ]
+ok $? "mamba, inner and state 2^32-1: too large, not 64 GiB"
+mem "$scratch/big2.gguf" --fit 1T --json
+[ $rc -eq 1 ] && [ ! -s "$scratch/out" ] && grep -q 'too large' "$scratch/err"
+ok $? "mamba, inner and state 2^32-1: --fit does not say everything fits"
+"$GGUFED" set "$m/llama-gqa.gguf" llama.attention.key_length:u64 \
+    9223372036854775808 -o "$scratch/big3.gguf" -q --force
+mem "$scratch/big3.gguf"
+[ $rc -eq 0 ] && grep -q "^cache         not modelled: llama: layer 0's K or V row is too large " "$scratch/out"
+ok $? "key_length 2^63: a K row too large"
+"$GGUFED" set "$m/llama-gqa.gguf" llama.attention.key_length:u64 \
+    281474976710656 -o "$scratch/big4.gguf" -q --force
+mem "$scratch/big4.gguf" --ctx 5000,100
+[ $rc -eq 0 ] &&
+    grep -q '^5,000        refused: the cache is too large: over 2^64 bytes$' "$scratch/out" &&
+    grep -q '^100  *256  *1,729,382,256,910,270,464 ' "$scratch/out"
+ok $? "key_length 2^48: too large at 5,000, 2^60 + 2^59 bytes at 256 cells"
+mem "$scratch/big4.gguf" --ctx 5000 --fit 1T
+[ $rc -eq 1 ] && grep -q 'too large' "$scratch/err"
+ok $? "key_length 2^48: one context, too large: exit 1"
+"$GGUFED" set "$m/gemma3.gguf" gemma3.attention.sliding_window:u64 \
+    18446744073709551615 -o "$scratch/big5.gguf" -q --force
+mem "$scratch/big5.gguf" --ctx 5000
+grep -q '^5,000  *5,120  *5,120  *9,175,040 ' "$scratch/out"
+ok $? "a window of 2^64-1: every cell, not a wrapped 512"
+
 # Usage and file errors.
 for a in "--ctx x" "--ctx 1,,2" "--ctx 4294967296" "--cache-type-k q4_k" \
     "--parallel 0" "--parallel 257" "--fit 12X" "--fit" "--bogus"; do

@@ -220,4 +220,47 @@ cd "$scratch" || exit 1
 [ "$(summaries "$scratch/v")" -eq 2 ]
 ok $? "a plain file given twice is still reported twice"
 
+# Past the 256 findings kept, errors come first: 300 notes in shard 1 do
+# not hide shard 2's tensor named like one of shard 1's, and the number
+# left out is said.
+mkdir "$scratch/many"
+cd "$scratch/many" || exit 1
+i=0
+while [ $i -lt 300 ]; do
+	echo "set Bad.K$i:u8 1"
+	i=$((i + 1))
+done >keys.ged
+"$GGUFED" edit "$demo" -o many.gguf -q --force -f keys.ged 2>/dev/null &&
+    "$GGUFED" split -q --max-tensors 20 many.gguf m &&
+    "$GGUFED" rename --shard -i -q m-00002-of-00002.gguf \
+    blk.2.attn_q.weight token_embd.weight ||
+    { echo "Bail out! cannot make the set"; exit 1; }
+"$GGUFED" validate m-00001-of-00002.gguf >"$scratch/v" 2>&1
+rc=$?
+[ $rc -eq 1 ] &&
+    grep -q '^m-00002-of-00002.gguf:0x[0-9a-f]*: error: tensor "token_embd.weight" is in m-00001-of-00002.gguf too' "$scratch/v" &&
+    grep -q 'note: ([0-9]* more findings not shown: 0 errors, 0 warnings, [0-9]* notes)$' "$scratch/v"
+ok $? "300 notes in shard 1: shard 2's error still said, exit 1, the rest counted" ||
+    { echo "# exit $rc"; grep -v 'breaks the naming' "$scratch/v" | sed 's/^/# /'; }
+"$GGUFED" validate many.gguf >"$scratch/v" 2>&1
+[ "$(grep -c 'breaks the naming' "$scratch/v")" -eq 256 ] &&
+    grep -q 'note: (44 more findings not shown: 0 errors, 0 warnings, 44 notes)$' "$scratch/v"
+ok $? "300 notes in one file: 256 shown, 44 counted"
+# A set named as 65,535 shards of which one is there: said once.
+"$GGUFED" edit "$demo" -o m-00001-of-65535.gguf -q \
+    -e 'set split.count:u16 65535' -e 'set split.no:u16 0' \
+    -e 'set split.tensors.count:i32 39'
+"$GGUFED" validate m-00001-of-65535.gguf >"$scratch/v" 2>&1
+rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c 'missing' "$scratch/v")" -eq 1 ] &&
+    grep -q 'missing: 65534 shards of 65535 of the set (no such file): 2 to 65535$' "$scratch/v" &&
+    grep -q '^m-00001-of-65535.gguf: 1 error, ' "$scratch/v"
+ok $? "65,534 shards missing: one error says so" ||
+    { echo "# exit $rc"; head -5 "$scratch/v" | sed 's/^/# /'; }
+cp m-00001-of-65535.gguf m-00007-of-65535.gguf
+"$GGUFED" validate m-00001-of-65535.gguf >"$scratch/v" 2>&1
+grep -q 'missing: 65533 shards of 65535 of the set (no such file): 2 to 6, 8 to 65535$' "$scratch/v"
+ok $? "the missing shards as runs"
+cd "$scratch" || exit 1
+
 done_testing

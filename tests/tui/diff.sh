@@ -88,4 +88,21 @@ done
 [ "$(cat "$scratch/status" 2>/dev/null)" = 0 ]
 ok $? "tmux: :q! quits with status 0"
 
+# :diff with a shard compares with its whole set, as `ggufed diff` does:
+# a model and its split copy are equal (script mode).
+mkdir "$scratch/set"
+"$GGUFED" split -q --max-tensors 15 "$scratch/a.gguf" "$scratch/set/m" ||
+    { echo "Bail out! split"; exit 1; }
+"$GGUFED" diff "$scratch/a.gguf" "$scratch/set/m-00001-of-00003.gguf" \
+    >"$scratch/cli"
+cli_rc=$?
+printf 'size 100x24\ntype :diff set/m-00001-of-00003.gguf\nkeys <Enter>\nwait\ndump %s\nkeys q\n' \
+    "$scratch/set.txt" >"$scratch/set.script"
+(cd "$scratch" && GGUFED_SCRIPT=$scratch/set.script "$GGUFED" a.gguf) \
+    2>"$scratch/err"
+[ $? -eq 0 ] && [ $cli_rc -eq 0 ] && [ ! -s "$scratch/cli" ] &&
+    sed -n 2p "$scratch/set.txt" | grep -q '^ no differences *$'
+ok $? ":diff SHARD: the set, equal to the model as ggufed diff says" ||
+    sed 's/^/# /' "$scratch/set.txt" | head -6
+
 done_testing

@@ -183,6 +183,45 @@ main(void)
 		free(s);
 	}
 	{
+		/*
+		 * A file whose keys and tensors are named like the temporary
+		 * names (ggufed.tmp.N, ggufed.tmp1.N): the swap goes through
+		 * names it has not.
+		 */
+		static const char *const e[] = { "mv a b.tmp", "mv b a",
+			"mv b.tmp b", "rename t0 x", "rename t1 t0",
+			"rename x t1", "set ggufed.tmp2.0:u8 1", NULL };
+		struct gguf_doc	*d;
+		struct gguf_err	 err;
+		char		 src2[512], line[64];
+		int		 i, bad = 0;
+
+		tmp("src2.gguf", src2, sizeof src2);
+		if ((d = gguf_doc_open(src, &err)) == NULL)
+			bad = 1;
+		for (i = 0; !bad && i < 40; i++) {
+			snprintf(line, sizeof line, "set ggufed.tmp.%d:u8 1", i);
+			bad |= ex(d, line) < 0;
+			snprintf(line, sizeof line, "set ggufed.tmp1.%d:u8 1",
+			    i);
+			bad |= ex(d, line) < 0;
+		}
+		bad |= ex(d, "rename \"t 2\" ggufed.tmp.1") < 0;
+		ok(!bad && save_as(d, src2) == 0, "a file with keys and a "
+		    "tensor named ggufed.tmp.N");
+		if (d != NULL)
+			gguf_doc_free(d);
+		s = roundtrip(src2, e, "a swap beside names like the "
+		    "temporary ones");
+		ok(s != NULL && strstr(s, "mv a ggufed.tmp3.") != NULL &&
+		    strstr(s, "rename t0 ggufed.tmp1.") != NULL,
+		    "the temporary names are ones neither the file nor the "
+		    "edits have");
+		if (s != NULL && strstr(s, "mv a ggufed.tmp3.") == NULL)
+			diag("script:\n%s", s);
+		free(s);
+	}
+	{
 		static const char *const e[] = {
 			"mv \"odd key:with \\\"colon\\\" and\\ttab\" \"new:k\"",
 			"set \"new:k\" \"tab\\there\"", "mv \"ends]\" \"ends2]\"",
