@@ -42,9 +42,9 @@ struct model {
 	struct gg	 kv;		/* the KV entries, counted */
 	uint64_t	 n_kv;
 	const char	*arch;
-	char		 tname[MAXT][128];
-	uint64_t	 tne[MAXT][3];
-	uint32_t	 tdims[MAXT];
+	char		 tname[MAXT + 1][128];
+	uint64_t	 tne[MAXT + 1][3];
+	uint32_t	 tdims[MAXT + 1];
 	size_t		 nt;
 };
 
@@ -223,27 +223,44 @@ bx(int l, const char *name)
 	return buf;
 }
 
+static int	variants;	/* --check: write each model's variants too */
+
+/*
+ * Writes the model to DIR/FILE. extra: with one more tensor,
+ * "extra.weight", that no architecture loads; reshape: tensor number
+ * reshape (if not -1) with one row more.
+ */
 static int
-m_write(struct model *m, const char *dir, const char *file)
+m_emit(struct model *m, const char *dir, const char *file, int extra,
+    long reshape)
 {
 	struct gg	g;
 	char		path[4096];
-	uint64_t	off = 0, n, j;
-	size_t		i;
+	uint64_t	off = 0, n, j, ne[MAXT][3];
+	size_t		i, nt = m->nt;
 	int		rc;
 
+	memcpy(ne, m->tne, sizeof ne);
+	if (reshape >= 0)
+		ne[reshape][1]++;
+	if (extra) {
+		snprintf(m->tname[nt], sizeof m->tname[nt], "extra.weight");
+		m->tdims[nt] = 1;
+		ne[nt][0] = 8;
+		ne[nt][1] = ne[nt][2] = 1;
+		nt++;
+	}
 	gg_init(&g, 3, 0);
-	gg_header(&g, m->nt, m->n_kv);
+	gg_header(&g, nt, m->n_kv);
 	gg_bytes(&g, m->kv.buf, m->kv.len);
-	for (i = 0; i < m->nt; i++) {
-		gg_tensor(&g, m->tname[i], m->tdims[i], m->tne[i], GG_T_F32,
-		    off);
-		n = m->tne[i][0] * m->tne[i][1] * m->tne[i][2] * 4;
+	for (i = 0; i < nt; i++) {
+		gg_tensor(&g, m->tname[i], m->tdims[i], ne[i], GG_T_F32, off);
+		n = ne[i][0] * ne[i][1] * ne[i][2] * 4;
 		off += (n + 31) / 32 * 32;
 	}
 	gg_pad(&g, 32);
-	for (i = 0; i < m->nt; i++) {
-		n = m->tne[i][0] * m->tne[i][1] * m->tne[i][2];
+	for (i = 0; i < nt; i++) {
+		n = ne[i][0] * ne[i][1] * ne[i][2];
 		for (j = 0; j < n; j++)
 			gg_f32(&g, strstr(m->tname[i], "norm") != NULL ?
 			    1.0f : rnd());
@@ -254,6 +271,42 @@ m_write(struct model *m, const char *dir, const char *file)
 	if (rc != 0)
 		perror(path);
 	gg_free(&g);
+	return rc;
+}
+
+/*
+ * Writes the model to DIR/FILE, and with --check its variants beside it:
+ * FILE less ".gguf" plus "-extra.gguf" (a tensor added) and
+ * "-reshape.gguf" (the first matrix of block 0 given one row more),
+ * printing "MODEL ARCH RESHAPED-TENSOR" for the test.
+ */
+static int
+m_write(struct model *m, const char *dir, const char *file)
+{
+	char		base[256], vfile[300];
+	size_t		i;
+	uint32_t	seed = rng;
+	int		rc;
+
+	/* The variants' values are the model's (the same sequence). */
+	rc = m_emit(m, dir, file, 0, -1);
+	if (variants && rc == 0) {
+		snprintf(base, sizeof base, "%.*s",
+		    (int)(strlen(file) - strlen(".gguf")), file);
+		for (i = 0; i < m->nt; i++)
+			if (strncmp(m->tname[i], "blk.0.", 6) == 0 &&
+			    m->tdims[i] >= 2)
+				break;
+		if (i == m->nt)
+			i = 0;
+		snprintf(vfile, sizeof vfile, "%s-extra.gguf", base);
+		rng = seed;
+		rc |= m_emit(m, dir, vfile, 1, -1);
+		snprintf(vfile, sizeof vfile, "%s-reshape.gguf", base);
+		rng = seed;
+		rc |= m_emit(m, dir, vfile, 0, (long)i);
+		printf("%s %s %s\n", base, m->arch, m->tname[i]);
+	}
 	gg_free(&m->kv);
 	return rc;
 }
@@ -697,8 +750,11 @@ main(int argc, char **argv)
 {
 	int	rc = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_memmodels DIR\n");
+	if (argc == 3 && strcmp(argv[1], "--check") == 0) {
+		variants = 1;
+		argv++;
+	} else if (argc != 2) {
+		fprintf(stderr, "usage: gen_memmodels [--check] DIR\n");
 		return 2;
 	}
 	rc |= llama_gqa(argv[1]);
