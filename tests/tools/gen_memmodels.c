@@ -1,10 +1,12 @@
 /*
- * gen_memmodels.c - writes tiny random-weight models of several
+ * gen_memmodels.c - writes tiny random-weight models of many
  * architectures, with the tensor names and shapes llama.cpp expects of
- * each, so that llama.cpp loads them and the memory it allocates can be
- * set beside what `ggufed mem` computes (tests/interop/mem.sh).
+ * each, so that llama.cpp loads them: the memory it allocates is set
+ * beside what `ggufed mem` computes (tests/interop/mem.sh), and hand
+ * edits of them show whether `ggufed validate` knows when llama.cpp
+ * refuses a model (tests/interop/model_check.sh).
  *
- *	gen_memmodels DIR
+ *	gen_memmodels [--check] DIR
  *
  * writes into DIR:
  *
@@ -23,6 +25,16 @@
  *	cohere2.gguf	sliding window on 3 layers of 4 (window 700)
  *	gpt-oss.gguf	mixture of experts, sliding window on every other
  *			layer (window 128)
+ *	ARCH.gguf	for each architecture of the table dmodels below
+ *			(qwen2moe, qwen3moe, phi2, phi3, gemma, starcoder2,
+ *			gpt2, falcon, stablelm, mpt, bloom, olmo2, granite,
+ *			command-r, internlm2, glm4, bert, gptneox, deepseek,
+ *			llama4): the tensors llama.cpp requires, no more
+ *
+ * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
+ * tensor more ("extra.weight", which no architecture loads), and
+ * NAME-reshape.gguf, whose first matrix of block 0 has one row more; and
+ * one line a model on standard output: "NAME ARCH RESHAPED-TENSOR".
  *
  * Every tensor is F32 with values from a fixed pseudo-random sequence;
  * the vocabulary is a small SentencePiece one (3 specials, 256 byte
@@ -57,16 +69,23 @@ rnd(void)
 	return ((float)(rng >> 8) / 16777216.0f - 0.5f) * 0.1f;
 }
 
+/* A model of ARCH named NAME. */
 static void
-m_init(struct model *m, const char *arch)
+m_init_named(struct model *m, const char *arch, const char *name)
 {
 	memset(m, 0, sizeof *m);
 	gg_init(&m->kv, 3, 0);
 	m->arch = arch;
 	gg_kv_str(&m->kv, "general.architecture", arch);
 	m->n_kv++;
-	gg_kv_str(&m->kv, "general.name", arch);
+	gg_kv_str(&m->kv, "general.name", name);
 	m->n_kv++;
+}
+
+static void
+m_init(struct model *m, const char *arch)
+{
+	m_init_named(m, arch, arch);
 }
 
 /* "{arch}.suffix" */
@@ -745,9 +764,678 @@ gptoss(const char *dir)
 	return m_write(&m, dir, "gpt-oss.gguf");
 }
 
+/*
+ * More architectures, as data: their keys ("{arch}." is put before a name
+ * unless it starts with '='), then their tensors, where a name starting
+ * "blk.%d." stands for one tensor a block. Sizes: embedding 64, 2 blocks, feed-
+ * forward 128, 4 heads of 16 sharing 2 KV heads, and for mixtures of
+ * experts 4 experts (feed-forward 32) of which 1 or 2 are used; the
+ * tensors are those llama.cpp requires of each with these sizes.
+ */
+struct dkey {
+	const char	*name;
+	int		 type;
+	double		 v;
+};
+
+struct dten {
+	const char	*name;
+	uint32_t	 dims;
+	uint64_t	 ne[3];
+};
+
+struct dmodel {
+	const char		*arch;
+	const struct dkey	*keys;
+	const struct dten	*tensors;
+};
+
+static const struct dkey qwen2moe_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "expert_count", GG_U32, 4 },
+	{ "expert_used_count", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten qwen2moe_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 64, 4 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 64, 64, 4 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 64, 4 } },
+	{ "blk.%d.ffn_gate_inp_shexp.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_gate_shexp.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_down_shexp.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up_shexp.weight", 2, { 64, 128, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey qwen3moe_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ "expert_count", GG_U32, 4 },
+	{ "expert_used_count", GG_U32, 2 },
+	{ "expert_feed_forward_length", GG_U32, 32 },
+	{ NULL, 0, 0 }
+};
+static const struct dten qwen3moe_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 16, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 16, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 32, 4 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 64, 4 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 32, 4 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey phi2_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten phi2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1 } },
+	{ "output.bias", 1, { 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey phi3_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten phi3_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 256, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey gemma_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten gemma_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey starcoder2_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten starcoder2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey gpt2_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten gpt2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "position_embd.weight", 2, { 64, 2048, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey falcon_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten falcon_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey stablelm_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten stablelm_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey mpt_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten mpt_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey bloom_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten bloom_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "token_embd_norm.weight", 1, { 64, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 64, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey olmo2_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten olmo2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 32, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 64, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey granite_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ "logit_scale", GG_F32, 1 },
+	{ NULL, 0, 0 }
+};
+static const struct dten granite_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey command_r_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten command_r_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey internlm2_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten internlm2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey glm4_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten glm4_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 256, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 64, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey bert_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ "=tokenizer.ggml.token_type_count", GG_U32, 2 },
+	{ "pooling_type", GG_U32, 1 },
+	{ NULL, 0, 0 }
+};
+static const struct dten bert_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "position_embd.weight", 2, { 64, 2048, 1 } },
+	{ "token_embd_norm.weight", 1, { 64, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_output_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.layer_output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.layer_output_norm.bias", 1, { 64, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey gptneox_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ "use_parallel_residual", GG_BOOL, 1 },
+	{ "rope.dimension_count", GG_U32, 16 },
+	{ NULL, 0, 0 }
+};
+static const struct dten gptneox_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey deepseek_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ "expert_count", GG_U32, 4 },
+	{ "expert_used_count", GG_U32, 2 },
+	{ "leading_dense_block_count", GG_U32, 1 },
+	{ "expert_feed_forward_length", GG_U32, 32 },
+	{ "expert_shared_count", GG_U32, 1 },
+	{ "expert_weights_scale", GG_F32, 1 },
+	{ NULL, 0, 0 }
+};
+static const struct dten deepseek_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.0.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.0.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.0.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.0.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.0.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.0.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 64, 128, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 128, 64, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 64, 128, 1 } },
+	{ "blk.1.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.1.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.1.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.1.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.1.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.1.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 64, 4, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 64, 32, 4 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 64, 4 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 64, 32, 4 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 64, 32, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 64, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 64, 32, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dkey llama4_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 64 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 128 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ "expert_count", GG_U32, 4 },
+	{ "expert_used_count", GG_U32, 1 },
+	{ "expert_feed_forward_length", GG_U32, 32 },
+	{ "interleave_moe_layer_step", GG_U32, 1 },
+	{ NULL, 0, 0 }
+};
+static const struct dten llama4_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 32, 4 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 64, 4 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 32, 4 } },
+	{ "blk.%d.ffn_gate_shexp.weight", 2, { 64, 32, 1 } },
+	{ "blk.%d.ffn_down_shexp.weight", 2, { 32, 64, 1 } },
+	{ "blk.%d.ffn_up_shexp.weight", 2, { 64, 32, 1 } },
+	{ NULL, 0, { 0, 0, 0 } }
+};
+
+static const struct dmodel dmodels[] = {
+	{ "qwen2moe", qwen2moe_keys, qwen2moe_tensors },
+	{ "qwen3moe", qwen3moe_keys, qwen3moe_tensors },
+	{ "phi2", phi2_keys, phi2_tensors },
+	{ "phi3", phi3_keys, phi3_tensors },
+	{ "gemma", gemma_keys, gemma_tensors },
+	{ "starcoder2", starcoder2_keys, starcoder2_tensors },
+	{ "gpt2", gpt2_keys, gpt2_tensors },
+	{ "falcon", falcon_keys, falcon_tensors },
+	{ "stablelm", stablelm_keys, stablelm_tensors },
+	{ "mpt", mpt_keys, mpt_tensors },
+	{ "bloom", bloom_keys, bloom_tensors },
+	{ "olmo2", olmo2_keys, olmo2_tensors },
+	{ "granite", granite_keys, granite_tensors },
+	{ "command-r", command_r_keys, command_r_tensors },
+	{ "internlm2", internlm2_keys, internlm2_tensors },
+	{ "glm4", glm4_keys, glm4_tensors },
+	{ "bert", bert_keys, bert_tensors },
+	{ "gptneox", gptneox_keys, gptneox_tensors },
+	{ "deepseek", deepseek_keys, deepseek_tensors },
+	{ "llama4", llama4_keys, llama4_tensors },
+	{ NULL, NULL, NULL }
+};
+
+static int
+data_model(const char *dir, const struct dmodel *d)
+{
+	struct model		 m;
+	const struct dkey	*k;
+	const struct dten	*t;
+	char			 name[128], file[128];
+	int			 l, n_layer = 0;
+
+	/*
+	 * Not the architecture's name: llama.cpp reads a phi3 vocabulary
+	 * differently when the model's name has "phi3" in it.
+	 */
+	m_init_named(&m, d->arch, "tiny model");
+	for (k = d->keys; k->name != NULL; k++) {
+		if (k->name[0] == '=')
+			snprintf(name, sizeof name, "%s", k->name + 1);
+		else
+			snprintf(name, sizeof name, "%s.%s", d->arch, k->name);
+		if (strcmp(k->name, "block_count") == 0)
+			n_layer = (int)k->v;
+		if (k->type == GG_F32)
+			gg_kv_f32(&m.kv, name, (float)k->v);
+		else if (k->type == GG_BOOL)
+			gg_kv_bool(&m.kv, name, (uint8_t)k->v);
+		else
+			gg_kv_u32(&m.kv, name, (uint32_t)k->v);
+		m.n_kv++;
+	}
+	vocab(&m);
+	for (t = d->tensors; t->name != NULL; t++) {
+		if (strncmp(t->name, "blk.%d.", 7) != 0) {
+			t3(&m, t->name, t->dims, t->ne[0], t->ne[1], t->ne[2]);
+			continue;
+		}
+		for (l = 0; l < n_layer; l++) {
+			snprintf(name, sizeof name, "blk.%d.%s", l,
+			    t->name + 7);
+			t3(&m, name, t->dims, t->ne[0], t->ne[1], t->ne[2]);
+		}
+	}
+	snprintf(file, sizeof file, "%s.gguf", d->arch);
+	return m_write(&m, dir, file);
+}
+
 int
 main(int argc, char **argv)
 {
+	size_t	i;
 	int	rc = 0;
 
 	if (argc == 3 && strcmp(argv[1], "--check") == 0) {
@@ -770,5 +1458,7 @@ main(int argc, char **argv)
 	rc |= mamba2(argv[1]);
 	rc |= cohere2(argv[1]);
 	rc |= gptoss(argv[1]);
+	for (i = 0; dmodels[i].arch != NULL; i++)
+		rc |= data_model(argv[1], &dmodels[i]);
 	return rc != 0;
 }
