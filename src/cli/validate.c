@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "model.h"
 #include "set.h"
 #include "cmd/chat.h"
 
@@ -84,6 +85,33 @@ finding(void *arg, int level, const char *file, int64_t off, const char *msg)
 	printf(": %s: ", gguf_wlevel_name(level));
 	out_msg(stdout, msg);
 	putchar('\n');
+}
+
+struct model_at {
+	struct report		*r;
+	struct gguf_file	*f;
+};
+
+/*
+ * A finding of the model check: at the tensor's info or the key's entry
+ * when it names one that is in the file.
+ */
+static void
+model_finding(void *arg, const struct gguf_mfinding *mf)
+{
+	struct model_at			*m = arg;
+	const struct gguf_tensor	*t;
+	const char			*file = NULL;
+	int64_t				 off = -1, i;
+
+	if (mf->what == GGUF_MF_TENSOR && mf->index >= 0) {
+		t = gguf_tensor_at(m->f, (uint64_t)mf->index);
+		off = (int64_t)t->off;
+		file = gguf_tensor_path(m->f, t);
+	} else if (mf->what == GGUF_MF_KEY && (i = gguf_kv_find(m->f,
+	    mf->name, strlen(mf->name))) >= 0)
+		off = (int64_t)gguf_kv_at(m->f, (uint64_t)i)->off;
+	finding(m->r, mf->level, file, off, mf->msg);
 }
 
 struct lint_at {
@@ -177,6 +205,7 @@ validate_one(const char *path, const struct vopts *o, struct json *j,
 	struct gguf_file		*f;
 	const struct gguf_warning	*w;
 	struct report			 r;
+	struct model_at			 ma;
 	struct gguf_err			 err;
 	size_t				 i;
 	char				 left[400];
@@ -234,6 +263,9 @@ validate_one(const char *path, const struct vopts *o, struct json *j,
 	if (rc != 0)
 		finding(&r, GGUF_W_ERROR, NULL, -1,
 		    "the data checks were cancelled");
+	ma.r = &r;
+	ma.f = f;
+	gguf_model_check_file(f, model_finding, &ma);
 	lint_templates(f, &r);
 	gguf_close(f);
 	summary(&r, 1);

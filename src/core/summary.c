@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "internal.h"
+#include "model.h"
 #include "summary.h"
 
 static struct gguf_val *
@@ -58,6 +59,12 @@ on_finding(void *arg, int level, const char *file, int64_t off,
     const char *msg)
 {
 	add_finding(arg, level, file, off, msg);
+}
+
+static void
+on_model_finding(void *arg, const struct gguf_mfinding *mf)
+{
+	add_finding(arg, mf->level, NULL, -1, mf->msg);
 }
 
 static void
@@ -268,8 +275,14 @@ gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
 		    -1 : (int64_t)w->off, w->msg);
 	}
 	s->n_reader = s->n_findings;
-	if (flags & GGUF_SUM_CHECKS)
-		(void)gguf_check_model(f, NULL, 0, NULL, on_finding, s);
+	if (!(flags & GGUF_SUM_CHECKS))
+		return;
+	(void)gguf_check_model(f, NULL, 0, NULL, on_finding, s);
+	/* Whether llama.cpp loads the model as it will be saved. */
+	if (d != NULL)
+		gguf_model_check(d, on_model_finding, s);
+	else
+		gguf_model_check_file(f, on_model_finding, s);
 }
 
 void

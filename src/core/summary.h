@@ -90,7 +90,8 @@ struct gguf_summary {
 /*
  * Fills s from f. Keys are read from d (f's document, with its edits)
  * when d is not NULL; everything else is f's. With GGUF_SUM_CHECKS the
- * findings include those of gguf_check_model, else only the reader's.
+ * findings include those of gguf_check_model and of the model check
+ * (model.h: of d when given, with its edits), else only the reader's.
  * The summary points into f and d, and is good while they are unchanged.
  */
 void	gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,

@@ -144,7 +144,7 @@ fresh block
 t=blk.2.attn_norm.weight
 "$GGUFED" set -q "$s1" llama.block_count 2 -i
 "$GGUFED" validate "$s1" >"$scratch/v" 2>&1
-off=$(sed -n "s/^$s2:\(0x[0-9a-f]*\): warning: tensor \"$t\" is in block 2 but .*/\1/p" "$scratch/v")
+off=$(sed -n "s/^$s2:\(0x[0-9a-f]*\): error: tensor $t is not used by llama: .*/\1/p" "$scratch/v")
 [ -n "$off" ] && at "$s2" "$off" "$t"
 ok $? "validate: a finding about a tensor of $s2 names it and its offset" ||
     sed 's/^/# /' "$scratch/v"

@@ -1,7 +1,8 @@
 /*
  * gen_validate.c - writes the model `ggufed validate --data` is tested
- * on: well-formed, with the hyper-parameters a llama model needs, and
- * three F32 tensors laid out as ggml lays them out (alignment 32):
+ * on: well-formed, of an architecture the model check does not know (its
+ * tensors are no llama's), with the hyper-parameters every model needs,
+ * and three F32 tensors laid out as ggml lays them out (alignment 32):
  *
  *	blk.0.bad	[4]	1, NaN, +Inf, -Inf
  *	blk.0.zero	[8]	all zeros
@@ -59,7 +60,7 @@ main(int argc, char **argv)
 
 		gg_init(&g, 3, 0);
 		gg_header(&g, 2, 2);
-		gg_kv_str(&g, "general.architecture", "llama");
+		gg_kv_str(&g, "general.architecture", "datatest");
 		gg_kv_u32(&g, "general.quantization_version", 2);
 		gg_tensor(&g, "blk.0.q8", 2, ne2, GG_T_Q8_0, 0);
 		ne = 64;
@@ -104,11 +105,11 @@ main(int argc, char **argv)
 	}
 	gg_init(&g, 3, 0);
 	gg_header(&g, 3, 5);
-	gg_kv_str(&g, "general.architecture", "llama");
+	gg_kv_str(&g, "general.architecture", "datatest");
 	gg_kv_str(&g, "general.name", "validate");
-	gg_kv_u32(&g, "llama.context_length", 16);
-	gg_kv_u32(&g, "llama.embedding_length", 4);
-	gg_kv_u32(&g, "llama.block_count", 1);
+	gg_kv_u32(&g, "datatest.context_length", 16);
+	gg_kv_u32(&g, "datatest.embedding_length", 4);
+	gg_kv_u32(&g, "datatest.block_count", 1);
 	ne = 4;
 	gg_tensor(&g, "blk.0.bad", 1, &ne, GG_T_F32, 0);
 	ne = 8;

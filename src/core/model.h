@@ -1,0 +1,123 @@
+/*
+ * model.h - will llama.cpp load it? The model check.
+ *
+ * What llama.cpp requires of a model, per architecture, is the table
+ * assets/models.tsv (its header describes the format), made C at build
+ * time by build-aux/models2c: the keys it reads and their types, the
+ * tensors it loads (required or optional, per block) with their shapes as
+ * expressions of the hyper-parameters, and the conditions it asserts.
+ *
+ * The check reads a document (doc.h: the file as it will be saved, edits
+ * included; a split set opened as one document is one model) or an opened
+ * file, and reports, per finding, its level (enum gguf_wlevel: an error is
+ * a model llama.cpp refuses to load), the key or tensor it is about and a
+ * one-line message naming what was expected, what was found and the
+ * parameters it came from. Its cost is bounded by the table's rows times
+ * the smaller of the block count and the number of tensors, each step a
+ * hashed lookup: a hostile block count, key or expression cannot make it
+ * loop or overflow.
+ *
+ * Nothing here prints or touches a terminal.
+ */
+#ifndef GGUF_MODEL_H
+#define GGUF_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gguf.h"
+
+struct gguf_doc;
+
+/* One row of models.tsv, as build-aux/models2c writes it. */
+#define GGUF_MR_ARCH	1
+#define GGUF_MR_LET	2
+#define GGUF_MR_KEY	3
+#define GGUF_MR_TENSOR	4
+#define GGUF_MR_NEED	5
+
+struct gguf_mrow {
+	int		 kind;		/* GGUF_MR_* */
+	const char	*name;
+	const char	*value;
+	const char	*when;		/* NULL when the row has none */
+	unsigned	 line;		/* in models.tsv */
+};
+
+extern const struct gguf_mrow	gguf_model_rows[];
+extern const size_t		gguf_model_nrows;
+
+/* What a finding is about. */
+#define GGUF_MF_MODEL	0	/* the model as a whole */
+#define GGUF_MF_KEY	1	/* name is a key */
+#define GGUF_MF_TENSOR	2	/* name is a tensor */
+
+#define GGUF_MF_MAXDEPS	8
+
+struct gguf_mfinding {
+	int		 level;		/* enum gguf_wlevel */
+	int		 what;		/* GGUF_MF_* */
+	const char	*name;		/* the key or tensor, or NULL */
+	int64_t		 index;		/* a tensor's entry index, or -1 */
+	const char	*msg;		/* one line, naming name */
+	/* The keys the finding's expected values were computed from. */
+	const char	*deps[GGUF_MF_MAXDEPS];
+	size_t		 ndeps;
+};
+
+/* Called for each finding; the views are valid during the call only. */
+typedef void	(*gguf_mfinding_fn)(void *arg, const struct gguf_mfinding *f);
+
+/*
+ * Checks the document d (the merged view after its edits) against the
+ * table, calling fn for each finding (fn may be NULL). A document that is
+ * not a model (no tensors, general.type not "model") gets no finding; an
+ * architecture the table does not know gets one note and no guess.
+ * Returns the number of errors.
+ */
+unsigned	gguf_model_check(struct gguf_doc *d, gguf_mfinding_fn fn,
+		    void *arg);
+/* The same for a file (or a set) as opened, without a document. */
+unsigned	gguf_model_check_file(struct gguf_file *f, gguf_mfinding_fn fn,
+		    void *arg);
+
+/*
+ * A short verdict of gguf_model_check for a status line or a prompt: the
+ * counts by level, and the first error's message in first (empty when
+ * there is none).
+ */
+struct gguf_mverdict {
+	unsigned	 count[3];	/* by enum gguf_wlevel */
+	char		 first[256];
+};
+
+void		gguf_model_verdict(struct gguf_doc *d, struct gguf_mverdict *v);
+
+/* Whether the table has a section for architecture arch (n bytes). */
+int		gguf_model_known(const char *arch, size_t n);
+/*
+ * The architectures the table has sections for, in table order (not *):
+ * up to max names into out; returns how many there are.
+ */
+size_t		gguf_model_archs(const char **out, size_t max);
+
+/*
+ * Evaluates the expression expr as the table would for architecture arch
+ * (its lets and those of *; * alone if arch is NULL or not in the table)
+ * over document d (NULL: no key, no tensor), in block il (-1: outside any
+ * block). 0 and *out, or -1 with why set: the expression does not parse
+ * (why begins "syntax:"), or it cannot be evaluated (a key absent or not
+ * a number, a division by zero, an overflow).
+ */
+int		gguf_model_eval(struct gguf_doc *d, const char *arch,
+		    const char *expr, int64_t il, int64_t *out, char *why,
+		    size_t len);
+
+/*
+ * Parses every expression of the table and resolves every name it uses
+ * in each section that sees it: 0, or the number of rows at fault with the
+ * first one's "models.tsv:LINE: what" in why.
+ */
+int		gguf_model_table_verify(char *why, size_t len);
+
+#endif /* GGUF_MODEL_H */
