@@ -111,14 +111,38 @@ cut -d' ' -f1 "$scratch/cases" | xargs "$probe" "$libdir" \
     >"$scratch/verdicts" 2>"$scratch/probe.err" ||
     { echo "Bail out! llama_load failed"; sed 's/^/# /' "$scratch/probe.err"; exit 1; }
 
+# validate's, all in one process too: for each file, its error count
+# and its errors' messages.
+mkdir "$scratch/v"
+cut -d' ' -f1 "$scratch/cases" | xargs "$GGUFED" validate --json \
+    >"$scratch/v.json" 2>/dev/null
+awk -v dir="$scratch/v" '
+	/^    "file": / {
+		f = $0
+		sub(/^    "file": "/, "", f)
+		sub(/",$/, "", f)
+		sub(/.*\//, "", f)
+		printf "" >(dir "/" f ".err")
+	}
+	/"level": "error"/ {
+		m = $0
+		sub(/.*"message": "/, "", m)
+		sub(/"}.*$/, "", m)
+		print m >>(dir "/" f ".err")
+	}
+	/^    "errors": / {
+		n = $2
+		sub(/,/, "", n)
+		print n >(dir "/" f ".n")
+	}' "$scratch/v.json"
+
 agree=0 disagree=0
 while read -r file touched; do
 	case=$(basename "$file" .gguf)
 	verdict=$(grep -F "$file	" "$scratch/verdicts" | cut -f2-)
-	"$GGUFED" validate --json "$file" >"$scratch/v.json" 2>/dev/null
-	errors=$(sed -n 's/^ *"errors": \([0-9]*\),$/\1/p' "$scratch/v.json")
-	grep '"level": "error"' "$scratch/v.json" |
-	    sed 's/.*"message": "\(.*\)"}.*/\1/' >"$scratch/errors"
+	errors=$(cat "$scratch/v/$case.gguf.n" 2>/dev/null)
+	cp "$scratch/v/$case.gguf.err" "$scratch/errors" 2>/dev/null ||
+	    : >"$scratch/errors"
 	case $verdict in
 	ok) refused=0 ;;
 	*) refused=1 ;;
