@@ -158,6 +158,8 @@ static const struct cli_opt template_opts[] = {
 	    "place later (0: none)" }, \
 	{ "--force", "go ahead where a save or a value is " \
 	    "refused (see ggufed(1))" }, \
+	{ "--strict", "save nothing if llama.cpp would refuse the " \
+	    "result (else a warning)" }, \
 	{ "--verify", "after the save, prove each copied tensor's data " \
 	    "unchanged (xxh64)" }, \
 	{ "--shard, --no-set", "a shard of a split model alone, not the " \

@@ -18,6 +18,11 @@
  * names is not there (as `get` does); `rm --if-exists` of a missing key
  * changes nothing and succeeds.
  *
+ * Before saving, the result is checked as llama.cpp would load it
+ * (model.h): what the edits broke (an error the file did not have) is a
+ * warning on standard error, and the save goes on; with --strict, it is
+ * an error and nothing is written (exit 1).
+ *
  * Output: the diff (--dry-run, or -v) and one line saying how the file
  * was saved go to standard output; notes, warnings and errors to standard
  * error. Everything from the file is escaped (out.c).
@@ -33,6 +38,7 @@
 #include "cli.h"
 #include "doc.h"
 #include "hash.h"
+#include "model.h"
 #include "set.h"
 #include "cmd/lang.h"
 #include "cmd/value.h"
@@ -51,6 +57,7 @@ struct opts {
 	int		 inplace;
 	int		 dry;
 	int		 force;
+	int		 strict;	/* refuse what llama.cpp would refuse */
 	int		 verbose;
 	int		 quiet;
 	int		 no_inplace;
@@ -147,9 +154,13 @@ show_arr_diff(FILE *fp, struct gguf_val *o, struct gguf_val *n)
 		fprintf(fp, ": from [%llu] on", (unsigned long long)lim);
 }
 
-/* "- tensor NAME", "> tensor OLD -> NEW", "~ tensor NAME: Q8_0 -> F32". */
+/*
+ * "- tensor NAME", "> tensor OLD -> NEW", "~ tensor NAME: Q8_0 -> F32";
+ * a new name not among those llama.cpp looks for (mn) is marked.
+ */
 static void
-print_tensor_change(FILE *fp, const struct gguf_change *c)
+print_tensor_change(FILE *fp, const struct gguf_change *c,
+    const struct gguf_mnames *mn)
 {
 	char	b1[24], b2[24];
 
@@ -164,6 +175,8 @@ print_tensor_change(FILE *fp, const struct gguf_change *c)
 		out_quoted(fp, c->old_name.p, c->old_name.n);
 		fputs(" -> ", fp);
 		out_quoted(fp, c->new_name.p, c->new_name.n);
+		if (!gguf_mnames_has(mn, c->new_name.p, (size_t)c->new_name.n))
+			fputs("  (llama.cpp will not find it)", fp);
 		fputc('\n', fp);
 	}
 	if (c->flags & GGUF_ED_VALUE) {
@@ -178,16 +191,24 @@ static void
 print_diff(FILE *fp, struct gguf_doc *d)
 {
 	struct gguf_change	*ch;
+	struct gguf_mnames	*mn = NULL;
 	size_t			 n, i;
 
 	n = gguf_doc_diff(d, &ch);
 	if (n == 0)
 		fputs("no changes\n", fp);
+	for (i = 0; i < n; i++)
+		if (ch[i].what == GGUF_CH_TENSOR &&
+		    (ch[i].flags & GGUF_ED_RENAMED) &&
+		    !(ch[i].flags & GGUF_ED_REMOVED)) {
+			mn = gguf_model_names(d);
+			break;
+		}
 	for (i = 0; i < n; i++) {
 		struct gguf_change	*c = &ch[i];
 
 		if (c->what == GGUF_CH_TENSOR) {
-			print_tensor_change(fp, c);
+			print_tensor_change(fp, c, mn);
 			continue;
 		}
 		if (c->flags & GGUF_ED_ADDED) {
@@ -230,6 +251,7 @@ print_diff(FILE *fp, struct gguf_doc *d)
 			fputc('\n', fp);
 		}
 	}
+	gguf_mnames_free(mn);
 	free(ch);
 }
 
@@ -402,6 +424,47 @@ verify(struct gguf_proof *p, const char *path,
 	return bad ? -1 : 0;
 }
 
+struct broke {
+	const char	*path;
+	int		 strict;
+};
+
+static void
+broke_one(void *arg, const struct gguf_mfinding *f)
+{
+	struct broke	*b = arg;
+
+	fprintf(stderr, "%s: ", cli_prog);
+	out_text(stderr, b->path, strlen(b->path));
+	fprintf(stderr, ": %s: llama.cpp would refuse the result: ",
+	    b->strict ? "error" : "warning");
+	out_msg(stderr, f->msg);
+	fputc('\n', stderr);
+}
+
+/*
+ * What the edits broke for llama.cpp, said on standard error: -1 if the
+ * save must not happen (--strict).
+ */
+static int
+check_model(struct gguf_doc *d, const struct opts *o, const char *path)
+{
+	struct broke	b;
+	unsigned	n;
+
+	b.path = path;
+	b.strict = o->strict;
+	n = gguf_model_check_new(d, broke_one, &b);
+	if (n > 0 && o->strict) {
+		fprintf(stderr, "%s: ", cli_prog);
+		out_text(stderr, path, strlen(path));
+		fprintf(stderr, ": not saved (--strict): llama.cpp would "
+		    "refuse the result\n");
+		return -1;
+	}
+	return 0;
+}
+
 static int
 save(struct gguf_doc *d, const struct opts *o)
 {
@@ -448,6 +511,8 @@ save(struct gguf_doc *d, const struct opts *o)
 		cli_file_error(o->path, &err);
 		return EXIT_BADFILE;
 	}
+	if (check_model(d, o, path) != 0)
+		return EXIT_BADFILE;
 	if (o->dry) {
 		print_notices(&info);
 		if (!o->quiet)
@@ -542,6 +607,8 @@ parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
 			o->dry = 1;
 		else if (strcmp(a, "--force") == 0)
 			o->force = 1;
+		else if (strcmp(a, "--strict") == 0)
+			o->strict = 1;
 		else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
 			o->verbose = 1;
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)

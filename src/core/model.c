@@ -32,7 +32,7 @@ enum mop {
 	OP_NUM, OP_LET, OP_IL, OP_NEG, OP_NOT, OP_ADD, OP_SUB, OP_MUL,
 	OP_DIV, OP_MOD, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_AND,
 	OP_OR, OP_COND, OP_KEY, OP_LKEY, OP_LKEY0, OP_HAS, OP_LEN, OP_KEYIS,
-	OP_HAST, OP_MAX, OP_MIN
+	OP_HAST, OP_MAX, OP_MIN, OP_AT
 };
 
 struct mnode {
@@ -56,6 +56,7 @@ static const struct mfunc {
 	{ "len", OP_LEN, 1, 1, 1 },
 	{ "key_is", OP_KEYIS, 2, 2, 2 },
 	{ "has_tensor", OP_HAST, 1, 1, 1 },
+	{ "at", OP_AT, 1, 2, 2 },
 	{ "max", OP_MAX, 0, 2, 2 },
 	{ "min", OP_MIN, 0, 2, 2 },
 };
@@ -273,11 +274,13 @@ p_unary(struct parser *ps)
 		ps->depth--;
 		return p_fail(ps, "nested too deep");
 	}
-	if (p_take(ps, "-"))
-		n = (n = p_unary(ps)) == NULL ? NULL : node_new(OP_NEG, n, NULL);
-	else if (p_take(ps, "!"))
-		n = (n = p_unary(ps)) == NULL ? NULL : node_new(OP_NOT, n, NULL);
-	else if (p_take(ps, "+"))
+	if (p_take(ps, "-")) {
+		if ((n = p_unary(ps)) != NULL)
+			n = node_new(OP_NEG, n, NULL);
+	} else if (p_take(ps, "!")) {
+		if ((n = p_unary(ps)) != NULL)
+			n = node_new(OP_NOT, n, NULL);
+	} else if (p_take(ps, "+"))
 		n = p_unary(ps);
 	else
 		n = p_primary(ps);
@@ -412,7 +415,13 @@ struct crow {
 	struct ktype		 kt[MAX_TYPES];
 	int			 nkt;
 	int			 block;		/* the name has {bid} */
+	int			 can_req;	/* a clause says req */
 	char			 err[200];	/* why it did not compile */
+};
+
+struct clet {
+	const char	*name;
+	size_t		 row;		/* in the section's rows */
 };
 
 struct csect {
@@ -420,6 +429,8 @@ struct csect {
 	int		 base;		/* section index, or -1 */
 	struct crow	**rows;		/* effective rows, lets included */
 	size_t		 nrows;
+	struct clet	*lets;		/* its lets by name, for a search */
+	size_t		 nlets;
 };
 
 static struct crow	*crows;
@@ -446,6 +457,7 @@ compile_when(struct crow *c, const char *w)
 	if (w == NULL) {
 		c->cl[0].req = 1;
 		c->ncl = 1;
+		c->can_req = 1;
 		return;
 	}
 	while (*p != '\0') {
@@ -462,6 +474,7 @@ compile_when(struct crow *c, const char *w)
 			return;
 		}
 		cl = &c->cl[c->ncl++];
+		c->can_req |= n >= 3 && memcmp(p, "req", 3) == 0;
 		if (n == 4 && memcmp(p, "none", 4) == 0)
 			cl->req = -1;
 		else if (n >= 3 && (memcmp(p, "req", 3) == 0 ||
@@ -613,6 +626,24 @@ gather(size_t s, size_t *first, struct crow ***list, size_t *n,
 	}
 }
 
+static int
+let_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct clet *)a)->name,
+	    ((const struct clet *)b)->name);
+}
+
+/* The row of the let name in section s, or SIZE_MAX. */
+static size_t
+let_row(const struct csect *s, const char *name)
+{
+	struct clet	 key, *hit;
+
+	key.name = name;
+	hit = bsearch(&key, s->lets, s->nlets, sizeof *s->lets, let_cmp);
+	return hit == NULL ? SIZE_MAX : hit->row;
+}
+
 static void
 compile_table(void)
 {
@@ -653,6 +684,17 @@ compile_table(void)
 				csects[k].rows[csects[k].nrows++] = list[i];
 		}
 		free(list);
+		csects[k].lets = xcalloc(csects[k].nrows + 1,
+		    sizeof *csects[k].lets);
+		for (i = 0; i < csects[k].nrows; i++) {
+			if (csects[k].rows[i]->r->kind != GGUF_MR_LET)
+				continue;
+			csects[k].lets[csects[k].nlets].name =
+			    csects[k].rows[i]->r->name;
+			csects[k].lets[csects[k].nlets++].row = i;
+		}
+		qsort(csects[k].lets, csects[k].nlets, sizeof *csects[k].lets,
+		    let_cmp);
 	}
 	free(first);
 }
@@ -821,7 +863,11 @@ expand(const struct mctx *x, const char *pat, int64_t il, char *buf,
 	int	w;
 
 	while (*pat != '\0') {
-		if (strncmp(pat, "{arch}", 6) == 0) {
+		if (*pat != '{') {
+			if (o + 1 >= len)
+				return -1;
+			buf[o++] = *pat++;
+		} else if (strncmp(pat, "{arch}", 6) == 0) {
 			n = x->archn;
 			if (o + n >= len)
 				return -1;
@@ -864,13 +910,14 @@ dep(struct mctx *x, const char *key, int kind, int64_t v)
 	x->deps |= 1u << i;
 }
 
-/* An integer value (no bool, float, string or array) in *out. */
+/* An integer value, or a bool as 0 or 1 (no float, string or array). */
 static int
 int_of(const struct gguf_val *v, int64_t *out)
 {
 	switch (v->type) {
 	case GGUF_VT_U8: case GGUF_VT_I8: case GGUF_VT_U16: case GGUF_VT_I16:
 	case GGUF_VT_U32: case GGUF_VT_I32: case GGUF_VT_U64: case GGUF_VT_I64:
+	case GGUF_VT_BOOL:
 		return gguf_val_i64(v, out);
 	default:
 		return -1;
@@ -882,15 +929,11 @@ ev_let(struct mctx *x, const char *name, int64_t *out)
 {
 	const struct csect	*s = x->sect;
 	struct memo		*m;
-	size_t			 i, k = SIZE_MAX;
+	size_t			 k;
 	uint32_t		 deps;
 	int			 uses_il, rc;
 
-	for (i = 0; i < s->nrows; i++)
-		if (s->rows[i]->r->kind == GGUF_MR_LET &&
-		    strcmp(s->rows[i]->r->name, name) == 0)
-			k = i;
-	if (k == SIZE_MAX)
+	if ((k = let_row(s, name)) == SIZE_MAX)
 		return fail(x, "no parameter %s", name);
 	if (s->rows[k]->e[0] == NULL)
 		return fail(x, "%s", s->rows[k]->err);
@@ -949,6 +992,31 @@ ev_lkey(struct mctx *x, const struct mnode *n, int64_t il, int64_t *out)
 	if (il < 0 || (uint64_t)il >= v->count)
 		return fail(x, "%s read outside a block", key);
 	if (gguf_arr_get(v, (uint64_t)il, &e, &err) != 0 ||
+	    int_of(&e, out) != 0)
+		return fail(x, "%s holds no integers", key);
+	dep(x, key, 0, *out);
+	return 0;
+}
+
+/* at("K", I): element I of the array key K. */
+static int
+ev_at(struct mctx *x, const struct mnode *n, int64_t *out)
+{
+	struct gguf_val	*v, e;
+	struct gguf_err	 err;
+	int64_t		 i;
+	char		 key[160];
+	int		 kn;
+
+	if (ev(x, n->a, &i) != 0)
+		return -1;
+	if ((kn = expand(x, n->str, x->il, key, sizeof key)) < 0)
+		return fail(x, "key name too long");
+	if ((v = src_get(x->s, key, (size_t)kn)) == NULL)
+		return fail(x, "no %s", key);
+	if (v->type != GGUF_VT_ARR || i < 0 || (uint64_t)i >= v->count)
+		return fail(x, "%s has no element %lld", key, (long long)i);
+	if (gguf_arr_get(v, (uint64_t)i, &e, &err) != 0 ||
 	    int_of(&e, out) != 0)
 		return fail(x, "%s holds no integers", key);
 	dep(x, key, 0, *out);
@@ -1044,6 +1112,8 @@ ev(struct mctx *x, const struct mnode *n, int64_t *out)
 		return ev_lkey(x, n, x->il, out);
 	case OP_LKEY0:
 		return ev_lkey(x, n, 0, out);
+	case OP_AT:
+		return ev_at(x, n, out);
 	case OP_HAST:
 		if (strstr(n->str, "{bid}") != NULL) {
 			x->uses_il = 1;
@@ -1207,7 +1277,10 @@ say(struct check *c, int level, int what, const char *name, int64_t index,
 	c->fn(c->arg, &f);
 }
 
-/* The clause of row r that holds for block il: 1 req, 0 opt, -1 none, -2 unknown. */
+/*
+ * The clause of row r that holds for block il: 1 req, 0 opt, -1 none (or
+ * no clause holds), -2 it cannot be told; the keys read go to *deps.
+ */
 static int
 when_of(struct check *c, const struct crow *r, int64_t il, uint32_t *deps)
 {
@@ -1366,6 +1439,8 @@ check_tensor(struct check *c, const struct crow *r, int64_t il,
 	if ((n = expand(x, r->r->name, il, name, sizeof name)) < 0)
 		return;
 	idx = src_find(x->s, name, (size_t)n);
+	if (idx < 0 && !r->can_req)
+		return;		/* optional and absent: nothing to tell */
 	req = when_of(c, r, il, &deps);
 	if (req == -2) {		/* cannot be told: not checked */
 		if (idx >= 0)
@@ -1563,6 +1638,160 @@ gguf_model_check_file(struct gguf_file *f, gguf_mfinding_fn fn, void *arg)
 	return run(&s, 1, fn, arg);
 }
 
+/* ------------------------------------------------------------ names wanted */
+
+struct gguf_mnames {
+	char	**v;
+	size_t	  n;
+	size_t	  cap;
+};
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct gguf_mnames *
+gguf_model_names(struct gguf_doc *d)
+{
+	const struct csect		*sect;
+	const struct gguf_tensor	*t;
+	struct gguf_mnames		*mn;
+	struct msrc			 s = { d, NULL };
+	struct gguf_str			 arch, nm;
+	struct gguf_val			*v;
+	struct check			 c;
+	uint64_t			 i, nt, live = 0;
+	int64_t				 nlayer, upto, il;
+	uint32_t			 deps;
+	size_t				 k;
+	int				 n;
+	char				 name[160];
+
+	v = src_get(&s, "general.architecture", 20);
+	if (v == NULL || gguf_val_str(v, &arch) != 0 || arch.n == 0 ||
+	    arch.n > 64 || (arch.n == 1 && arch.p[0] == '*') ||
+	    (sect = find_sect(arch.p, (size_t)arch.n)) == NULL)
+		return NULL;
+	memset(&c, 0, sizeof c);
+	ctx_init(&c.x, &s, sect, arch.p, (size_t)arch.n);
+	if (ev_let(&c.x, "n_layer", &nlayer) != 0 || nlayer < 0) {
+		free(c.x.memo);
+		return NULL;
+	}
+	nt = src_ntensors(&s);
+	for (i = 0; i < nt; i++)
+		if (src_tensor(&s, i, &nm, &t) == 0)
+			live++;
+	upto = (uint64_t)nlayer > live + 1 ? (int64_t)live + 1 : nlayer;
+	mn = xcalloc(1, sizeof *mn);
+	for (il = -1; il < upto; il++) {
+		for (k = 0; k < sect->nrows; k++) {
+			const struct crow *r = sect->rows[k];
+
+			if (r->r->kind != GGUF_MR_TENSOR ||
+			    r->err[0] != '\0' || r->block != (il >= 0))
+				continue;
+			deps = 0;
+			if (when_of(&c, r, il, &deps) == -1 ||
+			    (n = expand(&c.x, r->r->name, il, name,
+			    sizeof name)) < 0)
+				continue;
+			if (mn->n == mn->cap) {
+				mn->cap = mn->cap ? mn->cap * 2 : 256;
+				mn->v = xreallocarray(mn->v, mn->cap,
+				    sizeof *mn->v);
+			}
+			mn->v[mn->n++] = xstrndup(name, (size_t)n);
+		}
+	}
+	free(c.x.memo);
+	qsort(mn->v, mn->n, sizeof *mn->v, name_cmp);
+	return mn;
+}
+
+int
+gguf_mnames_has(const struct gguf_mnames *mn, const char *name, size_t n)
+{
+	char	*key, **hit;
+
+	if (mn == NULL)
+		return 1;
+	key = xstrndup(name, n);
+	hit = bsearch(&key, mn->v, mn->n, sizeof *mn->v, name_cmp);
+	free(key);
+	return hit != NULL;
+}
+
+void
+gguf_mnames_free(struct gguf_mnames *mn)
+{
+	size_t	i;
+
+	if (mn == NULL)
+		return;
+	for (i = 0; i < mn->n; i++)
+		free(mn->v[i]);
+	free(mn->v);
+	free(mn);
+}
+
+/* The messages of the errors of the source, to tell new ones from them. */
+struct known {
+	char			**msg;
+	size_t			  n;
+	gguf_mfinding_fn	  fn;
+	void			 *arg;
+	unsigned		  fresh;
+};
+
+static void
+known_add(void *arg, const struct gguf_mfinding *f)
+{
+	struct known	*k = arg;
+
+	if (f->level != GGUF_W_ERROR)
+		return;
+	k->msg = xreallocarray(k->msg, k->n + 1, sizeof *k->msg);
+	k->msg[k->n++] = xstrdup(f->msg);
+}
+
+static void
+known_filter(void *arg, const struct gguf_mfinding *f)
+{
+	struct known	*k = arg;
+	size_t		 i;
+
+	if (f->level != GGUF_W_ERROR)
+		return;
+	for (i = 0; i < k->n; i++)
+		if (strcmp(k->msg[i], f->msg) == 0)
+			return;
+	k->fresh++;
+	if (k->fn != NULL)
+		k->fn(k->arg, f);
+}
+
+unsigned
+gguf_model_check_new(struct gguf_doc *d, gguf_mfinding_fn fn, void *arg)
+{
+	struct msrc	src = { NULL, gguf_doc_file(d) }, doc = { d, NULL };
+	struct known	k;
+	size_t		i;
+
+	memset(&k, 0, sizeof k);
+	k.fn = fn;
+	k.arg = arg;
+	/* The source read as a document: the same faults, the same words. */
+	run(&src, 0, known_add, &k);
+	run(&doc, 0, known_filter, &k);
+	for (i = 0; i < k.n; i++)
+		free(k.msg[i]);
+	free(k.msg);
+	return k.fresh;
+}
+
 static void
 verdict_cb(void *arg, const struct gguf_mfinding *f)
 {
@@ -1581,7 +1810,7 @@ gguf_model_verdict(struct gguf_doc *d, struct gguf_mverdict *v)
 	gguf_model_check(d, verdict_cb, v);
 }
 
-/* ------------------------------------------------------------ evaluation API */
+/* ----------------------------------------------------------- for the tests */
 
 int
 gguf_model_eval(struct gguf_doc *d, const char *arch, const char *expr,
@@ -1619,16 +1848,10 @@ gguf_model_eval(struct gguf_doc *d, const char *arch, const char *expr,
 static int
 names_ok(const struct csect *s, const struct mnode *n, char *why, size_t len)
 {
-	size_t	i;
-
 	if (n == NULL)
 		return 0;
 	if (n->op == OP_LET) {
-		for (i = 0; i < s->nrows; i++)
-			if (s->rows[i]->r->kind == GGUF_MR_LET &&
-			    strcmp(s->rows[i]->r->name, n->str) == 0)
-				break;
-		if (i == s->nrows) {
+		if (let_row(s, n->str) == SIZE_MAX) {
 			snprintf(why, len, "no parameter %s in section %s",
 			    n->str, s->name);
 			return -1;

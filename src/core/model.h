@@ -82,6 +82,14 @@ unsigned	gguf_model_check_file(struct gguf_file *f, gguf_mfinding_fn fn,
 		    void *arg);
 
 /*
+ * The errors of gguf_model_check(d) that the document's source (the file
+ * as opened or last saved) does not have: what the pending edits broke.
+ * Only errors are passed to fn (which may be NULL); returns their count.
+ */
+unsigned	gguf_model_check_new(struct gguf_doc *d, gguf_mfinding_fn fn,
+		    void *arg);
+
+/*
  * A short verdict of gguf_model_check for a status line or a prompt: the
  * counts by level, and the first error's message in first (empty when
  * there is none).
@@ -92,6 +100,20 @@ struct gguf_mverdict {
 };
 
 void		gguf_model_verdict(struct gguf_doc *d, struct gguf_mverdict *v);
+
+/*
+ * The tensor names llama.cpp looks for in document d as it is now (those
+ * of the rows whose condition holds, or cannot be told, for each block):
+ * a rename preview marks a new name that is not one of them. NULL when
+ * the architecture is not in the table or the block count cannot be
+ * read; gguf_mnames_has then answers 1 (no guess).
+ */
+struct gguf_mnames;
+
+struct gguf_mnames	*gguf_model_names(struct gguf_doc *d);
+int			 gguf_mnames_has(const struct gguf_mnames *mn,
+			    const char *name, size_t n);
+void			 gguf_mnames_free(struct gguf_mnames *mn);
 
 /* Whether the table has a section for architecture arch (n bytes). */
 int		gguf_model_known(const char *arch, size_t n);

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "model.h"
 #include "task.h"
 #include "set.h"
 #include "cmd/value.h"
@@ -274,6 +275,7 @@ app_reset_views(struct app *a)
 	}
 	if (!app_has_tab(a, a->tab))
 		a->tab = TAB_FALLBACK;
+	app_model_check(a);
 	v = app_cur_view(a);
 	if (has_list && v->list != NULL && v->list->n_rows > 0) {
 		v->list->cur = cur < v->list->n_rows ? cur :
@@ -282,13 +284,49 @@ app_reset_views(struct app *a)
 	}
 }
 
+static void
+model_first(void *arg, const struct gguf_mfinding *f)
+{
+	struct app	*a = arg;
+
+	if (a->model_bad++ == 0)
+		snprintf(a->model_msg, sizeof a->model_msg, "%s", f->msg);
+}
+
+void
+app_model_check(struct app *a)
+{
+	a->model_bad = 0;
+	a->model_msg[0] = '\0';
+	if (mdl_n_changes(a) > 0)
+		gguf_model_check_new(a->doc, model_first, a);
+}
+
 void
 app_apply(struct app *a, int r)
 {
+	char	was[sizeof a->model_msg];
+
 	if (r & R_POP)
 		pop(a);
-	if (r & R_EDITED)
+	if (r & R_EDITED) {
 		refresh_views(a);
+		memcpy(was, a->model_msg, sizeof was);
+		app_model_check(a);
+		/* An edit that breaks the model says so at once. */
+		if (a->model_bad > 0 && strcmp(was, a->model_msg) != 0) {
+			if (a->msg[0] != '\0' && !a->msg_err) {
+				size_t	n = strlen(a->msg);
+
+				snprintf(a->msg + n, sizeof a->msg - n, "; "
+				    "llama.cpp would refuse the result: %s",
+				    a->model_msg);
+			} else
+				app_msg(a, 1, "llama.cpp would refuse the "
+				    "result: %s", a->model_msg);
+			a->msg_err = 1;
+		}
+	}
 	if (r & R_QUIT)
 		a->quit = 1;
 }

@@ -87,6 +87,10 @@ struct app {
 	int		 save_force;
 	int		 save_quit;
 	int		 save_pending;
+	int		 save_anyway;	/* asked: llama.cpp would refuse it */
+	/* What the pending edits broke for llama.cpp (model.h). */
+	unsigned	 model_bad;	/* errors the source did not have */
+	char		 model_msg[300];	/* the first of them */
 	/* The save under way. */
 	int		 saving;
 	const char	*save_how;
@@ -120,6 +124,11 @@ int		 app_has_tab(struct app *a, int t);
 struct view	*app_cur_view(struct app *a);
 /* After a save the document is another one: every view is made again. */
 void		 app_reset_views(struct app *a);
+/*
+ * Checks the document as llama.cpp would load it, after an edit, an undo,
+ * a save: a->model_bad and a->model_msg say what the edits broke.
+ */
+void		 app_model_check(struct app *a);
 /* What the loop does with a handler's flags (R_POP, R_EDITED, R_QUIT). */
 void		 app_apply(struct app *a, int r);
 /* One key or mouse event: through the dialog or the key table. */

@@ -202,6 +202,16 @@ draw_message(struct app *a, struct view *v, int y, int w)
 		draw_dline(y, dl, w, S_NORMAL, 0);
 		return;
 	}
+	if (a->model_bad > 0) {
+		/* Until the edits are fixed or undone, instead of the hints. */
+		dl_puts(dl, S_ERROR, "llama.cpp would refuse the result: ");
+		dl_text(dl, S_ERROR, a->model_msg, strlen(a->model_msg), 0,
+		    w - dl->cols - 12 > 0 ? w - dl->cols - 12 : 0, DT_KEEPBS);
+		dl_puts(dl, S_KEY, "  D");
+		dl_puts(dl, S_DIM, " why");
+		draw_dline(y, dl, w, S_NORMAL, 0);
+		return;
+	}
 	/*
 	 * Hints: the keys a newcomer needs in this view, each named by the
 	 * key table (one that does something else here is not hinted).

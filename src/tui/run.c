@@ -273,6 +273,61 @@ run_proof(struct app *a, struct gguf_proof *p, const char *target,
 	return s;
 }
 
+/* A save asked for again once the user said to go ahead. */
+struct save_again {
+	char	*path;
+	int	 force;
+	int	 quit;
+};
+
+static void
+save_again_free(void *arg)
+{
+	struct save_again	*s = arg;
+
+	free(s->path);
+	free(s);
+}
+
+static int
+save_anyway_choice(struct app *a, void *arg, int key)
+{
+	struct save_again	*s = arg;
+
+	if (key != 'y') {
+		app_msg(a, 0, "not saved: the edits are still pending");
+		return R_DRAW;
+	}
+	app_save(a, s->path, s->force, s->quit);
+	a->save_anyway = 1;
+	return R_DRAW;
+}
+
+/*
+ * Whether to save a document llama.cpp would refuse: asks first, and 1
+ * if the save waits for the answer.
+ */
+static int
+ask_save_anyway(struct app *a)
+{
+	struct save_again	*s;
+	char			 text[700];
+
+	if (a->save_anyway || a->model_bad == 0) {
+		a->save_anyway = 0;
+		return 0;
+	}
+	s = xcalloc(1, sizeof *s);
+	s->path = a->save_path != NULL ? xstrdup(a->save_path) : NULL;
+	s->force = a->save_force;
+	s->quit = a->save_quit;
+	snprintf(text, sizeof text, "llama.cpp would refuse the result: %s%s"
+	    "\n\nSave anyway? [y]es, [n]o", a->model_msg, a->model_bad > 1 ?
+	    " (and more: D shows them)" : "");
+	app_choose(a, text, "yn", save_anyway_choice, s, save_again_free);
+	return 1;
+}
+
 static void
 run_save(struct app *a)
 {
@@ -309,6 +364,8 @@ run_save(struct app *a)
 			a->quit = 1;
 		return;
 	}
+	if (ask_save_anyway(a))
+		return;
 	if (gguf_doc_check_target(a->doc, &o, &err) != 0) {
 		/* Not over a file, nor a read-only one, unless forced. */
 		hint[0] = '\0';

@@ -6,13 +6,18 @@
  * The changes are the document's diff (gguf_doc_diff), one line each, old
  * -> new, in document order: '~' a value, '+' an added key, '-' a removed
  * key or tensor, '>' a rename. Values are cut to what a line can hold;
- * an array shows its length and the first element that differs.
+ * an array shows its length and the first element that differs. When
+ * llama.cpp would refuse the result (model.h: errors the file did not
+ * have), the first line says so, and a change that a problem names (its
+ * key or tensor, or a key its expected shape comes from) is followed by
+ * the problem, marked '!'.
  *
  * The rename mapping is the document's plan (gguf_doc_rename_plan), the
  * one the document applies, so that what is shown is what will be done.
  * Unlike the document, which refuses with the first problem, it lists
  * every offending name: results that are empty, longer than 63 bytes,
- * shared by two tensors, or taken by a tensor that keeps its name. Enter
+ * shared by two tensors, or taken by a tensor that keeps its name; and it
+ * marks the new names llama.cpp does not look for (model.h). Enter
  * applies the rename (through the document, which plans it again), q
  * leaves everything as it was. Both views follow the document when it
  * changes.
@@ -24,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "tui.h"
 
 #define SHOW	60	/* columns of a value or name in a line */
@@ -156,9 +162,76 @@ show_arr(struct gguf_val *o, struct gguf_val *n, char *buf, size_t len)
 	    (unsigned long long)lim);
 }
 
+/* The problems the edits brought, to tie each to the changes it names. */
+struct broke {
+	char		**msg;
+	char		**names;	/* per problem, NUL-separated, "" ended */
+	size_t		  n;
+};
+
+static void
+broke_add(void *arg, const struct gguf_mfinding *f)
+{
+	struct broke	*b = arg;
+	size_t		 len = 2, i, o = 0;
+	char		*p;
+
+	if (f->name != NULL)
+		len += strlen(f->name) + 1;
+	for (i = 0; i < f->ndeps; i++)
+		len += strlen(f->deps[i]) + 1;
+	p = xcalloc(1, len);
+	if (f->name != NULL) {
+		memcpy(p, f->name, strlen(f->name));
+		o = strlen(f->name) + 1;
+	}
+	for (i = 0; i < f->ndeps; i++) {
+		memcpy(p + o, f->deps[i], strlen(f->deps[i]));
+		o += strlen(f->deps[i]) + 1;
+	}
+	b->msg = xreallocarray(b->msg, b->n + 1, sizeof *b->msg);
+	b->names = xreallocarray(b->names, b->n + 1, sizeof *b->names);
+	b->msg[b->n] = xstrdup(f->msg);
+	b->names[b->n++] = p;
+}
+
+/* Whether problem k names s[0..n). */
+static int
+broke_names(const struct broke *b, size_t k, const char *s, size_t n)
+{
+	const char	*p;
+
+	if (n == 0)
+		return 0;
+	for (p = b->names[k]; *p != '\0'; p += strlen(p) + 1)
+		if (strlen(p) == n && memcmp(p, s, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The problems change c brings, each on a line of its own. */
+static void
+add_broken(struct lines *ls, const struct broke *b,
+    const struct gguf_change *c, unsigned *used)
+{
+	char	t[400];
+	size_t	k;
+
+	for (k = 0; k < b->n; k++) {
+		if (!broke_names(b, k, c->old_name.p, (size_t)c->old_name.n) &&
+		    !broke_names(b, k, c->new_name.p, (size_t)c->new_name.n))
+			continue;
+		text_escape(t, sizeof t, b->msg[k], strlen(b->msg[k]), 200);
+		add(ls, S_ERROR, "    ! %s", t);
+		used[k] = 1;
+	}
+}
+
 static void
 build_changes(struct lines *ls)
 {
+	struct broke		 b;
+	unsigned		*used;
 	struct gguf_change	*ch, *c;
 	size_t			 n, i;
 	char			 on[SHOW * 4 + 8], nn[SHOW * 4 + 8];
@@ -166,11 +239,21 @@ build_changes(struct lines *ls)
 	char			 tt[32];
 
 	lines_clear(ls);
+	memset(&b, 0, sizeof b);
 	n = gguf_doc_diff(app_doc(ls->app), &ch);
 	if (n == 0)
 		add(ls, S_DIM, "no pending changes");
+	else
+		gguf_model_check_new(app_doc(ls->app), broke_add, &b);
+	used = xcalloc(b.n + 1, sizeof *used);
+	if (b.n > 0)
+		add(ls, S_ERROR, "llama.cpp would refuse the result: %zu "
+		    "problem%s, under the edits that cause them (!)", b.n,
+		    b.n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
 		c = &ch[i];
+		if (i > 0 && b.n > 0)
+			add_broken(ls, &b, &ch[i - 1], used);
 		name_escape(on, sizeof on, c->old_name.p, (size_t)c->old_name.n,
 		    SHOW);
 		name_escape(nn, sizeof nn, c->new_name.p, (size_t)c->new_name.n,
@@ -226,6 +309,23 @@ build_changes(struct lines *ls)
 				add(ls, S_NORMAL, "~ %s: %s -> %s", nn, ov, nv);
 		}
 	}
+	if (n > 0 && b.n > 0)
+		add_broken(ls, &b, &ch[n - 1], used);
+	/* Problems no single change names: together, at the end. */
+	for (i = 0; i < b.n; i++) {
+		char	t[400];
+
+		if (!used[i]) {
+			text_escape(t, sizeof t, b.msg[i], strlen(b.msg[i]),
+			    200);
+			add(ls, S_ERROR, "! %s", t);
+		}
+		free(b.msg[i]);
+		free(b.names[i]);
+	}
+	free(b.msg);
+	free(b.names);
+	free(used);
 	free(ch);
 }
 
@@ -286,9 +386,10 @@ build_rename(struct lines *ls)
 	struct app		*a = ls->app;
 	struct gguf_rename_plan	 p;
 	struct gguf_rename	*r;
+	struct gguf_mnames	*mn;
 	struct gguf_err		 err;
 	struct gguf_str		 nm;
-	uint64_t		 k;
+	uint64_t		 k, lost = 0;
 	unsigned		 fl;
 	char			 on[SHOW * 4 + 8], nn[SHOW * 4 + 8], *pat;
 	size_t			 plen;
@@ -307,6 +408,10 @@ build_rename(struct lines *ls)
 		add(ls, S_ERROR, "%s", err.msg);
 		return;
 	}
+	mn = p.n > 0 ? gguf_model_names(app_doc(a)) : NULL;
+	for (k = 0; k < p.n; k++)
+		lost += p.map[k].flaws == 0 &&
+		    !gguf_mnames_has(mn, p.map[k].name, p.map[k].n);
 	if (p.n == 0)
 		add(ls, S_DIM, "no tensor name matches: nothing to rename");
 	else if (p.bad > 0)
@@ -314,8 +419,11 @@ build_rename(struct lines *ls)
 		    "used (marked !); q goes back", (unsigned long long)p.bad,
 		    (unsigned long long)p.n);
 	else
-		add(ls, S_OK, "%llu tensor%s renamed: Enter applies, q "
-		    "cancels", (unsigned long long)p.n, p.n == 1 ? "" : "s");
+		add(ls, lost > 0 ? S_ERROR : S_OK, "%llu tensor%s renamed%s: "
+		    "Enter applies, q cancels", (unsigned long long)p.n,
+		    p.n == 1 ? "" : "s", lost == 0 ? "" : lost == p.n ?
+		    ", llama.cpp will find none of the new names (?)" :
+		    ", llama.cpp will not find some new names (?)");
 	for (k = 0; k < p.n; k++) {
 		r = &p.map[k];
 		nm = mdl_tensor_name(a, r->idx, &fl);
@@ -324,9 +432,13 @@ build_rename(struct lines *ls)
 		if (r->flaws != 0)
 			add(ls, S_ERROR, "! %s -> \"%s\": %s", on, nn,
 			    gguf_rename_why(r));
+		else if (!gguf_mnames_has(mn, r->name, r->n))
+			add(ls, S_ERROR, "? %s -> %s: llama.cpp will not find "
+			    "it", on, nn);
 		else
 			add(ls, S_NORMAL, "  %s -> %s", on, nn);
 	}
+	gguf_mnames_free(mn);
 	ls->bad = p.bad > 0 || p.n == 0;
 	ls->renamed = p.n;
 	gguf_rename_plan_free(&p);

@@ -40,7 +40,8 @@ base() {
 	set)		set -- "$m" general.name x -n ;;
 	rm)		set -- "$m" general.description -n ;;
 	mv)		set -- "$m" general.author general.organization -n ;;
-	rename)		set -- "$m" output.weight lm_head.weight -n ;;
+	# (a rename llama.cpp still loads, for --strict)
+	rename)		set -- "$m" 's/^(output)\.weight$/$1.weight/' -n ;;
 	rm-tensor)	set -- "$m" output.weight -n ;;
 	convert)	set -- "$m" output.weight f32 -n ;;
 	tokens)		set -- "$m" --id 1 ;;

@@ -171,7 +171,8 @@ ok $? "no other token is marked"
 # only: each change is forced).
 run retype "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
     "type i8" "keys <Enter>y" "keys t<C-u>" "type f32" "keys <Enter>y" \
-    "dump retype-f32" "keys t<C-u>" "type str" "keys <Enter>y" "keys w"
+    "dump retype-f32" "keys t<C-u>" "type str" "keys <Enter>y" "keys w" \
+    "keys y"
 saved "type change (u32 -> i8 -> f32 -> str)" \
     '< kv 11 "llama.block_count" u32 4' '> kv 11 "llama.block_count" str len=1 "4"'
 run retype-lossy "keys 2/" "type ^llama\\.rope\\.freq_base " \
@@ -192,7 +193,8 @@ saved "add a key" '< n_kv 36' '> n_kv 37' \
 # starts with its type.
 run addknown "keys 2/" "type ^general\\.name " "keys <Enter>a<C-u>" \
     "type llama.expert_c" "keys <Tab>" "dump addknown-key" "keys <Enter>" \
-    "dump addknown-type" "keys <Enter>" "type 8" "keys <Enter>" "keys w"
+    "dump addknown-type" "keys <Enter>" "type 8" "keys <Enter>" "keys w" \
+    "keys y"
 shows addknown-key 'new key: llama.expert_count' \
     "Tab completes a well-known key the file lacks"
 shows addknown-key 'well-known key, u32: Number of experts' \
@@ -215,7 +217,7 @@ run cmdknown "keys :" "type set llama.expert_count @n.txt" "keys <Enter>" \
     "dump cmdknown-sett" "keys :" "type rm general.nmae" "keys <Enter>" \
     "dump cmdknown-rm" "keys :" "type set general.name @-" "keys <Enter>" \
     "dump cmdknown-stdin" "keys :" "type set general.title:strr x" \
-    "keys <Enter>" "dump cmdknown-type" "keys :" "type w" "keys <Enter>" \
+    "keys <Enter>" "dump cmdknown-type" "keys :" "type w" "keys <Enter>y" \
     "keys :" "type set llama.expert_" "keys <Tab>" "dump cmdknown-complete" \
     "keys <Esc>"
 shows cmdknown-set 'added llama.expert_count as u32, the type of the well-known key' \
@@ -241,7 +243,7 @@ saved "rename a key" '< kv 8 "general.license" str len=3 "MIT"' \
 # set would be, and the browser asks whether to force it.
 run mvforce "keys 2/" "type ^general\\.license " "keys <Enter>m<C-u>" \
     "type llama.expert_count" "keys <Enter>" "dump mvforce-ask" "keys n" \
-    "dump mvforce-no" "keys <Enter>" "keys y" "keys w"
+    "dump mvforce-no" "keys <Enter>" "keys y" "keys w" "keys y"
 shows mvforce-ask 'llama.expert_count should be u32, not str' \
     "m into a well-known key of another type is refused, saying why"
 shows mvforce-ask 'Set it anyway?' "and the browser asks whether to force it"
@@ -261,7 +263,7 @@ ok $? "the removed key is gone from the saved file"
 # Tensors: rename one, rename by regex.
 run tname "keys 4/" "type token_embd" "keys <Enter>r" "dump tname-prompt" \
     "keys <C-u>" "type tok_embeddings.weight" "keys <Enter>" \
-    "dump tname-marked" "keys w"
+    "dump tname-marked" "keys w" "keys y"
 shows tname-prompt 'rename token_embd.weight to: token_embd.weight' "r opens a prompt prefilled with the name"
 shows tname-marked 'tok_embeddings.weight' "the new name shows"
 saved "rename a tensor" \
@@ -270,8 +272,9 @@ saved "rename a tensor" \
     sed 's/^/> /; s/token_embd\.weight/tok_embeddings.weight/')"
 
 run regex "keys 4R" "keys <C-u>" 'type s/^blk\.(\d+)\.ffn_(up|down)/layers.$1.mlp_$2/' \
-    "keys <Enter>" "dump regex-map" "keys <Enter>" "dump regex-done" "keys w"
-shows regex-map '8 tensors renamed: Enter applies' "R shows the mapping first"
+    "keys <Enter>" "dump regex-map" "keys <Enter>" "dump regex-done" "keys w" \
+    "keys y"
+shows regex-map '8 tensors renamed, llama.cpp will find none of the new names (?): Enter applies' "R shows the mapping first"
 shows regex-map 'blk.0.ffn_up.weight -> layers.0.mlp_up.weight' "old -> new, every one"
 shows regex-done 'renamed 8 tensors' "Enter applies it"
 grep '"blk\.[0-9]*\.ffn_\(up\|down\)' "$scratch/orig.dump" | sed 's/^/< /' \

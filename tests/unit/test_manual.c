@@ -14,6 +14,8 @@
  *			spelling of every option
  *	KEYS		".Ss SCOPE" (the help screen's heading) a scope, in it
  *			".It Ic KEY , KEY ..." the keys of one action there
+ *	MODEL CHECK	its first ".Bd" block, ".Li ARCH" a line: exactly the
+ *			architectures of models.tsv (gguf_model_archs)
  */
 #include "config.h"
 
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "model.h"
 #include "tui/curses.h"
 #include "tui/tui.h"
 #include "tap.h"
@@ -367,6 +370,51 @@ check_keys(void)
 	}
 }
 
+/* The architectures the manual lists are the table's. */
+static void
+check_archs(void)
+{
+	const char	*names[512];
+	struct words	 listed;
+	size_t		 n, i;
+	int		 l, in = 0, block = 0;
+	char		 w[64];
+
+	memset(&listed, 0, sizeof listed);
+	for (l = 0; l < nlines; l++) {
+		if (strncmp(lines[l], ".Sh ", 4) == 0) {
+			if (in)
+				break;
+			in = strcmp(lines[l], ".Sh MODEL CHECK") == 0;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (strncmp(lines[l], ".Bd", 3) == 0 && block == 0)
+			block = 1;
+		else if (strncmp(lines[l], ".Ed", 3) == 0 && block == 1)
+			block = 2;
+		else if (block == 1 && strncmp(lines[l], ".Li ", 4) == 0) {
+			unroff(w, sizeof w, lines[l] + 4,
+			    strcspn(lines[l] + 4, " "));
+			add(&listed, w);
+		}
+	}
+	ok(in && block == 2, "MODEL CHECK lists the architectures in a .Bd "
+	    "block");
+	n = gguf_model_archs(names, sizeof names / sizeof names[0]);
+	for (i = 0; i < n && i < sizeof names / sizeof names[0]; i++)
+		ok(has(&listed, names[i]), "MODEL CHECK lists %s, which "
+		    "models.tsv has", names[i]);
+	for (l = 0; l < listed.n; l++) {
+		for (i = 0; i < n && i < sizeof names / sizeof names[0]; i++)
+			if (strcmp(names[i], listed.v[l]) == 0)
+				break;
+		ok(i < n, "MODEL CHECK lists %s: models.tsv has it",
+		    listed.v[l]);
+	}
+}
+
 int
 main(void)
 {
@@ -380,5 +428,6 @@ main(void)
 	check_synopsis();
 	check_commands();
 	check_keys();
+	check_archs();
 	return tap_done();
 }

@@ -257,6 +257,19 @@ test_demo(const char *path)
 	    0, "has_tensor past the blocks");
 	is_u64(val(d, "llama", "key_is(\"tokenizer.ggml.model\", \"llama\")",
 	    -1), 1, "key_is");
+	is_u64(val(d, "llama", "key(\"tokenizer.ggml.add_bos_token\") + "
+	    "key(\"tokenizer.ggml.add_eos_token\")", -1), 1,
+	    "key of a bool: 0 or 1");
+	is_u64(val(d, "llama", "at(\"tokenizer.ggml.token_type\", 3) == "
+	    "at(\"tokenizer.ggml.token_type\", 1 + 2)", -1), 1,
+	    "at: an element of an array, its index an expression");
+	ok(gguf_model_eval(d, "llama", "at(\"tokenizer.ggml.token_type\", "
+	    "3072)", -1, &n, why, sizeof why) != 0 &&
+	    strstr(why, "no element 3072") != NULL,
+	    "at past the end cannot be evaluated (%s)", why);
+	ok(gguf_model_eval(d, "llama", "at(\"tokenizer.ggml.tokens\", 0)", -1,
+	    &n, why, sizeof why) != 0, "at of a string array cannot be "
+	    "evaluated (%s)", why);
 	ok(gguf_model_eval(d, "llama", "key(\"general.name\")", -1, &n, why,
 	    sizeof why) != 0 && strstr(why, "not an integer") != NULL,
 	    "key of a string cannot be evaluated (%s)", why);
@@ -290,7 +303,8 @@ test_demo(const char *path)
 	    GGUF_SET_RETYPE | GGUF_SET_FORCE);
 	broken(d, "context_length a string", "llama.context_length");
 	gguf_doc_remove(d, "llama.attention.layer_norm_rms_epsilon", 38, &err);
-	broken(d, "rms epsilon removed", "llama.attention.layer_norm_rms_epsilon");
+	broken(d, "rms epsilon removed",
+	    "llama.attention.layer_norm_rms_epsilon");
 
 	gguf_vb_init(&b, GGUF_VT_ARR, GGUF_VT_STR);
 	gguf_vb_str(&b, "zzz", 3);
