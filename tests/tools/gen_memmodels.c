@@ -29,7 +29,10 @@
  *			(qwen2moe, qwen3moe, phi2, phi3, gemma, starcoder2,
  *			gpt2, falcon, stablelm, mpt, bloom, olmo2, granite,
  *			command-r, internlm2, glm4, bert, gptneox, deepseek,
- *			llama4): the tensors llama.cpp requires, no more
+ *			llama4, rwkv6, rwkv7, falcon-h1, t5, gemma3n, exaone4,
+ *			olmoe, granitemoe, minicpm, mistral3, nomic-bert,
+ *			baichuan, qwen, smollm3): the tensors llama.cpp
+ *			requires, no more
  *
  * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
  * tensor more ("extra.weight", which no architecture loads), and
@@ -55,7 +58,7 @@ struct model {
 	uint64_t	 n_kv;
 	const char	*arch;
 	char		 tname[MAXT + 1][128];
-	uint64_t	 tne[MAXT + 1][3];
+	uint64_t	 tne[MAXT + 1][4];
 	uint32_t	 tdims[MAXT + 1];
 	size_t		 nt;
 };
@@ -188,8 +191,8 @@ vocab(struct model *m)
 }
 
 static void
-t3(struct model *m, const char *name, uint32_t dims, uint64_t a, uint64_t b,
-    uint64_t c)
+t4(struct model *m, const char *name, uint32_t dims, uint64_t a, uint64_t b,
+    uint64_t c, uint64_t d)
 {
 	if (m->nt == MAXT)
 		abort();
@@ -198,7 +201,15 @@ t3(struct model *m, const char *name, uint32_t dims, uint64_t a, uint64_t b,
 	m->tne[m->nt][0] = a;
 	m->tne[m->nt][1] = b;
 	m->tne[m->nt][2] = c;
+	m->tne[m->nt][3] = d;
 	m->nt++;
+}
+
+static void
+t3(struct model *m, const char *name, uint32_t dims, uint64_t a, uint64_t b,
+    uint64_t c)
+{
+	t4(m, name, dims, a, b, c, 1);
 }
 
 static void
@@ -255,7 +266,7 @@ m_emit(struct model *m, const char *dir, const char *file, int extra,
 {
 	struct gg	g;
 	char		path[4096];
-	uint64_t	off = 0, n, j, ne[MAXT][3];
+	uint64_t	off = 0, n, j, ne[MAXT + 1][4];
 	size_t		i, nt = m->nt;
 	int		rc;
 
@@ -266,7 +277,7 @@ m_emit(struct model *m, const char *dir, const char *file, int extra,
 		snprintf(m->tname[nt], sizeof m->tname[nt], "extra.weight");
 		m->tdims[nt] = 1;
 		ne[nt][0] = 8;
-		ne[nt][1] = ne[nt][2] = 1;
+		ne[nt][1] = ne[nt][2] = ne[nt][3] = 1;
 		nt++;
 	}
 	gg_init(&g, 3, 0);
@@ -274,12 +285,12 @@ m_emit(struct model *m, const char *dir, const char *file, int extra,
 	gg_bytes(&g, m->kv.buf, m->kv.len);
 	for (i = 0; i < nt; i++) {
 		gg_tensor(&g, m->tname[i], m->tdims[i], ne[i], GG_T_F32, off);
-		n = ne[i][0] * ne[i][1] * ne[i][2] * 4;
+		n = ne[i][0] * ne[i][1] * ne[i][2] * ne[i][3] * 4;
 		off += (n + 31) / 32 * 32;
 	}
 	gg_pad(&g, 32);
 	for (i = 0; i < nt; i++) {
-		n = ne[i][0] * ne[i][1] * ne[i][2];
+		n = ne[i][0] * ne[i][1] * ne[i][2] * ne[i][3];
 		for (j = 0; j < n; j++)
 			gg_f32(&g, strstr(m->tname[i], "norm") != NULL ?
 			    1.0f : rnd());
@@ -767,10 +778,12 @@ gptoss(const char *dir)
 /*
  * More architectures, as data: their keys ("{arch}." is put before a name
  * unless it starts with '='), then their tensors, where a name starting
- * "blk.%d." stands for one tensor a block. Sizes: embedding 64, 2 blocks, feed-
- * forward 128, 4 heads of 16 sharing 2 KV heads, and for mixtures of
- * experts 4 experts (feed-forward 32) of which 1 or 2 are used; the
- * tensors are those llama.cpp requires of each with these sizes.
+ * "blk.%d." stands for one tensor a block. Sizes: 2 blocks; embedding
+ * 64, feed-forward 128, 4 heads of 16 sharing 2 KV heads, and for
+ * mixtures of experts 4 experts (feed-forward 32) of which 1 or 2 are
+ * used; or, from rwkv6 on, embedding 96, feed-forward 160, 4 heads of 24
+ * sharing one KV head. The tensors are those llama.cpp requires of each
+ * with these sizes.
  */
 struct dkey {
 	const char	*name;
@@ -781,7 +794,7 @@ struct dkey {
 struct dten {
 	const char	*name;
 	uint32_t	 dims;
-	uint64_t	 ne[3];
+	uint64_t	 ne[4];
 };
 
 struct dmodel {
@@ -803,24 +816,24 @@ static const struct dkey qwen2moe_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten qwen2moe_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output.weight", 2, { 64, 264, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1 } },
-	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 64, 4 } },
-	{ "blk.%d.ffn_down_exps.weight", 3, { 64, 64, 4 } },
-	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 64, 4 } },
-	{ "blk.%d.ffn_gate_inp_shexp.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_gate_shexp.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_down_shexp.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up_shexp.weight", 2, { 64, 128, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 64, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 64, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 64, 4, 1 } },
+	{ "blk.%d.ffn_gate_inp_shexp.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_shexp.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down_shexp.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up_shexp.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey qwen3moe_keys[] = {
@@ -837,21 +850,21 @@ static const struct dkey qwen3moe_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten qwen3moe_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k_norm.weight", 1, { 16, 1, 1 } },
-	{ "blk.%d.attn_q_norm.weight", 1, { 16, 1, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1 } },
-	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 32, 4 } },
-	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 64, 4 } },
-	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 32, 4 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey phi2_keys[] = {
@@ -865,23 +878,23 @@ static const struct dkey phi2_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten phi2_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output_norm.bias", 1, { 64, 1, 1 } },
-	{ "output.weight", 2, { 64, 264, 1 } },
-	{ "output.bias", 1, { 264, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "output.bias", 1, { 264, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey phi3_keys[] = {
@@ -895,15 +908,15 @@ static const struct dkey phi3_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten phi3_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 256, 1 } },
-	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 256, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey gemma_keys[] = {
@@ -917,18 +930,18 @@ static const struct dkey gemma_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten gemma_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey starcoder2_keys[] = {
@@ -942,23 +955,23 @@ static const struct dkey starcoder2_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten starcoder2_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey gpt2_keys[] = {
@@ -972,23 +985,23 @@ static const struct dkey gpt2_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten gpt2_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "position_embd.weight", 2, { 64, 2048, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "position_embd.weight", 2, { 64, 2048, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey falcon_keys[] = {
@@ -1002,16 +1015,16 @@ static const struct dkey falcon_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten falcon_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey stablelm_keys[] = {
@@ -1025,20 +1038,20 @@ static const struct dkey stablelm_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten stablelm_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.bias", 1, { 64, 1, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output.weight", 2, { 64, 264, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey mpt_keys[] = {
@@ -1052,15 +1065,15 @@ static const struct dkey mpt_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten mpt_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey bloom_keys[] = {
@@ -1074,24 +1087,24 @@ static const struct dkey bloom_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten bloom_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "token_embd_norm.weight", 1, { 64, 1, 1 } },
-	{ "token_embd_norm.bias", 1, { 64, 1, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey olmo2_keys[] = {
@@ -1105,21 +1118,21 @@ static const struct dkey olmo2_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten olmo2_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output.weight", 2, { 64, 264, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_q_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_k_norm.weight", 1, { 32, 1, 1 } },
-	{ "blk.%d.post_attention_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.post_ffw_norm.weight", 1, { 64, 1, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 32, 1, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey granite_keys[] = {
@@ -1134,18 +1147,18 @@ static const struct dkey granite_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten granite_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey command_r_keys[] = {
@@ -1159,17 +1172,17 @@ static const struct dkey command_r_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten command_r_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey internlm2_keys[] = {
@@ -1183,19 +1196,19 @@ static const struct dkey internlm2_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten internlm2_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output.weight", 2, { 64, 264, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey glm4_keys[] = {
@@ -1209,19 +1222,19 @@ static const struct dkey glm4_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten glm4_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.post_attention_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 256, 1 } },
-	{ "blk.%d.post_ffw_norm.weight", 1, { 64, 1, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 256, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey bert_keys[] = {
@@ -1237,21 +1250,21 @@ static const struct dkey bert_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten bert_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "position_embd.weight", 2, { 64, 2048, 1 } },
-	{ "token_embd_norm.weight", 1, { 64, 1, 1 } },
-	{ "token_embd_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_output_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.layer_output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.layer_output_norm.bias", 1, { 64, 1, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "position_embd.weight", 2, { 64, 2048, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.layer_output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.layer_output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey gptneox_keys[] = {
@@ -1267,23 +1280,23 @@ static const struct dkey gptneox_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten gptneox_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "output_norm.bias", 1, { 64, 1, 1 } },
-	{ "output.weight", 2, { 64, 264, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey deepseek_keys[] = {
@@ -1303,31 +1316,31 @@ static const struct dkey deepseek_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten deepseek_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.0.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.0.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.0.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.0.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.0.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.0.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.0.ffn_gate.weight", 2, { 64, 128, 1 } },
-	{ "blk.0.ffn_down.weight", 2, { 128, 64, 1 } },
-	{ "blk.0.ffn_up.weight", 2, { 64, 128, 1 } },
-	{ "blk.1.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.1.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.1.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.1.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.1.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.1.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.1.ffn_gate_inp.weight", 2, { 64, 4, 1 } },
-	{ "blk.1.ffn_gate_exps.weight", 3, { 64, 32, 4 } },
-	{ "blk.1.ffn_down_exps.weight", 3, { 32, 64, 4 } },
-	{ "blk.1.ffn_up_exps.weight", 3, { 64, 32, 4 } },
-	{ "blk.1.ffn_gate_shexp.weight", 2, { 64, 32, 1 } },
-	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 64, 1 } },
-	{ "blk.1.ffn_up_shexp.weight", 2, { 64, 32, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.0.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.0.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.0.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.0.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.0.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.0.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.1.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.1.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.1.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.1.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.1.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.1.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 64, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 64, 1, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 64, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dkey llama4_keys[] = {
@@ -1345,22 +1358,511 @@ static const struct dkey llama4_keys[] = {
 	{ NULL, 0, 0 }
 };
 static const struct dten llama4_tensors[] = {
-	{ "token_embd.weight", 2, { 64, 264, 1 } },
-	{ "output_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1 } },
-	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1 } },
-	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1 } },
-	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 32, 4 } },
-	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 64, 4 } },
-	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 32, 4 } },
-	{ "blk.%d.ffn_gate_shexp.weight", 2, { 64, 32, 1 } },
-	{ "blk.%d.ffn_down_shexp.weight", 2, { 32, 64, 1 } },
-	{ "blk.%d.ffn_up_shexp.weight", 2, { 64, 32, 1 } },
-	{ NULL, 0, { 0, 0, 0 } }
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.%d.ffn_gate_shexp.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.ffn_down_shexp.weight", 2, { 32, 64, 1, 1 } },
+	{ "blk.%d.ffn_up_shexp.weight", 2, { 64, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey rwkv6_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ "wkv.head_size", GG_U32, 24 },
+	{ "time_mix_extra_dim", GG_U32, 8 },
+	{ "time_decay_extra_dim", GG_U32, 16 },
+	{ "rescale_every_n_layers", GG_U32, 6 },
+	{ NULL, 0, 0 }
+};
+static const struct dten rwkv6_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.time_mix_lerp_fused.weight", 4, { 96, 1, 1, 5 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm_2.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm_2.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_w1.weight", 2, { 96, 40, 1, 1 } },
+	{ "blk.%d.time_mix_w2.weight", 3, { 8, 96, 5, 1 } },
+	{ "blk.%d.time_mix_lerp_x.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_first.weight", 2, { 24, 4, 1, 1 } },
+	{ "blk.%d.time_mix_decay.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_decay_w1.weight", 2, { 96, 16, 1, 1 } },
+	{ "blk.%d.time_mix_decay_w2.weight", 2, { 16, 96, 1, 1 } },
+	{ "blk.%d.time_mix_key.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_value.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_receptance.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_gate.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_ln.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_ln.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.channel_mix_lerp_k.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.channel_mix_lerp_r.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.channel_mix_key.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.channel_mix_value.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.channel_mix_receptance.weight", 2, { 96, 96, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey rwkv7_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ "wkv.head_size", GG_U32, 24 },
+	{ "attention.decay_lora_rank", GG_U32, 8 },
+	{ "attention.iclr_lora_rank", GG_U32, 8 },
+	{ "attention.value_residual_mix_lora_rank", GG_U32, 8 },
+	{ "attention.gate_lora_rank", GG_U32, 8 },
+	{ NULL, 0, 0 }
+};
+static const struct dten rwkv7_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm_2.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm_2.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_w0.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_w1.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.%d.time_mix_w2.weight", 2, { 8, 96, 1, 1 } },
+	{ "blk.%d.time_mix_a0.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_a1.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.%d.time_mix_a2.weight", 2, { 8, 96, 1, 1 } },
+	{ "blk.%d.time_mix_v0.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_v1.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.%d.time_mix_v2.weight", 2, { 8, 96, 1, 1 } },
+	{ "blk.%d.time_mix_g1.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.%d.time_mix_g2.weight", 2, { 8, 96, 1, 1 } },
+	{ "blk.%d.time_mix_lerp_fused.weight", 4, { 96, 1, 1, 6 } },
+	{ "blk.%d.time_mix_k_k.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_k_a.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_r_k.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_key.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_value.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_receptance.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_ln.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_ln.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.channel_mix_lerp_k.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.channel_mix_key.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.channel_mix_value.weight", 2, { 160, 96, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey falcon_h1_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ "ssm.conv_kernel", GG_U32, 4 },
+	{ "ssm.inner_size", GG_U32, 192 },
+	{ "ssm.state_size", GG_U32, 16 },
+	{ "ssm.time_step_rank", GG_U32, 6 },
+	{ "ssm.group_count", GG_U32, 1 },
+	{ NULL, 0, 0 }
+};
+static const struct dten falcon_h1_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ssm_in.weight", 2, { 96, 422, 1, 1 } },
+	{ "blk.%d.ssm_conv1d.weight", 2, { 4, 224, 1, 1 } },
+	{ "blk.%d.ssm_dt.bias", 1, { 6, 1, 1, 1 } },
+	{ "blk.%d.ssm_a", 2, { 1, 6, 1, 1 } },
+	{ "blk.%d.ssm_d", 2, { 1, 6, 1, 1 } },
+	{ "blk.%d.ssm_out.weight", 2, { 192, 96, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey t5_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ "attention.relative_buckets_count", GG_U32, 32 },
+	{ "attention.key_length", GG_U32, 24 },
+	{ "attention.value_length", GG_U32, 24 },
+	{ "decoder_start_token_id", GG_U32, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten t5_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "enc.output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.0.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.0.attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.0.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.0.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.0.attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "enc.blk.0.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "enc.blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "enc.blk.1.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.1.attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.1.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.1.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.1.attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "enc.blk.1.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.1.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "enc.blk.1.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "dec.blk.0.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.0.attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "dec.blk.0.cross_attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.0.cross_attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.cross_attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.cross_attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.cross_attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "dec.blk.0.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "dec.blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "dec.blk.1.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.1.attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "dec.blk.1.cross_attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.1.cross_attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.cross_attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.cross_attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.cross_attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "dec.blk.1.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.1.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "dec.blk.1.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey gemma3n_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ "attention.sliding_window", GG_U32, 1 },
+	{ NULL, 0, 0 }
+};
+static const struct dten gemma3n_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "altup_proj.weight", 3, { 96, 96, 3, 1 } },
+	{ "altup_unembd_proj.weight", 3, { 96, 96, 3, 1 } },
+	{ "per_layer_token_embd.weight", 2, { 512, 264, 1, 1 } },
+	{ "per_layer_model_proj.weight", 2, { 96, 512, 1, 1 } },
+	{ "per_layer_proj_norm.weight", 1, { 256, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.inp_gate.weight", 2, { 96, 256, 1, 1 } },
+	{ "blk.%d.proj.weight", 2, { 256, 96, 1, 1 } },
+	{ "blk.%d.post_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.altup_correct_coef.weight", 2, { 4, 4, 1, 1 } },
+	{ "blk.%d.altup_correct_scale.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.altup_predict_coef.weight", 2, { 4, 16, 1, 1 } },
+	{ "blk.%d.altup_router.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.altup_router_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.laurel_l.weight", 2, { 96, 64, 1, 1 } },
+	{ "blk.%d.laurel_r.weight", 2, { 64, 96, 1, 1 } },
+	{ "blk.%d.laurel_post_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey exaone4_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten exaone4_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey olmoe_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ "expert_count", GG_U32, 4 },
+	{ "expert_used_count", GG_U32, 2 },
+	{ NULL, 0, 0 }
+};
+static const struct dten olmoe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 96, 160, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 160, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 160, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey granitemoe_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ "expert_count", GG_U32, 4 },
+	{ "expert_used_count", GG_U32, 2 },
+	{ "logit_scale", GG_F32, 1 },
+	{ NULL, 0, 0 }
+};
+static const struct dten granitemoe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 160, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 160, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey minicpm_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten minicpm_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey mistral3_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten mistral3_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey nomic_bert_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
+	{ "=tokenizer.ggml.token_type_count", GG_U32, 2 },
+	{ "pooling_type", GG_U32, 1 },
+	{ NULL, 0, 0 }
+};
+static const struct dten nomic_bert_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.layer_output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.layer_output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey baichuan_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten baichuan_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey qwen_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten qwen_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 96, 288, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 288, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 80, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 80, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 80, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey smollm3_keys[] = {
+	{ "context_length", GG_U32, 2048 },
+	{ "embedding_length", GG_U32, 96 },
+	{ "block_count", GG_U32, 2 },
+	{ "feed_forward_length", GG_U32, 160 },
+	{ "attention.head_count", GG_U32, 4 },
+	{ "attention.head_count_kv", GG_U32, 1 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
+	{ NULL, 0, 0 }
+};
+static const struct dten smollm3_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
 static const struct dmodel dmodels[] = {
@@ -1384,6 +1886,20 @@ static const struct dmodel dmodels[] = {
 	{ "gptneox", gptneox_keys, gptneox_tensors },
 	{ "deepseek", deepseek_keys, deepseek_tensors },
 	{ "llama4", llama4_keys, llama4_tensors },
+	{ "rwkv6", rwkv6_keys, rwkv6_tensors },
+	{ "rwkv7", rwkv7_keys, rwkv7_tensors },
+	{ "falcon-h1", falcon_h1_keys, falcon_h1_tensors },
+	{ "t5", t5_keys, t5_tensors },
+	{ "gemma3n", gemma3n_keys, gemma3n_tensors },
+	{ "exaone4", exaone4_keys, exaone4_tensors },
+	{ "olmoe", olmoe_keys, olmoe_tensors },
+	{ "granitemoe", granitemoe_keys, granitemoe_tensors },
+	{ "minicpm", minicpm_keys, minicpm_tensors },
+	{ "mistral3", mistral3_keys, mistral3_tensors },
+	{ "nomic-bert", nomic_bert_keys, nomic_bert_tensors },
+	{ "baichuan", baichuan_keys, baichuan_tensors },
+	{ "qwen", qwen_keys, qwen_tensors },
+	{ "smollm3", smollm3_keys, smollm3_tensors },
 	{ NULL, NULL, NULL }
 };
 
@@ -1419,13 +1935,15 @@ data_model(const char *dir, const struct dmodel *d)
 	vocab(&m);
 	for (t = d->tensors; t->name != NULL; t++) {
 		if (strncmp(t->name, "blk.%d.", 7) != 0) {
-			t3(&m, t->name, t->dims, t->ne[0], t->ne[1], t->ne[2]);
+			t4(&m, t->name, t->dims, t->ne[0], t->ne[1], t->ne[2],
+			    t->ne[3]);
 			continue;
 		}
 		for (l = 0; l < n_layer; l++) {
 			snprintf(name, sizeof name, "blk.%d.%s", l,
 			    t->name + 7);
-			t3(&m, name, t->dims, t->ne[0], t->ne[1], t->ne[2]);
+			t4(&m, name, t->dims, t->ne[0], t->ne[1], t->ne[2],
+			    t->ne[3]);
 		}
 	}
 	snprintf(file, sizeof file, "%s.gguf", d->arch);
