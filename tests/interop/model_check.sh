@@ -6,7 +6,8 @@
 # commands: a tensor removed or renamed, block_count up and down, a
 # hyper-parameter that shapes tensors, the embedding length, a required
 # key removed, a key of the wrong type, a token added to the vocabulary, a
-# per-block array of the wrong length, and a harmless edit (the name).
+# per-block array of the wrong length, and a harmless edit (the name);
+# and the real models of the shared folder, unedited.
 # Each file is loaded by llama.cpp's own library (tests/interop/
 # llama_load, the npm package the ggml oracle uses, on the CPU) and
 # checked by `ggufed validate --json`. For every case:
@@ -106,6 +107,21 @@ while read -r name arch reshaped; do
 	edit "$name" name "general.name" set "$f" general.name "edited model"
 done <"$scratch/manifest"
 
+# The real models of the shared folder, as they are: every file ggufed
+# opens that holds tensors (a vocabulary alone is no model, and files it
+# cannot read are the format's business, not the model check's).
+if [ -d "$SHARED_DIR/fixtures/real" ]; then
+	for f in "$SHARED_DIR"/fixtures/real/*.gguf; do
+		n=$("$GGUFED" info --json "$f" 2>/dev/null |
+		    sed -n 's/^  "tensor_count": \([0-9]*\),$/\1/p')
+		[ "${n:-0}" -gt 0 ] || continue
+		cp "$f" "$e/real-$(basename "$f")"
+		echo "$e/real-$(basename "$f") -" >>"$scratch/cases"
+	done
+else
+	skip "$(shared_missing fixtures/real)"
+fi
+
 # llama.cpp's verdicts, all in one process.
 cut -d' ' -f1 "$scratch/cases" | xargs "$probe" "$libdir" \
     >"$scratch/verdicts" 2>"$scratch/probe.err" ||
@@ -157,7 +173,8 @@ while read -r file touched; do
 		ok 1 "$case: validate agrees with llama.cpp" ||
 		    sed 's/^/#   /' "$scratch/errors"
 	fi
-	[ "$refused" -eq 1 ] && [ "$ours" -eq 1 ] || continue
+	[ "$refused" -eq 1 ] && [ "$ours" -eq 1 ] && [ "$touched" != - ] ||
+	    continue
 	named=1
 	for w in $touched; do
 		grep -qF -- "$w" "$scratch/errors" && { named=0; break; }
