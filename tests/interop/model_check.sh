@@ -79,7 +79,8 @@ while read -r name arch reshaped; do
 	# A required key removed: the norm's epsilon where the model has one
 	# (each architecture asks for its own), else the context length.
 	k=context_length
-	for c in attention.layer_norm_rms_epsilon attention.layer_norm_epsilon; do
+	for c in attention.layer_norm_rms_epsilon \
+	    attention.layer_norm_epsilon; do
 		[ -n "$(key "$f" "$a.$c")" ] && { k=$c; break; }
 	done
 	edit "$name" rm-key "$k" rm "$f" "$a.$k"
@@ -125,7 +126,11 @@ fi
 # llama.cpp's verdicts, all in one process.
 cut -d' ' -f1 "$scratch/cases" | xargs "$probe" "$libdir" \
     >"$scratch/verdicts" 2>"$scratch/probe.err" ||
-    { echo "Bail out! llama_load failed"; sed 's/^/# /' "$scratch/probe.err"; exit 1; }
+    {
+	echo "Bail out! llama_load failed"
+	sed 's/^/# /' "$scratch/probe.err"
+	exit 1
+    }
 
 # validate's, all in one process too: for each file, its error count
 # and its errors' messages.
