@@ -4,9 +4,12 @@
  * The reader reports defects of the container (layout, offsets, names,
  * duplicate keys, well-known keys of the wrong type) as it opens a file.
  * These checks look at the model the file describes: a tokenizer whose
- * arrays disagree in length, special token ids outside the vocabulary,
- * missing hyper-parameters, blocks beyond the block count, a file name off
- * the naming convention and, on request, NaN, Inf or all-zero tensors.
+ * arrays disagree in length, special token ids outside the vocabulary, a
+ * file name off the naming convention and, on request, NaN, Inf or
+ * all-zero tensors; for an architecture the model check (model.h) does not
+ * know, missing hyper-parameters, blocks beyond the block count and the
+ * common tensors' shapes (for the others, that check says it all, as
+ * llama.cpp's errors).
  * Each finding has a level (enum gguf_wlevel: an error is a file llama.cpp
  * fails to load or misreads) and, where one applies, a file offset.
  */

@@ -65,6 +65,12 @@ fails "a huge block_count: refused, the missing blocks in one line" \
     "error: blocks 40 to 3999999999 have no tensors at all"
 [ "$(wc -l <"$out")" -le 14 ]
 ok $? "and a bounded report ($(wc -l <"$out") lines)"
+v 'set llama.block_count 0'
+fails "no blocks at all: refused" \
+    "error: llama.cpp refuses the model: llama.cpp loads no model without blocks"
+v 'set llama.expert_count:u32 1025' 'set llama.expert_used_count:u32 2'
+fails "more experts than llama.cpp loads" \
+    "error: llama.cpp refuses the model: llama.cpp loads at most 1024 experts"
 v 'set llama.attention.head_count_kv 2'
 fails "head_count_kv: the key and value projections" \
     "error: blk.0.attn_k.weight: shape \[256, 128\], llama.cpp expects \[256, 64\] from .*attention.head_count_kv = 2" \

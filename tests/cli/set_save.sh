@@ -127,8 +127,13 @@ for s in $S1 $S2 $S3; do
 done
 [ "$n" -eq 3 ]
 ok $? "split.tensors.count is 38 on every shard, the split keys last"
-"$GGUFED" validate "$w/$S1" >"$scratch/out" 2>&1
-ok $? "the edited set validates"
+# (The set is sound; the model lacks the tensor, which llama.cpp requires:
+# that, if anything, is the one error.)
+"$GGUFED" validate "$w/$S1" >"$scratch/out" 2>&1 ||
+    { [ "$(grep -c ': error: ' "$scratch/out")" -eq 1 ] &&
+    grep -q ": error: $t2 is missing: llama.cpp requires it" "$scratch/out"; }
+ok $? "the edited set validates (but for the tensor llama.cpp misses)" ||
+    sed 's/^/# /' "$scratch/out"
 
 "$GGUFED" convert -i -q "$w/$S2" "$t3" f32 2>"$scratch/err" &&
     [ "$("$GGUFED" dump --shard "$w/$S3" | awk -v t="$t3" '$3 == t {

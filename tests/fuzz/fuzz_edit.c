@@ -11,6 +11,10 @@
  * line of the command language, or save the document over its own file
  * (in place or by rewrite, whichever the writer picks).
  *
+ * After every step the model check (model.h) runs over the document, as
+ * the browser runs it after every edit: it must neither crash nor hang,
+ * whatever the edits made of the model.
+ *
  * Every save, to the document's own file or (at the end) to another, is
  * checked against the document it saved: the file reopens as v3 in the
  * document's byte order, with the live keys in order, each of the same
@@ -32,6 +36,7 @@
 
 #include "gguf.h"
 #include "doc.h"
+#include "model.h"
 #include "cmd/lang.h"
 #include "fuzz.h"
 
@@ -541,6 +546,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			d = save(d, own, NULL);
 			break;
 		}
+		if (d != NULL)
+			(void)gguf_model_check_new(d, NULL, NULL);
 	}
 	if (d != NULL) {
 		save(d, own, out);
