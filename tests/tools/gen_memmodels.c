@@ -31,8 +31,8 @@
  *			command-r, internlm2, glm4, bert, gptneox, deepseek,
  *			llama4, rwkv6, rwkv7, falcon-h1, t5, gemma3n, exaone4,
  *			olmoe, granitemoe, minicpm, mistral3, nomic-bert,
- *			baichuan, qwen, smollm3): the tensors llama.cpp
- *			requires, no more
+ *			baichuan, qwen, smollm3, deci, gemma4): the tensors
+ *			llama.cpp requires, no more
  *
  * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
  * tensor more ("extra.weight", which no architecture loads), and
@@ -777,18 +777,21 @@ gptoss(const char *dir)
 
 /*
  * More architectures, as data: their keys ("{arch}." is put before a name
- * unless it starts with '='), then their tensors, where a name starting
- * "blk.%d." stands for one tensor a block. Sizes: 2 blocks; embedding
- * 64, feed-forward 128, 4 heads of 16 sharing 2 KV heads, and for
- * mixtures of experts 4 experts (feed-forward 32) of which 1 or 2 are
- * used; or, from rwkv6 on, embedding 96, feed-forward 160, 4 heads of 24
- * sharing one KV head. The tensors are those llama.cpp requires of each
- * with these sizes.
+ * unless it starts with '='; an array has one element a block), then
+ * their tensors, where a name starting "blk.%d." stands for one tensor a
+ * block. Sizes: 2 blocks; embedding 64, feed-forward 128, 4 heads of 16
+ * sharing 2 KV heads, and for mixtures of experts 4 experts (feed-forward
+ * 32) of which 1 or 2 are used; or, from rwkv6 on, embedding 96,
+ * feed-forward 160, 4 heads of 24 sharing one KV head (deci and gemma4:
+ * per-block sizes of their own). The tensors are those llama.cpp
+ * requires of each with these sizes.
  */
 struct dkey {
 	const char	*name;
-	int		 type;
+	int		 type;		/* of the value, or of the elements */
 	double		 v;
+	const uint32_t	*a;		/* an array's elements, or NULL */
+	size_t		 an;
 };
 
 struct dten {
@@ -804,16 +807,16 @@ struct dmodel {
 };
 
 static const struct dkey qwen2moe_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "expert_count", GG_U32, 4 },
-	{ "expert_used_count", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten qwen2moe_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -837,17 +840,17 @@ static const struct dten qwen2moe_tensors[] = {
 };
 
 static const struct dkey qwen3moe_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ "expert_count", GG_U32, 4 },
-	{ "expert_used_count", GG_U32, 2 },
-	{ "expert_feed_forward_length", GG_U32, 32 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten qwen3moe_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -868,14 +871,14 @@ static const struct dten qwen3moe_tensors[] = {
 };
 
 static const struct dkey phi2_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten phi2_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -898,14 +901,14 @@ static const struct dten phi2_tensors[] = {
 };
 
 static const struct dkey phi3_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten phi3_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -920,14 +923,14 @@ static const struct dten phi3_tensors[] = {
 };
 
 static const struct dkey gemma_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten gemma_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -945,14 +948,14 @@ static const struct dten gemma_tensors[] = {
 };
 
 static const struct dkey starcoder2_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten starcoder2_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -975,14 +978,14 @@ static const struct dten starcoder2_tensors[] = {
 };
 
 static const struct dkey gpt2_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten gpt2_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1005,14 +1008,14 @@ static const struct dten gpt2_tensors[] = {
 };
 
 static const struct dkey falcon_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten falcon_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1028,14 +1031,14 @@ static const struct dten falcon_tensors[] = {
 };
 
 static const struct dkey stablelm_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten stablelm_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1055,14 +1058,14 @@ static const struct dten stablelm_tensors[] = {
 };
 
 static const struct dkey mpt_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten mpt_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1077,14 +1080,14 @@ static const struct dten mpt_tensors[] = {
 };
 
 static const struct dkey bloom_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten bloom_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1108,14 +1111,14 @@ static const struct dten bloom_tensors[] = {
 };
 
 static const struct dkey olmo2_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten olmo2_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1136,15 +1139,15 @@ static const struct dten olmo2_tensors[] = {
 };
 
 static const struct dkey granite_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ "logit_scale", GG_F32, 1 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "logit_scale", GG_F32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten granite_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1162,14 +1165,14 @@ static const struct dten granite_tensors[] = {
 };
 
 static const struct dkey command_r_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten command_r_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1186,14 +1189,14 @@ static const struct dten command_r_tensors[] = {
 };
 
 static const struct dkey internlm2_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten internlm2_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1212,14 +1215,14 @@ static const struct dten internlm2_tensors[] = {
 };
 
 static const struct dkey glm4_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten glm4_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1238,16 +1241,16 @@ static const struct dten glm4_tensors[] = {
 };
 
 static const struct dkey bert_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ "=tokenizer.ggml.token_type_count", GG_U32, 2 },
-	{ "pooling_type", GG_U32, 1 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "=tokenizer.ggml.token_type_count", GG_U32, 2, NULL, 0 },
+	{ "pooling_type", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten bert_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1268,16 +1271,16 @@ static const struct dten bert_tensors[] = {
 };
 
 static const struct dkey gptneox_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ "use_parallel_residual", GG_BOOL, 1 },
-	{ "rope.dimension_count", GG_U32, 16 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "use_parallel_residual", GG_BOOL, 1, NULL, 0 },
+	{ "rope.dimension_count", GG_U32, 16, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten gptneox_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1300,20 +1303,20 @@ static const struct dten gptneox_tensors[] = {
 };
 
 static const struct dkey deepseek_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ "expert_count", GG_U32, 4 },
-	{ "expert_used_count", GG_U32, 2 },
-	{ "leading_dense_block_count", GG_U32, 1 },
-	{ "expert_feed_forward_length", GG_U32, 32 },
-	{ "expert_shared_count", GG_U32, 1 },
-	{ "expert_weights_scale", GG_F32, 1 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "expert_shared_count", GG_U32, 1, NULL, 0 },
+	{ "expert_weights_scale", GG_F32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten deepseek_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1344,18 +1347,18 @@ static const struct dten deepseek_tensors[] = {
 };
 
 static const struct dkey llama4_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 64 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 128 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 2 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ "expert_count", GG_U32, 4 },
-	{ "expert_used_count", GG_U32, 1 },
-	{ "expert_feed_forward_length", GG_U32, 32 },
-	{ "interleave_moe_layer_step", GG_U32, 1 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 1, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "interleave_moe_layer_step", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten llama4_tensors[] = {
 	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
@@ -1377,18 +1380,18 @@ static const struct dten llama4_tensors[] = {
 };
 
 static const struct dkey rwkv6_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ "wkv.head_size", GG_U32, 24 },
-	{ "time_mix_extra_dim", GG_U32, 8 },
-	{ "time_decay_extra_dim", GG_U32, 16 },
-	{ "rescale_every_n_layers", GG_U32, 6 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "wkv.head_size", GG_U32, 24, NULL, 0 },
+	{ "time_mix_extra_dim", GG_U32, 8, NULL, 0 },
+	{ "time_decay_extra_dim", GG_U32, 16, NULL, 0 },
+	{ "rescale_every_n_layers", GG_U32, 6, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten rwkv6_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1425,19 +1428,19 @@ static const struct dten rwkv6_tensors[] = {
 };
 
 static const struct dkey rwkv7_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ "wkv.head_size", GG_U32, 24 },
-	{ "attention.decay_lora_rank", GG_U32, 8 },
-	{ "attention.iclr_lora_rank", GG_U32, 8 },
-	{ "attention.value_residual_mix_lora_rank", GG_U32, 8 },
-	{ "attention.gate_lora_rank", GG_U32, 8 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "wkv.head_size", GG_U32, 24, NULL, 0 },
+	{ "attention.decay_lora_rank", GG_U32, 8, NULL, 0 },
+	{ "attention.iclr_lora_rank", GG_U32, 8, NULL, 0 },
+	{ "attention.value_residual_mix_lora_rank", GG_U32, 8, NULL, 0 },
+	{ "attention.gate_lora_rank", GG_U32, 8, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten rwkv7_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1478,19 +1481,19 @@ static const struct dten rwkv7_tensors[] = {
 };
 
 static const struct dkey falcon_h1_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ "ssm.conv_kernel", GG_U32, 4 },
-	{ "ssm.inner_size", GG_U32, 192 },
-	{ "ssm.state_size", GG_U32, 16 },
-	{ "ssm.time_step_rank", GG_U32, 6 },
-	{ "ssm.group_count", GG_U32, 1 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "ssm.conv_kernel", GG_U32, 4, NULL, 0 },
+	{ "ssm.inner_size", GG_U32, 192, NULL, 0 },
+	{ "ssm.state_size", GG_U32, 16, NULL, 0 },
+	{ "ssm.time_step_rank", GG_U32, 6, NULL, 0 },
+	{ "ssm.group_count", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten falcon_h1_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1514,19 +1517,19 @@ static const struct dten falcon_h1_tensors[] = {
 };
 
 static const struct dkey t5_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ "attention.relative_buckets_count", GG_U32, 32 },
-	{ "attention.key_length", GG_U32, 24 },
-	{ "attention.value_length", GG_U32, 24 },
-	{ "decoder_start_token_id", GG_U32, 0 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.relative_buckets_count", GG_U32, 32, NULL, 0 },
+	{ "attention.key_length", GG_U32, 24, NULL, 0 },
+	{ "attention.value_length", GG_U32, 24, NULL, 0 },
+	{ "decoder_start_token_id", GG_U32, 0, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten t5_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1578,15 +1581,15 @@ static const struct dten t5_tensors[] = {
 };
 
 static const struct dkey gemma3n_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ "attention.sliding_window", GG_U32, 1 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.sliding_window", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten gemma3n_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1624,14 +1627,14 @@ static const struct dten gemma3n_tensors[] = {
 };
 
 static const struct dkey exaone4_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten exaone4_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1651,16 +1654,16 @@ static const struct dten exaone4_tensors[] = {
 };
 
 static const struct dkey olmoe_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ "expert_count", GG_U32, 4 },
-	{ "expert_used_count", GG_U32, 2 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten olmoe_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1682,17 +1685,17 @@ static const struct dten olmoe_tensors[] = {
 };
 
 static const struct dkey granitemoe_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ "expert_count", GG_U32, 4 },
-	{ "expert_used_count", GG_U32, 2 },
-	{ "logit_scale", GG_F32, 1 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "logit_scale", GG_F32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten granitemoe_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1710,14 +1713,14 @@ static const struct dten granitemoe_tensors[] = {
 };
 
 static const struct dkey minicpm_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten minicpm_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1735,14 +1738,14 @@ static const struct dten minicpm_tensors[] = {
 };
 
 static const struct dkey mistral3_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten mistral3_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1760,16 +1763,16 @@ static const struct dten mistral3_tensors[] = {
 };
 
 static const struct dkey nomic_bert_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_epsilon", GG_F32, 1e-05 },
-	{ "=tokenizer.ggml.token_type_count", GG_U32, 2 },
-	{ "pooling_type", GG_U32, 1 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "=tokenizer.ggml.token_type_count", GG_U32, 2, NULL, 0 },
+	{ "pooling_type", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten nomic_bert_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1790,14 +1793,14 @@ static const struct dten nomic_bert_tensors[] = {
 };
 
 static const struct dkey baichuan_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten baichuan_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1816,14 +1819,14 @@ static const struct dten baichuan_tensors[] = {
 };
 
 static const struct dkey qwen_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten qwen_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1841,14 +1844,14 @@ static const struct dten qwen_tensors[] = {
 };
 
 static const struct dkey smollm3_keys[] = {
-	{ "context_length", GG_U32, 2048 },
-	{ "embedding_length", GG_U32, 96 },
-	{ "block_count", GG_U32, 2 },
-	{ "feed_forward_length", GG_U32, 160 },
-	{ "attention.head_count", GG_U32, 4 },
-	{ "attention.head_count_kv", GG_U32, 1 },
-	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05 },
-	{ NULL, 0, 0 }
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
 };
 static const struct dten smollm3_tensors[] = {
 	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
@@ -1862,6 +1865,98 @@ static const struct dten smollm3_tensors[] = {
 	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
 	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
 	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const uint32_t deci_a0[] = { 160, 144 };
+static const uint32_t deci_a1[] = { 4, 4 };
+static const uint32_t deci_a2[] = { 1, 0 };
+static const struct dkey deci_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 0, deci_a0, 2 },
+	{ "attention.head_count", GG_U32, 0, deci_a1, 2 },
+	{ "attention.head_count_kv", GG_U32, 0, deci_a2, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten deci_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.0.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.0.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.0.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.0.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.1.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.ffn_gate.weight", 2, { 96, 144, 1, 1 } },
+	{ "blk.1.ffn_down.weight", 2, { 144, 96, 1, 1 } },
+	{ "blk.1.ffn_up.weight", 2, { 96, 144, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const uint32_t gemma4_a0[] = { 1, 0 };
+static const struct dkey gemma4_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.sliding_window_pattern", GG_BOOL, 0, gemma4_a0, 2 },
+	{ "attention.sliding_window", GG_U32, 64, NULL, 0 },
+	{ "embedding_length_per_layer_input", GG_U32, 16, NULL, 0 },
+	{ "attention.key_length", GG_U32, 32, NULL, 0 },
+	{ "attention.value_length", GG_U32, 32, NULL, 0 },
+	{ "attention.key_length_swa", GG_U32, 20, NULL, 0 },
+	{ "attention.value_length_swa", GG_U32, 20, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gemma4_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "per_layer_token_embd.weight", 2, { 32, 264, 1, 1 } },
+	{ "per_layer_model_proj.weight", 2, { 96, 32, 1, 1 } },
+	{ "per_layer_proj_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "rope_freqs.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.0.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.attn_q.weight", 2, { 96, 80, 1, 1 } },
+	{ "blk.0.attn_k.weight", 2, { 96, 20, 1, 1 } },
+	{ "blk.0.attn_output.weight", 2, { 80, 96, 1, 1 } },
+	{ "blk.0.attn_q_norm.weight", 1, { 20, 1, 1, 1 } },
+	{ "blk.0.attn_k_norm.weight", 1, { 20, 1, 1, 1 } },
+	{ "blk.0.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.inp_gate.weight", 2, { 96, 16, 1, 1 } },
+	{ "blk.0.proj.weight", 2, { 16, 96, 1, 1 } },
+	{ "blk.0.post_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.attn_q.weight", 2, { 96, 128, 1, 1 } },
+	{ "blk.1.attn_k.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.1.attn_output.weight", 2, { 128, 96, 1, 1 } },
+	{ "blk.1.attn_q_norm.weight", 1, { 32, 1, 1, 1 } },
+	{ "blk.1.attn_k_norm.weight", 1, { 32, 1, 1, 1 } },
+	{ "blk.1.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.1.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.inp_gate.weight", 2, { 96, 16, 1, 1 } },
+	{ "blk.1.proj.weight", 2, { 16, 96, 1, 1 } },
+	{ "blk.1.post_norm.weight", 1, { 96, 1, 1, 1 } },
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
@@ -1900,6 +1995,8 @@ static const struct dmodel dmodels[] = {
 	{ "baichuan", baichuan_keys, baichuan_tensors },
 	{ "qwen", qwen_keys, qwen_tensors },
 	{ "smollm3", smollm3_keys, smollm3_tensors },
+	{ "deci", deci_keys, deci_tensors },
+	{ "gemma4", gemma4_keys, gemma4_tensors },
 	{ NULL, NULL, NULL }
 };
 
@@ -1910,6 +2007,7 @@ data_model(const char *dir, const struct dmodel *d)
 	const struct dkey	*k;
 	const struct dten	*t;
 	char			 name[128], file[128];
+	size_t			 i;
 	int			 l, n_layer = 0;
 
 	/*
@@ -1924,7 +2022,15 @@ data_model(const char *dir, const struct dmodel *d)
 			snprintf(name, sizeof name, "%s.%s", d->arch, k->name);
 		if (strcmp(k->name, "block_count") == 0)
 			n_layer = (int)k->v;
-		if (k->type == GG_F32)
+		if (k->a != NULL) {
+			gg_kv_arr(&m.kv, name, (uint32_t)k->type, k->an);
+			for (i = 0; i < k->an; i++) {
+				if (k->type == GG_BOOL)
+					gg_u8(&m.kv, (uint8_t)k->a[i]);
+				else
+					gg_u32(&m.kv, k->a[i]);
+			}
+		} else if (k->type == GG_F32)
 			gg_kv_f32(&m.kv, name, (float)k->v);
 		else if (k->type == GG_BOOL)
 			gg_kv_bool(&m.kv, name, (uint8_t)k->v);
