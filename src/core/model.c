@@ -1510,7 +1510,6 @@ check_tensors(struct check *c)
 	size_t				 k;
 	char				 name[80];
 
-
 	for (i = 0; i < nt; i++)
 		if (src_tensor(c->x.s, i, &nm, &t) == 0)
 			live++;
