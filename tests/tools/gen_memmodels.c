@@ -1,10 +1,12 @@
 /*
- * gen_memmodels.c - writes tiny random-weight models of several
+ * gen_memmodels.c - writes tiny random-weight models of many
  * architectures, with the tensor names and shapes llama.cpp expects of
- * each, so that llama.cpp loads them and the memory it allocates can be
- * set beside what `ggufed mem` computes (tests/interop/mem.sh).
+ * each, so that llama.cpp loads them: the memory it allocates is set
+ * beside what `ggufed mem` computes (tests/interop/mem.sh), and hand
+ * edits of them show whether `ggufed validate` knows when llama.cpp
+ * refuses a model (tests/interop/model_check.sh).
  *
- *	gen_memmodels DIR
+ *	gen_memmodels [--check] DIR
  *
  * writes into DIR:
  *
@@ -23,6 +25,19 @@
  *	cohere2.gguf	sliding window on 3 layers of 4 (window 700)
  *	gpt-oss.gguf	mixture of experts, sliding window on every other
  *			layer (window 128)
+ *	ARCH.gguf	for each architecture of the table dmodels below
+ *			(qwen2moe, qwen3moe, phi2, phi3, gemma, starcoder2,
+ *			gpt2, falcon, stablelm, mpt, bloom, olmo2, granite,
+ *			command-r, internlm2, glm4, bert, gptneox, deepseek,
+ *			llama4, rwkv6, rwkv7, falcon-h1, t5, gemma3n, exaone4,
+ *			olmoe, granitemoe, minicpm, mistral3, nomic-bert,
+ *			baichuan, qwen, smollm3, deci, gemma4): the tensors
+ *			llama.cpp requires, no more
+ *
+ * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
+ * tensor more ("extra.weight", which no architecture loads), and
+ * NAME-reshape.gguf, whose first matrix of block 0 has one row more; and
+ * one line a model on standard output: "NAME ARCH RESHAPED-TENSOR".
  *
  * Every tensor is F32 with values from a fixed pseudo-random sequence;
  * the vocabulary is a small SentencePiece one (3 specials, 256 byte
@@ -42,9 +57,9 @@ struct model {
 	struct gg	 kv;		/* the KV entries, counted */
 	uint64_t	 n_kv;
 	const char	*arch;
-	char		 tname[MAXT][128];
-	uint64_t	 tne[MAXT][3];
-	uint32_t	 tdims[MAXT];
+	char		 tname[MAXT + 1][128];
+	uint64_t	 tne[MAXT + 1][4];
+	uint32_t	 tdims[MAXT + 1];
 	size_t		 nt;
 };
 
@@ -57,16 +72,23 @@ rnd(void)
 	return ((float)(rng >> 8) / 16777216.0f - 0.5f) * 0.1f;
 }
 
+/* A model of ARCH named NAME. */
 static void
-m_init(struct model *m, const char *arch)
+m_init_named(struct model *m, const char *arch, const char *name)
 {
 	memset(m, 0, sizeof *m);
 	gg_init(&m->kv, 3, 0);
 	m->arch = arch;
 	gg_kv_str(&m->kv, "general.architecture", arch);
 	m->n_kv++;
-	gg_kv_str(&m->kv, "general.name", arch);
+	gg_kv_str(&m->kv, "general.name", name);
 	m->n_kv++;
+}
+
+static void
+m_init(struct model *m, const char *arch)
+{
+	m_init_named(m, arch, arch);
 }
 
 /* "{arch}.suffix" */
@@ -169,8 +191,8 @@ vocab(struct model *m)
 }
 
 static void
-t3(struct model *m, const char *name, uint32_t dims, uint64_t a, uint64_t b,
-    uint64_t c)
+t4(struct model *m, const char *name, uint32_t dims, uint64_t a, uint64_t b,
+    uint64_t c, uint64_t d)
 {
 	if (m->nt == MAXT)
 		abort();
@@ -179,7 +201,15 @@ t3(struct model *m, const char *name, uint32_t dims, uint64_t a, uint64_t b,
 	m->tne[m->nt][0] = a;
 	m->tne[m->nt][1] = b;
 	m->tne[m->nt][2] = c;
+	m->tne[m->nt][3] = d;
 	m->nt++;
+}
+
+static void
+t3(struct model *m, const char *name, uint32_t dims, uint64_t a, uint64_t b,
+    uint64_t c)
+{
+	t4(m, name, dims, a, b, c, 1);
 }
 
 static void
@@ -223,27 +253,44 @@ bx(int l, const char *name)
 	return buf;
 }
 
+static int	variants;	/* --check: write each model's variants too */
+
+/*
+ * Writes the model to DIR/FILE. extra: with one more tensor,
+ * "extra.weight", that no architecture loads; reshape: tensor number
+ * reshape (if not -1) with one row more.
+ */
 static int
-m_write(struct model *m, const char *dir, const char *file)
+m_emit(struct model *m, const char *dir, const char *file, int extra,
+    long reshape)
 {
 	struct gg	g;
 	char		path[4096];
-	uint64_t	off = 0, n, j;
-	size_t		i;
+	uint64_t	off = 0, n, j, ne[MAXT + 1][4];
+	size_t		i, nt = m->nt;
 	int		rc;
 
+	memcpy(ne, m->tne, sizeof ne);
+	if (reshape >= 0)
+		ne[reshape][1]++;
+	if (extra) {
+		snprintf(m->tname[nt], sizeof m->tname[nt], "extra.weight");
+		m->tdims[nt] = 1;
+		ne[nt][0] = 8;
+		ne[nt][1] = ne[nt][2] = ne[nt][3] = 1;
+		nt++;
+	}
 	gg_init(&g, 3, 0);
-	gg_header(&g, m->nt, m->n_kv);
+	gg_header(&g, nt, m->n_kv);
 	gg_bytes(&g, m->kv.buf, m->kv.len);
-	for (i = 0; i < m->nt; i++) {
-		gg_tensor(&g, m->tname[i], m->tdims[i], m->tne[i], GG_T_F32,
-		    off);
-		n = m->tne[i][0] * m->tne[i][1] * m->tne[i][2] * 4;
+	for (i = 0; i < nt; i++) {
+		gg_tensor(&g, m->tname[i], m->tdims[i], ne[i], GG_T_F32, off);
+		n = ne[i][0] * ne[i][1] * ne[i][2] * ne[i][3] * 4;
 		off += (n + 31) / 32 * 32;
 	}
 	gg_pad(&g, 32);
-	for (i = 0; i < m->nt; i++) {
-		n = m->tne[i][0] * m->tne[i][1] * m->tne[i][2];
+	for (i = 0; i < nt; i++) {
+		n = ne[i][0] * ne[i][1] * ne[i][2] * ne[i][3];
 		for (j = 0; j < n; j++)
 			gg_f32(&g, strstr(m->tname[i], "norm") != NULL ?
 			    1.0f : rnd());
@@ -254,6 +301,42 @@ m_write(struct model *m, const char *dir, const char *file)
 	if (rc != 0)
 		perror(path);
 	gg_free(&g);
+	return rc;
+}
+
+/*
+ * Writes the model to DIR/FILE, and with --check its variants beside it:
+ * FILE less ".gguf" plus "-extra.gguf" (a tensor added) and
+ * "-reshape.gguf" (the first matrix of block 0 given one row more),
+ * printing "MODEL ARCH RESHAPED-TENSOR" for the test.
+ */
+static int
+m_write(struct model *m, const char *dir, const char *file)
+{
+	char		base[256], vfile[300];
+	size_t		i;
+	uint32_t	seed = rng;
+	int		rc;
+
+	/* The variants' values are the model's (the same sequence). */
+	rc = m_emit(m, dir, file, 0, -1);
+	if (variants && rc == 0) {
+		snprintf(base, sizeof base, "%.*s",
+		    (int)(strlen(file) - strlen(".gguf")), file);
+		for (i = 0; i < m->nt; i++)
+			if (strncmp(m->tname[i], "blk.0.", 6) == 0 &&
+			    m->tdims[i] >= 2)
+				break;
+		if (i == m->nt)
+			i = 0;
+		snprintf(vfile, sizeof vfile, "%s-extra.gguf", base);
+		rng = seed;
+		rc |= m_emit(m, dir, vfile, 1, -1);
+		snprintf(vfile, sizeof vfile, "%s-reshape.gguf", base);
+		rng = seed;
+		rc |= m_emit(m, dir, vfile, 0, (long)i);
+		printf("%s %s %s\n", base, m->arch, m->tname[i]);
+	}
 	gg_free(&m->kv);
 	return rc;
 }
@@ -692,13 +775,1298 @@ gptoss(const char *dir)
 	return m_write(&m, dir, "gpt-oss.gguf");
 }
 
+/*
+ * More architectures, as data: their keys ("{arch}." is put before a name
+ * unless it starts with '='; an array has one element a block), then
+ * their tensors, where a name starting "blk.%d." stands for one tensor a
+ * block. Sizes: 2 blocks; embedding 64, feed-forward 128, 4 heads of 16
+ * sharing 2 KV heads, and for mixtures of experts 4 experts (feed-forward
+ * 32) of which 1 or 2 are used; or, from rwkv6 on, embedding 96,
+ * feed-forward 160, 4 heads of 24 sharing one KV head (deci and gemma4:
+ * per-block sizes of their own). The tensors are those llama.cpp
+ * requires of each with these sizes.
+ */
+struct dkey {
+	const char	*name;
+	int		 type;		/* of the value, or of the elements */
+	double		 v;
+	const uint32_t	*a;		/* an array's elements, or NULL */
+	size_t		 an;
+};
+
+struct dten {
+	const char	*name;
+	uint32_t	 dims;
+	uint64_t	 ne[4];
+};
+
+struct dmodel {
+	const char		*arch;
+	const struct dkey	*keys;
+	const struct dten	*tensors;
+};
+
+static const struct dkey qwen2moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten qwen2moe_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 64, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 64, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 64, 4, 1 } },
+	{ "blk.%d.ffn_gate_inp_shexp.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_shexp.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down_shexp.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up_shexp.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey qwen3moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten qwen3moe_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey phi2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten phi2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "output.bias", 1, { 264, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey phi3_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten phi3_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 256, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey gemma_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gemma_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey starcoder2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten starcoder2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey gpt2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gpt2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "position_embd.weight", 2, { 64, 2048, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey falcon_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten falcon_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey stablelm_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten stablelm_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey mpt_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten mpt_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey bloom_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten bloom_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey olmo2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten olmo2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 32, 1, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey granite_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "logit_scale", GG_F32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten granite_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey command_r_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten command_r_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey internlm2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten internlm2_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey glm4_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten glm4_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 256, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey bert_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "=tokenizer.ggml.token_type_count", GG_U32, 2, NULL, 0 },
+	{ "pooling_type", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten bert_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "position_embd.weight", 2, { 64, 2048, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.layer_output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.layer_output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey gptneox_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "use_parallel_residual", GG_BOOL, 1, NULL, 0 },
+	{ "rope.dimension_count", GG_U32, 16, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gptneox_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey deepseek_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "expert_shared_count", GG_U32, 1, NULL, 0 },
+	{ "expert_weights_scale", GG_F32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten deepseek_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.0.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.0.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.0.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.0.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.0.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.0.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.1.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.1.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.1.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.1.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.1.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.1.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 64, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 64, 1, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 64, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey llama4_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 1, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "interleave_moe_layer_step", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten llama4_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.%d.ffn_gate_shexp.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.ffn_down_shexp.weight", 2, { 32, 64, 1, 1 } },
+	{ "blk.%d.ffn_up_shexp.weight", 2, { 64, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey rwkv6_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "wkv.head_size", GG_U32, 24, NULL, 0 },
+	{ "time_mix_extra_dim", GG_U32, 8, NULL, 0 },
+	{ "time_decay_extra_dim", GG_U32, 16, NULL, 0 },
+	{ "rescale_every_n_layers", GG_U32, 6, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten rwkv6_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.time_mix_lerp_fused.weight", 4, { 96, 1, 1, 5 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm_2.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm_2.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_w1.weight", 2, { 96, 40, 1, 1 } },
+	{ "blk.%d.time_mix_w2.weight", 3, { 8, 96, 5, 1 } },
+	{ "blk.%d.time_mix_lerp_x.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_first.weight", 2, { 24, 4, 1, 1 } },
+	{ "blk.%d.time_mix_decay.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_decay_w1.weight", 2, { 96, 16, 1, 1 } },
+	{ "blk.%d.time_mix_decay_w2.weight", 2, { 16, 96, 1, 1 } },
+	{ "blk.%d.time_mix_key.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_value.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_receptance.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_gate.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_ln.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_ln.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.channel_mix_lerp_k.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.channel_mix_lerp_r.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.channel_mix_key.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.channel_mix_value.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.channel_mix_receptance.weight", 2, { 96, 96, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey rwkv7_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "wkv.head_size", GG_U32, 24, NULL, 0 },
+	{ "attention.decay_lora_rank", GG_U32, 8, NULL, 0 },
+	{ "attention.iclr_lora_rank", GG_U32, 8, NULL, 0 },
+	{ "attention.value_residual_mix_lora_rank", GG_U32, 8, NULL, 0 },
+	{ "attention.gate_lora_rank", GG_U32, 8, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten rwkv7_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm_2.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm_2.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_w0.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_w1.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.%d.time_mix_w2.weight", 2, { 8, 96, 1, 1 } },
+	{ "blk.%d.time_mix_a0.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_a1.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.%d.time_mix_a2.weight", 2, { 8, 96, 1, 1 } },
+	{ "blk.%d.time_mix_v0.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_v1.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.%d.time_mix_v2.weight", 2, { 8, 96, 1, 1 } },
+	{ "blk.%d.time_mix_g1.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.%d.time_mix_g2.weight", 2, { 8, 96, 1, 1 } },
+	{ "blk.%d.time_mix_lerp_fused.weight", 4, { 96, 1, 1, 6 } },
+	{ "blk.%d.time_mix_k_k.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_k_a.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_r_k.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_key.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_value.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_receptance.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.time_mix_ln.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_ln.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.time_mix_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.channel_mix_lerp_k.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.channel_mix_key.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.channel_mix_value.weight", 2, { 160, 96, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey falcon_h1_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "ssm.conv_kernel", GG_U32, 4, NULL, 0 },
+	{ "ssm.inner_size", GG_U32, 192, NULL, 0 },
+	{ "ssm.state_size", GG_U32, 16, NULL, 0 },
+	{ "ssm.time_step_rank", GG_U32, 6, NULL, 0 },
+	{ "ssm.group_count", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten falcon_h1_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ssm_in.weight", 2, { 96, 422, 1, 1 } },
+	{ "blk.%d.ssm_conv1d.weight", 2, { 4, 224, 1, 1 } },
+	{ "blk.%d.ssm_dt.bias", 1, { 6, 1, 1, 1 } },
+	{ "blk.%d.ssm_a", 2, { 1, 6, 1, 1 } },
+	{ "blk.%d.ssm_d", 2, { 1, 6, 1, 1 } },
+	{ "blk.%d.ssm_out.weight", 2, { 192, 96, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey t5_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.relative_buckets_count", GG_U32, 32, NULL, 0 },
+	{ "attention.key_length", GG_U32, 24, NULL, 0 },
+	{ "attention.value_length", GG_U32, 24, NULL, 0 },
+	{ "decoder_start_token_id", GG_U32, 0, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten t5_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "enc.output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.0.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.0.attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.0.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.0.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.0.attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "enc.blk.0.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "enc.blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "enc.blk.1.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.1.attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.1.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.1.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "enc.blk.1.attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "enc.blk.1.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "enc.blk.1.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "enc.blk.1.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "dec.blk.0.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.0.attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "dec.blk.0.cross_attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.0.cross_attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.cross_attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.cross_attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.0.cross_attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "dec.blk.0.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "dec.blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "dec.blk.1.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.1.attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "dec.blk.1.cross_attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.1.cross_attn_q.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.cross_attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.cross_attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "dec.blk.1.cross_attn_o.weight", 2, { 24, 96, 1, 1 } },
+	{ "dec.blk.1.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dec.blk.1.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "dec.blk.1.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey gemma3n_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.sliding_window", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gemma3n_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "altup_proj.weight", 3, { 96, 96, 3, 1 } },
+	{ "altup_unembd_proj.weight", 3, { 96, 96, 3, 1 } },
+	{ "per_layer_token_embd.weight", 2, { 512, 264, 1, 1 } },
+	{ "per_layer_model_proj.weight", 2, { 96, 512, 1, 1 } },
+	{ "per_layer_proj_norm.weight", 1, { 256, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.inp_gate.weight", 2, { 96, 256, 1, 1 } },
+	{ "blk.%d.proj.weight", 2, { 256, 96, 1, 1 } },
+	{ "blk.%d.post_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.altup_correct_coef.weight", 2, { 4, 4, 1, 1 } },
+	{ "blk.%d.altup_correct_scale.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.altup_predict_coef.weight", 2, { 4, 16, 1, 1 } },
+	{ "blk.%d.altup_router.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.altup_router_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.laurel_l.weight", 2, { 96, 64, 1, 1 } },
+	{ "blk.%d.laurel_r.weight", 2, { 64, 96, 1, 1 } },
+	{ "blk.%d.laurel_post_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey exaone4_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten exaone4_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey olmoe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten olmoe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 96, 160, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 160, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 160, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey granitemoe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "logit_scale", GG_F32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten granitemoe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 160, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 160, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey minicpm_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten minicpm_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey mistral3_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten mistral3_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey nomic_bert_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "=tokenizer.ggml.token_type_count", GG_U32, 2, NULL, 0 },
+	{ "pooling_type", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten nomic_bert_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.layer_output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.layer_output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey baichuan_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten baichuan_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey qwen_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten qwen_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 96, 288, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 288, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 80, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 80, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 80, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey smollm3_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten smollm3_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const uint32_t deci_a0[] = { 160, 144 };
+static const uint32_t deci_a1[] = { 4, 4 };
+static const uint32_t deci_a2[] = { 1, 0 };
+static const struct dkey deci_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 0, deci_a0, 2 },
+	{ "attention.head_count", GG_U32, 0, deci_a1, 2 },
+	{ "attention.head_count_kv", GG_U32, 0, deci_a2, 2 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten deci_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.0.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.0.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.0.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.0.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.1.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.ffn_gate.weight", 2, { 96, 144, 1, 1 } },
+	{ "blk.1.ffn_down.weight", 2, { 144, 96, 1, 1 } },
+	{ "blk.1.ffn_up.weight", 2, { 96, 144, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const uint32_t gemma4_a0[] = { 1, 0 };
+static const struct dkey gemma4_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.sliding_window_pattern", GG_BOOL, 0, gemma4_a0, 2 },
+	{ "attention.sliding_window", GG_U32, 64, NULL, 0 },
+	{ "embedding_length_per_layer_input", GG_U32, 16, NULL, 0 },
+	{ "attention.key_length", GG_U32, 32, NULL, 0 },
+	{ "attention.value_length", GG_U32, 32, NULL, 0 },
+	{ "attention.key_length_swa", GG_U32, 20, NULL, 0 },
+	{ "attention.value_length_swa", GG_U32, 20, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gemma4_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "per_layer_token_embd.weight", 2, { 32, 264, 1, 1 } },
+	{ "per_layer_model_proj.weight", 2, { 96, 32, 1, 1 } },
+	{ "per_layer_proj_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "rope_freqs.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.0.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.attn_q.weight", 2, { 96, 80, 1, 1 } },
+	{ "blk.0.attn_k.weight", 2, { 96, 20, 1, 1 } },
+	{ "blk.0.attn_output.weight", 2, { 80, 96, 1, 1 } },
+	{ "blk.0.attn_q_norm.weight", 1, { 20, 1, 1, 1 } },
+	{ "blk.0.attn_k_norm.weight", 1, { 20, 1, 1, 1 } },
+	{ "blk.0.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.inp_gate.weight", 2, { 96, 16, 1, 1 } },
+	{ "blk.0.proj.weight", 2, { 16, 96, 1, 1 } },
+	{ "blk.0.post_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.attn_q.weight", 2, { 96, 128, 1, 1 } },
+	{ "blk.1.attn_k.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.1.attn_output.weight", 2, { 128, 96, 1, 1 } },
+	{ "blk.1.attn_q_norm.weight", 1, { 32, 1, 1, 1 } },
+	{ "blk.1.attn_k_norm.weight", 1, { 32, 1, 1, 1 } },
+	{ "blk.1.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.1.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.inp_gate.weight", 2, { 96, 16, 1, 1 } },
+	{ "blk.1.proj.weight", 2, { 16, 96, 1, 1 } },
+	{ "blk.1.post_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dmodel dmodels[] = {
+	{ "qwen2moe", qwen2moe_keys, qwen2moe_tensors },
+	{ "qwen3moe", qwen3moe_keys, qwen3moe_tensors },
+	{ "phi2", phi2_keys, phi2_tensors },
+	{ "phi3", phi3_keys, phi3_tensors },
+	{ "gemma", gemma_keys, gemma_tensors },
+	{ "starcoder2", starcoder2_keys, starcoder2_tensors },
+	{ "gpt2", gpt2_keys, gpt2_tensors },
+	{ "falcon", falcon_keys, falcon_tensors },
+	{ "stablelm", stablelm_keys, stablelm_tensors },
+	{ "mpt", mpt_keys, mpt_tensors },
+	{ "bloom", bloom_keys, bloom_tensors },
+	{ "olmo2", olmo2_keys, olmo2_tensors },
+	{ "granite", granite_keys, granite_tensors },
+	{ "command-r", command_r_keys, command_r_tensors },
+	{ "internlm2", internlm2_keys, internlm2_tensors },
+	{ "glm4", glm4_keys, glm4_tensors },
+	{ "bert", bert_keys, bert_tensors },
+	{ "gptneox", gptneox_keys, gptneox_tensors },
+	{ "deepseek", deepseek_keys, deepseek_tensors },
+	{ "llama4", llama4_keys, llama4_tensors },
+	{ "rwkv6", rwkv6_keys, rwkv6_tensors },
+	{ "rwkv7", rwkv7_keys, rwkv7_tensors },
+	{ "falcon-h1", falcon_h1_keys, falcon_h1_tensors },
+	{ "t5", t5_keys, t5_tensors },
+	{ "gemma3n", gemma3n_keys, gemma3n_tensors },
+	{ "exaone4", exaone4_keys, exaone4_tensors },
+	{ "olmoe", olmoe_keys, olmoe_tensors },
+	{ "granitemoe", granitemoe_keys, granitemoe_tensors },
+	{ "minicpm", minicpm_keys, minicpm_tensors },
+	{ "mistral3", mistral3_keys, mistral3_tensors },
+	{ "nomic-bert", nomic_bert_keys, nomic_bert_tensors },
+	{ "baichuan", baichuan_keys, baichuan_tensors },
+	{ "qwen", qwen_keys, qwen_tensors },
+	{ "smollm3", smollm3_keys, smollm3_tensors },
+	{ "deci", deci_keys, deci_tensors },
+	{ "gemma4", gemma4_keys, gemma4_tensors },
+	{ NULL, NULL, NULL }
+};
+
+static int
+data_model(const char *dir, const struct dmodel *d)
+{
+	struct model		 m;
+	const struct dkey	*k;
+	const struct dten	*t;
+	char			 name[128], file[128];
+	size_t			 i;
+	int			 l, n_layer = 0;
+
+	/*
+	 * Not the architecture's name: llama.cpp reads a phi3 vocabulary
+	 * differently when the model's name has "phi3" in it.
+	 */
+	m_init_named(&m, d->arch, "tiny model");
+	for (k = d->keys; k->name != NULL; k++) {
+		if (k->name[0] == '=')
+			snprintf(name, sizeof name, "%s", k->name + 1);
+		else
+			snprintf(name, sizeof name, "%s.%s", d->arch, k->name);
+		if (strcmp(k->name, "block_count") == 0)
+			n_layer = (int)k->v;
+		if (k->a != NULL) {
+			gg_kv_arr(&m.kv, name, (uint32_t)k->type, k->an);
+			for (i = 0; i < k->an; i++) {
+				if (k->type == GG_BOOL)
+					gg_u8(&m.kv, (uint8_t)k->a[i]);
+				else
+					gg_u32(&m.kv, k->a[i]);
+			}
+		} else if (k->type == GG_F32)
+			gg_kv_f32(&m.kv, name, (float)k->v);
+		else if (k->type == GG_BOOL)
+			gg_kv_bool(&m.kv, name, (uint8_t)k->v);
+		else
+			gg_kv_u32(&m.kv, name, (uint32_t)k->v);
+		m.n_kv++;
+	}
+	vocab(&m);
+	for (t = d->tensors; t->name != NULL; t++) {
+		if (strncmp(t->name, "blk.%d.", 7) != 0) {
+			t4(&m, t->name, t->dims, t->ne[0], t->ne[1], t->ne[2],
+			    t->ne[3]);
+			continue;
+		}
+		for (l = 0; l < n_layer; l++) {
+			snprintf(name, sizeof name, "blk.%d.%s", l,
+			    t->name + 7);
+			t4(&m, name, t->dims, t->ne[0], t->ne[1], t->ne[2],
+			    t->ne[3]);
+		}
+	}
+	snprintf(file, sizeof file, "%s.gguf", d->arch);
+	return m_write(&m, dir, file);
+}
+
 int
 main(int argc, char **argv)
 {
+	size_t	i;
 	int	rc = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_memmodels DIR\n");
+	if (argc == 3 && strcmp(argv[1], "--check") == 0) {
+		variants = 1;
+		argv++;
+	} else if (argc != 2) {
+		fprintf(stderr, "usage: gen_memmodels [--check] DIR\n");
 		return 2;
 	}
 	rc |= llama_gqa(argv[1]);
@@ -714,5 +2082,7 @@ main(int argc, char **argv)
 	rc |= mamba2(argv[1]);
 	rc |= cohere2(argv[1]);
 	rc |= gptoss(argv[1]);
+	for (i = 0; dmodels[i].arch != NULL; i++)
+		rc |= data_model(argv[1], &dmodels[i]);
 	return rc != 0;
 }

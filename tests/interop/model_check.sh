@@ -1,0 +1,191 @@
+#!/bin/sh
+# model_check.sh - the model check of `ggufed validate` against llama.cpp
+# itself. Tiny models of many architectures (tests/tools/gen_memmodels
+# --check, which also writes each with a tensor added and with one
+# reshaped) are edited by hand as a user would, with ggufed's own edit
+# commands: a tensor removed or renamed, block_count up and down, a
+# hyper-parameter that shapes tensors, the embedding length, a required
+# key removed, a key of the wrong type, a token added to the vocabulary, a
+# per-block array of the wrong length, and a harmless edit (the name);
+# and the real models of the shared folder, unedited.
+# Each file is loaded by llama.cpp's own library (tests/interop/
+# llama_load, the npm package the ggml oracle uses, on the CPU) and
+# checked by `ggufed validate --json`. For every case:
+#   - validate reports an error exactly when llama.cpp refuses the file;
+#   - when it does, an error names the tensor or key the edit touched.
+# The verdicts are printed as TAP comments, one line a case.
+. "$TESTS_SRCDIR/lib.sh"
+
+llama_libdir
+probe="$TESTS_BUILDDIR/interop/llama_load"
+m=$scratch/models
+e=$scratch/edits
+mkdir "$m" "$e"
+"$TESTS_BUILDDIR/tools/gen_memmodels" --check "$m" >"$scratch/manifest" ||
+    { echo "Bail out! gen_memmodels failed"; exit 1; }
+
+# What each case touched: "FILE WORDS...", any of the words is a name an
+# error must hold.
+: >"$scratch/cases"
+
+# edit NAME KIND TOUCHED ARGS...: the model NAME edited by ggufed ARGS
+# (an edit command line: set, rm, rename, rm-tensor, edit), written to
+# $e/NAME.KIND.gguf.
+edit() {
+	name=$1 kind=$2 touched=$3
+	shift 3
+	out="$e/$name.$kind.gguf"
+	if ! "$GGUFED" "$@" -o "$out" -q --force >"$scratch/edit.err" 2>&1; then
+		ok 1 "$name $kind: ggufed makes the edit ($*)"
+		sed 's/^/# /' "$scratch/edit.err"
+		return
+	fi
+	echo "$out $touched" >>"$scratch/cases"
+}
+
+# key FILE KEY: the value of a key, empty if absent or not a number.
+key() {
+	"$GGUFED" get "$1" "$2" 2>/dev/null
+}
+
+while read -r name arch reshaped; do
+	f=$m/$name.gguf
+	a=$arch
+	cp "$m/$name-extra.gguf" "$e/$name.extra.gguf"
+	echo "$e/$name.extra.gguf extra.weight" >>"$scratch/cases"
+	cp "$m/$name-reshape.gguf" "$e/$name.reshape.gguf"
+	echo "$e/$name.reshape.gguf $reshaped" >>"$scratch/cases"
+	edit "$name" rm-tensor "$reshaped" rm-tensor "$f" "$reshaped"
+	edit "$name" rename "$reshaped ${reshaped%.weight}_x.weight" \
+	    rename "$f" "$reshaped" "${reshaped%.weight}_x.weight"
+	n=$(key "$f" "$a.block_count")
+	edit "$name" blocks-up "block_count blk.$n." \
+	    set "$f" "$a.block_count" $((n + 1))
+	edit "$name" blocks-down "block_count blk.$((n - 1))." \
+	    set "$f" "$a.block_count" $((n - 1))
+	# A hyper-parameter that shapes tensors: the KV heads, else the
+	# feed-forward length, else the SSM state; and the embedding length.
+	for k in attention.head_count_kv feed_forward_length ssm.state_size; do
+		v=$(key "$f" "$a.$k")
+		case $v in
+		''|0|*[!0-9]*) continue ;;
+		esac
+		edit "$name" shape "$k" set "$f" "$a.$k" $((v + 1))
+		break
+	done
+	v=$(key "$f" "$a.embedding_length")
+	edit "$name" embd "embedding_length" \
+	    set "$f" "$a.embedding_length" $((v + 16))
+	# A required key removed: the norm's epsilon where the model has one
+	# (each architecture asks for its own), else the context length.
+	k=context_length
+	for c in attention.layer_norm_rms_epsilon \
+	    attention.layer_norm_epsilon; do
+		[ -n "$(key "$f" "$a.$c")" ] && { k=$c; break; }
+	done
+	edit "$name" rm-key "$k" rm "$f" "$a.$k"
+	edit "$name" key-type "context_length" \
+	    set "$f" "$a.context_length:str" 4096
+	edit "$name" token "token_embd.weight tokenizer.ggml.tokens" \
+	    edit "$f" -e 'append tokenizer.ggml.tokens "zz"' \
+	    -e 'append tokenizer.ggml.scores -300.0' \
+	    -e 'append tokenizer.ggml.token_type 1'
+	# A per-block array one element short: the model's own, or the
+	# feed-forward length made one.
+	if [ "$(key "$f" "$a.attention.head_count" | wc -l)" -gt 1 ]; then
+		edit "$name" array "attention.head_count" \
+		    edit "$f" -e "del $a.attention.head_count[-1]"
+	elif v=$(key "$f" "$a.feed_forward_length") && [ -n "$v" ]; then
+		arr=$(awk -v n=$((n - 1)) -v v="$v" 'BEGIN {
+			s = "["
+			for (i = 0; i < n; i++)
+				s = s (i ? ", " : "") v
+			print s "]"
+		}')
+		edit "$name" array "feed_forward_length" \
+		    set "$f" "$a.feed_forward_length:arr[u32]" "$arr"
+	fi
+	edit "$name" name "general.name" set "$f" general.name "edited model"
+done <"$scratch/manifest"
+
+# The real models of the shared folder, as they are: every file ggufed
+# opens that holds tensors (a vocabulary alone is no model, and files it
+# cannot read are the format's business, not the model check's).
+if [ -d "$SHARED_DIR/fixtures/real" ]; then
+	for f in "$SHARED_DIR"/fixtures/real/*.gguf; do
+		n=$("$GGUFED" info --json "$f" 2>/dev/null |
+		    sed -n 's/^  "tensor_count": \([0-9]*\),$/\1/p')
+		[ "${n:-0}" -gt 0 ] || continue
+		cp "$f" "$e/real-$(basename "$f")"
+		echo "$e/real-$(basename "$f") -" >>"$scratch/cases"
+	done
+else
+	skip "$(shared_missing fixtures/real)"
+fi
+
+# llama.cpp's verdicts, all in one process.
+cut -d' ' -f1 "$scratch/cases" | xargs "$probe" "$libdir" \
+    >"$scratch/verdicts" 2>"$scratch/probe.err" ||
+    {
+	echo "Bail out! llama_load failed"
+	sed 's/^/# /' "$scratch/probe.err"
+	exit 1
+    }
+
+# validate's, all in one process too: for each file, its error count
+# and its errors' messages.
+mkdir "$scratch/v"
+cut -d' ' -f1 "$scratch/cases" | xargs "$GGUFED" validate --json \
+    >"$scratch/v.json" 2>/dev/null
+awk -v dir="$scratch/v" '
+	/^    "file": / {
+		f = $0
+		sub(/^    "file": "/, "", f)
+		sub(/",$/, "", f)
+		sub(/.*\//, "", f)
+		printf "" >(dir "/" f ".err")
+	}
+	/"level": "error"/ {
+		m = $0
+		sub(/.*"message": "/, "", m)
+		sub(/"}.*$/, "", m)
+		print m >>(dir "/" f ".err")
+	}
+	/^    "errors": / {
+		n = $2
+		sub(/,/, "", n)
+		print n >(dir "/" f ".n")
+	}' "$scratch/v.json"
+
+agree=0 disagree=0
+while read -r file touched; do
+	case=$(basename "$file" .gguf)
+	verdict=$(grep -F "$file	" "$scratch/verdicts" | cut -f2-)
+	errors=$(cat "$scratch/v/$case.gguf.n" 2>/dev/null)
+	cp "$scratch/v/$case.gguf.err" "$scratch/errors" 2>/dev/null ||
+	    : >"$scratch/errors"
+	case $verdict in
+	ok) refused=0 ;;
+	*) refused=1 ;;
+	esac
+	[ "${errors:-0}" -gt 0 ] && ours=1 || ours=0
+	echo "# $case: llama.cpp $verdict; validate ${errors:-?} errors"
+	if [ "$refused" -eq "$ours" ]; then
+		agree=$((agree + 1))
+		ok 0 "$case: validate agrees with llama.cpp"
+	else
+		disagree=$((disagree + 1))
+		ok 1 "$case: validate agrees with llama.cpp" ||
+		    sed 's/^/#   /' "$scratch/errors"
+	fi
+	[ "$refused" -eq 1 ] && [ "$ours" -eq 1 ] && [ "$touched" != - ] ||
+	    continue
+	named=1
+	for w in $touched; do
+		grep -qF -- "$w" "$scratch/errors" && { named=0; break; }
+	done
+	ok $named "$case: an error names what the edit touched ($touched)" ||
+	    sed 's/^/#   /' "$scratch/errors"
+done <"$scratch/cases"
+echo "# $agree cases agree with llama.cpp, $disagree disagree"
+done_testing
