@@ -29,6 +29,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <limits.h>
 #include <errno.h>
 #include <signal.h>
@@ -755,11 +757,14 @@ finish(struct gguf_doc *d, const struct opts *o)
 static void
 forget_rescue(const char *script, const char *path)
 {
-	FILE	*fp;
-	char	 line[PATH_MAX * 4 + 16], *real, *q;
-	int	 i, head = 0, mine = 0;
+	struct stat	 st;
+	FILE		*fp;
+	char		 line[PATH_MAX * 4 + 16], *real, *q;
+	int		 i, head = 0, mine = 0;
 
-	if (strcmp(script, "-") == 0 || (fp = fopen(script, "r")) == NULL)
+	/* A kept script is a regular file: a FIFO is not opened again. */
+	if (strcmp(script, "-") == 0 || stat(script, &st) != 0 ||
+	    !S_ISREG(st.st_mode) || (fp = fopen(script, "r")) == NULL)
 		return;
 	if ((real = realpath(path, NULL)) == NULL) {
 		fclose(fp);
