@@ -1042,8 +1042,10 @@ gguf_open_text(const char *path, struct gguf_err *err)
 		gguf_errf(err, -1, "%s", strerror(errno));
 		goto fail;
 	}
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		gguf_errf(err, -1, "not a regular file or a pipe");
+	/* A terminal or /dev/null is text as well; a disk is not. */
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
+	    !S_ISCHR(st.st_mode)) {
+		gguf_errf(err, -1, "not a regular file, a pipe or a terminal");
 		goto fail;
 	}
 	/*
