@@ -133,13 +133,13 @@ ok $? "a shard: the weights are said to be its own only"
 
 # An architecture not modelled: weights only, said so.
 "$GGUFED" set "$m/llama-gqa.gguf" general.architecture gpt2 \
-    -o "$scratch/gpt2.gguf" -q
-mem "$scratch/gpt2.gguf"
+    -o "$scratch/as-gpt2.gguf" -q
+mem "$scratch/as-gpt2.gguf"
 [ $rc -eq 0 ] && grep -q '^weights       2,043,392 ' "$scratch/out" &&
     grep -q '^cache         not modelled: the cache of architecture "gpt2" is not modelled (ggufed(1), mem, lists those that are)$' "$scratch/out" &&
     ! grep -q '^context' "$scratch/out"
 ok $? "gpt2: weights, and the cache not modelled, no figure"
-mem "$scratch/gpt2.gguf" --fit 1G
+mem "$scratch/as-gpt2.gguf" --fit 1G
 [ $rc -eq 1 ] && grep -q 'not modelled' "$scratch/err"
 ok $? "--fit on an architecture not modelled: exit 1, said why"
 
@@ -166,7 +166,7 @@ grep -q '"k_layers": \[163840, 163840, 163840, 163840, 163840, 655360, 163840\]'
     grep -q '"modelled": true' "$scratch/out" &&
     grep -q '"fit": {"budget": 10485760, "context": 16384,' "$scratch/out"
 ok $? "--json: per-layer bytes, modelled, fit"
-mem "$scratch/gpt2.gguf" --json
+mem "$scratch/as-gpt2.gguf" --json
 [ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
     grep -q '"modelled": false' "$scratch/out" &&
     grep -q '"contexts": \[\]' "$scratch/out"
