@@ -475,4 +475,22 @@ head -c "$(( $(tensor_field output.weight abs_offset) + 10 ))" "$m" \
     >"$scratch/cut.gguf"
 one_line "a model cut short" 2 "$GGUFED" hash "$scratch/cut.gguf"
 
+# A tensor of shard 3 missing from the set is named with its own shard, as
+# the manifest names it, not with the first shard's.
+mkdir -p "$scratch/shardname"
+"$GGUFED" split -q --max-tensors 12 "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" \
+    "$scratch/shardname/demo" &&
+    "$GGUFED" hash "$scratch/shardname/demo-00001-of-00004.gguf" \
+    >"$scratch/shardname.manifest" &&
+    "$GGUFED" rm-tensor "$scratch/shardname/demo-00001-of-00004.gguf" \
+    blk.3.ffn_up.weight -i >/dev/null 2>&1
+"$GGUFED" hash --check "$scratch/shardname.manifest" \
+    "$scratch/shardname/demo-00001-of-00004.gguf" >"$scratch/out" 2>&1
+[ $? -eq 1 ] &&
+    grep -q 'not in the file: [^ ]*demo-00003-of-00004.gguf:blk.3.ffn_up.weight' \
+    "$scratch/out" &&
+    ! grep -q 'demo-00001-of-00004.gguf:blk.3.ffn_up' "$scratch/out"
+ok $? "a set's missing tensor is named with its own shard" ||
+    sed 's/^/# /' "$scratch/out"
+
 done_testing
