@@ -125,7 +125,9 @@ tm send-keys -t t s
 shows "$scratch/p6" "computing " "Esc to cancel"
 ok $? "s starts the statistics again"
 tm send-keys -t t C-c
-shows "$scratch/p7" "cancelled (s computes again)" "statistics cancelled"
+# The panel says so; the message line's word may already be gone on a
+# loaded machine (a redraw between the key and the capture).
+shows "$scratch/p7" "cancelled (s computes again)"
 ok $? "Ctrl-C cancels the statistics"
 tm send-keys -t t l
 shows "$scratch/p8" "[2,0,0,0] = 0" "hole  F32" && running
