@@ -330,7 +330,10 @@ cli_help_all(FILE *fp)
 		    cli_commands[i].help);
 	fprintf(fp, "\noptions:\n"
 	    "  -h, --help  this help\n"
-	    "  --version   the program's name and version\n\n"
+	    "  --version   the program's name and version\n"
+	    "  --shard     browse a shard of a split model alone\n"
+	    "  --message TEXT\n"
+	    "              show TEXT on the browser's first screen\n\n"
 	    "exit status: 0 success, 1 unreadable or invalid file, 2 usage "
 	    "error\nSee ggufed(1) for the keys of the browser, the edit "
 	    "language and more.\n");

@@ -44,6 +44,44 @@ cli_oom(size_t n)
 	_exit(EXIT_BADFILE);
 }
 
+/*
+ * The browser's command line: [--shard | --no-set] [--message TEXT] FILE,
+ * options in any order before the file. Returns the browser's exit status,
+ * or -1 when the arguments are not a browser's (an unknown word, to be
+ * answered as an unknown command).
+ */
+static int
+browse(int argc, char **argv)
+{
+	const char	*path = NULL, *message = NULL;
+	int		 i, alone = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--shard") == 0 ||
+		    strcmp(argv[i], "--no-set") == 0)
+			alone = 1;
+		else if (strcmp(argv[i], "--message") == 0) {
+			if (i + 1 == argc) {
+				cli_usage_error(NULL, "--message needs a text");
+				return EXIT_USAGE;
+			}
+			message = argv[++i];
+		} else if (strncmp(argv[i], "--message=", 10) == 0)
+			message = argv[i] + 10;
+		else if (argv[i][0] == '-' || path != NULL)
+			return -1;
+		else
+			path = argv[i];
+	}
+	if (path == NULL) {
+		if (argc == 2)
+			return -1;
+		cli_usage_error(NULL, "no file to browse");
+		return EXIT_USAGE;
+	}
+	return tui_main(path, alone, message);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -51,6 +89,7 @@ main(int argc, char **argv)
 	struct gguf_suggest	 sg;
 	const char		*best;
 	size_t			 i;
+	int			 rc;
 
 	xmalloc_set_oom(cli_oom);
 	if (argc < 2) {
@@ -74,12 +113,9 @@ main(int argc, char **argv)
 			return cli_help(c);
 		return c->fn(argc - 1, argv + 1);
 	}
-	/* Not a command: a file to browse (a shard alone with --shard). */
-	if (argv[1][0] != '-' && argc == 2)
-		return tui_main(argv[1], 0);
-	if (argc == 3 && (strcmp(argv[1], "--shard") == 0 ||
-	    strcmp(argv[1], "--no-set") == 0) && argv[2][0] != '-')
-		return tui_main(argv[2], 1);
+	/* Not a command: a file to browse. */
+	if ((rc = browse(argc, argv)) >= 0)
+		return rc;
 	gguf_suggest_init(&sg, argv[1], strlen(argv[1]));
 	for (i = 0; i < cli_n_commands; i++)
 		gguf_suggest_add(&sg, cli_commands[i].name,

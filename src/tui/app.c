@@ -939,7 +939,7 @@ app_now_ms(void)
 /* ---------------------------------------------------------------- main */
 
 int
-tui_main(const char *path, int alone)
+tui_main(const char *path, int alone, const char *message)
 {
 	struct app		 app, *a = &app;
 	struct gguf_err		 err;
@@ -989,6 +989,9 @@ tui_main(const char *path, int alone)
 		free(a->path);
 		return 1;
 	}
+	/* The caller's word first: a rescue or a journal outranks it. */
+	if (message != NULL)
+		app_msg(a, 0, "%s", message);
 	rescue_notice(a);
 	journal_msg(a);
 	while (!a->quit && !a->term_gone) {

@@ -540,9 +540,11 @@ void	app_push_home(struct app *a, struct view *v);
  * GGUFED_SCRIPT, keys come from that file and the screen is virtual (see
  * script.c). If the terminal goes away, the program ends (1 if edits
  * were pending: they are lost). A shard of a split model opens the whole
- * set, unless alone.
+ * set, unless alone. A message, if not NULL, is shown on the status line
+ * of the first screen (a rescue or journal notice replaces it; the
+ * :messages log keeps both).
  */
-int	tui_main(const char *path, int alone);
+int	tui_main(const char *path, int alone, const char *message);
 
 /* ------------------------------------------------------------ model.c */
 
