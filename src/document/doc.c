@@ -40,6 +40,7 @@
 
 #include "dequant.h"
 #include "docint.h"
+#include "io.h"
 #include "set.h"
 #include "suggest.h"
 
@@ -122,7 +123,7 @@ static int
 doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 {
 	struct stat	st;
-	char		*real, why[160];
+	char		*real;
 	size_t		 plen;
 	unsigned	 no, count;
 
@@ -147,7 +148,6 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 	if (d->f == NULL)
 		return -1;
 	d->be = gguf_layout(d->f)->be;
-	d->journal = gguf_journal_trust(d->real, why, sizeof why);
 	d->n_src_kv = d->n_kv = d->cap_kv = gguf_layout(d->f)->n_kv;
 	d->kv = xcalloc((size_t)d->cap_kv, sizeof *d->kv);
 	d->n_ten = gguf_layout(d->f)->n_tensors;
@@ -220,12 +220,6 @@ int
 gguf_doc_be(const struct gguf_doc *d)
 {
 	return d->be;
-}
-
-int
-gguf_doc_has_journal(const struct gguf_doc *d)
-{
-	return d->journal;
 }
 
 /* ------------------------------------------------------------- accessors */

@@ -57,7 +57,7 @@
 #include <unistd.h>
 
 #include "dequant.h"
-#include "docint.h"
+#include "storeint.h"
 
 #define SINK_BUF	(1u << 20)		/* header writes */
 #define COPY_CHUNK	(64ull << 20)		/* per copy call, per progress */
