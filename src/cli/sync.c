@@ -246,7 +246,7 @@ cmd_sync(int argc, char **argv)
 	}
 	gguf_close(f);
 	if (only != NULL && sync_report_only(&r, only, msg, sizeof msg) != 0) {
-		cli_usage_error("sync", "%s", msg);
+		cli_error("%s", msg);
 		sync_report_free(&r);
 		return EXIT_USAGE;
 	}

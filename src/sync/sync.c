@@ -118,6 +118,7 @@ struct sctx {
 	jv			*tcfg;		/* tokenizer_config.json, or NULL */
 	const struct sync_arch	*arch;
 	struct gguf_val		*tokens;	/* tokenizer.ggml.tokens */
+	int64_t			 up_eos;	/* upstream's eos id, or -1 */
 	char			*msg;
 	size_t			 len;
 };
@@ -666,7 +667,15 @@ cmp_tokens(struct sctx *c)
 		t = &sync_toks[i];
 		id = -1;
 		if ((text = tcfg_token(c, t->typ)) != NULL) {
-			if ((id = token_find(c, text)) < 0) {
+			if ((id = token_find(c, text)) < 0 &&
+			    c->r->shape_mismatch) {
+				add_note(c, fmt("tokenizer_config.json %s_token "
+				    "%s is not in the model's vocabulary (the "
+				    "folder is not this model's)", t->typ,
+				    text));
+				continue;
+			}
+			if (id < 0) {
 				char	pn[200];
 
 				snprintf(c->msg, c->len, "%s/tokenizer_config."
@@ -688,6 +697,8 @@ cmp_tokens(struct sctx *c)
 			id = jv_int_value(u);
 			snprintf(src, sizeof src, "config.json %s", name);
 		}
+		if (strcmp(t->typ, "eos") == 0)
+			c->up_eos = id;
 		v = c->m->get(c->m->arg, t->key);
 		if (v != NULL && v->type != GGUF_VT_ARR &&
 		    gguf_val_u64(v, &have) == 0 && have == (uint64_t)id)
@@ -744,7 +755,8 @@ note_generation(struct sctx *c)
 		int	 found = 0;
 
 		x = jv_kind(e) == JV_LIST ? jv_list_get(e, i) : e;
-		if (jv_kind(x) != JV_INT || jv_int_value(x) < 0)
+		if (jv_kind(x) != JV_INT || jv_int_value(x) < 0 ||
+		    jv_int_value(x) == c->up_eos)
 			continue;
 		for (k = 0; k < sizeof eog / sizeof eog[0]; k++) {
 			v = c->m->get(c->m->arg, eog[k]);
@@ -875,7 +887,8 @@ load_templates(struct sctx *c, struct tmpl **t, size_t *n)
 			closedir(dir);
 		}
 		free(path);
-		qsort(names, nn, sizeof *names, name_cmp);
+		if (nn > 0)
+			qsort(names, nn, sizeof *names, name_cmp);
 		for (i = 0; i < nn; i++) {
 			char	*rel = fmt("additional_chat_templates/%s",
 			    names[i]);
@@ -1229,6 +1242,7 @@ sync_compare(const struct sync_model *m, const char *source,
 	c.r = r;
 	c.msg = msg;
 	c.len = len;
+	c.up_eos = -1;
 	if (strncmp(source, "hf://", 5) == 0) {
 		snprintf(msg, len, "%s: hf:// sources are not read yet: give "
 		    "a folder holding the repository's files", source);
