@@ -271,7 +271,7 @@ const struct cli_cmd cli_commands[] = {
 	    "compare the metadata with the upstream repository's files, as "
 	    "llama.cpp's converter maps them; -o/-i applies the differences "
 	    "(exit 0 equal, 1 different, 2 trouble)", sync_opts,
-	    "model.gguf --from Llama-3.1-8B-Instruct/ -o fixed.gguf" },
+	    "model.gguf --from upstream/ -o fixed.gguf" },
 	{ "edit", cmd_edit, "FILE (-i | -o OUT | -n) [-e CMD]... "
 	    "[-f SCRIPT]... [OPTIONS]",
 	    "apply edit commands (set, rm, mv, rename, ...) and save once",

@@ -262,6 +262,21 @@ jv_num(const jv *v)
 
 /* ------------------------------------------------------------ differences */
 
+/* Upstream gives a value for key. */
+static void
+seen(struct sctx *c, const char *key)
+{
+	struct sync_report	*r = c->r;
+	size_t			 i;
+
+	for (i = 0; i < r->n_compared; i++)
+		if (strcmp(r->compared[i], key) == 0)
+			return;
+	r->compared = xreallocarray(r->compared, r->n_compared + 1,
+	    sizeof *r->compared);
+	r->compared[r->n_compared++] = xstrdup(key);
+}
+
 static void
 add_diff(struct sctx *c, enum sync_kind kind, const char *key, char *file,
     char *upstream, const char *source, const char *effect, char *edit)
@@ -269,6 +284,7 @@ add_diff(struct sctx *c, enum sync_kind kind, const char *key, char *file,
 	struct sync_report	*r = c->r;
 	struct sync_diff	*d;
 
+	seen(c, key);
 	r->diffs = xreallocarray(r->diffs, r->n + 1, sizeof *r->diffs);
 	d = &r->diffs[r->n++];
 	memset(d, 0, sizeof *d);
@@ -369,6 +385,7 @@ cmp_u32(struct sctx *c, enum sync_kind kind, const char *key, uint64_t up,
 	struct gguf_val	*v = c->m->get(c->m->arg, key);
 	uint64_t	 have;
 
+	seen(c, key);
 	if (v != NULL && v->type != GGUF_VT_ARR && gguf_val_u64(v, &have) ==
 	    0 && have == up)
 		return;
@@ -393,6 +410,7 @@ cmp_f32(struct sctx *c, const char *key, double up, const char *source,
 	struct gguf_val	*v = c->m->get(c->m->arg, key);
 	double		 have;
 
+	seen(c, key);
 	if (v != NULL && v->type != GGUF_VT_ARR && gguf_val_f64(v, &have) ==
 	    0 && same_f32(have, up))
 		return;
@@ -408,6 +426,7 @@ cmp_str(struct sctx *c, enum sync_kind kind, const char *key,
 	struct gguf_str	 s;
 	char		*q;
 
+	seen(c, key);
 	if (v != NULL && gguf_val_str(v, &s) == 0 && s.n == strlen(up) &&
 	    memcmp(s.p, up, (size_t)s.n) == 0)
 		return;
@@ -423,6 +442,7 @@ cmp_bool(struct sctx *c, const char *key, int up, const char *source,
 {
 	struct gguf_val	*v = c->m->get(c->m->arg, key);
 
+	seen(c, key);
 	if (v != NULL && v->type == GGUF_VT_BOOL && (gguf_val_bits(v) != 0) ==
 	    (up != 0))
 		return;
@@ -464,6 +484,7 @@ cmp_shape(struct sctx *c)
 		if (u == NULL || jv_kind(u) != JV_INT)
 			continue;
 		arch_key(c, shape[i].key, key, sizeof key);
+		seen(c, key);
 		v = c->m->get(c->m->arg, key);
 		/* A per-layer array is not the one number upstream has. */
 		if (v != NULL && v->type == GGUF_VT_ARR)
@@ -699,6 +720,7 @@ cmp_tokens(struct sctx *c)
 		}
 		if (strcmp(t->typ, "eos") == 0)
 			c->up_eos = id;
+		seen(c, t->key);
 		v = c->m->get(c->m->arg, t->key);
 		if (v != NULL && v->type != GGUF_VT_ARR &&
 		    gguf_val_u64(v, &have) == 0 && have == (uint64_t)id)
@@ -1129,6 +1151,7 @@ cmp_templates(struct sctx *c)
 			    sizeof *names);
 			names[nnames++] = t[i].name;
 		}
+		seen(c, key);
 		v = c->m->get(c->m->arg, key);
 		if (v != NULL && gguf_val_str(v, &s) == 0) {
 			if (s.n == strlen(t[i].text) && memcmp(s.p, t[i].text,
@@ -1154,6 +1177,7 @@ cmp_templates(struct sctx *c)
 		char	*up, *j, *x;
 
 		qsort(names, nnames, sizeof *names, name_cmp);
+		seen(c, "tokenizer.chat_templates");
 		v = c->m->get(c->m->arg, "tokenizer.chat_templates");
 		same = v != NULL && v->type == GGUF_VT_ARR && v->atype ==
 		    GGUF_VT_STR && v->count == nnames;
@@ -1335,6 +1359,9 @@ sync_report_free(struct sync_report *r)
 		free(r->notes[i]);
 	free(r->notes);
 	free(r->arch);
+	for (i = 0; i < r->n_compared; i++)
+		free(r->compared[i]);
+	free(r->compared);
 	memset(r, 0, sizeof *r);
 }
 
@@ -1351,17 +1378,18 @@ sync_report_only(struct sync_report *r, const char *keys, char *msg,
 	for (k = strtok_r(list, ",", &save); k != NULL;
 	    k = strtok_r(NULL, ",", &save)) {
 		found = 0;
-		for (i = 0; i < r->n; i++)
-			if (strcmp(r->diffs[i].key, k) == 0) {
-				r->diffs[i].selected = 1;
+		for (i = 0; i < r->n_compared; i++)
+			if (strcmp(r->compared[i], k) == 0)
 				found = 1;
-			}
 		if (!found) {
-			snprintf(msg, len, "--only: %s: no such difference "
-			    "(the report names the keys that differ)", k);
+			snprintf(msg, len, "--only: %s: not a key the folder "
+			    "gives a value for", k);
 			free(list);
 			return -1;
 		}
+		for (i = 0; i < r->n; i++)
+			if (strcmp(r->diffs[i].key, k) == 0)
+				r->diffs[i].selected = 1;
 	}
 	free(list);
 	return 0;

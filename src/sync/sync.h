@@ -64,6 +64,9 @@ struct sync_report {
 					   to, or NULL (unknown: only the
 					   tokenizer and template keys) */
 	int		  shape_mismatch; /* the folder is not this model's */
+	char		**compared;	/* every key upstream gives a value
+					   for, differing or not */
+	size_t		  n_compared;
 };
 
 /*
@@ -86,8 +89,10 @@ int	sync_compare(const struct sync_model *m, const char *source,
 void	sync_report_free(struct sync_report *r);
 
 /*
- * Keeps only the differences whose key is in the comma-separated list
- * keys; -1 with msg naming a key of the list that is not among them.
+ * Selects only the differences whose key is in the comma-separated list
+ * keys (the others stay in the report, unselected); -1 with msg naming a
+ * key of the list that upstream gives no value for. A key compared
+ * alike selects nothing.
  */
 int	sync_report_only(struct sync_report *r, const char *keys, char *msg,
 	    size_t len);

@@ -411,7 +411,7 @@ ok $? "no folder: says so"
     -o "$scratch/x.gguf" >"$scratch/out" 2>"$scratch/err"
 rc=$?
 oneline "--only an unknown key"
-grep -q "llama.nothing: no such difference" "$scratch/err"
+grep -q "llama.nothing: not a key the folder gives a value for" "$scratch/err"
 ok $? "--only an unknown key: named"
 
 "$GGUFED" sync "$scratch/l.gguf" >"$scratch/out" 2>"$scratch/err"
