@@ -141,6 +141,13 @@ edit_command(struct app *a, const char *line)
 		else
 			view_diff_open(a, cmd.arg);
 		break;
+	case LANG_SYNC:
+		if (cmd.alen == 0)
+			app_msg(a, 1, "sync wants the upstream repository's "
+			    "folder");
+		else
+			view_sync_open(a, cmd.arg);
+		break;
 	case LANG_RENAME_RE:
 		/* Asked first: the renames are shown before they are done. */
 		n = strcspn(line, " \t");

@@ -658,6 +658,8 @@ struct view	*view_preview_new(struct app *a, uint64_t i);	/* view_preview.c */
  * cannot be read.
  */
 void		 view_diff_open(struct app *a, const char *other); /* view_diff.c */
+/* `:sync DIR`: the differences with the upstream files, to apply. */
+void		 view_sync_open(struct app *a, const char *dir); /* view_sync.c */
 /* The pending changes, one line each. */
 struct view	*view_changes_new(struct app *a);		/* view_changes.c */
 /* The mapping of a regex rename, applied on confirmation. */
