@@ -73,7 +73,9 @@ print_text(const char *path, const char *from, const struct sync_report *r)
 		out_text(stdout, d->file, strlen(d->file));
 		fputs(", upstream ", stdout);
 		out_text(stdout, d->upstream, strlen(d->upstream));
-		printf(" (%s): %s", d->source, d->effect);
+		fputs(" (", stdout);
+		out_text(stdout, d->source, strlen(d->source));
+		printf("): %s", d->effect);
 		if (d->kind == SYNC_SHAPE)
 			fputs(" [shape: never written]", stdout);
 		else if (d->edit == NULL)
@@ -130,7 +132,7 @@ print_json(const char *path, const char *from, const struct sync_report *r)
 		json_key(&j, "upstream");
 		json_str(&j, d->upstream, strlen(d->upstream));
 		json_key(&j, "source");
-		json_cstr(&j, d->source);
+		json_str(&j, d->source, strlen(d->source));
 		json_key(&j, "effect");
 		json_cstr(&j, d->effect);
 		json_key(&j, "writable");

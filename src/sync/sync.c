@@ -1394,14 +1394,3 @@ sync_report_only(struct sync_report *r, const char *keys, char *msg,
 	free(list);
 	return 0;
 }
-
-size_t
-sync_n_writable(const struct sync_report *r)
-{
-	size_t	i, n = 0;
-
-	for (i = 0; i < r->n; i++)
-		if (r->diffs[i].edit != NULL)
-			n++;
-	return n;
-}

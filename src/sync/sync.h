@@ -97,7 +97,4 @@ void	sync_report_free(struct sync_report *r);
 int	sync_report_only(struct sync_report *r, const char *keys, char *msg,
 	    size_t len);
 
-/* The number of differences an apply may write (those with an edit). */
-size_t	sync_n_writable(const struct sync_report *r);
-
 #endif /* GGUF_SYNC_H */
