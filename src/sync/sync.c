@@ -1165,6 +1165,8 @@ cmp_templates(struct sctx *c)
 		    fmt("%zu bytes", strlen(t[i].text)), t[i].src,
 		    file != NULL ? "prompts are not laid out as the model was "
 		    "trained: answers degrade, tool calls break" :
+		    t[i].name[0] != '\0' ? "programs that ask for this named "
+		    "template (tools, documents) fall back to the default" :
 		    "the model has no chat template: chat falls back to "
 		    "another format", fmt("set %s:str %s", key, q));
 		free(q);

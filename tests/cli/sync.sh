@@ -9,7 +9,9 @@
 # models of those architectures as an older conversion left them
 # (tools/gen_sync): the report names every difference and nothing else
 # (exit 1, 0 once applied); -o and -i write exactly the converter's keys
-# and types; --only applies a subset; a folder of another shape or
+# and types; templates as a list and additional_chat_templates give the
+# named keys; llama3 scaling without its tensor is reported only; --only
+# applies a subset; a folder of another shape or
 # architecture is reported and refused; an unknown model_type compares
 # only the tokenizer and template keys. Malformed JSON, a missing file or
 # folder, a token text the vocabulary lacks, a bad --only: one line, exit
@@ -151,6 +153,40 @@ ok $? "llama: what did not differ is as it was"
 ok $? "llama: the applied file no longer differs (exit 0)"
 cmp -s "$scratch/llama31.gguf" "$scratch/l.gguf"
 ok $? "llama: -o left the source as it was"
+
+# llama3 scaling is a tensor: a file without it is told, not written.
+"$GGUFED" rm-tensor "$scratch/l.gguf" rope_freqs.weight \
+    -o "$scratch/nofreqs.gguf" -q 2>/dev/null
+"$GGUFED" sync "$scratch/nofreqs.gguf" --from "$L" >"$scratch/out"
+grep -q '^! rope_freqs.weight: (no tensor), upstream a tensor of frequency factors (config.json rope_scaling): .*convert the model again) \[report only\]$' "$scratch/out"
+ok $? "llama: llama3 scaling without rope_freqs.weight is reported only"
+
+# Templates as a list: the default one and a named one, with their names.
+N="$scratch/named"
+cp -r "$L" "$N"
+rm "$N/chat_template.jinja"
+printf '{"eos_token": "<|eot_id|>", "chat_template": [{"name": "default", "template": "{{ bos_token }}A"}, {"name": "tool use!", "template": "{{ bos_token }}B"}]}\n' \
+    >"$N/tokenizer_config.json"
+"$GGUFED" sync "$scratch/l.gguf" --from "$N" -o "$scratch/n.gguf" \
+    >"$scratch/out" 2>"$scratch/err"
+ok $? "named: applies" || sed 's/^/# /' "$scratch/err"
+[ "$("$GGUFED" get "$scratch/n.gguf" tokenizer.chat_template)" = '{{ bos_token }}A' ] &&
+    [ "$("$GGUFED" get "$scratch/n.gguf" tokenizer.chat_template.tool_use_)" = '{{ bos_token }}B' ] &&
+    [ "$(get "$scratch/n.gguf" tokenizer.chat_templates)" = '{"type": "arr[str]", "value": ["tool_use_"]}' ]
+ok $? "named: default, tokenizer.chat_template.NAME (sanitised) and the names"
+"$GGUFED" sync "$scratch/n.gguf" --from "$N" >"$scratch/out"
+ok $? "named: nothing differs once applied" || sed 's/^/# /' "$scratch/out"
+
+# chat_template.jinja with additional_chat_templates: named ones too.
+A="$scratch/additional"
+cp -r "$L" "$A"
+mkdir "$A/additional_chat_templates"
+printf '{{ bos_token }}R' >"$A/additional_chat_templates/rag.jinja"
+"$GGUFED" sync "$scratch/l.gguf" --from "$A" >"$scratch/out"
+grep -q '^~ tokenizer.chat_template.rag: (none), upstream 16 bytes (additional_chat_templates/rag.jinja): programs that ask for this named template' "$scratch/out" &&
+    grep -q '^~ tokenizer.chat_templates: (none), upstream rag ' "$scratch/out"
+ok $? "additional_chat_templates/NAME.jinja: a named template" ||
+    sed 's/^/# /' "$scratch/out"
 
 # A folder of another shape: reported, and nothing written.
 S="$scratch/other-shape"
