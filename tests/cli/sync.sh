@@ -293,7 +293,8 @@ ok $? "qwen: YaRN's keys with the converter's types"
 grep -q 'You are Qwen' "$scratch/t"; [ $? -ne 0 ]
 ok $? "qwen: --only left the template out"
 "$GGUFED" sync "$scratch/q2.gguf" --from "$Q" >"$scratch/out"
-[ $? -eq 1 ] && has "$scratch/q2.gguf: 1 difference with $Q (qwen2)" \
+[ $? -eq 1 ]; ok $? "qwen: still something differs"
+has "$scratch/q2.gguf: 1 difference with $Q (qwen2)" \
     "qwen: the template is the one difference left"
 
 "$GGUFED" sync "$scratch/q2.gguf" --from "$Q" -i >"$scratch/out" 2>"$scratch/err"
@@ -370,6 +371,33 @@ ok $? "gemma: sliding_window u32 512"
 printf '<bos><start_of_turn>user\nHi<end_of_turn>\n<start_of_turn>model\n' |
     cmp -s - "$scratch/t"
 ok $? "gemma: the applied template renders as Gemma's"
+
+# A multimodal layout: text_config's values win over the top level's;
+# gemma3 maps linear scaling.
+V="$scratch/gemma-3-vision"
+mkdir "$V"
+cp "$G/tokenizer_config.json" "$V/"
+cat >"$V/config.json" <<'EOF'
+{
+  "architectures": ["Gemma3ForConditionalGeneration"],
+  "model_type": "gemma3",
+  "hidden_size": 9999,
+  "text_config": {
+    "hidden_size": 1152, "intermediate_size": 6912,
+    "num_attention_heads": 4, "num_hidden_layers": 26,
+    "num_key_value_heads": 1, "max_position_embeddings": 32768,
+    "rms_norm_eps": 1e-06, "rope_theta": 1000000.0,
+    "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+    "sliding_window": 512, "vocab_size": 262144
+  }
+}
+EOF
+"$GGUFED" sync "$scratch/g.gguf" --from "$V" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ]; ok $? "text_config: exit 1"
+has "$scratch/g.gguf: 2 differences with $V (gemma3)" \
+    "text_config: only the scaling differs (its hidden_size wins)"
+has '~ gemma3.rope.scaling.type: (none), upstream linear (config.json rope_scaling): contexts past the original length degrade: linear scaling is off' \
+    "text_config: linear scaling for gemma3"
 
 # Another architecture: reported as such, the rest not compared.
 "$GGUFED" sync "$scratch/q.gguf" --from "$G" >"$scratch/out" 2>"$scratch/err"
