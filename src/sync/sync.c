@@ -882,7 +882,10 @@ load_templates(struct sctx *c, struct tmpl **t, size_t *n)
 	if (ct != NULL && jv_kind(ct) == JV_LIST)
 		return tmpl_list(c, ct, "tokenizer_config.json chat_template",
 		    t, n);
-	if (ct != NULL && jv_kind(ct) != JV_NONE) {
+	/* A chat_template of null is none: the files below are not read. */
+	if (ct != NULL && jv_kind(ct) == JV_NONE)
+		return 0;
+	if (ct != NULL) {
 		add_note(c, xstrdup("tokenizer_config.json chat_template is "
 		    "neither a string nor a list: the converter ignores it"));
 		return 0;
@@ -1294,6 +1297,11 @@ sync_compare(const struct sync_model *m, const char *source,
 		c.text = NULL;
 	if (load_json(&c, "tokenizer_config.json", &c.tcfg) < 0)
 		goto fail;
+	/* An empty one is none to the converter ("if not tokenizer_config"). */
+	if (c.tcfg != NULL && jv_len(c.tcfg) == 0) {
+		jv_unref(c.tcfg);
+		c.tcfg = NULL;
+	}
 	v = m->get(m->arg, "tokenizer.ggml.tokens");
 	if (v != NULL && v->type == GGUF_VT_ARR && v->atype == GGUF_VT_STR)
 		c.tokens = v;
@@ -1321,9 +1329,9 @@ sync_compare(const struct sync_model *m, const char *source,
 		}
 	}
 	if (c.tcfg == NULL)
-		add_note(&c, xstrdup("no tokenizer_config.json: the converter "
-		    "reads no chat template and no special token text "
-		    "without it"));
+		add_note(&c, xstrdup("no tokenizer_config.json (or an empty "
+		    "one): the converter reads no chat template and no "
+		    "special token text without it"));
 	else if (cmp_templates(&c) != 0)
 		goto fail;
 	if (cmp_tokens(&c) != 0)

@@ -188,6 +188,22 @@ grep -q '^~ tokenizer.chat_template.rag: (none), upstream 16 bytes (additional_c
 ok $? "additional_chat_templates/NAME.jinja: a named template" ||
     sed 's/^/# /' "$scratch/out"
 
+# Without tokenizer_config.json (or with an empty one) the converter
+# reads no template: chat_template.jinja alone is not compared.
+E="$scratch/empty-tokcfg"
+cp -r "$L" "$E"
+printf '{}\n' >"$E/tokenizer_config.json"
+"$GGUFED" sync "$scratch/l.gguf" --from "$E" >"$scratch/out"
+grep -q 'chat_template' "$scratch/out"; [ $? -ne 0 ]
+ok $? "empty tokenizer_config.json: no template compared"
+has 'note: no tokenizer_config.json (or an empty one): the converter reads no chat template and no special token text without it' \
+    "empty tokenizer_config.json: says so"
+# A chat_template of null is none: chat_template.jinja is not read.
+printf '{"chat_template": null}\n' >"$E/tokenizer_config.json"
+"$GGUFED" sync "$scratch/l.gguf" --from "$E" >"$scratch/out"
+grep -q 'chat_template' "$scratch/out"; [ $? -ne 0 ]
+ok $? "chat_template null: no template compared"
+
 # A folder of another shape: reported, and nothing written.
 S="$scratch/other-shape"
 cp -r "$L" "$S"
