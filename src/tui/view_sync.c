@@ -1,7 +1,8 @@
 /*
  * view_sync.c - `:sync DIR`: the differences between the document (its
  * pending edits included) and the model's upstream repository's files
- * (src/sync), one row each, as `ggufed sync` reports them. Enter on a
+ * (src/sync), one row each, as `ggufed sync` reports them (a chat
+ * template's with its rendered difference under it). Enter on a
  * difference selects it or leaves it out (all that can be written start
  * selected; a shape hyper-parameter or a fix that needs a tensor cannot
  * be); Enter on the last row applies the selected ones as edit commands,
@@ -18,10 +19,24 @@
 #include "cmd/lang.h"
 #include "sync/sync.h"
 
+/* A row: a difference, a line of its detail, the apply row, a note. */
+#define ROW_DIFF	0
+#define ROW_DETAIL	1
+#define ROW_APPLY	2
+#define ROW_NOTE	3
+struct srow {
+	int		 kind;
+	size_t		 i;		/* the difference or note */
+	const char	*p;		/* ROW_DETAIL: the line, in detail */
+	size_t		 n;
+};
+
 struct sview {
 	struct app		*app;
 	struct list		 list;
 	struct sync_report	 r;
+	struct srow		*rows;
+	size_t			 n_rows;
 	char			*dir;
 	char			 err[512];	/* the comparison failed: why */
 };
@@ -38,13 +53,47 @@ doc_has_tensor(void *arg, const char *name)
 	return gguf_doc_tensor_find(arg, name, strlen(name)) >= 0;
 }
 
-/* Rows: the differences, the apply row, the notes. */
-static uint64_t
-n_rows(const struct sview *sv)
+static void
+add_row(struct sview *sv, int kind, size_t i, const char *p, size_t n)
 {
+	sv->rows = xreallocarray(sv->rows, sv->n_rows + 1, sizeof *sv->rows);
+	sv->rows[sv->n_rows].kind = kind;
+	sv->rows[sv->n_rows].i = i;
+	sv->rows[sv->n_rows].p = p;
+	sv->rows[sv->n_rows].n = n;
+	sv->n_rows++;
+}
+
+/*
+ * The rows: each difference followed by its detail (a template's
+ * rendered difference), the apply row, the notes. At least one row.
+ */
+static uint64_t
+make_rows(struct sview *sv)
+{
+	const char	*p, *nl;
+	size_t		 i;
+
+	free(sv->rows);
+	sv->rows = NULL;
+	sv->n_rows = 0;
 	if (sv->err[0] != '\0')
 		return 1;
-	return sv->r.n + 1 + sv->r.n_notes;
+	for (i = 0; i < sv->r.n; i++) {
+		add_row(sv, ROW_DIFF, i, NULL, 0);
+		for (p = sv->r.diffs[i].detail; p != NULL && *p != '\0';
+		    p = nl + 1) {
+			if ((nl = strchr(p, '\n')) == NULL)
+				nl = p + strlen(p);
+			add_row(sv, ROW_DETAIL, i, p, (size_t)(nl - p));
+			if (*nl == '\0')
+				break;
+		}
+	}
+	add_row(sv, ROW_APPLY, 0, NULL, 0);
+	for (i = 0; i < sv->r.n_notes; i++)
+		add_row(sv, ROW_NOTE, i, NULL, 0);
+	return sv->n_rows;
 }
 
 static size_t
@@ -78,29 +127,37 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 {
 	struct sview		*sv = ctx;
 	const struct sync_diff	*d;
+	const struct srow	*r;
 	char			 b[64];
 	const char		*n;
 
-	if (sv->err[0] != '\0') {
+	if (sv->err[0] != '\0' || id >= sv->n_rows) {
 		dl_puts(dl, S_ERROR, " not compared: ");
 		dl_text(dl, S_ERROR, sv->err, strlen(sv->err), 0,
 		    w - dl->cols, 0);
 		return;
 	}
-	if (id == sv->r.n) {
+	r = &sv->rows[id];
+	switch (r->kind) {
+	case ROW_APPLY:
 		snprintf(b, sizeof b, " Apply the %zu selected (Enter)",
 		    n_selected(sv));
 		dl_puts(dl, sv->r.n == 0 ? S_DIM : S_HEADER, sv->r.n == 0 ?
 		    " no differences" : b);
 		return;
-	}
-	if (id > sv->r.n) {
-		n = sv->r.notes[id - sv->r.n - 1];
+	case ROW_NOTE:
+		n = sv->r.notes[r->i];
 		dl_puts(dl, S_DIM, " note: ");
 		dl_text(dl, S_DIM, n, strlen(n), 0, w - dl->cols, 0);
 		return;
+	case ROW_DETAIL:
+		dl_puts(dl, S_DIM, "       ");
+		dl_text(dl, r->n > 0 && r->p[0] == '+' ? S_OK : r->n > 0 &&
+		    r->p[0] == '-' ? S_ERROR : S_DIM, r->p, r->n, 0,
+		    w - dl->cols, 0);
+		return;
 	}
-	d = &sv->r.diffs[id];
+	d = &sv->r.diffs[r->i];
 	dl_puts(dl, S_NORMAL, d->edit == NULL ? " [-] " : d->selected ?
 	    " [x] " : " [ ] ");
 	dl_text(dl, d->edit == NULL ? S_ERROR : S_KEY, d->key, strlen(d->key),
@@ -170,13 +227,13 @@ sync_action(struct view *v, enum tui_action act, const struct tui_input *in)
 	(void)in;
 	if (act != ACT_OPEN || sv->err[0] != '\0')
 		return R_PASS;
-	if (list_cur(&sv->list, &id) != 0)
+	if (list_cur(&sv->list, &id) != 0 || id >= sv->n_rows)
 		return R_NONE;
-	if (id == sv->r.n)
+	if (sv->rows[id].kind == ROW_APPLY)
 		return apply(sv);
-	if (id > sv->r.n)
+	if (sv->rows[id].kind != ROW_DIFF)
 		return R_NONE;
-	d = &sv->r.diffs[id];
+	d = &sv->r.diffs[sv->rows[id].i];
 	if (d->edit == NULL) {
 		app_msg(sv->app, 0, "%s", d->kind == SYNC_SHAPE ? "a shape "
 		    "difference is never written: the folder is not this "
@@ -203,7 +260,7 @@ sync_reload(struct view *v)
 	struct sview	*sv = v->priv;
 
 	compare(sv);
-	list_reset(&sv->list, NULL, n_rows(sv));
+	list_reset(&sv->list, NULL, make_rows(sv));
 	return 0;
 }
 
@@ -214,6 +271,7 @@ sync_free(struct view *v)
 
 	sync_report_free(&sv->r);
 	list_free(&sv->list);
+	free(sv->rows);
 	free(sv->dir);
 	free(sv);
 }
@@ -248,7 +306,7 @@ view_sync_open(struct app *a, const char *dir)
 		free(sv);
 		return;
 	}
-	list_init_flat(&sv->list, &sync_list_ops, sv, n_rows(sv));
+	list_init_flat(&sv->list, &sync_list_ops, sv, make_rows(sv));
 	v = view_new(a, &sync_ops, SC_LIST, sv);
 	v->list = &sv->list;
 	text_escape(p, sizeof p, dir, strlen(dir), 60);

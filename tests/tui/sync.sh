@@ -1,7 +1,8 @@
 #!/bin/sh
 # sync.sh - `:sync DIR` in the browser, in a real terminal (tmux): the
 # differences between the demo model and a folder of upstream files are
-# listed as `ggufed sync` reports them, each selected; Enter leaves some
+# listed as `ggufed sync` reports them, each selected, a template's
+# rendered difference under it; Enter leaves some
 # out, Enter on the last row applies the rest as edits, and the list is
 # compared again; w saves exactly those (ggufed get); u undoes each one,
 # after which the browser quits without asking. A folder that cannot be
@@ -32,7 +33,7 @@ EOF
 cat >"$up/tokenizer_config.json" <<'EOF'
 {"bos_token": "<s>", "eos_token": {"content": "<|im_end|>"},
  "add_bos_token": false,
- "chat_template": "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"}
+ "chat_template": "{% for m in messages %}<|{{ m.role }}|>\n{{ m.content }}<|end|>\n{% endfor %}{% if add_generation_prompt %}<|assistant|>\n{% endif %}"}
 EOF
 m=$scratch/m.gguf
 
@@ -46,6 +47,13 @@ start() {
 	tm send-keys -t t -l "sync $up"
 	tm send-keys -t t Enter
 	settle "$scratch/s1" "Apply the 7 selected"
+}
+
+# pick TEXT: Enter on the row a search for TEXT finds.
+pick() {
+	tm send-keys -t t /
+	tm send-keys -t t -l "$1"
+	tm send-keys -t t Enter Enter
 }
 
 # shows FILE TEXT DESCRIPTION
@@ -62,13 +70,18 @@ shows "$scratch/s1" "[x] llama.rope.scaling.type: (none) -> linear" \
     "the rope scaling keys are differences"
 shows "$scratch/s1" "Sync with $up" "the view is titled with the folder"
 
+shows "$scratch/s1" "+ <|user|>" \
+    "the template's difference is rendered under it"
+
 # Keep context_length and eos; leave the five others out.
-tm send-keys -t t j Enter j Enter j Enter j Enter j j Enter
+for k in freq_base scaling.type scaling.factor 'chat_template:' add_bos; do
+	pick "$k"
+done
 settle "$scratch/s2" "Apply the 2 selected"
 ok $? "Enter leaves differences out: 2 selected"
 shows "$scratch/s2" "[ ] llama.rope.freq_base" "a difference left out is unmarked"
 shows "$scratch/s2" "[x] llama.context_length" "a difference kept stays marked"
-tm send-keys -t t j Enter
+pick "Apply the"
 settle "$scratch/s3" "applied 2 differences"
 ok $? "Enter on the last row applies the selected"
 shows "$scratch/s3" "Apply the 5 selected" \
@@ -87,7 +100,10 @@ ok $? "and none of those left out"
 # u undoes the applied edits, one each: then q quits without asking.
 start
 ok $? ":sync again on a fresh copy"
-tm send-keys -t t j Enter j Enter j Enter j Enter j j Enter j Enter
+for k in freq_base scaling.type scaling.factor 'chat_template:' add_bos \
+    "Apply the"; do
+	pick "$k"
+done
 settle "$scratch/s5" "applied 2 differences"
 ok $? "two applied"
 tm send-keys -t t u u
