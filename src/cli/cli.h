@@ -205,6 +205,8 @@ int	 cmd_validate(int argc, char **argv);
 int	 cmd_hash(int argc, char **argv);
 /* template.c */
 int	 cmd_template(int argc, char **argv);
+/* sync.c */
+int	 cmd_sync(int argc, char **argv);
 /* edit.c */
 int	 cmd_edit(int argc, char **argv);
 int	 cmd_set(int argc, char **argv);

@@ -146,6 +146,16 @@ static const struct cli_opt template_opts[] = {
 	{ NULL, NULL }
 };
 
+static const struct cli_opt sync_opts[] = {
+	{ "--from DIR", "the upstream repository's folder (config.json, "
+	    "tokenizer_config.json, ...)" },
+	{ "-i, --in-place", "apply the differences to FILE" },
+	{ "-o OUT, --output OUT", "apply them to a copy, OUT" },
+	{ "--only KEY,...", "only the differences of these keys" },
+	{ "--json", "print one JSON document" },
+	{ NULL, NULL }
+};
+
 /* Where an edit goes, and how: every command that changes a file. */
 #define SAVE_OPTS \
 	{ "-i, --in-place", "save over FILE" }, \
@@ -257,6 +267,12 @@ const struct cli_cmd cli_commands[] = {
 	    template_opts,
 	    "model.gguf --messages '[{\"role\": \"user\", \"content\": "
 	    "\"Hi\"}]' --add-generation-prompt" },
+	{ "sync", cmd_sync, "FILE --from DIR [-o OUT | -i] [--only KEY,...] "
+	    "[--json]",
+	    "compare the metadata with the upstream repository's files, as "
+	    "llama.cpp's converter maps them; -o/-i applies the differences "
+	    "(exit 0 equal, 1 different, 2 trouble)", sync_opts,
+	    "model.gguf --from upstream/ -o fixed.gguf" },
 	{ "edit", cmd_edit, "FILE (-i | -o OUT | -n) [-e CMD]... "
 	    "[-f SCRIPT]... [OPTIONS]",
 	    "apply edit commands (set, rm, mv, rename, ...) and save once",

@@ -602,6 +602,10 @@ const struct lang_def lang_defs[] = {
 	    "model (its pending edits included) and OTHER, as `ggufed diff` "
 	    "says it; Enter goes to the key or tensor", "diff OTHER",
 	    parse_line },
+	{ "sync", LANG_SYNC, 1, "sync DIR: the differences with the "
+	    "upstream repository's files in DIR, as `ggufed sync` reports "
+	    "them; Enter selects, Enter on the last row applies (u undoes)",
+	    "sync DIR", parse_line },
 	{ "help", LANG_HELP, 1, "help [CMD]: the usage of a command, or the "
 	    "list of them", "help CMD", parse_line },
 };
@@ -1186,6 +1190,7 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	case LANG_MESSAGES:
 	case LANG_RESCUE:
 	case LANG_DIFF:
+	case LANG_SYNC:
 	case LANG_HELP:
 		/* Parsed only for the browser, which carries them out. */
 		break;

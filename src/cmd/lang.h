@@ -69,6 +69,7 @@ enum lang_op {
 	LANG_MESSAGES,		/* messages */
 	LANG_RESCUE,		/* rescue */
 	LANG_DIFF,		/* diff OTHER */
+	LANG_SYNC,		/* sync DIR */
 	LANG_HELP		/* help [CMD] */
 };
 

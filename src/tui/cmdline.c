@@ -19,6 +19,7 @@
 #include "loop.h"
 #include "view_changes.h"
 #include "view_diff.h"
+#include "view_sync.h"
 
 /*
  * help alone: the commands in one line, from the table (the edit
@@ -143,6 +144,13 @@ edit_command(struct app *a, const char *line)
 			app_msg(a, 1, "diff wants the file to compare with");
 		else
 			view_diff_open(a, cmd.arg);
+		break;
+	case LANG_SYNC:
+		if (cmd.alen == 0)
+			app_msg(a, 1, "sync wants the upstream repository's "
+			    "folder");
+		else
+			view_sync_open(a, cmd.arg);
 		break;
 	case LANG_RENAME_RE:
 		/* Asked first: the renames are shown before they are done. */

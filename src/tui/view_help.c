@@ -58,7 +58,8 @@ static const char notes[] =
 	"rename, rm-tensor, convert, undo, redo) and w [FILE], w! (force: over "
 	"a file, read-only, changed on disk), e, e! (reload), q, q!, wq, "
 	"changes, messages, rescue, diff OTHER (what differs from another "
-	"model), "
+	"model), sync DIR (the differences with the upstream repository's "
+	"files, to apply), "
 	"help [CMD]; "
 	":N: row N. Text is edited with libedit (editrc).";
 

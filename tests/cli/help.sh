@@ -10,6 +10,15 @@ demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
 m="$scratch/model.gguf"
 cp_w "$demo" "$m" || { echo "Bail out! no demo model"; exit 1; }
 cp_w "$demo" "$scratch/other.gguf"	# the other model of diff's example
+# The upstream folder of sync (and its example): the demo model's own.
+mkdir "$scratch/upstream"
+printf '{"architectures": ["LlamaForCausalLM"], "hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 4, "intermediate_size": 512, "vocab_size": 3072, "max_position_embeddings": 2048, "rope_theta": 10000.0, "rms_norm_eps": 1e-05}\n' \
+    >"$scratch/upstream/config.json"
+printf '{"bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>", "add_bos_token": true, "add_eos_token": false}\n' \
+    >"$scratch/upstream/tokenizer_config.json"
+"$GGUFED" get --raw "$m" tokenizer.chat_template \
+    >"$scratch/upstream/chat_template.jinja" ||
+    { echo "Bail out! no chat template in the demo model"; exit 1; }
 # A split model for merge (and its example).
 "$GGUFED" split -q --max-tensors 16 "$m" "$scratch/model" ||
     { echo "Bail out! cannot split the demo model"; exit 1; }
@@ -50,6 +59,7 @@ base() {
 	split)		set -- "$m" sp --force ;;
 	merge)		set -- model-00001-of-00003.gguf out.gguf ;;
 	template)	set -- "$m" ;;
+	sync)		set -- "$m" --from upstream ;;
 	*)		return 1 ;;
 	esac
 	for a in "$@"; do
@@ -77,6 +87,8 @@ sample() {
 	KEY=JSON)	echo 'x=1' ;;
 	NAME)		echo tool_use ;;	# the named template set below
 	PATH)		echo "$scratch/t.jinja" ;;
+	DIR)		echo "$scratch/upstream" ;;
+	KEY,...)	echo tokenizer.ggml.eos_token_id,llama.context_length ;;
 	*)		return 1 ;;
 	esac
 }

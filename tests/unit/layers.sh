@@ -26,6 +26,7 @@ FLOORS='
 6 proof
 7 jinja
 8 cmd
+8 sync
 9 tui
 10 cli
 '
