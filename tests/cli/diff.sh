@@ -347,7 +347,9 @@ ok $? "a tensor named twice against one: the second is removed" ||
     sed 's/^/# /' "$scratch/out"
 "$GGUFED" diff "$hc/key-duplicate.gguf" "$hc/valid-tiny.gguf" \
     >"$scratch/out" 2>&1
-[ "$(grep -c 't\.a' "$scratch/out")" -eq 2 ] &&
+# Only the lines of a key: the header names the files, whose temporary
+# directory's name may hold "t.a".
+[ "$(grep -c '^[-+~] key t\.a' "$scratch/out")" -eq 2 ] &&
     [ "$(grep -c '^- key t\.a: u32 ' "$scratch/out")" -eq 2 ]
 ok $? "a key given twice against none: both removed" ||
     sed 's/^/# /' "$scratch/out"
