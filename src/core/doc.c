@@ -40,6 +40,7 @@
 
 #include "dequant.h"
 #include "docint.h"
+#include "http.h"
 #include "set.h"
 #include "suggest.h"
 
@@ -127,6 +128,19 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 	unsigned	 no, count;
 
 	d->fd = -1;
+	if (gguf_is_url(path)) {
+		/* read over the network: no descriptor, no identity on disk */
+		d->path = xstrdup(path);
+		d->real = xstrdup(path);
+		if (d->set && gguf_set_name(d->path, &plen, &no, &count) == 0)
+			d->f = gguf_set_open(d->path, d->set_flags, err);
+		else
+			d->f = gguf_open(d->path, err);
+		if (d->f == NULL)
+			return -1;
+		d->size = gguf_layout(d->f)->file_size;
+		goto loaded;
+	}
 	real = gguf_realpath(path);
 	if (real == NULL)
 		return gguf_errf(err, -1, "%s", strerror(errno));
@@ -146,8 +160,9 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 		d->f = gguf_open_fd(d->fd, d->path, err);
 	if (d->f == NULL)
 		return -1;
-	d->be = gguf_layout(d->f)->be;
 	d->journal = gguf_journal_trust(d->real, why, sizeof why);
+loaded:
+	d->be = gguf_layout(d->f)->be;
 	d->n_src_kv = d->n_kv = d->cap_kv = gguf_layout(d->f)->n_kv;
 	d->kv = xcalloc((size_t)d->cap_kv, sizeof *d->kv);
 	d->n_ten = gguf_layout(d->f)->n_tensors;

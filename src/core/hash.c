@@ -340,6 +340,8 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 	memset(out, 0, sizeof *out);
 	out->fd = gguf_file_fd(tf);
 	out->mem = gguf_base(tf);
+	if (gguf_file_remote(tf) != NULL)
+		out->file = tf;		/* fetched as it is read */
 	out->off = gguf_layout(tf)->data_off + t->offset;
 	out->len = t->nbytes;
 	return 0;

@@ -132,6 +132,18 @@ int	gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
 int	gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
 	    struct gguf_val *v, struct gguf_err *err);
 
+/* ---------------------------------------------------- files read remotely */
+
+struct gguf_remote;
+/*
+ * Indexes a file whose bytes are not a local file's (remote.h): base is
+ * a region of size bytes whose first avail hold the header region; the
+ * file takes r (freed at its close; NULL for none) and keeps name.
+ */
+struct gguf_file	*gguf_open_region(const uint8_t *base, uint64_t avail,
+			    uint64_t size, const char *name,
+			    struct gguf_remote *r, struct gguf_err *err);
+
 /* --------------------------------------------------------- guarded reads */
 
 #define GGUF_GUARD_FAULT	(-2)	/* gguf_guard_run: a read faulted */

@@ -58,6 +58,7 @@
 
 #include "dequant.h"
 #include "docint.h"
+#include "remote.h"
 
 #define SINK_BUF	(1u << 20)		/* header writes */
 #define COPY_CHUNK	(64ull << 20)		/* per copy call, per progress */
@@ -580,6 +581,7 @@ out:
 
 struct copier {
 	int		 in;
+	struct gguf_remote *remote;	/* or the source is read over HTTP */
 	int		 out;
 	int		 no_cfr;	/* copy_file_range unusable here */
 	int		 no_holes;	/* SEEK_DATA unusable here */
@@ -726,12 +728,52 @@ data_at(struct copier *c, uint64_t ioff, uint64_t len)
 #endif
 }
 
+/* Where the bytes of a source read over HTTP go as they arrive. */
+struct rcopy {
+	struct copier	*c;
+	uint64_t	 ooff;
+	struct wsink	*s;
+	struct gguf_err	*err;
+};
+
+static int
+rcopy_put(void *arg, const uint8_t *p, size_t n)
+{
+	struct rcopy	*r = arg;
+	size_t		 n0 = n;
+	ssize_t		 w;
+
+	while (n > 0) {
+		w = gguf_io_pwrite(r->c->out, p, n, (off_t)r->ooff);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			gguf_errf(r->err, -1, "write: %s", w < 0 ?
+			    strerror(errno) : "no progress");
+			return 1;
+		}
+		p += w;
+		n -= (size_t)w;
+		r->ooff += (uint64_t)w;
+	}
+	writeback(r->c, r->ooff - n0, n0);
+	r->s->pos += n0;
+	return sink_progress(r->s, r->err) != 0 ? 1 : 0;
+}
+
 static int
 copy_range(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
     struct wsink *s, struct gguf_err *err)
 {
 	uint64_t	done = 0, k;
 
+	if (c->remote != NULL) {
+		/* streamed from the server in order, never kept */
+		struct rcopy	r = { c, ooff, s, err };
+
+		return gguf_remote_stream(c->remote, ioff, len, rcopy_put, &r,
+		    err) != 0 ? -1 : 0;
+	}
 	while (len > 0) {
 		if ((k = hole_at(c, ioff, len)) > 0) {
 			ioff += k;
@@ -852,6 +894,7 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 
 	memset(&c, 0, sizeof c);
 	c.in = d->fd;
+	c.remote = gguf_file_remote(d->f);
 	c.out = fd;
 	if (!p->relayout) {
 		rc = copy_range(&c, lay->data_off, p->data_off, p->data_len, s,
@@ -863,8 +906,10 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 			continue;
 		t = gguf_tensor_at(d->f, i);
 		src = gguf_tensor_file(d->f, t);
-		if (src != d->f)	/* a shard of a set */
+		if (src != d->f) {	/* a shard of a set */
 			c.in = gguf_file_fd(src);
+			c.remote = gguf_file_remote(src);
+		}
 		if (d->ten[i].f32) {
 			if (write_f32(d, t, fd, p->data_off + p->off[i], &c, s,
 			    err) != 0)
