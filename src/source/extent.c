@@ -22,7 +22,19 @@ struct walk {
 	int		 be;
 	unsigned	 lw;	/* 4 (v1) or 8 */
 	uint64_t	 need;	/* when out of bytes: the prefix needed */
+	uint64_t	 floor;	/* and the least that must follow it */
 };
+
+/* Adds n * each to w->floor, saturating. */
+static void
+more_after(struct walk *w, uint64_t n, uint64_t each)
+{
+	uint64_t	b;
+
+	if (gguf_mul_ok(n, each, &b) != 0 ||
+	    gguf_add_ok(w->floor, b, &w->floor) != 0)
+		w->floor = UINT64_MAX;
+}
 
 /* -1 and w->need set when n bytes are not there. */
 static int
@@ -102,8 +114,13 @@ value(struct walk *w, uint32_t vt, unsigned depth)
 	for (i = 0; i < count; i++) {
 		int	rc = value(w, at, depth + 1);
 
-		if (rc != 0)
+		if (rc != 0) {
+			/* each element left has its length (or head) at least */
+			if (rc == -1)
+				more_after(w, count - i - 1, at == GGUF_VT_STR ?
+				    w->lw : 4 + w->lw);
 			return rc;
+		}
 	}
 	return 0;
 }
@@ -153,24 +170,34 @@ gguf_header_extent(const uint8_t *p, uint64_t n, uint64_t *out)
 			    a <= GGUF_MAX_ALIGNMENT)
 				align = a;
 		}
-		if ((rc = value(&w, vt, 0)) == -1)
+		if ((rc = value(&w, vt, 0)) == -1) {
+			more_after(&w, n_kv - i - 1, w.lw + 4 + 1);
+			more_after(&w, n_t, w.lw + 4 + 4 + 8);
 			goto more;
+		}
 		if (rc != 0)
 			return -1;
 	}
 	for (i = 0; i < n_t; i++) {
-		if (str(&w) != 0 || u32(&w, &nd) != 0)
+		if (str(&w) != 0 || u32(&w, &nd) != 0) {
+			more_after(&w, n_t - i - 1, w.lw + 4 + 4 + 8);
 			goto more;
+		}
 		if (nd > GGUF_MAX_DIMS)
 			return -1;
 		if (skip(&w, (uint64_t)nd * (version == 1 ? 4 : 8)) != 0 ||
-		    skip(&w, 4 + 8) != 0)
+		    skip(&w, 4 + 8) != 0) {
+			more_after(&w, n_t - i - 1, w.lw + 4 + 4 + 8);
 			goto more;
+		}
 	}
 	if (gguf_align_ok(w.pos, align, out) != 0)
 		return -1;
 	return 0;
 more:
-	*out = w.need > n ? w.need : n + 1;
+	if (gguf_add_ok(w.need, w.floor, out) != 0)
+		*out = UINT64_MAX;
+	if (*out <= n)
+		*out = n + 1;
 	return 1;
 }

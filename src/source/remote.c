@@ -69,9 +69,11 @@ gguf_remote_counts(const struct gguf_remote *r, uint64_t *requests,
 }
 
 /*
- * Reads the header: the bytes the open fetched, then exactly what the
- * walk says it still needs (growing by doubling while a walk cannot say
- * how much). Returns the buffer (allocated) and its length in *n.
+ * Reads the header: the bytes the open fetched, then what the walk says
+ * it still needs. When the walk can only say how long the header is at
+ * least, GGUF_REMOTE_FIRST more than that is asked for, so that what is
+ * read never passes the header's end by more than that. Returns the
+ * buffer (allocated) and its length in *n.
  */
 static uint8_t *
 read_header(struct gguf_http *h, size_t *n, struct gguf_err *err)
@@ -89,8 +91,8 @@ read_header(struct gguf_http *h, size_t *n, struct gguf_err *err)
 		rc = gguf_header_extent(buf, have, &want);
 		if (rc < 0 || have >= size)
 			break;
-		if (rc == 1 && want < 2 * (uint64_t)have)
-			want = 2 * (uint64_t)have;	/* cannot tell: grow */
+		if (rc == 1 && gguf_add_ok(want, GGUF_REMOTE_FIRST, &want) != 0)
+			want = UINT64_MAX;
 		if (want > size)
 			want = size;
 		if (want <= have)
