@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gguf.h"
+#include "err.h"
 #include "hf.h"
 #include "http.h"
 #include "xmalloc.h"

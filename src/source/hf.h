@@ -5,7 +5,7 @@
 #ifndef GGUF_HF_H
 #define GGUF_HF_H
 
-#include "gguf.h"
+#include "err.h"
 
 /* HF_ENDPOINT, else https://huggingface.co. */
 const char	*gguf_hf_endpoint(void);

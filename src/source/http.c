@@ -21,7 +21,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "gguf.h"
+#include "err.h"
 #include "hf.h"
 #include "http.h"
 #include "xmalloc.h"
@@ -120,6 +120,23 @@ gguf_http_stream(struct gguf_http *h, uint64_t off, uint64_t len,
 #else /* HAVE_CURL */
 
 #include <curl/curl.h>
+
+/* 1234567 -> "1,234,567" in buf; returns buf. */
+static const char *
+group(uint64_t v, char *buf, size_t len)
+{
+	char	tmp[32];
+	size_t	n, i, o = 0;
+
+	n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+	for (i = 0; i < n && o + 1 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0 && o + 2 < len)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
 
 #define MAX_HOPS	10	/* redirects followed */
 #define MAX_TRIES	4	/* 5xx and cut connections: tries in all */
@@ -299,8 +316,8 @@ check_same(struct req *r, uint64_t size)
 		r->failed = 1;
 		return gguf_errf(r->err, -1, "changed on the server: %s "
 		    "bytes now, %s when opened",
-		    gguf_fmt_group(size, a, sizeof a),
-		    gguf_fmt_group(h->size, b, sizeof b));
+		    group(size, a, sizeof a),
+		    group(h->size, b, sizeof b));
 	}
 	if ((h->etag[0] != '\0' && strcmp(h->etag, r->etag) != 0) ||
 	    (h->etag[0] == '\0' && h->lastmod[0] != '\0' &&
@@ -336,7 +353,7 @@ headers_done(struct req *r)
 			r->failed = 1;
 			gguf_errf(r->err, -1, "the server sent bytes from "
 			    "offset %s, not those asked for",
-			    gguf_fmt_group(r->r_first, a, sizeof a));
+			    group(r->r_first, a, sizeof a));
 			return;
 		}
 		r->skip = 0;
@@ -358,7 +375,7 @@ headers_done(struct req *r)
 			gguf_errf(r->err, -1, "the server does not support "
 			    "range requests: reading offset %s would mean "
 			    "downloading the file up to there",
-			    gguf_fmt_group(r->off + r->got, a, sizeof a));
+			    group(r->off + r->got, a, sizeof a));
 			return;
 		}
 		r->skip = r->off + r->got;
@@ -495,8 +512,8 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 			    "%ld seconds", host, h->timeout);
 		return gguf_errf(r->err, -1, "%s stopped sending: no data "
 		    "for %ld seconds (%s bytes of %s received)", host,
-		    h->timeout, gguf_fmt_group(r->got, a, sizeof a),
-		    gguf_fmt_group(r->len, host, sizeof host));
+		    h->timeout, group(r->got, a, sizeof a),
+		    group(r->len, host, sizeof host));
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CACERT_BADFILE:
 		return gguf_errf(r->err, -1, "the TLS certificate of %s "
@@ -507,8 +524,8 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 	case CURLE_GOT_NOTHING:
 		return gguf_errf(r->err, -1, "the connection to %s was cut "
 		    "(%s bytes of %s received)", host,
-		    gguf_fmt_group(r->got, a, sizeof a),
-		    gguf_fmt_group(r->len, host, sizeof host));
+		    group(r->got, a, sizeof a),
+		    group(r->len, host, sizeof host));
 	default:
 		return gguf_errf(r->err, -1, "%s: %s", host,
 		    h->errbuf[0] != '\0' ? h->errbuf : curl_easy_strerror(rc));
@@ -635,7 +652,7 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 	case 416:
 		return gguf_errf(r->err, -1, "the server has no bytes at "
 		    "offset %s (HTTP 416)",
-		    gguf_fmt_group(r->off + r->got, a, sizeof a));
+		    group(r->off + r->got, a, sizeof a));
 	default:
 		if (r->status >= 300 && r->status < 400)
 			return gguf_errf(r->err, -1, "redirected (HTTP %ld) "
@@ -686,9 +703,9 @@ fetch(struct gguf_http *h, struct req *r)
 
 			ret = gguf_errf(r->err, -1, "the server sent %s bytes "
 			    "of the %s asked for at offset %s",
-			    gguf_fmt_group(r->got, a, sizeof a),
-			    gguf_fmt_group(r->len, b, sizeof b),
-			    gguf_fmt_group(r->off, c, sizeof c));
+			    group(r->got, a, sizeof a),
+			    group(r->len, b, sizeof b),
+			    group(r->off, c, sizeof c));
 			free(where);
 			return ret;
 		}
@@ -921,12 +938,12 @@ gguf_http_stream(struct gguf_http *h, uint64_t off, uint64_t len,
 		return 0;
 	if (off > h->size || len > h->size - off)
 		return gguf_errf(err, -1, "bytes %s to %s lie past the end of "
-		    "the file", gguf_fmt_group(off, a, sizeof a),
-		    gguf_fmt_group(off + len, b, sizeof b));
+		    "the file", group(off, a, sizeof a),
+		    group(off + len, b, sizeof b));
 	if (h->norange && off + len > GGUF_HTTP_NORANGE_MAX)
 		return gguf_errf(err, -1, "the server does not support range "
 		    "requests: reading offset %s would mean downloading the "
-		    "file up to there", gguf_fmt_group(off, a, sizeof a));
+		    "file up to there", group(off, a, sizeof a));
 	memset(&r, 0, sizeof r);
 	r.h = h;
 	r.off = off;

@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gguf.h"
+#include "err.h"
 
 /* A server ignoring Range is read through its body up to here, no more. */
 #define GGUF_HTTP_NORANGE_MAX	((uint64_t)64 << 20)

@@ -26,6 +26,7 @@
 #include "app.h"
 #include "model.h"
 #include "task.h"
+#include "save.h"
 #include "set.h"
 #include "cmd/value.h"
 

@@ -12,8 +12,8 @@
  * tensor preview). Text from the file only reaches the screen through
  * draw.c, which escapes it and cuts it by display columns.
  *
- * Nothing here is called from src/core, and nothing in src/core includes
- * curses. The loop's own state and the files that share it (app.c,
+ * Nothing here is called from the core (the floors below src/cmd), and
+ * nothing in the core includes curses. The loop's own state and the files that share it (app.c,
  * frame.c, term.c, run.c, script.c) are in app.h, which no view includes.
  */
 #ifndef TUI_H
@@ -654,7 +654,7 @@ struct view	*view_array_key(struct app *a, const char *key, size_t klen);
 struct view	*view_preview_new(struct app *a, uint64_t i);	/* view_preview.c */
 /*
  * `:diff OTHER`: what differs between the document and the model OTHER
- * (src/core/diff.h), in a view on the Summary tab; a message if OTHER
+ * (src/proof/diff.h), in a view on the Summary tab; a message if OTHER
  * cannot be read.
  */
 void		 view_diff_open(struct app *a, const char *other); /* view_diff.c */

@@ -92,8 +92,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "docint.h"
 #include "http.h"
+#include "storeint.h"
 #include "set.h"
 
 #define JOURNAL_SUFFIX	".ggufed-journal"
@@ -105,26 +105,15 @@
 
 int	gguf_doc_reload(struct gguf_doc *d, struct gguf_err *err);
 
-int	(*gguf_fault_hook)(const char *step);
-
-/* ------------------------------------------------------------------ faults */
-
 int
-gguf_fault(const char *step, struct gguf_err *err)
+gguf_doc_has_journal(struct gguf_doc *d)
 {
-	const char	*e;
+	char	why[160];
 
-	if (gguf_fault_hook != NULL) {
-		if (gguf_fault_hook(step) != 0)
-			return gguf_errf(err, -1, "I/O error (injected at "
-			    "step %s)", step);
-		return 0;
-	}
-	e = getenv("GGUFED_FAULT");
-	if (e != NULL && strcmp(e, step) == 0)
-		_exit(GGUF_FAULT_EXIT);
-	return 0;
+	return gguf_journal_trust(d->real, why, sizeof why);
 }
+
+
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -184,48 +173,6 @@ gguf_pwrite_all(int fd, const uint8_t *p, uint64_t n, uint64_t off,
 	return 0;
 }
 
-/*
- * The path with its symlinks resolved, allocated; NULL with errno set if
- * it cannot be. The kernel names the file it opens (O_PATH, read from
- * /proc/self/fd) after one walk of the path, where realpath() walks it
- * once a component; realpath() is what remains without /proc.
- */
-char *
-gguf_realpath(const char *path)
-{
-	static const char	 gone[] = " (deleted)";
-	char			 link[40], buf[4096], *real, *fb;
-	ssize_t			 n;
-	int			 fd;
-
-	if ((fd = open(path, O_PATH | O_CLOEXEC)) < 0)
-		return NULL;
-	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-	n = readlink(link, buf, sizeof buf);
-	close(fd);
-	if (n > 0 && (size_t)n < sizeof buf && buf[0] == '/') {
-		buf[n] = '\0';
-		if ((size_t)n < sizeof gone || strcmp(buf + n -
-		    (sizeof gone - 1), gone) != 0)
-			return xstrdup(buf);
-	}
-	if ((fb = realpath(path, NULL)) == NULL)
-		return NULL;
-	real = xstrdup(fb);
-	free(fb);
-	return real;
-}
-
-/* The path with its symlinks resolved, or the path itself if it cannot be. */
-char *
-gguf_resolve(const char *path)
-{
-	char	*real;
-
-	if ((real = gguf_realpath(path)) == NULL)
-		return xstrdup(path);
-	return real;
-}
 
 /*
  * Read-only by its mode bits: nobody may write it, or we may not. The

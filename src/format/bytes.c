@@ -1,6 +1,5 @@
 /*
- * bytes.c - errors, allocation, and the bounded cursor every read of file
- * data goes through.
+ * bytes.c - the bounded cursor every read of file data goes through.
  *
  * The rule of this file: before a length or count taken from the file is
  * used for anything (a skip, a loop, an allocation), it is checked against
@@ -9,42 +8,12 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gguf.h"
 #include "internal.h"
-
-#undef gguf_errf		/* defined here; see gguf.h */
-
-/* ------------------------------------------------------------------ errors */
-
-int
-gguf_errf(struct gguf_err *err, int64_t off, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err == NULL)
-		return -1;
-	err->has_off = off >= 0;
-	err->off = off >= 0 ? (uint64_t)off : 0;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-void
-gguf_err_text(const struct gguf_err *err, char *buf, size_t len)
-{
-	if (err->has_off)
-		snprintf(buf, len, "offset 0x%llx: %s",
-		    (unsigned long long)err->off, err->msg);
-	else
-		snprintf(buf, len, "%s", err->msg);
-}
 
 uint64_t
 gguf_hash(const void *p, size_t n)

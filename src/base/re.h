@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "gguf.h"
+#include "err.h"
 
 #define GGUF_RE_MATCH_LIMIT	100000	/* calls of the matcher */
 #define GGUF_RE_DEPTH_LIMIT	1000	/* backtracking depth */

@@ -41,10 +41,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dequant.h"
 #include "gguf.h"
 #include "http.h"
 #include "internal.h"
+#include "io.h"
 #include "nameix.h"
 #include "remote.h"
 #include "schema.h"
@@ -490,7 +490,7 @@ warn_xrow(struct gguf_file *f, const struct gguf_tensor *t, uint64_t at,
 	char	buf[256], fix[320];
 
 	fix[0] = '\0';
-	if (gguf_dequant_check(t->type, f->lay.be, NULL) == 0)
+	if (gguf_ttype_decodable(t->type, f->lay.be, NULL) == 0)
 		snprintf(fix, sizeof fix, " (convert %s f32 rewrites it "
 		    "losslessly as float32)", pname(&t->name, buf, sizeof buf));
 	warnf(f, GGUF_W_ERROR, at, "tensor \"%s\": %s: its blocks run on "

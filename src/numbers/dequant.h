@@ -30,7 +30,9 @@
 /*
  * 0 if tensors of type id in a file of this byte order (be) can be decoded;
  * otherwise -1 with a message ("removed type Q4_2 cannot be decoded",
- * "quantized type Q4_K in a big-endian file cannot be decoded", ...).
+ * "quantized type Q4_K in a big-endian file cannot be decoded", ...):
+ * the rule of the type table, gguf_ttype_decodable, which every type it
+ * allows has a decoder for.
  */
 int	gguf_dequant_check(uint32_t type, int be, struct gguf_err *err);
 

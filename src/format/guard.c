@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "io.h"
 
 struct guard {
 	sigjmp_buf		 env;

@@ -76,7 +76,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "docint.h"
+#include "storeint.h"
 #include "set.h"
 
 #define SET_MAGIC	"GGUFEDS2"

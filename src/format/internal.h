@@ -160,11 +160,6 @@ int	gguf_guard_run(const void *p, uint64_t n, int (*fn)(void *),
 /* Installs the SIGBUS handler now (gguf_guard_run does it on first use). */
 void	gguf_guard_init(void);
 
-/* Reads GGUFED_FAULT now (io.c); called once, before threads read it. */
-void	gguf_io_init(void);
-/* The fault rules' hook before one guarded read of tensor data (io.c). */
-void	gguf_io_map_read(void);
-
 /* reader.c: a finding added to an open file (set.c's checks). */
 void	gguf_file_warn(struct gguf_file *f, int level, uint64_t off,
 	    const char *msg);

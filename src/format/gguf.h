@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "err.h"
+
 #define GGUF_MAGIC		"GGUF"
 #define GGUF_MAX_DIMS		4
 #define GGUF_MAX_NAME		63	/* longest tensor name ggml loads */
@@ -26,27 +28,6 @@
 #define GGUF_MAX_ALIGNMENT	(1u << 20)	/* larger is refused */
 #define GGUF_MAX_DEPTH		8	/* nesting of arrays in arrays */
 #define GGUF_MAX_KEY		65535	/* spec limit; longer keys are warned */
-
-/* ------------------------------------------------------------------ errors */
-
-struct gguf_err {
-	uint64_t	off;		/* file offset of the problem */
-	int		has_off;	/* off is meaningful */
-	char		msg[512];	/* what is wrong, one line, no offset */
-};
-
-/* Sets err (may be NULL) and returns -1. off < 0 means "no offset". */
-int	gguf_errf(struct gguf_err *err, int64_t off, const char *fmt, ...)
-	    __attribute__((format(printf, 3, 4)));
-#ifdef __clang_analyzer__
-/*
- * The static analyzer looks at one file at a time: tell it that
- * "return gguf_errf(...)" returns -1, or it follows impossible paths.
- */
-#define gguf_errf(...)	(gguf_errf(__VA_ARGS__), -1)
-#endif
-/* "offset 0x1c: string length 12345 runs past the end of the file" */
-void	gguf_err_text(const struct gguf_err *err, char *buf, size_t len);
 
 /* ------------------------------------------------------------ type tables */
 
@@ -130,6 +111,14 @@ int		 gguf_ttype_nbytes(uint32_t id, const uint64_t ne[GGUF_MAX_DIMS],
  */
 int		 gguf_ttype_nbytes_flat(uint32_t id, uint64_t nelem,
 		     uint64_t *nbytes, struct gguf_err *err);
+/*
+ * Whether data of type id in a file of byte order be (1: big-endian) can
+ * be decoded to numbers: every type in use can, little-endian; big-endian
+ * only the plain types (a quantized block has no defined byte order). 0,
+ * or -1 with err saying why not. The decoders (dequant.h) hold to it.
+ */
+int		 gguf_ttype_decodable(uint32_t id, int be,
+		     struct gguf_err *err);
 
 /* general.file_type names ("MOSTLY_Q4_K_M"), NULL if unknown. */
 const char	*gguf_file_type_name(uint32_t ft);

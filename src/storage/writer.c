@@ -57,8 +57,8 @@
 #include <unistd.h>
 
 #include "dequant.h"
-#include "docint.h"
 #include "remote.h"
+#include "storeint.h"
 
 #define SINK_BUF	(1u << 20)		/* header writes */
 #define COPY_CHUNK	(64ull << 20)		/* per copy call, per progress */

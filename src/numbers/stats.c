@@ -56,6 +56,7 @@
 
 #include "gguf.h"
 #include "internal.h"
+#include "io.h"
 #include "dequant.h"
 #include "stats.h"
 #include "stats_vec.h"

@@ -37,7 +37,7 @@
  *	ERR	ENOSPC EIO EDQUOT EFBIG EACCES EPERM EROFS EINTR ENOMEM, or
  *		a number
  *
- * A value without ':' is a named step of save.c (see gguf_fault).
+ * A value without ':' is a named step of a save (see gguf_fault).
  *
  * EINTR and short writes must be invisible to the user: the callers retry.
  * Every other failure must leave the target as it was (see save.c).
@@ -55,7 +55,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "docint.h"
+#include "io.h"
+#include "xmalloc.h"
 
 enum io_op {
 	IO_WRITE, IO_READ, IO_FSYNC, IO_CLOSE, IO_RENAME, IO_UNLINK, IO_OPEN,
@@ -388,4 +389,70 @@ int
 gguf_io_alloc_fails(void)
 {
 	return fault(IO_ALLOC) != 0;
+}
+
+/* ------------------------------------------------------------ named steps */
+
+int	(*gguf_fault_hook)(const char *step);
+
+int
+gguf_fault(const char *step, struct gguf_err *err)
+{
+	const char	*e;
+
+	if (gguf_fault_hook != NULL) {
+		if (gguf_fault_hook(step) != 0)
+			return gguf_errf(err, -1, "I/O error (injected at "
+			    "step %s)", step);
+		return 0;
+	}
+	e = getenv("GGUFED_FAULT");
+	if (e != NULL && strcmp(e, step) == 0)
+		_exit(GGUF_FAULT_EXIT);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ paths */
+
+/*
+ * The path with its symlinks resolved, allocated; NULL with errno set if
+ * it cannot be. The kernel names the file it opens (O_PATH, read from
+ * /proc/self/fd) after one walk of the path, where realpath() walks it
+ * once a component; realpath() is what remains without /proc.
+ */
+char *
+gguf_realpath(const char *path)
+{
+	static const char	 gone[] = " (deleted)";
+	char			 link[40], buf[4096], *real, *fb;
+	ssize_t			 n;
+	int			 fd;
+
+	if ((fd = open(path, O_PATH | O_CLOEXEC)) < 0)
+		return NULL;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof buf);
+	close(fd);
+	if (n > 0 && (size_t)n < sizeof buf && buf[0] == '/') {
+		buf[n] = '\0';
+		if ((size_t)n < sizeof gone || strcmp(buf + n -
+		    (sizeof gone - 1), gone) != 0)
+			return xstrdup(buf);
+	}
+	if ((fb = realpath(path, NULL)) == NULL)
+		return NULL;
+	real = xstrdup(fb);
+	free(fb);
+	return real;
+}
+
+/* The path with its symlinks resolved, or the path itself if it cannot be. */
+char *
+gguf_resolve(const char *path)
+{
+	char	*real;
+
+	if ((real = gguf_realpath(path)) == NULL)
+		return xstrdup(path);
+	return real;
 }

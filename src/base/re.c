@@ -12,7 +12,7 @@
 
 #include <pcre2.h>
 
-#include "internal.h"
+#include "xmalloc.h"
 #include "re.h"
 
 struct gguf_re {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docint.h"
+#include "io.h"
 #include "xmalloc.h"
 
 static xmalloc_oom_fn	oom_hook;

@@ -85,6 +85,24 @@ gguf_ttype_known(uint32_t id)
 	return id < GGUF_T_COUNT && ttypes[id].blck != 0;
 }
 
+int
+gguf_ttype_decodable(uint32_t id, int be, struct gguf_err *err)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(id);
+
+	if (ti == NULL || ti->name == NULL)
+		return gguf_errf(err, -1, "unknown tensor type %u cannot be "
+		    "decoded", (unsigned)id);
+	if (ti->flags & GGUF_TF_REMOVED)
+		return gguf_errf(err, -1, "type %s (id %u) was removed from "
+		    "ggml and cannot be decoded", ti->name, (unsigned)id);
+	if (be && (ti->flags & GGUF_TF_QUANT))
+		return gguf_errf(err, -1, "quantized type %s in a big-endian "
+		    "file cannot be decoded (no defined byte order)",
+		    ti->name);
+	return 0;
+}
+
 const char *
 gguf_ttype_name(uint32_t id, char *buf)
 {

@@ -1907,21 +1907,11 @@ gguf_dequant_isa(uint32_t type)
 int
 gguf_dequant_check(uint32_t type, int be, struct gguf_err *err)
 {
-	const struct gguf_type_info	*ti = gguf_ttype(type);
-
-	if (ti == NULL || ti->name == NULL)
-		return gguf_errf(err, -1, "unknown tensor type %u cannot be "
-		    "decoded", (unsigned)type);
-	if (ti->flags & GGUF_TF_REMOVED)
-		return gguf_errf(err, -1, "type %s (id %u) was removed from "
-		    "ggml and cannot be decoded", ti->name, (unsigned)type);
-	if (dq_types[type].le == NULL)
-		return gguf_errf(err, -1, "type %s cannot be decoded",
-		    ti->name);
-	if (be && dq_types[type].be == NULL)
-		return gguf_errf(err, -1, "quantized type %s in a big-endian "
-		    "file cannot be decoded (no defined byte order)",
-		    ti->name);
+	if (gguf_ttype_decodable(type, be, err) != 0)
+		return -1;
+	if (dq_types[type].le == NULL || (be && dq_types[type].be == NULL))
+		return gguf_errf(err, -1, "type %s has no decoder",
+		    gguf_ttype(type)->name);
 	return 0;
 }
 

@@ -41,6 +41,7 @@
 #include "dequant.h"
 #include "docint.h"
 #include "http.h"
+#include "io.h"
 #include "set.h"
 #include "suggest.h"
 
@@ -123,7 +124,7 @@ static int
 doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 {
 	struct stat	st;
-	char		*real, why[160];
+	char		*real;
 	size_t		 plen;
 	unsigned	 no, count;
 
@@ -160,7 +161,6 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 		d->f = gguf_open_fd(d->fd, d->path, err);
 	if (d->f == NULL)
 		return -1;
-	d->journal = gguf_journal_trust(d->real, why, sizeof why);
 loaded:
 	d->be = gguf_layout(d->f)->be;
 	d->n_src_kv = d->n_kv = d->cap_kv = gguf_layout(d->f)->n_kv;
@@ -235,12 +235,6 @@ int
 gguf_doc_be(const struct gguf_doc *d)
 {
 	return d->be;
-}
-
-int
-gguf_doc_has_journal(const struct gguf_doc *d)
-{
-	return d->journal;
 }
 
 /* ------------------------------------------------------------- accessors */
