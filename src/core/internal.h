@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gguf.h"
+#include "source/guard.h"
 #include "xmalloc.h"
 
 /* ------------------------------------------------------ checked arithmetic */
@@ -133,20 +134,6 @@ int	gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
 	    struct gguf_val *v, struct gguf_err *err);
 
 /* --------------------------------------------------------- guarded reads */
-
-#define GGUF_GUARD_FAULT	(-2)	/* gguf_guard_run: a read faulted */
-
-/*
- * Runs fn(arg) and returns what it returns, unless a read of the n bytes
- * at p faults (SIGBUS: the mapped file shrank under it): then fn is
- * abandoned where it was and GGUF_GUARD_FAULT is returned. fn must hold
- * no lock and own no memory when it reads the range (see guard.c). Safe
- * on any thread, and nests.
- */
-int	gguf_guard_run(const void *p, uint64_t n, int (*fn)(void *),
-	    void *arg);
-/* Installs the SIGBUS handler now (gguf_guard_run does it on first use). */
-void	gguf_guard_init(void);
 
 /* Reads GGUFED_FAULT now (io.c); called once, before threads read it. */
 void	gguf_io_init(void);
