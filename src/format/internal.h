@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gguf.h"
+#include "guard.h"
 #include "xmalloc.h"
 
 /* ------------------------------------------------------ checked arithmetic */
@@ -146,19 +147,6 @@ struct gguf_file	*gguf_open_region(const uint8_t *base, uint64_t avail,
 
 /* --------------------------------------------------------- guarded reads */
 
-#define GGUF_GUARD_FAULT	(-2)	/* gguf_guard_run: a read faulted */
-
-/*
- * Runs fn(arg) and returns what it returns, unless a read of the n bytes
- * at p faults (SIGBUS: the mapped file shrank under it): then fn is
- * abandoned where it was and GGUF_GUARD_FAULT is returned. fn must hold
- * no lock and own no memory when it reads the range (see guard.c). Safe
- * on any thread, and nests.
- */
-int	gguf_guard_run(const void *p, uint64_t n, int (*fn)(void *),
-	    void *arg);
-/* Installs the SIGBUS handler now (gguf_guard_run does it on first use). */
-void	gguf_guard_init(void);
 
 /* reader.c: a finding added to an open file (set.c's checks). */
 void	gguf_file_warn(struct gguf_file *f, int level, uint64_t off,

@@ -947,6 +947,7 @@ gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 	long			 page;
 	int			 rc;
 
+	gguf_io_init();
 	if (fstat(fd, &st) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
 		return NULL;
