@@ -22,9 +22,11 @@
 #include "http.h"
 #include "internal.h"
 #include "remote.h"
+#include "source.h"
 
 struct gguf_remote {
-	struct gguf_http	*h;
+	struct gguf_source	*src;		/* "http" */
+	struct gguf_http	*h;		/* under it */
 	uint8_t			*base;
 	uint64_t		 size;
 	uint64_t		 map_len;	/* whole pages */
@@ -47,18 +49,50 @@ gguf_remote_free(struct gguf_remote *r)
 		return;
 	if (r->base != NULL && r->map_len > 0)
 		munmap(r->base, (size_t)r->map_len);
-	gguf_http_close(r->h);
+	gguf_source_close(r->src);
 	free(r->held);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
 }
 
+/* A source's error as the reader's (the same line). */
+static int
+to_err(struct gguf_err *err, const struct gguf_srcerr *e)
+{
+	return gguf_errf(err, e->has_off ? (int64_t)e->off : -1, "%s",
+	    e->msg);
+}
+
 int
-gguf_remote_stream(struct gguf_remote *r, uint64_t off, uint64_t len,
-    int (*sink)(void *, const uint8_t *, size_t), void *arg,
+gguf_remote_copy(struct gguf_remote *r, uint64_t off, uint64_t len, int fd,
+    uint64_t fdoff, int (*fn)(void *, uint64_t, uint64_t), void *parg,
     struct gguf_err *err)
 {
-	return gguf_http_stream(r->h, off, len, sink, arg, err);
+	struct gguf_srcerr	e;
+
+	memset(&e, 0, sizeof e);
+	if (gguf_source_copy(r->src, off, len, fd, fdoff, fn, parg, &e) != 0)
+		return to_err(err, &e);
+	return 0;
+}
+
+struct gguf_source *
+gguf_remote_source(const struct gguf_remote *r)
+{
+	return r->src;
+}
+
+/* Reads [off, off + len) of the source into buf: 0, or -1 with err. */
+static int
+src_read(struct gguf_source *src, uint64_t off, void *buf, size_t len,
+    struct gguf_err *err)
+{
+	struct gguf_srcerr	e;
+
+	memset(&e, 0, sizeof e);
+	if (gguf_source_read(src, off, buf, len, &e) != 0)
+		return to_err(err, &e);
+	return 0;
 }
 
 void
@@ -76,7 +110,8 @@ gguf_remote_counts(const struct gguf_remote *r, uint64_t *requests,
  * buffer (allocated) and its length in *n.
  */
 static uint8_t *
-read_header(struct gguf_http *h, size_t *n, struct gguf_err *err)
+read_header(struct gguf_source *src, struct gguf_http *h, size_t *n,
+    struct gguf_err *err)
 {
 	const uint8_t	*head;
 	uint8_t		*buf;
@@ -107,7 +142,7 @@ read_header(struct gguf_http *h, size_t *n, struct gguf_err *err)
 			return NULL;
 		}
 		buf = xreallocarray(buf, (size_t)want, 1);
-		if (gguf_http_read(h, have, buf + have, (size_t)want - have,
+		if (src_read(src, have, buf + have, (size_t)want - have,
 		    err) != 0) {
 			free(buf);
 			return NULL;
@@ -124,20 +159,26 @@ struct gguf_file *
 gguf_open_url(const char *name, struct gguf_err *err)
 {
 	struct gguf_remote	*r;
+	struct gguf_source	*src;
+	struct gguf_srcerr	 e;
 	struct gguf_http	*h;
 	uint8_t			*hdr;
 	size_t			 n;
 	uint64_t		 i;
 
-	if ((h = gguf_http_open(name, GGUF_REMOTE_FIRST, NULL, 0, NULL,
-	    err)) == NULL)
+	memset(&e, 0, sizeof e);
+	if ((src = gguf_source_http(name, GGUF_REMOTE_FIRST, &e)) == NULL) {
+		to_err(err, &e);
 		return NULL;
-	if ((hdr = read_header(h, &n, err)) == NULL) {
-		gguf_http_close(h);
+	}
+	h = gguf_source_http_handle(src);
+	if ((hdr = read_header(src, h, &n, err)) == NULL) {
+		gguf_source_close(src);
 		return NULL;
 	}
 	r = xcalloc(1, sizeof *r);
 	pthread_mutex_init(&r->lock, NULL);
+	r->src = src;
 	r->h = h;
 	r->size = gguf_http_size(h);
 	r->map_len = page_up(r->size > 0 ? r->size : 1);
@@ -197,7 +238,7 @@ fetch_chunks(struct gguf_remote *r, uint64_t a, uint64_t z,
 		    PROT_WRITE) != 0)
 			return gguf_errf(err, -1, "cannot map the file's "
 			    "data: %s", strerror(errno));
-		if (gguf_http_read(r->h, start, r->base + start,
+		if (src_read(r->src, start, r->base + start,
 		    (size_t)(end - start), err) != 0) {
 			keep = page_up(r->hdr_len) > lo ?
 			    page_up(r->hdr_len) : lo;

@@ -8,6 +8,10 @@
  * page until a range of it is asked for (gguf_remote_ensure), which
  * fetches the missing pieces and makes them readable. A read of a piece
  * never fetched faults: it never sees a byte that is not the file's.
+ *
+ * The bytes come from an "http" source (source.h, http.h); the region is
+ * how the reader, which maps its files, reads a source that cannot be
+ * mapped, and gguf_open_url is the one place that builds it.
  */
 #ifndef GGUF_REMOTE_H
 #define GGUF_REMOTE_H
@@ -39,12 +43,16 @@ int	gguf_remote_ensure(struct gguf_remote *r, uint64_t off, uint64_t len,
 void	gguf_remote_release(struct gguf_remote *r, uint64_t off,
 	    uint64_t len);
 /*
- * Hands [off, off + len) of the file to sink as it arrives, without
- * keeping it (gguf_http_stream): for copies of tensor data.
+ * Streams [off, off + len) of the file into fd at fdoff as it arrives,
+ * without keeping it (gguf_source_copy): for copies of tensor data. fn
+ * (may be NULL) gets the bytes done after each piece; its non-zero
+ * return cancels ("cancelled"). 0, or -1 with err set.
  */
-int	gguf_remote_stream(struct gguf_remote *r, uint64_t off, uint64_t len,
-	    int (*sink)(void *, const uint8_t *, size_t), void *arg,
-	    struct gguf_err *err);
+int	gguf_remote_copy(struct gguf_remote *r, uint64_t off, uint64_t len,
+	    int fd, uint64_t fdoff, int (*fn)(void *, uint64_t, uint64_t),
+	    void *parg, struct gguf_err *err);
+/* The source the file is read from (source.h: an "http" source). */
+struct gguf_source *gguf_remote_source(const struct gguf_remote *r);
 /* Requests made and bytes received since the open. */
 void	gguf_remote_counts(const struct gguf_remote *r, uint64_t *requests,
 	    uint64_t *bytes);

@@ -20,10 +20,12 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "hf.h"
 #include "http.h"
+#include "source.h"
 #include "xmalloc.h"
 
 #define NO_CURL_MSG	"this build of ggufed has no URL support: install " \
@@ -117,6 +119,29 @@ gguf_http_stream(struct gguf_http *h, uint64_t off, uint64_t len,
 	return gguf_errf(err, -1, "%s", NO_CURL_MSG);
 }
 
+int
+gguf_http_changed(const struct gguf_http *h)
+{
+	(void)h;
+	return 0;
+}
+
+struct gguf_source *
+gguf_source_http(const char *name, size_t len, struct gguf_srcerr *e)
+{
+	(void)name;
+	(void)len;
+	gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", NO_CURL_MSG);
+	return NULL;
+}
+
+struct gguf_http *
+gguf_source_http_handle(const struct gguf_source *s)
+{
+	(void)s;
+	return NULL;
+}
+
 #else /* HAVE_CURL */
 
 #include <curl/curl.h>
@@ -161,6 +186,7 @@ struct gguf_http {
 	char		 lastmod[128];
 	char		 identity[512];
 	int		 norange;	/* answered 200 to a range request */
+	int		 changed;	/* an answer was another file's */
 
 	uint8_t		*head;
 	size_t		 head_len;
@@ -314,6 +340,7 @@ check_same(struct req *r, uint64_t size)
 	}
 	if (size != h->size) {
 		r->failed = 1;
+		h->changed = 1;
 		return gguf_errf(r->err, -1, "changed on the server: %s "
 		    "bytes now, %s when opened",
 		    group(size, a, sizeof a),
@@ -323,6 +350,7 @@ check_same(struct req *r, uint64_t size)
 	    (h->etag[0] == '\0' && h->lastmod[0] != '\0' &&
 	    strcmp(h->lastmod, r->lastmod) != 0)) {
 		r->failed = 1;
+		h->changed = 1;
 		return gguf_errf(r->err, -1, "changed on the server since it "
 		    "was opened (%s differs)",
 		    h->etag[0] != '\0' ? "ETag" : "Last-Modified");
@@ -966,6 +994,173 @@ gguf_http_read(struct gguf_http *h, uint64_t off, void *buf, size_t len,
 	b.p = buf;
 	b.n = 0;
 	return gguf_http_stream(h, off, len, to_buf, &b, err);
+}
+
+int
+gguf_http_changed(const struct gguf_http *h)
+{
+	return h->changed;
+}
+
+/* ------------------------------------------------------ the http source */
+
+/* A one-line error of the handle as the source's, of the kind it is. */
+static int
+src_err(struct gguf_srcerr *e, const struct gguf_err *err, int kind)
+{
+	if (strncmp(err->msg, "changed on the server", 21) == 0)
+		kind = GGUF_SRCE_CHANGED;
+	else if (strncmp(err->msg, "the server sent ", 16) == 0)
+		kind = GGUF_SRCE_SHORT;
+	return gguf_srcerr_set(e, kind, -1, "%s", err->msg);
+}
+
+static int
+hs_read(struct gguf_source *s, uint64_t off, void *buf, size_t len,
+    struct gguf_srcerr *e)
+{
+	struct gguf_err	err;
+
+	memset(&err, 0, sizeof err);
+	if (gguf_http_read(s->impl, off, buf, len, &err) != 0)
+		return src_err(e, &err, GGUF_SRCE_IO);
+	return 0;
+}
+
+static const uint8_t *
+hs_map(struct gguf_source *s, struct gguf_srcerr *e)
+{
+	(void)s;
+	gguf_srcerr_set(e, GGUF_SRCE_NOMAP, -1, "a file on a server is not "
+	    "mapped: read it");
+	return NULL;
+}
+
+static int
+hs_changed(struct gguf_source *s, unsigned how, struct gguf_srcerr *e)
+{
+	(void)how;
+	if (!gguf_http_changed(s->impl))
+		return 0;
+	gguf_srcerr_set(e, GGUF_SRCE_CHANGED, -1, "changed on the server: "
+	    "its size, ETag or date is not the one it was opened with");
+	return 1;
+}
+
+static void
+hs_identity(struct gguf_source *s, char *buf, size_t len)
+{
+	struct gguf_http	*h = s->impl;
+
+	snprintf(buf, len, "%s %llu", h->identity[0] != '\0' ? h->identity :
+	    "-", (unsigned long long)h->size);
+}
+
+struct hs_copy {
+	int			 fd;
+	uint64_t		 at;		/* where the next byte goes */
+	uint64_t		 done, total;
+	gguf_source_progress	 fn;
+	void			*parg;
+	int			 werr;		/* errno of a failed write */
+	int			 cancel;
+};
+
+static int
+hs_put(void *arg, const uint8_t *p, size_t n)
+{
+	struct hs_copy	*c = arg;
+	ssize_t		 w;
+
+	while (n > 0) {
+		w = pwrite(c->fd, p, n, (off_t)c->at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			c->werr = w < 0 ? errno : EIO;
+			return 1;
+		}
+		p += w;
+		n -= (size_t)w;
+		c->at += (uint64_t)w;
+		c->done += (uint64_t)w;
+	}
+	if (c->fn != NULL && c->fn(c->parg, c->done, c->total) != 0) {
+		c->cancel = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+hs_copy(struct gguf_source *s, uint64_t off, uint64_t len, int fd,
+    uint64_t fdoff, gguf_source_progress fn, void *parg,
+    struct gguf_srcerr *e)
+{
+	struct hs_copy	c;
+	struct gguf_err	err;
+	int		rc;
+
+	memset(&c, 0, sizeof c);
+	memset(&err, 0, sizeof err);
+	c.fd = fd;
+	c.at = fdoff;
+	c.total = len;
+	c.fn = fn;
+	c.parg = parg;
+	rc = gguf_http_stream(s->impl, off, len, hs_put, &c, &err);
+	if (rc == 0)
+		return 0;
+	if (c.cancel)
+		return gguf_srcerr_set(e, GGUF_SRCE_CANCEL, -1, "cancelled");
+	if (c.werr != 0)
+		return gguf_srcerr_set(e, GGUF_SRCE_IO, -1, "write: %s",
+		    strerror(c.werr));
+	return src_err(e, &err, GGUF_SRCE_IO);
+}
+
+static void
+hs_close(struct gguf_source *s)
+{
+	gguf_http_close(s->impl);
+}
+
+static const struct gguf_source_ops http_ops = {
+	.kind = "http",
+	.word = "changed on the server",
+	.read = hs_read,
+	.map = hs_map,
+	.changed = hs_changed,
+	.identity = hs_identity,
+	.copy = hs_copy,
+	.close = hs_close
+};
+
+struct gguf_source *
+gguf_source_http(const char *name, size_t len, struct gguf_srcerr *e)
+{
+	struct gguf_source	*s;
+	struct gguf_http	*h;
+	struct gguf_err		 err;
+
+	memset(&err, 0, sizeof err);
+	if ((h = gguf_http_open(name, len, NULL, 0, NULL, &err)) == NULL) {
+		gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", err.msg);
+		return NULL;
+	}
+	s = xcalloc(1, sizeof *s);
+	s->ops = &http_ops;
+	s->size = h->size;
+	s->name = xstrdup(name);
+	s->mappable = 0;
+	s->impl = h;
+	return s;
+}
+
+struct gguf_http *
+gguf_source_http_handle(const struct gguf_source *s)
+{
+	return s->ops == &http_ops ? s->impl : NULL;
 }
 
 #endif /* HAVE_CURL */

@@ -102,4 +102,25 @@ int		 gguf_http_stream(struct gguf_http *h, uint64_t off,
 		    uint64_t len, gguf_http_sink sink, void *arg,
 		    struct gguf_err *err);
 
+/*
+ * 1 if a read found the file changed on the server since the open (its
+ * size, ETag or Last-Modified not the first answer's), else 0.
+ */
+int		 gguf_http_changed(const struct gguf_http *h);
+
+/*
+ * The file at name as a source (source.h) of kind "http": opened as
+ * gguf_http_open opens it (its first len bytes read and kept), read by
+ * ranges, never mapped, its identity the server's "etag size" (or
+ * "Last-Modified size"), "changed on the server" once a read saw it
+ * change, and copied into a descriptor as it arrives. NULL with e set
+ * (GGUF_SRCE_OPEN and the one-line reason).
+ */
+struct gguf_source;
+struct gguf_srcerr;
+struct gguf_source *gguf_source_http(const char *name, size_t len,
+		    struct gguf_srcerr *e);
+/* The handle under an "http" source, or NULL for any other source. */
+struct gguf_http *gguf_source_http_handle(const struct gguf_source *s);
+
 #endif /* GGUF_HTTP_H */

@@ -728,37 +728,26 @@ data_at(struct copier *c, uint64_t ioff, uint64_t len)
 #endif
 }
 
-/* Where the bytes of a source read over HTTP go as they arrive. */
+/* The progress of a copy from a source read over HTTP, as the sink's. */
 struct rcopy {
-	struct copier	*c;
-	uint64_t	 ooff;
 	struct wsink	*s;
+	uint64_t	 pos0;		/* s->pos when the copy began */
 	struct gguf_err	*err;
+	int		 stopped;	/* sink_progress said stop (err set) */
 };
 
 static int
-rcopy_put(void *arg, const uint8_t *p, size_t n)
+rcopy_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct rcopy	*r = arg;
-	size_t		 n0 = n;
-	ssize_t		 w;
 
-	while (n > 0) {
-		w = gguf_io_pwrite(r->c->out, p, n, (off_t)r->ooff);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			gguf_errf(r->err, -1, "write: %s", w < 0 ?
-			    strerror(errno) : "no progress");
-			return 1;
-		}
-		p += w;
-		n -= (size_t)w;
-		r->ooff += (uint64_t)w;
+	(void)total;
+	r->s->pos = r->pos0 + done;
+	if (sink_progress(r->s, r->err) != 0) {
+		r->stopped = 1;
+		return 1;
 	}
-	writeback(r->c, r->ooff - n0, n0);
-	r->s->pos += n0;
-	return sink_progress(r->s, r->err) != 0 ? 1 : 0;
+	return 0;
 }
 
 static int
@@ -769,10 +758,19 @@ copy_range(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
 
 	if (c->remote != NULL) {
 		/* streamed from the server in order, never kept */
-		struct rcopy	r = { c, ooff, s, err };
+		struct rcopy	r = { s, s->pos, err, 0 };
+		struct gguf_err	e;
 
-		return gguf_remote_stream(c->remote, ioff, len, rcopy_put, &r,
-		    err) != 0 ? -1 : 0;
+		memset(&e, 0, sizeof e);
+		if (gguf_remote_copy(c->remote, ioff, len, c->out, ooff,
+		    rcopy_progress, &r, &e) != 0) {
+			if (!r.stopped && err != NULL)
+				*err = e;
+			return -1;
+		}
+		writeback(c, ooff, len);
+		s->pos = r.pos0 + len;
+		return 0;
 	}
 	while (len > 0) {
 		if ((k = hole_at(c, ioff, len)) > 0) {
