@@ -229,6 +229,37 @@ ok $? "a save that moves the tensor data: the same bytes too"
 [ $? -eq 1 ] && grep -q "cannot be saved in place: write a local copy (-o FILE" "$scratch/err"
 ok $? "-i on a URL: refused, saying to use -o"
 
+"$GGUFED" edit "$U" -e 'set general.name "Fixed"' -o "$scratch/v.gguf" \
+    --verify 2>"$scratch/err"
+[ $? -ne 0 ] && grep -q "not proved: it would be downloaded a second time" \
+    "$scratch/err"
+ok $? "--verify of a save from a URL: refused, saying why"
+
+# the browser, in script mode: the summary, a tensor's preview, :w FILE
+cat >"$scratch/keys" <<EOF
+size 100x30
+wait
+dump $scratch/s1
+keys 4jjj<Enter>
+wait
+dump $scratch/s2
+keys q:w $scratch/w.gguf<Enter>
+wait
+dump $scratch/s3
+keys Q
+EOF
+GGUFED_SCRIPT=$scratch/keys "$GGUFED" "$U" >/dev/null 2>&1
+ok $? "the browser opens a URL"
+grep -q "File          $U" "$scratch/s1" && grep -q "Demo Llama" "$scratch/s1"
+ok $? "its summary names the URL and the model"
+grep -q "blk.0.attn_output.weight  Q8_0  256×256" "$scratch/s2" &&
+    grep -q "0.03077" "$scratch/s2"
+ok $? "a tensor's preview shows its values"
+cmp -s "$scratch/w.gguf" "$L"
+ok $? ":w FILE writes a local copy, byte for byte the file"
+grep -q "saved $scratch/w.gguf by a rewrite" "$scratch/s3"
+ok $? "and says so"
+
 # ------------------------------------------------ the file changes
 cp_w "$www/files/big.gguf" "$www/files/slow.gguf"
 "$GGUFED" info "$ORIGIN/slow/slow.gguf" >/dev/null 2>"$scratch/err" &
