@@ -56,6 +56,15 @@ struct gguf_source *gguf_remote_source(const struct gguf_remote *r);
 /* Requests made and bytes received since the open. */
 void	gguf_remote_counts(const struct gguf_remote *r, uint64_t *requests,
 	    uint64_t *bytes);
+/*
+ * The header cache: a header read over the network is kept under
+ * $XDG_CACHE_HOME/ggufed/headers (~/.cache/ggufed/headers), one file a
+ * URL, with the server's ETag (or Last-Modified) and the file's size;
+ * the next open asks the server once, conditionally, whether the file is
+ * still that one, and reads nothing more if it is. Tensor data is never
+ * kept. gguf_remote_cache(0) (--no-cache) neither reads nor writes it.
+ */
+void	gguf_remote_cache(int on);
 /* Frees r and its region (the file's close does it). */
 void	gguf_remote_free(struct gguf_remote *r);
 

@@ -127,10 +127,15 @@ gguf_http_changed(const struct gguf_http *h)
 }
 
 struct gguf_source *
-gguf_source_http(const char *name, size_t len, struct gguf_srcerr *e)
+gguf_source_http(const char *name, size_t len, const char *identity,
+    uint64_t size, int *unchanged, struct gguf_srcerr *e)
 {
 	(void)name;
 	(void)len;
+	(void)identity;
+	(void)size;
+	if (unchanged != NULL)
+		*unchanged = 0;
 	gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", NO_CURL_MSG);
 	return NULL;
 }
@@ -1137,14 +1142,16 @@ static const struct gguf_source_ops http_ops = {
 };
 
 struct gguf_source *
-gguf_source_http(const char *name, size_t len, struct gguf_srcerr *e)
+gguf_source_http(const char *name, size_t len, const char *identity,
+    uint64_t size, int *unchanged, struct gguf_srcerr *e)
 {
 	struct gguf_source	*s;
 	struct gguf_http	*h;
 	struct gguf_err		 err;
 
 	memset(&err, 0, sizeof err);
-	if ((h = gguf_http_open(name, len, NULL, 0, NULL, &err)) == NULL) {
+	if ((h = gguf_http_open(name, len, identity, size, unchanged,
+	    &err)) == NULL) {
 		gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", err.msg);
 		return NULL;
 	}

@@ -110,15 +110,18 @@ int		 gguf_http_changed(const struct gguf_http *h);
 
 /*
  * The file at name as a source (source.h) of kind "http": opened as
- * gguf_http_open opens it (its first len bytes read and kept), read by
- * ranges, never mapped, its identity the server's "etag size" (or
- * "Last-Modified size"), "changed on the server" once a read saw it
- * change, and copied into a descriptor as it arrives. NULL with e set
- * (GGUF_SRCE_OPEN and the one-line reason).
+ * gguf_http_open opens it (its first len bytes read and kept; with an
+ * identity, conditionally, *unchanged then saying whether the server
+ * answered that the file is still that one), read by ranges, never
+ * mapped, its identity the server's "etag size" (or "Last-Modified
+ * size"), "changed on the server" once a read saw it change, and copied
+ * into a descriptor as it arrives. NULL with e set (GGUF_SRCE_OPEN and
+ * the one-line reason).
  */
 struct gguf_source;
 struct gguf_srcerr;
 struct gguf_source *gguf_source_http(const char *name, size_t len,
+		    const char *identity, uint64_t size, int *unchanged,
 		    struct gguf_srcerr *e);
 /* The handle under an "http" source, or NULL for any other source. */
 struct gguf_http *gguf_source_http_handle(const struct gguf_source *s);

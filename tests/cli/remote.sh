@@ -16,6 +16,9 @@ fi
 
 . "$TESTS_SRCDIR/cli/remote.lib"
 remote_start
+# the header cache of the test's own
+XDG_CACHE_HOME=$scratch/cache
+export XDG_CACHE_HOME
 
 demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
 cp_w "$demo" "$www/files/m.gguf"
@@ -72,7 +75,7 @@ ok $? "diff --data: equal too"
 
 # ------------------------------------------------ what opening costs
 log_mark
-"$GGUFED" get "$U" general.name >/dev/null
+"$GGUFED" --no-cache get "$U" general.name >/dev/null
 [ "$(log_count origin)" -eq 1 ]
 ok $? "opening a model with a small header: one request"
 [ "$(log_bytes origin)" -eq 2097152 ]
@@ -85,7 +88,7 @@ head -c 3000000 /dev/zero | tr '\0' a >"$scratch/blob"
     2>/dev/null
 hdr=$(data_off "$www/files/big.gguf")
 log_mark
-"$GGUFED" get "$ORIGIN/files/big.gguf" general.name >"$scratch/out"
+"$GGUFED" get --no-cache "$ORIGIN/files/big.gguf" general.name >"$scratch/out"
 ok $? "a header over 2 MiB opens"
 [ "$(log_count origin)" -eq 2 ]
 ok $? "a header of $hdr bytes: two requests ($(log_count origin))"
@@ -99,6 +102,37 @@ log_mark
 "$GGUFED" cat "$U" output_norm.weight >/dev/null
 [ "$(log_count origin)" -eq 2 ]
 ok $? "cat of one tensor: the header, then one range"
+
+# ------------------------------------------------ the header cache
+rm -rf "$scratch/cache"
+cp_w "$L" "$www/files/c.gguf"
+log_mark
+"$GGUFED" info "$ORIGIN/files/c.gguf" >"$scratch/c1" 2>&1
+ls "$scratch/cache/ggufed/headers/"*.gguf-header >/dev/null 2>&1
+ok $? "a header read over the network is kept in \$XDG_CACHE_HOME/ggufed"
+log_mark
+"$GGUFED" info "$ORIGIN/files/c.gguf" >"$scratch/c2" 2>&1
+cmp -s "$scratch/c1" "$scratch/c2"
+ok $? "reopened from the cache: the same output"
+[ "$(log_count origin)" -eq 1 ] && grep -q '" 304 ' "$ngx/origin.log" &&
+    [ "$(log_bytes origin)" -eq 0 ]
+ok $? "with one conditional request and no byte of the file"
+grep -q '" 304 ' "$ngx/origin.log" && ! grep -q '" 206 ' "$ngx/origin.log"
+ok $? "(answered 304 Not Modified)"
+sleep 1
+cp_w "$www/files/big.gguf" "$www/files/c.gguf"
+log_mark
+"$GGUFED" get "$ORIGIN/files/c.gguf" test.blob >"$scratch/c3" 2>&1
+[ "$(wc -c <"$scratch/c3")" -gt 3000000 ]
+ok $? "a model changed on the server is read anew"
+log_mark
+"$GGUFED" info --no-cache "$ORIGIN/files/c.gguf" >/dev/null 2>&1
+! grep -q '" 304 ' "$ngx/origin.log" && grep -q '" 206 ' "$ngx/origin.log"
+ok $? "--no-cache: the header is read from the server"
+log_mark
+"$GGUFED" cat "$ORIGIN/files/c.gguf" output_norm.weight >/dev/null 2>&1
+grep -q '" 304 ' "$ngx/origin.log" && grep -q '" 206 ' "$ngx/origin.log"
+ok $? "tensor data is read from the server, never from the cache"
 
 # ------------------------------------------------ hf:// and the token
 log_mark
