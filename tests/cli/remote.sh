@@ -25,9 +25,11 @@ cp_w "$demo" "$www/files/m.gguf"
 L=$www/files/m.gguf
 U=$ORIGIN/files/m.gguf
 
-# data_off FILE: where the data section starts (every byte of the header)
+# data_off FILE: where the data section starts (every byte of the
+# header), or the file's size when it has no tensor data
 data_off() {
-	echo $(( $("$GGUFED" info "$1" | awk '/^  tensor data/ { print $3 }') ))
+	d=$("$GGUFED" info "$1" | awk '/^  tensor data/ { print $3 }')
+	[ -n "$d" ] && echo $((d)) || wc -c <"$1" | tr -d ' '
 }
 
 # same NAME ARGS...: the command on the URL prints what it prints on the
@@ -97,6 +99,25 @@ ok $? "a header of $hdr bytes: two requests ($(log_count origin))"
 ok $? "at most the header and 2 MiB ($(log_bytes origin) for $hdr)"
 grep -q '"bytes=2097152-' "$ngx/origin.log"
 ok $? "the second range starts where the first ended"
+
+# a real vocabulary (100,000 tokens and their merges) past the first range
+voc=$SHARED_DIR/fixtures/real/ggml-vocab-deepseek-llm.gguf
+if [ -f "$voc" ]; then
+	cp_w "$voc" "$www/files/voc.gguf"
+	hdr=$(data_off "$voc")
+	log_mark
+	"$GGUFED" --no-cache dump "$ORIGIN/files/voc.gguf" |
+	    sed "s|$ORIGIN/files/voc.gguf|$voc|" >"$scratch/url.out"
+	"$GGUFED" dump "$voc" >"$scratch/local.out"
+	cmp -s "$scratch/url.out" "$scratch/local.out"
+	ok $? "a vocabulary of 100,000 tokens over HTTP: dump as of the file"
+	[ "$(log_count origin)" -eq 2 ] &&
+	    [ "$(log_bytes origin)" -le $((hdr + 2097152)) ]
+	ok $? "its header of $hdr bytes in two requests ($(log_count origin), $(log_bytes origin) bytes)"
+else
+	skip "$(shared_missing fixtures/real/ggml-vocab-deepseek-llm.gguf)"
+	skip "$(shared_missing fixtures/real/ggml-vocab-deepseek-llm.gguf)"
+fi
 
 log_mark
 "$GGUFED" cat "$U" output_norm.weight >/dev/null
