@@ -149,7 +149,77 @@ gguf_source_http_handle(const struct gguf_source *s)
 
 #else /* HAVE_CURL */
 
+#define CURL_DISABLE_TYPECHECK	1
 #include <curl/curl.h>
+#include <dlfcn.h>
+
+/*
+ * libcurl is loaded at the first URL, not linked: it brings some thirty
+ * shared libraries (TLS, Kerberos, LDAP, ...) that every command would
+ * otherwise load at start, local files or not. The functions used, each
+ * called through a pointer of its own type; the names below are those
+ * pointers from here on.
+ */
+#define CURL_FNS(X)	X(global_init) X(global_cleanup) X(easy_init) \
+			X(easy_setopt) X(easy_perform) X(easy_cleanup) \
+			X(easy_getinfo) X(easy_strerror) X(slist_append) \
+			X(slist_free_all) X(url) X(url_set) X(url_get) \
+			X(url_cleanup) X(free)
+static struct {
+#define X(n)	__typeof__(curl_##n) *n;
+	CURL_FNS(X)
+#undef X
+} cu;
+#undef curl_easy_setopt		/* curl.h's own checks of arguments */
+#undef curl_easy_getinfo
+#define curl_global_init	(*cu.global_init)
+#define curl_global_cleanup	(*cu.global_cleanup)
+#define curl_easy_init		(*cu.easy_init)
+#define curl_easy_setopt	(*cu.easy_setopt)
+#define curl_easy_perform	(*cu.easy_perform)
+#define curl_easy_cleanup	(*cu.easy_cleanup)
+#define curl_easy_getinfo	(*cu.easy_getinfo)
+#define curl_easy_strerror	(*cu.easy_strerror)
+#define curl_slist_append	(*cu.slist_append)
+#define curl_slist_free_all	(*cu.slist_free_all)
+#define curl_url		(*cu.url)
+#define curl_url_set		(*cu.url_set)
+#define curl_url_get		(*cu.url_get)
+#define curl_url_cleanup	(*cu.url_cleanup)
+#define curl_free		(*cu.free)
+
+/*
+ * Loads libcurl (the OpenSSL build's soname, else the GnuTLS build's)
+ * and finds its functions: 0, or -1 with why said in buf.
+ */
+static int
+load_curl(char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"libcurl.so.4", "libcurl-gnutls.so.4"
+	};
+	const char	*e = "not found";
+	void		*lib = NULL;
+	size_t		 i;
+
+	for (i = 0; i < sizeof names / sizeof names[0] && lib == NULL; i++)
+		if ((lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)) == NULL &&
+		    dlerror() != NULL && i == 0)
+			e = "libcurl.so.4 cannot be loaded";
+	if (lib == NULL) {
+		snprintf(buf, len, "%s", e);
+		return -1;
+	}
+#define X(n)								\
+	if ((cu.n = (__typeof__(cu.n))dlsym(lib, "curl_" #n)) == NULL) {	\
+		snprintf(buf, len, "libcurl has no curl_%s", #n);	\
+		dlclose(lib);						\
+		return -1;						\
+	}
+	CURL_FNS(X)
+#undef X
+	return 0;
+}
 
 /* 1234567 -> "1,234,567" in buf; returns buf. */
 static const char *
@@ -226,6 +296,7 @@ struct req {
 
 static pthread_mutex_t	global_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned		global_users;
+static int		loaded;		/* libcurl's functions are found */
 
 int
 gguf_http_supported(void)
@@ -233,15 +304,23 @@ gguf_http_supported(void)
 	return 1;
 }
 
-/* curl_global_init once for every open handle; cleaned with the last. */
+/*
+ * libcurl loaded (once), and curl_global_init once for every open
+ * handle, cleaned with the last: 0, or -1 with err set.
+ */
 static int
-global_get(void)
+global_get(struct gguf_err *err)
 {
+	char	why[200];
 	int	rc = 0;
 
 	pthread_mutex_lock(&global_lock);
-	if (global_users == 0 && curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
-		rc = -1;
+	if (!loaded && load_curl(why, sizeof why) != 0)
+		rc = gguf_errf(err, -1, "URLs need libcurl, and %s: install "
+		    "the package libcurl4", why);
+	else if ((loaded = 1, global_users == 0) &&
+	    curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
+		rc = gguf_errf(err, -1, "libcurl cannot start");
 	else
 		global_users++;
 	pthread_mutex_unlock(&global_lock);
@@ -819,9 +898,8 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 		*unchanged = 0;
 	if ((url = gguf_hf_resolve(name, err)) == NULL)
 		return NULL;
-	if (global_get() != 0) {
+	if (global_get(err) != 0) {
 		free(url);
-		gguf_errf(err, -1, "libcurl cannot start");
 		return NULL;
 	}
 	h = xcalloc(1, sizeof *h);
