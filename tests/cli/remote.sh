@@ -303,10 +303,14 @@ wait
 dump $scratch/s3
 keys Q
 EOF
-GGUFED_SCRIPT=$scratch/keys "$GGUFED" "$U" >/dev/null 2>&1
+GGUFED_SCRIPT=$scratch/keys "$GGUFED" --no-cache "$U" >/dev/null 2>&1
 ok $? "the browser opens a URL"
 grep -q "File          $U" "$scratch/s1" && grep -q "Demo Llama" "$scratch/s1"
 ok $? "its summary names the URL and the model"
+grep -q "2.0 MiB fetched  1/" "$scratch/s1"
+ok $? "the status line says what was fetched: the first 2 MiB"
+grep -q "[0-9] MiB fetched  .0,0,0,0. = " "$scratch/s2"
+ok $? "and so does the preview's"
 grep -q "blk.0.attn_output.weight  Q8_0  256×256" "$scratch/s2" &&
     grep -q "0.03077" "$scratch/s2"
 ok $? "a tensor's preview shows its values"
