@@ -459,7 +459,7 @@ headers_done(struct req *r)
 		}
 		if (check_same(r, r->r_total) != 0)
 			return;
-		if (r->cond == NULL && r->len > h->size - r->off)
+		if (r->len > h->size - r->off)
 			r->len = h->size - r->off;	/* the first range */
 		if (r->r_first != r->off + r->got) {
 			r->failed = 1;
@@ -480,7 +480,7 @@ headers_done(struct req *r)
 		if (check_same(r, r->clen) != 0)
 			return;
 		h->norange = 1;
-		if (r->cond == NULL && r->len > h->size - r->off)
+		if (r->len > h->size - r->off)
 			r->len = h->size - r->off;
 		if (r->off + r->len > GGUF_HTTP_NORANGE_MAX) {
 			r->failed = 1;
@@ -847,8 +847,6 @@ fetch(struct gguf_http *h, struct req *r)
 			return ret;
 		}
 		free(where);
-		if (r->status == 200 && h->norange)
-			r->got = 0;	/* a whole body again: from the start */
 		wait_ms((long)FIRST_WAIT_MS << (try - 1));
 	}
 }
