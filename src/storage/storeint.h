@@ -125,6 +125,17 @@ int	gguf_read_only(const struct stat *st, const char *path);
  */
 void	gguf_journal_failed(const char *jpath, struct gguf_err *err);
 /*
+ * Writes the journal jpath of an in-place save of the model whose
+ * identity is st and whose header region [0, region) is old, which is to
+ * become nw in [lo, hi): the old bytes of that range (saved, a copy of
+ * them kept apart from the mapping) and the new ones, and what tells the
+ * model apart from any other file. 0, or -1 with err set (an existing
+ * journal is not replaced).
+ */
+int	gguf_journal_write(const char *jpath, const struct stat *st,
+	    const uint8_t *old, const uint8_t *saved, const uint8_t *nw,
+	    uint64_t lo, uint64_t hi, uint64_t region, struct gguf_err *err);
+/*
  * Why the header region r (bytes [0, region) of a model an in-place save
  * wrote [off, off + len) of) is not what that save left, or NULL if it
  * is: outside the range, the bytes that hashed to h_pre and h_post;

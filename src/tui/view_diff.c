@@ -23,6 +23,7 @@
 #include "diff.h"
 #include "set.h"
 #include "task.h"
+#include "view_diff.h"
 
 struct dview {
 	struct app		*app;

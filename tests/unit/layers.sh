@@ -7,7 +7,9 @@
 # Reads every #include "..." of every .c and .h under src/, maps the
 # header to the folder that holds it (a header no folder holds, config.h,
 # is the build's), and fails naming the file and the include that goes
-# the wrong way, or two folders that include each other.
+# the wrong way, or two folders that include each other. Inside src/tui,
+# a view (view_*.c) may include tui.h, curses.h, task.h and its own
+# view_*.h, and no other header of the browser (tui.h says why).
 #
 # usage: layers.sh [SRCDIR]	(SRCDIR defaults to $TESTS_SRCDIR/../src)
 
@@ -84,8 +86,22 @@ BEGIN {
 			next		# config.h, the build is not a floor
 		to = home[b]
 	}
-	if (to == from)
+	if (to == from) {
+		# In the browser a view asks the application through tui.h
+		# alone: it includes no other view, nor the headers of the loop.
+		if (from == "tui" && file ~ /^tui\/view_[^\/]*\.[ch]$/) {
+			b = h; sub(/.*\//, "", b)
+			own = file; sub(/.*\//, "", own); sub(/\.c$/, ".h", own)
+			if (b != "tui.h" && b != "curses.h" && b != "task.h" &&
+			    b != own) {
+				printf("%s includes \"%s\": a view includes " \
+				    "tui.h, curses.h, task.h and its own " \
+				    "header only\n", file, h)
+				bad++
+			}
+		}
 		next
+	}
 	uses[from, to] = uses[from, to] " " file "->" h
 	if (rank[to] > rank[from]) {
 		printf("%s includes \"%s\": %s (floor %d) may not use %s " \
