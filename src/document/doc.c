@@ -40,6 +40,7 @@
 
 #include "dequant.h"
 #include "docint.h"
+#include "hf.h"
 #include "http.h"
 #include "io.h"
 #include "set.h"
@@ -133,7 +134,8 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 		/* read over the network: no descriptor, no identity on disk */
 		d->path = xstrdup(path);
 		d->real = xstrdup(path);
-		if (d->set && gguf_set_name(d->path, &plen, &no, &count) == 0)
+		if (d->set && (gguf_set_name(d->path, &plen, &no, &count) ==
+		    0 || gguf_hf_at_revision(d->path)))
 			d->f = gguf_set_open(d->path, d->set_flags, err);
 		else
 			d->f = gguf_open(d->path, err);

@@ -134,6 +134,12 @@ usage:
 	return NULL;
 }
 
+int
+gguf_hf_at_revision(const char *name)
+{
+	return strncasecmp(name, "hf://", 5) == 0 && strchr(name, '@') != NULL;
+}
+
 char *
 gguf_hf_token(const char *what[1])
 {

@@ -16,6 +16,8 @@ const char	*gguf_hf_endpoint(void);
  * NULL with err set for an hf:// name that is not OWNER/REPO/FILE.
  */
 char		*gguf_hf_resolve(const char *name, struct gguf_err *err);
+/* True if name is an hf:// name with an @REVISION. */
+int		 gguf_hf_at_revision(const char *name);
 /*
  * The token, allocated, or NULL if there is none: HF_TOKEN, else the
  * first line of $HF_HOME/token (~/.cache/huggingface/token). *what says

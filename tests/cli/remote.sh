@@ -270,6 +270,20 @@ ok $? "cat of a tensor of the last shard, from the first shard's URL"
 cmp -s "$scratch/url.out" "$scratch/local.out"
 ok $? "hash of a set over HTTP: the same"
 
+mkdir -p "$www/files/sub"
+cp "$www/files/s-0000"* "$www/files/sub/"
+HF_ENDPOINT=$ORIGIN "$GGUFED" info hf://me/repo/sub/s-00003-of-00003.gguf@v2 \
+    >"$scratch/url.out" 2>&1
+ok $? "a split set opens from hf://.../FOLDER/SHARD@REVISION"
+grep -q "in 3 shards" "$scratch/url.out"
+ok $? "as the whole set"
+HF_ENDPOINT=$ORIGIN "$GGUFED" hash hf://me/repo/sub/s-00002-of-00003.gguf@v2 |
+    sed -e "s|$ORIGIN/me/repo/resolve/v2/sub/|$www/files/|g" \
+    -e "s|hf://me/repo/sub/\(.*\)@v2\$|$www/files/\1|" >"$scratch/url.out"
+"$GGUFED" hash "$www/files/s-00002-of-00003.gguf" >"$scratch/local.out"
+cmp -s "$scratch/url.out" "$scratch/local.out"
+ok $? "and hashes as the local set does"
+
 # ------------------------------------------------ saves
 "$GGUFED" set "$U" general.name '"Fixed"' -o "$scratch/a.gguf" 2>/dev/null
 ok $? "an edit of a URL saves to a local file"
