@@ -27,6 +27,11 @@
  * end (guard.c). The file's identity at open (device, inode, size,
  * modification time) and the private copy of its header region are what
  * gguf_file_changed compares the file with.
+ *
+ * A URL is not mapped: remote.c reads its header and lays it out in a
+ * region of the file's size (gguf_open_region), whose other bytes are
+ * fetched from the server where they are read (gguf_tensor_data and
+ * gguf_file_ensure do it) and given back by gguf_file_release.
  */
 #include "config.h"
 
