@@ -227,6 +227,15 @@ ok $? "four tries in all"
 ok $? "a body shorter than asked: said"
 "$GGUFED" get "$ORIGIN/moved/m.gguf" general.name >/dev/null 2>&1
 ok $? "a redirect on the same server is followed"
+printf '<html>a page, not a model</html>\n' >"$www/files/page.html"
+"$GGUFED" info "$ORIGIN/files/page.html" 2>"$scratch/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+    grep -q "offset 0x0: .*GGUF" "$scratch/err"
+ok $? "a page that is not a model: the reader's one line ($(cat "$scratch/err"))"
+: >"$www/files/empty.gguf"
+"$GGUFED" info "$ORIGIN/files/empty.gguf" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "empty file" "$scratch/err"
+ok $? "an empty file on the server: said as for a local one"
 
 # a server that ignores Range
 log_mark
