@@ -115,7 +115,7 @@ value(struct walk *w, uint32_t vt, unsigned depth)
 		int	rc = value(w, at, depth + 1);
 
 		if (rc != 0) {
-			/* each element left has its length (or head) at least */
+			/* each element left: its length (or head) at least */
 			if (rc == -1)
 				more_after(w, count - i - 1, at == GGUF_VT_STR ?
 				    w->lw : 4 + w->lw);

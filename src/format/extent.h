@@ -13,8 +13,9 @@
  * byte the reader needs to index the file). 1: the prefix ends inside
  * the header, and the header is at least *out bytes long (more than
  * n: the item the prefix ends in, and the least that every item known to
- * follow it takes). -1: the bytes are not a header this can walk (a wrong magic,
- * an unknown version or value type); the reader says what is wrong.
+ * follow it takes). -1: the bytes are not a header this can walk (a
+ * wrong magic, an unknown version or value type); the reader says what
+ * is wrong.
  */
 int	gguf_header_extent(const uint8_t *p, uint64_t n, uint64_t *out);
 

@@ -37,7 +37,7 @@ struct gguf_remote {
 	uint8_t			*base;
 	uint64_t		 size;
 	uint64_t		 map_len;	/* whole pages */
-	uint64_t		 hdr_len;	/* bytes readable from the open */
+	uint64_t		 hdr_len;	/* bytes read at the open */
 	uint8_t			*held;		/* a byte a piece: it is here */
 	uint64_t		 n_chunks;
 	pthread_mutex_t		 lock;

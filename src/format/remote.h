@@ -21,7 +21,7 @@
 #include "gguf.h"
 
 #define GGUF_REMOTE_FIRST	((size_t)2 << 20)	/* the first range */
-#define GGUF_REMOTE_CHUNK	((uint64_t)1 << 20)	/* fetched in pieces of */
+#define GGUF_REMOTE_CHUNK	((uint64_t)1 << 20)	/* the piece fetched */
 #define GGUF_REMOTE_MAX_HEADER	((uint64_t)1 << 30)	/* read at most */
 
 struct gguf_remote;

@@ -211,7 +211,7 @@ load_curl(char *buf, size_t len)
 		return -1;
 	}
 #define X(n)								\
-	if ((cu.n = (__typeof__(cu.n))dlsym(lib, "curl_" #n)) == NULL) {	\
+	if ((cu.n = (__typeof__(cu.n))dlsym(lib, "curl_" #n)) == NULL) { \
 		snprintf(buf, len, "libcurl has no curl_%s", #n);	\
 		dlclose(lib);						\
 		return -1;						\
@@ -251,7 +251,7 @@ struct gguf_http {
 	char		*final;		/* where redirects last led, or NULL */
 	char		*token;		/* or NULL */
 	const char	*token_from;	/* "HF_TOKEN", "the token file" */
-	char		*origin;	/* the endpoint's, which gets the token */
+	char		*origin;	/* the endpoint's: it gets the token */
 	char		 errbuf[CURL_ERROR_SIZE];
 	long		 timeout;
 

@@ -113,7 +113,8 @@ if [ -f "$voc" ]; then
 	ok $? "a vocabulary of 100,000 tokens over HTTP: dump as of the file"
 	[ "$(log_count origin)" -eq 2 ] &&
 	    [ "$(log_bytes origin)" -le $((hdr + 2097152)) ]
-	ok $? "its header of $hdr bytes in two requests ($(log_count origin), $(log_bytes origin) bytes)"
+	ok $? "its header of $hdr bytes in two requests\
+ ($(log_count origin), $(log_bytes origin) bytes)"
 else
 	skip "$(shared_missing fixtures/real/ggml-vocab-deepseek-llm.gguf)"
 	skip "$(shared_missing fixtures/real/ggml-vocab-deepseek-llm.gguf)"
@@ -213,7 +214,8 @@ ok $? "a URL of another host never does"
 
 # ------------------------------------------------ errors
 "$GGUFED" info "$ORIGIN/files/none.gguf" 2>"$scratch/err"
-[ $? -eq 1 ] && grep -qx "ggufed: $ORIGIN/files/none.gguf: not found on the server (HTTP 404)" "$scratch/err"
+[ $? -eq 1 ] && grep -qx "ggufed: $ORIGIN/files/none.gguf: not found on the \
+server (HTTP 404)" "$scratch/err"
 ok $? "404: exit 1, one line"
 log_mark
 "$GGUFED" info "$ORIGIN/fail/m.gguf" 2>"$scratch/err"
@@ -223,7 +225,9 @@ ok $? "503: retried, then said"
 [ "$(log_count origin)" -eq 4 ]
 ok $? "four tries in all"
 "$GGUFED" info "$ORIGIN/short.gguf" 2>"$scratch/err"
-[ $? -eq 1 ] && grep -q "the server sent 4 bytes of the 2,097,152 asked for at offset 0" "$scratch/err"
+[ $? -eq 1 ] && grep -q \
+    "the server sent 4 bytes of the 2,097,152 asked for at offset 0" \
+    "$scratch/err"
 ok $? "a body shorter than asked: said"
 "$GGUFED" get "$ORIGIN/moved/m.gguf" general.name >/dev/null 2>&1
 ok $? "a redirect on the same server is followed"
@@ -231,7 +235,8 @@ printf '<html>a page, not a model</html>\n' >"$www/files/page.html"
 "$GGUFED" info "$ORIGIN/files/page.html" 2>"$scratch/err"
 [ $? -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
     grep -q "offset 0x0: .*GGUF" "$scratch/err"
-ok $? "a page that is not a model: the reader's one line ($(cat "$scratch/err"))"
+ok $? "a page that is not a model: the reader's one line\
+ ($(cat "$scratch/err"))"
 : >"$www/files/empty.gguf"
 "$GGUFED" info "$ORIGIN/files/empty.gguf" 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "empty file" "$scratch/err"
@@ -304,7 +309,9 @@ ok $? "byte for byte the save of the local copy"
     cmp -s "$scratch/c.gguf" "$scratch/d.gguf"
 ok $? "a save that moves the tensor data: the same bytes too"
 "$GGUFED" set "$U" general.name x -i 2>"$scratch/err"
-[ $? -eq 1 ] && grep -q "cannot be saved in place: write a local copy (-o FILE" "$scratch/err"
+[ $? -eq 1 ] &&
+    grep -q "cannot be saved in place: write a local copy (-o FILE" \
+    "$scratch/err"
 ok $? "-i on a URL: refused, saying to use -o"
 
 "$GGUFED" edit "$U" -e 'set general.name "Fixed"' -o "$scratch/v.gguf" \
@@ -379,7 +386,9 @@ t0=$(date +%s)
 remote_stop
 wait $pid
 st=$?
-[ $st -eq 1 ] && grep -q "cannot connect to 127.0.0.1\|the connection to 127.0.0.1.* was cut" "$scratch/err"
+[ $st -eq 1 ] && grep -q \
+    "cannot connect to 127.0.0.1\|the connection to 127.0.0.1.* was cut" \
+    "$scratch/err"
 ok $? "a server killed mid-stream: an error ($(cat "$scratch/err"))"
 [ $(($(date +%s) - t0)) -lt 15 ]
 ok $? "not a hang"
