@@ -339,7 +339,10 @@ cli_help_all(FILE *fp)
 	    "       %s COMMAND --help\n\n"
 	    "With a FILE alone, browse it in the terminal (F1 there lists "
 	    "the keys);\nwith a COMMAND, do one thing and exit. "
-	    "COMMAND --help gives its options\nand an example.\n\n"
+	    "COMMAND --help gives its options\nand an example. "
+	    "A FILE may be a URL: http://, https:// or\n"
+	    "hf://OWNER/REPO/FILE[@REVISION] (the Hugging Face Hub; "
+	    "HF_TOKEN if it needs one).\n\n"
 	    "commands:\n", cli_prog, cli_prog, cli_prog);
 	for (i = 0; i < cli_n_commands; i++)
 		fprintf(fp, "  %-9s %s\n            %s\n",
@@ -350,7 +353,9 @@ cli_help_all(FILE *fp)
 	    "  --version   the program's name and version\n"
 	    "  --shard     browse a shard of a split model alone\n"
 	    "  --message TEXT\n"
-	    "              show TEXT on the browser's first screen\n\n"
+	    "              show TEXT on the browser's first screen\n"
+	    "  --no-cache  read the header of a URL from the server, not "
+	    "the cache\n\n"
 	    "exit status: 0 success, 1 unreadable or invalid file, 2 usage "
 	    "error\nSee ggufed(1) for the keys of the browser, the edit "
 	    "language and more.\n");

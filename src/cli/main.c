@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "remote.h"
 #include "suggest.h"
 #include "xmalloc.h"
 #include "tui/tui.h"
@@ -82,6 +83,31 @@ browse(int argc, char **argv)
 	return tui_main(path, alone, message);
 }
 
+/*
+ * Takes --no-cache (before any "--") out of argv, for every command and
+ * the browser alike: headers read over the network are then neither
+ * taken from the cache nor kept in it. Returns the new argc.
+ */
+static int
+take_no_cache(int argc, char **argv)
+{
+	int	i, n = 1;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < argc)
+				argv[n++] = argv[i++];
+			break;
+		}
+		if (strcmp(argv[i], "--no-cache") == 0)
+			gguf_remote_cache(0);
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -92,6 +118,7 @@ main(int argc, char **argv)
 	int			 rc;
 
 	xmalloc_set_oom(cli_oom);
+	argc = take_no_cache(argc, argv);
 	if (argc < 2) {
 		cli_help_all(stderr);
 		return EXIT_USAGE;

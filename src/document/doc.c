@@ -40,6 +40,8 @@
 
 #include "dequant.h"
 #include "docint.h"
+#include "hf.h"
+#include "http.h"
 #include "io.h"
 #include "set.h"
 #include "suggest.h"
@@ -128,6 +130,20 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 	unsigned	 no, count;
 
 	d->fd = -1;
+	if (gguf_is_url(path)) {
+		/* read over the network: no descriptor, no identity on disk */
+		d->path = xstrdup(path);
+		d->real = xstrdup(path);
+		if (d->set && (gguf_set_name(d->path, &plen, &no, &count) ==
+		    0 || gguf_hf_at_revision(d->path)))
+			d->f = gguf_set_open(d->path, d->set_flags, err);
+		else
+			d->f = gguf_open(d->path, err);
+		if (d->f == NULL)
+			return -1;
+		d->size = gguf_layout(d->f)->file_size;
+		goto loaded;
+	}
 	real = gguf_realpath(path);
 	if (real == NULL)
 		return gguf_errf(err, -1, "%s", strerror(errno));
@@ -147,6 +163,7 @@ doc_load(struct gguf_doc *d, const char *path, struct gguf_err *err)
 		d->f = gguf_open_fd(d->fd, d->path, err);
 	if (d->f == NULL)
 		return -1;
+loaded:
 	d->be = gguf_layout(d->f)->be;
 	d->n_src_kv = d->n_kv = d->cap_kv = gguf_layout(d->f)->n_kv;
 	d->kv = xcalloc((size_t)d->cap_kv, sizeof *d->kv);

@@ -22,6 +22,7 @@
 
 #include "internal.h"
 #include "doc.h"
+#include "hf.h"
 #include "set.h"
 
 #define SPLIT_NO	"split.no"
@@ -335,6 +336,16 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 
 	if (flags & GGUF_OPEN_ALONE)
 		return gguf_open(path, err);
+	if (gguf_hf_at_revision(path)) {
+		/* its shards are named in the URL, which ends in the name */
+		char	*url;
+
+		if ((url = gguf_hf_resolve(path, err)) == NULL)
+			return NULL;
+		f = gguf_set_open(url, flags, err);
+		free(url);
+		return f;
+	}
 	if (gguf_set_name(path, &plen, &no, &count) != 0)
 		return open_alone(path, 0, err);
 	if (count < 2)

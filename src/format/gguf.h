@@ -226,7 +226,9 @@ struct gguf_file;
 /*
  * Opens path read-only (open + mmap MAP_PRIVATE) and indexes it: header,
  * every KV entry and every tensor info, with O(1) lookup by name. Decodes
- * no array element and no tensor data. Returns NULL with err set when the
+ * no array element and no tensor data. A URL (http://, https://, hf://)
+ * is read over the network (remote.h): its header at once, its tensor
+ * data as it is asked for. Returns NULL with err set when the
  * file cannot be read as GGUF; tolerated defects become warnings.
  */
 struct gguf_file	*gguf_open(const char *path, struct gguf_err *err);
@@ -302,6 +304,19 @@ int64_t			 gguf_tensor_find(const struct gguf_file *f,
  */
 const uint8_t		*gguf_tensor_data(const struct gguf_file *f,
 			    const struct gguf_tensor *t, struct gguf_err *err);
+
+/*
+ * Makes the len bytes at p (in f's region) readable before they are read
+ * through the mapping: nothing for a local file; for a file read over
+ * the network (gguf_open of a URL), the missing bytes are fetched. 0, or
+ * -1 with err set (the server's error). gguf_tensor_data does it for
+ * the whole tensor.
+ */
+int			 gguf_file_ensure(const struct gguf_file *f,
+			    const uint8_t *p, uint64_t len,
+			    struct gguf_err *err);
+/* The network source of a file opened from a URL (remote.h), or NULL. */
+struct gguf_remote	*gguf_file_remote(const struct gguf_file *f);
 
 /*
  * Whether the file changed on disk since it was opened: the open file's

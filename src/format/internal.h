@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gguf.h"
+#include "guard.h"
 #include "xmalloc.h"
 
 /* ------------------------------------------------------ checked arithmetic */
@@ -132,21 +133,20 @@ int	gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
 int	gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
 	    struct gguf_val *v, struct gguf_err *err);
 
+/* ---------------------------------------------------- files read remotely */
+
+struct gguf_remote;
+/*
+ * Indexes a file whose bytes are not a local file's (remote.h): base is
+ * a region of size bytes whose first avail hold the header region; the
+ * file takes r (freed at its close; NULL for none) and keeps name.
+ */
+struct gguf_file	*gguf_open_region(const uint8_t *base, uint64_t avail,
+			    uint64_t size, const char *name,
+			    struct gguf_remote *r, struct gguf_err *err);
+
 /* --------------------------------------------------------- guarded reads */
 
-#define GGUF_GUARD_FAULT	(-2)	/* gguf_guard_run: a read faulted */
-
-/*
- * Runs fn(arg) and returns what it returns, unless a read of the n bytes
- * at p faults (SIGBUS: the mapped file shrank under it): then fn is
- * abandoned where it was and GGUF_GUARD_FAULT is returned. fn must hold
- * no lock and own no memory when it reads the range (see guard.c). Safe
- * on any thread, and nests.
- */
-int	gguf_guard_run(const void *p, uint64_t n, int (*fn)(void *),
-	    void *arg);
-/* Installs the SIGBUS handler now (gguf_guard_run does it on first use). */
-void	gguf_guard_init(void);
 
 /* reader.c: a finding added to an open file (set.c's checks). */
 void	gguf_file_warn(struct gguf_file *f, int level, uint64_t off,

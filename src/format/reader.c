@@ -27,6 +27,11 @@
  * end (guard.c). The file's identity at open (device, inode, size,
  * modification time) and the private copy of its header region are what
  * gguf_file_changed compares the file with.
+ *
+ * A URL is not mapped: remote.c reads its header and lays it out in a
+ * region of the file's size (gguf_open_region), whose other bytes are
+ * fetched from the server where they are read (gguf_tensor_data and
+ * gguf_file_ensure do it) and given back by gguf_file_release.
  */
 #include "config.h"
 
@@ -42,9 +47,11 @@
 #include <unistd.h>
 
 #include "gguf.h"
+#include "http.h"
 #include "internal.h"
 #include "io.h"
 #include "nameix.h"
+#include "remote.h"
 #include "schema.h"
 
 #define MAX_WARNINGS	256	/* stored; the rest are counted */
@@ -59,6 +66,8 @@ struct gguf_file {
 	ino_t			 ino;
 	struct timespec		 mtime;
 	uint64_t		 hdr_len;	/* bytes of base that are private */
+	struct gguf_remote	*remote;	/* read over the network, or NULL */
+	uint64_t		 avail;		/* remote: bytes of base parsed */
 
 	struct gguf_layout	 lay;
 
@@ -783,7 +792,7 @@ parse(struct gguf_file *f, struct gguf_err *err)
 
 	memset(&c, 0, sizeof c);
 	c.base = f->base;
-	c.size = f->size;
+	c.size = f->remote != NULL && f->avail < f->size ? f->avail : f->size;
 	c.lw = 8;
 	f->lay.file_size = f->size;
 	if (read_header(f, &c, err) != 0 ||
@@ -805,6 +814,22 @@ gguf_open_buffer(const void *buf, size_t len, struct gguf_err *err)
 	f->fd = -1;
 	f->base = buf;
 	f->size = len;
+	return parse(f, err);
+}
+
+struct gguf_file *
+gguf_open_region(const uint8_t *base, uint64_t avail, uint64_t size,
+    const char *name, struct gguf_remote *r, struct gguf_err *err)
+{
+	struct gguf_file	*f = xcalloc(1, sizeof *f);
+
+	f->fd = -1;
+	f->path = xstrdup(name);
+	f->base = base;
+	f->size = size;
+	f->avail = avail;
+	f->hdr_len = avail;
+	f->remote = r;
 	return parse(f, err);
 }
 
@@ -927,6 +952,7 @@ gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 	long			 page;
 	int			 rc;
 
+	gguf_io_init();
 	if (fstat(fd, &st) != 0) {
 		gguf_errf(err, -1, "%s", strerror(errno));
 		return NULL;
@@ -1088,6 +1114,8 @@ gguf_open(const char *path, struct gguf_err *err)
 	struct gguf_file	*f;
 	int			 fd;
 
+	if (gguf_is_url(path))
+		return gguf_open_url(path, err);
 	if ((fd = gguf_open_regular(path, O_RDONLY, err)) < 0)
 		return NULL;
 	f = gguf_open_fd(fd, path, err);
@@ -1114,6 +1142,7 @@ gguf_close(struct gguf_file *f)
 		free(f->warn[w].msg);
 	if (f->mapped)
 		munmap((void *)(uintptr_t)f->base, (size_t)f->size);
+	gguf_remote_free(f->remote);
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->warn);
@@ -1207,7 +1236,26 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 	}
 	if (f->n_shards > 0)
 		f = f->shards[t->shard];
+	if (f->remote != NULL && gguf_remote_ensure(f->remote,
+	    f->lay.data_off + t->offset, t->nbytes, err) != 0)
+		return NULL;
 	return f->base + f->lay.data_off + t->offset;
+}
+
+int
+gguf_file_ensure(const struct gguf_file *f, const uint8_t *p, uint64_t len,
+    struct gguf_err *err)
+{
+	if (f->remote == NULL || p < f->base || p >= f->base + f->size)
+		return 0;
+	return gguf_remote_ensure(f->remote, (uint64_t)(p - f->base), len,
+	    err);
+}
+
+struct gguf_remote *
+gguf_file_remote(const struct gguf_file *f)
+{
+	return f->remote;
 }
 
 /* ------------------------------------------------------------ split sets */
@@ -1472,6 +1520,10 @@ gguf_file_release(const struct gguf_file *f, const uint8_t *p, uint64_t len)
 {
 	uintptr_t	a, z, lo, hi;
 
+	if (f->remote != NULL && p >= f->base && p < f->base + f->size) {
+		gguf_remote_release(f->remote, (uint64_t)(p - f->base), len);
+		return;
+	}
 	if (!f->mapped || p < f->base || p >= f->base + f->size || len == 0)
 		return;
 	/* the header's pages are the process's own copy: never dropped */

@@ -340,6 +340,8 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 	memset(out, 0, sizeof *out);
 	out->fd = gguf_file_fd(tf);
 	out->mem = gguf_base(tf);
+	if (gguf_file_remote(tf) != NULL)
+		out->file = tf;		/* fetched as it is read */
 	out->off = gguf_layout(tf)->data_off + t->offset;
 	out->len = t->nbytes;
 	return 0;
@@ -458,6 +460,14 @@ gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
 
 	memset(p, 0, sizeof *p);
 	p->fd = -1;
+	for (i = 0; i <= gguf_n_shards(f); i++) {
+		const struct gguf_file	*sf = i == 0 ? f : gguf_shard(f, i - 1);
+
+		if (sf != NULL && gguf_file_remote(sf) != NULL)
+			return gguf_errf(err, -1, "the tensor data of a model "
+			    "read from a URL is not proved: it would be "
+			    "downloaded a second time");
+	}
 	p->set = gguf_n_shards(f) > 0;
 	if ((fd = gguf_file_fd(f)) >= 0 &&
 	    (p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)

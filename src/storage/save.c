@@ -91,6 +91,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "http.h"
 #include "storeint.h"
 #include "set.h"
 
@@ -396,6 +397,8 @@ check_source(struct gguf_doc *d, int force, struct gguf_err *err)
 	struct stat	 st;
 	const char	*why;
 
+	if (gguf_is_url(d->real))
+		return 0;	/* each read checks the server's file */
 	if (stat(d->real, &st) != 0) {
 		if (force)
 			return 1;
@@ -794,6 +797,10 @@ target_get(struct gguf_doc *d, const struct gguf_save_opts *o,
 	int		 rc = -1;
 
 	memset(t, 0, sizeof t[0]);
+	if (o->path == NULL && gguf_is_url(d->real))
+		return gguf_errf(err, -1, "a model read from a URL cannot be "
+		    "saved in place: write a local copy (-o FILE, or :w FILE "
+		    "in the browser)");
 	if (o->path == NULL)
 		t->path = xstrdup(d->real);
 	else if (lstat(o->path, &lst) == 0 && S_ISLNK(lst.st_mode)) {

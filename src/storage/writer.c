@@ -57,6 +57,7 @@
 #include <unistd.h>
 
 #include "dequant.h"
+#include "remote.h"
 #include "storeint.h"
 
 #define SINK_BUF	(1u << 20)		/* header writes */
@@ -580,6 +581,7 @@ out:
 
 struct copier {
 	int		 in;
+	struct gguf_remote *remote;	/* or the source is read over HTTP */
 	int		 out;
 	int		 no_cfr;	/* copy_file_range unusable here */
 	int		 no_holes;	/* SEEK_DATA unusable here */
@@ -726,12 +728,50 @@ data_at(struct copier *c, uint64_t ioff, uint64_t len)
 #endif
 }
 
+/* The progress of a copy from a source read over HTTP, as the sink's. */
+struct rcopy {
+	struct wsink	*s;
+	uint64_t	 pos0;		/* s->pos when the copy began */
+	struct gguf_err	*err;
+	int		 stopped;	/* sink_progress said stop (err set) */
+};
+
+static int
+rcopy_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct rcopy	*r = arg;
+
+	(void)total;
+	r->s->pos = r->pos0 + done;
+	if (sink_progress(r->s, r->err) != 0) {
+		r->stopped = 1;
+		return 1;
+	}
+	return 0;
+}
+
 static int
 copy_range(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
     struct wsink *s, struct gguf_err *err)
 {
 	uint64_t	done = 0, k;
 
+	if (c->remote != NULL) {
+		/* streamed from the server in order, never kept */
+		struct rcopy	r = { s, s->pos, err, 0 };
+		struct gguf_err	e;
+
+		memset(&e, 0, sizeof e);
+		if (gguf_remote_copy(c->remote, ioff, len, c->out, ooff,
+		    rcopy_progress, &r, &e) != 0) {
+			if (!r.stopped && err != NULL)
+				*err = e;
+			return -1;
+		}
+		writeback(c, ooff, len);
+		s->pos = r.pos0 + len;
+		return 0;
+	}
 	while (len > 0) {
 		if ((k = hole_at(c, ioff, len)) > 0) {
 			ioff += k;
@@ -852,6 +892,7 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 
 	memset(&c, 0, sizeof c);
 	c.in = d->fd;
+	c.remote = gguf_file_remote(d->f);
 	c.out = fd;
 	if (!p->relayout) {
 		rc = copy_range(&c, lay->data_off, p->data_off, p->data_len, s,
@@ -863,8 +904,10 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 			continue;
 		t = gguf_tensor_at(d->f, i);
 		src = gguf_tensor_file(d->f, t);
-		if (src != d->f)	/* a shard of a set */
+		if (src != d->f) {	/* a shard of a set */
 			c.in = gguf_file_fd(src);
+			c.remote = gguf_file_remote(src);
+		}
 		if (d->ten[i].f32) {
 			if (write_f32(d, t, fd, p->data_off + p->off[i], &c, s,
 			    err) != 0)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "remote.h"
 
 #define TITLE_FILE_W	16	/* below this, tabs are shown by number */
 #define TITLE_NARROW_W	60	/* below this, the status line has no tab */
@@ -63,29 +64,62 @@ draw_title(struct app *a, int w)
 	draw_dline(0, dl, w, S_TITLE, 0);
 }
 
+/*
+ * What a model read over the network cost so far, "1.5 MiB fetched  ",
+ * into buf; "" for a model on disk.
+ */
+static void
+fetched(struct app *a, char *buf, size_t len)
+{
+	const struct gguf_file	*f, *s;
+	struct gguf_remote	*r;
+	uint64_t		 req, bytes, total = 0;
+	size_t			 i, n;
+	int			 remote = 0;
+	char			 sz[32];
+
+	buf[0] = '\0';
+	if (a->doc == NULL)
+		return;
+	f = gguf_doc_file(a->doc);
+	n = gguf_n_shards(f);
+	for (i = 0; i <= n; i++) {
+		s = i == 0 ? f : gguf_shard(f, i - 1);
+		if (s == NULL || (r = gguf_file_remote(s)) == NULL)
+			continue;
+		gguf_remote_counts(r, &req, &bytes);
+		total += bytes;
+		remote = 1;
+	}
+	if (remote)
+		snprintf(buf, len, "%s fetched  ",
+		    gguf_fmt_size(total, sz, sizeof sz));
+}
+
 static void
 draw_status(struct app *a, struct view *v, int y, int w)
 {
 	struct dline	*dl = &a->dl;
 	struct list	*l = v->list;
-	char		 right[160], extra[256];
+	char		 right[200], extra[256], net[48];
 	const char	*pat = "", *label = "";
 	int		 rw, avail, pw, fw = 0;
 
 	dl_reset(dl);
 	right[0] = extra[0] = '\0';
+	fetched(a, net, sizeof net);
 	if (v->ops->status != NULL)
 		v->ops->status(v, extra, sizeof extra);
 	if (l != NULL && extra[0] == '\0') {
 		if (l->n_rows == 0)
-			snprintf(right, sizeof right, "0 rows");
+			snprintf(right, sizeof right, "%s0 rows", net);
 		else
-			snprintf(right, sizeof right, "%llu/%llu %3d%%",
+			snprintf(right, sizeof right, "%s%llu/%llu %3d%%", net,
 			    (unsigned long long)l->cur + 1,
 			    (unsigned long long)l->n_rows,
 			    (int)((l->cur + 1) * 100 / l->n_rows));
 	} else
-		snprintf(right, sizeof right, "%s", extra);
+		snprintf(right, sizeof right, "%s%s", net, extra);
 	/* A narrow title bar names the current tab already. */
 	if (w >= TITLE_NARROW_W)
 		dl_printf(dl, S_STATUS, " [%s] ", app_tabs[a->tab].name);

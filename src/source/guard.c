@@ -33,12 +33,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
-#include "io.h"
+#include "guard.h"
 
 struct guard {
 	sigjmp_buf		 env;
-	uintptr_t		 lo;		/* [lo, hi): the guarded range */
+	uintptr_t		 lo;		/* [lo, hi): guarded */
 	uintptr_t		 hi;
 	struct guard		*prev;
 };
@@ -74,7 +73,6 @@ install(void)
 {
 	struct sigaction	sa;
 
-	gguf_io_init();
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_sigbus;
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART;

@@ -1,0 +1,29 @@
+/*
+ * guard.h - reads of a mapping that survive the mapped file shrinking
+ * (guard.c). The local file source guards its reads with it; the few
+ * callers that read a mapping they were handed (the statistics' workers)
+ * use it directly.
+ */
+#ifndef GGUF_GUARD_H
+#define GGUF_GUARD_H
+
+#include <stdint.h>
+
+#define GGUF_GUARD_FAULT	(-2)	/* gguf_guard_run: a read faulted */
+
+/*
+ * Runs fn(arg) and returns what it returns, unless a read of the n bytes
+ * at p faults (SIGBUS: the mapped file shrank under it): then fn is
+ * abandoned where it was and GGUF_GUARD_FAULT is returned. fn must hold
+ * no lock and own no memory when it reads the range (see guard.c). Safe
+ * on any thread, and nests.
+ */
+int	gguf_guard_run(const void *p, uint64_t n, int (*fn)(void *),
+	    void *arg);
+/*
+ * Installs the SIGBUS handler now (gguf_guard_run does it on first use);
+ * call it before any thread starts, as opening a file does.
+ */
+void	gguf_guard_init(void);
+
+#endif /* GGUF_GUARD_H */

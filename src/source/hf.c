@@ -1,0 +1,178 @@
+/*
+ * hf.c - names of files on the Hugging Face Hub, and its token.
+ *
+ * hf://OWNER/REPO/FILE[@REVISION] is the file the Hub serves at
+ * {endpoint}/OWNER/REPO/resolve/{REVISION or main}/FILE, the endpoint
+ * being HF_ENDPOINT or https://huggingface.co, as huggingface_hub has
+ * it. The token is HF_TOKEN, else the first line of $HF_HOME/token
+ * (HF_HOME defaulting to ~/.cache/huggingface), again as huggingface_hub
+ * reads it.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "err.h"
+#include "hf.h"
+#include "http.h"
+#include "xmalloc.h"
+
+#define HF_DEFAULT_ENDPOINT	"https://huggingface.co"
+
+int
+gguf_is_url(const char *name)
+{
+	return strncasecmp(name, "http://", 7) == 0 ||
+	    strncasecmp(name, "https://", 8) == 0 ||
+	    strncasecmp(name, "hf://", 5) == 0;
+}
+
+const char *
+gguf_hf_endpoint(void)
+{
+	const char	*e = getenv("HF_ENDPOINT");
+
+	return e != NULL && *e != '\0' ? e : HF_DEFAULT_ENDPOINT;
+}
+
+/* Appends n bytes of s to buf (at *at, of size len), percent-encoding
+   every byte outside RFC 3986's unreserved set but those in keep. */
+static void
+put_enc(char *buf, size_t len, size_t *at, const char *s, size_t n,
+    const char *keep)
+{
+	static const char	hex[] = "0123456789ABCDEF";
+	unsigned char		c;
+	size_t			i;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		if (isalnum(c) || strchr("-._~", c) != NULL ||
+		    (c != '\0' && strchr(keep, c) != NULL)) {
+			if (*at + 1 < len)
+				buf[(*at)++] = (char)c;
+		} else if (*at + 3 < len) {
+			buf[(*at)++] = '%';
+			buf[(*at)++] = hex[c >> 4];
+			buf[(*at)++] = hex[c & 15];
+		}
+	}
+	buf[*at] = '\0';
+}
+
+/* True if the n bytes at p hold a path segment "." or ".." or nothing. */
+static int
+bad_segment(const char *p, size_t n)
+{
+	return n == 0 || (n == 1 && p[0] == '.') ||
+	    (n == 2 && p[0] == '.' && p[1] == '.');
+}
+
+char *
+gguf_hf_resolve(const char *name, struct gguf_err *err)
+{
+	const char	*p, *owner, *repo, *file, *at, *seg, *ep;
+	size_t		 n_owner, n_repo, n_file, len, o;
+	char		*url;
+
+	if (strncasecmp(name, "hf://", 5) != 0)
+		return xstrdup(name);
+	p = name + 5;
+	owner = p;
+	if ((p = strchr(owner, '/')) == NULL)
+		goto usage;
+	n_owner = (size_t)(p - owner);
+	repo = p + 1;
+	if ((p = strchr(repo, '/')) == NULL)
+		goto usage;
+	n_repo = (size_t)(p - repo);
+	file = p + 1;
+	at = strrchr(file, '@');
+	n_file = at != NULL ? (size_t)(at - file) : strlen(file);
+	if (bad_segment(owner, n_owner) || bad_segment(repo, n_repo) ||
+	    n_file == 0 || (at != NULL && at[1] == '\0'))
+		goto usage;
+	for (seg = file; seg < file + n_file; seg = p + 1) {
+		p = memchr(seg, '/', (size_t)(file + n_file - seg));
+		if (p == NULL)
+			p = file + n_file;
+		if (bad_segment(seg, (size_t)(p - seg)))
+			goto usage;
+	}
+	ep = gguf_hf_endpoint();
+	if (strncasecmp(ep, "http://", 7) != 0 &&
+	    strncasecmp(ep, "https://", 8) != 0) {
+		gguf_errf(err, -1, "HF_ENDPOINT is not an http:// or "
+		    "https:// URL");
+		return NULL;
+	}
+	len = strlen(ep) + 3 * (strlen(name) + 16) + 32;
+	url = xmalloc(len);
+	o = 0;
+	put_enc(url, len, &o, ep, strlen(ep), ":/?#[]@!$&'()*+,;=%");
+	while (o > 0 && url[o - 1] == '/')
+		url[--o] = '\0';
+	put_enc(url, len, &o, "/", 1, "/");
+	put_enc(url, len, &o, owner, n_owner, "");
+	put_enc(url, len, &o, "/", 1, "/");
+	put_enc(url, len, &o, repo, n_repo, "");
+	put_enc(url, len, &o, "/resolve/", 9, "/");
+	if (at != NULL)
+		put_enc(url, len, &o, at + 1, strlen(at + 1), "");
+	else
+		put_enc(url, len, &o, "main", 4, "");
+	put_enc(url, len, &o, "/", 1, "/");
+	put_enc(url, len, &o, file, n_file, "/");
+	return url;
+usage:
+	gguf_errf(err, -1, "not a Hub file name: hf://OWNER/REPO/FILE or "
+	    "hf://OWNER/REPO/FILE@REVISION");
+	return NULL;
+}
+
+int
+gguf_hf_at_revision(const char *name)
+{
+	return strncasecmp(name, "hf://", 5) == 0 && strchr(name, '@') != NULL;
+}
+
+char *
+gguf_hf_token(const char *what[1])
+{
+	const char	*t = getenv("HF_TOKEN"), *home, *hf;
+	char		 path[4096], line[1024];
+	size_t		 n;
+	FILE		*fp;
+
+	if (t != NULL && *t != '\0') {
+		*what = "HF_TOKEN";
+		return xstrdup(t);
+	}
+	*what = NULL;
+	hf = getenv("HF_HOME");
+	if (hf != NULL && *hf != '\0')
+		n = (size_t)snprintf(path, sizeof path, "%s/token", hf);
+	else if ((home = getenv("HOME")) != NULL && *home != '\0')
+		n = (size_t)snprintf(path, sizeof path,
+		    "%s/.cache/huggingface/token", home);
+	else
+		return NULL;
+	if (n >= sizeof path || (fp = fopen(path, "re")) == NULL)
+		return NULL;
+	if (fgets(line, sizeof line, fp) == NULL) {
+		fclose(fp);
+		return NULL;
+	}
+	fclose(fp);
+	n = strlen(line);
+	while (n > 0 && isspace((unsigned char)line[n - 1]))
+		line[--n] = '\0';
+	if (n == 0)
+		return NULL;
+	*what = "the token file";
+	return xstrdup(line);
+}

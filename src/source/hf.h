@@ -1,0 +1,29 @@
+/*
+ * hf.h - names of files on the Hugging Face Hub (hf://), and the token
+ * the Hub is sent. gguf_is_url is declared in http.h.
+ */
+#ifndef GGUF_HF_H
+#define GGUF_HF_H
+
+#include "err.h"
+
+/* HF_ENDPOINT, else https://huggingface.co. */
+const char	*gguf_hf_endpoint(void);
+/*
+ * The http(s) URL name stands for, allocated: hf://OWNER/REPO/FILE@REV
+ * as {endpoint}/OWNER/REPO/resolve/{REV or main}/FILE (each part
+ * percent-encoded; a revision's slashes too), any other name as it is.
+ * NULL with err set for an hf:// name that is not OWNER/REPO/FILE.
+ */
+char		*gguf_hf_resolve(const char *name, struct gguf_err *err);
+/* True if name is an hf:// name with an @REVISION. */
+int		 gguf_hf_at_revision(const char *name);
+/*
+ * The token, allocated, or NULL if there is none: HF_TOKEN, else the
+ * first line of $HF_HOME/token (~/.cache/huggingface/token). *what says
+ * where it came from ("HF_TOKEN", "the token file"), for messages that
+ * must never hold the token itself.
+ */
+char		*gguf_hf_token(const char *what[1]);
+
+#endif /* GGUF_HF_H */

@@ -1,0 +1,1249 @@
+/*
+ * http.c - a file on a web server, read by byte ranges (see http.h).
+ *
+ * One libcurl easy handle per file, kept for the file's life, so that
+ * every range after the first goes over the same connection. Redirects
+ * are followed here, hop by hop, so that the token goes to the
+ * endpoint's origin and nowhere else whatever libcurl's own rules are;
+ * the URL a redirect ended at is remembered and asked directly next
+ * time (asked anew from the start if it stops answering).
+ *
+ * Built without libcurl, every function that would reach a server says
+ * how to get a build that does.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "hf.h"
+#include "http.h"
+#include "source.h"
+#include "xmalloc.h"
+
+#define NO_CURL_MSG	"this build of ggufed has no URL support: install " \
+			"libcurl4-openssl-dev and rebuild"
+
+#ifndef HAVE_CURL
+
+int
+gguf_http_supported(void)
+{
+	return 0;
+}
+
+struct gguf_http *
+gguf_http_open(const char *name, size_t len, const char *identity,
+    uint64_t size, int *unchanged, struct gguf_err *err)
+{
+	(void)name;
+	(void)len;
+	(void)identity;
+	(void)size;
+	if (unchanged != NULL)
+		*unchanged = 0;
+	gguf_errf(err, -1, "%s", NO_CURL_MSG);
+	return NULL;
+}
+
+void
+gguf_http_close(struct gguf_http *h)
+{
+	(void)h;
+}
+
+const char *
+gguf_http_name(const struct gguf_http *h)
+{
+	(void)h;
+	return "";
+}
+
+uint64_t
+gguf_http_size(const struct gguf_http *h)
+{
+	(void)h;
+	return 0;
+}
+
+const uint8_t *
+gguf_http_head(const struct gguf_http *h, size_t *len)
+{
+	(void)h;
+	*len = 0;
+	return NULL;
+}
+
+const char *
+gguf_http_identity(const struct gguf_http *h)
+{
+	(void)h;
+	return "";
+}
+
+void
+gguf_http_counts(const struct gguf_http *h, uint64_t *requests,
+    uint64_t *bytes)
+{
+	(void)h;
+	*requests = *bytes = 0;
+}
+
+int
+gguf_http_read(struct gguf_http *h, uint64_t off, void *buf, size_t len,
+    struct gguf_err *err)
+{
+	(void)h;
+	(void)off;
+	(void)buf;
+	(void)len;
+	return gguf_errf(err, -1, "%s", NO_CURL_MSG);
+}
+
+int
+gguf_http_stream(struct gguf_http *h, uint64_t off, uint64_t len,
+    gguf_http_sink sink, void *arg, struct gguf_err *err)
+{
+	(void)h;
+	(void)off;
+	(void)len;
+	(void)sink;
+	(void)arg;
+	return gguf_errf(err, -1, "%s", NO_CURL_MSG);
+}
+
+int
+gguf_http_changed(const struct gguf_http *h)
+{
+	(void)h;
+	return 0;
+}
+
+struct gguf_source *
+gguf_source_http(const char *name, size_t len, const char *identity,
+    uint64_t size, int *unchanged, struct gguf_srcerr *e)
+{
+	(void)name;
+	(void)len;
+	(void)identity;
+	(void)size;
+	if (unchanged != NULL)
+		*unchanged = 0;
+	gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", NO_CURL_MSG);
+	return NULL;
+}
+
+struct gguf_http *
+gguf_source_http_handle(const struct gguf_source *s)
+{
+	(void)s;
+	return NULL;
+}
+
+#else /* HAVE_CURL */
+
+#define CURL_DISABLE_TYPECHECK	1
+#include <curl/curl.h>
+#include <dlfcn.h>
+
+/*
+ * libcurl is loaded at the first URL, not linked: it brings some thirty
+ * shared libraries (TLS, Kerberos, LDAP, ...) that every command would
+ * otherwise load at start, local files or not. The functions used, each
+ * called through a pointer of its own type; the names below are those
+ * pointers from here on.
+ */
+#define CURL_FNS(X)	X(global_init) X(global_cleanup) X(easy_init) \
+			X(easy_setopt) X(easy_perform) X(easy_cleanup) \
+			X(easy_getinfo) X(easy_strerror) X(slist_append) \
+			X(slist_free_all) X(url) X(url_set) X(url_get) \
+			X(url_cleanup) X(free)
+static struct {
+#define X(n)	__typeof__(curl_##n) *n;
+	CURL_FNS(X)
+#undef X
+} cu;
+#undef curl_easy_setopt		/* curl.h's own checks of arguments */
+#undef curl_easy_getinfo
+#define curl_global_init	(*cu.global_init)
+#define curl_global_cleanup	(*cu.global_cleanup)
+#define curl_easy_init		(*cu.easy_init)
+#define curl_easy_setopt	(*cu.easy_setopt)
+#define curl_easy_perform	(*cu.easy_perform)
+#define curl_easy_cleanup	(*cu.easy_cleanup)
+#define curl_easy_getinfo	(*cu.easy_getinfo)
+#define curl_easy_strerror	(*cu.easy_strerror)
+#define curl_slist_append	(*cu.slist_append)
+#define curl_slist_free_all	(*cu.slist_free_all)
+#define curl_url		(*cu.url)
+#define curl_url_set		(*cu.url_set)
+#define curl_url_get		(*cu.url_get)
+#define curl_url_cleanup	(*cu.url_cleanup)
+#define curl_free		(*cu.free)
+
+/*
+ * Loads libcurl (the OpenSSL build's soname, else the GnuTLS build's)
+ * and finds its functions: 0, or -1 with why said in buf.
+ */
+static int
+load_curl(char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"libcurl.so.4", "libcurl-gnutls.so.4"
+	};
+	const char	*e = "not found";
+	void		*lib = NULL;
+	size_t		 i;
+
+	for (i = 0; i < sizeof names / sizeof names[0] && lib == NULL; i++)
+		if ((lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)) == NULL &&
+		    dlerror() != NULL && i == 0)
+			e = "libcurl.so.4 cannot be loaded";
+	if (lib == NULL) {
+		snprintf(buf, len, "%s", e);
+		return -1;
+	}
+#define X(n)								\
+	if ((cu.n = (__typeof__(cu.n))dlsym(lib, "curl_" #n)) == NULL) { \
+		snprintf(buf, len, "libcurl has no curl_%s", #n);	\
+		dlclose(lib);						\
+		return -1;						\
+	}
+	CURL_FNS(X)
+#undef X
+	return 0;
+}
+
+/* 1234567 -> "1,234,567" in buf; returns buf. */
+static const char *
+group(uint64_t v, char *buf, size_t len)
+{
+	char	tmp[32];
+	size_t	n, i, o = 0;
+
+	n = (size_t)snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+	for (i = 0; i < n && o + 1 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0 && o + 2 < len)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+#define MAX_HOPS	10	/* redirects followed */
+#define MAX_TRIES	4	/* 5xx and cut connections: tries in all */
+#define FIRST_WAIT_MS	250	/* then doubled at each try */
+#define DEFAULT_TIMEOUT	30	/* seconds: to connect; with no byte */
+
+struct gguf_http {
+	pthread_mutex_t	 lock;
+	CURL		*curl;
+	char		*name;		/* as given, for messages */
+	char		*url;		/* resolved */
+	char		*final;		/* where redirects last led, or NULL */
+	char		*token;		/* or NULL */
+	const char	*token_from;	/* "HF_TOKEN", "the token file" */
+	char		*origin;	/* the endpoint's: it gets the token */
+	char		 errbuf[CURL_ERROR_SIZE];
+	long		 timeout;
+
+	int		 known;		/* size and identity fixed */
+	uint64_t	 size;
+	char		 etag[256];
+	char		 lastmod[128];
+	char		 identity[512];
+	int		 norange;	/* answered 200 to a range request */
+	int		 changed;	/* an answer was another file's */
+
+	uint8_t		*head;
+	size_t		 head_len;
+
+	uint64_t	 n_requests;
+	uint64_t	 n_bytes;
+};
+
+/* One request and its answer. */
+struct req {
+	struct gguf_http *h;
+	uint64_t	 off, len;	/* asked */
+	uint64_t	 got;		/* handed to the sink */
+	uint64_t	 skip;		/* 200: body bytes before off */
+	gguf_http_sink	 sink;
+	void		*arg;
+	int		 sink_rc;
+	const char	*cond;		/* a conditional header, or NULL */
+
+	long		 status;
+	int		 deliver;	/* the body is the file's bytes */
+	int		 done;		/* all asked for was handed over */
+	int		 failed;	/* err set while reading headers */
+	char		 etag[256];
+	char		 lastmod[128];
+	int		 has_range;
+	uint64_t	 r_first, r_last, r_total;
+	int		 has_len;
+	uint64_t	 clen;
+	struct gguf_err	*err;
+};
+
+static pthread_mutex_t	global_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned		global_users;
+static int		loaded;		/* libcurl's functions are found */
+
+int
+gguf_http_supported(void)
+{
+	return 1;
+}
+
+/*
+ * libcurl loaded (once), and curl_global_init once for every open
+ * handle, cleaned with the last: 0, or -1 with err set.
+ */
+static int
+global_get(struct gguf_err *err)
+{
+	char	why[200];
+	int	rc = 0;
+
+	pthread_mutex_lock(&global_lock);
+	if (!loaded && load_curl(why, sizeof why) != 0)
+		rc = gguf_errf(err, -1, "URLs need libcurl, and %s: install "
+		    "the package libcurl4", why);
+	else if ((loaded = 1, global_users == 0) &&
+	    curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
+		rc = gguf_errf(err, -1, "libcurl cannot start");
+	else
+		global_users++;
+	pthread_mutex_unlock(&global_lock);
+	return rc;
+}
+
+static void
+global_put(void)
+{
+	pthread_mutex_lock(&global_lock);
+	if (--global_users == 0)
+		curl_global_cleanup();
+	pthread_mutex_unlock(&global_lock);
+}
+
+/*
+ * The origin of url, "scheme://host:port" in lower case with the port
+ * always given, allocated; NULL if url cannot be parsed.
+ */
+static char *
+origin_of(const char *url)
+{
+	CURLU	*u = curl_url();
+	char	*scheme = NULL, *host = NULL, *port = NULL, *o = NULL, *p;
+	size_t	 n;
+
+	if (u == NULL)
+		return NULL;
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) ==
+	    CURLUE_OK) {
+		n = strlen(scheme) + strlen(host) + strlen(port) + 5;
+		o = xmalloc(n);
+		snprintf(o, n, "%s://%s:%s", scheme, host, port);
+		for (p = o; *p != '\0'; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				*p = (char)(*p - 'A' + 'a');
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return o;
+}
+
+/* The host (and port) of url for messages, into buf. */
+static const char *
+host_of(const char *url, char *buf, size_t len)
+{
+	const char	*p = strstr(url, "://"), *e;
+	size_t		 n;
+
+	p = p != NULL ? p + 3 : url;
+	if ((e = strchr(p, '@')) != NULL && e < p + strcspn(p, "/?#"))
+		p = e + 1;	/* never user:password */
+	n = strcspn(p, "/?#");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void
+copy_trim(char *dst, size_t len, const char *p, size_t n)
+{
+	while (n > 0 && (p[0] == ' ' || p[0] == '\t')) {
+		p++;
+		n--;
+	}
+	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == '\n' ||
+	    p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, p, n);
+	dst[n] = '\0';
+}
+
+/* Whether an answer's description of the file is the first one's. */
+static int
+check_same(struct req *r, uint64_t size)
+{
+	struct gguf_http	*h = r->h;
+	char			 a[32], b[32];
+
+	if (!h->known) {
+		h->known = 1;
+		h->size = size;
+		snprintf(h->etag, sizeof h->etag, "%s", r->etag);
+		snprintf(h->lastmod, sizeof h->lastmod, "%s", r->lastmod);
+		if (h->etag[0] != '\0')
+			snprintf(h->identity, sizeof h->identity, "etag:%s",
+			    h->etag);
+		else if (h->lastmod[0] != '\0')
+			snprintf(h->identity, sizeof h->identity, "lm:%s",
+			    h->lastmod);
+		return 0;
+	}
+	if (size != h->size) {
+		r->failed = 1;
+		h->changed = 1;
+		return gguf_errf(r->err, -1, "changed on the server: %s "
+		    "bytes now, %s when opened",
+		    group(size, a, sizeof a),
+		    group(h->size, b, sizeof b));
+	}
+	if ((h->etag[0] != '\0' && strcmp(h->etag, r->etag) != 0) ||
+	    (h->etag[0] == '\0' && h->lastmod[0] != '\0' &&
+	    strcmp(h->lastmod, r->lastmod) != 0)) {
+		r->failed = 1;
+		h->changed = 1;
+		return gguf_errf(r->err, -1, "changed on the server since it "
+		    "was opened (%s differs)",
+		    h->etag[0] != '\0' ? "ETag" : "Last-Modified");
+	}
+	return 0;
+}
+
+/* The end of an answer's headers: what its body is. */
+static void
+headers_done(struct req *r)
+{
+	struct gguf_http	*h = r->h;
+	char			 a[32];
+
+	r->deliver = 0;
+	if (r->status == 206) {
+		if (!r->has_range) {
+			r->failed = 1;
+			gguf_errf(r->err, -1, "the server answered a range "
+			    "request without saying which range");
+			return;
+		}
+		if (check_same(r, r->r_total) != 0)
+			return;
+		if (r->len > h->size - r->off)
+			r->len = h->size - r->off;	/* the first range */
+		if (r->r_first != r->off + r->got) {
+			r->failed = 1;
+			gguf_errf(r->err, -1, "the server sent bytes from "
+			    "offset %s, not those asked for",
+			    group(r->r_first, a, sizeof a));
+			return;
+		}
+		r->skip = 0;
+		r->deliver = 1;
+	} else if (r->status == 200) {
+		if (!r->has_len) {
+			r->failed = 1;
+			gguf_errf(r->err, -1, "the server ignores range "
+			    "requests and does not say the file's size");
+			return;
+		}
+		if (check_same(r, r->clen) != 0)
+			return;
+		h->norange = 1;
+		if (r->len > h->size - r->off)
+			r->len = h->size - r->off;
+		if (r->off + r->len > GGUF_HTTP_NORANGE_MAX) {
+			r->failed = 1;
+			gguf_errf(r->err, -1, "the server does not support "
+			    "range requests: reading offset %s would mean "
+			    "downloading the file up to there",
+			    group(r->off + r->got, a, sizeof a));
+			return;
+		}
+		r->skip = r->off + r->got;
+		r->deliver = 1;
+	}
+}
+
+static size_t
+on_header(char *p, size_t size, size_t nitems, void *arg)
+{
+	struct req	*r = arg;
+	size_t		 n = size * nitems;
+	char		 v[256];
+	unsigned long long a, b, t;
+
+	if (n >= 5 && strncmp(p, "HTTP/", 5) == 0) {
+		r->status = 0;
+		r->etag[0] = r->lastmod[0] = '\0';
+		r->has_range = r->has_len = 0;
+		copy_trim(v, sizeof v, p, n);
+		if (sscanf(v, "HTTP/%*s %ld", &r->status) != 1)
+			r->status = 0;
+		return n;
+	}
+	if (n <= 2 && (p[0] == '\r' || p[0] == '\n')) {
+		headers_done(r);
+		return r->failed ? 0 : n;
+	}
+	if (n > 5 && strncasecmp(p, "etag:", 5) == 0)
+		copy_trim(r->etag, sizeof r->etag, p + 5, n - 5);
+	else if (n > 14 && strncasecmp(p, "last-modified:", 14) == 0)
+		copy_trim(r->lastmod, sizeof r->lastmod, p + 14, n - 14);
+	else if (n > 14 && strncasecmp(p, "content-range:", 14) == 0) {
+		copy_trim(v, sizeof v, p + 14, n - 14);
+		if (sscanf(v, "bytes %llu-%llu/%llu", &a, &b, &t) == 3 &&
+		    a <= b && b < t) {
+			r->has_range = 1;
+			r->r_first = a;
+			r->r_last = b;
+			r->r_total = t;
+		} else if (sscanf(v, "bytes */%llu", &t) == 1) {
+			r->r_total = t;
+			r->has_range = 2;	/* 416: the size alone */
+		}
+	} else if (n > 15 && strncasecmp(p, "content-length:", 15) == 0) {
+		copy_trim(v, sizeof v, p + 15, n - 15);
+		if (sscanf(v, "%llu", &a) == 1) {
+			r->has_len = 1;
+			r->clen = a;
+		}
+	}
+	return n;
+}
+
+static size_t
+on_body(char *p, size_t size, size_t nmemb, void *arg)
+{
+	struct req	*r = arg;
+	size_t		 n = size * nmemb, k;
+
+	r->h->n_bytes += n;
+	if (!r->deliver)
+		return n;	/* a redirect's or an error's page */
+	if (r->skip > 0) {
+		k = r->skip < n ? (size_t)r->skip : n;
+		r->skip -= k;
+		p += k;
+		n -= k;
+		if (n == 0)
+			return size * nmemb;
+	}
+	if (n > r->len - r->got)
+		n = (size_t)(r->len - r->got);
+	if (n > 0 && (r->sink_rc = r->sink(r->arg, (uint8_t *)p, n)) != 0)
+		return 0;
+	r->got += n;
+	if (r->got == r->len) {
+		r->done = 1;
+		if (r->status == 200)
+			return 0;	/* the rest is not wanted */
+	}
+	return size * nmemb;
+}
+
+static struct curl_slist *
+request_headers(struct gguf_http *h, const char *url, struct req *r)
+{
+	struct curl_slist	*l = NULL, *l2;
+	char			 buf[2048];
+	char			*o;
+	int			 same;
+
+	if (r->cond != NULL) {
+		if ((l2 = curl_slist_append(l, r->cond)) == NULL)
+			goto oom;
+		l = l2;
+	}
+	if (h->token != NULL) {
+		o = origin_of(url);
+		same = o != NULL && h->origin != NULL &&
+		    strcmp(o, h->origin) == 0;
+		free(o);
+		if (same) {
+			snprintf(buf, sizeof buf, "Authorization: Bearer %s",
+			    h->token);
+			l2 = curl_slist_append(l, buf);
+			explicit_bzero(buf, sizeof buf);
+			if (l2 == NULL)
+				goto oom;
+			l = l2;
+		}
+	}
+	return l;
+oom:
+	curl_slist_free_all(l);
+	xmalloc_fail(sizeof buf);
+}
+
+/* A curl failure as one line. */
+static int
+curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
+{
+	char	host[256], a[32];
+
+	host_of(url, host, sizeof host);
+	switch (rc) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+		return gguf_errf(r->err, -1, "cannot find the server %s", host);
+	case CURLE_COULDNT_CONNECT:
+		return gguf_errf(r->err, -1, "cannot connect to %s", host);
+	case CURLE_OPERATION_TIMEDOUT:
+		if (r->status == 0)
+			return gguf_errf(r->err, -1, "%s did not answer in "
+			    "%ld seconds", host, h->timeout);
+		return gguf_errf(r->err, -1, "%s stopped sending: no data "
+		    "for %ld seconds (%s bytes of %s received)", host,
+		    h->timeout, group(r->got, a, sizeof a),
+		    group(r->len, host, sizeof host));
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CACERT_BADFILE:
+		return gguf_errf(r->err, -1, "the TLS certificate of %s "
+		    "cannot be verified", host);
+	case CURLE_PARTIAL_FILE:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+		return gguf_errf(r->err, -1, "the connection to %s was cut "
+		    "(%s bytes of %s received)", host,
+		    group(r->got, a, sizeof a),
+		    group(r->len, host, sizeof host));
+	default:
+		return gguf_errf(r->err, -1, "%s: %s", host,
+		    h->errbuf[0] != '\0' ? h->errbuf : curl_easy_strerror(rc));
+	}
+}
+
+static int
+retriable(CURLcode rc)
+{
+	return rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR ||
+	    rc == CURLE_SEND_ERROR || rc == CURLE_GOT_NOTHING ||
+	    rc == CURLE_COULDNT_CONNECT;
+}
+
+static void
+wait_ms(long ms)
+{
+	struct timespec	ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/*
+ * One request of [r->off + r->got, r->off + r->len) to url, following
+ * redirects: the curl result, with r->status the last answer's status
+ * and *where the URL that gave it (allocated).
+ */
+static CURLcode
+perform(struct gguf_http *h, const char *url, struct req *r, char **where,
+    int *hops_out)
+{
+	struct curl_slist	*hdrs;
+	CURLcode		 rc;
+	char			 range[64], *next, *cur;
+	const char		*loc;
+	int			 hops = 0;
+
+	cur = xstrdup(url);
+	for (;;) {
+		r->status = 0;
+		r->deliver = r->done = r->failed = 0;
+		r->skip = 0;
+		h->errbuf[0] = '\0';
+		snprintf(range, sizeof range, "%llu-%llu",
+		    (unsigned long long)(r->off + r->got),
+		    (unsigned long long)(r->off + r->len - 1));
+		hdrs = request_headers(h, cur, r);
+		curl_easy_setopt(h->curl, CURLOPT_URL, cur);
+		curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, hdrs);
+		curl_easy_setopt(h->curl, CURLOPT_RANGE, range);
+		curl_easy_setopt(h->curl, CURLOPT_HEADERDATA, r);
+		curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, r);
+		h->n_requests++;
+		rc = curl_easy_perform(h->curl);
+		curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, NULL);
+		curl_slist_free_all(hdrs);
+		if (rc != CURLE_OK || r->status < 300 || r->status >= 400 ||
+		    r->status == 304)
+			break;
+		loc = NULL;
+		if (curl_easy_getinfo(h->curl, CURLINFO_REDIRECT_URL, &loc) !=
+		    CURLE_OK || loc == NULL)
+			break;		/* a 3xx without a place: an error */
+		if (++hops > MAX_HOPS) {
+			r->status = -1;
+			break;
+		}
+		if (strncasecmp(loc, "https://", 8) != 0 &&
+		    (strncasecmp(loc, "http://", 7) != 0 ||
+		    strncasecmp(cur, "https://", 8) == 0)) {
+			r->status = -2;	/* not http, or https to http */
+			break;
+		}
+		next = xstrdup(loc);
+		free(cur);
+		cur = next;
+	}
+	*where = cur;
+	*hops_out = hops;
+	return rc;
+}
+
+/* An HTTP status that is not the bytes asked for, as one line. */
+static int
+status_msg(struct gguf_http *h, const char *url, struct req *r)
+{
+	char	host[256], a[32];
+
+	host_of(url, host, sizeof host);
+	switch (r->status) {
+	case -1:
+		return gguf_errf(r->err, -1, "more than %d redirects",
+		    MAX_HOPS);
+	case -2:
+		return gguf_errf(r->err, -1, "redirected to a URL that is "
+		    "not https:// (refused)");
+	case 401:
+	case 403:
+		if (h->token == NULL)
+			return gguf_errf(r->err, -1, "access denied (HTTP %ld):"
+			    " the file needs a token: set HF_TOKEN, or write "
+			    "it to $HF_HOME/token (~/.cache/huggingface/token)",
+			    r->status);
+		if (h->origin != NULL) {
+			char	*o = origin_of(url);
+			int	 same = o != NULL && strcmp(o, h->origin) == 0;
+
+			free(o);
+			if (same)
+				return gguf_errf(r->err, -1, "access denied "
+				    "(HTTP %ld): the token of %s is refused",
+				    r->status, h->token_from);
+		}
+		return gguf_errf(r->err, -1, "access denied (HTTP %ld) by %s,"
+		    " which is not sent the token (only %s is)", r->status,
+		    host, gguf_hf_endpoint());
+	case 404:
+	case 410:
+		return gguf_errf(r->err, -1, "not found on the server "
+		    "(HTTP %ld)", r->status);
+	case 416:
+		return gguf_errf(r->err, -1, "the server has no bytes at "
+		    "offset %s (HTTP 416)",
+		    group(r->off + r->got, a, sizeof a));
+	default:
+		if (r->status >= 300 && r->status < 400)
+			return gguf_errf(r->err, -1, "redirected (HTTP %ld) "
+			    "without a place to go", r->status);
+		return gguf_errf(r->err, -1, "the server %s answered HTTP "
+		    "%ld", host, r->status);
+	}
+}
+
+/*
+ * Fetches r's range with retries: 0 when all of it reached the sink (or
+ * a conditional request was answered 304: r->status says so), the
+ * sink's value if it stopped, -1 with r->err set.
+ */
+static int
+fetch(struct gguf_http *h, struct req *r)
+{
+	CURLcode	 rc;
+	char		*where;
+	const char	*url;
+	int		 try, hops, ret, refreshed = 0;
+	uint64_t	 before;
+
+	for (try = 0; ; ) {
+		url = h->final != NULL ? h->final : h->url;
+		before = r->got;
+		rc = perform(h, url, r, &where, &hops);
+		if (r->sink_rc != 0) {
+			free(where);
+			return r->sink_rc;
+		}
+		if (r->failed) {
+			free(where);
+			return -1;
+		}
+		if ((rc == CURLE_OK || rc == CURLE_WRITE_ERROR) &&
+		    (r->done || r->got == r->len || r->status == 304)) {
+			if (hops > 0 && r->status != 304) {
+				free(h->final);
+				h->final = where;
+			} else
+				free(where);
+			return 0;
+		}
+		if (rc == CURLE_OK && (r->status == 206 || r->status == 200)) {
+			/* the body ended early, the connection whole */
+			char	a[32], b[32], c[32];
+
+			ret = gguf_errf(r->err, -1, "the server sent %s bytes "
+			    "of the %s asked for at offset %s",
+			    group(r->got, a, sizeof a),
+			    group(r->len, b, sizeof b),
+			    group(r->off, c, sizeof c));
+			free(where);
+			return ret;
+		}
+		if (rc == CURLE_OK && h->final != NULL && !refreshed &&
+		    (r->status == 401 || r->status == 403 ||
+		    r->status == 404 || r->status == 410)) {
+			/* a redirect's place expired: ask the origin again */
+			free(h->final);
+			h->final = NULL;
+			refreshed = 1;
+			free(where);
+			continue;
+		}
+		if (r->status == 206 && r->got > before)
+			try = 0;	/* progress: the tries start again */
+		if (++try >= MAX_TRIES ||
+		    (rc == CURLE_OK && r->status < 500 && r->status != 429) ||
+		    (rc != CURLE_OK && !retriable(rc))) {
+			if (rc != CURLE_OK)
+				ret = curl_msg(h, where, rc, r);
+			else if (r->status >= 500)
+				ret = gguf_errf(r->err, -1, "the server failed "
+				    "(HTTP %ld), %d times", r->status, try);
+			else
+				ret = status_msg(h, where, r);
+			free(where);
+			return ret;
+		}
+		free(where);
+		wait_ms((long)FIRST_WAIT_MS << (try - 1));
+	}
+}
+
+static long
+timeout_setting(void)
+{
+	const char	*s = getenv("GGUFED_HTTP_TIMEOUT");
+	char		*end;
+	long		 t;
+
+	if (s == NULL || *s == '\0')
+		return DEFAULT_TIMEOUT;
+	errno = 0;
+	t = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || t < 1 || t > 3600)
+		return DEFAULT_TIMEOUT;
+	return t;
+}
+
+struct buf_sink {
+	uint8_t		*p;
+	size_t		 n;
+};
+
+static int
+to_buf(void *arg, const uint8_t *p, size_t n)
+{
+	struct buf_sink	*b = arg;
+
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+	return 0;
+}
+
+struct gguf_http *
+gguf_http_open(const char *name, size_t len, const char *identity,
+    uint64_t size, int *unchanged, struct gguf_err *err)
+{
+	struct gguf_http	*h;
+	struct buf_sink		 b;
+	struct req		 r;
+	char			 cond[600];
+	char			*url;
+
+	if (unchanged != NULL)
+		*unchanged = 0;
+	if ((url = gguf_hf_resolve(name, err)) == NULL)
+		return NULL;
+	if (global_get(err) != 0) {
+		free(url);
+		return NULL;
+	}
+	h = xcalloc(1, sizeof *h);
+	pthread_mutex_init(&h->lock, NULL);
+	h->name = xstrdup(name);
+	h->url = url;
+	h->timeout = timeout_setting();
+	h->token = gguf_hf_token(&h->token_from);
+	h->origin = origin_of(gguf_hf_endpoint());
+	if ((h->curl = curl_easy_init()) == NULL) {
+		gguf_http_close(h);
+		gguf_errf(err, -1, "libcurl cannot start");
+		return NULL;
+	}
+	curl_easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h->curl, CURLOPT_ERRORBUFFER, h->errbuf);
+	curl_easy_setopt(h->curl, CURLOPT_FOLLOWLOCATION, 0L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+	curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS,
+	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+	curl_easy_setopt(h->curl, CURLOPT_USERAGENT, PACKAGE_NAME "/"
+	    PACKAGE_VERSION);
+	curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT, h->timeout);
+	curl_easy_setopt(h->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(h->curl, CURLOPT_LOW_SPEED_TIME, h->timeout);
+	curl_easy_setopt(h->curl, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(h->curl, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h->curl, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(h->curl, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, on_body);
+
+	h->head = xmalloc(len > 0 ? len : 1);
+	b.p = h->head;
+	b.n = 0;
+	memset(&r, 0, sizeof r);
+	r.h = h;
+	r.off = 0;
+	r.len = len;
+	r.sink = to_buf;
+	r.arg = &b;
+	r.err = err;
+	if (identity != NULL && strncmp(identity, "etag:", 5) == 0) {
+		snprintf(cond, sizeof cond, "If-None-Match: %s", identity + 5);
+		r.cond = cond;
+	} else if (identity != NULL && strncmp(identity, "lm:", 3) == 0) {
+		snprintf(cond, sizeof cond, "If-Modified-Since: %s",
+		    identity + 3);
+		r.cond = cond;
+	}
+	if (len == 0) {
+		gguf_errf(err, -1, "nothing to read");
+		gguf_http_close(h);
+		return NULL;
+	}
+	if (fetch(h, &r) != 0) {
+		if (r.status == 416 && r.has_range == 2 && r.r_total == 0) {
+			h->known = 1;	/* an empty file */
+			h->size = 0;
+			return h;
+		}
+		gguf_http_close(h);
+		return NULL;
+	}
+	if (r.status == 304) {
+		h->known = 1;
+		h->size = size;
+		snprintf(h->identity, sizeof h->identity, "%s", identity);
+		if (strncmp(identity, "etag:", 5) == 0)
+			snprintf(h->etag, sizeof h->etag, "%s", identity + 5);
+		else
+			snprintf(h->lastmod, sizeof h->lastmod, "%s",
+			    identity + 3);
+		if (unchanged != NULL)
+			*unchanged = 1;
+		return h;
+	}
+	h->head_len = b.n;
+	return h;
+}
+
+void
+gguf_http_close(struct gguf_http *h)
+{
+	if (h == NULL)
+		return;
+	if (h->curl != NULL)
+		curl_easy_cleanup(h->curl);
+	if (h->token != NULL) {
+		explicit_bzero(h->token, strlen(h->token));
+		free(h->token);
+	}
+	free(h->origin);
+	free(h->name);
+	free(h->url);
+	free(h->final);
+	free(h->head);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+	global_put();
+}
+
+const char *
+gguf_http_name(const struct gguf_http *h)
+{
+	return h->name;
+}
+
+uint64_t
+gguf_http_size(const struct gguf_http *h)
+{
+	return h->size;
+}
+
+const uint8_t *
+gguf_http_head(const struct gguf_http *h, size_t *len)
+{
+	*len = h->head_len;
+	return h->head;
+}
+
+const char *
+gguf_http_identity(const struct gguf_http *h)
+{
+	return h->identity;
+}
+
+void
+gguf_http_counts(const struct gguf_http *h, uint64_t *requests,
+    uint64_t *bytes)
+{
+	*requests = h->n_requests;
+	*bytes = h->n_bytes;
+}
+
+int
+gguf_http_stream(struct gguf_http *h, uint64_t off, uint64_t len,
+    gguf_http_sink sink, void *arg, struct gguf_err *err)
+{
+	struct req	r;
+	char		a[32], b[32];
+	int		rc;
+
+	if (len == 0)
+		return 0;
+	if (off > h->size || len > h->size - off)
+		return gguf_errf(err, -1, "bytes %s to %s lie past the end of "
+		    "the file", group(off, a, sizeof a),
+		    group(off + len, b, sizeof b));
+	if (h->norange && off + len > GGUF_HTTP_NORANGE_MAX)
+		return gguf_errf(err, -1, "the server does not support range "
+		    "requests: reading offset %s would mean downloading the "
+		    "file up to there", group(off, a, sizeof a));
+	memset(&r, 0, sizeof r);
+	r.h = h;
+	r.off = off;
+	r.len = len;
+	r.sink = sink;
+	r.arg = arg;
+	r.err = err;
+	pthread_mutex_lock(&h->lock);
+	rc = fetch(h, &r);
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+int
+gguf_http_read(struct gguf_http *h, uint64_t off, void *buf, size_t len,
+    struct gguf_err *err)
+{
+	struct buf_sink	b;
+
+	b.p = buf;
+	b.n = 0;
+	return gguf_http_stream(h, off, len, to_buf, &b, err);
+}
+
+int
+gguf_http_changed(const struct gguf_http *h)
+{
+	return h->changed;
+}
+
+/* ------------------------------------------------------ the http source */
+
+/* A one-line error of the handle as the source's, of the kind it is. */
+static int
+src_err(struct gguf_srcerr *e, const struct gguf_err *err, int kind)
+{
+	if (strncmp(err->msg, "changed on the server", 21) == 0)
+		kind = GGUF_SRCE_CHANGED;
+	else if (strncmp(err->msg, "the server sent ", 16) == 0)
+		kind = GGUF_SRCE_SHORT;
+	return gguf_srcerr_set(e, kind, -1, "%s", err->msg);
+}
+
+static int
+hs_read(struct gguf_source *s, uint64_t off, void *buf, size_t len,
+    struct gguf_srcerr *e)
+{
+	struct gguf_err	err;
+
+	memset(&err, 0, sizeof err);
+	if (gguf_http_read(s->impl, off, buf, len, &err) != 0)
+		return src_err(e, &err, GGUF_SRCE_IO);
+	return 0;
+}
+
+static const uint8_t *
+hs_map(struct gguf_source *s, struct gguf_srcerr *e)
+{
+	(void)s;
+	gguf_srcerr_set(e, GGUF_SRCE_NOMAP, -1, "a file on a server is not "
+	    "mapped: read it");
+	return NULL;
+}
+
+static int
+hs_changed(struct gguf_source *s, unsigned how, struct gguf_srcerr *e)
+{
+	(void)how;
+	if (!gguf_http_changed(s->impl))
+		return 0;
+	gguf_srcerr_set(e, GGUF_SRCE_CHANGED, -1, "changed on the server: "
+	    "its size, ETag or date is not the one it was opened with");
+	return 1;
+}
+
+static void
+hs_identity(struct gguf_source *s, char *buf, size_t len)
+{
+	struct gguf_http	*h = s->impl;
+
+	snprintf(buf, len, "%s %llu", h->identity[0] != '\0' ? h->identity :
+	    "-", (unsigned long long)h->size);
+}
+
+struct hs_copy {
+	int			 fd;
+	uint64_t		 at;		/* where the next byte goes */
+	uint64_t		 done, total;
+	gguf_source_progress	 fn;
+	void			*parg;
+	int			 werr;		/* errno of a failed write */
+	int			 cancel;
+};
+
+static int
+hs_put(void *arg, const uint8_t *p, size_t n)
+{
+	struct hs_copy	*c = arg;
+	ssize_t		 w;
+
+	while (n > 0) {
+		w = pwrite(c->fd, p, n, (off_t)c->at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			c->werr = w < 0 ? errno : EIO;
+			return 1;
+		}
+		p += w;
+		n -= (size_t)w;
+		c->at += (uint64_t)w;
+		c->done += (uint64_t)w;
+	}
+	if (c->fn != NULL && c->fn(c->parg, c->done, c->total) != 0) {
+		c->cancel = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+hs_copy(struct gguf_source *s, uint64_t off, uint64_t len, int fd,
+    uint64_t fdoff, gguf_source_progress fn, void *parg,
+    struct gguf_srcerr *e)
+{
+	struct hs_copy	c;
+	struct gguf_err	err;
+	int		rc;
+
+	memset(&c, 0, sizeof c);
+	memset(&err, 0, sizeof err);
+	c.fd = fd;
+	c.at = fdoff;
+	c.total = len;
+	c.fn = fn;
+	c.parg = parg;
+	rc = gguf_http_stream(s->impl, off, len, hs_put, &c, &err);
+	if (rc == 0)
+		return 0;
+	if (c.cancel)
+		return gguf_srcerr_set(e, GGUF_SRCE_CANCEL, -1, "cancelled");
+	if (c.werr != 0)
+		return gguf_srcerr_set(e, GGUF_SRCE_IO, -1, "write: %s",
+		    strerror(c.werr));
+	return src_err(e, &err, GGUF_SRCE_IO);
+}
+
+static void
+hs_close(struct gguf_source *s)
+{
+	gguf_http_close(s->impl);
+}
+
+static const struct gguf_source_ops http_ops = {
+	.kind = "http",
+	.word = "changed on the server",
+	.read = hs_read,
+	.map = hs_map,
+	.changed = hs_changed,
+	.identity = hs_identity,
+	.copy = hs_copy,
+	.close = hs_close
+};
+
+struct gguf_source *
+gguf_source_http(const char *name, size_t len, const char *identity,
+    uint64_t size, int *unchanged, struct gguf_srcerr *e)
+{
+	struct gguf_source	*s;
+	struct gguf_http	*h;
+	struct gguf_err		 err;
+
+	memset(&err, 0, sizeof err);
+	if ((h = gguf_http_open(name, len, identity, size, unchanged,
+	    &err)) == NULL) {
+		gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", err.msg);
+		return NULL;
+	}
+	s = xcalloc(1, sizeof *s);
+	s->ops = &http_ops;
+	s->size = h->size;
+	s->name = xstrdup(name);
+	s->mappable = 0;
+	s->impl = h;
+	return s;
+}
+
+struct gguf_http *
+gguf_source_http_handle(const struct gguf_source *s)
+{
+	return s->ops == &http_ops ? s->impl : NULL;
+}
+
+#endif /* HAVE_CURL */

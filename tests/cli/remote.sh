@@ -1,0 +1,396 @@
+#!/bin/sh
+# remote.sh - models read over HTTP: every read-only command on a URL as
+# on the local file, what opening costs (requests and bytes, from the
+# server's log), hf:// names and the token, and every error a server can
+# give, against an nginx of the test's own on the loopback.
+
+. "$TESTS_SRCDIR/lib.sh"
+
+"$GGUFED" info http://127.0.0.1:1/x.gguf 2>"$scratch/nocurl.err"
+if grep -q "no URL support" "$scratch/nocurl.err"; then
+	grep -q "install libcurl4-openssl-dev and rebuild" "$scratch/nocurl.err"
+	ok $? "a build without libcurl says how to get URL support"
+	done_testing
+	exit
+fi
+
+. "$TESTS_SRCDIR/cli/remote.lib"
+remote_start
+# the header cache of the test's own
+XDG_CACHE_HOME=$scratch/cache
+export XDG_CACHE_HOME
+
+demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
+cp_w "$demo" "$www/files/m.gguf"
+L=$www/files/m.gguf
+U=$ORIGIN/files/m.gguf
+
+# data_off FILE: where the data section starts (every byte of the
+# header), or the file's size when it has no tensor data
+data_off() {
+	d=$("$GGUFED" info "$1" | awk '/^  tensor data/ { print $3 }')
+	[ -n "$d" ] && echo $((d)) || wc -c <"$1" | tr -d ' '
+}
+
+# same NAME ARGS...: the command on the URL prints what it prints on the
+# local file (the URL in place of the path), with the same exit status.
+same() {
+	what=$1
+	shift
+	"$GGUFED" "$@" >"$scratch/local.out" 2>&1
+	ls=$?
+	args=""
+	for a in "$@"; do
+		[ "$a" = "$L" ] && a=$U
+		args="$args '$a'"
+	done
+	eval "\"\$GGUFED\" $args" >"$scratch/url.out" 2>&1
+	us=$?
+	sed "s|$U|$L|g" "$scratch/url.out" | cmp -s - "$scratch/local.out" &&
+	    [ $ls -eq $us ]
+	ok $? "$what: the same on the URL as on the file"
+}
+
+# ------------------------------------------------ the same output
+same "info" info "$L"
+same "info --json" info --json "$L"
+same "dump" dump "$L"
+same "dump --json" dump --json "$L"
+same "get" get "$L" general.name
+same "get an array" get "$L" tokenizer.ggml.merges
+same "tokens" tokens "$L"
+same "tokens --id" tokens "$L" --id 5 --id 300
+same "template" template "$L"
+same "mem" mem "$L" --ctx 1024,4096
+same "validate" validate "$L"
+same "validate --data" validate --data "$L"
+same "cat" cat "$L" blk.1.attn_q.weight --rows 0:4
+same "cat --raw" cat "$L" output_norm.weight --raw
+same "stats" stats "$L" blk.0.ffn_down.weight
+same "stats --all" stats "$L" --all
+same "hash" hash "$L"
+same "hash --sha256" hash --sha256 "$L"
+"$GGUFED" diff "$U" "$L" >"$scratch/diff.out" 2>&1
+ok $? "diff: the model at the URL equals the file"
+"$GGUFED" diff --data "$L" "$U" >/dev/null 2>&1
+ok $? "diff --data: equal too"
+
+# ------------------------------------------------ what opening costs
+log_mark
+"$GGUFED" --no-cache get "$U" general.name >/dev/null
+[ "$(log_count origin)" -eq 1 ]
+ok $? "opening a model with a small header: one request"
+[ "$(log_bytes origin)" -eq 2097152 ]
+ok $? "opening it: one range of 2 MiB ($(log_bytes origin) bytes)"
+grep -q '"bytes=0-2097151"' "$ngx/origin.log"
+ok $? "the range asked for is bytes=0-2097151"
+
+head -c 3000000 /dev/zero | tr '\0' a >"$scratch/blob"
+"$GGUFED" set "$L" test.blob:str @"$scratch/blob" -o "$www/files/big.gguf" \
+    2>/dev/null
+hdr=$(data_off "$www/files/big.gguf")
+log_mark
+"$GGUFED" get --no-cache "$ORIGIN/files/big.gguf" general.name >"$scratch/out"
+ok $? "a header over 2 MiB opens"
+[ "$(log_count origin)" -eq 2 ]
+ok $? "a header of $hdr bytes: two requests ($(log_count origin))"
+[ "$(log_bytes origin)" -ge "$hdr" ] &&
+    [ "$(log_bytes origin)" -le $((hdr + 2097152)) ]
+ok $? "at most the header and 2 MiB ($(log_bytes origin) for $hdr)"
+grep -q '"bytes=2097152-' "$ngx/origin.log"
+ok $? "the second range starts where the first ended"
+
+# a real vocabulary (100,000 tokens and their merges) past the first range
+voc=$SHARED_DIR/fixtures/real/ggml-vocab-deepseek-llm.gguf
+if [ -f "$voc" ]; then
+	cp_w "$voc" "$www/files/voc.gguf"
+	hdr=$(data_off "$voc")
+	log_mark
+	"$GGUFED" --no-cache dump "$ORIGIN/files/voc.gguf" |
+	    sed "s|$ORIGIN/files/voc.gguf|$voc|" >"$scratch/url.out"
+	"$GGUFED" dump "$voc" >"$scratch/local.out"
+	cmp -s "$scratch/url.out" "$scratch/local.out"
+	ok $? "a vocabulary of 100,000 tokens over HTTP: dump as of the file"
+	[ "$(log_count origin)" -eq 2 ] &&
+	    [ "$(log_bytes origin)" -le $((hdr + 2097152)) ]
+	ok $? "its header of $hdr bytes in two requests\
+ ($(log_count origin), $(log_bytes origin) bytes)"
+else
+	skip "$(shared_missing fixtures/real/ggml-vocab-deepseek-llm.gguf)"
+	skip "$(shared_missing fixtures/real/ggml-vocab-deepseek-llm.gguf)"
+fi
+
+log_mark
+"$GGUFED" cat "$U" output_norm.weight >/dev/null
+[ "$(log_count origin)" -eq 2 ]
+ok $? "cat of one tensor: the header, then one range"
+
+# ------------------------------------------------ the header cache
+rm -rf "$scratch/cache"
+cp_w "$L" "$www/files/c.gguf"
+log_mark
+"$GGUFED" info "$ORIGIN/files/c.gguf" >"$scratch/c1" 2>&1
+ls "$scratch/cache/ggufed/headers/"*.gguf-header >/dev/null 2>&1
+ok $? "a header read over the network is kept in \$XDG_CACHE_HOME/ggufed"
+log_mark
+"$GGUFED" info "$ORIGIN/files/c.gguf" >"$scratch/c2" 2>&1
+cmp -s "$scratch/c1" "$scratch/c2"
+ok $? "reopened from the cache: the same output"
+[ "$(log_count origin)" -eq 1 ] && grep -q '" 304 ' "$ngx/origin.log" &&
+    [ "$(log_bytes origin)" -eq 0 ]
+ok $? "with one conditional request and no byte of the file"
+grep -q '" 304 ' "$ngx/origin.log" && ! grep -q '" 206 ' "$ngx/origin.log"
+ok $? "(answered 304 Not Modified)"
+sleep 1
+cp_w "$www/files/big.gguf" "$www/files/c.gguf"
+log_mark
+"$GGUFED" get "$ORIGIN/files/c.gguf" test.blob >"$scratch/c3" 2>&1
+[ "$(wc -c <"$scratch/c3")" -gt 3000000 ]
+ok $? "a model changed on the server is read anew"
+log_mark
+"$GGUFED" info --no-cache "$ORIGIN/files/c.gguf" >/dev/null 2>&1
+! grep -q '" 304 ' "$ngx/origin.log" && grep -q '" 206 ' "$ngx/origin.log"
+ok $? "--no-cache: the header is read from the server"
+log_mark
+"$GGUFED" cat "$ORIGIN/files/c.gguf" output_norm.weight >/dev/null 2>&1
+grep -q '" 304 ' "$ngx/origin.log" && grep -q '" 206 ' "$ngx/origin.log"
+ok $? "tensor data is read from the server, never from the cache"
+
+# ------------------------------------------------ hf:// and the token
+log_mark
+HF_ENDPOINT=$ORIGIN "$GGUFED" get hf://me/repo/m.gguf general.name \
+    >"$scratch/out" 2>&1
+grep -qx "Demo Llama" "$scratch/out"
+ok $? "hf://OWNER/REPO/FILE opens through the endpoint's redirect"
+grep -q '"GET /me/repo/resolve/main/m.gguf HTTP/1.1" 302' "$ngx/origin.log"
+ok $? "hf:// asks {endpoint}/OWNER/REPO/resolve/main/FILE"
+grep -q '"GET /cdn/m.gguf?sig=1 HTTP/1.1" 206' "$ngx/cdn.log"
+ok $? "and reads the file where the redirect leads"
+log_mark
+HF_ENDPOINT=$ORIGIN/ "$GGUFED" get hf://me/repo/m.gguf@v1.0 general.name \
+    >/dev/null 2>&1
+grep -q '/me/repo/resolve/v1.0/m.gguf ' "$ngx/origin.log"
+ok $? "hf://...@REVISION asks for that revision"
+"$GGUFED" get hf://me/m.gguf general.name 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "not a Hub file name: hf://OWNER/REPO/FILE" \
+    "$scratch/err"
+ok $? "hf:// without a repository: one line saying the form"
+
+log_mark
+env -u HF_TOKEN HF_HOME="$scratch/nohf" HF_ENDPOINT=$ORIGIN \
+    "$GGUFED" get hf://me/private/m.gguf general.name 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "access denied (HTTP 401): .*set HF_TOKEN" \
+    "$scratch/err"
+ok $? "401 without a token: says to set HF_TOKEN"
+[ "$(wc -l <"$scratch/err")" -eq 1 ]
+ok $? "in one line"
+log_mark
+HF_TOKEN=$TOKEN HF_ENDPOINT=$ORIGIN "$GGUFED" info hf://me/private/m.gguf \
+    >"$scratch/out" 2>&1
+ok $? "HF_TOKEN opens a model that needs it"
+grep -q "\"Bearer $TOKEN\"" "$ngx/origin.log"
+ok $? "the endpoint got the token"
+! grep -q "$TOKEN" "$ngx/cdn.log" && [ "$(log_count cdn)" -ge 1 ]
+ok $? "the CDN the endpoint redirects to never gets it"
+mkdir -p "$scratch/hf"
+printf '%s\n' "$TOKEN" >"$scratch/hf/token"
+env -u HF_TOKEN HF_HOME="$scratch/hf" HF_ENDPOINT=$ORIGIN \
+    "$GGUFED" get hf://me/private/m.gguf general.name >/dev/null 2>&1
+ok $? "the token file under HF_HOME is used without HF_TOKEN"
+HF_TOKEN=hf_wrong_secret_ab12 HF_ENDPOINT=$ORIGIN \
+    "$GGUFED" get hf://me/private/m.gguf general.name 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "the token of HF_TOKEN is refused" "$scratch/err"
+ok $? "a refused token: said so"
+! grep -q "hf_wrong_secret_ab12" "$scratch/err"
+ok $? "without the token in the message"
+HF_TOKEN=$TOKEN HF_ENDPOINT=$ORIGIN "$GGUFED" get "$ORIGIN/private/m.gguf" \
+    general.name >/dev/null 2>&1
+ok $? "a plain URL of the endpoint's host gets the token too"
+log_mark
+HF_TOKEN=$TOKEN HF_ENDPOINT=$ORIGIN "$GGUFED" get "$CDN/cdn/m.gguf" \
+    general.name >/dev/null 2>&1
+! grep -q "$TOKEN" "$ngx/cdn.log"
+ok $? "a URL of another host never does"
+
+# ------------------------------------------------ errors
+"$GGUFED" info "$ORIGIN/files/none.gguf" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -qx "ggufed: $ORIGIN/files/none.gguf: not found on the \
+server (HTTP 404)" "$scratch/err"
+ok $? "404: exit 1, one line"
+log_mark
+"$GGUFED" info "$ORIGIN/fail/m.gguf" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "the server failed (HTTP 503), 4 times" \
+    "$scratch/err"
+ok $? "503: retried, then said"
+[ "$(log_count origin)" -eq 4 ]
+ok $? "four tries in all"
+"$GGUFED" info "$ORIGIN/short.gguf" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q \
+    "the server sent 4 bytes of the 2,097,152 asked for at offset 0" \
+    "$scratch/err"
+ok $? "a body shorter than asked: said"
+"$GGUFED" get "$ORIGIN/moved/m.gguf" general.name >/dev/null 2>&1
+ok $? "a redirect on the same server is followed"
+printf '<html>a page, not a model</html>\n' >"$www/files/page.html"
+"$GGUFED" info "$ORIGIN/files/page.html" 2>"$scratch/err"
+[ $? -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+    grep -q "offset 0x0: .*GGUF" "$scratch/err"
+ok $? "a page that is not a model: the reader's one line\
+ ($(cat "$scratch/err"))"
+: >"$www/files/empty.gguf"
+"$GGUFED" info "$ORIGIN/files/empty.gguf" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "empty file" "$scratch/err"
+ok $? "an empty file on the server: said as for a local one"
+
+# a server that ignores Range
+log_mark
+"$GGUFED" info "$ORIGIN/norange/m.gguf" >"$scratch/url.out" 2>&1
+ok $? "a server that ignores Range: a small header still opens"
+"$GGUFED" info "$L" >"$scratch/local.out" 2>&1
+sed "s|$ORIGIN/norange/m.gguf|$L|g" "$scratch/url.out" |
+    cmp -s - "$scratch/local.out"
+ok $? "and shows what the file shows"
+grep -q '" 200 ' "$ngx/origin.log"
+ok $? "(the server answered 200, the whole file)"
+head -c 70000000 /dev/zero | tr '\0' a >"$scratch/blob"
+"$GGUFED" set "$L" test.blob:str @"$scratch/blob" -o "$www/files/huge.gguf" \
+    2>/dev/null
+rm -f "$scratch/blob"
+log_mark
+"$GGUFED" info "$ORIGIN/norange/huge.gguf" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "the server does not support range requests" \
+    "$scratch/err"
+ok $? "a header past 64 MiB on such a server: refused, saying why"
+sleep 0.5
+[ "$(log_bytes origin)" -lt 40000000 ]
+ok $? "without downloading the file ($(log_bytes origin) of 70 MB sent)"
+
+# split sets: any shard's URL opens the set
+"$GGUFED" split --max-tensors 15 "$L" "$www/files/s" >/dev/null 2>&1
+"$GGUFED" info "$www/files/s-00002-of-00003.gguf" >"$scratch/local.out" 2>&1
+"$GGUFED" info "$ORIGIN/files/s-00002-of-00003.gguf" >"$scratch/url.out" 2>&1
+sed "s|$ORIGIN/files/|$www/files/|g" "$scratch/url.out" |
+    cmp -s - "$scratch/local.out"
+ok $? "a split set opens from the URL of its second shard"
+"$GGUFED" cat "$ORIGIN/files/s-00001-of-00003.gguf" output.weight \
+    --rows 0:2 >"$scratch/url.out" 2>&1
+"$GGUFED" cat "$www/files/s-00001-of-00003.gguf" output.weight \
+    --rows 0:2 >"$scratch/local.out" 2>&1
+cmp -s "$scratch/url.out" "$scratch/local.out" && [ -s "$scratch/url.out" ]
+ok $? "cat of a tensor of the last shard, from the first shard's URL"
+"$GGUFED" hash "$ORIGIN/files/s-00001-of-00003.gguf" |
+    sed "s|$ORIGIN/files/|$www/files/|g" >"$scratch/url.out"
+"$GGUFED" hash "$www/files/s-00001-of-00003.gguf" >"$scratch/local.out"
+cmp -s "$scratch/url.out" "$scratch/local.out"
+ok $? "hash of a set over HTTP: the same"
+
+mkdir -p "$www/files/sub"
+cp "$www/files/s-0000"* "$www/files/sub/"
+HF_ENDPOINT=$ORIGIN "$GGUFED" info hf://me/repo/sub/s-00003-of-00003.gguf@v2 \
+    >"$scratch/url.out" 2>&1
+ok $? "a split set opens from hf://.../FOLDER/SHARD@REVISION"
+grep -q "in 3 shards" "$scratch/url.out"
+ok $? "as the whole set"
+HF_ENDPOINT=$ORIGIN "$GGUFED" hash hf://me/repo/sub/s-00002-of-00003.gguf@v2 |
+    sed -e "s|$ORIGIN/me/repo/resolve/v2/sub/|$www/files/|g" \
+    -e "s|hf://me/repo/sub/\(.*\)@v2\$|$www/files/\1|" >"$scratch/url.out"
+"$GGUFED" hash "$www/files/s-00002-of-00003.gguf" >"$scratch/local.out"
+cmp -s "$scratch/url.out" "$scratch/local.out"
+ok $? "and hashes as the local set does"
+
+# ------------------------------------------------ saves
+"$GGUFED" set "$U" general.name '"Fixed"' -o "$scratch/a.gguf" 2>/dev/null
+ok $? "an edit of a URL saves to a local file"
+"$GGUFED" set "$L" general.name '"Fixed"' -o "$scratch/b.gguf" 2>/dev/null
+cmp -s "$scratch/a.gguf" "$scratch/b.gguf"
+ok $? "byte for byte the save of the local copy"
+"$GGUFED" rm-tensor "$U" blk.0.attn_k.weight -o "$scratch/c.gguf" 2>/dev/null &&
+"$GGUFED" rm-tensor "$L" blk.0.attn_k.weight -o "$scratch/d.gguf" 2>/dev/null &&
+    cmp -s "$scratch/c.gguf" "$scratch/d.gguf"
+ok $? "a save that moves the tensor data: the same bytes too"
+"$GGUFED" set "$U" general.name x -i 2>"$scratch/err"
+[ $? -eq 1 ] &&
+    grep -q "cannot be saved in place: write a local copy (-o FILE" \
+    "$scratch/err"
+ok $? "-i on a URL: refused, saying to use -o"
+
+"$GGUFED" edit "$U" -e 'set general.name "Fixed"' -o "$scratch/v.gguf" \
+    --verify 2>"$scratch/err"
+[ $? -ne 0 ] && grep -q "not proved: it would be downloaded a second time" \
+    "$scratch/err"
+ok $? "--verify of a save from a URL: refused, saying why"
+
+# the browser, in script mode: the summary, a tensor's preview, :w FILE
+cat >"$scratch/keys" <<EOF
+size 100x30
+wait
+dump $scratch/s1
+keys 4jjj<Enter>
+wait
+dump $scratch/s2
+keys q:w $scratch/w.gguf<Enter>
+wait
+dump $scratch/s3
+keys Q
+EOF
+GGUFED_SCRIPT=$scratch/keys "$GGUFED" --no-cache "$U" >/dev/null 2>&1
+ok $? "the browser opens a URL"
+grep -q "File          $U" "$scratch/s1" && grep -q "Demo Llama" "$scratch/s1"
+ok $? "its summary names the URL and the model"
+grep -q "2.0 MiB fetched  1/" "$scratch/s1"
+ok $? "the status line says what was fetched: the first 2 MiB"
+grep -q "[0-9] MiB fetched  .0,0,0,0. = " "$scratch/s2"
+ok $? "and so does the preview's"
+grep -q "blk.0.attn_output.weight  Q8_0  256×256" "$scratch/s2" &&
+    grep -q "0.03077" "$scratch/s2"
+ok $? "a tensor's preview shows its values"
+cmp -s "$scratch/w.gguf" "$L"
+ok $? ":w FILE writes a local copy, byte for byte the file"
+grep -q "saved $scratch/w.gguf by a rewrite" "$scratch/s3"
+ok $? "and says so"
+
+# ------------------------------------------------ the file changes
+cp_w "$www/files/big.gguf" "$www/files/slow.gguf"
+"$GGUFED" info "$ORIGIN/slow/slow.gguf" >/dev/null 2>"$scratch/err" &
+pid=$!
+sleep 1
+cp_w "$L" "$www/files/slow.gguf.new"
+mv "$www/files/slow.gguf.new" "$www/files/slow.gguf"
+wait $pid
+st=$?
+[ $st -eq 1 ] && grep -q "changed on the server" "$scratch/err"
+ok $? "a file replaced between two requests: changed on the server"
+
+# a stalled transfer, then a killed server
+cp_w "$www/files/big.gguf" "$www/files/slow.gguf"
+worker=$(ps -o pid= --ppid "$ngx_pid" | head -1 | tr -d ' ')
+GGUFED_HTTP_TIMEOUT=2 "$GGUFED" info "$ORIGIN/slow/slow.gguf" >/dev/null \
+    2>"$scratch/err" &
+pid=$!
+sleep 1
+kill -STOP "$worker"
+t0=$(date +%s)
+wait $pid
+st=$?
+kill -CONT "$worker"
+[ $st -eq 1 ] && grep -q "stopped sending: no data for 2 seconds" \
+    "$scratch/err"
+ok $? "a stalled transfer: an error after the timeout, not a hang"
+[ $(($(date +%s) - t0)) -lt 15 ]
+ok $? "in time"
+
+"$GGUFED" info "$ORIGIN/slow/slow.gguf" >/dev/null 2>"$scratch/err" &
+pid=$!
+sleep 1
+t0=$(date +%s)
+remote_stop
+wait $pid
+st=$?
+[ $st -eq 1 ] && grep -q \
+    "cannot connect to 127.0.0.1\|the connection to 127.0.0.1.* was cut" \
+    "$scratch/err"
+ok $? "a server killed mid-stream: an error ($(cat "$scratch/err"))"
+[ $(($(date +%s) - t0)) -lt 15 ]
+ok $? "not a hang"
+
+done_testing
