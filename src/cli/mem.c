@@ -35,6 +35,7 @@ struct opts {
 	int			 fit;
 	uint64_t		 budget;
 	int			 json;
+	int			 keys;		/* --keys */
 	const char		*path;
 };
 
@@ -118,6 +119,10 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->json = 1;
 			continue;
 		}
+		if (strcmp(a, "--keys") == 0) {
+			o->keys = 1;
+			continue;
+		}
 		if (strcmp(a, "--swa-full") == 0) {
 			o->mo.swa_full = 1;
 			continue;
@@ -179,7 +184,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		}
 		o->path = a;
 	}
-	if (o->path == NULL) {
+	if (o->path == NULL && !o->keys) {
 		cli_usage_error("mem", "missing FILE");
 		return EXIT_USAGE;
 	}
@@ -272,6 +277,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 	json_key(&j, "layers"); json_u64(&j, m->n_layer);
 	json_key(&j, "training_context"); json_u64(&j, m->n_ctx_train);
 	json_key(&j, "sliding_window"); json_u64(&j, m->n_swa);
+	json_key(&j, "nextn_layers"); json_u64(&j, m->n_nextn);
 	json_key(&j, "weights");
 	json_obj(&j, JSON_LINES);
 	json_key(&j, "bytes"); json_u64(&j, m->weights);
@@ -362,6 +368,10 @@ cmd_mem(int argc, char **argv)
 	argc = cli_take_shard(argc, argv);
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
 		return rc;
+	if (o.keys) {
+		gguf_mem_list(stdout);
+		return 0;
+	}
 	if (cli_leftovers(o.path, left, sizeof left)) {
 		memset(&err, 0, sizeof err);
 		snprintf(err.msg, sizeof err.msg, "warning: %s", left);

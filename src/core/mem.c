@@ -133,12 +133,61 @@ gguf_mem_opts_default(struct gguf_mem_opts *o)
 
 /* ------------------------------------------------------------ the keys */
 
+/*
+ * Every {arch}. key the model reads, and a value that changes it: the
+ * interop test (tests/interop/mem.sh) takes this list from `ggufed mem
+ * --keys`, and for each architecture above sets each key to its value and
+ * removes it, comparing every figure with llama.cpp's. A key read but not
+ * listed here stops the program (akey), so the list cannot fall behind.
+ */
+static const struct {
+	const char	*suffix;
+	const char	*probe;
+} keys[] = {
+	{ "block_count", "1" },
+	{ "context_length", "1000" },
+	{ "embedding_length", "64" },
+	{ "nextn_predict_layers", "1" },
+	{ "attention.head_count", "2" },
+	{ "attention.head_count_kv", "1" },
+	{ "attention.key_length", "16" },
+	{ "attention.value_length", "16" },
+	{ "attention.key_length_mla", "64" },
+	{ "attention.value_length_mla", "16" },
+	{ "attention.kv_lora_rank", "32" },
+	{ "attention.sliding_window", "100" },
+	{ "attention.sliding_window_pattern", "3" },
+	{ "ssm.conv_kernel", "3" },
+	{ "ssm.inner_size", "64" },
+	{ "ssm.state_size", "8" },
+	{ "ssm.group_count", "2" },
+};
+
+void
+gguf_mem_list(FILE *fp)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof rules / sizeof rules[0]; i++)
+		fprintf(fp, "arch %s\n", rules[i].name);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		fprintf(fp, "key %s %s\n", keys[i].suffix, keys[i].probe);
+}
+
 static struct gguf_val *
 akey(struct gguf_doc *d, const char *arch, const char *suffix)
 {
 	char	key[160];
+	size_t	i;
 	int	n;
 
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(keys[i].suffix, suffix) == 0)
+			break;
+	if (i == sizeof keys / sizeof keys[0]) {
+		fprintf(stderr, "mem: key %s read but not listed\n", suffix);
+		abort();
+	}
 	n = snprintf(key, sizeof key, "%s.%s", arch, suffix);
 	if (n < 0 || (size_t)n >= sizeof key)
 		return NULL;
@@ -308,8 +357,9 @@ swa_layers(struct gguf_mem_model *m, struct gguf_doc *d,
 			    gguf_val_u64(&e, &x) != 0)
 				return not_modelled(m, "%s.attention.sliding_"
 				    "window_pattern is not flags", m->arch);
-			m->layers[i].kind = x != 0 ? GGUF_MEM_SWA :
-			    GGUF_MEM_FULL;
+			if (m->layers[i].kind != GGUF_MEM_NONE)
+				m->layers[i].kind = x != 0 ? GGUF_MEM_SWA :
+				    GGUF_MEM_FULL;
 		}
 		return 0;
 	}
@@ -317,7 +367,7 @@ swa_layers(struct gguf_mem_model *m, struct gguf_doc *d,
 	    gguf_val_u64(v, &period) != 0))
 		return not_modelled(m, "%s.attention.sliding_window_pattern "
 		    "is not a number", m->arch);
-	for (i = 0; i < m->n_layer; i++)
+	for (i = 0; i < m->n_layer - m->n_nextn; i++)
 		m->layers[i].kind = period == 0 ||
 		    i % period < period - 1 ? GGUF_MEM_SWA : GGUF_MEM_FULL;
 	return 0;
@@ -335,7 +385,9 @@ ssm_rows(struct gguf_mem_model *m, struct gguf_doc *d, uint64_t *r,
 	    !akey_u64(d, m->arch, "ssm.state_size", &state))
 		return not_modelled(m, "%s: no ssm.conv_kernel, "
 		    "ssm.inner_size or ssm.state_size", m->arch);
-	akey_u64(d, m->arch, "ssm.group_count", &group);
+	/* Mamba (1) has no groups: llama.cpp does not read the key. */
+	if (strcmp(m->arch, "mamba") != 0)
+		akey_u64(d, m->arch, "ssm.group_count", &group);
 	/* (conv - 1) * (inner + 2 * group * state), state * inner */
 	if (gguf_mul_ok(group, state, &x) != 0 || gguf_mul_ok(x, 2, &x) != 0 ||
 	    gguf_add_ok(x, inner, &x) != 0 ||
@@ -355,7 +407,7 @@ recurrent(struct gguf_mem_model *m, struct gguf_doc *d)
 
 	if (ssm_rows(m, d, &r, &st) != 0)
 		return -1;
-	for (i = 0; i < m->n_layer; i++) {
+	for (i = 0; i < m->n_layer - m->n_nextn; i++) {
 		m->layers[i].kind = GGUF_MEM_RECURRENT;
 		m->layers[i].k = r;
 		m->layers[i].v = st;
@@ -391,17 +443,19 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 		goto out;
 	if (got == 0)		/* as llama.cpp: as many as query heads */
 		memcpy(head_kv, head, m->n_layer * sizeof *head);
-	/* Head sizes: the keys, else n_embd / n_head of the first layer. */
-	if (!akey_u64(d, m->arch, "attention.key_length", &hk)) {
-		if (head[0] == 0) {
-			not_modelled(m, "%s: no attention.key_length, and "
-			    "layer 0 has no heads", m->arch);
-			goto out;
-		}
-		hk = embd / head[0];
+	/* Head sizes: the keys, else each n_embd / n_head of the first
+	   layer, as llama.cpp. */
+	if ((!akey_u64(d, m->arch, "attention.key_length", &hk) ||
+	    !akey_u64(d, m->arch, "attention.value_length", &hv)) &&
+	    head[0] == 0) {
+		not_modelled(m, "%s: no attention.key_length or value_length, "
+		    "and layer 0 has no heads", m->arch);
+		goto out;
 	}
+	if (!akey_u64(d, m->arch, "attention.key_length", &hk))
+		hk = embd / head[0];
 	if (!akey_u64(d, m->arch, "attention.value_length", &hv))
-		hv = hk;
+		hv = embd / head[0];
 	if (r->mla) {
 		uint64_t	kmla, vmla;
 
@@ -416,7 +470,8 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 			goto out;
 		}
 	}
-	for (i = 0; i < m->n_layer; i++) {
+	/* The NextN (MTP) layers, the last ones, have no cache. */
+	for (i = 0; i < m->n_layer - m->n_nextn; i++) {
 		m->layers[i].kind = GGUF_MEM_FULL;
 		m->layers[i].head_k = hk;
 		m->layers[i].head_v = hv;
@@ -484,6 +539,16 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	}
 	akey_u64(d, m->arch, "context_length", &m->n_ctx_train);
 	weights(m, d);
+	if (m->layers != NULL && akey_u64(d, m->arch, "nextn_predict_layers",
+	    &n) && n > 0) {
+		if (n >= m->n_layer) {
+			not_modelled(m, "%s.nextn_predict_layers (%llu) leaves "
+			    "no layer of the model itself", m->arch,
+			    (unsigned long long)n);
+			return;
+		}
+		m->n_nextn = (uint32_t)n;
+	}
 	for (i = 0; i < sizeof rules / sizeof rules[0]; i++)
 		if (strlen(rules[i].name) == s.n &&
 		    memcmp(rules[i].name, s.p, s.n) == 0)
@@ -503,6 +568,7 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		m->modelled = 0;
 		m->n_swa = 0;
 		m->mla = 0;
+		m->n_nextn = 0;
 		for (i = 0; i < m->n_layer; i++) {
 			m->layers[i].kind = GGUF_MEM_NONE;
 			m->layers[i].k = m->layers[i].v = 0;
@@ -851,6 +917,10 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 			attn = 1;
 	}
 	fprintf(fp, "modelled      %s\n", m->how);
+	if (m->n_nextn != 0)
+		fprintf(fp, "nextn         %u layer%s, the last (multi-token "
+		    "prediction): no cache\n", m->n_nextn,
+		    m->n_nextn == 1 ? "" : "s");
 	if (attn)
 		fprintf(fp, "cache         K %s, V %s, %u sequence%s%s%s\n",
 		    gguf_ttype(o->type_k)->lname,

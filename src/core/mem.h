@@ -67,6 +67,7 @@ struct gguf_mem_model {
 	uint64_t		 n_ctx_train;	/* 0 if the file has none */
 	uint64_t		 n_swa;		/* sliding window, 0 if none */
 	int			 mla;		/* latent attention: no V cache */
+	uint32_t		 n_nextn;	/* last layers: NextN (MTP), no cache */
 	struct gguf_mem_layer	*layers;	/* n_layer of them (NULL if unknown) */
 	/* Weights: every live tensor. */
 	uint64_t		 weights;
@@ -106,6 +107,11 @@ struct gguf_mem_need {
 	uint64_t	 total;		/* the sum */
 	char		 refused[200];	/* llama.cpp refuses: why ("" if not) */
 };
+
+/* The architectures modelled ("arch NAME" lines) and every {arch}. key
+   read with a value that changes it ("key SUFFIX VALUE" lines), to fp:
+   what the interop test walks. */
+void	gguf_mem_list(FILE *fp);
 
 /* Fills m from d's current keys and live tensors. Never fails; see
    modelled: set only when every key the cache needs was read, else why

@@ -113,8 +113,9 @@ grep -q '^3,000  *41,984 ' "$scratch/out"
 ok $? "mamba2: the conv state counts the groups' B and C"
 
 # A quantized cache whose block does not divide the head size.
-"$GGUFED" set "$m/llama-gqa.gguf" llama.attention.key_length:u32 40 \
-    -o "$scratch/k40.gguf" -q
+# (value_length too: without it, llama.cpp's V head is embedding / heads)
+"$GGUFED" edit "$m/llama-gqa.gguf" -e 'set llama.attention.key_length:u32 40' \
+    -e 'set llama.attention.value_length:u32 40' -o "$scratch/k40.gguf" -q
 mem "$scratch/k40.gguf" --cache-type-v q4_0
 [ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
     [ "$(cat "$scratch/err")" = "ggufed: $scratch/k40.gguf: llama.cpp refuses a V cache of type Q4_0 here: its block of 32 does not divide the head size 40" ]
@@ -234,8 +235,10 @@ ok $? "mamba, inner and state 2^32-1: --fit does not say everything fits"
 mem "$scratch/big3.gguf"
 [ $rc -eq 0 ] && grep -q "^cache         not modelled: llama: layer 0's K or V row is too large " "$scratch/out"
 ok $? "key_length 2^63: a K row too large"
-"$GGUFED" set "$m/llama-gqa.gguf" llama.attention.key_length:u64 \
-    281474976710656 -o "$scratch/big4.gguf" -q --force
+"$GGUFED" edit "$m/llama-gqa.gguf" \
+    -e 'set llama.attention.key_length:u64 281474976710656' \
+    -e 'set llama.attention.value_length:u64 281474976710656' \
+    -o "$scratch/big4.gguf" -q --force
 mem "$scratch/big4.gguf" --ctx 5000,100
 [ $rc -eq 0 ] &&
     grep -q '^5,000        refused: the cache is too large: over 2^64 bytes$' "$scratch/out" &&

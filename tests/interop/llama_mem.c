@@ -191,6 +191,8 @@ main(int argc, char **argv)
 	*(void **)&ctx_free = sym(llama, "llama_free");
 	*(void **)&model_free = sym(llama, "llama_model_free");
 
+	/* Each line out as it is made: llama.cpp may abort after its cache. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	mp = model_defaults();
 	cp = context_defaults();
 	/* The layout check: the release's documented defaults. */

@@ -152,6 +152,9 @@ check "$m/gpt-oss.gguf" 131072 1 q8_0 q8_0
 check "$m/deepseek2.gguf" 1000 1 f16 f16
 check "$m/deepseek2.gguf" 20000 2 q8_0 q8_0
 check "$m/deepseek2.gguf" 3000 1 q8_0 f16
+# a NextN (multi-token prediction) layer: no cache
+check "$m/deepseek2-nextn.gguf" 256 1 f16 f16
+check "$m/deepseek2-nextn.gguf" 5000 2 q8_0 q8_0
 # recurrent
 check "$m/mamba.gguf" 100 1 f16 f16
 check "$m/mamba.gguf" 8192 3 f16 f16
@@ -169,6 +172,77 @@ for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
 	check "$SHARED_DIR/fixtures/real/$f" 0 1 f16 f16
 	check "$SHARED_DIR/fixtures/real/$f" 1000 3 bf16 f32
 	check "$SHARED_DIR/fixtures/real/$f" 512 1 q8_0 f16
+done
+
+# The walk: each architecture `ggufed mem --keys` lists, in its model
+# here, with each key the computation reads removed, and set to the value
+# the list gives (nextn_predict_layers also with one block more, the
+# NextN layer's tensors being optional outside deepseek2). Where
+# llama.cpp loads the model, ggufed must give every layer llama.cpp's
+# bytes or say "not modelled": no key it ignores may change the answer.
+walk() {	# walk MODEL WHAT
+	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$1" --ctx 1000 --parallel 2 \
+	    >"$scratch/probe.txt" 2>"$scratch/probe.err"
+	prc=$?
+	"$GGUFED" mem "$1" --ctx 1000 --parallel 2 --json \
+	    >"$scratch/mem.json" 2>"$scratch/mem.err"
+	mrc=$?
+	if grep -q '"modelled": false' "$scratch/mem.json"; then
+		ok 0 "walk: $2: not modelled, says ggufed ($(sed -n \
+		    's/.*"why": "\(.*\)",$/\1/p' "$scratch/mem.json"))"
+		return
+	fi
+	# The cache llama.cpp allocated, even if it gives up afterwards.
+	if ! grep -q '^tensor cache_' "$scratch/probe.txt"; then
+		# Refused (or given up on, an assertion) before a context.
+		if grep -q '^model failed' "$scratch/probe.txt" ||
+		    ! grep -q '^log llama_context' "$scratch/probe.txt"; then
+			ok 0 "walk: $2: llama.cpp refuses the model"
+		else
+			[ $prc -ne 0 ] && [ $mrc -eq 1 ]
+			ok $? "walk: $2: llama.cpp allocates no cache, and" \
+			    "ggufed refuses it too" ||
+			    sed 's/^/# /' "$scratch/probe.err" | tail -3
+		fi
+		return
+	fi
+	nl=$(sed -n 's/^  "layers": \([0-9]*\),$/\1/p' "$scratch/mem.json")
+	ours_layers "$scratch/mem.json" >"$scratch/ours.txt"
+	theirs_layers "$scratch/probe.txt" "$nl" >"$scratch/theirs.txt"
+	[ $mrc -eq 0 ] && diff "$scratch/theirs.txt" "$scratch/ours.txt" \
+	    >"$scratch/diff"
+	ok $? "walk: $2: every layer's cache bytes are llama.cpp's" ||
+	    sed 's/^/# /' "$scratch/diff" "$scratch/mem.err"
+}
+"$GGUFED" mem --keys >"$scratch/keys.txt"
+grep -q '^arch ' "$scratch/keys.txt" && grep -q '^key ' "$scratch/keys.txt"
+ok $? "mem --keys lists architectures and keys"
+for a in $(sed -n 's/^arch //p' "$scratch/keys.txt"); do
+	case $a in
+	llama)	f=$m/llama-gqa.gguf ;;
+	*)	f=$m/$a.gguf ;;
+	esac
+	"$probe" "$libdir" "$f" --ctx 1000 >"$scratch/probe.txt" 2>&1
+	ok $? "walk: $a: a model llama.cpp loads" || continue
+	walk "$f" "$a as written"
+	sed -n 's/^key //p' "$scratch/keys.txt" >"$scratch/keylist"
+	while read -r key val; do
+		w=$scratch/walk.gguf
+		if "$GGUFED" get "$f" "$a.$key" >/dev/null 2>&1; then
+			"$GGUFED" rm "$f" "$a.$key" -o "$w" --force \
+			    >/dev/null 2>&1
+			walk "$w" "$a without $key"
+		fi
+		"$GGUFED" set "$f" "$a.$key:u32" "$val" -o "$w" --force \
+		    >/dev/null 2>&1
+		walk "$w" "$a with $key $val"
+		[ "$key" = nextn_predict_layers ] || continue
+		n=$("$GGUFED" get "$f" "$a.block_count")
+		"$GGUFED" edit "$f" -o "$w" --force \
+		    -e "set $a.$key:u32 $val" \
+		    -e "set $a.block_count $((n + 1))" >/dev/null 2>&1
+		walk "$w" "$a with $key $val and $((n + 1)) blocks"
+	done <"$scratch/keylist"
 done
 
 # An architecture ggufed does not model is said to be so, never guessed.
