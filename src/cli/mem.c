@@ -6,7 +6,7 @@
  * the KV cache or recurrent state at each context asked for (by default
  * 4k, 8k, 16k, 32k, 128k and the training context), as llama.cpp
  * allocates it (src/core/mem.h). --fit BYTES gives the largest context
- * whose weights and cache fit in BYTES (suffixes K, M, G, T: powers of
+ * whose weights, cache and output fit in BYTES (suffixes K, M, G, T: powers of
  * 1024).
  *
  * An architecture whose cache is not modelled gets its weights and a
@@ -211,14 +211,14 @@ print_text(const struct opts *o, const struct gguf_mem_model *m, int fitrc,
 		printf("\nfit           %s: ", gguf_fmt_bytes(o->budget, b1, sizeof b1));
 		if (fitrc == 1)
 			printf("nothing fits: the weights and the smallest "
-			    "cache need %s\n", gguf_fmt_bytes(m->weights + fitn->total, b2,
+			    "cache need %s\n", gguf_fmt_bytes(fitn->with_weights, b2,
 			    sizeof b2));
 		else
 			printf("context %s%s, cache %s, with weights %s\n",
 			    gguf_fmt_group(fit_ctx, b2, sizeof b2),
 			    fitrc == 2 ? " (llama.cpp's largest)" : "",
 			    gguf_fmt_bytes(fitn->total, b3, sizeof b3),
-			    gguf_fmt_bytes(fitn->total + m->weights, b4, sizeof b4));
+			    gguf_fmt_bytes(fitn->with_weights, b4, sizeof b4));
 	}
 }
 
@@ -241,6 +241,7 @@ json_need(struct json *j, const struct gguf_mem_model *m,
 	json_key(j, "r"); json_u64(j, n->r);
 	json_key(j, "s"); json_u64(j, n->s);
 	json_key(j, "cache"); json_u64(j, n->total);
+	json_key(j, "output"); json_u64(j, n->output);
 	for (pass = 0; pass < 2; pass++) {
 		json_key(j, pass == 0 ? "k_layers" : "v_layers");
 		json_arr(j, JSON_FLAT);
@@ -328,7 +329,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 		} else {
 			json_need(&j, m, &o->mo, &need[i]);
 			json_key(&j, "total");
-			json_u64(&j, need[i].total + m->weights);
+			json_u64(&j, need[i].with_weights);
 		}
 		json_end(&j);
 	}
@@ -344,7 +345,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_key(&j, "largest"); json_bool(&j, fitrc == 2);
 			json_need(&j, m, &o->mo, fitn);
 			json_key(&j, "total");
-			json_u64(&j, fitn->total + m->weights);
+			json_u64(&j, fitn->with_weights);
 		}
 		json_end(&j);
 	}

@@ -538,6 +538,9 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		m->layers = xcalloc(n, sizeof *m->layers);
 	}
 	akey_u64(d, m->arch, "context_length", &m->n_ctx_train);
+	if ((v = gguf_doc_get(d, "tokenizer.ggml.tokens", 21)) != NULL &&
+	    v->type == GGUF_VT_ARR)
+		m->n_vocab = v->count;
 	weights(m, d);
 	if (m->layers != NULL && akey_u64(d, m->arch, "nextn_predict_layers",
 	    &n) && n > 0) {
@@ -663,6 +666,17 @@ gguf_mem_layer_bytes(const struct gguf_mem_model *m,
 	return 0;
 }
 
+/*
+ * The output buffer (llama_context::output_reserve, at context creation):
+ * one output a sequence, its logits, F32. (Embeddings are not asked for;
+ * t5, which has them too, is not modelled.)
+ */
+static int
+output_bytes(const struct gguf_mem_model *m, uint32_t seq, uint64_t *out)
+{
+	return gguf_mul_ok(m->n_vocab, (uint64_t)seq * 4, out);
+}
+
 int
 gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
     struct gguf_mem_need *n)
@@ -749,6 +763,8 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 		    gguf_add_ok(*sv, v, sv) != 0)
 			return too_large(n);
 	}
+	if (output_bytes(m, seq, &n->output) != 0)
+		return too_large(n);
 	if (!any_attn)
 		n->cells = n->cells_swa = 0;
 	if (n->n_swa == 0)
@@ -760,7 +776,8 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 	    gguf_add_ok(n->total, n->r, &n->total) != 0 ||
 	    gguf_add_ok(n->total, n->s, &n->total) != 0 ||
 	    m->weights == UINT64_MAX ||
-	    gguf_add_ok(n->total, m->weights, &k) != 0)
+	    gguf_add_ok(n->total, n->output, &k) != 0 ||
+	    gguf_add_ok(k, m->weights, &n->with_weights) != 0)
 		return too_large(n);
 	return 0;
 }
@@ -782,7 +799,7 @@ gguf_mem_fit(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 		*n = best;
 		return -1;
 	}
-	if (m->weights + best.total > budget) {
+	if (best.with_weights > budget) {
 		*n_ctx = 0;
 		*n = best;
 		return 1;
@@ -791,7 +808,7 @@ gguf_mem_fit(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 	hi = (UINT32_MAX - 255) / step;
 	q.n_ctx = hi * step;
 	if (gguf_mem_need(m, &q, &tmp) == 0 &&
-	    m->weights + tmp.total <= budget) {
+	    tmp.with_weights <= budget) {
 		*n_ctx = q.n_ctx;
 		*n = tmp;
 		return 2;
@@ -800,7 +817,7 @@ gguf_mem_fit(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 		mid = lo + (hi - lo) / 2;
 		q.n_ctx = mid * step;
 		if (gguf_mem_need(m, &q, &tmp) == 0 &&
-		    m->weights + tmp.total <= budget) {
+		    tmp.with_weights <= budget) {
 			lo = mid;
 			best = tmp;
 		} else
@@ -872,6 +889,7 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 	int			swa = m->modelled && m->n_swa != 0;
 	int			rec = 0, attn = 0;
 	uint32_t		l;
+	uint64_t		x;
 
 	fprintf(fp, "architecture  %s\n", m->arch[0] != '\0' ? m->arch : "-");
 	if (m->n_layer != 0)
@@ -939,6 +957,15 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		fprintf(fp, "note          a quantized V cache needs flash "
 		    "attention (llama.cpp's default, auto, turns it on where "
 		    "the device has it)\n");
+	if (m->n_vocab == 0)
+		fprintf(fp, "output        none: the file has no "
+		    "tokenizer.ggml.tokens\n");
+	else if (output_bytes(m, o->n_seq, &x) == 0)
+		fprintf(fp, "output        %s: logits of %s tokens, %u "
+		    "sequence%s, F32 (beside the cache)\n",
+		    gguf_fmt_bytes(x, b1, sizeof b1),
+		    gguf_fmt_group(m->n_vocab, b2, sizeof b2), o->n_seq,
+		    o->n_seq == 1 ? "" : "s");
 	fprintf(fp, "\n%-12s %-12s%s %-28s %s\n", "context", attn ? "cells" : "",
 	    swa ? " swa cells " : "", rec && !attn ? "state" : "cache",
 	    "with weights");
@@ -956,6 +983,6 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 			fprintf(fp, " %-10s", gguf_fmt_group(n.cells_swa *
 			    n.streams, b4, sizeof b4));
 		fprintf(fp, " %-28s %s\n", gguf_fmt_bytes(n.total, b3, sizeof b3),
-		    gguf_fmt_bytes(n.total + m->weights, b4, sizeof b4));
+		    gguf_fmt_bytes(n.with_weights, b4, sizeof b4));
 	}
 }

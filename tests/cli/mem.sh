@@ -30,8 +30,10 @@ ok $? "llama: weights in total, in the layers and kept"
 [ "$(awk '/^context /{on=1;next} on && NF {print $1}' "$scratch/out" | tr '\n' ' ')" = \
     "4,096 8,192 16,384 32,768 131,072 " ]
 ok $? "llama: the default contexts, the training one once"
-grep -q '^4,096  *4,096  *3,145,728 (3.0 MiB)  *5,189,120 (4.9 MiB)$' "$scratch/out"
-ok $? "llama: KV cache at 4k: 3 layers x 2 x 4,096 cells x 64 x 2 bytes"
+grep -q '^4,096  *4,096  *3,145,728 (3.0 MiB)  *5,190,176 (4.9 MiB)$' "$scratch/out"
+ok $? "llama: KV cache at 4k: 3 layers x 2 x 4,096 cells x 64 x 2 bytes; with the weights and the output"
+grep -q '^output        1,056 (1.0 KiB): logits of 264 tokens, 1 sequence, F32 (beside the cache)$' "$scratch/out"
+ok $? "llama: the output buffer, 264 tokens x 4 bytes"
 
 mem "$m/llama-gqa.gguf" --ctx 1000,1k,0
 grep -q '^1,000  *1,024  *786,432 ' "$scratch/out" &&
@@ -147,7 +149,7 @@ ok $? "--fit on an architecture not modelled: exit 1, said why"
 # --fit
 mem "$m/gemma3.gguf" --fit 10M
 [ $rc -eq 0 ] &&
-    grep -q '^fit           10,485,760 (10.0 MiB): context 16,384, cache 6,160,384 (5.9 MiB), with weights 10,440,960 (10.0 MiB)$' "$scratch/out"
+    grep -q '^fit           10,485,760 (10.0 MiB): context 16,384, cache 6,160,384 (5.9 MiB), with weights 10,442,016 (10.0 MiB)$' "$scratch/out"
 ok $? "--fit 10M: the largest context that fits"
 mem "$m/gemma3.gguf" --fit 10MiB --parallel 2
 grep -q '^fit  .*: context 8,704,' "$scratch/out"

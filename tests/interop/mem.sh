@@ -109,6 +109,15 @@ check() {
 	[ -s "$scratch/ts.txt" ] && diff "$scratch/ts.txt" "$scratch/os.txt" >"$scratch/diff"
 	ok $? "$name: cells and MiB of each cache are those llama.cpp logs" ||
 	    sed 's/^/# /' "$scratch/diff"
+	# The output buffer: the allocation llama_mem sees just before
+	# llama.cpp logs its size.
+	theirs=$(awk '$1 == "buffer" { b = $2 }
+	    /output buffer size/ { print b; exit }' "$scratch/probe.txt")
+	ours=$(sed -n 's/.*"output": \([0-9]*\),.*/\1/p' "$scratch/mem.json" |
+	    head -1)
+	[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
+	ok $? "$name: the output buffer is llama.cpp's ($theirs bytes)" ||
+	    echo "# ggufed: $ours"
 }
 
 m=$scratch
