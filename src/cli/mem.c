@@ -309,6 +309,10 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 		    kinds[m->layers[l].kind] : "unknown");
 		json_key(&j, "k_row"); json_u64(&j, m->layers[l].k);
 		json_key(&j, "v_row"); json_u64(&j, m->layers[l].v);
+		if (m->layers[l].r + m->layers[l].s != 0) {
+			json_key(&j, "r_row"); json_u64(&j, m->layers[l].r);
+			json_key(&j, "s_row"); json_u64(&j, m->layers[l].s);
+		}
 		json_end(&j);
 	}
 	json_end(&j);

@@ -28,6 +28,13 @@
  *   (d_conv - 1) * (d_inner + 2 * n_group * d_state) and an S row of
  *   d_state * d_inner, F32. A hybrid (granitehybrid) has such a layer
  *   where head_count_kv is 0, and a KV cache on the others.
+ * - falcon-h1 has both on every layer: a KV cache and a Mamba-2 state.
+ * - RWKV (6, 7) keeps per sequence a token-shift row of token_shift_count
+ *   (2) * n_embd and a WKV row of n_embd * wkv.head_size, F32.
+ * - The last nextn_predict_layers layers (NextN, multi-token prediction)
+ *   get no cache; hybrids keep one for them, and are then not modelled.
+ * - The output buffer beside the cache: the logits of one output a
+ *   sequence, n_vocab * n_seq * 4 bytes.
  * - A quantized K (V) cache type needs n_embd_head_k (_v) to be a whole
  *   number of its blocks: llama.cpp refuses the context otherwise.
  *
@@ -54,7 +61,9 @@
 enum family {
 	FAM_ATTN,	/* attention on every layer */
 	FAM_RECURRENT,	/* a recurrent state on every layer */
-	FAM_HYBRID	/* recurrent where head_count_kv is 0, else attention */
+	FAM_HYBRID,	/* recurrent where head_count_kv is 0, else attention */
+	FAM_PARALLEL,	/* attention and a Mamba-2 state on every layer */
+	FAM_RWKV	/* an RWKV state (token shift, WKV) on every layer */
 };
 
 struct arch_rule {
@@ -92,6 +101,12 @@ static const struct arch_rule rules[] = {
 	    "recurrent state (conv and SSM), no KV cache" },
 	{ "granitehybrid", FAM_HYBRID, 0, 0, 0,
 	    "Mamba-2 state on layers without KV heads, KV cache on the others" },
+	{ "falcon-h1", FAM_PARALLEL, 0, 0, 0,
+	    "KV cache and Mamba-2 state on every layer" },
+	{ "rwkv6", FAM_RWKV, 0, 0, 0,
+	    "recurrent state (token shift and WKV), no KV cache" },
+	{ "rwkv7", FAM_RWKV, 0, 0, 0,
+	    "recurrent state (token shift and WKV), no KV cache" },
 };
 
 static const struct {
@@ -161,6 +176,8 @@ static const struct {
 	{ "ssm.inner_size", "64" },
 	{ "ssm.state_size", "8" },
 	{ "ssm.group_count", "2" },
+	{ "wkv.head_size", "16" },
+	{ "token_shift_count", "1" },
 };
 
 void
@@ -415,6 +432,33 @@ recurrent(struct gguf_mem_model *m, struct gguf_doc *d)
 	return 0;
 }
 
+/*
+ * RWKV (6, 7): per sequence an R row of token_shift_count (2 unless
+ * given) x n_embd and an S row of n_embd x wkv.head_size, F32.
+ */
+static int
+rwkv(struct gguf_mem_model *m, struct gguf_doc *d)
+{
+	uint64_t	embd, head, shift = 2, r, st;
+	uint32_t	i;
+
+	if (!akey_u64(d, m->arch, "embedding_length", &embd) ||
+	    !akey_u64(d, m->arch, "wkv.head_size", &head))
+		return not_modelled(m, "%s: no embedding_length or "
+		    "wkv.head_size", m->arch);
+	akey_u64(d, m->arch, "token_shift_count", &shift);
+	if (gguf_mul_ok(shift, embd, &r) != 0 ||
+	    gguf_mul_ok(embd, head, &st) != 0)
+		return not_modelled(m, "%s: the recurrent state is too large "
+		    "(over 2^64 elements)", m->arch);
+	for (i = 0; i < m->n_layer - m->n_nextn; i++) {
+		m->layers[i].kind = GGUF_MEM_RECURRENT;
+		m->layers[i].k = r;
+		m->layers[i].v = st;
+	}
+	return 0;
+}
+
 static int
 attention(struct gguf_mem_model *m, struct gguf_doc *d,
     const struct arch_rule *r)
@@ -489,6 +533,15 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 			    &m->layers[i].v) != 0)
 				goto out;
 			m->layers[i].head_k = m->layers[i].head_v = 0;
+		} else if (r->fam == FAM_PARALLEL) {
+			if (head_kv[i] == 0) {
+				not_modelled(m, "%s: layer %u has no KV heads",
+				    m->arch, i);
+				goto out;
+			}
+			if (ssm_rows(m, d, &m->layers[i].r,
+			    &m->layers[i].s) != 0)
+				goto out;
 		} else if (head_kv[i] == 0) {
 			not_modelled(m, "%s: a layer without KV heads (a "
 			    "hybrid or shared-cache layer) is not modelled",
@@ -565,9 +618,19 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		not_modelled(m, "%s: no block_count (1 to 512)", m->arch);
 		return;
 	}
+	/* llama.cpp's hybrid memory keeps the attention cache of NextN
+	   layers (falcon-h1 shows it): not modelled. */
+	if (m->n_nextn != 0 && (r->fam == FAM_HYBRID ||
+	    r->fam == FAM_PARALLEL)) {
+		not_modelled(m, "%s: NextN layers (nextn_predict_layers) in a "
+		    "hybrid of attention and recurrent layers are not modelled",
+		    m->arch);
+		m->n_nextn = 0;
+		return;
+	}
 	/* Modelled only once every key has been read: a bad one says why. */
 	if ((r->fam == FAM_RECURRENT ? recurrent(m, d) :
-	    attention(m, d, r)) != 0) {
+	    r->fam == FAM_RWKV ? rwkv(m, d) : attention(m, d, r)) != 0) {
 		m->modelled = 0;
 		m->n_swa = 0;
 		m->mla = 0;
@@ -576,6 +639,7 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			m->layers[i].kind = GGUF_MEM_NONE;
 			m->layers[i].k = m->layers[i].v = 0;
 			m->layers[i].head_k = m->layers[i].head_v = 0;
+			m->layers[i].r = m->layers[i].s = 0;
 		}
 		return;
 	}
@@ -628,16 +692,23 @@ refuse(struct gguf_mem_need *n, const char *which, uint32_t type,
 	return -1;
 }
 
-int
-gguf_mem_layer_bytes(const struct gguf_mem_model *m,
-    const struct gguf_mem_opts *o, const struct gguf_mem_need *n, uint32_t il,
-    uint64_t *k, uint64_t *v)
+/* Layer il's bytes: K and V (attention or recurrent, by its kind) in
+   *k and *v, a state beside the attention in *r and *s. */
+static int
+layer_parts(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
+    const struct gguf_mem_need *n, uint32_t il, uint64_t *k, uint64_t *v,
+    uint64_t *r, uint64_t *s)
 {
 	const struct gguf_mem_layer	*l = &m->layers[il];
 	uint64_t			 cells, seq4 = (uint64_t)o->n_seq * 4;
 	int				 rk, rv;
 
-	*k = *v = 0;
+	*k = *v = *r = *s = 0;
+	if (gguf_mul_ok(l->r, seq4, r) != 0 ||
+	    gguf_mul_ok(l->s, seq4, s) != 0) {
+		*r = *s = 0;
+		return -1;
+	}
 	switch (l->kind) {
 	case GGUF_MEM_FULL:
 	case GGUF_MEM_SWA:
@@ -666,6 +737,21 @@ gguf_mem_layer_bytes(const struct gguf_mem_model *m,
 	return 0;
 }
 
+int
+gguf_mem_layer_bytes(const struct gguf_mem_model *m,
+    const struct gguf_mem_opts *o, const struct gguf_mem_need *n, uint32_t il,
+    uint64_t *k, uint64_t *v)
+{
+	uint64_t	r, s;
+
+	if (layer_parts(m, o, n, il, k, v, &r, &s) != 0 ||
+	    gguf_add_ok(*k, r, k) != 0 || gguf_add_ok(*v, s, v) != 0) {
+		*k = *v = 0;
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The output buffer (llama_context::output_reserve, at context creation):
  * one output a sequence, its logits, F32. (Embeddings are not asked for;
@@ -681,7 +767,7 @@ int
 gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
     struct gguf_mem_need *n)
 {
-	uint64_t	ctx, cells, swa, ub, k, v, *sk, *sv;
+	uint64_t	ctx, cells, swa, ub, k, v, r, s, *sk, *sv;
 	uint32_t	i, seq;
 	int		any_attn = 0;
 
@@ -738,8 +824,12 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 			if (l->v != 0 && rows(o->type_v, l->head_v, 1, &v) != 0)
 				return refuse(n, "V", o->type_v, l->head_v);
 		}
-		if (gguf_mem_layer_bytes(m, o, n, i, &k, &v) != 0)
+		if (layer_parts(m, o, n, i, &k, &v, &r, &s) != 0 ||
+		    gguf_add_ok(n->r, r, &n->r) != 0 ||
+		    gguf_add_ok(n->s, s, &n->s) != 0)
 			return too_large(n);
+		if (l->r + l->s != 0)
+			n->n_rec++;
 		switch (l->kind) {
 		case GGUF_MEM_FULL:
 			n->n_full++;
@@ -929,9 +1019,11 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		return;
 	}
 	for (l = 0; l < m->n_layer; l++) {
-		if (m->layers[l].kind == GGUF_MEM_RECURRENT)
+		if (m->layers[l].kind == GGUF_MEM_RECURRENT ||
+		    m->layers[l].r + m->layers[l].s != 0)
 			rec = 1;
-		else if (m->layers[l].kind != GGUF_MEM_NONE)
+		if (m->layers[l].kind == GGUF_MEM_FULL ||
+		    m->layers[l].kind == GGUF_MEM_SWA)
 			attn = 1;
 	}
 	fprintf(fp, "modelled      %s\n", m->how);

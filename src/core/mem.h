@@ -47,6 +47,9 @@ struct gguf_mem_layer {
 	   n_embd_v_gqa); RECURRENT: elements of one sequence's R and S. */
 	uint64_t		 k, v;
 	uint64_t		 head_k, head_v;	/* head sizes */
+	/* FULL/SWA: a recurrent state beside the attention (falcon-h1):
+	   elements of one sequence's R and S, else 0. */
+	uint64_t		 r, s;
 	uint64_t		 weights;		/* bytes of blk.N.* */
 	uint64_t		 n_weights;		/* tensors of blk.N.* */
 };
@@ -148,7 +151,7 @@ const char *gguf_mem_cache_types(void);
 int	gguf_mem_need(const struct gguf_mem_model *m,
 	    const struct gguf_mem_opts *o, struct gguf_mem_need *n);
 
-/* The bytes of layer il's K (or R) and V (or S) in the cache n (from
+/* The bytes of layer il's K (and R) and V (and S) in the cache n (from
    gguf_mem_need with the same m and o). 0; -1 (both 0) if too large for
    64 bits, which gguf_mem_need having succeeded rules out. */
 int	gguf_mem_layer_bytes(const struct gguf_mem_model *m,

@@ -11,8 +11,12 @@
 #   - llama.cpp's own log line of each cache ("size = X MiB (N cells"):
 #     its cell count and its MiB, to the two decimals it prints, must be
 #     ggufed's;
+#   - the output buffer llama.cpp allocates beside the cache (the buffer
+#     allocation llama_mem sees just before llama.cpp logs its size);
 #   - where llama.cpp refuses the context (a quantized cache whose block
 #     does not divide the head size), ggufed must refuse it too.
+# Then the walk: every key ggufed reads, removed and changed, in a model
+# of every architecture it models (see below).
 . "$TESTS_SRCDIR/lib.sh"
 
 llama_libdir
@@ -76,8 +80,9 @@ check() {
 	model=$1 ctx=$2 par=$3 tk=$4 tv=$5 full=${6:-}
 	name="$(basename "$model") ctx $ctx x$par K $tk V $tv${full:+ swa-full}"
 	set -- --ctx "$ctx" --parallel "$par"
-	"$probe" "$libdir" "$model" "$@" --type-k "$tk" --type-v "$tv" \
-	    ${full:+--swa-full} >"$scratch/probe.txt" 2>"$scratch/probe.err"
+	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$model" "$@" --type-k "$tk" \
+	    --type-v "$tv" ${full:+--swa-full} >"$scratch/probe.txt" \
+	    2>"$scratch/probe.err"
 	prc=$?
 	"$GGUFED" mem "$model" "$@" --cache-type-k "$tk" --cache-type-v "$tv" \
 	    ${full:+--swa-full} --json >"$scratch/mem.json" 2>"$scratch/mem.err"
@@ -89,7 +94,10 @@ check() {
 		    sed 's/^/# /' "$scratch/probe.txt" "$scratch/mem.err" | grep -v tensor
 		return
 	fi
-	if [ $prc -ne 0 ] || [ $mrc -ne 0 ]; then
+	# (rwkv6's tiny model: llama.cpp gives up on its graph, an assertion,
+	# after allocating its cache, which is still compared.)
+	if { [ $prc -ne 0 ] && ! grep -q '^tensor cache_' "$scratch/probe.txt"; } ||
+	    [ $mrc -ne 0 ]; then
 		ok 1 "$name: llama.cpp ($prc) and ggufed ($mrc) both compute it"
 		sed 's/^/# /' "$scratch/probe.txt" "$scratch/probe.err" \
 		    "$scratch/mem.err" | tail -8
@@ -171,6 +179,15 @@ check "$m/mamba2.gguf" 3000 2 f16 f16
 # hybrid: Mamba-2 layers (head_count_kv 0) and attention
 check "$m/granitehybrid.gguf" 1000 2 f16 f16
 check "$m/granitehybrid.gguf" 20000 1 q8_0 bf16
+# RWKV state: token shift (2 x embedding) and WKV (embedding x head size)
+check "$m/rwkv6.gguf" 1000 1 f16 f16
+check "$m/rwkv6.gguf" 8192 3 f16 f16
+check "$m/rwkv7.gguf" 1000 2 f16 f16
+check "$m/rwkv7.gguf" 100 5 f16 f16
+# falcon-h1: attention and a Mamba-2 state on every layer
+check "$m/falcon-h1.gguf" 1000 2 f16 f16
+check "$m/falcon-h1.gguf" 20000 1 q8_0 f16
+check "$m/falcon-h1.gguf" 3000 3 f32 bf16
 # real models (head size 8: llama.cpp refuses block-quantized caches)
 for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
     ollama-llama-2-tiny-random.gguf; do
@@ -231,8 +248,10 @@ for a in $(sed -n 's/^arch //p' "$scratch/keys.txt"); do
 	llama)	f=$m/llama-gqa.gguf ;;
 	*)	f=$m/$a.gguf ;;
 	esac
-	"$probe" "$libdir" "$f" --ctx 1000 >"$scratch/probe.txt" 2>&1
-	ok $? "walk: $a: a model llama.cpp loads" || continue
+	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$f" --ctx 1000 \
+	    >"$scratch/probe.txt" 2>&1
+	grep -q '^tensor cache_' "$scratch/probe.txt"
+	ok $? "walk: $a: a model whose cache llama.cpp allocates" || continue
 	walk "$f" "$a as written"
 	sed -n 's/^key //p' "$scratch/keys.txt" >"$scratch/keylist"
 	while read -r key val; do
