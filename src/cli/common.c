@@ -102,6 +102,8 @@ static const struct cli_opt mem_opts[] = {
 	{ "--fit SIZE", "the largest context whose weights and cache fit in SIZE "
 	    "bytes (suffix K, M, G, T)" },
 	{ "--json", "print one JSON document" },
+	{ "--keys", "list the architectures modelled and every key read, "
+	    "with a value that changes it (no FILE)" },
 	SHARD_OPT,
 	{ NULL, NULL }
 };
@@ -240,7 +242,7 @@ const struct cli_cmd cli_commands[] = {
 	    "model.gguf --text ' the'" },
 	{ "mem", cmd_mem, "FILE [--ctx N[,N...]] [--cache-type-k T] "
 	    "[--cache-type-v T] [--parallel N] [--swa-full] [--fit SIZE] "
-	    "[--json]",
+	    "[--json] | --keys",
 	    "memory llama.cpp needs: weights, and KV cache or recurrent "
 	    "state by context", mem_opts,
 	    "model.gguf --ctx 8k,32k --cache-type-k q8_0 --fit 24G" },

@@ -6,8 +6,8 @@
  * the KV cache or recurrent state at each context asked for (by default
  * 4k, 8k, 16k, 32k, 128k and the training context), as llama.cpp
  * allocates it (src/model/mem.h). --fit BYTES gives the largest context
- * whose weights and cache fit in BYTES (suffixes K, M, G, T: powers of
- * 1024).
+ * whose weights, cache and output fit in BYTES (suffixes K, M, G, T:
+ * powers of 1024).
  *
  * An architecture whose cache is not modelled gets its weights and a
  * line saying so, never a guess. Exit: 0; 1 the file cannot be read,
@@ -35,6 +35,7 @@ struct opts {
 	int			 fit;
 	uint64_t		 budget;
 	int			 json;
+	int			 keys;		/* --keys */
 	const char		*path;
 };
 
@@ -118,6 +119,10 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->json = 1;
 			continue;
 		}
+		if (strcmp(a, "--keys") == 0) {
+			o->keys = 1;
+			continue;
+		}
 		if (strcmp(a, "--swa-full") == 0) {
 			o->mo.swa_full = 1;
 			continue;
@@ -179,7 +184,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		}
 		o->path = a;
 	}
-	if (o->path == NULL) {
+	if (o->path == NULL && !o->keys) {
 		cli_usage_error("mem", "missing FILE");
 		return EXIT_USAGE;
 	}
@@ -206,14 +211,14 @@ print_text(const struct opts *o, const struct gguf_mem_model *m, int fitrc,
 		printf("\nfit           %s: ", gguf_fmt_bytes(o->budget, b1, sizeof b1));
 		if (fitrc == 1)
 			printf("nothing fits: the weights and the smallest "
-			    "cache need %s\n", gguf_fmt_bytes(m->weights + fitn->total, b2,
+			    "cache need %s\n", gguf_fmt_bytes(fitn->with_weights, b2,
 			    sizeof b2));
 		else
 			printf("context %s%s, cache %s, with weights %s\n",
 			    gguf_fmt_group(fit_ctx, b2, sizeof b2),
 			    fitrc == 2 ? " (llama.cpp's largest)" : "",
 			    gguf_fmt_bytes(fitn->total, b3, sizeof b3),
-			    gguf_fmt_bytes(fitn->total + m->weights, b4, sizeof b4));
+			    gguf_fmt_bytes(fitn->with_weights, b4, sizeof b4));
 	}
 }
 
@@ -236,6 +241,7 @@ json_need(struct json *j, const struct gguf_mem_model *m,
 	json_key(j, "r"); json_u64(j, n->r);
 	json_key(j, "s"); json_u64(j, n->s);
 	json_key(j, "cache"); json_u64(j, n->total);
+	json_key(j, "output"); json_u64(j, n->output);
 	for (pass = 0; pass < 2; pass++) {
 		json_key(j, pass == 0 ? "k_layers" : "v_layers");
 		json_arr(j, JSON_FLAT);
@@ -272,6 +278,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 	json_key(&j, "layers"); json_u64(&j, m->n_layer);
 	json_key(&j, "training_context"); json_u64(&j, m->n_ctx_train);
 	json_key(&j, "sliding_window"); json_u64(&j, m->n_swa);
+	json_key(&j, "nextn_layers"); json_u64(&j, m->n_nextn);
 	json_key(&j, "weights");
 	json_obj(&j, JSON_LINES);
 	json_key(&j, "bytes"); json_u64(&j, m->weights);
@@ -302,6 +309,10 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 		    kinds[m->layers[l].kind] : "unknown");
 		json_key(&j, "k_row"); json_u64(&j, m->layers[l].k);
 		json_key(&j, "v_row"); json_u64(&j, m->layers[l].v);
+		if (m->layers[l].r + m->layers[l].s != 0) {
+			json_key(&j, "r_row"); json_u64(&j, m->layers[l].r);
+			json_key(&j, "s_row"); json_u64(&j, m->layers[l].s);
+		}
 		json_end(&j);
 	}
 	json_end(&j);
@@ -322,7 +333,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 		} else {
 			json_need(&j, m, &o->mo, &need[i]);
 			json_key(&j, "total");
-			json_u64(&j, need[i].total + m->weights);
+			json_u64(&j, need[i].with_weights);
 		}
 		json_end(&j);
 	}
@@ -338,7 +349,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_key(&j, "largest"); json_bool(&j, fitrc == 2);
 			json_need(&j, m, &o->mo, fitn);
 			json_key(&j, "total");
-			json_u64(&j, fitn->total + m->weights);
+			json_u64(&j, fitn->with_weights);
 		}
 		json_end(&j);
 	}
@@ -362,6 +373,10 @@ cmd_mem(int argc, char **argv)
 	argc = cli_take_shard(argc, argv);
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
 		return rc;
+	if (o.keys) {
+		gguf_mem_list(stdout);
+		return 0;
+	}
 	if (cli_leftovers(o.path, left, sizeof left)) {
 		memset(&err, 0, sizeof err);
 		snprintf(err.msg, sizeof err.msg, "warning: %s", left);

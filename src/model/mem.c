@@ -28,6 +28,13 @@
  *   (d_conv - 1) * (d_inner + 2 * n_group * d_state) and an S row of
  *   d_state * d_inner, F32. A hybrid (granitehybrid) has such a layer
  *   where head_count_kv is 0, and a KV cache on the others.
+ * - falcon-h1 has both on every layer: a KV cache and a Mamba-2 state.
+ * - RWKV (6, 7) keeps per sequence a token-shift row of token_shift_count
+ *   (2) * n_embd and a WKV row of n_embd * wkv.head_size, F32.
+ * - The last nextn_predict_layers layers (NextN, multi-token prediction)
+ *   get no cache; hybrids keep one for them, and are then not modelled.
+ * - The output buffer beside the cache: the logits of one output a
+ *   sequence, n_vocab * n_seq * 4 bytes.
  * - A quantized K (V) cache type needs n_embd_head_k (_v) to be a whole
  *   number of its blocks: llama.cpp refuses the context otherwise.
  *
@@ -54,7 +61,9 @@
 enum family {
 	FAM_ATTN,	/* attention on every layer */
 	FAM_RECURRENT,	/* a recurrent state on every layer */
-	FAM_HYBRID	/* recurrent where head_count_kv is 0, else attention */
+	FAM_HYBRID,	/* recurrent where head_count_kv is 0, else attention */
+	FAM_PARALLEL,	/* attention and a Mamba-2 state on every layer */
+	FAM_RWKV	/* an RWKV state (token shift, WKV) on every layer */
 };
 
 struct arch_rule {
@@ -92,6 +101,12 @@ static const struct arch_rule rules[] = {
 	    "recurrent state (conv and SSM), no KV cache" },
 	{ "granitehybrid", FAM_HYBRID, 0, 0, 0,
 	    "Mamba-2 state on layers without KV heads, KV cache on the others" },
+	{ "falcon-h1", FAM_PARALLEL, 0, 0, 0,
+	    "KV cache and Mamba-2 state on every layer" },
+	{ "rwkv6", FAM_RWKV, 0, 0, 0,
+	    "recurrent state (token shift and WKV), no KV cache" },
+	{ "rwkv7", FAM_RWKV, 0, 0, 0,
+	    "recurrent state (token shift and WKV), no KV cache" },
 };
 
 static const struct {
@@ -133,12 +148,63 @@ gguf_mem_opts_default(struct gguf_mem_opts *o)
 
 /* ------------------------------------------------------------ the keys */
 
+/*
+ * Every {arch}. key the model reads, and a value that changes it: the
+ * interop test (tests/interop/mem.sh) takes this list from `ggufed mem
+ * --keys`, and for each architecture above sets each key to its value and
+ * removes it, comparing every figure with llama.cpp's. A key read but not
+ * listed here stops the program (akey), so the list cannot fall behind.
+ */
+static const struct {
+	const char	*suffix;
+	const char	*probe;
+} keys[] = {
+	{ "block_count", "1" },
+	{ "context_length", "1000" },
+	{ "embedding_length", "64" },
+	{ "nextn_predict_layers", "1" },
+	{ "attention.head_count", "2" },
+	{ "attention.head_count_kv", "1" },
+	{ "attention.key_length", "16" },
+	{ "attention.value_length", "16" },
+	{ "attention.key_length_mla", "64" },
+	{ "attention.value_length_mla", "16" },
+	{ "attention.kv_lora_rank", "32" },
+	{ "attention.sliding_window", "100" },
+	{ "attention.sliding_window_pattern", "3" },
+	{ "ssm.conv_kernel", "3" },
+	{ "ssm.inner_size", "64" },
+	{ "ssm.state_size", "8" },
+	{ "ssm.group_count", "2" },
+	{ "wkv.head_size", "16" },
+	{ "token_shift_count", "1" },
+};
+
+void
+gguf_mem_list(FILE *fp)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof rules / sizeof rules[0]; i++)
+		fprintf(fp, "arch %s\n", rules[i].name);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		fprintf(fp, "key %s %s\n", keys[i].suffix, keys[i].probe);
+}
+
 static struct gguf_val *
 akey(struct gguf_doc *d, const char *arch, const char *suffix)
 {
 	char	key[160];
+	size_t	i;
 	int	n;
 
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(keys[i].suffix, suffix) == 0)
+			break;
+	if (i == sizeof keys / sizeof keys[0]) {
+		fprintf(stderr, "mem: key %s read but not listed\n", suffix);
+		abort();
+	}
 	n = snprintf(key, sizeof key, "%s.%s", arch, suffix);
 	if (n < 0 || (size_t)n >= sizeof key)
 		return NULL;
@@ -308,8 +374,9 @@ swa_layers(struct gguf_mem_model *m, struct gguf_doc *d,
 			    gguf_val_u64(&e, &x) != 0)
 				return not_modelled(m, "%s.attention.sliding_"
 				    "window_pattern is not flags", m->arch);
-			m->layers[i].kind = x != 0 ? GGUF_MEM_SWA :
-			    GGUF_MEM_FULL;
+			if (m->layers[i].kind != GGUF_MEM_NONE)
+				m->layers[i].kind = x != 0 ? GGUF_MEM_SWA :
+				    GGUF_MEM_FULL;
 		}
 		return 0;
 	}
@@ -317,7 +384,7 @@ swa_layers(struct gguf_mem_model *m, struct gguf_doc *d,
 	    gguf_val_u64(v, &period) != 0))
 		return not_modelled(m, "%s.attention.sliding_window_pattern "
 		    "is not a number", m->arch);
-	for (i = 0; i < m->n_layer; i++)
+	for (i = 0; i < m->n_layer - m->n_nextn; i++)
 		m->layers[i].kind = period == 0 ||
 		    i % period < period - 1 ? GGUF_MEM_SWA : GGUF_MEM_FULL;
 	return 0;
@@ -335,7 +402,9 @@ ssm_rows(struct gguf_mem_model *m, struct gguf_doc *d, uint64_t *r,
 	    !akey_u64(d, m->arch, "ssm.state_size", &state))
 		return not_modelled(m, "%s: no ssm.conv_kernel, "
 		    "ssm.inner_size or ssm.state_size", m->arch);
-	akey_u64(d, m->arch, "ssm.group_count", &group);
+	/* Mamba (1) has no groups: llama.cpp does not read the key. */
+	if (strcmp(m->arch, "mamba") != 0)
+		akey_u64(d, m->arch, "ssm.group_count", &group);
 	/* (conv - 1) * (inner + 2 * group * state), state * inner */
 	if (gguf_mul_ok(group, state, &x) != 0 || gguf_mul_ok(x, 2, &x) != 0 ||
 	    gguf_add_ok(x, inner, &x) != 0 ||
@@ -355,7 +424,34 @@ recurrent(struct gguf_mem_model *m, struct gguf_doc *d)
 
 	if (ssm_rows(m, d, &r, &st) != 0)
 		return -1;
-	for (i = 0; i < m->n_layer; i++) {
+	for (i = 0; i < m->n_layer - m->n_nextn; i++) {
+		m->layers[i].kind = GGUF_MEM_RECURRENT;
+		m->layers[i].k = r;
+		m->layers[i].v = st;
+	}
+	return 0;
+}
+
+/*
+ * RWKV (6, 7): per sequence an R row of token_shift_count (2 unless
+ * given) x n_embd and an S row of n_embd x wkv.head_size, F32.
+ */
+static int
+rwkv(struct gguf_mem_model *m, struct gguf_doc *d)
+{
+	uint64_t	embd, head, shift = 2, r, st;
+	uint32_t	i;
+
+	if (!akey_u64(d, m->arch, "embedding_length", &embd) ||
+	    !akey_u64(d, m->arch, "wkv.head_size", &head))
+		return not_modelled(m, "%s: no embedding_length or "
+		    "wkv.head_size", m->arch);
+	akey_u64(d, m->arch, "token_shift_count", &shift);
+	if (gguf_mul_ok(shift, embd, &r) != 0 ||
+	    gguf_mul_ok(embd, head, &st) != 0)
+		return not_modelled(m, "%s: the recurrent state is too large "
+		    "(over 2^64 elements)", m->arch);
+	for (i = 0; i < m->n_layer - m->n_nextn; i++) {
 		m->layers[i].kind = GGUF_MEM_RECURRENT;
 		m->layers[i].k = r;
 		m->layers[i].v = st;
@@ -391,17 +487,19 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 		goto out;
 	if (got == 0)		/* as llama.cpp: as many as query heads */
 		memcpy(head_kv, head, m->n_layer * sizeof *head);
-	/* Head sizes: the keys, else n_embd / n_head of the first layer. */
-	if (!akey_u64(d, m->arch, "attention.key_length", &hk)) {
-		if (head[0] == 0) {
-			not_modelled(m, "%s: no attention.key_length, and "
-			    "layer 0 has no heads", m->arch);
-			goto out;
-		}
-		hk = embd / head[0];
+	/* Head sizes: the keys, else each n_embd / n_head of the first
+	   layer, as llama.cpp. */
+	if ((!akey_u64(d, m->arch, "attention.key_length", &hk) ||
+	    !akey_u64(d, m->arch, "attention.value_length", &hv)) &&
+	    head[0] == 0) {
+		not_modelled(m, "%s: no attention.key_length or value_length, "
+		    "and layer 0 has no heads", m->arch);
+		goto out;
 	}
+	if (!akey_u64(d, m->arch, "attention.key_length", &hk))
+		hk = embd / head[0];
 	if (!akey_u64(d, m->arch, "attention.value_length", &hv))
-		hv = hk;
+		hv = embd / head[0];
 	if (r->mla) {
 		uint64_t	kmla, vmla;
 
@@ -416,7 +514,8 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 			goto out;
 		}
 	}
-	for (i = 0; i < m->n_layer; i++) {
+	/* The NextN (MTP) layers, the last ones, have no cache. */
+	for (i = 0; i < m->n_layer - m->n_nextn; i++) {
 		m->layers[i].kind = GGUF_MEM_FULL;
 		m->layers[i].head_k = hk;
 		m->layers[i].head_v = hv;
@@ -434,6 +533,15 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 			    &m->layers[i].v) != 0)
 				goto out;
 			m->layers[i].head_k = m->layers[i].head_v = 0;
+		} else if (r->fam == FAM_PARALLEL) {
+			if (head_kv[i] == 0) {
+				not_modelled(m, "%s: layer %u has no KV heads",
+				    m->arch, i);
+				goto out;
+			}
+			if (ssm_rows(m, d, &m->layers[i].r,
+			    &m->layers[i].s) != 0)
+				goto out;
 		} else if (head_kv[i] == 0) {
 			not_modelled(m, "%s: a layer without KV heads (a "
 			    "hybrid or shared-cache layer) is not modelled",
@@ -483,7 +591,20 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		m->layers = xcalloc(n, sizeof *m->layers);
 	}
 	akey_u64(d, m->arch, "context_length", &m->n_ctx_train);
+	if ((v = gguf_doc_get(d, "tokenizer.ggml.tokens", 21)) != NULL &&
+	    v->type == GGUF_VT_ARR)
+		m->n_vocab = v->count;
 	weights(m, d);
+	if (m->layers != NULL && akey_u64(d, m->arch, "nextn_predict_layers",
+	    &n) && n > 0) {
+		if (n >= m->n_layer) {
+			not_modelled(m, "%s.nextn_predict_layers (%llu) leaves "
+			    "no layer of the model itself", m->arch,
+			    (unsigned long long)n);
+			return;
+		}
+		m->n_nextn = (uint32_t)n;
+	}
 	for (i = 0; i < sizeof rules / sizeof rules[0]; i++)
 		if (strlen(rules[i].name) == s.n &&
 		    memcmp(rules[i].name, s.p, s.n) == 0)
@@ -497,16 +618,28 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		not_modelled(m, "%s: no block_count (1 to 512)", m->arch);
 		return;
 	}
+	/* llama.cpp's hybrid memory keeps the attention cache of NextN
+	   layers (falcon-h1 shows it): not modelled. */
+	if (m->n_nextn != 0 && (r->fam == FAM_HYBRID ||
+	    r->fam == FAM_PARALLEL)) {
+		not_modelled(m, "%s: NextN layers (nextn_predict_layers) in a "
+		    "hybrid of attention and recurrent layers are not modelled",
+		    m->arch);
+		m->n_nextn = 0;
+		return;
+	}
 	/* Modelled only once every key has been read: a bad one says why. */
 	if ((r->fam == FAM_RECURRENT ? recurrent(m, d) :
-	    attention(m, d, r)) != 0) {
+	    r->fam == FAM_RWKV ? rwkv(m, d) : attention(m, d, r)) != 0) {
 		m->modelled = 0;
 		m->n_swa = 0;
 		m->mla = 0;
+		m->n_nextn = 0;
 		for (i = 0; i < m->n_layer; i++) {
 			m->layers[i].kind = GGUF_MEM_NONE;
 			m->layers[i].k = m->layers[i].v = 0;
 			m->layers[i].head_k = m->layers[i].head_v = 0;
+			m->layers[i].r = m->layers[i].s = 0;
 		}
 		return;
 	}
@@ -559,16 +692,23 @@ refuse(struct gguf_mem_need *n, const char *which, uint32_t type,
 	return -1;
 }
 
-int
-gguf_mem_layer_bytes(const struct gguf_mem_model *m,
-    const struct gguf_mem_opts *o, const struct gguf_mem_need *n, uint32_t il,
-    uint64_t *k, uint64_t *v)
+/* Layer il's bytes: K and V (attention or recurrent, by its kind) in
+   *k and *v, a state beside the attention in *r and *s. */
+static int
+layer_parts(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
+    const struct gguf_mem_need *n, uint32_t il, uint64_t *k, uint64_t *v,
+    uint64_t *r, uint64_t *s)
 {
 	const struct gguf_mem_layer	*l = &m->layers[il];
 	uint64_t			 cells, seq4 = (uint64_t)o->n_seq * 4;
 	int				 rk, rv;
 
-	*k = *v = 0;
+	*k = *v = *r = *s = 0;
+	if (gguf_mul_ok(l->r, seq4, r) != 0 ||
+	    gguf_mul_ok(l->s, seq4, s) != 0) {
+		*r = *s = 0;
+		return -1;
+	}
 	switch (l->kind) {
 	case GGUF_MEM_FULL:
 	case GGUF_MEM_SWA:
@@ -598,10 +738,36 @@ gguf_mem_layer_bytes(const struct gguf_mem_model *m,
 }
 
 int
+gguf_mem_layer_bytes(const struct gguf_mem_model *m,
+    const struct gguf_mem_opts *o, const struct gguf_mem_need *n, uint32_t il,
+    uint64_t *k, uint64_t *v)
+{
+	uint64_t	r, s;
+
+	if (layer_parts(m, o, n, il, k, v, &r, &s) != 0 ||
+	    gguf_add_ok(*k, r, k) != 0 || gguf_add_ok(*v, s, v) != 0) {
+		*k = *v = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The output buffer (llama_context::output_reserve, at context creation):
+ * one output a sequence, its logits, F32. (Embeddings are not asked for;
+ * t5, which has them too, is not modelled.)
+ */
+static int
+output_bytes(const struct gguf_mem_model *m, uint32_t seq, uint64_t *out)
+{
+	return gguf_mul_ok(m->n_vocab, (uint64_t)seq * 4, out);
+}
+
+int
 gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
     struct gguf_mem_need *n)
 {
-	uint64_t	ctx, cells, swa, ub, k, v, *sk, *sv;
+	uint64_t	ctx, cells, swa, ub, k, v, r, s, *sk, *sv;
 	uint32_t	i, seq;
 	int		any_attn = 0;
 
@@ -658,8 +824,12 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 			if (l->v != 0 && rows(o->type_v, l->head_v, 1, &v) != 0)
 				return refuse(n, "V", o->type_v, l->head_v);
 		}
-		if (gguf_mem_layer_bytes(m, o, n, i, &k, &v) != 0)
+		if (layer_parts(m, o, n, i, &k, &v, &r, &s) != 0 ||
+		    gguf_add_ok(n->r, r, &n->r) != 0 ||
+		    gguf_add_ok(n->s, s, &n->s) != 0)
 			return too_large(n);
+		if (l->r + l->s != 0)
+			n->n_rec++;
 		switch (l->kind) {
 		case GGUF_MEM_FULL:
 			n->n_full++;
@@ -683,6 +853,8 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 		    gguf_add_ok(*sv, v, sv) != 0)
 			return too_large(n);
 	}
+	if (output_bytes(m, seq, &n->output) != 0)
+		return too_large(n);
 	if (!any_attn)
 		n->cells = n->cells_swa = 0;
 	if (n->n_swa == 0)
@@ -694,7 +866,8 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 	    gguf_add_ok(n->total, n->r, &n->total) != 0 ||
 	    gguf_add_ok(n->total, n->s, &n->total) != 0 ||
 	    m->weights == UINT64_MAX ||
-	    gguf_add_ok(n->total, m->weights, &k) != 0)
+	    gguf_add_ok(n->total, n->output, &k) != 0 ||
+	    gguf_add_ok(k, m->weights, &n->with_weights) != 0)
 		return too_large(n);
 	return 0;
 }
@@ -716,7 +889,7 @@ gguf_mem_fit(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 		*n = best;
 		return -1;
 	}
-	if (m->weights + best.total > budget) {
+	if (best.with_weights > budget) {
 		*n_ctx = 0;
 		*n = best;
 		return 1;
@@ -725,7 +898,7 @@ gguf_mem_fit(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 	hi = (UINT32_MAX - 255) / step;
 	q.n_ctx = hi * step;
 	if (gguf_mem_need(m, &q, &tmp) == 0 &&
-	    m->weights + tmp.total <= budget) {
+	    tmp.with_weights <= budget) {
 		*n_ctx = q.n_ctx;
 		*n = tmp;
 		return 2;
@@ -734,7 +907,7 @@ gguf_mem_fit(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 		mid = lo + (hi - lo) / 2;
 		q.n_ctx = mid * step;
 		if (gguf_mem_need(m, &q, &tmp) == 0 &&
-		    m->weights + tmp.total <= budget) {
+		    tmp.with_weights <= budget) {
 			lo = mid;
 			best = tmp;
 		} else
@@ -806,6 +979,7 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 	int			swa = m->modelled && m->n_swa != 0;
 	int			rec = 0, attn = 0;
 	uint32_t		l;
+	uint64_t		x;
 
 	fprintf(fp, "architecture  %s\n", m->arch[0] != '\0' ? m->arch : "-");
 	if (m->n_layer != 0)
@@ -845,12 +1019,18 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		return;
 	}
 	for (l = 0; l < m->n_layer; l++) {
-		if (m->layers[l].kind == GGUF_MEM_RECURRENT)
+		if (m->layers[l].kind == GGUF_MEM_RECURRENT ||
+		    m->layers[l].r + m->layers[l].s != 0)
 			rec = 1;
-		else if (m->layers[l].kind != GGUF_MEM_NONE)
+		if (m->layers[l].kind == GGUF_MEM_FULL ||
+		    m->layers[l].kind == GGUF_MEM_SWA)
 			attn = 1;
 	}
 	fprintf(fp, "modelled      %s\n", m->how);
+	if (m->n_nextn != 0)
+		fprintf(fp, "nextn         %u layer%s, the last (multi-token "
+		    "prediction): no cache\n", m->n_nextn,
+		    m->n_nextn == 1 ? "" : "s");
 	if (attn)
 		fprintf(fp, "cache         K %s, V %s, %u sequence%s%s%s\n",
 		    gguf_ttype(o->type_k)->lname,
@@ -869,6 +1049,15 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		fprintf(fp, "note          a quantized V cache needs flash "
 		    "attention (llama.cpp's default, auto, turns it on where "
 		    "the device has it)\n");
+	if (m->n_vocab == 0)
+		fprintf(fp, "output        none: the file has no "
+		    "tokenizer.ggml.tokens\n");
+	else if (output_bytes(m, o->n_seq, &x) == 0)
+		fprintf(fp, "output        %s: logits of %s tokens, %u "
+		    "sequence%s, F32 (beside the cache)\n",
+		    gguf_fmt_bytes(x, b1, sizeof b1),
+		    gguf_fmt_group(m->n_vocab, b2, sizeof b2), o->n_seq,
+		    o->n_seq == 1 ? "" : "s");
 	fprintf(fp, "\n%-12s %-12s%s %-28s %s\n", "context", attn ? "cells" : "",
 	    swa ? " swa cells " : "", rec && !attn ? "state" : "cache",
 	    "with weights");
@@ -886,6 +1075,6 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 			fprintf(fp, " %-10s", gguf_fmt_group(n.cells_swa *
 			    n.streams, b4, sizeof b4));
 		fprintf(fp, " %-28s %s\n", gguf_fmt_bytes(n.total, b3, sizeof b3),
-		    gguf_fmt_bytes(n.total + m->weights, b4, sizeof b4));
+		    gguf_fmt_bytes(n.with_weights, b4, sizeof b4));
 	}
 }

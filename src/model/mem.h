@@ -47,6 +47,9 @@ struct gguf_mem_layer {
 	   n_embd_v_gqa); RECURRENT: elements of one sequence's R and S. */
 	uint64_t		 k, v;
 	uint64_t		 head_k, head_v;	/* head sizes */
+	/* FULL/SWA: a recurrent state beside the attention (falcon-h1):
+	   elements of one sequence's R and S, else 0. */
+	uint64_t		 r, s;
 	uint64_t		 weights;		/* bytes of blk.N.* */
 	uint64_t		 n_weights;		/* tensors of blk.N.* */
 };
@@ -67,6 +70,8 @@ struct gguf_mem_model {
 	uint64_t		 n_ctx_train;	/* 0 if the file has none */
 	uint64_t		 n_swa;		/* sliding window, 0 if none */
 	int			 mla;		/* latent attention: no V cache */
+	uint32_t		 n_nextn;	/* last layers: NextN (MTP), no cache */
+	uint64_t		 n_vocab;	/* tokenizer.ggml.tokens, 0 if none */
 	struct gguf_mem_layer	*layers;	/* n_layer of them (NULL if unknown) */
 	/* Weights: every live tensor. */
 	uint64_t		 weights;
@@ -103,9 +108,18 @@ struct gguf_mem_need {
 	uint64_t	 k, v;		/* bytes, full layers */
 	uint64_t	 k_swa, v_swa;	/* bytes, SWA layers */
 	uint64_t	 r, s;		/* bytes, recurrent state */
-	uint64_t	 total;		/* the sum */
+	uint64_t	 total;		/* the sum: the cache */
+	/* The output buffer beside the cache: logits (F32) of the
+	   vocabulary for one output a sequence. */
+	uint64_t	 output;
+	uint64_t	 with_weights;	/* total + output + the weights */
 	char		 refused[200];	/* llama.cpp refuses: why ("" if not) */
 };
+
+/* The architectures modelled ("arch NAME" lines) and every {arch}. key
+   read with a value that changes it ("key SUFFIX VALUE" lines), to fp:
+   what the interop test walks. */
+void	gguf_mem_list(FILE *fp);
 
 /* Fills m from d's current keys and live tensors. Never fails; see
    modelled: set only when every key the cache needs was read, else why
@@ -132,13 +146,12 @@ const char *gguf_mem_cache_types(void);
  * does not divide the head size, K and V types that differ under latent
  * attention, too many sequences, no context), when the cache, or the
  * cache with the weights, is too large for 64 bits, or when m is not
- * modelled (n->refused = m->why). On success n->total + m->weights does
- * not overflow.
+ * modelled (n->refused = m->why).
  */
 int	gguf_mem_need(const struct gguf_mem_model *m,
 	    const struct gguf_mem_opts *o, struct gguf_mem_need *n);
 
-/* The bytes of layer il's K (or R) and V (or S) in the cache n (from
+/* The bytes of layer il's K (and R) and V (and S) in the cache n (from
    gguf_mem_need with the same m and o). 0; -1 (both 0) if too large for
    64 bits, which gguf_mem_need having succeeded rules out. */
 int	gguf_mem_layer_bytes(const struct gguf_mem_model *m,
@@ -147,8 +160,8 @@ int	gguf_mem_layer_bytes(const struct gguf_mem_model *m,
 
 /*
  * The largest context (a multiple of what llama.cpp rounds to) whose
- * weights plus cache fit in budget bytes, in *n_ctx, with its need in n
- * (may be NULL). 0 if found; 1 if not even the smallest context fits;
+ * weights, cache and output buffer fit in budget bytes, in *n_ctx, with
+ * its need in n (may be NULL). 0 if found; 1 if not even the smallest context fits;
  * 2 if every context fits (the cache does not grow with the context, or
  * up to llama.cpp's largest, 2^32 - 256): *n_ctx is then that largest
  * one tried; -1 if the cache cannot be computed (n->refused says why).
@@ -168,7 +181,8 @@ size_t	gguf_mem_default_contexts(const struct gguf_mem_model *m,
  * The report `ggufed mem` prints and the browser's memory table shows:
  * architecture, layers, training context, the weights (by type, in the
  * layers, kept), what is modelled (or why not), then one line a context
- * of ctx[0..n_ctx): cells, the cache, the cache with the weights. To fp.
+ * of ctx[0..n_ctx): cells, the cache, the cache with the output buffer
+ * and the weights. To fp.
  */
 void	gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 	    const struct gguf_mem_opts *o, const uint64_t *ctx, size_t n_ctx);

@@ -254,11 +254,11 @@ add_memory(struct summary *s)
 			continue;
 		}
 		add_text(s, at[i].label, S_NUMBER, "%s%s%s %s, %s with the "
-		    "weights", at[i].ctx == 0 ? gguf_fmt_group(m->n_ctx_train,
+		    "output and the weights", at[i].ctx == 0 ? gguf_fmt_group(m->n_ctx_train,
 		    c, sizeof c) : "", at[i].ctx == 0 ? ": " : "",
 		    n.r + n.s > 0 && n.k + n.v + n.k_swa + n.v_swa == 0 ?
 		    "state" : "KV cache", gguf_fmt_size(n.total, a, sizeof a),
-		    gguf_fmt_size(n.total + m->weights, b, sizeof b));
+		    gguf_fmt_size(n.with_weights, b, sizeof b));
 	}
 }
 

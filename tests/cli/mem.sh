@@ -30,8 +30,10 @@ ok $? "llama: weights in total, in the layers and kept"
 [ "$(awk '/^context /{on=1;next} on && NF {print $1}' "$scratch/out" | tr '\n' ' ')" = \
     "4,096 8,192 16,384 32,768 131,072 " ]
 ok $? "llama: the default contexts, the training one once"
-grep -q '^4,096  *4,096  *3,145,728 (3.0 MiB)  *5,189,120 (4.9 MiB)$' "$scratch/out"
-ok $? "llama: KV cache at 4k: 3 layers x 2 x 4,096 cells x 64 x 2 bytes"
+grep -q '^4,096  *4,096  *3,145,728 (3.0 MiB)  *5,190,176 (4.9 MiB)$' "$scratch/out"
+ok $? "llama: KV cache at 4k: 3 layers x 2 x 4,096 cells x 64 x 2 bytes; with the weights and the output"
+grep -q '^output        1,056 (1.0 KiB): logits of 264 tokens, 1 sequence, F32 (beside the cache)$' "$scratch/out"
+ok $? "llama: the output buffer, 264 tokens x 4 bytes"
 
 mem "$m/llama-gqa.gguf" --ctx 1000,1k,0
 grep -q '^1,000  *1,024  *786,432 ' "$scratch/out" &&
@@ -113,8 +115,9 @@ grep -q '^3,000  *41,984 ' "$scratch/out"
 ok $? "mamba2: the conv state counts the groups' B and C"
 
 # A quantized cache whose block does not divide the head size.
-"$GGUFED" set "$m/llama-gqa.gguf" llama.attention.key_length:u32 40 \
-    -o "$scratch/k40.gguf" -q
+# (value_length too: without it, llama.cpp's V head is embedding / heads)
+"$GGUFED" edit "$m/llama-gqa.gguf" -e 'set llama.attention.key_length:u32 40' \
+    -e 'set llama.attention.value_length:u32 40' -o "$scratch/k40.gguf" -q
 mem "$scratch/k40.gguf" --cache-type-v q4_0
 [ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
     [ "$(cat "$scratch/err")" = "ggufed: $scratch/k40.gguf: llama.cpp refuses a V cache of type Q4_0 here: its block of 32 does not divide the head size 40" ]
@@ -146,7 +149,7 @@ ok $? "--fit on an architecture not modelled: exit 1, said why"
 # --fit
 mem "$m/gemma3.gguf" --fit 10M
 [ $rc -eq 0 ] &&
-    grep -q '^fit           10,485,760 (10.0 MiB): context 16,384, cache 6,160,384 (5.9 MiB), with weights 10,440,960 (10.0 MiB)$' "$scratch/out"
+    grep -q '^fit           10,485,760 (10.0 MiB): context 16,384, cache 6,160,384 (5.9 MiB), with weights 10,442,016 (10.0 MiB)$' "$scratch/out"
 ok $? "--fit 10M: the largest context that fits"
 mem "$m/gemma3.gguf" --fit 10MiB --parallel 2
 grep -q '^fit  .*: context 8,704,' "$scratch/out"
@@ -234,8 +237,10 @@ ok $? "mamba, inner and state 2^32-1: --fit does not say everything fits"
 mem "$scratch/big3.gguf"
 [ $rc -eq 0 ] && grep -q "^cache         not modelled: llama: layer 0's K or V row is too large " "$scratch/out"
 ok $? "key_length 2^63: a K row too large"
-"$GGUFED" set "$m/llama-gqa.gguf" llama.attention.key_length:u64 \
-    281474976710656 -o "$scratch/big4.gguf" -q --force
+"$GGUFED" edit "$m/llama-gqa.gguf" \
+    -e 'set llama.attention.key_length:u64 281474976710656' \
+    -e 'set llama.attention.value_length:u64 281474976710656' \
+    -o "$scratch/big4.gguf" -q --force
 mem "$scratch/big4.gguf" --ctx 5000,100
 [ $rc -eq 0 ] &&
     grep -q '^5,000        refused: the cache is too large: over 2^64 bytes$' "$scratch/out" &&

@@ -19,10 +19,14 @@
  * lands here first; every tensor of the context being allocated whose
  * name starts with "cache_" (cache_k_lN, cache_v_lN, cache_r_lN,
  * cache_s_lN) is printed with its type, shape and ggml_nbytes, then
- * ggml's own function does the allocation. llama.cpp's log lines about
+ * ggml's own function does the allocation. Every buffer of more than 0
+ * bytes allocated through ggml_backend_buft_alloc_buffer (the same way:
+ * llama.cpp's output buffer is one, logged just after) is printed with
+ * its size. llama.cpp's log lines about
  * its caches are printed too, as it wrote them. Output, one record a line:
  *
  *	tensor NAME TYPE NE0 NE1 NE2 NE3 BYTES
+ *	buffer BYTES
  *	log TEXT
  *	context ok | context failed
  *
@@ -55,6 +59,8 @@ static struct {
 	const char		*(*type_name)(int);
 	ggml_backend_buffer_t	 (*alloc)(struct ggml_context *,
 				    ggml_backend_buffer_type_t);
+	ggml_backend_buffer_t	 (*buft_alloc)(ggml_backend_buffer_type_t,
+				    size_t);
 } g;
 
 /*
@@ -66,6 +72,17 @@ struct tensor_head {
 	void	*buffer;
 	int64_t	 ne[4];
 };
+
+ggml_backend_buffer_t ggml_backend_buft_alloc_buffer(
+    ggml_backend_buffer_type_t buft, size_t size);
+
+ggml_backend_buffer_t
+ggml_backend_buft_alloc_buffer(ggml_backend_buffer_type_t buft, size_t size)
+{
+	if (size > 0)
+		printf("buffer %zu\n", size);
+	return g.buft_alloc(buft, size);
+}
 
 ggml_backend_buffer_t ggml_backend_alloc_ctx_tensors_from_buft(
     struct ggml_context *ctx, ggml_backend_buffer_type_t buft);
@@ -110,6 +127,7 @@ on_log(int level, const char *text, void *ud)
 		*nl = '\0';
 		if (strstr(logline, "KV") != NULL ||
 		    strstr(logline, "RS buffer") != NULL ||
+		    strstr(logline, "output buffer") != NULL ||
 		    strstr(logline, "cells") != NULL ||
 		    strstr(logline, "n_ctx") != NULL ||
 		    strstr(logline, "swa") != NULL ||
@@ -180,6 +198,7 @@ main(int argc, char **argv)
 	*(void **)&g.type_name = sym(base, "ggml_type_name");
 	*(void **)&g.alloc = sym(base,
 	    "ggml_backend_alloc_ctx_tensors_from_buft");
+	*(void **)&g.buft_alloc = sym(base, "ggml_backend_buft_alloc_buffer");
 	*(void **)&load_all = sym(ggml, "ggml_backend_load_all_from_path");
 	*(void **)&backend_init = sym(llama, "llama_backend_init");
 	*(void **)&log_set = sym(llama, "llama_log_set");
@@ -191,6 +210,8 @@ main(int argc, char **argv)
 	*(void **)&ctx_free = sym(llama, "llama_free");
 	*(void **)&model_free = sym(llama, "llama_model_free");
 
+	/* Each line out as it is made: llama.cpp may abort after its cache. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	mp = model_defaults();
 	cp = context_defaults();
 	/* The layout check: the release's documented defaults. */

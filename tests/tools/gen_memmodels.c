@@ -18,6 +18,8 @@
  *	openelm.gguf	per-layer head counts (arrays), head size 32
  *	mamba.gguf	recurrent (Mamba): conv and SSM states, no KV cache
  *	deepseek2.gguf	multi-head latent attention (kv_lora_rank 64, rope 32)
+ *	deepseek2-nextn.gguf  the same with a third block, a NextN
+ *			(multi-token prediction) layer
  *	qwen2.gguf	llama-like with q/k/v biases
  *	qwen3.gguf	q/k norms, head size 48 (not embedding / heads)
  *	granitehybrid.gguf  Mamba-2 layers (head_count_kv 0) and attention
@@ -518,19 +520,26 @@ mamba(const char *dir)
 	return m_write(&m, dir, "mamba.gguf");
 }
 
+/*
+ * With nextn, a third block: a NextN (multi-token prediction) layer, of
+ * an ordinary block's tensors (its nextn.* ones are optional to
+ * llama.cpp).
+ */
 static int
-deepseek2(const char *dir)
+deepseek2(const char *dir, int nextn)
 {
 	struct model	m;
-	int		l;
+	int		l, n_layer = nextn ? 3 : 2;
 	const uint64_t	embd = 128, heads = 4, nope = 32, rope = 32,
 			vhead = 32, rank = 64, qrank = 48, ff = 256;
 
 	m_init(&m, "deepseek2");
 	kv_u32(&m, "context_length", 16384);
 	kv_u32(&m, "embedding_length", (uint32_t)embd);
-	kv_u32(&m, "block_count", 2);
-	kv_u32(&m, "leading_dense_block_count", 2);
+	kv_u32(&m, "block_count", (uint32_t)n_layer);
+	kv_u32(&m, "leading_dense_block_count", (uint32_t)n_layer);
+	if (nextn)
+		kv_u32(&m, "nextn_predict_layers", 1);
 	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
 	m_heads(&m, heads, 1);
 	kv_u32(&m, "attention.key_length", (uint32_t)(rank + rope));
@@ -547,7 +556,7 @@ deepseek2(const char *dir)
 	kv_f32(&m, "expert_weights_scale", 1.0f);
 	vocab(&m);
 	t2(&m, "token_embd.weight", embd, N_VOCAB);
-	for (l = 0; l < 2; l++) {
+	for (l = 0; l < n_layer; l++) {
 		t1(&m, bn(l, "attn_norm"), embd);
 		t2(&m, bn(l, "attn_q_a"), embd, qrank);
 		t1(&m, bn(l, "attn_q_a_norm"), qrank);
@@ -564,7 +573,8 @@ deepseek2(const char *dir)
 	}
 	t1(&m, "output_norm.weight", embd);
 	t2(&m, "output.weight", embd, N_VOCAB);
-	return m_write(&m, dir, "deepseek2.gguf");
+	return m_write(&m, dir, nextn ? "deepseek2-nextn.gguf" :
+	    "deepseek2.gguf");
 }
 
 static int
@@ -2075,7 +2085,8 @@ main(int argc, char **argv)
 	rc |= gemma3(argv[1], 1);
 	rc |= openelm(argv[1]);
 	rc |= mamba(argv[1]);
-	rc |= deepseek2(argv[1]);
+	rc |= deepseek2(argv[1], 0);
+	rc |= deepseek2(argv[1], 1);
 	rc |= qwen(argv[1], 0);
 	rc |= qwen(argv[1], 1);
 	rc |= granitehybrid(argv[1]);
