@@ -150,7 +150,7 @@ static const struct cli_opt template_opts[] = {
 
 static const struct cli_opt sync_opts[] = {
 	{ "--from DIR", "the upstream repository's folder (config.json, "
-	    "tokenizer_config.json, ...)" },
+	    "tokenizer_config.json, ...), or hf://OWNER/REPO[@REV]" },
 	{ "-i, --in-place", "apply the differences to FILE" },
 	{ "-o OUT, --output OUT", "apply them to a copy, OUT" },
 	{ "--only KEY,...", "only the differences of these keys" },

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "gguf.h"
+#include "http.h"
 #include "xmalloc.h"
 #include "jinja/jinja.h"
 #include "sync/sync.h"
@@ -146,6 +147,70 @@ fmt(const char *f, ...)
 
 /* ------------------------------------------------------------- the source */
 
+/*
+ * sync_read_file for a source on a server: hf://OWNER/REPO[@REVISION]
+ * (the file hf://OWNER/REPO/NAME[@REVISION], as the Hub resolves it) or
+ * an http(s) URL of the repository's folder (URL/NAME).
+ */
+static int
+read_remote(const char *source, const char *name, char **text, size_t *n,
+    char *msg, size_t len)
+{
+	struct gguf_err		 err;
+	struct gguf_http	*h;
+	const uint8_t		*head;
+	const char		*at = NULL;
+	char			*url, *buf;
+	size_t			 hl, sl = strlen(source);
+	uint64_t		 size;
+
+	while (sl > 0 && source[sl - 1] == '/')
+		sl--;
+	if (strncmp(source, "hf://", 5) == 0)
+		at = strchr(source + 5, '@');
+	if (at != NULL)
+		url = fmt("%.*s/%s%s", (int)(at - source), source, name, at);
+	else
+		url = fmt("%.*s/%s", (int)sl, source, name);
+	memset(&err, 0, sizeof err);
+	if ((h = gguf_http_open(url, 1u << 20, NULL, 0, NULL, &err)) == NULL) {
+		if (strncmp(err.msg, "not found on the server", 23) == 0) {
+			free(url);
+			return 1;
+		}
+		snprintf(msg, len, "%s: %s", url, err.msg);
+		free(url);
+		return -1;
+	}
+	if ((size = gguf_http_size(h)) > SYNC_MAX_FILE) {
+		snprintf(msg, len, "%s: %llu bytes, more than the %u MiB an "
+		    "upstream file may have", url, (unsigned long long)size,
+		    SYNC_MAX_FILE >> 20);
+		goto fail;
+	}
+	head = gguf_http_head(h, &hl);
+	buf = xmalloc((size_t)size + 1);
+	if (hl > size)
+		hl = (size_t)size;
+	memcpy(buf, head, hl);
+	if (hl < size && gguf_http_read(h, hl, buf + hl, (size_t)size - hl,
+	    &err) != 0) {
+		snprintf(msg, len, "%s: %s", url, err.msg);
+		free(buf);
+		goto fail;
+	}
+	buf[size] = '\0';
+	gguf_http_close(h);
+	free(url);
+	*text = buf;
+	*n = (size_t)size;
+	return 0;
+fail:
+	gguf_http_close(h);
+	free(url);
+	return -1;
+}
+
 int
 sync_read_file(const char *source, const char *name, char **text,
     size_t *n, char *msg, size_t len)
@@ -158,6 +223,8 @@ sync_read_file(const char *source, const char *name, char **text,
 
 	*text = NULL;
 	*n = 0;
+	if (gguf_is_url(source))
+		return read_remote(source, name, text, n, msg, len);
 	path = fmt("%s/%s", source, name);
 	if ((fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)) == -1) {
 		if (errno == ENOENT) {
@@ -1272,16 +1339,13 @@ sync_compare(const struct sync_model *m, const char *source,
 	c.msg = msg;
 	c.len = len;
 	c.up_eos = -1;
-	if (strncmp(source, "hf://", 5) == 0) {
-		snprintf(msg, len, "%s: hf:// sources are not read yet: give "
-		    "a folder holding the repository's files", source);
-		return -1;
-	}
-	if (stat(source, &st) != 0) {
+	if (gguf_is_url(source))
+		;	/* its files are asked for one by one */
+	else if (stat(source, &st) != 0) {
 		snprintf(msg, len, "%s: %s", source, strerror(errno));
 		return -1;
 	}
-	if (!S_ISDIR(st.st_mode)) {
+	else if (!S_ISDIR(st.st_mode)) {
 		snprintf(msg, len, "%s: not a folder (give the folder that "
 		    "holds config.json)", source);
 		return -1;

@@ -6,8 +6,10 @@
  * A source is a folder laid out as a Hugging Face model repository:
  * config.json (required), generation_config.json, tokenizer_config.json,
  * chat_template.jinja (with additional_chat_templates/NAME.jinja) or
- * chat_template.json. Every file is read through sync_read_file, the one
- * place that knows where a source's files come from.
+ * chat_template.json; or such a repository on a server (hf://OWNER/REPO
+ * [@REVISION], an http(s) URL of its folder). Every file is read through
+ * sync_read_file, the one place that knows where a source's files come
+ * from.
  *
  * The result is a list of differences. Each names the GGUF key, what the
  * file holds, what upstream says, where upstream says it, what the
@@ -70,7 +72,9 @@ struct sync_report {
 };
 
 /*
- * Reads the file name of source (a folder) into *text (allocated, NUL
+ * Reads the file name of source (a folder, or on a server:
+ * hf://OWNER/REPO[@REVISION] or the http(s) URL of the repository's
+ * folder; a file the server does not have is "no such file") into *text (allocated, NUL
  * added, not counted in *n). 0 when read, 1 when the source has no such
  * file, -1 with a one-line reason in msg ("SOURCE/NAME: what").
  */

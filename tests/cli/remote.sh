@@ -349,6 +349,57 @@ ok $? ":w FILE writes a local copy, byte for byte the file"
 grep -q "saved $scratch/w.gguf by a rewrite" "$scratch/s3"
 ok $? "and says so"
 
+# ------------------------------------------------ sync from the Hub
+# The repository's small files, read one by one as the Hub resolves them:
+# the same report and the same applied file as from a local folder.
+up=$scratch/upstream
+mkdir -p "$up"
+cat >"$up/config.json" <<'EOF'
+{"architectures": ["LlamaForCausalLM"], "model_type": "llama",
+ "hidden_size": 256, "num_hidden_layers": 4, "num_attention_heads": 8,
+ "num_key_value_heads": 4, "intermediate_size": 512, "vocab_size": 3072,
+ "max_position_embeddings": 4096, "rope_theta": 500000.0,
+ "rms_norm_eps": 1e-05}
+EOF
+cat >"$up/tokenizer_config.json" <<'EOF'
+{"add_bos_token": false, "eos_token": "<|im_end|>"}
+EOF
+cp "$up/config.json" "$up/tokenizer_config.json" "$www/files/"
+norm() {	# norm FILE: the source's name made one
+	sed -e "s|hf://me/repo@v2|SRC|g" -e "s|hf://me/repo|SRC|g" \
+	    -e "s|$up|SRC|g" "$1"
+}
+log_mark
+"$GGUFED" sync "$L" --from "$up" >"$scratch/sync-dir.out" 2>&1
+ds=$?
+HF_ENDPOINT=$ORIGIN "$GGUFED" sync "$L" --from hf://me/repo \
+    >"$scratch/sync-hf.out" 2>&1
+hs=$?
+norm "$scratch/sync-dir.out" >"$scratch/sync-dir.n"
+norm "$scratch/sync-hf.out" >"$scratch/sync-hf.n"
+[ $ds -eq 1 ] && [ $hs -eq 1 ] &&
+    cmp -s "$scratch/sync-dir.n" "$scratch/sync-hf.n" &&
+    grep -q "tokenizer.ggml.eos_token_id" "$scratch/sync-hf.out"
+ok $? "sync --from hf://OWNER/REPO reports what the same folder gives" ||
+    diff "$scratch/sync-dir.n" "$scratch/sync-hf.n" | sed 's/^/# /'
+grep -q "GET /me/repo/resolve/main/config.json" "$ngx/origin.log" &&
+    grep -q "GET /me/repo/resolve/main/generation_config.json" \
+    "$ngx/origin.log"
+ok $? "... each file asked for at {endpoint}/OWNER/REPO/resolve/main/FILE, a missing one taken as absent"
+"$GGUFED" sync "$L" --from "$up" -o "$scratch/sync-dir.gguf" >/dev/null 2>&1
+HF_ENDPOINT=$ORIGIN "$GGUFED" sync "$L" --from hf://me/repo@v2 \
+    -o "$scratch/sync-hf.gguf" >/dev/null 2>&1 &&
+    cmp -s "$scratch/sync-dir.gguf" "$scratch/sync-hf.gguf" &&
+    grep -q "GET /me/repo/resolve/v2/tokenizer_config.json" \
+    "$ngx/origin.log"
+ok $? "sync -o from hf://OWNER/REPO@REV writes what the folder writes"
+"$GGUFED" sync "$L" --from "$ORIGIN/files/nothing" 2>"$scratch/err" \
+    >/dev/null
+[ $? -eq 2 ] &&
+    grep -q "$ORIGIN/files/nothing/config.json: no such file" "$scratch/err"
+ok $? "a folder URL without config.json on the server: one line, exit 2" ||
+    sed 's/^/# /' "$scratch/err"
+
 # ------------------------------------------------ the file changes
 cp_w "$www/files/big.gguf" "$www/files/slow.gguf"
 "$GGUFED" info "$ORIGIN/slow/slow.gguf" >/dev/null 2>"$scratch/err" &
