@@ -31,7 +31,12 @@
  * same operations in wider registers (AVX2 without FMA, and contraction is
  * off), so the same bits.
  */
-#if defined(HAVE_TARGET_CLONES)
+/*
+ * Not with clang: before version 16 it names a cloned function's resolver
+ * "NAME.ifunc" and emits no NAME another file can link to, and the
+ * decoders are called from dequant.c's table.
+ */
+#if defined(HAVE_TARGET_CLONES) && !defined(__clang__)
 #define DQ_CLONES	__attribute__((target_clones("avx2", "default")))
 #else
 #define DQ_CLONES
