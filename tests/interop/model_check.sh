@@ -108,6 +108,36 @@ while read -r name arch reshaped; do
 	edit "$name" name "general.name" set "$f" general.name "edited model"
 done <"$scratch/manifest"
 
+# The NextN (multi-token prediction) layer of deepseek2-nextn, block 2 of
+# 3: its tensors as written (loaded), a norm llama.cpp requires there and
+# an optional tensor removed, one of the wrong shape, one moved to an
+# ordinary block, the key off its type and past block_count, and the
+# same file with three NextN layers, the first without its projection
+# (its norms then optional) or with it alone (then not).
+f=$m/deepseek2-nextn.gguf
+a=deepseek2
+nx=blk.2.nextn
+cp "$f" "$e/nextn.gguf"
+echo "$e/nextn.gguf -" >>"$scratch/cases"
+edit nextn rm-enorm "$nx.enorm.weight" rm-tensor "$f" "$nx.enorm.weight"
+edit nextn rm-eh_proj "$nx.eh_proj.weight" \
+    rm-tensor "$f" "$nx.eh_proj.weight"
+edit nextn shape "$nx.shared_head_norm.weight" edit "$f" \
+    -e "rm-tensor $nx.shared_head_norm.weight" \
+    -e "rename $nx.embed_tokens.weight $nx.shared_head_norm.weight"
+edit nextn layer "blk.1.nextn.embed_tokens.weight" \
+    rename "$f" "$nx.embed_tokens.weight" blk.1.nextn.embed_tokens.weight
+edit nextn key-type "nextn_predict_layers" \
+    set "$f" "$a.nextn_predict_layers:i32" 1
+edit nextn key-big "nextn_predict_layers" \
+    set "$f" "$a.nextn_predict_layers" 4
+edit nextn first-bare "blk.0.nextn" edit "$f" \
+    -e "set $a.nextn_predict_layers 3" \
+    -e "rename $nx.enorm.weight blk.0.nextn.enorm.weight"
+edit nextn first-proj "blk.0.nextn.enorm.weight" edit "$f" \
+    -e "set $a.nextn_predict_layers 3" \
+    -e "rename $nx.eh_proj.weight blk.0.nextn.eh_proj.weight"
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).
