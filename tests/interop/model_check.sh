@@ -112,8 +112,9 @@ done <"$scratch/manifest"
 # 3: its tensors as written (loaded), a norm llama.cpp requires there and
 # an optional tensor removed, one of the wrong shape, one moved to an
 # ordinary block, the key off its type and past block_count, and the
-# same file with three NextN layers, the first without its projection
-# (its norms then optional) or with it alone (then not).
+# same file with more NextN layers: the first without its projection
+# (all then optional), with it alone, or whole while the last has none
+# (every NextN layer then needs its projection and norms).
 f=$m/deepseek2-nextn.gguf
 a=deepseek2
 nx=blk.2.nextn
@@ -137,6 +138,11 @@ edit nextn first-bare "blk.0.nextn" edit "$f" \
 edit nextn first-proj "blk.0.nextn.enorm.weight" edit "$f" \
     -e "set $a.nextn_predict_layers 3" \
     -e "rename $nx.eh_proj.weight blk.0.nextn.eh_proj.weight"
+edit nextn later-bare "$nx.eh_proj.weight $nx.enorm.weight" edit "$f" \
+    -e "set $a.nextn_predict_layers 2" \
+    -e "rename $nx.eh_proj.weight blk.1.nextn.eh_proj.weight" \
+    -e "rename $nx.enorm.weight blk.1.nextn.enorm.weight" \
+    -e "rename $nx.hnorm.weight blk.1.nextn.hnorm.weight"
 
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
