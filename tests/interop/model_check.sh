@@ -59,7 +59,9 @@ while read -r name arch reshaped; do
 	edit "$name" rename "$reshaped ${reshaped%.weight}_x.weight" \
 	    rename "$f" "$reshaped" "${reshaped%.weight}_x.weight"
 	n=$(key "$f" "$a.block_count")
-	edit "$name" blocks-up "block_count blk.$n." \
+	# One block more moves the NextN layers (a model with them keeps
+	# its nextn tensors where they are no longer loaded).
+	edit "$name" blocks-up "block_count blk.$n. .nextn." \
 	    set "$f" "$a.block_count" $((n + 1))
 	edit "$name" blocks-down "block_count blk.$((n - 1))." \
 	    set "$f" "$a.block_count" $((n - 1))
@@ -111,10 +113,12 @@ done <"$scratch/manifest"
 # The NextN (multi-token prediction) layer of deepseek2-nextn, block 2 of
 # 3: its tensors as written (loaded), a norm llama.cpp requires there and
 # an optional tensor removed, one of the wrong shape, one moved to an
-# ordinary block, the key off its type and past block_count, and the
-# same file with more NextN layers: the first without its projection
-# (all then optional), with it alone, or whole while the last has none
-# (every NextN layer then needs its projection and norms).
+# ordinary block, a tensor of its ordinary block removed with the
+# projection there (required) and without it (then all optional), the
+# key off its type and past block_count, and the same file with more
+# NextN layers: the first without its projection (all then optional),
+# with it alone, or whole while the last has none (every NextN layer then
+# needs its projection and norms).
 f=$m/deepseek2-nextn.gguf
 a=deepseek2
 nx=blk.2.nextn
@@ -138,6 +142,10 @@ edit nextn first-bare "blk.0.nextn" edit "$f" \
 edit nextn first-proj "blk.0.nextn.enorm.weight" edit "$f" \
     -e "set $a.nextn_predict_layers 3" \
     -e "rename $nx.eh_proj.weight blk.0.nextn.eh_proj.weight"
+edit nextn rm-block "blk.2.attn_norm.weight" \
+    rm-tensor "$f" blk.2.attn_norm.weight
+edit nextn headless "blk.2.attn_norm.weight" edit "$f" \
+    -e "rm-tensor $nx.eh_proj.weight" -e "rm-tensor blk.2.attn_norm.weight"
 edit nextn later-bare "$nx.eh_proj.weight $nx.enorm.weight" edit "$f" \
     -e "set $a.nextn_predict_layers 2" \
     -e "rename $nx.eh_proj.weight blk.1.nextn.eh_proj.weight" \
