@@ -136,6 +136,11 @@ edit nextn key-type "nextn_predict_layers" \
     set "$f" "$a.nextn_predict_layers:i32" 1
 edit nextn key-big "nextn_predict_layers" \
     set "$f" "$a.nextn_predict_layers" 4
+# Every architecture reads the key so.
+edit llama-gqa nextn-type "nextn_predict_layers" \
+    set "$m/llama-gqa.gguf" "llama.nextn_predict_layers:str" 1
+edit llama-gqa nextn-big "nextn_predict_layers" \
+    set "$m/llama-gqa.gguf" "llama.nextn_predict_layers:u32" 9
 edit nextn first-bare "blk.0.nextn" edit "$f" \
     -e "set $a.nextn_predict_layers 3" \
     -e "rename $nx.enorm.weight blk.0.nextn.enorm.weight"
