@@ -398,12 +398,17 @@ ev(struct mctx *x, const struct mnode *n, int64_t *out)
 	case OP_AT:
 		return ev_at(x, n, out);
 	case OP_HAST:
-		if (strstr(n->str, "{bid}") != NULL) {
+		if (n->a != NULL) {
+			/* has_tensor("T", I): {bid} is block I */
+			if (ev(x, n->a, &a) != 0)
+				return -1;
+		} else if (strstr(n->str, "{bid}") != NULL) {
 			x->uses_il = 1;
-			if (x->il < 0)
+			if ((a = x->il) < 0)
 				return fail(x, "{bid} outside a block row");
-		}
-		if ((kn = expand(x, n->str, x->il, key, sizeof key)) < 0)
+		} else
+			a = x->il;
+		if ((kn = expand(x, n->str, a, key, sizeof key)) < 0)
 			return fail(x, "tensor name too long");
 		*out = src_find(x->s, key, (size_t)kn) >= 0;
 		return 0;

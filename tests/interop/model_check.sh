@@ -59,7 +59,9 @@ while read -r name arch reshaped; do
 	edit "$name" rename "$reshaped ${reshaped%.weight}_x.weight" \
 	    rename "$f" "$reshaped" "${reshaped%.weight}_x.weight"
 	n=$(key "$f" "$a.block_count")
-	edit "$name" blocks-up "block_count blk.$n." \
+	# One block more moves the NextN layers (a model with them keeps
+	# its nextn tensors where they are no longer loaded).
+	edit "$name" blocks-up "block_count blk.$n. .nextn." \
 	    set "$f" "$a.block_count" $((n + 1))
 	edit "$name" blocks-down "block_count blk.$((n - 1))." \
 	    set "$f" "$a.block_count" $((n - 1))
@@ -107,6 +109,53 @@ while read -r name arch reshaped; do
 	fi
 	edit "$name" name "general.name" set "$f" general.name "edited model"
 done <"$scratch/manifest"
+
+# The NextN (multi-token prediction) layer of deepseek2-nextn, block 2 of
+# 3: its tensors as written (loaded), a norm llama.cpp requires there and
+# an optional tensor removed, one of the wrong shape, one moved to an
+# ordinary block, a tensor of its ordinary block removed with the
+# projection there (required) and without it (then all optional), the
+# key off its type and past block_count, and the same file with more
+# NextN layers: the first without its projection (all then optional),
+# with it alone, or whole while the last has none (every NextN layer then
+# needs its projection and norms).
+f=$m/deepseek2-nextn.gguf
+a=deepseek2
+nx=blk.2.nextn
+cp "$f" "$e/nextn.gguf"
+echo "$e/nextn.gguf -" >>"$scratch/cases"
+edit nextn rm-enorm "$nx.enorm.weight" rm-tensor "$f" "$nx.enorm.weight"
+edit nextn rm-eh_proj "$nx.eh_proj.weight" \
+    rm-tensor "$f" "$nx.eh_proj.weight"
+edit nextn shape "$nx.shared_head_norm.weight" edit "$f" \
+    -e "rm-tensor $nx.shared_head_norm.weight" \
+    -e "rename $nx.embed_tokens.weight $nx.shared_head_norm.weight"
+edit nextn layer "blk.1.nextn.embed_tokens.weight" \
+    rename "$f" "$nx.embed_tokens.weight" blk.1.nextn.embed_tokens.weight
+edit nextn key-type "nextn_predict_layers" \
+    set "$f" "$a.nextn_predict_layers:i32" 1
+edit nextn key-big "nextn_predict_layers" \
+    set "$f" "$a.nextn_predict_layers" 4
+# Every architecture reads the key so.
+edit llama-gqa nextn-type "nextn_predict_layers" \
+    set "$m/llama-gqa.gguf" "llama.nextn_predict_layers:str" 1
+edit llama-gqa nextn-big "nextn_predict_layers" \
+    set "$m/llama-gqa.gguf" "llama.nextn_predict_layers:u32" 9
+edit nextn first-bare "blk.0.nextn" edit "$f" \
+    -e "set $a.nextn_predict_layers 3" \
+    -e "rename $nx.enorm.weight blk.0.nextn.enorm.weight"
+edit nextn first-proj "blk.0.nextn.enorm.weight" edit "$f" \
+    -e "set $a.nextn_predict_layers 3" \
+    -e "rename $nx.eh_proj.weight blk.0.nextn.eh_proj.weight"
+edit nextn rm-block "blk.2.attn_norm.weight" \
+    rm-tensor "$f" blk.2.attn_norm.weight
+edit nextn headless "blk.2.attn_norm.weight" edit "$f" \
+    -e "rm-tensor $nx.eh_proj.weight" -e "rm-tensor blk.2.attn_norm.weight"
+edit nextn later-bare "$nx.eh_proj.weight $nx.enorm.weight" edit "$f" \
+    -e "set $a.nextn_predict_layers 2" \
+    -e "rename $nx.eh_proj.weight blk.1.nextn.eh_proj.weight" \
+    -e "rename $nx.enorm.weight blk.1.nextn.enorm.weight" \
+    -e "rename $nx.hnorm.weight blk.1.nextn.hnorm.weight"
 
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it

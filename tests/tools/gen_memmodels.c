@@ -522,8 +522,9 @@ mamba(const char *dir)
 
 /*
  * With nextn, a third block: a NextN (multi-token prediction) layer, of
- * an ordinary block's tensors (its nextn.* ones are optional to
- * llama.cpp).
+ * an ordinary block's tensors and its own nextn.* ones: the projection of
+ * the embedding and hidden state, their norms, and the layer's embedding
+ * and output head.
  */
 static int
 deepseek2(const char *dir, int nextn)
@@ -570,6 +571,15 @@ deepseek2(const char *dir, int nextn)
 		t2(&m, bn(l, "ffn_gate"), embd, ff);
 		t2(&m, bn(l, "ffn_down"), ff, embd);
 		t2(&m, bn(l, "ffn_up"), embd, ff);
+	}
+	if (nextn) {
+		l = n_layer - 1;
+		t2(&m, bn(l, "nextn.eh_proj"), 2 * embd, embd);
+		t1(&m, bn(l, "nextn.enorm"), embd);
+		t1(&m, bn(l, "nextn.hnorm"), embd);
+		t2(&m, bn(l, "nextn.embed_tokens"), embd, N_VOCAB);
+		t2(&m, bn(l, "nextn.shared_head_head"), embd, N_VOCAB);
+		t1(&m, bn(l, "nextn.shared_head_norm"), embd);
 	}
 	t1(&m, "output_norm.weight", embd);
 	t2(&m, "output.weight", embd, N_VOCAB);

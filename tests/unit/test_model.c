@@ -255,6 +255,10 @@ test_demo(const char *path)
 	    1, "has_tensor with {bid}");
 	is_u64(val(d, "llama", "has_tensor(\"blk.{bid}.attn_k.weight\")", 4),
 	    0, "has_tensor past the blocks");
+	is_u64(val(d, "llama", "has_tensor(\"blk.{bid}.attn_k.weight\", 1 + 2)",
+	    -1), 1, "has_tensor of a given block");
+	is_u64(val(d, "llama", "has_tensor(\"blk.{bid}.attn_k.weight\", 4)", 3),
+	    0, "has_tensor of a given block, not the row's");
 	is_u64(val(d, "llama", "key_is(\"tokenizer.ggml.model\", \"llama\")",
 	    -1), 1, "key_is");
 	is_u64(val(d, "llama", "key(\"tokenizer.ggml.add_bos_token\") + "
