@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -487,6 +488,7 @@ struct check {
 	int			 uncertain;	/* unused ones unknown */
 	int			 file;		/* the reader checked key types */
 	uint32_t		 ldeps;		/* what n_layer read */
+	int64_t			 nblock;	/* the blocks llama.cpp loads */
 	char			 msg[512];
 	char			 from[256];
 };
@@ -777,14 +779,32 @@ check_tensor(struct check *c, const struct crow *r, int64_t il,
 	    "llama.cpp expects %s%s", name, gs, ws, from_text(c, deps));
 }
 
+/*
+ * Whether name is a tensor of one of the last blocks, the NextN layers
+ * that llama.cpp does not load (blocks n_block .. n_layer - 1).
+ */
+static int
+in_nextn_block(const struct check *c, const char *name, int64_t nlayer)
+{
+	char		*end;
+	long long	 b;
+
+	if (c->nblock >= nlayer || strncmp(name, "blk.", 4) != 0 ||
+	    name[4] < '0' || name[4] > '9')
+		return 0;
+	errno = 0;
+	b = strtoll(name + 4, &end, 10);
+	return errno == 0 && *end == '.' && b >= c->nblock && b < nlayer;
+}
+
 /* Tensors of blocks past those checked one by one, all missing. */
 static void
-more_missing(struct check *c, int64_t from, int64_t nlayer)
+more_missing(struct check *c, int64_t from, int64_t nblock, int64_t nlayer)
 {
 	say(c, GGUF_W_ERROR, GGUF_MF_MODEL, NULL, -1, c->ldeps,
 	    "blocks %lld to %lld have no tensors at all: llama.cpp requires "
 	    "them (block_count = %lld)", (long long)from,
-	    (long long)nlayer - 1, (long long)nlayer);
+	    (long long)nblock - 1, (long long)nlayer);
 }
 
 static void
@@ -794,7 +814,7 @@ check_tensors(struct check *c)
 	const struct gguf_tensor	*t;
 	struct gguf_str			 nm;
 	uint64_t			 i, nt = src_ntensors(c->x.s), live = 0;
-	int64_t				 nlayer, upto, il;
+	int64_t				 nlayer, nblock, upto, il;
 	size_t				 k;
 	char				 name[80];
 
@@ -804,13 +824,16 @@ check_tensors(struct check *c)
 	c->x.deps = 0;
 	c->x.il = -1;
 	c->x.why[0] = '\0';
-	if (ev_let(&c->x, "n_layer", &nlayer) != 0 || nlayer < 0) {
-		nlayer = 0;
+	if (ev_let(&c->x, "n_layer", &nlayer) != 0 || nlayer < 0 ||
+	    ev_let(&c->x, "n_block", &nblock) != 0 || nblock < 0 ||
+	    nblock > nlayer) {
+		nlayer = nblock = 0;
 		c->uncertain = 1;
 	}
 	c->ldeps = c->x.deps;
+	c->nblock = nblock;
 	/* A block past the tensors can only be missing: stop there. */
-	upto = nlayer;
+	upto = nblock;
 	if ((uint64_t)upto > live + 1)
 		upto = (int64_t)live + 1;
 	for (il = -1; il < upto; il++) {
@@ -822,8 +845,8 @@ check_tensors(struct check *c)
 				check_tensor(c, r, il, nlayer);
 		}
 	}
-	if (upto < nlayer)
-		more_missing(c, upto, nlayer);
+	if (upto < nblock)
+		more_missing(c, upto, nblock, nlayer);
 	if (c->nmissing > MAX_SHOWN)
 		say(c, GGUF_W_ERROR, GGUF_MF_MODEL, NULL, -1, c->ldeps,
 		    "%llu more tensor%s llama.cpp requires %s missing",
@@ -844,10 +867,20 @@ check_tensors(struct check *c)
 			continue;
 		snprintf(name, sizeof name, "%.*s", (int)(nm.n < 64 ? nm.n :
 		    64), nm.p);
-		say(c, GGUF_W_ERROR, GGUF_MF_TENSOR, name, (int64_t)i, 0,
-		    "tensor %s is not used by %.*s: llama.cpp refuses files "
-		    "with tensors it does not load", name,
-		    (int)c->x.archn, c->x.arch);
+		if (in_nextn_block(c, name, nlayer))
+			say(c, GGUF_W_ERROR, GGUF_MF_TENSOR, name,
+			    (int64_t)i, c->ldeps, "tensor %s is not used by "
+			    "%.*s: its block is a NextN layer (block_count "
+			    "%lld, nextn_predict_layers %lld), which llama.cpp "
+			    "does not load for %.*s and refuses to find in "
+			    "the file", name, (int)c->x.archn, c->x.arch,
+			    (long long)nlayer, (long long)(nlayer - c->nblock),
+			    (int)c->x.archn, c->x.arch);
+		else
+			say(c, GGUF_W_ERROR, GGUF_MF_TENSOR, name, (int64_t)i,
+			    0, "tensor %s is not used by %.*s: llama.cpp "
+			    "refuses files with tensors it does not load", name,
+			    (int)c->x.archn, c->x.arch);
 	}
 	if (c->nunused > MAX_SHOWN)
 		say(c, GGUF_W_ERROR, GGUF_MF_MODEL, NULL, -1, 0,
@@ -963,7 +996,7 @@ gguf_model_names(struct gguf_doc *d)
 		return NULL;
 	memset(&c, 0, sizeof c);
 	ctx_init(&c.x, &s, sect, arch.p, (size_t)arch.n);
-	if (ev_let(&c.x, "n_layer", &nlayer) != 0 || nlayer < 0) {
+	if (ev_let(&c.x, "n_block", &nlayer) != 0 || nlayer < 0) {
 		free(c.x.memo);
 		return NULL;
 	}

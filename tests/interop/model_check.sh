@@ -48,6 +48,11 @@ key() {
 	"$GGUFED" get "$1" "$2" 2>/dev/null
 }
 
+# tensors FILE: the names of its tensors, one a line.
+tensors() {
+	"$GGUFED" dump "$1" | awk '$1 == "tensor" { print $3 }'
+}
+
 while read -r name arch reshaped; do
 	f=$m/$name.gguf
 	a=$arch
@@ -108,7 +113,32 @@ while read -r name arch reshaped; do
 		    set "$f" "$a.feed_forward_length:arr[u32]" "$arr"
 	fi
 	edit "$name" name "general.name" set "$f" general.name "edited model"
+	# The last block made a NextN (multi-token prediction) layer: most
+	# architectures then neither load it nor let its tensors stay, and
+	# load the file once they are gone; glm4, exaone4 and deepseek2 load
+	# it, and want its nextn.* tensors.
+	if [ -z "$(key "$f" "$a.nextn_predict_layers")" ]; then
+		l=$((n - 1))
+		edit "$name" nextn-on "blk.$l. nextn_predict_layers" \
+		    set "$f" "$a.nextn_predict_layers:u32" 1
+		set -- -e "set $a.nextn_predict_layers:u32 1"
+		for t in $(tensors "$f" | grep "^blk\.$l\."); do
+			set -- "$@" -e "rm-tensor $t"
+		done
+		edit "$name" nextn-bare "blk.$l. nextn_predict_layers" \
+		    edit "$f" "$@"
+	fi
 done <"$scratch/manifest"
+
+# The NextN layers of glm4 and exaone4 (the last block), each of their
+# tensors removed in turn: which ones llama.cpp requires there.
+for name in glm4-nextn exaone4-nextn; do
+	f=$m/$name.gguf
+	n=$(key "$f" "${name%-nextn}.block_count")
+	for t in $(tensors "$f" | grep "^blk\.$((n - 1))\."); do
+		edit "$name" "rm-$t" "$t" rm-tensor "$f" "$t"
+	done
+done
 
 # The NextN (multi-token prediction) layer of deepseek2-nextn, block 2 of
 # 3: its tensors as written (loaded), a norm llama.cpp requires there and

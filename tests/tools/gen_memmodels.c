@@ -35,6 +35,8 @@
  *			olmoe, granitemoe, minicpm, mistral3, nomic-bert,
  *			baichuan, qwen, smollm3, deci, gemma4): the tensors
  *			llama.cpp requires, no more
+ *	glm4-nextn.gguf, exaone4-nextn.gguf  the same with a block more, a
+ *			NextN (multi-token prediction) layer
  *
  * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
  * tensor more ("extra.weight", which no architecture loads), and
@@ -2020,8 +2022,13 @@ static const struct dmodel dmodels[] = {
 	{ NULL, NULL, NULL }
 };
 
+/*
+ * With nextn, the model of d with one block more, a NextN (multi-token
+ * prediction) layer (nextn_predict_layers 1): an ordinary block and the
+ * nextn.* tensors, as glm4's and exaone4's converters write them.
+ */
 static int
-data_model(const char *dir, const struct dmodel *d)
+data_model(const char *dir, const struct dmodel *d, int nextn)
 {
 	struct model		 m;
 	const struct dkey	*k;
@@ -2029,6 +2036,7 @@ data_model(const char *dir, const struct dmodel *d)
 	char			 name[128], file[128];
 	size_t			 i;
 	int			 l, n_layer = 0;
+	uint64_t		 embd = 0;
 
 	/*
 	 * Not the architecture's name: llama.cpp reads a phi3 vocabulary
@@ -2040,9 +2048,12 @@ data_model(const char *dir, const struct dmodel *d)
 			snprintf(name, sizeof name, "%s", k->name + 1);
 		else
 			snprintf(name, sizeof name, "%s.%s", d->arch, k->name);
-		if (strcmp(k->name, "block_count") == 0)
-			n_layer = (int)k->v;
-		if (k->a != NULL) {
+		if (strcmp(k->name, "embedding_length") == 0)
+			embd = (uint64_t)k->v;
+		if (strcmp(k->name, "block_count") == 0) {
+			n_layer = (int)k->v + nextn;
+			gg_kv_u32(&m.kv, name, (uint32_t)n_layer);
+		} else if (k->a != NULL) {
 			gg_kv_arr(&m.kv, name, (uint32_t)k->type, k->an);
 			for (i = 0; i < k->an; i++) {
 				if (k->type == GG_BOOL)
@@ -2058,6 +2069,8 @@ data_model(const char *dir, const struct dmodel *d)
 			gg_kv_u32(&m.kv, name, (uint32_t)k->v);
 		m.n_kv++;
 	}
+	if (nextn)
+		kv_u32(&m, "nextn_predict_layers", 1);
 	vocab(&m);
 	for (t = d->tensors; t->name != NULL; t++) {
 		if (strncmp(t->name, "blk.%d.", 7) != 0) {
@@ -2072,7 +2085,21 @@ data_model(const char *dir, const struct dmodel *d)
 			    t->ne[3]);
 		}
 	}
-	snprintf(file, sizeof file, "%s.gguf", d->arch);
+	if (nextn) {
+		l = n_layer - 1;
+		t2(&m, bn(l, "nextn.eh_proj"), 2 * embd, embd);
+		t1(&m, bn(l, "nextn.enorm"), embd);
+		t1(&m, bn(l, "nextn.hnorm"), embd);
+		/* exaone4 refuses these two: it does not load them */
+		if (strcmp(d->arch, "exaone4") != 0) {
+			t2(&m, bn(l, "nextn.embed_tokens"), embd, N_VOCAB);
+			t2(&m, bn(l, "nextn.shared_head_head"), embd,
+			    N_VOCAB);
+		}
+		t1(&m, bn(l, "nextn.shared_head_norm"), embd);
+	}
+	snprintf(file, sizeof file, "%s%s.gguf", d->arch, nextn ? "-nextn" :
+	    "");
 	return m_write(&m, dir, file);
 }
 
@@ -2104,6 +2131,10 @@ main(int argc, char **argv)
 	rc |= cohere2(argv[1]);
 	rc |= gptoss(argv[1]);
 	for (i = 0; dmodels[i].arch != NULL; i++)
-		rc |= data_model(argv[1], &dmodels[i]);
+		rc |= data_model(argv[1], &dmodels[i], 0);
+	for (i = 0; dmodels[i].arch != NULL; i++)
+		if (strcmp(dmodels[i].arch, "glm4") == 0 ||
+		    strcmp(dmodels[i].arch, "exaone4") == 0)
+			rc |= data_model(argv[1], &dmodels[i], 1);
 	return rc != 0;
 }
