@@ -224,6 +224,12 @@ struct gguf_doc;
  */
 int	 cli_edit_line(struct gguf_doc *d, const char *line, int force,
 	     const char *where, const char *where2);
+/*
+ * What the edits of d broke for llama.cpp (the model check, model.h), a
+ * warning on standard error each, naming path; with strict, errors, and
+ * -1: nothing must be written.
+ */
+int	 cli_model_check(struct gguf_doc *d, const char *path, int strict);
 /* split.c */
 int	 cmd_split(int argc, char **argv);
 int	 cmd_merge(int argc, char **argv);

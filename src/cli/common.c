@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "doc.h"
+#include "model.h"
 #include "save.h"
 #include "set.h"
 
@@ -201,6 +202,8 @@ static const struct cli_opt split_opts[] = {
 	{ "--no-tensor-first-split", "the first shard holds the metadata "
 	    "only" },
 	{ "-e CMD", "an edit command applied before splitting; repeatable" },
+	{ "--strict", "write nothing if llama.cpp would refuse the edited "
+	    "model (else a warning)" },
 	{ "--force", "write over existing files" },
 	{ "-q, --quiet", "no line for each file written" },
 	{ NULL, NULL }
@@ -209,6 +212,8 @@ static const struct cli_opt split_opts[] = {
 static const struct cli_opt merge_opts[] = {
 	{ "-e CMD", "an edit command applied to the merged model; "
 	    "repeatable" },
+	{ "--strict", "write nothing if llama.cpp would refuse the edited "
+	    "model (else a warning)" },
 	{ "--force", "write over an existing file" },
 	{ "-q, --quiet", "no line saying what was written" },
 	{ NULL, NULL }
@@ -305,11 +310,12 @@ const struct cli_cmd cli_commands[] = {
 	    save_opts,
 	    "model.gguf token_embd.weight f32 -o embd-f32.gguf" },
 	{ "split", cmd_split, "[--max-size N[K|M|G] | --max-tensors N] "
-	    "[--no-tensor-first-split] [-e CMD]... IN.gguf OUT-PREFIX",
+	    "[--no-tensor-first-split] [-e CMD]... [--strict] IN.gguf "
+	    "OUT-PREFIX",
 	    "split a model into shards as llama.cpp's gguf-split does "
 	    "(OUT-PREFIX-00001-of-0000N.gguf ...)", split_opts,
 	    "--max-size 2G model.gguf model" },
-	{ "merge", cmd_merge, "FIRST-SHARD OUT.gguf [-e CMD]...",
+	{ "merge", cmd_merge, "FIRST-SHARD OUT.gguf [-e CMD]... [--strict]",
 	    "join the shards of a split model into one file, as gguf-split "
 	    "--merge does", merge_opts,
 	    "model-00001-of-00003.gguf merged.gguf" },
@@ -530,4 +536,43 @@ cli_open(const char *path)
 		cli_file_error(path, &err);
 	}
 	return f;
+}
+
+/* ------------------------------------------------------------ model check */
+
+struct broke {
+	const char	*path;
+	int		 strict;
+};
+
+static void
+broke_one(void *arg, const struct gguf_mfinding *f)
+{
+	struct broke	*b = arg;
+
+	fprintf(stderr, "%s: ", cli_prog);
+	out_text(stderr, b->path, strlen(b->path));
+	fprintf(stderr, ": %s: llama.cpp would refuse the result: ",
+	    b->strict ? "error" : "warning");
+	out_msg(stderr, f->msg);
+	fputc('\n', stderr);
+}
+
+int
+cli_model_check(struct gguf_doc *d, const char *path, int strict)
+{
+	struct broke	b;
+	unsigned	n;
+
+	b.path = path;
+	b.strict = strict;
+	n = gguf_model_check_new(d, broke_one, &b);
+	if (n > 0 && strict) {
+		fprintf(stderr, "%s: ", cli_prog);
+		out_text(stderr, path, strlen(path));
+		fprintf(stderr, ": not saved (--strict): llama.cpp would "
+		    "refuse the result\n");
+		return -1;
+	}
+	return 0;
 }

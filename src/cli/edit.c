@@ -435,24 +435,6 @@ verify(struct gguf_proof *p, const char *path,
 	return bad ? -1 : 0;
 }
 
-struct broke {
-	const char	*path;
-	int		 strict;
-};
-
-static void
-broke_one(void *arg, const struct gguf_mfinding *f)
-{
-	struct broke	*b = arg;
-
-	fprintf(stderr, "%s: ", cli_prog);
-	out_text(stderr, b->path, strlen(b->path));
-	fprintf(stderr, ": %s: llama.cpp would refuse the result: ",
-	    b->strict ? "error" : "warning");
-	out_msg(stderr, f->msg);
-	fputc('\n', stderr);
-}
-
 /*
  * What the edits broke for llama.cpp, said on standard error: -1 if the
  * save must not happen (--strict).
@@ -460,20 +442,7 @@ broke_one(void *arg, const struct gguf_mfinding *f)
 static int
 check_model(struct gguf_doc *d, const struct opts *o, const char *path)
 {
-	struct broke	b;
-	unsigned	n;
-
-	b.path = path;
-	b.strict = o->strict;
-	n = gguf_model_check_new(d, broke_one, &b);
-	if (n > 0 && o->strict) {
-		fprintf(stderr, "%s: ", cli_prog);
-		out_text(stderr, path, strlen(path));
-		fprintf(stderr, ": not saved (--strict): llama.cpp would "
-		    "refuse the result\n");
-		return -1;
-	}
-	return 0;
+	return cli_model_check(d, path, o->strict);
 }
 
 static int

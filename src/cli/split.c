@@ -40,6 +40,7 @@ struct sopts {
 	int		  no_first;
 	int		  force;
 	int		  quiet;
+	int		  strict;	/* refuse what llama.cpp would */
 	const char	**cmds;
 	size_t		  ncmds;
 };
@@ -95,6 +96,8 @@ parse(const char *cmd, int argc, char **argv, struct sopts *o)
 			o->cmds[o->ncmds++] = argv[++i];
 		else if (strcmp(a, "--force") == 0)
 			o->force = 1;
+		else if (strcmp(a, "--strict") == 0)
+			o->strict = 1;
 		else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
 			o->quiet = 1;
 		else if (strcmp(cmd, "split") == 0 &&
@@ -157,6 +160,9 @@ apply_cmds(struct gguf_doc *d, const struct sopts *o)
 		    NULL)) != 0)
 			return rc == -3 ? EXIT_BADFILE : EXIT_USAGE;
 	}
+	/* What the edits broke for llama.cpp, as every save says it. */
+	if (o->ncmds > 0 && cli_model_check(d, o->out, o->strict) != 0)
+		return EXIT_BADFILE;
 	return 0;
 }
 

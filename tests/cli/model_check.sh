@@ -155,6 +155,46 @@ for c in "rm --strict $m llama.context_length" \
 	[ $r -eq 1 ] && cmp -s "$m" "$demo"
 	ok $? "--strict refuses: $(echo "$c" | sed "s|$m|FILE|")"
 done
+# split and merge with -e: the same warnings, --strict writes no file.
+cp_w "$demo" "$m"
+mkdir "$scratch/sp"
+"$GGUFED" split -q --max-tensors 20 -e 'rm-tensor blk.0.attn_k.weight' \
+    "$m" "$scratch/sp/w" 2>"$scratch/err"
+rc=$?
+[ $rc -eq 0 ] && [ -n "$(ls "$scratch/sp" | grep '^w-00001-of-')" ] &&
+    grep -q "^ggufed: $scratch/sp/w: warning: llama.cpp would refuse the result: blk.0.attn_k.weight is missing" "$scratch/err"
+ok $? "split -e: written, with a warning per problem" ||
+    sed 's/^/# /' "$scratch/err"
+"$GGUFED" split -q --strict -e 'rm-tensor blk.0.attn_k.weight' "$m" \
+    "$scratch/sp/s" 2>"$scratch/err"
+rc=$?
+[ $rc -eq 1 ] && [ -z "$(ls "$scratch/sp" | grep '^s')" ] &&
+    grep -q "error: llama.cpp would refuse the result: blk.0.attn_k.weight is missing" "$scratch/err" &&
+    grep -q "not saved (--strict)" "$scratch/err"
+ok $? "split --strict: exit 1, no shard written" ||
+    sed 's/^/# /' "$scratch/err"
+"$GGUFED" split -q --strict -e 'set general.name "Fine"' "$m" \
+    "$scratch/sp/f" 2>"$scratch/err"
+[ $? -eq 0 ] && [ ! -s "$scratch/err" ] &&
+    [ -f "$scratch/sp/f-00001-of-00001.gguf" ]
+ok $? "split --strict with a harmless edit: written, nothing said"
+"$GGUFED" split -q --max-tensors 20 "$m" "$scratch/sp/p"
+p1=$(ls "$scratch"/sp/p-00001-of-*.gguf)
+"$GGUFED" merge -q "$p1" "$scratch/sp/m.gguf" \
+    -e 'set llama.block_count 5' 2>"$scratch/err"
+rc=$?
+[ $rc -eq 0 ] && [ -f "$scratch/sp/m.gguf" ] &&
+    grep -q "^ggufed: $scratch/sp/m.gguf: warning: llama.cpp would refuse the result: .*blk.4" "$scratch/err"
+ok $? "merge -e: written, with a warning per problem" ||
+    sed 's/^/# /' "$scratch/err"
+"$GGUFED" merge -q --strict "$p1" \
+    "$scratch/sp/n.gguf" -e 'set llama.block_count 5' 2>"$scratch/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$scratch/sp/n.gguf" ] &&
+    grep -q "not saved (--strict)" "$scratch/err"
+ok $? "merge --strict: exit 1, nothing written" ||
+    sed 's/^/# /' "$scratch/err"
+
 # A file already refused: its edits are not blamed for it.
 v 'rm llama.context_length'
 "$GGUFED" set --strict "$m" general.name "Fine" -i -q 2>"$scratch/err"
