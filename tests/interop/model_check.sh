@@ -130,12 +130,13 @@ while read -r name arch reshaped; do
 	fi
 done <"$scratch/manifest"
 
-# The NextN layers of glm4 and exaone4 (the last block), each of their
-# tensors removed in turn: which ones llama.cpp requires there.
-for name in glm4-nextn exaone4-nextn; do
+# The NextN layers of glm4, exaone4 and glm4moe (the last block), and
+# glm4moe's first expert block, each of their tensors removed in turn:
+# which ones llama.cpp requires there.
+for name in glm4-nextn exaone4-nextn glm4moe; do
 	f=$m/$name.gguf
 	n=$(key "$f" "${name%-nextn}.block_count")
-	for t in $(tensors "$f" | grep "^blk\.$((n - 1))\."); do
+	for t in $(tensors "$f" | grep "^blk\.$((n - 1))\.\|^blk\.1\."); do
 		edit "$name" "rm-$t" "$t" rm-tensor "$f" "$t"
 	done
 done

@@ -37,6 +37,8 @@
  *			llama.cpp requires, no more
  *	glm4-nextn.gguf, exaone4-nextn.gguf  the same with a block more, a
  *			NextN (multi-token prediction) layer
+ *	glm4moe.gguf	a dense block, experts (shared one, expert bias),
+ *			and a NextN layer
  *
  * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
  * tensor more ("extra.weight", which no architecture loads), and
@@ -587,6 +589,73 @@ deepseek2(const char *dir, int nextn)
 	t2(&m, "output.weight", embd, N_VOCAB);
 	return m_write(&m, dir, nextn ? "deepseek2-nextn.gguf" :
 	    "deepseek2.gguf");
+}
+
+/*
+ * glm4moe (GLM-4.5): a dense first block, then mixture-of-experts blocks
+ * with a shared expert and the expert bias, q/k/v with biases and q/k
+ * norms; the last block a NextN layer with its nextn.* tensors.
+ */
+static int
+glm4moe(const char *dir)
+{
+	struct model	m;
+	int		l;
+	const int	n_layer = 3;
+	const uint64_t	embd = 64, heads = 4, kv = 2, hd = 16, ff = 128,
+			ffe = 32, nexp = 4;
+
+	m_init(&m, "glm4moe");
+	m_dims(&m, 4096, embd, n_layer, ff);
+	m_heads(&m, heads, kv);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
+	kv_u32(&m, "rope.dimension_count", (uint32_t)(hd / 2));
+	kv_u32(&m, "expert_feed_forward_length", (uint32_t)ffe);
+	kv_u32(&m, "expert_count", (uint32_t)nexp);
+	kv_u32(&m, "expert_used_count", 2);
+	kv_u32(&m, "expert_shared_count", 1);
+	kv_u32(&m, "leading_dense_block_count", 1);
+	kv_f32(&m, "expert_weights_scale", 1.0f);
+	kv_u32(&m, "nextn_predict_layers", 1);
+	vocab(&m);
+	t2(&m, "token_embd.weight", embd, N_VOCAB);
+	for (l = 0; l < n_layer; l++) {
+		t1(&m, bn(l, "attn_norm"), embd);
+		t2(&m, bn(l, "attn_q"), embd, heads * hd);
+		t2(&m, bn(l, "attn_k"), embd, kv * hd);
+		t2(&m, bn(l, "attn_v"), embd, kv * hd);
+		t1(&m, bb(l, "attn_q"), heads * hd);
+		t1(&m, bb(l, "attn_k"), kv * hd);
+		t1(&m, bb(l, "attn_v"), kv * hd);
+		t2(&m, bn(l, "attn_output"), heads * hd, embd);
+		t1(&m, bn(l, "attn_q_norm"), hd);
+		t1(&m, bn(l, "attn_k_norm"), hd);
+		t1(&m, bn(l, "post_attention_norm"), embd);
+		if (l == 0) {
+			t2(&m, bn(l, "ffn_gate"), embd, ff);
+			t2(&m, bn(l, "ffn_down"), ff, embd);
+			t2(&m, bn(l, "ffn_up"), embd, ff);
+			continue;
+		}
+		t2(&m, bn(l, "ffn_gate_inp"), embd, nexp);
+		t1(&m, bb(l, "exp_probs_b"), nexp);
+		t3(&m, bn(l, "ffn_gate_exps"), 3, embd, ffe, nexp);
+		t3(&m, bn(l, "ffn_down_exps"), 3, ffe, embd, nexp);
+		t3(&m, bn(l, "ffn_up_exps"), 3, embd, ffe, nexp);
+		t2(&m, bn(l, "ffn_gate_shexp"), embd, ffe);
+		t2(&m, bn(l, "ffn_down_shexp"), ffe, embd);
+		t2(&m, bn(l, "ffn_up_shexp"), embd, ffe);
+	}
+	l = n_layer - 1;
+	t2(&m, bn(l, "nextn.eh_proj"), 2 * embd, embd);
+	t1(&m, bn(l, "nextn.enorm"), embd);
+	t1(&m, bn(l, "nextn.hnorm"), embd);
+	t2(&m, bn(l, "nextn.embed_tokens"), embd, N_VOCAB);
+	t2(&m, bn(l, "nextn.shared_head_head"), embd, N_VOCAB);
+	t1(&m, bn(l, "nextn.shared_head_norm"), embd);
+	t1(&m, "output_norm.weight", embd);
+	t2(&m, "output.weight", embd, N_VOCAB);
+	return m_write(&m, dir, "glm4moe.gguf");
 }
 
 static int
@@ -2130,6 +2199,7 @@ main(int argc, char **argv)
 	rc |= mamba2(argv[1]);
 	rc |= cohere2(argv[1]);
 	rc |= gptoss(argv[1]);
+	rc |= glm4moe(argv[1]);
 	for (i = 0; dmodels[i].arch != NULL; i++)
 		rc |= data_model(argv[1], &dmodels[i], 0);
 	for (i = 0; dmodels[i].arch != NULL; i++)
