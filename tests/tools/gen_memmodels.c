@@ -39,6 +39,9 @@
  *			NextN (multi-token prediction) layer
  *	glm4moe.gguf	a dense block, experts (shared one, expert bias),
  *			and a NextN layer
+ *	qwen2vl.gguf, qwen3vl.gguf, qwen3vlmoe.gguf  qwen2, qwen3 and
+ *			qwen3moe with M-RoPE sections (the text models of
+ *			the vision-language ones)
  *
  * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
  * tensor more ("extra.weight", which no architecture loads), and
@@ -658,17 +661,38 @@ glm4moe(const char *dir)
 	return m_write(&m, dir, "glm4moe.gguf");
 }
 
+/*
+ * The M-RoPE sections of the vision-language models (qwen2vl, qwen3vl,
+ * qwen3vlmoe): four, of which llama.cpp reads up to four.
+ */
+static void
+rope_sections(struct model *m)
+{
+	static const uint32_t	sec[4] = { 8, 4, 4, 0 };
+	size_t			i;
+
+	/* as the converter writes them: int32 */
+	gg_kv_arr(&m->kv, ak(m, "rope.dimension_sections"), GG_I32, 4);
+	for (i = 0; i < 4; i++)
+		gg_u32(&m->kv, sec[i]);
+	m->n_kv++;
+}
+
 static int
-qwen(const char *dir, int v3)
+qwen(const char *dir, int v3, int vl)
 {
 	struct model	m;
 	int		l;
 	const uint64_t	embd = 128, heads = 4, kv = 2, hd = v3 ? 48 : 32,
 			ff = 256;
+	char		file[32];
 
-	m_init(&m, v3 ? "qwen3" : "qwen2");
+	m_init(&m, v3 ? (vl ? "qwen3vl" : "qwen3") : (vl ? "qwen2vl" :
+	    "qwen2"));
 	m_dims(&m, 32768, embd, 3, ff);
 	m_heads(&m, heads, kv);
+	if (vl)
+		rope_sections(&m);
 	if (v3) {
 		kv_u32(&m, "attention.key_length", (uint32_t)hd);
 		kv_u32(&m, "attention.value_length", (uint32_t)hd);
@@ -697,7 +721,8 @@ qwen(const char *dir, int v3)
 		t2(&m, bn(l, "ffn_up"), embd, ff);
 	}
 	t1(&m, "output_norm.weight", embd);
-	return m_write(&m, dir, v3 ? "qwen3.gguf" : "qwen2.gguf");
+	snprintf(file, sizeof file, "%s.gguf", m.arch);
+	return m_write(&m, dir, file);
 }
 
 /* Mamba-2 layers where head_count_kv is 0, attention elsewhere. */
@@ -2097,7 +2122,7 @@ static const struct dmodel dmodels[] = {
  * nextn.* tensors, as glm4's and exaone4's converters write them.
  */
 static int
-data_model(const char *dir, const struct dmodel *d, int nextn)
+data_model(const char *dir, const struct dmodel *d, int nextn, int vl)
 {
 	struct model		 m;
 	const struct dkey	*k;
@@ -2111,12 +2136,14 @@ data_model(const char *dir, const struct dmodel *d, int nextn)
 	 * Not the architecture's name: llama.cpp reads a phi3 vocabulary
 	 * differently when the model's name has "phi3" in it.
 	 */
-	m_init_named(&m, d->arch, "tiny model");
+	const char		*arch = vl ? "qwen3vlmoe" : d->arch;
+
+	m_init_named(&m, arch, "tiny model");
 	for (k = d->keys; k->name != NULL; k++) {
 		if (k->name[0] == '=')
 			snprintf(name, sizeof name, "%s", k->name + 1);
 		else
-			snprintf(name, sizeof name, "%s.%s", d->arch, k->name);
+			snprintf(name, sizeof name, "%s.%s", arch, k->name);
 		if (strcmp(k->name, "embedding_length") == 0)
 			embd = (uint64_t)k->v;
 		if (strcmp(k->name, "block_count") == 0) {
@@ -2140,6 +2167,8 @@ data_model(const char *dir, const struct dmodel *d, int nextn)
 	}
 	if (nextn)
 		kv_u32(&m, "nextn_predict_layers", 1);
+	if (vl)
+		rope_sections(&m);
 	vocab(&m);
 	for (t = d->tensors; t->name != NULL; t++) {
 		if (strncmp(t->name, "blk.%d.", 7) != 0) {
@@ -2167,7 +2196,7 @@ data_model(const char *dir, const struct dmodel *d, int nextn)
 		}
 		t1(&m, bn(l, "nextn.shared_head_norm"), embd);
 	}
-	snprintf(file, sizeof file, "%s%s.gguf", d->arch, nextn ? "-nextn" :
+	snprintf(file, sizeof file, "%s%s.gguf", arch, nextn ? "-nextn" :
 	    "");
 	return m_write(&m, dir, file);
 }
@@ -2193,18 +2222,23 @@ main(int argc, char **argv)
 	rc |= mamba(argv[1]);
 	rc |= deepseek2(argv[1], 0);
 	rc |= deepseek2(argv[1], 1);
-	rc |= qwen(argv[1], 0);
-	rc |= qwen(argv[1], 1);
+	rc |= qwen(argv[1], 0, 0);
+	rc |= qwen(argv[1], 1, 0);
+	rc |= qwen(argv[1], 0, 1);
+	rc |= qwen(argv[1], 1, 1);
 	rc |= granitehybrid(argv[1]);
 	rc |= mamba2(argv[1]);
 	rc |= cohere2(argv[1]);
 	rc |= gptoss(argv[1]);
 	rc |= glm4moe(argv[1]);
 	for (i = 0; dmodels[i].arch != NULL; i++)
-		rc |= data_model(argv[1], &dmodels[i], 0);
-	for (i = 0; dmodels[i].arch != NULL; i++)
+		rc |= data_model(argv[1], &dmodels[i], 0, 0);
+	for (i = 0; dmodels[i].arch != NULL; i++) {
 		if (strcmp(dmodels[i].arch, "glm4") == 0 ||
 		    strcmp(dmodels[i].arch, "exaone4") == 0)
-			rc |= data_model(argv[1], &dmodels[i], 1);
+			rc |= data_model(argv[1], &dmodels[i], 1, 0);
+		if (strcmp(dmodels[i].arch, "qwen3moe") == 0)
+			rc |= data_model(argv[1], &dmodels[i], 0, 1);
+	}
 	return rc != 0;
 }
