@@ -93,7 +93,8 @@ while read -r name arch reshaped; do
 	edit "$name" rm-key "$k" rm "$f" "$a.$k"
 	edit "$name" key-type "context_length" \
 	    set "$f" "$a.context_length:str" 4096
-	edit "$name" token "token_embd.weight tokenizer.ggml.tokens" \
+	# (codeshell has no token_embd: its output matrix is both)
+	edit "$name" token "token_embd.weight output.weight tokenizer.ggml.tokens" \
 	    edit "$f" -e 'append tokenizer.ggml.tokens "zz"' \
 	    -e 'append tokenizer.ggml.scores -300.0' \
 	    -e 'append tokenizer.ggml.token_type 1'

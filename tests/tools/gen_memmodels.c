@@ -33,7 +33,9 @@
  *			command-r, internlm2, glm4, bert, gptneox, deepseek,
  *			llama4, rwkv6, rwkv7, falcon-h1, t5, gemma3n, exaone4,
  *			olmoe, granitemoe, minicpm, mistral3, nomic-bert,
- *			baichuan, qwen, smollm3, deci, gemma4): the tensors
+ *			baichuan, qwen, smollm3, deci, gemma4, arcee, exaone,
+ *			olmo, orion, seed_oss, starcoder, xverse, refact,
+ *			codeshell, nemotron, ernie4_5): the tensors
  *			llama.cpp requires, no more
  *	glm4-nextn.gguf, exaone4-nextn.gguf  the same with a block more, a
  *			NextN (multi-token prediction) layer
@@ -2076,6 +2078,295 @@ static const struct dten gemma4_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+static const struct dkey arcee_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten arcee_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey exaone_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten exaone_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey olmo_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten olmo_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey orion_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten orion_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey seed_oss_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten seed_oss_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey starcoder_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten starcoder_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "position_embd.weight", 2, { 64, 2048, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey xverse_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten xverse_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey refact_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten refact_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey codeshell_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten codeshell_tensors[] = {
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey nemotron_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten nemotron_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey ernie4_5_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten ernie4_5_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 static const struct dmodel dmodels[] = {
 	{ "qwen2moe", qwen2moe_keys, qwen2moe_tensors },
 	{ "qwen3moe", qwen3moe_keys, qwen3moe_tensors },
@@ -2113,6 +2404,17 @@ static const struct dmodel dmodels[] = {
 	{ "smollm3", smollm3_keys, smollm3_tensors },
 	{ "deci", deci_keys, deci_tensors },
 	{ "gemma4", gemma4_keys, gemma4_tensors },
+	{ "arcee", arcee_keys, arcee_tensors },
+	{ "exaone", exaone_keys, exaone_tensors },
+	{ "olmo", olmo_keys, olmo_tensors },
+	{ "orion", orion_keys, orion_tensors },
+	{ "seed_oss", seed_oss_keys, seed_oss_tensors },
+	{ "starcoder", starcoder_keys, starcoder_tensors },
+	{ "xverse", xverse_keys, xverse_tensors },
+	{ "refact", refact_keys, refact_tensors },
+	{ "codeshell", codeshell_keys, codeshell_tensors },
+	{ "nemotron", nemotron_keys, nemotron_tensors },
+	{ "ernie4_5", ernie4_5_keys, ernie4_5_tensors },
 	{ NULL, NULL, NULL }
 };
 
