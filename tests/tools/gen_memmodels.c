@@ -35,7 +35,8 @@
  *			olmoe, granitemoe, minicpm, mistral3, nomic-bert,
  *			baichuan, qwen, smollm3, deci, gemma4, arcee, exaone,
  *			olmo, orion, seed_oss, starcoder, xverse, refact,
- *			codeshell, nemotron, ernie4_5): the tensors
+ *			codeshell, nemotron, ernie4_5, bitnet, chatglm, dbrx,
+ *			grok, hunyuan-moe, jais, phimoe, plamo): the tensors
  *			llama.cpp requires, no more
  *	glm4-nextn.gguf, exaone4-nextn.gguf  the same with a block more, a
  *			NextN (multi-token prediction) layer
@@ -2367,6 +2368,239 @@ static const struct dten ernie4_5_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+static const struct dkey bitnet_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten bitnet_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_sub_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_sub_norm.weight", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey chatglm_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten chatglm_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 256, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey dbrx_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.clamp_kqv", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten dbrx_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 128, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 128, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 128, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey grok_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten grok_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 128, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 128, 4, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey hunyuan_moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten hunyuan_moe_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 128, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 128, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 128, 4, 1 } },
+	{ "blk.%d.ffn_gate_shexp.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up_shexp.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down_shexp.weight", 2, { 128, 64, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey jais_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten jais_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.attn_qkv.bias", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_down.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_gate.bias", 1, { 128, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_up.bias", 1, { 128, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey phimoe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten phimoe_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "output.bias", 1, { 264, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_output.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.bias", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 64, 128, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 128, 64, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 64, 128, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dkey plamo_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten plamo_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 static const struct dmodel dmodels[] = {
 	{ "qwen2moe", qwen2moe_keys, qwen2moe_tensors },
 	{ "qwen3moe", qwen3moe_keys, qwen3moe_tensors },
@@ -2415,6 +2649,14 @@ static const struct dmodel dmodels[] = {
 	{ "codeshell", codeshell_keys, codeshell_tensors },
 	{ "nemotron", nemotron_keys, nemotron_tensors },
 	{ "ernie4_5", ernie4_5_keys, ernie4_5_tensors },
+	{ "bitnet", bitnet_keys, bitnet_tensors },
+	{ "chatglm", chatglm_keys, chatglm_tensors },
+	{ "dbrx", dbrx_keys, dbrx_tensors },
+	{ "grok", grok_keys, grok_tensors },
+	{ "hunyuan-moe", hunyuan_moe_keys, hunyuan_moe_tensors },
+	{ "jais", jais_keys, jais_tensors },
+	{ "phimoe", phimoe_keys, phimoe_tensors },
+	{ "plamo", plamo_keys, plamo_tensors },
 	{ NULL, NULL, NULL }
 };
 
