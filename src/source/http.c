@@ -251,6 +251,7 @@ struct gguf_http {
 	char		*final;		/* where redirects last led, or NULL */
 	char		*token;		/* or NULL */
 	const char	*token_from;	/* "HF_TOKEN", "the token file" */
+	int		 userinfo;	/* the URL has user:password@ */
 	char		*origin;	/* the endpoint's: it gets the token */
 	char		 errbuf[CURL_ERROR_SIZE];
 	long		 timeout;
@@ -723,6 +724,19 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 	return rc;
 }
 
+/* A 401/403 of a host that is not sent the token. */
+static int
+access_other(struct req *r, const char *host)
+{
+	char	*ep = gguf_url_shown(gguf_hf_endpoint());
+	int	 rc;
+
+	rc = gguf_errf(r->err, -1, "access denied (HTTP %ld) by %s, which "
+	    "is not sent the token (only %s is)", r->status, host, ep);
+	free(ep);
+	return rc;
+}
+
 /* An HTTP status that is not the bytes asked for, as one line. */
 static int
 status_msg(struct gguf_http *h, const char *url, struct req *r)
@@ -739,6 +753,10 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 		    "not https:// (refused)");
 	case 401:
 	case 403:
+		if (h->userinfo && strcmp(url, h->url) == 0)
+			return gguf_errf(r->err, -1, "access denied (HTTP %ld):"
+			    " the user name and password of the URL are "
+			    "refused", r->status);
 		if (h->token == NULL)
 			return gguf_errf(r->err, -1, "access denied (HTTP %ld):"
 			    " the file needs a token: set HF_TOKEN, or write "
@@ -754,9 +772,7 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 				    "(HTTP %ld): the token of %s is refused",
 				    r->status, h->token_from);
 		}
-		return gguf_errf(r->err, -1, "access denied (HTTP %ld) by %s,"
-		    " which is not sent the token (only %s is)", r->status,
-		    host, gguf_hf_endpoint());
+		return access_other(r, host);
 	case 404:
 	case 410:
 		return gguf_errf(r->err, -1, "not found on the server "
@@ -890,12 +906,18 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 	struct buf_sink		 b;
 	struct req		 r;
 	char			 cond[600];
-	char			*url;
+	char			*url, *real;
+	int			 userinfo = 0;
 
 	if (unchanged != NULL)
 		*unchanged = 0;
 	if ((url = gguf_hf_resolve(name, err)) == NULL)
 		return NULL;
+	if ((real = gguf_url_unhide(url)) != NULL) {
+		free(url);	/* the password hidden from messages */
+		url = real;
+		userinfo = 1;
+	}
 	if (global_get(err) != 0) {
 		free(url);
 		return NULL;
@@ -904,6 +926,7 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 	pthread_mutex_init(&h->lock, NULL);
 	h->name = xstrdup(name);
 	h->url = url;
+	h->userinfo = userinfo;
 	h->timeout = timeout_setting();
 	h->token = gguf_hf_token(&h->token_from);
 	h->origin = origin_of(gguf_hf_endpoint());

@@ -298,6 +298,53 @@ HF_ENDPOINT=$ORIGIN "$GGUFED" hash hf://me/repo/sub/s-00002-of-00003.gguf@v2 |
 cmp -s "$scratch/url.out" "$scratch/local.out"
 ok $? "and hashes as the local set does"
 
+# ------------------------------------------------ user:password@
+# The password of a URL is sent to its server, never printed: every
+# line a command writes holds alice:***@ in its place.
+B=$(echo "$ORIGIN" | sed "s|//|//alice:$PASSWORD@|")/basic
+hidden=$(echo "$ORIGIN" | sed "s|//|//alice:***@|")/basic
+nopw() {	# nopw FILE: the password is nowhere in it
+	! grep -q "$PASSWORD" "$1"
+}
+"$GGUFED" info "$B/m.gguf" >"$scratch/pw.out" 2>&1
+ok $? "a URL with user:password@ opens (HTTP basic authentication)"
+nopw "$scratch/pw.out" && grep -qF "$hidden/m.gguf" "$scratch/pw.out"
+ok $? "info prints it as user:***@, never the password"
+"$GGUFED" info --json "$B/m.gguf" >"$scratch/pw.out" 2>&1
+nopw "$scratch/pw.out" && grep -qF "\"$hidden/m.gguf\"" "$scratch/pw.out"
+ok $? "and so does info --json"
+! grep -rq "$PASSWORD" "$scratch/cache"
+ok $? "the header cache does not keep it"
+"$GGUFED" info "$B/none.gguf" 2>"$scratch/pw.out"
+[ $? -eq 1 ] && nopw "$scratch/pw.out" &&
+    grep -qxF "ggufed: $hidden/none.gguf: not found on the server \
+(HTTP 404)" "$scratch/pw.out"
+ok $? "404 on such a URL: the message hides the password"
+bad=$(echo "$B" | sed "s|$PASSWORD|wrong-pw-0f3a|")
+"$GGUFED" info "$bad/m.gguf" 2>"$scratch/pw.out"
+[ $? -eq 1 ] && ! grep -q "wrong-pw-0f3a" "$scratch/pw.out" &&
+    grep -q "the user name and password of the URL are refused" \
+    "$scratch/pw.out"
+ok $? "a refused password: said, without the password"
+"$GGUFED" info "$B/s-00002-of-00003.gguf" >"$scratch/pw.out" 2>&1
+[ $? -eq 0 ] && nopw "$scratch/pw.out" && grep -q "in 3 shards" \
+    "$scratch/pw.out"
+ok $? "a split set behind it: every shard gets the password"
+nb=$(echo "$ORIGIN" | sed "s|//|//alice:$PASSWORD@|")/norange/huge.gguf
+"$GGUFED" get "$nb" general.name 2>"$scratch/pw.out"
+[ $? -eq 1 ] && nopw "$scratch/pw.out" &&
+    grep -q "does not support range requests" "$scratch/pw.out"
+ok $? "a refused range: the message hides the password"
+cat >"$scratch/keys" <<EOF
+size 100x30
+wait
+dump $scratch/pw.screen
+keys Q
+EOF
+GGUFED_SCRIPT=$scratch/keys "$GGUFED" "$B/m.gguf" >/dev/null 2>&1
+nopw "$scratch/pw.screen" && grep -qF "alice:***@" "$scratch/pw.screen"
+ok $? "the browser's screen hides it too"
+
 # ------------------------------------------------ saves
 "$GGUFED" set "$U" general.name '"Fixed"' -o "$scratch/a.gguf" 2>/dev/null
 ok $? "an edit of a URL saves to a local file"
