@@ -620,6 +620,12 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 	case CURLE_COULDNT_CONNECT:
 		return gguf_errf(r->err, -1, "cannot connect to %s", host);
 	case CURLE_OPERATION_TIMEDOUT:
+		/* libcurl tells a connect that timed out by its words only */
+		if (r->status == 0 && (strncmp(h->errbuf, "Failed to connect",
+		    17) == 0 || strncmp(h->errbuf, "Connection timed out",
+		    20) == 0))
+			return gguf_errf(r->err, -1, "cannot connect to %s: no "
+			    "answer in %ld seconds", host, h->timeout);
 		if (r->status == 0)
 			return gguf_errf(r->err, -1, "%s did not answer in "
 			    "%ld seconds", host, h->timeout);

@@ -477,6 +477,59 @@ ok $? "a stalled transfer: an error after the timeout, not a hang"
 [ $(($(date +%s) - t0)) -lt 15 ]
 ok $? "in time"
 
+# a server that never takes the connection (its backlog is full: the
+# kernel drops the SYNs), and one that takes it and never answers
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(0)
+port = s.getsockname()[1]
+cs = []
+for i in range(3):
+	c = socket.socket()
+	c.setblocking(False)
+	c.connect_ex(("127.0.0.1", port))
+	cs.append(c)
+time.sleep(0.3)
+m = socket.socket()
+m.bind(("127.0.0.1", 0))
+m.listen(8)
+print(port, m.getsockname()[1], flush=True)
+time.sleep(60)
+' >"$scratch/ports" &
+	pypid=$!
+	n=0
+	while [ ! -s "$scratch/ports" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	read -r p1 p2 <"$scratch/ports"
+	t0=$(date +%s)
+	GGUFED_HTTP_TIMEOUT=2 "$GGUFED" info "http://127.0.0.1:$p1/m.gguf" \
+	    2>"$scratch/err"
+	st=$?
+	[ $st -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+	    grep -q "cannot connect to 127.0.0.1:$p1: no answer in 2 seconds" \
+	    "$scratch/err"
+	ok $? "a connection never taken: the connect timeout's one line\
+ ($(cat "$scratch/err"))"
+	[ $(($(date +%s) - t0)) -lt 15 ]
+	ok $? "in time, not a hang"
+	GGUFED_HTTP_TIMEOUT=2 "$GGUFED" info "http://127.0.0.1:$p2/m.gguf" \
+	    2>"$scratch/err"
+	[ $? -eq 1 ] &&
+	    grep -q "127.0.0.1:$p2 did not answer in 2 seconds" "$scratch/err"
+	ok $? "a connection taken, no answer: the timeout's one line"
+	kill "$pypid" 2>/dev/null
+	wait "$pypid" 2>/dev/null
+else
+	skip "python3 is not installed: no listener that never answers"
+	skip "python3 is not installed: no listener that never answers"
+	skip "python3 is not installed: no listener that never answers"
+fi
+
 "$GGUFED" info "$ORIGIN/slow/slow.gguf" >/dev/null 2>"$scratch/err" &
 pid=$!
 sleep 1
