@@ -781,8 +781,8 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 		return access_other(r, host);
 	case 404:
 	case 410:
-		return gguf_errf(r->err, -1, "not found on the server "
-		    "(HTTP %ld)", r->status);
+		return gguf_errf(r->err, -1, "%s (HTTP %ld)",
+		    GGUF_HTTP_NOT_FOUND, r->status);
 	case 416:
 		return gguf_errf(r->err, -1, "the server has no bytes at "
 		    "offset %s (HTTP 416)",

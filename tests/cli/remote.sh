@@ -284,6 +284,21 @@ ok $? "cat of a tensor of the last shard, from the first shard's URL"
 cmp -s "$scratch/url.out" "$scratch/local.out"
 ok $? "hash of a set over HTTP: the same"
 
+# a shard the server does not have: missing, as for a local set
+mkdir -p "$www/files/gone"
+cp "$www/files/s-00001-of-00003.gguf" "$www/files/s-00003-of-00003.gguf" \
+    "$www/files/gone/"
+"$GGUFED" info "$ORIGIN/files/gone/s-00001-of-00003.gguf" 2>"$scratch/err" \
+    >/dev/null
+[ $? -eq 1 ] && grep -qx "ggufed: $ORIGIN/files/gone/s-00001-of-00003.gguf: \
+shard 2 of 3, s-00002-of-00003.gguf: missing" "$scratch/err"
+ok $? "a shard not on the server: missing, naming it ($(cat "$scratch/err"))"
+"$GGUFED" validate "$ORIGIN/files/gone/s-00003-of-00003.gguf" \
+    >"$scratch/out" 2>&1
+grep -q "s-00002-of-00003.gguf: missing: shard 2 of 3 of the set \
+(not on the server)" "$scratch/out" && ! grep -q "HTTP 404" "$scratch/out"
+ok $? "validate of such a set: the missing shard, not the server's 404"
+
 mkdir -p "$www/files/sub"
 cp "$www/files/s-0000"* "$www/files/sub/"
 HF_ENDPOINT=$ORIGIN "$GGUFED" info hf://me/repo/sub/s-00003-of-00003.gguf@v2 \
