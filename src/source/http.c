@@ -242,6 +242,7 @@ group(uint64_t v, char *buf, size_t len)
 #define MAX_TRIES	4	/* 5xx and cut connections: tries in all */
 #define FIRST_WAIT_MS	250	/* then doubled at each try */
 #define DEFAULT_TIMEOUT	30	/* seconds: to connect; with no byte */
+#define MAX_HEADERS	(256 * 1024)	/* bytes of headers in an answer */
 
 struct gguf_http {
 	pthread_mutex_t	 lock;
@@ -292,6 +293,11 @@ struct req {
 	uint64_t	 r_first, r_last, r_total;
 	int		 has_len;
 	uint64_t	 clen;
+	char		 range_text[64];	/* a Content-Range not understood */
+	int		 encoded;	/* a Content-Encoding not identity */
+	char		 encoding[32];
+	size_t		 hdr_bytes;	/* of the answers to this request */
+	char		 scheme[16];	/* a redirect's, refused */
 	struct gguf_err	*err;
 };
 
@@ -403,6 +409,21 @@ copy_trim(char *dst, size_t len, const char *p, size_t n)
 	dst[n] = '\0';
 }
 
+/*
+ * A server's words as a message may hold them: printable ASCII only,
+ * anything else as '?', cut to the buffer.
+ */
+static void
+copy_shown(char *dst, size_t len, const char *p, size_t n)
+{
+	size_t	i;
+
+	copy_trim(dst, len, p, n);
+	for (i = 0; dst[i] != '\0'; i++)
+		if (dst[i] < ' ' || dst[i] > '~')
+			dst[i] = '?';
+}
+
 /* Whether an answer's description of the file is the first one's. */
 static int
 check_same(struct req *r, uint64_t size)
@@ -451,7 +472,21 @@ headers_done(struct req *r)
 	char			 a[32];
 
 	r->deliver = 0;
+	if ((r->status == 206 || r->status == 200) && r->encoded) {
+		/* identity was asked: these bytes are not the file's */
+		r->failed = 1;
+		gguf_errf(r->err, -1, "the server sent the file encoded "
+		    "(Content-Encoding: %s), not as it is", r->encoding);
+		return;
+	}
 	if (r->status == 206) {
+		if (r->has_range == 3) {
+			r->failed = 1;
+			gguf_errf(r->err, -1, "the server answered with "
+			    "Content-Range \"%s\", not a range of the file",
+			    r->range_text);
+			return;
+		}
 		if (!r->has_range) {
 			r->failed = 1;
 			gguf_errf(r->err, -1, "the server answered a range "
@@ -462,11 +497,17 @@ headers_done(struct req *r)
 			return;
 		if (r->len > h->size - r->off)
 			r->len = h->size - r->off;	/* the first range */
-		if (r->r_first != r->off + r->got) {
+		if (r->r_first != r->off + r->got ||
+		    r->r_last != r->off + r->len - 1) {
+			char	b[32], c[32], d[32];
+
 			r->failed = 1;
-			gguf_errf(r->err, -1, "the server sent bytes from "
-			    "offset %s, not those asked for",
-			    group(r->r_first, a, sizeof a));
+			gguf_errf(r->err, -1, "the server sent bytes %s to %s, "
+			    "not those asked for (%s to %s)",
+			    group(r->r_first, a, sizeof a),
+			    group(r->r_last, b, sizeof b),
+			    group(r->off + r->got, c, sizeof c),
+			    group(r->off + r->len - 1, d, sizeof d));
 			return;
 		}
 		r->skip = 0;
@@ -504,10 +545,16 @@ on_header(char *p, size_t size, size_t nitems, void *arg)
 	char		 v[256];
 	unsigned long long a, b, t;
 
+	if ((r->hdr_bytes += n) > MAX_HEADERS) {
+		r->failed = 1;
+		gguf_errf(r->err, -1, "the server's answer has more than %d "
+		    "KiB of headers", MAX_HEADERS / 1024);
+		return 0;
+	}
 	if (n >= 5 && strncmp(p, "HTTP/", 5) == 0) {
 		r->status = 0;
 		r->etag[0] = r->lastmod[0] = '\0';
-		r->has_range = r->has_len = 0;
+		r->has_range = r->has_len = r->encoded = 0;
 		copy_trim(v, sizeof v, p, n);
 		if (sscanf(v, "HTTP/%*s %ld", &r->status) != 1)
 			r->status = 0;
@@ -532,7 +579,15 @@ on_header(char *p, size_t size, size_t nitems, void *arg)
 		} else if (sscanf(v, "bytes */%llu", &t) == 1) {
 			r->r_total = t;
 			r->has_range = 2;	/* 416: the size alone */
+		} else {
+			copy_shown(r->range_text, sizeof r->range_text,
+			    p + 14, n - 14);
+			r->has_range = 3;	/* not a range of a file */
 		}
+	} else if (n > 17 && strncasecmp(p, "content-encoding:", 17) == 0) {
+		copy_shown(r->encoding, sizeof r->encoding, p + 17, n - 17);
+		r->encoded = r->encoding[0] != '\0' &&
+		    strcasecmp(r->encoding, "identity") != 0;
 	} else if (n > 15 && strncasecmp(p, "content-length:", 15) == 0) {
 		copy_trim(v, sizeof v, p + 15, n - 15);
 		if (sscanf(v, "%llu", &a) == 1) {
@@ -581,6 +636,10 @@ request_headers(struct gguf_http *h, const char *url, struct req *r)
 	char			*o;
 	int			 same;
 
+	/* the file's bytes as they are, never compressed on the way */
+	if ((l2 = curl_slist_append(l, "Accept-Encoding: identity")) == NULL)
+		goto oom;
+	l = l2;
 	if (r->cond != NULL) {
 		if ((l2 = curl_slist_append(l, r->cond)) == NULL)
 			goto oom;
@@ -611,7 +670,7 @@ oom:
 static int
 curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 {
-	char	host[256], a[32];
+	char	host[256], a[32], b[32];
 
 	host_of(url, host, sizeof host);
 	switch (rc) {
@@ -632,7 +691,7 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 		return gguf_errf(r->err, -1, "%s stopped sending: no data "
 		    "for %ld seconds (%s bytes of %s received)", host,
 		    h->timeout, group(r->got, a, sizeof a),
-		    group(r->len, host, sizeof host));
+		    group(r->len, b, sizeof b));
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CACERT_BADFILE:
 		return gguf_errf(r->err, -1, "the TLS certificate of %s "
@@ -644,7 +703,12 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 		return gguf_errf(r->err, -1, "the connection to %s was cut "
 		    "(%s bytes of %s received)", host,
 		    group(r->got, a, sizeof a),
-		    group(r->len, host, sizeof host));
+		    group(r->len, b, sizeof b));
+	case CURLE_WEIRD_SERVER_REPLY:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		return gguf_errf(r->err, -1, "%s sent an answer that is not "
+		    "HTTP (%s)", host, h->errbuf[0] != '\0' ? h->errbuf :
+		    curl_easy_strerror(rc));
 	default:
 		return gguf_errf(r->err, -1, "%s: %s", host,
 		    h->errbuf[0] != '\0' ? h->errbuf : curl_easy_strerror(rc));
@@ -690,6 +754,7 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 		r->status = 0;
 		r->deliver = r->done = r->failed = 0;
 		r->skip = 0;
+		r->hdr_bytes = 0;
 		h->errbuf[0] = '\0';
 		snprintf(range, sizeof range, "%llu-%llu",
 		    (unsigned long long)(r->off + r->got),
@@ -719,6 +784,8 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 		    (strncasecmp(loc, "http://", 7) != 0 ||
 		    strncasecmp(cur, "https://", 8) == 0)) {
 			r->status = -2;	/* not http, or https to http */
+			copy_shown(r->scheme, sizeof r->scheme, loc,
+			    strcspn(loc, ":"));
 			break;
 		}
 		next = xstrdup(loc);
@@ -755,8 +822,12 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 		return gguf_errf(r->err, -1, "more than %d redirects",
 		    MAX_HOPS);
 	case -2:
-		return gguf_errf(r->err, -1, "redirected to a URL that is "
-		    "not https:// (refused)");
+		if (strcasecmp(r->scheme, "http") == 0)
+			return gguf_errf(r->err, -1, "redirected from "
+			    "https:// to http:// (refused)");
+		return gguf_errf(r->err, -1, "redirected to a %s: URL "
+		    "(refused: only http:// and https:// are followed)",
+		    r->scheme);
 	case 401:
 	case 403:
 		if (h->userinfo && strcmp(url, h->url) == 0)
