@@ -25,6 +25,7 @@
 #include "err.h"
 #include "hf.h"
 #include "http.h"
+#include "httpans.h"
 #include "source.h"
 #include "xmalloc.h"
 
@@ -242,7 +243,6 @@ group(uint64_t v, char *buf, size_t len)
 #define MAX_TRIES	4	/* 5xx and cut connections: tries in all */
 #define FIRST_WAIT_MS	250	/* then doubled at each try */
 #define DEFAULT_TIMEOUT	30	/* seconds: to connect; with no byte */
-#define MAX_HEADERS	(256 * 1024)	/* bytes of headers in an answer */
 
 struct gguf_http {
 	pthread_mutex_t	 lock;
@@ -283,20 +283,10 @@ struct req {
 	int		 sink_rc;
 	const char	*cond;		/* a conditional header, or NULL */
 
-	long		 status;
 	int		 deliver;	/* the body is the file's bytes */
 	int		 done;		/* all asked for was handed over */
 	int		 failed;	/* err set while reading headers */
-	char		 etag[256];
-	char		 lastmod[128];
-	int		 has_range;
-	uint64_t	 r_first, r_last, r_total;
-	int		 has_len;
-	uint64_t	 clen;
-	char		 range_text[64];	/* a Content-Range not understood */
-	int		 encoded;	/* a Content-Encoding not identity */
-	char		 encoding[32];
-	size_t		 hdr_bytes;	/* of the answers to this request */
+	struct gguf_http_answer a;	/* the last answer's head */
 	char		 scheme[16];	/* a redirect's, refused */
 	struct gguf_err	*err;
 };
@@ -393,37 +383,6 @@ host_of(const char *url, char *buf, size_t len)
 	return buf;
 }
 
-static void
-copy_trim(char *dst, size_t len, const char *p, size_t n)
-{
-	while (n > 0 && (p[0] == ' ' || p[0] == '\t')) {
-		p++;
-		n--;
-	}
-	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == '\n' ||
-	    p[n - 1] == ' ' || p[n - 1] == '\t'))
-		n--;
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, p, n);
-	dst[n] = '\0';
-}
-
-/*
- * A server's words as a message may hold them: printable ASCII only,
- * anything else as '?', cut to the buffer.
- */
-static void
-copy_shown(char *dst, size_t len, const char *p, size_t n)
-{
-	size_t	i;
-
-	copy_trim(dst, len, p, n);
-	for (i = 0; dst[i] != '\0'; i++)
-		if (dst[i] < ' ' || dst[i] > '~')
-			dst[i] = '?';
-}
-
 /* Whether an answer's description of the file is the first one's. */
 static int
 check_same(struct req *r, uint64_t size)
@@ -434,8 +393,8 @@ check_same(struct req *r, uint64_t size)
 	if (!h->known) {
 		h->known = 1;
 		h->size = size;
-		snprintf(h->etag, sizeof h->etag, "%s", r->etag);
-		snprintf(h->lastmod, sizeof h->lastmod, "%s", r->lastmod);
+		snprintf(h->etag, sizeof h->etag, "%s", r->a.etag);
+		snprintf(h->lastmod, sizeof h->lastmod, "%s", r->a.lastmod);
 		if (h->etag[0] != '\0')
 			snprintf(h->identity, sizeof h->identity, "etag:%s",
 			    h->etag);
@@ -452,9 +411,9 @@ check_same(struct req *r, uint64_t size)
 		    group(size, a, sizeof a),
 		    group(h->size, b, sizeof b));
 	}
-	if ((h->etag[0] != '\0' && strcmp(h->etag, r->etag) != 0) ||
+	if ((h->etag[0] != '\0' && strcmp(h->etag, r->a.etag) != 0) ||
 	    (h->etag[0] == '\0' && h->lastmod[0] != '\0' &&
-	    strcmp(h->lastmod, r->lastmod) != 0)) {
+	    strcmp(h->lastmod, r->a.lastmod) != 0)) {
 		r->failed = 1;
 		h->changed = 1;
 		return gguf_errf(r->err, -1, "changed on the server since it "
@@ -472,54 +431,54 @@ headers_done(struct req *r)
 	char			 a[32];
 
 	r->deliver = 0;
-	if ((r->status == 206 || r->status == 200) && r->encoded) {
+	if ((r->a.status == 206 || r->a.status == 200) && r->a.encoded) {
 		/* identity was asked: these bytes are not the file's */
 		r->failed = 1;
 		gguf_errf(r->err, -1, "the server sent the file encoded "
-		    "(Content-Encoding: %s), not as it is", r->encoding);
+		    "(Content-Encoding: %s), not as it is", r->a.encoding);
 		return;
 	}
-	if (r->status == 206) {
-		if (r->has_range == 3) {
+	if (r->a.status == 206) {
+		if (r->a.has_range == 3) {
 			r->failed = 1;
 			gguf_errf(r->err, -1, "the server answered with "
 			    "Content-Range \"%s\", not a range of the file",
-			    r->range_text);
+			    r->a.range_text);
 			return;
 		}
-		if (!r->has_range) {
+		if (!r->a.has_range) {
 			r->failed = 1;
 			gguf_errf(r->err, -1, "the server answered a range "
 			    "request without saying which range");
 			return;
 		}
-		if (check_same(r, r->r_total) != 0)
+		if (check_same(r, r->a.r_total) != 0)
 			return;
 		if (r->len > h->size - r->off)
 			r->len = h->size - r->off;	/* the first range */
-		if (r->r_first != r->off + r->got ||
-		    r->r_last != r->off + r->len - 1) {
+		if (r->a.r_first != r->off + r->got ||
+		    r->a.r_last != r->off + r->len - 1) {
 			char	b[32], c[32], d[32];
 
 			r->failed = 1;
 			gguf_errf(r->err, -1, "the server sent bytes %s to %s, "
 			    "not those asked for (%s to %s)",
-			    group(r->r_first, a, sizeof a),
-			    group(r->r_last, b, sizeof b),
+			    group(r->a.r_first, a, sizeof a),
+			    group(r->a.r_last, b, sizeof b),
 			    group(r->off + r->got, c, sizeof c),
 			    group(r->off + r->len - 1, d, sizeof d));
 			return;
 		}
 		r->skip = 0;
 		r->deliver = 1;
-	} else if (r->status == 200) {
-		if (!r->has_len) {
+	} else if (r->a.status == 200) {
+		if (!r->a.has_len) {
 			r->failed = 1;
 			gguf_errf(r->err, -1, "the server ignores range "
 			    "requests and does not say the file's size");
 			return;
 		}
-		if (check_same(r, r->clen) != 0)
+		if (check_same(r, r->a.clen) != 0)
 			return;
 		h->norange = 1;
 		if (r->len > h->size - r->off)
@@ -542,60 +501,19 @@ on_header(char *p, size_t size, size_t nitems, void *arg)
 {
 	struct req	*r = arg;
 	size_t		 n = size * nitems;
-	char		 v[256];
-	unsigned long long a, b, t;
 
-	if ((r->hdr_bytes += n) > MAX_HEADERS) {
+	switch (gguf_http_answer_line(&r->a, p, n)) {
+	case -1:
 		r->failed = 1;
 		gguf_errf(r->err, -1, "the server's answer has more than %d "
-		    "KiB of headers", MAX_HEADERS / 1024);
+		    "KiB of headers", GGUF_HTTP_MAX_HEADERS / 1024);
 		return 0;
-	}
-	if (n >= 5 && strncmp(p, "HTTP/", 5) == 0) {
-		r->status = 0;
-		r->etag[0] = r->lastmod[0] = '\0';
-		r->has_range = r->has_len = r->encoded = 0;
-		copy_trim(v, sizeof v, p, n);
-		if (sscanf(v, "HTTP/%*s %ld", &r->status) != 1)
-			r->status = 0;
-		return n;
-	}
-	if (n <= 2 && (p[0] == '\r' || p[0] == '\n')) {
+	case 1:
 		headers_done(r);
 		return r->failed ? 0 : n;
+	default:
+		return n;
 	}
-	if (n > 5 && strncasecmp(p, "etag:", 5) == 0)
-		copy_trim(r->etag, sizeof r->etag, p + 5, n - 5);
-	else if (n > 14 && strncasecmp(p, "last-modified:", 14) == 0)
-		copy_trim(r->lastmod, sizeof r->lastmod, p + 14, n - 14);
-	else if (n > 14 && strncasecmp(p, "content-range:", 14) == 0) {
-		copy_trim(v, sizeof v, p + 14, n - 14);
-		if (sscanf(v, "bytes %llu-%llu/%llu", &a, &b, &t) == 3 &&
-		    a <= b && b < t) {
-			r->has_range = 1;
-			r->r_first = a;
-			r->r_last = b;
-			r->r_total = t;
-		} else if (sscanf(v, "bytes */%llu", &t) == 1) {
-			r->r_total = t;
-			r->has_range = 2;	/* 416: the size alone */
-		} else {
-			copy_shown(r->range_text, sizeof r->range_text,
-			    p + 14, n - 14);
-			r->has_range = 3;	/* not a range of a file */
-		}
-	} else if (n > 17 && strncasecmp(p, "content-encoding:", 17) == 0) {
-		copy_shown(r->encoding, sizeof r->encoding, p + 17, n - 17);
-		r->encoded = r->encoding[0] != '\0' &&
-		    strcasecmp(r->encoding, "identity") != 0;
-	} else if (n > 15 && strncasecmp(p, "content-length:", 15) == 0) {
-		copy_trim(v, sizeof v, p + 15, n - 15);
-		if (sscanf(v, "%llu", &a) == 1) {
-			r->has_len = 1;
-			r->clen = a;
-		}
-	}
-	return n;
 }
 
 static size_t
@@ -622,7 +540,7 @@ on_body(char *p, size_t size, size_t nmemb, void *arg)
 	r->got += n;
 	if (r->got == r->len) {
 		r->done = 1;
-		if (r->status == 200)
+		if (r->a.status == 200)
 			return 0;	/* the rest is not wanted */
 	}
 	return size * nmemb;
@@ -680,12 +598,12 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 		return gguf_errf(r->err, -1, "cannot connect to %s", host);
 	case CURLE_OPERATION_TIMEDOUT:
 		/* libcurl tells a connect that timed out by its words only */
-		if (r->status == 0 && (strncmp(h->errbuf, "Failed to connect",
+		if (r->a.status == 0 && (strncmp(h->errbuf, "Failed to connect",
 		    17) == 0 || strncmp(h->errbuf, "Connection timed out",
 		    20) == 0))
 			return gguf_errf(r->err, -1, "cannot connect to %s: no "
 			    "answer in %ld seconds", host, h->timeout);
-		if (r->status == 0)
+		if (r->a.status == 0)
 			return gguf_errf(r->err, -1, "%s did not answer in "
 			    "%ld seconds", host, h->timeout);
 		return gguf_errf(r->err, -1, "%s stopped sending: no data "
@@ -736,7 +654,7 @@ wait_ms(long ms)
 
 /*
  * One request of [r->off + r->got, r->off + r->len) to url, following
- * redirects: the curl result, with r->status the last answer's status
+ * redirects: the curl result, with r->a.status the last answer's status
  * and *where the URL that gave it (allocated).
  */
 static CURLcode
@@ -751,10 +669,9 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 
 	cur = xstrdup(url);
 	for (;;) {
-		r->status = 0;
+		gguf_http_answer_start(&r->a);
 		r->deliver = r->done = r->failed = 0;
 		r->skip = 0;
-		r->hdr_bytes = 0;
 		h->errbuf[0] = '\0';
 		snprintf(range, sizeof range, "%llu-%llu",
 		    (unsigned long long)(r->off + r->got),
@@ -769,23 +686,20 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 		rc = curl_easy_perform(h->curl);
 		curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, NULL);
 		curl_slist_free_all(hdrs);
-		if (rc != CURLE_OK || r->status < 300 || r->status >= 400 ||
-		    r->status == 304)
+		if (rc != CURLE_OK || r->a.status < 300 || r->a.status >= 400 ||
+		    r->a.status == 304)
 			break;
 		loc = NULL;
 		if (curl_easy_getinfo(h->curl, CURLINFO_REDIRECT_URL, &loc) !=
 		    CURLE_OK || loc == NULL)
 			break;		/* a 3xx without a place: an error */
 		if (++hops > MAX_HOPS) {
-			r->status = -1;
+			r->a.status = -1;
 			break;
 		}
-		if (strncasecmp(loc, "https://", 8) != 0 &&
-		    (strncasecmp(loc, "http://", 7) != 0 ||
-		    strncasecmp(cur, "https://", 8) == 0)) {
-			r->status = -2;	/* not http, or https to http */
-			copy_shown(r->scheme, sizeof r->scheme, loc,
-			    strcspn(loc, ":"));
+		if (gguf_http_redirect_ok(cur, loc, r->scheme,
+		    sizeof r->scheme) != 0) {
+			r->a.status = -2;	/* not http, or https to http */
 			break;
 		}
 		next = xstrdup(loc);
@@ -805,7 +719,7 @@ access_other(struct req *r, const char *host)
 	int	 rc;
 
 	rc = gguf_errf(r->err, -1, "access denied (HTTP %ld) by %s, which "
-	    "is not sent the token (only %s is)", r->status, host, ep);
+	    "is not sent the token (only %s is)", r->a.status, host, ep);
 	free(ep);
 	return rc;
 }
@@ -817,7 +731,7 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 	char	host[256], a[32];
 
 	host_of(url, host, sizeof host);
-	switch (r->status) {
+	switch (r->a.status) {
 	case -1:
 		return gguf_errf(r->err, -1, "more than %d redirects",
 		    MAX_HOPS);
@@ -833,12 +747,12 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 		if (h->userinfo && strcmp(url, h->url) == 0)
 			return gguf_errf(r->err, -1, "access denied (HTTP %ld):"
 			    " the user name and password of the URL are "
-			    "refused", r->status);
+			    "refused", r->a.status);
 		if (h->token == NULL)
 			return gguf_errf(r->err, -1, "access denied (HTTP %ld):"
 			    " the file needs a token: set HF_TOKEN, or write "
 			    "it to $HF_HOME/token (~/.cache/huggingface/token)",
-			    r->status);
+			    r->a.status);
 		if (h->origin != NULL) {
 			char	*o = origin_of(url);
 			int	 same = o != NULL && strcmp(o, h->origin) == 0;
@@ -847,29 +761,29 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 			if (same)
 				return gguf_errf(r->err, -1, "access denied "
 				    "(HTTP %ld): the token of %s is refused",
-				    r->status, h->token_from);
+				    r->a.status, h->token_from);
 		}
 		return access_other(r, host);
 	case 404:
 	case 410:
 		return gguf_errf(r->err, -1, "%s (HTTP %ld)",
-		    GGUF_HTTP_NOT_FOUND, r->status);
+		    GGUF_HTTP_NOT_FOUND, r->a.status);
 	case 416:
 		return gguf_errf(r->err, -1, "the server has no bytes at "
 		    "offset %s (HTTP 416)",
 		    group(r->off + r->got, a, sizeof a));
 	default:
-		if (r->status >= 300 && r->status < 400)
+		if (r->a.status >= 300 && r->a.status < 400)
 			return gguf_errf(r->err, -1, "redirected (HTTP %ld) "
-			    "without a place to go", r->status);
+			    "without a place to go", r->a.status);
 		return gguf_errf(r->err, -1, "the server %s answered HTTP "
-		    "%ld", host, r->status);
+		    "%ld", host, r->a.status);
 	}
 }
 
 /*
  * Fetches r's range with retries: 0 when all of it reached the sink (or
- * a conditional request was answered 304: r->status says so), the
+ * a conditional request was answered 304: r->a.status says so), the
  * sink's value if it stopped, -1 with r->err set.
  */
 static int
@@ -894,15 +808,15 @@ fetch(struct gguf_http *h, struct req *r)
 			return -1;
 		}
 		if ((rc == CURLE_OK || rc == CURLE_WRITE_ERROR) &&
-		    (r->done || r->got == r->len || r->status == 304)) {
-			if (hops > 0 && r->status != 304) {
+		    (r->done || r->got == r->len || r->a.status == 304)) {
+			if (hops > 0 && r->a.status != 304) {
 				free(h->final);
 				h->final = where;
 			} else
 				free(where);
 			return 0;
 		}
-		if (rc == CURLE_OK && (r->status == 206 || r->status == 200)) {
+		if (rc == CURLE_OK && (r->a.status == 206 || r->a.status == 200)) {
 			/* the body ended early, the connection whole */
 			char	a[32], b[32], c[32];
 
@@ -915,8 +829,8 @@ fetch(struct gguf_http *h, struct req *r)
 			return ret;
 		}
 		if (rc == CURLE_OK && h->final != NULL && !refreshed &&
-		    (r->status == 401 || r->status == 403 ||
-		    r->status == 404 || r->status == 410)) {
+		    (r->a.status == 401 || r->a.status == 403 ||
+		    r->a.status == 404 || r->a.status == 410)) {
 			/* a redirect's place expired: ask the origin again */
 			free(h->final);
 			h->final = NULL;
@@ -924,16 +838,16 @@ fetch(struct gguf_http *h, struct req *r)
 			free(where);
 			continue;
 		}
-		if (r->status == 206 && r->got > before)
+		if (r->a.status == 206 && r->got > before)
 			try = 0;	/* progress: the tries start again */
 		if (++try >= MAX_TRIES ||
-		    (rc == CURLE_OK && r->status < 500 && r->status != 429) ||
+		    (rc == CURLE_OK && r->a.status < 500 && r->a.status != 429) ||
 		    (rc != CURLE_OK && !retriable(rc))) {
 			if (rc != CURLE_OK)
 				ret = curl_msg(h, where, rc, r);
-			else if (r->status >= 500)
+			else if (r->a.status >= 500)
 				ret = gguf_errf(r->err, -1, "the server failed "
-				    "(HTTP %ld), %d times", r->status, try);
+				    "(HTTP %ld), %d times", r->a.status, try);
 			else
 				ret = status_msg(h, where, r);
 			free(where);
@@ -1056,7 +970,7 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 		return NULL;
 	}
 	if (fetch(h, &r) != 0) {
-		if (r.status == 416 && r.has_range == 2 && r.r_total == 0) {
+		if (r.a.status == 416 && r.a.has_range == 2 && r.a.r_total == 0) {
 			h->known = 1;	/* an empty file */
 			h->size = 0;
 			return h;
@@ -1064,7 +978,7 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 		gguf_http_close(h);
 		return NULL;
 	}
-	if (r.status == 304) {
+	if (r.a.status == 304) {
 		h->known = 1;
 		h->size = size;
 		snprintf(h->identity, sizeof h->identity, "%s", identity);
