@@ -816,7 +816,8 @@ fetch(struct gguf_http *h, struct req *r)
 				free(where);
 			return 0;
 		}
-		if (rc == CURLE_OK && (r->a.status == 206 || r->a.status == 200)) {
+		if (rc == CURLE_OK && (r->a.status == 206 ||
+		    r->a.status == 200)) {
 			/* the body ended early, the connection whole */
 			char	a[32], b[32], c[32];
 
@@ -841,7 +842,8 @@ fetch(struct gguf_http *h, struct req *r)
 		if (r->a.status == 206 && r->got > before)
 			try = 0;	/* progress: the tries start again */
 		if (++try >= MAX_TRIES ||
-		    (rc == CURLE_OK && r->a.status < 500 && r->a.status != 429) ||
+		    (rc == CURLE_OK && r->a.status < 500 &&
+		    r->a.status != 429) ||
 		    (rc != CURLE_OK && !retriable(rc))) {
 			if (rc != CURLE_OK)
 				ret = curl_msg(h, where, rc, r);
@@ -970,7 +972,8 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 		return NULL;
 	}
 	if (fetch(h, &r) != 0) {
-		if (r.a.status == 416 && r.a.has_range == 2 && r.a.r_total == 0) {
+		if (r.a.status == 416 && r.a.has_range == 2 &&
+		    r.a.r_total == 0) {
 			h->known = 1;	/* an empty file */
 			h->size = 0;
 			return h;

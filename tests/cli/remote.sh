@@ -258,28 +258,44 @@ if command -v python3 >/dev/null 2>&1; then
 	    >"$scratch/url.out" 2>&1
 	cmp -s "$scratch/local.out" "$scratch/url.out"
 	ok $? "the test's own server, behaving: the tensor as of the file"
-	while IFS='|' read -r what path msg; do
-		GGUFED_HTTP_TIMEOUT=5 "$GGUFED" --no-cache cat "$H/$path" \
+	# hostile WHAT PATH MESSAGE: cat on $H/PATH fails with that line
+	hostile() {
+		GGUFED_HTTP_TIMEOUT=5 "$GGUFED" --no-cache cat "$H/$2" \
 		    output_norm.weight >/dev/null 2>"$scratch/err"
 		st=$?
 		[ $st -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
-		    grep -qF "$msg" "$scratch/err"
-		ok $? "$what: one line ($(cat "$scratch/err"))"
-	done <<EOF
-a Content-Range not the range asked|offset/m.gguf|the server sent bytes 16 to 2,097,167, not those asked for (0 to 2,097,151)
-a Content-Range ending short of the range asked|shortrange/m.gguf|the server sent bytes 0 to 99, not those asked for (0 to 2,097,151)
-a body shorter than its Content-Length|cut/m.gguf|the connection to 127.0.0.1:
-a body longer than its Content-Length|extra/m.gguf|sent an answer that is not HTTP
-a redirect loop|loop/m.gguf|more than 10 redirects
-a redirect to file://|file/m.gguf|redirected to a file: URL (refused: only http:// and https:// are followed)
-a redirect to ftp://|ftp/m.gguf|redirected to a ftp: URL (refused
-a redirect to gopher://|gopher/m.gguf|redirected to a gopher: URL (refused
-a 302 without Location|noloc/m.gguf|redirected (HTTP 302) without a place to go
-a 206 for a range past the end it gives|past/m.gguf|the server answered with Content-Range "bytes 0-2097151/1000", not a range of the file
-headers without end|bighead/m.gguf|the server's answer has more than 256 KiB of headers
-gzip when identity was asked|gzip/m.gguf|the server sent the file encoded (Content-Encoding: gzip), not as it is
-an ETag that changes between two requests|etag/m.gguf|changed on the server since it was opened (ETag differs)
-EOF
+		    grep -qF "$3" "$scratch/err"
+		ok $? "$1: one line ($(cat "$scratch/err"))"
+	}
+	hostile "a Content-Range not the range asked" offset/m.gguf \
+	    "the server sent bytes 16 to 2,097,167, not those asked for \
+(0 to 2,097,151)"
+	hostile "a Content-Range ending short of the range asked" \
+	    shortrange/m.gguf "the server sent bytes 0 to 99, not those \
+asked for (0 to 2,097,151)"
+	hostile "a body shorter than its Content-Length" cut/m.gguf \
+	    "the connection to 127.0.0.1:"
+	hostile "a body longer than its Content-Length" extra/m.gguf \
+	    "sent an answer that is not HTTP"
+	hostile "a redirect loop" loop/m.gguf "more than 10 redirects"
+	hostile "a redirect to file://" file/m.gguf "redirected to a file: \
+URL (refused: only http:// and https:// are followed)"
+	hostile "a redirect to ftp://" ftp/m.gguf \
+	    "redirected to a ftp: URL (refused"
+	hostile "a redirect to gopher://" gopher/m.gguf \
+	    "redirected to a gopher: URL (refused"
+	hostile "a 302 without Location" noloc/m.gguf \
+	    "redirected (HTTP 302) without a place to go"
+	hostile "a 206 for a range past the end it gives" past/m.gguf \
+	    "the server answered with Content-Range \"bytes \
+0-2097151/1000\", not a range of the file"
+	hostile "headers without end" bighead/m.gguf \
+	    "the server's answer has more than 256 KiB of headers"
+	hostile "gzip when identity was asked" gzip/m.gguf \
+	    "the server sent the file encoded (Content-Encoding: gzip), \
+not as it is"
+	hostile "an ETag that changes between two requests" etag/m.gguf \
+	    "changed on the server since it was opened (ETag differs)"
 	kill "$hpid" 2>/dev/null
 	wait "$hpid" 2>/dev/null
 else

@@ -3,7 +3,8 @@
 # bytes the way a broken or hostile server would, one way a path prefix:
 #
 #	/ok/N		right: ranges, one ETag
-#	/offset/N	206 whose Content-Range starts 16 bytes after the one asked
+#	/offset/N	206 whose Content-Range starts 16 bytes past the one
+#			asked
 #	/shortrange/N	206 whose Content-Range ends before the range asked
 #	/cut/N		Content-Length right, half the body (none of a range
 #			taken up again), then the socket closed
