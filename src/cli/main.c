@@ -9,10 +9,12 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "hf.h"
 #include "remote.h"
 #include "suggest.h"
 #include "xmalloc.h"
@@ -108,6 +110,34 @@ take_no_cache(int argc, char **argv)
 	return n;
 }
 
+/*
+ * Every URL among the arguments with a user:password@ (also as the value
+ * of --opt=URL) in its user:***@ form: the name each message, status
+ * line and output then prints. The password is kept aside (hf.h) and is
+ * sent to that server only.
+ */
+static void
+hide_passwords(int argc, char **argv)
+{
+	const char	*v;
+	char		*h;
+	size_t		 pre;
+	int		 i;
+
+	for (i = 1; i < argc; i++) {
+		v = argv[i];
+		if (strncmp(v, "--", 2) == 0 && strchr(v, '=') != NULL)
+			v = strchr(v, '=') + 1;
+		if ((h = gguf_url_hide(v)) == NULL)
+			continue;
+		pre = (size_t)(v - argv[i]);
+		argv[i] = xmalloc(pre + strlen(h) + 1);
+		memcpy(argv[i], v - pre, pre);
+		memcpy(argv[i] + pre, h, strlen(h) + 1);
+		free(h);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -119,6 +149,7 @@ main(int argc, char **argv)
 
 	xmalloc_set_oom(cli_oom);
 	argc = take_no_cache(argc, argv);
+	hide_passwords(argc, argv);
 	if (argc < 2) {
 		cli_help_all(stderr);
 		return EXIT_USAGE;

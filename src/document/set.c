@@ -23,6 +23,7 @@
 #include "internal.h"
 #include "doc.h"
 #include "hf.h"
+#include "http.h"
 #include "set.h"
 
 #define SPLIT_NO	"split.no"
@@ -269,6 +270,8 @@ say_missing(struct gguf_file *f, struct gguf_file **sh, char **why,
 {
 	char		 runs[200], num[32];
 	size_t		 len = 0;
+	const char	*gone = gguf_is_url(paths[0]) ? "not on the server" :
+			    "no such file";
 	unsigned	 k, a;
 	int		 w;
 
@@ -276,7 +279,7 @@ say_missing(struct gguf_file *f, struct gguf_file **sh, char **why,
 		for (k = 1; !MISSING(k); k++)
 			;
 		finding(f, GGUF_W_ERROR, -1, paths[k], "missing: shard %u of "
-		    "%u of the set (no such file)", k + 1, count);
+		    "%u of the set (%s)", k + 1, count, gone);
 		return;
 	}
 	runs[0] = '\0';
@@ -299,7 +302,7 @@ say_missing(struct gguf_file *f, struct gguf_file **sh, char **why,
 		len += (size_t)w;
 	}
 	finding(f, GGUF_W_ERROR, -1, paths[0], "missing: %u shards of %u of "
-	    "the set (no such file): %s", n_missing, count, runs);
+	    "the set (%s): %s", n_missing, count, gone, runs);
 }
 
 #undef MISSING
@@ -380,7 +383,9 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 		memset(&e, 0, sizeof e);
 		if ((sh[k] = gguf_open(paths[k], &e)) != NULL)
 			continue;
-		missing = !e.has_off && strcmp(e.msg, strerror(ENOENT)) == 0;
+		missing = !e.has_off && (strcmp(e.msg, strerror(ENOENT)) ==
+		    0 || strncmp(e.msg, GGUF_HTTP_NOT_FOUND,
+		    strlen(GGUF_HTTP_NOT_FOUND)) == 0);
 		if (missing)
 			n_missing++;
 		else if (e.has_off && e.off == 0)	/* not GGUF at all */

@@ -23,9 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <xxhash.h>
-
 #include "extent.h"
+#include "hcache.h"
 #include "http.h"
 #include "internal.h"
 #include "remote.h"
@@ -42,159 +41,6 @@ struct gguf_remote {
 	uint64_t		 n_chunks;
 	pthread_mutex_t		 lock;
 };
-
-#define CACHE_MAGIC	"ggufed header cache 1"
-
-static int	cache_on = 1;
-
-void
-gguf_remote_cache(int on)
-{
-	cache_on = on;
-}
-
-/*
- * The cache's file for name, allocated; NULL when there is no cache
- * directory (neither XDG_CACHE_HOME nor HOME) or it cannot be made. With
- * make, the directories are made (mode 0700).
- */
-static char *
-cache_path(const char *name, int make)
-{
-	const char	*x = getenv("XDG_CACHE_HOME"), *home;
-	char		 dir[4096], *p;
-	size_t		 n;
-
-	if (x != NULL && *x == '/')
-		n = (size_t)snprintf(dir, sizeof dir, "%s/ggufed", x);
-	else if ((home = getenv("HOME")) != NULL && *home == '/')
-		n = (size_t)snprintf(dir, sizeof dir, "%s/.cache/ggufed", home);
-	else
-		return NULL;
-	if (n + 40 >= sizeof dir)
-		return NULL;
-	if (make) {
-		/* each level: XDG_CACHE_HOME itself may not exist yet */
-		for (p = dir + 1; *p != '\0'; p++)
-			if (*p == '/') {
-				*p = '\0';
-				(void)mkdir(dir, 0700);
-				*p = '/';
-			}
-		(void)mkdir(dir, 0700);
-		snprintf(dir + n, sizeof dir - n, "/headers");
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-			return NULL;
-	} else
-		snprintf(dir + n, sizeof dir - n, "/headers");
-	n = strlen(dir);
-	snprintf(dir + n, sizeof dir - n, "/%016llx.gguf-header",
-	    (unsigned long long)XXH64(name, strlen(name), 0));
-	return xstrdup(dir);
-}
-
-/* A line of fp without its newline into buf: 0, or -1. */
-static int
-cache_line(FILE *fp, char *buf, size_t len)
-{
-	size_t	n;
-
-	if (fgets(buf, (int)len, fp) == NULL)
-		return -1;
-	n = strlen(buf);
-	if (n == 0 || buf[n - 1] != '\n')
-		return -1;
-	buf[n - 1] = '\0';
-	return 0;
-}
-
-/*
- * The cached header of name: its bytes (allocated) and length, and the
- * identity and size of the file it was read from. NULL if there is none
- * that holds together (anything else is ignored, and read anew).
- */
-static uint8_t *
-cache_load(const char *name, char *identity, size_t ilen, uint64_t *size,
-    size_t *n)
-{
-	char		*path, line[4096];
-	uint8_t		*buf = NULL;
-	unsigned long long sz, len;
-	FILE		*fp;
-
-	if (!cache_on || (path = cache_path(name, 0)) == NULL)
-		return NULL;
-	fp = fopen(path, "rbe");
-	free(path);
-	if (fp == NULL)
-		return NULL;
-	if (cache_line(fp, line, sizeof line) != 0 ||
-	    strcmp(line, CACHE_MAGIC) != 0 ||
-	    cache_line(fp, line, sizeof line) != 0 ||
-	    strncmp(line, "url ", 4) != 0 || strcmp(line + 4, name) != 0 ||
-	    cache_line(fp, line, sizeof line) != 0 ||
-	    strncmp(line, "identity ", 9) != 0 || line[9] == '\0' ||
-	    strlen(line + 9) >= ilen)
-		goto out;
-	memcpy(identity, line + 9, strlen(line + 9) + 1);
-	if (cache_line(fp, line, sizeof line) != 0 ||
-	    sscanf(line, "size %llu", &sz) != 1 ||
-	    cache_line(fp, line, sizeof line) != 0 ||
-	    sscanf(line, "length %llu", &len) != 1 || len == 0 ||
-	    len > sz || len > GGUF_REMOTE_MAX_HEADER)
-		goto out;
-	buf = xmalloc((size_t)len);
-	if (fread(buf, 1, (size_t)len, fp) != (size_t)len ||
-	    fgetc(fp) != EOF) {
-		free(buf);
-		buf = NULL;
-		goto out;
-	}
-	*size = sz;
-	*n = (size_t)len;
-out:
-	fclose(fp);
-	return buf;
-}
-
-/*
- * Keeps the header of name (n bytes of a file of size bytes, as the
- * server identified it) for the next open: written beside and renamed
- * into place, so a reader never sees half of one. A failure keeps
- * nothing and is no error: the cache is only a cache.
- */
-static void
-cache_store(const char *name, const char *identity, uint64_t size,
-    const uint8_t *hdr, size_t n)
-{
-	char	*path, *tmp;
-	size_t	 len;
-	FILE	*fp;
-	int	 fd, ok;
-
-	if (!cache_on || identity[0] == '\0' || strchr(identity, '\n') ||
-	    strchr(name, '\n') || (path = cache_path(name, 1)) == NULL)
-		return;
-	len = strlen(path) + 8;
-	tmp = xmalloc(len);
-	snprintf(tmp, len, "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0 || (fp = fdopen(fd, "wb")) == NULL) {
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		free(path);
-		return;
-	}
-	ok = fprintf(fp, "%s\nurl %s\nidentity %s\nsize %" PRIu64 "\n"
-	    "length %zu\n", CACHE_MAGIC, name, identity, size, n) > 0 &&
-	    fwrite(hdr, 1, n, fp) == n;
-	if (fclose(fp) != 0 || !ok || rename(tmp, path) != 0)
-		unlink(tmp);
-	free(tmp);
-	free(path);
-}
 
 static uint64_t
 page_up(uint64_t n)
@@ -329,7 +175,7 @@ gguf_open_url(const char *name, struct gguf_err *err)
 	int			 unchanged = 0;
 
 	memset(&e, 0, sizeof e);
-	cached = cache_load(name, ident, sizeof ident, &csize, &cn);
+	cached = gguf_hcache_load(name, ident, sizeof ident, &csize, &cn);
 	if ((src = gguf_source_http(name, GGUF_REMOTE_FIRST,
 	    cached != NULL ? ident : NULL, csize, &unchanged, &e)) == NULL) {
 		free(cached);
@@ -346,8 +192,8 @@ gguf_open_url(const char *name, struct gguf_err *err)
 			gguf_source_close(src);
 			return NULL;
 		}
-		cache_store(name, gguf_http_identity(h), gguf_http_size(h),
-		    hdr, n);
+		gguf_hcache_store(name, gguf_http_identity(h),
+		    gguf_http_size(h), hdr, n);
 	}
 	r = xcalloc(1, sizeof *r);
 	pthread_mutex_init(&r->lock, NULL);

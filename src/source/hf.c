@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,4 +176,141 @@ gguf_hf_token(const char *what[1])
 		return NULL;
 	*what = "the token file";
 	return xstrdup(line);
+}
+
+/*
+ * The passwords hidden from names: a URL's user:password@ is shown as
+ * user:***@ wherever the name is printed, and the password is put back
+ * only in what is sent to that same scheme, user, host and port.
+ */
+struct hidden {
+	char	*key;		/* scheme://user@host:port, as given */
+	char	*password;
+};
+static struct hidden	*hidden;
+static size_t		 n_hidden;
+static pthread_mutex_t	 hidden_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Splits url's authority: *user (n_user bytes) and *pass (n_pass) of
+ * its userinfo, *host the rest up to the path. 0, or -1 if url has no
+ * user:password@.
+ */
+static int
+split_userinfo(const char *url, const char **user, size_t *n_user,
+    const char **pass, size_t *n_pass, const char **host)
+{
+	const char	*a, *at, *colon;
+	size_t		 n;
+
+	if ((a = strstr(url, "://")) == NULL)
+		return -1;
+	a += 3;
+	n = strcspn(a, "/?#");
+	at = NULL;
+	for (colon = a; colon < a + n; colon++)
+		if (*colon == '@')
+			at = colon;	/* the last one: user names hold @ */
+	if (at == NULL || (colon = memchr(a, ':', (size_t)(at - a))) == NULL)
+		return -1;
+	*user = a;
+	*n_user = (size_t)(colon - a);
+	*pass = colon + 1;
+	*n_pass = (size_t)(at - colon - 1);
+	*host = at + 1;
+	return 0;
+}
+
+/* "scheme://user@host:port" of url's parts, allocated. */
+static char *
+hidden_key(const char *url, const char *user, size_t n_user,
+    const char *host)
+{
+	size_t	n_scheme = (size_t)(user - url), n_host, len;
+	char	*k;
+
+	n_host = strcspn(host, "/?#");
+	len = n_scheme + n_user + n_host + 2;
+	k = xmalloc(len);
+	snprintf(k, len, "%.*s%.*s@%.*s", (int)n_scheme, url, (int)n_user,
+	    user, (int)n_host, host);
+	return k;
+}
+
+/* url with pass_len bytes at pass replaced by with, allocated. */
+static char *
+replace_pass(const char *url, const char *pass, size_t pass_len,
+    const char *with)
+{
+	size_t	len = strlen(url) - pass_len + strlen(with) + 1;
+	char	*s = xmalloc(len);
+
+	snprintf(s, len, "%.*s%s%s", (int)(pass - url), url, with,
+	    pass + pass_len);
+	return s;
+}
+
+char *
+gguf_url_hide(const char *name)
+{
+	const char	*user, *pass, *host;
+	size_t		 n_user, n_pass, i;
+	char		*key;
+
+	if (!gguf_is_url(name) || split_userinfo(name, &user, &n_user,
+	    &pass, &n_pass, &host) != 0 || n_pass == 0 ||
+	    (n_pass == 3 && strncmp(pass, "***", 3) == 0))
+		return NULL;
+	key = hidden_key(name, user, n_user, host);
+	pthread_mutex_lock(&hidden_lock);
+	for (i = 0; i < n_hidden; i++)
+		if (strcasecmp(hidden[i].key, key) == 0)
+			break;
+	if (i == n_hidden) {
+		hidden = xreallocarray(hidden, n_hidden + 1, sizeof *hidden);
+		hidden[n_hidden++].key = key;
+	} else {
+		free(key);
+		free(hidden[i].password);
+	}
+	hidden[i].password = xmalloc(n_pass + 1);
+	memcpy(hidden[i].password, pass, n_pass);
+	hidden[i].password[n_pass] = '\0';
+	pthread_mutex_unlock(&hidden_lock);
+	return replace_pass(name, pass, n_pass, "***");
+}
+
+char *
+gguf_url_unhide(const char *url)
+{
+	const char	*user, *pass, *host;
+	size_t		 n_user, n_pass, i;
+	char		*key, *s = NULL;
+
+	if (split_userinfo(url, &user, &n_user, &pass, &n_pass, &host) != 0 ||
+	    n_pass != 3 || strncmp(pass, "***", 3) != 0)
+		return NULL;
+	key = hidden_key(url, user, n_user, host);
+	pthread_mutex_lock(&hidden_lock);
+	for (i = 0; i < n_hidden; i++)
+		if (strcasecmp(hidden[i].key, key) == 0) {
+			s = replace_pass(url, pass, n_pass,
+			    hidden[i].password);
+			break;
+		}
+	pthread_mutex_unlock(&hidden_lock);
+	free(key);
+	return s;
+}
+
+char *
+gguf_url_shown(const char *url)
+{
+	const char	*user, *pass, *host;
+	size_t		 n_user, n_pass;
+
+	if (split_userinfo(url, &user, &n_user, &pass, &n_pass, &host) != 0 ||
+	    n_pass == 0)
+		return xstrdup(url);
+	return replace_pass(url, pass, n_pass, "***");
 }

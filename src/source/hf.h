@@ -26,4 +26,17 @@ int		 gguf_hf_at_revision(const char *name);
  */
 char		*gguf_hf_token(const char *what[1]);
 
+/*
+ * A URL's user:password@ is never printed. gguf_url_hide gives name with
+ * the password as "***" (allocated; NULL if name has no password), the
+ * name every later message then holds, and remembers the password for
+ * that scheme, user, host and port; gguf_url_unhide gives a URL so
+ * hidden with the password put back (allocated; NULL if none was
+ * remembered for it), for what is sent to that server only.
+ * gguf_url_shown gives any URL as it may be printed (allocated).
+ */
+char		*gguf_url_hide(const char *name);
+char		*gguf_url_unhide(const char *url);
+char		*gguf_url_shown(const char *url);
+
 #endif /* GGUF_HF_H */

@@ -25,6 +25,7 @@
 #include "err.h"
 #include "hf.h"
 #include "http.h"
+#include "httpans.h"
 #include "source.h"
 #include "xmalloc.h"
 
@@ -251,6 +252,7 @@ struct gguf_http {
 	char		*final;		/* where redirects last led, or NULL */
 	char		*token;		/* or NULL */
 	const char	*token_from;	/* "HF_TOKEN", "the token file" */
+	int		 userinfo;	/* the URL has user:password@ */
 	char		*origin;	/* the endpoint's: it gets the token */
 	char		 errbuf[CURL_ERROR_SIZE];
 	long		 timeout;
@@ -281,16 +283,11 @@ struct req {
 	int		 sink_rc;
 	const char	*cond;		/* a conditional header, or NULL */
 
-	long		 status;
 	int		 deliver;	/* the body is the file's bytes */
 	int		 done;		/* all asked for was handed over */
 	int		 failed;	/* err set while reading headers */
-	char		 etag[256];
-	char		 lastmod[128];
-	int		 has_range;
-	uint64_t	 r_first, r_last, r_total;
-	int		 has_len;
-	uint64_t	 clen;
+	struct gguf_http_answer a;	/* the last answer's head */
+	char		 scheme[16];	/* a redirect's, refused */
 	struct gguf_err	*err;
 };
 
@@ -386,22 +383,6 @@ host_of(const char *url, char *buf, size_t len)
 	return buf;
 }
 
-static void
-copy_trim(char *dst, size_t len, const char *p, size_t n)
-{
-	while (n > 0 && (p[0] == ' ' || p[0] == '\t')) {
-		p++;
-		n--;
-	}
-	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == '\n' ||
-	    p[n - 1] == ' ' || p[n - 1] == '\t'))
-		n--;
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, p, n);
-	dst[n] = '\0';
-}
-
 /* Whether an answer's description of the file is the first one's. */
 static int
 check_same(struct req *r, uint64_t size)
@@ -412,8 +393,8 @@ check_same(struct req *r, uint64_t size)
 	if (!h->known) {
 		h->known = 1;
 		h->size = size;
-		snprintf(h->etag, sizeof h->etag, "%s", r->etag);
-		snprintf(h->lastmod, sizeof h->lastmod, "%s", r->lastmod);
+		snprintf(h->etag, sizeof h->etag, "%s", r->a.etag);
+		snprintf(h->lastmod, sizeof h->lastmod, "%s", r->a.lastmod);
 		if (h->etag[0] != '\0')
 			snprintf(h->identity, sizeof h->identity, "etag:%s",
 			    h->etag);
@@ -430,9 +411,9 @@ check_same(struct req *r, uint64_t size)
 		    group(size, a, sizeof a),
 		    group(h->size, b, sizeof b));
 	}
-	if ((h->etag[0] != '\0' && strcmp(h->etag, r->etag) != 0) ||
+	if ((h->etag[0] != '\0' && strcmp(h->etag, r->a.etag) != 0) ||
 	    (h->etag[0] == '\0' && h->lastmod[0] != '\0' &&
-	    strcmp(h->lastmod, r->lastmod) != 0)) {
+	    strcmp(h->lastmod, r->a.lastmod) != 0)) {
 		r->failed = 1;
 		h->changed = 1;
 		return gguf_errf(r->err, -1, "changed on the server since it "
@@ -450,34 +431,54 @@ headers_done(struct req *r)
 	char			 a[32];
 
 	r->deliver = 0;
-	if (r->status == 206) {
-		if (!r->has_range) {
+	if ((r->a.status == 206 || r->a.status == 200) && r->a.encoded) {
+		/* identity was asked: these bytes are not the file's */
+		r->failed = 1;
+		gguf_errf(r->err, -1, "the server sent the file encoded "
+		    "(Content-Encoding: %s), not as it is", r->a.encoding);
+		return;
+	}
+	if (r->a.status == 206) {
+		if (r->a.has_range == 3) {
+			r->failed = 1;
+			gguf_errf(r->err, -1, "the server answered with "
+			    "Content-Range \"%s\", not a range of the file",
+			    r->a.range_text);
+			return;
+		}
+		if (!r->a.has_range) {
 			r->failed = 1;
 			gguf_errf(r->err, -1, "the server answered a range "
 			    "request without saying which range");
 			return;
 		}
-		if (check_same(r, r->r_total) != 0)
+		if (check_same(r, r->a.r_total) != 0)
 			return;
 		if (r->len > h->size - r->off)
 			r->len = h->size - r->off;	/* the first range */
-		if (r->r_first != r->off + r->got) {
+		if (r->a.r_first != r->off + r->got ||
+		    r->a.r_last != r->off + r->len - 1) {
+			char	b[32], c[32], d[32];
+
 			r->failed = 1;
-			gguf_errf(r->err, -1, "the server sent bytes from "
-			    "offset %s, not those asked for",
-			    group(r->r_first, a, sizeof a));
+			gguf_errf(r->err, -1, "the server sent bytes %s to %s, "
+			    "not those asked for (%s to %s)",
+			    group(r->a.r_first, a, sizeof a),
+			    group(r->a.r_last, b, sizeof b),
+			    group(r->off + r->got, c, sizeof c),
+			    group(r->off + r->len - 1, d, sizeof d));
 			return;
 		}
 		r->skip = 0;
 		r->deliver = 1;
-	} else if (r->status == 200) {
-		if (!r->has_len) {
+	} else if (r->a.status == 200) {
+		if (!r->a.has_len) {
 			r->failed = 1;
 			gguf_errf(r->err, -1, "the server ignores range "
 			    "requests and does not say the file's size");
 			return;
 		}
-		if (check_same(r, r->clen) != 0)
+		if (check_same(r, r->a.clen) != 0)
 			return;
 		h->norange = 1;
 		if (r->len > h->size - r->off)
@@ -500,46 +501,19 @@ on_header(char *p, size_t size, size_t nitems, void *arg)
 {
 	struct req	*r = arg;
 	size_t		 n = size * nitems;
-	char		 v[256];
-	unsigned long long a, b, t;
 
-	if (n >= 5 && strncmp(p, "HTTP/", 5) == 0) {
-		r->status = 0;
-		r->etag[0] = r->lastmod[0] = '\0';
-		r->has_range = r->has_len = 0;
-		copy_trim(v, sizeof v, p, n);
-		if (sscanf(v, "HTTP/%*s %ld", &r->status) != 1)
-			r->status = 0;
-		return n;
-	}
-	if (n <= 2 && (p[0] == '\r' || p[0] == '\n')) {
+	switch (gguf_http_answer_line(&r->a, p, n)) {
+	case -1:
+		r->failed = 1;
+		gguf_errf(r->err, -1, "the server's answer has more than %d "
+		    "KiB of headers", GGUF_HTTP_MAX_HEADERS / 1024);
+		return 0;
+	case 1:
 		headers_done(r);
 		return r->failed ? 0 : n;
+	default:
+		return n;
 	}
-	if (n > 5 && strncasecmp(p, "etag:", 5) == 0)
-		copy_trim(r->etag, sizeof r->etag, p + 5, n - 5);
-	else if (n > 14 && strncasecmp(p, "last-modified:", 14) == 0)
-		copy_trim(r->lastmod, sizeof r->lastmod, p + 14, n - 14);
-	else if (n > 14 && strncasecmp(p, "content-range:", 14) == 0) {
-		copy_trim(v, sizeof v, p + 14, n - 14);
-		if (sscanf(v, "bytes %llu-%llu/%llu", &a, &b, &t) == 3 &&
-		    a <= b && b < t) {
-			r->has_range = 1;
-			r->r_first = a;
-			r->r_last = b;
-			r->r_total = t;
-		} else if (sscanf(v, "bytes */%llu", &t) == 1) {
-			r->r_total = t;
-			r->has_range = 2;	/* 416: the size alone */
-		}
-	} else if (n > 15 && strncasecmp(p, "content-length:", 15) == 0) {
-		copy_trim(v, sizeof v, p + 15, n - 15);
-		if (sscanf(v, "%llu", &a) == 1) {
-			r->has_len = 1;
-			r->clen = a;
-		}
-	}
-	return n;
 }
 
 static size_t
@@ -566,7 +540,7 @@ on_body(char *p, size_t size, size_t nmemb, void *arg)
 	r->got += n;
 	if (r->got == r->len) {
 		r->done = 1;
-		if (r->status == 200)
+		if (r->a.status == 200)
 			return 0;	/* the rest is not wanted */
 	}
 	return size * nmemb;
@@ -580,6 +554,10 @@ request_headers(struct gguf_http *h, const char *url, struct req *r)
 	char			*o;
 	int			 same;
 
+	/* the file's bytes as they are, never compressed on the way */
+	if ((l2 = curl_slist_append(l, "Accept-Encoding: identity")) == NULL)
+		goto oom;
+	l = l2;
 	if (r->cond != NULL) {
 		if ((l2 = curl_slist_append(l, r->cond)) == NULL)
 			goto oom;
@@ -610,7 +588,7 @@ oom:
 static int
 curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 {
-	char	host[256], a[32];
+	char	host[256], a[32], b[32];
 
 	host_of(url, host, sizeof host);
 	switch (rc) {
@@ -619,13 +597,19 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 	case CURLE_COULDNT_CONNECT:
 		return gguf_errf(r->err, -1, "cannot connect to %s", host);
 	case CURLE_OPERATION_TIMEDOUT:
-		if (r->status == 0)
+		/* libcurl tells a connect that timed out by its words only */
+		if (r->a.status == 0 && (strncmp(h->errbuf, "Failed to connect",
+		    17) == 0 || strncmp(h->errbuf, "Connection timed out",
+		    20) == 0))
+			return gguf_errf(r->err, -1, "cannot connect to %s: no "
+			    "answer in %ld seconds", host, h->timeout);
+		if (r->a.status == 0)
 			return gguf_errf(r->err, -1, "%s did not answer in "
 			    "%ld seconds", host, h->timeout);
 		return gguf_errf(r->err, -1, "%s stopped sending: no data "
 		    "for %ld seconds (%s bytes of %s received)", host,
 		    h->timeout, group(r->got, a, sizeof a),
-		    group(r->len, host, sizeof host));
+		    group(r->len, b, sizeof b));
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CACERT_BADFILE:
 		return gguf_errf(r->err, -1, "the TLS certificate of %s "
@@ -637,7 +621,12 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 		return gguf_errf(r->err, -1, "the connection to %s was cut "
 		    "(%s bytes of %s received)", host,
 		    group(r->got, a, sizeof a),
-		    group(r->len, host, sizeof host));
+		    group(r->len, b, sizeof b));
+	case CURLE_WEIRD_SERVER_REPLY:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		return gguf_errf(r->err, -1, "%s sent an answer that is not "
+		    "HTTP (%s)", host, h->errbuf[0] != '\0' ? h->errbuf :
+		    curl_easy_strerror(rc));
 	default:
 		return gguf_errf(r->err, -1, "%s: %s", host,
 		    h->errbuf[0] != '\0' ? h->errbuf : curl_easy_strerror(rc));
@@ -665,7 +654,7 @@ wait_ms(long ms)
 
 /*
  * One request of [r->off + r->got, r->off + r->len) to url, following
- * redirects: the curl result, with r->status the last answer's status
+ * redirects: the curl result, with r->a.status the last answer's status
  * and *where the URL that gave it (allocated).
  */
 static CURLcode
@@ -680,7 +669,7 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 
 	cur = xstrdup(url);
 	for (;;) {
-		r->status = 0;
+		gguf_http_answer_start(&r->a);
 		r->deliver = r->done = r->failed = 0;
 		r->skip = 0;
 		h->errbuf[0] = '\0';
@@ -697,21 +686,20 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 		rc = curl_easy_perform(h->curl);
 		curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, NULL);
 		curl_slist_free_all(hdrs);
-		if (rc != CURLE_OK || r->status < 300 || r->status >= 400 ||
-		    r->status == 304)
+		if (rc != CURLE_OK || r->a.status < 300 || r->a.status >= 400 ||
+		    r->a.status == 304)
 			break;
 		loc = NULL;
 		if (curl_easy_getinfo(h->curl, CURLINFO_REDIRECT_URL, &loc) !=
 		    CURLE_OK || loc == NULL)
 			break;		/* a 3xx without a place: an error */
 		if (++hops > MAX_HOPS) {
-			r->status = -1;
+			r->a.status = -1;
 			break;
 		}
-		if (strncasecmp(loc, "https://", 8) != 0 &&
-		    (strncasecmp(loc, "http://", 7) != 0 ||
-		    strncasecmp(cur, "https://", 8) == 0)) {
-			r->status = -2;	/* not http, or https to http */
+		if (gguf_http_redirect_ok(cur, loc, r->scheme,
+		    sizeof r->scheme) != 0) {
+			r->a.status = -2;	/* not http, or https to http */
 			break;
 		}
 		next = xstrdup(loc);
@@ -723,6 +711,19 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 	return rc;
 }
 
+/* A 401/403 of a host that is not sent the token. */
+static int
+access_other(struct req *r, const char *host)
+{
+	char	*ep = gguf_url_shown(gguf_hf_endpoint());
+	int	 rc;
+
+	rc = gguf_errf(r->err, -1, "access denied (HTTP %ld) by %s, which "
+	    "is not sent the token (only %s is)", r->a.status, host, ep);
+	free(ep);
+	return rc;
+}
+
 /* An HTTP status that is not the bytes asked for, as one line. */
 static int
 status_msg(struct gguf_http *h, const char *url, struct req *r)
@@ -730,20 +731,28 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 	char	host[256], a[32];
 
 	host_of(url, host, sizeof host);
-	switch (r->status) {
+	switch (r->a.status) {
 	case -1:
 		return gguf_errf(r->err, -1, "more than %d redirects",
 		    MAX_HOPS);
 	case -2:
-		return gguf_errf(r->err, -1, "redirected to a URL that is "
-		    "not https:// (refused)");
+		if (strcasecmp(r->scheme, "http") == 0)
+			return gguf_errf(r->err, -1, "redirected from "
+			    "https:// to http:// (refused)");
+		return gguf_errf(r->err, -1, "redirected to a %s: URL "
+		    "(refused: only http:// and https:// are followed)",
+		    r->scheme);
 	case 401:
 	case 403:
+		if (h->userinfo && strcmp(url, h->url) == 0)
+			return gguf_errf(r->err, -1, "access denied (HTTP %ld):"
+			    " the user name and password of the URL are "
+			    "refused", r->a.status);
 		if (h->token == NULL)
 			return gguf_errf(r->err, -1, "access denied (HTTP %ld):"
 			    " the file needs a token: set HF_TOKEN, or write "
 			    "it to $HF_HOME/token (~/.cache/huggingface/token)",
-			    r->status);
+			    r->a.status);
 		if (h->origin != NULL) {
 			char	*o = origin_of(url);
 			int	 same = o != NULL && strcmp(o, h->origin) == 0;
@@ -752,31 +761,29 @@ status_msg(struct gguf_http *h, const char *url, struct req *r)
 			if (same)
 				return gguf_errf(r->err, -1, "access denied "
 				    "(HTTP %ld): the token of %s is refused",
-				    r->status, h->token_from);
+				    r->a.status, h->token_from);
 		}
-		return gguf_errf(r->err, -1, "access denied (HTTP %ld) by %s,"
-		    " which is not sent the token (only %s is)", r->status,
-		    host, gguf_hf_endpoint());
+		return access_other(r, host);
 	case 404:
 	case 410:
-		return gguf_errf(r->err, -1, "not found on the server "
-		    "(HTTP %ld)", r->status);
+		return gguf_errf(r->err, -1, "%s (HTTP %ld)",
+		    GGUF_HTTP_NOT_FOUND, r->a.status);
 	case 416:
 		return gguf_errf(r->err, -1, "the server has no bytes at "
 		    "offset %s (HTTP 416)",
 		    group(r->off + r->got, a, sizeof a));
 	default:
-		if (r->status >= 300 && r->status < 400)
+		if (r->a.status >= 300 && r->a.status < 400)
 			return gguf_errf(r->err, -1, "redirected (HTTP %ld) "
-			    "without a place to go", r->status);
+			    "without a place to go", r->a.status);
 		return gguf_errf(r->err, -1, "the server %s answered HTTP "
-		    "%ld", host, r->status);
+		    "%ld", host, r->a.status);
 	}
 }
 
 /*
  * Fetches r's range with retries: 0 when all of it reached the sink (or
- * a conditional request was answered 304: r->status says so), the
+ * a conditional request was answered 304: r->a.status says so), the
  * sink's value if it stopped, -1 with r->err set.
  */
 static int
@@ -801,15 +808,16 @@ fetch(struct gguf_http *h, struct req *r)
 			return -1;
 		}
 		if ((rc == CURLE_OK || rc == CURLE_WRITE_ERROR) &&
-		    (r->done || r->got == r->len || r->status == 304)) {
-			if (hops > 0 && r->status != 304) {
+		    (r->done || r->got == r->len || r->a.status == 304)) {
+			if (hops > 0 && r->a.status != 304) {
 				free(h->final);
 				h->final = where;
 			} else
 				free(where);
 			return 0;
 		}
-		if (rc == CURLE_OK && (r->status == 206 || r->status == 200)) {
+		if (rc == CURLE_OK && (r->a.status == 206 ||
+		    r->a.status == 200)) {
 			/* the body ended early, the connection whole */
 			char	a[32], b[32], c[32];
 
@@ -822,8 +830,8 @@ fetch(struct gguf_http *h, struct req *r)
 			return ret;
 		}
 		if (rc == CURLE_OK && h->final != NULL && !refreshed &&
-		    (r->status == 401 || r->status == 403 ||
-		    r->status == 404 || r->status == 410)) {
+		    (r->a.status == 401 || r->a.status == 403 ||
+		    r->a.status == 404 || r->a.status == 410)) {
 			/* a redirect's place expired: ask the origin again */
 			free(h->final);
 			h->final = NULL;
@@ -831,16 +839,17 @@ fetch(struct gguf_http *h, struct req *r)
 			free(where);
 			continue;
 		}
-		if (r->status == 206 && r->got > before)
+		if (r->a.status == 206 && r->got > before)
 			try = 0;	/* progress: the tries start again */
 		if (++try >= MAX_TRIES ||
-		    (rc == CURLE_OK && r->status < 500 && r->status != 429) ||
+		    (rc == CURLE_OK && r->a.status < 500 &&
+		    r->a.status != 429) ||
 		    (rc != CURLE_OK && !retriable(rc))) {
 			if (rc != CURLE_OK)
 				ret = curl_msg(h, where, rc, r);
-			else if (r->status >= 500)
+			else if (r->a.status >= 500)
 				ret = gguf_errf(r->err, -1, "the server failed "
-				    "(HTTP %ld), %d times", r->status, try);
+				    "(HTTP %ld), %d times", r->a.status, try);
 			else
 				ret = status_msg(h, where, r);
 			free(where);
@@ -890,12 +899,18 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 	struct buf_sink		 b;
 	struct req		 r;
 	char			 cond[600];
-	char			*url;
+	char			*url, *real;
+	int			 userinfo = 0;
 
 	if (unchanged != NULL)
 		*unchanged = 0;
 	if ((url = gguf_hf_resolve(name, err)) == NULL)
 		return NULL;
+	if ((real = gguf_url_unhide(url)) != NULL) {
+		free(url);	/* the password hidden from messages */
+		url = real;
+		userinfo = 1;
+	}
 	if (global_get(err) != 0) {
 		free(url);
 		return NULL;
@@ -904,6 +919,7 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 	pthread_mutex_init(&h->lock, NULL);
 	h->name = xstrdup(name);
 	h->url = url;
+	h->userinfo = userinfo;
 	h->timeout = timeout_setting();
 	h->token = gguf_hf_token(&h->token_from);
 	h->origin = origin_of(gguf_hf_endpoint());
@@ -956,7 +972,8 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 		return NULL;
 	}
 	if (fetch(h, &r) != 0) {
-		if (r.status == 416 && r.has_range == 2 && r.r_total == 0) {
+		if (r.a.status == 416 && r.a.has_range == 2 &&
+		    r.a.r_total == 0) {
 			h->known = 1;	/* an empty file */
 			h->size = 0;
 			return h;
@@ -964,7 +981,7 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 		gguf_http_close(h);
 		return NULL;
 	}
-	if (r.status == 304) {
+	if (r.a.status == 304) {
 		h->known = 1;
 		h->size = size;
 		snprintf(h->identity, sizeof h->identity, "%s", identity);

@@ -43,6 +43,9 @@
 /* A server ignoring Range is read through its body up to here, no more. */
 #define GGUF_HTTP_NORANGE_MAX	((uint64_t)64 << 20)
 
+/* How a message of a file the server does not have (404, 410) begins. */
+#define GGUF_HTTP_NOT_FOUND	"not found on the server"
+
 /* True if name is read over the network: http://, https:// or hf://. */
 int		 gguf_is_url(const char *name);
 

@@ -242,6 +242,68 @@ ok $? "a page that is not a model: the reader's one line\
 [ $? -eq 1 ] && grep -q "empty file" "$scratch/err"
 ok $? "an empty file on the server: said as for a local one"
 
+# hostile servers: each a one-line error, never a wrong value
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$TESTS_SRCDIR/tools/hostile_http.py" "$L" >"$scratch/hport" \
+	    2>/dev/null &
+	hpid=$!
+	n=0
+	while [ ! -s "$scratch/hport" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	H=http://127.0.0.1:$(cat "$scratch/hport")
+	"$GGUFED" cat "$L" output_norm.weight >"$scratch/local.out" 2>&1
+	"$GGUFED" --no-cache cat "$H/ok/m.gguf" output_norm.weight \
+	    >"$scratch/url.out" 2>&1
+	cmp -s "$scratch/local.out" "$scratch/url.out"
+	ok $? "the test's own server, behaving: the tensor as of the file"
+	# hostile WHAT PATH MESSAGE: cat on $H/PATH fails with that line
+	hostile() {
+		GGUFED_HTTP_TIMEOUT=5 "$GGUFED" --no-cache cat "$H/$2" \
+		    output_norm.weight >/dev/null 2>"$scratch/err"
+		st=$?
+		[ $st -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+		    grep -qF "$3" "$scratch/err"
+		ok $? "$1: one line ($(cat "$scratch/err"))"
+	}
+	hostile "a Content-Range not the range asked" offset/m.gguf \
+	    "the server sent bytes 16 to 2,097,167, not those asked for \
+(0 to 2,097,151)"
+	hostile "a Content-Range ending short of the range asked" \
+	    shortrange/m.gguf "the server sent bytes 0 to 99, not those \
+asked for (0 to 2,097,151)"
+	hostile "a body shorter than its Content-Length" cut/m.gguf \
+	    "the connection to 127.0.0.1:"
+	hostile "a body longer than its Content-Length" extra/m.gguf \
+	    "sent an answer that is not HTTP"
+	hostile "a redirect loop" loop/m.gguf "more than 10 redirects"
+	hostile "a redirect to file://" file/m.gguf "redirected to a file: \
+URL (refused: only http:// and https:// are followed)"
+	hostile "a redirect to ftp://" ftp/m.gguf \
+	    "redirected to a ftp: URL (refused"
+	hostile "a redirect to gopher://" gopher/m.gguf \
+	    "redirected to a gopher: URL (refused"
+	hostile "a 302 without Location" noloc/m.gguf \
+	    "redirected (HTTP 302) without a place to go"
+	hostile "a 206 for a range past the end it gives" past/m.gguf \
+	    "the server answered with Content-Range \"bytes \
+0-2097151/1000\", not a range of the file"
+	hostile "headers without end" bighead/m.gguf \
+	    "the server's answer has more than 256 KiB of headers"
+	hostile "gzip when identity was asked" gzip/m.gguf \
+	    "the server sent the file encoded (Content-Encoding: gzip), \
+not as it is"
+	hostile "an ETag that changes between two requests" etag/m.gguf \
+	    "changed on the server since it was opened (ETag differs)"
+	kill "$hpid" 2>/dev/null
+	wait "$hpid" 2>/dev/null
+else
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+		skip "python3 is not installed: no hostile server"
+	done
+fi
+
 # a server that ignores Range
 log_mark
 "$GGUFED" info "$ORIGIN/norange/m.gguf" >"$scratch/url.out" 2>&1
@@ -284,6 +346,21 @@ ok $? "cat of a tensor of the last shard, from the first shard's URL"
 cmp -s "$scratch/url.out" "$scratch/local.out"
 ok $? "hash of a set over HTTP: the same"
 
+# a shard the server does not have: missing, as for a local set
+mkdir -p "$www/files/gone"
+cp "$www/files/s-00001-of-00003.gguf" "$www/files/s-00003-of-00003.gguf" \
+    "$www/files/gone/"
+"$GGUFED" info "$ORIGIN/files/gone/s-00001-of-00003.gguf" 2>"$scratch/err" \
+    >/dev/null
+[ $? -eq 1 ] && grep -qx "ggufed: $ORIGIN/files/gone/s-00001-of-00003.gguf: \
+shard 2 of 3, s-00002-of-00003.gguf: missing" "$scratch/err"
+ok $? "a shard not on the server: missing, naming it ($(cat "$scratch/err"))"
+"$GGUFED" validate "$ORIGIN/files/gone/s-00003-of-00003.gguf" \
+    >"$scratch/out" 2>&1
+grep -q "s-00002-of-00003.gguf: missing: shard 2 of 3 of the set \
+(not on the server)" "$scratch/out" && ! grep -q "HTTP 404" "$scratch/out"
+ok $? "validate of such a set: the missing shard, not the server's 404"
+
 mkdir -p "$www/files/sub"
 cp "$www/files/s-0000"* "$www/files/sub/"
 HF_ENDPOINT=$ORIGIN "$GGUFED" info hf://me/repo/sub/s-00003-of-00003.gguf@v2 \
@@ -297,6 +374,53 @@ HF_ENDPOINT=$ORIGIN "$GGUFED" hash hf://me/repo/sub/s-00002-of-00003.gguf@v2 |
 "$GGUFED" hash "$www/files/s-00002-of-00003.gguf" >"$scratch/local.out"
 cmp -s "$scratch/url.out" "$scratch/local.out"
 ok $? "and hashes as the local set does"
+
+# ------------------------------------------------ user:password@
+# The password of a URL is sent to its server, never printed: every
+# line a command writes holds alice:***@ in its place.
+B=$(echo "$ORIGIN" | sed "s|//|//alice:$PASSWORD@|")/basic
+hidden=$(echo "$ORIGIN" | sed "s|//|//alice:***@|")/basic
+nopw() {	# nopw FILE: the password is nowhere in it
+	! grep -q "$PASSWORD" "$1"
+}
+"$GGUFED" info "$B/m.gguf" >"$scratch/pw.out" 2>&1
+ok $? "a URL with user:password@ opens (HTTP basic authentication)"
+nopw "$scratch/pw.out" && grep -qF "$hidden/m.gguf" "$scratch/pw.out"
+ok $? "info prints it as user:***@, never the password"
+"$GGUFED" info --json "$B/m.gguf" >"$scratch/pw.out" 2>&1
+nopw "$scratch/pw.out" && grep -qF "\"$hidden/m.gguf\"" "$scratch/pw.out"
+ok $? "and so does info --json"
+! grep -rq "$PASSWORD" "$scratch/cache"
+ok $? "the header cache does not keep it"
+"$GGUFED" info "$B/none.gguf" 2>"$scratch/pw.out"
+[ $? -eq 1 ] && nopw "$scratch/pw.out" &&
+    grep -qxF "ggufed: $hidden/none.gguf: not found on the server \
+(HTTP 404)" "$scratch/pw.out"
+ok $? "404 on such a URL: the message hides the password"
+bad=$(echo "$B" | sed "s|$PASSWORD|wrong-pw-0f3a|")
+"$GGUFED" info "$bad/m.gguf" 2>"$scratch/pw.out"
+[ $? -eq 1 ] && ! grep -q "wrong-pw-0f3a" "$scratch/pw.out" &&
+    grep -q "the user name and password of the URL are refused" \
+    "$scratch/pw.out"
+ok $? "a refused password: said, without the password"
+"$GGUFED" info "$B/s-00002-of-00003.gguf" >"$scratch/pw.out" 2>&1
+[ $? -eq 0 ] && nopw "$scratch/pw.out" && grep -q "in 3 shards" \
+    "$scratch/pw.out"
+ok $? "a split set behind it: every shard gets the password"
+nb=$(echo "$ORIGIN" | sed "s|//|//alice:$PASSWORD@|")/norange/huge.gguf
+"$GGUFED" get "$nb" general.name 2>"$scratch/pw.out"
+[ $? -eq 1 ] && nopw "$scratch/pw.out" &&
+    grep -q "does not support range requests" "$scratch/pw.out"
+ok $? "a refused range: the message hides the password"
+cat >"$scratch/keys" <<EOF
+size 100x30
+wait
+dump $scratch/pw.screen
+keys Q
+EOF
+GGUFED_SCRIPT=$scratch/keys "$GGUFED" "$B/m.gguf" >/dev/null 2>&1
+nopw "$scratch/pw.screen" && grep -qF "alice:***@" "$scratch/pw.screen"
+ok $? "the browser's screen hides it too"
 
 # ------------------------------------------------ saves
 "$GGUFED" set "$U" general.name '"Fixed"' -o "$scratch/a.gguf" 2>/dev/null
@@ -429,6 +553,59 @@ kill -CONT "$worker"
 ok $? "a stalled transfer: an error after the timeout, not a hang"
 [ $(($(date +%s) - t0)) -lt 15 ]
 ok $? "in time"
+
+# a server that never takes the connection (its backlog is full: the
+# kernel drops the SYNs), and one that takes it and never answers
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(0)
+port = s.getsockname()[1]
+cs = []
+for i in range(3):
+	c = socket.socket()
+	c.setblocking(False)
+	c.connect_ex(("127.0.0.1", port))
+	cs.append(c)
+time.sleep(0.3)
+m = socket.socket()
+m.bind(("127.0.0.1", 0))
+m.listen(8)
+print(port, m.getsockname()[1], flush=True)
+time.sleep(60)
+' >"$scratch/ports" &
+	pypid=$!
+	n=0
+	while [ ! -s "$scratch/ports" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	read -r p1 p2 <"$scratch/ports"
+	t0=$(date +%s)
+	GGUFED_HTTP_TIMEOUT=2 "$GGUFED" info "http://127.0.0.1:$p1/m.gguf" \
+	    2>"$scratch/err"
+	st=$?
+	[ $st -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+	    grep -q "cannot connect to 127.0.0.1:$p1: no answer in 2 seconds" \
+	    "$scratch/err"
+	ok $? "a connection never taken: the connect timeout's one line\
+ ($(cat "$scratch/err"))"
+	[ $(($(date +%s) - t0)) -lt 15 ]
+	ok $? "in time, not a hang"
+	GGUFED_HTTP_TIMEOUT=2 "$GGUFED" info "http://127.0.0.1:$p2/m.gguf" \
+	    2>"$scratch/err"
+	[ $? -eq 1 ] &&
+	    grep -q "127.0.0.1:$p2 did not answer in 2 seconds" "$scratch/err"
+	ok $? "a connection taken, no answer: the timeout's one line"
+	kill "$pypid" 2>/dev/null
+	wait "$pypid" 2>/dev/null
+else
+	skip "python3 is not installed: no listener that never answers"
+	skip "python3 is not installed: no listener that never answers"
+	skip "python3 is not installed: no listener that never answers"
+fi
 
 "$GGUFED" info "$ORIGIN/slow/slow.gguf" >/dev/null 2>"$scratch/err" &
 pid=$!

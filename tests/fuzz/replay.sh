@@ -35,4 +35,6 @@ replay open "$src/corpus/open" "$src/crashes/open" "$scratch/hostile" \
 replay edit "$src/corpus/edit" "$src/crashes/edit"
 replay dequant "$src/corpus/dequant" "$src/crashes/dequant"
 replay template "$src/corpus/template" "$src/crashes/template"
+replay http "$src/corpus/http" "$src/crashes/http"
+replay hcache "$src/corpus/hcache" "$src/crashes/hcache"
 done_testing

@@ -16,7 +16,7 @@
 set -u
 
 : "${FUZZ_SECONDS:=60}"
-: "${FUZZ_TARGETS:=open edit dequant template}"
+: "${FUZZ_TARGETS:=open edit dequant template http hcache}"
 : "${FUZZ_WORK:=$TESTS_BUILDDIR/fuzz/work}"
 src="$TESTS_SRCDIR/fuzz"
 fixtures="$SHARED_DIR/fixtures/ggml"
@@ -27,7 +27,7 @@ FUZZ_WORK=$(cd "$FUZZ_WORK" && pwd) || exit 1
 seeds="$FUZZ_WORK/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds/files" "$seeds/open" "$seeds/edit" "$seeds/dequant" \
-    "$seeds/template"
+    "$seeds/template" "$seeds/http" "$seeds/hcache"
 
 # Small GGUF files: fixtures under 64 KiB, the hostile corpus.
 for f in "$fixtures"/*.gguf; do
