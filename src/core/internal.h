@@ -105,12 +105,21 @@ struct gguf_cur {
 	uint64_t	 pos;
 	int		 be;
 	unsigned	 lw;		/* 4 for v1 lengths and counts, else 8 */
+	/*
+	 * A first part of a file read into base (a source that cannot be
+	 * mapped): full is the file's size (0: base holds all of it), and a
+	 * read that runs past size but not past full fails with want set to
+	 * the end it needs, so the caller can read more and start again.
+	 */
+	uint64_t	 full;
+	uint64_t	 want;
 };
 
+/* Bytes left in the file (not only in base), for checks of counts. */
 static inline uint64_t
 gguf_cur_left(const struct gguf_cur *c)
 {
-	return c->size - c->pos;
+	return (c->full != 0 ? c->full : c->size) - c->pos;
 }
 
 int	gguf_cur_need(struct gguf_cur *c, uint64_t n, const char *what,

@@ -119,6 +119,7 @@ struct gguf_source {
 	uint64_t	 size;		/* bytes, fixed at open */
 	char		*name;		/* a path or URL, or NULL */
 	int		 mappable;	/* gguf_source_map can succeed */
+	uint64_t	 pinned;	/* bytes from 0 made private */
 	void		*impl;		/* the implementation's own state */
 };
 
