@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "doc.h"
+#include "save.h"
 #include "set.h"
 
 const char	*cli_prog = "ggufed";

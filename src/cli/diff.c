@@ -1,6 +1,6 @@
 /*
  * diff.c - `ggufed diff [--data] [--json] [-q] [--threads N] A B`: what
- * differs between two models, typed (src/core/diff.h): the header, keys
+ * differs between two models, typed (src/proof/diff.h): the header, keys
  * added, removed and changed, tensors added, removed, renamed, retyped,
  * reshaped or with other data.
  *

@@ -43,6 +43,7 @@
 #include "doc.h"
 #include "hash.h"
 #include "model.h"
+#include "save.h"
 #include "set.h"
 #include "cmd/lang.h"
 #include "cmd/value.h"

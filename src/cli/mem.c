@@ -5,7 +5,7 @@
  * the layers, which can be offloaded one by one, and out of them), and
  * the KV cache or recurrent state at each context asked for (by default
  * 4k, 8k, 16k, 32k, 128k and the training context), as llama.cpp
- * allocates it (src/core/mem.h). --fit BYTES gives the largest context
+ * allocates it (src/model/mem.h). --fit BYTES gives the largest context
  * whose weights and cache fit in BYTES (suffixes K, M, G, T: powers of
  * 1024).
  *

@@ -29,6 +29,7 @@
 
 #include "cli.h"
 #include "doc.h"
+#include "save.h"
 #include "set.h"
 
 struct sopts {

@@ -302,6 +302,19 @@ int	 compare_values(struct rstate *rs, const struct node *at, int op,
 int	 py_cmp(struct rstate *rs, const struct node *at, jv *a, jv *b,
 	    int *res);		/* ordering: -1 error */
 jv	*to_str(struct rstate *rs, jv *v);	/* str(v) as a jv string */
+/* The memory budget is spent or a value nests too deeply: the error, NULL. */
+jv	*mem_fail(struct rstate *rs, const struct node *at);
+/* The error of using the undefined value u, and NULL. */
+jv	*undefined_error(struct rstate *rs, const struct node *at,
+	    const jv *u);
+/* 1 with *out if v is an integer or a bool, else 0. */
+int	 as_int(const jv *v, long long *out);
+/* a OP b for the binary operators (OP_ADD ...), as Python: a new value. */
+jv	*apply_binop(struct rstate *rs, const struct node *at, int op, jv *a,
+	    jv *b);
+/* obj[start:stop:step] of a list or a string; NULL or none: omitted. */
+jv	*do_slice(struct rstate *rs, const struct node *at, jv *obj,
+	    jv *start, jv *stop, jv *step);
 jv	*str_slice_cp(jv *s, size_t from, size_t to);	/* code points [from, to) */
 
 /* String methods the filters share (methods.c). */

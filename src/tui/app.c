@@ -26,7 +26,14 @@
 #include "app.h"
 #include "model.h"
 #include "task.h"
+#include "save.h"
 #include "set.h"
+#include "view_changes.h"
+#include "view_help.h"
+#include "view_meta.h"
+#include "view_summary.h"
+#include "view_tensors.h"
+#include "view_tokens.h"
 #include "cmd/value.h"
 
 enum search_kind { K_SEARCH, K_SEARCH_BACK, K_FILTER };

@@ -21,6 +21,7 @@
 
 #include "curses.h"
 #include "tui.h"
+#include "loop.h"
 
 #define MIN_COLS	40
 #define MIN_ROWS	10

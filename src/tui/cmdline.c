@@ -16,6 +16,9 @@
 #include "schema.h"
 #include "cmd/lang.h"
 #include "edit.h"
+#include "loop.h"
+#include "view_changes.h"
+#include "view_diff.h"
 
 /*
  * help alone: the commands in one line, from the table (the edit

@@ -36,6 +36,8 @@
 #include "cmd/lang.h"
 #include "cmd/value.h"
 #include "edit.h"
+#include "loop.h"
+#include "view_changes.h"
 
 #define LONG_STRING	160	/* longer strings go to the editor */
 #define KEY_SHOW	48	/* columns of a key in a label */

@@ -17,6 +17,7 @@
 
 #include "app.h"
 #include "hash.h"
+#include "save.h"
 #include "task.h"
 
 static int

@@ -1,7 +1,9 @@
 /*
- * tui.h - the full-screen browser: every struct and every extern function
- * of src/tui, grouped by the file that defines them, so this header is
- * also the map of the subsystem.
+ * tui.h - the full-screen browser: what every file of src/tui may use,
+ * grouped by the file that defines it: the drawing, the keys, the list
+ * widget, the prompt, and the one narrow interface a view has to the
+ * application (app.c below): messages and questions, the document (through
+ * model.c and edit.c), jumping, pushing a view.
  *
  * The shape: app.c owns the loop. A key becomes an action through the key
  * table (keys.c, data with help text); the action goes to the current view,
@@ -12,9 +14,24 @@
  * tensor preview). Text from the file only reaches the screen through
  * draw.c, which escapes it and cuts it by display columns.
  *
- * Nothing here is called from src/core, and nothing in src/core includes
- * curses. The loop's own state and the files that share it (app.c,
- * frame.c, term.c, run.c, script.c) are in app.h, which no view includes.
+ * Nothing here is called from the core (the floors below src/cmd), and
+ * nothing in the core includes curses. Who may include what
+ * (tests/unit/layers.sh holds a view to it):
+ *
+ *	tui.h		every file: the widgets and the narrow interface
+ *	curses.h	the files that draw or read keys: curses itself
+ *	task.h		background work a view or the loop runs (task.c)
+ *	view_X.h	view_X.c, and the application's side: app.c opens the
+ *			tabs, cmdline.c and edit.c the views of commands
+ *	loop.h		the commands (cmdline.c, edit.c, rescue.c): what they
+ *			ask of the loop (save, reload, quit, the editor)
+ *	edit.h		edit.c and cmdline.c: the edit language's side
+ *	app.h		the loop and the files that share its state (app.c,
+ *			frame.c, term.c, run.c, script.c, state.c, task.c,
+ *			rescue.c)
+ *
+ * A view (view_*.c) includes tui.h, curses.h, task.h and its own
+ * view_*.h: never another view's header, loop.h, edit.h or app.h.
  */
 #ifndef TUI_H
 #define TUI_H
@@ -449,15 +466,6 @@ int		 app_jobs_held(struct app *a);
 /* A one-line message in the status line until the next key. */
 void		 app_msg(struct app *a, int error, const char *fmt, ...)
 		     __attribute__((format(printf, 3, 4)));
-/* The message log (every app_msg of the session, whole) in a pager. */
-void		 app_messages(struct app *a);
-/*
- * :rescue (rescue.c) - the newest script of unsaved edits kept for the
- * file, applied as pending edits (forced: they were made here), then
- * removed; a line that fails stops it, keeping the script and the edits
- * before it. R_* flags.
- */
-int		 rescue_apply(struct app *a);
 struct gguf_file *app_file(struct app *a);
 struct gguf_doc	*app_doc(struct app *a);
 /*
@@ -507,16 +515,6 @@ void	app_choose(struct app *a, const char *text, const char *keys,
 /* An error in a dialog, until a key is pressed. */
 void	app_error(struct app *a, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* Work the loop does after the handler: the external editor, a save. */
-void	app_run_editor(struct app *a, const char *key, int64_t elem);
-void	app_save(struct app *a, const char *path, int force, int quit);
-/*
- * Opens the file again as it is on disk (:e), refused while edits are
- * pending unless forced (:e!, which drops them).
- */
-void	app_reload(struct app *a, int force);
-/* Quit, asking first if edits are pending. */
-int	app_quit(struct app *a, int ask);
 /* Row (token, element, line) n of the current view: `:N`. */
 int	app_jump(struct app *a, uint64_t n);
 /*
@@ -602,11 +600,15 @@ int		 mdl_elem_edited(struct app *a, const char *key, size_t klen,
    summarised as [N x type] followed by as many elements as fit. */
 void		 mdl_value(struct dline *dl, struct gguf_val *v, int lim);
 
-/* ----------------------------------------------------------- the views */
+/* --------------------------------------------- the views any view may push */
 
-struct view	*view_summary_new(struct app *a);		/* view_summary.c */
-struct view	*view_meta_new(struct app *a);			/* view_meta.c */
-struct view	*view_tokens_new(struct app *a);		/* view_tokens.c */
+/*
+ * The pager, the array view and the tensor preview are what a view opens
+ * above itself (app_push); the token text is what a view shows of a token
+ * id. The tab views and the views the commands open are declared in
+ * view_*.h, for the application's side only.
+ */
+
 /*
  * The text token id stands for, decoded from the vocabulary of the
  * document (token.h), whitespace made visible, in at most lim columns;
@@ -616,8 +618,6 @@ int		 tokens_id_text(struct app *a, struct dline *dl, uint64_t id,
 		    int lim);
 /* Whether key (klen bytes) holds token ids: tokenizer.ggml.*_token_id(s). */
 int		 tokens_is_id_key(const char *key, size_t klen);
-struct view	*view_tensors_new(struct app *a);		/* view_tensors.c */
-struct view	*view_help_new(struct app *a);			/* view_help.c */
 /* Pager over the bytes p[0..n) (which must outlive the view). */
 struct view	*view_pager_new(struct app *a, const char *title,
 		    const char *p, size_t n);			/* view_pager.c */
@@ -652,17 +652,6 @@ struct view	*view_array_new(struct app *a, const char *title,
 struct view	*view_array_key(struct app *a, const char *key, size_t klen);
 /* Dequantized values of tensor i. */
 struct view	*view_preview_new(struct app *a, uint64_t i);	/* view_preview.c */
-/*
- * `:diff OTHER`: what differs between the document and the model OTHER
- * (src/core/diff.h), in a view on the Summary tab; a message if OTHER
- * cannot be read.
- */
-void		 view_diff_open(struct app *a, const char *other); /* view_diff.c */
-/* The pending changes, one line each. */
-struct view	*view_changes_new(struct app *a);		/* view_changes.c */
-/* The mapping of a regex rename, applied on confirmation. */
-struct view	*view_rename_new(struct app *a, const char *pattern,
-		    const char *repl, int global, int icase);	/* view_changes.c */
 
 /* ------------------------------------------------------------- edit.c */
 

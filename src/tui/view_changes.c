@@ -31,6 +31,7 @@
 
 #include "model.h"
 #include "tui.h"
+#include "view_changes.h"
 
 #define SHOW	60	/* columns of a value or name in a line */
 

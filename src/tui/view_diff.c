@@ -1,7 +1,7 @@
 /*
  * view_diff.c - `:diff OTHER`: what differs between the document (its
  * pending edits included) and another model, the lines `ggufed diff`
- * prints (src/core/diff.h), one row each. Enter on a row of a key or a
+ * prints (src/proof/diff.h), one row each. Enter on a row of a key or a
  * tensor goes to it in the Metadata or Tensors view; the view stays on
  * the Summary tab, where 1 finds it again.
  *
@@ -23,6 +23,7 @@
 #include "diff.h"
 #include "set.h"
 #include "task.h"
+#include "view_diff.h"
 
 struct dview {
 	struct app		*app;

@@ -13,6 +13,7 @@
 
 #include "curses.h"
 #include "tui.h"
+#include "view_help.h"
 
 #define KEYS_W		20
 

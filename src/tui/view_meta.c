@@ -27,6 +27,7 @@
 
 #include "schema.h"
 #include "tui.h"
+#include "view_meta.h"
 #include "cmd/chat.h"
 
 #define TYPE_W		10

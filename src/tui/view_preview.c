@@ -7,7 +7,7 @@
  * dimension 3. A tensor that is one row long (a norm's weights, a bias) is
  * wrapped into screen-wide rows instead, labelled by the index of their
  * first element. Only the window on the screen is decoded, through the
- * dequantizer (src/core/dequant.h), at every draw: what is shown is what
+ * dequantizer (src/numbers/dequant.h), at every draw: what is shown is what
  * `ggufed cat` prints, and a screen of a 10 GB tensor costs a screen.
  *
  * Values are shown short (%.4g), full (%.9g, enough to tell any two

@@ -29,6 +29,7 @@
 #include "summary.h"
 #include "token.h"
 #include "tui.h"
+#include "view_summary.h"
 
 #define LABEL_W		15
 

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "tui.h"
+#include "view_tensors.h"
 
 #define TYPE_W		8
 #define SHAPE_W		20

@@ -25,6 +25,7 @@
 
 #include "token.h"
 #include "tui.h"
+#include "view_tokens.h"
 
 #define MAX_MARKS	64
 #define MARK_W		16

@@ -1,7 +1,7 @@
 #!/bin/sh
 # faults.sh - saves that fail or are killed half-way never lose the model.
 #
-# GGUFED_FAULT (see src/core/io.c) makes the Nth write, fsync, close,
+# GGUFED_FAULT (see src/base/io.c) makes the Nth write, fsync, close,
 # rename, unlink, open, fallocate or read of a save fail with ENOSPC, EIO,
 # EDQUOT, EFBIG or EACCES, or kills the process with SIGKILL after N
 # bytes. For each rule, N runs from 1 until the save gets through without

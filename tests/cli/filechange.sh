@@ -2,7 +2,7 @@
 # filechange.sh - the file changes or shrinks while a command reads it.
 #
 # `cat`, `stats`, `validate --data` and `hash` read tensor data through a mapping
-# of the file. The rule map:N:stop of GGUFED_FAULT (src/core/io.c) stops
+# of the file. The rule map:N:stop of GGUFED_FAULT (src/base/io.c) stops
 # the process before its Nth guarded read of that data; the test then cuts
 # the file short (or rewrites it), lets the process go on and checks that
 # it ends with exit status 1 and one message saying the file changed on

@@ -12,7 +12,7 @@
 # the parse error; a killed rewrite's temporary file is reported with its
 # size; a file with several hard links is told what a save does to them.
 #
-# A save is held half-way with GGUFED_FAULT=OP:N:stall (src/core/io.c):
+# A save is held half-way with GGUFED_FAULT=OP:N:stall (src/base/io.c):
 # the Nth call of OP waits while the file $GGUFED_STALL exists.
 . "$TESTS_SRCDIR/lib.sh"
 

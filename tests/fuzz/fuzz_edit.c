@@ -37,6 +37,7 @@
 #include "gguf.h"
 #include "doc.h"
 #include "model.h"
+#include "save.h"
 #include "cmd/lang.h"
 #include "fuzz.h"
 

@@ -2,7 +2,7 @@
 # oom.sh - running out of memory: one line on stderr, status 1, and in
 # the browser the terminal given back first (the alternate screen left).
 # GGUFED_FAULT=alloc:N+:ENOMEM makes the Nth allocation that must not
-# fail, and every later one, fail (see src/core/io.c, xmalloc.c).
+# fail, and every later one, fail (see src/base/io.c, xmalloc.c).
 . "$TESTS_SRCDIR/lib.sh"
 
 DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf

@@ -490,7 +490,8 @@ test_big_endian(void)
 	struct gguf_err	err;
 	char		buf[24];
 	size_t		c;
-	int		i, good;
+	uint32_t	t;
+	int		i, e, good, agree;
 
 	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		for (i = 0; i < 4; i++) {
@@ -538,6 +539,18 @@ test_big_endian(void)
 	    gguf_dequant_check(GGUF_T_Q4_K, 0, &err) == 0 &&
 	    gguf_dequant_check(GGUF_T_F16, 1, &err) == 0,
 	    "gguf_dequant_check: Q4_K little-endian only, F16 both");
+	for (t = 0, agree = 1; t < GGUF_T_COUNT + 2; t++) {
+		for (e = 0; e < 2; e++) {
+			if ((gguf_dequant_check(t, e, &err) == 0) !=
+			    (gguf_ttype_decodable(t, e, &err) == 0)) {
+				diag("type %u be %d: the decoders and the "
+				    "type table disagree", t, e);
+				agree = 0;
+			}
+		}
+	}
+	ok(agree, "every type the type table calls decodable has its "
+	    "decoders, and no other");
 }
 
 /*

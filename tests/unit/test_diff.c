@@ -1,5 +1,5 @@
 /*
- * test_diff.c - the typed diff of two documents (src/core/diff.h) on
+ * test_diff.c - the typed diff of two documents (src/proof/diff.h) on
  * files built byte by byte with ggufgen: items and counts for each kind
  * of change, pending edits counted (a pending conversion hashes as the
  * float32 data a save writes), element diffs of arrays that grew or
@@ -16,6 +16,7 @@
 
 #include "gguf.h"
 #include "doc.h"
+#include "save.h"
 #include "diff.h"
 #include "cmd/lang.h"
 #include "tap.h"

@@ -18,6 +18,8 @@
 #include "dequant.h"
 #include "doc.h"
 #include "docint.h"
+#include "io.h"
+#include "save.h"
 #include "cmd/lang.h"
 #include "tap.h"
 #include "../tools/ggufgen.h"

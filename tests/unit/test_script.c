@@ -12,6 +12,7 @@
 
 #include "gguf.h"
 #include "doc.h"
+#include "save.h"
 #include "cmd/lang.h"
 #include "tap.h"
 #include "../tools/ggufgen.h"

@@ -1,0 +1,236 @@
+/*
+ * bytes.c - the bounded cursor every read of file data goes through.
+ *
+ * The rule of this file: before a length or count taken from the file is
+ * used for anything (a skip, a loop, an allocation), it is checked against
+ * the bytes that are left. A count of 2^60 elements therefore fails at once
+ * with the offset of the count, and costs nothing.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gguf.h"
+#include "internal.h"
+
+uint64_t
+gguf_hash(const void *p, size_t n)
+{
+	const uint8_t	*b = p;
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+
+	while (n-- > 0) {
+		h ^= *b++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* ------------------------------------------------------------------ cursor */
+
+/*
+ * n bytes at the cursor are in the file but maybe not in base (a first
+ * part of it): 0 if they are in base; else want is set and -1.
+ */
+static int
+in_base(struct gguf_cur *c, uint64_t n, struct gguf_err *err)
+{
+	if (n <= c->size - c->pos)
+		return 0;
+	c->want = c->pos + n;
+	return gguf_errf(err, (int64_t)c->pos, "the header goes on past the "
+	    "%llu bytes read", (unsigned long long)c->size);
+}
+
+int
+gguf_cur_need(struct gguf_cur *c, uint64_t n, const char *what,
+    struct gguf_err *err)
+{
+	if (n > gguf_cur_left(c))
+		return gguf_errf(err, (int64_t)c->pos, "file ends inside %s "
+		    "(%llu bytes needed, %llu left)", what,
+		    (unsigned long long)n,
+		    (unsigned long long)gguf_cur_left(c));
+	return c->full != 0 ? in_base(c, n, err) : 0;
+}
+
+int
+gguf_cur_u32(struct gguf_cur *c, uint32_t *v, const char *what,
+    struct gguf_err *err)
+{
+	if (gguf_cur_need(c, 4, what, err) != 0)
+		return -1;
+	*v = gguf_ld32(c->base + c->pos, c->be);
+	c->pos += 4;
+	return 0;
+}
+
+int
+gguf_cur_u64(struct gguf_cur *c, uint64_t *v, const char *what,
+    struct gguf_err *err)
+{
+	if (gguf_cur_need(c, 8, what, err) != 0)
+		return -1;
+	*v = gguf_ld64(c->base + c->pos, c->be);
+	c->pos += 8;
+	return 0;
+}
+
+int
+gguf_cur_len(struct gguf_cur *c, uint64_t *v, const char *what,
+    struct gguf_err *err)
+{
+	uint32_t	v32;
+
+	if (c->lw == 8)
+		return gguf_cur_u64(c, v, what, err);
+	if (gguf_cur_u32(c, &v32, what, err) != 0)
+		return -1;
+	*v = v32;
+	return 0;
+}
+
+int
+gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
+    struct gguf_err *err)
+{
+	uint64_t	at = c->pos, n;
+
+	if (gguf_cur_len(c, &n, what, err) != 0)
+		return -1;
+	if (n > gguf_cur_left(c))
+		return gguf_errf(err, (int64_t)at, "%s length %llu runs past "
+		    "the end of the file (%llu bytes left)", what,
+		    (unsigned long long)n,
+		    (unsigned long long)gguf_cur_left(c));
+	if (c->full != 0 && in_base(c, n, err) != 0)
+		return -1;
+	s->p = (const char *)c->base + c->pos;
+	s->n = n;
+	c->pos += n;
+	return 0;
+}
+
+/*
+ * Skips the strings of an array while each one's length fits in the
+ * bytes left: the fast walk over a vocabulary. Returns how many it
+ * skipped; the cursor is at the first one that does not fit (whose
+ * error gguf_cur_str then gives with its offset), or past them all.
+ */
+static uint64_t
+skip_strings(struct gguf_cur *c, uint64_t count)
+{
+	const uint8_t	*b = c->base;
+	uint64_t	 pos = c->pos, size = c->size, n, i;
+
+	if (c->lw == 8 && !c->be) {
+		/* v2 and later, little-endian: nearly every file */
+		for (i = 0; i < count; i++) {
+			if (size - pos < 8)
+				break;
+			n = gguf_ld64(b + pos, 0);
+			if (n > size - pos - 8)
+				break;
+			pos += 8 + n;
+		}
+		c->pos = pos;
+		return i;
+	}
+	for (i = 0; i < count; i++) {
+		if (size - pos < c->lw)
+			break;
+		n = c->lw == 8 ? gguf_ld64(b + pos, c->be) :
+		    gguf_ld32(b + pos, c->be);
+		if (n > size - pos - c->lw)
+			break;
+		pos += c->lw + n;
+	}
+	c->pos = pos;
+	return i;
+}
+
+int
+gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
+    struct gguf_val *v, struct gguf_err *err)
+{
+	uint64_t	 start = c->pos, count, size, i;
+	uint32_t	 atype;
+	unsigned	 esize;
+	struct gguf_str	 s;
+	struct gguf_val	 sub;
+
+	memset(v, 0, sizeof *v);
+	v->type = vt;
+	v->be = (uint8_t)c->be;
+	v->lw = (uint8_t)c->lw;
+	v->p = c->base + c->pos;
+	v->off = c->pos;
+
+	if (vt >= GGUF_VT_COUNT)
+		return gguf_errf(err, (int64_t)c->pos, "unknown value type %u",
+		    (unsigned)vt);
+	if (vt == GGUF_VT_STR) {
+		if (gguf_cur_str(c, &s, "string", err) != 0)
+			return -1;
+	} else if (vt != GGUF_VT_ARR) {
+		esize = gguf_vtype_size(vt);
+		if (gguf_cur_need(c, esize, gguf_vtype_name(vt), err) != 0)
+			return -1;
+		c->pos += esize;
+	} else {
+		if (depth >= GGUF_MAX_DEPTH)
+			return gguf_errf(err, (int64_t)c->pos, "arrays nested "
+			    "deeper than %d levels", GGUF_MAX_DEPTH);
+		if (gguf_cur_u32(c, &atype, "array element type", err) != 0)
+			return -1;
+		if (atype >= GGUF_VT_COUNT)
+			return gguf_errf(err, (int64_t)c->pos - 4,
+			    "unknown array element type %u", (unsigned)atype);
+		if (gguf_cur_len(c, &count, "array length", err) != 0)
+			return -1;
+		v->atype = atype;
+		v->count = count;
+		esize = gguf_vtype_size(atype);
+		if (esize != 0) {
+			if (gguf_mul_ok(count, esize, &size) != 0 ||
+			    size > gguf_cur_left(c))
+				return gguf_errf(err, (int64_t)c->pos - c->lw,
+				    "array of %llu %s runs past the end of the "
+				    "file (%llu bytes left)",
+				    (unsigned long long)count,
+				    gguf_vtype_name(atype),
+				    (unsigned long long)gguf_cur_left(c));
+			if (c->full != 0 && in_base(c, size, err) != 0)
+				return -1;
+			c->pos += size;
+		} else {
+			/*
+			 * Each string or nested array takes at least one
+			 * length field: refuse counts the bytes left cannot
+			 * hold before walking them.
+			 */
+			if (count > gguf_cur_left(c) / c->lw)
+				return gguf_errf(err, (int64_t)c->pos - c->lw,
+				    "array of %llu %s cannot fit in the %llu "
+				    "bytes left", (unsigned long long)count,
+				    gguf_vtype_name(atype),
+				    (unsigned long long)gguf_cur_left(c));
+			i = 0;
+			if (atype == GGUF_VT_STR)
+				i = skip_strings(c, count);
+			for (; i < count; i++) {
+				if (atype == GGUF_VT_STR) {
+					if (gguf_cur_str(c, &s, "string", err)
+					    != 0)
+						return -1;
+				} else if (gguf_cur_value(c, atype, depth + 1,
+				    &sub, err) != 0)
+					return -1;
+			}
+		}
+	}
+	v->n = c->pos - start;
+	return 0;
+}

@@ -1,0 +1,389 @@
+/*
+ * model_table.c - assets/models.tsv compiled, once: each row's expressions
+ * parsed, each section's effective rows (those of *, of its base chain,
+ * then its own, a later row of the same kind and name replacing an
+ * earlier one) and its lets by name; and the table held to itself for
+ * the tests.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modelint.h"
+#include "schema.h"
+#include "xmalloc.h"
+
+/* ------------------------------------------------------------ the table */
+
+static struct crow	*crows;
+static struct csect	*csects;
+static size_t		 ncsects;
+static pthread_once_t	 compile_once = PTHREAD_ONCE_INIT;
+
+static void
+crow_err(struct crow *c, const char *what, const char *detail)
+{
+	if (c->err[0] == '\0')
+		snprintf(c->err, sizeof c->err, "models.tsv:%u: %s: %s",
+		    c->r->line, what, detail);
+}
+
+static void
+compile_when(struct crow *c, const char *w)
+{
+	const char	*p = w, *end;
+	char		 err[160];
+	struct clause	*cl;
+	size_t		 n;
+
+	if (w == NULL) {
+		c->cl[0].req = 1;
+		c->ncl = 1;
+		c->can_req = 1;
+		return;
+	}
+	while (*p != '\0') {
+		end = strchr(p, ';');
+		n = end == NULL ? strlen(p) : (size_t)(end - p);
+		while (n > 0 && *p == ' ') {
+			p++;
+			n--;
+		}
+		while (n > 0 && p[n - 1] == ' ')
+			n--;
+		if (c->ncl == MAX_CLAUSES) {
+			crow_err(c, "WHEN", "too many clauses");
+			return;
+		}
+		cl = &c->cl[c->ncl++];
+		c->can_req |= n >= 3 && memcmp(p, "req", 3) == 0;
+		if (n == 4 && memcmp(p, "none", 4) == 0)
+			cl->req = -1;
+		else if (n >= 3 && (memcmp(p, "req", 3) == 0 ||
+		    memcmp(p, "opt", 3) == 0)) {
+			cl->req = p[0] == 'r';
+			if (n > 3) {
+				if (n < 7 || memcmp(p + 3, " if ", 4) != 0) {
+					crow_err(c, "WHEN", "a clause is req, "
+					    "opt, none, req if or opt if");
+					return;
+				}
+				cl->cond = gguf_mexpr_parse(p + 7, n - 7, err,
+				    sizeof err);
+				if (cl->cond == NULL) {
+					crow_err(c, "WHEN", err);
+					return;
+				}
+			}
+		} else {
+			crow_err(c, "WHEN", "a clause is req, opt, none, "
+			    "req if or opt if");
+			return;
+		}
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+}
+
+static void
+compile_types(struct crow *c, const char *s)
+{
+	const char	*p = s, *end, *semi;
+	struct ktype	*kt;
+	char		 err[160];
+	size_t		 n;
+
+	while (*p != '\0') {
+		end = strchr(p, '|');
+		n = end == NULL ? strlen(p) : (size_t)(end - p);
+		if (c->nkt == MAX_TYPES) {
+			crow_err(c, "VALUE", "too many types");
+			return;
+		}
+		kt = &c->kt[c->nkt++];
+		semi = memchr(p, ';', n);
+		if (semi != NULL && n > 5 && memcmp(p, "arr[", 4) == 0 &&
+		    p[n - 1] == ']') {
+			char	 t[32];
+
+			snprintf(t, sizeof t, "%.*s]", (int)(semi - p), p);
+			if (gguf_vtype_parse_full(t, strlen(t), &kt->type,
+			    &kt->atype) != 0) {
+				crow_err(c, "VALUE", "unknown type");
+				return;
+			}
+			kt->len = gguf_mexpr_parse(semi + 1,
+			    (size_t)(p + n - 1 - (semi + 1)), err, sizeof err);
+			if (kt->len == NULL) {
+				crow_err(c, "VALUE", err);
+				return;
+			}
+		} else if (gguf_vtype_parse_full(p, n, &kt->type,
+		    &kt->atype) != 0) {
+			crow_err(c, "VALUE", "unknown type");
+			return;
+		}
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+}
+
+static void
+compile_row(struct crow *c)
+{
+	const struct gguf_mrow	*r = c->r;
+	const char		*p, *comma;
+	char			 err[160];
+	size_t			 n;
+
+	switch (r->kind) {
+	case GGUF_MR_LET:
+		if ((c->e[0] = gguf_mexpr_parse(r->value, strlen(r->value), err,
+		    sizeof err)) == NULL)
+			crow_err(c, "let", err);
+		c->ne = 1;
+		break;
+	case GGUF_MR_NEED:
+		if ((c->e[0] = gguf_mexpr_parse(r->name, strlen(r->name), err,
+		    sizeof err)) == NULL)
+			crow_err(c, "need", err);
+		c->ne = 1;
+		break;
+	case GGUF_MR_KEY:
+		compile_types(c, r->value);
+		compile_when(c, r->when);
+		break;
+	case GGUF_MR_TENSOR:
+		c->block = strstr(r->name, "{bid}") != NULL;
+		compile_when(c, r->when);
+		if (strcmp(r->value, "-") == 0)
+			break;
+		for (p = r->value; ; p = comma + 1) {
+			comma = strchr(p, ',');
+			n = comma == NULL ? strlen(p) : (size_t)(comma - p);
+			if (c->ne == MAX_DIMS) {
+				crow_err(c, "SHAPE", "more than 4 dimensions");
+				break;
+			}
+			if ((c->e[c->ne++] = gguf_mexpr_parse(p, n, err,
+			    sizeof err)) == NULL) {
+				crow_err(c, "SHAPE", err);
+				break;
+			}
+			if (comma == NULL)
+				break;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static int
+same_row(const struct gguf_mrow *a, const struct gguf_mrow *b)
+{
+	return a->kind == b->kind && strcmp(a->name, b->name) == 0;
+}
+
+/* Appends section s's rows (its base's first) to the list. */
+static void
+gather(size_t s, size_t *first, struct crow ***list, size_t *n,
+    size_t *cap, int depth)
+{
+	size_t	i;
+
+	if (depth > 32)
+		return;
+	if (csects[s].base >= 0)
+		gather((size_t)csects[s].base, first, list, n, cap, depth + 1);
+	for (i = first[s] + 1; i < gguf_model_nrows &&
+	    gguf_model_rows[i].kind != GGUF_MR_ARCH; i++) {
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 64;
+			*list = xreallocarray(*list, *cap, sizeof **list);
+		}
+		(*list)[(*n)++] = &crows[i];
+	}
+}
+
+static int
+let_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct clet *)a)->name,
+	    ((const struct clet *)b)->name);
+}
+
+size_t
+gguf_mtable_let(const struct csect *s, const char *name)
+{
+	struct clet	 key, *hit;
+
+	key.name = name;
+	hit = bsearch(&key, s->lets, s->nlets, sizeof *s->lets, let_cmp);
+	return hit == NULL ? SIZE_MAX : hit->row;
+}
+
+static void
+compile_table(void)
+{
+	struct crow	**list;
+	size_t		 i, j, k, n, cap, *first, star = SIZE_MAX;
+
+	crows = xcalloc(gguf_model_nrows + 1, sizeof *crows);
+	first = xcalloc(gguf_model_nrows + 1, sizeof *first);
+	csects = xcalloc(gguf_model_nrows + 1, sizeof *csects);
+	for (i = 0; i < gguf_model_nrows; i++) {
+		crows[i].r = &gguf_model_rows[i];
+		compile_row(&crows[i]);
+		if (gguf_model_rows[i].kind != GGUF_MR_ARCH)
+			continue;
+		csects[ncsects].name = gguf_model_rows[i].name;
+		csects[ncsects].base = -1;
+		for (k = 0; k < ncsects; k++)
+			if (strcmp(csects[k].name,
+			    gguf_model_rows[i].value) == 0)
+				csects[ncsects].base = (int)k;
+		if (strcmp(gguf_model_rows[i].name, "*") == 0)
+			star = ncsects;
+		first[ncsects++] = i;
+	}
+	for (k = 0; k < ncsects; k++) {
+		list = NULL;
+		n = cap = 0;
+		if (star != SIZE_MAX && k != star)
+			gather(star, first, &list, &n, &cap, 0);
+		gather(k, first, &list, &n, &cap, 0);
+		/* A later row of the same kind and name replaces this one. */
+		csects[k].rows = xcalloc(n + 1, sizeof *csects[k].rows);
+		for (i = 0; i < n; i++) {
+			for (j = i + 1; j < n; j++)
+				if (same_row(list[i]->r, list[j]->r))
+					break;
+			if (j == n)
+				csects[k].rows[csects[k].nrows++] = list[i];
+		}
+		free(list);
+		csects[k].lets = xcalloc(csects[k].nrows + 1,
+		    sizeof *csects[k].lets);
+		for (i = 0; i < csects[k].nrows; i++) {
+			if (csects[k].rows[i]->r->kind != GGUF_MR_LET)
+				continue;
+			csects[k].lets[csects[k].nlets].name =
+			    csects[k].rows[i]->r->name;
+			csects[k].lets[csects[k].nlets++].row = i;
+		}
+		qsort(csects[k].lets, csects[k].nlets, sizeof *csects[k].lets,
+		    let_cmp);
+	}
+	free(first);
+}
+
+static void
+compile(void)
+{
+	pthread_once(&compile_once, compile_table);
+}
+
+const struct csect *
+gguf_mtable_sect(const char *arch, size_t n)
+{
+	size_t	k;
+
+	compile();
+	for (k = 0; k < ncsects; k++)
+		if (strlen(csects[k].name) == n &&
+		    memcmp(csects[k].name, arch, n) == 0)
+			return &csects[k];
+	return NULL;
+}
+
+int
+gguf_model_known(const char *arch, size_t n)
+{
+	if (n == 1 && arch[0] == '*')
+		return 0;
+	return gguf_mtable_sect(arch, n) != NULL;
+}
+
+size_t
+gguf_model_archs(const char **out, size_t max)
+{
+	size_t	k, n = 0;
+
+	compile();
+	for (k = 0; k < ncsects; k++) {
+		if (strcmp(csects[k].name, "*") == 0)
+			continue;
+		if (n < max)
+			out[n] = csects[k].name;
+		n++;
+	}
+	return n;
+}
+
+
+/* Every name an expression uses is a let the section sees (or il). */
+static int
+names_ok(const struct csect *s, const struct mnode *n, char *why, size_t len)
+{
+	if (n == NULL)
+		return 0;
+	if (n->op == OP_LET) {
+		if (gguf_mtable_let(s, n->str) == SIZE_MAX) {
+			snprintf(why, len, "no parameter %s in section %s",
+			    n->str, s->name);
+			return -1;
+		}
+	}
+	if (names_ok(s, n->a, why, len) != 0 ||
+	    names_ok(s, n->b, why, len) != 0 ||
+	    names_ok(s, n->c, why, len) != 0)
+		return -1;
+	return 0;
+}
+
+int
+gguf_model_table_verify(char *why, size_t len)
+{
+	const struct crow	*r;
+	size_t			 k, i;
+	int			 j, bad = 0;
+	char			 w[200];
+
+	compile();
+	why[0] = '\0';
+	for (i = 0; i < gguf_model_nrows; i++) {
+		if (crows[i].err[0] == '\0')
+			continue;
+		if (bad++ == 0)
+			snprintf(why, len, "%s", crows[i].err);
+	}
+	for (k = 0; k < ncsects; k++) {
+		for (i = 0; i < csects[k].nrows; i++) {
+			r = csects[k].rows[i];
+			w[0] = '\0';
+			for (j = 0; j < r->ne && w[0] == '\0'; j++)
+				names_ok(&csects[k], r->e[j], w, sizeof w);
+			for (j = 0; j < r->ncl && w[0] == '\0'; j++)
+				names_ok(&csects[k], r->cl[j].cond, w,
+				    sizeof w);
+			for (j = 0; j < r->nkt && w[0] == '\0'; j++)
+				names_ok(&csects[k], r->kt[j].len, w,
+				    sizeof w);
+			if (w[0] == '\0')
+				continue;
+			if (bad++ == 0)
+				snprintf(why, len, "models.tsv:%u: %s",
+				    r->r->line, w);
+		}
+	}
+	if (gguf_mtable_sect("*", 1) == NULL && bad++ == 0)
+		snprintf(why, len, "models.tsv: no * section");
+	return bad;
+}

@@ -1,0 +1,1321 @@
+/*
+ * stats.c - statistics and row summaries on a pool of threads.
+ *
+ * Work is cut into items (a chunk of CHUNK elements, or a group of rows of
+ * about that many elements). Threads take the next item from a shared
+ * counter until none is left, decode it into their own buffer and
+ * summarise it; the caller's thread is one of them. Results of each item
+ * are kept apart and merged in item order once every thread has finished,
+ * so the numbers do not depend on how many threads ran or which thread
+ * took which item. Histogram counts are integers and are simply added.
+ *
+ * Moments are numerically stable: each chunk computes its mean and the sum
+ * of squared deviations from that mean (two passes over a buffer in
+ * cache), and chunks are combined with the pairwise update of Chan, Golub
+ * and LeVeque.
+ *
+ * The data is read once. Besides the moments, each finite value is
+ * counted in a sketch: a bucket per value of its order-preserving bits cut
+ * to SK_MANT mantissa bits (2048 buckets an octave, each as wide as 2^-11
+ * of its values' magnitude). A thread counts into a table of 32-bit counts
+ * indexed by the key (4 MB of address space for floats, 32 MB for
+ * doubles, mapped so that the system only backs the pages values land
+ * in: a tensor of weights touches a few hundred KB) and remembers which
+ * keys it may have touched: keys sort as values do, so those of a chunk's
+ * negative values lie between the keys of its minimum and of minus its
+ * least nonzero magnitude, those of its positive values between the
+ * least nonzero magnitude's and the maximum's, plus the two zeros'. Those
+ * ranges are added into the run's 64-bit counts, kept in pages of one
+ * sign and exponent allocated when first needed, at the end and before a
+ * count can overflow. Once the data is read, the histogram and the
+ * percentiles come from the merged sketch (from_sketch), a walk over its
+ * pages whatever the size of the tensor. F16 and BF16 are not decoded at all: one pass counts each
+ * of their 65536 values, every moment is computed from the counts, and the
+ * counts make an exact sketch, each value in a bucket of its own
+ * (work_count16, from_values).
+ *
+ * Progress is reported after every item, under a lock, so calls never
+ * overlap and the count only grows. Cancellation, by the callback or the
+ * caller's flag, is noticed before the next item is taken.
+ *
+ * Each item's reads of the data are guarded on the thread that makes
+ * them (guard.c): if the file shrinks under a run, the item that meets the
+ * hole fails, the run stops like a cancelled one and returns -1 with
+ * "changed on disk". Items hold no lock and allocate nothing while they
+ * read (a sketch page is allocated after the chunk is decoded, and stored
+ * at once), so one can be abandoned at any read.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "gguf.h"
+#include "internal.h"
+#include "io.h"
+#include "dequant.h"
+#include "stats.h"
+#include "stats_vec.h"
+
+#define CHUNK		65536	/* elements per item; a multiple of every block */
+#define MAX_THREADS	256
+#define VALUES		65536	/* values of a 16-bit type */
+
+/* ------------------------------------------------------------ the pool */
+
+struct worker;
+
+struct pool {
+	uint64_t			 nitems;
+	uint64_t			 next;		/* atomic */
+	int				 stop;		/* atomic */
+	int				 (*work)(struct pool *, uint64_t,
+					     struct worker *, uint64_t *,
+					     struct gguf_err *);
+	void				*ctx;
+	const struct gguf_stats_opts	*opts;
+	const uint8_t			*data;		/* the range items read */
+	uint64_t			 nbytes;
+
+	uint64_t			*vtab;		/* VALUES counts, or NULL */
+	unsigned			 sk_pages;	/* 0: no sketch */
+	uint64_t			**sktot;	/* the run's sketch */
+
+	pthread_mutex_t			 lock;
+	uint64_t			 done;
+	uint64_t			 total;
+	int				 cancelled;
+	int				 failed;
+	struct gguf_err			 err;
+};
+
+struct worker {
+	struct pool	*p;
+	pthread_t	 tid;
+	float		*fbuf;		/* CHUNK floats */
+	double		*dbuf;		/* CHUNK doubles (wide types) */
+	uint32_t	*sk;		/* sketch counts by key, or NULL */
+	uint32_t	 kr[2][2];	/* keys sk may hold: [0] negative
+					   values', [1] positive ones' (from,
+					   to; from > to: none) */
+	int		 skmap;		/* sk is a mapping */
+	uint64_t	 skn;		/* elements counted into sk */
+	uint32_t	*vt;		/* 16-bit types: count of each value */
+	uint64_t	 vtn;		/* elements counted into vt */
+};
+
+const double	gguf_stats_pct[GGUF_STATS_NPCT] = { 1, 5, 50, 95, 99 };
+
+unsigned
+gguf_ncpu(void)
+{
+	long	n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	if (n > MAX_THREADS)
+		return MAX_THREADS;
+	return (unsigned)n;
+}
+
+/* A decode buffer, aligned to a cache line (whole vector stores). */
+static void *
+chunk_alloc(size_t n)
+{
+	void	*p;
+
+	if (posix_memalign(&p, 64, n) != 0) {
+		p = xmalloc(n);	/* aborts if memory is gone */
+	}
+	return p;
+}
+
+struct item {
+	struct pool	*p;
+	uint64_t	 i;
+	struct worker	*w;
+	uint64_t	*units;
+	struct gguf_err	*err;
+};
+
+static int
+item_cb(void *arg)
+{
+	struct item	*it = arg;
+
+	return it->p->work(it->p, it->i, it->w, it->units, it->err);
+}
+
+/* Runs item i with its reads of the data guarded. */
+static int
+run_item(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct item	it;
+	int		rc;
+
+	it.p = p;
+	it.i = i;
+	it.w = w;
+	it.units = units;
+	it.err = err;
+	gguf_io_map_read();
+	rc = gguf_guard_run(p->data, p->nbytes, item_cb, &it);
+	if (rc == GGUF_GUARD_FAULT)
+		return gguf_errf(err, -1, "changed on disk: its data could "
+		    "not be read");
+	return rc;
+}
+
+static void	vt_flush(struct pool *, struct worker *);
+static void	sk_flush(struct pool *, struct worker *);
+
+static void *
+worker_main(void *arg)
+{
+	struct worker	*w = arg;
+	struct pool	*p = w->p;
+	struct gguf_err	 err;
+	uint64_t	 i, units;
+	int		 stop;
+
+	for (;;) {
+		if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
+			break;
+		if (p->opts->cancel != NULL &&
+		    __atomic_load_n(p->opts->cancel, __ATOMIC_ACQUIRE)) {
+			pthread_mutex_lock(&p->lock);
+			p->cancelled = 1;
+			pthread_mutex_unlock(&p->lock);
+			__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+			break;
+		}
+		i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
+		if (i >= p->nitems)
+			break;
+		units = 0;
+		memset(&err, 0, sizeof err);
+		if (w->vt != NULL && w->vtn > UINT32_MAX - CHUNK)
+			vt_flush(p, w);		/* no count can overflow */
+		if (w->sk != NULL && w->skn > UINT32_MAX - CHUNK)
+			sk_flush(p, w);
+		stop = run_item(p, i, w, &units, &err) != 0;
+		pthread_mutex_lock(&p->lock);
+		if (stop && !p->failed) {
+			p->failed = 1;
+			p->err = err;
+		}
+		p->done += units;
+		if (!stop && p->opts->progress != NULL &&
+		    p->opts->progress(p->opts->arg, p->done, p->total) != 0) {
+			p->cancelled = 1;
+			stop = 1;
+		}
+		pthread_mutex_unlock(&p->lock);
+		if (stop) {
+			__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Adds a worker's value counts into the run's and clears them. */
+static void
+vt_flush(struct pool *p, struct worker *w)
+{
+	uint32_t	k;
+
+	pthread_mutex_lock(&p->lock);
+	for (k = 0; k < VALUES; k++)
+		p->vtab[k] += w->vt[k];
+	pthread_mutex_unlock(&p->lock);
+	memset(w->vt, 0, VALUES * sizeof *w->vt);
+	w->vtn = 0;
+}
+
+#define SK_MANT		11	/* mantissa bits of a sketch bucket */
+#define SK_BUCKETS	(1u << SK_MANT)	/* per page: a sign and exponent */
+#define SK_PAGES_F	512	/* pages of float keys (20 bits) */
+#define SK_PAGES_D	4096	/* of double keys (23 bits) */
+
+/*
+ * Adds a worker's sketch counts into the run's and clears them (writing
+ * only the counts that are not zero, so that untouched memory stays
+ * untouched).
+ */
+static void
+sk_flush(struct pool *p, struct worker *w)
+{
+	uint64_t	*t;
+	uint32_t	 k;
+	int		 r;
+
+	pthread_mutex_lock(&p->lock);
+	for (r = 0; r < 2; r++) {
+		for (k = w->kr[r][0]; k <= w->kr[r][1]; k++) {
+			if (w->sk[k] == 0)
+				continue;
+			if ((t = p->sktot[k >> SK_MANT]) == NULL)
+				t = p->sktot[k >> SK_MANT] = xcalloc(SK_BUCKETS,
+				    sizeof *t);
+			t[k & (SK_BUCKETS - 1)] += w->sk[k];
+			w->sk[k] = 0;
+		}
+		w->kr[r][0] = UINT32_MAX;
+		w->kr[r][1] = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+	w->skn = 0;
+}
+
+/*
+ * A worker's table of counts: a private anonymous mapping where there is
+ * one, whose pages the system zeroes when first touched (an allocation
+ * of this size would be cleared in full, a few hundred microseconds per
+ * run, where a tensor of weights touches a few hundred KB).
+ */
+static uint32_t *
+sk_table(size_t n, int *mapped)
+{
+#if defined(MAP_ANONYMOUS)
+	void	*m;
+
+	m = mmap(NULL, n * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m != MAP_FAILED) {
+		*mapped = 1;
+		return m;
+	}
+#endif
+	*mapped = 0;
+	return xcalloc(n, sizeof(uint32_t));
+}
+
+static void
+sk_table_free(uint32_t *sk, size_t n, int mapped)
+{
+#if defined(MAP_ANONYMOUS)
+	if (mapped) {
+		munmap(sk, n * sizeof(uint32_t));
+		return;
+	}
+#endif
+	(void)n;
+	(void)mapped;
+	free(sk);
+}
+
+/*
+ * Runs every item of p on up to `threads` threads (the caller's included)
+ * with a decode buffer each, and a sketch each if p has one (merged into
+ * p->sktot). 0, GGUF_STATS_CANCELLED, or -1 with err set.
+ */
+static int
+pool_run(struct pool *p, unsigned threads, struct gguf_err *err)
+{
+	struct worker	*w;
+	unsigned	 n, i, started;
+
+	if (p->nitems == 0)
+		return 0;
+	n = threads;
+	if (n == 0)
+		n = gguf_ncpu();
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	if ((uint64_t)n > p->nitems)
+		n = (unsigned)p->nitems;
+	p->next = 0;
+	p->stop = 0;
+	w = xcalloc(n, sizeof *w);
+	for (i = 0; i < n; i++) {
+		w[i].p = p;
+		if (p->vtab != NULL) {
+			w[i].vt = xcalloc(VALUES, sizeof *w[i].vt);
+			continue;
+		}
+		w[i].fbuf = chunk_alloc(CHUNK * sizeof *w[i].fbuf);
+		w[i].dbuf = chunk_alloc(CHUNK * sizeof *w[i].dbuf);
+		w[i].kr[0][0] = w[i].kr[1][0] = UINT32_MAX;
+		if (p->sk_pages > 0)
+			w[i].sk = sk_table((size_t)p->sk_pages * SK_BUCKETS,
+			    &w[i].skmap);
+	}
+	started = 1;
+	for (i = 1; i < n; i++) {
+		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]) != 0)
+			break;
+		started++;
+	}
+	worker_main(&w[0]);
+	for (i = 1; i < started; i++)
+		pthread_join(w[i].tid, NULL);
+	for (i = 0; i < n; i++) {
+		if (w[i].sk != NULL) {
+			sk_flush(p, &w[i]);
+			sk_table_free(w[i].sk, (size_t)p->sk_pages *
+			    SK_BUCKETS, w[i].skmap);
+		}
+		if (w[i].vt != NULL) {
+			vt_flush(p, &w[i]);
+			free(w[i].vt);
+		}
+		free(w[i].fbuf);
+		free(w[i].dbuf);
+	}
+	free(w);
+	if (p->failed) {
+		if (err != NULL)
+			*err = p->err;
+		return -1;
+	}
+	if (p->cancelled) {
+		gguf_errf(err, -1, "cancelled");
+		return GGUF_STATS_CANCELLED;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------- summarising */
+
+/* Moments and counts of one chunk. */
+struct part {
+	uint64_t	nfinite, nzero, nnan, npinf, nninf;
+	double		mean;
+	double		m2;		/* sum of squared deviations */
+	double		min, max;
+	double		minnz;		/* least nonzero |x|; Inf if none */
+};
+
+/*
+ * Sketch keys: the bits of a value made to sort as the values do (the
+ * sign bit flipped on positive values, every bit on negative ones), cut
+ * to the sign, the exponent and SK_MANT bits of mantissa. The page of a
+ * key is key >> SK_MANT; +0 and -0 have neighbouring keys.
+ */
+static inline uint32_t
+key_f(uint32_t u)
+{
+	return (u ^ ((0u - (u >> 31)) | 0x80000000u)) >> (23 - SK_MANT);
+}
+
+static inline uint32_t
+key_d(uint64_t u)
+{
+	return (uint32_t)((u ^ ((0ull - (u >> 63)) | 0x8000000000000000ull)) >>
+	    (52 - SK_MANT));
+}
+
+/* The worker's sketch may hold keys k0 .. k1 of negative (r 0) or
+ * positive (r 1) values. */
+static inline void
+sk_range(struct worker *w, int r, uint32_t k0, uint32_t k1)
+{
+	w->kr[r][0] = k0 < w->kr[r][0] ? k0 : w->kr[r][0];
+	w->kr[r][1] = k1 > w->kr[r][1] ? k1 : w->kr[r][1];
+}
+
+/*
+ * Summaries of a buffer of floats and of doubles: the same code over both
+ * element types. A value is finite when its exponent bits are not all
+ * ones; non-finite values are counted and otherwise skipped. The sketch
+ * (if the worker has one) counts the finite values.
+ */
+#define SUMMARY_FUNCS(sfx, T, U, EXP, MANT, SIGN)			\
+static inline U								\
+bits_##sfx(T x)								\
+{									\
+	U	u;							\
+									\
+	memcpy(&u, &x, sizeof u);					\
+	return u;							\
+}									\
+									\
+/*									\
+ * The keys a chunk of summary pt counted: its negative values' from	\
+ * the minimum's to that of minus the least nonzero magnitude, its	\
+ * positive values' from the least nonzero magnitude's to the		\
+ * maximum's, and both zeros' if it has a zero (either sign: which one	\
+ * is an extreme depends on the order of comparisons). Keys near zero	\
+ * that no value has are left out, so that untouched memory stays	\
+ * untouched.								\
+ */									\
+static inline void							\
+sk_range_##sfx(struct worker *w, const struct part *pt)			\
+{									\
+	U	a = bits_##sfx((T)pt->min), b = bits_##sfx((T)pt->max);	\
+	U	z = bits_##sfx((T)pt->minnz);				\
+									\
+	if (pt->nzero > 0) {						\
+		sk_range(w, 0, key_##sfx(SIGN), key_##sfx(SIGN));	\
+		sk_range(w, 1, key_##sfx(0), key_##sfx(0));		\
+	}								\
+	if ((a & (SIGN)) && (a & ~(U)(SIGN)) != 0)			\
+		sk_range(w, 0, key_##sfx(a), key_##sfx(z | (SIGN)));	\
+	if (!(b & (SIGN)) && b != 0)					\
+		sk_range(w, 1, key_##sfx(z), key_##sfx(b));		\
+}									\
+									\
+static void								\
+part_##sfx(const T *x, uint64_t n, struct part *pt)			\
+{									\
+	double		s[4] = { 0, 0, 0, 0 }, mn = INFINITY;		\
+	double		mx = -INFINITY, mean, d, m2[4] = { 0, 0, 0, 0 };\
+	double		mz = INFINITY;					\
+	uint64_t	i, nf = 0, nz = 0, nn = 0, pi = 0, ni = 0;	\
+	U		u;						\
+									\
+	for (i = 0; i < n; i++) {					\
+		u = bits_##sfx(x[i]);					\
+		if ((u & (EXP)) == (EXP)) {				\
+			if (u & (MANT))					\
+				nn++;					\
+			else if (u & (SIGN))				\
+				ni++;					\
+			else						\
+				pi++;					\
+			continue;					\
+		}							\
+		nf++;							\
+		nz += (u & ~(U)(SIGN)) == 0;				\
+		d = x[i];						\
+		s[i & 3] += d;						\
+		mn = d < mn ? d : mn;					\
+		mx = d > mx ? d : mx;					\
+		if ((u & ~(U)(SIGN)) != 0)				\
+			mz = fabs(d) < mz ? fabs(d) : mz;		\
+	}								\
+	mean = nf > 0 ? ((s[0] + s[1]) + (s[2] + s[3])) / (double)nf : 0;\
+	for (i = 0; i < n; i++) {					\
+		u = bits_##sfx(x[i]);					\
+		if ((u & (EXP)) == (EXP))				\
+			continue;					\
+		d = (double)x[i] - mean;				\
+		m2[i & 3] += d * d;					\
+	}								\
+	pt->nfinite = nf;						\
+	pt->nzero = nz;							\
+	pt->nnan = nn;							\
+	pt->npinf = pi;							\
+	pt->nninf = ni;							\
+	pt->mean = mean;						\
+	pt->m2 = (m2[0] + m2[1]) + (m2[2] + m2[3]);			\
+	pt->min = mn;							\
+	pt->max = mx;							\
+	pt->minnz = mz;							\
+}									\
+									\
+static void								\
+sketch_##sfx(struct worker *w, const T *x, uint64_t n,			\
+    const struct part *pt)						\
+{									\
+	uint32_t	*restrict sk = w->sk;				\
+	uint64_t	i;						\
+	U		u;						\
+									\
+	if (pt->nfinite == 0)						\
+		return;							\
+	sk_range_##sfx(w, pt);						\
+	for (i = 0; i < n; i++) {					\
+		u = bits_##sfx(x[i]);					\
+		if ((u & (EXP)) != (EXP))				\
+			sk[key_##sfx(u)]++;				\
+	}								\
+	w->skn += n;							\
+}									\
+									\
+static void								\
+row_##sfx(const T *x, uint64_t n, struct gguf_rowsum *rs, double *sum,	\
+    double *sq)								\
+{									\
+	uint64_t	i;						\
+	double		d;						\
+									\
+	for (i = 0; i < n; i++) {					\
+		if ((bits_##sfx(x[i]) & (EXP)) == (EXP))		\
+			continue;					\
+		d = x[i];						\
+		rs->nfinite++;						\
+		*sum += d;						\
+		*sq += d * d;						\
+		rs->min = d < rs->min ? d : rs->min;			\
+		rs->max = d > rs->max ? d : rs->max;			\
+	}								\
+}
+
+SUMMARY_FUNCS(f, float, uint32_t, 0x7f800000u, 0x007fffffu, 0x80000000u)
+SUMMARY_FUNCS(d, double, uint64_t, 0x7ff0000000000000ull,
+    0x000fffffffffffffull, 0x8000000000000000ull)
+
+/* ------------------------------------------------ fast paths for floats */
+
+/*
+ * Most chunks hold floats, in whole groups of GGUF_SV_LANES. For those, one
+ * pass (the kernel of stats_vec.h) counts every element into the sketch
+ * and sums, in GGUF_SV_LANES independent lanes (lane j takes elements j,
+ * j + LANES, ...), the values, extremes and zeros, with a second pass over
+ * the chunk in cache for the squared deviations; the lanes are added in a
+ * fixed order at the end: the same numbers whatever thread does the chunk.
+ * Non-finite values land in keys no finite value has, which are never
+ * read, so a chunk that holds some keeps its sketch counts and only takes
+ * the general path above for its moments.
+ *
+ * The portable kernel here defines the results; stats_x86.c has the same
+ * operations in AVX2 instructions, chosen once at run time if the CPU has
+ * it, which give the same bits. GGUFED_STATS=ref in the environment keeps
+ * the portable kernel (to compare them).
+ */
+#define LANES		GGUF_SV_LANES
+
+static void
+scan_ref(const float *x, uint64_t n, uint32_t *sk, struct gguf_sv *sv)
+{
+	uint64_t	i;
+	uint32_t	u, bad = 0;
+	float		v;
+	int		j;
+
+	for (j = 0; j < LANES; j++) {
+		sv->sum[j] = 0;
+		sv->min[j] = sv->max[j] = x[j];
+		sv->nzero[j] = 0;
+	}
+	for (i = 0; i < n; i += LANES) {
+		for (j = 0; j < LANES; j++) {
+			v = x[i + j];
+			u = bits_f(v);
+			if (sk != NULL)
+				sk[key_f(u)]++;
+			sv->sum[j] += (double)v;
+			sv->min[j] = v < sv->min[j] ? v : sv->min[j];
+			sv->max[j] = v > sv->max[j] ? v : sv->max[j];
+			sv->nzero[j] += (u & 0x7fffffffu) == 0;
+			bad |= (u & 0x7f800000u) == 0x7f800000u;
+		}
+	}
+	sv->bad = bad;
+}
+
+static void
+m2_ref(const float *x, uint64_t n, double mean, double m2[LANES],
+    float minnz[LANES])
+{
+	uint64_t	i;
+	double		d;
+	uint32_t	u;
+	float		a;
+	int		j;
+
+	for (j = 0; j < LANES; j++) {
+		m2[j] = 0;
+		minnz[j] = INFINITY;
+	}
+	for (i = 0; i < n; i += LANES) {
+		for (j = 0; j < LANES; j++) {
+			d = (double)x[i + j] - mean;
+			m2[j] += d * d;
+			u = bits_f(x[i + j]);
+			a = (u & 0x7fffffffu) == 0 ? NAN : fabsf(x[i + j]);
+			minnz[j] = a < minnz[j] ? a : minnz[j];
+		}
+	}
+}
+
+static struct {
+	gguf_sv_scan_fn	*scan;
+	gguf_sv_m2_fn	*m2;
+	const char	*isa;
+} kern = { scan_ref, m2_ref, "portable" };
+
+static pthread_once_t	kern_once = PTHREAD_ONCE_INIT;
+
+static void
+kern_init(void)
+{
+	const char	*e = getenv("GGUFED_STATS");
+
+	if (e != NULL && strcmp(e, "ref") == 0)
+		return;
+	if (gguf_sv_vec(&kern.scan, &kern.m2, &kern.isa) == 0) {
+		kern.scan = scan_ref;
+		kern.m2 = m2_ref;
+	}
+}
+
+const char *
+gguf_stats_isa(void)
+{
+	pthread_once(&kern_once, kern_init);
+	return kern.isa;
+}
+
+/* The lanes of 16 doubles added in a fixed order. */
+static double
+lanes_sum(const double *s)
+{
+	return (((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) +
+	    (s[6] + s[7]))) + (((s[8] + s[9]) + (s[10] + s[11])) +
+	    ((s[12] + s[13]) + (s[14] + s[15])));
+}
+
+/* Summary (and sketch, if sk) of a chunk of floats: fast path or general. */
+static void
+scan_float(struct worker *w, const float *x, uint64_t n, struct part *pt,
+    int sk)
+{
+	struct gguf_sv	sv;
+	double		m2[LANES];
+	float		a, b, z, mz[LANES];
+	uint64_t	zeros = 0;
+	int		j;
+
+	if (n == 0 || n % LANES != 0) {
+		part_f(x, n, pt);
+		if (sk)
+			sketch_f(w, x, n, pt);
+		return;
+	}
+	kern.scan(x, n, sk ? w->sk : NULL, &sv);
+	if (sv.bad)
+		part_f(x, n, pt);
+	else {
+		memset(pt, 0, sizeof *pt);
+		pt->nfinite = n;
+		pt->mean = lanes_sum(sv.sum) / (double)n;
+		kern.m2(x, n, pt->mean, m2, mz);
+		pt->m2 = lanes_sum(m2);
+		a = sv.min[0];
+		b = sv.max[0];
+		z = mz[0];
+		for (j = 0; j < LANES; j++) {
+			a = sv.min[j] < a ? sv.min[j] : a;
+			b = sv.max[j] > b ? sv.max[j] : b;
+			z = mz[j] < z ? mz[j] : z;
+			zeros += sv.nzero[j];
+		}
+		pt->nzero = zeros;
+		pt->min = a;
+		pt->max = b;
+		pt->minnz = z;
+	}
+	if (sk && pt->nfinite > 0) {
+		sk_range_f(w, pt);
+		w->skn += n;
+	}
+}
+
+uint64_t
+gguf_stats_sketch_only(const float *x, uint64_t n, unsigned repeat)
+{
+	uint32_t	*sk, *keys, k0 = UINT32_MAX, k1 = 0, k;
+	uint64_t	 total = 0, i;
+	unsigned	 r;
+
+	sk = xcalloc((size_t)SK_PAGES_F * SK_BUCKETS, sizeof *sk);
+	keys = xmalloc((n > 0 ? n : 1) * sizeof *keys);
+	for (i = 0; i < n; i++) {
+		k = keys[i] = key_f(bits_f(x[i]));
+		k0 = k < k0 ? k : k0;
+		k1 = k > k1 ? k : k1;
+	}
+	for (r = 0; r < repeat; r++) {
+		for (i = 0; i < n; i++)
+			sk[keys[i]]++;
+	}
+	for (k = k0; n > 0 && k <= k1; k++)
+		total += sk[k];
+	free(keys);
+	free(sk);
+	return total;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+struct stats_run {
+	uint32_t	 type;
+	int		 be;
+	int		 wide;
+	int		 sketch;	/* histogram wanted */
+	const uint8_t	*data;
+	uint64_t	 nbytes;
+	uint64_t	 first;
+	uint64_t	 n;
+	struct part	*parts;
+};
+
+/* Decodes item i of a chunked run into the worker's buffer; its length. */
+static int
+decode_chunk(struct stats_run *r, uint64_t i, struct worker *w,
+    uint64_t *len, struct gguf_err *err)
+{
+	uint64_t	off = i * CHUNK;
+
+	*len = r->n - off < CHUNK ? r->n - off : CHUNK;
+	if (r->wide)
+		return gguf_dequant_f64(r->type, r->be, r->data, r->nbytes,
+		    r->first + off, *len, w->dbuf, err);
+	return gguf_dequant(r->type, r->be, r->data, r->nbytes,
+	    r->first + off, *len, w->fbuf, err);
+}
+
+/* One chunk: decoded once, summarised and counted into the sketch. */
+static int
+work_scan(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct stats_run	*r = p->ctx;
+	uint64_t		 len;
+
+	if (decode_chunk(r, i, w, &len, err) != 0)
+		return -1;
+	if (r->wide) {
+		part_d(w->dbuf, len, &r->parts[i]);
+		if (r->sketch)
+			sketch_d(w, w->dbuf, len, &r->parts[i]);
+	} else
+		scan_float(w, w->fbuf, len, &r->parts[i], r->sketch);
+	*units = len;
+	return 0;
+}
+
+/*
+ * F16 and BF16 have 65536 values, so counting how often each occurs is all
+ * the work a pass needs (nothing is decoded), and every statistic follows
+ * exactly from the counts (from_values): one pass, and a table per thread
+ * whatever the size of the tensor.
+ */
+static int
+work_count16(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct stats_run	*r = p->ctx;
+	const uint8_t		*s;
+	uint32_t		*vt = w->vt;
+	uint64_t		 off = i * CHUNK, len, j, x;
+
+	(void)err;
+	len = r->n - off < CHUNK ? r->n - off : CHUNK;
+	s = r->data + (r->first + off) * 2;
+	if (r->be) {
+		for (j = 0; j < len; j++)
+			vt[(uint32_t)s[2 * j] << 8 | s[2 * j + 1]]++;
+	} else {
+		for (j = 0; j + 4 <= len; j += 4) {
+			x = gguf_ld64(s + 2 * j, 0);
+			vt[x & 0xffff]++;
+			vt[x >> 16 & 0xffff]++;
+			vt[x >> 32 & 0xffff]++;
+			vt[x >> 48]++;
+		}
+		for (; j < len; j++)
+			vt[gguf_ld16(s + 2 * j, 0)]++;
+	}
+	w->vtn += len;
+	*units = len;
+	return 0;
+}
+
+/* ------------------------------------------- the pass over the sketch */
+
+/*
+ * The lower boundary of bucket K: the value where bucket K - 1 ends and K
+ * begins. A bucket of positive values (and +0) holds [B(K), B(K + 1)), one
+ * of negative values (and -0) holds (B(K), B(K + 1)]: a value on a
+ * boundary is in the bucket away from zero. Computed in double, exactly
+ * (B of the last float bucket is 2^128; of the last double one, infinity).
+ */
+static double
+sk_bound(int wide, uint32_t K)
+{
+	uint32_t	half = wide ? 1u << 22 : 1u << 19;
+	uint32_t	j = K >= half ? K - half : half - K;
+	uint32_t	e = j >> SK_MANT, m = j & (SK_BUCKETS - 1);
+	int		bias = wide ? 1023 : 127;
+	double		v;
+
+	v = e == 0 ? ldexp((double)m, 1 - bias - SK_MANT) :
+	    ldexp((double)(SK_BUCKETS + m), (int)e - bias - SK_MANT);
+	return K >= half ? v : -v;
+}
+
+/* The key of a finite value (a float, if not wide). */
+static uint32_t
+sk_key(int wide, double x)
+{
+	float	f = (float)x;
+
+	if (wide)
+		return key_d(bits_d(x));
+	return key_f(bits_f(f));
+}
+
+/*
+ * Histogram and percentiles from the run's sketch (st's counts, min and
+ * max set); exact: every value is its bucket's boundary nearer zero (the
+ * 16-bit types, whose mantissas fit in SK_MANT bits).
+ */
+static void
+from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
+    struct gguf_stats *st)
+{
+	uint32_t	kb[GGUF_STATS_BINS + 1], K, half, kz[2];
+	uint64_t	rank[GGUF_STATS_NPCT], cum = 0, c, cz = 0;
+	double		t, u, lo, hi, v;
+	unsigned	p, k;
+	int		b, i, ip = 0, zeros;
+
+	half = wide ? 1u << 22 : 1u << 19;
+	/*
+	 * The buckets of -0 and +0 also hold the subnormals nearest zero.
+	 * When they hold nothing but the zeros counted, a percentile falling
+	 * there is 0 exactly, not a value spread over the bucket.
+	 */
+	kz[0] = sk_key(wide, -0.0);
+	kz[1] = sk_key(wide, 0.0);
+	for (i = 0; i < 2; i++)
+		if (kz[i] >> SK_MANT < npages && pg[kz[i] >> SK_MANT] != NULL)
+			cz += pg[kz[i] >> SK_MANT][kz[i] & (SK_BUCKETS - 1)];
+	zeros = st->nzero > 0 && cz == st->nzero;
+	kb[0] = sk_key(wide, st->min);
+	kb[GGUF_STATS_BINS] = sk_key(wide, st->max) + 1;
+	/*
+	 * Interior edges: the bucket boundary nearest each of the equal
+	 * divisions of [min, max], strictly inside the buckets of min and max
+	 * (so within [min, max]). When all values share one bucket there is
+	 * no such boundary: every edge is B(key(max) + 1) and all values are
+	 * in bin 0.
+	 */
+	for (b = 1; b < GGUF_STATS_BINS; b++) {
+		if (kb[GGUF_STATS_BINS] - kb[0] < 2) {
+			kb[b] = kb[GGUF_STATS_BINS];
+			continue;
+		}
+		u = (double)b / GGUF_STATS_BINS;
+		t = st->min * (1 - u) + st->max * u;	/* cannot overflow */
+		K = sk_key(wide, t);
+		if (fabs(sk_bound(wide, K + 1) - t) < fabs(t -
+		    sk_bound(wide, K)))
+			K++;
+		if (K < kb[b - 1])
+			K = kb[b - 1];
+		if (K <= kb[0])
+			K = kb[0] + 1;
+		if (K >= kb[GGUF_STATS_BINS])
+			K = kb[GGUF_STATS_BINS] - 1;
+		kb[b] = K;
+	}
+	st->edge[0] = st->min;
+	st->edge[GGUF_STATS_BINS] = st->max;
+	for (b = 1; b < GGUF_STATS_BINS; b++)
+		st->edge[b] = sk_bound(wide, kb[b]);
+
+	for (i = 0; i < GGUF_STATS_NPCT; i++) {
+		rank[i] = (uint64_t)ceil(gguf_stats_pct[i] / 100 *
+		    (double)st->nfinite);
+		if (rank[i] < 1)
+			rank[i] = 1;
+		if (rank[i] > st->nfinite)
+			rank[i] = st->nfinite;
+	}
+	b = 0;
+	for (p = 0; p < npages; p++) {
+		if (pg[p] == NULL)
+			continue;
+		for (k = 0; k < SK_BUCKETS; k++) {
+			if ((c = pg[p][k]) == 0)
+				continue;
+			K = p << SK_MANT | k;
+			while (b + 1 < GGUF_STATS_BINS && K >= kb[b + 1])
+				b++;
+			st->hist[b] += c;
+			for (; ip < GGUF_STATS_NPCT && cum + c >= rank[ip];
+			    ip++) {
+				lo = sk_bound(wide, K);
+				hi = sk_bound(wide, K + 1);
+				lo = lo < st->min ? st->min : lo;
+				hi = hi > st->max ? st->max : hi;
+				if (exact)
+					v = K >= half ? lo : hi;
+				else if (zeros && (K == kz[0] || K == kz[1]))
+					v = 0;
+				else	/* spread the bucket's values evenly */
+					v = lo + (hi - lo) * (((double)(rank[ip] -
+					    cum) - 0.5) / (double)c);
+				st->pct[ip] = v < lo ? lo : v > hi ? hi : v;
+			}
+			cum += c;
+		}
+	}
+}
+
+static void
+sk_free(uint64_t **pg, unsigned npages)
+{
+	unsigned	p;
+
+	for (p = 0; p < npages; p++)
+		free(pg[p]);
+	free(pg);
+}
+
+/*
+ * Statistics of a 16-bit type from the count of each value (vt, indexed
+ * by the little-endian value): sums in value order, exact products; the
+ * counts make the sketch.
+ */
+static void
+from_values(uint32_t type, const uint64_t *vt, int hist,
+    struct gguf_stats *st)
+{
+	struct gguf_err	 err;
+	uint64_t	 nf = 0, c, **pg;
+	uint8_t		*keys = xmalloc(2 * VALUES);
+	float		*v = xmalloc(VALUES * sizeof *v);
+	double		 sum = 0, m2 = 0, x, d;
+	uint32_t	 k, u, key;
+
+	for (k = 0; k < VALUES; k++) {
+		keys[2 * k] = (uint8_t)k;
+		keys[2 * k + 1] = (uint8_t)(k >> 8);
+	}
+	/* cannot fail: the type was checked, and the range is whole */
+	gguf_dequant(type, 0, keys, 2 * VALUES, 0, VALUES, v, &err);
+	st->min = INFINITY;
+	st->max = -INFINITY;
+	for (k = 0; k < VALUES; k++) {
+		if ((c = vt[k]) == 0)
+			continue;
+		memcpy(&u, &v[k], sizeof u);
+		if ((u & 0x7f800000u) == 0x7f800000u) {
+			if (u & 0x007fffffu)
+				st->nnan += c;
+			else if (u & 0x80000000u)
+				st->nninf += c;
+			else
+				st->npinf += c;
+			continue;
+		}
+		x = v[k];
+		nf += c;
+		st->nzero += (u & 0x7fffffffu) == 0 ? c : 0;
+		sum += (double)c * x;
+		st->min = x < st->min ? x : st->min;
+		st->max = x > st->max ? x : st->max;
+	}
+	st->nfinite = nf;
+	if (nf == 0) {
+		st->min = st->max = st->mean = st->std = NAN;
+		free(keys);
+		free(v);
+		return;
+	}
+	st->mean = sum / (double)nf;
+	for (k = 0; k < VALUES; k++) {
+		if (vt[k] == 0 || !isfinite(v[k]))
+			continue;
+		d = (double)v[k] - st->mean;
+		m2 += (double)vt[k] * (d * d);
+	}
+	st->std = sqrt(m2 / (double)nf);
+	if (hist) {
+		pg = xcalloc(SK_PAGES_F, sizeof *pg);
+		for (k = 0; k < VALUES; k++) {
+			if (vt[k] == 0 || !isfinite(v[k]))
+				continue;
+			key = key_f(bits_f(v[k]));
+			if (pg[key >> SK_MANT] == NULL)
+				pg[key >> SK_MANT] = xcalloc(SK_BUCKETS,
+				    sizeof **pg);
+			pg[key >> SK_MANT][key & (SK_BUCKETS - 1)] += vt[k];
+		}
+		from_sketch(pg, SK_PAGES_F, 0, 1, st);
+		sk_free(pg, SK_PAGES_F);
+	}
+	free(keys);
+	free(v);
+}
+
+/* Folds the chunk results, in order, into st. */
+static void
+merge_parts(const struct part *parts, uint64_t n, struct gguf_stats *st)
+{
+	double		mean = 0, m2 = 0, na, nb, delta;
+	uint64_t	i, nf = 0;
+
+	st->min = INFINITY;
+	st->max = -INFINITY;
+	for (i = 0; i < n; i++) {
+		st->nzero += parts[i].nzero;
+		st->nnan += parts[i].nnan;
+		st->npinf += parts[i].npinf;
+		st->nninf += parts[i].nninf;
+		if (parts[i].nfinite == 0)
+			continue;
+		st->min = parts[i].min < st->min ? parts[i].min : st->min;
+		st->max = parts[i].max > st->max ? parts[i].max : st->max;
+		if (nf == 0) {
+			mean = parts[i].mean;
+			m2 = parts[i].m2;
+		} else {
+			na = (double)nf;
+			nb = (double)parts[i].nfinite;
+			delta = parts[i].mean - mean;
+			mean += delta * (nb / (na + nb));
+			m2 += parts[i].m2 + delta * delta * (na * nb /
+			    (na + nb));
+		}
+		nf += parts[i].nfinite;
+	}
+	st->nfinite = nf;
+	if (nf == 0) {
+		st->min = st->max = st->mean = st->std = NAN;
+		return;
+	}
+	st->mean = mean;
+	st->std = sqrt(m2 / (double)nf);
+}
+
+int
+gguf_stats_data(uint32_t type, int be, const uint8_t *data,
+    uint64_t nbytes, uint64_t first, uint64_t n,
+    const struct gguf_stats_opts *opts, struct gguf_stats *st,
+    struct gguf_err *err)
+{
+	static const struct gguf_stats_opts	 defaults;
+	struct stats_run			 r;
+	struct pool				 p;
+	const struct gguf_type_info		*ti;
+	float					 probe;
+	uint64_t				 cap;
+	int					 rc, k;
+
+	memset(st, 0, sizeof *st);
+	for (k = 0; k < GGUF_STATS_NPCT; k++)
+		st->pct[k] = NAN;
+	for (k = 0; k <= GGUF_STATS_BINS; k++)
+		st->edge[k] = NAN;
+	if (opts == NULL)
+		opts = &defaults;
+	/* a zero-length decode checks the type and the start (reads nothing) */
+	if (gguf_dequant(type, be, data, nbytes, first, 0, &probe, err) != 0)
+		return -1;
+	ti = gguf_ttype(type);
+	if (gguf_mul_ok(nbytes / ti->bytes, ti->blck, &cap) != 0)
+		cap = UINT64_MAX;
+	if (n > cap - first)
+		return gguf_errf(err, -1, "elements %llu..%llu lie outside "
+		    "the %llu elements of the data",
+		    (unsigned long long)first,
+		    (unsigned long long)(first + n),
+		    (unsigned long long)cap);
+	pthread_once(&kern_once, kern_init);
+	memset(&r, 0, sizeof r);
+	r.type = type;
+	r.be = be;
+	r.wide = gguf_dequant_wide(type);
+	r.sketch = !(opts->flags & GGUF_STATS_NO_HIST);
+	r.data = data;
+	r.nbytes = nbytes;
+	r.first = first;
+	r.n = n;
+	st->count = n;
+
+	memset(&p, 0, sizeof p);
+	pthread_mutex_init(&p.lock, NULL);
+	p.nitems = (n + CHUNK - 1) / CHUNK;
+	p.ctx = &r;
+	p.opts = opts;
+	p.data = data;
+	p.nbytes = nbytes;
+	p.total = n;
+
+	if (type == GGUF_T_F16 || type == GGUF_T_BF16) {
+		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
+		p.work = work_count16;
+		rc = pool_run(&p, opts->threads, err);
+		if (rc == 0)
+			from_values(type, p.vtab, r.sketch, st);
+		free(p.vtab);
+		pthread_mutex_destroy(&p.lock);
+		return rc;
+	}
+	r.parts = xcalloc(p.nitems > 0 ? p.nitems : 1, sizeof *r.parts);
+	if (r.sketch) {
+		p.sk_pages = r.wide ? SK_PAGES_D : SK_PAGES_F;
+		p.sktot = xcalloc(p.sk_pages, sizeof *p.sktot);
+	}
+	p.work = work_scan;
+	rc = pool_run(&p, opts->threads, err);
+	if (rc == 0)
+		merge_parts(r.parts, p.nitems, st);
+	if (rc == 0 && st->nfinite > 0 && r.sketch)
+		from_sketch(p.sktot, p.sk_pages, r.wide, 0, st);
+	if (rc == 0 && st->nfinite == 0)
+		st->mean = st->std = NAN;
+	if (p.sktot != NULL)
+		sk_free(p.sktot, p.sk_pages);
+	free(r.parts);
+	pthread_mutex_destroy(&p.lock);
+	return rc;
+}
+
+/*
+ * Whole rows row0 .. row0+nrows of t: checked like any window, and the
+ * file checked to be as it was opened.
+ */
+static const uint8_t *
+row_range(const struct gguf_file *f, const struct gguf_tensor *t,
+    uint64_t row0, uint64_t nrows, struct gguf_err *err)
+{
+	const uint8_t	*data;
+
+	data = gguf_tensor_window(f, t, row0, nrows, 0, t->ne[0], err);
+	if (data != NULL && gguf_file_changed(f, 0, err))
+		return NULL;
+	return data;
+}
+
+/*
+ * After a run: if the file changed meanwhile, a failure has that reason
+ * and a success may have read a mix of old and new bytes, so it fails too.
+ */
+static int
+run_done(const struct gguf_file *f, int rc, struct gguf_err *err)
+{
+	struct gguf_err	e;
+
+	memset(&e, 0, sizeof e);
+	if (rc != GGUF_STATS_CANCELLED && gguf_file_changed(f, 0, &e)) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	return rc;
+}
+
+int
+gguf_stats_tensor(const struct gguf_file *f, const struct gguf_tensor *t,
+    uint64_t row0, uint64_t nrows, const struct gguf_stats_opts *opts,
+    struct gguf_stats *st, struct gguf_err *err)
+{
+	const uint8_t	*data;
+	int		 k;
+
+	memset(st, 0, sizeof *st);
+	data = row_range(f, t, row0, nrows, err);
+	if (data == NULL)
+		return -1;
+	if (nrows == 0) {
+		st->min = st->max = st->mean = st->std = NAN;
+		for (k = 0; k < GGUF_STATS_NPCT; k++)
+			st->pct[k] = NAN;
+		return 0;
+	}
+	return run_done(f, gguf_stats_data(t->type, gguf_layout(f)->be,
+	    data, t->nbytes, row0 * t->ne[0], nrows * t->ne[0], opts, st,
+	    err), err);
+}
+
+/* ---------------------------------------------------------- row summaries */
+
+struct rows_run {
+	const struct gguf_tensor *t;
+	int			 be;
+	int			 wide;
+	const uint8_t		*data;
+	uint64_t		 row0;
+	uint64_t		 nrows;
+	uint64_t		 per_item;	/* rows per item */
+	struct gguf_rowsum	*out;
+};
+
+static int
+work_rows(struct pool *p, uint64_t item, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct rows_run		*r = p->ctx;
+	const struct gguf_tensor *t = r->t;
+	struct gguf_rowsum	*rs;
+	uint64_t		 row, end, off, len, base;
+	double			 sum, sq;
+	int			 rc;
+
+	row = item * r->per_item;
+	end = row + r->per_item < r->nrows ? row + r->per_item : r->nrows;
+	for (; row < end; row++) {
+		rs = &r->out[row];
+		rs->min = INFINITY;
+		rs->max = -INFINITY;
+		rs->nfinite = 0;
+		sum = sq = 0;
+		base = (r->row0 + row) * t->ne[0];
+		for (off = 0; off < t->ne[0]; off += len) {
+			len = t->ne[0] - off < CHUNK ? t->ne[0] - off : CHUNK;
+			if (r->wide)
+				rc = gguf_dequant_f64(t->type, r->be, r->data,
+				    t->nbytes, base + off, len, w->dbuf, err);
+			else
+				rc = gguf_dequant(t->type, r->be, r->data,
+				    t->nbytes, base + off, len, w->fbuf, err);
+			if (rc != 0)
+				return -1;
+			if (r->wide)
+				row_d(w->dbuf, len, rs, &sum, &sq);
+			else
+				row_f(w->fbuf, len, rs, &sum, &sq);
+		}
+		if (rs->nfinite == 0) {
+			rs->min = rs->max = rs->mean = rs->l2 = NAN;
+		} else {
+			rs->mean = sum / (double)rs->nfinite;
+			rs->l2 = sqrt(sq);
+		}
+		*units += t->ne[0];
+	}
+	return 0;
+}
+
+int
+gguf_row_summaries(const struct gguf_file *f, const struct gguf_tensor *t,
+    uint64_t row0, uint64_t nrows, const struct gguf_stats_opts *opts,
+    struct gguf_rowsum *out, struct gguf_err *err)
+{
+	static const struct gguf_stats_opts	 defaults;
+	struct rows_run				 r;
+	struct pool				 p;
+	int					 rc;
+
+	if (opts == NULL)
+		opts = &defaults;
+	memset(&r, 0, sizeof r);
+	r.data = row_range(f, t, row0, nrows, err);
+	if (r.data == NULL)
+		return -1;
+	if (nrows == 0)
+		return 0;
+	r.t = t;
+	r.be = gguf_layout(f)->be;
+	r.wide = gguf_dequant_wide(t->type);
+	r.row0 = row0;
+	r.nrows = nrows;
+	r.per_item = t->ne[0] >= CHUNK ? 1 : CHUNK / (t->ne[0] ? t->ne[0] : 1);
+	r.out = out;
+
+	memset(&p, 0, sizeof p);
+	pthread_mutex_init(&p.lock, NULL);
+	p.nitems = (nrows + r.per_item - 1) / r.per_item;
+	p.ctx = &r;
+	p.opts = opts;
+	p.data = r.data;
+	p.nbytes = t->nbytes;
+	p.total = nrows * t->ne[0];
+	p.work = work_rows;
+	rc = pool_run(&p, opts->threads, err);
+	pthread_mutex_destroy(&p.lock);
+	return run_done(f, rc, err);
+}
