@@ -162,6 +162,8 @@ open_read(struct gguf_source *src, struct gguf_err *err)
 			goto fail;
 		have = n;
 	}
+	if (err != NULL)	/* the walks that asked for more said so */
+		memset(err, 0, sizeof *err);
 	f->own = buf;
 	f->hdr_len = have;
 	attach(f, src);
