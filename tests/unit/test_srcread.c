@@ -2,7 +2,8 @@
  * test_srcread.c - a model read through a source that cannot map gives
  * what the mapped file gives: the same header, KV bytes and layout; the
  * same rows, windows, raw bytes, quantized blocks and statistics of
- * every tensor. A header larger than the first read is read in a few
+ * every tensor, and the same hashes of every tensor and of all of them
+ * (the span reader). A header larger than the first read is read in a few
  * reads of at most what it needs and 2 MiB more. A short read and a
  * changed source each fail with their one-line error.
  */
@@ -14,6 +15,7 @@
 
 #include "dequant.h"
 #include "gguf.h"
+#include "hash.h"
 #include "source.h"
 #include "stats.h"
 #include "tap.h"
@@ -174,6 +176,23 @@ main(void)
 		return tap_done();
 	same_header(a, b, "the demo model");
 	same_tensors(a, b);
+	{
+		uint64_t		 nt = gguf_layout(a)->n_tensors, et;
+		struct gguf_hashes	*ha = calloc(nt, sizeof *ha);
+		struct gguf_hashes	*hb = calloc(nt, sizeof *hb);
+		struct gguf_hashes	 aa, ab;
+		unsigned		 m = GGUF_HM(GGUF_H_XXH64) |
+					    GGUF_HM(GGUF_H_SHA256);
+
+		ok(gguf_hash_tensors(a, m, m, ha, &aa, NULL, NULL, &et,
+		    &err) == 0 && gguf_hash_tensors(b, m, m, hb, &ab, NULL,
+		    NULL, &et, &err) == 0 && memcmp(ha, hb, nt * sizeof *ha)
+		    == 0 && memcmp(&aa, &ab, sizeof aa) == 0 &&
+		    aa.d[GGUF_H_SHA256].len == 32,
+		    "the same hashes of every tensor and of all: %s", err.msg);
+		free(ha);
+		free(hb);
+	}
 	t = gguf_tensor_at(b, gguf_layout(b)->n_tensors - 1);
 	ok(gguf_tensor_data(b, t, &err) == NULL &&
 	    strstr(err.msg, "its data is read from the memory, not mapped") !=
