@@ -108,7 +108,8 @@ int	gguf_dequant_rows_i64(const struct gguf_file *f,
 
 /*
  * Copies bytes [off, off + n) of tensor t's data into buf, guarded like
- * the decoders above.
+ * the decoders above, or read from the file's source when it is not
+ * mapped. With n 0, only whether the data can be read.
  */
 int	gguf_tensor_read(const struct gguf_file *f,
 	    const struct gguf_tensor *t, uint64_t off, void *buf, uint64_t n,
