@@ -3,7 +3,8 @@
  * what the mapped file gives: the same header, KV bytes and layout; the
  * same rows, windows, raw bytes, quantized blocks and statistics of
  * every tensor, and the same hashes of every tensor and of all of them
- * (the span reader). A header larger than the first read is read in a few
+ * (the span reader), the same findings of the data checks (validate
+ * --data). A header larger than the first read is read in a few
  * reads of at most what it needs and 2 MiB more. A short read and a
  * changed source each fail with their one-line error.
  */
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "dequant.h"
 #include "gguf.h"
 #include "hash.h"
@@ -61,6 +63,26 @@ same_header(struct gguf_file *a, struct gguf_file *b, const char *what)
 		    (size_t)(ka->end - ka->off)) == 0;
 	}
 	ok(same, "%s: the same bytes of every KV pair", what);
+}
+
+/* The findings of a check, as one text. */
+struct findings {
+	char	text[16384];
+	size_t	len;
+};
+
+static void
+finding(void *arg, int level, const char *file, int64_t off,
+    const char *msg)
+{
+	struct findings	*fs = arg;
+	int		 n;
+
+	(void)file;
+	n = snprintf(fs->text + fs->len, sizeof fs->text - fs->len,
+	    "%d %lld %s\n", level, (long long)off, msg);
+	if (n > 0 && (size_t)n < sizeof fs->text - fs->len)
+		fs->len += (size_t)n;
 }
 
 static int
@@ -145,6 +167,53 @@ same_tensors(struct gguf_file *a, struct gguf_file *b)
 	ok(blk, "the same quantized blocks");
 }
 
+/*
+ * The data checks (validate --data) find the same in memory as read
+ * through a source that cannot map: with a NaN planted in the first F32
+ * tensor, so that there is something to find.
+ */
+static void
+data_checks(uint8_t *mem, size_t n)
+{
+	static struct findings	 fa, fb;
+	static const uint8_t	 nan[4] = { 0x00, 0x00, 0xc0, 0x7f };
+	struct gguf_stats_opts	 so;
+	struct gguf_file	*a, *b;
+	struct gguf_err		 err;
+	uint64_t		 i;
+
+	memset(&so, 0, sizeof so);
+	so.threads = 1;
+	if ((a = gguf_open_buffer(mem, n, &err)) == NULL)
+		return;
+	for (i = 0; i < gguf_layout(a)->n_tensors; i++) {
+		const struct gguf_tensor *t = gguf_tensor_at(a, i);
+
+		if (t->type == GGUF_T_F32) {
+			memcpy(mem + gguf_layout(a)->data_off + t->offset +
+			    4 * (t->nelem / 2), nan, 4);
+			break;
+		}
+	}
+	gguf_close(a);
+	a = gguf_open_buffer(mem, n, &err);
+	b = gguf_open_source(gguf_source_mem(mem, n, NULL,
+	    GGUF_SRC_MEM_NOMAP), &err);
+	if (a == NULL || b == NULL) {
+		ok(0, "reopened with a NaN: %s", err.msg);
+		return;
+	}
+	gguf_check_model(a, NULL, GGUF_CHECK_DATA, &so, finding, &fa);
+	gguf_check_model(b, NULL, GGUF_CHECK_DATA, &so, finding, &fb);
+	ok(strstr(fa.text, "NaN") != NULL && fa.len == fb.len &&
+	    memcmp(fa.text, fb.text, fa.len) == 0,
+	    "the same findings of the data checks (%zu bytes)", fa.len);
+	if (fa.len != fb.len || fa.len == 0)
+		diag("in memory:\n%s\nread:\n%s", fa.text, fb.text);
+	gguf_close(a);
+	gguf_close(b);
+}
+
 int
 main(void)
 {
@@ -214,6 +283,7 @@ main(void)
 	ok(gguf_file_changed(b, 0, &err) == 1, "and says it changed");
 	gguf_close(b);
 	gguf_close(a);
+	data_checks(mem, n);
 	free(mem);
 
 	/* A header of 4 MB: more than the first read. */
