@@ -4,10 +4,11 @@
  * The file's bytes (file.c has them from a source) are walked once,
  * front to back: the header, every KV entry (key, type, and the byte
  * range of its value), every tensor info. Nothing is decoded beyond what
- * the walk needs to find where the next entry starts: array elements of fixed size are skipped in one step,
- * strings by their length fields. Every count and length is checked against
- * the bytes left before it is followed, and every size is computed with
- * overflow checks, so a hostile file fails with the offset of its first lie.
+ * the walk needs to find where the next entry starts: array elements of
+ * fixed size are skipped in one step, strings by their length fields.
+ * Every count and length is checked against the bytes left before it is
+ * followed, and every size is computed with overflow checks, so a hostile
+ * file fails with the offset of its first lie.
  *
  * What the format allows but a careful reader should not take silently
  * (duplicate keys, misaligned or overlapping tensor data, tensors whose data
