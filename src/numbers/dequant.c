@@ -384,6 +384,15 @@ gguf_tensor_nrows(const struct gguf_tensor *t)
 	return t->nelem / t->ne[0];
 }
 
+int
+gguf_tensor_by_range(const struct gguf_file *f, const struct gguf_tensor *t)
+{
+	const struct gguf_file	*tf = gguf_tensor_file(f, t);
+
+	return tf != NULL && (!gguf_file_whole(tf) ||
+	    gguf_file_remote(tf) != NULL);
+}
+
 /*
  * A window of a tensor whose file is not mapped: its data is read by the
  * callers (fetch), so this only says whether it can be. A pointer that
@@ -438,7 +447,7 @@ gguf_tensor_window(const struct gguf_file *f, const struct gguf_tensor *t,
 	}
 	if (nrows == 0 || ncols == 0)
 		return none;
-	if (!gguf_file_whole(gguf_tensor_file(f, t)))
+	if (gguf_tensor_by_range(f, t))
 		return window_unmapped(f, t, err);
 	return gguf_tensor_data(f, t, err);
 }
@@ -556,7 +565,7 @@ rows_run(const struct gguf_file *f, struct rows_job *j)
 	if (j->nrows == 0 || j->ncols == 0)
 		return 0;
 	j->nbytes = j->t->nbytes;
-	if (!gguf_file_whole(gguf_tensor_file(f, j->t))) {
+	if (gguf_tensor_by_range(f, j->t)) {
 		uint8_t	*buf;
 		int	 rc;
 
@@ -641,7 +650,7 @@ gguf_tensor_block_view(const struct gguf_file *f,
 		return -1;
 	if (gguf_tensor_file(f, t) != NULL && !(t->flags &
 	    (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)) &&
-	    !gguf_file_whole(gguf_tensor_file(f, t))) {
+	    gguf_tensor_by_range(f, t)) {
 		const struct gguf_type_info	*ti = gguf_ttype(t->type);
 		uint8_t				*buf;
 		uint64_t			 e0;
@@ -691,7 +700,7 @@ gguf_tensor_read(const struct gguf_file *f, const struct gguf_tensor *t,
 
 	if (tf == NULL)
 		return gguf_errf(err, -1, "its shard could not be read");
-	if (gguf_file_whole(tf) || (t->flags &
+	if (!gguf_tensor_by_range(f, t) || (t->flags &
 	    (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE))) {
 		if ((data = gguf_tensor_data(f, t, err)) == NULL)
 			return -1;

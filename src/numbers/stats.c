@@ -1178,9 +1178,8 @@ row_range(const struct gguf_file *f, const struct gguf_tensor *t,
 	data = gguf_tensor_window(f, t, row0, nrows, 0, t->ne[0], err);
 	if (data != NULL && gguf_file_changed(f, 0, err))
 		return NULL;
-	/* A file that is not mapped: the rows read into memory. */
-	if (data != NULL && nrows > 0 &&
-	    !gguf_file_whole(gguf_tensor_file(f, t)))
+	/* A file that is not mapped, or remote: the rows read into memory. */
+	if (data != NULL && nrows > 0 && gguf_tensor_by_range(f, t))
 		data = *hold = gguf_tensor_fetch(f, t, row0 * t->ne[0],
 		    (row0 + nrows) * t->ne[0], err);
 	return data;
