@@ -123,7 +123,7 @@ cat_values(const struct gguf_file *f, const struct gguf_tensor *t,
 	int64_t				*iv = NULL;
 	int				 rc = -1;
 
-	if (gguf_tensor_data(f, t, err) == NULL)
+	if (gguf_tensor_read(f, t, 0, NULL, 0, err) != 0)
 		return -1;
 	if (ints)
 		iv = xcalloc(CAT_CHUNK, sizeof *iv);
@@ -188,7 +188,7 @@ cat_raw(const struct gguf_file *f, const struct gguf_tensor *t,
 
 	if (gguf_dequant_check(t->type, be, err) != 0)
 		return -1;
-	if (gguf_tensor_data(f, t, err) == NULL)
+	if (gguf_tensor_read(f, t, 0, NULL, 0, err) != 0)
 		return -1;
 	if (!(ti->flags & GGUF_TF_QUANT)) {
 		/* plain types: the stored bits, in the file's byte order */

@@ -30,6 +30,20 @@ gguf_hash(const void *p, size_t n)
 
 /* ------------------------------------------------------------------ cursor */
 
+/*
+ * n bytes at the cursor are in the file but maybe not in base (a first
+ * part of it): 0 if they are in base; else want is set and -1.
+ */
+static int
+in_base(struct gguf_cur *c, uint64_t n, struct gguf_err *err)
+{
+	if (n <= c->size - c->pos)
+		return 0;
+	c->want = c->pos + n;
+	return gguf_errf(err, (int64_t)c->pos, "the header goes on past the "
+	    "%llu bytes read", (unsigned long long)c->size);
+}
+
 int
 gguf_cur_need(struct gguf_cur *c, uint64_t n, const char *what,
     struct gguf_err *err)
@@ -39,7 +53,7 @@ gguf_cur_need(struct gguf_cur *c, uint64_t n, const char *what,
 		    "(%llu bytes needed, %llu left)", what,
 		    (unsigned long long)n,
 		    (unsigned long long)gguf_cur_left(c));
-	return 0;
+	return c->full != 0 ? in_base(c, n, err) : 0;
 }
 
 int
@@ -91,6 +105,8 @@ gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
 		    "the end of the file (%llu bytes left)", what,
 		    (unsigned long long)n,
 		    (unsigned long long)gguf_cur_left(c));
+	if (c->full != 0 && in_base(c, n, err) != 0)
+		return -1;
 	s->p = (const char *)c->base + c->pos;
 	s->n = n;
 	c->pos += n;
@@ -186,6 +202,8 @@ gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
 				    (unsigned long long)count,
 				    gguf_vtype_name(atype),
 				    (unsigned long long)gguf_cur_left(c));
+			if (c->full != 0 && in_base(c, size, err) != 0)
+				return -1;
 			c->pos += size;
 		} else {
 			/*

@@ -261,6 +261,33 @@ struct gguf_file	*gguf_open_fd(int fd, const char *path,
 /* The same over a caller-owned buffer that must outlive the file. */
 struct gguf_file	*gguf_open_buffer(const void *buf, size_t len,
 			    struct gguf_err *err);
+/*
+ * The same over a source (source/source.h), which the file takes: it is
+ * closed with the file, or at once when the open fails. A source that
+ * maps is walked in place; one that does not gives its first 2 MiB, then
+ * what the header still needs, and its tensor data is then read into
+ * buffers (gguf_file_read), never mapped (gguf_tensor_data refuses it).
+ */
+struct gguf_source;
+struct gguf_file	*gguf_open_source(struct gguf_source *src,
+			    struct gguf_err *err);
+/* f's source, NULL for a buffer or a set (ask its shards). */
+struct gguf_source	*gguf_file_source(const struct gguf_file *f);
+/*
+ * Whether all of f's bytes are in memory or mapped (a buffer, a mapped
+ * source, a set whose first shard is): gguf_tensor_data then points at
+ * them. 0 for a source that cannot map.
+ */
+int			 gguf_file_whole(const struct gguf_file *f);
+/*
+ * Reads [off, off + len) of the plain file f (not a set: read its shard)
+ * into buf: from the mapping under the guard, or from the source, after
+ * checking that it did not change. 0, or -1 with err set (a range outside
+ * the file, "changed on disk: ...", a short read).
+ */
+int			 gguf_file_read(const struct gguf_file *f,
+			    uint64_t off, void *buf, size_t len,
+			    struct gguf_err *err);
 void			 gguf_close(struct gguf_file *f);
 
 struct gguf_layout {
@@ -298,9 +325,10 @@ const struct gguf_tensor	*gguf_tensor_at(const struct gguf_file *f,
 int64_t			 gguf_tensor_find(const struct gguf_file *f,
 			    const char *name, size_t len);
 /*
- * Pointer to the tensor's data, or NULL with err set if it is unreadable.
- * Reads of it must go through gguf_file_guard (or the dequant and stats
- * functions that take the file, which do).
+ * Pointer to the tensor's data, or NULL with err set if it is unreadable
+ * or its file is not mapped (gguf_file_whole: read it with
+ * gguf_file_read then). Reads of it must go through gguf_file_guard (or
+ * the dequant and stats functions that take the file, which do).
  */
 const uint8_t		*gguf_tensor_data(const struct gguf_file *f,
 			    const struct gguf_tensor *t, struct gguf_err *err);

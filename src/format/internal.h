@@ -105,12 +105,21 @@ struct gguf_cur {
 	uint64_t	 pos;
 	int		 be;
 	unsigned	 lw;		/* 4 for v1 lengths and counts, else 8 */
+	/*
+	 * A first part of a file read into base (a source that cannot be
+	 * mapped): full is the file's size (0: base holds all of it), and a
+	 * read that runs past size but not past full fails with want set to
+	 * the end it needs, so the caller can read more and start again.
+	 */
+	uint64_t	 full;
+	uint64_t	 want;
 };
 
+/* Bytes left in the file (not only in base), for checks of counts. */
 static inline uint64_t
 gguf_cur_left(const struct gguf_cur *c)
 {
-	return c->size - c->pos;
+	return (c->full != 0 ? c->full : c->size) - c->pos;
 }
 
 int	gguf_cur_need(struct gguf_cur *c, uint64_t n, const char *what,
@@ -144,9 +153,6 @@ struct gguf_remote;
 struct gguf_file	*gguf_open_region(const uint8_t *base, uint64_t avail,
 			    uint64_t size, const char *name,
 			    struct gguf_remote *r, struct gguf_err *err);
-
-/* --------------------------------------------------------- guarded reads */
-
 
 /* reader.c: a finding added to an open file (set.c's checks). */
 void	gguf_file_warn(struct gguf_file *f, int level, uint64_t off,

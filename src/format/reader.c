@@ -1,13 +1,14 @@
 /*
  * reader.c - open a GGUF file and index it, trusting nothing.
  *
- * The file is mapped read-only and walked once, front to back: the header,
- * every KV entry (key, type, and the byte range of its value), every tensor
- * info. Nothing is decoded beyond what the walk needs to find where the next
- * entry starts: array elements of fixed size are skipped in one step,
- * strings by their length fields. Every count and length is checked against
- * the bytes left before it is followed, and every size is computed with
- * overflow checks, so a hostile file fails with the offset of its first lie.
+ * The file's bytes (file.c has them from a source) are walked once,
+ * front to back: the header, every KV entry (key, type, and the byte
+ * range of its value), every tensor info. Nothing is decoded beyond what
+ * the walk needs to find where the next entry starts: array elements of
+ * fixed size are skipped in one step, strings by their length fields.
+ * Every count and length is checked against the bytes left before it is
+ * followed, and every size is computed with overflow checks, so a hostile
+ * file fails with the offset of its first lie.
  *
  * What the format allows but a careful reader should not take silently
  * (duplicate keys, misaligned or overlapping tensor data, tensors whose data
@@ -17,85 +18,19 @@
  *
  * Byte order: the magic is always the bytes "GGUF"; a version field whose
  * low 16 bits are zero when read little-endian is a big-endian file.
- *
- * The file may change on disk while it is open. Its header region (KV
- * entries and tensor infos, up to the data section) is made private memory
- * right after it is read, so metadata, names and tokens never fault
- * however the file changes. Tensor data stays a view of the file: every
- * read of it goes through gguf_file_guard, which first checks that the
- * file is as it was opened and then catches the fault of a read past a new
- * end (guard.c). The file's identity at open (device, inode, size,
- * modification time) and the private copy of its header region are what
- * gguf_file_changed compares the file with.
- *
- * A URL is not mapped: remote.c reads its header and lays it out in a
- * region of the file's size (gguf_open_region), whose other bytes are
- * fetched from the server where they are read (gguf_tensor_data and
- * gguf_file_ensure do it) and given back by gguf_file_release.
  */
 #include "config.h"
 
-#include <sys/mman.h>
-#include <sys/stat.h>
-
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "gguf.h"
-#include "http.h"
-#include "internal.h"
+#include "fileint.h"
 #include "io.h"
-#include "nameix.h"
 #include "remote.h"
 #include "schema.h"
 
-#define MAX_WARNINGS	256	/* stored; the rest are counted */
-
-struct gguf_file {
-	char			*path;
-	const uint8_t		*base;
-	uint64_t		 size;
-	int			 mapped;
-	int			 fd;		/* the file, for checks; -1 for buffers */
-	dev_t			 dev;		/* identity at open */
-	ino_t			 ino;
-	struct timespec		 mtime;
-	uint64_t		 hdr_len;	/* bytes of base that are private */
-	struct gguf_remote	*remote;	/* read over the network, or NULL */
-	uint64_t		 avail;		/* remote: bytes of base parsed */
-
-	struct gguf_layout	 lay;
-
-	struct gguf_kv		*kv;
-	uint64_t		 n_kv;
-	struct gguf_nameix	 kv_names;
-
-	struct gguf_tensor	*tensors;
-	uint64_t		 n_tensors;
-	struct gguf_nameix	 tensor_names;
-	uint64_t		*thash;		/* each tensor name's index hash */
-
-	struct gguf_warning	*warn;
-	size_t			 n_warn;
-	size_t			 n_warn_errors;	/* errors kept */
-	size_t			 n_dropped[3];	/* past the cap, by level */
-	struct gguf_warning	 dropped;	/* one more saying so */
-	char			 dropped_msg[160];
-
-	/*
-	 * A split model joined as one (gguf_join): the metadata is the first
-	 * shard's, the tensors every shard's (each knows its shard), and the
-	 * data is read from the shards' own mappings. NULL for a missing one.
-	 */
-	struct gguf_file	**shards;
-	char			**shard_paths;
-	size_t			 n_shards;
-};
 
 /* ---------------------------------------------------------------- warnings */
 
@@ -779,27 +714,26 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 
 /* ------------------------------------------------------------------- open */
 
-struct open_job {
-	struct gguf_file	*f;
-	struct gguf_err		*err;
-	uint64_t		 page;
-};
-
-static struct gguf_file *
-parse(struct gguf_file *f, struct gguf_err *err)
+struct gguf_file *
+gguf_file_parse(struct gguf_file *f, uint64_t *want, struct gguf_err *err)
 {
 	struct gguf_cur	c;
 
 	memset(&c, 0, sizeof c);
 	c.base = f->base;
-	c.size = f->remote != NULL && f->avail < f->size ? f->avail : f->size;
+	c.size = f->have;
+	c.full = f->have < f->size ? f->size : 0;
 	c.lw = 8;
 	f->lay.file_size = f->size;
+	if (want != NULL)
+		*want = 0;
 	if (read_header(f, &c, err) != 0 ||
 	    read_kvs(f, &c, err) != 0 ||
 	    check_keys(f, err) != 0 ||
 	    read_tensors(f, &c, err) != 0 ||
-	    check_data(f, err) != 0) {
+	    check_data(f, err) != 0 || c.want != 0) {
+		if (c.want != 0 && want != NULL)
+			*want = c.want;
 		gguf_close(f);
 		return NULL;
 	}
@@ -811,317 +745,12 @@ gguf_open_buffer(const void *buf, size_t len, struct gguf_err *err)
 {
 	struct gguf_file	*f = xcalloc(1, sizeof *f);
 
-	f->fd = -1;
 	f->base = buf;
-	f->size = len;
-	return parse(f, err);
+	f->size = f->have = len;
+	f->whole = 1;
+	return gguf_file_parse(f, NULL, err);
 }
 
-struct gguf_file *
-gguf_open_region(const uint8_t *base, uint64_t avail, uint64_t size,
-    const char *name, struct gguf_remote *r, struct gguf_err *err)
-{
-	struct gguf_file	*f = xcalloc(1, sizeof *f);
-
-	f->fd = -1;
-	f->path = xstrdup(name);
-	f->base = base;
-	f->size = size;
-	f->avail = avail;
-	f->hdr_len = avail;
-	f->remote = r;
-	return parse(f, err);
-}
-
-static int
-parse_cb(void *arg)
-{
-	struct open_job	*j = arg;
-
-	j->f = parse(j->f, j->err);
-	return 0;
-}
-
-/*
- * Replaces the header region of the mapping with an anonymous copy, so
- * that nothing the index points at can fault later. Copy-on-write pages
- * of a private file mapping are not enough: when the file is truncated,
- * the kernel drops those too, and the next read of the index would be a
- * SIGBUS. Anonymous pages belong to the process alone.
- */
-struct privatize_job {
-	const uint8_t	*src;
-	uint8_t		*dst;
-	uint64_t	 len;
-};
-
-static int
-privatize_cb(void *arg)
-{
-	struct privatize_job	*pj = arg;
-
-	memcpy(pj->dst, pj->src, (size_t)pj->len);
-	return 0;
-}
-
-#define HUGE_PAGE	((uint64_t)2 << 20)
-
-/*
- * Anonymous memory for a copy of n bytes, populated at once (one call,
- * not a fault per page). From 2 MiB on, aligned to 2 MiB and in huge
- * pages where the system gives them on request: a 7 MB vocabulary is
- * then a few pages to clear and map, not 1,700.
- */
-static void *
-anon_region(uint64_t n)
-{
-	uint8_t		*p, *a;
-	uintptr_t	 at;
-
-	if (n < HUGE_PAGE)
-		return mmap(NULL, (size_t)n, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	p = mmap(NULL, (size_t)(n + HUGE_PAGE), PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return p;
-	at = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	a = (uint8_t *)at;
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	munmap(a + n, (size_t)(p + n + HUGE_PAGE - (a + n)));
-#ifdef MADV_HUGEPAGE
-	(void)madvise(a, (size_t)n, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-	(void)madvise(a, (size_t)n, MADV_POPULATE_WRITE);
-#endif
-	return a;
-}
-
-static int
-privatize(struct open_job *j)
-{
-	struct gguf_file	*f = j->f;
-	struct privatize_job	 pj;
-	void			*base = (void *)(uintptr_t)f->base;
-	void			*anon, *moved;
-	uint64_t		 end, len;
-	int			 rc;
-
-	len = f->lay.data_off < f->size ? f->lay.data_off : f->size;
-	end = (len + j->page - 1) / j->page * j->page;
-	if (len == 0 || !f->mapped)
-		return 0;
-	anon = anon_region(end);
-	if (anon == MAP_FAILED)
-		return gguf_errf(j->err, -1, "cannot copy the header: %s",
-		    strerror(errno));
-	/*
-	 * Past the header, the last page holds tensor data, which is read
-	 * from the file, never from here: copied anyway, so that the
-	 * mapping reads as the file everywhere.
-	 */
-	pj.src = f->base;
-	pj.dst = anon;
-	pj.len = end < f->size ? end : f->size;
-	rc = gguf_guard_run(f->base, f->size, privatize_cb, &pj);
-	if (rc != 0) {
-		munmap(anon, (size_t)end);
-		return rc;
-	}
-	mprotect(anon, (size_t)end, PROT_READ);
-	moved = mremap(anon, (size_t)end, (size_t)end,
-	    MREMAP_MAYMOVE | MREMAP_FIXED, base);
-	if (moved == MAP_FAILED) {
-		munmap(anon, (size_t)end);
-		return gguf_errf(j->err, -1, "cannot copy the header: %s",
-		    strerror(errno));
-	}
-	f->hdr_len = pj.len;
-	return 0;
-}
-
-struct gguf_file *
-gguf_open_fd(int fd, const char *path, struct gguf_err *err)
-{
-	struct gguf_file	*f;
-	struct open_job		 j;
-	struct stat		 st, st2;
-	void			*p;
-	long			 page;
-	int			 rc;
-
-	gguf_io_init();
-	if (fstat(fd, &st) != 0) {
-		gguf_errf(err, -1, "%s", strerror(errno));
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		gguf_errf(err, -1, "not a regular file");
-		return NULL;
-	}
-	f = xcalloc(1, sizeof *f);
-	f->path = path != NULL ? xstrdup(path) : NULL;
-	f->size = (uint64_t)st.st_size;
-	f->dev = st.st_dev;
-	f->ino = st.st_ino;
-	f->mtime = st.st_mtim;
-	f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (f->fd < 0) {
-		gguf_errf(err, -1, "%s", strerror(errno));
-		free(f->path);
-		free(f);
-		return NULL;
-	}
-	if (f->size > 0) {
-		p = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED) {
-			gguf_errf(err, -1, "cannot map the file: %s",
-			    strerror(errno));
-			close(f->fd);
-			free(f->path);
-			free(f);
-			return NULL;
-		}
-		f->base = p;
-		f->mapped = 1;
-	} else
-		f->base = (const uint8_t *)"";
-	page = sysconf(_SC_PAGESIZE);
-	memset(&j, 0, sizeof j);
-	j.f = f;
-	j.err = err;
-	j.page = page > 0 ? (uint64_t)page : 4096;
-	rc = gguf_guard_run(f->base, f->size, parse_cb, &j);
-	if (rc == 0 && j.f == NULL)
-		return NULL;		/* parse closed it */
-	if (rc == 0)
-		rc = privatize(&j);
-	if (rc == 0 && (fstat(fd, &st2) != 0 || st2.st_size != st.st_size ||
-	    st2.st_mtim.tv_sec != st.st_mtim.tv_sec ||
-	    st2.st_mtim.tv_nsec != st.st_mtim.tv_nsec))
-		rc = GGUF_GUARD_FAULT;
-	if (rc != 0) {
-		if (rc == GGUF_GUARD_FAULT)
-			gguf_errf(err, -1, "changed on disk while it was "
-			    "being opened");
-		gguf_close(f);
-		return NULL;
-	}
-	return f;
-}
-
-int
-gguf_open_regular(const char *path, int flags, struct gguf_err *err)
-{
-	struct stat	st;
-	int		fd, e;
-
-	/* O_NONBLOCK: a FIFO opens at once instead of waiting for a writer
-	   (or a reader), and no device waits for a carrier. */
-	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		gguf_errf(err, -1, "%s", strerror(e));
-		errno = e;	/* callers tell ENOENT and ELOOP apart */
-		return -1;
-	}
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-		gguf_errf(err, -1, "%s", strerror(e));
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		gguf_errf(err, -1, "not a regular file");
-		close(fd);
-		errno = EINVAL;
-		return -1;
-	}
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
-		e = errno;
-		gguf_errf(err, -1, "%s", strerror(e));
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return fd;
-}
-
-FILE *
-gguf_open_text(const char *path, struct gguf_err *err)
-{
-	struct stat	 st;
-	FILE		*fp;
-	ssize_t		 n;
-	char		 c;
-	int		 fd, e;
-
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		gguf_errf(err, -1, "%s", strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) != 0) {
-		gguf_errf(err, -1, "%s", strerror(errno));
-		goto fail;
-	}
-	/* A terminal or /dev/null is text as well; a disk is not. */
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
-	    !S_ISCHR(st.st_mode)) {
-		gguf_errf(err, -1, "not a regular file, a pipe or a terminal");
-		goto fail;
-	}
-	/*
-	 * A pipe: one byte read without waiting tells a writer that has
-	 * nothing to say yet (EAGAIN: then wait for it) from none at all
-	 * (end of file at once: a FIFO no one writes to, which would
-	 * otherwise be waited for forever).
-	 */
-	n = -1;
-	if (S_ISFIFO(st.st_mode)) {
-		while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
-			;
-		if (n < 0 && errno != EAGAIN) {
-			gguf_errf(err, -1, "%s", strerror(errno));
-			goto fail;
-		}
-		if (n == 0) {
-			gguf_errf(err, -1, "a FIFO no process writes to");
-			goto fail;
-		}
-	}
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
-	    (fp = fdopen(fd, "r")) == NULL) {
-		gguf_errf(err, -1, "%s", strerror(errno));
-		goto fail;
-	}
-	if (n == 1)
-		ungetc((unsigned char)c, fp);
-	return fp;
-fail:
-	e = errno;
-	close(fd);
-	errno = e;
-	return NULL;
-}
-
-struct gguf_file *
-gguf_open(const char *path, struct gguf_err *err)
-{
-	struct gguf_file	*f;
-	int			 fd;
-
-	if (gguf_is_url(path))
-		return gguf_open_url(path, err);
-	if ((fd = gguf_open_regular(path, O_RDONLY, err)) < 0)
-		return NULL;
-	f = gguf_open_fd(fd, path, err);
-	close(fd);		/* the file keeps its own descriptor */
-	return f;
-}
 void
 gguf_close(struct gguf_file *f)
 {
@@ -1140,11 +769,9 @@ gguf_close(struct gguf_file *f)
 		gguf_arrix_free(f->kv[i].val.ix);
 	for (w = 0; w < f->n_warn; w++)
 		free(f->warn[w].msg);
-	if (f->mapped)
-		munmap((void *)(uintptr_t)f->base, (size_t)f->size);
+	gguf_source_close(f->src);
 	gguf_remote_free(f->remote);
-	if (f->fd >= 0)
-		close(f->fd);
+	free(f->own);
 	free(f->warn);
 	free(f->kv);
 	free(f->tensors);
@@ -1178,7 +805,7 @@ gguf_base(const struct gguf_file *f)
 int
 gguf_file_fd(const struct gguf_file *f)
 {
-	return f->fd;
+	return f->src != NULL ? gguf_source_fd(f->src) : -1;
 }
 
 struct gguf_kv *
@@ -1213,7 +840,6 @@ gguf_tensor_find(const struct gguf_file *f, const char *name, size_t len)
 	return gguf_nameix_find(&f->tensor_names, name, len);
 }
 
-static void	shard_msg(const struct gguf_file *, size_t, struct gguf_err *);
 
 const uint8_t *
 gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
@@ -1231,7 +857,7 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 	if (t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)) {
 		/* a set's error names the shard its offset is in */
 		if (f->n_shards > 0 && err != NULL)
-			shard_msg(f, t->shard, err);
+			gguf_file_shard_msg(f, t->shard, err);
 		return NULL;
 	}
 	if (f->n_shards > 0)
@@ -1239,23 +865,13 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 	if (f->remote != NULL && gguf_remote_ensure(f->remote,
 	    f->lay.data_off + t->offset, t->nbytes, err) != 0)
 		return NULL;
+	if (!f->whole) {
+		gguf_errf(err, -1, "tensor \"%s\": its data is read from the "
+		    "%s, not mapped", pname(&t->name, buf, sizeof buf),
+		    gguf_source_kind(f->src));
+		return NULL;
+	}
 	return f->base + f->lay.data_off + t->offset;
-}
-
-int
-gguf_file_ensure(const struct gguf_file *f, const uint8_t *p, uint64_t len,
-    struct gguf_err *err)
-{
-	if (f->remote == NULL || p < f->base || p >= f->base + f->size)
-		return 0;
-	return gguf_remote_ensure(f->remote, (uint64_t)(p - f->base), len,
-	    err);
-}
-
-struct gguf_remote *
-gguf_file_remote(const struct gguf_file *f)
-{
-	return f->remote;
 }
 
 /* ------------------------------------------------------------ split sets */
@@ -1273,8 +889,9 @@ base_name(const char *path)
  * an error at an offset, "SHARD: offset 0x...: ...", as the offset is the
  * shard's and the caller names the set by its first file.
  */
-static void
-shard_msg(const struct gguf_file *f, size_t i, struct gguf_err *err)
+void
+gguf_file_shard_msg(const struct gguf_file *f, size_t i,
+    struct gguf_err *err)
 {
 	char	buf[sizeof err->msg];
 
@@ -1323,12 +940,13 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 	char			 nm[256];
 
 	f->path = xstrdup(path);
-	f->fd = -1;
 	f->shards = shards;
 	f->shard_paths = paths;
 	f->n_shards = n;
 	f->base = s0->base;
 	f->size = s0->size;
+	f->have = s0->have;
+	f->whole = s0->whole;
 	f->lay = s0->lay;
 	f->n_kv = s0->n_kv;
 	f->kv = xcalloc((size_t)(f->n_kv > 0 ? f->n_kv : 1), sizeof *f->kv);
@@ -1407,184 +1025,6 @@ const char *
 gguf_tensor_path(const struct gguf_file *f, const struct gguf_tensor *t)
 {
 	return f->n_shards > 0 ? f->shard_paths[t->shard] : NULL;
-}
-
-/* ------------------------------------------------------------- changes */
-
-#define CMP_BUF	(1u << 16)
-
-static int
-same_time(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
-}
-
-/* 1 if the header region on disk differs from the copy read at open. */
-static int
-header_differs(const struct gguf_file *f)
-{
-	uint8_t		*buf;
-	uint64_t	 off, n;
-	ssize_t		 r;
-	int		 differs = 0;
-
-	if (f->hdr_len == 0)
-		return 0;
-	n = f->hdr_len < f->size ? f->hdr_len : f->size;
-	buf = xmalloc(CMP_BUF);
-	for (off = 0; off < n && !differs; off += (uint64_t)r) {
-		r = pread(f->fd, buf, n - off < CMP_BUF ? (size_t)(n - off) :
-		    CMP_BUF, (off_t)off);
-		if (r < 0 && errno == EINTR) {
-			r = 0;
-			continue;
-		}
-		if (r <= 0 || memcmp(buf, f->base + off, (size_t)r) != 0)
-			differs = 1;
-	}
-	free(buf);
-	return differs;
-}
-
-int
-gguf_file_changed(const struct gguf_file *f, unsigned how,
-    struct gguf_err *err)
-{
-	struct stat	st;
-	char		a[32], b[32];
-	size_t		i;
-
-	for (i = 0; i < f->n_shards; i++)
-		if (f->shards[i] != NULL &&
-		    gguf_file_changed(f->shards[i], how, err)) {
-			if (err != NULL)
-				shard_msg(f, i, err);
-			return 1;
-		}
-	if (f->fd < 0)
-		return 0;
-	if (fstat(f->fd, &st) != 0)
-		return gguf_errf(err, -1, "changed on disk: %s",
-		    strerror(errno)), 1;
-	if ((uint64_t)st.st_size < f->size)
-		return gguf_errf(err, -1, "changed on disk: cut to %s bytes "
-		    "(%s when opened)",
-		    gguf_fmt_group((uint64_t)st.st_size, a, sizeof a),
-		    gguf_fmt_group(f->size, b, sizeof b)), 1;
-	if ((uint64_t)st.st_size != f->size)
-		return gguf_errf(err, -1, "changed on disk: grown to %s bytes "
-		    "(%s when opened)",
-		    gguf_fmt_group((uint64_t)st.st_size, a, sizeof a),
-		    gguf_fmt_group(f->size, b, sizeof b)), 1;
-	if (!same_time(&st.st_mtim, &f->mtime))
-		return gguf_errf(err, -1, "changed on disk: written to since "
-		    "it was opened"), 1;
-	if ((how & GGUF_CHANGE_PATH) && f->path != NULL) {
-		if (stat(f->path, &st) != 0)
-			return gguf_errf(err, -1, "changed on disk: %s",
-			    errno == ENOENT ? "removed" : strerror(errno)), 1;
-		if (st.st_dev != f->dev || st.st_ino != f->ino)
-			return gguf_errf(err, -1, "changed on disk: replaced "
-			    "by another file"), 1;
-	}
-	if ((how & GGUF_CHANGE_CONTENT) && header_differs(f))
-		return gguf_errf(err, -1, "changed on disk: its header was "
-		    "rewritten"), 1;
-	return 0;
-}
-
-/* The guards of a set: one for each shard's mapping, nested. */
-struct nest {
-	const struct gguf_file	*f;
-	size_t			 i;
-	int			(*fn)(void *);
-	void			*arg;
-};
-
-static int
-nest_cb(void *arg)
-{
-	struct nest		*n = arg;
-	const struct gguf_file	*s;
-
-	while (n->i < n->f->n_shards && n->f->shards[n->i] == NULL)
-		n->i++;
-	if (n->i == n->f->n_shards)
-		return n->fn(n->arg);
-	s = n->f->shards[n->i++];
-	return gguf_guard_run(s->base, s->size, nest_cb, n);
-}
-
-void
-gguf_file_release(const struct gguf_file *f, const uint8_t *p, uint64_t len)
-{
-	uintptr_t	a, z, lo, hi;
-
-	if (f->remote != NULL && p >= f->base && p < f->base + f->size) {
-		gguf_remote_release(f->remote, (uint64_t)(p - f->base), len);
-		return;
-	}
-	if (!f->mapped || p < f->base || p >= f->base + f->size || len == 0)
-		return;
-	/* the header's pages are the process's own copy: never dropped */
-	lo = (uintptr_t)f->base + (uintptr_t)f->hdr_len;
-	hi = (uintptr_t)f->base + (uintptr_t)f->size;
-	a = (uintptr_t)p & ~(uintptr_t)4095;
-	z = ((uintptr_t)p + (uintptr_t)len + 4095) & ~(uintptr_t)4095;
-	if (a < lo)
-		a = (lo + 4095) & ~(uintptr_t)4095;
-	if (z > ((hi + 4095) & ~(uintptr_t)4095))
-		z = (hi + 4095) & ~(uintptr_t)4095;
-	if (a < z)
-		(void)madvise((void *)a, (size_t)(z - a), MADV_DONTNEED);
-}
-
-void
-gguf_file_sequential(const struct gguf_file *f, const uint8_t *p,
-    uint64_t len)
-{
-	uintptr_t	a, z;
-
-	if (!f->mapped || f->fd < 0 || p < f->base ||
-	    p >= f->base + f->size || len == 0)
-		return;
-	if (len > (uint64_t)(f->base + f->size - p))
-		len = (uint64_t)(f->base + f->size - p);
-	a = (uintptr_t)p & ~(uintptr_t)4095;
-	z = (uintptr_t)p + (uintptr_t)len;
-	(void)madvise((void *)a, (size_t)(z - a), MADV_SEQUENTIAL);
-	(void)posix_fadvise(f->fd, (off_t)(p - f->base), (off_t)len,
-	    POSIX_FADV_SEQUENTIAL);
-}
-
-int
-gguf_file_guard(const struct gguf_file *f, int (*fn)(void *), void *arg,
-    struct gguf_err *err)
-{
-	struct gguf_err	e;
-	int		rc;
-
-	memset(&e, 0, sizeof e);
-	if (gguf_file_changed(f, 0, &e)) {
-		if (err != NULL)
-			*err = e;
-		return -1;
-	}
-	gguf_io_map_read();
-	if (f->n_shards > 0) {
-		struct nest	n = { f, 0, fn, arg };
-
-		rc = nest_cb(&n);
-	} else
-		rc = gguf_guard_run(f->base, f->size, fn, arg);
-	if (rc != GGUF_GUARD_FAULT)
-		return rc;
-	if (!gguf_file_changed(f, 0, &e))
-		gguf_errf(&e, -1, "changed on disk: its data could not be "
-		    "read");
-	if (err != NULL)
-		*err = e;
-	return -1;
 }
 
 size_t

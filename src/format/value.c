@@ -143,6 +143,8 @@ arr_cursor(const struct gguf_val *arr, uint64_t pos, struct gguf_cur *c)
 	c->pos = pos;
 	c->be = arr->be;
 	c->lw = arr->lw;
+	c->full = 0;
+	c->want = 0;
 }
 
 static int

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "dequant.h"
 #include "internal.h"
 #include "model.h"
 #include "naming.h"
@@ -713,7 +714,23 @@ scan_piece(struct dscan *d, struct piece *p)
 
 	memset(&e, 0, sizeof e);
 	gguf_scan_init(&p->res);
-	m.data = gguf_tensor_data(d->f, t, &e);
+	if (gguf_tensor_file(d->f, t) != NULL &&
+	    !gguf_file_whole(gguf_tensor_file(d->f, t))) {
+		/* a file that is not mapped: the piece read into memory */
+		uint8_t	*buf = xmalloc(p->len > 0 ? (size_t)p->len : 1);
+		int	 rc;
+
+		rc = gguf_tensor_read(d->f, t, p->off, buf, p->len, &e);
+		if (rc == 0)
+			rc = gguf_scan(t->type, gguf_layout(d->f)->be, buf,
+			    p->len, p->off / gguf_ttype(t->type)->bytes *
+			    gguf_ttype(t->type)->blck, &p->res, &e);
+		free(buf);
+		if (rc == 0)
+			return 0;
+		m.data = NULL;
+	} else
+		m.data = gguf_tensor_data(d->f, t, &e);
 	m.t = t;
 	m.p = p;
 	m.be = gguf_layout(d->f)->be;
@@ -731,7 +748,8 @@ scan_piece(struct dscan *d, struct piece *p)
 	if (!dt->failed) {
 		dt->failed = 1;
 		dt->err = e;
-		dt->changed = strncmp(e.msg, "changed on disk", 15) == 0;
+		/* "changed on disk", "changed on the server": the source's */
+		dt->changed = strncmp(e.msg, "changed ", 8) == 0;
 	}
 	pthread_mutex_unlock(&d->lock);
 	p->failed = 1;

@@ -384,7 +384,37 @@ gguf_tensor_nrows(const struct gguf_tensor *t)
 	return t->nelem / t->ne[0];
 }
 
-/* Checks a row and column window of t; the tensor's data on success. */
+int
+gguf_tensor_by_range(const struct gguf_file *f, const struct gguf_tensor *t)
+{
+	const struct gguf_file	*tf = gguf_tensor_file(f, t);
+
+	return tf != NULL && (!gguf_file_whole(tf) ||
+	    gguf_file_remote(tf) != NULL);
+}
+
+/*
+ * A window of a tensor whose file is not mapped: its data is read by the
+ * callers (fetch), so this only says whether it can be. A pointer that
+ * must not be read, or NULL with err set.
+ */
+static const uint8_t *
+window_unmapped(const struct gguf_file *f, const struct gguf_tensor *t,
+    struct gguf_err *err)
+{
+	static const uint8_t	unmapped[1];
+
+	if (gguf_tensor_file(f, t) == NULL || (t->flags &
+	    (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)))
+		return gguf_tensor_data(f, t, err);
+	return unmapped;
+}
+
+/*
+ * Checks a row and column window of t; the tensor's data on success (for
+ * a file that is not mapped, a pointer that must not be read: the
+ * readers here fetch the bytes they need).
+ */
 const uint8_t *
 gguf_tensor_window(const struct gguf_file *f, const struct gguf_tensor *t,
     uint64_t row0, uint64_t nrows, uint64_t col0, uint64_t ncols,
@@ -417,7 +447,42 @@ gguf_tensor_window(const struct gguf_file *f, const struct gguf_tensor *t,
 	}
 	if (nrows == 0 || ncols == 0)
 		return none;
+	if (gguf_tensor_by_range(f, t))
+		return window_unmapped(f, t, err);
 	return gguf_tensor_data(f, t, err);
+}
+
+/*
+ * Reads the blocks that hold elements [e0, e1) of t (e0 < e1) from its
+ * file, for a file that is not mapped: an allocated buffer of *nbytes
+ * bytes whose first element is element *ebase of t; NULL with err set.
+ */
+static uint8_t *
+fetch(const struct gguf_file *f, const struct gguf_tensor *t, uint64_t e0,
+    uint64_t e1, uint64_t *nbytes, uint64_t *ebase, struct gguf_err *err)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(t->type);
+	const struct gguf_file		*tf = gguf_tensor_file(f, t);
+	uint64_t			 b0, b1, off, len;
+	uint8_t				*buf;
+
+	b0 = e0 / ti->blck;
+	b1 = (e1 + ti->blck - 1) / ti->blck;
+	off = b0 * ti->bytes;
+	len = (b1 - b0) * ti->bytes;
+	if (off > t->nbytes)
+		off = t->nbytes;
+	if (len > t->nbytes - off)
+		len = t->nbytes - off;
+	buf = xmalloc(len > 0 ? (size_t)len : 1);
+	if (gguf_file_read(tf, gguf_layout(tf)->data_off + t->offset + off,
+	    buf, (size_t)len, err) != 0) {
+		free(buf);
+		return NULL;
+	}
+	*nbytes = len;
+	*ebase = b0 * ti->blck;
+	return buf;
 }
 
 /* One read of a tensor's data, run under the file's guard. */
@@ -432,7 +497,28 @@ struct rows_job {
 	uint64_t		 block;
 	struct gguf_blockview	*bv;
 	struct gguf_err		*err;
+	uint64_t		 nbytes;	/* bytes at data */
+	uint64_t		 ebase;		/* data's first element */
 };
+
+uint8_t *
+gguf_tensor_fetch(const struct gguf_file *f, const struct gguf_tensor *t,
+    uint64_t e0, uint64_t e1, struct gguf_err *err)
+{
+	uint8_t		*all, *part;
+	uint64_t	 n, ebase, off;
+
+	if (e0 >= e1)
+		return xcalloc(1, 1);
+	if ((part = fetch(f, t, e0, e1, &n, &ebase, err)) == NULL)
+		return NULL;
+	/* Pages never written are never given memory: only part's are. */
+	all = xcalloc(1, (size_t)t->nbytes);
+	off = ebase / gguf_ttype(t->type)->blck * gguf_ttype(t->type)->bytes;
+	memcpy(all + off, part, (size_t)n);
+	free(part);
+	return all;
+}
 
 static int
 rows_cb(void *arg)
@@ -444,22 +530,23 @@ rows_cb(void *arg)
 
 	if (j->bv != NULL)
 		return gguf_dequant_block_view(t->type, j->be, j->data,
-		    t->nbytes, j->block, j->bv, j->err);
+		    j->nbytes, j->block, j->bv, j->err);
 	if (j->fout != NULL && j->ncols == t->ne[0])
-		return gguf_dequant(t->type, j->be, j->data, t->nbytes,
-		    j->row0 * t->ne[0], j->nrows * j->ncols, j->fout, j->err);
+		return gguf_dequant(t->type, j->be, j->data, j->nbytes,
+		    j->row0 * t->ne[0] - j->ebase, j->nrows * j->ncols,
+		    j->fout, j->err);
 	for (r = 0; r < j->nrows; r++) {
-		first = (j->row0 + r) * t->ne[0] + j->col0;
+		first = (j->row0 + r) * t->ne[0] + j->col0 - j->ebase;
 		if (j->fout != NULL)
-			rc = gguf_dequant(t->type, j->be, j->data, t->nbytes,
+			rc = gguf_dequant(t->type, j->be, j->data, j->nbytes,
 			    first, j->ncols, j->fout + r * j->ncols, j->err);
 		else if (j->dout != NULL)
 			rc = gguf_dequant_f64(t->type, j->be, j->data,
-			    t->nbytes, first, j->ncols, j->dout + r * j->ncols,
+			    j->nbytes, first, j->ncols, j->dout + r * j->ncols,
 			    j->err);
 		else
 			rc = gguf_dequant_i64(t->type, j->be, j->data,
-			    t->nbytes, first, j->ncols, j->iout + r * j->ncols,
+			    j->nbytes, first, j->ncols, j->iout + r * j->ncols,
 			    j->err);
 		if (rc != 0)
 			return -1;
@@ -477,6 +564,21 @@ rows_run(const struct gguf_file *f, struct rows_job *j)
 		return -1;
 	if (j->nrows == 0 || j->ncols == 0)
 		return 0;
+	j->nbytes = j->t->nbytes;
+	if (gguf_tensor_by_range(f, j->t)) {
+		uint8_t	*buf;
+		int	 rc;
+
+		buf = fetch(f, j->t, j->row0 * j->t->ne[0] + j->col0,
+		    (j->row0 + j->nrows - 1) * j->t->ne[0] + j->col0 +
+		    j->ncols, &j->nbytes, &j->ebase, j->err);
+		if (buf == NULL)
+			return -1;
+		j->data = buf;
+		rc = rows_cb(j);
+		free(buf);
+		return rc;
+	}
 	return gguf_file_guard(f, rows_cb, j, j->err);
 }
 
@@ -543,8 +645,32 @@ gguf_tensor_block_view(const struct gguf_file *f,
 	j.block = block;
 	j.bv = bv;
 	j.err = err;
-	if (gguf_dequant_check(t->type, j.be, err) != 0 ||
-	    (j.data = gguf_tensor_data(f, t, err)) == NULL)
+	j.nbytes = t->nbytes;
+	if (gguf_dequant_check(t->type, j.be, err) != 0)
+		return -1;
+	if (gguf_tensor_file(f, t) != NULL && !(t->flags &
+	    (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)) &&
+	    gguf_tensor_by_range(f, t)) {
+		const struct gguf_type_info	*ti = gguf_ttype(t->type);
+		uint8_t				*buf;
+		uint64_t			 e0;
+		int				 rc;
+
+		if (ti->blck == 0 || block >= t->nbytes / ti->bytes)
+			return gguf_dequant_block_view(t->type, j.be,
+			    (const uint8_t *)"", 0, block, bv, err);
+		e0 = block * ti->blck;
+		buf = fetch(f, t, e0, e0 + ti->blck, &j.nbytes, &j.ebase,
+		    err);
+		if (buf == NULL)
+			return -1;
+		j.data = buf;
+		j.block = 0;
+		rc = rows_cb(&j);
+		free(buf);
+		return rc;
+	}
+	if ((j.data = gguf_tensor_data(f, t, err)) == NULL)
 		return -1;
 	return gguf_file_guard(f, rows_cb, &j, err);
 }
@@ -568,11 +694,17 @@ int
 gguf_tensor_read(const struct gguf_file *f, const struct gguf_tensor *t,
     uint64_t off, void *buf, uint64_t n, struct gguf_err *err)
 {
-	struct copy_job	j;
-	const uint8_t	*data;
+	const struct gguf_file	*tf = gguf_tensor_file(f, t);
+	struct copy_job		 j;
+	const uint8_t		*data = NULL;
 
-	if ((data = gguf_tensor_data(f, t, err)) == NULL)
-		return -1;
+	if (tf == NULL)
+		return gguf_errf(err, -1, "its shard could not be read");
+	if (!gguf_tensor_by_range(f, t) || (t->flags &
+	    (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE))) {
+		if ((data = gguf_tensor_data(f, t, err)) == NULL)
+			return -1;
+	}
 	if (off > t->nbytes || n > t->nbytes - off)
 		return gguf_errf(err, -1, "bytes %llu:%llu out of range: the "
 		    "tensor has %llu bytes", (unsigned long long)off,
@@ -580,6 +712,9 @@ gguf_tensor_read(const struct gguf_file *f, const struct gguf_tensor *t,
 		    (unsigned long long)t->nbytes);
 	if (n == 0)
 		return 0;
+	if (data == NULL)
+		return gguf_file_read(tf, gguf_layout(tf)->data_off +
+		    t->offset + off, buf, (size_t)n, err);
 	j.src = data + off;
 	j.dst = buf;
 	j.n = n;

@@ -108,7 +108,8 @@ int	gguf_dequant_rows_i64(const struct gguf_file *f,
 
 /*
  * Copies bytes [off, off + n) of tensor t's data into buf, guarded like
- * the decoders above.
+ * the decoders above, or read from the file's source when it is not
+ * mapped. With n 0, only whether the data can be read.
  */
 int	gguf_tensor_read(const struct gguf_file *f,
 	    const struct gguf_tensor *t, uint64_t off, void *buf, uint64_t n,
@@ -154,10 +155,29 @@ int	gguf_tensor_block_view(const struct gguf_file *f,
  * and columns in range, with the valid range in the message) and returns
  * the tensor's data, a non-NULL dummy for an empty window, or NULL with
  * err set. Shared by every reader of tensor ranges; reads of the data must
- * be guarded (gguf_file_guard).
+ * be guarded (gguf_file_guard). For a tensor read by range, the pointer
+ * only says the window is good: read it with gguf_tensor_fetch.
  */
 const uint8_t	*gguf_tensor_window(const struct gguf_file *f,
 		    const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,
 		    uint64_t col0, uint64_t ncols, struct gguf_err *err);
+/*
+ * True if t's data is read range by range into the readers' buffers
+ * (gguf_tensor_fetch, gguf_tensor_read), not in place: its file is not
+ * mapped, or it is read over the network, where a window of a few rows
+ * must not fetch the whole tensor (gguf_tensor_data would).
+ */
+int		 gguf_tensor_by_range(const struct gguf_file *f,
+		    const struct gguf_tensor *t);
+/*
+ * For a tensor read by range (gguf_tensor_by_range), where
+ * gguf_tensor_window's pointer must not be read: an allocated buffer of
+ * t->nbytes bytes laid out as the tensor's data, holding the blocks of
+ * elements [e0, e1) read from the file (the rest is zero and takes no
+ * memory until written). NULL with err set (the read's error). Free it.
+ */
+uint8_t		*gguf_tensor_fetch(const struct gguf_file *f,
+		    const struct gguf_tensor *t, uint64_t e0, uint64_t e1,
+		    struct gguf_err *err);
 
 #endif /* GGUF_DEQUANT_H */

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "source.h"
 #include "spanread.h"
 #include "xmalloc.h"
 
@@ -263,6 +264,23 @@ ensure_at(struct engine *e, const struct gguf_file *f, const uint8_t *p,
 	return -1;
 }
 
+/* Reads n bytes of src at off into buf: 0, or -1 after fail(). */
+static int
+read_src(struct engine *e, struct gguf_source *src, uint8_t *buf, size_t n,
+    uint64_t off, size_t span)
+{
+	struct gguf_srcerr	se;
+
+	memset(&se, 0, sizeof se);
+	if (gguf_source_changed(src, 0, &se) ||
+	    gguf_source_read(src, off, buf, n, &se) != 0) {
+		fail(e, se.has_off ? (int64_t)se.off : (int64_t)off, span,
+		    se.msg);
+		return -1;
+	}
+	return 0;
+}
+
 static void
 seg_add(struct slot *sl, size_t span, uint64_t pos, size_t boff, size_t len,
     int last)
@@ -417,7 +435,7 @@ static int
 same_file(const struct gguf_span *a, const struct gguf_span *b)
 {
 	return a->fd >= 0 ? a->fd == b->fd : b->fd < 0 && a->mem == b->mem &&
-	    a->file == b->file;
+	    a->file == b->file && a->src == b->src;
 }
 
 /* Reads and hands on the lane's spans. */
@@ -450,6 +468,8 @@ lane_run(struct lane *l)
 		if (have && sp[i].fd >= 0)
 			(void)posix_fadvise(sp[i].fd, (off_t)start,
 			    (off_t)(end - start), POSIX_FADV_SEQUENTIAL);
+		else if (have && sp[i].mem == NULL && sp[i].src != NULL)
+			gguf_source_sequential(sp[i].src, start, end - start);
 		else if (have && sp[i].file != NULL)
 			gguf_file_sequential(sp[i].file, sp[i].mem + start,
 			    end - start);
@@ -468,6 +488,12 @@ lane_run(struct lane *l)
 			sl->file = NULL;
 			if (clen > 0 && sp[cur].fd >= 0) {
 				if (read_at(e, sp[cur].fd, sl->buf, clen, pos,
+				    cur) != 0)
+					goto out;
+				sl->p = sl->buf;
+			} else if (clen > 0 && sp[cur].mem == NULL &&
+			    sp[cur].src != NULL) {
+				if (read_src(e, sp[cur].src, sl->buf, clen, pos,
 				    cur) != 0)
 					goto out;
 				sl->p = sl->buf;
@@ -577,7 +603,9 @@ lane_init(struct lane *l, struct engine *e, size_t s0, size_t s1,
 	l->caller = th == 0;
 	l->follow = follow;
 	for (k = s0; k < s1 && !files; k++)
-		files = e->r->spans[k].fd >= 0 && e->r->spans[k].len > 0;
+		files = (e->r->spans[k].fd >= 0 || (e->r->spans[k].mem ==
+		    NULL && e->r->spans[k].src != NULL)) &&
+		    e->r->spans[k].len > 0;
 	/* Over memory a piece is a pointer: the ring can look far ahead. */
 	l->nslot = !follow ? 1 : files ? NSLOT : MAPSLOT;
 	l->slot = xcalloc(l->nslot, sizeof *l->slot);

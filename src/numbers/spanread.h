@@ -76,6 +76,12 @@ struct gguf_span {
 	 * is done with them. No copy: the page cache is read where it lies.
 	 */
 	const struct gguf_file *file;
+	/*
+	 * With fd < 0 and mem NULL: the source the bytes are read from
+	 * (gguf_source_read into the ring's buffers, as pread would read a
+	 * file's): a source that cannot map.
+	 */
+	struct gguf_source *src;
 };
 
 /*

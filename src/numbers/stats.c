@@ -1170,13 +1170,18 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
  */
 static const uint8_t *
 row_range(const struct gguf_file *f, const struct gguf_tensor *t,
-    uint64_t row0, uint64_t nrows, struct gguf_err *err)
+    uint64_t row0, uint64_t nrows, uint8_t **hold, struct gguf_err *err)
 {
 	const uint8_t	*data;
 
+	*hold = NULL;
 	data = gguf_tensor_window(f, t, row0, nrows, 0, t->ne[0], err);
 	if (data != NULL && gguf_file_changed(f, 0, err))
 		return NULL;
+	/* A file that is not mapped, or remote: the rows read into memory. */
+	if (data != NULL && nrows > 0 && gguf_tensor_by_range(f, t))
+		data = *hold = gguf_tensor_fetch(f, t, row0 * t->ne[0],
+		    (row0 + nrows) * t->ne[0], err);
 	return data;
 }
 
@@ -1204,10 +1209,11 @@ gguf_stats_tensor(const struct gguf_file *f, const struct gguf_tensor *t,
     struct gguf_stats *st, struct gguf_err *err)
 {
 	const uint8_t	*data;
-	int		 k;
+	uint8_t		*hold;
+	int		 k, rc;
 
 	memset(st, 0, sizeof *st);
-	data = row_range(f, t, row0, nrows, err);
+	data = row_range(f, t, row0, nrows, &hold, err);
 	if (data == NULL)
 		return -1;
 	if (nrows == 0) {
@@ -1216,9 +1222,11 @@ gguf_stats_tensor(const struct gguf_file *f, const struct gguf_tensor *t,
 			st->pct[k] = NAN;
 		return 0;
 	}
-	return run_done(f, gguf_stats_data(t->type, gguf_layout(f)->be,
+	rc = run_done(f, gguf_stats_data(t->type, gguf_layout(f)->be,
 	    data, t->nbytes, row0 * t->ne[0], nrows * t->ne[0], opts, st,
 	    err), err);
+	free(hold);
+	return rc;
 }
 
 /* ---------------------------------------------------------- row summaries */
@@ -1288,12 +1296,13 @@ gguf_row_summaries(const struct gguf_file *f, const struct gguf_tensor *t,
 	static const struct gguf_stats_opts	 defaults;
 	struct rows_run				 r;
 	struct pool				 p;
+	uint8_t					*hold;
 	int					 rc;
 
 	if (opts == NULL)
 		opts = &defaults;
 	memset(&r, 0, sizeof r);
-	r.data = row_range(f, t, row0, nrows, err);
+	r.data = row_range(f, t, row0, nrows, &hold, err);
 	if (r.data == NULL)
 		return -1;
 	if (nrows == 0)
@@ -1317,5 +1326,7 @@ gguf_row_summaries(const struct gguf_file *f, const struct gguf_tensor *t,
 	p.work = work_rows;
 	rc = pool_run(&p, opts->threads, err);
 	pthread_mutex_destroy(&p.lock);
-	return run_done(f, rc, err);
+	rc = run_done(f, rc, err);
+	free(hold);
+	return rc;
 }

@@ -339,7 +339,8 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 		    "data lies past the end of the file", nm);
 	memset(out, 0, sizeof *out);
 	out->fd = gguf_file_fd(tf);
-	out->mem = gguf_base(tf);
+	out->mem = gguf_file_whole(tf) ? gguf_base(tf) : NULL;
+	out->src = gguf_file_source(tf);
 	if (gguf_file_remote(tf) != NULL)
 		out->file = tf;		/* fetched as it is read */
 	out->off = gguf_layout(tf)->data_off + t->offset;

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "guard.h"
+#include "io.h"
 
 struct guard {
 	sigjmp_buf		 env;
@@ -73,6 +74,7 @@ install(void)
 {
 	struct sigaction	sa;
 
+	gguf_io_init();
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_sigbus;
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART;

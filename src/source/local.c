@@ -240,6 +240,7 @@ local_pin(struct gguf_source *s, uint64_t len, struct gguf_srcerr *e)
 		    "header: %s", strerror(errno));
 	}
 	l->pinned = pj.len;
+	s->pinned = pj.len;
 	return 0;
 }
 

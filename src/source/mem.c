@@ -19,6 +19,8 @@ struct mem {
 	uint8_t		*own;		/* GGUF_SRC_MEM_COPY: the copy */
 	unsigned	 fail;		/* GGUF_SRC_FAIL_* */
 	uint64_t	 short_at;
+	uint64_t	 reads;		/* calls of read */
+	uint64_t	 bytes;		/* bytes they asked for */
 };
 
 static int
@@ -28,6 +30,8 @@ mem_read(struct gguf_source *s, uint64_t off, void *buf, size_t len,
 	struct mem	*m = s->impl;
 	size_t		 got = len;
 
+	m->reads++;
+	m->bytes += len;
 	if ((m->fail & GGUF_SRC_FAIL_SHORT) && off + len > m->short_at)
 		got = off < m->short_at ? (size_t)(m->short_at - off) : 0;
 	memcpy(buf, m->p + off, got);
@@ -122,4 +126,14 @@ gguf_source_mem_fail(struct gguf_source *s, unsigned flags,
 	m = s->impl;
 	m->fail = flags;
 	m->short_at = short_at;
+}
+
+void
+gguf_source_mem_count(const struct gguf_source *s, uint64_t *reads,
+    uint64_t *bytes)
+{
+	const struct mem	*m = s->impl;
+
+	*reads = s->ops == &mem_ops ? m->reads : 0;
+	*bytes = s->ops == &mem_ops ? m->bytes : 0;
 }

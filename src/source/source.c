@@ -151,6 +151,12 @@ gguf_source_pin(struct gguf_source *s, uint64_t len, struct gguf_srcerr *e)
 	return s->ops->pin(s, len, e);
 }
 
+uint64_t
+gguf_source_pinned(const struct gguf_source *s)
+{
+	return s->pinned;
+}
+
 int
 gguf_source_guard(struct gguf_source *s, int (*fn)(void *), void *arg)
 {

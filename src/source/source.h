@@ -119,6 +119,7 @@ struct gguf_source {
 	uint64_t	 size;		/* bytes, fixed at open */
 	char		*name;		/* a path or URL, or NULL */
 	int		 mappable;	/* gguf_source_map can succeed */
+	uint64_t	 pinned;	/* bytes from 0 made private */
 	void		*impl;		/* the implementation's own state */
 };
 
@@ -162,6 +163,13 @@ struct gguf_source	*gguf_source_mem(const void *buf, size_t len,
  */
 void			 gguf_source_mem_fail(struct gguf_source *s,
 			    unsigned flags, uint64_t short_at);
+
+/*
+ * How many reads the memory source s was asked for, and of how many
+ * bytes in all (what a server would be asked for). 0 for other sources.
+ */
+void			 gguf_source_mem_count(const struct gguf_source *s,
+			    uint64_t *reads, uint64_t *bytes);
 
 /* Closes s and frees it. NULL is nothing. */
 void			 gguf_source_close(struct gguf_source *s);

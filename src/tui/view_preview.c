@@ -8,7 +8,10 @@
  * wrapped into screen-wide rows instead, labelled by the index of their
  * first element. Only the window on the screen is decoded, through the
  * dequantizer (src/numbers/dequant.h), at every draw: what is shown is what
- * `ggufed cat` prints, and a screen of a 10 GB tensor costs a screen.
+ * `ggufed cat` prints, and a screen of a 10 GB tensor costs a screen. The
+ * preview never holds a pointer to the tensor's data: rows, searches and
+ * blocks are read through the file (guarded, or from its source when it
+ * is not mapped), so a model read over the network fetches the rows shown.
  *
  * Values are shown short (%.4g), full (%.9g, enough to tell any two
  * floats apart) or as the hex bits of the float32; `c` colours each cell
@@ -72,14 +75,12 @@ struct preview {
 	int64_t				*ibuf;		/* integer types: exact values */
 	size_t				 buf_n;
 	int				 integral;	/* an integer tensor type */
-	const uint8_t			*idata;		/* its data, for gguf_dequant_i64 */
 	char				 err[300];	/* decoding error, shown in the grid */
 	struct dline			 dl;
 
 	/* Block view. */
 	struct list			 blist;
 	uint64_t			 nblocks;
-	const uint8_t			*data;
 
 	/* Statistics, computed by a task; st is the task's until it ends. */
 	struct task			 task;
@@ -218,9 +219,8 @@ find_job(struct task *t, void *arg)
 		if (m > FIND_CHUNK)
 			m = FIND_CHUNK;
 		if (p->integral) {
-			if (p->idata == NULL || gguf_dequant_i64(p->t->type,
-			    gguf_layout(p->f)->be, p->idata, p->t->nbytes, e, m,
-			    ibuf, &err) != 0)
+			if (gguf_dequant_rows_i64(p->f, p->t, e / ne0, 1,
+			    e % ne0, m, ibuf, &err) != 0)
 				rc = TASK_ERROR;
 			for (k = 0; rc == TASK_OK && k < m; k++)
 				buf[k] = (double)ibuf[k];
@@ -289,8 +289,7 @@ find_start(struct preview *p)
 		return R_DRAW;
 	}
 	memset(&err, 0, sizeof err);
-	if (p->integral && p->idata == NULL &&
-	    (p->idata = gguf_tensor_data(p->f, p->t, &err)) == NULL) {
+	if (gguf_tensor_read(p->f, p->t, 0, NULL, 0, &err) != 0) {
 		app_msg(p->app, 1, "%s", err.msg);
 		return R_DRAW;
 	}
@@ -581,11 +580,8 @@ draw_grid(struct preview *p, int y, int h, int w)
 		if (p->integral) {
 			size_t	o = (size_t)i * (size_t)ncols, q;
 
-			if (p->idata == NULL)
-				p->idata = gguf_tensor_data(p->f, p->t, &err);
-			if (p->idata == NULL || gguf_dequant_i64(p->t->type,
-			    gguf_layout(p->f)->be, p->idata, p->t->nbytes,
-			    row * p->ne[0] + i0, n, p->ibuf + o, &err) != 0)
+			if (gguf_dequant_rows_i64(p->f, p->t, row, 1, i0, n,
+			    p->ibuf + o, &err) != 0)
 				gguf_err_text(&err, p->err, sizeof p->err);
 			for (q = 0; q < n; q++)
 				p->buf[o + q] = (double)p->ibuf[o + q];
@@ -847,8 +843,7 @@ block_row(void *ctx, struct dline *dl, uint64_t id, int w)
 	dl_puts(dl, S_DIM, buf);
 	dl->hl_from = dl->len;
 	memset(&err, 0, sizeof err);
-	if (gguf_dequant_block_view(p->t->type, gguf_layout(p->f)->be,
-	    p->data, p->t->nbytes, id, &bv, &err) != 0) {
+	if (gguf_tensor_block_view(p->f, p->t, id, &bv, &err) != 0) {
 		dl_text(dl, S_ERROR, err.msg, strlen(err.msg), 0, w - dl->cols,
 		    DT_KEEPBS);
 		return;
@@ -1055,8 +1050,7 @@ action(struct view *v, enum tui_action act, const struct tui_input *in)
 			return R_DRAW;
 		}
 		memset(&err, 0, sizeof err);
-		p->data = gguf_tensor_data(p->f, p->t, &err);
-		if (p->data == NULL) {
+		if (gguf_tensor_read(p->f, p->t, 0, NULL, 0, &err) != 0) {
 			app_msg(p->app, 1, "%s", err.msg);
 			return R_DRAW;
 		}
@@ -1123,10 +1117,9 @@ status(struct view *v, char *buf, size_t len)
 	if (gguf_dequant_rows_f64(p->f, p->t, row, 1, i0, 1, &val, &err) != 0)
 		snprintf(num, sizeof num, "?");
 	else {
-		if (p->integral && p->idata != NULL)
-			gguf_dequant_i64(p->t->type, gguf_layout(p->f)->be,
-			    p->idata, p->t->nbytes, row * p->ne[0] + i0, 1,
-			    &ival, &err);
+		if (p->integral)
+			gguf_dequant_rows_i64(p->f, p->t, row, 1, i0, 1, &ival,
+			    &err);
 		p->fmt = FMT_FULL;
 		format_value(p, val, ival, num, sizeof num);
 		p->fmt = fm;
@@ -1192,8 +1185,15 @@ view_preview_new(struct app *a, uint64_t i)
 	dl_init(&p->dl);
 	list_init_flat(&p->blist, &block_list_ops, p, 0);
 	memset(&err, 0, sizeof err);
+	/*
+	 * The statistics read the whole tensor: at once from a local file,
+	 * but over the network only when asked (s), or opening a preview
+	 * would download the tensor rather than the rows it shows.
+	 */
 	if (gguf_dequant_check(p->t->type, gguf_layout(p->f)->be, &err) == 0 &&
-	    !(p->t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)))
+	    !(p->t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)) &&
+	    (gguf_tensor_file(p->f, p->t) == NULL ||
+	    gguf_file_remote(gguf_tensor_file(p->f, p->t)) == NULL))
 		stats_start(p);
 	v = view_new(a, &preview_ops, SC_PREVIEW, p);
 	name_escape(v->title, sizeof v->title, p->t->name.p,

@@ -473,6 +473,26 @@ ok $? ":w FILE writes a local copy, byte for byte the file"
 grep -q "saved $scratch/w.gguf by a rewrite" "$scratch/s3"
 ok $? "and says so"
 
+# a preview fetches the rows it shows, not its tensor: "hole" is 1 GiB
+"$TESTS_BUILDDIR/tools/gen_sparse" "$www/files/sparse.gguf" 1
+cat >"$scratch/keys" <<EOF
+size 100x30
+wait
+keys 4jj<Enter>
+wait
+dump $scratch/s4
+keys Q
+EOF
+log_mark
+GGUFED_SCRIPT=$scratch/keys "$GGUFED" --no-cache "$ORIGIN/files/sparse.gguf" \
+    >/dev/null 2>&1
+grep -q "hole  F32  268435520 " "$scratch/s4" &&
+    grep -q "\[0,0,0,0\] = 0" "$scratch/s4"
+ok $? "the preview of a 1 GiB tensor on a URL shows its values"
+sleep 0.5
+[ "$(log_bytes origin)" -lt 8388608 ]
+ok $? "having fetched its rows, not 1 GiB ($(log_bytes origin) bytes)"
+
 # ------------------------------------------------ sync from the Hub
 # The repository's small files, read one by one as the Hub resolves them:
 # the same report and the same applied file as from a local folder.

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "source/source.h"
+#include "source.h"
 #include "tap.h"
 
 #define NBYTES	((3u << 20) + 123)	/* more than a copy's block */

@@ -1,0 +1,555 @@
+/*
+ * file.c - where an open file's bytes come from: opening it through a
+ * source (source/source.h), the checks that it is still what was opened,
+ * and the guarded and unguarded reads of its data.
+ *
+ * A source that maps (a local file) is mapped whole and walked in place.
+ * Its header region (KV entries and tensor infos, up to the data section)
+ * is then made private memory (gguf_source_pin), so metadata, names and
+ * tokens never fault however the file changes; tensor data stays a view
+ * of the file, read through gguf_file_guard, which first checks that the
+ * file is as it was opened and then catches the fault of a read past a
+ * new end (source/guard.c). A source that cannot map (a server) gives its
+ * first 2 MiB, then exactly what the walk still needs (plus as much again
+ * at most, so that a vocabulary costs a few reads, not one a string): the
+ * header region is then the file's own buffer, and tensor data is read
+ * into the callers' buffers (gguf_file_read).
+ *
+ * A URL is opened by remote.c, which lays the file out as a region of
+ * its size with the header read in (gguf_open_region): tensor data is
+ * then fetched where it is read (gguf_file_ensure, gguf_tensor_data) and
+ * given back by gguf_file_release.
+ */
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileint.h"
+#include "http.h"
+#include "io.h"
+#include "remote.h"
+
+#define FIRST_READ	((uint64_t)2 << 20)	/* a source's first read */
+#define MORE_READ	((uint64_t)2 << 20)	/* read past what is needed */
+#define CMP_BUF		(1u << 16)
+
+/* The source's error as a file's. Returns -1. */
+static int
+from_src(const struct gguf_srcerr *se, struct gguf_err *err)
+{
+	return gguf_errf(err, se->has_off ? (int64_t)se->off : -1, "%s",
+	    se->msg);
+}
+
+struct parse_job {
+	struct gguf_file	*f;
+	struct gguf_err		*err;
+};
+
+static int
+parse_cb(void *arg)
+{
+	struct parse_job	*j = arg;
+
+	j->f = gguf_file_parse(j->f, NULL, j->err);
+	return 0;
+}
+
+static struct gguf_file *
+new_file(struct gguf_source *src)
+{
+	struct gguf_file	*f = xcalloc(1, sizeof *f);
+
+	f->size = gguf_source_size(src);
+	return f;
+}
+
+/* Attaches src to f, which takes it. */
+static void
+attach(struct gguf_file *f, struct gguf_source *src)
+{
+	f->src = src;
+	if (src->name != NULL)
+		f->path = xstrdup(src->name);
+}
+
+/* A source that maps: walked in place, its header pinned. */
+static struct gguf_file *
+open_mapped(struct gguf_source *src, struct gguf_err *err)
+{
+	struct gguf_file	*f;
+	struct gguf_srcerr	 se;
+	struct parse_job	 j;
+	uint64_t		 len;
+	int			 rc;
+
+	memset(&se, 0, sizeof se);
+	f = new_file(src);
+	if ((f->base = gguf_source_map(src, 0, f->size, &se)) == NULL) {
+		from_src(&se, err);
+		free(f);
+		gguf_source_close(src);
+		return NULL;
+	}
+	f->have = f->size;
+	f->whole = 1;
+	j.f = f;
+	j.err = err;
+	rc = gguf_source_guard(src, parse_cb, &j);
+	if (rc == 0 && j.f == NULL) {		/* the walk freed it */
+		gguf_source_close(src);
+		return NULL;
+	}
+	attach(f, src);
+	if (rc == 0) {
+		len = f->lay.data_off < f->size ? f->lay.data_off : f->size;
+		if (gguf_source_pin(src, len, &se) != 0)
+			rc = se.kind == GGUF_SRCE_CHANGED ? GGUF_SRC_FAULT :
+			    from_src(&se, err);
+		f->hdr_len = gguf_source_pinned(src);
+	}
+	if (rc == 0 && gguf_source_changed(src, 0, NULL))
+		rc = GGUF_SRC_FAULT;
+	if (rc != 0) {
+		if (rc == GGUF_SRC_FAULT)
+			gguf_errf(err, -1, "%s while it was being opened",
+			    gguf_source_changed_word(src));
+		gguf_close(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* A source that does not map: its header region read into a buffer. */
+static struct gguf_file *
+open_read(struct gguf_source *src, struct gguf_err *err)
+{
+	struct gguf_file	*f;
+	struct gguf_srcerr	 se;
+	uint8_t			*buf;
+	uint64_t		 size = gguf_source_size(src), have, want, n;
+
+	memset(&se, 0, sizeof se);
+	have = size < FIRST_READ ? size : FIRST_READ;
+	buf = xmalloc(have > 0 ? (size_t)have : 1);
+	if (gguf_source_read(src, 0, buf, (size_t)have, &se) != 0)
+		goto fail;
+	for (;;) {
+		f = new_file(src);
+		f->base = buf;
+		f->have = have;
+		if ((f = gguf_file_parse(f, &want, err)) != NULL) {
+			want = f->lay.data_off < size ? f->lay.data_off : size;
+			if (want <= have)
+				break;
+			gguf_close(f);		/* the padding: read it too */
+		} else if (want == 0) {
+			free(buf);
+			gguf_source_close(src);
+			return NULL;
+		}
+		if (want <= have || want > size) {
+			gguf_errf(err, -1, "the header's walk asked for bytes "
+			    "it had");
+			free(buf);
+			gguf_source_close(src);
+			return NULL;
+		}
+		n = size - want < MORE_READ ? size : want + MORE_READ;
+		buf = xreallocarray(buf, (size_t)n, 1);
+		if (gguf_source_read(src, have, buf + have, (size_t)(n - have),
+		    &se) != 0)
+			goto fail;
+		have = n;
+	}
+	if (err != NULL)	/* the walks that asked for more said so */
+		memset(err, 0, sizeof *err);
+	f->own = buf;
+	f->hdr_len = have;
+	attach(f, src);
+	if (gguf_source_changed(src, 0, &se)) {
+		from_src(&se, err);
+		gguf_close(f);
+		return NULL;
+	}
+	return f;
+fail:
+	from_src(&se, err);
+	free(buf);
+	gguf_source_close(src);
+	return NULL;
+}
+
+struct gguf_file *
+gguf_open_source(struct gguf_source *src, struct gguf_err *err)
+{
+	gguf_io_init();
+	if (src == NULL) {
+		gguf_errf(err, -1, "out of memory");
+		return NULL;
+	}
+	if (gguf_source_mappable(src))
+		return open_mapped(src, err);
+	return open_read(src, err);
+}
+
+struct gguf_file *
+gguf_open_fd(int fd, const char *path, struct gguf_err *err)
+{
+	struct gguf_source	*src;
+	struct gguf_srcerr	 se;
+
+	memset(&se, 0, sizeof se);
+	gguf_io_init();
+	if ((src = gguf_source_file_fd(fd, path, &se)) == NULL) {
+		from_src(&se, err);
+		return NULL;
+	}
+	return gguf_open_source(src, err);
+}
+
+int
+gguf_open_regular(const char *path, int flags, struct gguf_err *err)
+{
+	struct stat	st;
+	int		fd, e;
+
+	/* O_NONBLOCK: a FIFO opens at once instead of waiting for a writer
+	   (or a reader), and no device waits for a carrier. */
+	fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		gguf_errf(err, -1, "%s", strerror(e));
+		errno = e;	/* callers tell ENOENT and ELOOP apart */
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		gguf_errf(err, -1, "%s", strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		gguf_errf(err, -1, "not a regular file");
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		e = errno;
+		gguf_errf(err, -1, "%s", strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+FILE *
+gguf_open_text(const char *path, struct gguf_err *err)
+{
+	struct stat	 st;
+	FILE		*fp;
+	ssize_t		 n;
+	char		 c;
+	int		 fd, e;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		goto fail;
+	}
+	/* A terminal or /dev/null is text as well; a disk is not. */
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
+	    !S_ISCHR(st.st_mode)) {
+		gguf_errf(err, -1, "not a regular file, a pipe or a terminal");
+		goto fail;
+	}
+	/*
+	 * A pipe: one byte read without waiting tells a writer that has
+	 * nothing to say yet (EAGAIN: then wait for it) from none at all
+	 * (end of file at once: a FIFO no one writes to, which would
+	 * otherwise be waited for forever).
+	 */
+	n = -1;
+	if (S_ISFIFO(st.st_mode)) {
+		while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+			;
+		if (n < 0 && errno != EAGAIN) {
+			gguf_errf(err, -1, "%s", strerror(errno));
+			goto fail;
+		}
+		if (n == 0) {
+			gguf_errf(err, -1, "a FIFO no process writes to");
+			goto fail;
+		}
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+	    (fp = fdopen(fd, "r")) == NULL) {
+		gguf_errf(err, -1, "%s", strerror(errno));
+		goto fail;
+	}
+	if (n == 1)
+		ungetc((unsigned char)c, fp);
+	return fp;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
+struct gguf_file *
+gguf_open(const char *path, struct gguf_err *err)
+{
+	struct gguf_file	*f;
+	int			 fd;
+
+	if (gguf_is_url(path))
+		return gguf_open_url(path, err);
+	if ((fd = gguf_open_regular(path, O_RDONLY, err)) < 0)
+		return NULL;
+	f = gguf_open_fd(fd, path, err);
+	close(fd);		/* the file keeps its own descriptor */
+	return f;
+}
+
+struct gguf_file *
+gguf_open_region(const uint8_t *base, uint64_t avail, uint64_t size,
+    const char *name, struct gguf_remote *r, struct gguf_err *err)
+{
+	struct gguf_file	*f = xcalloc(1, sizeof *f);
+
+	gguf_io_init();
+	f->path = xstrdup(name);
+	f->base = base;
+	f->size = size;
+	f->have = avail;
+	f->hdr_len = avail;
+	f->remote = r;
+	if ((f = gguf_file_parse(f, NULL, err)) != NULL) {
+		f->have = size;	/* the region holds it all, fetched as read */
+		f->whole = 1;
+	}
+	return f;
+}
+
+int
+gguf_file_ensure(const struct gguf_file *f, const uint8_t *p, uint64_t len,
+    struct gguf_err *err)
+{
+	if (f->remote == NULL || p < f->base || p >= f->base + f->size)
+		return 0;
+	return gguf_remote_ensure(f->remote, (uint64_t)(p - f->base), len,
+	    err);
+}
+
+struct gguf_remote *
+gguf_file_remote(const struct gguf_file *f)
+{
+	return f->remote;
+}
+
+struct gguf_source *
+gguf_file_source(const struct gguf_file *f)
+{
+	return f->src;
+}
+
+int
+gguf_file_whole(const struct gguf_file *f)
+{
+	return f->whole;
+}
+
+/* ------------------------------------------------------------- changes */
+
+/* 1 if the header region the source has now differs from f's copy. */
+static int
+header_differs(const struct gguf_file *f)
+{
+	uint8_t		*buf;
+	uint64_t	 off, n;
+	size_t		 k;
+	int		 differs = 0;
+
+	if (f->hdr_len == 0)
+		return 0;
+	n = f->hdr_len < f->size ? f->hdr_len : f->size;
+	buf = xmalloc(CMP_BUF);
+	for (off = 0; off < n && !differs; off += k) {
+		k = n - off < CMP_BUF ? (size_t)(n - off) : CMP_BUF;
+		if (gguf_source_read(f->src, off, buf, k, NULL) != 0 ||
+		    memcmp(buf, f->base + off, k) != 0)
+			differs = 1;
+	}
+	free(buf);
+	return differs;
+}
+
+int
+gguf_file_changed(const struct gguf_file *f, unsigned how,
+    struct gguf_err *err)
+{
+	struct gguf_srcerr	se;
+	size_t			i;
+
+	for (i = 0; i < f->n_shards; i++)
+		if (f->shards[i] != NULL &&
+		    gguf_file_changed(f->shards[i], how, err)) {
+			if (err != NULL)
+				gguf_file_shard_msg(f, i, err);
+			return 1;
+		}
+	if (f->src == NULL)
+		return 0;
+	memset(&se, 0, sizeof se);
+	if (gguf_source_changed(f->src, (how & GGUF_CHANGE_PATH) ?
+	    GGUF_SRC_CHANGE_NAME : 0, &se))
+		return from_src(&se, err), 1;
+	if ((how & GGUF_CHANGE_CONTENT) && header_differs(f))
+		return gguf_errf(err, -1, "%s: its header was rewritten",
+		    gguf_source_changed_word(f->src)), 1;
+	return 0;
+}
+
+/* ----------------------------------------------------------------- reads */
+
+/* The guards of a set: one for each shard's source, nested. */
+struct nest {
+	const struct gguf_file	*f;
+	size_t			 i;
+	int			(*fn)(void *);
+	void			*arg;
+};
+
+static int
+nest_cb(void *arg)
+{
+	struct nest		*n = arg;
+	const struct gguf_file	*s;
+
+	while (n->i < n->f->n_shards && (n->f->shards[n->i] == NULL ||
+	    n->f->shards[n->i]->src == NULL))
+		n->i++;
+	if (n->i == n->f->n_shards)
+		return n->fn(n->arg);
+	s = n->f->shards[n->i++];
+	return gguf_source_guard(s->src, nest_cb, n);
+}
+
+void
+gguf_file_release(const struct gguf_file *f, const uint8_t *p, uint64_t len)
+{
+	if (f->remote != NULL && p >= f->base && p < f->base + f->size) {
+		gguf_remote_release(f->remote, (uint64_t)(p - f->base), len);
+		return;
+	}
+	if (!f->whole || f->src == NULL || p < f->base ||
+	    p >= f->base + f->size || len == 0)
+		return;
+	gguf_source_release(f->src, (uint64_t)(p - f->base), len);
+}
+
+void
+gguf_file_sequential(const struct gguf_file *f, const uint8_t *p,
+    uint64_t len)
+{
+	if (!f->whole || f->src == NULL || p < f->base ||
+	    p >= f->base + f->size || len == 0)
+		return;
+	gguf_source_sequential(f->src, (uint64_t)(p - f->base), len);
+}
+
+int
+gguf_file_guard(const struct gguf_file *f, int (*fn)(void *), void *arg,
+    struct gguf_err *err)
+{
+	struct gguf_err	e;
+	int		rc;
+
+	memset(&e, 0, sizeof e);
+	if (gguf_file_changed(f, 0, &e)) {
+		if (err != NULL)
+			*err = e;
+		return -1;
+	}
+	gguf_io_map_read();
+	if (f->n_shards > 0) {
+		struct nest	n = { f, 0, fn, arg };
+
+		rc = nest_cb(&n);
+	} else if (f->src != NULL)
+		rc = gguf_source_guard(f->src, fn, arg);
+	else
+		rc = fn(arg);
+	if (rc != GGUF_SRC_FAULT)
+		return rc;
+	if (!gguf_file_changed(f, 0, &e))
+		gguf_errf(&e, -1, "%s: its data could not be read",
+		    f->src != NULL ? gguf_source_changed_word(f->src) :
+		    "changed on disk");
+	if (err != NULL)
+		*err = e;
+	return -1;
+}
+
+struct copy_job {
+	const uint8_t	*src;
+	void		*dst;
+	size_t		 n;
+};
+
+static int
+copy_cb(void *arg)
+{
+	struct copy_job	*j = arg;
+
+	memcpy(j->dst, j->src, j->n);
+	return 0;
+}
+
+int
+gguf_file_read(const struct gguf_file *f, uint64_t off, void *buf,
+    size_t len, struct gguf_err *err)
+{
+	struct gguf_srcerr	se;
+	struct copy_job		j;
+
+	if (f->n_shards > 0)
+		return gguf_errf(err, -1, "a split set is read by its shards");
+	if (off > f->size || len > f->size - off)
+		return gguf_errf(err, (int64_t)off, "bytes %llu:%llu are not "
+		    "in the file (%llu bytes)", (unsigned long long)off,
+		    (unsigned long long)(off + len),
+		    (unsigned long long)f->size);
+	if (len == 0)
+		return 0;
+	if (f->remote != NULL && gguf_remote_ensure(f->remote, off, len,
+	    err) != 0)
+		return -1;
+	if (f->whole) {
+		j.src = f->base + off;
+		j.dst = buf;
+		j.n = len;
+		return gguf_file_guard(f, copy_cb, &j, err);
+	}
+	if (gguf_file_changed(f, 0, err))
+		return -1;
+	memset(&se, 0, sizeof se);
+	if (gguf_source_read(f->src, off, buf, len, &se) != 0)
+		return from_src(&se, err);
+	return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * fileint.h - an open file's insides, shared by the two files that make
+ * and read it: reader.c (the walk, the index, the findings, split sets)
+ * and file.c (where the bytes come from: opening through a source, the
+ * change checks, guarded reads). No one else looks inside.
+ */
+#ifndef GGUF_FILEINT_H
+#define GGUF_FILEINT_H
+
+#include "gguf.h"
+#include "internal.h"
+#include "nameix.h"
+#include "source.h"
+
+#define MAX_WARNINGS	256	/* stored; the rest are counted */
+
+struct gguf_file {
+	char			*path;
+	/*
+	 * The file's bytes: all of them (whole: a mapping or a buffer), or
+	 * the first have bytes, read from a source that cannot be mapped,
+	 * which hold at least the header region.
+	 */
+	const uint8_t		*base;
+	uint64_t		 size;
+	uint64_t		 have;		/* bytes at base */
+	int			 whole;		/* tensor data is at base too */
+	struct gguf_source	*src;		/* NULL: a buffer, or a set */
+	uint8_t			*own;		/* base, when read from src */
+	uint64_t		 hdr_len;	/* of base: a copy */
+	struct gguf_remote	*remote;	/* a region read over HTTP */
+
+	struct gguf_layout	 lay;
+
+	struct gguf_kv		*kv;
+	uint64_t		 n_kv;
+	struct gguf_nameix	 kv_names;
+
+	struct gguf_tensor	*tensors;
+	uint64_t		 n_tensors;
+	struct gguf_nameix	 tensor_names;
+	uint64_t		*thash;		/* each tensor name's index hash */
+
+	struct gguf_warning	*warn;
+	size_t			 n_warn;
+	size_t			 n_warn_errors;	/* errors kept */
+	size_t			 n_dropped[3];	/* past the cap, by level */
+	struct gguf_warning	 dropped;	/* one more saying so */
+	char			 dropped_msg[160];
+
+	/*
+	 * A split model joined as one (gguf_join): the metadata is the first
+	 * shard's, the tensors every shard's (each knows its shard), and the
+	 * data is read from the shards' own mappings. NULL for a missing one.
+	 */
+	struct gguf_file	**shards;
+	char			**shard_paths;
+	size_t			 n_shards;
+};
+
+/*
+ * reader.c: walks f's bytes (base, have of size) into its index; NULL
+ * with err set (f freed) when they are not GGUF. When base is only a
+ * first part of the file and the walk needs more, *want (may be NULL) is
+ * the end it needs.
+ */
+struct gguf_file	*gguf_file_parse(struct gguf_file *f, uint64_t *want,
+			    struct gguf_err *err);
+/* reader.c: "SHARD: " before a message about shard i of set f. */
+void			 gguf_file_shard_msg(const struct gguf_file *f,
+			    size_t i, struct gguf_err *err);
+
+#endif /* GGUF_FILEINT_H */
