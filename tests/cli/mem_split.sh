@@ -117,6 +117,34 @@ mem "$scratch/tied.gguf" --ctx 4096 -ngl 0 --json
 [ "$(top copies)" -eq 0 ] && [ "$(num weights cpu)" -eq 1908224 ]
 ok $? "tied output, -ngl 0: one copy, on the CPU"
 
+# rope_freqs (here blk.0.attn_norm.weight renamed, 512 bytes) is loaded
+# with every layer: a copy on each device that holds one.
+"$GGUFED" rename "$m/llama-gqa.gguf" -o "$scratch/rope.gguf" -q --force \
+    's/^blk\.0\.attn_norm\.weight$/rope_freqs.weight/' 2>/dev/null
+mem "$scratch/rope.gguf" --ctx 4096 -ngl 2 --json
+[ "$(top copies)" -eq 512 ] && [ "$(num weights gpu)" -eq 727040 ] &&
+    [ "$(num weights cpu)" -eq 1316864 ]
+ok $? "rope_freqs: on the GPU and on the CPU when both hold layers"
+mem "$scratch/rope.gguf" --ctx 4096 -ngl 4 --json
+[ "$(top copies)" -eq 0 ] && [ "$(num weights cpu)" -eq 135168 ]
+ok $? "rope_freqs: on the GPU alone when it holds every layer"
+
+# token_embd_norm goes with layer 0 (rwkv6: 2 layers, layer 0 of 393,216
+# bytes, token_embd_norm's weight and bias 768).
+mem "$m/rwkv6.gguf" -ngl 2 --json
+g2=$(num weights gpu)
+mem "$m/rwkv6.gguf" -ngl 3 --json
+[ $(($(num weights gpu) - g2)) -eq $((393216 + 768)) ]
+ok $? "rwkv6: token_embd_norm moves to the GPU with layer 0"
+
+# A tensor of no known place: the split is not modelled, said why.
+"$GGUFED" rename "$m/llama-gqa.gguf" -o "$scratch/foo.gguf" -q --force \
+    's/^output_norm/foo/' 2>/dev/null
+mem "$scratch/foo.gguf" -ngl 1
+[ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
+    grep -q '^ggufed: .*foo.gguf: --gpu-layers: tensor foo.weight: the device llama.cpp loads it on is not known$' "$scratch/err"
+ok $? "a tensor of no known place: exit 1, said which"
+
 # --fit with --gpu-layers max: the most layers whose GPU part fits.
 # At 4k: -ngl 2 needs 1,775,104 bytes, -ngl 3 3,414,528.
 mem "$m/llama-gqa.gguf" --ctx 4096 --fit 1775104 --gpu-layers max
