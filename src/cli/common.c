@@ -100,8 +100,10 @@ static const struct cli_opt mem_opts[] = {
 	{ "--cache-type-v T", "V cache type, the same" },
 	{ "--parallel N", "N parallel sequences (1 to 256), a stream each" },
 	{ "--swa-full", "full-size cache for sliding-window layers" },
+	{ "-ngl N, --gpu-layers N", "split GPU / CPU as llama.cpp's -ngl N ("
+	    "all: every layer; max: the most that fit, with --fit)" },
 	{ "--fit SIZE", "the largest context whose weights and cache fit in SIZE "
-	    "bytes (suffix K, M, G, T)" },
+	    "bytes (suffix K, M, G, T); with --gpu-layers, SIZE is the GPU's" },
 	{ "--json", "print one JSON document" },
 	{ "--keys", "list the architectures modelled and every key read, "
 	    "with a value that changes it (no FILE)" },
@@ -246,8 +248,8 @@ const struct cli_cmd cli_commands[] = {
 	    tokens_opts,
 	    "model.gguf --text ' the'" },
 	{ "mem", cmd_mem, "FILE [--ctx N[,N...]] [--cache-type-k T] "
-	    "[--cache-type-v T] [--parallel N] [--swa-full] [--fit SIZE] "
-	    "[--json] | --keys",
+	    "[--cache-type-v T] [--parallel N] [--swa-full] "
+	    "[--gpu-layers N|all|max] [--fit SIZE] [--json] | --keys",
 	    "memory llama.cpp needs: weights, and KV cache or recurrent "
 	    "state by context", mem_opts,
 	    "model.gguf --ctx 8k,32k --cache-type-k q8_0 --fit 24G" },

@@ -1,13 +1,18 @@
 /*
  * mem.c - `ggufed mem FILE [--ctx N[,N...]] [--cache-type-k T]
- * [--cache-type-v T] [--parallel N] [--swa-full] [--fit BYTES] [--json]`:
+ * [--cache-type-v T] [--parallel N] [--swa-full] [--gpu-layers N]
+ * [--fit BYTES] [--json]`:
  * how much memory llama.cpp needs for the model: the weights (by type; in
  * the layers, which can be offloaded one by one, and out of them), and
  * the KV cache or recurrent state at each context asked for (by default
  * 4k, 8k, 16k, 32k, 128k and the training context), as llama.cpp
  * allocates it (src/model/mem.h). --fit BYTES gives the largest context
  * whose weights, cache and output fit in BYTES (suffixes K, M, G, T:
- * powers of 1024).
+ * powers of 1024). --gpu-layers N (-ngl N, llama.cpp's flag) splits the
+ * figures between the GPU and the CPU as llama.cpp places the layers
+ * (src/model/mem_split.h); SIZE is then the GPU's: --fit gives the largest
+ * context whose GPU part fits, and with --gpu-layers max the most layers
+ * that fit at the context given.
  *
  * An architecture whose cache is not modelled gets its weights and a
  * line saying so, never a guess. Exit: 0; 1 the file cannot be read,
@@ -25,6 +30,7 @@
 #include "set.h"
 #include "doc.h"
 #include "mem.h"
+#include "mem_split.h"
 
 #define MAX_CTX	32
 
@@ -36,6 +42,9 @@ struct opts {
 	uint64_t		 budget;
 	int			 json;
 	int			 keys;		/* --keys */
+	int			 split;		/* --gpu-layers */
+	int			 ngl_max;	/* --gpu-layers max: fit them */
+	uint64_t		 ngl;		/* all: GGUF_MEM_NGL_MAX */
 	const char		*path;
 };
 
@@ -104,6 +113,27 @@ parse_ctx(struct opts *o, const char *s)
 	}
 }
 
+/* --gpu-layers N, all (every layer), max (as many as fit, --fit). */
+static int
+parse_ngl(struct opts *o, const char *val)
+{
+	unsigned long long	v;
+
+	o->split = 1;
+	if (strcmp(val, "all") == 0)
+		o->ngl = GGUF_MEM_NGL_MAX;
+	else if (strcmp(val, "max") == 0)
+		o->ngl_max = 1;
+	else if (cli_parse_u64(val, &v) == 0 && v <= GGUF_MEM_NGL_MAX)
+		o->ngl = v;
+	else {
+		cli_usage_error("mem", "--gpu-layers: '%s' is not a number of "
+		    "layers (0 or more, all, or max with --fit)", val);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int
 parse_opts(int argc, char **argv, struct opts *o)
 {
@@ -129,13 +159,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 		}
 		if (strcmp(a, "--ctx") == 0 || strcmp(a, "--cache-type-k") == 0 ||
 		    strcmp(a, "--cache-type-v") == 0 ||
-		    strcmp(a, "--parallel") == 0 || strcmp(a, "--fit") == 0) {
+		    strcmp(a, "--parallel") == 0 || strcmp(a, "--fit") == 0 ||
+		    strcmp(a, "--gpu-layers") == 0 || strcmp(a, "-ngl") == 0) {
 			if (i + 1 >= argc) {
 				cli_usage_error("mem", "%s needs a value", a);
 				return EXIT_USAGE;
 			}
 			val = argv[++i];
-			if (strcmp(a, "--ctx") == 0) {
+			if (a[1] != '-' || strcmp(a, "--gpu-layers") == 0) {
+				if (parse_ngl(o, val) != 0)
+					return EXIT_USAGE;
+			} else if (strcmp(a, "--ctx") == 0) {
 				if (parse_ctx(o, val) != 0) {
 					cli_usage_error("mem", "--ctx: '%s' is "
 					    "not a list of contexts (0 for "
@@ -188,8 +222,28 @@ parse_opts(int argc, char **argv, struct opts *o)
 		cli_usage_error("mem", "missing FILE");
 		return EXIT_USAGE;
 	}
+	if (o->ngl_max && !o->fit) {
+		cli_usage_error("mem", "--gpu-layers max needs --fit SIZE (the "
+		    "GPU's memory)");
+		return EXIT_USAGE;
+	}
+	if (o->ngl_max && o->n_ctx > 1) {
+		cli_usage_error("mem", "--gpu-layers max takes one context "
+		    "(--ctx N)");
+		return EXIT_USAGE;
+	}
 	return 0;
 }
+
+/* What --fit found, and the GPU split (--gpu-layers). */
+struct fitres {
+	int			 rc;		/* gguf_mem_fit's */
+	uint64_t		 ctx;		/* the context found */
+	struct gguf_mem_need	 n;
+	struct gguf_mem_place	 place;
+	uint64_t		 ngl;		/* the layers (max: found) */
+	struct gguf_mem_split	 s;		/* the fit's split */
+};
 
 static const char *
 tname(uint32_t type, char *buf)
@@ -197,17 +251,64 @@ tname(uint32_t type, char *buf)
 	return gguf_ttype_name(type, buf);
 }
 
+/* --fit with --gpu-layers: the GPU's part. */
 static void
-print_text(const struct opts *o, const struct gguf_mem_model *m, int fitrc,
-    uint64_t fit_ctx, const struct gguf_mem_need *fitn)
+print_fit_gpu(const struct opts *o, const struct gguf_mem_model *m,
+    const struct fitres *f)
 {
-	char	b1[64], b2[64], b3[64], b4[64];
+	struct gguf_mem_split	one;
+	char			b1[64], b2[64], b3[64], b4[64], what[120];
+
+	printf("\nfit           %s on the GPU", gguf_fmt_bytes(o->budget, b1,
+	    sizeof b1));
+	if (o->ngl_max)
+		printf(" at context %s", gguf_fmt_group(o->ctx[0], b2,
+		    sizeof b2));
+	printf(": ");
+	if (f->rc == 1 && o->ngl_max) {
+		if (gguf_mem_split(m, &f->place, &o->mo, &f->n, 1, &one) != 0)
+			one.gpu_total = UINT64_MAX;
+		gguf_mem_split_what(m, &one, what, sizeof what);
+		printf("not one layer fits: -ngl 1 (%s) needs %s\n", what,
+		    gguf_fmt_bytes(one.gpu_total, b3, sizeof b3));
+		return;
+	}
+	if (f->rc == 1) {
+		printf("nothing fits: the GPU part of the smallest context "
+		    "needs %s\n", gguf_fmt_bytes(f->s.gpu_total, b2, sizeof b2));
+		return;
+	}
+	gguf_mem_split_what(m, &f->s, what, sizeof what);
+	if (o->ngl_max)
+		printf("--gpu-layers %llu (%s)", (unsigned long long)f->ngl,
+		    what);
+	else
+		printf("context %s%s", gguf_fmt_group(f->ctx, b2, sizeof b2),
+		    f->rc == 2 ? " (llama.cpp's largest)" : "");
+	printf("; GPU weights %s, cache %s\n", gguf_fmt_bytes(f->s.gpu_weights,
+	    b3, sizeof b3), gguf_fmt_bytes(f->s.gpu_cache, b4, sizeof b4));
+}
+
+static void
+print_text(const struct opts *o, const struct gguf_mem_model *m,
+    const struct fitres *f)
+{
+	int			fitrc = f->rc;
+	uint64_t		fit_ctx = f->ctx;
+	const struct gguf_mem_need *fitn = &f->n;
+	char			b1[64], b2[64], b3[64], b4[64];
 
 	printf("file          ");
 	out_text(stdout, o->path, strlen(o->path));
 	putchar('\n');
 	gguf_mem_write(stdout, m, &o->mo, o->ctx, o->n_ctx);
-	if (o->fit && m->modelled) {
+	/* max: the split of the layers found, if any */
+	if (o->split && (!o->ngl_max || f->rc == 0))
+		gguf_mem_split_write(stdout, m, &f->place, &o->mo, f->ngl,
+		    o->ctx, o->n_ctx);
+	if (o->fit && o->split)
+		print_fit_gpu(o, m, f);
+	else if (o->fit && m->modelled) {
 		printf("\nfit           %s: ", gguf_fmt_bytes(o->budget, b1, sizeof b1));
 		if (fitrc == 1)
 			printf("nothing fits: the weights and the smallest "
@@ -253,11 +354,77 @@ json_need(struct json *j, const struct gguf_mem_model *m,
 	}
 }
 
+/* The bytes of each device: "gpu": {...}, "cpu": {...}. */
+static void
+json_devices(struct json *j, const struct gguf_mem_split *s)
+{
+	json_key(j, "gpu");
+	json_obj(j, JSON_FLAT);
+	json_key(j, "weights"); json_u64(j, s->gpu_weights);
+	json_key(j, "cache"); json_u64(j, s->gpu_cache);
+	json_key(j, "total"); json_u64(j, s->gpu_total);
+	json_end(j);
+	json_key(j, "cpu");
+	json_obj(j, JSON_FLAT);
+	json_key(j, "weights"); json_u64(j, s->cpu_weights);
+	json_key(j, "cache"); json_u64(j, s->cpu_cache);
+	json_key(j, "output"); json_u64(j, s->cpu_output);
+	json_key(j, "total"); json_u64(j, s->cpu_total);
+	json_end(j);
+	json_key(j, "copies"); json_u64(j, s->copies);
+}
+
+/* Where llama.cpp puts the layers, with -ngl s->ngl. */
+static void
+json_layers(struct json *j, const struct gguf_mem_split *s)
+{
+	json_key(j, "gpu_layers"); json_u64(j, s->ngl);
+	json_key(j, "repeating_on_gpu"); json_u64(j, s->n_gpu);
+	json_key(j, "first_gpu_layer");
+	if (s->n_gpu > 0)
+		json_u64(j, s->first_gpu);
+	else
+		json_null(j);
+	json_key(j, "output_on_gpu"); json_bool(j, s->output_gpu);
+}
+
+/* "split": the GPU split at each context (--gpu-layers N). */
+static void
+json_split(struct json *j, const struct opts *o,
+    const struct gguf_mem_model *m, const struct fitres *f,
+    const struct gguf_mem_need *need, const int *ok)
+{
+	struct gguf_mem_split	s;
+	size_t			i;
+
+	json_key(j, "split");
+	json_obj(j, JSON_LINES);
+	json_key(j, "proven"); json_bool(j, 0);
+	json_key(j, "not_counted"); json_cstr(j, "llama.cpp's compute "
+	    "buffers on the GPU");
+	json_key(j, "contexts");
+	json_arr(j, JSON_LINES);
+	for (i = 0; i < o->n_ctx; i++) {
+		if (!ok[i] || gguf_mem_split(m, &f->place, &o->mo, &need[i],
+		    f->ngl, &s) != 0)
+			continue;
+		json_obj(j, JSON_FLAT);
+		json_key(j, "context"); json_u64(j, o->ctx[i]);
+		json_layers(j, &s);
+		json_devices(j, &s);
+		json_end(j);
+	}
+	json_end(j);
+	json_end(j);
+}
+
 static void
 print_json(const struct opts *o, const struct gguf_mem_model *m,
-    const struct gguf_mem_need *need, const int *ok, int fitrc,
-    uint64_t fit_ctx, const struct gguf_mem_need *fitn)
+    const struct gguf_mem_need *need, const int *ok, const struct fitres *f)
 {
+	int				 fitrc = f->rc;
+	uint64_t			 fit_ctx = f->ctx;
+	const struct gguf_mem_need	*fitn = &f->n;
 	static const char *const kinds[] = { "none", "full", "swa",
 	    "recurrent" };
 	struct json	j;
@@ -338,11 +505,25 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 		json_end(&j);
 	}
 	json_end(&j);
+	if (o->split && (!o->ngl_max || fitrc == 0))
+		json_split(&j, o, m, f, need, ok);
 	if (o->fit) {
 		json_key(&j, "fit");
 		json_obj(&j, JSON_FLAT);
 		json_key(&j, "budget"); json_u64(&j, o->budget);
-		if (fitrc == 1 || fitrc < 0) {
+		if (o->split) {
+			json_key(&j, "on"); json_cstr(&j, "gpu");
+			json_key(&j, "proven"); json_bool(&j, 0);
+		}
+		if (o->ngl_max) {
+			json_key(&j, "context"); json_u64(&j, o->ctx[0]);
+			if (fitrc == 1) {
+				json_key(&j, "gpu_layers"); json_null(&j);
+			} else {
+				json_layers(&j, &f->s);
+				json_devices(&j, &f->s);
+			}
+		} else if (fitrc == 1 || fitrc < 0) {
 			json_key(&j, "context"); json_null(&j);
 		} else {
 			json_key(&j, "context"); json_u64(&j, fit_ctx);
@@ -350,11 +531,51 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_need(&j, m, &o->mo, fitn);
 			json_key(&j, "total");
 			json_u64(&j, fitn->with_weights);
+			if (o->split) {
+				json_layers(&j, &f->s);
+				json_devices(&j, &f->s);
+			}
 		}
 		json_end(&j);
 	}
 	json_end(&j);
 	json_finish(&j);
+}
+
+/*
+ * --gpu-layers: where the tensors outside the layers go, and with --fit
+ * the GPU's answer. 0, or the exit status of an error said.
+ */
+static int
+split_fit(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
+    struct fitres *f)
+{
+	struct gguf_mem_opts	q = o->mo;
+	struct gguf_err		err;
+
+	memset(&err, 0, sizeof err);
+	gguf_mem_place_make(&f->place, m, d);
+	if (o->ngl == GGUF_MEM_NGL_MAX)		/* all: as llama.cpp's -ngl 999 */
+		o->ngl = (uint64_t)m->n_layer + 1;
+	f->ngl = o->ngl;
+	if (!f->place.placed) {
+		snprintf(err.msg, sizeof err.msg, "--gpu-layers: %s",
+		    f->place.why);
+		cli_file_error(o->path, &err);
+		return EXIT_BADFILE;
+	}
+	if (!o->fit)
+		return 0;
+	q.n_ctx = o->ctx[0];
+	f->rc = o->ngl_max ? gguf_mem_fit_layers(m, &f->place, &q, o->budget,
+	    &f->ngl, &f->n, &f->s) : gguf_mem_fit_gpu(m, &f->place, &o->mo,
+	    o->ngl, o->budget, &f->ctx, &f->n, &f->s);
+	if (f->rc < 0) {
+		snprintf(err.msg, sizeof err.msg, "--fit: %s", f->n.refused);
+		cli_file_error(o->path, &err);
+		return EXIT_BADFILE;
+	}
+	return 0;
 }
 
 int
@@ -364,9 +585,9 @@ cmd_mem(int argc, char **argv)
 	struct gguf_doc		*d;
 	struct gguf_err		 err;
 	struct gguf_mem_model	 m;
-	struct gguf_mem_need	 need[MAX_CTX + 1], fitn;
-	uint64_t		 fit_ctx = 0;
-	int			 ok[MAX_CTX + 1], rc, fitrc = 0;
+	struct gguf_mem_need	 need[MAX_CTX + 1];
+	struct fitres		 f;
+	int			 ok[MAX_CTX + 1], rc;
 	size_t			 i;
 	char			 left[400];
 
@@ -389,13 +610,16 @@ cmd_mem(int argc, char **argv)
 		return EXIT_BADFILE;
 	}
 	gguf_mem_model_make(&m, d);
-	if (o.n_ctx == 0)
+	if (o.n_ctx == 0 && o.ngl_max) {	/* max: at one context */
+		o.ctx[0] = 0;
+		o.n_ctx = 1;
+	} else if (o.n_ctx == 0)
 		o.n_ctx = gguf_mem_default_contexts(&m, o.ctx);
 	for (i = 0; i < o.n_ctx; i++)	/* 0: the training context */
 		if (o.ctx[i] == 0)
 			o.ctx[i] = m.n_ctx_train;
 	rc = 0;
-	memset(&fitn, 0, sizeof fitn);
+	memset(&f, 0, sizeof f);
 	for (i = 0; i < o.n_ctx; i++) {
 		o.mo.n_ctx = o.ctx[i];
 		ok[i] = m.modelled && gguf_mem_need(&m, &o.mo, &need[i]) == 0;
@@ -414,22 +638,28 @@ cmd_mem(int argc, char **argv)
 			return EXIT_BADFILE;
 		}
 	}
-	if (o.fit) {
-		fitrc = gguf_mem_fit(&m, &o.mo, o.budget, &fit_ctx, &fitn);
-		if (fitrc < 0) {
+	if (o.split && (rc = split_fit(&o, &m, d, &f)) != 0) {
+		gguf_mem_model_free(&m);
+		gguf_doc_free(d);
+		return rc;
+	}
+	if (o.fit && !o.split) {
+		f.rc = gguf_mem_fit(&m, &o.mo, o.budget, &f.ctx, &f.n);
+		if (f.rc < 0) {
 			memset(&err, 0, sizeof err);
 			snprintf(err.msg, sizeof err.msg, "--fit: %s",
-			    fitn.refused);
+			    f.n.refused);
 			cli_file_error(o.path, &err);
 			rc = EXIT_BADFILE;
-		} else if (fitrc == 1)
+		} else if (f.rc == 1)
 			rc = 1;
-	}
-	if (fitrc >= 0) {
+	} else if (o.fit && f.rc == 1)
+		rc = 1;
+	if (f.rc >= 0) {
 		if (o.json)
-			print_json(&o, &m, need, ok, fitrc, fit_ctx, &fitn);
+			print_json(&o, &m, need, ok, &f);
 		else
-			print_text(&o, &m, fitrc, fit_ctx, &fitn);
+			print_text(&o, &m, &f);
 	}
 	gguf_mem_model_free(&m);
 	gguf_doc_free(d);

@@ -9,7 +9,8 @@
  * checks: the reader's findings and the model checks of `ggufed validate`
  * (without the tensor data), each with its level. Between them, the
  * memory llama.cpp needs (mem.h): the weights, and the KV cache at the
- * training context, 4k and 32k; `m` opens the table by context.
+ * training context, 4k and 32k; `m` opens the table by context, `o`
+ * asks for llama.cpp's -ngl and adds where each byte goes (mem_split.h).
  *
  * The summary is a list of prepared lines, so it scrolls on a small
  * terminal and can be searched like every other view. Lines are built once
@@ -18,12 +19,15 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mem.h"
+#include "mem_split.h"
 #include "naming.h"
 #include "set.h"
 #include "summary.h"
@@ -63,6 +67,9 @@ struct summary {
 	struct list		 list;
 	struct gguf_summary	 sum;
 	struct gguf_mem_model	 mem;
+	struct gguf_mem_place	 place;		/* the weights' devices */
+	int			 split;		/* `o` was answered */
+	uint64_t		 ngl;		/* its -ngl */
 	struct sline		*lines;
 	size_t			 n, cap;
 	char			*name_copy;	/* the path the name parts
@@ -202,9 +209,49 @@ add_tokenizer(struct summary *s)
 	}
 }
 
+/* With -ngl asked (`o`): the GPU's part and the CPU's at context o. */
+static void
+add_split(struct summary *s, const struct gguf_mem_opts *o,
+    const struct gguf_mem_need *n)
+{
+	struct gguf_mem_split	sp;
+	char			a[32], b[32], c[32];
+
+	if (!s->place.placed ||
+	    gguf_mem_split(&s->mem, &s->place, o, n, s->ngl, &sp) != 0)
+		return;
+	add_text(s, "", S_NUMBER, "  GPU %s (cache %s), CPU %s",
+	    gguf_fmt_size(sp.gpu_total, a, sizeof a),
+	    gguf_fmt_size(sp.gpu_cache, b, sizeof b),
+	    gguf_fmt_size(sp.cpu_total, c, sizeof c));
+}
+
+/* The -ngl line: what goes to the GPU, or why the split is not known. */
+static void
+add_split_head(struct summary *s, const struct gguf_mem_opts *o)
+{
+	struct gguf_mem_need	n;
+	struct gguf_mem_split	sp;
+	char			what[160];
+
+	if (!s->place.placed) {
+		add_text(s, "GPU split", S_WARN, "not modelled: %s",
+		    s->place.why);
+		return;
+	}
+	if (gguf_mem_need(&s->mem, o, &n) != 0 ||
+	    gguf_mem_split(&s->mem, &s->place, o, &n, s->ngl, &sp) != 0)
+		return;
+	gguf_mem_split_what(&s->mem, &sp, what, sizeof what);
+	add_text(s, "GPU split", S_NORMAL, "-ngl %llu: %s (llama.cpp's rule, "
+	    "not proven here; compute buffers not counted)",
+	    (unsigned long long)s->ngl, what);
+}
+
 /*
  * The memory llama.cpp needs: the weights, then the cache (or recurrent
- * state) at the training context, 4k and 32k, with llama.cpp's defaults.
+ * state) at the training context, 4k and 32k, with llama.cpp's defaults;
+ * each split between the GPU and the CPU once `o` gave an -ngl.
  */
 static void
 add_memory(struct summary *s)
@@ -242,9 +289,17 @@ add_memory(struct summary *s)
 		    (unsigned long long)m->split_count);
 	if (!m->modelled) {
 		add_text(s, "KV cache", S_NORMAL, "not modelled: %s", m->why);
+		if (s->split)
+			add_text(s, "GPU split", S_WARN, "not modelled: the "
+			    "cache is not");
 		return;
 	}
 	gguf_mem_opts_default(&o);
+	if (s->split) {
+		gguf_mem_place_make(&s->place, m, app_doc(s->app));
+		o.n_ctx = 4096;
+		add_split_head(s, &o);
+	}
 	for (i = 0; i < sizeof at / sizeof at[0]; i++) {
 		if (at[i].ctx == 0 && m->n_ctx_train == 0)
 			continue;
@@ -259,22 +314,74 @@ add_memory(struct summary *s)
 		    n.r + n.s > 0 && n.k + n.v + n.k_swa + n.v_swa == 0 ?
 		    "state" : "KV cache", gguf_fmt_size(n.total, a, sizeof a),
 		    gguf_fmt_size(n.with_weights, b, sizeof b));
+		if (s->split)
+			add_split(s, &o, &n);
 	}
 }
 
-/* `m`: the table of `ggufed mem`, in a pager. */
+static void	build(struct summary *);
+
+/* `o`'s answer: -ngl N, all, or nothing (no split); the lines again. */
+static int
+gpu_layers_answer(struct app *a, void *arg, const char *line)
+{
+	struct summary		*s = arg;
+	unsigned long long	 v;
+	char			*end;
+
+	if (line == NULL)
+		return R_DRAW;
+	while (*line == ' ')
+		line++;
+	if (*line == '\0')
+		s->split = 0;
+	else if (strcmp(line, "all") == 0) {
+		s->split = 1;
+		s->ngl = GGUF_MEM_NGL_MAX;
+	} else {
+		errno = 0;
+		v = strtoull(line, &end, 10);
+		if (!isdigit((unsigned char)*line) || *end != '\0' ||
+		    errno != 0 || v > GGUF_MEM_NGL_MAX) {
+			app_msg(a, 1, "-ngl: '%s' is not a number of layers "
+			    "(0 or more, or all)", line);
+			return R_DRAW;
+		}
+		s->split = 1;
+		s->ngl = v;
+	}
+	gguf_summary_free(&s->sum);
+	gguf_mem_model_free(&s->mem);
+	free(s->name_copy);
+	s->name_copy = NULL;
+	s->n = 0;
+	build(s);
+	list_reset(&s->list, NULL, s->n);
+	return R_DRAW;
+}
+
+/* `m`: the table of `ggufed mem`, in a pager; `o`: asks for -ngl. */
 static int
 summary_action(struct view *v, enum tui_action act,
     const struct tui_input *in)
 {
 	struct summary		*s = v->priv;
 	struct gguf_mem_opts	 o;
+	struct ask		 q;
 	uint64_t		 ctx[GGUF_MEM_NDEFAULT];
 	size_t			 n_ctx, len = 0;
 	char			*buf = NULL;
 	FILE			*fp;
 
 	(void)in;
+	if (act == ACT_GPU_LAYERS) {
+		memset(&q, 0, sizeof q);
+		q.label = "GPU layers (-ngl N, all; empty: no split): ";
+		q.fn = gpu_layers_answer;
+		q.arg = s;
+		app_ask(s->app, &q);
+		return R_DRAW;
+	}
 	if (act != ACT_MEMORY)
 		return R_PASS;
 	if ((fp = open_memstream(&buf, &len)) == NULL) {
@@ -284,6 +391,9 @@ summary_action(struct view *v, enum tui_action act,
 	gguf_mem_opts_default(&o);
 	n_ctx = gguf_mem_default_contexts(&s->mem, ctx);
 	gguf_mem_write(fp, &s->mem, &o, ctx, n_ctx);
+	if (s->split && s->mem.modelled)
+		gguf_mem_split_write(fp, &s->mem, &s->place, &o, s->ngl, ctx,
+		    n_ctx);
 	if (fclose(fp) != 0 || buf == NULL) {
 		free(buf);
 		app_msg(s->app, 1, "out of memory");

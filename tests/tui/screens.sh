@@ -73,6 +73,11 @@ if [ -f "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" ]; then
 	D=Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 	screen demo-summary "$A" $D
 	screen demo-memory "$A" $D "keys m"
+	# `o`: llama.cpp's -ngl; the memory lines split between the GPU
+	# and the CPU, in the Summary and in `m`'s table.
+	screen demo-gpusplit "$A" $D "keys o" "type 5" "keys <Enter>/^ GPU split<Enter>"
+	screen demo-gpusplit-table "$A" $D "keys o" "type 5" "keys <Enter>mG"
+	screen demo-gpusplit-bad "$A" $D "keys o" "type -1" "keys <Enter>"
 	screen demo-tensors "$A" $D "keys 4"
 	screen demo-unfold "$A" $D "keys 4+"
 	# A converted tensor: its row, its group's total and the sort by

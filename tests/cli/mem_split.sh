@@ -1,0 +1,199 @@
+#!/bin/sh
+# mem_split.sh - `ggufed mem --gpu-layers N` (-ngl N): which bytes
+# llama.cpp puts on the GPU and which stay on the CPU, by its rule (the
+# output layer first, then the repeating layers from the last; the input
+# on the CPU; each layer's cache with its layer), the sums, the tied
+# output, --fit on the GPU, and the errors. Not proven against llama.cpp:
+# no GPU runs here; the figures are mem's own, split.
+. "$TESTS_SRCDIR/lib.sh"
+
+jsoncheck="$TESTS_BUILDDIR/tools/jsoncheck"
+"$TESTS_BUILDDIR/tools/gen_memmodels" "$scratch" ||
+    { echo "Bail out! gen_memmodels failed"; exit 1; }
+m=$scratch
+
+mem() {
+	"$GGUFED" mem "$@" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+}
+
+# num KEY OBJECT: the number KEY of the JSON object OBJECT ("gpu", "cpu"
+# or "" for the top) on the first split line of out.
+num() {
+	grep -m1 '"gpu_layers"' "$scratch/out" | sed "s/.*\"$2\": {\\([^}]*\\)}.*/\\1/" |
+	    sed -n "s/.*\"$1\": \\([0-9]*\\).*/\\1/p"
+}
+top() {
+	grep -m1 '"gpu_layers"' "$scratch/out" |
+	    sed -n "s/.*\"$1\": \\([0-9a-z]*\\).*/\\1/p"
+}
+
+# llama-gqa: 3 layers of 590,848 bytes; token_embd 135,168; output and
+# output_norm 135,680 (the output layer); KV 1,048,576 a layer at 4k.
+mem "$m/llama-gqa.gguf" --ctx 4096 -ngl 0
+[ $rc -eq 0 ] && grep -q '^split         -ngl 0: nothing on the GPU' "$scratch/out" &&
+    grep -q '^4,096  *GPU 0 (0 B): weights 0 (0 B), cache 0 (0 B)$' "$scratch/out" &&
+    grep -q '^  *CPU 5,190,176 (4.9 MiB): weights 2,043,392 (1.9 MiB), cache 3,145,728 (3.0 MiB), output 1,056 (1.0 KiB)$' "$scratch/out"
+ok $? "-ngl 0: everything on the CPU" || sed 's/^/# /' "$scratch/out"
+mem "$m/llama-gqa.gguf" --ctx 4096 -ngl 1
+grep -q '^split         -ngl 1: the output layer alone on the GPU' "$scratch/out" &&
+    grep -q '^4,096  *GPU 135,680 (132.5 KiB): weights 135,680 (132.5 KiB), cache 0 (0 B)$' "$scratch/out"
+ok $? "-ngl 1: the output layer first, alone"
+mem "$m/llama-gqa.gguf" --ctx 4096 --gpu-layers 3
+grep -q '^split         -ngl 3: layers 1 to 2 and the output layer on the GPU' "$scratch/out" &&
+    grep -q '^4,096  *GPU 3,414,528 (3.3 MiB): weights 1,317,376 (1.3 MiB), cache 2,097,152 (2.0 MiB)$' "$scratch/out" &&
+    grep -q '^  *CPU 1,775,648 (1.7 MiB): weights 726,016 (709.0 KiB), cache 1,048,576 (1.0 MiB), output 1,056 ' "$scratch/out"
+ok $? "-ngl n_layer: the output layer and the last n_layer - 1 layers, their caches with them"
+mem "$m/llama-gqa.gguf" --ctx 4096 -ngl 4
+grep -q '^split         -ngl 4: layers 0 to 2 and the output layer on the GPU' "$scratch/out" &&
+    grep -q '^  *CPU 136,224 (133.0 KiB): weights 135,168 (132.0 KiB), cache 0 (0 B), output 1,056 ' "$scratch/out"
+ok $? "-ngl n_layer + 1: every layer; token_embd and the output buffer stay on the CPU"
+mem "$m/llama-gqa.gguf" --ctx 4096 -ngl 999
+cp "$scratch/out" "$scratch/999"
+mem "$m/llama-gqa.gguf" --ctx 4096 -ngl 4
+sed 's/-ngl 999/-ngl 4/' "$scratch/999" | cmp -s - "$scratch/out"
+ok $? "-ngl 999: the same as n_layer + 1"
+mem "$m/llama-gqa.gguf" --ctx 4096 --gpu-layers all
+sed 's/-ngl 999/-ngl 4/' "$scratch/999" | cmp -s - "$scratch/out"
+ok $? "--gpu-layers all: every layer (-ngl n_layer + 1)"
+
+# Without --gpu-layers nothing changes.
+mem "$m/llama-gqa.gguf" --ctx 4096
+! grep -q '^split\|GPU' "$scratch/out"
+ok $? "no --gpu-layers: no split"
+
+# The sums: GPU + CPU is the whole, to the byte (less the copies).
+sums() {	# sums FILE N ARGS...: JSON sums hold at -ngl N
+	sf=$1 sn=$2
+	shift 2
+	mem "$sf" -ngl "$sn" --json "$@"
+	w=$(sed -n 's/^    "bytes": \([0-9]*\),$/\1/p' "$scratch/out" | head -1)
+	c=$(sed -n 's/.*"cache": \([0-9]*\), "output".*"k_layers".*/\1/p' "$scratch/out" | head -1)
+	t=$(sed -n 's/.*"total": \([0-9]*\)}$/\1/p' "$scratch/out" | head -1)
+	cp=$(top copies)
+	[ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
+	    [ -n "$w" ] && [ -n "$c" ] && [ -n "$t" ] &&
+	    [ $(($(num weights gpu) + $(num weights cpu))) -eq $((w + cp)) ] &&
+	    [ $(($(num cache gpu) + $(num cache cpu))) -eq "$c" ] &&
+	    [ $(($(num total gpu) + $(num total cpu))) -eq $((t + cp)) ]
+}
+for f in llama-gqa gemma3 granitehybrid falcon-h1 mamba rwkv6 deepseek2 openelm; do
+	fail=0
+	for n in 0 1 2 3 4 5 6 7 8 999; do
+		sums "$m/$f.gguf" $n --ctx 5000 --parallel 2 || { fail=1; break; }
+	done
+	[ $fail -eq 0 ]
+	ok $? "$f: GPU + CPU = the total, weights and cache, at every -ngl" ||
+	    echo "# at -ngl $n"
+done
+
+# A hybrid: each layer's state and KV cache follow its layer.
+mem "$m/granitehybrid.gguf" --ctx 1000 --parallel 2 --json
+k=$(sed -n 's/.*"k_layers": \[\([^]]*\)\].*/\1/p' "$scratch/out" | head -1)
+v=$(sed -n 's/.*"v_layers": \[\([^]]*\)\].*/\1/p' "$scratch/out" | head -1)
+last=$(echo "$k;$v" | awk -F';' '{ n = split($1, a, ", "); split($2, b, ", ")
+	print a[n] + b[n], a[n - 1] + b[n - 1] }')
+mem "$m/granitehybrid.gguf" --ctx 1000 --parallel 2 --json -ngl 3
+[ "$(num cache gpu)" -eq $((${last% *} + ${last#* })) ] &&
+    [ "$(top repeating_on_gpu)" = 2 ] && [ "$(top output_on_gpu)" = true ]
+ok $? "granitehybrid -ngl 3: the last two layers' caches (state and KV) on the GPU"
+grep -q '"proven": false' "$scratch/out"
+ok $? "--json: the split says proven false"
+
+# A tied output (no output.weight): token_embd copied to the output
+# layer's device, in both sums.
+"$GGUFED" edit "$m/llama-gqa.gguf" -o "$scratch/tied.gguf" -q \
+    -e 'rm-tensor output.weight'
+mem "$scratch/tied.gguf" --ctx 4096 -ngl 1 --json
+# (the file weighs 1,908,224 bytes: 1,772,544 in the layers, token_embd
+# 135,168, output_norm 512)
+[ "$(num weights gpu)" -eq 135680 ] && [ "$(top copies)" -eq 135168 ] &&
+    [ "$(num weights cpu)" -eq 1907712 ]
+ok $? "tied output, -ngl 1: token_embd on the GPU as the output, and on the CPU as the input"
+mem "$scratch/tied.gguf" --ctx 4096 -ngl 1
+grep -q '^copies        135,168 (132.0 KiB) on both devices (token_embd.weight again as the output)$' "$scratch/out"
+ok $? "tied output: the copy is said"
+mem "$scratch/tied.gguf" --ctx 4096 -ngl 0 --json
+[ "$(top copies)" -eq 0 ] && [ "$(num weights cpu)" -eq 1908224 ]
+ok $? "tied output, -ngl 0: one copy, on the CPU"
+
+# rope_freqs (here blk.0.attn_norm.weight renamed, 512 bytes) is loaded
+# with every layer: a copy on each device that holds one.
+"$GGUFED" rename "$m/llama-gqa.gguf" -o "$scratch/rope.gguf" -q --force \
+    's/^blk\.0\.attn_norm\.weight$/rope_freqs.weight/' 2>/dev/null
+mem "$scratch/rope.gguf" --ctx 4096 -ngl 2 --json
+[ "$(top copies)" -eq 512 ] && [ "$(num weights gpu)" -eq 727040 ] &&
+    [ "$(num weights cpu)" -eq 1316864 ]
+ok $? "rope_freqs: on the GPU and on the CPU when both hold layers"
+mem "$scratch/rope.gguf" --ctx 4096 -ngl 4 --json
+[ "$(top copies)" -eq 0 ] && [ "$(num weights cpu)" -eq 135168 ]
+ok $? "rope_freqs: on the GPU alone when it holds every layer"
+
+# token_embd_norm goes with layer 0 (rwkv6: 2 layers, layer 0 of 393,216
+# bytes, token_embd_norm's weight and bias 768).
+mem "$m/rwkv6.gguf" -ngl 2 --json
+g2=$(num weights gpu)
+mem "$m/rwkv6.gguf" -ngl 3 --json
+[ $(($(num weights gpu) - g2)) -eq $((393216 + 768)) ]
+ok $? "rwkv6: token_embd_norm moves to the GPU with layer 0"
+
+# A tensor of no known place: the split is not modelled, said why.
+"$GGUFED" rename "$m/llama-gqa.gguf" -o "$scratch/foo.gguf" -q --force \
+    's/^output_norm/foo/' 2>/dev/null
+mem "$scratch/foo.gguf" -ngl 1
+[ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
+    grep -q '^ggufed: .*foo.gguf: --gpu-layers: tensor foo.weight: the device llama.cpp loads it on is not known$' "$scratch/err"
+ok $? "a tensor of no known place: exit 1, said which"
+
+# --fit with --gpu-layers max: the most layers whose GPU part fits.
+# At 4k: -ngl 2 needs 1,775,104 bytes, -ngl 3 3,414,528.
+mem "$m/llama-gqa.gguf" --ctx 4096 --fit 1775104 --gpu-layers max
+[ $rc -eq 0 ] && grep -q '^fit           1,775,104 (1.7 MiB) on the GPU at context 4,096: --gpu-layers 2 (layer 2 and the output layer on the GPU); GPU weights 726,528 (709.5 KiB), cache 1,048,576 (1.0 MiB)$' "$scratch/out"
+ok $? "--gpu-layers max: 2 fit in exactly their bytes"
+mem "$m/llama-gqa.gguf" --ctx 4096 --fit 3414527 --gpu-layers max
+grep -q ': --gpu-layers 2 (' "$scratch/out"
+ok $? "--gpu-layers max: one byte short of 3 layers gives 2"
+mem "$m/llama-gqa.gguf" --ctx 4096 --fit 3414528 --gpu-layers max --json
+[ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
+    grep -q '"fit": {"budget": 3414528, "on": "gpu", "proven": false, "context": 4096, "gpu_layers": 3,' "$scratch/out"
+ok $? "--gpu-layers max --json: 3 fit"
+mem "$m/llama-gqa.gguf" --ctx 4096 --fit 1T --gpu-layers max
+grep -q ': --gpu-layers 4 (layers 0 to 2 and the output layer' "$scratch/out"
+ok $? "--gpu-layers max: at most n_layer + 1"
+mem "$m/llama-gqa.gguf" --ctx 4096 --fit 135679 --gpu-layers max
+[ $rc -eq 1 ] && grep -q 'not one layer fits: -ngl 1 (the output layer alone on the GPU) needs 135,680 ' "$scratch/out"
+ok $? "--gpu-layers max: not even the output layer fits, exit 1"
+
+# --fit with -ngl N: the largest context whose GPU part fits.
+mem "$m/llama-gqa.gguf" --fit 2M -ngl 2
+[ $rc -eq 0 ] && grep -q '^fit           2,097,152 (2.0 MiB) on the GPU: context 5,120; GPU weights 726,528 (709.5 KiB), cache 1,310,720 (1.2 MiB)$' "$scratch/out"
+ok $? "--fit 2M -ngl 2: the largest context whose GPU part fits"
+mem "$m/llama-gqa.gguf" --fit 2037248 -ngl 2
+grep -q 'context 5,120;' "$scratch/out"
+ok $? "--fit -ngl 2: 5,120 fits in exactly its bytes"
+mem "$m/llama-gqa.gguf" --fit 2037247 -ngl 2
+grep -q 'context 4,864;' "$scratch/out"
+ok $? "--fit -ngl 2: one byte less, 256 tokens less"
+mem "$m/llama-gqa.gguf" --fit 1G -ngl 0
+[ $rc -eq 0 ] && grep -q "context 4,294,967,040 (llama.cpp's largest)" "$scratch/out"
+ok $? "--fit -ngl 0: the GPU holds nothing, every context fits"
+
+# Errors: one line, and the usage.
+for a in "-ngl -1" "-ngl x" "--gpu-layers 1.5" "-ngl" "--gpu-layers max" \
+    "--gpu-layers max --fit 1G --ctx 1k,2k"; do
+	# shellcheck disable=SC2086
+	mem "$m/llama-gqa.gguf" $a
+	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 2 ] &&
+	    grep -q '^usage: ggufed mem ' "$scratch/err"
+	ok $? "mem $a: usage error, exit 2"
+done
+mem "$m/llama-gqa.gguf" -ngl -1
+grep -q "^ggufed: --gpu-layers: '-1' is not a number of layers (0 or more, all, or max with --fit)$" "$scratch/err"
+ok $? "-ngl -1: said why"
+"$GGUFED" set "$m/llama-gqa.gguf" general.architecture gpt2 \
+    -o "$scratch/as-gpt2.gguf" -q
+mem "$scratch/as-gpt2.gguf" -ngl 2
+[ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
+    grep -q '^ggufed: .*as-gpt2.gguf: --gpu-layers: the cache of architecture "gpt2" is not modelled' "$scratch/err"
+ok $? "-ngl on an architecture not modelled: exit 1, said why"
+done_testing
