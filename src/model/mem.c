@@ -20,6 +20,16 @@
  *   layer from the first, as gpt-oss; gemma3: five of every six; cohere2:
  *   three of every four), or the file's
  *   {arch}.attention.sliding_window_pattern (a period, or a flag per layer).
+ *   A file's key_length_swa and value_length_swa are the head sizes of
+ *   the sliding layers (gemma4), else they are those of the others.
+ * - Chunked attention (llama4): three layers of four hold chunks of 8192
+ *   tokens, cached as a sliding window of 8192 whatever the file's
+ *   attention.sliding_window says; a window of 0 turns chunks off.
+ * - Shared-KV layers read the cache of an earlier layer and have none:
+ *   gemma3n's from the 20th on, gemma4's last attention.shared_kv_layers
+ *   (llama.cpp asserts that two layers at least keep their own). From
+ *   layer F on, a sliding layer reads F - 2's cache, a full one F - 1's;
+ *   llama.cpp gives up when that layer is of the other kind.
  * - Multi-head latent attention (deepseek2 with key_length_mla): K rows
  *   of kv_lora_rank + rope dimensions (key_length * head_count_kv), and
  *   no V cache at all (V is read out of K); K and V types must then be
@@ -28,6 +38,16 @@
  *   (d_conv - 1) * (d_inner + 2 * n_group * d_state) and an S row of
  *   d_state * d_inner, F32. A hybrid (granitehybrid) has such a layer
  *   where head_count_kv is 0, and a KV cache on the others.
+ *   jamba is such a hybrid with Mamba (1) layers (no groups); nemotron-h
+ *   one whose Mamba-2 layers are those without KV heads nor a
+ *   feed-forward (a layer of a feed-forward only keeps nothing).
+ * - qwen3next: attention on every full_attention_interval-th layer (4
+ *   unless given), a gated delta-net state on the others, sized as
+ *   Mamba-2's (the conv of ssm.inner_size value and 2 * group_count *
+ *   state_size key channels; a state of state_size * inner_size).
+ * - lfm2: a short-conv layer where head_count_kv is 0 keeps per sequence
+ *   an R row of (shortconv.l_cache - 1) * n_embd, F32, and no S row; the
+ *   others a KV cache.
  * - falcon-h1 has both on every layer: a KV cache and a Mamba-2 state.
  * - RWKV (6, 7) keeps per sequence a token-shift row of token_shift_count
  *   (2) * n_embd and a WKV row of n_embd * wkv.head_size, F32.
@@ -62,50 +82,91 @@ enum family {
 	FAM_ATTN,	/* attention on every layer */
 	FAM_RECURRENT,	/* a recurrent state on every layer */
 	FAM_HYBRID,	/* recurrent where head_count_kv is 0, else attention */
+	FAM_CONV,	/* the same with a short-conv state (lfm2) */
+	FAM_HYBRID_FF,	/* recurrent where head_count_kv and
+			   feed_forward_length are 0, else attention */
+	FAM_INTERVAL,	/* attention on every full_attention_interval-th
+			   layer, a gated delta-net state elsewhere */
 	FAM_PARALLEL,	/* attention and a Mamba-2 state on every layer */
 	FAM_RWKV	/* an RWKV state (token shift, WKV) on every layer */
+};
+
+/* How the sliding-window layers are chosen and how wide they are. */
+enum swa_kind {
+	SWA_NONE,	/* no sliding window */
+	SWA_WINDOW,	/* the file's window (else swa_default) */
+	SWA_CHUNKED	/* llama4: chunks of swa_default whatever the file
+			   says; a window of 0 turns them off */
 };
 
 struct arch_rule {
 	const char	*name;
 	enum family	 fam;
-	uint32_t	 swa_period;	/* 0: no sliding window */
+	enum swa_kind	 swa;
+	uint32_t	 swa_period;	/* 0: every layer slides */
 	uint64_t	 swa_default;	/* window if the file has none; 0: needed */
 	int		 mla;
+	/* Layers from this one on keep no cache of their own (they read
+	   an earlier layer's): 0 none, SHARED_KEY the file's count of such
+	   layers (attention.shared_kv_layers). */
+	uint32_t	 kv_from;
 	const char	*how;
 };
 
+#define SHARED_KEY	UINT32_MAX
+
 /* The architectures checked against llama.cpp (tests/interop/mem.sh). */
 static const struct arch_rule rules[] = {
-	{ "llama", FAM_ATTN, 0, 0, 0,
+	{ "llama", FAM_ATTN, SWA_NONE, 0, 0, 0, 0,
 	    "KV cache on every layer (grouped-query heads)" },
-	{ "openelm", FAM_ATTN, 0, 0, 0,
+	{ "openelm", FAM_ATTN, SWA_NONE, 0, 0, 0, 0,
 	    "KV cache on every layer, head counts per layer" },
-	{ "qwen2", FAM_ATTN, 0, 0, 0,
+	{ "qwen2", FAM_ATTN, SWA_NONE, 0, 0, 0, 0,
 	    "KV cache on every layer (grouped-query heads)" },
-	{ "qwen3", FAM_ATTN, 0, 0, 0,
+	{ "qwen3", FAM_ATTN, SWA_NONE, 0, 0, 0, 0,
 	    "KV cache on every layer (grouped-query heads)" },
-	{ "gemma2", FAM_ATTN, 2, 4096, 0,
+	{ "gemma2", FAM_ATTN, SWA_WINDOW, 2, 4096, 0, 0,
 	    "KV cache; sliding window on every other layer" },
-	{ "gemma3", FAM_ATTN, 6, 0, 0,
+	{ "gemma3", FAM_ATTN, SWA_WINDOW, 6, 0, 0, 0,
 	    "KV cache; sliding window on 5 layers of 6" },
-	{ "gpt-oss", FAM_ATTN, 2, 0, 0,
+	{ "gemma3n", FAM_ATTN, SWA_WINDOW, 5, 0, 0, 20,
+	    "KV cache; sliding window on 4 layers of 5; layers from the "
+	    "20th reuse an earlier layer's cache" },
+	{ "gemma4", FAM_ATTN, SWA_WINDOW, 0, 0, 0, SHARED_KEY,
+	    "KV cache; sliding layers as the file flags them, with head "
+	    "sizes of their own; the last shared_kv_layers reuse an "
+	    "earlier layer's cache" },
+	{ "llama4", FAM_ATTN, SWA_CHUNKED, 4, 8192, 0, 0,
+	    "KV cache; chunked attention (chunks of 8,192) on 3 layers "
+	    "of 4" },
+	{ "gpt-oss", FAM_ATTN, SWA_WINDOW, 2, 0, 0, 0,
 	    "KV cache; sliding window on every other layer" },
-	{ "cohere2", FAM_ATTN, 4, 0, 0,
+	{ "cohere2", FAM_ATTN, SWA_WINDOW, 4, 0, 0, 0,
 	    "KV cache; sliding window on 3 layers of 4" },
-	{ "deepseek2", FAM_ATTN, 0, 0, 1,
+	{ "deepseek2", FAM_ATTN, SWA_NONE, 0, 0, 1, 0,
 	    "latent attention (MLA): compressed K cache, no V cache" },
-	{ "mamba", FAM_RECURRENT, 0, 0, 0,
+	{ "mamba", FAM_RECURRENT, SWA_NONE, 0, 0, 0, 0,
 	    "recurrent state (conv and SSM), no KV cache" },
-	{ "mamba2", FAM_RECURRENT, 0, 0, 0,
+	{ "mamba2", FAM_RECURRENT, SWA_NONE, 0, 0, 0, 0,
 	    "recurrent state (conv and SSM), no KV cache" },
-	{ "granitehybrid", FAM_HYBRID, 0, 0, 0,
+	{ "granitehybrid", FAM_HYBRID, SWA_NONE, 0, 0, 0, 0,
 	    "Mamba-2 state on layers without KV heads, KV cache on the others" },
-	{ "falcon-h1", FAM_PARALLEL, 0, 0, 0,
+	{ "jamba", FAM_HYBRID, SWA_NONE, 0, 0, 0, 0,
+	    "Mamba state on layers without KV heads, KV cache on the others" },
+	{ "nemotron_h", FAM_HYBRID_FF, SWA_NONE, 0, 0, 0, 0,
+	    "Mamba-2 state on layers without KV heads or feed-forward, KV "
+	    "cache on those with KV heads" },
+	{ "qwen3next", FAM_INTERVAL, SWA_NONE, 0, 0, 0, 0,
+	    "gated delta-net state, KV cache on every "
+	    "full_attention_interval-th layer (4 unless given)" },
+	{ "lfm2", FAM_CONV, SWA_NONE, 0, 0, 0, 0,
+	    "short-conv state on layers without KV heads, KV cache on the "
+	    "others" },
+	{ "falcon-h1", FAM_PARALLEL, SWA_NONE, 0, 0, 0, 0,
 	    "KV cache and Mamba-2 state on every layer" },
-	{ "rwkv6", FAM_RWKV, 0, 0, 0,
+	{ "rwkv6", FAM_RWKV, SWA_NONE, 0, 0, 0, 0,
 	    "recurrent state (token shift and WKV), no KV cache" },
-	{ "rwkv7", FAM_RWKV, 0, 0, 0,
+	{ "rwkv7", FAM_RWKV, SWA_NONE, 0, 0, 0, 0,
 	    "recurrent state (token shift and WKV), no KV cache" },
 };
 
@@ -162,7 +223,9 @@ static const struct {
 	{ "block_count", "1" },
 	{ "context_length", "1000" },
 	{ "embedding_length", "64" },
+	{ "feed_forward_length", "0" },
 	{ "nextn_predict_layers", "1" },
+	{ "full_attention_interval", "2" },
 	{ "attention.head_count", "2" },
 	{ "attention.head_count_kv", "1" },
 	{ "attention.key_length", "16" },
@@ -172,11 +235,15 @@ static const struct {
 	{ "attention.kv_lora_rank", "32" },
 	{ "attention.sliding_window", "100" },
 	{ "attention.sliding_window_pattern", "3" },
+	{ "attention.key_length_swa", "16" },
+	{ "attention.value_length_swa", "16" },
+	{ "attention.shared_kv_layers", "1" },
 	{ "ssm.conv_kernel", "3" },
 	{ "ssm.inner_size", "64" },
 	{ "ssm.state_size", "8" },
 	{ "ssm.group_count", "2" },
 	{ "wkv.head_size", "16" },
+	{ "shortconv.l_cache", "2" },
 	{ "token_shift_count", "1" },
 };
 
@@ -361,6 +428,12 @@ swa_layers(struct gguf_mem_model *m, struct gguf_doc *d,
 
 	if (!akey_u64(d, m->arch, "attention.sliding_window", &m->n_swa))
 		m->n_swa = r->swa_default;
+	else if (r->swa == SWA_CHUNKED) {
+		/* llama.cpp reads the window only to turn chunks off. */
+		if (m->n_swa == 0)
+			return 0;
+		m->n_swa = r->swa_default;
+	}
 	if (m->n_swa == 0)
 		return not_modelled(m, "%s: no attention.sliding_window",
 		    m->arch);
@@ -390,6 +463,87 @@ swa_layers(struct gguf_mem_model *m, struct gguf_doc *d,
 	return 0;
 }
 
+/*
+ * The head sizes of the sliding layers: key_length_swa and
+ * value_length_swa where the file has them (gemma4), else those of the
+ * other layers.
+ */
+static int
+swa_heads(struct gguf_mem_model *m, struct gguf_doc *d,
+    const uint64_t *head_kv)
+{
+	struct gguf_mem_layer	*l;
+	uint64_t		 hk, hv;
+	uint32_t		 i;
+	int			 gk, gv;
+
+	gk = akey_u64(d, m->arch, "attention.key_length_swa", &hk);
+	gv = akey_u64(d, m->arch, "attention.value_length_swa", &hv);
+	for (i = 0; i < m->n_layer && (gk || gv); i++) {
+		l = &m->layers[i];
+		if (l->kind != GGUF_MEM_SWA)
+			continue;
+		if (gk)
+			l->head_k = hk;
+		if (gv)
+			l->head_v = hv;
+		if (gguf_mul_ok(l->head_k, head_kv[i], &l->k) != 0 ||
+		    gguf_mul_ok(l->head_v, head_kv[i], &l->v) != 0)
+			return not_modelled(m, "%s: layer %u's K or V row is "
+			    "too large (key_length_swa, value_length_swa, "
+			    "head_count_kv give over 2^64 elements)", m->arch,
+			    i);
+	}
+	return 0;
+}
+
+/*
+ * Layers that reuse an earlier layer's cache and allocate none: from
+ * the rule's layer on (gemma3n: the 20th), or the last
+ * attention.shared_kv_layers (gemma4).
+ */
+static int
+shared_kv(struct gguf_mem_model *m, struct gguf_doc *d,
+    const struct arch_rule *r)
+{
+	uint64_t	from = r->kv_from, n;
+	uint32_t	i;
+
+	if (r->kv_from == SHARED_KEY) {
+		if (!akey_u64(d, m->arch, "attention.shared_kv_layers", &n))
+			n = 0;
+		/* llama.cpp asserts that two layers at least (a sliding
+		   one and a full one to reuse) have a cache. */
+		if (n > 0 && (n >= m->n_layer || m->n_layer - n < 2))
+			return not_modelled(m, "%s.attention.shared_kv_layers "
+			    "(%llu) leaves fewer than 2 layers a cache of "
+			    "their own: llama.cpp gives up", m->arch,
+			    (unsigned long long)n);
+		from = m->n_layer - n;
+	}
+	if (from >= m->n_layer)
+		return 0;
+	/* A sliding layer reads the cache of layer from - 2, a full one
+	   that of from - 1: llama.cpp gives up if it is of the other
+	   kind. */
+	for (i = (uint32_t)from; i < m->n_layer; i++) {
+		uint64_t	reuse = from - (m->layers[i].kind ==
+				    GGUF_MEM_SWA ? 2 : 1);
+
+		if (from < 2 || m->layers[reuse].kind != m->layers[i].kind)
+			return not_modelled(m, "%s: layer %u would read the "
+			    "cache of layer %llu, of the other kind (sliding "
+			    "or full): llama.cpp gives up", m->arch, i,
+			    (unsigned long long)reuse);
+	}
+	for (i = (uint32_t)from; i < m->n_layer; i++) {
+		m->layers[i].kind = GGUF_MEM_NONE;
+		m->layers[i].k = m->layers[i].v = 0;
+		m->layers[i].head_k = m->layers[i].head_v = 0;
+	}
+	return 0;
+}
+
 /* The R and S rows of a recurrent layer (mamba, mamba-2). */
 static int
 ssm_rows(struct gguf_mem_model *m, struct gguf_doc *d, uint64_t *r,
@@ -403,7 +557,7 @@ ssm_rows(struct gguf_mem_model *m, struct gguf_doc *d, uint64_t *r,
 		return not_modelled(m, "%s: no ssm.conv_kernel, "
 		    "ssm.inner_size or ssm.state_size", m->arch);
 	/* Mamba (1) has no groups: llama.cpp does not read the key. */
-	if (strcmp(m->arch, "mamba") != 0)
+	if (strcmp(m->arch, "mamba") != 0 && strcmp(m->arch, "jamba") != 0)
 		akey_u64(d, m->arch, "ssm.group_count", &group);
 	/* (conv - 1) * (inner + 2 * group * state), state * inner */
 	if (gguf_mul_ok(group, state, &x) != 0 || gguf_mul_ok(x, 2, &x) != 0 ||
@@ -413,6 +567,26 @@ ssm_rows(struct gguf_mem_model *m, struct gguf_doc *d, uint64_t *r,
 		return not_modelled(m, "%s: the recurrent state is too large "
 		    "(ssm.inner_size, ssm.state_size, ssm.group_count give "
 		    "over 2^64 elements)", m->arch);
+	return 0;
+}
+
+/*
+ * The R row of a short-conv layer (lfm2): shortconv.l_cache - 1 columns
+ * of embedding_length; no S row.
+ */
+static int
+conv_rows(struct gguf_mem_model *m, struct gguf_doc *d, uint64_t embd,
+    uint64_t *r, uint64_t *st)
+{
+	uint64_t	l_cache;
+
+	if (!akey_u64(d, m->arch, "shortconv.l_cache", &l_cache) ||
+	    l_cache == 0)
+		return not_modelled(m, "%s: no shortconv.l_cache", m->arch);
+	*st = 0;
+	if (gguf_mul_ok(l_cache - 1, embd, r) != 0)
+		return not_modelled(m, "%s: the short-conv state is too "
+		    "large (over 2^64 elements)", m->arch);
 	return 0;
 }
 
@@ -463,12 +637,30 @@ static int
 attention(struct gguf_mem_model *m, struct gguf_doc *d,
     const struct arch_rule *r)
 {
-	uint64_t	*head, *head_kv, embd, hk, hv, lora;
+	uint64_t	*head, *head_kv, *ff, embd, hk, hv, lora, interval = 0;
 	uint32_t	 i;
 	int		 rc = -1, got;
 
 	head = xcalloc(m->n_layer, sizeof *head);
 	head_kv = xcalloc(m->n_layer, sizeof *head_kv);
+	ff = xcalloc(m->n_layer, sizeof *ff);
+	if (r->fam == FAM_INTERVAL) {
+		if (!akey_u64(d, m->arch, "full_attention_interval",
+		    &interval))
+			interval = 4;
+		if (interval == 0 || interval > m->n_layer) {
+			not_modelled(m, "%s.full_attention_interval (%llu) "
+			    "is not 1 to block_count", m->arch,
+			    (unsigned long long)interval);
+			goto out;
+		}
+	}
+	/* nemotron-h: a layer with neither KV heads nor a feed-forward is
+	   a Mamba-2 one (absent, every layer's is 0). */
+	if (r->fam == FAM_HYBRID_FF && akey_per_layer(d, m->arch,
+	    "feed_forward_length", m->n_layer, ff, m->why,
+	    sizeof m->why) < 0)
+		goto out;
 	if (!akey_u64(d, m->arch, "embedding_length", &embd) || embd == 0) {
 		not_modelled(m, "%s: no embedding_length", m->arch);
 		goto out;
@@ -527,10 +719,32 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 			    "give over 2^64 elements)", m->arch, i);
 			goto out;
 		}
-		if (head_kv[i] == 0 && r->fam == FAM_HYBRID) {
+		if (r->fam == FAM_INTERVAL && (i + 1) % interval != 0) {
+			/* Gated delta-net: Mamba-2's rows (conv of value
+			   and key heads, a state of d_state x d_inner). */
 			m->layers[i].kind = GGUF_MEM_RECURRENT;
 			if (ssm_rows(m, d, &m->layers[i].k,
 			    &m->layers[i].v) != 0)
+				goto out;
+			m->layers[i].head_k = m->layers[i].head_v = 0;
+		} else if (head_kv[i] == 0 && r->fam == FAM_HYBRID_FF) {
+			if (ff[i] != 0) {	/* feed-forward only */
+				m->layers[i].kind = GGUF_MEM_NONE;
+				m->layers[i].head_k = m->layers[i].head_v = 0;
+				continue;
+			}
+			m->layers[i].kind = GGUF_MEM_RECURRENT;
+			if (ssm_rows(m, d, &m->layers[i].k,
+			    &m->layers[i].v) != 0)
+				goto out;
+			m->layers[i].head_k = m->layers[i].head_v = 0;
+		} else if (head_kv[i] == 0 && (r->fam == FAM_HYBRID ||
+		    r->fam == FAM_CONV)) {
+			m->layers[i].kind = GGUF_MEM_RECURRENT;
+			if ((r->fam == FAM_CONV ? conv_rows(m, d, embd,
+			    &m->layers[i].k, &m->layers[i].v) :
+			    ssm_rows(m, d, &m->layers[i].k,
+			    &m->layers[i].v)) != 0)
 				goto out;
 			m->layers[i].head_k = m->layers[i].head_v = 0;
 		} else if (r->fam == FAM_PARALLEL) {
@@ -549,13 +763,17 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 			goto out;
 		}
 	}
-	if (r->swa_period != 0 && swa_layers(m, d, r) != 0)
+	if (r->swa != SWA_NONE && (swa_layers(m, d, r) != 0 ||
+	    swa_heads(m, d, head_kv) != 0))
+		goto out;
+	if (r->kv_from != 0 && shared_kv(m, d, r) != 0)
 		goto out;
 	m->mla = r->mla;
 	rc = 0;
 out:
 	free(head);
 	free(head_kv);
+	free(ff);
 	return rc;
 }
 
@@ -621,7 +839,8 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	/* llama.cpp's hybrid memory keeps the attention cache of NextN
 	   layers (falcon-h1 shows it): not modelled. */
 	if (m->n_nextn != 0 && (r->fam == FAM_HYBRID ||
-	    r->fam == FAM_PARALLEL)) {
+	    r->fam == FAM_CONV || r->fam == FAM_HYBRID_FF ||
+	    r->fam == FAM_INTERVAL || r->fam == FAM_PARALLEL)) {
 		not_modelled(m, "%s: NextN layers (nextn_predict_layers) in a "
 		    "hybrid of attention and recurrent layers are not modelled",
 		    m->arch);

@@ -165,6 +165,21 @@ check "$m/cohere2.gguf" 8192 1 f16 f16 swa-full
 # gpt-oss (mixture of experts; every other layer, window 128)
 check "$m/gpt-oss.gguf" 3000 2 f16 f16
 check "$m/gpt-oss.gguf" 131072 1 q8_0 q8_0
+# llama4: chunked attention (chunks of 8192) on 3 layers of 4
+check "$m/llama4-chunked.gguf" 1000 1 f16 f16
+check "$m/llama4-chunked.gguf" 20000 1 f16 f16
+check "$m/llama4-chunked.gguf" 20000 2 q8_0 f16
+check "$m/llama4-chunked.gguf" 9000 1 f16 f16 swa-full
+# gemma3n: 4 sliding layers of 5; from the 20th, no cache of their own
+check "$m/gemma3n-shared.gguf" 1000 1 f16 f16
+check "$m/gemma3n-shared.gguf" 20000 2 f16 f16
+check "$m/gemma3n-shared.gguf" 5000 1 q8_0 f16 swa-full
+# gemma4: sliding layers flagged by the file, with a head size of their
+# own (20, the other layers 32); one layer reusing another's cache
+check "$m/gemma4.gguf" 1000 1 f16 f16
+check "$m/gemma4.gguf" 9000 3 f16 f16
+check "$m/gemma4-shared.gguf" 5000 1 f16 f16
+check "$m/gemma4-shared.gguf" 5000 2 q8_0 q8_0
 # latent attention
 check "$m/deepseek2.gguf" 1000 1 f16 f16
 check "$m/deepseek2.gguf" 20000 2 q8_0 q8_0
@@ -179,6 +194,24 @@ check "$m/mamba2.gguf" 3000 2 f16 f16
 # hybrid: Mamba-2 layers (head_count_kv 0) and attention
 check "$m/granitehybrid.gguf" 1000 2 f16 f16
 check "$m/granitehybrid.gguf" 20000 1 q8_0 bf16
+# jamba: Mamba (1) state where head_count_kv is 0, attention on block 2
+check "$m/jamba.gguf" 1000 1 f16 f16
+check "$m/jamba.gguf" 5000 2 q8_0 q8_0
+check "$m/jamba.gguf" 20000 3 f16 f32
+# nemotron-h: Mamba-2 on blocks 0 and 3, attention on 1, feed-forward
+# only (no cache) on 2
+check "$m/nemotron_h.gguf" 1000 1 f16 f16
+check "$m/nemotron_h.gguf" 5000 2 f16 f16
+check "$m/nemotron_h.gguf" 20000 4 q8_0 f16
+# qwen3next: gated delta-net state on blocks 0-2, attention on block 3
+check "$m/qwen3next.gguf" 1000 1 f16 f16
+check "$m/qwen3next.gguf" 5000 2 f16 f16
+check "$m/qwen3next.gguf" 20000 3 q8_0 q8_0
+# lfm2: short-conv state (2 x embedding) where head_count_kv is 0,
+# attention on block 2
+check "$m/lfm2.gguf" 1000 1 f16 f16
+check "$m/lfm2.gguf" 5000 2 f16 f16
+check "$m/lfm2.gguf" 20000 3 q8_0 bf16
 # RWKV state: token shift (2 x embedding) and WKV (embedding x head size)
 check "$m/rwkv6.gguf" 1000 1 f16 f16
 check "$m/rwkv6.gguf" 8192 3 f16 f16
@@ -201,7 +234,7 @@ for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
 done
 
 # The walk: each architecture `ggufed mem --keys` lists, in its model
-# here, with each key the computation reads removed, and set to the value
+# here (llama4's and gemma3n's with the blocks that show their layouts), with each key the computation reads removed, and set to the value
 # the list gives (nextn_predict_layers also with one block more, the
 # NextN layer's tensors being optional outside deepseek2). Where
 # llama.cpp loads the model, ggufed must give every layer llama.cpp's
@@ -246,6 +279,8 @@ ok $? "mem --keys lists architectures and keys"
 for a in $(sed -n 's/^arch //p' "$scratch/keys.txt"); do
 	case $a in
 	llama)	f=$m/llama-gqa.gguf ;;
+	llama4)	f=$m/llama4-chunked.gguf ;;
+	gemma3n) f=$m/gemma3n-shared.gguf ;;
 	*)	f=$m/$a.gguf ;;
 	esac
 	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$f" --ctx 1000 \

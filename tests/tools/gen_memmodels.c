@@ -45,6 +45,18 @@
  *	qwen2vl.gguf, qwen3vl.gguf, qwen3vlmoe.gguf  qwen2, qwen3 and
  *			qwen3moe with M-RoPE sections (the text models of
  *			the vision-language ones)
+ *	and, without --check (for the memory test only):
+ *	llama4-chunked.gguf  llama4 with 5 blocks: chunked attention on
+ *			blocks 0-2 and 4, full on block 3
+ *	gemma3n-shared.gguf  gemma3n with 22 blocks (window 300): blocks 20
+ *			and 21 reuse the cache of earlier ones
+ *	gemma4-shared.gguf  gemma4 with a third block, sliding, that
+ *			reuses the cache of another (shared_kv_layers 1)
+ *	jamba.gguf	Mamba (1) layers (head_count_kv 0) and attention
+ *	nemotron_h.gguf  Mamba-2 layers, an attention layer and a
+ *			feed-forward-only layer
+ *	lfm2.gguf	short-conv layers (head_count_kv 0) and attention
+ *	qwen3next.gguf	gated delta-net layers, attention on every 4th
  *
  * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
  * tensor more ("extra.weight", which no architecture loads), and
@@ -63,7 +75,7 @@
 
 #include "ggufgen.h"
 
-#define MAXT	256
+#define MAXT	640
 
 struct model {
 	struct gg	 kv;		/* the KV entries, counted */
@@ -782,6 +794,108 @@ granitehybrid(const char *dir)
 	}
 	t1(&m, "output_norm.weight", embd);
 	return m_write(&m, dir, "granitehybrid.gguf");
+}
+
+/* Mamba (1) layers where head_count_kv is 0, attention elsewhere. */
+static int
+jamba(const char *dir)
+{
+	static const uint32_t	kvh[4] = { 0, 0, 1, 0 };
+	struct model		m;
+	int			l;
+	const uint64_t		embd = 96, heads = 4, hd = 24, ff = 160,
+				inner = 192, state = 16, conv = 4, dt = 6;
+
+	m_init(&m, "jamba");
+	m_dims(&m, 2048, embd, 4, ff);
+	kv_u32(&m, "attention.head_count", (uint32_t)heads);
+	kv_u32_arr(&m, "attention.head_count_kv", kvh, 4);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-5f);
+	m_ssm(&m, conv, inner, state, dt);
+	vocab(&m);
+	t2(&m, "token_embd.weight", embd, N_VOCAB);
+	for (l = 0; l < 4; l++) {
+		t1(&m, bn(l, "attn_norm"), embd);
+		if (kvh[l] == 0) {
+			t2(&m, bn(l, "ssm_in"), embd, 2 * inner);
+			t2(&m, bn(l, "ssm_conv1d"), conv, inner);
+			t1(&m, bb(l, "ssm_conv1d"), inner);
+			t2(&m, bn(l, "ssm_x"), inner, dt + 2 * state);
+			t1(&m, bn(l, "ssm_dt_norm"), dt);
+			t2(&m, bn(l, "ssm_dt"), dt, inner);
+			t1(&m, bb(l, "ssm_dt"), inner);
+			t1(&m, bn(l, "ssm_b_norm"), state);
+			t1(&m, bn(l, "ssm_c_norm"), state);
+			t2(&m, bx(l, "ssm_a"), state, inner);
+			t1(&m, bx(l, "ssm_d"), inner);
+			t2(&m, bn(l, "ssm_out"), inner, embd);
+		} else {
+			t2(&m, bn(l, "attn_q"), embd, heads * hd);
+			t2(&m, bn(l, "attn_k"), embd, kvh[l] * hd);
+			t2(&m, bn(l, "attn_v"), embd, kvh[l] * hd);
+			t2(&m, bn(l, "attn_output"), heads * hd, embd);
+		}
+		t1(&m, bn(l, "ffn_norm"), embd);
+		t2(&m, bn(l, "ffn_gate"), embd, ff);
+		t2(&m, bn(l, "ffn_down"), ff, embd);
+		t2(&m, bn(l, "ffn_up"), embd, ff);
+	}
+	t1(&m, "output_norm.weight", embd);
+	return m_write(&m, dir, "jamba.gguf");
+}
+
+/*
+ * Mamba-2 layers (no KV heads, no feed-forward), an attention layer (no
+ * feed-forward) and a feed-forward layer (no KV heads, no cache).
+ */
+static int
+nemotron_h(const char *dir)
+{
+	static const uint32_t	kvh[4] = { 0, 1, 0, 0 };
+	static const uint32_t	ffs[4] = { 0, 0, 160, 0 };
+	struct model		m;
+	int			l;
+	const uint64_t		embd = 96, heads = 4, hd = 24,
+				inner = 192, state = 16, conv = 4, group = 2,
+				sheads = 6;
+
+	m_init(&m, "nemotron_h");
+	kv_u32(&m, "context_length", 2048);
+	kv_u32(&m, "embedding_length", (uint32_t)embd);
+	kv_u32(&m, "block_count", 4);
+	kv_u32_arr(&m, "feed_forward_length", ffs, 4);
+	kv_u32(&m, "attention.head_count", (uint32_t)heads);
+	kv_u32_arr(&m, "attention.head_count_kv", kvh, 4);
+	kv_f32(&m, "attention.layer_norm_epsilon", 1e-5f);
+	m_ssm(&m, conv, inner, state, sheads);
+	kv_u32(&m, "ssm.group_count", (uint32_t)group);
+	vocab(&m);
+	t2(&m, "token_embd.weight", embd, N_VOCAB);
+	for (l = 0; l < 4; l++) {
+		t1(&m, bn(l, "attn_norm"), embd);
+		if (kvh[l] == 0 && ffs[l] == 0) {
+			t2(&m, bn(l, "ssm_in"), embd,
+			    2 * inner + 2 * group * state + sheads);
+			t2(&m, bn(l, "ssm_conv1d"), conv,
+			    inner + 2 * group * state);
+			t1(&m, bb(l, "ssm_conv1d"), inner + 2 * group * state);
+			t1(&m, bb(l, "ssm_dt"), sheads);
+			t2(&m, bx(l, "ssm_a"), 1, sheads);
+			t2(&m, bx(l, "ssm_d"), 1, sheads);
+			t2(&m, bn(l, "ssm_norm"), inner / group, group);
+			t2(&m, bn(l, "ssm_out"), inner, embd);
+		} else if (ffs[l] == 0) {
+			t2(&m, bn(l, "attn_q"), embd, heads * hd);
+			t2(&m, bn(l, "attn_k"), embd, kvh[l] * hd);
+			t2(&m, bn(l, "attn_v"), embd, kvh[l] * hd);
+			t2(&m, bn(l, "attn_output"), heads * hd, embd);
+		} else {
+			t2(&m, bn(l, "ffn_down"), ffs[l], embd);
+			t2(&m, bn(l, "ffn_up"), embd, ffs[l]);
+		}
+	}
+	t1(&m, "output_norm.weight", embd);
+	return m_write(&m, dir, "nemotron_h.gguf");
 }
 
 static int
@@ -2661,60 +2775,317 @@ static const struct dmodel dmodels[] = {
 };
 
 /*
- * With nextn, the model of d with one block more, a NextN (multi-token
- * prediction) layer (nextn_predict_layers 1): an ordinary block and the
- * nextn.* tensors, as glm4's and exaone4's converters write them.
+ * Models of the tables above with more blocks, for the memory test only
+ * (not written with --check): FILE.gguf of ARCH, the table's keys with
+ * those given here in their place (or added, if the table has none).
  */
+static const struct dkey llama4_chunked_keys[] = {
+	/* 3 chunked layers, then a full one, then a chunked one */
+	{ "block_count", GG_U32, 5, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dkey gemma3n_shared_keys[] = {
+	/* llama.cpp's gemma3n: layers from the 20th share the KV of
+	   earlier ones */
+	{ "block_count", GG_U32, 22, NULL, 0 },
+	{ "attention.sliding_window", GG_U32, 300, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+
+static const uint32_t gemma4_a1[] = { 1, 0, 1 };
+static const struct dkey gemma4_shared_keys[] = {
+	/* the last layer, a sliding one, reads the cache of the first */
+	{ "block_count", GG_U32, 3, NULL, 0 },
+	{ "attention.sliding_window_pattern", GG_BOOL, 0, gemma4_a1, 3 },
+	{ "attention.shared_kv_layers", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gemma4_shared_tensors[] = {
+	{ "blk.2.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.2.attn_q.weight", 2, { 96, 80, 1, 1 } },
+	{ "blk.2.attn_k.weight", 2, { 96, 20, 1, 1 } },
+	{ "blk.2.attn_output.weight", 2, { 80, 96, 1, 1 } },
+	{ "blk.2.attn_q_norm.weight", 1, { 20, 1, 1, 1 } },
+	{ "blk.2.attn_k_norm.weight", 1, { 20, 1, 1, 1 } },
+	{ "blk.2.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.2.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.2.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.2.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.2.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.2.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.2.inp_gate.weight", 2, { 96, 16, 1, 1 } },
+	{ "blk.2.proj.weight", 2, { 16, 96, 1, 1 } },
+	{ "blk.2.post_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "per_layer_token_embd.weight", 2, { 48, 264, 1, 1 } },
+	{ "per_layer_model_proj.weight", 2, { 96, 48, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+static const struct dten gemma3n_shared_tensors[] = {
+	/* per-layer inputs: 256 a block */
+	{ "per_layer_token_embd.weight", 2, { 256 * 22, 264, 1, 1 } },
+	{ "per_layer_model_proj.weight", 2, { 96, 256 * 22, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* Short-conv layers where head_count_kv is 0, attention on block 2. */
+static const uint32_t lfm2_a0[] = { 0, 0, 1, 0 };
+static const struct dkey lfm2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 4, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 0, lfm2_a0, 4 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "shortconv.l_cache", GG_U32, 3, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten lfm2_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.shortconv.conv.weight", 2, { 3, 96, 1, 1 } },
+	{ "blk.0.shortconv.in_proj.weight", 2, { 96, 288, 1, 1 } },
+	{ "blk.0.shortconv.out_proj.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.1.shortconv.conv.weight", 2, { 3, 96, 1, 1 } },
+	{ "blk.1.shortconv.in_proj.weight", 2, { 96, 288, 1, 1 } },
+	{ "blk.1.shortconv.out_proj.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.2.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.2.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.2.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.2.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.2.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.2.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.3.shortconv.conv.weight", 2, { 3, 96, 1, 1 } },
+	{ "blk.3.shortconv.in_proj.weight", 2, { 96, 288, 1, 1 } },
+	{ "blk.3.shortconv.out_proj.weight", 2, { 96, 96, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/*
+ * Gated delta-net layers (4 value heads of 16, 2 key heads), attention
+ * on every 4th (block 3); mixtures of 4 experts and a shared one.
+ */
+static const struct dkey qwen3next_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 4, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.key_length", GG_U32, 32, NULL, 0 },
+	{ "attention.value_length", GG_U32, 32, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "expert_shared_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "ssm.conv_kernel", GG_U32, 4, NULL, 0 },
+	{ "ssm.inner_size", GG_U32, 64, NULL, 0 },
+	{ "ssm.state_size", GG_U32, 16, NULL, 0 },
+	{ "ssm.time_step_rank", GG_U32, 4, NULL, 0 },
+	{ "ssm.group_count", GG_U32, 2, NULL, 0 },
+	{ "rope.dimension_count", GG_U32, 32, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten qwen3next_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_gate_inp_shexp.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.%d.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.%d.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.0.ssm_in.weight", 2, { 96, 192, 1, 1 } },
+	{ "blk.0.ssm_conv1d.weight", 2, { 4, 128, 1, 1 } },
+	{ "blk.0.ssm_dt.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.0.ssm_a", 1, { 4, 1, 1, 1 } },
+	{ "blk.0.ssm_ba.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.0.ssm_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.0.ssm_out.weight", 2, { 64, 96, 1, 1 } },
+	{ "blk.1.ssm_in.weight", 2, { 96, 192, 1, 1 } },
+	{ "blk.1.ssm_conv1d.weight", 2, { 4, 128, 1, 1 } },
+	{ "blk.1.ssm_dt.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.1.ssm_a", 1, { 4, 1, 1, 1 } },
+	{ "blk.1.ssm_ba.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.1.ssm_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.1.ssm_out.weight", 2, { 64, 96, 1, 1 } },
+	{ "blk.2.ssm_in.weight", 2, { 96, 192, 1, 1 } },
+	{ "blk.2.ssm_conv1d.weight", 2, { 4, 128, 1, 1 } },
+	{ "blk.2.ssm_dt.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.2.ssm_a", 1, { 4, 1, 1, 1 } },
+	{ "blk.2.ssm_ba.weight", 2, { 96, 8, 1, 1 } },
+	{ "blk.2.ssm_norm.weight", 1, { 16, 1, 1, 1 } },
+	{ "blk.2.ssm_out.weight", 2, { 64, 96, 1, 1 } },
+	{ "blk.3.attn_q.weight", 2, { 96, 256, 1, 1 } },
+	{ "blk.3.attn_k.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.3.attn_v.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.3.attn_output.weight", 2, { 128, 96, 1, 1 } },
+	{ "blk.3.attn_q_norm.weight", 1, { 32, 1, 1, 1 } },
+	{ "blk.3.attn_k_norm.weight", 1, { 32, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct {
+	const char		*file;
+	const char		*arch;
+	const struct dkey	*keys;	/* in place of the table's */
+	const struct dten	*tens;	/* likewise */
+	const struct dkey	*base;
+	const struct dten	*tensors;
+} fmodels[] = {
+	{ "llama4-chunked", "llama4", llama4_chunked_keys, NULL, llama4_keys,
+	    llama4_tensors },
+	{ "gemma3n-shared", "gemma3n", gemma3n_shared_keys,
+	    gemma3n_shared_tensors, gemma3n_keys, gemma3n_tensors },
+	{ "gemma4-shared", "gemma4", gemma4_shared_keys, gemma4_shared_tensors,
+	    gemma4_keys, gemma4_tensors },
+	{ "lfm2", "lfm2", NULL, NULL, lfm2_keys, lfm2_tensors },
+	{ "qwen3next", "qwen3next", NULL, NULL, qwen3next_keys,
+	    qwen3next_tensors },
+	{ NULL, NULL, NULL, NULL, NULL, NULL }
+};
+
+/*
+ * Models of the tables above changed, for the model check too (written
+ * with --check): a NextN (multi-token prediction) block added to glm4
+ * and exaone4, as their converters write it (exaone4's without the two
+ * tensors it does not load), and qwen3moe as qwen3vlmoe (the text model
+ * of Qwen3-VL-MoE, with M-RoPE sections).
+ */
+static const struct dkey nextn_keys[] = {
+	{ "block_count", GG_U32, 3, NULL, 0 },
+	{ "nextn_predict_layers", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten glm4_nextn_tensors[] = {
+	{ "blk.2.nextn.eh_proj.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.2.nextn.enorm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.2.nextn.hnorm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.2.nextn.embed_tokens.weight", 2, { 64, N_VOCAB, 1, 1 } },
+	{ "blk.2.nextn.shared_head_head.weight", 2, { 64, N_VOCAB, 1, 1 } },
+	{ "blk.2.nextn.shared_head_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+static const struct dten exaone4_nextn_tensors[] = {
+	{ "blk.2.nextn.eh_proj.weight", 2, { 192, 96, 1, 1 } },
+	{ "blk.2.nextn.enorm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.2.nextn.hnorm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.2.nextn.shared_head_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+/* as the converter writes them: int32 */
+static const uint32_t mrope_sections[4] = { 8, 4, 4, 0 };
+static const struct dkey vl_keys[] = {
+	{ "rope.dimension_sections", GG_I32, 0, mrope_sections, 4 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+
+static const struct {
+	const char		*file;
+	const char		*arch;
+	const struct dkey	*keys;
+	const struct dten	*tens;
+	const struct dkey	*base;
+	const struct dten	*tensors;
+} cmodels[] = {
+	{ "glm4-nextn", "glm4", nextn_keys, glm4_nextn_tensors, glm4_keys,
+	    glm4_tensors },
+	{ "exaone4-nextn", "exaone4", nextn_keys, exaone4_nextn_tensors,
+	    exaone4_keys, exaone4_tensors },
+	{ "qwen3vlmoe", "qwen3vlmoe", vl_keys, NULL, qwen3moe_keys,
+	    qwen3moe_tensors },
+	{ NULL, NULL, NULL, NULL, NULL, NULL }
+};
+
+static const struct dkey *
+key_named(const struct dkey *keys, const char *name)
+{
+	for (; keys != NULL && keys->name != NULL; keys++)
+		if (strcmp(keys->name, name) == 0)
+			return keys;
+	return NULL;
+}
+
+static void
+data_key(struct model *m, const char *arch, const struct dkey *k)
+{
+	char	name[128];
+	size_t	i;
+
+	if (k->name[0] == '=')
+		snprintf(name, sizeof name, "%s", k->name + 1);
+	else
+		snprintf(name, sizeof name, "%s.%s", arch, k->name);
+	if (k->a != NULL) {
+		gg_kv_arr(&m->kv, name, (uint32_t)k->type, k->an);
+		for (i = 0; i < k->an; i++) {
+			if (k->type == GG_BOOL)
+				gg_u8(&m->kv, (uint8_t)k->a[i]);
+			else
+				gg_u32(&m->kv, k->a[i]);
+		}
+	} else if (k->type == GG_F32)
+		gg_kv_f32(&m->kv, name, (float)k->v);
+	else if (k->type == GG_BOOL)
+		gg_kv_bool(&m->kv, name, (uint8_t)k->v);
+	else
+		gg_kv_u32(&m->kv, name, (uint32_t)k->v);
+	m->n_kv++;
+}
+
+static const struct dten *
+tensor_named(const struct dten *tens, const char *name)
+{
+	for (; tens != NULL && tens->name != NULL; tens++)
+		if (strcmp(tens->name, name) == 0)
+			return tens;
+	return NULL;
+}
+
+/* FILE.gguf of ARCH: keys and tensors (those of over and tover in their
+   place). */
 static int
-data_model(const char *dir, const struct dmodel *d, int nextn, int vl)
+data_write(const char *dir, const char *file, const char *arch,
+    const struct dkey *keys, const struct dkey *over,
+    const struct dten *tensors, const struct dten *tover)
 {
 	struct model		 m;
-	const struct dkey	*k;
-	const struct dten	*t;
-	char			 name[128], file[128];
-	size_t			 i;
+	const struct dkey	*k, *o;
+	const struct dten	*t, *u;
+	char			 name[128], path[128];
 	int			 l, n_layer = 0;
-	uint64_t		 embd = 0;
 
 	/*
 	 * Not the architecture's name: llama.cpp reads a phi3 vocabulary
 	 * differently when the model's name has "phi3" in it.
 	 */
-	const char		*arch = vl ? "qwen3vlmoe" : d->arch;
-
 	m_init_named(&m, arch, "tiny model");
-	for (k = d->keys; k->name != NULL; k++) {
-		if (k->name[0] == '=')
-			snprintf(name, sizeof name, "%s", k->name + 1);
-		else
-			snprintf(name, sizeof name, "%s.%s", arch, k->name);
-		if (strcmp(k->name, "embedding_length") == 0)
-			embd = (uint64_t)k->v;
-		if (strcmp(k->name, "block_count") == 0) {
-			n_layer = (int)k->v + nextn;
-			gg_kv_u32(&m.kv, name, (uint32_t)n_layer);
-		} else if (k->a != NULL) {
-			gg_kv_arr(&m.kv, name, (uint32_t)k->type, k->an);
-			for (i = 0; i < k->an; i++) {
-				if (k->type == GG_BOOL)
-					gg_u8(&m.kv, (uint8_t)k->a[i]);
-				else
-					gg_u32(&m.kv, k->a[i]);
-			}
-		} else if (k->type == GG_F32)
-			gg_kv_f32(&m.kv, name, (float)k->v);
-		else if (k->type == GG_BOOL)
-			gg_kv_bool(&m.kv, name, (uint8_t)k->v);
-		else
-			gg_kv_u32(&m.kv, name, (uint32_t)k->v);
-		m.n_kv++;
+	for (k = keys; k->name != NULL; k++) {
+		if ((o = key_named(over, k->name)) != NULL)
+			k = o;
+		if (strcmp(k->name, "block_count") == 0)
+			n_layer = (int)k->v;
+		data_key(&m, arch, k);
+		if (o != NULL)
+			k = key_named(keys, o->name);
 	}
-	if (nextn)
-		kv_u32(&m, "nextn_predict_layers", 1);
-	if (vl)
-		rope_sections(&m);
+	for (o = over; o != NULL && o->name != NULL; o++)
+		if (key_named(keys, o->name) == NULL)
+			data_key(&m, arch, o);
 	vocab(&m);
-	for (t = d->tensors; t->name != NULL; t++) {
+	for (u = tensors; u->name != NULL; u++) {
+		if ((t = tensor_named(tover, u->name)) == NULL)
+			t = u;
 		if (strncmp(t->name, "blk.%d.", 7) != 0) {
 			t4(&m, t->name, t->dims, t->ne[0], t->ne[1], t->ne[2],
 			    t->ne[3]);
@@ -2727,22 +3098,19 @@ data_model(const char *dir, const struct dmodel *d, int nextn, int vl)
 			    t->ne[3]);
 		}
 	}
-	if (nextn) {
-		l = n_layer - 1;
-		t2(&m, bn(l, "nextn.eh_proj"), 2 * embd, embd);
-		t1(&m, bn(l, "nextn.enorm"), embd);
-		t1(&m, bn(l, "nextn.hnorm"), embd);
-		/* exaone4 refuses these two: it does not load them */
-		if (strcmp(d->arch, "exaone4") != 0) {
-			t2(&m, bn(l, "nextn.embed_tokens"), embd, N_VOCAB);
-			t2(&m, bn(l, "nextn.shared_head_head"), embd,
-			    N_VOCAB);
-		}
-		t1(&m, bn(l, "nextn.shared_head_norm"), embd);
-	}
-	snprintf(file, sizeof file, "%s%s.gguf", arch, nextn ? "-nextn" :
-	    "");
-	return m_write(&m, dir, file);
+	for (u = tover; u != NULL && u->name != NULL; u++)
+		if (tensor_named(tensors, u->name) == NULL)
+			t4(&m, u->name, u->dims, u->ne[0], u->ne[1], u->ne[2],
+			    u->ne[3]);
+	snprintf(path, sizeof path, "%s.gguf", file);
+	return m_write(&m, dir, path);
+}
+
+static int
+data_model(const char *dir, const struct dmodel *d)
+{
+	return data_write(dir, d->arch, d->arch, d->keys, NULL, d->tensors,
+	    NULL);
 }
 
 int
@@ -2776,13 +3144,19 @@ main(int argc, char **argv)
 	rc |= gptoss(argv[1]);
 	rc |= glm4moe(argv[1]);
 	for (i = 0; dmodels[i].arch != NULL; i++)
-		rc |= data_model(argv[1], &dmodels[i], 0, 0);
-	for (i = 0; dmodels[i].arch != NULL; i++) {
-		if (strcmp(dmodels[i].arch, "glm4") == 0 ||
-		    strcmp(dmodels[i].arch, "exaone4") == 0)
-			rc |= data_model(argv[1], &dmodels[i], 1, 0);
-		if (strcmp(dmodels[i].arch, "qwen3moe") == 0)
-			rc |= data_model(argv[1], &dmodels[i], 0, 1);
+		rc |= data_model(argv[1], &dmodels[i]);
+	for (i = 0; cmodels[i].file != NULL; i++)
+		rc |= data_write(argv[1], cmodels[i].file, cmodels[i].arch,
+		    cmodels[i].base, cmodels[i].keys, cmodels[i].tensors,
+		    cmodels[i].tens);
+	/* For the memory test only: */
+	if (!variants) {
+		rc |= jamba(argv[1]);
+		rc |= nemotron_h(argv[1]);
 	}
+	for (i = 0; !variants && fmodels[i].file != NULL; i++)
+		rc |= data_write(argv[1], fmodels[i].file, fmodels[i].arch,
+		    fmodels[i].base, fmodels[i].keys, fmodels[i].tensors,
+		    fmodels[i].tens);
 	return rc != 0;
 }
