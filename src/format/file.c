@@ -365,7 +365,15 @@ gguf_file_remote(const struct gguf_file *f)
 struct gguf_source *
 gguf_file_source(const struct gguf_file *f)
 {
+	if (f->src == NULL && f->remote != NULL)
+		return gguf_remote_source(f->remote);
 	return f->src;
+}
+
+const uint8_t *
+gguf_file_header(const struct gguf_file *f)
+{
+	return f->base;
 }
 
 int

@@ -271,8 +271,19 @@ struct gguf_file	*gguf_open_buffer(const void *buf, size_t len,
 struct gguf_source;
 struct gguf_file	*gguf_open_source(struct gguf_source *src,
 			    struct gguf_err *err);
-/* f's source, NULL for a buffer or a set (ask its shards). */
+/*
+ * f's source (a URL's too: its "http" source), NULL for a buffer or a
+ * set (ask its shards).
+ */
 struct gguf_source	*gguf_file_source(const struct gguf_file *f);
+/*
+ * The bytes of f's header region, [0, data_off), as they were when it
+ * was opened: the process's own memory (the source's pinned copy, the
+ * bytes read from it, or the buffer), which never faults and never
+ * changes whatever happens to the file. For the copies of header bytes
+ * a save keeps as they are; tensor data is read through the source.
+ */
+const uint8_t		*gguf_file_header(const struct gguf_file *f);
 /*
  * Whether all of f's bytes are in memory or mapped (a buffer, a mapped
  * source, a set whose first shard is): gguf_tensor_data then points at

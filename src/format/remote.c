@@ -69,19 +69,6 @@ to_err(struct gguf_err *err, const struct gguf_srcerr *e)
 	    e->msg);
 }
 
-int
-gguf_remote_copy(struct gguf_remote *r, uint64_t off, uint64_t len, int fd,
-    uint64_t fdoff, int (*fn)(void *, uint64_t, uint64_t), void *parg,
-    struct gguf_err *err)
-{
-	struct gguf_srcerr	e;
-
-	memset(&e, 0, sizeof e);
-	if (gguf_source_copy(r->src, off, len, fd, fdoff, fn, parg, &e) != 0)
-		return to_err(err, &e);
-	return 0;
-}
-
 struct gguf_source *
 gguf_remote_source(const struct gguf_remote *r)
 {

@@ -42,15 +42,6 @@ int	gguf_remote_ensure(struct gguf_remote *r, uint64_t off, uint64_t len,
 /* Gives back the memory of the whole pieces inside [off, off + len). */
 void	gguf_remote_release(struct gguf_remote *r, uint64_t off,
 	    uint64_t len);
-/*
- * Streams [off, off + len) of the file into fd at fdoff as it arrives,
- * without keeping it (gguf_source_copy): for copies of tensor data. fn
- * (may be NULL) gets the bytes done after each piece; its non-zero
- * return cancels ("cancelled"). 0, or -1 with err set.
- */
-int	gguf_remote_copy(struct gguf_remote *r, uint64_t off, uint64_t len,
-	    int fd, uint64_t fdoff, int (*fn)(void *, uint64_t, uint64_t),
-	    void *parg, struct gguf_err *err);
 /* The source the file is read from (source.h: an "http" source). */
 struct gguf_source *gguf_remote_source(const struct gguf_remote *r);
 /* Requests made and bytes received since the open. */

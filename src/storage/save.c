@@ -654,7 +654,7 @@ int
 gguf_header_diff(struct gguf_doc *d, const struct wplan *p, struct wsink *s,
     uint64_t *lo, uint64_t *hi, struct gguf_err *err)
 {
-	const uint8_t	*old = gguf_base(d->f), *nw;
+	const uint8_t	*old = gguf_file_header(d->f), *nw;
 	uint64_t	 a, b;
 
 	gguf_sink_init(s, -1, 0, NULL, NULL);
@@ -682,7 +682,7 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 	struct wsink	 s;
 	struct stat	 st;
 	struct gguf_err	 e2;
-	const uint8_t	*old = gguf_base(d->f);
+	const uint8_t	*old = gguf_file_header(d->f);
 	uint8_t		*saved = NULL;
 	const char	*why;
 	const uint8_t	*nw;
@@ -713,8 +713,8 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 	}
 
 	/*
-	 * The mapping is of this very file: once the new bytes are written
-	 * it shows them. Keep the old ones apart for a rollback.
+	 * Keep the old bytes apart for a rollback: it must not hang on the
+	 * open file's copy of its header.
 	 */
 	saved = xmalloc((size_t)(hi - lo));
 	memcpy(saved, old + lo, (size_t)(hi - lo));

@@ -241,7 +241,7 @@ inplace_bytes(struct shard *s, const struct gguf_save_opts *o,
 {
 	struct wsink	 w;
 	struct stat	 st;
-	const uint8_t	*old = gguf_base(s->d->f), *nw;
+	const uint8_t	*old = gguf_file_header(s->d->f), *nw;
 	uint64_t	 lo, hi, region = s->p.data_off;
 
 	if (!s->p.inplace_ok || o->no_inplace || stat(s->e.target, &st) != 0 ||

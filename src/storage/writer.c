@@ -57,7 +57,7 @@
 #include <unistd.h>
 
 #include "dequant.h"
-#include "remote.h"
+#include "source.h"
 #include "storeint.h"
 
 #define SINK_BUF	(1u << 20)		/* header writes */
@@ -473,7 +473,7 @@ write_kv(struct gguf_doc *d, uint64_t i, struct wsink *s, struct gbuf *tmp,
 
 	if (kv_raw(d, i)) {
 		kv = gguf_kv_at(d->f, i);
-		return gguf_sink_put(s, gguf_base(d->f) + kv->off,
+		return gguf_sink_put(s, gguf_file_header(d->f) + kv->off,
 		    kv->end - kv->off, err);
 	}
 	key = gguf_doc_kv_key(d, i);
@@ -515,7 +515,8 @@ write_ti(struct gguf_doc *d, const struct wplan *p, uint64_t i,
 	uint32_t			 k;
 
 	if (ti_raw(d, p, i))
-		return gguf_sink_put(s, gguf_base(gguf_tensor_file(d->f, t)) +
+		return gguf_sink_put(s,
+		    gguf_file_header(gguf_tensor_file(d->f, t)) +
 		    t->off,
 		    t->end - t->off, err);
 	name = gguf_doc_tensor_name(d, i);
@@ -580,8 +581,8 @@ out:
 /* ------------------------------------------------------------------- data */
 
 struct copier {
-	int		 in;
-	struct gguf_remote *remote;	/* or the source is read over HTTP */
+	struct gguf_source *src;	/* the file the data is read from */
+	int		 in;		/* its descriptor, or -1: read src */
 	int		 out;
 	int		 no_cfr;	/* copy_file_range unusable here */
 	int		 no_holes;	/* SEEK_DATA unusable here */
@@ -728,7 +729,7 @@ data_at(struct copier *c, uint64_t ioff, uint64_t len)
 #endif
 }
 
-/* The progress of a copy from a source read over HTTP, as the sink's. */
+/* The progress of a copy by the source itself, as the sink's. */
 struct rcopy {
 	struct wsink	*s;
 	uint64_t	 pos0;		/* s->pos when the copy began */
@@ -750,22 +751,37 @@ rcopy_progress(void *arg, uint64_t done, uint64_t total)
 	return 0;
 }
 
+/*
+ * Points c at the file f's source. A source with a descriptor (a local
+ * file) is read through it with the system's own copy and its holes
+ * kept; fd stands in for a file without a source of its own (a set's
+ * first shard is read through d's descriptor).
+ */
+static void
+copier_from(struct copier *c, const struct gguf_file *f, int fd)
+{
+	c->src = gguf_file_source(f);
+	c->in = c->src != NULL ? gguf_source_fd(c->src) : fd;
+}
+
 static int
 copy_range(struct copier *c, uint64_t ioff, uint64_t ooff, uint64_t len,
     struct wsink *s, struct gguf_err *err)
 {
 	uint64_t	done = 0, k;
 
-	if (c->remote != NULL) {
-		/* streamed from the server in order, never kept */
-		struct rcopy	r = { s, s->pos, err, 0 };
-		struct gguf_err	e;
+	if (c->in < 0 && c->src != NULL) {
+		/* a source without a descriptor (a server): streamed by it
+		   in order, never kept */
+		struct rcopy		r = { s, s->pos, err, 0 };
+		struct gguf_srcerr	e;
 
 		memset(&e, 0, sizeof e);
-		if (gguf_remote_copy(c->remote, ioff, len, c->out, ooff,
+		if (gguf_source_copy(c->src, ioff, len, c->out, ooff,
 		    rcopy_progress, &r, &e) != 0) {
-			if (!r.stopped && err != NULL)
-				*err = e;
+			if (!r.stopped)
+				gguf_errf(err, e.has_off ? (int64_t)e.off : -1,
+				    "%s", e.msg);
 			return -1;
 		}
 		writeback(c, ooff, len);
@@ -891,8 +907,7 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 	int				 rc = -1;
 
 	memset(&c, 0, sizeof c);
-	c.in = d->fd;
-	c.remote = gguf_file_remote(d->f);
+	copier_from(&c, d->f, d->fd);
 	c.out = fd;
 	if (!p->relayout) {
 		rc = copy_range(&c, lay->data_off, p->data_off, p->data_len, s,
@@ -904,10 +919,8 @@ gguf_write_data(struct gguf_doc *d, const struct wplan *p, int fd,
 			continue;
 		t = gguf_tensor_at(d->f, i);
 		src = gguf_tensor_file(d->f, t);
-		if (src != d->f) {	/* a shard of a set */
-			c.in = gguf_file_fd(src);
-			c.remote = gguf_file_remote(src);
-		}
+		if (src != d->f)	/* a shard of a set */
+			copier_from(&c, src, -1);
 		if (d->ten[i].f32) {
 			if (write_f32(d, t, fd, p->data_off + p->off[i], &c, s,
 			    err) != 0)
