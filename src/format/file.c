@@ -376,6 +376,18 @@ gguf_file_header(const struct gguf_file *f)
 	return f->base;
 }
 
+const uint8_t *
+gguf_file_mem(const struct gguf_file *f)
+{
+	if (f->n_shards > 0)
+		return NULL;
+	if (f->src == NULL)		/* a buffer, or a region */
+		return f->remote == NULL ? f->base : NULL;
+	if (!gguf_source_mappable(f->src))
+		return NULL;
+	return gguf_source_map(f->src, 0, f->size, NULL);
+}
+
 int
 gguf_file_whole(const struct gguf_file *f)
 {

@@ -285,6 +285,13 @@ struct gguf_source	*gguf_file_source(const struct gguf_file *f);
  */
 const uint8_t		*gguf_file_header(const struct gguf_file *f);
 /*
+ * All of f's bytes where they lie in memory: a buffer's, or the mapping
+ * of a source that maps (gguf_source_map; its reads go through
+ * gguf_file_guard). NULL for a source that is read, not mapped, and for
+ * a set (ask its shards): read those through gguf_file_source.
+ */
+const uint8_t		*gguf_file_mem(const struct gguf_file *f);
+/*
  * Whether all of f's bytes are in memory or mapped (a buffer, a mapped
  * source, a set whose first shard is): gguf_tensor_data then points at
  * them. 0 for a source that cannot map.

@@ -26,6 +26,7 @@
 #include "naming.h"
 #include "scan.h"
 #include "schema.h"
+#include "source.h"
 #include "xmalloc.h"
 
 struct checker {
@@ -920,11 +921,18 @@ data_findings(struct checker *c, const struct gguf_tensor *t,
 		    (unsigned long long)(b0 + ti->blck - 1));
 }
 
-/* Tells the kernel a file's mapping is about to be read in order. */
+/*
+ * Tells a mapped file's source that its data is about to be read in
+ * order (the kernel reads ahead far). A source that is read, not
+ * mapped, is asked for what each scan reads.
+ */
 static void
 read_ahead(const struct gguf_file *f)
 {
-	gguf_file_sequential(f, gguf_base(f), gguf_layout(f)->file_size);
+	struct gguf_source	*src = gguf_file_source(f);
+
+	if (src != NULL && gguf_source_mappable(src))
+		gguf_source_sequential(src, 0, gguf_layout(f)->file_size);
 }
 
 static int

@@ -21,6 +21,7 @@
 #include "doc.h"
 #include "hash.h"
 #include "set.h"
+#include "source.h"
 #include "xmalloc.h"
 
 
@@ -339,10 +340,8 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 		    "data lies past the end of the file", nm);
 	memset(out, 0, sizeof *out);
 	out->fd = gguf_file_fd(tf);
-	out->mem = gguf_file_whole(tf) ? gguf_base(tf) : NULL;
+	out->mem = gguf_file_mem(tf);	/* or read through the source */
 	out->src = gguf_file_source(tf);
-	if (gguf_file_remote(tf) != NULL)
-		out->file = tf;		/* fetched as it is read */
 	out->off = gguf_layout(tf)->data_off + t->offset;
 	out->len = t->nbytes;
 	return 0;
@@ -464,7 +463,9 @@ gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
 	for (i = 0; i <= gguf_n_shards(f); i++) {
 		const struct gguf_file	*sf = i == 0 ? f : gguf_shard(f, i - 1);
 
-		if (sf != NULL && gguf_file_remote(sf) != NULL)
+		if (sf != NULL && gguf_file_source(sf) != NULL &&
+		    strcmp(gguf_source_kind(gguf_file_source(sf)),
+		    "http") == 0)
 			return gguf_errf(err, -1, "the tensor data of a model "
 			    "read from a URL is not proved: it would be "
 			    "downloaded a second time");
@@ -474,7 +475,7 @@ gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
 	    (p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
 		return gguf_errf(err, -1, "cannot keep the source open: %s",
 		    strerror(errno));
-	p->mem = p->fd < 0 ? gguf_base(f) : NULL;	/* a buffer's memory */
+	p->mem = p->fd < 0 ? gguf_file_mem(f) : NULL;	/* a buffer's memory */
 	p->t = xreallocarray(NULL, n != 0 ? n : 1, sizeof *p->t);
 	for (i = 0; i < n; i++) {
 		if (gguf_doc_tensor(d, i, &dt) != 0 ||

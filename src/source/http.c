@@ -1117,8 +1117,21 @@ static int
 hs_read(struct gguf_source *s, uint64_t off, void *buf, size_t len,
     struct gguf_srcerr *e)
 {
-	struct gguf_err	err;
+	struct gguf_err	 err;
+	const uint8_t	*head;
+	size_t		 n, k;
 
+	/* The first range, read at the open, is not asked for again. */
+	head = gguf_http_head(s->impl, &n);
+	if (off < n) {
+		k = len < n - off ? len : n - (size_t)off;
+		memcpy(buf, head + off, k);
+		buf = (uint8_t *)buf + k;
+		off += k;
+		len -= k;
+		if (len == 0)
+			return 0;
+	}
 	memset(&err, 0, sizeof err);
 	if (gguf_http_read(s->impl, off, buf, len, &err) != 0)
 		return src_err(e, &err, GGUF_SRCE_IO);

@@ -125,6 +125,12 @@ log_mark
 [ "$(log_count origin)" -eq 2 ]
 ok $? "cat of one tensor: the header, then one range"
 
+log_mark
+"$GGUFED" --no-cache hash "$U" >/dev/null
+[ "$(log_bytes origin)" -le "$(wc -c <"$L")" ]
+ok $? "hash: no byte fetched twice ($(log_bytes origin) bytes in\
+ $(log_count origin) requests for $(wc -c <"$L" | tr -d ' '))"
+
 # ------------------------------------------------ the header cache
 rm -rf "$scratch/cache"
 cp_w "$L" "$www/files/c.gguf"

@@ -3,7 +3,7 @@
  * what the mapped file gives: the same header, KV bytes and layout; the
  * same rows, windows, raw bytes, quantized blocks and statistics of
  * every tensor, and the same hashes of every tensor and of all of them
- * (the span reader), the same findings of the data checks (validate
+ * (the span reader, reading through the source), the same findings of the data checks (validate
  * --data). A header larger than the first read is read in a few
  * reads of at most what it needs and 2 MiB more. A short read and a
  * changed source each fail with their one-line error.
@@ -261,6 +261,24 @@ main(void)
 		    "the same hashes of every tensor and of all: %s", err.msg);
 		free(ha);
 		free(hb);
+	}
+	{
+		uint64_t		 last = gguf_layout(a)->n_tensors - 1;
+		uint64_t		 r0, b0, r1, b1;
+		struct gguf_digest	 da, db;
+
+		t = gguf_tensor_at(b, last);
+		gguf_source_mem_count(s, &r0, &b0);
+		ok(gguf_hash_tensor(a, last, GGUF_H_SHA256, &da, &err) == 0 &&
+		    gguf_hash_tensor(b, last, GGUF_H_SHA256, &db, &err) == 0 &&
+		    da.len == 32 && db.len == 32 &&
+		    memcmp(da.b, db.b, 32) == 0,
+		    "the same hash of one tensor: %s", err.msg);
+		gguf_source_mem_count(s, &r1, &b1);
+		ok(r1 > r0 && b1 - b0 == t->nbytes,
+		    "its data read through the source: %llu bytes of %llu",
+		    (unsigned long long)(b1 - b0),
+		    (unsigned long long)t->nbytes);
 	}
 	t = gguf_tensor_at(b, gguf_layout(b)->n_tensors - 1);
 	ok(gguf_tensor_data(b, t, &err) == NULL &&
