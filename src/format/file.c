@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "fileint.h"
+#include "guard.h"
 #include "http.h"
 #include "io.h"
 #include "remote.h"
@@ -526,27 +527,12 @@ gguf_file_guard(const struct gguf_file *f, int (*fn)(void *), void *arg,
 	return -1;
 }
 
-struct copy_job {
-	const uint8_t	*src;
-	void		*dst;
-	size_t		 n;
-};
-
-static int
-copy_cb(void *arg)
-{
-	struct copy_job	*j = arg;
-
-	memcpy(j->dst, j->src, j->n);
-	return 0;
-}
-
 int
 gguf_file_read(const struct gguf_file *f, uint64_t off, void *buf,
     size_t len, struct gguf_err *err)
 {
 	struct gguf_srcerr	se;
-	struct copy_job		j;
+	struct gguf_guard_copy	j;
 
 	if (f->n_shards > 0)
 		return gguf_errf(err, -1, "a split set is read by its shards");
@@ -564,7 +550,7 @@ gguf_file_read(const struct gguf_file *f, uint64_t off, void *buf,
 		j.src = f->base + off;
 		j.dst = buf;
 		j.n = len;
-		return gguf_file_guard(f, copy_cb, &j, err);
+		return gguf_file_guard(f, gguf_guard_copy_cb, &j, err);
 	}
 	if (gguf_file_changed(f, 0, err))
 		return -1;

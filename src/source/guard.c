@@ -110,3 +110,12 @@ gguf_guard_run(const void *p, uint64_t n, int (*fn)(void *), void *arg)
 	top = g.prev;
 	return rc;
 }
+
+int
+gguf_guard_copy_cb(void *job)
+{
+	struct gguf_guard_copy	*j = job;
+
+	memcpy(j->dst, j->src, j->n);
+	return 0;
+}

@@ -1,12 +1,14 @@
 /*
  * guard.h - reads of a mapping that survive the mapped file shrinking
- * (guard.c). The local file source guards its reads with it; the few
- * callers that read a mapping they were handed (the statistics' workers)
- * use it directly.
+ * (guard.c). The local file source guards its reads with it, and its
+ * copy (gguf_guard_copy_cb) serves the reader's guarded reads as well;
+ * the few callers that read a mapping they were handed (the statistics'
+ * workers) use it directly.
  */
 #ifndef GGUF_GUARD_H
 #define GGUF_GUARD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define GGUF_GUARD_FAULT	(-2)	/* gguf_guard_run: a read faulted */
@@ -20,6 +22,20 @@
  */
 int	gguf_guard_run(const void *p, uint64_t n, int (*fn)(void *),
 	    void *arg);
+/*
+ * A copy out of a mapping, the read most guards protect: run
+ * gguf_guard_copy_cb(&job) under a guard (gguf_guard_run, or a source's
+ * or a file's guard) and n bytes at src land at dst, or the guard
+ * reports the fault. It holds no lock and owns no memory, so it can be
+ * abandoned anywhere.
+ */
+struct gguf_guard_copy {
+	const void	*src;
+	void		*dst;
+	size_t		 n;
+};
+int	gguf_guard_copy_cb(void *job);	/* memcpy(dst, src, n); 0 */
+
 /*
  * Installs the SIGBUS handler now (gguf_guard_run does it on first use);
  * call it before any thread starts, as opening a file does.

@@ -186,26 +186,11 @@ anon_region(uint64_t n)
 	return a;
 }
 
-struct pin_job {
-	const uint8_t	*src;
-	uint8_t		*dst;
-	uint64_t	 len;
-};
-
-static int
-pin_cb(void *arg)
-{
-	struct pin_job	*pj = arg;
-
-	memcpy(pj->dst, pj->src, (size_t)pj->len);
-	return 0;
-}
-
 static int
 local_pin(struct gguf_source *s, uint64_t len, struct gguf_srcerr *e)
 {
 	struct local	*l = s->impl;
-	struct pin_job	 pj;
+	struct gguf_guard_copy pj;
 	long		 pg = sysconf(_SC_PAGESIZE);
 	uint64_t	 page = pg > 0 ? (uint64_t)pg : PAGE, end;
 	void		*anon, *moved;
@@ -224,8 +209,8 @@ local_pin(struct gguf_source *s, uint64_t len, struct gguf_srcerr *e)
 	 */
 	pj.src = l->base;
 	pj.dst = anon;
-	pj.len = end < s->size ? end : s->size;
-	rc = gguf_guard_run(l->base, s->size, pin_cb, &pj);
+	pj.n = (size_t)(end < s->size ? end : s->size);
+	rc = gguf_guard_run(l->base, s->size, gguf_guard_copy_cb, &pj);
 	if (rc != 0) {
 		munmap(anon, (size_t)end);
 		return gguf_srcerr_set(e, GGUF_SRCE_CHANGED, -1, "changed on "
@@ -239,8 +224,8 @@ local_pin(struct gguf_source *s, uint64_t len, struct gguf_srcerr *e)
 		return gguf_srcerr_set(e, GGUF_SRCE_IO, -1, "cannot copy the "
 		    "header: %s", strerror(errno));
 	}
-	l->pinned = pj.len;
-	s->pinned = pj.len;
+	l->pinned = pj.n;
+	s->pinned = pj.n;
 	return 0;
 }
 
