@@ -15,10 +15,8 @@
  * header region is then the file's own buffer, and tensor data is read
  * into the callers' buffers (gguf_file_read).
  *
- * A URL is opened by remote.c, which lays the file out as a region of
- * its size with the header read in (gguf_open_region): tensor data is
- * then fetched where it is read (gguf_file_ensure, gguf_tensor_data) and
- * given back by gguf_file_release.
+ * A URL is opened by remote.c: an "http" source, its header read (or
+ * taken from the header cache) and handed to gguf_open_source_head.
  */
 #include "config.h"
 
@@ -34,8 +32,8 @@
 #include "fileint.h"
 #include "guard.h"
 #include "http.h"
-#include "io.h"
 #include "remote.h"
+#include "io.h"
 
 #define FIRST_READ	((uint64_t)2 << 20)	/* a source's first read */
 #define MORE_READ	((uint64_t)2 << 20)	/* read past what is needed */
@@ -128,9 +126,13 @@ open_mapped(struct gguf_source *src, struct gguf_err *err)
 	return f;
 }
 
-/* A source that does not map: its header region read into a buffer. */
+/*
+ * A source that does not map: its header region read into a buffer,
+ * which starts as head (n bytes from 0, taken) when the caller has it.
+ */
 static struct gguf_file *
-open_read(struct gguf_source *src, struct gguf_err *err)
+open_read(struct gguf_source *src, uint8_t *head, size_t n0,
+    struct gguf_err *err)
 {
 	struct gguf_file	*f;
 	struct gguf_srcerr	 se;
@@ -138,10 +140,15 @@ open_read(struct gguf_source *src, struct gguf_err *err)
 	uint64_t		 size = gguf_source_size(src), have, want, n;
 
 	memset(&se, 0, sizeof se);
-	have = size < FIRST_READ ? size : FIRST_READ;
-	buf = xmalloc(have > 0 ? (size_t)have : 1);
-	if (gguf_source_read(src, 0, buf, (size_t)have, &se) != 0)
-		goto fail;
+	if (head != NULL) {
+		buf = head;
+		have = n0 < size ? n0 : size;
+	} else {
+		have = size < FIRST_READ ? size : FIRST_READ;
+		buf = xmalloc(have > 0 ? (size_t)have : 1);
+		if (gguf_source_read(src, 0, buf, (size_t)have, &se) != 0)
+			goto fail;
+	}
 	for (;;) {
 		f = new_file(src);
 		f->base = buf;
@@ -198,7 +205,20 @@ gguf_open_source(struct gguf_source *src, struct gguf_err *err)
 	}
 	if (gguf_source_mappable(src))
 		return open_mapped(src, err);
-	return open_read(src, err);
+	return open_read(src, NULL, 0, err);
+}
+
+struct gguf_file *
+gguf_open_source_head(struct gguf_source *src, uint8_t *head, size_t n,
+    struct gguf_err *err)
+{
+	gguf_io_init();
+	if (src == NULL) {
+		free(head);
+		gguf_errf(err, -1, "out of memory");
+		return NULL;
+	}
+	return open_read(src, head, n, err);
 }
 
 struct gguf_file *
@@ -327,47 +347,9 @@ gguf_open(const char *path, struct gguf_err *err)
 	return f;
 }
 
-struct gguf_file *
-gguf_open_region(const uint8_t *base, uint64_t avail, uint64_t size,
-    const char *name, struct gguf_remote *r, struct gguf_err *err)
-{
-	struct gguf_file	*f = xcalloc(1, sizeof *f);
-
-	gguf_io_init();
-	f->path = xstrdup(name);
-	f->base = base;
-	f->size = size;
-	f->have = avail;
-	f->hdr_len = avail;
-	f->remote = r;
-	if ((f = gguf_file_parse(f, NULL, err)) != NULL) {
-		f->have = size;	/* the region holds it all, fetched as read */
-		f->whole = 1;
-	}
-	return f;
-}
-
-int
-gguf_file_ensure(const struct gguf_file *f, const uint8_t *p, uint64_t len,
-    struct gguf_err *err)
-{
-	if (f->remote == NULL || p < f->base || p >= f->base + f->size)
-		return 0;
-	return gguf_remote_ensure(f->remote, (uint64_t)(p - f->base), len,
-	    err);
-}
-
-struct gguf_remote *
-gguf_file_remote(const struct gguf_file *f)
-{
-	return f->remote;
-}
-
 struct gguf_source *
 gguf_file_source(const struct gguf_file *f)
 {
-	if (f->src == NULL && f->remote != NULL)
-		return gguf_remote_source(f->remote);
 	return f->src;
 }
 
@@ -382,8 +364,8 @@ gguf_file_mem(const struct gguf_file *f)
 {
 	if (f->n_shards > 0)
 		return NULL;
-	if (f->src == NULL)		/* a buffer, or a region */
-		return f->remote == NULL ? f->base : NULL;
+	if (f->src == NULL)		/* a buffer */
+		return f->base;
 	if (!gguf_source_mappable(f->src))
 		return NULL;
 	return gguf_source_map(f->src, 0, f->size, NULL);
@@ -474,10 +456,6 @@ nest_cb(void *arg)
 void
 gguf_file_release(const struct gguf_file *f, const uint8_t *p, uint64_t len)
 {
-	if (f->remote != NULL && p >= f->base && p < f->base + f->size) {
-		gguf_remote_release(f->remote, (uint64_t)(p - f->base), len);
-		return;
-	}
 	if (!f->whole || f->src == NULL || p < f->base ||
 	    p >= f->base + f->size || len == 0)
 		return;
@@ -543,9 +521,6 @@ gguf_file_read(const struct gguf_file *f, uint64_t off, void *buf,
 		    (unsigned long long)f->size);
 	if (len == 0)
 		return 0;
-	if (f->remote != NULL && gguf_remote_ensure(f->remote, off, len,
-	    err) != 0)
-		return -1;
 	if (f->whole) {
 		j.src = f->base + off;
 		j.dst = buf;

@@ -28,7 +28,6 @@ struct gguf_file {
 	struct gguf_source	*src;		/* NULL: a buffer, or a set */
 	uint8_t			*own;		/* base, when read from src */
 	uint64_t		 hdr_len;	/* of base: a copy */
-	struct gguf_remote	*remote;	/* a region read over HTTP */
 
 	struct gguf_layout	 lay;
 

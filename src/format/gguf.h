@@ -352,19 +352,6 @@ const uint8_t		*gguf_tensor_data(const struct gguf_file *f,
 			    const struct gguf_tensor *t, struct gguf_err *err);
 
 /*
- * Makes the len bytes at p (in f's region) readable before they are read
- * through the mapping: nothing for a local file; for a file read over
- * the network (gguf_open of a URL), the missing bytes are fetched. 0, or
- * -1 with err set (the server's error). gguf_tensor_data does it for
- * the whole tensor.
- */
-int			 gguf_file_ensure(const struct gguf_file *f,
-			    const uint8_t *p, uint64_t len,
-			    struct gguf_err *err);
-/* The network source of a file opened from a URL (remote.h), or NULL. */
-struct gguf_remote	*gguf_file_remote(const struct gguf_file *f);
-
-/*
  * Whether the file changed on disk since it was opened: the open file's
  * size and modification time; with GGUF_CHANGE_PATH also whether the path
  * it was opened by now names another file or none; with

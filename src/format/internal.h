@@ -142,17 +142,16 @@ int	gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
 int	gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
 	    struct gguf_val *v, struct gguf_err *err);
 
-/* ---------------------------------------------------- files read remotely */
+/* ------------------------------------------------- files read remotely */
 
-struct gguf_remote;
 /*
- * Indexes a file whose bytes are not a local file's (remote.h): base is
- * a region of size bytes whose first avail hold the header region; the
- * file takes r (freed at its close; NULL for none) and keeps name.
+ * gguf_open_source for a source that cannot map, whose first n bytes the
+ * caller has read already (remote.c: the header, or the header cache's
+ * copy of it): head is taken (freed by the file, or at once on failure)
+ * and only what the header still needs is read from src.
  */
-struct gguf_file	*gguf_open_region(const uint8_t *base, uint64_t avail,
-			    uint64_t size, const char *name,
-			    struct gguf_remote *r, struct gguf_err *err);
+struct gguf_file	*gguf_open_source_head(struct gguf_source *src,
+			    uint8_t *head, size_t n, struct gguf_err *err);
 
 /* reader.c: a finding added to an open file (set.c's checks). */
 void	gguf_file_warn(struct gguf_file *f, int level, uint64_t off,

@@ -28,7 +28,6 @@
 
 #include "fileint.h"
 #include "io.h"
-#include "remote.h"
 #include "schema.h"
 
 
@@ -770,7 +769,6 @@ gguf_close(struct gguf_file *f)
 	for (w = 0; w < f->n_warn; w++)
 		free(f->warn[w].msg);
 	gguf_source_close(f->src);
-	gguf_remote_free(f->remote);
 	free(f->own);
 	free(f->warn);
 	free(f->kv);
@@ -862,9 +860,6 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 	}
 	if (f->n_shards > 0)
 		f = f->shards[t->shard];
-	if (f->remote != NULL && gguf_remote_ensure(f->remote,
-	    f->lay.data_off + t->offset, t->nbytes, err) != 0)
-		return NULL;
 	if (!f->whole) {
 		gguf_errf(err, -1, "tensor \"%s\": its data is read from the "
 		    "%s, not mapped", pname(&t->name, buf, sizeof buf),

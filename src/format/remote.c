@@ -1,23 +1,17 @@
 /*
- * remote.c - a GGUF file opened where it lives, over HTTP (see remote.h).
- *
- * The region is anonymous memory of the file's size, reserved without
- * pages and unreadable (PROT_NONE). The header is copied in and made
- * readable at open. Later ranges are fetched in whole pieces of
- * GGUF_REMOTE_CHUNK bytes (a run of missing pieces in one request) and
- * made readable once they hold the file's bytes; a piece given back is
- * unreadable again. The header's bytes are never written twice: the
- * reader's index points into them.
+ * remote.c - a GGUF file opened where it lives, over HTTP (see remote.h):
+ * an "http" source (source/http.c) whose header is read here, header
+ * first, or taken from the header cache (hcache.c), and handed to the
+ * reader as the start of a source that cannot map (gguf_open_source_head).
+ * Tensor data is then read through the source where it is read.
  */
 #include "config.h"
 
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,49 +24,12 @@
 #include "remote.h"
 #include "source.h"
 
-struct gguf_remote {
-	struct gguf_source	*src;		/* "http" */
-	struct gguf_http	*h;		/* under it */
-	uint8_t			*base;
-	uint64_t		 size;
-	uint64_t		 map_len;	/* whole pages */
-	uint64_t		 hdr_len;	/* bytes read at the open */
-	uint8_t			*held;		/* a byte a piece: it is here */
-	uint64_t		 n_chunks;
-	pthread_mutex_t		 lock;
-};
-
-static uint64_t
-page_up(uint64_t n)
-{
-	return (n + 4095) & ~(uint64_t)4095;
-}
-
-void
-gguf_remote_free(struct gguf_remote *r)
-{
-	if (r == NULL)
-		return;
-	if (r->base != NULL && r->map_len > 0)
-		munmap(r->base, (size_t)r->map_len);
-	gguf_source_close(r->src);
-	free(r->held);
-	pthread_mutex_destroy(&r->lock);
-	free(r);
-}
-
 /* A source's error as the reader's (the same line). */
 static int
 to_err(struct gguf_err *err, const struct gguf_srcerr *e)
 {
 	return gguf_errf(err, e->has_off ? (int64_t)e->off : -1, "%s",
 	    e->msg);
-}
-
-struct gguf_source *
-gguf_remote_source(const struct gguf_remote *r)
-{
-	return r->src;
 }
 
 /* Reads [off, off + len) of the source into buf: 0, or -1 with err. */
@@ -89,10 +46,23 @@ src_read(struct gguf_source *src, uint64_t off, void *buf, size_t len,
 }
 
 void
-gguf_remote_counts(const struct gguf_remote *r, uint64_t *requests,
+gguf_remote_counts(const struct gguf_file *f, uint64_t *requests,
     uint64_t *bytes)
 {
-	gguf_http_counts(r->h, requests, bytes);
+	struct gguf_source	*src = gguf_file_source(f);
+
+	*requests = *bytes = 0;
+	if (gguf_file_remote(f))
+		gguf_http_counts(gguf_source_http_handle(src), requests,
+		    bytes);
+}
+
+int
+gguf_file_remote(const struct gguf_file *f)
+{
+	struct gguf_source	*src = gguf_file_source(f);
+
+	return src != NULL && strcmp(gguf_source_kind(src), "http") == 0;
 }
 
 /*
@@ -151,14 +121,13 @@ read_header(struct gguf_source *src, struct gguf_http *h, size_t *n,
 struct gguf_file *
 gguf_open_url(const char *name, struct gguf_err *err)
 {
-	struct gguf_remote	*r;
 	struct gguf_source	*src;
 	struct gguf_srcerr	 e;
 	struct gguf_http	*h;
 	uint8_t			*hdr, *cached;
 	char			 ident[512];
 	size_t			 n, cn = 0;
-	uint64_t		 i, csize = 0;
+	uint64_t		 csize = 0;
 	int			 unchanged = 0;
 
 	memset(&e, 0, sizeof e);
@@ -182,142 +151,5 @@ gguf_open_url(const char *name, struct gguf_err *err)
 		gguf_hcache_store(name, gguf_http_identity(h),
 		    gguf_http_size(h), hdr, n);
 	}
-	r = xcalloc(1, sizeof *r);
-	pthread_mutex_init(&r->lock, NULL);
-	r->src = src;
-	r->h = h;
-	r->size = gguf_http_size(h);
-	r->map_len = page_up(r->size > 0 ? r->size : 1);
-	r->base = mmap(NULL, (size_t)r->map_len, PROT_NONE,
-	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
-		gguf_errf(err, -1, "cannot reserve memory for the file: %s",
-		    strerror(errno));
-		free(hdr);
-		gguf_remote_free(r);
-		return NULL;
-	}
-	r->n_chunks = (r->size + GGUF_REMOTE_CHUNK - 1) / GGUF_REMOTE_CHUNK;
-	r->held = xcalloc(r->n_chunks > 0 ? r->n_chunks : 1, 1);
-	r->hdr_len = n;
-	if (n > 0) {
-		if (mprotect(r->base, (size_t)page_up(n), PROT_READ |
-		    PROT_WRITE) != 0) {
-			gguf_errf(err, -1, "cannot map the header: %s",
-			    strerror(errno));
-			free(hdr);
-			gguf_remote_free(r);
-			return NULL;
-		}
-		memcpy(r->base, hdr, n);
-		mprotect(r->base, (size_t)page_up(n), PROT_READ);
-	}
-	free(hdr);
-	for (i = 0; i < r->n_chunks && (i + 1) * GGUF_REMOTE_CHUNK <= n; i++)
-		r->held[i] = 1;
-	if (n == r->size && r->n_chunks > 0)
-		r->held[r->n_chunks - 1] = 1;
-	return gguf_open_region(r->base, n, r->size, name, r, err);
-}
-
-/*
- * Fetches pieces [a, z) into the region; the lock is held. The bytes of
- * the header are not fetched again (the page it ends in is made
- * writable a moment for the bytes after it: its content stays).
- */
-static int
-fetch_chunks(struct gguf_remote *r, uint64_t a, uint64_t z,
-    struct gguf_err *err)
-{
-	uint64_t	start = a * GGUF_REMOTE_CHUNK, end, lo, hi, keep;
-
-	end = z * GGUF_REMOTE_CHUNK;
-	if (end > r->size)
-		end = r->size;
-	if (start < r->hdr_len)
-		start = r->hdr_len;
-	if (start < end) {
-		lo = start & ~(uint64_t)4095;
-		hi = page_up(end);
-		if (mprotect(r->base + lo, (size_t)(hi - lo), PROT_READ |
-		    PROT_WRITE) != 0)
-			return gguf_errf(err, -1, "cannot map the file's "
-			    "data: %s", strerror(errno));
-		if (src_read(r->src, start, r->base + start,
-		    (size_t)(end - start), err) != 0) {
-			keep = page_up(r->hdr_len) > lo ?
-			    page_up(r->hdr_len) : lo;
-			if (keep > hi)
-				keep = hi;
-			if (keep > lo)
-				mprotect(r->base + lo, (size_t)(keep - lo),
-				    PROT_READ);
-			(void)madvise(r->base + keep, (size_t)(hi - keep),
-			    MADV_DONTNEED);
-			mprotect(r->base + keep, (size_t)(hi - keep),
-			    PROT_NONE);
-			return -1;
-		}
-		mprotect(r->base + lo, (size_t)(hi - lo), PROT_READ);
-	}
-	memset(r->held + a, 1, (size_t)(z - a));
-	return 0;
-}
-
-int
-gguf_remote_ensure(struct gguf_remote *r, uint64_t off, uint64_t len,
-    struct gguf_err *err)
-{
-	uint64_t	a, z, i, j;
-	int		rc = 0;
-
-	if (len == 0 || off >= r->size)
-		return 0;
-	if (len > r->size - off)
-		len = r->size - off;
-	if (off + len <= r->hdr_len)
-		return 0;
-	a = off / GGUF_REMOTE_CHUNK;
-	z = (off + len + GGUF_REMOTE_CHUNK - 1) / GGUF_REMOTE_CHUNK;
-	pthread_mutex_lock(&r->lock);
-	for (i = a; i < z && rc == 0; i = j) {
-		if (r->held[i]) {
-			j = i + 1;
-			continue;
-		}
-		for (j = i + 1; j < z && !r->held[j]; j++)
-			;
-		rc = fetch_chunks(r, i, j, err);
-	}
-	pthread_mutex_unlock(&r->lock);
-	return rc;
-}
-
-void
-gguf_remote_release(struct gguf_remote *r, uint64_t off, uint64_t len)
-{
-	uint64_t	a, z, lo, hi;
-
-	if (len == 0 || off >= r->size)
-		return;
-	if (len > r->size - off)
-		len = r->size - off;
-	a = (off + GGUF_REMOTE_CHUNK - 1) / GGUF_REMOTE_CHUNK;
-	z = (off + len) / GGUF_REMOTE_CHUNK;
-	if (off + len == r->size)
-		z = r->n_chunks;
-	pthread_mutex_lock(&r->lock);
-	for (; a < z; a++) {
-		lo = a * GGUF_REMOTE_CHUNK;
-		hi = lo + GGUF_REMOTE_CHUNK;
-		if (!r->held[a] || lo < page_up(r->hdr_len))
-			continue;
-		if (hi > r->map_len)
-			hi = r->map_len;
-		(void)madvise(r->base + lo, (size_t)(hi - lo), MADV_DONTNEED);
-		mprotect(r->base + lo, (size_t)(hi - lo), PROT_NONE);
-		r->held[a] = 0;
-	}
-	pthread_mutex_unlock(&r->lock);
+	return gguf_open_source_head(src, hdr, n, err);
 }

@@ -389,8 +389,7 @@ gguf_tensor_by_range(const struct gguf_file *f, const struct gguf_tensor *t)
 {
 	const struct gguf_file	*tf = gguf_tensor_file(f, t);
 
-	return tf != NULL && (!gguf_file_whole(tf) ||
-	    gguf_file_remote(tf) != NULL);
+	return tf != NULL && !gguf_file_whole(tf);
 }
 
 /*

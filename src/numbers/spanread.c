@@ -243,27 +243,6 @@ read_at(struct engine *e, int fd, uint8_t *buf, size_t n, uint64_t off,
 	return 0;
 }
 
-/*
- * Makes the next bytes of a file's mapping readable before a piece of
- * them is read in place (a file read over the network fetches them: up
- * to REMOTE_AHEAD bytes of the run at a time, not a request a piece).
- * 0, or -1 after fail().
- */
-#define REMOTE_AHEAD	((uint64_t)16 << 20)
-static int
-ensure_at(struct engine *e, const struct gguf_file *f, const uint8_t *p,
-    uint64_t left, size_t span)
-{
-	struct gguf_err	err;
-
-	memset(&err, 0, sizeof err);
-	if (gguf_file_ensure(f, p, left < REMOTE_AHEAD ? left : REMOTE_AHEAD,
-	    &err) == 0)
-		return 0;
-	fail(e, -1, span, err.msg);
-	return -1;
-}
-
 /* Reads n bytes of src at off into buf: 0, or -1 after fail(). */
 static int
 read_src(struct engine *e, struct gguf_source *src, uint8_t *buf, size_t n,
@@ -500,9 +479,6 @@ lane_run(struct lane *l)
 			} else if (clen > 0) {
 				sl->p = sp[cur].mem + pos;
 				sl->file = sp[cur].file;
-				if (sl->file != NULL && ensure_at(e, sl->file,
-				    sl->p, end - pos, cur) != 0)
-					goto out;
 			}
 			next = pos + clen;
 			for (; cur < k; cur++) {

@@ -29,6 +29,8 @@
 #include "source.h"
 #include "xmalloc.h"
 
+#define READ_AHEAD	((uint64_t)16 << 20)	/* a request in order */
+
 #define NO_CURL_MSG	"this build of ggufed has no URL support: install " \
 			"libcurl4-openssl-dev and rebuild"
 
@@ -267,6 +269,16 @@ struct gguf_http {
 
 	uint8_t		*head;
 	size_t		 head_len;
+
+	/*
+	 * Reads announced to come in order (gguf_source_sequential): a
+	 * small read inside [seq_from, seq_to) fetches READ_AHEAD bytes,
+	 * kept in ra for the reads after it.
+	 */
+	pthread_mutex_t	 ra_lock;
+	uint64_t	 seq_from, seq_to;
+	uint8_t		*ra;
+	uint64_t	 ra_off, ra_len;
 
 	uint64_t	 n_requests;
 	uint64_t	 n_bytes;
@@ -917,6 +929,7 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 	}
 	h = xcalloc(1, sizeof *h);
 	pthread_mutex_init(&h->lock, NULL);
+	pthread_mutex_init(&h->ra_lock, NULL);
 	h->name = xstrdup(name);
 	h->url = url;
 	h->userinfo = userinfo;
@@ -1014,7 +1027,9 @@ gguf_http_close(struct gguf_http *h)
 	free(h->url);
 	free(h->final);
 	free(h->head);
+	free(h->ra);
 	pthread_mutex_destroy(&h->lock);
+	pthread_mutex_destroy(&h->ra_lock);
 	free(h);
 	global_put();
 }
@@ -1113,6 +1128,58 @@ src_err(struct gguf_srcerr *e, const struct gguf_err *err, int kind)
 	return gguf_srcerr_set(e, kind, -1, "%s", err->msg);
 }
 
+/*
+ * A read inside the stretch announced to be read in order, served from
+ * (and refilling) the read-ahead buffer, so that a run of small reads
+ * costs a request of READ_AHEAD bytes, not one each: 0 if served; 1 if
+ * not a read for it (nothing done); -1 with e set.
+ */
+static int
+read_ahead(struct gguf_http *h, uint64_t off, void *buf, size_t len,
+    struct gguf_srcerr *e)
+{
+	struct gguf_err	err;
+	uint64_t	n;
+	int		rc = 0;
+
+	if (len >= READ_AHEAD)
+		return 1;
+	pthread_mutex_lock(&h->ra_lock);
+	if (off < h->seq_from || off + len > h->seq_to) {
+		pthread_mutex_unlock(&h->ra_lock);
+		return 1;
+	}
+	if (off < h->ra_off || off + len > h->ra_off + h->ra_len) {
+		n = h->seq_to - off < READ_AHEAD ? h->seq_to - off :
+		    READ_AHEAD;
+		if (h->ra == NULL)
+			h->ra = xmalloc(READ_AHEAD);
+		h->ra_len = 0;
+		memset(&err, 0, sizeof err);
+		if (gguf_http_read(h, off, h->ra, (size_t)n, &err) != 0)
+			rc = src_err(e, &err, GGUF_SRCE_IO);
+		else {
+			h->ra_off = off;
+			h->ra_len = n;
+		}
+	}
+	if (rc == 0)
+		memcpy(buf, h->ra + (off - h->ra_off), len);
+	pthread_mutex_unlock(&h->ra_lock);
+	return rc;
+}
+
+static void
+hs_sequential(struct gguf_source *s, uint64_t off, uint64_t len)
+{
+	struct gguf_http	*h = s->impl;
+
+	pthread_mutex_lock(&h->ra_lock);
+	h->seq_from = off;
+	h->seq_to = len < s->size - off ? off + len : s->size;
+	pthread_mutex_unlock(&h->ra_lock);
+}
+
 static int
 hs_read(struct gguf_source *s, uint64_t off, void *buf, size_t len,
     struct gguf_srcerr *e)
@@ -1120,6 +1187,7 @@ hs_read(struct gguf_source *s, uint64_t off, void *buf, size_t len,
 	struct gguf_err	 err;
 	const uint8_t	*head;
 	size_t		 n, k;
+	int		 rc;
 
 	/* The first range, read at the open, is not asked for again. */
 	head = gguf_http_head(s->impl, &n);
@@ -1132,6 +1200,8 @@ hs_read(struct gguf_source *s, uint64_t off, void *buf, size_t len,
 		if (len == 0)
 			return 0;
 	}
+	if ((rc = read_ahead(s->impl, off, buf, len, e)) <= 0)
+		return rc;
 	memset(&err, 0, sizeof err);
 	if (gguf_http_read(s->impl, off, buf, len, &err) != 0)
 		return src_err(e, &err, GGUF_SRCE_IO);
@@ -1243,6 +1313,7 @@ static const struct gguf_source_ops http_ops = {
 	.map = hs_map,
 	.changed = hs_changed,
 	.identity = hs_identity,
+	.sequential = hs_sequential,
 	.copy = hs_copy,
 	.close = hs_close
 };

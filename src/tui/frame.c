@@ -72,7 +72,6 @@ static void
 fetched(struct app *a, char *buf, size_t len)
 {
 	const struct gguf_file	*f, *s;
-	struct gguf_remote	*r;
 	uint64_t		 req, bytes, total = 0;
 	size_t			 i, n;
 	int			 remote = 0;
@@ -85,9 +84,9 @@ fetched(struct app *a, char *buf, size_t len)
 	n = gguf_n_shards(f);
 	for (i = 0; i <= n; i++) {
 		s = i == 0 ? f : gguf_shard(f, i - 1);
-		if (s == NULL || (r = gguf_file_remote(s)) == NULL)
+		if (s == NULL || !gguf_file_remote(s))
 			continue;
-		gguf_remote_counts(r, &req, &bytes);
+		gguf_remote_counts(s, &req, &bytes);
 		total += bytes;
 		remote = 1;
 	}

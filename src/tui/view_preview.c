@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "dequant.h"
+#include "remote.h"
 #include "stats.h"
 #include "task.h"
 #include "tui.h"
@@ -1193,7 +1194,7 @@ view_preview_new(struct app *a, uint64_t i)
 	if (gguf_dequant_check(p->t->type, gguf_layout(p->f)->be, &err) == 0 &&
 	    !(p->t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)) &&
 	    (gguf_tensor_file(p->f, p->t) == NULL ||
-	    gguf_file_remote(gguf_tensor_file(p->f, p->t)) == NULL))
+	    !gguf_file_remote(gguf_tensor_file(p->f, p->t))))
 		stats_start(p);
 	v = view_new(a, &preview_ops, SC_PREVIEW, p);
 	name_escape(v->title, sizeof v->title, p->t->name.p,
