@@ -324,7 +324,14 @@ struct gguf_layout {
 
 const struct gguf_layout *gguf_layout(const struct gguf_file *f);
 const char		*gguf_path(const struct gguf_file *f);	/* NULL for buffers */
-const uint8_t		*gguf_base(const struct gguf_file *f);	/* the mapping */
+/*
+ * The reader's view of f's bytes: a mapped source's mapping, a buffer,
+ * or the header region read from a source that cannot map. For the
+ * reader and its tests; elsewhere the header's bytes are
+ * gguf_file_header's, and the data is read through gguf_file_mem,
+ * gguf_file_read or the source.
+ */
+const uint8_t		*gguf_base(const struct gguf_file *f);
 /*
  * The file's own read-only descriptor (kept open with the mapping; for
  * pread), -1 for buffers. It stays the file's: do not close it.

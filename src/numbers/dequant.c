@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "dequant_int.h"
+#include "guard.h"
 
 struct dq_type {
 	dq_fn		*le;		/* n blocks of little-endian data */
@@ -674,27 +675,12 @@ gguf_tensor_block_view(const struct gguf_file *f,
 	return gguf_file_guard(f, rows_cb, &j, err);
 }
 
-struct copy_job {
-	const uint8_t	*src;
-	void		*dst;
-	uint64_t	 n;
-};
-
-static int
-copy_cb(void *arg)
-{
-	struct copy_job	*j = arg;
-
-	memcpy(j->dst, j->src, (size_t)j->n);
-	return 0;
-}
-
 int
 gguf_tensor_read(const struct gguf_file *f, const struct gguf_tensor *t,
     uint64_t off, void *buf, uint64_t n, struct gguf_err *err)
 {
 	const struct gguf_file	*tf = gguf_tensor_file(f, t);
-	struct copy_job		 j;
+	struct gguf_guard_copy	 j;
 	const uint8_t		*data = NULL;
 
 	if (tf == NULL)
@@ -716,8 +702,8 @@ gguf_tensor_read(const struct gguf_file *f, const struct gguf_tensor *t,
 		    t->offset + off, buf, (size_t)n, err);
 	j.src = data + off;
 	j.dst = buf;
-	j.n = n;
-	return gguf_file_guard(f, copy_cb, &j, err);
+	j.n = (size_t)n;
+	return gguf_file_guard(f, gguf_guard_copy_cb, &j, err);
 }
 
 int
