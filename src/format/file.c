@@ -422,7 +422,12 @@ gguf_file_changed(const struct gguf_file *f, unsigned how,
 	if (gguf_source_changed(f->src, (how & GGUF_CHANGE_PATH) ?
 	    GGUF_SRC_CHANGE_NAME : 0, &se))
 		return from_src(&se, err), 1;
-	if ((how & GGUF_CHANGE_CONTENT) && header_differs(f))
+	/*
+	 * A server's file is told changed by its ETag, on every answer:
+	 * its header is not fetched again to be compared.
+	 */
+	if ((how & GGUF_CHANGE_CONTENT) && strcmp(gguf_source_kind(f->src),
+	    "http") != 0 && header_differs(f))
 		return gguf_errf(err, -1, "%s: its header was rewritten",
 		    gguf_source_changed_word(f->src)), 1;
 	return 0;

@@ -7,15 +7,9 @@
  */
 #include "config.h"
 
-#include <sys/stat.h>
-
-#include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "extent.h"
 #include "hcache.h"

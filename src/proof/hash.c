@@ -475,7 +475,7 @@ gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
 	    (p->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
 		return gguf_errf(err, -1, "cannot keep the source open: %s",
 		    strerror(errno));
-	p->mem = p->fd < 0 ? gguf_file_mem(f) : NULL;	/* a buffer's memory */
+	p->mem = p->fd < 0 ? gguf_file_mem(f) : NULL;	/* a buffer's */
 	p->t = xreallocarray(NULL, n != 0 ? n : 1, sizeof *p->t);
 	for (i = 0; i < n; i++) {
 		if (gguf_doc_tensor(d, i, &dt) != 0 ||

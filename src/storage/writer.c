@@ -582,7 +582,7 @@ out:
 
 struct copier {
 	struct gguf_source *src;	/* the file the data is read from */
-	int		 in;		/* its descriptor, or -1: read src */
+	int		 in;		/* its descriptor, or -1 */
 	int		 out;
 	int		 no_cfr;	/* copy_file_range unusable here */
 	int		 no_holes;	/* SEEK_DATA unusable here */

@@ -129,8 +129,9 @@ log_mark
 "$GGUFED" --no-cache hash "$U" >/dev/null
 [ "$(log_bytes origin)" -le "$(wc -c <"$L")" ] &&
     [ "$(log_count origin)" -le 2 ]
-ok $? "hash: the open's range, then the data in one, no byte twice ($(log_bytes origin) bytes in\
- $(log_count origin) requests for $(wc -c <"$L" | tr -d ' '))"
+ok $? "hash: the open's range, then the data in one, no byte twice\
+ ($(log_bytes origin) bytes in $(log_count origin) requests\
+ for $(wc -c <"$L" | tr -d ' '))"
 
 # ------------------------------------------------ the header cache
 rm -rf "$scratch/cache"

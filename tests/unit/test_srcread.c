@@ -3,10 +3,10 @@
  * what the mapped file gives: the same header, KV bytes and layout; the
  * same rows, windows, raw bytes, quantized blocks and statistics of
  * every tensor, and the same hashes of every tensor and of all of them
- * (the span reader, reading through the source), the same findings of the data checks (validate
- * --data). A header larger than the first read is read in a few
- * reads of at most what it needs and 2 MiB more. A short read and a
- * changed source each fail with their one-line error.
+ * (the span reader, reading through the source), the same findings of
+ * the data checks (validate --data). A header larger than the first
+ * read is read in a few reads of at most what it needs and 2 MiB more.
+ * A short read and a changed source each fail with their one-line error.
  */
 #include "config.h"
 
