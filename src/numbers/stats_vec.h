@@ -50,4 +50,59 @@ typedef void	gguf_sv_m2_fn(const float *, uint64_t, double,
 int	gguf_sv_vec(gguf_sv_scan_fn **scan, gguf_sv_m2_fn **m2,
 	    const char **isa);
 
+/* Sketch keys are a float's sortable bits shifted right by this. */
+#define GGUF_SV_KEYSHIFT	12
+
+/*
+ * Quantized blocks read from their codes (stats_codes.c). The summary of
+ * a chunk: its values' sum, exactly; the sum of their squared deviations
+ * from the mean sum / n; the extremes, a magnitude no nonzero value is
+ * below (+Inf if none), the number of zeros (either sign).
+ */
+struct gguf_sc {
+	double		sum;
+	double		m2;
+	float		min;
+	float		max;
+	float		minnz;
+	uint64_t	nzero;
+};
+
+#define GGUF_SC_MAXB	2048	/* blocks in one call */
+
+/* What a pass over Q8_0 blocks gives, block by block and in all. */
+struct gguf_sc_blocks {
+	float		d[GGUF_SC_MAXB];	/* the scales, given */
+	int32_t		s1[GGUF_SC_MAXB];	/* S1 = sum of the codes */
+	int32_t		t[GGUF_SC_MAXB];	/* 32 S2 - S1^2, S2 of q^2 */
+	float		min;			/* of the values q * d */
+	float		max;
+	uint64_t	nzero;			/* codes 0, or all if d is */
+};
+
+/*
+ * The pass over nb Q8_0 blocks at s with their scales in b->d: every
+ * value computed as the decoder does, (float)q * d, its key counted in sk
+ * if not NULL; min and max with any order of comparisons (the caller
+ * only keeps extremes that are not zeros, which are the same whatever
+ * the order).
+ */
+typedef void	gguf_sc_pass_fn(const uint8_t *s, uint64_t nb, uint32_t *sk,
+		    struct gguf_sc_blocks *b);
+
+/* The portable pass, and the vector one (0 if the CPU has none). */
+gguf_sc_pass_fn	gguf_sc_q8_0_pass;
+int		gguf_sc_vec(gguf_sc_pass_fn **q8_0);
+
+/*
+ * The summary of nb Q8_0 blocks at s, their keys counted into sk if not
+ * NULL, with pass; -1, and sk as it was, if it cannot be given with the
+ * bits the decoded values would give: a scale not finite, a sum that
+ * could round, a minimum or maximum that is a zero (its sign depends on
+ * the order of comparisons), nb outside 1 .. GGUF_SC_MAXB. Then the
+ * caller decodes the chunk.
+ */
+int	gguf_sc_q8_0(gguf_sc_pass_fn *pass, const uint8_t *s, uint64_t nb,
+	    uint32_t *sk, struct gguf_sc *sc);
+
 #endif /* GGUF_STATS_VEC_H */

@@ -155,6 +155,95 @@ v_m2(const float *x, uint64_t n, double mean, double m2[GGUF_SV_LANES],
 	_mm256_storeu_ps(minnz + 8, mz1);
 }
 
+/* The least (or greatest) of 8 floats. */
+AVX2 static inline float
+fold(__m256 v, int greatest)
+{
+	float	f[8], r;
+	int	j;
+
+	_mm256_storeu_ps(f, v);
+	r = f[0];
+	for (j = 1; j < 8; j++)
+		r = greatest ? (f[j] > r ? f[j] : r) : (f[j] < r ? f[j] : r);
+	return r;
+}
+
+/* The sum of 8 int32 lanes. */
+AVX2 static inline int32_t
+hsum8(__m256i v)
+{
+	__m128i	x = _mm_add_epi32(_mm256_castsi256_si128(v),
+		    _mm256_extracti128_si256(v, 1));
+
+	x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
+	x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
+	return _mm_cvtsi128_si32(x);
+}
+
+/*
+ * stats_codes.c's pass over Q8_0 blocks: the sums of the codes and of
+ * their squares in integers, the values q * d as floats (exact products,
+ * so in any order the same), their keys counted one by one.
+ */
+AVX2 static void
+v_q8_0(const uint8_t *s, uint64_t nb, uint32_t *sk,
+    struct gguf_sc_blocks *b)
+{
+	__m256	mn = _mm256_set1_ps(__builtin_inff()), v;
+	__m256	mx = _mm256_set1_ps(-__builtin_inff()), dv;
+	__m256i	q, lo, hi, sq, flip = _mm256_set1_epi8((char)0x80);
+	__m256i	zero = _mm256_setzero_si256(), sad;
+	uint32_t k[32], u;
+	uint64_t i, zeros = 0;
+	int32_t	s1, s2;
+	int	j;
+
+	for (i = 0; i < nb; i++, s += 34) {
+		q = _mm256_loadu_si256((const __m256i *)(s + 2));
+		/* codes + 128 are bytes without sign: their sum, less 4096 */
+		sad = _mm256_sad_epu8(_mm256_xor_si256(q, flip), zero);
+		lo = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(q));
+		hi = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(q, 1));
+		sq = _mm256_add_epi32(_mm256_madd_epi16(lo, lo),
+		    _mm256_madd_epi16(hi, hi));
+		s1 = hsum8(sad) - 4096;
+		s2 = hsum8(sq);
+		b->s1[i] = s1;
+		b->t[i] = 32 * s2 - s1 * s1;
+		memcpy(&u, &b->d[i], sizeof u);
+		if ((u & 0x7fffffffu) == 0)
+			zeros += 32;
+		else
+			zeros += (uint64_t)__builtin_popcount((unsigned)
+			    _mm256_movemask_epi8(_mm256_cmpeq_epi8(q, zero)));
+		dv = _mm256_set1_ps(b->d[i]);
+		for (j = 0; j < 4; j++) {
+			v = _mm256_mul_ps(_mm256_cvtepi32_ps(
+			    _mm256_cvtepi8_epi32(_mm_loadl_epi64(
+			    (const __m128i *)(s + 2 + 8 * j)))), dv);
+			mn = _mm256_min_ps(v, mn);
+			mx = _mm256_max_ps(v, mx);
+			_mm256_storeu_si256((__m256i *)(k + 8 * j), keys8(v));
+		}
+		for (j = 0; sk != NULL && j < 32; j++)
+			sk[k[j]]++;
+	}
+	b->min = fold(mn, 0);
+	b->max = fold(mx, 1);
+	b->nzero = zeros;
+}
+
+int
+gguf_sc_vec(gguf_sc_pass_fn **q8_0)
+{
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx2"))
+		return 0;
+	*q8_0 = v_q8_0;
+	return 1;
+}
+
 int
 gguf_sv_vec(gguf_sv_scan_fn **scan, gguf_sv_m2_fn **m2, const char **isa)
 {
@@ -168,6 +257,13 @@ gguf_sv_vec(gguf_sv_scan_fn **scan, gguf_sv_m2_fn **m2, const char **isa)
 }
 
 #else /* not x86-64 with GCC or clang */
+
+int
+gguf_sc_vec(gguf_sc_pass_fn **q8_0)
+{
+	(void)q8_0;
+	return 0;
+}
 
 int
 gguf_sv_vec(gguf_sv_scan_fn **scan, gguf_sv_m2_fn **m2, const char **isa)

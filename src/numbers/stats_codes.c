@@ -1,0 +1,139 @@
+/*
+ * stats_codes.c - statistics of quantized blocks read from their codes,
+ * without decoding them into a buffer first (stats_vec.h).
+ *
+ * A Q8_0 block is 32 int8 codes q under one half-precision scale d, and
+ * its values are q * d in float. The scale is a multiple of 2^-24 with
+ * 11 significant bits and a code has at most 8, so every product is
+ * exact, and so are the block's sums: S1 = sum q and S2 = sum q^2 are
+ * integers. The values' sum is the sum of d * S1 over the blocks; when no
+ * partial sum can exceed 2^29 (2^53 multiples of 2^-24) every way of
+ * adding them is exact, and the sum has the same bits as the decoded
+ * values' added one by one. The squared deviations of a block from its
+ * own mean, d^2 (32 S2 - S1^2) / 32, are exact too; the chunk's follow
+ * from them and each block's mean (the sum of squares of a union), with
+ * one rounding per block instead of one per value.
+ *
+ * The sketch counts the values' keys, each value computed as the decoder
+ * computes it (dequant_legacy.c), so its counts are those of the decoded
+ * values.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#include "dequant_int.h"
+#include "stats_vec.h"
+
+#define QK	32		/* elements of a Q8_0 block */
+#define QB	34		/* its bytes: the scale, then the codes */
+#define BOUND	536870912.0	/* 2^29: see above */
+
+static inline uint32_t
+key(float v)
+{
+	uint32_t	u = f_bits(v);
+
+	return (u ^ ((0u - (u >> 31)) | 0x80000000u)) >> GGUF_SV_KEYSHIFT;
+}
+
+/* The portable pass; stats_x86.c has the same in AVX2 instructions. */
+void
+gguf_sc_q8_0_pass(const uint8_t *s, uint64_t nb, uint32_t *sk,
+    struct gguf_sc_blocks *b)
+{
+	const int8_t	*q;
+	uint32_t	 k[QK];
+	uint64_t	 i, zeros = 0;
+	int32_t		 s1, s2, z;
+	float		 d, v, mn = INFINITY, mx = -INFINITY;
+	int		 j;
+
+	for (i = 0; i < nb; i++, s += QB) {
+		q = (const int8_t *)(s + 2);
+		d = b->d[i];
+		s1 = s2 = z = 0;
+		for (j = 0; j < QK; j++) {
+			s1 += q[j];
+			s2 += q[j] * q[j];
+			z += q[j] == 0;
+			v = (float)q[j] * d;
+			mn = v < mn ? v : mn;
+			mx = v > mx ? v : mx;
+			k[j] = key(v);
+		}
+		b->s1[i] = s1;
+		b->t[i] = QK * s2 - s1 * s1;
+		zeros += (f_bits(d) & 0x7fffffffu) == 0 ? QK : (uint64_t)z;
+		for (j = 0; sk != NULL && j < QK; j++)
+			sk[k[j]]++;
+	}
+	b->min = mn;
+	b->max = mx;
+	b->nzero = zeros;
+}
+
+/* Takes back the counts a pass added to sk. */
+static void
+uncount(const uint8_t *s, uint64_t nb, uint32_t *sk)
+{
+	uint64_t	i;
+	float		d;
+	int		j;
+
+	for (i = 0; i < nb; i++, s += QB) {
+		d = ldh(s);
+		for (j = 0; j < QK; j++)
+			sk[key((float)(int8_t)s[2 + j] * d)]--;
+	}
+}
+
+int
+gguf_sc_q8_0(gguf_sc_pass_fn *pass, const uint8_t *s, uint64_t nb,
+    uint32_t *sk, struct gguf_sc *sc)
+{
+	struct gguf_sc_blocks	b;
+	double			sum[4] = { 0, 0, 0, 0 }, m2[2] = { 0, 0 };
+	double			mean, dev, d;
+	float			mz = INFINITY, top = 0, a;
+	uint32_t		bad = 0;
+	uint64_t		i;
+
+	if (nb == 0 || nb > GGUF_SC_MAXB)
+		return -1;
+	for (i = 0; i < nb; i++) {
+		b.d[i] = ldh(s + i * QB);
+		bad |= (f_bits(b.d[i]) & 0x7f800000u) == 0x7f800000u;
+		a = fabsf(b.d[i]);
+		top = a > top ? a : top;
+		/* no nonzero value of the block is nearer zero than d */
+		mz = f_bits(a) != 0 && a < mz ? a : mz;
+	}
+	/* every partial sum is at most the sum of |q| |d| */
+	if (bad || (double)top * (QK * 128) * (double)nb >= BOUND)
+		return -1;
+	pass(s, nb, sk, &b);
+	/* a zero extreme has the sign the order of comparisons gives it */
+	if (!(b.min < 0 && b.max > 0)) {
+		if (sk != NULL)
+			uncount(s, nb, sk);
+		return -1;
+	}
+	/* exact, so in any order */
+	for (i = 0; i < nb; i++)
+		sum[i & 3] += (double)b.d[i] * b.s1[i];
+	sc->sum = (sum[0] + sum[1]) + (sum[2] + sum[3]);
+	mean = sc->sum / (double)(nb * QK);
+	for (i = 0; i < nb; i++) {
+		d = b.d[i];
+		dev = d * b.s1[i] / QK - mean;
+		m2[i & 1] += d * d * (double)b.t[i] / QK + QK * (dev * dev);
+	}
+	sc->m2 = m2[0] + m2[1];
+	sc->min = b.min;
+	sc->max = b.max;
+	sc->minnz = mz;
+	sc->nzero = b.nzero;
+	return 0;
+}
