@@ -32,9 +32,10 @@
  * pages whatever the size of the tensor. F16 and BF16 are not decoded at all: one pass counts each
  * of their 65536 values, every moment is computed from the counts, and the
  * counts make an exact sketch, each value in a bucket of its own
- * (work_count16, from_values). Q8_0 chunks are summed from their codes,
- * in integers (stats_codes.c, codes_chunk): the same numbers but the sum
- * of squared deviations, which is rounded once per block, not per value.
+ * (work_count16, from_values). Q8_0 and Q4_0 chunks are summed from
+ * their codes, in integers (stats_codes.c, codes_chunk): the same numbers
+ * but the sum of squared deviations, rounded once per block, not once per
+ * value.
  *
  * Progress is reported after every item, under a lock, so calls never
  * overlap and the count only grows. Cancellation, by the callback or the
@@ -633,9 +634,11 @@ static struct {
 	gguf_sv_scan_fn	*scan;
 	gguf_sv_m2_fn	*m2;
 	const char	*isa;
-	int		 codes;		/* Q8_0 chunks read from their codes */
+	int		 codes;		/* Q8_0, Q4_0 read from their codes */
 	gguf_sc_pass_fn	*q8_0;
-} kern = { scan_ref, m2_ref, "portable", 1, gguf_sc_q8_0_pass };
+	gguf_sc_pass_fn	*q4_0;
+} kern = { scan_ref, m2_ref, "portable", 1, gguf_sc_q8_0_pass,
+    gguf_sc_q4_0_pass };
 
 static pthread_once_t	kern_once = PTHREAD_ONCE_INIT;
 
@@ -648,8 +651,7 @@ kern_init(void)
 		kern.codes = 0;
 	if (e != NULL && strcmp(e, "ref") == 0)
 		return;
-	if (gguf_sc_vec(&kern.q8_0) == 0)
-		kern.q8_0 = gguf_sc_q8_0_pass;
+	gguf_sc_vec(&kern.q8_0, &kern.q4_0);
 	if (gguf_sv_vec(&kern.scan, &kern.m2, &kern.isa) == 0) {
 		kern.scan = scan_ref;
 		kern.m2 = m2_ref;
@@ -773,9 +775,10 @@ decode_chunk(struct stats_run *r, uint64_t i, struct worker *w,
 }
 
 /*
- * A chunk of whole Q8_0 blocks summarised from their codes, with the bits
- * decoding it would give but the squared deviations, which are as stable
- * and rounded fewer times (stats_codes.c); -1 if it must be decoded.
+ * A chunk of whole Q8_0 or Q4_0 blocks summarised from their codes, with
+ * the bits decoding it would give but the squared deviations, which are
+ * as stable and rounded fewer times (stats_codes.c); -1 if it must be
+ * decoded.
  */
 static int
 codes_chunk(struct stats_run *r, uint64_t i, struct worker *w,
@@ -787,13 +790,13 @@ codes_chunk(struct stats_run *r, uint64_t i, struct worker *w,
 	uint64_t	 off = i * CHUNK, nb;
 
 	*len = r->n - off < CHUNK ? r->n - off : CHUNK;
-	if (!kern.codes || r->type != GGUF_T_Q8_0 || *len % 32 != 0 ||
-	    (r->first + off) % 32 != 0)
+	if (!kern.codes || (r->type != GGUF_T_Q8_0 && r->type !=
+	    GGUF_T_Q4_0) || *len % 32 != 0 || (r->first + off) % 32 != 0)
 		return -1;
 	nb = *len / 32;
-	s = r->data + (r->first + off) / 32 * 34;
-	if (gguf_sc_q8_0(kern.q8_0, s, nb, r->sketch ? w->sk : NULL,
-	    &sc) != 0)
+	s = r->data + (r->first + off) / 32 * gguf_ttype(r->type)->bytes;
+	if (gguf_sc_sum(r->type, r->type == GGUF_T_Q8_0 ? kern.q8_0 :
+	    kern.q4_0, s, nb, r->sketch ? w->sk : NULL, &sc) != 0)
 		return -1;
 	memset(pt, 0, sizeof *pt);
 	pt->nfinite = *len;

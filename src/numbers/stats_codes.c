@@ -3,7 +3,8 @@
  * without decoding them into a buffer first (stats_vec.h).
  *
  * A Q8_0 block is 32 int8 codes q under one half-precision scale d, and
- * its values are q * d in float. The scale is a multiple of 2^-24 with
+ * its values are q * d in float; a Q4_0 block the same with codes of 4
+ * bits less 8. The scale is a multiple of 2^-24 with
  * 11 significant bits and a code has at most 8, so every product is
  * exact, and so are the block's sums: S1 = sum q and S2 = sum q^2 are
  * integers. The values' sum is the sum of d * S1 over the blocks; when no
@@ -16,7 +17,7 @@
  *
  * The sketch counts the values' keys, each value computed as the decoder
  * computes it (dequant_legacy.c), so its counts are those of the decoded
- * values.
+ * values. Neither sums nor counts depend on the order of the codes.
  */
 #include "config.h"
 
@@ -26,9 +27,31 @@
 #include "dequant_int.h"
 #include "stats_vec.h"
 
-#define QK	32		/* elements of a Q8_0 block */
-#define QB	34		/* its bytes: the scale, then the codes */
+#define QK	32		/* elements of a block */
 #define BOUND	536870912.0	/* 2^29: see above */
+
+/* Bytes of a block of type t, Q8_0 or Q4_0: the scale, then the codes. */
+static inline uint64_t
+bytes(uint32_t t)
+{
+	return t == GGUF_T_Q8_0 ? 34 : 18;
+}
+
+/* The codes of a block, as the decoder takes them, in any order. */
+static inline void
+codes(uint32_t t, const uint8_t *s, int8_t q[QK])
+{
+	int	j;
+
+	if (t == GGUF_T_Q8_0) {
+		memcpy(q, s + 2, QK);
+		return;
+	}
+	for (j = 0; j < QK / 2; j++) {
+		q[j] = (int8_t)((s[2 + j] & 0xf) - 8);
+		q[j + QK / 2] = (int8_t)((s[2 + j] >> 4) - 8);
+	}
+}
 
 static inline uint32_t
 key(float v)
@@ -38,20 +61,19 @@ key(float v)
 	return (u ^ ((0u - (u >> 31)) | 0x80000000u)) >> GGUF_SV_KEYSHIFT;
 }
 
-/* The portable pass; stats_x86.c has the same in AVX2 instructions. */
-void
-gguf_sc_q8_0_pass(const uint8_t *s, uint64_t nb, uint32_t *sk,
+static inline void
+pass(uint32_t t, const uint8_t *s, uint64_t nb, uint32_t *sk,
     struct gguf_sc_blocks *b)
 {
-	const int8_t	*q;
+	int8_t		 q[QK];
 	uint32_t	 k[QK];
 	uint64_t	 i, zeros = 0;
 	int32_t		 s1, s2, z;
 	float		 d, v, mn = INFINITY, mx = -INFINITY;
 	int		 j;
 
-	for (i = 0; i < nb; i++, s += QB) {
-		q = (const int8_t *)(s + 2);
+	for (i = 0; i < nb; i++, s += bytes(t)) {
+		codes(t, s, q);
 		d = b->d[i];
 		s1 = s2 = z = 0;
 		for (j = 0; j < QK; j++) {
@@ -74,24 +96,41 @@ gguf_sc_q8_0_pass(const uint8_t *s, uint64_t nb, uint32_t *sk,
 	b->nzero = zeros;
 }
 
+/* The portable passes; stats_x86.c has the same in AVX2 instructions. */
+void
+gguf_sc_q8_0_pass(const uint8_t *s, uint64_t nb, uint32_t *sk,
+    struct gguf_sc_blocks *b)
+{
+	pass(GGUF_T_Q8_0, s, nb, sk, b);
+}
+
+void
+gguf_sc_q4_0_pass(const uint8_t *s, uint64_t nb, uint32_t *sk,
+    struct gguf_sc_blocks *b)
+{
+	pass(GGUF_T_Q4_0, s, nb, sk, b);
+}
+
 /* Takes back the counts a pass added to sk. */
 static void
-uncount(const uint8_t *s, uint64_t nb, uint32_t *sk)
+uncount(uint32_t t, const uint8_t *s, uint64_t nb, uint32_t *sk)
 {
+	int8_t		q[QK];
 	uint64_t	i;
 	float		d;
 	int		j;
 
-	for (i = 0; i < nb; i++, s += QB) {
+	for (i = 0; i < nb; i++, s += bytes(t)) {
 		d = ldh(s);
+		codes(t, s, q);
 		for (j = 0; j < QK; j++)
-			sk[key((float)(int8_t)s[2 + j] * d)]--;
+			sk[key((float)q[j] * d)]--;
 	}
 }
 
 int
-gguf_sc_q8_0(gguf_sc_pass_fn *pass, const uint8_t *s, uint64_t nb,
-    uint32_t *sk, struct gguf_sc *sc)
+gguf_sc_sum(uint32_t t, gguf_sc_pass_fn *fn, const uint8_t *s,
+    uint64_t nb, uint32_t *sk, struct gguf_sc *sc)
 {
 	struct gguf_sc_blocks	b;
 	double			sum[4] = { 0, 0, 0, 0 }, m2[2] = { 0, 0 };
@@ -100,10 +139,11 @@ gguf_sc_q8_0(gguf_sc_pass_fn *pass, const uint8_t *s, uint64_t nb,
 	uint32_t		bad = 0;
 	uint64_t		i;
 
-	if (nb == 0 || nb > GGUF_SC_MAXB)
+	if (nb == 0 || nb > GGUF_SC_MAXB ||
+	    (t != GGUF_T_Q8_0 && t != GGUF_T_Q4_0))
 		return -1;
 	for (i = 0; i < nb; i++) {
-		b.d[i] = ldh(s + i * QB);
+		b.d[i] = ldh(s + i * bytes(t));
 		bad |= (f_bits(b.d[i]) & 0x7f800000u) == 0x7f800000u;
 		a = fabsf(b.d[i]);
 		top = a > top ? a : top;
@@ -113,11 +153,11 @@ gguf_sc_q8_0(gguf_sc_pass_fn *pass, const uint8_t *s, uint64_t nb,
 	/* every partial sum is at most the sum of |q| |d| */
 	if (bad || (double)top * (QK * 128) * (double)nb >= BOUND)
 		return -1;
-	pass(s, nb, sk, &b);
+	fn(s, nb, sk, &b);
 	/* a zero extreme has the sign the order of comparisons gives it */
 	if (!(b.min < 0 && b.max > 0)) {
 		if (sk != NULL)
-			uncount(s, nb, sk);
+			uncount(t, s, nb, sk);
 		return -1;
 	}
 	/* exact, so in any order */

@@ -70,7 +70,7 @@ struct gguf_sc {
 
 #define GGUF_SC_MAXB	2048	/* blocks in one call */
 
-/* What a pass over Q8_0 blocks gives, block by block and in all. */
+/* What a pass over blocks gives, block by block and in all. */
 struct gguf_sc_blocks {
 	float		d[GGUF_SC_MAXB];	/* the scales, given */
 	int32_t		s1[GGUF_SC_MAXB];	/* S1 = sum of the codes */
@@ -81,8 +81,9 @@ struct gguf_sc_blocks {
 };
 
 /*
- * The pass over nb Q8_0 blocks at s with their scales in b->d: every
- * value computed as the decoder does, (float)q * d, its key counted in sk
+ * The pass over nb blocks at s (Q8_0, or Q4_0 with codes q the nibbles
+ * less 8) with their scales in b->d: every value computed as the decoder
+ * does, (float)q * d, its key counted in sk
  * if not NULL; min and max with any order of comparisons (the caller
  * only keeps extremes that are not zeros, which are the same whatever
  * the order).
@@ -90,19 +91,21 @@ struct gguf_sc_blocks {
 typedef void	gguf_sc_pass_fn(const uint8_t *s, uint64_t nb, uint32_t *sk,
 		    struct gguf_sc_blocks *b);
 
-/* The portable pass, and the vector one (0 if the CPU has none). */
+/* The portable passes, and the vector ones (0 if the CPU has none). */
 gguf_sc_pass_fn	gguf_sc_q8_0_pass;
-int		gguf_sc_vec(gguf_sc_pass_fn **q8_0);
+gguf_sc_pass_fn	gguf_sc_q4_0_pass;
+int		gguf_sc_vec(gguf_sc_pass_fn **q8_0, gguf_sc_pass_fn **q4_0);
 
 /*
- * The summary of nb Q8_0 blocks at s, their keys counted into sk if not
- * NULL, with pass; -1, and sk as it was, if it cannot be given with the
+ * The summary of nb blocks of type t (Q8_0 or Q4_0) at s, their keys
+ * counted into sk if not NULL, with the pass fn for the type; -1, and sk
+ * as it was, if it cannot be given with the
  * bits the decoded values would give: a scale not finite, a sum that
  * could round, a minimum or maximum that is a zero (its sign depends on
  * the order of comparisons), nb outside 1 .. GGUF_SC_MAXB. Then the
  * caller decodes the chunk.
  */
-int	gguf_sc_q8_0(gguf_sc_pass_fn *pass, const uint8_t *s, uint64_t nb,
-	    uint32_t *sk, struct gguf_sc *sc);
+int	gguf_sc_sum(uint32_t t, gguf_sc_pass_fn *fn, const uint8_t *s,
+	    uint64_t nb, uint32_t *sk, struct gguf_sc *sc);
 
 #endif /* GGUF_STATS_VEC_H */

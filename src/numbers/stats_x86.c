@@ -181,66 +181,114 @@ hsum8(__m256i v)
 	return _mm_cvtsi128_si32(x);
 }
 
+/* The running extremes and zeros of a pass over blocks. */
+struct vpass {
+	__m256		mn;
+	__m256		mx;
+	uint64_t	zeros;
+};
+
 /*
- * stats_codes.c's pass over Q8_0 blocks: the sums of the codes and of
- * their squares in integers, the values q * d as floats (exact products,
- * so in any order the same), their keys counted one by one.
+ * stats_codes.c's pass, one block of 32 codes q (int8) under scale d:
+ * the sums of the codes and of their squares in integers, the values
+ * q * d as floats (exact products, so the same in any order), their keys
+ * counted one by one.
  */
+AVX2 static inline void
+v_block(__m256i q, struct gguf_sc_blocks *b, uint64_t i, uint32_t *sk,
+    struct vpass *vp)
+{
+	__m256i		zero = _mm256_setzero_si256(), sq, lo, hi, sad;
+	__m128i		h[2];
+	__m256		dv = _mm256_set1_ps(b->d[i]), v;
+	uint32_t	k[32], u;
+	int32_t		s1, s2;
+	int		j;
+
+	/* codes + 128 are bytes without sign: their sum, less 4096 */
+	sad = _mm256_sad_epu8(_mm256_xor_si256(q,
+	    _mm256_set1_epi8((char)0x80)), zero);
+	h[0] = _mm256_castsi256_si128(q);
+	h[1] = _mm256_extracti128_si256(q, 1);
+	lo = _mm256_cvtepi8_epi16(h[0]);
+	hi = _mm256_cvtepi8_epi16(h[1]);
+	sq = _mm256_add_epi32(_mm256_madd_epi16(lo, lo),
+	    _mm256_madd_epi16(hi, hi));
+	s1 = hsum8(sad) - 4096;
+	s2 = hsum8(sq);
+	b->s1[i] = s1;
+	b->t[i] = 32 * s2 - s1 * s1;
+	memcpy(&u, &b->d[i], sizeof u);
+	if ((u & 0x7fffffffu) == 0)
+		vp->zeros += 32;
+	else
+		vp->zeros += (uint64_t)__builtin_popcount((unsigned)
+		    _mm256_movemask_epi8(_mm256_cmpeq_epi8(q, zero)));
+	for (j = 0; j < 4; j++) {
+		v = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(
+		    j & 1 ? _mm_srli_si128(h[j >> 1], 8) : h[j >> 1])), dv);
+		vp->mn = _mm256_min_ps(v, vp->mn);
+		vp->mx = _mm256_max_ps(v, vp->mx);
+		_mm256_storeu_si256((__m256i *)(k + 8 * j), keys8(v));
+	}
+	for (j = 0; sk != NULL && j < 32; j++)
+		sk[k[j]]++;
+}
+
+AVX2 static void
+v_done(struct vpass *vp, struct gguf_sc_blocks *b)
+{
+	b->min = fold(vp->mn, 0);
+	b->max = fold(vp->mx, 1);
+	b->nzero = vp->zeros;
+}
+
+/* Q8_0: the codes as they are. */
 AVX2 static void
 v_q8_0(const uint8_t *s, uint64_t nb, uint32_t *sk,
     struct gguf_sc_blocks *b)
 {
-	__m256	mn = _mm256_set1_ps(__builtin_inff()), v;
-	__m256	mx = _mm256_set1_ps(-__builtin_inff()), dv;
-	__m256i	q, lo, hi, sq, flip = _mm256_set1_epi8((char)0x80);
-	__m256i	zero = _mm256_setzero_si256(), sad;
-	uint32_t k[32], u;
-	uint64_t i, zeros = 0;
-	int32_t	s1, s2;
-	int	j;
+	struct vpass	vp;
+	uint64_t	i;
 
-	for (i = 0; i < nb; i++, s += 34) {
-		q = _mm256_loadu_si256((const __m256i *)(s + 2));
-		/* codes + 128 are bytes without sign: their sum, less 4096 */
-		sad = _mm256_sad_epu8(_mm256_xor_si256(q, flip), zero);
-		lo = _mm256_cvtepi8_epi16(_mm256_castsi256_si128(q));
-		hi = _mm256_cvtepi8_epi16(_mm256_extracti128_si256(q, 1));
-		sq = _mm256_add_epi32(_mm256_madd_epi16(lo, lo),
-		    _mm256_madd_epi16(hi, hi));
-		s1 = hsum8(sad) - 4096;
-		s2 = hsum8(sq);
-		b->s1[i] = s1;
-		b->t[i] = 32 * s2 - s1 * s1;
-		memcpy(&u, &b->d[i], sizeof u);
-		if ((u & 0x7fffffffu) == 0)
-			zeros += 32;
-		else
-			zeros += (uint64_t)__builtin_popcount((unsigned)
-			    _mm256_movemask_epi8(_mm256_cmpeq_epi8(q, zero)));
-		dv = _mm256_set1_ps(b->d[i]);
-		for (j = 0; j < 4; j++) {
-			v = _mm256_mul_ps(_mm256_cvtepi32_ps(
-			    _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-			    (const __m128i *)(s + 2 + 8 * j)))), dv);
-			mn = _mm256_min_ps(v, mn);
-			mx = _mm256_max_ps(v, mx);
-			_mm256_storeu_si256((__m256i *)(k + 8 * j), keys8(v));
-		}
-		for (j = 0; sk != NULL && j < 32; j++)
-			sk[k[j]]++;
+	vp.mn = _mm256_set1_ps(__builtin_inff());
+	vp.mx = _mm256_set1_ps(-__builtin_inff());
+	vp.zeros = 0;
+	for (i = 0; i < nb; i++, s += 34)
+		v_block(_mm256_loadu_si256((const __m256i *)(s + 2)), b, i,
+		    sk, &vp);
+	v_done(&vp, b);
+}
+
+/* Q4_0: nibbles less 8, the low ones, then the high ones. */
+AVX2 static void
+v_q4_0(const uint8_t *s, uint64_t nb, uint32_t *sk,
+    struct gguf_sc_blocks *b)
+{
+	struct vpass	vp;
+	__m128i		x, m = _mm_set1_epi8(0x0f), e = _mm_set1_epi8(8);
+	uint64_t	i;
+
+	vp.mn = _mm256_set1_ps(__builtin_inff());
+	vp.mx = _mm256_set1_ps(-__builtin_inff());
+	vp.zeros = 0;
+	for (i = 0; i < nb; i++, s += 18) {
+		x = _mm_loadu_si128((const __m128i *)(s + 2));
+		v_block(_mm256_set_m128i(_mm_sub_epi8(_mm_and_si128(
+		    _mm_srli_epi16(x, 4), m), e), _mm_sub_epi8(_mm_and_si128(
+		    x, m), e)), b, i, sk, &vp);
 	}
-	b->min = fold(mn, 0);
-	b->max = fold(mx, 1);
-	b->nzero = zeros;
+	v_done(&vp, b);
 }
 
 int
-gguf_sc_vec(gguf_sc_pass_fn **q8_0)
+gguf_sc_vec(gguf_sc_pass_fn **q8_0, gguf_sc_pass_fn **q4_0)
 {
 	__builtin_cpu_init();
 	if (!__builtin_cpu_supports("avx2"))
 		return 0;
 	*q8_0 = v_q8_0;
+	*q4_0 = v_q4_0;
 	return 1;
 }
 
@@ -259,9 +307,10 @@ gguf_sv_vec(gguf_sv_scan_fn **scan, gguf_sv_m2_fn **m2, const char **isa)
 #else /* not x86-64 with GCC or clang */
 
 int
-gguf_sc_vec(gguf_sc_pass_fn **q8_0)
+gguf_sc_vec(gguf_sc_pass_fn **q8_0, gguf_sc_pass_fn **q4_0)
 {
 	(void)q8_0;
+	(void)q4_0;
 	return 0;
 }
 

@@ -770,7 +770,7 @@ test_halves(void)
 
 /* ------------------------------------------- sketch cases, both kernels */
 
-#define NCASES	11
+#define NCASES	13
 
 static uint64_t	case_seed;
 
@@ -813,15 +813,15 @@ mixed_value(int wide, int finite)
 }
 
 /*
- * Block k of the Q8_0 case, by chunk of 2048 blocks: random quants under
- * scales of either sign; some scales +0 and -0; no value negative, some
- * +0, some -0 (the minimum a zero, whose sign depends on the order of
- * comparisons: decoded); a scale of 65504 (a sum that could
- * round: decoded); a scale of +Inf (decoded); subnormal scales; then a
- * chunk of five blocks.
+ * Block k of the Q8_0 or Q4_0 (q4) cases, by chunk of 2048 blocks:
+ * random quants under scales of either sign, some scales +0 and -0; no
+ * value negative, some +0, some -0 (the minimum a zero, whose sign
+ * depends on the order of comparisons: decoded); a scale of 65504 (a sum
+ * that could round: decoded); a scale of +Inf (decoded); subnormal
+ * scales; then a chunk of five blocks.
  */
 static void
-q8_chunks(uint8_t *b, uint64_t k)
+q8_chunks(uint8_t *b, uint64_t k, int q4)
 {
 	uint64_t	h = rnd64();
 	int		j;
@@ -833,11 +833,15 @@ q8_chunks(uint8_t *b, uint64_t k)
 		break;
 	case 2:
 		h = 0x1c00 + (h & 0x3ff) + (k % 5 == 0) * 0x8000;
-		for (j = 0; j < 32; j++)
+		for (j = 0; !q4 && j < 32; j++)
 			b[2 + j] &= k % 5 == 0 ? 0 : 0x7f;
+		for (j = 0; q4 && j < 16; j++)	/* nibbles of 8 are zeros */
+			b[2 + j] = k % 5 == 0 ? 0x88 : b[2 + j] | 0x88;
 		/* +0 comes first in some orders of comparison, -0 in others */
-		for (j = 0; k == 2 * 2048 && j < 32; j++)
+		for (j = 0; k == 2 * 2048 && !q4 && j < 32; j++)
 			b[2 + j] = j == 8 ? 0 : (uint8_t)(b[2 + j] | 1);
+		for (j = 0; k == 2 * 2048 && q4 && j < 16; j++)
+			b[2 + j] = j == 8 ? 0x98 : 0x99;
 		break;
 	case 3:
 		h = k == 3 * 2048 + 5 ? 0x7bff : 0x1c00 + (h & 0x3ff);
@@ -866,7 +870,7 @@ q8_chunks(uint8_t *b, uint64_t k)
  * minimum depends on the order of comparisons, which must be the
  * portable kernel's); Q8_0 chunks of every kind the reading of codes
  * (stats_codes.c) takes or leaves to the decoder (q8_chunks), and Q8_0
- * data whose minimum is a zero.
+ * data whose minimum is a zero; the same two of Q4_0.
  */
 static uint8_t *
 make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
@@ -880,19 +884,23 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 				    "Q8_0 blocks", "Q4_K blocks",
 				    "non-negative floats, +0 and -0",
 				    "Q8_0 chunks of every kind",
-				    "Q8_0, none negative, +0 and -0" };
+				    "Q8_0, none negative, +0 and -0",
+				    "Q4_0 chunks of every kind",
+				    "Q4_0, none negative, +0 and -0" };
 	uint8_t		*b;
-	uint64_t	 i, h;
+	uint64_t	 i, h, k;
 	double		 d;
 	float		 f;
 
 	case_seed = 77 + (uint64_t)c;
 	*what = names[c];
-	*type = c == 1 ? GGUF_T_F64 : c == 6 || c >= 9 ? GGUF_T_Q8_0 :
-	    c == 7 ? GGUF_T_Q4_K : GGUF_T_F32;
+	*type = c == 1 ? GGUF_T_F64 : c == 6 || c == 9 || c == 10 ?
+	    GGUF_T_Q8_0 : c >= 11 ? GGUF_T_Q4_0 : c == 7 ? GGUF_T_Q4_K :
+	    GGUF_T_F32;
 	*n = c == 0 || c == 1 ? 300007 : c == 2 ? 70000 : c == 3 ? 1 :
-	    c == 4 || c == 8 ? 1u << 18 : c == 5 ? 131072 : c == 9 ?
-	    65536 * 6 + 32 * 5 : c == 10 ? 65536 * 2 : 65536 * 4;
+	    c == 4 || c == 8 ? 1u << 18 : c == 5 ? 131072 : c == 9 ||
+	    c == 11 ? 65536 * 6 + 32 * 5 : c == 10 || c == 12 ? 65536 * 2 :
+	    65536 * 4;
 	*nbytes = *n / gguf_ttype(*type)->blck * gguf_ttype(*type)->bytes;
 	b = malloc(*nbytes);
 	for (i = 0; (c == 6 || c == 7 || c >= 9) && i < *nbytes; i++)
@@ -906,10 +914,11 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 			b[i + 2] = (uint8_t)h;
 			b[i + 3] = (uint8_t)(h >> 8 ^ 0x80);
 		}
-		if (c == 9)
-			q8_chunks(b + i, i / 34);
-		if (c == 10)	/* every chunk as the third of case 9 */
-			q8_chunks(b + i, 2 * 2048 + i / 34 % 2048);
+		k = i / gguf_ttype(*type)->bytes;
+		if (c == 9 || c == 11)
+			q8_chunks(b + i, k, c == 11);
+		if (c == 10 || c == 12)	/* every chunk as case 9's third */
+			q8_chunks(b + i, 2 * 2048 + k % 2048, c == 12);
 	}
 	for (i = 0; (c < 6 || c == 8) && i < *n; i++) {
 		d = c == 2 ? 3.5 : c == 3 ? -2.25 : c == 5 ? (rnd64() & 1 ?
@@ -1004,8 +1013,9 @@ same_as(const char *argv0, const char *how, double std_rel)
  * Each case against the reference, on 1, 2, 3 and 7 threads; then the
  * same statistics with the portable kernels (this program run again with
  * GGUFED_STATS=ref) byte for byte; and with every block decoded
- * (GGUFED_STATS=decode), where Q8_0 chunks read from their codes have a
- * standard deviation rounded differently (fewer times), else the same.
+ * (GGUFED_STATS=decode), where Q8_0 and Q4_0 chunks read from their codes
+ * have a standard deviation rounded differently (fewer times), else the
+ * same.
  */
 static void
 test_cases(const char *argv0)
@@ -1044,8 +1054,8 @@ test_cases(const char *argv0)
 	}
 	ok(same_as(argv0, "ref", 0), "kernels here (%s) and portable ones give the same bytes "
 	    "in every case", gguf_stats_isa());
-	ok(same_as(argv0, "decode", 1e-14), "Q8_0 read from its codes: "
-	    "the bytes of decoding it, the std within 1e-14");
+	ok(same_as(argv0, "decode", 1e-12), "Q8_0 and Q4_0 read from their "
+	    "codes: the bytes of decoding them, the std within 1e-12");
 }
 
 int
