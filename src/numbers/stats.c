@@ -32,10 +32,11 @@
  * pages whatever the size of the tensor. F16 and BF16 are not decoded at all: one pass counts each
  * of their 65536 values, every moment is computed from the counts, and the
  * counts make an exact sketch, each value in a bucket of its own
- * (work_count16, from_values). Q8_0 and Q4_0 chunks are summed from
- * their codes, in integers (stats_codes.c, codes_chunk): the same numbers
- * but the sum of squared deviations, rounded once per block, not once per
- * value.
+ * (work_count16, from_values). Q8_0, Q4_0 and Q4_K chunks are read
+ * from their codes (stats_codes.c, codes_chunk), not decoded into a
+ * buffer: the same counts, extremes and sketch, moments rounded in
+ * another order (Q4_K: a sub-block's values are counted code by code, and
+ * the sketch takes each value once with its count).
  *
  * Progress is reported after every item, under a lock, so calls never
  * overlap and the count only grows. Cancellation, by the callback or the
@@ -637,8 +638,10 @@ static struct {
 	int		 codes;		/* Q8_0, Q4_0 read from their codes */
 	gguf_sc_pass_fn	*q8_0;
 	gguf_sc_pass_fn	*q4_0;
+	gguf_sc_k4_count_fn	*k4_count;
+	gguf_sc_k4_spread_fn	*k4_spread;
 } kern = { scan_ref, m2_ref, "portable", 1, gguf_sc_q8_0_pass,
-    gguf_sc_q4_0_pass };
+    gguf_sc_q4_0_pass, gguf_sc_k4_count, gguf_sc_k4_spread };
 
 static pthread_once_t	kern_once = PTHREAD_ONCE_INIT;
 
@@ -652,6 +655,7 @@ kern_init(void)
 	if (e != NULL && strcmp(e, "ref") == 0)
 		return;
 	gguf_sc_vec(&kern.q8_0, &kern.q4_0);
+	gguf_sc_k4_vec(&kern.k4_count, &kern.k4_spread);
 	if (gguf_sv_vec(&kern.scan, &kern.m2, &kern.isa) == 0) {
 		kern.scan = scan_ref;
 		kern.m2 = m2_ref;
@@ -787,16 +791,35 @@ codes_chunk(struct stats_run *r, uint64_t i, struct worker *w,
 	struct gguf_sc	 sc;
 	struct part	*pt = &r->parts[i];
 	const uint8_t	*s;
-	uint64_t	 off = i * CHUNK, nb;
+	uint64_t	 off = i * CHUNK, qk, first;
+	uint32_t	*sk = r->sketch ? w->sk : NULL;
+	int		 rc;
 
 	*len = r->n - off < CHUNK ? r->n - off : CHUNK;
-	if (!kern.codes || (r->type != GGUF_T_Q8_0 && r->type !=
-	    GGUF_T_Q4_0) || *len % 32 != 0 || (r->first + off) % 32 != 0)
+	first = r->first + off;
+	if (!kern.codes || r->be)
 		return -1;
-	nb = *len / 32;
-	s = r->data + (r->first + off) / 32 * gguf_ttype(r->type)->bytes;
-	if (gguf_sc_sum(r->type, r->type == GGUF_T_Q8_0 ? kern.q8_0 :
-	    kern.q4_0, s, nb, r->sketch ? w->sk : NULL, &sc) != 0)
+	switch (r->type) {
+	case GGUF_T_Q8_0:
+	case GGUF_T_Q4_0:
+		qk = 32;
+		break;
+	case GGUF_T_Q4_K:
+		qk = 256;
+		break;
+	default:
+		return -1;
+	}
+	if (*len % qk != 0 || first % qk != 0)
+		return -1;
+	s = r->data + first / qk * gguf_ttype(r->type)->bytes;
+	if (r->type == GGUF_T_Q4_K)
+		rc = gguf_sc_k4_sum(kern.k4_count, kern.k4_spread, s,
+		    *len / qk, sk, &sc);
+	else
+		rc = gguf_sc_sum(r->type, r->type == GGUF_T_Q8_0 ?
+		    kern.q8_0 : kern.q4_0, s, *len / qk, sk, &sc);
+	if (rc != 0)
 		return -1;
 	memset(pt, 0, sizeof *pt);
 	pt->nfinite = *len;

@@ -177,3 +177,123 @@ gguf_sc_sum(uint32_t t, gguf_sc_pass_fn *fn, const uint8_t *s,
 	sc->nzero = b.nzero;
 	return 0;
 }
+
+/* ------------------------------------------------------------ Q4_K */
+
+/* The value of code c in a sub-block, as the decoder computes it. */
+static inline float
+k4_value(float a, float b, int c)
+{
+	float	t = a * (float)c;
+
+	return t - b;
+}
+
+void
+gguf_sc_k4_count(const uint8_t *s, uint64_t nb, struct gguf_sc_k4 *k)
+{
+	const uint8_t	*q;
+	uint64_t	 i, sb = 0, zeros = 0;
+	float		 d, dmin, v, a, mn = INFINITY, mx = -INFINITY;
+	float		 mz = INFINITY;
+	uint8_t		 sc, m;
+	int		 j, l, c, sh;
+
+	memset(k->sum, 0, sizeof k->sum);
+	for (i = 0; i < nb; i++, s += 144) {
+		d = ldh(s);
+		dmin = ldh(s + 2);
+		for (j = 0; j < 8; j++, sb++) {
+			gguf_k4_scale_min(s + 4, j, &sc, &m);
+			k->a[sb] = d * (float)sc;
+			k->b[sb] = dmin * (float)m;
+			memset(k->n[sb], 0, 16);
+			q = s + 16 + 32 * (j / 2);
+			sh = j & 1 ? 4 : 0;
+			for (l = 0; l < 32; l++)
+				k->n[sb][q[l] >> sh & 0xf]++;
+			for (c = 0; c < 16; c++) {
+				v = k4_value(k->a[sb], k->b[sb], c);
+				k->sum[c] += (double)k->n[sb][c] * (double)v;
+				if (k->n[sb][c] == 0)
+					continue;
+				mn = v < mn ? v : mn;
+				mx = v > mx ? v : mx;
+				a = fabsf(v);
+				if (f_bits(a) == 0)
+					zeros += k->n[sb][c];
+				else
+					mz = a < mz ? a : mz;
+			}
+		}
+	}
+	k->min = mn;
+	k->max = mx;
+	k->minnz = mz;
+	k->nzero = zeros;
+}
+
+void
+gguf_sc_k4_spread(const struct gguf_sc_k4 *k, uint64_t nsb, double mean,
+    double m2[16], uint32_t *sk)
+{
+	uint64_t	sb;
+	double		dv;
+	float		v;
+	int		c;
+
+	for (c = 0; c < 16; c++)
+		m2[c] = 0;
+	for (sb = 0; sb < nsb; sb++) {
+		for (c = 0; c < 16; c++) {
+			v = k4_value(k->a[sb], k->b[sb], c);
+			dv = (double)v - mean;
+			m2[c] += (double)k->n[sb][c] * (dv * dv);
+			if (sk != NULL)
+				sk[key(v)] += k->n[sb][c];
+		}
+	}
+}
+
+/* Sixteen lanes added in a fixed order. */
+static double
+sum16(const double *s)
+{
+	return (((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) +
+	    (s[6] + s[7]))) + (((s[8] + s[9]) + (s[10] + s[11])) +
+	    ((s[12] + s[13]) + (s[14] + s[15])));
+}
+
+int
+gguf_sc_k4_sum(gguf_sc_k4_count_fn *count, gguf_sc_k4_spread_fn *spread,
+    const uint8_t *s, uint64_t nb, uint32_t *sk, struct gguf_sc *sc)
+{
+	static __thread struct gguf_sc_k4	k;
+	double					m2[16];
+	uint64_t				i;
+	uint16_t				h;
+
+	if (nb == 0 || nb > GGUF_SC_MAXSB / 8)
+		return -1;
+	for (i = 0; i < nb; i++) {
+		memcpy(&h, s + i * 144, 2);
+		if ((h & 0x7c00) == 0x7c00)
+			return -1;
+		memcpy(&h, s + i * 144 + 2, 2);
+		if ((h & 0x7c00) == 0x7c00)
+			return -1;
+	}
+	count(s, nb, &k);
+	/* a zero extreme has the sign the order of comparisons gives it */
+	if ((f_bits(k.min) & 0x7fffffffu) == 0 ||
+	    (f_bits(k.max) & 0x7fffffffu) == 0)
+		return -1;
+	sc->sum = sum16(k.sum);
+	spread(&k, nb * 8, sc->sum / (double)(nb * 256), m2, sk);
+	sc->m2 = sum16(m2);
+	sc->min = k.min;
+	sc->max = k.max;
+	sc->minnz = k.minnz;
+	sc->nzero = k.nzero;
+	return 0;
+}

@@ -108,4 +108,56 @@ int		gguf_sc_vec(gguf_sc_pass_fn **q8_0, gguf_sc_pass_fn **q4_0);
 int	gguf_sc_sum(uint32_t t, gguf_sc_pass_fn *fn, const uint8_t *s,
 	    uint64_t nb, uint32_t *sk, struct gguf_sc *sc);
 
+/*
+ * Q4_K read from its codes (stats_codes.c): a sub-block is 32 codes c of
+ * 4 bits under a step a = d * sc and an offset b = dmin * m, its values
+ * a * c - b in float, so it holds at most 16 distinct values. A chunk's
+ * sub-blocks are counted first, code by code; the values are then
+ * computed once per code and sub-block, and the sketch takes each
+ * value's count in one addition.
+ */
+#define GGUF_SC_MAXSB	2048	/* sub-blocks in one call */
+
+struct gguf_sc_k4 {
+	float		a[GGUF_SC_MAXSB];	/* the steps */
+	float		b[GGUF_SC_MAXSB];	/* the offsets */
+	uint8_t		n[GGUF_SC_MAXSB][16];	/* how many of each code */
+	double		sum[16];	/* lane c: sum of n[][c] * value */
+	float		min;		/* of the values present */
+	float		max;
+	float		minnz;		/* least nonzero magnitude, or +Inf */
+	uint64_t	nzero;		/* values present that are zeros */
+};
+
+/*
+ * Counts the codes of nb Q4_K blocks at s (their scales finite) into k,
+ * with every field but the sketch's: k->sum[c] adds (double)n * (double)v
+ * sub-block after sub-block, v the value of code c, for every code.
+ */
+typedef void	gguf_sc_k4_count_fn(const uint8_t *s, uint64_t nb,
+		    struct gguf_sc_k4 *k);
+
+/*
+ * The second pass over k's nsb sub-blocks: m2[c] adds (double)n * (dv *
+ * dv), dv = (double)v - mean, sub-block after sub-block; each value's
+ * count is added to sk at its key if sk is not NULL.
+ */
+typedef void	gguf_sc_k4_spread_fn(const struct gguf_sc_k4 *k,
+		    uint64_t nsb, double mean, double m2[16], uint32_t *sk);
+
+gguf_sc_k4_count_fn	gguf_sc_k4_count;
+gguf_sc_k4_spread_fn	gguf_sc_k4_spread;
+int	gguf_sc_k4_vec(gguf_sc_k4_count_fn **count,
+	    gguf_sc_k4_spread_fn **spread);
+
+/*
+ * The summary of nb Q4_K blocks at s with those passes, their values
+ * counted into sk if not NULL; -1, sk untouched, if the chunk must be
+ * decoded: a scale not finite, an extreme that is a zero, nb outside
+ * 1 .. GGUF_SC_MAXSB / 8.
+ */
+int	gguf_sc_k4_sum(gguf_sc_k4_count_fn *count,
+	    gguf_sc_k4_spread_fn *spread, const uint8_t *s, uint64_t nb,
+	    uint32_t *sk, struct gguf_sc *sc);
+
 #endif /* GGUF_STATS_VEC_H */

@@ -158,9 +158,9 @@ ok $? "stats --all --json: one JSON document, an object per tensor"
 "$GGUFED" stats "$fx/types.gguf" --all --threads 2 >"$scratch/t2"
 cmp -s "$scratch/t1" "$scratch/t2" && cmp -s "$scratch/t1" "$scratch/all"
 ok $? "--threads 1 and 2 print the same"
-# Q8_0 and Q4_0 are summed from their codes: what decoding them prints,
+# Q8_0, Q4_0 and Q4_K are read from their codes: what decoding them prints,
 # but the last digits of the standard deviation (rounded fewer times).
-for t in t.Q8_0 t.Q4_0; do
+for t in t.Q8_0 t.Q4_0 t.Q4_K; do
 	"$GGUFED" stats "$fx/types.gguf" $t >"$scratch/codes"
 	GGUFED_STATS=decode "$GGUFED" stats "$fx/types.gguf" $t >"$scratch/dec"
 	cmp -s "$scratch/codes" "$scratch/dec"

@@ -770,7 +770,7 @@ test_halves(void)
 
 /* ------------------------------------------- sketch cases, both kernels */
 
-#define NCASES	13
+#define NCASES	14
 
 static uint64_t	case_seed;
 
@@ -861,6 +861,46 @@ q8_chunks(uint8_t *b, uint64_t k, int q4)
 }
 
 /*
+ * Block k of the Q4_K case, by chunk of 256 blocks: scales d and dmin of
+ * either sign (values of both signs); some d +0 and -0; dmin 0, so that
+ * no value is negative and the least is a zero (decoded); a d of 65504; a
+ * d of +Inf and a dmin NaN (decoded); subnormal scales; then a chunk of
+ * five blocks.
+ */
+static void
+k4_chunks(uint8_t *b, uint64_t k)
+{
+	uint64_t	h = rnd64(), hm = 0x1c00 + (rnd64() & 0x3ff);
+
+	h = 0x1c00 + (h & 0x3ff) + (h >> 10 & 1) * 0x8000;
+	switch (k / 256) {
+	case 1:
+		h = k % 7 == 0 ? 0 : k % 11 == 0 ? 0x8000 : h;
+		hm |= (k & 1) * 0x8000;
+		break;
+	case 2:
+		h &= 0x7fff;
+		hm = 0;
+		break;
+	case 3:
+		h = k == 3 * 256 + 5 ? 0x7bff : h;
+		break;
+	case 4:
+		h = k == 4 * 256 + 9 ? 0x7c00 : h;
+		hm = k == 4 * 256 + 20 ? 0x7e00 : hm;
+		break;
+	case 5:
+		h = 1 + h % 0x3ff;
+		hm = 1 + hm % 0x3ff;
+		break;
+	}
+	b[0] = (uint8_t)h;
+	b[1] = (uint8_t)(h >> 8);
+	b[2] = (uint8_t)hm;
+	b[3] = (uint8_t)(hm >> 8);
+}
+
+/*
  * Synthetic data of case c: mixed float values with NaN and infinities (a
  * general path); the same as doubles, whose range overflows; a constant
  * tensor; one element; finite mixed floats, subnormals and zeros among
@@ -870,7 +910,8 @@ q8_chunks(uint8_t *b, uint64_t k, int q4)
  * minimum depends on the order of comparisons, which must be the
  * portable kernel's); Q8_0 chunks of every kind the reading of codes
  * (stats_codes.c) takes or leaves to the decoder (q8_chunks), and Q8_0
- * data whose minimum is a zero; the same two of Q4_0.
+ * data whose minimum is a zero; the same two of Q4_0; Q4_K chunks of
+ * every kind (k4_chunks).
  */
 static uint8_t *
 make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
@@ -886,7 +927,8 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 				    "Q8_0 chunks of every kind",
 				    "Q8_0, none negative, +0 and -0",
 				    "Q4_0 chunks of every kind",
-				    "Q4_0, none negative, +0 and -0" };
+				    "Q4_0, none negative, +0 and -0",
+				    "Q4_K chunks of every kind" };
 	uint8_t		*b;
 	uint64_t	 i, h, k;
 	double		 d;
@@ -895,12 +937,12 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 	case_seed = 77 + (uint64_t)c;
 	*what = names[c];
 	*type = c == 1 ? GGUF_T_F64 : c == 6 || c == 9 || c == 10 ?
-	    GGUF_T_Q8_0 : c >= 11 ? GGUF_T_Q4_0 : c == 7 ? GGUF_T_Q4_K :
-	    GGUF_T_F32;
+	    GGUF_T_Q8_0 : c == 11 || c == 12 ? GGUF_T_Q4_0 : c == 7 ||
+	    c == 13 ? GGUF_T_Q4_K : GGUF_T_F32;
 	*n = c == 0 || c == 1 ? 300007 : c == 2 ? 70000 : c == 3 ? 1 :
 	    c == 4 || c == 8 ? 1u << 18 : c == 5 ? 131072 : c == 9 ||
 	    c == 11 ? 65536 * 6 + 32 * 5 : c == 10 || c == 12 ? 65536 * 2 :
-	    65536 * 4;
+	    c == 13 ? 65536 * 6 + 256 * 5 : 65536 * 4;
 	*nbytes = *n / gguf_ttype(*type)->blck * gguf_ttype(*type)->bytes;
 	b = malloc(*nbytes);
 	for (i = 0; (c == 6 || c == 7 || c >= 9) && i < *nbytes; i++)
@@ -919,6 +961,8 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 			q8_chunks(b + i, k, c == 11);
 		if (c == 10 || c == 12)	/* every chunk as case 9's third */
 			q8_chunks(b + i, 2 * 2048 + k % 2048, c == 12);
+		if (c == 13)
+			k4_chunks(b + i, k);
 	}
 	for (i = 0; (c < 6 || c == 8) && i < *n; i++) {
 		d = c == 2 ? 3.5 : c == 3 ? -2.25 : c == 5 ? (rnd64() & 1 ?
@@ -1054,7 +1098,7 @@ test_cases(const char *argv0)
 	}
 	ok(same_as(argv0, "ref", 0), "kernels here (%s) and portable ones give the same bytes "
 	    "in every case", gguf_stats_isa());
-	ok(same_as(argv0, "decode", 1e-12), "Q8_0 and Q4_0 read from their "
+	ok(same_as(argv0, "decode", 1e-12), "Q8_0, Q4_0 and Q4_K read from their "
 	    "codes: the bytes of decoding them, the std within 1e-12");
 }
 
