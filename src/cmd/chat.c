@@ -424,21 +424,30 @@ mark_vocab(const struct chat_model *m, struct cands *c)
 	struct gguf_str	 s;
 	struct gguf_err	 err;
 	uint64_t	 id;
-	size_t		 i;
+	size_t		 i, left = c->n, *len;
 
 	if (toks == NULL || toks->type != GGUF_VT_ARR ||
 	    toks->atype != GGUF_VT_STR)
 		return -1;
-	for (id = 0; id < toks->count; id++) {
-		if (gguf_arr_get(toks, id, &e, &err) != 0)
+	/* a vocabulary has 10^5 tokens or more: no strlen per token */
+	len = xreallocarray(NULL, c->n > 0 ? c->n : 1, sizeof *len);
+	for (i = 0; i < c->n; i++)
+		len[i] = strlen(c->s[i]);
+	for (id = 0; left > 0 && id < toks->count; id++) {
+		if (gguf_arr_get(toks, id, &e, &err) != 0) {
+			free(len);
 			return -1;
+		}
 		if (gguf_val_str(&e, &s) != 0)
 			continue;
 		for (i = 0; i < c->n; i++)
-			if (!c->in_vocab[i] && strlen(c->s[i]) == s.n &&
-			    memcmp(c->s[i], s.p, (size_t)s.n) == 0)
+			if (!c->in_vocab[i] && len[i] == s.n &&
+			    memcmp(c->s[i], s.p, (size_t)s.n) == 0) {
 				c->in_vocab[i] = 1;
+				left--;
+			}
 	}
+	free(len);
 	return 0;
 }
 

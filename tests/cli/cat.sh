@@ -158,6 +158,26 @@ ok $? "stats --all --json: one JSON document, an object per tensor"
 "$GGUFED" stats "$fx/types.gguf" --all --threads 2 >"$scratch/t2"
 cmp -s "$scratch/t1" "$scratch/t2" && cmp -s "$scratch/t1" "$scratch/all"
 ok $? "--threads 1 and 2 print the same"
+# Q8_0, Q4_0 and Q4_K are read from their codes: what decoding them prints,
+# but the last digits of the standard deviation (rounded fewer times).
+for t in t.Q8_0 t.Q4_0 t.Q4_K; do
+	"$GGUFED" stats "$fx/types.gguf" $t >"$scratch/codes"
+	GGUFED_STATS=decode "$GGUFED" stats "$fx/types.gguf" $t >"$scratch/dec"
+	cmp -s "$scratch/codes" "$scratch/dec"
+	ok $? "stats $t: the report of the decoded values, byte for byte"
+	"$GGUFED" stats "$fx/types.gguf" $t --json >"$scratch/codes"
+	GGUFED_STATS=decode "$GGUFED" stats "$fx/types.gguf" $t --json \
+	    >"$scratch/dec"
+	a=$(grep -o '"std": [^,}]*' "$scratch/codes" | sed 's/.*: //')
+	b=$(grep -o '"std": [^,}]*' "$scratch/dec" | sed 's/.*: //')
+	sed 's/"std": [^,}]*//' "$scratch/codes" >"$scratch/codes.rest"
+	sed 's/"std": [^,}]*//' "$scratch/dec" >"$scratch/dec.rest"
+	cmp -s "$scratch/codes.rest" "$scratch/dec.rest" && [ -n "$a" ] &&
+	    awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d
+		exit !(d <= 1e-12 * b) }'
+	ok $? "stats $t --json: the bytes of the decoded values', the std \
+($a, decoded $b) within 1e-12"
+done
 "$GGUFED" stats "$fx/shapes.gguf" special.f32 --json >"$scratch/json"
 grep -q '"count": 16, "finite": 11, "zeros": 2, "nan": 3, "pinf": 1, "ninf": 1' \
     "$scratch/json"

@@ -770,7 +770,7 @@ test_halves(void)
 
 /* ------------------------------------------- sketch cases, both kernels */
 
-#define NCASES	9
+#define NCASES	14
 
 static uint64_t	case_seed;
 
@@ -813,6 +813,94 @@ mixed_value(int wide, int finite)
 }
 
 /*
+ * Block k of the Q8_0 or Q4_0 (q4) cases, by chunk of 2048 blocks:
+ * random quants under scales of either sign, some scales +0 and -0; no
+ * value negative, some +0, some -0 (the minimum a zero, whose sign
+ * depends on the order of comparisons: decoded); a scale of 65504 (a sum
+ * that could round: decoded); a scale of +Inf (decoded); subnormal
+ * scales; then a chunk of five blocks.
+ */
+static void
+q8_chunks(uint8_t *b, uint64_t k, int q4)
+{
+	uint64_t	h = rnd64();
+	int		j;
+
+	switch (k / 2048) {
+	case 1:
+		h = k % 7 == 0 ? 0 : k % 11 == 0 ? 0x8000 : 0x1c00 +
+		    (h & 0x3ff) + (h >> 10 & 1) * 0x8000;
+		break;
+	case 2:
+		h = 0x1c00 + (h & 0x3ff) + (k % 5 == 0) * 0x8000;
+		for (j = 0; !q4 && j < 32; j++)
+			b[2 + j] &= k % 5 == 0 ? 0 : 0x7f;
+		for (j = 0; q4 && j < 16; j++)	/* nibbles of 8 are zeros */
+			b[2 + j] = k % 5 == 0 ? 0x88 : b[2 + j] | 0x88;
+		/* +0 comes first in some orders of comparison, -0 in others */
+		for (j = 0; k == 2 * 2048 && !q4 && j < 32; j++)
+			b[2 + j] = j == 8 ? 0 : (uint8_t)(b[2 + j] | 1);
+		for (j = 0; k == 2 * 2048 && q4 && j < 16; j++)
+			b[2 + j] = j == 8 ? 0x98 : 0x99;
+		break;
+	case 3:
+		h = k == 3 * 2048 + 5 ? 0x7bff : 0x1c00 + (h & 0x3ff);
+		break;
+	case 4:
+		h = k == 4 * 2048 + 9 ? 0x7c00 : 0x1c00 + (h & 0x3ff);
+		break;
+	case 5:
+		h = 1 + h % 0x3ff;
+		break;
+	default:
+		h = 0x1c00 + (h & 0x3ff);
+		break;
+	}
+	b[0] = (uint8_t)h;
+	b[1] = (uint8_t)(h >> 8);
+}
+
+/*
+ * Block k of the Q4_K case, by chunk of 256 blocks: scales d and dmin of
+ * either sign (values of both signs); some d +0 and -0; dmin 0, so that
+ * no value is negative and the least is a zero (decoded); a d of 65504; a
+ * d of +Inf and a dmin NaN (decoded); subnormal scales; then a chunk of
+ * five blocks.
+ */
+static void
+k4_chunks(uint8_t *b, uint64_t k)
+{
+	uint64_t	h = rnd64(), hm = 0x1c00 + (rnd64() & 0x3ff);
+
+	h = 0x1c00 + (h & 0x3ff) + (h >> 10 & 1) * 0x8000;
+	switch (k / 256) {
+	case 1:
+		h = k % 7 == 0 ? 0 : k % 11 == 0 ? 0x8000 : h;
+		hm |= (k & 1) * 0x8000;
+		break;
+	case 2:
+		h &= 0x7fff;
+		hm = 0;
+		break;
+	case 3:
+		h = k == 3 * 256 + 5 ? 0x7bff : h;
+		break;
+	case 4:
+		h = k == 4 * 256 + 9 ? 0x7c00 : h;
+		hm = k == 4 * 256 + 20 ? 0x7e00 : hm;
+		break;
+	case 5:
+		h = 1 + h % 0x3ff;
+		hm = 1 + hm % 0x3ff;
+		break;
+	}
+	b[0] = (uint8_t)h;
+	b[1] = (uint8_t)(h >> 8);
+	b[2] = (uint8_t)hm;
+	b[3] = (uint8_t)(hm >> 8);
+}
+
+/*
  * Synthetic data of case c: mixed float values with NaN and infinities (a
  * general path); the same as doubles, whose range overflows; a constant
  * tensor; one element; finite mixed floats, subnormals and zeros among
@@ -820,7 +908,10 @@ mixed_value(int wide, int finite)
  * overflows as a difference; Q8_0 and Q4_K blocks of random quants;
  * non-negative floats with zeros of both signs (the sign of a zero
  * minimum depends on the order of comparisons, which must be the
- * portable kernel's).
+ * portable kernel's); Q8_0 chunks of every kind the reading of codes
+ * (stats_codes.c) takes or leaves to the decoder (q8_chunks), and Q8_0
+ * data whose minimum is a zero; the same two of Q4_0; Q4_K chunks of
+ * every kind (k4_chunks).
  */
 static uint8_t *
 make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
@@ -832,23 +923,31 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 				    "finite floats, subnormals and zeros",
 				    "floats at +-3e38",
 				    "Q8_0 blocks", "Q4_K blocks",
-				    "non-negative floats, +0 and -0" };
+				    "non-negative floats, +0 and -0",
+				    "Q8_0 chunks of every kind",
+				    "Q8_0, none negative, +0 and -0",
+				    "Q4_0 chunks of every kind",
+				    "Q4_0, none negative, +0 and -0",
+				    "Q4_K chunks of every kind" };
 	uint8_t		*b;
-	uint64_t	 i, h;
+	uint64_t	 i, h, k;
 	double		 d;
 	float		 f;
 
 	case_seed = 77 + (uint64_t)c;
 	*what = names[c];
-	*type = c == 1 ? GGUF_T_F64 : c == 6 ? GGUF_T_Q8_0 : c == 7 ?
-	    GGUF_T_Q4_K : GGUF_T_F32;
+	*type = c == 1 ? GGUF_T_F64 : c == 6 || c == 9 || c == 10 ?
+	    GGUF_T_Q8_0 : c == 11 || c == 12 ? GGUF_T_Q4_0 : c == 7 ||
+	    c == 13 ? GGUF_T_Q4_K : GGUF_T_F32;
 	*n = c == 0 || c == 1 ? 300007 : c == 2 ? 70000 : c == 3 ? 1 :
-	    c == 4 || c == 8 ? 1u << 18 : c == 5 ? 131072 : 65536 * 4;
+	    c == 4 || c == 8 ? 1u << 18 : c == 5 ? 131072 : c == 9 ||
+	    c == 11 ? 65536 * 6 + 32 * 5 : c == 10 || c == 12 ? 65536 * 2 :
+	    c == 13 ? 65536 * 6 + 256 * 5 : 65536 * 4;
 	*nbytes = *n / gguf_ttype(*type)->blck * gguf_ttype(*type)->bytes;
 	b = malloc(*nbytes);
-	for (i = 0; (c == 6 || c == 7) && i < *nbytes; i++)
+	for (i = 0; (c == 6 || c == 7 || c >= 9) && i < *nbytes; i++)
 		b[i] = (uint8_t)rnd64();
-	for (i = 0; (c == 6 || c == 7) && i < *nbytes;
+	for (i = 0; (c == 6 || c == 7 || c >= 9) && i < *nbytes;
 	    i += gguf_ttype(*type)->bytes) {
 		h = 0x1c00 + rnd64() % 0x400;
 		b[i] = (uint8_t)h;
@@ -857,6 +956,13 @@ make_case(int c, uint32_t *type, uint64_t *n, uint64_t *nbytes,
 			b[i + 2] = (uint8_t)h;
 			b[i + 3] = (uint8_t)(h >> 8 ^ 0x80);
 		}
+		k = i / gguf_ttype(*type)->bytes;
+		if (c == 9 || c == 11)
+			q8_chunks(b + i, k, c == 11);
+		if (c == 10 || c == 12)	/* every chunk as case 9's third */
+			q8_chunks(b + i, 2 * 2048 + k % 2048, c == 12);
+		if (c == 13)
+			k4_chunks(b + i, k);
 	}
 	for (i = 0; (c < 6 || c == 8) && i < *n; i++) {
 		d = c == 2 ? 3.5 : c == 3 ? -2.25 : c == 5 ? (rnd64() & 1 ?
@@ -916,24 +1022,57 @@ dump_cases(void)
 }
 
 /*
+ * Statistics of every case from this program run again with GGUFED_STATS
+ * set to how, against those here: the same bytes, but for the standard
+ * deviation when std_rel is above 0, which is then within std_rel of it.
+ */
+static int
+same_as(const char *argv0, const char *how, double std_rel)
+{
+	struct gguf_stats	 st, other;
+	char			 cmd[1100];
+	FILE			*fp;
+	int			 c, same;
+
+	snprintf(cmd, sizeof cmd, "GGUFED_STATS=%s '%s' --dump", how, argv0);
+	fp = popen(cmd, "r");
+	same = fp != NULL;
+	for (c = 0; same && c < NCASES; c++) {
+		same = fread(&other, sizeof other, 1, fp) == 1 &&
+		    case_stats(c, &st) == 0;
+		if (same && std_rel > 0 && close_to(st.std, other.std,
+		    std_rel))
+			other.std = st.std;
+		same = same && memcmp(&other, &st, sizeof st) == 0;
+		if (!same)
+			diag("case %d differs with GGUFED_STATS=%s (std %.17g, "
+			    "there %.17g)", c, how, st.std, other.std);
+	}
+	if (fp != NULL && pclose(fp) != 0)
+		same = 0;
+	return same;
+}
+
+/*
  * Each case against the reference, on 1, 2, 3 and 7 threads; then the
  * same statistics with the portable kernels (this program run again with
- * GGUFED_STATS=ref) byte for byte.
+ * GGUFED_STATS=ref) byte for byte; and with every block decoded
+ * (GGUFED_STATS=decode), where Q8_0 and Q4_0 chunks read from their codes
+ * have a standard deviation rounded differently (fewer times), else the
+ * same.
  */
 static void
 test_cases(const char *argv0)
 {
 	struct gguf_stats_opts	 opts;
-	struct gguf_stats	 st[4], want, ref;
+	struct gguf_stats	 st[4], want;
 	struct gguf_err		 err;
 	const char		*what;
 	uint32_t		 type;
 	uint64_t		 n, nbytes;
 	uint8_t			*b;
 	double			*x;
-	char			 cmd[1100];
-	FILE			*fp;
-	int			 c, k, rc, same;
+	int			 c, k, rc;
 
 	memset(&opts, 0, sizeof opts);
 	for (c = 0; c < NCASES; c++) {
@@ -957,20 +1096,10 @@ test_cases(const char *argv0)
 		free(b);
 		free(x);
 	}
-	snprintf(cmd, sizeof cmd, "GGUFED_STATS=ref '%s' --dump", argv0);
-	fp = popen(cmd, "r");
-	same = fp != NULL;
-	for (c = 0; same && c < NCASES; c++) {
-		same = fread(&ref, sizeof ref, 1, fp) == 1 &&
-		    case_stats(c, &st[0]) == 0 &&
-		    memcmp(&ref, &st[0], sizeof ref) == 0;
-		if (!same)
-			diag("case %d differs from the portable kernels", c);
-	}
-	if (fp != NULL && pclose(fp) != 0)
-		same = 0;
-	ok(same, "kernels here (%s) and portable ones give the same bytes "
+	ok(same_as(argv0, "ref", 0), "kernels here (%s) and portable ones give the same bytes "
 	    "in every case", gguf_stats_isa());
+	ok(same_as(argv0, "decode", 1e-12), "Q8_0, Q4_0 and Q4_K read from their "
+	    "codes: the bytes of decoding them, the std within 1e-12");
 }
 
 int
