@@ -20,7 +20,8 @@
  * of its values' magnitude). A thread counts into a table of 32-bit counts
  * indexed by the key (4 MB of address space for floats, 32 MB for
  * doubles, mapped so that the system only backs the pages values land
- * in: a tensor of weights touches a few hundred KB) and remembers which
+ * in: a tensor of weights touches a few hundred KB; the table is kept for
+ * the next run, see kit_take) and remembers which
  * keys it may have touched: keys sort as values do, so those of a chunk's
  * negative values lie between the keys of its minimum and of minus its
  * least nonzero magnitude, those of its positive values between the
@@ -38,9 +39,10 @@
  * another order (Q4_K: a sub-block's values are counted code by code, and
  * the sketch takes each value once with its count).
  *
- * Progress is reported after every item, under a lock, so calls never
- * overlap and the count only grows. Cancellation, by the callback or the
- * caller's flag, is noticed before the next item is taken.
+ * Progress is counted after every item and reported a few hundred times
+ * a run, under a lock, so calls never overlap and the count only grows.
+ * Cancellation, by the callback or the caller's flag, is noticed before
+ * the next item is taken. The pool of threads is in stats_pool.c.
  *
  * Each item's reads of the data are guarded on the thread that makes
  * them (guard.c): if the file shrinks under a run, the item that meets the
@@ -55,8 +57,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "gguf.h"
 #include "internal.h"
@@ -65,326 +65,11 @@
 #include "stats.h"
 #include "stats_vec.h"
 
-#define CHUNK		65536	/* elements per item; a multiple of every block */
-#define MAX_THREADS	256
-#define VALUES		65536	/* values of a 16-bit type */
-
-/* ------------------------------------------------------------ the pool */
-
-struct worker;
-
-struct pool {
-	uint64_t			 nitems;
-	uint64_t			 next;		/* atomic */
-	int				 stop;		/* atomic */
-	int				 (*work)(struct pool *, uint64_t,
-					     struct worker *, uint64_t *,
-					     struct gguf_err *);
-	void				*ctx;
-	const struct gguf_stats_opts	*opts;
-	const uint8_t			*data;		/* the range items read */
-	uint64_t			 nbytes;
-
-	uint64_t			*vtab;		/* VALUES counts, or NULL */
-	unsigned			 sk_pages;	/* 0: no sketch */
-	uint64_t			**sktot;	/* the run's sketch */
-
-	pthread_mutex_t			 lock;
-	uint64_t			 done;
-	uint64_t			 total;
-	int				 cancelled;
-	int				 failed;
-	struct gguf_err			 err;
-};
-
-struct worker {
-	struct pool	*p;
-	pthread_t	 tid;
-	float		*fbuf;		/* CHUNK floats */
-	double		*dbuf;		/* CHUNK doubles (wide types) */
-	uint32_t	*sk;		/* sketch counts by key, or NULL */
-	uint32_t	 kr[2][2];	/* keys sk may hold: [0] negative
-					   values', [1] positive ones' (from,
-					   to; from > to: none) */
-	int		 skmap;		/* sk is a mapping */
-	uint64_t	 skn;		/* elements counted into sk */
-	uint32_t	*vt;		/* 16-bit types: count of each value */
-	uint64_t	 vtn;		/* elements counted into vt */
-};
+#include "stats_pool.h"
 
 const double	gguf_stats_pct[GGUF_STATS_NPCT] = { 1, 5, 50, 95, 99 };
 
-unsigned
-gguf_ncpu(void)
-{
-	long	n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (n < 1)
-		return 1;
-	if (n > MAX_THREADS)
-		return MAX_THREADS;
-	return (unsigned)n;
-}
-
-/* A decode buffer, aligned to a cache line (whole vector stores). */
-static void *
-chunk_alloc(size_t n)
-{
-	void	*p;
-
-	if (posix_memalign(&p, 64, n) != 0) {
-		p = xmalloc(n);	/* aborts if memory is gone */
-	}
-	return p;
-}
-
-struct item {
-	struct pool	*p;
-	uint64_t	 i;
-	struct worker	*w;
-	uint64_t	*units;
-	struct gguf_err	*err;
-};
-
-static int
-item_cb(void *arg)
-{
-	struct item	*it = arg;
-
-	return it->p->work(it->p, it->i, it->w, it->units, it->err);
-}
-
-/* Runs item i with its reads of the data guarded. */
-static int
-run_item(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
-    struct gguf_err *err)
-{
-	struct item	it;
-	int		rc;
-
-	it.p = p;
-	it.i = i;
-	it.w = w;
-	it.units = units;
-	it.err = err;
-	gguf_io_map_read();
-	rc = gguf_guard_run(p->data, p->nbytes, item_cb, &it);
-	if (rc == GGUF_GUARD_FAULT)
-		return gguf_errf(err, -1, "changed on disk: its data could "
-		    "not be read");
-	return rc;
-}
-
-static void	vt_flush(struct pool *, struct worker *);
-static void	sk_flush(struct pool *, struct worker *);
-
-static void *
-worker_main(void *arg)
-{
-	struct worker	*w = arg;
-	struct pool	*p = w->p;
-	struct gguf_err	 err;
-	uint64_t	 i, units;
-	int		 stop;
-
-	for (;;) {
-		if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
-			break;
-		if (p->opts->cancel != NULL &&
-		    __atomic_load_n(p->opts->cancel, __ATOMIC_ACQUIRE)) {
-			pthread_mutex_lock(&p->lock);
-			p->cancelled = 1;
-			pthread_mutex_unlock(&p->lock);
-			__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
-			break;
-		}
-		i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
-		if (i >= p->nitems)
-			break;
-		units = 0;
-		memset(&err, 0, sizeof err);
-		if (w->vt != NULL && w->vtn > UINT32_MAX - CHUNK)
-			vt_flush(p, w);		/* no count can overflow */
-		if (w->sk != NULL && w->skn > UINT32_MAX - CHUNK)
-			sk_flush(p, w);
-		stop = run_item(p, i, w, &units, &err) != 0;
-		pthread_mutex_lock(&p->lock);
-		if (stop && !p->failed) {
-			p->failed = 1;
-			p->err = err;
-		}
-		p->done += units;
-		if (!stop && p->opts->progress != NULL &&
-		    p->opts->progress(p->opts->arg, p->done, p->total) != 0) {
-			p->cancelled = 1;
-			stop = 1;
-		}
-		pthread_mutex_unlock(&p->lock);
-		if (stop) {
-			__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
-			break;
-		}
-	}
-	return NULL;
-}
-
-/* Adds a worker's value counts into the run's and clears them. */
-static void
-vt_flush(struct pool *p, struct worker *w)
-{
-	uint32_t	k;
-
-	pthread_mutex_lock(&p->lock);
-	for (k = 0; k < VALUES; k++)
-		p->vtab[k] += w->vt[k];
-	pthread_mutex_unlock(&p->lock);
-	memset(w->vt, 0, VALUES * sizeof *w->vt);
-	w->vtn = 0;
-}
-
-#define SK_MANT		11	/* mantissa bits of a sketch bucket */
 _Static_assert(23 - SK_MANT == GGUF_SV_KEYSHIFT, "stats_codes.c's keys");
-#define SK_BUCKETS	(1u << SK_MANT)	/* per page: a sign and exponent */
-#define SK_PAGES_F	512	/* pages of float keys (20 bits) */
-#define SK_PAGES_D	4096	/* of double keys (23 bits) */
-
-/*
- * Adds a worker's sketch counts into the run's and clears them (writing
- * only the counts that are not zero, so that untouched memory stays
- * untouched).
- */
-static void
-sk_flush(struct pool *p, struct worker *w)
-{
-	uint64_t	*t;
-	uint32_t	 k;
-	int		 r;
-
-	pthread_mutex_lock(&p->lock);
-	for (r = 0; r < 2; r++) {
-		for (k = w->kr[r][0]; k <= w->kr[r][1]; k++) {
-			if (w->sk[k] == 0)
-				continue;
-			if ((t = p->sktot[k >> SK_MANT]) == NULL)
-				t = p->sktot[k >> SK_MANT] = xcalloc(SK_BUCKETS,
-				    sizeof *t);
-			t[k & (SK_BUCKETS - 1)] += w->sk[k];
-			w->sk[k] = 0;
-		}
-		w->kr[r][0] = UINT32_MAX;
-		w->kr[r][1] = 0;
-	}
-	pthread_mutex_unlock(&p->lock);
-	w->skn = 0;
-}
-
-/*
- * A worker's table of counts: a private anonymous mapping where there is
- * one, whose pages the system zeroes when first touched (an allocation
- * of this size would be cleared in full, a few hundred microseconds per
- * run, where a tensor of weights touches a few hundred KB).
- */
-static uint32_t *
-sk_table(size_t n, int *mapped)
-{
-#if defined(MAP_ANONYMOUS)
-	void	*m;
-
-	m = mmap(NULL, n * sizeof(uint32_t), PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m != MAP_FAILED) {
-		*mapped = 1;
-		return m;
-	}
-#endif
-	*mapped = 0;
-	return xcalloc(n, sizeof(uint32_t));
-}
-
-static void
-sk_table_free(uint32_t *sk, size_t n, int mapped)
-{
-#if defined(MAP_ANONYMOUS)
-	if (mapped) {
-		munmap(sk, n * sizeof(uint32_t));
-		return;
-	}
-#endif
-	(void)n;
-	(void)mapped;
-	free(sk);
-}
-
-/*
- * Runs every item of p on up to `threads` threads (the caller's included)
- * with a decode buffer each, and a sketch each if p has one (merged into
- * p->sktot). 0, GGUF_STATS_CANCELLED, or -1 with err set.
- */
-static int
-pool_run(struct pool *p, unsigned threads, struct gguf_err *err)
-{
-	struct worker	*w;
-	unsigned	 n, i, started;
-
-	if (p->nitems == 0)
-		return 0;
-	n = threads;
-	if (n == 0)
-		n = gguf_ncpu();
-	if (n > MAX_THREADS)
-		n = MAX_THREADS;
-	if ((uint64_t)n > p->nitems)
-		n = (unsigned)p->nitems;
-	p->next = 0;
-	p->stop = 0;
-	w = xcalloc(n, sizeof *w);
-	for (i = 0; i < n; i++) {
-		w[i].p = p;
-		if (p->vtab != NULL) {
-			w[i].vt = xcalloc(VALUES, sizeof *w[i].vt);
-			continue;
-		}
-		w[i].fbuf = chunk_alloc(CHUNK * sizeof *w[i].fbuf);
-		w[i].dbuf = chunk_alloc(CHUNK * sizeof *w[i].dbuf);
-		w[i].kr[0][0] = w[i].kr[1][0] = UINT32_MAX;
-		if (p->sk_pages > 0)
-			w[i].sk = sk_table((size_t)p->sk_pages * SK_BUCKETS,
-			    &w[i].skmap);
-	}
-	started = 1;
-	for (i = 1; i < n; i++) {
-		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]) != 0)
-			break;
-		started++;
-	}
-	worker_main(&w[0]);
-	for (i = 1; i < started; i++)
-		pthread_join(w[i].tid, NULL);
-	for (i = 0; i < n; i++) {
-		if (w[i].sk != NULL) {
-			sk_flush(p, &w[i]);
-			sk_table_free(w[i].sk, (size_t)p->sk_pages *
-			    SK_BUCKETS, w[i].skmap);
-		}
-		if (w[i].vt != NULL) {
-			vt_flush(p, &w[i]);
-			free(w[i].vt);
-		}
-		free(w[i].fbuf);
-		free(w[i].dbuf);
-	}
-	free(w);
-	if (p->failed) {
-		if (err != NULL)
-			*err = p->err;
-		return -1;
-	}
-	if (p->cancelled) {
-		gguf_errf(err, -1, "cancelled");
-		return GGUF_STATS_CANCELLED;
-	}
-	return 0;
-}
 
 /* ------------------------------------------------------- summarising */
 
@@ -1214,7 +899,7 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	if (type == GGUF_T_F16 || type == GGUF_T_BF16) {
 		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
 		p.work = work_count16;
-		rc = pool_run(&p, opts->threads, err);
+		rc = gguf_stats_pool_run(&p, opts->threads, err);
 		if (rc == 0)
 			from_values(type, p.vtab, r.sketch, st);
 		free(p.vtab);
@@ -1227,7 +912,7 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 		p.sktot = xcalloc(p.sk_pages, sizeof *p.sktot);
 	}
 	p.work = work_scan;
-	rc = pool_run(&p, opts->threads, err);
+	rc = gguf_stats_pool_run(&p, opts->threads, err);
 	if (rc == 0)
 		merge_parts(r.parts, p.nitems, st);
 	if (rc == 0 && st->nfinite > 0 && r.sketch)
@@ -1401,7 +1086,7 @@ gguf_row_summaries(const struct gguf_file *f, const struct gguf_tensor *t,
 	p.nbytes = t->nbytes;
 	p.total = nrows * t->ne[0];
 	p.work = work_rows;
-	rc = pool_run(&p, opts->threads, err);
+	rc = gguf_stats_pool_run(&p, opts->threads, err);
 	pthread_mutex_destroy(&p.lock);
 	rc = run_done(f, rc, err);
 	free(hold);

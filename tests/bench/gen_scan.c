@@ -2,10 +2,11 @@
  * gen_scan.c - writes a dense GGUF file of one tensor type for the data
  * scan benchmark.
  *
- *	gen_scan FILE TYPE MIB
+ *	gen_scan [--one] FILE TYPE MIB
  *
  * A little metadata, then TYPE tensors of 4096 x N elements (about 16 MiB
- * each) until the data reaches MIB mebibytes. Every byte is written,
+ * each, or with --one a single tensor) until the data reaches MIB
+ * mebibytes. Every byte is written,
  * pseudo-random and seeded (the same file each time), except that each
  * block whose scale would be NaN or infinite is drawn again, and plain
  * values keep their exponents off all ones: a file as clean as a real
@@ -85,14 +86,21 @@ main(int argc, char **argv)
 	struct gg			 g;
 	uint64_t			 ne[2], n, i, seed = 0x9e3779b97f4a7c15ull;
 	uint64_t			 rowbytes, tbytes, off = 0;
+	uint64_t			 nt;
 	uint8_t				*buf;
 	char				 name[64];
-	int				 type, fd;
+	int				 type, fd, one = 0;
 
+	if (argc > 1 && strcmp(argv[1], "--one") == 0) {
+		one = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 4 || (type = gguf_ttype_parse(argv[2])) < 0 ||
 	    (ti = gguf_ttype((uint32_t)type)) == NULL || ti->blck == 0 ||
 	    NE0 % ti->blck != 0 || atoi(argv[3]) < 16) {
-		fprintf(stderr, "usage: gen_scan FILE TYPE MIB (MIB >= 16)\n");
+		fprintf(stderr, "usage: gen_scan [--one] FILE TYPE MIB "
+		    "(MIB >= 16)\n");
 		return 2;
 	}
 	rowbytes = NE0 / ti->blck * ti->bytes;
@@ -100,14 +108,27 @@ main(int argc, char **argv)
 	ne[1] = ((uint64_t)TENSOR_MIB << 20) / rowbytes;
 	tbytes = ne[1] * rowbytes;
 	n = ((uint64_t)atoi(argv[3]) << 20) / tbytes;
+	nt = n;
+	if (one) {
+		/* the same data in one tensor: its pieces are written as the
+		   tensors would be, so they must need no padding between */
+		if (tbytes % 32 != 0) {
+			fprintf(stderr, "gen_scan: --one: %s rows of %d "
+			    "elements are not a multiple of 32 bytes\n",
+			    argv[2], NE0);
+			return 2;
+		}
+		ne[1] *= n;
+		nt = 1;
+	}
 	gg_init(&g, 3, 0);
-	gg_header(&g, n, 3);
+	gg_header(&g, nt, 3);
 	/* No architecture llama.cpp knows: the model check has nothing to
 	   say of a file that is all tensor data, and validate exits 0. */
 	gg_kv_str(&g, "general.architecture", "scanbench");
 	gg_kv_str(&g, "general.name", "scan bench");
 	gg_kv_u32(&g, "general.quantization_version", 2);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < nt; i++) {
 		snprintf(name, sizeof name, "blk.%llu.ffn_up.weight",
 		    (unsigned long long)i);
 		gg_tensor(&g, name, 2, ne, (uint32_t)type, off);

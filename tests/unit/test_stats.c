@@ -698,7 +698,7 @@ test_halves(void)
 		{ 0x7f81, 0x7fc0, 0xff80, 0x7f80, 0x0000, 0x8000, 0x0001,
 		  0x8001 } };
 	static const uint32_t	types[] = { GGUF_T_F16, GGUF_T_BF16 };
-	const uint64_t		n = 200003;
+	const uint64_t		n = 200003, big = 600 * 65536ull;
 	struct gguf_stats_opts	opts;
 	struct gguf_stats	st, st2, want;
 	struct gguf_err		err;
@@ -766,6 +766,21 @@ test_halves(void)
 	    "F16: the progress callback cancels (rc %d)", rc);
 	free(buf);
 	free(x);
+
+	/* Many items: progress is reported a few hundred times, not after
+	   every item (a lock every thread takes after every item). */
+	buf = calloc(big, 2);
+	memset(&pr, 0, sizeof pr);
+	pr.monotonic = 1;
+	opts.progress = on_progress;
+	rc = gguf_stats_data(GGUF_T_F16, 0, buf, 2 * big, 0, big, &opts,
+	    &st, &err);
+	ok(rc == 0 && pr.monotonic && pr.calls >= 100 && pr.calls <= 257 &&
+	    pr.last == big && st.nzero == big, "600 items: %llu reports of "
+	    "progress, monotonic, ending at %llu of %llu",
+	    (unsigned long long)pr.calls, (unsigned long long)pr.last,
+	    (unsigned long long)big);
+	free(buf);
 }
 
 /* ------------------------------------------- sketch cases, both kernels */

@@ -1,0 +1,107 @@
+#!/bin/sh
+# bench_stats.sh - `ggufed stats` from the command line on models of
+# BENCH_STATS_MIB mebibytes (default 1024), type by type (BENCH_STATS_TYPES,
+# default F16 Q8_0 Q4_K), warm cache, medians of BENCH_RUNS runs (default
+# 5), the commands of a figure run in turn:
+#   - `stats --all` on 2 threads against 1 (tensors of 16 MiB, gen_scan):
+#     the speed-up, target >= 1.8;
+#   - `stats --all` on every core against `validate --data` on every core,
+#     the same file: its time over ours, target >= 0.5;
+#   - one tensor of the whole size (gen_scan --one), on 2 threads against
+#     1: the speed-up, target >= 1.8;
+#   - that tensor's statistics on every core, the call the browser's
+#     preview makes (gguf_stats_tensor over every row, every core; the
+#     preview adds a progress callback): the time in seconds, target < 0.5
+#     on 2 cores.
+# Each model is made in the build tree and removed before the next one.
+# The machine's load average is printed with the figures: other work on
+# the cores lowers every speed-up.
+set -eu
+
+builddir=${TESTS_BUILDDIR:-tests}
+. "$(dirname "$0")/bench.lib"
+gguf=${GGUFED:-./ggufed}
+dir="$builddir/bench/data"
+mkdir -p "$dir"
+mib=${BENCH_STATS_MIB:-1024}
+runs=${BENCH_RUNS:-5}
+types=${BENCH_STATS_TYPES:-"F16 Q8_0 Q4_K"}
+f=""
+trap 'rm -f "$f" "$dir/t.a" "$dir/t.b"' EXIT
+trap 'exit 130' HUP INT TERM
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# us COMMAND...: its wall time in microseconds; a failed run ends the
+# benchmark (a time of 0 would make a ratio of "inf").
+us() {
+	_o=$("$builddir/bench/runcmd" 1 "$@") ||
+	    { echo "bench_stats: failed: $*" >&2; exit 1; }
+	echo "$_o" | sed 's/.*median_us=\([0-9]*\).*/\1/'
+}
+
+# pair "A" "B": the medians $a and $b of the two command lines (words
+# without blanks), run in turn.
+pair() {
+	: >"$dir/t.a"; : >"$dir/t.b"
+	i=0
+	while [ $i -lt "$runs" ]; do
+		# shellcheck disable=SC2086
+		us $1 >>"$dir/t.a"
+		# shellcheck disable=SC2086
+		us $2 >>"$dir/t.b"
+		i=$((i + 1))
+	done
+	a=$(median <"$dir/t.a")
+	b=$(median <"$dir/t.b")
+}
+
+# ratio NAME TARGET WHAT: prints and records $b / $a (B's time over A's)
+ratio() {
+	awk -v n="$1" -v a="$a" -v b="$b" -v t="$2" 'BEGIN {
+	    printf "  %-50s %7.3f s %7.3f s  ratio %.2f (target >= %s)\n",
+		n, a / 1e6, b / 1e6, b / a, t }'
+	bench_result "stats: $1" \
+	    "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')" \
+	    ">=" "$2" "$3"
+}
+
+echo "cores    $(nproc); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "warm cache, medians of $runs runs in turn; each line: the time of"
+echo "the first command, of the second, and the second's over the first's"
+for t in $types; do
+	f="$dir/stats-$t.gguf"
+	"$builddir/bench/gen_scan" "$f" "$t" "$mib" >/dev/null
+	cat "$f" >/dev/null
+	echo "$t: $mib MiB in tensors of 16 MiB"
+	pair "$gguf stats --all --threads 2 $f" \
+	    "$gguf stats --all --threads 1 $f"
+	ratio "$t --all, 2 threads over 1" 1.8 \
+	    "stats --all --threads 1 FILE / --threads 2 ($t, $mib MiB)"
+	pair "$gguf stats --all $f" "$gguf validate --data $f"
+	ratio "$t --all, every core, against validate --data" 0.5 \
+	    "validate --data FILE / stats --all FILE ($t, $mib MiB, every core)"
+	rm -f "$f"
+
+	"$builddir/bench/gen_scan" --one "$f" "$t" "$mib" >/dev/null
+	cat "$f" >/dev/null
+	echo "$t: one tensor of $mib MiB"
+	pair "$gguf stats --threads 2 $f blk.0.ffn_up.weight" \
+	    "$gguf stats --threads 1 $f blk.0.ffn_up.weight"
+	ratio "$t one tensor, 2 threads over 1" 1.8 \
+	    "stats --threads 1 FILE T / --threads 2 ($t, one of $mib MiB)"
+	: >"$dir/t.a"
+	i=0
+	while [ $i -lt "$runs" ]; do
+		us "$gguf" stats "$f" blk.0.ffn_up.weight >>"$dir/t.a"
+		i=$((i + 1))
+	done
+	a=$(median <"$dir/t.a")
+	awk -v n="$t" -v a="$a" 'BEGIN {
+	    printf "  %-50s %7.3f s (target < 0.5)\n",
+		n " one tensor, every core (the preview'"'"'s call)", a / 1e6 }'
+	bench_result "stats: $t preview's statistics of one tensor, s" \
+	    "$(awk -v a="$a" 'BEGIN { printf "%.3f", a / 1e6 }')" "<" 0.5 \
+	    "stats FILE T: the preview's gguf_stats_tensor ($t, $mib MiB)"
+	rm -f "$f"
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
