@@ -45,6 +45,7 @@
  *	qwen2vl.gguf, qwen3vl.gguf, qwen3vlmoe.gguf  qwen2, qwen3 and
  *			qwen3moe with M-RoPE sections (the text models of
  *			the vision-language ones)
+ *	jamba.gguf	Mamba (1) layers (head_count_kv 0) and attention
  *	and, without --check (for the memory test only):
  *	llama4-chunked.gguf  llama4 with 5 blocks: chunked attention on
  *			blocks 0-2 and 4, full on block 3
@@ -52,7 +53,6 @@
  *			and 21 reuse the cache of earlier ones
  *	gemma4-shared.gguf  gemma4 with a third block, sliding, that
  *			reuses the cache of another (shared_kv_layers 1)
- *	jamba.gguf	Mamba (1) layers (head_count_kv 0) and attention
  *	nemotron_h.gguf  Mamba-2 layers, an attention layer and a
  *			feed-forward-only layer
  *	lfm2.gguf	short-conv layers (head_count_kv 0) and attention
@@ -3149,11 +3149,10 @@ main(int argc, char **argv)
 		rc |= data_write(argv[1], cmodels[i].file, cmodels[i].arch,
 		    cmodels[i].base, cmodels[i].keys, cmodels[i].tensors,
 		    cmodels[i].tens);
+	rc |= jamba(argv[1]);
 	/* For the memory test only: */
-	if (!variants) {
-		rc |= jamba(argv[1]);
+	if (!variants)
 		rc |= nemotron_h(argv[1]);
-	}
 	for (i = 0; !variants && fmodels[i].file != NULL; i++)
 		rc |= data_write(argv[1], fmodels[i].file, fmodels[i].arch,
 		    fmodels[i].base, fmodels[i].keys, fmodels[i].tensors,
