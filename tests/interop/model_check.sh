@@ -189,6 +189,19 @@ edit nextn later-bare "$nx.eh_proj.weight $nx.enorm.weight" edit "$f" \
     -e "rename $nx.enorm.weight blk.1.nextn.enorm.weight" \
     -e "rename $nx.hnorm.weight blk.1.nextn.hnorm.weight"
 
+# qwen3next's alternatives, each present or not: its delta-net input as
+# one matrix (ssm_in) or two (attn_qkv, attn_gate), the experts' gate and
+# up matrices apart or as one, the attention's q, k and v apart or as one.
+f=$m/qwen3next.gguf
+edit qwen3next no-ssm_in "blk.0.ssm_in.weight" \
+    rm-tensor "$f" blk.0.ssm_in.weight
+edit qwen3next attn_gate "blk.0.attn_gate.weight" \
+    rename "$f" blk.0.ssm_in.weight blk.0.attn_gate.weight
+edit qwen3next gate_up "blk.0.ffn_gate_up_exps.weight" \
+    rename "$f" blk.0.ffn_gate_exps.weight blk.0.ffn_gate_up_exps.weight
+edit qwen3next qkv "blk.3.attn_qkv.weight" \
+    rename "$f" blk.3.attn_q.weight blk.3.attn_qkv.weight
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).

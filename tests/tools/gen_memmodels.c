@@ -47,6 +47,7 @@
  *			the vision-language ones)
  *	jamba.gguf	Mamba (1) layers (head_count_kv 0) and attention
  *	lfm2.gguf	short-conv layers (head_count_kv 0) and attention
+ *	qwen3next.gguf	gated delta-net layers, attention on every 4th
  *	and, without --check (for the memory test only):
  *	llama4-chunked.gguf  llama4 with 5 blocks: chunked attention on
  *			blocks 0-2 and 4, full on block 3
@@ -56,7 +57,6 @@
  *			reuses the cache of another (shared_kv_layers 1)
  *	nemotron_h.gguf  Mamba-2 layers, an attention layer and a
  *			feed-forward-only layer
- *	qwen3next.gguf	gated delta-net layers, attention on every 4th
  *
  * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
  * tensor more ("extra.weight", which no architecture loads), and
@@ -2949,8 +2949,6 @@ static const struct {
 	    gemma3n_shared_tensors, gemma3n_keys, gemma3n_tensors },
 	{ "gemma4-shared", "gemma4", gemma4_shared_keys, gemma4_shared_tensors,
 	    gemma4_keys, gemma4_tensors },
-	{ "qwen3next", "qwen3next", NULL, NULL, qwen3next_keys,
-	    qwen3next_tensors },
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -2959,8 +2957,8 @@ static const struct {
  * with --check): a NextN (multi-token prediction) block added to glm4
  * and exaone4, as their converters write it (exaone4's without the two
  * tensors it does not load), qwen3moe as qwen3vlmoe (the text model
- * of Qwen3-VL-MoE, with M-RoPE sections); and lfm2 as the table above
- * gives it.
+ * of Qwen3-VL-MoE, with M-RoPE sections); and lfm2 and qwen3next as the
+ * tables above give them.
  */
 static const struct dkey nextn_keys[] = {
 	{ "block_count", GG_U32, 3, NULL, 0 },
@@ -3005,6 +3003,8 @@ static const struct {
 	{ "qwen3vlmoe", "qwen3vlmoe", vl_keys, NULL, qwen3moe_keys,
 	    qwen3moe_tensors },
 	{ "lfm2", "lfm2", NULL, NULL, lfm2_keys, lfm2_tensors },
+	{ "qwen3next", "qwen3next", NULL, NULL, qwen3next_keys,
+	    qwen3next_tensors },
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
