@@ -100,9 +100,12 @@ while read -r name arch reshaped; do
 	    -e 'append tokenizer.ggml.token_type 1'
 	# A per-block array one element short: the model's own, or the
 	# feed-forward length made one.
-	if [ "$(key "$f" "$a.attention.head_count" | wc -l)" -gt 1 ]; then
-		edit "$name" array "attention.head_count" \
-		    edit "$f" -e "del $a.attention.head_count[-1]"
+	arr=
+	for k in attention.head_count feed_forward_length; do
+		[ "$(key "$f" "$a.$k" | wc -l)" -gt 1 ] && { arr=$k; break; }
+	done
+	if [ -n "$arr" ]; then
+		edit "$name" array "$arr" edit "$f" -e "del $a.$arr[-1]"
 	elif v=$(key "$f" "$a.feed_forward_length") && [ -n "$v" ]; then
 		arr=$(awk -v n=$((n - 1)) -v v="$v" 'BEGIN {
 			s = "["

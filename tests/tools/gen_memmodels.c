@@ -46,6 +46,8 @@
  *			qwen3moe with M-RoPE sections (the text models of
  *			the vision-language ones)
  *	jamba.gguf	Mamba (1) layers (head_count_kv 0) and attention
+ *	nemotron_h.gguf  Mamba-2 layers, an attention layer and a
+ *			feed-forward-only layer
  *	lfm2.gguf	short-conv layers (head_count_kv 0) and attention
  *	qwen3next.gguf	gated delta-net layers, attention on every 4th
  *	and, without --check (for the memory test only):
@@ -55,8 +57,6 @@
  *			and 21 reuse the cache of earlier ones
  *	gemma4-shared.gguf  gemma4 with a third block, sliding, that
  *			reuses the cache of another (shared_kv_layers 1)
- *	nemotron_h.gguf  Mamba-2 layers, an attention layer and a
- *			feed-forward-only layer
  *
  * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
  * tensor more ("extra.weight", which no architecture loads), and
@@ -3151,9 +3151,7 @@ main(int argc, char **argv)
 		    cmodels[i].base, cmodels[i].keys, cmodels[i].tensors,
 		    cmodels[i].tens);
 	rc |= jamba(argv[1]);
-	/* For the memory test only: */
-	if (!variants)
-		rc |= nemotron_h(argv[1]);
+	rc |= nemotron_h(argv[1]);
 	for (i = 0; !variants && fmodels[i].file != NULL; i++)
 		rc |= data_write(argv[1], fmodels[i].file, fmodels[i].arch,
 		    fmodels[i].base, fmodels[i].keys, fmodels[i].tensors,
