@@ -205,6 +205,18 @@ edit qwen3next gate_up "blk.0.ffn_gate_up_exps.weight" \
 edit qwen3next qkv "blk.3.attn_qkv.weight" \
     rename "$f" blk.3.attn_q.weight blk.3.attn_qkv.weight
 
+# dots1's k and v, sized by head_count, not head_count_kv (which it may
+# change freely), its expert bias and expert_weights_scale, both optional.
+f=$m/dots1.gguf
+edit dots1 kv-heads "attention.head_count_kv" \
+    set "$f" dots1.attention.head_count_kv 2
+edit dots1 qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+edit dots1 no-bias "blk.1.exp_probs_b.bias" \
+    rm-tensor "$f" blk.1.exp_probs_b.bias
+edit dots1 no-scale "expert_weights_scale" rm "$f" dots1.expert_weights_scale
+edit dots1 no-shared "expert_shared_count" rm "$f" dots1.expert_shared_count
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).
