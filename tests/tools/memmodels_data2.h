@@ -906,6 +906,48 @@ static const struct dten dots1_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+/*
+ * Block 0 dense (leading_dense_block_count 1), experts on every block
+ * after it (interleave_moe_layer_step 1), and a shared expert.
+ */
+static const struct dkey ernie4_5_moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ "interleave_moe_layer_step", GG_U32, 1, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "expert_shared_feed_forward_length", GG_U32, 64, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten ernie4_5_moe_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 64, 4, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 64, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 64, 32, 4, 1 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 64, 64, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 static const struct dmodel dmodels[] = {
 	{ "qwen2moe", qwen2moe_keys, qwen2moe_tensors },
 	{ "qwen3moe", qwen3moe_keys, qwen3moe_tensors },
@@ -963,5 +1005,6 @@ static const struct dmodel dmodels[] = {
 	{ "phimoe", phimoe_keys, phimoe_tensors },
 	{ "plamo", plamo_keys, plamo_tensors },
 	{ "dots1", dots1_keys, dots1_tensors },
+	{ "ernie4_5-moe", ernie4_5_moe_keys, ernie4_5_moe_tensors },
 	{ NULL, NULL, NULL }
 };
