@@ -37,8 +37,8 @@
  *			olmo, orion, seed_oss, starcoder, xverse, refact,
  *			codeshell, nemotron, ernie4_5, bitnet, chatglm, dbrx,
  *			grok, hunyuan-moe, jais, phimoe, plamo, dots1,
- *			ernie4_5-moe, hunyuan-dense, minicpm3): the tensors
- *			llama.cpp requires, no more
+ *			ernie4_5-moe, hunyuan-dense, minicpm3, llada): the
+ *			tensors llama.cpp requires, no more
  *	glm4-nextn.gguf, exaone4-nextn.gguf  the same with a block more, a
  *			NextN (multi-token prediction) layer
  *	glm4moe.gguf	a dense block, experts (shared one, expert bias),

@@ -1010,6 +1010,32 @@ static const struct dten minicpm3_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+static const struct dkey llada_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 64, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 128, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 2, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten llada_tensors[] = {
+	{ "token_embd.weight", 2, { 64, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "output.weight", 2, { 64, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 64, 32, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 64, 64, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 64, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 64, 128, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 128, 64, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 64, 128, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 static const struct dmodel dmodels[] = {
 	{ "qwen2moe", qwen2moe_keys, qwen2moe_tensors },
 	{ "qwen3moe", qwen3moe_keys, qwen3moe_tensors },
@@ -1070,5 +1096,6 @@ static const struct dmodel dmodels[] = {
 	{ "ernie4_5-moe", ernie4_5_moe_keys, ernie4_5_moe_tensors },
 	{ "hunyuan-dense", hunyuan_dense_keys, hunyuan_dense_tensors },
 	{ "minicpm3", minicpm3_keys, minicpm3_tensors },
+	{ "llada", llada_keys, llada_tensors },
 	{ NULL, NULL, NULL }
 };
