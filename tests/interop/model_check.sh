@@ -100,9 +100,12 @@ while read -r name arch reshaped; do
 	    -e 'append tokenizer.ggml.token_type 1'
 	# A per-block array one element short: the model's own, or the
 	# feed-forward length made one.
-	if [ "$(key "$f" "$a.attention.head_count" | wc -l)" -gt 1 ]; then
-		edit "$name" array "attention.head_count" \
-		    edit "$f" -e "del $a.attention.head_count[-1]"
+	arr=
+	for k in attention.head_count feed_forward_length; do
+		[ "$(key "$f" "$a.$k" | wc -l)" -gt 1 ] && { arr=$k; break; }
+	done
+	if [ -n "$arr" ]; then
+		edit "$name" array "$arr" edit "$f" -e "del $a.$arr[-1]"
 	elif v=$(key "$f" "$a.feed_forward_length") && [ -n "$v" ]; then
 		arr=$(awk -v n=$((n - 1)) -v v="$v" 'BEGIN {
 			s = "["
@@ -188,6 +191,31 @@ edit nextn later-bare "$nx.eh_proj.weight $nx.enorm.weight" edit "$f" \
     -e "rename $nx.eh_proj.weight blk.1.nextn.eh_proj.weight" \
     -e "rename $nx.enorm.weight blk.1.nextn.enorm.weight" \
     -e "rename $nx.hnorm.weight blk.1.nextn.hnorm.weight"
+
+# qwen3next's alternatives, each present or not: its delta-net input as
+# one matrix (ssm_in) or two (attn_qkv, attn_gate), the experts' gate and
+# up matrices apart or as one, the attention's q, k and v apart or as one.
+f=$m/qwen3next.gguf
+edit qwen3next no-ssm_in "blk.0.ssm_in.weight" \
+    rm-tensor "$f" blk.0.ssm_in.weight
+edit qwen3next attn_gate "blk.0.attn_gate.weight" \
+    rename "$f" blk.0.ssm_in.weight blk.0.attn_gate.weight
+edit qwen3next gate_up "blk.0.ffn_gate_up_exps.weight" \
+    rename "$f" blk.0.ffn_gate_exps.weight blk.0.ffn_gate_up_exps.weight
+edit qwen3next qkv "blk.3.attn_qkv.weight" \
+    rename "$f" blk.3.attn_q.weight blk.3.attn_qkv.weight
+
+# dots1's k and v, sized by head_count, not head_count_kv (which it may
+# change freely), its expert bias and expert_weights_scale, both optional.
+f=$m/dots1.gguf
+edit dots1 kv-heads "attention.head_count_kv" \
+    set "$f" dots1.attention.head_count_kv 2
+edit dots1 qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+edit dots1 no-bias "blk.1.exp_probs_b.bias" \
+    rm-tensor "$f" blk.1.exp_probs_b.bias
+edit dots1 no-scale "expert_weights_scale" rm "$f" dots1.expert_weights_scale
+edit dots1 no-shared "expert_shared_count" rm "$f" dots1.expert_shared_count
 
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
