@@ -617,13 +617,25 @@ sk_key(int wide, double x)
 }
 
 /*
+ * The bucket a percentile was read from: its key, how many values it
+ * holds, and whether the value read is exact (the 16-bit types, a bucket
+ * of zeros) or an estimate that reading the bucket's values again can
+ * make exact (refine).
+ */
+struct pct_bucket {
+	uint32_t	key;
+	uint64_t	count;
+	int		settled;
+};
+
+/*
  * Histogram and percentiles from the run's sketch (st's counts, min and
  * max set); exact: every value is its bucket's boundary nearer zero (the
  * 16-bit types, whose mantissas fit in SK_MANT bits).
  */
 static void
 from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
-    struct gguf_stats *st)
+    struct gguf_stats *st, struct pct_bucket *pb)
 {
 	uint32_t	kb[GGUF_STATS_BINS + 1], K, half, kz[2];
 	uint64_t	rank[GGUF_STATS_NPCT], cum = 0, c, cz = 0;
@@ -709,6 +721,12 @@ from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
 					v = lo + (hi - lo) * (((double)(rank[ip] -
 					    cum) - 0.5) / (double)c);
 				st->pct[ip] = v < lo ? lo : v > hi ? hi : v;
+				if (pb != NULL) {
+					pb[ip].key = K;
+					pb[ip].count = c;
+					pb[ip].settled = exact || (zeros &&
+					    (K == kz[0] || K == kz[1]));
+				}
 			}
 			cum += c;
 		}
@@ -795,11 +813,121 @@ from_values(uint32_t type, const uint64_t *vt, int hist,
 				    sizeof **pg);
 			pg[key >> SK_MANT][key & (SK_BUCKETS - 1)] += vt[k];
 		}
-		from_sketch(pg, SK_PAGES_F, 0, 1, st);
+		from_sketch(pg, SK_PAGES_F, 0, 1, st, NULL);
 		sk_free(pg, SK_PAGES_F);
 	}
 	free(keys);
 	free(v);
+}
+
+/*
+ * A percentile read from a bucket holding many values (at least 2, and
+ * at least 1/4096 of the finite values: a value that many elements share,
+ * as the zeros of a sparse tensor or a constant of a norm) is made exact
+ * by a second pass over the data that takes the least and the greatest
+ * value of each such bucket: when they are the same value, the percentile
+ * is that value; otherwise the estimate is kept within them. Buckets of
+ * few values keep their estimate (within the bucket, as promised), so
+ * the data of most tensors is read once.
+ */
+struct refine_run {
+	struct stats_run	*r;
+	uint32_t		 key[GGUF_STATS_NPCT];
+	int			 nk;
+	double			(*lohi)[GGUF_STATS_NPCT][2];	/* by item */
+};
+
+static int
+work_refine(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
+    struct gguf_err *err)
+{
+	struct refine_run	*rr = p->ctx;
+	struct stats_run	*r = rr->r;
+	double			(*lh)[2] = rr->lohi[i], x;
+	uint64_t		 len, j;
+	uint32_t		 K;
+	int			 k;
+
+	for (k = 0; k < rr->nk; k++) {
+		lh[k][0] = INFINITY;
+		lh[k][1] = -INFINITY;
+	}
+	if (decode_chunk(r, i, w, &len, err) != 0)
+		return -1;
+	for (j = 0; j < len; j++) {
+		x = r->wide ? w->dbuf[j] : (double)w->fbuf[j];
+		if (!isfinite(x))
+			continue;
+		K = sk_key(r->wide, x);
+		for (k = 0; k < rr->nk; k++) {
+			if (K != rr->key[k])
+				continue;
+			lh[k][0] = x < lh[k][0] ? x : lh[k][0];
+			lh[k][1] = x > lh[k][1] ? x : lh[k][1];
+		}
+	}
+	*units = len;
+	return 0;
+}
+
+static int
+refine(struct stats_run *r, const struct pool *scan,
+    const struct pct_bucket *pb, struct gguf_stats *st,
+    struct gguf_err *err)
+{
+	struct gguf_stats_opts	 o = *scan->opts;
+	struct refine_run	 rr;
+	struct pool		 p;
+	double			 lo, hi;
+	uint64_t		 i;
+	int			 k, m, rc;
+
+	memset(&rr, 0, sizeof rr);
+	for (k = 0; k < GGUF_STATS_NPCT; k++) {
+		if (pb[k].settled || pb[k].count < 2 ||
+		    pb[k].count < st->nfinite >> 12)
+			continue;
+		for (m = 0; m < rr.nk && rr.key[m] != pb[k].key; m++)
+			;
+		if (m == rr.nk)
+			rr.key[rr.nk++] = pb[k].key;
+	}
+	if (rr.nk == 0)
+		return 0;
+	rr.r = r;
+	rr.lohi = xcalloc(scan->nitems, sizeof *rr.lohi);
+	o.progress = NULL;	/* the scan's progress has reached its end */
+	memset(&p, 0, sizeof p);
+	pthread_mutex_init(&p.lock, NULL);
+	p.nitems = scan->nitems;
+	p.ctx = &rr;
+	p.opts = &o;
+	p.data = scan->data;
+	p.nbytes = scan->nbytes;
+	p.total = scan->total;
+	p.work = work_refine;
+	rc = gguf_stats_pool_run(&p, o.threads, err);
+	for (m = 0; rc == 0 && m < rr.nk; m++) {
+		lo = INFINITY;
+		hi = -INFINITY;
+		for (i = 0; i < p.nitems; i++) {
+			lo = rr.lohi[i][m][0] < lo ? rr.lohi[i][m][0] : lo;
+			hi = rr.lohi[i][m][1] > hi ? rr.lohi[i][m][1] : hi;
+		}
+		for (k = 0; k < GGUF_STATS_NPCT; k++) {
+			if (pb[k].settled || pb[k].key != rr.key[m] ||
+			    lo > hi)
+				continue;
+			if (bits_d(lo) == bits_d(hi))
+				st->pct[k] = lo;
+			else
+				st->pct[k] = st->pct[k] < lo ? lo :
+				    st->pct[k] > hi ? hi : st->pct[k];
+		}
+	}
+	free(rr.lohi);
+	pthread_mutex_destroy(&p.lock);
+	return rc;
 }
 
 /* Folds the chunk results, in order, into st. */
@@ -851,6 +979,7 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	static const struct gguf_stats_opts	 defaults;
 	struct stats_run			 r;
 	struct pool				 p;
+	struct pct_bucket			 pb[GGUF_STATS_NPCT];
 	const struct gguf_type_info		*ti;
 	float					 probe;
 	uint64_t				 cap;
@@ -915,8 +1044,10 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	rc = gguf_stats_pool_run(&p, opts->threads, err);
 	if (rc == 0)
 		merge_parts(r.parts, p.nitems, st);
-	if (rc == 0 && st->nfinite > 0 && r.sketch)
-		from_sketch(p.sktot, p.sk_pages, r.wide, 0, st);
+	if (rc == 0 && st->nfinite > 0 && r.sketch) {
+		from_sketch(p.sktot, p.sk_pages, r.wide, 0, st, pb);
+		rc = refine(&r, &p, pb, st, err);
+	}
 	if (rc == 0 && st->nfinite == 0)
 		st->mean = st->std = NAN;
 	if (p.sktot != NULL)

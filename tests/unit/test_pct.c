@@ -14,10 +14,10 @@
  * sorted. Every percentile must be within the bound the manual states,
  * one sketch bucket (2^-11 of its magnitude), and be exact where it
  * promises: a percentile that falls on the zeros is 0, not a tiny number
- * beside it, and F16 and BF16 percentiles are exact. (A repeated value
- * other than zero, in F32 or in blocks, is within its bucket: the sketch
- * does not know that the bucket holds one value.) Results must be the
- * same on 1 and 3 threads.
+ * beside it, a percentile that falls on a value many elements share is
+ * that value (its bucket is read again, and holds that value alone), and
+ * F16 and BF16 percentiles are exact. Results must be the same on 1 and
+ * 3 threads.
  */
 #include "config.h"
 
@@ -270,8 +270,12 @@ check(uint32_t type, enum shape sh, const uint8_t *buf, uint32_t n)
 	for (j = 0; j < GGUF_STATS_NPCT; j++) {
 		k = (uint64_t)ceil(gguf_stats_pct[j] / 100 * n);
 		want = x[k - 1];
-		/* the chosen value exactly, any other within a bucket */
-		exact = eq(want, 0) || (ti->blck == 1 && ti->bytes == 2);
+		/*
+		 * Zeros and the repeated value exactly (their buckets are
+		 * read again), any other within a bucket.
+		 */
+		exact = eq(want, 0) || (ti->blck == 1 && ti->bytes == 2) ||
+		    (sh == REPEATED && eq(want, r));
 		bound = exact ? 0 : fmax(ldexp(fabs(want), -11),
 		    ldexp(1, -137));
 		if (!(fabs(st.pct[j] - want) <= bound) ||
