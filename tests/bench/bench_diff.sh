@@ -26,8 +26,6 @@ copy="$dir/dense-2g-renamed.gguf"
 trap 'rm -f "$other" "$dense" "$copy"' EXIT
 trap 'exit 130' HUP INT TERM
 
-now_us() { echo $(($(date +%s%N) / 1000)); }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # med_us CMD...: the median wall time of $runs runs, in microseconds
 med_us() {
 	i=0

@@ -36,7 +36,6 @@ trap 'rm -f "$big" "$dir/t.ours" "$dir/t.theirs"' EXIT
 trap 'exit 130' HUP INT TERM
 bench_big "$big"
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # one CMD...: "WALL_US CPU_US" of one run (output, and stderr, dropped)
 one() {
 	"$runcmd" 1 "$@" 2>/dev/null |

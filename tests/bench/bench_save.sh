@@ -30,8 +30,6 @@ trap 'rm -f "$big" "$out" "$work" "$dir"/t.save "$dir"/t.cp "$dir"/t.cpsync "$di
 trap 'exit 130' HUP INT TERM
 bench_big "$big"
 
-now_us() { echo $(($(date +%s%N) / 1000)); }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # time_us CMD...: wall time of one run, in microseconds
 time_us() { t0=$(now_us); "$@" >/dev/null; t1=$(now_us); echo $((t1 - t0)); }
 

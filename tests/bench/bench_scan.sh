@@ -28,15 +28,6 @@ f=""
 trap 'rm -f "$f" "$dir/t.cat" "$dir/t.ours"' EXIT
 trap 'exit 130' HUP INT TERM
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# us CMD...: wall time of one run of CMD (output to /dev/null), in us
-# us COMMAND...: its time in microseconds; a failed run ends the benchmark
-# (a time of 0 would make a ratio of "inf").
-us() {
-	_o=$("$builddir/bench/runcmd" 1 "$@") ||
-	    { echo "bench_scan: failed: $*" >&2; exit 1; }
-	echo "$_o" | sed 's/.*median_us=\([0-9]*\).*/\1/'
-}
 drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
 # pair FILE COLD: medians of cat and of validate --data, run in turn
@@ -45,9 +36,9 @@ pair() {
 	i=0
 	while [ $i -lt "$runs" ]; do
 		[ "$2" = 1 ] && drop
-		us cat "$1" >>"$dir/t.cat"
+		bench_us cat "$1" >>"$dir/t.cat"
 		[ "$2" = 1 ] && drop
-		us "$gguf" validate --data "$1" >>"$dir/t.ours"
+		bench_us "$gguf" validate --data "$1" >>"$dir/t.ours"
 		i=$((i + 1))
 	done
 	a=$(median <"$dir/t.cat")

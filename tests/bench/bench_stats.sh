@@ -30,15 +30,6 @@ f=""
 trap 'rm -f "$f" "$dir/t.a" "$dir/t.b"' EXIT
 trap 'exit 130' HUP INT TERM
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# us COMMAND...: its wall time in microseconds; a failed run ends the
-# benchmark (a time of 0 would make a ratio of "inf").
-us() {
-	_o=$("$builddir/bench/runcmd" 1 "$@") ||
-	    { echo "bench_stats: failed: $*" >&2; exit 1; }
-	echo "$_o" | sed 's/.*median_us=\([0-9]*\).*/\1/'
-}
-
 # pair "A" "B": the medians $a and $b of the two command lines (words
 # without blanks), run in turn.
 pair() {
@@ -46,9 +37,9 @@ pair() {
 	i=0
 	while [ $i -lt "$runs" ]; do
 		# shellcheck disable=SC2086
-		us $1 >>"$dir/t.a"
+		bench_us $1 >>"$dir/t.a"
 		# shellcheck disable=SC2086
-		us $2 >>"$dir/t.b"
+		bench_us $2 >>"$dir/t.b"
 		i=$((i + 1))
 	done
 	a=$(median <"$dir/t.a")
@@ -92,7 +83,7 @@ for t in $types; do
 	: >"$dir/t.a"
 	i=0
 	while [ $i -lt "$runs" ]; do
-		us "$gguf" stats "$f" blk.0.ffn_up.weight >>"$dir/t.a"
+		bench_us "$gguf" stats "$f" blk.0.ffn_up.weight >>"$dir/t.a"
 		i=$((i + 1))
 	done
 	a=$(median <"$dir/t.a")
