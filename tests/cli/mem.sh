@@ -4,17 +4,7 @@
 # same generated models (tests/interop/mem.sh proves them against it where
 # the library can be fetched; here they hold without it).
 . "$TESTS_SRCDIR/lib.sh"
-
-jsoncheck="$TESTS_BUILDDIR/tools/jsoncheck"
-"$TESTS_BUILDDIR/tools/gen_memmodels" "$scratch" ||
-    { echo "Bail out! gen_memmodels failed"; exit 1; }
-m=$scratch
-
-# mem FILE ARGS...: stdout in out, stderr in err, the exit status in rc.
-mem() {
-	"$GGUFED" mem "$@" >"$scratch/out" 2>"$scratch/err"
-	rc=$?
-}
+. "$TESTS_SRCDIR/cli/mem.lib"
 
 mem "$m/llama-gqa.gguf"
 [ $rc -eq 0 ]; ok $? "llama: exit 0"

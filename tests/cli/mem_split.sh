@@ -6,16 +6,7 @@
 # output, --fit on the GPU, and the errors. Not proven against llama.cpp:
 # no GPU runs here; the figures are mem's own, split.
 . "$TESTS_SRCDIR/lib.sh"
-
-jsoncheck="$TESTS_BUILDDIR/tools/jsoncheck"
-"$TESTS_BUILDDIR/tools/gen_memmodels" "$scratch" ||
-    { echo "Bail out! gen_memmodels failed"; exit 1; }
-m=$scratch
-
-mem() {
-	"$GGUFED" mem "$@" >"$scratch/out" 2>"$scratch/err"
-	rc=$?
-}
+. "$TESTS_SRCDIR/cli/mem.lib"
 
 # num KEY OBJECT: the number KEY of the JSON object OBJECT ("gpu", "cpu"
 # or "" for the top) on the first split line of out.
