@@ -147,22 +147,80 @@ print_report(const struct gguf_tensor *t, const struct gguf_stats *st)
 	}
 }
 
+/* What printing a tensor's results needs. */
+struct printer {
+	const char		*path;
+	const struct gguf_file	*f;
+	struct cli_progress	*pr;
+	struct json		*j;	/* or NULL */
+	struct gguf_stats_job	*jobs;
+	uint64_t		 n;
+	int			 all;
+	int			 rc;
+};
+
+/* Job k's results, in the form asked; 1 to stop (the file changed). */
+static int
+print_job(void *arg, struct gguf_stats_job *job, uint64_t k)
+{
+	struct printer		*pp = arg;
+	const struct gguf_tensor *t = job->t;
+	const char		*msg = job->rc != 0 ? job->err.msg : NULL;
+	struct gguf_err		 e;
+
+	cli_progress_clear(pp->pr);
+	if (k + 1 < pp->n) {
+		pp->pr->index = k + 1;
+		pp->pr->item = pp->jobs[k + 1].t->name.p;
+		pp->pr->item_len = pp->jobs[k + 1].t->name.n;
+	}
+	if (job->rc != 0)
+		pp->rc = EXIT_BADFILE;
+	memset(&e, 0, sizeof e);
+	if (job->rc != 0 && gguf_file_changed(pp->f, 0, &e)) {
+		/* no tensor after this one can be trusted */
+		fflush(stdout);
+		cli_file_error(pp->path, &e);
+		return 1;
+	}
+	if (pp->j != NULL)
+		print_json(pp->j, t, &job->st, msg);
+	else if (pp->all)
+		print_line(t, &job->st, msg);
+	else if (msg != NULL) {
+		fflush(stdout);
+		fprintf(stderr, "%s: ", cli_prog);
+		out_text(stderr, pp->path, strlen(pp->path));
+		fputs(": ", stderr);
+		out_text(stderr, t->name.p, t->name.n);
+		fputs(": ", stderr);
+		out_msg(stderr, msg);
+		fputc('\n', stderr);
+	} else {
+		if (k > 0)
+			putchar('\n');
+		print_report(t, &job->st);
+	}
+	fflush(stdout);
+	return 0;
+}
+
 int
 cmd_stats(int argc, char **argv)
 {
-	const struct gguf_tensor	*t, **list;
+	const struct gguf_tensor	*t;
+	struct gguf_stats_job		*jobs;
 	struct gguf_stats_opts		 opts;
-	struct gguf_stats		 st;
 	struct cli_progress		 pr;
+	struct printer			 pp;
 	struct gguf_file		*f;
-	struct gguf_err			 err;
 	struct json			 j;
 	char				 g1[32];
 	const char			*path = NULL, *rows = NULL;
 	unsigned			 nthreads = 0;
 	uint64_t			 n = 0, k, ra = 0, rb = 0, nrows, a, b;
 	int				 i, all = 0, json = 0, has_rb = 0;
-	int				 rc = 0, r, names = 0;
+	int				 rc = 0, names = 0;
 
 	argc = cli_take_shard(argc, argv);
 
@@ -200,11 +258,11 @@ cmd_stats(int argc, char **argv)
 	if ((f = cli_open(path)) == NULL)
 		return EXIT_BADFILE;
 	/* the tensors, in the order asked */
-	list = xcalloc(all ? gguf_layout(f)->n_tensors + 1 :
-	    (size_t)names, sizeof *list);
+	jobs = xcalloc(all ? gguf_layout(f)->n_tensors + 1 :
+	    (size_t)names, sizeof *jobs);
 	if (all) {
 		for (k = 0; k < gguf_layout(f)->n_tensors; k++)
-			list[n++] = gguf_tensor_at(f, k);
+			jobs[n++].t = gguf_tensor_at(f, k);
 	} else {
 		for (i = 1; i < argc; i++) {
 			if (strcmp(argv[i], "--threads") == 0 ||
@@ -220,8 +278,25 @@ cmd_stats(int argc, char **argv)
 				rc = EXIT_BADFILE;
 				goto out;
 			}
-			list[n++] = t;
+			jobs[n++].t = t;
 		}
+	}
+	/* the rows of each; a range outside a tensor fails it alone */
+	for (k = 0; k < n; k++) {
+		nrows = gguf_tensor_nrows(jobs[k].t);
+		a = ra;
+		b = has_rb ? rb : nrows;
+		if (rows != NULL && (a > b || b > nrows)) {
+			jobs[k].rc = gguf_errf(&jobs[k].err, -1, "rows "
+			    "%llu:%llu out of range: the tensor has %s rows "
+			    "(valid 0:%llu)", (unsigned long long)a,
+			    (unsigned long long)b,
+			    gguf_fmt_group(nrows, g1, sizeof g1),
+			    (unsigned long long)nrows);
+			continue;
+		}
+		jobs[k].row0 = a;
+		jobs[k].nrows = b - a;
 	}
 
 	memset(&opts, 0, sizeof opts);
@@ -232,6 +307,17 @@ cmd_stats(int argc, char **argv)
 		opts.arg = &pr;
 	}
 	pr.count = n;
+	if (n > 0) {
+		pr.item = jobs[0].t->name.p;
+		pr.item_len = jobs[0].t->name.n;
+	}
+	memset(&pp, 0, sizeof pp);
+	pp.path = path;
+	pp.f = f;
+	pp.pr = &pr;
+	pp.jobs = jobs;
+	pp.n = n;
+	pp.all = all;
 	if (json) {
 		json_init(&j, stdout);
 		json_obj(&j, JSON_LINES);
@@ -239,55 +325,11 @@ cmd_stats(int argc, char **argv)
 		json_cstr(&j, path);
 		json_key(&j, "tensors");
 		json_arr(&j, JSON_LINES);
+		pp.j = &j;
 	}
-	for (k = 0; k < n; k++) {
-		t = list[k];
-		pr.index = k;
-		pr.item = t->name.p;
-		pr.item_len = t->name.n;
-		memset(&err, 0, sizeof err);
-		nrows = gguf_tensor_nrows(t);
-		a = ra;
-		b = has_rb ? rb : nrows;
-		if (rows != NULL && (a > b || b > nrows)) {
-			gguf_errf(&err, -1, "rows %llu:%llu out of range: the "
-			    "tensor has %s rows (valid 0:%llu)",
-			    (unsigned long long)a, (unsigned long long)b,
-			    gguf_fmt_group(nrows, g1, sizeof g1),
-			    (unsigned long long)nrows);
-			r = -1;
-		} else
-			r = gguf_stats_tensor(f, t, a, b - a, &opts, &st,
-			    &err);
-		cli_progress_clear(&pr);
-		if (r != 0)
-			rc = EXIT_BADFILE;
-		if (r != 0 && gguf_file_changed(f, 0, &err)) {
-			/* no tensor after this one can be trusted */
-			fflush(stdout);
-			cli_file_error(path, &err);
-			break;
-		}
-		if (json)
-			print_json(&j, t, &st, r != 0 ? err.msg : NULL);
-		else if (all)
-			print_line(t, &st, r != 0 ? err.msg : NULL);
-		else if (r != 0) {
-			fflush(stdout);
-			fprintf(stderr, "%s: ", cli_prog);
-			out_text(stderr, path, strlen(path));
-			fputs(": ", stderr);
-			out_text(stderr, t->name.p, t->name.n);
-			fputs(": ", stderr);
-			out_msg(stderr, err.msg);
-			fputc('\n', stderr);
-		} else {
-			if (k > 0)
-				putchar('\n');
-			print_report(t, &st);
-		}
-		fflush(stdout);
-	}
+	(void)gguf_stats_tensors(f, jobs, n, &opts, print_job, &pp);
+	cli_progress_clear(&pr);
+	rc = pp.rc;
 	if (json) {
 		/* the document is whole even when a change on disk cut it short */
 		json_end(&j);
@@ -299,7 +341,7 @@ cmd_stats(int argc, char **argv)
 		rc = EXIT_BADFILE;
 	}
 out:
-	free(list);
+	free(jobs);
 	gguf_close(f);
 	return rc;
 }

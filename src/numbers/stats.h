@@ -36,6 +36,7 @@
 #define GGUF_STATS_BINS		64
 #define GGUF_STATS_NPCT		5
 #define GGUF_STATS_CANCELLED	1	/* return value of a cancelled run */
+#define GGUF_STATS_STOPPED	2	/* of a run its callback stopped */
 
 struct gguf_stats {
 	uint64_t	count;		/* elements looked at */
@@ -142,6 +143,40 @@ int	gguf_stats_tensor(const struct gguf_file *f,
 	    const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,
 	    const struct gguf_stats_opts *opts, struct gguf_stats *st,
 	    struct gguf_err *err);
+
+/*
+ * Statistics of several tensors (stats_many.c): a job each, its rows
+ * [row0, row0 + nrows) of t. On several threads, tensors that are each a
+ * small part of the whole run a thread each, side by side (no thread
+ * waits at the end of a tensor for the others, none is started per
+ * tensor); a larger one, or one read by range, runs on every thread
+ * alone. Results are those gguf_stats_tensor gives, whatever the
+ * threads. done(arg, job, k) is called from the calling thread for
+ * every job in order, as soon as it and every job before it have ended,
+ * each checked after its end against a change of the file; a nonzero
+ * return stops the run. A job whose rc is nonzero on entry is not run
+ * (its err is kept) but passed to done in its turn. Progress counts the
+ * elements of every job; opts->cancel is read as by the others, and a
+ * cancelled run hands over every job it did not end as cancelled.
+ * Returns 0, GGUF_STATS_CANCELLED, or GGUF_STATS_STOPPED if done stopped
+ * the run.
+ */
+struct gguf_stats_job {
+	const struct gguf_tensor	*t;
+	uint64_t			 row0;
+	uint64_t			 nrows;
+	int				 rc;	/* as gguf_stats_tensor's */
+	struct gguf_stats		 st;
+	struct gguf_err			 err;	/* when rc != 0 */
+};
+
+typedef int	(*gguf_stats_done_fn)(void *arg, struct gguf_stats_job *job,
+		    uint64_t k);
+
+int	gguf_stats_tensors(const struct gguf_file *f,
+	    struct gguf_stats_job *jobs, uint64_t n,
+	    const struct gguf_stats_opts *opts, gguf_stats_done_fn done,
+	    void *arg);
 
 /* Per-row summary, over the row's finite values (NaN where it has none). */
 struct gguf_rowsum {

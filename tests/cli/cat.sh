@@ -251,4 +251,24 @@ for t in blk.0.attn_q.weight blk.0.attn_k.weight blk.0.attn_v.weight; do
 	ok $? "stats $t: the median is 0 exactly, as sorting says (got $got)"
 done
 
+# On several threads, --all runs the small tensors side by side, a thread
+# each: the same lines, in the same order, as on one thread. The bundled
+# model has tensors of every size; rows 1:300 fail those with fewer rows.
+for j in "" --json; do
+	"$GGUFED" stats "$demo" --all $j --threads 1 >"$scratch/t1"
+	"$GGUFED" stats "$demo" --all $j --threads 3 >"$scratch/t3"
+	[ "$(grep -c 'count' "$scratch/t1")" -eq 39 ] &&
+	    cmp -s "$scratch/t1" "$scratch/t3"
+	ok $? "stats --all $j: 3 threads print what 1 does, tensor for tensor"
+done
+"$GGUFED" stats "$demo" --all --rows 1:300 --threads 1 >"$scratch/t1"
+r1=$?
+"$GGUFED" stats "$demo" --all --rows 1:300 --threads 3 >"$scratch/t3"
+r3=$?
+[ $r1 -eq 1 ] && [ $r3 -eq 1 ] && cmp -s "$scratch/t1" "$scratch/t3" &&
+    [ "$(grep -c 'error: rows 1:300 out of range' "$scratch/t3")" -eq 29 ] &&
+    [ "$(grep -c 'count=76,544 ' "$scratch/t3")" -eq 10 ]
+ok $? "stats --all --rows 1:300: the tensors with fewer rows fail in their \
+place, the others report, on 3 threads as on 1"
+
 done_testing

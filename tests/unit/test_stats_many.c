@@ -1,0 +1,341 @@
+/*
+ * test_stats_many.c - statistics of several tensors (gguf_stats_tensors).
+ *
+ * A file built here holds small tensors of five types around one large
+ * one, so that a run on several threads has segments of small tensors run
+ * side by side and a large one run on every thread between them. On 1, 2,
+ * 3 and 8 threads: every job is handed over once, in order, with the
+ * bytes gguf_stats_tensor gives it alone on one thread (rows ranges, a
+ * range of no rows and a job failed on entry included); progress only
+ * grows and ends at the elements of every job; a done callback that stops
+ * the run, a cancel through progress and through the flag; and a file
+ * rewritten while the run goes on fails the tensors handed after it.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gguf.h"
+#include "dequant.h"
+#include "stats.h"
+#include "tap.h"
+#include "../tools/ggufgen.h"
+
+#define NE0	256
+#define NT	13
+#define BIG	6	/* the large tensor's index */
+
+static const struct {
+	uint32_t	type;
+	uint64_t	blck, bytes;
+} types[] = {
+	{ GG_T_F32, 1, 4 }, { GG_T_F16, 1, 2 }, { GG_T_Q8_0, 32, 34 },
+	{ GG_T_Q4_K, 256, 144 }, { GG_T_Q6_K, 256, 210 },
+};
+
+static uint64_t
+rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* The file: NT tensors, the large one F32 of 1024 x 1024. */
+static void
+build(struct gg *g)
+{
+	uint64_t	ne[2], off = 0, size[NT], s = 88172645463325252ull, v;
+	char		name[32];
+	size_t		k, i;
+
+	gg_init(g, 3, 0);
+	gg_header(g, NT, 1);
+	gg_kv_str(g, "general.architecture", "llama");
+	for (k = 0; k < NT; k++) {
+		snprintf(name, sizeof name, "t%zu", k);
+		if (k == BIG) {
+			ne[0] = ne[1] = 1024;
+			size[k] = ne[0] * ne[1] * 4;
+			gg_tensor(g, name, 2, ne, GG_T_F32, off);
+		} else {
+			ne[0] = NE0;
+			ne[1] = 3 + k;
+			size[k] = ne[0] / types[k % 5].blck *
+			    types[k % 5].bytes * ne[1];
+			gg_tensor(g, name, 2, ne, types[k % 5].type, off);
+		}
+		off += (size[k] + 31) / 32 * 32;
+	}
+	gg_pad(g, 32);
+	for (k = 0; k < NT; k++) {
+		for (i = 0; i < size[k]; i += 8) {
+			v = rnd(&s);
+			gg_bytes(g, &v, size[k] - i < 8 ? size[k] - i : 8);
+		}
+		gg_pad(g, 32);
+	}
+}
+
+struct seen {
+	const struct gguf_file	*f;
+	uint64_t		 next;		/* the job expected */
+	int			 in_order;
+	int			 same;
+	uint64_t		 stop_at;	/* done returns 1 there */
+	const char		*rewrite;	/* a path rewritten after job 0 */
+	int			 failed_after;	/* jobs after 0 that failed */
+	int			 changed_msg;
+};
+
+/* One job's statistics alone, on one thread. */
+static int
+alone(const struct gguf_file *f, const struct gguf_stats_job *j,
+    struct gguf_stats *st)
+{
+	struct gguf_stats_opts	o;
+	struct gguf_err		e;
+
+	memset(&o, 0, sizeof o);
+	o.threads = 1;
+	return gguf_stats_tensor(f, j->t, j->row0, j->nrows, &o, st, &e);
+}
+
+static int
+on_done(void *arg, struct gguf_stats_job *job, uint64_t k)
+{
+	struct seen		*s = arg;
+	struct gguf_stats	 st;
+	int			 fd;
+
+	if (k != s->next)
+		s->in_order = 0;
+	s->next = k + 1;
+	if (s->rewrite != NULL) {
+		if (k == 0 && (fd = open(s->rewrite, O_WRONLY)) >= 0) {
+			/* the architecture's value: "llama" -> "llamb" */
+			if (pwrite(fd, "b", 1, 24 + 8 + 20 + 4 + 8 + 4) != 1)
+				s->rewrite = NULL;
+			close(fd);
+		} else if (k > 0 && job->rc != 0) {
+			s->failed_after++;
+			s->changed_msg += strstr(job->err.msg, "changed") !=
+			    NULL || strstr(job->err.msg, "rewritten") != NULL;
+		}
+		return 0;
+	}
+	if (job->rc == 0 && (alone(s->f, job, &st) != 0 ||
+	    memcmp(&st, &job->st, sizeof st) != 0))
+		s->same = 0;
+	return k == s->stop_at;
+}
+
+struct progress {
+	uint64_t	calls, last, total;
+	int		grows;
+	uint64_t	cancel_after;	/* 0: never */
+};
+
+static int
+on_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress	*p = arg;
+
+	p->calls++;
+	if (done < p->last || total != p->total)
+		p->grows = 0;
+	p->last = done;
+	return p->cancel_after > 0 && p->calls >= p->cancel_after;
+}
+
+/* The jobs: every tensor, some by rows; job 3 failed on entry. */
+static uint64_t
+jobs_of(const struct gguf_file *f, struct gguf_stats_job *jobs)
+{
+	uint64_t	k, total = 0;
+
+	memset(jobs, 0, NT * sizeof *jobs);
+	for (k = 0; k < NT; k++) {
+		jobs[k].t = gguf_tensor_at(f, k);
+		jobs[k].nrows = gguf_tensor_nrows(jobs[k].t);
+		if (k == 2) {			/* rows 1 .. n - 1 */
+			jobs[k].row0 = 1;
+			jobs[k].nrows -= 2;
+		}
+		if (k == 9)			/* no rows */
+			jobs[k].nrows = 0;
+		if (k == 3)
+			jobs[k].rc = gguf_errf(&jobs[k].err, -1, "left out");
+		else
+			total += jobs[k].nrows * jobs[k].t->ne[0];
+	}
+	return total;
+}
+
+static void
+test_threads(const struct gguf_file *f)
+{
+	static const unsigned	 threads[] = { 1, 2, 3, 8 };
+	struct gguf_stats_job	 jobs[NT];
+	struct gguf_stats_opts	 o;
+	struct progress		 p;
+	struct seen		 s;
+	size_t			 i;
+	int			 rc;
+
+	for (i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+		memset(&o, 0, sizeof o);
+		memset(&p, 0, sizeof p);
+		memset(&s, 0, sizeof s);
+		p.total = jobs_of(f, jobs);
+		p.grows = 1;
+		o.threads = threads[i];
+		o.progress = on_progress;
+		o.arg = &p;
+		s.f = f;
+		s.in_order = s.same = 1;
+		s.stop_at = UINT64_MAX;
+		rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+		ok(rc == 0, "%u threads: the run ends well (%d)", threads[i],
+		    rc);
+		ok(s.next == NT && s.in_order, "%u threads: every job handed "
+		    "over once, in order", threads[i]);
+		ok(s.same, "%u threads: every job's statistics are those of "
+		    "the tensor alone on one thread", threads[i]);
+		ok(jobs[3].rc == -1 && strcmp(jobs[3].err.msg, "left out") == 0,
+		    "%u threads: a job failed on entry is passed over as it "
+		    "was", threads[i]);
+		ok(jobs[9].rc == 0 && jobs[9].st.count == 0 &&
+		    jobs[2].st.count == (gguf_tensor_nrows(jobs[2].t) - 2) *
+		    NE0, "%u threads: rows ranges, and a range of no rows",
+		    threads[i]);
+		ok(p.calls > 0 && p.grows && p.last == p.total, "%u threads: "
+		    "progress only grows and ends at %llu elements (%llu "
+		    "calls, last %llu)", threads[i],
+		    (unsigned long long)p.total, (unsigned long long)p.calls,
+		    (unsigned long long)p.last);
+	}
+}
+
+static void
+test_stops(const struct gguf_file *f)
+{
+	struct gguf_stats_job	jobs[NT];
+	struct gguf_stats_opts	o;
+	struct progress		p;
+	struct seen		s;
+	uint64_t		k;
+	int			rc, flag = 1, cancelled;
+
+	memset(&o, 0, sizeof o);
+	memset(&s, 0, sizeof s);
+	jobs_of(f, jobs);
+	o.threads = 3;
+	s.f = f;
+	s.in_order = s.same = 1;
+	s.stop_at = 4;
+	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+	ok(rc == GGUF_STATS_STOPPED && s.next == 5 && s.in_order,
+	    "done stops the run: GGUF_STATS_STOPPED, nothing handed after job 4 (%d, %llu)", rc,
+	    (unsigned long long)s.next);
+
+	memset(&p, 0, sizeof p);
+	memset(&s, 0, sizeof s);
+	p.total = jobs_of(f, jobs);
+	p.grows = 1;
+	p.cancel_after = 1;
+	o.progress = on_progress;
+	o.arg = &p;
+	s.f = f;
+	s.in_order = s.same = 1;
+	s.stop_at = UINT64_MAX;
+	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+	for (k = 0, cancelled = 0; k < NT; k++)
+		cancelled += jobs[k].rc == GGUF_STATS_CANCELLED;
+	ok(rc == GGUF_STATS_CANCELLED && s.next == NT && cancelled > 0,
+	    "progress cancels: every job still handed over, %d of them "
+	    "cancelled (%d)", cancelled, rc);
+
+	memset(&s, 0, sizeof s);
+	jobs_of(f, jobs);
+	o.progress = NULL;
+	o.cancel = &flag;
+	s.f = f;
+	s.in_order = 1;
+	s.stop_at = UINT64_MAX;
+	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+	for (k = 0, cancelled = 0; k < NT; k++)
+		cancelled += jobs[k].rc == GGUF_STATS_CANCELLED &&
+		    strcmp(jobs[k].err.msg, "cancelled") == 0;
+	ok(rc == GGUF_STATS_CANCELLED && cancelled == NT - 1 &&
+	    s.next == NT, "the cancel flag set: every job handed over, "
+	    "cancelled but the one failed on entry (%d of %d, %d)",
+	    cancelled, NT - 1, rc);
+}
+
+/* A file rewritten after the first job: the jobs handed after fail. */
+static void
+test_change(const struct gg *g)
+{
+	struct gguf_stats_job	 jobs[NT];
+	struct gguf_stats_opts	 o;
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	struct seen		 s;
+	char			 path[] = "test_stats_many.XXXXXX";
+	int			 fd, rc;
+
+	if ((fd = mkstemp(path)) < 0) {
+		skip("a file changed under the run: no temporary file");
+		return;
+	}
+	close(fd);
+	if (gg_write(g, path) != 0 || (f = gguf_open(path, &err)) == NULL) {
+		ok(0, "the test file is written and opens");
+		unlink(path);
+		return;
+	}
+	memset(&o, 0, sizeof o);
+	memset(&s, 0, sizeof s);
+	jobs_of(f, jobs);
+	jobs[3].rc = 0;
+	o.threads = 2;
+	s.f = f;
+	s.in_order = 1;
+	s.stop_at = UINT64_MAX;
+	s.rewrite = path;
+	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+	ok(rc == 0 && s.rewrite != NULL && s.failed_after == NT - 1 &&
+	    s.changed_msg == NT - 1, "a header rewritten after job 0: "
+	    "every job handed after it fails, saying the file changed "
+	    "(%d of %d)", s.changed_msg, NT - 1);
+	gguf_close(f);
+	unlink(path);
+}
+
+int
+main(void)
+{
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	struct gg		 g;
+
+	build(&g);
+	f = gguf_open_buffer(g.buf, g.len, &err);
+	if (!ok(f != NULL, "the test file opens")) {
+		diag("%s", err.msg);
+		gg_free(&g);
+		return tap_done();
+	}
+	test_threads(f);
+	test_stops(f);
+	gguf_close(f);
+	test_change(&g);
+	gg_free(&g);
+	return tap_done();
+}
