@@ -195,7 +195,7 @@ struct vpass {
  * q * d as floats (exact products, so the same in any order), their keys
  * counted one by one.
  */
-AVX2 static inline void
+AVX2 static inline __attribute__((always_inline)) void
 v_block(__m256i q, struct gguf_sc_blocks *b, uint64_t i, uint32_t *sk,
     struct vpass *vp)
 {
@@ -225,6 +225,7 @@ v_block(__m256i q, struct gguf_sc_blocks *b, uint64_t i, uint32_t *sk,
 	else
 		vp->zeros += (uint64_t)__builtin_popcount((unsigned)
 		    _mm256_movemask_epi8(_mm256_cmpeq_epi8(q, zero)));
+#pragma GCC unroll 4
 	for (j = 0; j < 4; j++) {
 		v = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(
 		    j & 1 ? _mm_srli_si128(h[j >> 1], 8) : h[j >> 1])), dv);
