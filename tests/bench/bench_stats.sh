@@ -12,7 +12,11 @@
 #   - that tensor's statistics on every core, the call the browser's
 #     preview makes (gguf_stats_tensor over every row, every core; the
 #     preview adds a progress callback): the time in seconds, target < 0.5
-#     on 2 cores.
+#     on 2 cores;
+#   - the same call on a tensor of model-like values (gen_scan --model):
+#     random bytes spread a tensor's values over some forty octaves, many
+#     of them subnormal, where a model's lie within a few; no target, to
+#     read beside the one above.
 # Each model is made in the build tree and removed before the next one.
 # The machine's load average is printed with the figures: other work on
 # the cores lowers every speed-up.
@@ -56,6 +60,20 @@ ratio() {
 	    ">=" "$2" "$3"
 }
 
+# preview NAME [TARGET]: prints and sets $a, the median time of the
+# preview's call on the tensor of $f.
+preview() {
+	: >"$dir/t.a"
+	i=0
+	while [ $i -lt "$runs" ]; do
+		bench_us "$gguf" stats "$f" blk.0.ffn_up.weight >>"$dir/t.a"
+		i=$((i + 1))
+	done
+	a=$(median <"$dir/t.a")
+	awk -v n="$1" -v a="$a" -v t="${2:-}" 'BEGIN {
+	    printf "  %-50s %7.3f s %s\n", n, a / 1e6, t }'
+}
+
 echo "cores    $(nproc); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "warm cache, medians of $runs runs in turn; each line: the time of"
 echo "the first command, of the second, and the second's over the first's"
@@ -80,19 +98,19 @@ for t in $types; do
 	    "$gguf stats --threads 1 $f blk.0.ffn_up.weight"
 	ratio "$t one tensor, 2 threads over 1" 1.8 \
 	    "stats --threads 1 FILE T / --threads 2 ($t, one of $mib MiB)"
-	: >"$dir/t.a"
-	i=0
-	while [ $i -lt "$runs" ]; do
-		bench_us "$gguf" stats "$f" blk.0.ffn_up.weight >>"$dir/t.a"
-		i=$((i + 1))
-	done
-	a=$(median <"$dir/t.a")
-	awk -v n="$t" -v a="$a" 'BEGIN {
-	    printf "  %-50s %7.3f s (target < 0.5)\n",
-		n " one tensor, every core (the preview'"'"'s call)", a / 1e6 }'
+	preview "$t one tensor, every core (the preview's call)" \
+	    "(target < 0.5)"
 	bench_result "stats: $t preview's statistics of one tensor, s" \
 	    "$(awk -v a="$a" 'BEGIN { printf "%.3f", a / 1e6 }')" "<" 0.5 \
 	    "stats FILE T: the preview's gguf_stats_tensor ($t, $mib MiB)"
+	rm -f "$f"
+
+	"$builddir/bench/gen_scan" --one --model "$f" "$t" "$mib" >/dev/null
+	cat "$f" >/dev/null
+	preview "$t one tensor of model-like values, every core"
+	bench_result "stats: $t preview's statistics, model-like values, s" \
+	    "$(awk -v a="$a" 'BEGIN { printf "%.3f", a / 1e6 }')" "-" - \
+	    "stats FILE T: as above, gen_scan --model ($t, $mib MiB)"
 	rm -f "$f"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

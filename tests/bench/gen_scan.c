@@ -2,7 +2,7 @@
  * gen_scan.c - writes a dense GGUF file of one tensor type for the data
  * scan benchmark.
  *
- *	gen_scan [--one] FILE TYPE MIB
+ *	gen_scan [--one] [--model] FILE TYPE MIB
  *
  * A little metadata, then TYPE tensors of 4096 x N elements (about 16 MiB
  * each, or with --one a single tensor) until the data reaches MIB
@@ -11,6 +11,10 @@
  * block whose scale would be NaN or infinite is drawn again, and plain
  * values keep their exponents off all ones: a file as clean as a real
  * model's, so the benchmark times the scan, not the rare slow path.
+ * Random bytes put a tensor's values over some forty octaves, many of them
+ * subnormal; --model draws them as a model's are, within a few octaves:
+ * halves and bfloats of 2^-8 to 1 in magnitude, block scales (and K-quant
+ * minimums) of 2^-8 to 2^-7 (F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K).
  */
 #include "config.h"
 
@@ -51,6 +55,53 @@ fill(uint8_t *p, size_t n, uint64_t *s)
 		p[i] = (uint8_t)next(s);
 }
 
+/* Where --model puts its scales in a block: byte offsets, -1 for none. */
+static const struct {
+	uint32_t	type;
+	int		scale[2];
+} model_scales[] = {
+	{ GGUF_T_F16, { -1, -1 } }, { GGUF_T_BF16, { -1, -1 } },
+	{ GGUF_T_Q8_0, { 0, -1 } }, { GGUF_T_Q4_0, { 0, -1 } },
+	{ GGUF_T_Q4_K, { 0, 2 } }, { GGUF_T_Q5_K, { 0, 2 } },
+	{ GGUF_T_Q6_K, { 208, -1 } },
+};
+
+/* The rows made model-like (--model); -1 for a type it does not know. */
+static int
+model_rows(uint32_t type, uint8_t *p, size_t n, uint64_t *s)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(type);
+	uint64_t			 v, h;
+	size_t				 i, k;
+	int				 j;
+
+	for (k = 0; k < sizeof model_scales / sizeof model_scales[0] &&
+	    model_scales[k].type != type; k++)
+		;
+	if (k == sizeof model_scales / sizeof model_scales[0])
+		return -1;
+	for (i = 0; i < n; i += ti->bytes) {
+		v = next(s);
+		if (type == GGUF_T_F16 || type == GGUF_T_BF16) {
+			h = type == GGUF_T_F16 ?
+			    (v & 0x83ff) | (0x2000 + (v >> 16 & 7) * 0x400) :
+			    (v & 0x807f) | (0x3b80 + (v >> 16 & 7) * 0x80);
+			p[i] = (uint8_t)h;
+			p[i + 1] = (uint8_t)(h >> 8);
+			continue;
+		}
+		for (j = 0; j < 2; j++) {
+			if (model_scales[k].scale[j] < 0)
+				continue;
+			h = 0x1c00 + (v >> (16 * j)) % 0x400;
+			p[i + (size_t)model_scales[k].scale[j]] = (uint8_t)h;
+			p[i + (size_t)model_scales[k].scale[j] + 1] =
+			    (uint8_t)(h >> 8);
+		}
+	}
+	return 0;
+}
+
 /* Random rows of a tensor, with finite values and valid scales. */
 static void
 make_rows(uint32_t type, uint8_t *p, size_t n, uint64_t *s)
@@ -89,18 +140,21 @@ main(int argc, char **argv)
 	uint64_t			 nt;
 	uint8_t				*buf;
 	char				 name[64];
-	int				 type, fd, one = 0;
+	int				 type, fd, one = 0, model = 0;
 
-	if (argc > 1 && strcmp(argv[1], "--one") == 0) {
-		one = 1;
-		argc--;
-		argv++;
+	for (; argc > 1 && strncmp(argv[1], "--", 2) == 0; argc--, argv++) {
+		if (strcmp(argv[1], "--one") == 0)
+			one = 1;
+		else if (strcmp(argv[1], "--model") == 0)
+			model = 1;
+		else
+			break;
 	}
 	if (argc != 4 || (type = gguf_ttype_parse(argv[2])) < 0 ||
 	    (ti = gguf_ttype((uint32_t)type)) == NULL || ti->blck == 0 ||
 	    NE0 % ti->blck != 0 || atoi(argv[3]) < 16) {
-		fprintf(stderr, "usage: gen_scan [--one] FILE TYPE MIB "
-		    "(MIB >= 16)\n");
+		fprintf(stderr, "usage: gen_scan [--one] [--model] FILE TYPE "
+		    "MIB (MIB >= 16)\n");
 		return 2;
 	}
 	rowbytes = NE0 / ti->blck * ti->bytes;
@@ -145,6 +199,12 @@ main(int argc, char **argv)
 	buf = calloc(1, tbytes + 32);
 	for (i = 0; i < n; i++) {
 		make_rows((uint32_t)type, buf, tbytes, &seed);
+		if (model && model_rows((uint32_t)type, buf, tbytes,
+		    &seed) != 0) {
+			fprintf(stderr, "gen_scan: --model: no model-like "
+			    "values of %s\n", argv[2]);
+			return 2;
+		}
 		if (write(fd, buf, (tbytes + 31) / 32 * 32) !=
 		    (ssize_t)((tbytes + 31) / 32 * 32)) {
 			fprintf(stderr, "gen_scan: %s: %s\n", argv[1],
