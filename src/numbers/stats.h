@@ -153,7 +153,8 @@ int	gguf_stats_tensor(const struct gguf_file *f,
  * alone. Results are those gguf_stats_tensor gives, whatever the
  * threads. done(arg, job, k) is called from the calling thread for
  * every job in order, as soon as it and every job before it have ended,
- * each checked after its end against a change of the file; a nonzero
+ * each checked after its end against a change of the file, and never
+ * while opts->progress is being called (both may print); a nonzero
  * return stops the run. A job whose rc is nonzero on entry is not run
  * (its err is kept) but passed to done in its turn. Progress counts the
  * elements of every job; opts->cancel is read as by the others, and a

@@ -150,6 +150,7 @@ hand(struct many *m, uint64_t k, gguf_stats_done_fn done, void *arg)
 {
 	struct gguf_stats_job	*j = &m->jobs[k];
 	struct gguf_err		 e;
+	int			 stop;
 
 	memset(&e, 0, sizeof e);
 	if (m->data[k] != NULL && j->rc != GGUF_STATS_CANCELLED &&
@@ -157,7 +158,11 @@ hand(struct many *m, uint64_t k, gguf_stats_done_fn done, void *arg)
 		j->rc = -1;
 		j->err = e;
 	}
-	if (done(arg, j, k) != 0) {
+	/* never while a worker reports progress: both may print */
+	pthread_mutex_lock(&m->lock);
+	stop = done(arg, j, k) != 0;
+	pthread_mutex_unlock(&m->lock);
+	if (stop) {
 		__atomic_store_n(&m->stop, 1, __ATOMIC_RELAXED);
 		return GGUF_STATS_STOPPED;
 	}

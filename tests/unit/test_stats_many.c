@@ -7,7 +7,8 @@
  * 3 and 8 threads: every job is handed over once, in order, with the
  * bytes gguf_stats_tensor gives it alone on one thread (rows ranges, a
  * range of no rows and a job failed on entry included); progress only
- * grows and ends at the elements of every job; a done callback that stops
+ * grows and ends at the elements of every job, and is never reported
+ * while done runs; a done callback that stops
  * the run, a cancel through progress and through the flag; and a file
  * rewritten while the run goes on fails the tensors handed after it.
  */
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gguf.h"
@@ -46,7 +48,7 @@ rnd(uint64_t *s)
 	return *s;
 }
 
-/* The file: NT tensors, the large one F32 of 1024 x 1024. */
+/* The file: NT tensors, the large one F32 of 1024 x 2048. */
 static void
 build(struct gg *g)
 {
@@ -60,12 +62,13 @@ build(struct gg *g)
 	for (k = 0; k < NT; k++) {
 		snprintf(name, sizeof name, "t%zu", k);
 		if (k == BIG) {
-			ne[0] = ne[1] = 1024;
+			ne[0] = 1024;
+			ne[1] = 2048;
 			size[k] = ne[0] * ne[1] * 4;
 			gg_tensor(g, name, 2, ne, GG_T_F32, off);
 		} else {
 			ne[0] = NE0;
-			ne[1] = 3 + k;
+			ne[1] = (3 + NT - k) * 64;	/* largest first */
 			size[k] = ne[0] / types[k % 5].blck *
 			    types[k % 5].bytes * ne[1];
 			gg_tensor(g, name, 2, ne, types[k % 5].type, off);
@@ -93,6 +96,9 @@ struct seen {
 	int			 changed_msg;
 };
 
+/* Set while done runs; progress reports made meanwhile are counted. */
+static int	in_done, overlaps;
+
 /* One job's statistics alone, on one thread. */
 static int
 alone(const struct gguf_file *f, const struct gguf_stats_job *j,
@@ -111,8 +117,16 @@ on_done(void *arg, struct gguf_stats_job *job, uint64_t k)
 {
 	struct seen		*s = arg;
 	struct gguf_stats	 st;
+	struct timespec		 pause = { 0, 30000000 };
 	int			 fd;
 
+	__atomic_store_n(&in_done, 1, __ATOMIC_SEQ_CST);
+	/*
+	 * The first job of each segment, the largest, ends first: long
+	 * enough for the workers on the others to report meanwhile.
+	 */
+	if (k == 0 || k == BIG + 1)
+		nanosleep(&pause, NULL);
 	if (k != s->next)
 		s->in_order = 0;
 	s->next = k + 1;
@@ -132,6 +146,7 @@ on_done(void *arg, struct gguf_stats_job *job, uint64_t k)
 	if (job->rc == 0 && (alone(s->f, job, &st) != 0 ||
 	    memcmp(&st, &job->st, sizeof st) != 0))
 		s->same = 0;
+	__atomic_store_n(&in_done, 0, __ATOMIC_SEQ_CST);
 	return k == s->stop_at;
 }
 
@@ -147,6 +162,7 @@ on_progress(void *arg, uint64_t done, uint64_t total)
 	struct progress	*p = arg;
 
 	p->calls++;
+	overlaps += __atomic_load_n(&in_done, __ATOMIC_SEQ_CST);
 	if (done < p->last || total != p->total)
 		p->grows = 0;
 	p->last = done;
@@ -214,6 +230,8 @@ test_threads(const struct gguf_file *f)
 		    jobs[2].st.count == (gguf_tensor_nrows(jobs[2].t) - 2) *
 		    NE0, "%u threads: rows ranges, and a range of no rows",
 		    threads[i]);
+		ok(overlaps == 0, "%u threads: no progress reported while "
+		    "done runs", threads[i]);
 		ok(p.calls > 0 && p.grows && p.last == p.total, "%u threads: "
 		    "progress only grows and ends at %llu elements (%llu "
 		    "calls, last %llu)", threads[i],
