@@ -193,6 +193,25 @@ jobs_of(const struct gguf_file *f, struct gguf_stats_job *jobs)
 	return total;
 }
 
+/* A run's set-up: the jobs, the callbacks' records, progress on. */
+static void
+setup(const struct gguf_file *f, struct gguf_stats_job *jobs,
+    struct gguf_stats_opts *o, struct progress *p, struct seen *s,
+    unsigned threads)
+{
+	memset(o, 0, sizeof *o);
+	memset(p, 0, sizeof *p);
+	memset(s, 0, sizeof *s);
+	p->total = jobs_of(f, jobs);
+	p->grows = 1;
+	o->threads = threads;
+	o->progress = on_progress;
+	o->arg = p;
+	s->f = f;
+	s->in_order = s->same = 1;
+	s->stop_at = UINT64_MAX;
+}
+
 static void
 test_threads(const struct gguf_file *f)
 {
@@ -205,17 +224,7 @@ test_threads(const struct gguf_file *f)
 	int			 rc;
 
 	for (i = 0; i < sizeof threads / sizeof threads[0]; i++) {
-		memset(&o, 0, sizeof o);
-		memset(&p, 0, sizeof p);
-		memset(&s, 0, sizeof s);
-		p.total = jobs_of(f, jobs);
-		p.grows = 1;
-		o.threads = threads[i];
-		o.progress = on_progress;
-		o.arg = &p;
-		s.f = f;
-		s.in_order = s.same = 1;
-		s.stop_at = UINT64_MAX;
+		setup(f, jobs, &o, &p, &s, threads[i]);
 		rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
 		ok(rc == 0, "%u threads: the run ends well (%d)", threads[i],
 		    rc);
@@ -250,28 +259,15 @@ test_stops(const struct gguf_file *f)
 	uint64_t		k;
 	int			rc, flag = 1, cancelled;
 
-	memset(&o, 0, sizeof o);
-	memset(&s, 0, sizeof s);
-	jobs_of(f, jobs);
-	o.threads = 3;
-	s.f = f;
-	s.in_order = s.same = 1;
+	setup(f, jobs, &o, &p, &s, 3);
 	s.stop_at = 4;
 	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
 	ok(rc == GGUF_STATS_STOPPED && s.next == 5 && s.in_order,
-	    "done stops the run: GGUF_STATS_STOPPED, nothing handed after job 4 (%d, %llu)", rc,
-	    (unsigned long long)s.next);
+	    "done stops the run: GGUF_STATS_STOPPED, nothing handed after "
+	    "job 4 (%d, %llu)", rc, (unsigned long long)s.next);
 
-	memset(&p, 0, sizeof p);
-	memset(&s, 0, sizeof s);
-	p.total = jobs_of(f, jobs);
-	p.grows = 1;
+	setup(f, jobs, &o, &p, &s, 3);
 	p.cancel_after = 1;
-	o.progress = on_progress;
-	o.arg = &p;
-	s.f = f;
-	s.in_order = s.same = 1;
-	s.stop_at = UINT64_MAX;
 	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
 	for (k = 0, cancelled = 0; k < NT; k++)
 		cancelled += jobs[k].rc == GGUF_STATS_CANCELLED;
@@ -279,13 +275,9 @@ test_stops(const struct gguf_file *f)
 	    "progress cancels: every job still handed over, %d of them "
 	    "cancelled (%d)", cancelled, rc);
 
-	memset(&s, 0, sizeof s);
-	jobs_of(f, jobs);
+	setup(f, jobs, &o, &p, &s, 3);
 	o.progress = NULL;
 	o.cancel = &flag;
-	s.f = f;
-	s.in_order = 1;
-	s.stop_at = UINT64_MAX;
 	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
 	for (k = 0, cancelled = 0; k < NT; k++)
 		cancelled += jobs[k].rc == GGUF_STATS_CANCELLED &&
@@ -304,6 +296,7 @@ test_change(const struct gg *g)
 	struct gguf_stats_opts	 o;
 	struct gguf_file	*f;
 	struct gguf_err		 err;
+	struct progress		 p;
 	struct seen		 s;
 	char			 path[] = "test_stats_many.XXXXXX";
 	int			 fd, rc;
@@ -318,14 +311,9 @@ test_change(const struct gg *g)
 		unlink(path);
 		return;
 	}
-	memset(&o, 0, sizeof o);
-	memset(&s, 0, sizeof s);
-	jobs_of(f, jobs);
+	setup(f, jobs, &o, &p, &s, 2);
+	o.progress = NULL;
 	jobs[3].rc = 0;
-	o.threads = 2;
-	s.f = f;
-	s.in_order = 1;
-	s.stop_at = UINT64_MAX;
 	s.rewrite = path;
 	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
 	ok(rc == 0 && s.rewrite != NULL && s.failed_after == NT - 1 &&
