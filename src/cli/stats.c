@@ -157,6 +157,7 @@ struct printer {
 	uint64_t		 n;
 	int			 all;
 	int			 rc;
+	uint64_t		 reports;	/* printed so far */
 };
 
 /* Job k's results, in the form asked; 1 to stop (the file changed). */
@@ -197,7 +198,7 @@ print_job(void *arg, struct gguf_stats_job *job, uint64_t k)
 		out_msg(stderr, msg);
 		fputc('\n', stderr);
 	} else {
-		if (k > 0)
+		if (pp->reports++ > 0)
 			putchar('\n');
 		print_report(t, &job->st);
 	}

@@ -1113,6 +1113,8 @@ gguf_stats_tensor(const struct gguf_file *f, const struct gguf_tensor *t,
 		st->min = st->max = st->mean = st->std = NAN;
 		for (k = 0; k < GGUF_STATS_NPCT; k++)
 			st->pct[k] = NAN;
+		for (k = 0; k <= GGUF_STATS_BINS; k++)
+			st->edge[k] = NAN;
 		return 0;
 	}
 	rc = run_done(f, gguf_stats_data(t->type, gguf_layout(f)->be,

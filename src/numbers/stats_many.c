@@ -6,10 +6,10 @@
  * joins them per tensor: on many cores and many tensors of a few
  * megabytes, that is most of the time. Here the tensors that are each a
  * small part of the whole are a segment, run side by side, a thread per
- * tensor (the largest first, so no thread is left with a big one at the
- * end); the others (larger than a share of the whole, read by range, of
- * no rows, or that fail their checks) run in their turn on every thread,
- * as gguf_stats_tensor runs them. A tensor's results do not depend on
+ * tensor, taken in order so that results stream out; the others (larger
+ * than a share of the whole, read by range, of no rows, or that fail
+ * their checks) run in their turn on every thread, as gguf_stats_tensor
+ * runs them. A tensor's results do not depend on
  * its threads, so they are the same either way. The calling thread hands
  * the results over in order, each after checking the file has not
  * changed since the tensor was read.
@@ -24,6 +24,7 @@
 #include "internal.h"
 #include "dequant.h"
 #include "stats.h"
+#include "stats_pool.h"
 
 struct many {
 	const struct gguf_file		*f;
@@ -33,9 +34,8 @@ struct many {
 	const struct gguf_stats_opts	*opts;
 	uint64_t			 total;	/* elements of every job */
 
-	uint64_t			*order;	/* the segment's jobs */
-	uint64_t			 norder;
-	uint64_t			 next;	/* atomic: into order */
+	uint64_t			 end;	/* the segment's jobs end */
+	uint64_t			 next;	/* atomic: the next to run */
 	int				 stop;	/* atomic: runs stop */
 	int				 cancelled;	/* atomic: by opts */
 	uint64_t			 done;	/* atomic: elements */
@@ -126,11 +126,10 @@ static void *
 worker_main(void *arg)
 {
 	struct many	*m = arg;
-	uint64_t	 i, k;
+	uint64_t	 k;
 
-	while ((i = __atomic_fetch_add(&m->next, 1, __ATOMIC_RELAXED)) <
-	    m->norder) {
-		k = m->order[i];
+	while ((k = __atomic_fetch_add(&m->next, 1, __ATOMIC_RELAXED)) <
+	    m->end) {
 		run_job(m, k, 1);
 		pthread_mutex_lock(&m->lock);
 		m->ended[k] = 1;
@@ -169,39 +168,28 @@ hand(struct many *m, uint64_t k, gguf_stats_done_fn done, void *arg)
 	return 0;
 }
 
-/* The segment's jobs, largest first (ties in order). */
-static int
-by_size(const void *a, const void *b)
-{
-	const uint64_t	*x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] > y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
-/* Jobs k0 .. k1 side by side; each handed over in order. */
+/*
+ * Jobs k0 .. k1 side by side, taken in order (so results come out as soon
+ * as a thread's worth of them has ended, and a change of the file is seen
+ * within about one tensor), on no more threads than the segment has
+ * chunks; each handed over in order.
+ */
 static int
 segment(struct many *m, uint64_t k0, uint64_t k1, unsigned threads,
     gguf_stats_done_fn done, void *arg)
 {
 	pthread_t	*tid;
-	uint64_t	(*sz)[2], k, i;
+	uint64_t	 k, i, el = 0;
 	unsigned	 n, started = 0;
 	int		 rc = 0;
 
-	m->norder = k1 - k0;
-	sz = xcalloc(m->norder, sizeof *sz);
-	for (k = k0; k < k1; k++) {
-		sz[k - k0][0] = job_elements(&m->jobs[k]);
-		sz[k - k0][1] = k;
-	}
-	qsort(sz, m->norder, sizeof *sz, by_size);
-	for (i = 0; i < m->norder; i++)
-		m->order[i] = sz[i][1];
-	free(sz);
-	m->next = 0;
-	n = m->norder < threads ? (unsigned)m->norder : threads;
+	m->end = k1;
+	m->next = k0;
+	for (k = k0; k < k1; k++)
+		el += job_elements(&m->jobs[k]);
+	n = k1 - k0 < threads ? (unsigned)(k1 - k0) : threads;
+	if (el / CHUNK + 1 < n)
+		n = (unsigned)(el / CHUNK + 1);
 	tid = xcalloc(n, sizeof *tid);
 	for (i = 0; i < n; i++) {
 		if (pthread_create(&tid[started], NULL, worker_main, m) != 0)
@@ -244,7 +232,6 @@ gguf_stats_tensors(const struct gguf_file *f, struct gguf_stats_job *jobs,
 	m.jobs = jobs;
 	m.opts = opts;
 	m.data = xcalloc(n > 0 ? n : 1, sizeof *m.data);
-	m.order = xcalloc(n > 0 ? n : 1, sizeof *m.order);
 	m.ended = xcalloc(n > 0 ? n : 1, 1);
 	pthread_mutex_init(&m.lock, NULL);
 	pthread_cond_init(&m.cond, NULL);
@@ -292,7 +279,6 @@ gguf_stats_tensors(const struct gguf_file *f, struct gguf_stats_job *jobs,
 	pthread_cond_destroy(&m.cond);
 	pthread_mutex_destroy(&m.lock);
 	free(m.ended);
-	free(m.order);
 	free(m.data);
 	return rc;
 }

@@ -270,5 +270,15 @@ r3=$?
     [ "$(grep -c 'count=76,544 ' "$scratch/t3")" -eq 10 ]
 ok $? "stats --all --rows 1:300: the tensors with fewer rows fail in their \
 place, the others report, on 3 threads as on 1"
+"$GGUFED" stats "$demo" blk.0.attn_norm.weight token_embd.weight \
+    --rows 1:3 >"$scratch/rep" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q 'out of range' "$scratch/err" &&
+    [ "$(head -c 7 "$scratch/rep")" = "tensor " ]
+ok $? "stats: the first tensor failing, the next report has no blank \
+line before it"
+"$GGUFED" stats "$demo" token_embd.weight --rows 5:5 --json >"$scratch/json"
+[ "$(grep -o '"edges": \[[^]]*\]' "$scratch/json" | grep -o '"nan"' |
+    wc -l)" -eq 65 ]
+ok $? "stats of no rows: every histogram edge NaN, as of no finite value"
 
 done_testing
