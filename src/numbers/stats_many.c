@@ -9,10 +9,10 @@
  * tensor, taken in order so that results stream out; the others (larger
  * than a share of the whole, read by range, of no rows, or that fail
  * their checks) run in their turn on every thread, as gguf_stats_tensor
- * runs them. A tensor's results do not depend on
- * its threads, so they are the same either way. The calling thread hands
- * the results over in order, each after checking the file has not
- * changed since the tensor was read.
+ * runs them. A tensor's results do not depend on its threads, so they
+ * are the same either way. The calling thread hands the results over in
+ * order, each after checking the file has not changed since the tensor
+ * was read.
  */
 #include "config.h"
 
@@ -45,6 +45,19 @@ struct many {
 	unsigned char			*ended;
 };
 
+/* Whether runs are to stop; a cancel by opts is noted as such. */
+static int
+stopping(struct many *m)
+{
+	const int	*cancel = m->opts->cancel;
+
+	if (cancel != NULL && __atomic_load_n(cancel, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&m->cancelled, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&m->stop, 1, __ATOMIC_RELAXED);
+	}
+	return __atomic_load_n(&m->stop, __ATOMIC_RELAXED);
+}
+
 /* A job's progress, turned into the run's. */
 struct job_progress {
 	struct many	*m;
@@ -57,20 +70,20 @@ job_progress(void *arg, uint64_t done, uint64_t total)
 	struct job_progress		*jp = arg;
 	struct many			*m = jp->m;
 	const struct gguf_stats_opts	*o = m->opts;
-	int				 stop = 0;
+	int				 stop;
 
 	(void)total;
 	__atomic_fetch_add(&m->done, done - jp->last, __ATOMIC_RELAXED);
 	jp->last = done;
-	if (o->cancel != NULL && __atomic_load_n(o->cancel, __ATOMIC_RELAXED))
-		stop = 1;
-	if (!stop && o->progress != NULL) {
-		/* read under the lock, so the count reported only grows */
-		pthread_mutex_lock(&m->lock);
-		stop = o->progress(o->arg, __atomic_load_n(&m->done,
-		    __ATOMIC_RELAXED), m->total) != 0;
-		pthread_mutex_unlock(&m->lock);
-	}
+	if (stopping(m))
+		return 1;
+	if (o->progress == NULL)
+		return 0;
+	/* read under the lock, so the count reported only grows */
+	pthread_mutex_lock(&m->lock);
+	stop = o->progress(o->arg, __atomic_load_n(&m->done,
+	    __ATOMIC_RELAXED), m->total) != 0;
+	pthread_mutex_unlock(&m->lock);
 	if (stop) {
 		__atomic_store_n(&m->cancelled, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&m->stop, 1, __ATOMIC_RELAXED);
@@ -96,12 +109,7 @@ run_job(struct many *m, uint64_t k, unsigned threads)
 	struct gguf_stats_opts	 o = *m->opts;
 	struct job_progress	 jp;
 
-	if (m->opts->cancel != NULL &&
-	    __atomic_load_n(m->opts->cancel, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&m->cancelled, 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&m->stop, 1, __ATOMIC_RELAXED);
-	}
-	if (__atomic_load_n(&m->stop, __ATOMIC_RELAXED)) {
+	if (stopping(m)) {
 		memset(&j->st, 0, sizeof j->st);
 		j->rc = GGUF_STATS_CANCELLED;
 		gguf_errf(&j->err, -1, "cancelled");

@@ -441,32 +441,25 @@ AVX2 static void
 v_k4_spread(const struct gguf_sc_k4 *k, uint64_t nsb, double mean,
     double m2[16], uint32_t *sk)
 {
-	__m256d		a0, a1, a2, a3, mv = _mm256_set1_pd(mean), d0, d1, d2, d3;
+	__m256d		acc[4], mv = _mm256_set1_pd(mean), dv;
 	__m256		v[2];
 	uint32_t	key[16];
 	uint64_t	sb;
-	int		c;
+	int		j, c;
 
-	/* the accumulators named, so that they stay in registers */
-	a0 = a1 = a2 = a3 = _mm256_setzero_pd();
+	for (j = 0; j < 4; j++)
+		acc[j] = _mm256_setzero_pd();
 	for (sb = 0; sb < nsb; sb++) {
 		k4_values(k->a[sb], k->b[sb], v);
-		d0 = _mm256_sub_pd(_mm256_cvtps_pd(
-		    _mm256_castps256_ps128(v[0])), mv);
-		d1 = _mm256_sub_pd(_mm256_cvtps_pd(
-		    _mm256_extractf128_ps(v[0], 1)), mv);
-		d2 = _mm256_sub_pd(_mm256_cvtps_pd(
-		    _mm256_castps256_ps128(v[1])), mv);
-		d3 = _mm256_sub_pd(_mm256_cvtps_pd(
-		    _mm256_extractf128_ps(v[1], 1)), mv);
-		a0 = _mm256_add_pd(a0, _mm256_mul_pd(k4_n4(k->n[sb], 0),
-		    _mm256_mul_pd(d0, d0)));
-		a1 = _mm256_add_pd(a1, _mm256_mul_pd(k4_n4(k->n[sb], 1),
-		    _mm256_mul_pd(d1, d1)));
-		a2 = _mm256_add_pd(a2, _mm256_mul_pd(k4_n4(k->n[sb], 2),
-		    _mm256_mul_pd(d2, d2)));
-		a3 = _mm256_add_pd(a3, _mm256_mul_pd(k4_n4(k->n[sb], 3),
-		    _mm256_mul_pd(d3, d3)));
+		/* unrolled: the accumulators stay in registers */
+#pragma GCC unroll 4
+		for (j = 0; j < 4; j++) {
+			dv = _mm256_sub_pd(_mm256_cvtps_pd(j & 1 ?
+			    _mm256_extractf128_ps(v[j >> 1], 1) :
+			    _mm256_castps256_ps128(v[j >> 1])), mv);
+			acc[j] = _mm256_add_pd(acc[j], _mm256_mul_pd(
+			    k4_n4(k->n[sb], j), _mm256_mul_pd(dv, dv)));
+		}
 		if (sk == NULL)
 			continue;
 		_mm256_storeu_si256((__m256i *)key, keys8(v[0]));
@@ -474,10 +467,8 @@ v_k4_spread(const struct gguf_sc_k4 *k, uint64_t nsb, double mean,
 		for (c = 0; c < 16; c++)
 			sk[key[c]] += k->n[sb][c];
 	}
-	_mm256_storeu_pd(m2, a0);
-	_mm256_storeu_pd(m2 + 4, a1);
-	_mm256_storeu_pd(m2 + 8, a2);
-	_mm256_storeu_pd(m2 + 12, a3);
+	for (j = 0; j < 4; j++)
+		_mm256_storeu_pd(m2 + 4 * j, acc[j]);
 }
 
 int
