@@ -133,6 +133,11 @@ print_report(const struct gguf_tensor *t, const struct gguf_stats *st)
 		snprintf(tb, sizeof tb, "p%g", gguf_stats_pct[b]);
 		printf("%-8s %.6g\n", tb, st->pct[b]);
 	}
+	if (!(st->min < st->max)) {
+		printf("histogram (one value)\n  %14.6g %12s %s\n", st->min,
+		    G(st->nfinite, 0), "########################################");
+		return;
+	}
 	printf("histogram (%d bins over [min, max], each from its lower "
 	    "edge)\n", GGUF_STATS_BINS);
 	for (b = 0; b < GGUF_STATS_BINS; b++)

@@ -617,14 +617,14 @@ sk_key(int wide, double x)
 }
 
 /*
- * The bucket a percentile was read from: its key, how many values it
- * holds, and whether the value read is exact (the 16-bit types, a bucket
- * of zeros) or an estimate that reading the bucket's values again can
- * make exact (refine).
+ * The bucket a percentile was read from: its key, the number of values
+ * in the buckets below it, and whether the value read is exact (the
+ * 16-bit types, a bucket of zeros) or the bucket's values must be read
+ * again to find it (refine).
  */
 struct pct_bucket {
 	uint32_t	key;
-	uint64_t	count;
+	uint64_t	below;
 	int		settled;
 };
 
@@ -723,7 +723,7 @@ from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
 				st->pct[ip] = v < lo ? lo : v > hi ? hi : v;
 				if (pb != NULL) {
 					pb[ip].key = K;
-					pb[ip].count = c;
+					pb[ip].below = cum;
 					pb[ip].settled = exact || (zeros &&
 					    (K == kz[0] || K == kz[1]));
 				}
@@ -821,20 +821,60 @@ from_values(uint32_t type, const uint64_t *vt, int hist,
 }
 
 /*
- * A percentile read from a bucket holding many values (at least 2, and
- * at least 1/4096 of the finite values: a value that many elements share,
- * as the zeros of a sparse tensor or a constant of a norm) is made exact
- * by a second pass over the data that takes the least and the greatest
- * value of each such bucket: when they are the same value, the percentile
- * is that value; otherwise the estimate is kept within them. Buckets of
- * few values keep their estimate (within the bucket, as promised), so
- * the data of most tensors is read once.
+ * Percentiles made exact. The sketch tells in which bucket the value of
+ * each percentile's rank lies, and its rank among the bucket's values; a
+ * second pass over the data counts the values of those buckets by the
+ * next REF_BITS bits of their ordered bits (the bits of a value made to
+ * sort as the values do, as the sketch's keys), which narrows each to a
+ * range of 2^REF_BITS times fewer values, and so on until every bit is
+ * known: one pass for floats (their buckets keep 12 bits), four for the
+ * wide types. A percentile is then the value of its rank, exactly. The
+ * counts live in the threads' tables of the 16-bit types' pass.
  */
+#define REF_BITS	12
+#define REF_SLOTS	(1u << REF_BITS)
+
+_Static_assert(GGUF_STATS_NPCT * REF_SLOTS <= VALUES, "refine's counts");
+
+/* The ordered bits of a finite value and back (a float's in 32 bits). */
+static inline uint64_t
+ord_of(int wide, double x)
+{
+	uint64_t	u;
+
+	if (wide) {
+		u = bits_d(x);
+		return u ^ ((0ull - (u >> 63)) | 0x8000000000000000ull);
+	}
+	u = bits_f((float)x);
+	return (uint32_t)(u ^ ((0u - (u >> 31)) | 0x80000000u));
+}
+
+static double
+val_of(int wide, uint64_t o)
+{
+	double		d;
+	float		f;
+	uint32_t	u;
+
+	if (wide) {
+		o = o >> 63 ? o ^ 0x8000000000000000ull : ~o;
+		memcpy(&d, &o, sizeof d);
+		return d;
+	}
+	u = (uint32_t)o;
+	u = u >> 31 ? u ^ 0x80000000u : ~u;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
 struct refine_run {
 	struct stats_run	*r;
-	uint32_t		 key[GGUF_STATS_NPCT];
+	uint64_t		 pre[GGUF_STATS_NPCT];	/* ordered bits >>
+							   shift */
 	int			 nk;
-	double			(*lohi)[GGUF_STATS_NPCT][2];	/* by item */
+	unsigned		 shift;		/* bits below pre */
+	unsigned		 bits;		/* counted of them */
 };
 
 static int
@@ -843,29 +883,29 @@ work_refine(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
 {
 	struct refine_run	*rr = p->ctx;
 	struct stats_run	*r = rr->r;
-	double			(*lh)[2] = rr->lohi[i], x;
-	uint64_t		 len, j;
-	uint32_t		 K;
+	uint32_t		*vt = w->vt;
+	uint64_t		 len, j, o, hi, mask;
+	unsigned		 low = rr->shift - rr->bits;
+	double			 x;
 	int			 k;
 
-	for (k = 0; k < rr->nk; k++) {
-		lh[k][0] = INFINITY;
-		lh[k][1] = -INFINITY;
-	}
+	mask = (1ull << rr->bits) - 1;
 	if (decode_chunk(r, i, w, &len, err) != 0)
 		return -1;
 	for (j = 0; j < len; j++) {
 		x = r->wide ? w->dbuf[j] : (double)w->fbuf[j];
 		if (!isfinite(x))
 			continue;
-		K = sk_key(r->wide, x);
-		for (k = 0; k < rr->nk; k++) {
-			if (K != rr->key[k])
-				continue;
-			lh[k][0] = x < lh[k][0] ? x : lh[k][0];
-			lh[k][1] = x > lh[k][1] ? x : lh[k][1];
-		}
+		o = ord_of(r->wide, x);
+		hi = o >> rr->shift;
+		for (k = 0; k < rr->nk; k++)
+			if (hi == rr->pre[k]) {
+				vt[(unsigned)k * REF_SLOTS +
+				    (unsigned)(o >> low & mask)]++;
+				break;
+			}
 	}
+	w->vtn += len;
 	*units = len;
 	return 0;
 }
@@ -878,55 +918,77 @@ refine(struct stats_run *r, const struct pool *scan,
 	struct gguf_stats_opts	 o = *scan->opts;
 	struct refine_run	 rr;
 	struct pool		 p;
-	double			 lo, hi;
-	uint64_t		 i;
-	int			 k, m, rc;
+	uint64_t		 pre[GGUF_STATS_NPCT], rank[GGUF_STATS_NPCT];
+	uint64_t		 cum, c;
+	unsigned		 s;
+	int			 k, m, todo = 0, rc = 0;
 
-	memset(&rr, 0, sizeof rr);
 	for (k = 0; k < GGUF_STATS_NPCT; k++) {
-		if (pb[k].settled || pb[k].count < 2 ||
-		    pb[k].count < st->nfinite >> 12)
+		if (pb[k].settled)
 			continue;
-		for (m = 0; m < rr.nk && rr.key[m] != pb[k].key; m++)
-			;
-		if (m == rr.nk)
-			rr.key[rr.nk++] = pb[k].key;
+		todo |= 1 << k;
+		pre[k] = pb[k].key;
+		rank[k] = (uint64_t)ceil(gguf_stats_pct[k] / 100 *
+		    (double)st->nfinite);
+		rank[k] = rank[k] < 1 ? 1 : rank[k] > st->nfinite ?
+		    st->nfinite : rank[k];
+		rank[k] -= pb[k].below;		/* among the bucket's values */
 	}
-	if (rr.nk == 0)
-		return 0;
+	memset(&rr, 0, sizeof rr);
 	rr.r = r;
-	rr.lohi = xcalloc(scan->nitems, sizeof *rr.lohi);
+	rr.shift = r->wide ? 52 - SK_MANT : 23 - SK_MANT;	/* a key's */
 	o.progress = NULL;	/* the scan's progress has reached its end */
-	memset(&p, 0, sizeof p);
-	pthread_mutex_init(&p.lock, NULL);
-	p.nitems = scan->nitems;
-	p.ctx = &rr;
-	p.opts = &o;
-	p.data = scan->data;
-	p.nbytes = scan->nbytes;
-	p.total = scan->total;
-	p.work = work_refine;
-	rc = gguf_stats_pool_run(&p, o.threads, err);
-	for (m = 0; rc == 0 && m < rr.nk; m++) {
-		lo = INFINITY;
-		hi = -INFINITY;
-		for (i = 0; i < p.nitems; i++) {
-			lo = rr.lohi[i][m][0] < lo ? rr.lohi[i][m][0] : lo;
-			hi = rr.lohi[i][m][1] > hi ? rr.lohi[i][m][1] : hi;
-		}
+	while (rc == 0 && todo != 0) {
+		rr.bits = rr.shift < REF_BITS ? rr.shift : REF_BITS;
+		rr.nk = 0;
 		for (k = 0; k < GGUF_STATS_NPCT; k++) {
-			if (pb[k].settled || pb[k].key != rr.key[m] ||
-			    lo > hi)
+			if (!(todo & 1 << k))
 				continue;
-			if (bits_d(lo) == bits_d(hi))
-				st->pct[k] = lo;
-			else
-				st->pct[k] = st->pct[k] < lo ? lo :
-				    st->pct[k] > hi ? hi : st->pct[k];
+			for (m = 0; m < rr.nk && rr.pre[m] != pre[k]; m++)
+				;
+			if (m == rr.nk)
+				rr.pre[rr.nk++] = pre[k];
 		}
+		memset(&p, 0, sizeof p);
+		pthread_mutex_init(&p.lock, NULL);
+		p.nitems = scan->nitems;
+		p.ctx = &rr;
+		p.opts = &o;
+		p.data = scan->data;
+		p.nbytes = scan->nbytes;
+		p.total = scan->total;
+		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
+		p.decode = 1;
+		p.work = work_refine;
+		rc = gguf_stats_pool_run(&p, o.threads, err);
+		for (k = 0; rc == 0 && k < GGUF_STATS_NPCT; k++) {
+			if (!(todo & 1 << k))
+				continue;
+			for (m = 0; rr.pre[m] != pre[k]; m++)
+				;
+			cum = 0;
+			for (s = 0; s < (1u << rr.bits); s++) {
+				c = p.vtab[(unsigned)m * REF_SLOTS + s];
+				if (cum + c >= rank[k])
+					break;
+				cum += c;
+			}
+			if (s == 1u << rr.bits) {	/* cannot be */
+				rc = gguf_errf(err, -1, "statistics: the "
+				    "data changed while it was read");
+				break;
+			}
+			rank[k] -= cum;
+			pre[k] = pre[k] << rr.bits | s;
+			if (rr.shift == rr.bits) {
+				st->pct[k] = val_of(r->wide, pre[k]);
+				todo &= ~(1 << k);
+			}
+		}
+		free(p.vtab);
+		pthread_mutex_destroy(&p.lock);
+		rr.shift -= rr.bits;
 	}
-	free(rr.lohi);
-	pthread_mutex_destroy(&p.lock);
 	return rc;
 }
 

@@ -3,8 +3,8 @@
  *
  * Statistics decode a tensor (or a row range of it) in chunks, on several
  * threads, and never hold more than one chunk per thread: a 10 GB tensor
- * costs a few megabytes. The data is read once (twice when a percentile
- * falls on a value many elements share: refine in stats.c). Each chunk
+ * costs a few megabytes. The data is read once, then again to make the
+ * percentiles exact (refine in stats.c; not for F16 and BF16). Each chunk
  * gives its counts, extremes and moments, and counts its finite values into a sketch
  * of 2048 buckets per octave (a bucket per value of a value's float32
  * bits cut to 11 mantissa bits; double bits for the wide types, F64, I32,
@@ -72,17 +72,14 @@ struct gguf_stats {
 	double		edge[GGUF_STATS_BINS + 1];
 	/*
 	 * Percentiles of the finite values, at gguf_stats_pct[i] percent:
-	 * estimates of the nearest-rank percentile (the value x of rank
-	 * ceil(p / 100 * nfinite) in sorted order) read from the sketch: a
-	 * value in the same bucket as x (interpolated by rank among the
-	 * bucket's values), so off by less than one bucket, at most
-	 * 2^-11 * |x| (2^-137 if x is a float subnormal, 2^-1033 if a double
-	 * one), and in [min, max]. For F16 and BF16 data they are exact.
-	 * A bucket that holds at least 2 values and 1/4096 of the finite
-	 * ones is read again (a second pass over the data): its percentile
-	 * is then exact when the bucket holds one value (a value many
-	 * elements share), and between its least and greatest otherwise.
-	 * NaN with no finite value or no histogram.
+	 * the nearest-rank percentile, the value x of rank
+	 * ceil(p / 100 * nfinite) in sorted order, exactly. The sketch
+	 * tells which bucket holds x; unless that bucket is settled (the
+	 * 16-bit types, whose buckets hold one value each; a bucket of
+	 * zeros alone) the data is read again, counting the bucket's values
+	 * by their next 12 bits (refine in stats.c): once for floats, four
+	 * times for the wide types. NaN with no finite value or no
+	 * histogram.
 	 */
 	double		pct[GGUF_STATS_NPCT];
 };

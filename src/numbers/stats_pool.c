@@ -298,7 +298,8 @@ kit_fit(struct pool *p, struct worker *w)
 		if (k->vt == NULL)
 			k->vt = xcalloc(VALUES, sizeof *k->vt);
 		w->vt = k->vt;
-		return;
+		if (!p->decode)		/* the 16-bit types' pass */
+			return;
 	}
 	if (k->fbuf == NULL) {
 		k->fbuf = chunk_alloc(CHUNK * sizeof *k->fbuf);

@@ -40,6 +40,8 @@ struct pool {
 							   between reports */
 
 	uint64_t			*vtab;	/* VALUES counts, or NULL */
+	int				 decode;	/* with vtab: the
+							   decode buffers too */
 	unsigned			 sk_pages;	/* 0: no sketch */
 	uint64_t			**sktot;	/* the run's sketch */
 

@@ -281,4 +281,43 @@ line before it"
     wc -l)" -eq 65 ]
 ok $? "stats of no rows: every histogram edge NaN, as of no finite value"
 
+# f32file FILE V...: a GGUF of one F32 tensor "t" holding the values V,
+# each given as the four bytes of its bits, least significant first, in
+# octal (1.0 is "000 000 200 077").
+f32file() {
+	out=$1
+	shift
+	n=$(($# / 4))
+	{
+		printf 'GGUF\003\000\000\000\001\000\000\000\000\000\000\000'
+		printf '\000\000\000\000\000\000\000\000'
+		printf '\001\000\000\000\000\000\000\000t\001\000\000\000'
+		printf "\\$(printf %03o "$n")"'\000\000\000\000\000\000\000'
+		printf '\000\000\000\000\000\000\000\000\000\000\000\000'
+		printf '\000\000\000\000\000\000\000'
+		for b in "$@"; do printf "\\$b"; done
+	} >"$out"
+}
+f32file "$scratch/one234.gguf" 000 000 200 077 000 000 000 100 \
+    000 000 100 100 000 000 200 100
+"$GGUFED" stats "$scratch/one234.gguf" t --json >"$scratch/json"
+grep -q '"p1": 1,' "$scratch/json" && grep -q '"p50": 2,' "$scratch/json" &&
+    grep -q '"p99": 4,' "$scratch/json"
+ok $? "stats of 1, 2, 3, 4: p1 1, p50 2, p99 4 exactly"
+f32file "$scratch/half.gguf" 000 000 000 077 000 000 000 077 \
+    000 000 000 077 000 000 000 077
+"$GGUFED" stats "$scratch/half.gguf" t >"$scratch/rep"
+grep -q '^histogram (one value)' "$scratch/rep" &&
+    [ "$(grep -c '^  ' "$scratch/rep")" -eq 1 ] &&
+    grep -Eq '^ +0\.5 +4 #+$' "$scratch/rep"
+ok $? "stats of four values 0.5: one histogram line, 0.5 and its count"
+"$GGUFED" stats "$demo" blk.0.attn_norm.weight --json >"$scratch/json"
+"$GGUFED" cat "$demo" blk.0.attn_norm.weight 2>/dev/null |
+    tr -s ' \t' '\n\n' | grep -v '^$' | sort -g >"$scratch/sorted" || true
+n=$(wc -l <"$scratch/sorted")
+want=$(sed -n "$(( (99 * n + 99) / 100 ))p" "$scratch/sorted")
+got=$(grep -o '"p99": [^,]*' "$scratch/json" | cut -d' ' -f2)
+[ "$n" -gt 0 ] && [ "$(printf %.9g "$got")" = "$want" ]
+ok $? "stats of the demo's blk.0.attn_norm.weight: p99 is the value of its rank ($got, $want)"
+
 done_testing

@@ -11,13 +11,14 @@
  *			and codes).
  *
  * The exact answer is the nearest-rank percentile of the decoded values,
- * sorted. Every percentile must be within the bound the manual states,
- * one sketch bucket (2^-11 of its magnitude), and be exact where it
- * promises: a percentile that falls on the zeros is 0, not a tiny number
- * beside it, a percentile that falls on a value many elements share is
- * that value (its bucket is read again, and holds that value alone), and
- * F16 and BF16 percentiles are exact. Results must be the same on 1 and
- * 3 threads.
+ * sorted. Every percentile must be exactly that value, of every type
+ * (F64 too, whose buckets take four more passes): a percentile that
+ * falls on the zeros is 0, not a tiny number beside it, one that falls
+ * on a value many elements share is that value, one among distinct
+ * values is the value of its rank. Results must be the same on 1 and 3
+ * threads. Then seeded random tensors of few values (1 to 300, of
+ * random magnitudes, some repeated) of each type: a failure names its
+ * seed.
  */
 #include "config.h"
 
@@ -104,6 +105,28 @@ make_float(uint8_t *buf, uint32_t n, enum shape sh)
 			    (sh == REPEATED ? 0.3f : 0.0f);
 		memcpy(&u, &f, 4);
 		put32(buf + 4 * i, u);
+	}
+}
+
+static void
+make_double(uint8_t *buf, uint32_t n, enum shape sh)
+{
+	uint64_t	u;
+	uint32_t	i;
+	double		d;
+
+	for (i = 0; i < n; i++) {
+		if (sh == SPREAD)	/* distinct, with all 52 bits in use */
+			d = ((double)((int32_t)((i * 7919u) % n) -
+			    (int32_t)n / 2) + 1.0 / 3) / 1024.0;
+		else if (chosen())
+			d = sh == ZERO ? (i % 2 ? -0.0 : 0.0) : 0.3;
+		else
+			d = ((double)(rnd() % 20001) - 10000.0) / 3.0 +
+			    (sh == REPEATED ? 0.3 : 0.0);
+		memcpy(&u, &d, 8);
+		put32(buf + 8 * i, (uint32_t)u);
+		put32(buf + 8 * i + 4, (uint32_t)(u >> 32));
 	}
 }
 
@@ -224,6 +247,8 @@ chosen_value(uint32_t type, enum shape sh)
 	switch (type) {
 	case GGUF_T_F32:
 		return 0.3f;
+	case GGUF_T_F64:
+		return 0.3;
 	case GGUF_T_Q8_0:
 		return 5.0 / 16;
 	case GGUF_T_Q4_K:
@@ -244,7 +269,7 @@ check(uint32_t type, enum shape sh, const uint8_t *buf, uint32_t n)
 	double				*x = malloc(n * sizeof *x);
 	double				 r = sh == SPREAD ? NAN :
 					    chosen_value(type, sh);
-	double				 want, bound;
+	double				 want;
 	uint64_t			 nbytes = n / ti->blck * ti->bytes;
 	uint64_t			 i, k, dup = 0;
 	int				 j, rc, exact, good = 1;
@@ -260,6 +285,13 @@ check(uint32_t type, enum shape sh, const uint8_t *buf, uint32_t n)
 	}
 	for (i = 0; i < n; i++)
 		x[i] = f[i];
+	if (gguf_dequant_wide(type) &&
+	    gguf_dequant_f64(type, 0, buf, nbytes, 0, n, x, &err) != 0) {
+		ok(0, "%s, %s: %s", ti->name, shape_name[sh], err.msg);
+		free(f);
+		free(x);
+		return;
+	}
 	qsort(x, n, sizeof *x, cmp_double);
 	for (i = 1; i < n; i++)
 		dup += eq(x[i], x[i - 1]);
@@ -270,22 +302,14 @@ check(uint32_t type, enum shape sh, const uint8_t *buf, uint32_t n)
 	for (j = 0; j < GGUF_STATS_NPCT; j++) {
 		k = (uint64_t)ceil(gguf_stats_pct[j] / 100 * n);
 		want = x[k - 1];
-		/*
-		 * Zeros and the repeated value exactly (their buckets are
-		 * read again), any other within a bucket.
-		 */
-		exact = eq(want, 0) || (ti->blck == 1 && ti->bytes == 2) ||
-		    (sh == REPEATED && eq(want, r));
-		bound = exact ? 0 : fmax(ldexp(fabs(want), -11),
-		    ldexp(1, -137));
-		if (!(fabs(st.pct[j] - want) <= bound) ||
-		    !same(st.pct[j], st3.pct[j]))
+		exact = eq(st.pct[j], want);
+		if (!exact || !same(st.pct[j], st3.pct[j]))
 			good = 0;
 		if (j == 2 && sh != SPREAD && !eq(want, r))
 			good = 0;	/* the data is not what it should be */
 		used += (size_t)snprintf(msg + used, sizeof msg - used,
 		    " p%g %.9g%s%.9g", gguf_stats_pct[j], st.pct[j],
-		    exact ? " == " : " ~ ", want);
+		    exact ? " == " : " != ", want);
 	}
 	/* 16-bit and float values are all distinct; blocks' nearly */
 	if (sh == SPREAD && ti->blck == 1 && dup != 0)
@@ -296,12 +320,117 @@ check(uint32_t type, enum shape sh, const uint8_t *buf, uint32_t n)
 	free(x);
 }
 
+/* check() without a test line: 1 if every percentile is exact */
+static int
+check_quiet(uint32_t type, const uint8_t *buf, uint32_t n)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(type);
+	struct gguf_stats		 st;
+	struct gguf_err			 err;
+	double				*x = malloc(n * sizeof *x);
+	float				 f;
+	uint64_t			 k, u;
+	uint32_t			 i, v;
+	int				 j, good;
+
+	for (i = 0; i < n; i++) {
+		if (ti->bytes == 8) {
+			u = (uint64_t)(buf[8 * i] | buf[8 * i + 1] << 8 |
+			    buf[8 * i + 2] << 16) |
+			    (uint64_t)buf[8 * i + 3] << 24 |
+			    (uint64_t)buf[8 * i + 4] << 32 |
+			    (uint64_t)buf[8 * i + 5] << 40 |
+			    (uint64_t)buf[8 * i + 6] << 48 |
+			    (uint64_t)buf[8 * i + 7] << 56;
+			memcpy(&x[i], &u, 8);
+		} else {
+			v = (uint32_t)buf[4 * i] | (uint32_t)buf[4 * i + 1] <<
+			    8 | (uint32_t)buf[4 * i + 2] << 16 |
+			    (uint32_t)buf[4 * i + 3] << 24;
+			memcpy(&f, &v, 4);
+			x[i] = f;
+		}
+	}
+	qsort(x, n, sizeof *x, cmp_double);
+	good = gguf_stats_data(type, 0, buf, (uint64_t)n * ti->bytes, 0, n,
+	    NULL, &st, &err) == 0;
+	for (j = 0; good && j < GGUF_STATS_NPCT; j++) {
+		k = (uint64_t)ceil(gguf_stats_pct[j] / 100 * n);
+		k = k < 1 ? 1 : k;
+		if (!eq(st.pct[j], x[k - 1])) {
+			diag("p%g: %.17g, the value of rank %llu is %.17g",
+			    gguf_stats_pct[j], st.pct[j],
+			    (unsigned long long)k, x[k - 1]);
+			good = 0;
+		}
+	}
+	free(x);
+	return good;
+}
+
+/*
+ * Seeded random tensors of few values: F32 and F64 of random magnitudes
+ * and signs, a third of them repeated; 1, 2, 3, 4 among them. Each must
+ * give the exact percentiles; a failure names the seed that makes it.
+ */
+static void
+few(uint8_t *buf)
+{
+	const char	*env = getenv("PCT_SEED");
+	uint64_t	 s0 = env != NULL ? strtoull(env, NULL, 10) : 20261128;
+	uint64_t	 u;
+	uint32_t	 n, i, v;
+	double		 d;
+	float		 f;
+	int		 round, wide, fails = 0;
+
+	for (i = 0; i < 4; i++) {	/* 1, 2, 3, 4 */
+		f = (float)(i + 1);
+		memcpy(&v, &f, 4);
+		put32(buf + 4 * i, v);
+	}
+	check(GGUF_T_F32, SPREAD, buf, 4);
+	for (round = 0; round < 400; round++) {
+		seed = s0 + (uint64_t)round;
+		wide = round % 2;
+		n = 1 + rnd() % 300;
+		for (i = 0; i < n; i++) {
+			if (i > 0 && rnd() % 3 == 0) {	/* a repeat */
+				memcpy(buf + (wide ? 8 : 4) * i, buf +
+				    (wide ? 8 : 4) * (rnd() % i), wide ? 8 : 4);
+				continue;
+			}
+			d = ldexp((double)rnd() / 4294967296.0 + 0.5,
+			    (int)(rnd() % 40) - 20) * (rnd() % 2 ? -1 : 1);
+			if (wide) {
+				d += ldexp((double)rnd(), -70);
+				memcpy(&u, &d, 8);
+				put32(buf + 8 * i, (uint32_t)u);
+				put32(buf + 8 * i + 4, (uint32_t)(u >> 32));
+			} else {
+				f = (float)d;
+				memcpy(&v, &f, 4);
+				put32(buf + 4 * i, v);
+			}
+		}
+		if (!check_quiet(wide ? GGUF_T_F64 : GGUF_T_F32, buf, n)) {
+			diag("seed %llu (PCT_SEED=%llu, round %d): %u values",
+			    (unsigned long long)(s0 + (uint64_t)round),
+			    (unsigned long long)s0, round, n);
+			fails++;
+		}
+	}
+	ok(fails == 0, "400 seeded random tensors of 1 to 300 F32 or F64 "
+	    "values: exact percentiles (%d failed)", fails);
+}
+
 int
 main(void)
 {
 	static const uint32_t	types[] = { GGUF_T_F32, GGUF_T_F16,
-				    GGUF_T_BF16, GGUF_T_Q8_0, GGUF_T_Q4_K };
-	uint8_t			*buf = malloc((size_t)N * 4);
+				    GGUF_T_BF16, GGUF_T_Q8_0, GGUF_T_Q4_K,
+				    GGUF_T_F64 };
+	uint8_t			*buf = malloc((size_t)N * 8);
 	uint32_t		 n;
 	size_t			 t;
 	int			 sh;
@@ -325,6 +454,9 @@ main(void)
 			case GGUF_T_Q8_0:
 				make_q8_0(buf, n, sh);
 				break;
+			case GGUF_T_F64:
+				make_double(buf, n, sh);
+				break;
 			default:
 				make_q4_k(buf, n, sh);
 				break;
@@ -332,6 +464,7 @@ main(void)
 			check(types[t], sh, buf, n);
 		}
 	}
+	few(buf);
 	free(buf);
 	return tap_done();
 }
