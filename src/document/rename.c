@@ -71,6 +71,32 @@ mark_taken(struct gguf_doc *d, struct gguf_rename_plan *p)
 	}
 }
 
+/*
+ * The replacement as PCRE2 takes it, from what sed and Perl users type
+ * too: \1 .. \9 (and \0, the whole match) are groups, as $1 .. $9 and
+ * $0 are; \\ is one backslash. Any other character stays as it is.
+ */
+static char *
+sed_refs(const char *repl)
+{
+	size_t	 n = strlen(repl), i, o = 0;
+	char	*out = xmalloc(2 * n + 1);
+
+	for (i = 0; i < n; i++) {
+		if (repl[i] == '\\' && repl[i + 1] >= '0' &&
+		    repl[i + 1] <= '9') {
+			out[o++] = '$';
+			out[o++] = repl[++i];
+		} else if (repl[i] == '\\' && repl[i + 1] == '\\') {
+			out[o++] = '\\';
+			i++;
+		} else
+			out[o++] = repl[i];
+	}
+	out[o] = '\0';
+	return out;
+}
+
 int
 gguf_doc_rename_plan(struct gguf_doc *d, const char *pattern,
     const char *repl, int global, struct gguf_rename_plan *p,
@@ -81,19 +107,21 @@ gguf_doc_rename_plan(struct gguf_doc *d, const char *pattern,
 	struct gguf_re		*re;
 	uint64_t		 i, k, nt = gguf_doc_n_tensors(d);
 	size_t			 outlen = 0;
-	char			*out = NULL;
+	char			*out = NULL, *rp;
 	int			 m;
 
 	memset(p, 0, sizeof *p);
 	if ((re = gguf_re_compile(pattern, 0, err)) == NULL)
 		return -1;
+	rp = sed_refs(repl);
 	for (i = 0; i < nt; i++) {
 		if (gguf_doc_tensor(d, i, &dt) != 0 ||
 		    (dt.flags & GGUF_ED_REMOVED))
 			continue;
-		m = gguf_re_subst(re, dt.name.p, (size_t)dt.name.n, repl,
+		m = gguf_re_subst(re, dt.name.p, (size_t)dt.name.n, rp,
 		    global, &out, &outlen, err);
 		if (m < 0) {
+			free(rp);
 			gguf_re_free(re);
 			gguf_rename_plan_free(p);
 			return -1;
@@ -112,6 +140,7 @@ gguf_doc_rename_plan(struct gguf_doc *d, const char *pattern,
 		r->flaws = outlen == 0 ? GGUF_RN_EMPTY : outlen > GGUF_MAX_NAME ?
 		    GGUF_RN_LONG : 0;
 	}
+	free(rp);
 	gguf_re_free(re);
 	mark_shared(p);
 	mark_taken(d, p);

@@ -462,6 +462,12 @@ text_escape(char *buf, size_t len, const char *p, size_t n, int maxcols)
 }
 
 void
+typed_escape(char *buf, size_t len, const char *p, size_t n, int maxcols)
+{
+	escape_into(buf, len, p, n, maxcols, DT_KEEPBS);
+}
+
+void
 name_escape(char *buf, size_t len, const char *p, size_t n, int maxcols)
 {
 	escape_into(buf, len, p, n, maxcols, DT_MIDDLE);

@@ -125,6 +125,9 @@ void	 text_escape(char *buf, size_t len, const char *p, size_t n,
 /* The same for a name: shortened in the middle (DT_MIDDLE). */
 void	 name_escape(char *buf, size_t len, const char *p, size_t n,
 	     int maxcols);
+/* The same for what the user typed (a pattern): backslashes as typed. */
+void	 typed_escape(char *buf, size_t len, const char *p, size_t n,
+	    int maxcols);
 /*
  * Where a name too wide for w columns is cut in the middle: it is shown
  * as the escaped bytes [0, *head), an ellipsis and [*tail, n), at most w

@@ -512,8 +512,8 @@ view_rename_new(struct app *a, const char *pattern, const char *repl,
 	v = view_new(a, &rename_ops, SC_LIST, ls);
 	v->list = &ls->list;
 	rename_refresh(v);
-	text_escape(p, sizeof p, pattern, strlen(pattern), 40);
-	text_escape(r, sizeof r, repl, strlen(repl), 30);
+	typed_escape(p, sizeof p, pattern, strlen(pattern), 40);
+	typed_escape(r, sizeof r, repl, strlen(repl), 30);
 	snprintf(v->title, sizeof v->title, "rename s/%.60s/%.40s/%s%s", p, r,
 	    global ? "g" : "", icase ? "i" : "");
 	return v;

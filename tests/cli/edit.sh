@@ -125,6 +125,12 @@ ok $? "mv shorthand"
 "$GGUFED" rename "$m" 's/^(blk)\.0\./$1.9./' -i >/dev/null 2>&1 &&
     "$GGUFED" dump "$m" | grep -q 'blk.9.attn_q.weight'
 ok $? "rename shorthand with a regex"
+"$GGUFED" rename "$m" 's/^(blk)\.9\.attn_q/\1.8.attn_q/' -i >/dev/null 2>&1 &&
+    "$GGUFED" dump "$m" | grep -q ' blk.8.attn_q.weight '
+ok $? "rename: a sed-style backslash-digit is the group, as a dollar-digit"
+"$GGUFED" rename "$m" 's/^blk\.8\.attn_q/\\x/' -n >"$scratch/out" 2>&1
+grep -q 'blk.8.attn_q.weight' "$scratch/out" && grep -Fq -e '-> "\\x.weight"' "$scratch/out"
+ok $? "rename: two backslashes are one"
 "$GGUFED" rename "$m" token_embd.weight tok.w -i >/dev/null &&
     "$GGUFED" dump "$m" | grep -q ' tok.w '
 ok $? "rename shorthand, plain"

@@ -39,7 +39,7 @@ runon() {
 		for l in "$@"; do
 			case $l in
 			dump\ *) echo "dump $scratch/${l#dump }.txt" ;;
-			*) echo "$l" ;;
+			*) printf '%s\n' "$l" ;;
 			esac
 		done
 		echo "dump $scratch/$name.txt"
@@ -301,6 +301,11 @@ set --
 while IFS= read -r l; do set -- "$@" "$l"; done <"$scratch/want.old"
 while IFS= read -r l; do set -- "$@" "$l"; done <"$scratch/want.new"
 saved "regex rename" "$@"
+
+run regex-sed "keys 4R" "keys <C-u>" 'type s/^blk\.(\d+)\.ffn_gate/layers.\1.gate/' \
+    "keys <Enter>" "dump regex-sed-map"
+shows regex-sed-map 'blk.0.ffn_gate.weight -> layers.0.gate.weight' "R: a sed-style backslash-digit is the group, as a dollar-digit"
+shows regex-sed-map 'rename s/^blk\.(\d+)\.ffn_gate/layers.\1.gate/' "R: the title shows the pattern as typed"
 
 # Tensors: c converts one to float32 (Q4_K here); the changes view says
 # so, and ggml reads back exactly the values the source decoded to.
