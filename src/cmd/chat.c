@@ -538,6 +538,45 @@ check_eog(struct lint *l, const char *out, size_t n, struct cands *c,
 	    "vocabulary has)" : "");
 }
 
+/*
+ * Whether a chat rendered without add_generation_prompt still ends on the
+ * assistant's header: the last line of what opens the assistant's turn
+ * (between the first user message and the assistant's text), not blank,
+ * ends the rendering too. Phi-3's template ends every user turn with
+ * "<|assistant|>\n", for one.
+ */
+static int
+prompted_anyway(const char *out, size_t n)
+{
+	const char	*u1, *as, *u2, *e, *b;
+	size_t		 ln, tn;
+
+	if ((u1 = find(out, n, S_USER1, strlen(S_USER1))) == NULL ||
+	    (as = find(u1, n - (size_t)(u1 - out), S_ASSISTANT,
+	    strlen(S_ASSISTANT))) == NULL ||
+	    (u2 = find(as, n - (size_t)(as - out), S_USER2,
+	    strlen(S_USER2))) == NULL)
+		return 0;
+	u1 += strlen(S_USER1);
+	/* the opener's last line that is not blank */
+	for (e = as; e > u1 && (e[-1] == '\n' || e[-1] == ' ' ||
+	    e[-1] == '\t' || e[-1] == '\r'); e--)
+		;
+	for (b = e; b > u1 && b[-1] != '\n'; b--)
+		;
+	while (b < e && (*b == ' ' || *b == '\t'))
+		b++;
+	if ((ln = (size_t)(e - b)) == 0)
+		return 0;
+	/* the rendering's end, blanks aside, after the last user message */
+	u2 += strlen(S_USER2);
+	for (e = out + n; e > u2 && (e[-1] == '\n' || e[-1] == ' ' ||
+	    e[-1] == '\t' || e[-1] == '\r'); e--)
+		;
+	tn = (size_t)(e - u2);
+	return tn >= ln && memcmp(e - ln, b, ln) == 0;
+}
+
 int
 chat_lint(const struct chat_model *m, const char *src, size_t n,
     chat_lint_fn fn, void *arg)
@@ -565,7 +604,8 @@ chat_lint(const struct chat_model *m, const char *src, size_t n,
 		jinja_free(t);
 		return l.errors;
 	}
-	if (gn == nn && memcmp(gen, nogen, gn) == 0)
+	if (gn == nn && memcmp(gen, nogen, gn) == 0 &&
+	    !prompted_anyway(nogen, nn))
 		say(&l, GGUF_W_WARN, "add_generation_prompt changes nothing: "
 		    "the model is not prompted to answer");
 	if ((sys = render_sample(&l, t, CHAT_SAMPLE_DEFAULT, 1, &sn, &err)) ==

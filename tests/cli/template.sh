@@ -275,10 +275,28 @@ finds warning 'no end-of-generation token after an assistant turn ("</s>", "<|im
 
 lint nogen '{% for m in messages %}<|im_start|>{{ m.role }}
 {{ m.content }}<|im_end|>
-{% endfor %}<|im_start|>assistant
-'
+{% endfor %}'
 finds warning 'add_generation_prompt changes nothing' \
     "add_generation_prompt that changes nothing"
+# Phi-3's template: every user turn ends with the assistant's header, so
+# the model is prompted whatever add_generation_prompt says.
+lint phi3 "{% for message in messages %}{% if message['role'] == 'system' %}{{'<|system|>' + '
+' + message['content'] + '<|end|>' + '
+'}}{% elif message['role'] == 'user' %}{{'<|user|>' + '
+' + message['content'] + '<|end|>' + '
+' + '<|assistant|>' + '
+'}}{% elif message['role'] == 'assistant' %}{{message['content'] + '<|end|>' + '
+'}}{% endif %}{% endfor %}"
+! grep -q 'add_generation_prompt' "$scratch/val" "$scratch/set.err"
+ok $? "lint: phi-3's template, prompted after every user turn: add_generation_prompt not said to change nothing" ||
+    cat "$scratch/val" "$scratch/set.err"
+lint always '{% for m in messages %}<|im_start|>{{ m.role }}
+{{ m.content }}<|im_end|>
+{% endfor %}<|im_start|>assistant
+'
+! grep -q 'add_generation_prompt' "$scratch/val" "$scratch/set.err"
+ok $? "lint: a template that always ends on the assistant's header is prompted" ||
+    cat "$scratch/val" "$scratch/set.err"
 
 lint nosys '{% for m in messages if m.role != "system" %}<|im_start|>{{ m.role }}
 {{ m.content }}<|im_end|>
