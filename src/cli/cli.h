@@ -209,6 +209,11 @@ int	 cmd_template(int argc, char **argv);
 int	 cmd_sync(int argc, char **argv);
 /* edit.c */
 int	 cmd_edit(int argc, char **argv);
+/*
+ * Set by a command that applies edits of its own through cmd_edit (sync):
+ * their messages name no "-e #N" step, which the user never gave.
+ */
+extern int cli_edit_own_steps;
 int	 cmd_set(int argc, char **argv);
 int	 cmd_rm(int argc, char **argv);
 int	 cmd_mv(int argc, char **argv);

@@ -285,6 +285,8 @@ report(const char *where, const char *where2, int rc, const char *msg)
 /* edit --dry-run: the commands' messages say what they would do. */
 static int	edit_dry;
 
+int		cli_edit_own_steps;
+
 int
 cli_edit_line(struct gguf_doc *d, const char *line, int force,
     const char *where, const char *where2)
@@ -801,8 +803,8 @@ cmd_edit(int argc, char **argv)
 			rc = run_script(d, o.steps[k].script, o.force);
 		else {
 			snprintf(where, sizeof where, "-e #%zu", k + 1);
-			rc = cli_edit_line(d, o.steps[k].text, o.force, where,
-			    NULL);
+			rc = cli_edit_line(d, o.steps[k].text, o.force,
+			    cli_edit_own_steps ? NULL : where, NULL);
 		}
 		if (rc != 0) {
 			rc = refused_status(rc);

@@ -157,7 +157,10 @@ print_json(const char *path, const char *from, const struct sync_report *r)
 
 /*
  * The selected differences applied as `ggufed edit FILE (-i | -o OUT)
- * -e CMD...`: its exit status.
+ * -e CMD...`: its exit status. The templates go last: what their check
+ * warns of (a template that writes the BOS token while add_bos_token is
+ * true) is then said of the result, every other key already as the sync
+ * leaves it; and no message names a -e the user never gave.
  */
 static int
 apply(const char *path, const char *out, int inplace,
@@ -165,7 +168,7 @@ apply(const char *path, const char *out, int inplace,
 {
 	char	**av;
 	size_t	  i, n = 0;
-	int	  rc;
+	int	  rc, last;
 
 	av = xcalloc(r->n * 2 + 6, sizeof *av);
 	av[n++] = xstrdup("edit");
@@ -173,12 +176,16 @@ apply(const char *path, const char *out, int inplace,
 	av[n++] = xstrdup(inplace ? "-i" : "-o");
 	if (!inplace)
 		av[n++] = xstrdup(out);
-	for (i = 0; i < r->n; i++)
-		if (r->diffs[i].selected && r->diffs[i].edit != NULL) {
-			av[n++] = xstrdup("-e");
-			av[n++] = xstrdup(r->diffs[i].edit);
-		}
+	for (last = 0; last < 2; last++)
+		for (i = 0; i < r->n; i++)
+			if (r->diffs[i].selected && r->diffs[i].edit != NULL &&
+			    (r->diffs[i].kind == SYNC_TEMPLATE) == last) {
+				av[n++] = xstrdup("-e");
+				av[n++] = xstrdup(r->diffs[i].edit);
+			}
+	cli_edit_own_steps = 1;
 	rc = cmd_edit((int)n, av);
+	cli_edit_own_steps = 0;
 	for (i = 0; i < n; i++)
 		free(av[i]);
 	free(av);

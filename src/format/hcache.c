@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "hcache.h"
 #include "remote.h"
+#include "trust.h"
 #include "xmalloc.h"
 
 #define CACHE_MAGIC	"ggufed header cache 1"
@@ -30,25 +32,43 @@ gguf_remote_cache(int on)
 }
 
 /*
- * The cache's file for name, allocated; NULL when there is no cache
- * directory (neither XDG_CACHE_HOME nor HOME) or it cannot be made. With
- * make, the directories are made (mode 0700).
+ * Says once, on the standard error, why the cache is not used: in a
+ * directory others can write into, a header planted there would be
+ * believed (the server's 304 confirms the identity it names), a FIFO
+ * would hang the reader, and a link would be written through.
  */
-static char *
-cache_path(const char *name, int make)
+static void
+cache_warn(const char *what, const char *why)
 {
-	const char	*x = getenv("XDG_CACHE_HOME"), *home;
-	char		 dir[4096], *p;
+	static int	said;
+
+	if (said++)
+		return;
+	fprintf(stderr, "ggufed: warning: header cache %s: %s: not used (the "
+	    "header is read from the server)\n", what, why);
+}
+
+/*
+ * The cache's directory (.../ggufed/headers) into dir, of len bytes: 0,
+ * or -1 when there is none (neither XDG_CACHE_HOME nor HOME) or it cannot
+ * be trusted (gguf_unsafe_dir: said once). With make, the directories
+ * are made first (mode 0700).
+ */
+static int
+cache_dir(char *dir, size_t len, int make)
+{
+	const char	*x = getenv("XDG_CACHE_HOME"), *home, *bad;
+	char		 why[128], *p;
 	size_t		 n;
 
 	if (x != NULL && *x == '/')
-		n = (size_t)snprintf(dir, sizeof dir, "%s/ggufed", x);
+		n = (size_t)snprintf(dir, len, "%s/ggufed", x);
 	else if ((home = getenv("HOME")) != NULL && *home == '/')
-		n = (size_t)snprintf(dir, sizeof dir, "%s/.cache/ggufed", home);
+		n = (size_t)snprintf(dir, len, "%s/.cache/ggufed", home);
 	else
-		return NULL;
-	if (n + 40 >= sizeof dir)
-		return NULL;
+		return -1;
+	if (n + 40 >= len)
+		return -1;
 	if (make) {
 		/* each level: XDG_CACHE_HOME itself may not exist yet */
 		for (p = dir + 1; *p != '\0'; p++)
@@ -58,11 +78,30 @@ cache_path(const char *name, int make)
 				*p = '/';
 			}
 		(void)mkdir(dir, 0700);
-		snprintf(dir + n, sizeof dir - n, "/headers");
-		if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-			return NULL;
-	} else
-		snprintf(dir + n, sizeof dir - n, "/headers");
+	}
+	/* ggufed's own directory, then headers in it: neither planted */
+	if ((bad = gguf_unsafe_dir(dir, why, sizeof why)) != NULL) {
+		cache_warn(dir, bad);
+		return -1;
+	}
+	snprintf(dir + n, len - n, "/headers");
+	if (make && mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return -1;
+	if ((bad = gguf_unsafe_dir(dir, why, sizeof why)) != NULL) {
+		cache_warn(dir, bad);
+		return -1;
+	}
+	return 0;
+}
+
+char *
+gguf_hcache_path(const char *name, int make)
+{
+	char	dir[4096];
+	size_t	n;
+
+	if (cache_dir(dir, sizeof dir, make) != 0)
+		return NULL;
 	n = strlen(dir);
 	snprintf(dir + n, sizeof dir - n, "/%016llx.gguf-header",
 	    (unsigned long long)XXH64(name, strlen(name), 0));
@@ -166,15 +205,28 @@ gguf_hcache_load(const char *name, char *identity, size_t ilen,
 	uint8_t		 text[5 * GGUF_HCACHE_LINE], *buf = NULL;
 	struct stat	 st;
 	size_t		 got, hoff, hlen;
-	char		*path;
+	char		*path, why[164];
 	FILE		*fp;
+	int		 fd;
 
-	if (!cache_on || (path = cache_path(name, 0)) == NULL)
+	if (!cache_on || (path = gguf_hcache_path(name, 0)) == NULL)
 		return NULL;
-	fp = fopen(path, "rbe");
+	/* never through a link, never a FIFO, only a file of the user's */
+	if ((fd = gguf_open_ours(path, O_RDONLY, why, sizeof why - 3)) < 0) {
+		if (errno == ELOOP || errno == EINVAL || errno == EPERM) {
+			memmove(why + 3, why, strlen(why) + 1);
+			memcpy(why, "is ", 3);
+		}
+		if (errno != ENOENT)
+			cache_warn(path, why);
+		free(path);
+		return NULL;
+	}
 	free(path);
-	if (fp == NULL)
+	if ((fp = fdopen(fd, "rb")) == NULL) {
+		close(fd);
 		return NULL;
+	}
 	if (fstat(fileno(fp), &st) != 0 || st.st_size <= 0)
 		goto out;
 	got = fread(text, 1, sizeof text, fp);
@@ -204,7 +256,7 @@ gguf_hcache_store(const char *name, const char *identity, uint64_t size,
 	int	 fd, ok, k;
 
 	if (!cache_on || (k = gguf_hcache_text(text, sizeof text, name,
-	    identity, size, n)) < 0 || (path = cache_path(name, 1)) == NULL)
+	    identity, size, n)) < 0 || (path = gguf_hcache_path(name, 1)) == NULL)
 		return;
 	len = strlen(path) + 8;
 	tmp = xmalloc(len);

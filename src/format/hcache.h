@@ -11,7 +11,11 @@
  *	...HEADER-LENGTH bytes, and nothing after them
  *
  * A file that does not hold together is no error: it is ignored, and the
- * header is read from the server anew.
+ * header is read from the server anew. Nor is one that cannot be trusted
+ * (trust.h: the directories and the file the user's own, not a link,
+ * that neither group nor others can write, the file a regular one): it
+ * is ignored, never written through, with one warning on the standard
+ * error.
  */
 #ifndef GGUF_HCACHE_H
 #define GGUF_HCACHE_H
@@ -48,6 +52,12 @@ int	gguf_hcache_text(char *buf, size_t len, const char *name,
  */
 uint8_t	*gguf_hcache_load(const char *name, char *identity, size_t ilen,
 	    uint64_t *size, size_t *n);
+/*
+ * The cache's file for name, allocated; NULL when there is no cache
+ * directory (neither XDG_CACHE_HOME nor HOME), it cannot be made (make:
+ * the directories are made, mode 0700) or it cannot be trusted.
+ */
+char	*gguf_hcache_path(const char *name, int make);
 /* Keeps the header of name for the next open; a failure keeps nothing. */
 void	 gguf_hcache_store(const char *name, const char *identity,
 	    uint64_t size, const uint8_t *hdr, size_t n);

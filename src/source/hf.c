@@ -135,6 +135,58 @@ usage:
 	return NULL;
 }
 
+char *
+gguf_hf_tree(const char *repo, const char *folder, struct gguf_err *err)
+{
+	const char	*owner, *name, *at, *ep;
+	size_t		 n_owner, n_repo, len, o;
+	char		*url;
+
+	if (strncasecmp(repo, "hf://", 5) != 0)
+		goto usage;
+	owner = repo + 5;
+	if ((name = strchr(owner, '/')) == NULL)
+		goto usage;
+	n_owner = (size_t)(name - owner);
+	name++;
+	at = strchr(name, '@');
+	n_repo = at != NULL ? (size_t)(at - name) : strlen(name);
+	while (n_repo > 0 && name[n_repo - 1] == '/')
+		n_repo--;
+	if (bad_segment(owner, n_owner) || bad_segment(name, n_repo) ||
+	    memchr(name, '/', n_repo) != NULL || (at != NULL && at[1] == '\0'))
+		goto usage;
+	ep = gguf_hf_endpoint();
+	if (strncasecmp(ep, "http://", 7) != 0 &&
+	    strncasecmp(ep, "https://", 8) != 0) {
+		gguf_errf(err, -1, "HF_ENDPOINT is not an http:// or "
+		    "https:// URL");
+		return NULL;
+	}
+	len = strlen(ep) + 3 * (strlen(repo) + strlen(folder) + 16) + 64;
+	url = xmalloc(len);
+	o = 0;
+	put_enc(url, len, &o, ep, strlen(ep), ":/?#[]@!$&'()*+,;=%");
+	while (o > 0 && url[o - 1] == '/')
+		url[--o] = '\0';
+	put_enc(url, len, &o, "/api/models/", 12, "/");
+	put_enc(url, len, &o, owner, n_owner, "");
+	put_enc(url, len, &o, "/", 1, "/");
+	put_enc(url, len, &o, name, n_repo, "");
+	put_enc(url, len, &o, "/tree/", 6, "/");
+	if (at != NULL)
+		put_enc(url, len, &o, at + 1, strlen(at + 1), "");
+	else
+		put_enc(url, len, &o, "main", 4, "");
+	put_enc(url, len, &o, "/", 1, "/");
+	put_enc(url, len, &o, folder, strlen(folder), "/");
+	return url;
+usage:
+	gguf_errf(err, -1, "not a Hub repository: hf://OWNER/REPO or "
+	    "hf://OWNER/REPO@REVISION");
+	return NULL;
+}
+
 int
 gguf_hf_at_revision(const char *name)
 {

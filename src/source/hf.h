@@ -16,6 +16,15 @@ const char	*gguf_hf_endpoint(void);
  * NULL with err set for an hf:// name that is not OWNER/REPO/FILE.
  */
 char		*gguf_hf_resolve(const char *name, struct gguf_err *err);
+/*
+ * The Hub's listing of the folder of the repository repo
+ * (hf://OWNER/REPO[@REV]), allocated: {endpoint}/api/models/OWNER/REPO/
+ * tree/{REV or main}/FOLDER, each part percent-encoded (a revision's
+ * slashes too). It answers a JSON list of {"type", "path"}. NULL with err
+ * set for a name that is not hf://OWNER/REPO[@REV].
+ */
+char		*gguf_hf_tree(const char *repo, const char *folder,
+		    struct gguf_err *err);
 /* True if name is an hf:// name with an @REVISION. */
 int		 gguf_hf_at_revision(const char *name);
 /*

@@ -83,7 +83,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,38 +169,7 @@ gguf_read_only(const struct stat *st, const char *path)
 
 /* ------------------------------------------------------------------ trust */
 
-/* The name of the user uid, in buf. */
-static const char *
-user_name(uid_t uid, char *buf, size_t len)
-{
-	struct passwd	*pw = getpwuid(uid);
-
-	if (pw != NULL)
-		snprintf(buf, len, "%s", pw->pw_name);
-	else
-		snprintf(buf, len, "uid %lu", (unsigned long)uid);
-	return buf;
-}
-
-const char *
-gguf_not_ours(const struct stat *st, char *buf, size_t len)
-{
-	char	owner[64], me[64];
-
-	user_name(st->st_uid, owner, sizeof owner);
-	if (!S_ISREG(st->st_mode))
-		snprintf(buf, len, "not a regular file (owner %s)", owner);
-	else if (st->st_uid != geteuid())
-		snprintf(buf, len, "owned by %s, not by %s", owner,
-		    user_name(geteuid(), me, sizeof me));
-	else if ((st->st_mode & 022) != 0)
-		snprintf(buf, len, "writable by %s (mode %04o, owner %s)",
-		    (st->st_mode & 002) ? "others" : "its group",
-		    (unsigned)(st->st_mode & 07777), owner);
-	else
-		return NULL;
-	return buf;
-}
+/* gguf_not_ours: trust.c */
 
 /* ------------------------------------------------------------------- lock */
 

@@ -14,6 +14,7 @@
 #include "docint.h"
 #include "io.h"
 #include "save.h"
+#include "trust.h"
 
 /* ------------------------------------------------------------------- plan */
 
@@ -99,13 +100,7 @@ struct savelock {
 	long	 stale;		/* the process a lock left behind named, or 0 */
 };
 
-/*
- * Why a journal or a lock file (identity st) is not to be trusted, in
- * buf ("owned by nobody, not by root"), or NULL if it is: a regular file
- * of the user running ggufed (root's own, for root) that neither its
- * group nor others can write.
- */
-const char *gguf_not_ours(const struct stat *st, char *buf, size_t len);
+/* Whether a journal or a lock file can be trusted: gguf_not_ours, trust.h. */
 /*
  * The lock of the file real (resolved) for a save or a recovery. A lock
  * file not ours is refused (gguf_not_ours), and left as it is.

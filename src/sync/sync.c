@@ -39,13 +39,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "gguf.h"
+#include "hf.h"
 #include "http.h"
 #include "xmalloc.h"
 #include "jinja/jinja.h"
@@ -120,11 +124,13 @@ struct sctx {
 	const struct sync_arch	*arch;
 	struct gguf_val		*tokens;	/* tokenizer.ggml.tokens */
 	int64_t			 up_eos;	/* upstream's eos id, or -1 */
+	int			 bad;		/* a value refused: msg says */
 	char			*msg;
 	size_t			 len;
 };
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static int	bad_text(struct sctx *, const char *, const char *, size_t);
 
 static char *
 fmt(const char *f, ...)
@@ -148,45 +154,32 @@ fmt(const char *f, ...)
 /* ------------------------------------------------------------- the source */
 
 /*
- * sync_read_file for a source on a server: hf://OWNER/REPO[@REVISION]
- * (the file hf://OWNER/REPO/NAME[@REVISION], as the Hub resolves it) or
- * an http(s) URL of the repository's folder (URL/NAME).
+ * The file at url (an hf:// name or an http(s) URL) into *text (NUL
+ * added) and *n: 0, 1 when the server has no such file, -1 with msg.
  */
 static int
-read_remote(const char *source, const char *name, char **text, size_t *n,
-    char *msg, size_t len)
+fetch(const char *url, char **text, size_t *n, char *msg, size_t len)
 {
 	struct gguf_err		 err;
 	struct gguf_http	*h;
 	const uint8_t		*head;
-	const char		*at = NULL;
-	char			*url, *buf;
-	size_t			 hl, sl = strlen(source);
+	char			*buf;
+	size_t			 hl;
 	uint64_t		 size;
 
-	while (sl > 0 && source[sl - 1] == '/')
-		sl--;
-	if (strncmp(source, "hf://", 5) == 0)
-		at = strchr(source + 5, '@');
-	if (at != NULL)
-		url = fmt("%.*s/%s%s", (int)(at - source), source, name, at);
-	else
-		url = fmt("%.*s/%s", (int)sl, source, name);
 	memset(&err, 0, sizeof err);
 	if ((h = gguf_http_open(url, 1u << 20, NULL, 0, NULL, &err)) == NULL) {
-		if (strncmp(err.msg, "not found on the server", 23) == 0) {
-			free(url);
+		if (strncmp(err.msg, "not found on the server", 23) == 0)
 			return 1;
-		}
 		snprintf(msg, len, "%s: %s", url, err.msg);
-		free(url);
 		return -1;
 	}
 	if ((size = gguf_http_size(h)) > SYNC_MAX_FILE) {
 		snprintf(msg, len, "%s: %llu bytes, more than the %u MiB an "
 		    "upstream file may have", url, (unsigned long long)size,
 		    SYNC_MAX_FILE >> 20);
-		goto fail;
+		gguf_http_close(h);
+		return -1;
 	}
 	head = gguf_http_head(h, &hl);
 	buf = xmalloc((size_t)size + 1);
@@ -197,18 +190,94 @@ read_remote(const char *source, const char *name, char **text, size_t *n,
 	    &err) != 0) {
 		snprintf(msg, len, "%s: %s", url, err.msg);
 		free(buf);
-		goto fail;
+		gguf_http_close(h);
+		return -1;
 	}
 	buf[size] = '\0';
 	gguf_http_close(h);
-	free(url);
 	*text = buf;
 	*n = (size_t)size;
 	return 0;
-fail:
-	gguf_http_close(h);
+}
+
+/*
+ * sync_read_file for a source on a server: hf://OWNER/REPO[@REVISION]
+ * (the file hf://OWNER/REPO/NAME[@REVISION], as the Hub resolves it) or
+ * an http(s) URL of the repository's folder (URL/NAME).
+ */
+static int
+read_remote(const char *source, const char *name, char **text, size_t *n,
+    char *msg, size_t len)
+{
+	const char	*at = NULL;
+	char		*url;
+	size_t		 sl = strlen(source);
+	int		 rc;
+
+	while (sl > 0 && source[sl - 1] == '/')
+		sl--;
+	if (strncmp(source, "hf://", 5) == 0)
+		at = strchr(source + 5, '@');
+	if (at != NULL)
+		url = fmt("%.*s/%s%s", (int)(at - source), source, name, at);
+	else
+		url = fmt("%.*s/%s", (int)sl, source, name);
+	rc = fetch(url, text, n, msg, len);
 	free(url);
-	return -1;
+	return rc;
+}
+
+/* Whether path is dir or under it (both resolved). */
+static int
+under(const char *path, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	if (n > 0 && dir[n - 1] == '/')
+		n--;		/* the root */
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' ||
+	    path[n] == '\0');
+}
+
+/*
+ * 0 if the file path of the folder source (there) leads, through links,
+ * to a file in the folder, or into the blobs/ of the Hugging Face cache
+ * the folder is a snapshot of (SNAPSHOT is CACHE/snapshots/REV, its
+ * files links to ../../blobs/HASH); else -1 with msg naming where it
+ * leads. A file upstream's folder holds must not bring in another's: a
+ * chat_template.jinja linked to a token file would put the token in the
+ * report and in the model.
+ */
+static int
+inside(const char *source, const char *path, char *msg, size_t len)
+{
+	char	*root, *real, *blobs, *s;
+	int	 ok;
+
+	if ((real = realpath(path, NULL)) == NULL)
+		return 0;	/* not there: the open says so */
+	if ((root = realpath(source, NULL)) == NULL) {
+		free(real);
+		return 0;
+	}
+	ok = under(real, root) && strcmp(real, root) != 0;
+	if (!ok && (s = strrchr(root, '/')) != NULL && s > root) {
+		/* .../snapshots/REV: the cache's blobs/ beside snapshots/ */
+		*s = '\0';
+		if ((s = strrchr(root, '/')) != NULL &&
+		    strcmp(s + 1, "snapshots") == 0) {
+			*s = '\0';
+			blobs = fmt("%s/blobs", root);
+			ok = under(real, blobs) && strcmp(real, blobs) != 0;
+			free(blobs);
+		}
+	}
+	if (!ok)
+		snprintf(msg, len, "%s: a link to %s, outside the folder: not "
+		    "read", path, real);
+	free(root);
+	free(real);
+	return ok ? 0 : -1;
 }
 
 int
@@ -226,6 +295,10 @@ sync_read_file(const char *source, const char *name, char **text,
 	if (gguf_is_url(source))
 		return read_remote(source, name, text, n, msg, len);
 	path = fmt("%s/%s", source, name);
+	if (inside(source, path, msg, len) != 0) {
+		free(path);
+		return -1;
+	}
 	if ((fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)) == -1) {
 		if (errno == ENOENT) {
 			free(path);
@@ -470,13 +543,49 @@ same_f32(double a, double b)
 	return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/*
+ * Upstream's up, from source ("FILE FIELD"; field, if not NULL, is the
+ * field of FIELD it is): -1 with msg (once) if it is not a float32 the
+ * converter writes, a finite number other than -0 (as `set` refuses).
+ */
+static int
+bad_f32(struct sctx *c, double up, const char *source, const char *field)
+{
+	const char	*sp = strchr(source, ' ');
+	float		 f = (float)up;
+	char		 why[96];
+
+	if (isfinite(f) && !(fpclassify(f) == FP_ZERO && signbit(f)))
+		return 0;
+	if (isnan(up))
+		snprintf(why, sizeof why, "NaN is not a number");
+	else if (isinf(up))
+		snprintf(why, sizeof why, "%sInfinity is not a finite number",
+		    up < 0 ? "-" : "");
+	else if (isinf(f))
+		snprintf(why, sizeof why, "%g is out of range for f32 (at most "
+		    "%.9g)", up, (double)FLT_MAX);
+	else
+		snprintf(why, sizeof why, "-0 (a negative zero) is not a "
+		    "value to give it");
+	if (!c->bad)
+		snprintf(c->msg, c->len, "%s/%.*s: %s%s%s: %s", c->source,
+		    sp != NULL ? (int)(sp - source) : (int)strlen(source),
+		    source, sp != NULL ? sp + 1 : "", field != NULL ? "." : "",
+		    field != NULL ? field : "", why);
+	c->bad = 1;
+	return -1;
+}
+
 static void
 cmp_f32(struct sctx *c, const char *key, double up, const char *source,
-    const char *effect)
+    const char *field, const char *effect)
 {
 	struct gguf_val	*v = c->m->get(c->m->arg, key);
 	double		 have;
 
+	if (bad_f32(c, up, source, field) != 0)
+		return;
 	seen(c, key);
 	if (v != NULL && v->type != GGUF_VT_ARR && gguf_val_f64(v, &have) ==
 	    0 && same_f32(have, up))
@@ -625,7 +734,7 @@ cmp_rope_scaling(struct sctx *c)
 		    "length degrade: YaRN is off" : "contexts past the "
 		    "original length degrade: linear scaling is off");
 		cmp_f32(c, arch_key(c, rkeys[1], key, sizeof key), jv_num(f),
-		    src, "RoPE is scaled by another factor than upstream's");
+		    src, "factor", "RoPE is scaled by another factor than upstream's");
 		if (type[0] != 'y')
 			return;
 		o = jv_dict_get(rs, "original_max_position_embeddings");
@@ -694,19 +803,19 @@ cmp_hparams(struct sctx *c)
 	}
 	if (jv_isnum(u = hparam(c, "rope_theta")))
 		cmp_f32(c, arch_key(c, "rope.freq_base", key, sizeof key),
-		    jv_num(u), "config.json rope_theta", "positions are "
+		    jv_num(u), "config.json rope_theta", NULL, "positions are "
 		    "encoded with another base frequency: output degrades");
 	else if ((u = hparam(c, "rope_parameters")) != NULL &&
 	    jv_kind(u) == JV_DICT && jv_isnum(u = jv_dict_get(u,
 	    "rope_theta")))
 		cmp_f32(c, arch_key(c, "rope.freq_base", key, sizeof key),
-		    jv_num(u), "config.json rope_parameters.rope_theta",
+		    jv_num(u), "config.json rope_parameters.rope_theta", NULL,
 		    "positions are encoded with another base frequency: "
 		    "output degrades");
 	if (jv_isnum(u = hparam(c, "rms_norm_eps")) ||
 	    jv_isnum(u = hparam(c, "norm_eps")))
 		cmp_f32(c, arch_key(c, "attention.layer_norm_rms_epsilon", key,
-		    sizeof key), jv_num(u), "config.json rms_norm_eps",
+		    sizeof key), jv_num(u), "config.json rms_norm_eps", NULL,
 		    "normalization differs from training");
 	if (c->arch->swa && (u = hparam(c, "sliding_window")) != NULL &&
 	    jv_kind(u) == JV_INT && jv_int_value(u) >= 0)
@@ -719,9 +828,10 @@ cmp_hparams(struct sctx *c)
 
 /* ---------------------------------------------------------------- tokens */
 
-/* The text of tokenizer_config.json's TYPE_token, or NULL. */
+/* The text of tokenizer_config.json's TYPE_token (of *n bytes if n is
+   not NULL), or NULL. */
 static const char *
-tcfg_token(struct sctx *c, const char *typ)
+tcfg_token(struct sctx *c, const char *typ, size_t *n)
 {
 	char	 name[32];
 	jv	*e;
@@ -735,6 +845,8 @@ tcfg_token(struct sctx *c, const char *typ)
 		e = jv_dict_get(e, "content");
 	if (e == NULL || jv_kind(e) != JV_STR)
 		return NULL;
+	if (n != NULL)
+		*n = jv_str_len(e);
 	return jv_str_ptr(e);
 }
 
@@ -746,7 +858,7 @@ cmp_tokens(struct sctx *c)
 	const char		*text;
 	char			 name[32], src[64], *up;
 	int64_t			 id;
-	size_t			 i;
+	size_t			 i, tlen;
 	jv			*u;
 	struct gguf_val		*v;
 	uint64_t		 have;
@@ -754,7 +866,11 @@ cmp_tokens(struct sctx *c)
 	for (i = 0; i < sizeof sync_toks / sizeof sync_toks[0]; i++) {
 		t = &sync_toks[i];
 		id = -1;
-		if ((text = tcfg_token(c, t->typ)) != NULL) {
+		if ((text = tcfg_token(c, t->typ, &tlen)) != NULL) {
+			snprintf(src, sizeof src, "tokenizer_config.json "
+			    "%s_token", t->typ);
+			if (bad_text(c, src, text, tlen) != 0)
+				return -1;
 			if ((id = token_find(c, text)) < 0 &&
 			    c->r->shape_mismatch) {
 				add_note(c, fmt("tokenizer_config.json %s_token "
@@ -872,26 +988,113 @@ note_generation(struct sctx *c)
 struct tmpl {
 	char	*name;		/* sanitised; "" for the default */
 	char	*text;
-	char	*src;
+	char	*src;		/* "FILE" or "FILE FIELD" */
 };
 
-static void
-tmpl_add(struct tmpl **t, size_t *n, const char *name, const char *text,
-    size_t tlen, const char *src)
+/*
+ * -1 with msg if the n bytes at p, upstream's text from src ("FILE" or
+ * "FILE FIELD"), are not what the converter writes whole: a NUL cuts a
+ * GGUF string read as C text, and text that is not UTF-8 the converter
+ * cannot read (nor llama.cpp's tokenizer and template engine).
+ */
+static int
+bad_text(struct sctx *c, const char *src, const char *p, size_t n)
+{
+	const char	*nul = memchr(p, '\0', n), *sp = strchr(src, ' ');
+	char		 file[256];
+	size_t		 i, k;
+	unsigned	 cp;
+
+	snprintf(file, sizeof file, "%.*s", sp != NULL ? (int)(sp - src) :
+	    (int)strlen(src), src);
+	if (nul != NULL) {
+		snprintf(c->msg, c->len, "%s/%s: %s%sa NUL character (\\u0000) "
+		    "at byte %zu: the text would be cut there", c->source,
+		    file, sp != NULL ? sp + 1 : "", sp != NULL ? ": " : "",
+		    (size_t)(nul - p));
+		return -1;
+	}
+	for (i = 0; i < n; i += k)
+		if ((k = gguf_utf8_seq((const unsigned char *)p + i, n - i,
+		    &cp)) == 0) {
+			snprintf(c->msg, c->len, "%s/%s: %s%snot UTF-8 (byte "
+			    "%zu is 0x%02x)", c->source, file, sp != NULL ?
+			    sp + 1 : "", sp != NULL ? ": " : "", i,
+			    (unsigned)(unsigned char)p[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* How a template is named to the user: its key. */
+static char *
+tmpl_what(const char *name)
+{
+	return name[0] == '\0' ? xstrdup("the default template "
+	    "(tokenizer.chat_template)") : fmt("the template %s "
+	    "(tokenizer.chat_template.%s)", name, name);
+}
+
+/*
+ * Adds upstream's template, from src (where, if not NULL, says where
+ * in it for messages): -1 with msg if its text is not one the
+ * converter writes whole (bad_text), or if another has its name once
+ * sanitised (the converter fails: "Duplicated key name").
+ */
+static int
+tmpl_add(struct sctx *c, struct tmpl **t, size_t *n, const char *name,
+    const char *text, size_t tlen, const char *src, const char *where)
 {
 	struct tmpl	*x;
+	char		*w;
 	size_t		 i;
 
+	if (bad_text(c, where != NULL ? where : src, text, tlen) != 0)
+		return -1;
 	*t = xreallocarray(*t, *n + 1, sizeof **t);
-	x = &(*t)[(*n)++];
+	x = &(*t)[*n];
 	x->name = xstrdup(strcmp(name, "default") == 0 ? "" : name);
 	for (i = 0; x->name[i] != '\0'; i++)
 		if (!((x->name[i] >= 'a' && x->name[i] <= 'z') ||
 		    (x->name[i] >= 'A' && x->name[i] <= 'Z') ||
 		    (x->name[i] >= '0' && x->name[i] <= '9')))
 			x->name[i] = '_';
+	if (strcmp(x->name, "default") == 0)
+		x->name[0] = '\0';	/* "default" once sanitised too */
+	for (i = 0; i < *n; i++)
+		if (strcmp((*t)[i].name, x->name) == 0)
+			break;
+	if (i < *n) {
+		w = tmpl_what(x->name);
+		if (strcmp((*t)[i].src, src) == 0)
+			snprintf(c->msg, c->len, "%s/%s: two of its templates "
+			    "are %s: the converter fails on it (duplicated "
+			    "key name)", c->source, src, w);
+		else
+			snprintf(c->msg, c->len, "%s/%s and %s: both are %s: "
+			    "the converter fails on it (duplicated key name)",
+			    c->source, (*t)[i].src, src, w);
+		free(w);
+		free(x->name);
+		return -1;
+	}
 	x->text = xstrndup(text, tlen);
 	x->src = xstrdup(src);
+	(*n)++;
+	return 0;
+}
+
+static void
+tmpl_free(struct tmpl *t, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(t[i].name);
+		free(t[i].text);
+		free(t[i].src);
+	}
+	free(t);
 }
 
 /* A list of {name, template}, as tokenizer_config.json may hold. */
@@ -900,7 +1103,9 @@ tmpl_list(struct sctx *c, jv *l, const char *src, struct tmpl **t,
     size_t *n)
 {
 	jv	*e, *nm, *tx;
+	char	*where;
 	size_t	 i;
+	int	 rc;
 
 	for (i = 0; i < jv_len(l); i++) {
 		e = jv_list_get(l, i);
@@ -915,8 +1120,17 @@ tmpl_list(struct sctx *c, jv *l, const char *src, struct tmpl **t,
 		if (nm == NULL || jv_kind(nm) != JV_STR || jv_str_len(nm) ==
 		    0 || tx == NULL || jv_kind(tx) != JV_STR)
 			continue;	/* GGUFWriter skips it */
-		tmpl_add(t, n, jv_str_ptr(nm), jv_str_ptr(tx), jv_str_len(tx),
-		    src);
+		where = fmt("%s[%zu].name", src, i);
+		rc = bad_text(c, where, jv_str_ptr(nm), jv_str_len(nm));
+		free(where);
+		if (rc != 0)
+			return -1;
+		where = fmt("%s[%zu].template", src, i);
+		rc = tmpl_add(c, t, n, jv_str_ptr(nm), jv_str_ptr(tx),
+		    jv_str_len(tx), src, where);
+		free(where);
+		if (rc != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -927,25 +1141,112 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Adds name to the list names of *nn if it is NAME.jinja. */
+static void
+add_jinja(char ***names, size_t *nn, const char *name, size_t l)
+{
+	if (l > 6 && memcmp(name + l - 6, ".jinja", 6) == 0 &&
+	    memchr(name, '/', l) == NULL && memchr(name, '\0', l) == NULL) {
+		*names = xreallocarray(*names, *nn + 1, sizeof **names);
+		(*names)[(*nn)++] = xstrndup(name, l);
+	}
+}
+
+/*
+ * The NAME.jinja files of the source's additional_chat_templates/ (the
+ * converter's glob of *.jinja there), sorted: 0, or -1 with msg. A folder
+ * on disk is read as a folder; a repository on the Hub is listed by the
+ * Hub's API, never looked for on disk; a folder at a plain http(s) URL
+ * cannot be listed (a note says so).
+ */
+static int
+list_additional(struct sctx *c, char ***names, size_t *nn)
+{
+	static const char	 dir_name[] = "additional_chat_templates";
+	struct gguf_err		 err;
+	struct dirent		*de;
+	DIR			*dir;
+	jv			*l, *e, *p, *ty;
+	char			*path, *url, *text, why[300];
+	const char		*s;
+	size_t			 n, i, k = sizeof dir_name - 1;
+	int			 rc;
+
+	*names = NULL;
+	*nn = 0;
+	if (strncasecmp(c->source, "hf://", 5) == 0) {
+		memset(&err, 0, sizeof err);
+		if ((url = gguf_hf_tree(c->source, dir_name, &err)) == NULL) {
+			snprintf(c->msg, c->len, "%s: %s", c->source, err.msg);
+			return -1;
+		}
+		rc = fetch(url, &text, &n, c->msg, c->len);
+		if (rc != 0) {
+			free(url);
+			return rc < 0 ? -1 : 0;	/* no such folder: none */
+		}
+		l = jv_parse_json(text, n, why, sizeof why);
+		free(text);
+		if (l == NULL || jv_kind(l) != JV_LIST) {
+			snprintf(c->msg, c->len, "%s: the Hub's listing of %s/ "
+			    "is not a JSON list%s%s", url, dir_name,
+			    l == NULL ? ": " : "", l == NULL ? why : "");
+			if (l != NULL)
+				jv_unref(l);
+			free(url);
+			return -1;
+		}
+		free(url);
+		for (i = 0; i < jv_len(l); i++) {
+			e = jv_list_get(l, i);
+			if (jv_kind(e) != JV_DICT ||
+			    (ty = jv_dict_get(e, "type")) == NULL ||
+			    jv_kind(ty) != JV_STR ||
+			    strcmp(jv_str_ptr(ty), "file") != 0 ||
+			    (p = jv_dict_get(e, "path")) == NULL ||
+			    jv_kind(p) != JV_STR || jv_str_len(p) <= k + 1 ||
+			    memcmp(jv_str_ptr(p), dir_name, k) != 0 ||
+			    jv_str_ptr(p)[k] != '/')
+				continue;
+			s = jv_str_ptr(p) + k + 1;
+			add_jinja(names, nn, s, jv_str_len(p) - k - 1);
+		}
+		jv_unref(l);
+	} else if (gguf_is_url(c->source)) {
+		add_note(c, fmt("%s/ cannot be listed at an http(s) URL: its "
+		    "templates are not compared (give the folder, or "
+		    "hf://OWNER/REPO)", dir_name));
+		return 0;
+	} else {
+		path = fmt("%s/%s", c->source, dir_name);
+		if ((dir = opendir(path)) != NULL) {
+			while ((de = readdir(dir)) != NULL)
+				add_jinja(names, nn, de->d_name,
+				    strlen(de->d_name));
+			closedir(dir);
+		}
+		free(path);
+	}
+	if (*nn > 0)
+		qsort(*names, *nn, sizeof **names, name_cmp);
+	return 0;
+}
+
 /* Upstream's templates, in the converter's order of precedence. */
 static int
 load_templates(struct sctx *c, struct tmpl **t, size_t *n)
 {
 	jv		*ct, *j;
-	char		*text, *path, **names = NULL;
+	char		*text, **names = NULL;
 	size_t		 len, nn = 0, i;
 	int		 rc;
-	DIR		*dir;
-	struct dirent	*de;
 
 	*t = NULL;
 	*n = 0;
 	ct = jv_dict_get(c->tcfg, "chat_template");
-	if (ct != NULL && jv_kind(ct) == JV_STR) {
-		tmpl_add(t, n, "", jv_str_ptr(ct), jv_str_len(ct),
-		    "tokenizer_config.json chat_template");
-		return 0;
-	}
+	if (ct != NULL && jv_kind(ct) == JV_STR)
+		return tmpl_add(c, t, n, "", jv_str_ptr(ct), jv_str_len(ct),
+		    "tokenizer_config.json chat_template", NULL);
 	if (ct != NULL && jv_kind(ct) == JV_LIST)
 		return tmpl_list(c, ct, "tokenizer_config.json chat_template",
 		    t, n);
@@ -962,25 +1263,11 @@ load_templates(struct sctx *c, struct tmpl **t, size_t *n)
 	if (rc < 0)
 		return -1;
 	if (rc == 0) {
-		tmpl_add(t, n, "", text, len, "chat_template.jinja");
+		rc = tmpl_add(c, t, n, "", text, len, "chat_template.jinja",
+		    NULL);
 		free(text);
-		path = fmt("%s/additional_chat_templates", c->source);
-		if ((dir = opendir(path)) != NULL) {
-			while ((de = readdir(dir)) != NULL) {
-				size_t	l = strlen(de->d_name);
-
-				if (l > 6 && strcmp(de->d_name + l - 6,
-				    ".jinja") == 0) {
-					names = xreallocarray(names, nn + 1,
-					    sizeof *names);
-					names[nn++] = xstrdup(de->d_name);
-				}
-			}
-			closedir(dir);
-		}
-		free(path);
-		if (nn > 0)
-			qsort(names, nn, sizeof *names, name_cmp);
+		if (rc == 0)
+			rc = list_additional(c, &names, &nn);
 		for (i = 0; i < nn; i++) {
 			char	*rel = fmt("additional_chat_templates/%s",
 			    names[i]);
@@ -988,7 +1275,8 @@ load_templates(struct sctx *c, struct tmpl **t, size_t *n)
 			if (rc >= 0 && (rc = sync_read_file(c->source, rel,
 			    &text, &len, c->msg, c->len)) == 0) {
 				names[i][strlen(names[i]) - 6] = '\0';
-				tmpl_add(t, n, names[i], text, len, rel);
+				rc = tmpl_add(c, t, n, names[i], text, len,
+				    rel, NULL);
 				free(text);
 			}
 			free(rel);
@@ -1000,16 +1288,15 @@ load_templates(struct sctx *c, struct tmpl **t, size_t *n)
 	if ((rc = load_json(c, "chat_template.json", &j)) != 0)
 		return rc < 0 ? -1 : 0;
 	ct = jv_dict_get(j, "chat_template");
+	rc = 0;
 	if (ct != NULL && jv_kind(ct) == JV_STR)
-		tmpl_add(t, n, "", jv_str_ptr(ct), jv_str_len(ct),
-		    "chat_template.json chat_template");
-	else if (ct != NULL && jv_kind(ct) == JV_LIST &&
-	    tmpl_list(c, ct, "chat_template.json chat_template", t, n) != 0) {
-		jv_unref(j);
-		return -1;
-	}
+		rc = tmpl_add(c, t, n, "", jv_str_ptr(ct), jv_str_len(ct),
+		    "chat_template.json chat_template", NULL);
+	else if (ct != NULL && jv_kind(ct) == JV_LIST)
+		rc = tmpl_list(c, ct, "chat_template.json chat_template", t,
+		    n);
 	jv_unref(j);
-	return 0;
+	return rc;
 }
 
 /* The special tokens as text for the rendering: upstream's, else ours. */
@@ -1017,7 +1304,7 @@ static void
 ctx_token(struct sctx *c, jv *ctx, const char *typ, const char *key,
     int upstream)
 {
-	const char	*text = upstream ? tcfg_token(c, typ) : NULL;
+	const char	*text = upstream ? tcfg_token(c, typ, NULL) : NULL;
 	struct gguf_val	*v;
 	uint64_t	 id;
 	char		*t, name[32];
@@ -1206,8 +1493,10 @@ cmp_templates(struct sctx *c)
 	struct gguf_err	 err;
 	int		 same;
 
-	if (load_templates(c, &t, &n) != 0)
+	if (load_templates(c, &t, &n) != 0) {
+		tmpl_free(t, n);
 		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		char	*file = NULL, *q;
 		size_t	 before = c->r->n;
@@ -1285,12 +1574,7 @@ cmp_templates(struct sctx *c)
 		}
 	}
 	free(names);
-	for (i = 0; i < n; i++) {
-		free(t[i].name);
-		free(t[i].text);
-		free(t[i].src);
-	}
-	free(t);
+	tmpl_free(t, n);
 	return 0;
 }
 
@@ -1390,6 +1674,8 @@ sync_compare(const struct sync_model *m, const char *source,
 		else {
 			cmp_shape(&c);
 			cmp_hparams(&c);
+			if (c.bad)
+				goto fail;
 		}
 	}
 	if (c.tcfg == NULL)
@@ -1447,6 +1733,13 @@ sync_report_only(struct sync_report *r, const char *keys, char *msg,
 	size_t	 i;
 	int	 found;
 
+	if (strspn(keys, ",") == strlen(keys)) {
+		snprintf(msg, len, "--only: no key given: it takes the GGUF keys "
+		    "of the report (such as tokenizer.chat_template), "
+		    "separated by commas");
+		free(list);
+		return -1;
+	}
 	for (i = 0; i < r->n; i++)
 		r->diffs[i].selected = 0;
 	for (k = strtok_r(list, ",", &save); k != NULL;

@@ -76,7 +76,9 @@ struct sync_report {
  * hf://OWNER/REPO[@REVISION] or the http(s) URL of the repository's
  * folder; a file the server does not have is "no such file") into *text (allocated, NUL
  * added, not counted in *n). 0 when read, 1 when the source has no such
- * file, -1 with a one-line reason in msg ("SOURCE/NAME: what").
+ * file, -1 with a one-line reason in msg ("SOURCE/NAME: what"). A file of
+ * a folder that leads through links out of it is not read (-1), unless
+ * into the blobs/ of the Hugging Face cache the folder is a snapshot of.
  */
 int	sync_read_file(const char *source, const char *name, char **text,
 	    size_t *n, char *msg, size_t len);
@@ -86,7 +88,10 @@ int	sync_read_file(const char *source, const char *name, char **text,
  * n == 0), or -1 with a one-line reason in msg and r empty: the source
  * cannot be read (no folder, no config.json, a file that is not JSON or
  * not of the expected shape) or names a special token the model's
- * vocabulary does not hold.
+ * vocabulary does not hold; or it gives what the converter would refuse
+ * or write otherwise (a float not finite as f32, or -0; a template or a
+ * token text with a NUL or not UTF-8; two templates whose names are alike
+ * once sanitised).
  */
 int	sync_compare(const struct sync_model *m, const char *source,
 	    struct sync_report *r, char *msg, size_t len);

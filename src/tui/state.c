@@ -17,13 +17,13 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "app.h"
+#include "trust.h"
 #include "xmalloc.h"
 
 static char	state_why[PATH_MAX + 128];
@@ -61,34 +61,6 @@ state_make_dirs(const char *path)
 	mkdir(buf, 0700);
 }
 
-/* Why directory path is not safe to keep files in, in buf; NULL if it is. */
-static const char *
-unsafe_dir(const char *path, char *buf, size_t len)
-{
-	struct stat	 st;
-	struct passwd	*pw;
-	char		 owner[64];
-
-	if (lstat(path, &st) != 0)
-		return errno == ENOENT ? NULL : strerror(errno);
-	if ((pw = getpwuid(st.st_uid)) != NULL)
-		snprintf(owner, sizeof owner, "%s", pw->pw_name);
-	else
-		snprintf(owner, sizeof owner, "uid %lu",
-		    (unsigned long)st.st_uid);
-	if (!S_ISDIR(st.st_mode))
-		snprintf(buf, len, "is not a directory (owner %s)", owner);
-	else if (st.st_uid != geteuid())
-		snprintf(buf, len, "belongs to %s", owner);
-	else if ((st.st_mode & 022) != 0)
-		snprintf(buf, len, "can be written by %s (mode %04o)",
-		    (st.st_mode & 002) ? "others" : "its group",
-		    (unsigned)(st.st_mode & 07777));
-	else
-		return NULL;
-	return buf;
-}
-
 char *
 state_safe_dir(const char *sub, int make)
 {
@@ -100,9 +72,9 @@ state_safe_dir(const char *sub, int make)
 	dir = sub != NULL ? state_dir(sub) : xstrdup(top);
 	if (make)
 		state_make_dirs(dir);
-	if ((bad = unsafe_dir(top, why, sizeof why)) != NULL)
+	if ((bad = gguf_unsafe_dir(top, why, sizeof why)) != NULL)
 		which = top;
-	else if (sub != NULL && (bad = unsafe_dir(dir, why, sizeof why)) !=
+	else if (sub != NULL && (bad = gguf_unsafe_dir(dir, why, sizeof why)) !=
 	    NULL)
 		which = dir;
 	if (bad != NULL)

@@ -506,4 +506,163 @@ ok $? "no --from: a usage error"
 rc=$?
 oneline "an hf:// source"
 
+# ------------------------------------------------------- links out of it
+# A file of the folder that leads out of it is not read: a
+# chat_template.jinja linked to a token file would put the token in the
+# report and in the model.
+K="$scratch/linked"
+cp -r "$L" "$K"
+printf 'hf_secret_token_8d1e\n' >"$scratch/token"
+rm "$K/chat_template.jinja"
+ln -s "$scratch/token" "$K/chat_template.jinja"
+"$GGUFED" sync "$scratch/l.gguf" --from "$K" -o "$scratch/x.gguf" \
+    >"$scratch/out" 2>"$scratch/err"
+rc=$?
+oneline "a link out of the folder"
+grep -qF "$K/chat_template.jinja: a link to $scratch/token, outside the folder: not read" \
+    "$scratch/err" && ! grep -q hf_secret "$scratch/err" &&
+    [ ! -e "$scratch/x.gguf" ]
+ok $? "a link out of the folder: named with where it leads, nothing read nor written" ||
+    sed 's/^/# /' "$scratch/err"
+mkdir "$K/sub"
+cp "$L/chat_template.jinja" "$K/sub/t.jinja"
+rm "$K/chat_template.jinja"
+ln -s sub/t.jinja "$K/chat_template.jinja"
+"$GGUFED" sync "$scratch/l.gguf" --from "$K" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q '^~ tokenizer.chat_template: ' "$scratch/out"
+ok $? "a link within the folder is read" || sed 's/^/# /' "$scratch/err"
+# A Hugging Face cache: snapshots/REV/NAME links to ../../blobs/HASH.
+H="$scratch/hub/models--meta-llama--Llama-3.1-8B-Instruct"
+mkdir -p "$H/blobs" "$H/snapshots/0e9e39f"
+i=0
+for f in config.json tokenizer_config.json generation_config.json \
+    chat_template.jinja; do
+	i=$((i + 1))
+	cp "$L/$f" "$H/blobs/b10b$i"
+	ln -s "../../blobs/b10b$i" "$H/snapshots/0e9e39f/$f"
+done
+"$GGUFED" sync "$scratch/l.gguf" --from "$H/snapshots/0e9e39f" \
+    >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q '^~ tokenizer.chat_template: ' "$scratch/out" &&
+    [ ! -s "$scratch/err" ]
+ok $? "a snapshot of a Hugging Face cache: its links into blobs/ are read" ||
+    sed 's/^/# /' "$scratch/err"
+ln -sf "$scratch/token" "$H/snapshots/0e9e39f/chat_template.jinja"
+"$GGUFED" sync "$scratch/l.gguf" --from "$H/snapshots/0e9e39f" \
+    >"$scratch/out" 2>"$scratch/err"
+rc=$?
+oneline "a snapshot's link out of the cache"
+
+# ---------------------------------------- what the converter would refuse
+V="$scratch/values"
+# refuse NAME FILE FIELD-TEXT: sync -o from $V is refused (exit 2, one
+# line naming the file and the field), nothing written.
+refuse() {
+	rm -f "$scratch/x.gguf"
+	"$GGUFED" sync "$scratch/l.gguf" --from "$V" -o "$scratch/x.gguf" \
+	    >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+	oneline "$1"
+	grep -qF "$V/$2: $3" "$scratch/err" && [ ! -e "$scratch/x.gguf" ]
+	ok $? "$1: the file and the field named, nothing written" ||
+	    sed 's/^/# /' "$scratch/err"
+}
+cp -r "$L" "$V"
+sed 's/"rope_theta": 500000.0/"rope_theta": 1e39/' "$L/config.json" \
+    >"$V/config.json"
+refuse "rope_theta 1e39" config.json "rope_theta: 1e+39 is out of range for f32"
+sed 's/"rope_theta": 500000.0/"rope_theta": NaN/' "$L/config.json" \
+    >"$V/config.json"
+refuse "rope_theta NaN" config.json "rope_theta: NaN is not a number"
+sed 's/"rms_norm_eps": 1e-05/"rms_norm_eps": -0.0/' "$L/config.json" \
+    >"$V/config.json"
+refuse "rms_norm_eps -0.0" config.json "rms_norm_eps: -0 (a negative zero)"
+cp "$L/config.json" "$V/config.json"
+printf '{"eos_token": "<|eot_id|>", "chat_template": "{{ bos_token }}A\\u0000B"}\n' \
+    >"$V/tokenizer_config.json"
+refuse "a template with \\u0000" tokenizer_config.json \
+    "chat_template: a NUL character (\\u0000) at byte 16"
+printf '{"eos_token": "<|eot_id|>\\u0000x"}\n' >"$V/tokenizer_config.json"
+refuse "an eos_token with \\u0000" tokenizer_config.json \
+    "eos_token: a NUL character"
+cp "$L/tokenizer_config.json" "$V/tokenizer_config.json"
+printf '{{ bos_token }}\377\n' >"$V/chat_template.jinja"
+refuse "a template not UTF-8" chat_template.jinja "not UTF-8 (byte 15 is 0xff)"
+printf '{"eos_token": "<|eot_id|>", "chat_template": "A\377"}\n' \
+    >"$V/tokenizer_config.json"
+refuse "a template string not UTF-8" tokenizer_config.json \
+    "chat_template: not UTF-8"
+
+# ------------------------------------------------ template names
+D="$scratch/dupes"
+cp -r "$L" "$D"
+mkdir "$D/additional_chat_templates"
+printf 'A' >"$D/additional_chat_templates/a b.jinja"
+printf 'B' >"$D/additional_chat_templates/a_b.jinja"
+"$GGUFED" sync "$scratch/l.gguf" --from "$D" -o "$scratch/x.gguf" \
+    >"$scratch/out" 2>"$scratch/err"
+rc=$?
+oneline "two templates named alike once sanitised"
+grep -qF "$D/additional_chat_templates/a b.jinja and additional_chat_templates/a_b.jinja: both are the template a_b (tokenizer.chat_template.a_b): the converter fails on it (duplicated key name)" \
+    "$scratch/err" && [ ! -e "$scratch/x.gguf" ]
+ok $? "... both files named, nothing written" || sed 's/^/# /' "$scratch/err"
+rm "$D/additional_chat_templates/a b.jinja"
+printf 'D' >"$D/additional_chat_templates/default.jinja"
+"$GGUFED" sync "$scratch/l.gguf" --from "$D" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+oneline "additional_chat_templates/default.jinja"
+grep -qF "$D/chat_template.jinja and additional_chat_templates/default.jinja: both are the default template (tokenizer.chat_template)" \
+    "$scratch/err"
+ok $? "... both files named" || sed 's/^/# /' "$scratch/err"
+printf '{"eos_token": "<|eot_id|>", "chat_template": [{"name": "x y", "template": "A"}, {"name": "x-y", "template": "B"}]}\n' \
+    >"$D/tokenizer_config.json"
+"$GGUFED" sync "$scratch/l.gguf" --from "$D" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+oneline "a list with two names alike once sanitised"
+
+# A template that cannot be read: one line, exit 2, nothing lost to the
+# sanitizers (a leak there made the exit status 1).
+rm "$D/additional_chat_templates/default.jinja"
+cp "$L/tokenizer_config.json" "$D/tokenizer_config.json"
+mkdir "$D/additional_chat_templates/dir.jinja"
+"$GGUFED" sync "$scratch/l.gguf" --from "$D" >"$scratch/out" 2>"$scratch/err"
+rc=$?
+oneline "a template that is not a regular file"
+grep -qF "$D/additional_chat_templates/dir.jinja: not a regular file" \
+    "$scratch/err"
+ok $? "... named"
+
+"$GGUFED" sync "$scratch/l.gguf" --from "$L" --only '' -o "$scratch/x.gguf" \
+    >"$scratch/out" 2>"$scratch/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "^ggufed: --only: no key given: it takes the GGUF keys of the report" \
+    "$scratch/err" && [ ! -e "$scratch/x.gguf" ]
+ok $? "--only '': a usage error saying what it takes" ||
+    sed 's/^/# /' "$scratch/err"
+
+# ------------------------------------------------ warnings of the result
+# A template that writes the BOS token while the file's add_bos_token is
+# true, the same sync setting it to false: no warning (it would be about
+# a state the sync does not leave), and no -e the user never gave.
+W="$scratch/bos"
+cp -r "$L" "$W"
+printf '{"bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>", "add_bos_token": false}\n' \
+    >"$W/tokenizer_config.json"
+"$GGUFED" set "$scratch/l.gguf" tokenizer.ggml.add_bos_token:bool true \
+    -o "$scratch/bos.gguf" >/dev/null 2>&1
+"$GGUFED" sync "$scratch/bos.gguf" --from "$W" -o "$scratch/x.gguf" \
+    >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 0 ] && [ ! -s "$scratch/err" ] &&
+    [ "$(get "$scratch/x.gguf" tokenizer.ggml.add_bos_token)" = '{"type": "bool", "value": false}' ]
+ok $? "sync -o: no warning of a state the sync does not leave" ||
+    sed 's/^/# /' "$scratch/err"
+rm -f "$scratch/x.gguf"
+"$GGUFED" sync "$scratch/bos.gguf" --from "$W" --only tokenizer.chat_template \
+    -o "$scratch/x.gguf" >"$scratch/out" 2>"$scratch/err"
+[ $? -eq 0 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+    grep -q '^ggufed: warning: tokenizer.chat_template: starts with bos_token .* while tokenizer.ggml.add_bos_token is true' \
+    "$scratch/err"
+ok $? "sync -o: the warning of the result, in the user's words (no -e step)" ||
+    sed 's/^/# /' "$scratch/err"
+
 done_testing

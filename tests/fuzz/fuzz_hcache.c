@@ -12,9 +12,13 @@
  *	  without a newline, a header of 1 byte to the file's size, all of
  *	  the file after the text;
  *	- it comes back the same when written out again (the text, then
- *	  the header), read from memory and through a cache on disk.
+ *	  the header), read from memory and through a cache on disk;
+ *	- the file put where the cache keeps name's header (a file of the
+ *	  user's own, mode 0600) is read from there as from memory.
  */
 #include "config.h"
+
+#include <sys/stat.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +86,33 @@ again(const char *name, const char *ident, uint64_t size,
 	free(back);
 }
 
+/*
+ * The n bytes at p as the cache's file for name: read from there as from
+ * memory (rc, and what it gave) when the file is the user's own.
+ */
+static void
+on_disk(const char *name, const uint8_t *p, size_t n, int rc,
+    const char *ident, uint64_t msize, size_t hlen)
+{
+	char		*path, id2[512];
+	uint8_t		*back;
+	uint64_t	 size2;
+	size_t		 n2;
+
+	if (name[0] == '\0' || (path = gguf_hcache_path(name, 1)) == NULL)
+		return;
+	fuzz_write_file(path, p, n);
+	if (chmod(path, 0600) != 0)
+		fuzz_fail("cannot chmod %s", path);
+	free(path);
+	back = gguf_hcache_load(name, id2, sizeof id2, &size2, &n2);
+	if ((back != NULL) != (rc == 0 && n > 0) || (back != NULL &&
+	    (strcmp(id2, ident) != 0 || size2 != msize || n2 != hlen)))
+		fuzz_fail("the cache file on disk reads otherwise than in "
+		    "memory");
+	free(back);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -113,6 +144,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc != rc2 || (rc == 0 && (strcmp(ident, id2) != 0 ||
 	    msize != msize2 || hoff != hoff2 || hlen != hlen2)))
 		fuzz_fail("read whole and from its first lines: not alike");
+	on_disk(name, p, n, rc, ident, msize, hlen);
 	if (rc != 0)
 		return 0;
 	if (ident[0] == '\0' || strchr(ident, '\n') != NULL)
