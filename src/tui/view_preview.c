@@ -96,6 +96,7 @@ struct preview {
 	char				 fwhat[96];	/* its progress label */
 	uint64_t			 fstart;	/* first element looked at */
 	uint64_t			 found;		/* or UINT64_MAX */
+	double				 fgot;		/* the value found */
 	int				 fpending;	/* its end not taken in */
 };
 
@@ -235,6 +236,7 @@ find_job(struct task *t, void *arg)
 		for (k = 0; k < m; k++) {
 			if (find_match(want, tol, buf[k])) {
 				p->found = e + k;
+				p->fgot = buf[k];
 				break;
 			}
 		}
@@ -307,7 +309,7 @@ static int
 find_answer(struct app *a, void *arg, const char *line)
 {
 	struct preview	*p = arg;
-	char		*end;
+	char		*end, bad[sizeof p->fstr];
 	double		 v;
 
 	(void)a;
@@ -319,10 +321,11 @@ find_answer(struct app *a, void *arg, const char *line)
 	while (end != line && *end == ' ')
 		end++;
 	if (*line == '\0' || end == line || *end != '\0') {
-		text_escape(p->fstr, sizeof p->fstr, line, strlen(line), 40);
+		/* the last good value stays, for n */
+		text_escape(bad, sizeof bad, line, strlen(line), 40);
 		app_msg(p->app, 1, "%s: not a number (a value such as 0.5, "
-		    "-3e-2, nan, inf)", p->fstr);
-		p->fstr[0] = '\0';
+		    "-3e-2, nan, inf)%s%s", bad, p->fstr[0] != '\0' ?
+		    "; n still looks for " : "", p->fstr);
 		return R_DRAW;
 	}
 	p->fval = v;
@@ -351,10 +354,19 @@ find_done(struct preview *p)
 		r1 = row % p->ne[1];
 		r2 = row / p->ne[1] % p->ne[2];
 		r3 = row / (p->ne[1] * p->ne[2]);
-		app_msg(p->app, 0, "%s found at [%llu,%llu,%llu,%llu] (n: the "
-		    "next one)", p->fstr, (unsigned long long)i0,
-		    (unsigned long long)r1, (unsigned long long)r2,
-		    (unsigned long long)r3);
+		if (p->ftol > 0 && (p->fgot < p->fval || p->fgot > p->fval))
+			app_msg(p->app, 0, "%s found at [%llu,%llu,%llu,%llu]: "
+			    "%.9g, which is %s to the digits typed (within "
+			    "%g; more digits narrow it; n: the next one)",
+			    p->fstr, (unsigned long long)i0,
+			    (unsigned long long)r1, (unsigned long long)r2,
+			    (unsigned long long)r3, p->fgot, p->fstr,
+			    p->ftol);
+		else
+			app_msg(p->app, 0, "%s found at [%llu,%llu,%llu,%llu] "
+			    "(n: the next one)", p->fstr, (unsigned long long)i0,
+			    (unsigned long long)r1, (unsigned long long)r2,
+			    (unsigned long long)r3);
 		break;
 	case TASK_FAILED:
 		app_msg(p->app, 1, "cannot search: %s", p->ftask.err);

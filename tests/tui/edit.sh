@@ -467,6 +467,16 @@ run findshort "keys 4/" "type blk.0.attn_norm" "keys <Enter><Enter>" "wait" \
     "keys /" "type 0.9287" "keys <Enter>" "wait" "dump findshort-found" \
     "keys qq"
 shows findshort-found '0.9287 found at [8,0,0,0]' "a short value finds the element it is the short form of"
+# 0.9 (one digit: within 0.05) first finds element 1, 0.869745433: the
+# status line says so; a refused value leaves 0.9 to n, which finds
+# element 2 (0.878846288).
+run findround "keys 4/" "type blk.0.attn_norm" "keys <Enter><Enter>" "wait" \
+    "keys /" "type 0.9" "keys <Enter>" "wait" "dump findround-found" \
+    "keys /" "type abc" "keys <Enter>" "dump findround-refused" \
+    "keys n" "wait" "dump findround-next" "keys qq"
+shows findround-found '0.9 found at [1,0,0,0]: 0.869745433, which is 0.9 to the digits typed' "a value found by rounding: the status line names it and why"
+shows findround-refused 'abc: not a number' "a value that is no number is refused"
+shows findround-next '0.9 found at [2,0,0,0]' "n after a refused value looks for the last good one"
 
 # A dialog at 80x24: the columns beside the box are blank on its rows (a
 # cut row's ellipsis used to show in the last column).
