@@ -439,6 +439,26 @@ grep -q "s-00002-of-00003.gguf: missing: shard 2 of 3 of the set \
 (not on the server)" "$scratch/out" && ! grep -q "HTTP 404" "$scratch/out"
 ok $? "validate of such a set: the missing shard, not the server's 404"
 
+# a set on a server: its first shard's split.count is trusted, and it
+# is given up at its first shard lost
+cp "$www/files/s-00001-of-00003.gguf" "$www/files/t-00001-of-00020.gguf"
+log_mark
+"$GGUFED" validate "$ORIGIN/files/t-00001-of-00020.gguf" >"$scratch/out" 2>&1
+grep -q "split.count of the set's first shard is 3 but the file is named \
+as shard 1 of 20: the other shards are not looked for" "$scratch/out"
+ok $? "a first shard named 1 of 20 saying 3: said, and believed"
+[ "$(log_count origin)" -eq 1 ]
+ok $? "no shard 2 to 20 asked for ($(log_count origin) requests)"
+"$GGUFED" split --max-tensors 5 "$L" "$www/files/h" >/dev/null 2>&1
+log_mark
+"$GGUFED" validate "$ORIGIN/half/h-00001-of-00008.gguf" >"$scratch/out" 2>&1
+grep -q "h-00002-of-00008.gguf: shard 2 of 8: the server failed (HTTP 503), \
+4 times; shards 3 to 8 were not asked for" "$scratch/out"
+ok $? "a set whose second shard fails: one finding, the others not asked"
+[ "$(grep -c '" 503 ' "$ngx/origin.log")" -eq 4 ]
+ok $? "... four tries of shard 2, none of the others\
+ ($(grep -c '" 503 ' "$ngx/origin.log") answers 503)"
+
 mkdir -p "$www/files/sub"
 cp "$www/files/s-0000"* "$www/files/sub/"
 HF_ENDPOINT=$ORIGIN "$GGUFED" info hf://me/repo/sub/s-00003-of-00003.gguf@v2 \
