@@ -341,10 +341,27 @@ not conditional"
 less than 1,000,000 bytes a second (GGUFED_HTTP_MIN_RATE)" "$scratch/err"
 	ok $? "a server dripping 2 bytes a second: too slow, one line\
  ($(head -1 "$scratch/err"))"
+	# the password of a URL is not in the command line of the process
+	: >"$scratch/hlog"
+	"$GGUFED" --no-cache info "http://alice:$PASSWORD@${H#http://}/drip/m.gguf" \
+	    >/dev/null 2>&1 &
+	pid=$!
+	n=0
+	while ! grep -q "^/drip/" "$scratch/hlog" && [ $n -lt 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	tr '\0' ' ' <"/proc/$pid/cmdline" >"$scratch/cmdline"
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	grep -q "/drip/m.gguf" "$scratch/cmdline" &&
+	    ! grep -q "$PASSWORD" "$scratch/cmdline"
+	ok $? "a URL's password is wiped from the process's command line\
+ ($(cat "$scratch/cmdline"))"
 	kill "$hpid" 2>/dev/null
 	wait "$hpid" 2>/dev/null
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do
 		skip "python3 is not installed: no hostile server"
 	done
 fi
@@ -519,6 +536,26 @@ EOF
 GGUFED_SCRIPT=$scratch/keys "$GGUFED" "$B/m.gguf" >/dev/null 2>&1
 nopw "$scratch/pw.screen" && grep -qF "alice:***@" "$scratch/pw.screen"
 ok $? "the browser's screen hides it too"
+# a password with an @: the user info ends at the last @ before the host
+B2=$(echo "$ORIGIN" | sed "s|//|//bob:$PASSWORD2@|")/basic
+"$GGUFED" info "$B2/m.gguf" >"$scratch/pw.out" 2>&1
+[ $? -eq 0 ] && ! grep -q "tail-e0b4" "$scratch/pw.out"
+ok $? "a password holding an @ is sent whole, and never printed"
+"$GGUFED" info "$B2/none.gguf" 2>"$scratch/pw.out"
+[ $? -eq 1 ] && ! grep -q "tail-e0b4\|5d27" "$scratch/pw.out" &&
+    grep -qF "bob:***@127.0.0.1" "$scratch/pw.out"
+ok $? "nor any part of it in an error ($(cat "$scratch/pw.out"))"
+# two URLs of one user and host: each its own password
+cp_w "$L" "$www/files/c2.gguf"
+log_mark
+"$GGUFED" --no-cache diff "$B/m.gguf" \
+    "$(echo "$B" | sed "s|$PASSWORD|other-pw-77|")/c2.gguf" >/dev/null 2>&1
+a1=$(printf 'alice:%s' "$PASSWORD" | base64)
+a2=$(printf 'alice:other-pw-77' | base64)
+grep -q "GET /basic/m.gguf .*\"Basic $a1\"" "$ngx/origin.log" &&
+    grep -q "GET /basic/c2.gguf .*\"Basic $a2\"" "$ngx/origin.log" &&
+    ! grep -q "GET /basic/m.gguf .*\"Basic $a2\"" "$ngx/origin.log"
+ok $? "two URLs of one user and host with two passwords: each gets its own"
 
 # ------------------------------------------------ saves
 "$GGUFED" set "$U" general.name '"Fixed"' -o "$scratch/a.gguf" 2>/dev/null
