@@ -568,10 +568,15 @@ ok $? "byte for byte the save of the local copy"
     cmp -s "$scratch/c.gguf" "$scratch/d.gguf"
 ok $? "a save that moves the tensor data: the same bytes too"
 "$GGUFED" set "$U" general.name x -i 2>"$scratch/err"
-[ $? -eq 1 ] &&
-    grep -q "cannot be saved in place: write a local copy (-o FILE" \
+[ $? -eq 2 ] &&
+    grep -q "cannot edit a model read from a URL in place: write a local \
+copy with -o OUT" "$scratch/err"
+ok $? "-i on a URL: a usage error, saying to use -o"
+"$GGUFED" hash --file "$U" >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "hashes local files only, and $U is a URL" \
     "$scratch/err"
-ok $? "-i on a URL: refused, saying to use -o"
+ok $? "hash --file of a URL: a usage error, saying why\
+ ($(head -1 "$scratch/err"))"
 
 "$GGUFED" edit "$U" -e 'set general.name "Fixed"' -o "$scratch/v.gguf" \
     --verify 2>"$scratch/err"
