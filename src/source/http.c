@@ -1508,7 +1508,8 @@ hs_copy(struct gguf_source *s, uint64_t off, uint64_t len, int fd,
 		    strerror(c.werr));
 	/* said of the file written to: the URL is named */
 	src_err(e, &err, GGUF_SRCE_IO);
-	return gguf_srcerr_set(e, e->kind, -1, "%s: %s", s->name, err.msg);
+	return gguf_srcerr_set(e, e != NULL ? e->kind : GGUF_SRCE_IO, -1,
+	    "%s: %s", s->name, err.msg);
 }
 
 static void
