@@ -42,6 +42,7 @@
 #include "cli.h"
 #include "doc.h"
 #include "hash.h"
+#include "http.h"
 #include "model.h"
 #include "save.h"
 #include "set.h"
@@ -640,6 +641,11 @@ check_target(const char *cmd, const struct opts *o)
 		cli_usage_error(cmd, "refusing to modify without being told "
 		    "where to write: -i edits the file in place, -o OUT "
 		    "writes a copy (--dry-run shows the changes)");
+		return -1;
+	}
+	if (o->inplace && o->path != NULL && gguf_is_url(o->path)) {
+		cli_usage_error(cmd, "-i cannot edit a model read from a URL "
+		    "in place: write a local copy with -o OUT");
 		return -1;
 	}
 	return 0;

@@ -35,6 +35,7 @@
 
 #include "cli.h"
 #include "hash.h"
+#include "http.h"
 
 #define EXIT_DIFFER	1
 #define EXIT_TROUBLE	2
@@ -905,6 +906,13 @@ cmd_hash(int argc, char **argv)
 		    "only: no hash kinds, --no-layer or --check with it");
 		return EXIT_USAGE;
 	}
+	for (i = 0; o.whole && i < nfiles; i++)
+		if (gguf_is_url(files[i])) {
+			cli_usage_error("hash", "--file hashes local files "
+			    "only, and %s is a URL (without --file, hash gives "
+			    "its tensor data's hashes)", files[i]);
+			return EXIT_USAGE;
+		}
 	memset(&r, 0, sizeof r);
 	r.o = &o;
 	if (o.manifest != NULL) {

@@ -114,13 +114,14 @@ take_no_cache(int argc, char **argv)
  * Every URL among the arguments with a user:password@ (also as the value
  * of --opt=URL) in its user:***@ form: the name each message, status
  * line and output then prints. The password is kept aside (hf.h) and is
- * sent to that server only.
+ * sent to that server only; the argument's own bytes are overwritten,
+ * so that the process's command line (/proc/PID/cmdline, ps) no longer
+ * shows it.
  */
 static void
 hide_passwords(int argc, char **argv)
 {
-	const char	*v;
-	char		*h;
+	char		*v, *h;
 	size_t		 pre;
 	int		 i;
 
@@ -135,6 +136,7 @@ hide_passwords(int argc, char **argv)
 		memcpy(argv[i], v - pre, pre);
 		memcpy(argv[i] + pre, h, strlen(h) + 1);
 		free(h);
+		gguf_url_wipe(v);
 	}
 }
 

@@ -326,6 +326,31 @@ open_alone(const char *path, int named, struct gguf_err *err)
 	return f;
 }
 
+/*
+ * A server's file named as shard no of count whose set's first shard
+ * (first, taken) says split.count is v (at offset off): the file named,
+ * alone, with that said.
+ */
+static struct gguf_file *
+url_alone(const char *path, unsigned no, struct gguf_file *first, int64_t v,
+    unsigned count, uint64_t off, struct gguf_err *err)
+{
+	struct gguf_file	*f = first;
+	char			 msg[300];
+
+	if (no != 1) {
+		gguf_close(first);
+		if ((f = gguf_open(path, err)) == NULL)
+			return NULL;
+		off = GGUF_NO_OFFSET;
+	}
+	snprintf(msg, sizeof msg, "split.count of the set's first shard is "
+	    "%lld but the file is named as shard %u of %u: the other shards "
+	    "are not looked for", (long long)v, no, count);
+	gguf_file_warn(f, GGUF_W_ERROR, off, msg);
+	return f;
+}
+
 struct gguf_file *
 gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 {
@@ -333,9 +358,9 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 	struct gguf_err		 e;
 	char			**paths, **why, text[400];
 	size_t			 plen;
-	unsigned		 no, count, k, n_missing = 0;
+	unsigned		 no, count, k, n_missing = 0, stop = 0;
 	int64_t			 v, off;
-	int			 missing;
+	int			 missing, remote;
 
 	if (flags & GGUF_OPEN_ALONE)
 		return gguf_open(path, err);
@@ -369,6 +394,21 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 		free(sh);
 		return open_alone(path, 1, err);
 	}
+	remote = gguf_is_url(paths[0]);
+	if (sh[0] != NULL && remote && split_key(sh[0], SPLIT_COUNT,
+	    GGUF_VT_U16, &v, &off) == 1 && v != (int64_t)count) {
+		/*
+		 * On a server every shard asked for costs requests: the
+		 * first shard's own split.count is trusted, and other shards
+		 * are not looked for by a count it does not give.
+		 */
+		f = url_alone(path, no, sh[0], v, count, (uint64_t)off, err);
+		for (k = 0; k < count; k++)
+			free(paths[k]);
+		free(paths);
+		free(sh);
+		return f;
+	}
 	if (sh[0] == NULL) {
 		if (no == 1)
 			gguf_errf(err, e.has_off ? (int64_t)e.off : -1, "%s",
@@ -400,9 +440,33 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 			goto fail;
 		}
 		why[k] = missing ? NULL : xstrdup(text);
+		if (remote) {
+			/* a server's set: given up at its first shard lost */
+			stop = k;
+			break;
+		}
 	}
 	f = gguf_join(path, sh, paths, count);
-	if (n_missing > 0)
+	if (stop > 0) {
+		if (stop + 1 == count)
+			text[0] = '\0';
+		else if (stop + 2 == count)
+			snprintf(text, sizeof text, "; shard %u was not "
+			    "asked for", count);
+		else
+			snprintf(text, sizeof text, "; shards %u to %u were "
+			    "not asked for", stop + 2, count);
+		if (why[stop] == NULL)
+			finding(f, GGUF_W_ERROR, -1, paths[stop], "missing: "
+			    "shard %u of %u of the set (not on the server)%s",
+			    stop + 1, count, text);
+		else
+			finding(f, GGUF_W_ERROR, -1, paths[stop], "shard %u "
+			    "of %u: %.300s%s", stop + 1, count, why[stop],
+			    text);
+		free(why[stop]);
+		why[stop] = NULL;
+	} else if (n_missing > 0)
 		say_missing(f, sh, why, paths, count, n_missing);
 	for (k = 1; k < count; k++)
 		if (why[k] != NULL) {

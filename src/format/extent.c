@@ -156,25 +156,22 @@ gguf_header_extent(const uint8_t *p, uint64_t n, uint64_t *out)
 		goto more;
 	for (i = 0; i < n_kv; i++) {
 		if (len(&w, &klen) != 0 || have(&w, klen) != 0)
-			goto more;
+			goto kv_more;
 		key = p + w.pos;
 		w.pos += klen;
 		if (u32(&w, &vt) != 0)
-			goto more;
+			goto kv_more;
 		if (vt == GGUF_VT_U32 && klen == 17 &&
 		    memcmp(key, "general.alignment", 17) == 0) {
 			if (have(&w, 4) != 0)
-				goto more;
+				goto kv_more;
 			a = gguf_ld32(p + w.pos, w.be);
 			if (a != 0 && (a & (a - 1)) == 0 &&
 			    a <= GGUF_MAX_ALIGNMENT)
 				align = a;
 		}
-		if ((rc = value(&w, vt, 0)) == -1) {
-			more_after(&w, n_kv - i - 1, w.lw + 4 + 1);
-			more_after(&w, n_t, w.lw + 4 + 4 + 8);
-			goto more;
-		}
+		if ((rc = value(&w, vt, 0)) == -1)
+			goto kv_more;
 		if (rc != 0)
 			return -1;
 	}
@@ -194,6 +191,10 @@ gguf_header_extent(const uint8_t *p, uint64_t n, uint64_t *out)
 	if (gguf_align_ok(w.pos, align, out) != 0)
 		return -1;
 	return 0;
+kv_more:
+	/* out of bytes in KV i: every KV after it, and every tensor info */
+	more_after(&w, n_kv - i - 1, w.lw + 4 + 1);
+	more_after(&w, n_t, w.lw + 4 + 4 + 8);
 more:
 	if (gguf_add_ok(w.need, w.floor, out) != 0)
 		*out = UINT64_MAX;

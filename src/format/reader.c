@@ -227,16 +227,18 @@ read_header(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	min_ti = c->lw + 4 + 4 + 8;
 	if (f->lay.n_kv > gguf_cur_left(c) / min_kv)
 		return gguf_errf(err, (int64_t)(c->pos - c->lw), "KV count "
-		    "%llu cannot fit in the %llu bytes left (a truncated or "
-		    "corrupt file)",
+		    "%llu cannot fit in the %llu bytes left of the file's "
+		    "%llu (a truncated or corrupt file)",
 		    (unsigned long long)f->lay.n_kv,
-		    (unsigned long long)gguf_cur_left(c));
+		    (unsigned long long)gguf_cur_left(c),
+		    (unsigned long long)(c->full != 0 ? c->full : c->size));
 	if (f->lay.n_tensors > gguf_cur_left(c) / min_ti)
 		return gguf_errf(err, (int64_t)(c->pos - 2 * c->lw), "tensor "
-		    "count %llu cannot fit in the %llu bytes left (a "
-		    "truncated or corrupt file)",
+		    "count %llu cannot fit in the %llu bytes left of the "
+		    "file's %llu (a truncated or corrupt file)",
 		    (unsigned long long)f->lay.n_tensors,
-		    (unsigned long long)gguf_cur_left(c));
+		    (unsigned long long)gguf_cur_left(c),
+		    (unsigned long long)(c->full != 0 ? c->full : c->size));
 	if (f->lay.n_kv >= UINT32_MAX || f->lay.n_tensors >= UINT32_MAX)
 		return gguf_errf(err, (int64_t)(c->pos - 2 * c->lw), "more "
 		    "than 2^32 KV pairs or tensors");
@@ -245,10 +247,12 @@ read_header(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	if (gguf_add_ok(need, t, &need) != 0 || need > gguf_cur_left(c))
 		return gguf_errf(err, (int64_t)(c->pos - 2 * c->lw),
 		    "%llu tensor infos and %llu KV pairs cannot fit in the "
-		    "%llu bytes left (a truncated or corrupt file)",
+		    "%llu bytes left of the file's %llu (a truncated or "
+		    "corrupt file)",
 		    (unsigned long long)f->lay.n_tensors,
 		    (unsigned long long)f->lay.n_kv,
-		    (unsigned long long)gguf_cur_left(c));
+		    (unsigned long long)gguf_cur_left(c),
+		    (unsigned long long)(c->full != 0 ? c->full : c->size));
 	return 0;
 }
 

@@ -52,6 +52,13 @@ gguf_remote_counts(const struct gguf_file *f, uint64_t *requests,
 }
 
 int
+gguf_remote_cached(const struct gguf_file *f)
+{
+	return gguf_file_remote(f) &&
+	    gguf_http_cached(gguf_source_http_handle(gguf_file_source(f)));
+}
+
+int
 gguf_file_remote(const struct gguf_file *f)
 {
 	struct gguf_source	*src = gguf_file_source(f);
@@ -82,6 +89,13 @@ read_header(struct gguf_source *src, struct gguf_http *h, size_t *n,
 	for (;;) {
 		rc = gguf_header_extent(buf, have, &want);
 		if (rc < 0 || have >= size)
+			break;
+		/*
+		 * A header that the file cannot hold (counts of KV pairs or
+		 * tensors that need more bytes than it has): the reader says
+		 * so from what is here, without a byte more.
+		 */
+		if (rc == 1 && want > size)
 			break;
 		if (rc == 1 && gguf_add_ok(want, GGUF_REMOTE_FIRST, &want) != 0)
 			want = UINT64_MAX;

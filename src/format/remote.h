@@ -25,6 +25,11 @@ struct gguf_file	*gguf_open_url(const char *name, struct gguf_err *err);
 
 /* Whether f (not a set: ask its shards) is read over HTTP. */
 int	gguf_file_remote(const struct gguf_file *f);
+/*
+ * Whether f's header came from the header cache (the server answered
+ * that the file is still the one cached): no byte of it was fetched.
+ */
+int	gguf_remote_cached(const struct gguf_file *f);
 /* Requests made and bytes received for f since its open (0 if local). */
 void	gguf_remote_counts(const struct gguf_file *f, uint64_t *requests,
 	    uint64_t *bytes);

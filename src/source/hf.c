@@ -233,10 +233,15 @@ gguf_hf_token(const char *what[1])
 /*
  * The passwords hidden from names: a URL's user:password@ is shown as
  * user:***@ wherever the name is printed, and the password is put back
- * only in what is sent to that same scheme, user, host and port.
+ * only in what is sent to that same scheme, user, host and port. Each
+ * URL given keeps its own password: a URL so hidden gets the password of
+ * the URL given that it shares the longest start with (itself, or the
+ * shard or the file of a folder named after it), the last one given
+ * when two are alike.
  */
 struct hidden {
 	char	*key;		/* scheme://user@host:port, as given */
+	char	*shown;		/* the URL given, its password as *** */
 	char	*password;
 };
 static struct hidden	*hidden;
@@ -245,8 +250,9 @@ static pthread_mutex_t	 hidden_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * Splits url's authority: *user (n_user bytes) and *pass (n_pass) of
- * its userinfo, *host the rest up to the path. 0, or -1 if url has no
- * user:password@.
+ * its userinfo, *host the rest up to the path. The userinfo ends at the
+ * authority's last @ (a password, or a user name, may hold one), and the
+ * user name at the first colon. 0, or -1 if url has no user:password@.
  */
 static int
 split_userinfo(const char *url, const char **user, size_t *n_user,
@@ -262,7 +268,7 @@ split_userinfo(const char *url, const char **user, size_t *n_user,
 	at = NULL;
 	for (colon = a; colon < a + n; colon++)
 		if (*colon == '@')
-			at = colon;	/* the last one: user names hold @ */
+			at = colon;	/* the last one */
 	if (at == NULL || (colon = memchr(a, ':', (size_t)(at - a))) == NULL)
 		return -1;
 	*user = a;
@@ -307,37 +313,63 @@ gguf_url_hide(const char *name)
 {
 	const char	*user, *pass, *host;
 	size_t		 n_user, n_pass, i;
-	char		*key;
+	char		*key, *shown;
 
 	if (!gguf_is_url(name) || split_userinfo(name, &user, &n_user,
 	    &pass, &n_pass, &host) != 0 || n_pass == 0 ||
 	    (n_pass == 3 && strncmp(pass, "***", 3) == 0))
 		return NULL;
 	key = hidden_key(name, user, n_user, host);
+	shown = replace_pass(name, pass, n_pass, "***");
 	pthread_mutex_lock(&hidden_lock);
 	for (i = 0; i < n_hidden; i++)
-		if (strcasecmp(hidden[i].key, key) == 0)
+		if (strcmp(hidden[i].shown, shown) == 0)
 			break;
 	if (i == n_hidden) {
 		hidden = xreallocarray(hidden, n_hidden + 1, sizeof *hidden);
-		hidden[n_hidden++].key = key;
+		hidden[n_hidden].key = key;
+		hidden[n_hidden++].shown = xstrdup(shown);
 	} else {
 		free(key);
+		explicit_bzero(hidden[i].password, strlen(hidden[i].password));
 		free(hidden[i].password);
 	}
 	hidden[i].password = xmalloc(n_pass + 1);
 	memcpy(hidden[i].password, pass, n_pass);
 	hidden[i].password[n_pass] = '\0';
 	pthread_mutex_unlock(&hidden_lock);
-	return replace_pass(name, pass, n_pass, "***");
+	return shown;
+}
+
+void
+gguf_url_wipe(char *name)
+{
+	const char	*user, *pass, *host;
+	size_t		 n_user, n_pass;
+
+	if (gguf_is_url(name) && split_userinfo(name, &user, &n_user, &pass,
+	    &n_pass, &host) == 0)
+		memset(name + (pass - name), '*', n_pass);
+}
+
+/* How many bytes a and b begin with alike. */
+static size_t
+common(const char *a, const char *b)
+{
+	size_t	n = 0;
+
+	while (a[n] != '\0' && a[n] == b[n])
+		n++;
+	return n;
 }
 
 char *
 gguf_url_unhide(const char *url)
 {
-	const char	*user, *pass, *host;
-	size_t		 n_user, n_pass, i;
+	const char	*user, *pass, *host, *pw = NULL;
+	size_t		 n_user, n_pass, i, best = 0, n, len, o;
 	char		*key, *s = NULL;
+	int		 found = 0;
 
 	if (split_userinfo(url, &user, &n_user, &pass, &n_pass, &host) != 0 ||
 	    n_pass != 3 || strncmp(pass, "***", 3) != 0)
@@ -345,11 +377,30 @@ gguf_url_unhide(const char *url)
 	key = hidden_key(url, user, n_user, host);
 	pthread_mutex_lock(&hidden_lock);
 	for (i = 0; i < n_hidden; i++)
-		if (strcasecmp(hidden[i].key, key) == 0) {
-			s = replace_pass(url, pass, n_pass,
-			    hidden[i].password);
-			break;
+		if (strcasecmp(hidden[i].key, key) == 0 &&
+		    (n = common(hidden[i].shown, url)) >= best) {
+			best = n;
+			found = 1;
+			pw = hidden[i].password;
 		}
+	if (found) {
+		/*
+		 * An @ of the user name or the password as %40: libcurl
+		 * takes the authority's first @ as the end of the userinfo.
+		 */
+		len = strlen(url) + 3 * (n_user + strlen(pw)) + 1;
+		s = xmalloc(len);
+		o = (size_t)(user - url);
+		memcpy(s, url, o);
+		for (i = 0; i < n_user; i++)
+			o += (size_t)snprintf(s + o, len - o, user[i] == '@' ?
+			    "%%40" : "%c", user[i]);
+		s[o++] = ':';
+		for (i = 0; pw[i] != '\0'; i++)
+			o += (size_t)snprintf(s + o, len - o, pw[i] == '@' ?
+			    "%%40" : "%c", pw[i]);
+		snprintf(s + o, len - o, "%s", pass + n_pass);
+	}
 	pthread_mutex_unlock(&hidden_lock);
 	free(key);
 	return s;

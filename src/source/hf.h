@@ -39,12 +39,17 @@ char		*gguf_hf_token(const char *what[1]);
  * A URL's user:password@ is never printed. gguf_url_hide gives name with
  * the password as "***" (allocated; NULL if name has no password), the
  * name every later message then holds, and remembers the password for
- * that scheme, user, host and port; gguf_url_unhide gives a URL so
- * hidden with the password put back (allocated; NULL if none was
- * remembered for it), for what is sent to that server only.
+ * that URL (and the URLs that begin as it does: its shards, the files of
+ * a folder); gguf_url_unhide gives a URL so hidden with the password put
+ * back (allocated; NULL if none was remembered for its scheme, user,
+ * host and port), for what is sent to that server only. The user info
+ * ends at the authority's last @. gguf_url_wipe overwrites the password
+ * of name with asterisks in place (an argument of the command line, so
+ * that the process's command line no longer shows it).
  * gguf_url_shown gives any URL as it may be printed (allocated).
  */
 char		*gguf_url_hide(const char *name);
+void		 gguf_url_wipe(char *name);
 char		*gguf_url_unhide(const char *url);
 char		*gguf_url_shown(const char *url);
 

@@ -129,6 +129,13 @@ gguf_http_changed(const struct gguf_http *h)
 	return 0;
 }
 
+int
+gguf_http_cached(const struct gguf_http *h)
+{
+	(void)h;
+	return 0;
+}
+
 struct gguf_source *
 gguf_source_http(const char *name, size_t len, const char *identity,
     uint64_t size, int *unchanged, struct gguf_srcerr *e)
@@ -245,6 +252,8 @@ group(uint64_t v, char *buf, size_t len)
 #define MAX_TRIES	4	/* 5xx and cut connections: tries in all */
 #define FIRST_WAIT_MS	250	/* then doubled at each try */
 #define DEFAULT_TIMEOUT	30	/* seconds: to connect; with no byte */
+#define DEFAULT_MIN_RATE 32768	/* bytes a second a transfer keeps up */
+#define MAX_PAGE	65536	/* body bytes of an error page or redirect */
 
 struct gguf_http {
 	pthread_mutex_t	 lock;
@@ -258,6 +267,7 @@ struct gguf_http {
 	char		*origin;	/* the endpoint's: it gets the token */
 	char		 errbuf[CURL_ERROR_SIZE];
 	long		 timeout;
+	uint64_t	 min_rate;	/* bytes a second, at least */
 
 	int		 known;		/* size and identity fixed */
 	uint64_t	 size;
@@ -266,6 +276,15 @@ struct gguf_http {
 	char		 identity[512];
 	int		 norange;	/* answered 200 to a range request */
 	int		 changed;	/* an answer was another file's */
+	int		 cached;	/* opened by a 304: the cache's header */
+
+	/*
+	 * A server that ignores ranges: the first bytes of the file (up to
+	 * GGUF_HTTP_NORANGE_MAX), downloaded once at the first read after
+	 * the open and every later read served from them.
+	 */
+	uint8_t		*whole;
+	uint64_t	 whole_len;
 
 	uint8_t		*head;
 	size_t		 head_len;
@@ -296,8 +315,14 @@ struct req {
 	const char	*cond;		/* a conditional header, or NULL */
 
 	int		 deliver;	/* the body is the file's bytes */
+	int		 exact;		/* its Content-Length is the range's */
 	int		 done;		/* all asked for was handed over */
+	int		 cut;		/* a page's body was cut: not an error */
+	uint64_t	 page;		/* body bytes not the file's */
+	uint64_t	 deadline_ms;	/* of the last request */
+	uint64_t	 elapsed_ms;
 	int		 failed;	/* err set while reading headers */
+	int		 head_done;	/* the answer's head was all read */
 	struct gguf_http_answer a;	/* the last answer's head */
 	char		 scheme[16];	/* a redirect's, refused */
 	struct gguf_err	*err;
@@ -385,14 +410,36 @@ host_of(const char *url, char *buf, size_t len)
 	size_t		 n;
 
 	p = p != NULL ? p + 3 : url;
-	if ((e = strchr(p, '@')) != NULL && e < p + strcspn(p, "/?#"))
-		p = e + 1;	/* never user:password */
+	n = strcspn(p, "/?#");
+	/* never user:password, which may hold an @ of its own */
+	for (e = p + n; e > p; e--)
+		if (e[-1] == '@') {
+			p = e;
+			break;
+		}
 	n = strcspn(p, "/?#");
 	if (n >= len)
 		n = len - 1;
 	memcpy(buf, p, n);
 	buf[n] = '\0';
 	return buf;
+}
+
+/*
+ * A read a server without range support cannot give: the file's size,
+ * the cap and the reason, in one line. Returns -1.
+ */
+static int
+norange_msg(struct gguf_err *err, uint64_t off, uint64_t end, uint64_t size)
+{
+	char	a[32], b[32], c[32];
+
+	return gguf_errf(err, -1, "the server does not support range "
+	    "requests (it sends the whole file), and bytes %s to %s of the "
+	    "file's %s run past the first %llu MiB, all that is read from "
+	    "such a server", group(off, a, sizeof a),
+	    group(end - 1, b, sizeof b), group(size, c, sizeof c),
+	    (unsigned long long)(GGUF_HTTP_NORANGE_MAX >> 20));
 }
 
 /* Whether an answer's description of the file is the first one's. */
@@ -464,6 +511,13 @@ headers_done(struct req *r)
 			    "request without saying which range");
 			return;
 		}
+		if (r->a.has_range == 2) {
+			r->failed = 1;
+			gguf_errf(r->err, -1, "the server answered a range "
+			    "request with Content-Range \"%s\", which names "
+			    "no bytes", r->a.range_text);
+			return;
+		}
 		if (check_same(r, r->a.r_total) != 0)
 			return;
 		if (r->len > h->size - r->off)
@@ -482,6 +536,7 @@ headers_done(struct req *r)
 			return;
 		}
 		r->skip = 0;
+		r->exact = r->a.has_len && r->a.clen == r->len - r->got;
 		r->deliver = 1;
 	} else if (r->a.status == 200) {
 		if (!r->a.has_len) {
@@ -497,10 +552,8 @@ headers_done(struct req *r)
 			r->len = h->size - r->off;
 		if (r->off + r->len > GGUF_HTTP_NORANGE_MAX) {
 			r->failed = 1;
-			gguf_errf(r->err, -1, "the server does not support "
-			    "range requests: reading offset %s would mean "
-			    "downloading the file up to there",
-			    group(r->off + r->got, a, sizeof a));
+			norange_msg(r->err, r->off + r->got, r->off + r->len,
+			    h->size);
 			return;
 		}
 		r->skip = r->off + r->got;
@@ -521,6 +574,7 @@ on_header(char *p, size_t size, size_t nitems, void *arg)
 		    "KiB of headers", GGUF_HTTP_MAX_HEADERS / 1024);
 		return 0;
 	case 1:
+		r->head_done = 1;
 		headers_done(r);
 		return r->failed ? 0 : n;
 	default:
@@ -535,8 +589,15 @@ on_body(char *p, size_t size, size_t nmemb, void *arg)
 	size_t		 n = size * nmemb, k;
 
 	r->h->n_bytes += n;
-	if (!r->deliver)
-		return n;	/* a redirect's or an error's page */
+	if (!r->deliver) {
+		/* a redirect's or an error's page: its start, never all */
+		r->page += n;
+		if (r->page > MAX_PAGE) {
+			r->cut = 1;
+			return 0;
+		}
+		return n;
+	}
 	if (r->skip > 0) {
 		k = r->skip < n ? (size_t)r->skip : n;
 		r->skip -= k;
@@ -552,8 +613,13 @@ on_body(char *p, size_t size, size_t nmemb, void *arg)
 	r->got += n;
 	if (r->got == r->len) {
 		r->done = 1;
-		if (r->a.status == 200)
-			return 0;	/* the rest is not wanted */
+		/*
+		 * All that was asked for is here: what more the body holds
+		 * (the rest of a 200's file, a 206 running past its range
+		 * or promising more than it) is not read.
+		 */
+		if (r->a.status == 200 || !r->exact || n < size * nmemb)
+			return 0;
 	}
 	return size * nmemb;
 }
@@ -618,6 +684,18 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 		if (r->a.status == 0)
 			return gguf_errf(r->err, -1, "%s did not answer in "
 			    "%ld seconds", host, h->timeout);
+		if (strncmp(h->errbuf, "Operation too slow", 18) != 0) {
+			char	c[32];
+
+			/* the request's deadline, not a stall */
+			return gguf_errf(r->err, -1, "%s is too slow: %s bytes "
+			    "of %s in %llu seconds, less than %s bytes a "
+			    "second (GGUFED_HTTP_MIN_RATE)", host,
+			    group(r->got, a, sizeof a),
+			    group(r->len, b, sizeof b),
+			    (unsigned long long)(r->elapsed_ms / 1000),
+			    group(h->min_rate, c, sizeof c));
+		}
 		return gguf_errf(r->err, -1, "%s stopped sending: no data "
 		    "for %ld seconds (%s bytes of %s received)", host,
 		    h->timeout, group(r->got, a, sizeof a),
@@ -634,12 +712,28 @@ curl_msg(struct gguf_http *h, const char *url, CURLcode rc, struct req *r)
 		    "(%s bytes of %s received)", host,
 		    group(r->got, a, sizeof a),
 		    group(r->len, b, sizeof b));
+	case CURLE_OUT_OF_MEMORY:
+	default_too_large:
+		/*
+		 * libcurl keeps a header line in a buffer of its limit, and
+		 * says "out of memory" (CURLE_TOO_LARGE, 100, from 8.6 on)
+		 * when a line runs past it: the server's doing.
+		 */
+		if (!r->head_done)
+			return gguf_errf(r->err, -1, "%s sent a header line "
+			    "too long: longer than libcurl's limit of %d KiB",
+			    host, CURL_MAX_HTTP_HEADER / 1024);
+		return gguf_errf(r->err, -1, "%s: %s", host,
+		    h->errbuf[0] != '\0' ? h->errbuf :
+		    curl_easy_strerror(rc));
 	case CURLE_WEIRD_SERVER_REPLY:
 	case CURLE_UNSUPPORTED_PROTOCOL:
 		return gguf_errf(r->err, -1, "%s sent an answer that is not "
 		    "HTTP (%s)", host, h->errbuf[0] != '\0' ? h->errbuf :
 		    curl_easy_strerror(rc));
 	default:
+		if ((int)rc == 100)	/* CURLE_TOO_LARGE */
+			goto default_too_large;
 		return gguf_errf(r->err, -1, "%s: %s", host,
 		    h->errbuf[0] != '\0' ? h->errbuf : curl_easy_strerror(rc));
 	}
@@ -664,6 +758,33 @@ wait_ms(long ms)
 		;
 }
 
+static uint64_t
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * How long a request of n bytes may take in all: the time allowed a
+ * server to answer, and the bytes at the least rate; in milliseconds,
+ * at most a week's.
+ */
+static uint64_t
+deadline_ms(const struct gguf_http *h, uint64_t n)
+{
+	uint64_t	cap = (uint64_t)7 * 24 * 3600 * 1000, t;
+
+	t = n / h->min_rate;
+	if (t > cap / 1000)
+		return cap;
+	t = (uint64_t)h->timeout * 1000 + t * 1000 +
+	    n % h->min_rate * 1000 / h->min_rate;
+	return t < cap ? t : cap;
+}
+
 /*
  * One request of [r->off + r->got, r->off + r->len) to url, following
  * redirects: the curl result, with r->a.status the last answer's status
@@ -677,13 +798,15 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 	CURLcode		 rc;
 	char			 range[64], *next, *cur;
 	const char		*loc;
+	uint64_t		 t0;
 	int			 hops = 0;
 
 	cur = xstrdup(url);
 	for (;;) {
 		gguf_http_answer_start(&r->a);
-		r->deliver = r->done = r->failed = 0;
-		r->skip = 0;
+		r->deliver = r->exact = r->done = r->failed = r->cut = 0;
+		r->head_done = 0;
+		r->skip = r->page = 0;
 		h->errbuf[0] = '\0';
 		snprintf(range, sizeof range, "%llu-%llu",
 		    (unsigned long long)(r->off + r->got),
@@ -694,10 +817,17 @@ perform(struct gguf_http *h, const char *url, struct req *r, char **where,
 		curl_easy_setopt(h->curl, CURLOPT_RANGE, range);
 		curl_easy_setopt(h->curl, CURLOPT_HEADERDATA, r);
 		curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, r);
+		r->deadline_ms = deadline_ms(h, r->len - r->got);
+		curl_easy_setopt(h->curl, CURLOPT_TIMEOUT_MS,
+		    (long)r->deadline_ms);
 		h->n_requests++;
+		t0 = now_ms();
 		rc = curl_easy_perform(h->curl);
+		r->elapsed_ms = now_ms() - t0;
 		curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, NULL);
 		curl_slist_free_all(hdrs);
+		if (rc == CURLE_WRITE_ERROR && r->cut)
+			rc = CURLE_OK;	/* its status is the answer */
 		if (rc != CURLE_OK || r->a.status < 300 || r->a.status >= 400 ||
 		    r->a.status == 304)
 			break;
@@ -819,6 +949,14 @@ fetch(struct gguf_http *h, struct req *r)
 			free(where);
 			return -1;
 		}
+		if (rc == CURLE_OK && r->a.status == 304 && r->cond == NULL) {
+			char	host[256];
+
+			free(where);
+			return gguf_errf(r->err, -1, "the server %s answered "
+			    "304 Not Modified to a request that was not "
+			    "conditional", host_of(url, host, sizeof host));
+		}
 		if ((rc == CURLE_OK || rc == CURLE_WRITE_ERROR) &&
 		    (r->done || r->got == r->len || r->a.status == 304)) {
 			if (hops > 0 && r->a.status != 304) {
@@ -870,6 +1008,23 @@ fetch(struct gguf_http *h, struct req *r)
 		free(where);
 		wait_ms((long)FIRST_WAIT_MS << (try - 1));
 	}
+}
+
+/* GGUFED_HTTP_MIN_RATE: bytes a second, 1 to 2^40; else the default. */
+static uint64_t
+min_rate_setting(void)
+{
+	const char		*s = getenv("GGUFED_HTTP_MIN_RATE");
+	char			*end;
+	unsigned long long	 v;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return DEFAULT_MIN_RATE;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < 1 || v > (1ULL << 40))
+		return DEFAULT_MIN_RATE;
+	return v;
 }
 
 static long
@@ -934,6 +1089,7 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 	h->url = url;
 	h->userinfo = userinfo;
 	h->timeout = timeout_setting();
+	h->min_rate = min_rate_setting();
 	h->token = gguf_hf_token(&h->token_from);
 	h->origin = origin_of(gguf_hf_endpoint());
 	if ((h->curl = curl_easy_init()) == NULL) {
@@ -1005,6 +1161,7 @@ gguf_http_open(const char *name, size_t len, const char *identity,
 			    identity + 3);
 		if (unchanged != NULL)
 			*unchanged = 1;
+		h->cached = 1;
 		return h;
 	}
 	h->head_len = b.n;
@@ -1028,6 +1185,7 @@ gguf_http_close(struct gguf_http *h)
 	free(h->final);
 	free(h->head);
 	free(h->ra);
+	free(h->whole);
 	pthread_mutex_destroy(&h->lock);
 	pthread_mutex_destroy(&h->ra_lock);
 	free(h);
@@ -1067,6 +1225,48 @@ gguf_http_counts(const struct gguf_http *h, uint64_t *requests,
 	*bytes = h->n_bytes;
 }
 
+/*
+ * A read of a server that ignores ranges: the first bytes of the file
+ * (all of it up to GGUF_HTTP_NORANGE_MAX) downloaded in one request the
+ * first time, then handed to sink from memory, so that no read starts
+ * the body over again. h->lock held.
+ */
+static int
+from_whole(struct gguf_http *h, uint64_t off, uint64_t len,
+    gguf_http_sink sink, void *arg, struct gguf_err *err)
+{
+	struct buf_sink	b;
+	struct req	r;
+	size_t		n;
+	int		rc;
+
+	if (h->whole == NULL) {
+		memset(&r, 0, sizeof r);
+		r.h = h;
+		r.len = h->size < GGUF_HTTP_NORANGE_MAX ? h->size :
+		    GGUF_HTTP_NORANGE_MAX;
+		b.p = xmalloc((size_t)r.len);
+		b.n = 0;
+		r.sink = to_buf;
+		r.arg = &b;
+		r.err = err;
+		if ((rc = fetch(h, &r)) != 0) {
+			free(b.p);
+			return rc;
+		}
+		h->whole = b.p;
+		h->whole_len = r.len;
+	}
+	while (len > 0) {
+		n = len < ((size_t)1 << 20) ? (size_t)len : (size_t)1 << 20;
+		if ((rc = sink(arg, h->whole + off, n)) != 0)
+			return rc;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
 int
 gguf_http_stream(struct gguf_http *h, uint64_t off, uint64_t len,
     gguf_http_sink sink, void *arg, struct gguf_err *err)
@@ -1082,9 +1282,13 @@ gguf_http_stream(struct gguf_http *h, uint64_t off, uint64_t len,
 		    "the file", group(off, a, sizeof a),
 		    group(off + len, b, sizeof b));
 	if (h->norange && off + len > GGUF_HTTP_NORANGE_MAX)
-		return gguf_errf(err, -1, "the server does not support range "
-		    "requests: reading offset %s would mean downloading the "
-		    "file up to there", group(off, a, sizeof a));
+		return norange_msg(err, off, off + len, h->size);
+	pthread_mutex_lock(&h->lock);
+	if (h->norange) {
+		rc = from_whole(h, off, len, sink, arg, err);
+		pthread_mutex_unlock(&h->lock);
+		return rc;
+	}
 	memset(&r, 0, sizeof r);
 	r.h = h;
 	r.off = off;
@@ -1092,7 +1296,6 @@ gguf_http_stream(struct gguf_http *h, uint64_t off, uint64_t len,
 	r.sink = sink;
 	r.arg = arg;
 	r.err = err;
-	pthread_mutex_lock(&h->lock);
 	rc = fetch(h, &r);
 	pthread_mutex_unlock(&h->lock);
 	return rc;
@@ -1113,6 +1316,12 @@ int
 gguf_http_changed(const struct gguf_http *h)
 {
 	return h->changed;
+}
+
+int
+gguf_http_cached(const struct gguf_http *h)
+{
+	return h->cached;
 }
 
 /* ------------------------------------------------------ the http source */
@@ -1223,8 +1432,8 @@ hs_changed(struct gguf_source *s, unsigned how, struct gguf_srcerr *e)
 	(void)how;
 	if (!gguf_http_changed(s->impl))
 		return 0;
-	gguf_srcerr_set(e, GGUF_SRCE_CHANGED, -1, "changed on the server: "
-	    "its size, ETag or date is not the one it was opened with");
+	gguf_srcerr_set(e, GGUF_SRCE_CHANGED, -1, "its size, ETag or date is "
+	    "not the one it was opened with");
 	return 1;
 }
 
@@ -1297,7 +1506,10 @@ hs_copy(struct gguf_source *s, uint64_t off, uint64_t len, int fd,
 	if (c.werr != 0)
 		return gguf_srcerr_set(e, GGUF_SRCE_IO, -1, "write: %s",
 		    strerror(c.werr));
-	return src_err(e, &err, GGUF_SRCE_IO);
+	/* said of the file written to: the URL is named */
+	src_err(e, &err, GGUF_SRCE_IO);
+	return gguf_srcerr_set(e, e != NULL ? e->kind : GGUF_SRCE_IO, -1,
+	    "%s: %s", s->name, err.msg);
 }
 
 static void

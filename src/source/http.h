@@ -18,15 +18,21 @@
  * Last-Modified date. Every later answer must agree, or the read fails
  * with "changed on the server". A server that ignores Range (200 with
  * the whole body) is read from the start of the body as far as needed,
- * then the transfer is stopped; a read further on than
- * GGUF_HTTP_NORANGE_MAX fails saying that the server does not support
- * range requests, rather than downloading a whole model quietly.
+ * then the transfer is stopped; after the open, its first
+ * GGUF_HTTP_NORANGE_MAX bytes are downloaded once and every read is
+ * served from them; a read further on fails saying that the server does
+ * not support range requests and the file's size, rather than
+ * downloading a whole model quietly. A body is never read past the
+ * bytes asked for (a 206 running on past its range, or promising more).
  *
  * Errors are one line in a struct gguf_err: 404, 401/403 (naming the
  * variables a token is taken from), 5xx and cut connections (retried a
  * few times with a growing wait, then reported), connect timeouts and
  * stalled transfers (GGUFED_HTTP_TIMEOUT seconds, default 30, with no
- * byte received), bodies shorter than asked. TLS certificates are always
+ * byte received), transfers too slow (a request of n bytes may take
+ * GGUFED_HTTP_TIMEOUT seconds and n / GGUFED_HTTP_MIN_RATE more, the
+ * rate 32 KiB/s by default), bodies shorter than asked, a 304 to a
+ * request that was not conditional. TLS certificates are always
  * verified.
  *
  * A handle may be used from any thread, one request at a time (it holds
@@ -104,6 +110,12 @@ typedef int	(*gguf_http_sink)(void *arg, const uint8_t *p, size_t n);
 int		 gguf_http_stream(struct gguf_http *h, uint64_t off,
 		    uint64_t len, gguf_http_sink sink, void *arg,
 		    struct gguf_err *err);
+
+/*
+ * 1 if the open was answered that the file is still the one of the
+ * identity given (its header is then the header cache's), else 0.
+ */
+int		 gguf_http_cached(const struct gguf_http *h);
 
 /*
  * 1 if a read found the file changed on the server since the open (its

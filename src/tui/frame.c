@@ -66,7 +66,8 @@ draw_title(struct app *a, int w)
 
 /*
  * What a model read over the network cost so far, "1.5 MiB fetched  ",
- * into buf; "" for a model on disk.
+ * or "header from the cache  " while nothing was; "" for a model on
+ * disk.
  */
 static void
 fetched(struct app *a, char *buf, size_t len)
@@ -74,7 +75,7 @@ fetched(struct app *a, char *buf, size_t len)
 	const struct gguf_file	*f, *s;
 	uint64_t		 req, bytes, total = 0;
 	size_t			 i, n;
-	int			 remote = 0;
+	int			 remote = 0, cached = 0;
 	char			 sz[32];
 
 	buf[0] = '\0';
@@ -89,8 +90,11 @@ fetched(struct app *a, char *buf, size_t len)
 		gguf_remote_counts(s, &req, &bytes);
 		total += bytes;
 		remote = 1;
+		cached |= gguf_remote_cached(s);
 	}
-	if (remote)
+	if (remote && total == 0 && cached)
+		snprintf(buf, len, "header from the cache  ");
+	else if (remote)
 		snprintf(buf, len, "%s fetched  ",
 		    gguf_fmt_size(total, sz, sizeof sz));
 }

@@ -253,7 +253,7 @@ ok $? "an empty file on the server: said as for a local one"
 # hostile servers: each a one-line error, never a wrong value
 if command -v python3 >/dev/null 2>&1; then
 	python3 "$TESTS_SRCDIR/tools/hostile_http.py" "$L" >"$scratch/hport" \
-	    2>/dev/null &
+	    2>"$scratch/hlog" &
 	hpid=$!
 	n=0
 	while [ ! -s "$scratch/hport" ] && [ $n -lt 50 ]; do
@@ -304,10 +304,64 @@ URL (refused: only http:// and https:// are followed)"
 not as it is"
 	hostile "an ETag that changes between two requests" etag/m.gguf \
 	    "changed on the server since it was opened (ETag differs)"
+	"$GGUFED" --no-cache stats "$H/etag/m.gguf" --all >/dev/null \
+	    2>"$scratch/err"
+	[ $? -eq 1 ] && grep -q "changed on the server" "$scratch/err" &&
+	    ! grep -q "changed on the server: changed on the server" \
+	    "$scratch/err"
+	ok $? "a change seen by stats: said once ($(head -1 "$scratch/err"))"
+	"$GGUFED" --no-cache set "$H/etag/m.gguf" general.name x \
+	    -o "$scratch/etag.gguf" 2>"$scratch/err"
+	[ $? -eq 1 ] && grep -qF "$H/etag/m.gguf: changed on the server" \
+	    "$scratch/err"
+	ok $? "a change during a save to -o names the URL\
+ ($(head -1 "$scratch/err"))"
+	hostile "a 304 Not Modified to a request without a condition" \
+	    notmod/m.gguf "answered 304 Not Modified to a request that was \
+not conditional"
+	hostile "a 206 whose Content-Range names no bytes" starzero/m.gguf \
+	    "with Content-Range \"bytes */0\", which names no bytes"
+	hostile "a header line of 10 MB" longline/m.gguf \
+	    "sent a header line too long: longer than libcurl's limit of \
+100 KiB"
+	# a 206 running on past its range (and promising 100 GB): the
+	# range is taken, the rest never read (timeout: a guard for a hang)
+	timeout 120 "$GGUFED" --no-cache cat "$H/overrun/m.gguf" \
+	    output_norm.weight >"$scratch/url.out" 2>"$scratch/err"
+	[ $? -eq 0 ] && cmp -s "$scratch/local.out" "$scratch/url.out"
+	ok $? "a 206 that runs past its range: the range, then no more read\
+ ($(head -1 "$scratch/err"))"
+	# 2 bytes a second: the deadline of a request is the time allowed a
+	# server to answer and its bytes at the least rate
+	GGUFED_HTTP_TIMEOUT=2 GGUFED_HTTP_MIN_RATE=1000000 timeout 120 \
+	    "$GGUFED" --no-cache cat "$H/drip/m.gguf" output_norm.weight \
+	    >/dev/null 2>"$scratch/err"
+	[ $? -eq 1 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] &&
+	    grep -q "is too slow: .* bytes of 2,097,152 in [0-9]* seconds, \
+less than 1,000,000 bytes a second (GGUFED_HTTP_MIN_RATE)" "$scratch/err"
+	ok $? "a server dripping 2 bytes a second: too slow, one line\
+ ($(head -1 "$scratch/err"))"
+	# the password of a URL is not in the command line of the process
+	: >"$scratch/hlog"
+	"$GGUFED" --no-cache info "http://alice:$PASSWORD@${H#http://}/drip/m.gguf" \
+	    >/dev/null 2>&1 &
+	pid=$!
+	n=0
+	while ! grep -q "^/drip/" "$scratch/hlog" && [ $n -lt 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	tr '\0' ' ' <"/proc/$pid/cmdline" >"$scratch/cmdline"
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	grep -q "/drip/m.gguf" "$scratch/cmdline" &&
+	    ! grep -q "$PASSWORD" "$scratch/cmdline"
+	ok $? "a URL's password is wiped from the process's command line\
+ ($(cat "$scratch/cmdline"))"
 	kill "$hpid" 2>/dev/null
 	wait "$hpid" 2>/dev/null
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22; do
 		skip "python3 is not installed: no hostile server"
 	done
 fi
@@ -322,6 +376,16 @@ sed "s|$ORIGIN/norange/m.gguf|$L|g" "$scratch/url.out" |
 ok $? "and shows what the file shows"
 grep -q '" 200 ' "$ngx/origin.log"
 ok $? "(the server answered 200, the whole file)"
+"$GGUFED" stats "$L" --all >"$scratch/local.out" 2>&1
+log_mark
+"$GGUFED" --no-cache stats "$ORIGIN/norange/m.gguf" --all \
+    >"$scratch/url.out" 2>&1
+sed "s|$ORIGIN/norange/m.gguf|$L|g" "$scratch/url.out" |
+    cmp -s - "$scratch/local.out"
+ok $? "stats --all on such a server: the numbers of the file"
+[ "$(log_count origin)" -le 2 ]
+ok $? "its body read once, not once a tensor ($(log_count origin) requests\
+ for 39 tensors)"
 head -c 70000000 /dev/zero | tr '\0' a >"$scratch/blob"
 "$GGUFED" set "$L" test.blob:str @"$scratch/blob" -o "$www/files/huge.gguf" \
     2>/dev/null
@@ -331,9 +395,32 @@ log_mark
 [ $? -eq 1 ] && grep -q "the server does not support range requests" \
     "$scratch/err"
 ok $? "a header past 64 MiB on such a server: refused, saying why"
+hsize=$(wc -c <"$www/files/huge.gguf" | sed -e 's/ //g' \
+    -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta')
+grep -q "(it sends the whole file), and bytes .* of the file's $hsize run \
+past the first 64 MiB, all that is read from such a server" "$scratch/err"
+ok $? "naming the file's size and the cap ($(cat "$scratch/err"))"
 sleep 0.5
 [ "$(log_bytes origin)" -lt 40000000 ]
 ok $? "without downloading the file ($(log_bytes origin) of 70 MB sent)"
+
+# a header claiming more than the file can hold: refused at once
+printf 'GGUF\003\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\020' \
+    >"$www/files/claim.gguf"
+truncate -s 1G "$www/files/claim.gguf"
+"$GGUFED" info "$www/files/claim.gguf" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "KV count 1152921504606846976 cannot fit in the \
+1073741800 bytes left of the file's 1073741824" "$scratch/err"
+ok $? "a 1 GiB file claiming 2^60 KV pairs: one line ($(cat "$scratch/err"))"
+log_mark
+"$GGUFED" --no-cache info "$ORIGIN/files/claim.gguf" 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q "KV count 1152921504606846976 cannot fit in the \
+1073741800 bytes left of the file's 1073741824" "$scratch/err"
+ok $? "over HTTP: the same line"
+[ "$(log_count origin)" -eq 1 ] && [ "$(log_bytes origin)" -le 2097152 ]
+ok $? "after one range, not the file ($(log_count origin) requests,\
+ $(log_bytes origin) bytes)"
+rm -f "$www/files/claim.gguf"
 
 # split sets: any shard's URL opens the set
 "$GGUFED" split --max-tensors 15 "$L" "$www/files/s" >/dev/null 2>&1
@@ -368,6 +455,26 @@ ok $? "a shard not on the server: missing, naming it ($(cat "$scratch/err"))"
 grep -q "s-00002-of-00003.gguf: missing: shard 2 of 3 of the set \
 (not on the server)" "$scratch/out" && ! grep -q "HTTP 404" "$scratch/out"
 ok $? "validate of such a set: the missing shard, not the server's 404"
+
+# a set on a server: its first shard's split.count is trusted, and it
+# is given up at its first shard lost
+cp "$www/files/s-00001-of-00003.gguf" "$www/files/t-00001-of-00020.gguf"
+log_mark
+"$GGUFED" validate "$ORIGIN/files/t-00001-of-00020.gguf" >"$scratch/out" 2>&1
+grep -q "split.count of the set's first shard is 3 but the file is named \
+as shard 1 of 20: the other shards are not looked for" "$scratch/out"
+ok $? "a first shard named 1 of 20 saying 3: said, and believed"
+[ "$(log_count origin)" -eq 1 ]
+ok $? "no shard 2 to 20 asked for ($(log_count origin) requests)"
+"$GGUFED" split --max-tensors 5 "$L" "$www/files/h" >/dev/null 2>&1
+log_mark
+"$GGUFED" validate "$ORIGIN/half/h-00001-of-00008.gguf" >"$scratch/out" 2>&1
+grep -q "h-00002-of-00008.gguf: shard 2 of 8: the server failed (HTTP 503), \
+4 times; shards 3 to 8 were not asked for" "$scratch/out"
+ok $? "a set whose second shard fails: one finding, the others not asked"
+[ "$(grep -c '" 503 ' "$ngx/origin.log")" -eq 4 ]
+ok $? "... four tries of shard 2, none of the others\
+ ($(grep -c '" 503 ' "$ngx/origin.log") answers 503)"
 
 mkdir -p "$www/files/sub"
 cp "$www/files/s-0000"* "$www/files/sub/"
@@ -429,6 +536,26 @@ EOF
 GGUFED_SCRIPT=$scratch/keys "$GGUFED" "$B/m.gguf" >/dev/null 2>&1
 nopw "$scratch/pw.screen" && grep -qF "alice:***@" "$scratch/pw.screen"
 ok $? "the browser's screen hides it too"
+# a password with an @: the user info ends at the last @ before the host
+B2=$(echo "$ORIGIN" | sed "s|//|//bob:$PASSWORD2@|")/basic
+"$GGUFED" info "$B2/m.gguf" >"$scratch/pw.out" 2>&1
+[ $? -eq 0 ] && ! grep -q "tail-e0b4" "$scratch/pw.out"
+ok $? "a password holding an @ is sent whole, and never printed"
+"$GGUFED" info "$B2/none.gguf" 2>"$scratch/pw.out"
+[ $? -eq 1 ] && ! grep -q "tail-e0b4\|5d27" "$scratch/pw.out" &&
+    grep -qF "bob:***@127.0.0.1" "$scratch/pw.out"
+ok $? "nor any part of it in an error ($(cat "$scratch/pw.out"))"
+# two URLs of one user and host: each its own password
+cp_w "$L" "$www/files/c2.gguf"
+log_mark
+"$GGUFED" --no-cache diff "$B/m.gguf" \
+    "$(echo "$B" | sed "s|$PASSWORD|other-pw-77|")/c2.gguf" >/dev/null 2>&1
+a1=$(printf 'alice:%s' "$PASSWORD" | base64)
+a2=$(printf 'alice:other-pw-77' | base64)
+grep -q "GET /basic/m.gguf .*\"Basic $a1\"" "$ngx/origin.log" &&
+    grep -q "GET /basic/c2.gguf .*\"Basic $a2\"" "$ngx/origin.log" &&
+    ! grep -q "GET /basic/m.gguf .*\"Basic $a2\"" "$ngx/origin.log"
+ok $? "two URLs of one user and host with two passwords: each gets its own"
 
 # ------------------------------------------------ saves
 "$GGUFED" set "$U" general.name '"Fixed"' -o "$scratch/a.gguf" 2>/dev/null
@@ -441,10 +568,15 @@ ok $? "byte for byte the save of the local copy"
     cmp -s "$scratch/c.gguf" "$scratch/d.gguf"
 ok $? "a save that moves the tensor data: the same bytes too"
 "$GGUFED" set "$U" general.name x -i 2>"$scratch/err"
-[ $? -eq 1 ] &&
-    grep -q "cannot be saved in place: write a local copy (-o FILE" \
+[ $? -eq 2 ] &&
+    grep -q "cannot edit a model read from a URL in place: write a local \
+copy with -o OUT" "$scratch/err"
+ok $? "-i on a URL: a usage error, saying to use -o"
+"$GGUFED" hash --file "$U" >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "hashes local files only, and $U is a URL" \
     "$scratch/err"
-ok $? "-i on a URL: refused, saying to use -o"
+ok $? "hash --file of a URL: a usage error, saying why\
+ ($(head -1 "$scratch/err"))"
 
 "$GGUFED" edit "$U" -e 'set general.name "Fixed"' -o "$scratch/v.gguf" \
     --verify 2>"$scratch/err"
@@ -471,6 +603,16 @@ grep -q "File          $U" "$scratch/s1" && grep -q "Demo Llama" "$scratch/s1"
 ok $? "its summary names the URL and the model"
 grep -q "2.0 MiB fetched  1/" "$scratch/s1"
 ok $? "the status line says what was fetched: the first 2 MiB"
+cat >"$scratch/keys" <<EOF
+size 100x30
+wait
+dump $scratch/s5
+keys Q
+EOF
+"$GGUFED" info "$U" >/dev/null 2>&1
+GGUFED_SCRIPT=$scratch/keys "$GGUFED" "$U" >/dev/null 2>&1
+grep -q "header from the cache  1/" "$scratch/s5"
+ok $? "a header from the cache: said so, not 0 B fetched"
 grep -q "[0-9] MiB fetched  .0,0,0,0. = " "$scratch/s2"
 ok $? "and so does the preview's"
 grep -q "blk.0.attn_output.weight  Q8_0  256×256" "$scratch/s2" &&

@@ -16,13 +16,21 @@
 #	/bighead/N	headers without end (64 MiB of them, slowly enough)
 #	/gzip/N		the range gzip-compressed, Content-Encoding: gzip
 #	/etag/N		a new ETag on every answer
+#	/notmod/N	304 Not Modified to every request, conditional or not
+#	/overrun/N	206 with the right Content-Range, but Content-Length:
+#			100000000000 and, after the range, bytes without end
+#	/drip/N		206, its body sent 2 bytes a second
+#	/longline/N	206 with a header line of 10 MB
+#	/starzero/N	206 "Content-Range: bytes */0"
 #
-# It prints its port on stdout, then serves until killed. Python is used
+# It prints its port on stdout, and the path of every request on stderr
+# as it comes, then serves until killed. Python is used
 # in tests only; ggufed itself never needs it.
 import gzip
 import socket
 import socketserver
 import sys
+import time
 
 data = open(sys.argv[1], "rb").read()
 size = len(data)
@@ -60,7 +68,9 @@ class Handler(socketserver.BaseRequestHandler):
                     return
                 buf += more
             req, buf = buf.split(b"\r\n\r\n", 1)
-            if not self.answer(*parse(req)):
+            path, rng = parse(req)
+            print(path, file=sys.stderr, flush=True)
+            if not self.answer(path, rng):
                 return
 
     def send(self, b):
@@ -88,6 +98,15 @@ class Handler(socketserver.BaseRequestHandler):
                 if not self.send(line):
                     return False
             return False
+        if kind == "notmod":
+            return self.send(head("304 Not Modified", [("ETag", '"fixed"')]))
+        if kind == "longline":
+            self.send(b"HTTP/1.1 206 Partial Content\r\nX-Long: " +
+                      b"a" * (10 * 1000 * 1000) + b"\r\n\r\n")
+            return False
+        if kind == "starzero":
+            return self.send(head("206 Partial Content",
+                                  [("Content-Range", "bytes */0")], 0))
         a, b = rng if rng else (0, size - 1)
         b = min(b, size - 1)
         body = data[a:b + 1]
@@ -113,6 +132,22 @@ class Handler(socketserver.BaseRequestHandler):
             self.send(head("206 Partial Content", hdrs, len(body)) +
                       body[:len(body) // 2 if a == 0 else 0])
             return False
+        if kind == "overrun":
+            # the range, then more for ever: a reader must stop by itself
+            hdrs.append(("Content-Length", "100000000000"))
+            if not self.send(head("206 Partial Content", hdrs) + body):
+                return False
+            while self.send(b"X" * 65536):
+                pass
+            return False
+        if kind == "drip":
+            if not self.send(head("206 Partial Content", hdrs, len(body))):
+                return False
+            for i in range(len(body)):
+                if not self.send(body[i:i + 1]):
+                    return False
+                time.sleep(0.5)
+            return True
         out = head("206 Partial Content", hdrs, len(body)) + body
         if kind == "extra":
             out += b"X" * 64
