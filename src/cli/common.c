@@ -360,7 +360,8 @@ cli_help_all(FILE *fp)
 		    cli_commands[i].help);
 	fprintf(fp, "\noptions:\n"
 	    "  -h, --help  this help\n"
-	    "  --version   the program's name and version\n"
+	    "  --version   the program's name and version, and the llama.cpp\n"
+	    "              release its model check and mem follow\n"
 	    "  --shard     browse a shard of a split model alone\n"
 	    "  --message TEXT\n"
 	    "              show TEXT on the browser's first screen\n"
