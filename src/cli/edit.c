@@ -445,6 +445,25 @@ check_model(struct gguf_doc *d, const struct opts *o, const char *path)
 	return cli_model_check(d, path, o->strict);
 }
 
+/*
+ * A dry run with no change to save into the file itself: the diff said
+ * "no changes", and there is no save to describe (a new file -o would
+ * still be written).
+ */
+static int
+dry_nothing(struct gguf_doc *d, const struct gguf_save_info *info)
+{
+	struct gguf_change	*ch;
+	size_t			 n;
+
+	if (info->n_notices > 0 || (info->how != GGUF_SAVE_INPLACE &&
+	    info->how != GGUF_SAVE_SET))
+		return 0;
+	n = gguf_doc_diff(d, &ch);
+	free(ch);
+	return n == 0;
+}
+
 static int
 save(struct gguf_doc *d, const struct opts *o)
 {
@@ -495,7 +514,7 @@ save(struct gguf_doc *d, const struct opts *o)
 		return EXIT_BADFILE;
 	if (o->dry) {
 		print_notices(&info);
-		if (!o->quiet)
+		if (!o->quiet && !dry_nothing(d, &info))
 			print_how(path, &info, 1);
 		return 0;
 	}

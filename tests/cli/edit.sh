@@ -276,4 +276,14 @@ grep -qx 'ggufed: -e #5: undone 2: set general.author; set general.name' \
     "$scratch/err"
 ok $? "undo 2 names both steps, latest first"
 
+# A dry run with nothing to do says so, and no save it would make.
+"$GGUFED" edit "$scratch/words.gguf" -i -n -e 'set general.name a' \
+    -e undo >"$scratch/out" 2>/dev/null
+[ $? -eq 0 ] && [ "$(cat "$scratch/out")" = "no changes" ]
+ok $? "edit -i -n with nothing to do: only 'no changes'"
+"$GGUFED" rename "$scratch/words.gguf" 's/^nothing//' -i -n \
+    >"$scratch/out" 2>/dev/null
+[ "$(cat "$scratch/out")" = "no changes" ]
+ok $? "rename -i -n with no match: only 'no changes'"
+
 done_testing
