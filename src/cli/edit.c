@@ -566,7 +566,7 @@ static int
 parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
     struct opts *o, char ***pos, int *npos)
 {
-	unsigned long long	u;
+	uint64_t		u64;
 	int			i, dashdash = 0;
 	const char		*a;
 
@@ -628,12 +628,13 @@ parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
 					goto needarg;
 				v = argv[i];
 			}
-			if (cli_parse_u64(v, &u) != 0 || u > (1ull << 30)) {
-				cli_usage_error(cmd, "--reserve takes a byte "
-				    "count (at most 1 GiB)");
+			if (cli_parse_size(v, &u64) != 0 ||
+			    u64 > (1ull << 30)) {
+				cli_usage_error(cmd, "--reserve takes a size "
+				    "of at most 1 GiB (%s)", CLI_SIZE_UNITS);
 				return -1;
 			}
-			o->reserve = (int64_t)u;
+			o->reserve = (int64_t)u64;
 		} else if (a[1] == '-') {
 			cli_usage_error(cmd, "unknown option '%s'", a);
 			return -1;
