@@ -77,6 +77,8 @@ static const struct cli_opt tokens_opts[] = {
 	{ "--id N", "only token N (may be repeated; in the order given)" },
 	{ "--text STRING", "only the tokens whose text is exactly STRING" },
 	{ "--grep REGEX", "only the tokens whose text REGEX (PCRE2) matches" },
+	{ "--encode TEXT", "the tokens TEXT splits into, longest matches "
+	    "first (as the browser's text -> ids)" },
 	{ "--json", "print one JSON document" },
 	SHARD_OPT,
 	{ NULL, NULL }
@@ -244,7 +246,7 @@ const struct cli_cmd cli_commands[] = {
 	    stats_opts,
 	    "model.gguf token_embd.weight" },
 	{ "tokens", cmd_tokens, "FILE [--id N]... [--text STRING] "
-	    "[--grep REGEX] [--json]",
+	    "[--grep REGEX] [--encode TEXT] [--json]",
 	    "the vocabulary: id, type, score and the text of each token",
 	    tokens_opts,
 	    "model.gguf --text ' the'" },
