@@ -74,3 +74,39 @@ cli_parse_threads(const char *cmd, const char *s, unsigned *out)
 	*out = (unsigned)v;
 	return 0;
 }
+
+/*
+ * A size, one rule for every option that takes one (as gguf-split):
+ * K, M, G, T are powers of 1000, KiB, MiB, GiB, TiB powers of 1024; a
+ * trailing B is allowed (KB, MiB, B).
+ */
+int
+cli_parse_size(const char *s, uint64_t *out)
+{
+	static const char	 units[] = "KMGT";
+	unsigned long long	 v;
+	const char		*u, *p;
+	uint64_t		 mul = 1, base;
+	char			 num[32];
+	size_t			 n = strspn(s, "0123456789"), k;
+
+	if (n == 0 || n >= sizeof num)
+		return -1;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (cli_parse_u64(num, &v) != 0)
+		return -1;
+	p = s + n;
+	if (*p != '\0' && (u = strchr(units, *p)) != NULL) {
+		base = p[1] == 'i' ? 1024 : 1000;
+		p += p[1] == 'i' ? 2 : 1;
+		for (k = 0; k <= (size_t)(u - units); k++)
+			mul *= base;
+	}
+	if (*p == 'B')
+		p++;
+	if (*p != '\0' || v > UINT64_MAX / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}

@@ -257,16 +257,17 @@ cat_raw(const struct gguf_file *f, const struct gguf_tensor *t,
 	return 0;
 }
 
+/* "rows 200:300 out of range: the tensor has 128 rows (valid 0:128)" */
 static int
 usage_range(const char *what, uint64_t a, uint64_t b, uint64_t max,
-    const char *unit)
+    const char *whole)
 {
 	char	g[32];
 
-	cli_usage_error("cat", "%s %llu:%llu out of range: %s has %s "
+	cli_usage_error("cat", "%s %llu:%llu out of range: %s has %s %s "
 	    "(valid 0:%llu)", what, (unsigned long long)a,
-	    (unsigned long long)b, unit, gguf_fmt_group(max, g, sizeof g),
-	    (unsigned long long)max);
+	    (unsigned long long)b, whole, gguf_fmt_group(max, g, sizeof g),
+	    what, (unsigned long long)max);
 	return EXIT_USAGE;
 }
 
@@ -368,11 +369,11 @@ cmd_cat(int argc, char **argv)
 		cb = t->ne[0];
 	if (ra > rb || rb > nrows) {
 		rc = usage_range("rows", ra, rb, nrows, slice != NULL ?
-		    "the slice's rows" : "rows");
+		    "the slice" : "the tensor");
 		goto out;
 	}
 	if (ca > cb || cb > t->ne[0]) {
-		rc = usage_range("columns", ca, cb, t->ne[0], "columns");
+		rc = usage_range("columns", ca, cb, t->ne[0], "the tensor");
 		goto out;
 	}
 	w.row0 = base + ra;

@@ -92,6 +92,13 @@ int	 cli_parse_u64(const char *s, unsigned long long *out);
 int	 cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b);
 /* --threads N: 0 (every CPU) to 1024; else a usage error for cmd and -1. */
 int	 cli_parse_threads(const char *cmd, const char *s, unsigned *out);
+/*
+ * A size in bytes: N, NK, NM, NG, NT (powers of 1000, as gguf-split's)
+ * or NKiB, NMiB, NGiB, NTiB (powers of 1024), a B after any; -1 if not.
+ */
+int	 cli_parse_size(const char *s, uint64_t *out);
+#define CLI_SIZE_UNITS	"K, M, G, T: 10^3, 10^6, 10^9, 10^12; KiB, MiB, " \
+	"GiB, TiB: 2^10, 2^20, 2^30, 2^40"
 
 /*
  * progress.c: a progress line on standard error for long work, and

@@ -77,6 +77,8 @@ static const struct cli_opt tokens_opts[] = {
 	{ "--id N", "only token N (may be repeated; in the order given)" },
 	{ "--text STRING", "only the tokens whose text is exactly STRING" },
 	{ "--grep REGEX", "only the tokens whose text REGEX (PCRE2) matches" },
+	{ "--encode TEXT", "the tokens TEXT splits into, longest matches "
+	    "first (as the browser's text -> ids)" },
 	{ "--json", "print one JSON document" },
 	SHARD_OPT,
 	{ NULL, NULL }
@@ -103,7 +105,8 @@ static const struct cli_opt mem_opts[] = {
 	{ "-ngl N, --gpu-layers N", "split GPU / CPU as llama.cpp's -ngl N ("
 	    "all: every layer; max: the most that fit, with --fit)" },
 	{ "--fit SIZE", "the largest context whose weights and cache fit in SIZE "
-	    "bytes (suffix K, M, G, T); with --gpu-layers, SIZE is the GPU's" },
+	    "bytes (" CLI_SIZE_UNITS "); with --gpu-layers, SIZE is the "
+	    "GPU's" },
 	{ "--json", "print one JSON document" },
 	{ "--keys", "list the architectures modelled and every key read, "
 	    "with a value that changes it (no FILE)" },
@@ -171,7 +174,7 @@ static const struct cli_opt sync_opts[] = {
 	{ "-q, --quiet", "no line saying how the file was saved" }, \
 	{ "--rewrite", "always write a new file, never save in place" }, \
 	{ "--reserve BYTES", "a header BYTES larger, for edits in " \
-	    "place later (0: none)" }, \
+	    "place later (0: none; " CLI_SIZE_UNITS ")" }, \
 	{ "--force", "go ahead where a save or a value is " \
 	    "refused (see ggufed(1))" }, \
 	{ "--strict", "save nothing if llama.cpp would refuse the " \
@@ -198,8 +201,8 @@ static const struct cli_opt rm_opts[] = {
 };
 
 static const struct cli_opt split_opts[] = {
-	{ "--max-size N", "at most N bytes of tensor data a shard (K, M, G: "
-	    "10^3, 10^6, 10^9)" },
+	{ "--max-size SIZE", "at most SIZE bytes of tensor data a shard "
+	    "(" CLI_SIZE_UNITS ")" },
 	{ "--max-tensors N", "at most N tensors a shard (the default: 128)" },
 	{ "--no-tensor-first-split", "the first shard holds the metadata "
 	    "only" },
@@ -243,7 +246,7 @@ const struct cli_cmd cli_commands[] = {
 	    stats_opts,
 	    "model.gguf token_embd.weight" },
 	{ "tokens", cmd_tokens, "FILE [--id N]... [--text STRING] "
-	    "[--grep REGEX] [--json]",
+	    "[--grep REGEX] [--encode TEXT] [--json]",
 	    "the vocabulary: id, type, score and the text of each token",
 	    tokens_opts,
 	    "model.gguf --text ' the'" },
@@ -252,7 +255,7 @@ const struct cli_cmd cli_commands[] = {
 	    "[--gpu-layers N|all|max] [--fit SIZE] [--json] | --keys",
 	    "memory llama.cpp needs: weights, and KV cache or recurrent "
 	    "state by context", mem_opts,
-	    "model.gguf --ctx 8k,32k --cache-type-k q8_0 --fit 24G" },
+	    "model.gguf --ctx 8k,32k --cache-type-k q8_0 --fit 24GiB" },
 	{ "validate", cmd_validate, "[--data] [--strict] [--json] [-q] "
 	    "[--threads N] FILE...",
 	    "check that files load in every GGUF reader: errors, warnings, "
@@ -311,7 +314,7 @@ const struct cli_cmd cli_commands[] = {
 	    "a tensor's data as float32, losslessly (for ggml to load it)",
 	    save_opts,
 	    "model.gguf token_embd.weight f32 -o embd-f32.gguf" },
-	{ "split", cmd_split, "[--max-size N[K|M|G] | --max-tensors N] "
+	{ "split", cmd_split, "[--max-size SIZE | --max-tensors N] "
 	    "[--no-tensor-first-split] [-e CMD]... [--strict] IN.gguf "
 	    "OUT-PREFIX",
 	    "split a model into shards as llama.cpp's gguf-split does "
@@ -360,7 +363,8 @@ cli_help_all(FILE *fp)
 		    cli_commands[i].help);
 	fprintf(fp, "\noptions:\n"
 	    "  -h, --help  this help\n"
-	    "  --version   the program's name and version\n"
+	    "  --version   the program's name and version, and the llama.cpp\n"
+	    "              release its model check and mem follow\n"
 	    "  --shard     browse a shard of a split model alone\n"
 	    "  --message TEXT\n"
 	    "              show TEXT on the browser's first screen\n"

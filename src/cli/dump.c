@@ -12,11 +12,25 @@
 #include <string.h>
 
 #include "cli.h"
+#include "doc.h"
 
 struct dump_opts {
 	int		 json;
+	int		 max_set;	/* --max-array given */
 	uint64_t	 max_array;	/* UINT64_MAX: all */
 };
+
+/*
+ * The header reserve a save may leave (GGUF_RESERVED_KEY, an array of u8
+ * held as padding): one line, not its bytes, unless --max-array asks.
+ */
+static int
+is_reserve(const struct gguf_kv *kv, const struct dump_opts *o)
+{
+	return !o->max_set && kv->key.n == sizeof GGUF_RESERVED_KEY - 1 &&
+	    memcmp(kv->key.p, GGUF_RESERVED_KEY, kv->key.n) == 0 &&
+	    kv->val.type == GGUF_VT_ARR && kv->val.atype == GGUF_VT_U8;
+}
 
 static int	dump_value(struct gguf_val *, const struct dump_opts *,
 		    struct gguf_err *);
@@ -174,7 +188,12 @@ dump_text(struct gguf_file *f, const struct dump_opts *o, struct gguf_err *err)
 		kv = gguf_kv_at(f, i);
 		printf("kv %llu ", (unsigned long long)i);
 		dump_name(&kv->key);
-		if (kv->val.type == GGUF_VT_ARR) {
+		if (is_reserve(kv, o)) {
+			printf(" %s n=%s (the header reserve: padding, not "
+			    "shown)", gguf_vtype_text(kv->val.type,
+			    kv->val.atype, tb, sizeof tb), gguf_fmt_group(
+			    kv->val.count, g1, sizeof g1));
+		} else if (kv->val.type == GGUF_VT_ARR) {
 			fputc(' ', stdout);
 			if (dump_value(&kv->val, o, err) != 0)
 				return -1;
@@ -288,7 +307,23 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 		json_cstr(&j, gguf_vtype_text(kv->val.type, kv->val.atype, tb,
 		    sizeof tb));
 		json_key(&j, "value");
-		if (json_value(&j, &kv->val, o, err) != 0)
+		if (is_reserve(kv, o)) {
+			json_obj(&j, JSON_FLAT);
+			json_key(&j, "type");
+			json_cstr(&j, "arr");
+			json_key(&j, "elem_type");
+			json_cstr(&j, gguf_vtype_name(kv->val.atype));
+			json_key(&j, "count");
+			json_u64(&j, kv->val.count);
+			json_key(&j, "truncated");
+			json_bool(&j, 1);
+			json_key(&j, "reserve");
+			json_bool(&j, 1);
+			json_key(&j, "values");
+			json_arr(&j, JSON_FLAT);
+			json_end(&j);
+			json_end(&j);
+		} else if (json_value(&j, &kv->val, o, err) != 0)
 			return -1;
 		json_key(&j, "offset");
 		json_u64(&j, kv->off);
@@ -362,7 +397,7 @@ dump_json(struct gguf_file *f, const char *path, const struct dump_opts *o,
 int
 cmd_dump(int argc, char **argv)
 {
-	struct dump_opts	 o = { 0, UINT64_MAX };
+	struct dump_opts	 o = { 0, 0, UINT64_MAX };
 	struct gguf_file	*f;
 	struct gguf_err		 err;
 	unsigned long long	 n;
@@ -381,6 +416,7 @@ cmd_dump(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			o.max_array = n;
+			o.max_set = 1;
 			i++;
 		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			cli_usage_error("dump", "unknown option '%s'", argv[i]);

@@ -448,6 +448,25 @@ check_model(struct gguf_doc *d, const struct opts *o, const char *path)
 	return cli_model_check(d, path, o->strict);
 }
 
+/*
+ * A dry run with no change to save into the file itself: the diff said
+ * "no changes", and there is no save to describe (a new file -o would
+ * still be written).
+ */
+static int
+dry_nothing(struct gguf_doc *d, const struct gguf_save_info *info)
+{
+	struct gguf_change	*ch;
+	size_t			 n;
+
+	if (info->n_notices > 0 || (info->how != GGUF_SAVE_INPLACE &&
+	    info->how != GGUF_SAVE_SET))
+		return 0;
+	n = gguf_doc_diff(d, &ch);
+	free(ch);
+	return n == 0;
+}
+
 static int
 save(struct gguf_doc *d, const struct opts *o)
 {
@@ -498,7 +517,7 @@ save(struct gguf_doc *d, const struct opts *o)
 		return EXIT_BADFILE;
 	if (o->dry) {
 		print_notices(&info);
-		if (!o->quiet)
+		if (!o->quiet && !dry_nothing(d, &info))
 			print_how(path, &info, 1);
 		return 0;
 	}
@@ -550,7 +569,7 @@ static int
 parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
     struct opts *o, char ***pos, int *npos)
 {
-	unsigned long long	u;
+	uint64_t		u64;
 	int			i, dashdash = 0;
 	const char		*a;
 
@@ -612,12 +631,13 @@ parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
 					goto needarg;
 				v = argv[i];
 			}
-			if (cli_parse_u64(v, &u) != 0 || u > (1ull << 30)) {
-				cli_usage_error(cmd, "--reserve takes a byte "
-				    "count (at most 1 GiB)");
+			if (cli_parse_size(v, &u64) != 0 ||
+			    u64 > (1ull << 30)) {
+				cli_usage_error(cmd, "--reserve takes a size "
+				    "of at most 1 GiB (%s)", CLI_SIZE_UNITS);
 				return -1;
 			}
-			o->reserve = (int64_t)u;
+			o->reserve = (int64_t)u64;
 		} else if (a[1] == '-') {
 			cli_usage_error(cmd, "unknown option '%s'", a);
 			return -1;

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "hf.h"
+#include "model.h"
 #include "remote.h"
 #include "suggest.h"
 #include "xmalloc.h"
@@ -163,6 +164,9 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		printf("model check and mem follow llama.cpp %s (commit %s, "
+		    "as shipped in %s)\n", GGUF_LLAMA_CPP_RELEASE,
+		    GGUF_LLAMA_CPP_COMMIT, GGUF_LLAMA_CPP_VIA);
 		return 0;
 	}
 	/* Hidden: the completion scripts' helper, not a command to list. */

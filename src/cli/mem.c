@@ -7,8 +7,8 @@
  * the KV cache or recurrent state at each context asked for (by default
  * 4k, 8k, 16k, 32k, 128k and the training context), as llama.cpp
  * allocates it (src/model/mem.h). --fit BYTES gives the largest context
- * whose weights, cache and output fit in BYTES (suffixes K, M, G, T:
- * powers of 1024). --gpu-layers N (-ngl N, llama.cpp's flag) splits the
+ * whose weights, cache and output fit in BYTES (cli_parse_size: K, M, G,
+ * T powers of 1000, KiB, MiB, GiB, TiB of 1024). --gpu-layers N (-ngl N, llama.cpp's flag) splits the
  * figures between the GPU and the CPU as llama.cpp places the layers
  * (src/model/mem_split.h); SIZE is then the GPU's: --fit gives the largest
  * context whose GPU part fits, and with --gpu-layers max the most layers
@@ -21,7 +21,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,41 +46,6 @@ struct opts {
 	uint64_t		 ngl;		/* all: GGUF_MEM_NGL_MAX */
 	const char		*path;
 };
-
-static int
-parse_bytes(const char *s, uint64_t *out)
-{
-	unsigned long long	 v;
-	char			 num[32];
-	size_t			 n = 0;
-	unsigned		 shift = 0;
-
-	while (isdigit((unsigned char)s[n]) && n < sizeof num - 1)
-		n++;
-	if (n == 0 || n >= sizeof num - 1)
-		return -1;
-	memcpy(num, s, n);
-	num[n] = '\0';
-	if (cli_parse_u64(num, &v) != 0)
-		return -1;
-	switch (toupper((unsigned char)s[n])) {
-	case '\0': break;
-	case 'K': shift = 10; n++; break;
-	case 'M': shift = 20; n++; break;
-	case 'G': shift = 30; n++; break;
-	case 'T': shift = 40; n++; break;
-	case 'B': break;
-	default: return -1;
-	}
-	if (shift != 0 && (s[n] == 'i' || s[n] == 'I'))
-		n++;
-	if (s[n] == 'B' || s[n] == 'b')
-		n++;
-	if (s[n] != '\0' || (shift != 0 && v > (UINT64_MAX >> shift)))
-		return -1;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
 
 static int
 parse_ctx(struct opts *o, const char *s)
@@ -198,10 +162,10 @@ parse_opts(int argc, char **argv, struct opts *o)
 				}
 				o->mo.n_seq = (uint32_t)v;
 			} else {
-				if (parse_bytes(val, &o->budget) != 0) {
+				if (cli_parse_size(val, &o->budget) != 0) {
 					cli_usage_error("mem", "--fit: '%s' is "
-					    "not a size (bytes, or with K, M, "
-					    "G, T)", val);
+					    "not a size (bytes, or %s)", val,
+					    CLI_SIZE_UNITS);
 					return EXIT_USAGE;
 				}
 				o->fit = 1;

@@ -3,7 +3,7 @@
  * a split model, and a split model back into one file, laid out as
  * llama.cpp's gguf-split lays them out.
  *
- *	ggufed split [--max-size N[K|M|G] | --max-tensors N]
+ *	ggufed split [--max-size SIZE | --max-tensors N]
  *	    [--no-tensor-first-split] [-e CMD]... IN.gguf OUT-PREFIX
  *	ggufed merge FIRST-SHARD OUT.gguf [-e CMD]...
  *
@@ -45,32 +45,6 @@ struct sopts {
 	size_t		  ncmds;
 };
 
-/* "4G" -> 4,000,000,000: K, M and G are powers of 1000, as gguf-split's. */
-static int
-parse_size(const char *s, uint64_t *out)
-{
-	unsigned long long	n;
-	uint64_t		mul = 1;
-	size_t			len = strlen(s);
-	char			buf[32];
-
-	if (len == 0 || len >= sizeof buf)
-		return -1;
-	memcpy(buf, s, len + 1);
-	switch (buf[len - 1]) {
-	case 'K': mul = 1000; break;
-	case 'M': mul = 1000 * 1000; break;
-	case 'G': mul = 1000 * 1000 * 1000; break;
-	default: break;
-	}
-	if (mul != 1)
-		buf[len - 1] = '\0';
-	if (cli_parse_u64(buf, &n) != 0 || n == 0 || n > UINT64_MAX / mul)
-		return -1;
-	*out = n * mul;
-	return 0;
-}
-
 static int
 parse(const char *cmd, int argc, char **argv, struct sopts *o)
 {
@@ -103,11 +77,12 @@ parse(const char *cmd, int argc, char **argv, struct sopts *o)
 		else if (strcmp(cmd, "split") == 0 &&
 		    strcmp(a, "--max-size") == 0 && i + 1 < argc) {
 			if (o->mode == GGUF_SPLIT_BY_COUNT ||
-			    parse_size(argv[++i], &o->max) != 0) {
+			    cli_parse_size(argv[++i], &o->max) != 0 ||
+			    o->max == 0) {
 				cli_usage_error(cmd, o->mode ? "--max-size "
 				    "and --max-tensors exclude each other" :
-				    "--max-size wants a positive size, N, NK, "
-				    "NM or NG: '%s'", argv[i]);
+				    "--max-size wants a positive size (%s): "
+				    "'%s'", CLI_SIZE_UNITS, argv[i]);
 				return -1;
 			}
 			o->mode = GGUF_SPLIT_BY_SIZE;

@@ -1,19 +1,25 @@
 /*
  * tokens.c - `ggufed tokens FILE [--id N]... [--text STRING]
- * [--grep REGEX] [--json]`: the vocabulary, one token a line, with the
- * text each token stands for (token.h decodes byte-level BPE and
- * SentencePiece spellings).
+ * [--grep REGEX] [--encode TEXT] [--json]`: the vocabulary, one token a
+ * line, with the text each token stands for (token.h decodes byte-level
+ * BPE and SentencePiece spellings).
  *
  *	ID<TAB>TYPE<TAB>SCORE<TAB>DECODED
  *
  * DECODED is escaped as all text is (\n, \t, \\, \xNN for bytes that do
- * not print); spaces stay spaces, leading and trailing ones too. TYPE is
- * the token_type name, SCORE the score, "-" where the file has none.
+ * not print), and quoted where a space at either end would not show:
+ * " the", " ", also "" and a text that starts with a quote. TYPE is the
+ * token_type name, SCORE the score, "-" where the file has none.
  *
- * --id picks tokens (in the order given), --text keeps those whose text
- * is exactly STRING, --grep those whose text a PCRE2 pattern matches;
+ * --id picks tokens (in the order given; an id past the vocabulary is
+ * said after the others, exit 1), --text keeps those whose text is
+ * exactly STRING, --grep those whose text a PCRE2 pattern matches;
  * together, a token must pass each. A selection that keeps no token exits
- * 1 with a message, as grep does. --json writes one document:
+ * 1 with a message, as grep does. --encode TEXT gives the tokens TEXT
+ * splits into, as the browser's text -> ids does (the vocabulary's
+ * longest matches, left to right: an approximation of the tokenizer); a
+ * byte no token covers is a line "-<TAB>-<TAB>-<TAB>BYTES", exit 1.
+ * --json writes one document:
  * {"file", "model", "decoding", "count", "tokens": [{"id", "type",
  * "score", "text", "raw"}]}.
  */
@@ -32,6 +38,7 @@ struct sel {
 	size_t		 n_ids;
 	const char	*text;
 	const char	*pattern;
+	const char	*encode;	/* --encode: text to split */
 	struct gguf_re	*re;		/* on valid UTF-8 text */
 	struct gguf_re	*re_bytes;	/* on text that is not */
 };
@@ -102,6 +109,16 @@ score_of(const struct vocab_src *vs, uint64_t id, struct gguf_val *e)
 	return e;
 }
 
+/* A token's text: quoted where its spaces would not show (see above). */
+static void
+print_decoded(const char *p, size_t n)
+{
+	if (n == 0 || p[0] == ' ' || p[n - 1] == ' ' || p[0] == '"')
+		out_quoted(stdout, p, n);
+	else
+		out_text(stdout, p, n);
+}
+
 static void
 print_line(const struct vocab_src *vs, uint64_t id)
 {
@@ -117,8 +134,32 @@ print_line(const struct vocab_src *vs, uint64_t id)
 	else
 		fputc('-', stdout);
 	fputc('\t', stdout);
-	out_text(stdout, s.p, (size_t)s.n);
+	print_decoded(s.p, (size_t)s.n);
 	fputc('\n', stdout);
+}
+
+/* --encode: bytes no token covers, where a token's line would be. */
+static void
+print_miss(struct json *j, const char *p, size_t n)
+{
+	if (j == NULL) {
+		fputs("-\t-\t-\t", stdout);
+		print_decoded(p, n);
+		fputc('\n', stdout);
+		return;
+	}
+	json_obj(j, JSON_FLAT);
+	json_key(j, "id");
+	json_null(j);
+	json_key(j, "type");
+	json_null(j);
+	json_key(j, "score");
+	json_null(j);
+	json_key(j, "text");
+	json_str(j, p, n);
+	json_key(j, "raw");
+	json_null(j);
+	json_end(j);
 }
 
 static void
@@ -180,8 +221,9 @@ run(struct gguf_file *f, const char *path, struct sel *sel, int json)
 	struct gguf_str		 ps = { NULL, 0 };
 	struct json		 j;
 	enum gguf_tok_kind	 kind;
-	uint64_t		 id, n, shown = 0;
-	size_t			 k;
+	struct gguf_tok_piece	*pc = NULL;
+	uint64_t		 id, n, shown = 0, bad = 0;
+	size_t			 k, len, npc = 0, missed = 0;
 	char			 g[32];
 
 	memset(&vs, 0, sizeof vs);
@@ -208,14 +250,6 @@ run(struct gguf_file *f, const char *path, struct sel *sel, int json)
 		ps.n = 0;
 	}
 	n = vs.tok->count;
-	for (k = 0; k < sel->n_ids; k++) {
-		if (sel->ids[k] >= n) {
-			cli_error("no token %llu: the vocabulary has %s tokens",
-			    (unsigned long long)sel->ids[k],
-			    gguf_fmt_group(n, g, sizeof g));
-			return EXIT_BADFILE;
-		}
-	}
 	kind = gguf_tok_kind(vs.model.p,
 	    (size_t)vs.model.n, ps.p, (size_t)ps.n);
 	vs.v = gguf_vocab_new(vs.tok, vs.type, kind);
@@ -236,8 +270,29 @@ run(struct gguf_file *f, const char *path, struct sel *sel, int json)
 		json_key(&j, "tokens");
 		json_arr(&j, JSON_LINES);
 	}
-	for (k = 0; sel->n_ids > 0 ? k < sel->n_ids : k < n; k++) {
+	if (sel->encode != NULL) {
+		len = strlen(sel->encode);
+		npc = gguf_vocab_split(vs.v, sel->encode, len, NULL, 0);
+		pc = xreallocarray(NULL, npc + 1, sizeof *pc);
+		gguf_vocab_split(vs.v, sel->encode, len, pc, npc);
+	}
+	for (k = 0; k < npc; k++) {
+		if (pc[k].id < 0) {
+			print_miss(json ? &j : NULL, sel->encode + pc[k].off,
+			    pc[k].len);
+			missed += pc[k].len;
+		} else if (json)
+			print_json(&j, &vs, (uint64_t)pc[k].id);
+		else
+			print_line(&vs, (uint64_t)pc[k].id);
+	}
+	for (k = 0; sel->encode == NULL && (sel->n_ids > 0 ?
+	    k < sel->n_ids : k < n); k++) {
 		id = sel->n_ids > 0 ? sel->ids[k] : k;
+		if (id >= n) {
+			bad++;
+			continue;
+		}
 		if (!selected(sel, &vs, id))
 			continue;
 		if (json)
@@ -251,8 +306,22 @@ run(struct gguf_file *f, const char *path, struct sel *sel, int json)
 		json_end(&j);
 		json_finish(&j);
 	}
+	free(pc);
 	gguf_vocab_free(vs.v);
 	fflush(stdout);
+	/* The ids past the vocabulary, after the tokens that are in it. */
+	for (k = 0; k < sel->n_ids && bad > 0; k++)
+		if (sel->ids[k] >= n)
+			cli_error("no token %llu: the vocabulary has %s tokens",
+			    (unsigned long long)sel->ids[k],
+			    gguf_fmt_group(n, g, sizeof g));
+	if (bad > 0)
+		return EXIT_BADFILE;
+	if (missed > 0) {
+		cli_error("%zu byte%s of the text %s no token", missed,
+		    missed == 1 ? "" : "s", missed == 1 ? "has" : "have");
+		return EXIT_BADFILE;
+	}
 	if (shown == 0 && (sel->text != NULL || sel->re != NULL)) {
 		fprintf(stderr, "%s: no token ", cli_prog);
 		if (sel->text != NULL) {
@@ -288,7 +357,8 @@ cmd_tokens(int argc, char **argv)
 			json = 1;
 		else if (strcmp(argv[i], "--id") == 0 ||
 		    strcmp(argv[i], "--text") == 0 ||
-		    strcmp(argv[i], "--grep") == 0) {
+		    strcmp(argv[i], "--grep") == 0 ||
+		    strcmp(argv[i], "--encode") == 0) {
 			if (i + 1 >= argc) {
 				cli_usage_error("tokens", "%s needs a value",
 				    argv[i]);
@@ -305,6 +375,8 @@ cmd_tokens(int argc, char **argv)
 				sel.ids[sel.n_ids++] = id;
 			} else if (argv[i][2] == 't')
 				sel.text = argv[i + 1];
+			else if (argv[i][2] == 'e')
+				sel.encode = argv[i + 1];
 			else
 				grep = sel.pattern = argv[i + 1];
 			i++;
@@ -322,6 +394,13 @@ cmd_tokens(int argc, char **argv)
 	}
 	if (path == NULL) {
 		cli_usage_error("tokens", "missing FILE");
+		free(sel.ids);
+		return EXIT_USAGE;
+	}
+	if (sel.encode != NULL && (sel.n_ids > 0 || sel.text != NULL ||
+	    grep != NULL)) {
+		cli_usage_error("tokens", "--encode gives the tokens of a "
+		    "text: not with --id, --text or --grep");
 		free(sel.ids);
 		return EXIT_USAGE;
 	}

@@ -29,6 +29,16 @@
 
 struct gguf_doc;
 
+/*
+ * The llama.cpp whose rules the table follows (models.tsv's header), and
+ * `ggufed mem` with it: the release node-llama-cpp 3.22.1 ships, as its
+ * llama/binariesGithubRelease.json names it and its library's
+ * llama_commit() reports it. `ggufed --version` prints it.
+ */
+#define GGUF_LLAMA_CPP_RELEASE	"v0.5.0"
+#define GGUF_LLAMA_CPP_COMMIT	"0ad4a86"
+#define GGUF_LLAMA_CPP_VIA	"node-llama-cpp 3.22.1"
+
 /* One row of models.tsv, as build-aux/models2c writes it. */
 #define GGUF_MR_ARCH	1
 #define GGUF_MR_LET	2

@@ -14,6 +14,13 @@ raw_controls() {
 
 "$GGUFED" --version >"$scratch/out"; ok $? "--version exits 0"
 grep -q '^ggufed [0-9]' "$scratch/out"; ok $? "--version names the program"
+# The second line names the llama.cpp release of models.tsv's rules, the
+# one its header names.
+rel=$(sed -n '/^#.*node-llama-cpp 3\.22\.1/,/^#$/p' \
+    "$TESTS_SRCDIR/../assets/models.tsv" | tr '\n' ' ' |
+    sed -n 's/.*llama\.cpp release \(v[0-9.]*\).*/\1/p')
+[ -n "$rel" ] && [ "$(sed -n 2p "$scratch/out")" = "model check and mem follow llama.cpp $rel (commit 0ad4a86, as shipped in node-llama-cpp 3.22.1)" ]
+ok $? "--version names the llama.cpp release of the model check and mem"
 "$GGUFED" --help >"$scratch/out"; ok $? "--help exits 0"
 grep -q 'info' "$scratch/out"; ok $? "--help lists the commands"
 "$GGUFED" >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "no arguments: exit 2"

@@ -132,11 +132,11 @@ ok $? "unknown tensor: exit 1, the closest names suggested"
 [ "$(wc -l <"$scratch/err")" -eq 1 ]
 ok $? "unknown tensor: one line"
 "$GGUFED" cat "$fx/types.gguf" t.Q4_K --rows 3:9 >/dev/null 2>"$scratch/err"
-[ $? -eq 2 ] && grep -q 'rows 3:9 out of range.*valid 0:4' "$scratch/err"
-ok $? "rows out of range: exit 2, valid range named"
+[ $? -eq 2 ] && grep -q 'rows 3:9 out of range: the tensor has 4 rows (valid 0:4)$' "$scratch/err"
+ok $? "rows out of range: exit 2, the tensor's rows and the valid range named"
 "$GGUFED" cat "$fx/types.gguf" t.Q4_K --cols 0:513 >/dev/null 2>"$scratch/err"
-[ $? -eq 2 ] && grep -q 'valid 0:512' "$scratch/err"
-ok $? "columns out of range: exit 2, valid range named"
+[ $? -eq 2 ] && grep -q 'columns 0:513 out of range: the tensor has 512 columns (valid 0:512)$' "$scratch/err"
+ok $? "columns out of range: exit 2, the tensor's columns and the valid range named"
 "$GGUFED" cat "$fx/types.gguf" t.Q4_K --rows x >/dev/null 2>&1
 [ $? -eq 2 ]; ok $? "a bad range: exit 2"
 "$GGUFED" cat "$fx/types.gguf" >/dev/null 2>&1

@@ -167,6 +167,20 @@ fresh
     grep -q "header reserve" "$scratch/out" &&
     "$GGUFED" get "$m" ggufed.reserved >/dev/null
 ok $? "--reserve adds the padding entry"
+# dump shows the reserve as what it is, one line, not its bytes.
+"$GGUFED" dump "$m" >"$scratch/out"
+line=$(grep '^kv [0-9]* ggufed.reserved ' "$scratch/out")
+n=$(printf '%s\n' "$line" | sed -n 's/.* arr\[u8\] n=\([0-9,]*\) .*/\1/p' | tr -d ,)
+[ "${n:-0}" -ge 8192 ] && [ ${#line} -lt 120 ] &&
+    printf '%s\n' "$line" | grep -q '(the header reserve: padding, not shown)$'
+ok $? "dump: the reserve is one line, its size and what it is"
+"$GGUFED" dump --json "$m" | python3 -c '
+import json, sys
+kv = [k for k in json.load(sys.stdin)["kv"] if k["key"] == "ggufed.reserved"][0]["value"]
+sys.exit(not (kv["reserve"] and kv["truncated"] and kv["values"] == [] and kv["count"] >= 8192))'
+ok $? "dump --json: the reserve without its values, marked"
+[ "$("$GGUFED" dump --max-array 3 "$m" | grep -c '^kv [0-9]* ggufed.reserved .*\[0, 0, 0, \.\.\.')" -eq 1 ]
+ok $? "dump --max-array shows the reserve's bytes as asked"
 "$GGUFED" set "$m" tokenizer.chat_template "a new, much longer template: {{ messages }} and more text to grow it" -i \
     >"$scratch/out" && grep -q "saved in place" "$scratch/out"
 ok $? "a string edit after --reserve is in place"
@@ -281,5 +295,15 @@ ok $? "undo names the step it undid"
 grep -qx 'ggufed: -e #5: undone 2: set general.author; set general.name' \
     "$scratch/err"
 ok $? "undo 2 names both steps, latest first"
+
+# A dry run with nothing to do says so, and no save it would make.
+"$GGUFED" edit "$scratch/words.gguf" -i -n -e 'set general.name a' \
+    -e undo >"$scratch/out" 2>/dev/null
+[ $? -eq 0 ] && [ "$(cat "$scratch/out")" = "no changes" ]
+ok $? "edit -i -n with nothing to do: only 'no changes'"
+"$GGUFED" rename "$scratch/words.gguf" 's/^nothing//' -i -n \
+    >"$scratch/out" 2>/dev/null
+[ "$(cat "$scratch/out")" = "no changes" ]
+ok $? "rename -i -n with no match: only 'no changes'"
 
 done_testing

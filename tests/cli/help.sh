@@ -53,7 +53,7 @@ base() {
 	rename)		set -- "$m" 's/^(output)\.weight$/$1.weight/' -n ;;
 	rm-tensor)	set -- "$m" output.weight -n ;;
 	convert)	set -- "$m" output.weight f32 -n ;;
-	tokens)		set -- "$m" --id 1 ;;
+	tokens)		set -- "$m" ;;	# --encode takes no --id
 	mem)		set -- "$m" ;;
 	diff)		set -- "$m" "$m" ;;
 	split)		set -- "$m" sp --force ;;
@@ -77,6 +77,7 @@ sample() {
 	CMD)		echo "set general.name y" ;;
 	SCRIPT)		echo /dev/null ;;
 	STRING)		echo '<s>' ;;		# the text of token 1 (tokens)
+	TEXT)		echo the ;;		# split into tokens t, h, e (tokens)
 	REGEX)		echo . ;;
 	'N,...')	echo 1k,2048 ;;
 	T)		echo q8_0 ;;

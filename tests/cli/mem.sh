@@ -137,10 +137,25 @@ mem "$scratch/as-gpt2.gguf" --fit 1G
 ok $? "--fit on an architecture not modelled: exit 1, said why"
 
 # --fit
-mem "$m/gemma3.gguf" --fit 10M
+mem "$m/gemma3.gguf" --fit 10MiB
 [ $rc -eq 0 ] &&
     grep -q '^fit           10,485,760 (10.0 MiB): context 16,384, cache 6,160,384 (5.9 MiB), with weights 10,442,016 (10.0 MiB)$' "$scratch/out"
-ok $? "--fit 10M: the largest context that fits"
+ok $? "--fit 10MiB: the largest context that fits"
+# Sizes by one rule (gguf-split's): M is 10^6, MiB 2^20.
+mem "$m/gemma3.gguf" --fit 10M
+grep -q '^fit           10,000,000 (9.5 MiB): ' "$scratch/out"
+ok $? "--fit 10M: 10,000,000 bytes"
+mem "$m/gemma3.gguf" --fit 10000KB
+grep -q '^fit           10,000,000 ' "$scratch/out"
+ok $? "--fit 10000KB: 10,000,000 bytes"
+mem "$m/gemma3.gguf" --fit 10240KiB
+grep -q '^fit           10,485,760 ' "$scratch/out"
+ok $? "--fit 10240KiB: 10,485,760 bytes"
+for bad in 10m 10MIB 10Mi0 1.5G; do
+	mem "$m/gemma3.gguf" --fit "$bad"
+	[ $rc -eq 2 ] && grep -q "not a size.*KiB, MiB, GiB, TiB" "$scratch/err" || break
+done
+ok $? "--fit 10m, 10MIB, 10Mi0, 1.5G: not sizes, the rule said"
 mem "$m/gemma3.gguf" --fit 10MiB --parallel 2
 grep -q '^fit  .*: context 8,704,' "$scratch/out"
 ok $? "--fit with 2 sequences: two streams of 4,352 cells"
@@ -152,7 +167,7 @@ mem "$m/mamba.gguf" --fit 1G
 ok $? "--fit on a recurrent model: every context fits"
 
 # JSON
-mem "$m/gemma3.gguf" --ctx 5000 --fit 10M --json
+mem "$m/gemma3.gguf" --ctx 5000 --fit 10MiB --json
 [ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out"
 ok $? "--json is valid JSON"
 grep -q '"k_layers": \[163840, 163840, 163840, 163840, 163840, 655360, 163840\]' "$scratch/out" &&

@@ -156,9 +156,9 @@ mem "$m/llama-gqa.gguf" --ctx 4096 --fit 135679 --gpu-layers max
 ok $? "--gpu-layers max: not even the output layer fits, exit 1"
 
 # --fit with -ngl N: the largest context whose GPU part fits.
-mem "$m/llama-gqa.gguf" --fit 2M -ngl 2
+mem "$m/llama-gqa.gguf" --fit 2MiB -ngl 2
 [ $rc -eq 0 ] && grep -q '^fit           2,097,152 (2.0 MiB) on the GPU: context 5,120; GPU weights 726,528 (709.5 KiB), cache 1,310,720 (1.2 MiB)$' "$scratch/out"
-ok $? "--fit 2M -ngl 2: the largest context whose GPU part fits"
+ok $? "--fit 2MiB -ngl 2: the largest context whose GPU part fits"
 mem "$m/llama-gqa.gguf" --fit 2037248 -ngl 2
 grep -q 'context 5,120;' "$scratch/out"
 ok $? "--fit -ngl 2: 5,120 fits in exactly its bytes"

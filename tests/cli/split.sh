@@ -239,6 +239,16 @@ ok $? "split --max-size below a tensor's size exits 0"
 ok $? "a tensor larger than --max-size is alone in its shard"
 "$GGUFED" split --max-size 1X "$demo" "$scratch/x" 2>/dev/null
 [ $? -eq 2 ]; ok $? "--max-size 1X is a usage error"
+# Sizes by one rule, as mem --fit: M is 10^6 (gguf-split's), MiB 2^20.
+mkdir -p "$scratch/u1" "$scratch/u2" "$scratch/u3" "$scratch/u4"
+"$GGUFED" split -q --max-size 1MiB "$demo" "$scratch/u1/m" &&
+    "$GGUFED" split -q --max-size 1048576 "$demo" "$scratch/u2/m" &&
+    "$GGUFED" split -q --max-size 1M "$demo" "$scratch/u3/m" &&
+    "$GGUFED" split -q --max-size 1000000B "$demo" "$scratch/u4/m" &&
+    [ "$(cd "$scratch/u1" && cksum m-*)" = "$(cd "$scratch/u2" && cksum m-*)" ] &&
+    [ "$(cd "$scratch/u3" && cksum m-*)" = "$(cd "$scratch/u4" && cksum m-*)" ] &&
+    [ "$(cd "$scratch/u1" && cksum m-*)" != "$(cd "$scratch/u3" && cksum m-*)" ]
+ok $? "--max-size 1MiB is 1,048,576 bytes, 1M and 1000000B 1,000,000"
 "$GGUFED" split --max-size 1M --max-tensors 2 "$demo" "$scratch/x" 2>/dev/null
 [ $? -eq 2 ]; ok $? "--max-size and --max-tensors together are a usage error"
 "$GGUFED" split --max-tensors 0 "$demo" "$scratch/x" 2>/dev/null

@@ -3,9 +3,10 @@
 #
 # Exact lines for known tokens of the demo model (SentencePiece) and of
 # real byte-level BPE and SentencePiece vocabularies; --text, --grep and
-# --id picking tokens; --json as one valid document; escaping (no raw
-# control byte reaches the output, spaces stay spaces at either end); a
-# token that does not decode kept raw; and the errors, each one line.
+# --id picking tokens; --encode turning text into ids; --json as one
+# valid document; escaping (no raw control byte reaches the output, a
+# text with a space at either end quoted so that it shows); a token that
+# does not decode kept raw; and the errors, each one line.
 . "$TESTS_SRCDIR/lib.sh"
 
 jsoncheck="$TESTS_BUILDDIR/tools/jsoncheck"
@@ -34,8 +35,8 @@ raw_controls() {
     --id 2974 >"$scratch/out"
 ok $? "demo: tokens exits 0"
 expect '1#control#0#<s>' '2#control#0#</s>' '0#unknown#0#<unk>' \
-    '13#byte#0#\n' '277#normal#-18# the' '35#byte#0# ' '2974#normal#-2715# '
-same "demo: control tokens as they are, <0x0A> a newline, \"▁the\" \" the\", spaces kept"
+    '13#byte#0#\n' '277#normal#-18#" the"' '35#byte#0#" "' '2974#normal#-2715#" "'
+same "demo: control tokens as they are, <0x0A> a newline, \"▁the\" \" the\", spaces at either end quoted"
 "$GGUFED" tokens "$demo" >"$scratch/out"; ok $? "demo: the whole vocabulary"
 [ "$(wc -l <"$scratch/out")" -eq 3072 ]; ok $? "demo: one line per token"
 [ "$(raw_controls "$scratch/out")" -eq 0 ]
@@ -44,11 +45,11 @@ sed -n '4p' "$scratch/out" >"$scratch/line"
 [ "$(cat "$scratch/line")" = "$(printf '3\tbyte\t0\t\\x00')" ]
 ok $? "demo: byte 0 is written \\x00"
 "$GGUFED" tokens "$demo" --text ' the' >"$scratch/out"
-expect '277#normal#-18# the'
+expect '277#normal#-18#" the"'
 same "demo: --text ' the' finds the token by its text"
 "$GGUFED" tokens "$demo" --grep '^ the[a-z]' >"$scratch/out"
 ok $? "demo: --grep exits 0"
-grep -qv "$(printf '\t') the[a-z]" "$scratch/out"; [ $? -eq 1 ]
+grep -qv "$(printf '\t')\" the[a-z]" "$scratch/out"; [ $? -eq 1 ]
 ok $? "demo: --grep keeps only matching texts"
 "$GGUFED" tokens "$demo" --text ' the' --grep 'x' >/dev/null 2>&1
 [ $? -eq 1 ]; ok $? "demo: --text and --grep must both hold"
@@ -67,6 +68,30 @@ ok $? "demo: --json names the decoding"
 [ "$(grep -c '"tokens": \[' "$scratch/out")" -eq 1 ]
 ok $? "demo: --json is one document"
 
+# A text with a space only at its end, and one that starts with a quote.
+"$GGUFED" tokens "$demo" --grep '[^ ] $' >"$scratch/out"
+[ -s "$scratch/out" ] && ! grep -v "$(printf '\t')\".* \"\$" "$scratch/out" >/dev/null
+ok $? "demo: a trailing space is quoted, so it shows"
+"$GGUFED" tokens "$demo" --grep '^"' >"$scratch/out"
+expect '37#byte#0#"\""' '3036#normal#-2777#"\""'
+same "demo: a text that starts with a quote is quoted, its quote escaped"
+
+# --encode: the browser's text -> ids, the vocabulary's longest matches.
+"$GGUFED" tokens "$demo" --encode ' the world' >"$scratch/out"
+expect '277#normal#-18#" the"' '690#normal#-431#" world"'
+same "demo: --encode ' the world' gives 277 and 690"
+"$GGUFED" tokens "$demo" --encode ' the€' >"$scratch/out" 2>"$scratch/err"
+rc=$?
+expect '277#normal#-18#" the"' '229#byte#0#\xe2' '133#byte#0#\x82' '175#byte#0#\xac'
+[ $rc -eq 0 ] && cmp -s "$scratch/out" "$scratch/want" && [ ! -s "$scratch/err" ]
+ok $? "demo: --encode, bytes without a text token go to byte tokens"
+"$GGUFED" tokens "$demo" --encode ' the world' --json >"$scratch/out"
+"$jsoncheck" <"$scratch/out" &&
+    grep -qF '{"id": 690, "type": "normal", "score": -431, "text": " world", "raw": "▁world"}' "$scratch/out"
+ok $? "demo: --encode --json, one valid document of the tokens"
+"$GGUFED" tokens "$demo" --encode x --id 3 >/dev/null 2>&1; [ $? -eq 2 ]
+ok $? "--encode with --id: exit 2"
+
 # ----------------------------------------------------------------- errors
 "$GGUFED" tokens >/dev/null 2>&1; [ $? -eq 2 ]; ok $? "no FILE: exit 2"
 "$GGUFED" tokens "$demo" --id x >/dev/null 2>&1; [ $? -eq 2 ]
@@ -81,6 +106,13 @@ ok $? "a bad pattern: the position is named"
 ok $? "an id past the vocabulary: exit 1"
 [ "$(cat "$scratch/err")" = "ggufed: no token 3072: the vocabulary has 3,072 tokens" ]
 ok $? "an id past the vocabulary: one line saying so"
+"$GGUFED" tokens "$demo" --id 2 --id 99999 --id 277 >"$scratch/out" \
+    2>"$scratch/err"
+rc=$?
+expect '2#control#0#</s>' '277#normal#-18#" the"'
+[ $rc -eq 1 ] && cmp -s "$scratch/out" "$scratch/want" &&
+    [ "$(cat "$scratch/err")" = "ggufed: no token 99999: the vocabulary has 3,072 tokens" ]
+ok $? "good ids and one past the vocabulary: the good ones printed, then the error, exit 1"
 "$GGUFED" tokens "$demo" --text 'no such token' >"$scratch/out" \
     2>"$scratch/err"; [ $? -eq 1 ]
 ok $? "--text that no token has: exit 1"
@@ -93,11 +125,11 @@ ok $? "--text that no token has: said on stderr, nothing on stdout"
 
 "$GGUFED" tokens "$real/ggml-vocab-gpt-2.gguf" --id 262 --id 198 \
     --id 50256 --id 0 >"$scratch/out"
-expect '262#normal#-# the' '198#normal#-#\n' '50256#control#-#<|endoftext|>' \
+expect '262#normal#-#" the"' '198#normal#-#\n' '50256#control#-#<|endoftext|>' \
     '0#normal#-#!'
 same "gpt-2: \"Ġthe\" is \" the\", \"Ċ\" a newline, no scores"
 "$GGUFED" tokens "$real/ggml-vocab-gpt-2.gguf" --text ' the' >"$scratch/out"
-expect '262#normal#-# the'
+expect '262#normal#-#" the"'
 same "gpt-2: --text ' the' is token 262 alone"
 "$GGUFED" tokens "$real/ggml-vocab-deepseek-coder.gguf" --grep '^冯$' \
     >"$scratch/out"
@@ -105,14 +137,14 @@ expect '30138#normal#-#冯'
 same "deepseek-coder: \"åĨ¯\" is \"冯\", found by --grep"
 "$GGUFED" tokens "$real/ggml-vocab-llama-spm.gguf" --id 278 --id 13 \
     --id 29871 >"$scratch/out"
-expect '278#normal#-19# the' '13#byte#0#\n' '29871#normal#-1e+09# '
+expect '278#normal#-19#" the"' '13#byte#0#\n' '29871#normal#-1e+09#" "'
 same "llama-spm: \"▁the\", <0x0A> and \"▁\""
 "$GGUFED" tokens "$real/ggml-vocab-llama-spm.gguf" >"$scratch/out"
 [ "$(raw_controls "$scratch/out")" -eq 0 ] &&
     [ "$(wc -l <"$scratch/out")" -eq 32000 ]
 ok $? "llama-spm: 32000 lines, no raw control byte"
 "$GGUFED" tokens "$real/ggml-vocab-bert-bge.gguf" --id 1996 >"$scratch/out"
-expect '1996#normal#-# the'
+expect '1996#normal#-#" the"'
 same "bert: \"▁the\" is \" the\""
 
 # A SentencePiece vocabulary read as byte-level: nothing decodes, all kept.
