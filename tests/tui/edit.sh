@@ -361,6 +361,15 @@ shows quit-ask 'unsaved change' "q with pending edits asks"
 shows quit-cancel '"Q"' "c cancels, the edit is still there"
 cmp -s "$DEMO" "$scratch/m.gguf"
 ok $? "d discards: the file is as it was"
+run quit-shift "keys 2/" "type ^general\\.name " "keys <Enter>e<C-u>" "type Q" \
+    "keys <Enter>qD" "dump quit-D" "keys <Esc>qS"
+shows quit-D '~ general.name: "Demo Llama" -> "Q"' \
+    "D in the quit dialog shows the pending change (it is not d)"
+! cmp -s "$DEMO" "$scratch/m.gguf"
+ok $? "S in the quit dialog saves"
+saved "S there is s: the edit is saved" \
+    '< kv 2 "general.name" str len=10 "Demo Llama"' \
+    '> kv 2 "general.name" str len=1 "Q"'
 run quit-save "keys 2/" "type ^general\\.name " "keys <Enter>e<C-u>" "type S" \
     "keys <Enter>qs"
 saved "q then s saves" '< kv 2 "general.name" str len=10 "Demo Llama"' \
