@@ -836,6 +836,15 @@ check_tensors(struct check *c)
 	upto = nblock;
 	if ((uint64_t)upto > live + 1)
 		upto = (int64_t)live + 1;
+	/*
+	 * More blocks than llama.cpp loads: the table's need "n_layer <=
+	 * 512" has said so, once; block by block there is nothing more to
+	 * tell, and which tensors it uses cannot be told.
+	 */
+	if (nlayer > MAX_LAYERS) {
+		upto = nblock = 0;
+		c->uncertain = 1;
+	}
 	for (il = -1; il < upto; il++) {
 		for (k = 0; k < s->nrows; k++) {
 			const struct crow *r = s->rows[k];
@@ -1005,6 +1014,8 @@ gguf_model_names(struct gguf_doc *d)
 		if (src_tensor(&s, i, &nm, &t) == 0)
 			live++;
 	upto = (uint64_t)nlayer > live + 1 ? (int64_t)live + 1 : nlayer;
+	if (upto > MAX_LAYERS)
+		upto = MAX_LAYERS;	/* llama.cpp loads no more */
 	mn = xcalloc(1, sizeof *mn);
 	for (il = -1; il < upto; il++) {
 		for (k = 0; k < sect->nrows; k++) {
