@@ -30,6 +30,16 @@ grep -q '^1,000  *1,024  *786,432 ' "$scratch/out" &&
     grep -q '^1,024  *1,024  *786,432 ' "$scratch/out" &&
     grep -q '^4,096  *4,096  *3,145,728 ' "$scratch/out"
 ok $? "--ctx: a list; 1000 is 1,024 cells, 1k is 1,024, 0 the training context"
+# Option numbers are decimal, as llama.cpp reads them.
+mem "$m/llama-gqa.gguf" --ctx 01000 --parallel 03 -ngl 010
+grep -q '^1,000  *1,536  *1,179,648 ' "$scratch/out" &&
+    grep -q -- '-ngl 10: ' "$scratch/out"
+ok $? "a leading zero is decimal: --ctx 01000 is 1,000, -ngl 010 is 10"
+for o in "--ctx 0x3" "-ngl 0x3" "--parallel 0x3" "--fit 0x3"; do
+	mem "$m/llama-gqa.gguf" $o
+	[ $rc -eq 2 ] && [ "$(grep -c "'0x3'" "$scratch/err")" -eq 1 ]
+	ok $? "$o: not a number (exit 2, the value named)"
+done
 mem "$m/llama-gqa.gguf" --ctx 1000 --parallel 3
 grep -q '^1,000  *1,536  *1,179,648 ' "$scratch/out"
 ok $? "--parallel 3: three streams of 512 cells (1,024 / 3 rounded up to 256)"
