@@ -278,6 +278,12 @@ ev_lkey(struct mctx *x, const struct mnode *n, int64_t il, int64_t *out)
 	if (gguf_arr_get(v, (uint64_t)il, &e, &err) != 0 ||
 	    int_of(&e, out) != 0)
 		return fail(x, "%s holds no integers", key);
+	/*
+	 * llama.cpp copies the elements of an i32 array into its uint32_t
+	 * per-layer arrays bit for bit: -1 is 4294967295 there.
+	 */
+	if (e.type == GGUF_VT_I32 && *out < 0)
+		*out = (int64_t)(uint32_t)*out;
 	dep(x, key, 0, *out);
 	return 0;
 }
