@@ -12,15 +12,22 @@
 
 #include "cli.h"
 
+/*
+ * Decimal digits only, as llama.cpp reads its numbers: a leading zero is
+ * still decimal ("0100" is 100, not 64), and "0x3" is not a number.
+ */
 int
 cli_parse_u64(const char *s, unsigned long long *out)
 {
-	char	*end;
+	char		*end;
+	const char	*p;
 
-	if (*s == '\0' || *s == '-' || *s == '+')
+	for (p = s; *p >= '0' && *p <= '9'; p++)
+		;
+	if (p == s || *p != '\0')
 		return -1;
 	errno = 0;
-	*out = strtoull(s, &end, 0);
+	*out = strtoull(s, &end, 10);
 	if (errno != 0 || *end != '\0')
 		return -1;
 	return 0;

@@ -83,7 +83,7 @@ struct gguf_leftovers;
 int	 cli_stale_temps(const char *path, int remove,
 	    struct gguf_leftovers *lo, struct gguf_err *err);
 /* args.c: option values. */
-/* Parses an unsigned number (decimal or 0x hex); -1 if it is not one. */
+/* Parses an unsigned decimal number; -1 if it is not one (0x3 is not). */
 int	 cli_parse_u64(const char *s, unsigned long long *out);
 /*
  * Parses a half-open range "A:B", "A:", ":B" or "N" (N:N+1). *has_b is 0

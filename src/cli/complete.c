@@ -69,17 +69,42 @@ positional_kind(const char *kinds, size_t n)
 	return '-';
 }
 
+/*
+ * One candidate a line, escaped so that nothing of a file reaches the
+ * terminal raw and every name is one line: a backslash is "\\", and
+ * each byte of a control character, of an unsafe code point (see
+ * gguf_cp_unsafe) or of bytes that are not UTF-8 is "\xHH", as is a
+ * leading ':' (the answer's own lines start with one). The scripts turn
+ * the escapes back into bytes (bash's printf %b, zsh's ${(g::)...})
+ * before quoting each candidate for the shell.
+ */
 static void
 candidate(const char *cur, const char *p, size_t n)
 {
-	size_t	clen = strlen(cur);
+	const unsigned char	*u = (const unsigned char *)p;
+	size_t			 clen = strlen(cur), i = 0, len, k;
+	unsigned		 cp;
 
 	if (n < clen || memcmp(p, cur, clen) != 0)
 		return;
-	/* A name with a newline cannot be one line of the answer. */
-	if (memchr(p, '\n', n) != NULL)
+	/* No shell variable holds a NUL: such a name is not offered. */
+	if (memchr(p, '\0', n) != NULL)
 		return;
-	fwrite(p, 1, n, stdout);
+	while (i < n) {
+		len = gguf_utf8_seq(u + i, n - i, &cp);
+		if (len == 0 || (len > 1 && gguf_cp_unsafe(cp)) ||
+		    (len == 1 && (cp < 0x20 || cp == 0x7f ||
+		    (cp == ':' && i == 0)))) {
+			if (len == 0)
+				len = 1;
+			for (k = 0; k < len; k++)
+				printf("\\x%02x", u[i + k]);
+		} else if (cp == '\\')
+			fputs("\\\\", stdout);
+		else
+			fwrite(u + i, 1, len, stdout);
+		i += len;
+	}
 	putchar('\n');
 }
 

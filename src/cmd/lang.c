@@ -873,6 +873,9 @@ apply_set(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 	}
 	if (rc != 0)
 		return doc_error(&err, msg, len);
+	if ((cur = gguf_doc_get(d, cmd->name, cmd->nlen)) != NULL &&
+	    gguf_doc_token_outside(d, cmd->name, cmd->nlen, cur, msg, len))
+		return LANG_WARN;
 	if (warn)
 		return naming_warning(cmd->name, cmd->nlen, msg, len);
 	if (added)
@@ -1076,6 +1079,7 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
     size_t len)
 {
 	struct gguf_err	 err;
+	struct gguf_val	*cur;
 	const char	*label;
 	uint64_t	 k;
 	size_t		 used;
@@ -1130,6 +1134,10 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 		}
 		if (rc != 0)
 			return doc_error(&err, msg, len);
+		if ((cur = gguf_doc_get(d, cmd->arg, cmd->alen)) != NULL &&
+		    gguf_doc_token_outside(d, cmd->arg, cmd->alen, cur, msg,
+		    len))
+			return LANG_WARN;
 		if (warn)
 			return naming_warning(cmd->arg, cmd->alen, msg, len);
 		return LANG_OK;

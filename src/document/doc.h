@@ -177,12 +177,18 @@ uint64_t	gguf_doc_live_tensors(struct gguf_doc *d);
 /*
  * Whether llama.cpp would load v stored under key in this document: 0,
  * or -1 with err saying why not (a well-known key of a type llama.cpp's
- * type-checking readers refuse; a special token id outside the
- * vocabulary). The browser and the command language both go through it,
- * by way of gguf_doc_set.
+ * type-checking readers refuse). The browser and the command language
+ * both go through it, by way of gguf_doc_set.
  */
 int	gguf_doc_check_loadable(struct gguf_doc *d, const char *key,
 	    size_t klen, struct gguf_val *v, struct gguf_err *err);
+/*
+ * 1 with msg saying so when v under key is a special token id outside
+ * the document's vocabulary (llama.cpp loads the model, ignores the id
+ * and keeps its default: a warning, not a refusal); else 0.
+ */
+int	gguf_doc_token_outside(struct gguf_doc *d, const char *key,
+	    size_t klen, const struct gguf_val *v, char *msg, size_t len);
 
 /*
  * Sets key to value v (the document takes a reference). Without

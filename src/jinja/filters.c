@@ -292,10 +292,14 @@ f_center(struct rstate *rs, const struct node *at, jv *v, jv **args,
 		return rs_fail(rs, at, "center() width must be an integer");
 	}
 	n = jv_str_cps(s);
-	if (w > 1000000)
-		w = 1000000;
 	if ((long long)n >= w)
 		return s;
+	/* Too wide is an error, as for the other filters, not cut short. */
+	if ((unsigned long long)(w - (long long)n) > rs->lim.max_output ||
+	    s->u.s.n > rs->lim.max_output - (size_t)(w - (long long)n)) {
+		jv_unref(s);
+		return rs_fail(rs, at, "center() result too large");
+	}
 	/* Python: left = pad/2 + (pad & width & 1) */
 	l = (size_t)(w - (long long)n) / 2 + ((size_t)(w - (long long)n) & (size_t)w & 1);
 	r = (size_t)(w - (long long)n) - l;

@@ -959,10 +959,14 @@ method_body(struct rstate *rs, jv *self, const char *m, jv **args,
 				return rs_fail(rs, NULL, "%s() needs an integer width", m);
 			if (fc && (fc->kind != JV_STR || jv_str_cps(fc) != 1))
 				return rs_fail(rs, NULL, "The fill character must be exactly one character long");
-			if (x > 1000000)
-				x = 1000000;
 			if (x <= n)
 				return jv_ref(self);
+			/* Too wide is an error, as for the filters. */
+			if ((unsigned long long)(x - n) > rs->lim.max_output /
+			    (fc ? fc->u.s.n : 1) || self->u.s.n >
+			    rs->lim.max_output - (size_t)(x - n) *
+			    (fc ? fc->u.s.n : 1))
+				return rs_fail(rs, NULL, "%s() result too large", m);
 			l = m[0] == 'r' ? x - n : m[0] == 'l' ? 0 :
 			    (x - n) / 2 + ((x - n) & x & 1);
 			r = x - n - l;

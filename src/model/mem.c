@@ -301,6 +301,7 @@ akey_per_layer(struct gguf_doc *d, const char *arch, const char *suffix,
 	struct gguf_val	*v = akey(d, arch, suffix), e;
 	struct gguf_err	 err;
 	uint64_t	 x;
+	int64_t		 y;
 	uint32_t	 i;
 
 	if (v == NULL)
@@ -318,10 +319,28 @@ akey_per_layer(struct gguf_doc *d, const char *arch, const char *suffix,
 		    n);
 		return -1;
 	}
+	/* llama.cpp reads a per-layer array of i32 or u32 only. */
+	if (v->atype != GGUF_VT_I32 && v->atype != GGUF_VT_U32) {
+		snprintf(why, whylen, "%s.%s is an array of %s: llama.cpp "
+		    "refuses it (one per layer must be i32 or u32)", arch,
+		    suffix, gguf_vtype_name(v->atype));
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		if (gguf_arr_get(v, i, &e, &err) != 0 ||
-		    e.type == GGUF_VT_BOOL || gguf_val_u64(&e, &out[i]) != 0)
+		    gguf_val_i64(&e, &y) != 0)
 			goto bad;
+		/*
+		 * Copied bit for bit into its uint32_t: -1 is 4294967295,
+		 * a size no model has (llama.cpp then refuses the shapes).
+		 */
+		if (y < 0) {
+			snprintf(why, whylen, "%s.%s element %u is %lld, "
+			    "which llama.cpp reads as %lu", arch, suffix, i,
+			    (long long)y, (unsigned long)(uint32_t)y);
+			return -1;
+		}
+		out[i] = (uint64_t)y;
 	}
 	return 1;
 bad:

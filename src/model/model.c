@@ -278,6 +278,12 @@ ev_lkey(struct mctx *x, const struct mnode *n, int64_t il, int64_t *out)
 	if (gguf_arr_get(v, (uint64_t)il, &e, &err) != 0 ||
 	    int_of(&e, out) != 0)
 		return fail(x, "%s holds no integers", key);
+	/*
+	 * llama.cpp copies the elements of an i32 array into its uint32_t
+	 * per-layer arrays bit for bit: -1 is 4294967295 there.
+	 */
+	if (e.type == GGUF_VT_I32 && *out < 0)
+		*out = (int64_t)(uint32_t)*out;
 	dep(x, key, 0, *out);
 	return 0;
 }
@@ -836,6 +842,15 @@ check_tensors(struct check *c)
 	upto = nblock;
 	if ((uint64_t)upto > live + 1)
 		upto = (int64_t)live + 1;
+	/*
+	 * More blocks than llama.cpp loads: the table's need "n_layer <=
+	 * 512" has said so, once; block by block there is nothing more to
+	 * tell, and which tensors it uses cannot be told.
+	 */
+	if (nlayer > MAX_LAYERS) {
+		upto = nblock = 0;
+		c->uncertain = 1;
+	}
 	for (il = -1; il < upto; il++) {
 		for (k = 0; k < s->nrows; k++) {
 			const struct crow *r = s->rows[k];
@@ -1005,6 +1020,8 @@ gguf_model_names(struct gguf_doc *d)
 		if (src_tensor(&s, i, &nm, &t) == 0)
 			live++;
 	upto = (uint64_t)nlayer > live + 1 ? (int64_t)live + 1 : nlayer;
+	if (upto > MAX_LAYERS)
+		upto = MAX_LAYERS;	/* llama.cpp loads no more */
 	mn = xcalloc(1, sizeof *mn);
 	for (il = -1; il < upto; il++) {
 		for (k = 0; k < sect->nrows; k++) {

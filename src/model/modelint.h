@@ -37,6 +37,8 @@ void		 gguf_mexpr_free(struct mnode *n);
 /* ------------------------------------------------------------ the table */
 
 #define MAX_DIMS	4
+/* llama.cpp's LLAMA_MAX_LAYERS: it refuses a model with more blocks. */
+#define MAX_LAYERS	512
 #define MAX_CLAUSES	6
 #define MAX_TYPES	6
 

@@ -490,6 +490,10 @@ quit_choice(struct app *a, void *arg, int key)
 		return R_DRAW;
 	case 'd':
 		return R_QUIT;
+	case 'D':
+		/* D everywhere else: the pending changes, not "discard". */
+		app_push(a, view_changes_new(a));
+		return R_DRAW;
 	}
 	app_msg(a, 0, "not quitting");
 	return R_DRAW;
@@ -587,9 +591,11 @@ app_quit(struct app *a, int ask)
 	if (!ask || (n = mdl_n_changes(a)) == 0)
 		return R_QUIT;
 	app_choose(a, n == 1 ? "There is 1 unsaved change.\n\n"
-	    "[s]ave and quit, [d]iscard it and quit, [c]ancel" :
+	    "[s]ave and quit, [d]iscard it and quit, [c]ancel, "
+	    "[D] shows it" :
 	    "There are unsaved changes.\n\n"
-	    "[s]ave and quit, [d]iscard them and quit, [c]ancel", "sdc",
+	    "[s]ave and quit, [d]iscard them and quit, [c]ancel, "
+	    "[D] shows them", "sc!dD",
 	    quit_choice, NULL, NULL);
 	return R_DRAW;
 }
@@ -833,13 +839,26 @@ dialog_key(struct app *a, int key)
 	choose_fn	 fn = a->dlg_fn;
 	void		*arg = a->dlg_arg;
 	void		(*arg_free)(void *) = a->dlg_free;
-	int		 k = key >= 'A' && key <= 'Z' ? key - 'A' + 'a' : key;
+	const char	*exact = strchr(a->dlg_keys, '!');
+	size_t		 nfold = exact != NULL ? (size_t)(exact - a->dlg_keys) :
+			    strlen(a->dlg_keys);
+	int		 k = key;
 
 	if (a->dlg_on == 2) {
 		a->dlg_on = 0;
 		return;
 	}
-	if (k != 0x1b && k != 0x07 && (k <= 0 || k > 0x7f ||
+	/* The key as written, else a letter in the other case if that one
+	 * is not an exact key. */
+	if (k > 0 && k <= 0x7f && k != '!' && strchr(a->dlg_keys, k) == NULL) {
+		if (k >= 'A' && k <= 'Z')
+			k += 'a' - 'A';
+		else if (k >= 'a' && k <= 'z')
+			k -= 'a' - 'A';
+		if (memchr(a->dlg_keys, k, nfold) == NULL)
+			k = key;
+	}
+	if (k != 0x1b && k != 0x07 && (k <= 0 || k > 0x7f || k == '!' ||
 	    strchr(a->dlg_keys, k) == NULL))
 		return;
 	a->dlg_on = 0;

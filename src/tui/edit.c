@@ -165,7 +165,7 @@ token_check(struct app *a, const char *line, char *buf, size_t len)
 	}
 	if (id >= voc->count) {
 		snprintf(buf, len, "token %llu is outside the vocabulary "
-		    "(%llu tokens, 0 to %llu)", id,
+		    "(%llu tokens, 0 to %llu): llama.cpp ignores it", id,
 		    (unsigned long long)voc->count,
 		    (unsigned long long)voc->count - 1);
 		return -1;

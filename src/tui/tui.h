@@ -511,7 +511,10 @@ struct ask {
 void	app_ask(struct app *a, const struct ask *q);
 /*
  * A choice between keys (a dialog): fn gets the key pressed, one of
- * keys, or 0 for Esc. Same ownership of arg as app_ask.
+ * keys, or 0 for Esc. A letter of keys is taken in either case (fn gets
+ * it as written in keys), except those after a '!': a destructive answer
+ * takes its exact key only ("sc!dD": S is s, but D is not d). Same
+ * ownership of arg as app_ask.
  */
 typedef int	(*choose_fn)(struct app *a, void *arg, int key);
 void	app_choose(struct app *a, const char *text, const char *keys,

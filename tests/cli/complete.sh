@@ -59,11 +59,46 @@ if command -v bash >/dev/null 2>&1; then
 	' bash "$comp/ggufed" "$GGUFED" "$m" "$scratch")
 	echo "$out" | grep -qx general.type; ok $? "bash: a key"
 	echo "$out" | grep -qx "$scratch/m.gguf"; ok $? "bash: a file name"
+	# Names that are shell syntax: each candidate is one quoted word,
+	# and reading it back runs nothing.
+	h="$scratch/hostile.gguf"
+	esc=$(printf '\033[31mz\rq')
+	"$GGUFED" set "$m" 'general.name$(touch pwned):str' v -q -o "$h.1" 2>/dev/null &&
+	"$GGUFED" set "$h.1" 'general.a b:str' v -q -o "$h.2" 2>/dev/null &&
+	"$GGUFED" set "$h.2" "general.e$esc:str" v -q -o "$h" 2>/dev/null
+	ok $? "a file with keys that are shell syntax"
+	"$GGUFED" __complete get "$h" general. >"$scratch/raw"
+	! LC_ALL=C grep -q "$(printf '[\033\r]')" "$scratch/raw"
+	ok $? "__complete escapes ESC and CR"
+	mkdir "$scratch/cwd"
+	(cd "$scratch/cwd" && bash -c '
+		. "$1"
+		for w in general. "general.n" "\"general.a" "general.a\\ " \
+		    "\$'"'"'general.e\\E"; do
+			COMP_WORDS=("$2" get "$3" "$w")
+			COMP_CWORD=3
+			_ggufed
+			for c in "${COMPREPLY[@]}"; do
+				eval "set -- $c"
+				[ $# -eq 1 ] || echo "split: $c"
+				printf "%s\n" "$1" | od -An -c | tr -d " \n"
+				echo
+			done
+		done
+	' bash "$comp/ggufed" "$GGUFED" "$h") >"$scratch/bash.out" 2>&1
+	[ ! -e "$scratch/cwd/pwned" ]; ok $? "bash: a candidate runs nothing"
+	! grep -q split "$scratch/bash.out"; ok $? "bash: a name with a blank is one word"
+	for k in 'general.name$(touch pwned)' 'general.a b' "general.e$esc"; do
+		printf "%s\n" "$k" | od -An -c | tr -d ' \n' >"$scratch/want"
+		echo >>"$scratch/want"
+		grep -qxF -f "$scratch/want" "$scratch/bash.out"
+		ok $? "bash: $(printf %s "$k" | tr -d '\033\r') completes to itself"
+	done
 	bash -c '. "$1"; complete -p ggufed' bash "$comp/ggufed" |
 	    grep -q -- '-F _ggufed ggufed'
 	ok $? "bash: the function is registered for ggufed"
 else
-	skip "no bash"; skip "no bash"; skip "no bash"
+	for i in 1 2 3 4 5 6 7 8; do skip "no bash"; done
 fi
 if command -v zsh >/dev/null 2>&1; then
 	zsh -n "$comp/_ggufed"; ok $? "zsh: the script parses"

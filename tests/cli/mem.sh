@@ -30,6 +30,35 @@ grep -q '^1,000  *1,024  *786,432 ' "$scratch/out" &&
     grep -q '^1,024  *1,024  *786,432 ' "$scratch/out" &&
     grep -q '^4,096  *4,096  *3,145,728 ' "$scratch/out"
 ok $? "--ctx: a list; 1000 is 1,024 cells, 1k is 1,024, 0 the training context"
+# Option numbers are decimal, as llama.cpp reads them.
+mem "$m/llama-gqa.gguf" --ctx 01000 --parallel 03 -ngl 010
+grep -q '^1,000  *1,536  *1,179,648 ' "$scratch/out" &&
+    grep -q -- '-ngl 10: ' "$scratch/out"
+ok $? "a leading zero is decimal: --ctx 01000 is 1,000, -ngl 010 is 10"
+for o in "--ctx 0x3" "-ngl 0x3" "--parallel 0x3" "--fit 0x3"; do
+	mem "$m/llama-gqa.gguf" $o
+	[ $rc -eq 2 ] && [ "$(grep -c "'0x3'" "$scratch/err")" -eq 1 ]
+	ok $? "$o: not a number (exit 2, the value named)"
+done
+# Per-layer arrays as llama.cpp reads them: i32 or u32 only, copied bit
+# for bit into its uint32_t (-1 is 4294967295).
+demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
+"$GGUFED" set "$demo" 'llama.attention.head_count_kv:arr[u64]' '[4, 4, 4, 4]' \
+    --force -q -o "$scratch/kv64.gguf" 2>/dev/null
+mem "$scratch/kv64.gguf" --ctx 1k
+"$GGUFED" validate "$scratch/kv64.gguf" >"$scratch/val" 2>&1
+grep -q 'head_count_kv.*arr\[u64\].*llama.cpp refuses' "$scratch/val" &&
+    grep -q '^cache  *not modelled: llama.attention.head_count_kv is an array of u64: llama.cpp refuses it' "$scratch/out" &&
+    ! grep -q '^1,024 ' "$scratch/out"
+ok $? "a per-layer array of u64: refused by validate, no figure from mem"
+"$GGUFED" set "$demo" 'llama.attention.head_count_kv:arr[i32]' '[-1, 4, 4, 4]' \
+    -q -o "$scratch/kvneg.gguf" 2>/dev/null
+mem "$scratch/kvneg.gguf" --ctx 1k
+grep -q '^cache  *not modelled: llama.attention.head_count_kv element 0 is -1, which llama.cpp reads as 4294967295$' "$scratch/out"
+ok $? "an i32 -1 in a per-layer array is 4294967295 heads, as llama.cpp reads it"
+"$GGUFED" validate "$scratch/kvneg.gguf" >"$scratch/val" 2>&1
+grep -q 'head_count_kv = 4294967295' "$scratch/val" && ! grep -q -- '-1\b' "$scratch/val"
+ok $? "validate reasons with 4294967295 too"
 mem "$m/llama-gqa.gguf" --ctx 1000 --parallel 3
 grep -q '^1,000  *1,536  *1,179,648 ' "$scratch/out"
 ok $? "--parallel 3: three streams of 512 cells (1,024 / 3 rounded up to 256)"

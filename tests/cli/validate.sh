@@ -257,6 +257,19 @@ run "$scratch/Many-1K-v1.0.gguf"
     grep -q 'note: (45 more findings not shown: 0 errors, 0 warnings, 45 notes)$' "$out"
 ok $? "an error past the 256 findings kept takes a note's place: said, fails the file"
 
+# ----------------------------------------- more blocks than llama.cpp loads
+# block_count 4294967295 and 20,000 tensors, one a block: llama.cpp refuses
+# more than 512 blocks (LLAMA_MAX_LAYERS). Said once; no block is walked.
+big="$scratch/Blocks-1K-v1.0-F32.gguf"
+"$TESTS_BUILDDIR/tools/gen_validate" --blocks 20000 "$big"
+run "$big"
+[ $rc -eq 1 ] && [ "$(grep -c '512 blocks.*block_count = 4294967295' "$out")" -eq 1 ]
+ok $? "block_count past 512: one error naming block_count and the limit"
+! grep -q 'blk\.\|blocks [0-9]* to' "$out"
+ok $? "... and no block is checked one by one"
+[ "$(grep -c ': error: ' "$out")" -le 6 ]
+ok $? "... the findings are bounded ($(grep -c ': error: ' "$out") errors)"
+
 # -------------------------------------------------------- several, -q, json
 v
 run -q "$m" "$scratch/cut.gguf" "$scratch/my model.gguf"

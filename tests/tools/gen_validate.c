@@ -22,12 +22,17 @@
  * With --many, 300 keys that break the naming rules (a note each), then
  * general.name twice (an error, past the 256 findings the reader keeps).
  *
- *	gen_validate [--bool | --scales | --many] FILE
+ * With --blocks N, a llama whose llama.block_count is 4294967295 (more
+ * blocks than llama.cpp loads) and N F32 tensors of 8 elements, one a
+ * block: blk.I.attn_norm.weight for I from 0 to N - 1.
+ *
+ *	gen_validate [--bool | --scales | --many | --blocks N] FILE
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ggufgen.h"
@@ -98,9 +103,33 @@ main(int argc, char **argv)
 		gg_free(&g);
 		return rc != 0;
 	}
+	if (argc == 4 && strcmp(argv[1], "--blocks") == 0) {
+		char		name[48];
+		unsigned long	n = strtoul(argv[2], NULL, 10), t;
+
+		gg_init(&g, 3, 0);
+		gg_header(&g, n, 5);
+		gg_kv_str(&g, "general.architecture", "llama");
+		gg_kv_u32(&g, "llama.block_count", 4294967295u);
+		gg_kv_u32(&g, "llama.context_length", 16);
+		gg_kv_u32(&g, "llama.embedding_length", 8);
+		gg_kv_u32(&g, "llama.attention.head_count", 2);
+		ne = 8;
+		for (t = 0; t < n; t++) {
+			snprintf(name, sizeof name, "blk.%lu.attn_norm.weight",
+			    t);
+			gg_tensor(&g, name, 1, &ne, GG_T_F32, 32 * t);
+		}
+		gg_pad(&g, 32);
+		for (t = 0; t < n; t++)
+			gg_zeros(&g, 32);
+		rc = gg_write(&g, argv[3]);
+		gg_free(&g);
+		return rc != 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: gen_validate [--bool | --scales | --many] "
-		    "FILE\n");
+		fprintf(stderr, "usage: gen_validate [--bool | --scales | --many "
+		    "| --blocks N] FILE\n");
 		return 2;
 	}
 	gg_init(&g, 3, 0);

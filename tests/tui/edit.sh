@@ -130,22 +130,21 @@ ok $? "the reason is shown"
 cmp -s "$DEMO" "$scratch/m.gguf"
 ok $? "nothing was written"
 
-# Special tokens: the token an id names, ids outside the vocabulary refused.
+# Special tokens: the token an id names; an id outside the vocabulary is
+# set with a warning (llama.cpp loads it, ignores it and keeps its
+# default), as the command line and validate say: no "set it anyway?".
 run token "keys 2/" "type eos_token_id" "keys <Enter>e<C-u>" "type 2" \
-    "dump token-hint" "keys <C-u>" "type 99999" "keys <Enter>" \
-    "dump token-refused" "keys <Esc>q"
+    "dump token-hint" "keys <C-u>" "type 99999" "dump token-outside" \
+    "keys <Enter>" "dump token-warn" "keys w"
 shows token-hint 'token 2 is "</s>"' "typing a token id shows its token"
-shows token-refused 'token 99999 is outside the' "an id outside the vocabulary is refused"
-cmp -s "$DEMO" "$scratch/m.gguf"
-ok $? "nothing was written"
-# The refusal is the command line's; the browser asks whether to force it.
-run tokforce "keys 2/" "type eos_token_id" "keys <Enter>e<C-u>" "type 99999" \
-    "keys <Enter>" "dump tokforce-ask" "keys n" "dump tokforce-no" \
-    "keys <Enter>" "keys y" "dump tokforce-yes" "keys w"
-shows tokforce-ask 'Set it anyway?' "refused: the browser asks whether to set it anyway"
-shows tokforce-no 'tokenizer.ggml.eos_token_id = 99999' "no: back to the prompt, the text kept"
-shows tokforce-yes '99999' "yes: set"
-saved "a forced token id" '< kv 28 "tokenizer.ggml.eos_token_id" u32 2' \
+shows token-outside 'token 99999 is outside the vocabulary (3072 tokens, 0 to 3071): llama.cpp ignores it' \
+    "typing one outside the vocabulary says llama.cpp ignores it"
+shows token-warn 'tokenizer.ggml.eos_token_id: llama.cpp ignores token 99999, outside the vocabulary' \
+    "set: the status line warns, as set and validate do"
+! grep -q 'anyway' "$scratch/token-warn.txt"
+ok $? "no question: llama.cpp loads it"
+saved "a token id outside the vocabulary" \
+    '< kv 28 "tokenizer.ggml.eos_token_id" u32 2' \
     '> kv 28 "tokenizer.ggml.eos_token_id" u32 99999'
 # A type llama.cpp refuses for a well-known key: asked the same way.
 run retype-refused "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
@@ -366,6 +365,15 @@ shows quit-ask 'unsaved change' "q with pending edits asks"
 shows quit-cancel '"Q"' "c cancels, the edit is still there"
 cmp -s "$DEMO" "$scratch/m.gguf"
 ok $? "d discards: the file is as it was"
+run quit-shift "keys 2/" "type ^general\\.name " "keys <Enter>e<C-u>" "type Q" \
+    "keys <Enter>qD" "dump quit-D" "keys <Esc>qS"
+shows quit-D '~ general.name: "Demo Llama" -> "Q"' \
+    "D in the quit dialog shows the pending change (it is not d)"
+! cmp -s "$DEMO" "$scratch/m.gguf"
+ok $? "S in the quit dialog saves"
+saved "S there is s: the edit is saved" \
+    '< kv 2 "general.name" str len=10 "Demo Llama"' \
+    '> kv 2 "general.name" str len=1 "Q"'
 run quit-save "keys 2/" "type ^general\\.name " "keys <Enter>e<C-u>" "type S" \
     "keys <Enter>qs"
 saved "q then s saves" '< kv 2 "general.name" str len=10 "Demo Llama"' \

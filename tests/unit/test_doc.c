@@ -193,18 +193,23 @@ test_values(void)
 	    "llama.cpp refuses is refused");
 	ok(ex(d, "set llama.block_count:u32 4") == LANG_OK, "and of its type "
 	    "it is set");
+	/*
+	 * llama.cpp loads a special token id outside the vocabulary ("bad
+	 * special token", its default kept): set, with a warning.
+	 */
 	ok(ex(d, "set tokenizer.ggml.tokens:arr[str] [\"a\", \"b\"]") ==
 	    LANG_OK && ex(d, "set tokenizer.ggml.eos_token_id:u32 2") ==
-	    LANG_REFUSED && get(d, "tokenizer.ggml.eos_token_id") == NULL,
-	    "an eos id outside the vocabulary is refused");
+	    LANG_WARN && gguf_val_u64(get(d, "tokenizer.ggml.eos_token_id"),
+	    &u) == 0 && u == 2,
+	    "an eos id outside the vocabulary is set, with a warning");
 	ok(ex(d, "set tokenizer.ggml.eos_token_id:u32 1") == LANG_OK &&
-	    ex(d, "set tokenizer.ggml.eos_token_id 2") == LANG_REFUSED,
-	    "an id inside it is set; changed to one outside, refused");
+	    ex(d, "set tokenizer.ggml.eos_token_id 2") == LANG_WARN,
+	    "an id inside it is set; changed to one outside, a warning");
 	ok(ex(d, "set tokenizer.ggml.bos_token_id:u32 4294967295") == LANG_OK,
 	    "4294967295 (-1 as u32: no token) is set");
-	ok(force(d, "set tokenizer.ggml.eos_token_id 7") == LANG_OK &&
+	ok(force(d, "set tokenizer.ggml.eos_token_id 7") == LANG_WARN &&
 	    gguf_val_u64(get(d, "tokenizer.ggml.eos_token_id"), &u) == 0 &&
-	    u == 7, "forced, an id outside the vocabulary is set");
+	    u == 7, "forced, an id outside the vocabulary is set too");
 	ok(ex(d, "set \"x\\0y\":u8 1") == LANG_ERR && force(d,
 	    "set \"x\\0y\":u8 1") == LANG_ERR, "a key with a NUL byte is "
 	    "refused, forced or not");

@@ -487,6 +487,13 @@ test_errors(void)
 	fails("{% include 'x' %}", "{}", 1, 4, 0, "other templates");
 	fails("{{ x.append(1) }}", "{\"x\": []}", 1, 4, 0, "unsafe");
 	fails("{{ x | tojson }}", "{}", 1, 8, 0, "not JSON serializable");
+	/* Too wide: an error like the other filters', not cut short. */
+	fails("{{ 'x' | center(2000000000) }}", "{}", 1, 10, 0,
+	    "center() result too large");
+	fails("{{ 'x'.center(2000000000) }}", "{}", 1, 4, 0,
+	    "center() result too large");
+	fails("{{ 'x'.ljust(2000000000, '*') }}", "{}", 1, 4, 0,
+	    "ljust() result too large");
 }
 
 static void
