@@ -464,6 +464,8 @@ build(struct summary *s)
 		    gguf_fmt_size(lay->file_size, z, sizeof z));
 	add_text(s, "Format", S_NORMAL, "GGUF v%u, %s-endian, alignment %u",
 	    lay->version, lay->be ? "big" : "little", lay->alignment);
+	if (sum->kind_text[0] != '\0')
+		add_text(s, "Kind", S_NORMAL, "%s", sum->kind_text);
 	add_str(s, "Architecture", sum->arch);
 	add_str(s, "Name", sum->name);
 	if (sum->has_file_type)
