@@ -573,6 +573,139 @@ describe_mmproj(struct gguf_file *f, char *buf, size_t len)
 	return buf;
 }
 
+/* -------------------------------------------------------- control vectors */
+
+/*
+ * The layer of a direction tensor as llama.cpp's control vector loader
+ * reads it: "direction" before the first dot, then what std::stoi makes
+ * of the rest (blanks, a sign, digits, anything after them). -1 when it
+ * reads none, or one out of int's range.
+ */
+static int64_t
+direction_layer(const struct gguf_str *name)
+{
+	const char	*p = name->p, *e = name->p + name->n, *dot;
+	int64_t		 v = 0;
+	int		 neg = 0, digits = 0;
+
+	if ((dot = memchr(p, '.', (size_t)name->n)) == NULL ||
+	    dot - p != 9 || memcmp(p, "direction", 9) != 0)
+		return -1;
+	for (p = dot + 1; p < e && (*p == ' ' || (*p >= '\t' && *p <= '\r'));
+	    p++)
+		;
+	if (p < e && (*p == '+' || *p == '-'))
+		neg = *p++ == '-';
+	for (; p < e && *p >= '0' && *p <= '9'; p++, digits++) {
+		v = v * 10 + (*p - '0');
+		if (v > (int64_t)INT32_MAX + 1)
+			return -1;
+	}
+	if (digits == 0 || (!neg && v > INT32_MAX))
+		return -1;
+	return neg ? -v : v;
+}
+
+/* A number key of the base model's architecture, or -1. */
+static int64_t
+base_hparam(struct gguf_file *base, const char *suffix, char *key,
+    size_t len)
+{
+	struct gguf_val	*v = gguf_kv_get(base, "general.architecture");
+	struct gguf_str	 a;
+	uint64_t	 u;
+
+	key[0] = '\0';
+	if (v == NULL || gguf_val_str(v, &a) != 0 || a.n == 0 || a.n > 64)
+		return -1;
+	snprintf(key, len, "%.*s.%s", (int)a.n, a.p, suffix);
+	v = gguf_kv_get(base, key);
+	if (v == NULL || v->type == GGUF_VT_ARR || v->type == GGUF_VT_STR ||
+	    gguf_val_u64(v, &u) != 0 || u > INT32_MAX)
+		return -1;
+	return (int64_t)u;
+}
+
+/*
+ * A control vector as llama.cpp's common library loads it (its
+ * --control-vector): every tensor a direction.N with N a layer from 1,
+ * F32, one-dimensional, all of one width; any fault and the whole file
+ * is refused, and llama.cpp stops. On a model, the width must be its
+ * embedding length, and a direction for layer N is applied only where
+ * the model has a block N (from 1 to block_count - 1).
+ */
+static void
+check_cvec(struct kc *c)
+{
+	const struct gguf_tensor	*t, *first = NULL;
+	uint64_t			 i, nt = gguf_layout(c->f)->n_tensors;
+	int64_t				 layer, embd = -1, nl = -1;
+	char				 nm[160], s1[80], ek[160], bk[160];
+	unsigned			 errors = c->errors;
+
+	if (nt == 0) {
+		say(c, GGUF_W_ERROR, -1, "no direction tensors: llama.cpp "
+		    "refuses an empty control vector");
+		return;
+	}
+	if (c->base != NULL) {
+		embd = base_hparam(c->base, "embedding_length", ek,
+		    sizeof ek);
+		nl = base_hparam(c->base, "block_count", bk, sizeof bk);
+	}
+	for (i = 0; i < nt; i++) {
+		t = gguf_tensor_at(c->f, i);
+		layer = direction_layer(&t->name);
+		if (layer < 0)
+			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor %s is "
+			    "not a direction.N of a layer N: llama.cpp "
+			    "refuses the control vector",
+			    tname(t, nm, sizeof nm));
+		else if (layer == 0)
+			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor %s is "
+			    "for layer 0, which has none: llama.cpp refuses "
+			    "the control vector", tname(t, nm, sizeof nm));
+		else if (t->type != GGUF_T_F32)
+			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor %s is "
+			    "not F32: llama.cpp refuses the control vector",
+			    tname(t, nm, sizeof nm));
+		else if (t->ne[1] != 1 || t->ne[2] != 1 || t->ne[3] != 1)
+			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor %s is "
+			    "%s, not one-dimensional: llama.cpp refuses the "
+			    "control vector", tname(t, nm, sizeof nm),
+			    shape(t, s1, sizeof s1));
+		else if (first != NULL && t->ne[0] != first->ne[0])
+			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor %s is "
+			    "%llu wide but %s is %llu: llama.cpp refuses the "
+			    "control vector", tname(t, nm, sizeof nm),
+			    (unsigned long long)t->ne[0], tname(first, s1,
+			    sizeof s1), (unsigned long long)first->ne[0]);
+		else {
+			if (first == NULL)
+				first = t;
+			if (nl >= 0 && layer >= nl)
+				say(c, GGUF_W_WARN, (int64_t)t->off, "tensor "
+				    "%s is for layer %lld but the base model's "
+				    "%s is %lld: llama.cpp never applies it",
+				    tname(t, nm, sizeof nm), (long long)layer,
+				    bk, (long long)nl);
+			continue;
+		}
+		break;		/* llama.cpp stops at the first */
+	}
+	if (c->errors != errors || first == NULL || c->base == NULL)
+		return;
+	if (embd < 0)
+		say(c, GGUF_W_NOTE, -1, "the base model has no %s: the "
+		    "control vector's width is not checked against it",
+		    ek[0] != '\0' ? ek : "architecture");
+	else if ((uint64_t)embd != first->ne[0])
+		say(c, GGUF_W_ERROR, (int64_t)first->off, "the control "
+		    "vector is %llu wide but the base model's %s is %lld: "
+		    "llama.cpp refuses it", (unsigned long long)first->ne[0],
+		    ek, (long long)embd);
+}
+
 /* ------------------------------------------------------------------ public */
 
 const char *
@@ -608,6 +741,9 @@ gguf_kind_check(struct gguf_file *f, struct gguf_file *base,
 	switch (gguf_kind_of(f)) {
 	case GGUF_KIND_ADAPTER:
 		check_adapter(&c);
+		break;
+	case GGUF_KIND_CVEC:
+		check_cvec(&c);
 		break;
 	default:
 		break;

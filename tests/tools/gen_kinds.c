@@ -7,7 +7,7 @@
  *	gen_kinds adapters ARCH SEED COUNT DIR < TENSORS
  *
  * "files" writes into DIR a fixed set, each named for what it holds (see
- * files() below): base.gguf (a llama of width 8, 2 blocks, vocabulary
+ * files() below): base.gguf (a llama of width 8, 3 blocks, vocabulary
  * 16), LoRA adapters for it, good and broken, control vectors, imatrix
  * files and projectors.
  *
@@ -182,12 +182,12 @@ files(const char *dir)
 	struct file	f;
 	int		rc = 0;
 
-	/* base.gguf: a llama of width 8, 2 blocks, 16 tokens. */
+	/* base.gguf: a llama of width 8, 3 blocks, 16 tokens. */
 	memset(&f, 0, sizeof f);
 	key(&f, "general.architecture", K_STR, "llama", 0, 0);
 	key(&f, "llama.context_length", K_U32, NULL, 64, 0);
 	key(&f, "llama.embedding_length", K_U32, NULL, 8, 0);
-	key(&f, "llama.block_count", K_U32, NULL, 2, 0);
+	key(&f, "llama.block_count", K_U32, NULL, 3, 0);
 	key(&f, "llama.feed_forward_length", K_U32, NULL, 16, 0);
 	key(&f, "llama.attention.head_count", K_U32, NULL, 2, 0);
 	key(&f, "llama.attention.layer_norm_rms_epsilon", K_F32, NULL, 1e-5,
@@ -199,6 +199,9 @@ files(const char *dir)
 	ten(&f, "blk.1.attn_norm.weight", 1, 8, 1, GG_T_F32);
 	ten(&f, "blk.1.attn_q.weight", 2, 8, 8, GG_T_F32);
 	ten(&f, "blk.1.ffn_up.weight", 2, 8, 16, GG_T_F32);
+	ten(&f, "blk.2.attn_norm.weight", 1, 8, 1, GG_T_F32);
+	ten(&f, "blk.2.attn_q.weight", 2, 8, 8, GG_T_F32);
+	ten(&f, "blk.2.ffn_up.weight", 2, 8, 16, GG_T_F32);
 	ten(&f, "output_norm.weight", 1, 8, 1, GG_T_F32);
 	rc |= write_file(&f, dir, "base.gguf");
 
