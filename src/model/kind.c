@@ -706,6 +706,83 @@ check_cvec(struct kc *c)
 		    ek, (long long)embd);
 }
 
+/* ------------------------------------------------------------- imatrix */
+
+/* An imatrix key llama-quantize reads, of its type. */
+static void
+imatrix_key(struct kc *c, const char *key, uint32_t type, uint32_t atype)
+{
+	struct gguf_kv	*kv;
+	int64_t		 off;
+	char		 t[40];
+
+	if ((kv = kv_of(c->f, key, &off)) == NULL)
+		say(c, GGUF_W_ERROR, -1, "no %s key: llama-quantize refuses "
+		    "an imatrix without it", key);
+	else if (kv->val.type != type || (type == GGUF_VT_ARR &&
+	    kv->val.atype != atype))
+		say(c, GGUF_W_ERROR, off, "%s is %s, not %s: llama-quantize "
+		    "cannot read it", key, gguf_vtype_text(kv->val.type,
+		    kv->val.atype, t, sizeof t), type == GGUF_VT_ARR ?
+		    "arr[str]" : "u32");
+}
+
+/*
+ * An importance matrix as llama-quantize reads it (--imatrix): its three
+ * keys, and for each weight NAME, NAME.in_sum2 (the sums, [width, rows])
+ * and NAME.counts (one count a row), both F32; other tensors are ignored.
+ */
+static void
+check_imatrix(struct kc *c)
+{
+	const struct gguf_tensor	*t, *o;
+	uint64_t			 i, nt = gguf_layout(c->f)->n_tensors;
+	size_t				 bn;
+	int64_t				 j;
+	char				*base, nm[160], on[160], s1[80];
+	int				 sums;
+
+	imatrix_key(c, "imatrix.datasets", GGUF_VT_ARR, GGUF_VT_STR);
+	imatrix_key(c, "imatrix.chunk_count", GGUF_VT_U32, 0);
+	imatrix_key(c, "imatrix.chunk_size", GGUF_VT_U32, 0);
+	if (nt == 0)
+		say(c, GGUF_W_ERROR, -1, "no tensors: llama-quantize refuses "
+		    "an imatrix without data");
+	for (i = 0; i < nt; i++) {
+		t = gguf_tensor_at(c->f, i);
+		sums = ends(&t->name, ".in_sum2");
+		if (!sums && !ends(&t->name, ".counts"))
+			continue;
+		tname(t, nm, sizeof nm);
+		if (t->type != GGUF_T_F32) {
+			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor %s is "
+			    "not F32: llama-quantize reads it as F32", nm);
+			continue;
+		}
+		bn = (size_t)t->name.n - (sums ? 8 : 7);
+		base = xmalloc(bn + 9);
+		memcpy(base, t->name.p, bn);
+		memcpy(base + bn, sums ? ".counts" : ".in_sum2", sums ? 8 : 9);
+		j = gguf_tensor_find(c->f, base, bn + (sums ? 7 : 8));
+		gguf_pname(base, strlen(base), on, sizeof on);
+		free(base);
+		if (j < 0) {
+			say(c, GGUF_W_ERROR, (int64_t)t->off, "tensor %s has "
+			    "no %s beside it: llama-quantize refuses the "
+			    "imatrix", nm, on);
+			continue;
+		}
+		o = gguf_tensor_at(c->f, (uint64_t)j);
+		if (sums && o->nelem < t->ne[1])
+			say(c, GGUF_W_ERROR, (int64_t)o->off, "tensor %s holds "
+			    "%llu count%s but %s is %s, of %llu rows: "
+			    "llama-quantize reads past its end", on,
+			    (unsigned long long)o->nelem, o->nelem == 1 ? "" :
+			    "s", nm, shape(t, s1, sizeof s1),
+			    (unsigned long long)t->ne[1]);
+	}
+}
+
 /* ------------------------------------------------------------------ public */
 
 const char *
@@ -744,6 +821,9 @@ gguf_kind_check(struct gguf_file *f, struct gguf_file *base,
 		break;
 	case GGUF_KIND_CVEC:
 		check_cvec(&c);
+		break;
+	case GGUF_KIND_IMATRIX:
+		check_imatrix(&c);
 		break;
 	default:
 		break;

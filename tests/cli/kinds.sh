@@ -108,6 +108,25 @@ run --base "$d/base.gguf" "$d/base.gguf"
 has "note: --base is for an adapter"
 ok $? "--base on a model: a note"
 
+# --------------------------------------------------------------- imatrix
+run "$d/imatrix-alone.gguf"
+[ $rc -eq 1 ] && has "error: tensor blk.0.ffn_up_exps.weight.in_sum2 has no blk.0.ffn_up_exps.weight.counts beside it"
+ok $? "sums without counts: an error naming them"
+run "$d/imatrix-counts.gguf"
+[ $rc -eq 1 ] && has "error: tensor blk.0.ffn_up_exps.weight.counts holds 2 counts but blk.0.ffn_up_exps.weight.in_sum2 is 8 x 4, of 4 rows"
+ok $? "fewer counts than rows: an error"
+"$GGUFED" rm "$d/imatrix.gguf" imatrix.chunk_size -o "$d/imatrix-nosize.gguf" \
+    -q --force >/dev/null 2>&1
+run "$d/imatrix-nosize.gguf"
+[ $rc -eq 1 ] && has "error: no imatrix.chunk_size key: llama-quantize refuses an imatrix without it" &&
+    has "importance matrix of 2 tensors, 10 chunks, datasets"
+ok $? "no chunk size: an error"
+"$GGUFED" set "$d/imatrix.gguf" imatrix.chunk_count:i32 10 \
+    -o "$d/imatrix-i32.gguf" -q --force >/dev/null 2>&1
+run "$d/imatrix-i32.gguf"
+[ $rc -eq 1 ] && has "error: imatrix.chunk_count is i32, not u32"
+ok $? "a chunk count of another type: an error"
+
 # ---------------------------------------------------------- control vectors
 run "$d/cvec-width.gguf"
 [ $rc -eq 1 ] && has "error: tensor direction.2 is 9 wide but direction.1 is 8"
