@@ -783,6 +783,103 @@ check_imatrix(struct kc *c)
 	}
 }
 
+/* ------------------------------------------------------------- projectors */
+
+/* The projector types of clip.cpp (clip-impl.h's PROJECTOR_TYPE_NAMES). */
+static const char *const projectors[] = {
+	"mlp", "ldp", "ldpv2", "resampler", "adapter", "qwen2vl_merger",
+	"qwen2.5vl_merger", "qwen3vl_merger", "step3vl", "gemma3", "gemma3nv",
+	"gemma3na", "gemma4v", "gemma4a", "phi4", "idefics3", "pixtral",
+	"ultravox", "internvl", "llama4", "qwen2a", "qwen3a", "glma",
+	"qwen2.5o", "voxtral", "meralion", "musicflamingo", "lfm2", "kimivl",
+	"paddleocr", "lightonocr", "cogvlm", "janus_pro", "dots_ocr",
+	"deepseekocr", "lfm2a", "glm4v", "youtuvl", "yasa2", "kimik25",
+	"nemotron_v2_vl", "hunyuanocr", "hunyuanvl", "parakeet"
+};
+
+static int
+projector_known(const struct gguf_str *s)
+{
+	size_t	k;
+
+	for (k = 0; k < sizeof projectors / sizeof projectors[0]; k++)
+		if ((size_t)s->n == strlen(projectors[k]) &&
+		    memcmp(s->p, projectors[k], s->n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * One modality of a projector (vision or audio): its projector type as
+ * clip.cpp reads it (clip.projector_type, else clip.MOD.projector_type)
+ * and, on a model, its projection width against the model's embedding
+ * length, which llama.cpp's multimodal library requires equal.
+ */
+static void
+check_modality(struct kc *c, const char *mod, int64_t embd, const char *ek)
+{
+	struct gguf_kv	*kv;
+	struct gguf_str	 s;
+	int64_t		 off;
+	uint64_t	 w;
+	char		 key[64], t[80];
+
+	snprintf(key, sizeof key, "clip.projector_type");
+	if ((kv = kv_of(c->f, key, &off)) == NULL) {
+		snprintf(key, sizeof key, "clip.%s.projector_type", mod);
+		kv = kv_of(c->f, key, &off);
+	}
+	if (kv == NULL)
+		say(c, GGUF_W_ERROR, -1, "no clip.projector_type key: llama.cpp "
+		    "cannot tell the %s projector's type", mod);
+	else if (gguf_val_str(&kv->val, &s) != 0)
+		say(c, GGUF_W_ERROR, off, "%s is %s, not a string: llama.cpp "
+		    "cannot read it", key, gguf_vtype_name(kv->val.type));
+	else if (!projector_known(&s))
+		say(c, GGUF_W_ERROR, off, "%s is \"%s\", a projector type "
+		    "llama.cpp's multimodal library does not know", key,
+		    gguf_pname(s.p, (size_t)s.n, t, sizeof t));
+	if (c->base == NULL)
+		return;
+	snprintf(key, sizeof key, "clip.%s.projection_dim", mod);
+	kv = kv_of(c->f, key, &off);
+	if (kv == NULL || kv->val.type == GGUF_VT_ARR ||
+	    kv->val.type == GGUF_VT_STR || gguf_val_u64(&kv->val, &w) != 0)
+		say(c, GGUF_W_NOTE, -1, "no %s: the %s projector's width is not "
+		    "checked against the base model", key, mod);
+	else if (embd < 0)
+		say(c, GGUF_W_NOTE, -1, "the base model has no %s: the %s "
+		    "projector's width is not checked against it",
+		    ek[0] != '\0' ? ek : "architecture", mod);
+	else if (w != (uint64_t)embd)
+		say(c, GGUF_W_ERROR, off, "%s is %llu but the base model's %s "
+		    "is %lld: llama.cpp refuses to use this projector with it "
+		    "(a projector for another model?)", key,
+		    (unsigned long long)w, ek, (long long)embd);
+}
+
+static void
+check_mmproj(struct kc *c)
+{
+	struct gguf_val	*hv = gguf_kv_get(c->f, "clip.has_vision_encoder");
+	struct gguf_val	*ha = gguf_kv_get(c->f, "clip.has_audio_encoder");
+	int64_t		 embd = -1;
+	int		 vis, aud;
+	char		 ek[160];
+
+	ek[0] = '\0';
+	if (c->base != NULL)
+		embd = base_hparam(c->base, "embedding_length", ek, sizeof ek);
+	vis = hv != NULL && hv->type == GGUF_VT_BOOL && gguf_val_bits(hv);
+	aud = ha != NULL && ha->type == GGUF_VT_BOOL && gguf_val_bits(ha);
+	if (!vis && !aud)
+		vis = 1;
+	if (vis)
+		check_modality(c, "vision", embd, ek);
+	if (aud)
+		check_modality(c, "audio", embd, ek);
+}
+
 /* ------------------------------------------------------------------ public */
 
 const char *
@@ -824,6 +921,9 @@ gguf_kind_check(struct gguf_file *f, struct gguf_file *base,
 		break;
 	case GGUF_KIND_IMATRIX:
 		check_imatrix(&c);
+		break;
+	case GGUF_KIND_MMPROJ:
+		check_mmproj(&c);
 		break;
 	default:
 		break;

@@ -152,4 +152,22 @@ run --base "$d/base.gguf" "$d/cvec-deep.gguf"
 [ $rc -eq 0 ] && has "warning: tensor direction.5 is for layer 5 but the base model's llama.block_count is 3: llama.cpp never applies it"
 ok $? "--base: a direction past the model's blocks: a warning"
 
+# ------------------------------------------------------------- projectors
+"$GGUFED" set "$d/mmproj.gguf" clip.projector_type gemma9 \
+    -o "$d/mmproj-type.gguf" -q --force >/dev/null 2>&1
+run "$d/mmproj-type.gguf"
+[ $rc -eq 1 ] && has 'error: clip.projector_type is "gemma9", a projector type'
+ok $? "a projector type llama.cpp does not know: an error"
+"$GGUFED" rm "$d/mmproj.gguf" clip.projector_type \
+    -o "$d/mmproj-none.gguf" -q --force >/dev/null 2>&1
+run "$d/mmproj-none.gguf"
+[ $rc -eq 1 ] && has "error: no clip.projector_type key"
+ok $? "no projector type: an error"
+run --base "$d/base.gguf" "$d/mmproj.gguf" "$d/mmproj-audio.gguf"
+[ $rc -eq 0 ] && [ -z "$(findings)" ]
+ok $? "--base: projectors of the model's width"
+run --base "$d/base.gguf" "$d/mmproj-wide.gguf"
+[ $rc -eq 1 ] && has "error: clip.vision.projection_dim is 16 but the base model's llama.embedding_length is 8"
+ok $? "--base: a projector of another width"
+
 done_testing
