@@ -267,7 +267,8 @@ add_memory(struct summary *s)
 	char			 a[32], b[32], c[32];
 
 	gguf_mem_model_make(m, app_doc(s->app));
-	if (m->n_tensors == 0)
+	/* An adapter, a control vector...: no model to run (kind_text). */
+	if (m->n_tensors == 0 || s->sum.kind_text[0] != '\0')
 		return;
 	add(s, SL_BLANK, NULL);
 	l = add(s, SL_HEAD, "Memory");

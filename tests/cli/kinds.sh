@@ -48,6 +48,15 @@ ok $? "info --json: kind and kind_text"
     ! has kind_text
 ok $? "info --json: a model's kind"
 
+# The browser's Summary names the kind too (script mode: keys, then a dump).
+printf 'size 120x40\nkeys 1\ndump %s\n' "$scratch/screen" >"$scratch/script"
+(unset NO_COLOR; GGUFED_SCRIPT=$scratch/script "$GGUFED" "$d/cvec.gguf") \
+    >/dev/null 2>&1 &&
+    grep -q "Kind.*control vector for llama, 2 directions, width 8" \
+    "$scratch/screen" && grep -q "Checks  none" "$scratch/screen" &&
+    ! grep -q "KV cache" "$scratch/screen"
+ok $? "the Summary: the kind, no finding, no memory of a model"
+
 # --------------------------------------- no model warnings on the others
 for f in lora alora cvec imatrix mmproj mmproj-audio; do
 	run "$d/$f.gguf"
