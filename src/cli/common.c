@@ -90,6 +90,8 @@ static const struct cli_opt validate_opts[] = {
 	{ "--json", "a JSON array, one object per file" },
 	{ "-q, --quiet", "only the summary lines" },
 	{ "--threads N", "threads for --data, as for stats" },
+	{ "--base MODEL", "check an adapter, control vector or projector "
+	    "against the model it is for" },
 	SHARD_OPT,
 	{ NULL, NULL }
 };
@@ -257,7 +259,7 @@ const struct cli_cmd cli_commands[] = {
 	    "state by context", mem_opts,
 	    "model.gguf --ctx 8k,32k --cache-type-k q8_0 --fit 24GiB" },
 	{ "validate", cmd_validate, "[--data] [--strict] [--json] [-q] "
-	    "[--threads N] FILE...",
+	    "[--threads N] [--base MODEL] FILE...",
 	    "check that files load in every GGUF reader: errors, warnings, "
 	    "notes", validate_opts,
 	    "--data model.gguf" },

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kind.h"
 #include "set.h"
 #include "summary.h"
 
@@ -175,6 +176,12 @@ info_json(const char *path, const struct gguf_summary *sum,
 	json_key(&j, "tensor_count");
 	json_u64(&j, lay->n_tensors);
 	json_known(&j, "architecture", sum->arch);
+	json_key(&j, "kind");
+	json_cstr(&j, gguf_kind_id((enum gguf_kind)sum->kind));
+	if (sum->kind_text[0] != '\0') {
+		json_key(&j, "kind_text");
+		json_cstr(&j, sum->kind_text);
+	}
 	json_known(&j, "name", sum->name);
 	json_key(&j, "file_type");
 	if (sum->has_file_type) {
@@ -327,6 +334,8 @@ cmd_info(int argc, char **argv)
 	printf("%-13s%s\n", "kv pairs", gguf_fmt_group(lay->n_kv, g, sizeof g));
 	printf("%-13s%s\n", "tensors", gguf_fmt_group(lay->n_tensors, g,
 	    sizeof g));
+	if (sum.kind_text[0] != '\0')
+		printf("%-13s%s\n", "kind", sum.kind_text);
 	show_str("architecture", sum.arch);
 	show_str("name", sum.name);
 	if (sum.has_file_type)

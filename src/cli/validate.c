@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "kind.h"
 #include "model.h"
 #include "set.h"
 #include "cmd/chat.h"
@@ -36,6 +37,8 @@ struct vopts {
 	int			 json;
 	int			 quiet;
 	int			 strict;
+	const char		*base_path;	/* --base */
+	struct gguf_file	*base;
 };
 
 struct report {
@@ -44,6 +47,8 @@ struct report {
 	int		 quiet;
 	unsigned	 count[3];	/* by enum gguf_wlevel */
 	char		**folded;	/* other shards of the set given */
+	const char	 *kind;		/* gguf_kind_id, NULL if not opened */
+	const char	 *kind_text;	/* gguf_kind_describe, or NULL */
 	int		 nfolded;
 };
 
@@ -177,6 +182,14 @@ summary(const struct report *r, int opened)
 				json_cstr(r->json, r->folded[i]);
 			json_end(r->json);
 		}
+		if (r->kind != NULL) {
+			json_key(r->json, "kind");
+			json_cstr(r->json, r->kind);
+		}
+		if (r->kind_text != NULL) {
+			json_key(r->json, "kind_text");
+			json_cstr(r->json, r->kind_text);
+		}
 		json_key(r->json, "errors");
 		json_u64(r->json, r->count[GGUF_W_ERROR]);
 		json_key(r->json, "warnings");
@@ -208,7 +221,8 @@ validate_one(const char *path, const struct vopts *o, struct json *j,
 	struct model_at			 ma;
 	struct gguf_err			 err;
 	size_t				 i;
-	char				 left[400];
+	enum gguf_kind			 kind;
+	char				 left[400], what[200];
 	int				 rc, n;
 
 	memset(&r, 0, sizeof r);
@@ -254,12 +268,26 @@ validate_one(const char *path, const struct vopts *o, struct json *j,
 			printf(" too\n");
 		}
 	}
+	/* What the file is, when it is not a model. */
+	kind = gguf_kind_of(f);
+	r.kind = gguf_kind_id(kind);
+	if (gguf_kind_describe(f, what, sizeof what) != NULL) {
+		r.kind_text = what;
+		if (j == NULL && !o->quiet) {
+			out_text(stdout, path, strlen(path));
+			printf(": %s\n", what);
+		}
+	}
 	for (i = 0; i < gguf_n_warnings(f); i++) {
 		w = gguf_warning_at(f, i);
 		finding(&r, w->level, w->file, w->off == GGUF_NO_OFFSET ? -1 :
 		    (int64_t)w->off, w->msg);
 	}
 	rc = gguf_check_model(f, path, o->flags, &o->stats, finding, &r);
+	if (o->base != NULL && kind == GGUF_KIND_MODEL)
+		finding(&r, GGUF_W_NOTE, NULL, -1, "--base is for an adapter, "
+		    "a control vector or a projector; this file is a model");
+	gguf_kind_check(f, o->base, finding, &r);
 	if (rc != 0)
 		finding(&r, GGUF_W_ERROR, NULL, -1,
 		    "the data checks were cancelled");
@@ -315,6 +343,8 @@ cmd_validate(int argc, char **argv)
 			files[nfiles++] = argv[i];
 		else if (strcmp(argv[i], "--") == 0)
 			only_files = 1;
+		else if (strcmp(argv[i], "--base") == 0 && i + 1 < argc)
+			o.base_path = argv[++i];
 		else if (strcmp(argv[i], "--data") == 0)
 			o.flags |= GGUF_CHECK_DATA;
 		else if (strcmp(argv[i], "--json") == 0)
@@ -337,6 +367,16 @@ cmd_validate(int argc, char **argv)
 	if (nfiles == 0) {
 		cli_usage_error("validate", "validate wants at least one FILE");
 		return EXIT_USAGE;
+	}
+	if (o.base_path != NULL) {
+		struct gguf_err	err;
+
+		memset(&err, 0, sizeof err);
+		if ((o.base = gguf_set_open(o.base_path, cli_alone ?
+		    GGUF_OPEN_ALONE : 0, &err)) == NULL) {
+			cli_error("%s: %s", o.base_path, err.msg);
+			return EXIT_BADFILE;
+		}
 	}
 	if (o.json) {
 		json_init(&j, stdout);
@@ -374,6 +414,8 @@ cmd_validate(int argc, char **argv)
 	free(leader);
 	free(set);
 	free(folded);
+	if (o.base != NULL)
+		gguf_close(o.base);
 	if (o.json) {
 		json_end(&j);
 		json_finish(&j);

@@ -363,6 +363,23 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	return 0;
 }
 
+/*
+ * An importance matrix (llama-imatrix's GGUF form): general.type
+ * "imatrix", or its own keys.
+ */
+static int
+is_imatrix(struct gguf_file *f)
+{
+	struct gguf_val	*v = gguf_kv_get(f, "general.type");
+	struct gguf_str	 s;
+
+	if (v != NULL && gguf_val_str(v, &s) == 0 && s.n == 7 &&
+	    memcmp(s.p, "imatrix", 7) == 0)
+		return 1;
+	return gguf_kv_find(f, "imatrix.chunk_count", 19) >= 0 ||
+	    gguf_kv_find(f, "imatrix.datasets", 16) >= 0;
+}
+
 static int
 check_keys(struct gguf_file *f, struct gguf_err *err)
 {
@@ -392,10 +409,14 @@ check_keys(struct gguf_file *f, struct gguf_err *err)
 		    sizeof buf), spec->types, got, strict ? ": llama.cpp "
 		    "refuses another type" : "");
 	}
-	/* Shards 2..N of a split model hold the split keys alone. */
+	/*
+	 * Shards 2..N of a split model hold the split keys alone; an
+	 * importance matrix has no architecture.
+	 */
 	v = gguf_kv_get(f, "split.no");
 	if (gguf_kv_find(f, "general.architecture", 20) < 0 &&
-	    (v == NULL || v->type != GGUF_VT_U16 || gguf_val_bits(v) == 0))
+	    (v == NULL || v->type != GGUF_VT_U16 || gguf_val_bits(v) == 0) &&
+	    !is_imatrix(f))
 		warnf(f, GGUF_W_WARN, f->lay.kv_off,
 		    "no general.architecture key");
 

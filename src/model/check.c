@@ -22,6 +22,7 @@
 #include "check.h"
 #include "dequant.h"
 #include "internal.h"
+#include "kind.h"
 #include "model.h"
 #include "naming.h"
 #include "scan.h"
@@ -262,7 +263,8 @@ is_model(struct checker *c)
 	struct gguf_val	*v = gguf_kv_get(c->f, "general.type");
 	struct gguf_str	 s;
 
-	if (gguf_layout(c->f)->n_tensors == 0)
+	if (gguf_layout(c->f)->n_tensors == 0 ||
+	    gguf_kind_of(c->f) != GGUF_KIND_MODEL)
 		return 0;
 	if (v == NULL || gguf_val_str(v, &s) != 0)
 		return 1;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "doc.h"
+#include "kind.h"
 #include "modelint.h"
 #include "schema.h"
 #include "xmalloc.h"
@@ -905,12 +906,19 @@ check_tensors(struct check *c)
 		    (int)c->x.archn, c->x.arch);
 }
 
+static struct gguf_val *
+kind_get(void *arg, const char *key, size_t n)
+{
+	return src_get(arg, key, n);
+}
+
 static unsigned
 run(const struct msrc *s, int file, gguf_mfinding_fn fn, void *arg)
 {
 	const struct csect	*sect;
 	struct gguf_val		*v;
 	struct gguf_str		 arch, type;
+	struct msrc		 kind_src;
 	struct check		 c;
 	uint64_t		 nt = src_ntensors(s), i, live = 0;
 	const struct gguf_tensor *t;
@@ -920,7 +928,15 @@ run(const struct msrc *s, int file, gguf_mfinding_fn fn, void *arg)
 	for (i = 0; i < nt; i++)
 		if (src_tensor(s, i, &nm, &t) == 0)
 			live++;
-	if (live == 0)
+	/* Adapters, control vectors, ...: kind.h checks them. */
+	kind_src = *s;
+	nm.p = NULL;
+	nm.n = 0;
+	for (i = 0; i < nt; i++)
+		if (src_tensor(s, i, &nm, &t) == 0)
+			break;
+	if (live == 0 || gguf_kind_by(kind_get, &kind_src, &nm) !=
+	    GGUF_KIND_MODEL)
 		return 0;
 	v = src_get(s, "general.type", 12);
 	if (v != NULL && gguf_val_str(v, &type) == 0 &&

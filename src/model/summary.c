@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "internal.h"
+#include "kind.h"
 #include "model.h"
 #include "summary.h"
 
@@ -267,7 +268,11 @@ gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
 		section(s, GGUF_SEC_TRAILING, lay->ti_end, lay->file_size);
 
 	count_types(s, f);
-	hparams(s, f, d);
+	s->kind = (int)gguf_kind_of(f);
+	if (gguf_kind_describe(f, s->kind_text, sizeof s->kind_text) == NULL)
+		s->kind_text[0] = '\0';
+	if (s->kind == GGUF_KIND_MODEL)
+		hparams(s, f, d);
 
 	for (k = 0; k < gguf_n_warnings(f); k++) {
 		w = gguf_warning_at(f, k);
@@ -278,6 +283,7 @@ gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
 	if (!(flags & GGUF_SUM_CHECKS))
 		return;
 	(void)gguf_check_model(f, NULL, 0, NULL, on_finding, s);
+	(void)gguf_kind_check(f, NULL, on_finding, s);
 	/* Whether llama.cpp loads the model as it will be saved. */
 	if (d != NULL)
 		gguf_model_check(d, on_model_finding, s);

@@ -69,6 +69,14 @@ struct gguf_summary {
 	uint64_t		 file_type;
 	const char		*file_type_name;	/* "MOSTLY_Q4_K_M", "unknown" */
 
+	/*
+	 * What the file is (kind.h: enum gguf_kind) and, for all but a
+	 * model, the line that says so ("LoRA adapter for llama, rank 8,
+	 * ..."); kind_text is empty for a model.
+	 */
+	int			 kind;
+	char			 kind_text[200];
+
 	uint64_t		 params;	/* elements of every tensor */
 	uint64_t		 tensor_bytes;	/* bytes of every tensor */
 	struct gguf_sum_section	 sections[5];

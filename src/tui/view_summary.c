@@ -267,7 +267,8 @@ add_memory(struct summary *s)
 	char			 a[32], b[32], c[32];
 
 	gguf_mem_model_make(m, app_doc(s->app));
-	if (m->n_tensors == 0)
+	/* An adapter, a control vector...: no model to run (kind_text). */
+	if (m->n_tensors == 0 || s->sum.kind_text[0] != '\0')
 		return;
 	add(s, SL_BLANK, NULL);
 	l = add(s, SL_HEAD, "Memory");
@@ -464,6 +465,8 @@ build(struct summary *s)
 		    gguf_fmt_size(lay->file_size, z, sizeof z));
 	add_text(s, "Format", S_NORMAL, "GGUF v%u, %s-endian, alignment %u",
 	    lay->version, lay->be ? "big" : "little", lay->alignment);
+	if (sum->kind_text[0] != '\0')
+		add_text(s, "Kind", S_NORMAL, "%s", sum->kind_text);
 	add_str(s, "Architecture", sum->arch);
 	add_str(s, "Name", sum->name);
 	if (sum->has_file_type)

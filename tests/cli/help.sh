@@ -90,6 +90,7 @@ sample() {
 	PATH)		echo "$scratch/t.jinja" ;;
 	DIR)		echo "$scratch/upstream" ;;
 	KEY,...)	echo tokenizer.ggml.eos_token_id,llama.context_length ;;
+	MODEL)		echo "$m" ;;
 	*)		return 1 ;;
 	esac
 }

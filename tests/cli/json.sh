@@ -155,7 +155,8 @@ ok $? "dump --json: the header, every kv and tensor, their fields"
 assert [d["opened"] for d in doc] == [True, False]
 for d in doc:
 	assert set(d) == {"file", "findings", "errors", "warnings", "notes",
-	    "opened"}
+	    "opened"} | ({"kind"} if d["opened"] else set())
+assert doc[0]["kind"] == "model"
 assert doc[1]["errors"] == 1 and doc[1]["findings"][0]["level"] == "error"
 assert doc[1]["findings"][0]["offset"] is None' "$out"
 ok $? "validate --json: a file that does not open is in the array too"
