@@ -4,7 +4,10 @@
 # optional tensor (variant 0) and with two choices of them (variants 1
 # and 2: by row, and by row and block), each loaded by llama.cpp's own
 # library (tests/interop/llama_load) and checked by `ggufed validate`:
-# llama.cpp must load every one, and validate find no error in it.
+# llama.cpp must load every one, and validate find no error in it. Then
+# loader branches one model of each does not take: more variants of some
+# (gemma3's fused q, k and v), and models made with -e
+# (gemma4 without per-layer inputs).
 . "$TESTS_SRCDIR/lib.sh"
 
 llama_libdir
@@ -29,6 +32,27 @@ while read -r a; do
 		fi
 	done
 done <"$scratch/archs"
+
+# extra NAME ARCH ARGS...: a model made with these arguments as well.
+extra() {
+	f=$m/$1.gguf
+	shift
+	if "$GGUFED" new "$@" -o "$f" -q 2>"$scratch/new.err"; then
+		echo "$f" >>"$scratch/files"
+	else
+		ok 1 "$(basename "$f" .gguf): ggufed new makes it"
+		sed 's/^/# /' "$scratch/new.err"
+	fi
+}
+for v in 3 4 5 6 7 8; do
+	extra gemma3-v$v gemma3 --variant $v
+done
+extra gemma4-no-per-layer gemma4 \
+    -e 'set gemma4.embedding_length_per_layer_input 0'
+# (a variant that fuses them, among those above)
+cat "$scratch/files" | grep '/gemma3-v' | xargs -n1 "$GGUFED" dump |
+    grep -q 'blk\.0\.attn_qkv\.weight'
+ok $? "some gemma3 fuses q, k and v"
 
 xargs "$probe" "$libdir" <"$scratch/files" >"$scratch/verdicts" \
     2>"$scratch/probe.err" ||
