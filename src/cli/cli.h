@@ -228,6 +228,8 @@ int	 cmd_rename(int argc, char **argv);
 int	 cmd_rm_tensor(int argc, char **argv);
 int	 cmd_convert(int argc, char **argv);
 int	 cmd_recover(int argc, char **argv);
+/* new.c: a tiny random model of an architecture of the table. */
+int	 cmd_new(int argc, char **argv);
 struct gguf_doc;
 /*
  * One command of the edit language applied to d, its refusal or warning

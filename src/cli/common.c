@@ -226,6 +226,19 @@ static const struct cli_opt merge_opts[] = {
 	{ NULL, NULL }
 };
 
+static const struct cli_opt new_opts[] = {
+	{ "-o OUT, --output OUT", "where the model goes" },
+	{ "-e CMD", "an edit command: those of keys before the tensors are "
+	    "made, those of tensors after; repeatable" },
+	{ "--seed N", "the weights' random sequence (default 0)" },
+	{ "--variant N", "which optional tensors: 0 (the default) none, "
+	    "another a choice of them" },
+	{ "--list", "list the architectures it makes (and nothing else)" },
+	{ "--force", "write over an existing file" },
+	{ "-q, --quiet", "no line saying what was written" },
+	{ NULL, NULL }
+};
+
 const struct cli_cmd cli_commands[] = {
 	{ "info", cmd_info, "[--json] FILE",
 	    "summary: version, layout, counts, architecture, tensor types, "
@@ -326,6 +339,11 @@ const struct cli_cmd cli_commands[] = {
 	    "join the shards of a split model into one file, as gguf-split "
 	    "--merge does", merge_opts,
 	    "model-00001-of-00003.gguf merged.gguf" },
+	{ "new", cmd_new, "ARCH -o OUT [-e CMD]... [--seed N] "
+	    "[--variant N] [--force] | [--list]",
+	    "a tiny random-weight model of an architecture, from the model "
+	    "check's table", new_opts,
+	    "qwen3 -o tiny.gguf -e 'set qwen3.block_count 3'" },
 	{ "recover", cmd_recover, "FILE",
 	    "roll back a save that was interrupted (from its journal)",
 	    recover_opts,

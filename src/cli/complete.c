@@ -21,11 +21,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "model.h"
 #include "set.h"
 
 /*
  * What each positional argument of a command is: F a file, K a key of
- * it, T a tensor of it, - anything else; the last letter repeats
+ * it, T a tensor of it, A an architecture of the model check's table,
+ * - anything else; the last letter repeats
  * ("FT*": a file, then tensors). A command not listed takes files.
  */
 static const struct {
@@ -43,6 +45,7 @@ static const struct {
 	{ "convert",	"FT-" },
 	{ "split",	"FF-" },
 	{ "merge",	"FF-" },
+	{ "new",	"A-" },
 };
 
 static const char *
@@ -211,6 +214,21 @@ complete_names(const char *file, int tensors, const char *cur)
 	gguf_close(f);
 }
 
+/* The architectures `new` makes. */
+static void
+complete_archs(const char *cur)
+{
+	const char	**names;
+	size_t		  n, i;
+
+	n = gguf_model_archs(NULL, 0);
+	names = xcalloc(n + 1, sizeof *names);
+	gguf_model_archs(names, n);
+	for (i = 0; i < n; i++)
+		candidate(cur, names[i], strlen(names[i]));
+	free(names);
+}
+
 int
 cmd_complete(int argc, char **argv)
 {
@@ -273,5 +291,7 @@ cmd_complete(int argc, char **argv)
 		puts(":files");
 	else if ((kind == 'K' || kind == 'T') && file != NULL)
 		complete_names(file, kind == 'T', cur);
+	else if (kind == 'A')
+		complete_archs(cur);
 	return 0;
 }

@@ -33,6 +33,11 @@
 struct msrc {
 	struct gguf_doc		*d;
 	struct gguf_file	*f;
+	/* A new model's tensors, planned (gguf_model_plan): has_tensor
+	   looks here, not in d. */
+	int			 virt;
+	const struct gguf_mtensor *vt;
+	size_t			 nvt;
 };
 
 static struct gguf_val *
@@ -50,6 +55,15 @@ src_get(const struct msrc *s, const char *key, size_t n)
 static int64_t
 src_find(const struct msrc *s, const char *name, size_t n)
 {
+	size_t	i;
+
+	if (s->virt) {
+		for (i = 0; i < s->nvt; i++)
+			if (strlen(s->vt[i].name) == n &&
+			    memcmp(s->vt[i].name, name, n) == 0)
+				return (int64_t)i;
+		return -1;
+	}
 	if (s->d != NULL)
 		return gguf_doc_tensor_find(s->d, name, n);
 	if (s->f == NULL)
@@ -1161,6 +1175,207 @@ gguf_model_verdict(struct gguf_doc *d, struct gguf_mverdict *v)
 {
 	memset(v, 0, sizeof *v);
 	gguf_model_check(d, verdict_cb, v);
+}
+
+/* ------------------------------------------------------------ a new model */
+
+/* A bit of variant for row r (and block il when the variant says so). */
+static int
+chosen(uint64_t variant, const char *pattern, int64_t il)
+{
+	uint64_t	h = 1469598103934665603ull ^ variant;
+
+	if (variant == 0)
+		return 0;
+	for (; *pattern != '\0'; pattern++)
+		h = (h ^ (unsigned char)*pattern) * 1099511628211ull;
+	/* Every third variant chooses block by block. */
+	if (variant % 3 == 2)
+		h = (h ^ (uint64_t)(il + 1)) * 1099511628211ull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return (int)(h & 1);
+}
+
+struct plan {
+	struct gguf_mtensor	*t;
+	size_t			 n, cap;
+};
+
+/*
+ * One pass over the rows: the tensors chosen, with has_tensor reading
+ * those of seen (NULL: the ones this pass has chosen so far).
+ */
+static int
+plan_pass(struct gguf_doc *d, const struct csect *sect, const char *arch,
+    size_t archn, uint64_t variant, const struct plan *seen,
+    struct plan *p, char *why, size_t len)
+{
+	struct msrc		 s;
+	struct mctx		 x;
+	struct gguf_mtensor	*t;
+	const struct crow	*r;
+	int64_t			 nblock, il, v;
+	size_t			 k;
+	int			 i, req, rc = -1;
+	char			 name[160];
+
+	memset(&s, 0, sizeof s);
+	s.d = d;
+	s.virt = 1;
+	s.vt = seen != NULL ? seen->t : p->t;
+	s.nvt = seen != NULL ? seen->n : 0;
+	ctx_init(&x, &s, sect, arch, archn);
+	x.why[0] = '\0';
+	if (ev_let(&x, "n_block", &nblock) != 0) {
+		snprintf(why, len, "the block count: %s", x.why);
+		goto out;
+	}
+	if (nblock < 0 || nblock > 4096) {
+		snprintf(why, len, "%lld blocks", (long long)nblock);
+		goto out;
+	}
+	for (il = -1; il < nblock; il++) {
+		for (k = 0; k < sect->nrows; k++) {
+			r = sect->rows[k];
+			if (r->r->kind != GGUF_MR_TENSOR || r->block != (il >= 0))
+				continue;
+			if (r->err[0] != '\0') {
+				snprintf(why, len, "%s", r->err);
+				goto out;
+			}
+			if (expand(&x, r->r->name, il, name, sizeof name) < 0 ||
+			    strlen(name) >= sizeof t->name) {
+				snprintf(why, len, "%s: name too long",
+				    r->r->name);
+				goto out;
+			}
+			req = -1;
+			for (i = 0; i < r->ncl; i++) {
+				if (r->cl[i].cond == NULL) {
+					req = r->cl[i].req;
+					break;
+				}
+				if (eval_at(&x, r->cl[i].cond, il, &v) != 0) {
+					snprintf(why, len, "%s: %s", name,
+					    x.why);
+					goto out;
+				}
+				if (v) {
+					req = r->cl[i].req;
+					break;
+				}
+			}
+			if (req == -1 || (req == 0 &&
+			    !chosen(variant, r->r->name, il)))
+				continue;
+			if (p->n == p->cap) {
+				p->cap = p->cap ? p->cap * 2 : 64;
+				p->t = xreallocarray(p->t, p->cap,
+				    sizeof *p->t);
+				if (seen == NULL)
+					s.vt = p->t;
+			}
+			t = &p->t[p->n];
+			memset(t, 0, sizeof *t);
+			snprintf(t->name, sizeof t->name, "%s", name);
+			t->n_dims = (uint32_t)r->ne;
+			for (i = 0; i < MAX_DIMS; i++) {
+				t->ne[i] = 1;
+				if (i >= r->ne)
+					continue;
+				/* An optional one sized by a parameter the
+				   model does not have, or has as 0 (experts),
+				   is left out. */
+				if (eval_at(&x, r->e[i], il, &t->ne[i]) != 0) {
+					if (req == 0)
+						break;
+					snprintf(why, len, "%s: %s", name,
+					    x.why);
+					goto out;
+				}
+				if (t->ne[i] <= 0 && req == 0)
+					break;
+				if (t->ne[i] <= 0 || t->ne[i] > (1 << 24)) {
+					snprintf(why, len, "%s: dimension %d "
+					    "is %lld", name, i,
+					    (long long)t->ne[i]);
+					goto out;
+				}
+			}
+			if (i < MAX_DIMS)
+				continue;
+			p->n++;
+			if (seen == NULL)
+				s.nvt = p->n;
+		}
+	}
+	rc = 0;
+out:
+	free(x.memo);
+	return rc;
+}
+
+static int
+plan_same(const struct plan *a, const struct plan *b)
+{
+	size_t	i;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->t[i].name, b->t[i].name) != 0)
+			return 0;
+	return 1;
+}
+
+int
+gguf_model_plan(struct gguf_doc *d, uint64_t variant,
+    struct gguf_mtensor **out, size_t *n, char *why, size_t len)
+{
+	const struct csect	*sect;
+	struct gguf_val		*v;
+	struct gguf_str		 arch;
+	struct plan		 a, b;
+	int			 pass;
+
+	*out = NULL;
+	*n = 0;
+	v = gguf_doc_get(d, "general.architecture", 20);
+	if (v == NULL || gguf_val_str(v, &arch) != 0 ||
+	    (arch.n == 1 && arch.p[0] == '*') ||
+	    (sect = gguf_mtable_sect(arch.p, (size_t)arch.n)) == NULL) {
+		snprintf(why, len, "no architecture the table knows");
+		return -1;
+	}
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	/* In table order first; then again against the whole set, until
+	   a condition reading a later tensor changes nothing more. */
+	if (plan_pass(d, sect, arch.p, (size_t)arch.n, variant, NULL, &a,
+	    why, len) != 0)
+		goto fail;
+	for (pass = 0; pass < 8; pass++) {
+		b.n = 0;
+		if (plan_pass(d, sect, arch.p, (size_t)arch.n, variant, &a,
+		    &b, why, len) != 0)
+			goto fail;
+		if (plan_same(&a, &b)) {
+			free(b.t);
+			*out = a.t;
+			*n = a.n;
+			return 0;
+		}
+		free(a.t);
+		a = b;
+		memset(&b, 0, sizeof b);
+	}
+	snprintf(why, len, "the tensors' conditions do not settle");
+fail:
+	free(a.t);
+	free(b.t);
+	return -1;
 }
 
 /* ----------------------------------------------------------- for the tests */

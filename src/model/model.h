@@ -45,6 +45,7 @@ struct gguf_doc;
 #define GGUF_MR_KEY	3
 #define GGUF_MR_TENSOR	4
 #define GGUF_MR_NEED	5
+#define GGUF_MR_VAL	6
 
 struct gguf_mrow {
 	int		 kind;		/* GGUF_MR_* */
@@ -143,6 +144,51 @@ size_t		gguf_model_archs(const char **out, size_t max);
  */
 int		gguf_model_eval(struct gguf_doc *d, const char *arch,
 		    const char *expr, int64_t il, int64_t *out, char *why,
+		    size_t len);
+
+/* ------------------------------------------------- a new model (ggufed new) */
+
+/*
+ * A key `ggufed new` writes: a val row of the section (or of *, or of its
+ * base) whose key has a key row there. key: the row's NAME ({arch}
+ * unexpanded); value: its VALUE; types: the key row's VALUE (the first
+ * alternative is the type written).
+ */
+struct gguf_mval {
+	const char	*key;
+	const char	*value;
+	const char	*types;
+	unsigned	 line;
+};
+
+/*
+ * The keys of arch[0..n) as `new` writes them, in order (*'s order first,
+ * a section's own new keys after): up to max into out, their number in
+ * *count. 0; 1 with *why set when the table says `new` cannot make the
+ * architecture alone (a "val - WHY" row); -1 if arch is not in the table.
+ */
+int		gguf_model_vals(const char *arch, size_t n,
+		    struct gguf_mval *out, size_t max, size_t *count,
+		    const char **why);
+
+/* A tensor of a new model: its name and shape (ne[i] = 1 past n_dims). */
+struct gguf_mtensor {
+	char		name[96];
+	uint32_t	n_dims;
+	int64_t		ne[4];
+};
+
+/*
+ * The tensors of a new model whose keys are document d's (general.
+ * architecture names its section): every tensor a row requires, in
+ * table order (those outside blocks, then block 0's, block 1's, ...),
+ * and each optional one that variant chooses (variant 0: none; another:
+ * a choice per row, or per row and block, from its bits). Conditions that
+ * read has_tensor see the tensors chosen. 0 with *out (free it) and *n,
+ * or -1 with why: a shape or condition that cannot be evaluated.
+ */
+int		gguf_model_plan(struct gguf_doc *d, uint64_t variant,
+		    struct gguf_mtensor **out, size_t *n, char *why,
 		    size_t len);
 
 /*

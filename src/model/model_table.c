@@ -155,6 +155,14 @@ compile_row(struct crow *c)
 			crow_err(c, "need", err);
 		c->ne = 1;
 		break;
+	case GGUF_MR_VAL:
+		/* An integer's EXPR; a float's or string's text does not
+		   parse, which only the key's type tells (verify). */
+		if (strcmp(r->name, "-") != 0 && strcmp(r->value, "-") != 0)
+			c->e[0] = gguf_mexpr_parse(r->value, strlen(r->value),
+			    err, sizeof err);
+		c->ne = 1;
+		break;
 	case GGUF_MR_KEY:
 		compile_types(c, r->value);
 		compile_when(c, r->when);
@@ -327,6 +335,110 @@ gguf_model_archs(const char **out, size_t max)
 	return n;
 }
 
+/* The effective row of kind and name in section s, or NULL. */
+static const struct crow *
+sect_row(const struct csect *s, int kind, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nrows; i++)
+		if (s->rows[i]->r->kind == kind &&
+		    strcmp(s->rows[i]->r->name, name) == 0)
+			return s->rows[i];
+	return NULL;
+}
+
+int
+gguf_model_vals(const char *arch, size_t n, struct gguf_mval *out,
+    size_t max, size_t *count, const char **why)
+{
+	const struct csect	*s, *star, *pass[2];
+	const struct crow	*v, *k;
+	const char		**names;
+	size_t			 i, j, p, nn = 0;
+
+	*count = 0;
+	*why = NULL;
+	if ((n == 1 && arch[0] == '*') ||
+	    (s = gguf_mtable_sect(arch, n)) == NULL)
+		return -1;
+	star = gguf_mtable_sect("*", 1);
+	pass[0] = star;
+	pass[1] = s;
+	names = xcalloc(s->nrows + (star ? star->nrows : 0) + 1,
+	    sizeof *names);
+	for (p = 0; p < 2; p++) {
+		for (i = 0; pass[p] != NULL && i < pass[p]->nrows; i++) {
+			if (pass[p]->rows[i]->r->kind != GGUF_MR_VAL)
+				continue;
+			for (j = 0; j < nn; j++)
+				if (strcmp(names[j],
+				    pass[p]->rows[i]->r->name) == 0)
+					break;
+			if (j == nn)
+				names[nn++] = pass[p]->rows[i]->r->name;
+		}
+	}
+	for (j = 0; j < nn; j++) {
+		v = sect_row(s, GGUF_MR_VAL, names[j]);
+		if (v == NULL)
+			continue;
+		if (strcmp(names[j], "-") == 0) {
+			*why = v->r->value;
+			continue;
+		}
+		k = sect_row(s, GGUF_MR_KEY, names[j]);
+		if (k == NULL || strcmp(v->r->value, "-") == 0)
+			continue;
+		if (*count < max) {
+			out[*count].key = names[j];
+			out[*count].value = v->r->value;
+			out[*count].types = k->r->value;
+			out[*count].line = v->r->line;
+		}
+		(*count)++;
+	}
+	free(names);
+	return *why != NULL;
+}
+
+/*
+ * A val row against its key's type in section s: an integer or bool (or
+ * an array of them) is an EXPR, a float a number, a string any text.
+ */
+static int
+val_ok(const struct csect *s, const struct crow *v, char *why, size_t len)
+{
+	const struct crow	*k;
+	const char		*t;
+	char			*end;
+
+	if (strcmp(v->r->name, "-") == 0 || strcmp(v->r->value, "-") == 0)
+		return 0;
+	if ((k = sect_row(s, GGUF_MR_KEY, v->r->name)) == NULL)
+		return 0;		/* not written there */
+	t = k->r->value;
+	if (strncmp(t, "arr[", 4) == 0)
+		t += 4;
+	if (strncmp(t, "str", 3) == 0)
+		return 0;
+	if (strncmp(t, "f32", 3) == 0 || strncmp(t, "f64", 3) == 0) {
+		(void)strtod(v->r->value, &end);
+		if (end == v->r->value || *end != '\0') {
+			snprintf(why, len, "val %s: \"%s\" is no number "
+			    "(in section %s)", v->r->name, v->r->value,
+			    s->name);
+			return -1;
+		}
+		return 0;
+	}
+	if (v->e[0] == NULL) {
+		snprintf(why, len, "val %s: \"%s\" is no expression "
+		    "(in section %s)", v->r->name, v->r->value, s->name);
+		return -1;
+	}
+	return 0;
+}
 
 /* Every name an expression uses is a let the section sees (or il). */
 static int
@@ -376,6 +488,8 @@ gguf_model_table_verify(char *why, size_t len)
 			for (j = 0; j < r->nkt && w[0] == '\0'; j++)
 				names_ok(&csects[k], r->kt[j].len, w,
 				    sizeof w);
+			if (r->r->kind == GGUF_MR_VAL && w[0] == '\0')
+				val_ok(&csects[k], r, w, sizeof w);
 			if (w[0] == '\0')
 				continue;
 			if (bad++ == 0)

@@ -35,6 +35,8 @@ ok $? "options before the file are skipped"
 [ "$(c edit "$m" -o "")" = ":files" ]; ok $? "-o takes a file name"
 [ -z "$(c mem "$m" --ctx "")" ]; ok $? "--ctx takes a number, not a file"
 [ "$(c info "")" = ":files" ]; ok $? "info takes a file"
+[ "$(c new qwen3m)" = "qwen3moe" ]; ok $? "new completes an architecture"
+[ "$(c new qwen3moe -o "")" = ":files" ]; ok $? "new -o takes a file name"
 [ -z "$(c get "$scratch/none.gguf" gen)" ]
 ok $? "an unreadable file gives no names"
 "$GGUFED" __complete get "$scratch/none.gguf" gen 2>"$scratch/err" >/dev/null

@@ -58,6 +58,7 @@ base() {
 	diff)		set -- "$m" "$m" ;;
 	split)		set -- "$m" sp --force ;;
 	merge)		set -- model-00001-of-00003.gguf out.gguf ;;
+	new)		set -- llama -o nw.gguf --force ;;
 	template)	set -- "$m" ;;
 	sync)		set -- "$m" --from upstream ;;
 	*)		return 1 ;;

@@ -240,5 +240,11 @@ ok $? "models2c: a base that is not a section stops the build"
 t2c "$(printf 'frob\tx\t1')"
 [ $? -ne 0 ] && grep -q 't.tsv:3: unknown kind "frob"' "$scratch/t.err"
 ok $? "models2c: an unknown kind stops the build"
+t2c "$(printf 'val\t{arch}.block_count\t2')" "$(printf 'val\t-\tneeds its target')"
+[ $? -eq 0 ] && grep -q 'GGUF_MR_VAL, "{arch}.block_count", "2", NULL, 3' "$scratch/t.c"
+ok $? "models2c: val rows, a key's or -, become the C table"
+t2c "$(printf 'val\tk\t2\treq')"
+[ $? -ne 0 ] && grep -q "t.tsv:3: a val row has no WHEN field" "$scratch/t.err"
+ok $? "models2c: a val row with a WHEN stops the build"
 
 done_testing

@@ -341,6 +341,76 @@ test_demo(const char *path)
 	gguf_doc_free(d);
 }
 
+/* What `ggufed new` reads of the table: the keys, then the tensors. */
+static void
+test_new(const char *path)
+{
+	struct gguf_mval	 v[128];
+	struct gguf_mtensor	*t;
+	struct gguf_doc		*d;
+	struct gguf_err		 err;
+	const char		*why;
+	size_t			 n, nt, i;
+	int			 blocks = 0, eps = 0, qkv, q, bad = 0;
+	uint64_t		 var;
+	char			 msg[256];
+
+	is_u64(gguf_model_vals("llama", 5, v, 128, &n, &why), 0,
+	    "llama: new makes it");
+	for (i = 0; i < n && i < 128; i++) {
+		blocks |= strcmp(v[i].key, "{arch}.block_count") == 0 &&
+		    strcmp(v[i].types, "u32") == 0;
+		eps |= strcmp(v[i].key,
+		    "{arch}.attention.layer_norm_rms_epsilon") == 0;
+		/* * has one for layer_norm_epsilon, which llama has no
+		   key row for: not written */
+		bad |= strcmp(v[i].key, "{arch}.attention.layer_norm_epsilon")
+		    == 0;
+	}
+	ok(blocks && eps && !bad, "llama's keys: block_count (u32) and "
+	    "its own epsilon, not another's");
+	ok(gguf_model_vals("nosuch", 6, v, 128, &n, &why) == -1,
+	    "no keys for an architecture not in the table");
+	ok(gguf_model_vals("*", 1, v, 128, &n, &why) == -1, "* is no model");
+
+	if ((d = gguf_doc_open(path, &err)) == NULL) {
+		ok(0, "open %s: %s", path, err.msg);
+		return;
+	}
+	/* The demo is a llama with the required tensors and its own output
+	   matrix, which variant 0 leaves out. */
+	ok(gguf_model_plan(d, 0, &t, &nt, msg, sizeof msg) == 0,
+	    "the demo's tensors planned (%s)", nt ? "" : msg);
+	is_u64(nt + 1, gguf_doc_n_tensors(d), "as many as the demo has but "
+	    "one");
+	for (i = 0; i < nt; i++)
+		bad |= strcmp(t[i].name, "output.weight") == 0;
+	ok(!bad, "not its optional output.weight");
+	for (i = 0; i < nt; i++)
+		if (gguf_doc_tensor_find(d, t[i].name, strlen(t[i].name)) < 0) {
+			diag("not in the demo: %s", t[i].name);
+			bad = 1;
+		}
+	ok(!bad, "each one the demo's");
+	free(t);
+	/* A condition on a tensor chosen later in the rows: fused or not. */
+	for (var = 1, bad = 0; var <= 24; var++) {
+		if (gguf_model_plan(d, var, &t, &nt, msg, sizeof msg) != 0) {
+			diag("variant %llu: %s", (unsigned long long)var, msg);
+			bad = 1;
+			continue;
+		}
+		for (i = 0, qkv = q = 0; i < nt; i++) {
+			qkv |= strcmp(t[i].name, "blk.1.attn_qkv.weight") == 0;
+			q |= strcmp(t[i].name, "blk.1.attn_q.weight") == 0;
+		}
+		bad |= qkv == q;
+		free(t);
+	}
+	ok(!bad, "every variant: blk.1 has attn_qkv or attn_q, never both");
+	gguf_doc_free(d);
+}
+
 int
 main(void)
 {
@@ -352,5 +422,6 @@ main(void)
 	snprintf(path, sizeof path, "%s/../assets/"
 	    "Demo-Llama-3.9M-v1.0-Q4_K_M.gguf", src != NULL ? src : "tests");
 	test_demo(path);
+	test_new(path);
 	return tap_done();
 }

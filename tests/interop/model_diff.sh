@@ -1,0 +1,236 @@
+#!/bin/sh
+# model_diff.sh - the model check of `ggufed validate` against llama.cpp,
+# on random models: seeded, so that a run can be replayed.
+#
+# Each case is an architecture of `ggufed new --list` (in turn, then at
+# random), a model `ggufed new` makes of it with random hyper-parameters
+# (-e: block_count, and one that shapes tensors, each within a small
+# range, not always within llama.cpp's limits) and a random --variant
+# (which optional tensors), then a random hand edit of the file with
+# `ggufed edit`: a tensor removed, renamed, renamed over another (one of
+# another shape in its place), or moved to a block past the last;
+# block_count up or down; a hyper-parameter that shapes tensors changed;
+# a key removed or made another type; a token added; or a harmless edit.
+# llama.cpp's own library (tests/interop/llama_load) says whether it
+# loads the file; validate must give an error exactly when it refuses,
+# and then an error must name the tensor or key the edit touched (or the
+# one llama.cpp names).
+#
+# Environment: MODEL_DIFF_SEED (default 1), MODEL_DIFF_COUNT (cases,
+# default 100). A disagreement prints its seed, case and the two commands
+# that make its file again.
+. "$TESTS_SRCDIR/lib.sh"
+
+llama_libdir
+probe="$TESTS_BUILDDIR/interop/llama_load"
+seed=${MODEL_DIFF_SEED:-1}
+count=${MODEL_DIFF_COUNT:-100}
+m=$scratch/m
+mkdir "$m"
+echo "# seed $seed, $count cases"
+
+"$GGUFED" new --list >"$scratch/archs" ||
+    { echo "Bail out! ggufed new --list failed"; exit 1; }
+narchs=$(wc -l <"$scratch/archs")
+
+# rnd N: r = a number in 0 .. N-1 from the seeded sequence.
+st=$seed
+rnd() {
+	st=$(( (st * 1103515245 + 12345) % 2147483648 ))
+	r=$(( st / 65536 % $1 ))
+}
+
+# pick FILE: line = a random line of FILE (empty if none).
+pick() {
+	n=$(wc -l <"$1")
+	line=
+	[ "$n" -gt 0 ] || return 0
+	rnd "$n"
+	line=$(sed -n "$((r + 1))p" "$1")
+}
+
+# key FILE KEY: its value, empty if absent or no number.
+key() {
+	"$GGUFED" get "$1" "$2" 2>/dev/null
+}
+
+# q WORD...: the words quoted for a shell, for the replay lines.
+q() {
+	for w in "$@"; do
+		printf " '%s'" "$(printf '%s' "$w" | sed "s/'/'\\\\''/g")"
+	done
+}
+
+: >"$scratch/cases"
+i=0
+while [ "$i" -lt "$count" ]; do
+	i=$((i + 1))
+	if [ "$i" -le "$narchs" ]; then
+		a=$(sed -n "${i}p" "$scratch/archs")
+	else
+		pick "$scratch/archs"
+		a=$line
+	fi
+	rnd 1000
+	variant=$r
+	rnd 3
+	blocks=$((r + 1))
+	set -- new "$a" --seed "$i" --variant "$variant" \
+	    -e "set $a.block_count $blocks"
+	# A hyper-parameter that shapes tensors, now and then.
+	rnd 6
+	case $r in
+	0) rnd 4; set -- "$@" -e "set $a.attention.head_count_kv $((r + 1))" ;;
+	1) rnd 4; set -- "$@" -e "set $a.feed_forward_length $((32 * (r + 1)))" ;;
+	2) rnd 3; set -- "$@" -e "set $a.embedding_length $((32 * (r + 2)))" ;;
+	esac
+	f=$m/$i.gguf
+	if ! "$GGUFED" "$@" -o "$f" -q >"$scratch/new.err" 2>&1; then
+		# Keys no table row can shape tensors by: nothing to load.
+		grep -q "no tensors" "$scratch/new.err" && continue
+		ok 1 "case $i: ggufed new makes it:$(q "$@")"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	made="ggufed$(q "$@") -o $i.gguf"
+	"$GGUFED" dump "$f" | awk '$1 == "tensor" { print $3 }' \
+	    >"$scratch/tensors"
+	"$GGUFED" dump "$f" | awk '$1 == "kv" { print $3 }' |
+	    grep "^$a\." >"$scratch/keys"
+	pick "$scratch/tensors"
+	t=$line
+	pick "$scratch/tensors"
+	t2=$line
+	n=$(key "$f" "$a.block_count")
+	rnd 12
+	touched=
+	case $r in
+	0) set -- -e "rm-tensor $t"; touched=$t ;;
+	1) u=${t%.*}_x.${t##*.}
+	   set -- -e "rename $t $u"; touched="$t $u" ;;
+	2) if [ "$t" = "$t2" ]; then
+		set -- -e "set general.name edited"
+	   else
+		set -- -e "rm-tensor $t2" -e "rename $t $t2"
+		touched="$t $t2"
+	   fi ;;
+	3) u=$(printf '%s' "$t" | sed 's/^blk\.[0-9]*\./blk.'"$((n + 1))"'./')
+	   set -- -e "rename $t $u"; touched="$t $u" ;;
+	4) set -- -e "set $a.block_count $((n + 1))"
+	   touched="block_count blk.$n." ;;
+	5) set -- -e "set $a.block_count $((n - 1))"
+	   touched="block_count blk.$((n - 1))." ;;
+	6) for k in attention.head_count_kv feed_forward_length \
+	       attention.head_count embedding_length ssm.state_size; do
+		v=$(key "$f" "$a.$k")
+		case $v in
+		''|*[!0-9]*) continue ;;
+		esac
+		break
+	   done
+	   rnd 2
+	   set -- -e "set $a.$k $((v + 1 + r * 15))"; touched=$k ;;
+	7) pick "$scratch/keys"
+	   set -- -e "rm $line"; touched=${line#"$a".} ;;
+	8) pick "$scratch/keys"
+	   rnd 3
+	   case $r in
+	   0) ty=str ;;
+	   1) ty=i32 ;;
+	   *) ty=f32 ;;
+	   esac
+	   v=$(key "$f" "$line" | head -1)
+	   case $ty:$v in
+	   *:|*:*[!0-9.e+-]*|i32:*[!0-9-]*) v=1 ;;
+	   esac
+	   set -- -e "set $line:$ty $v"; touched=${line#"$a".} ;;
+	9) set -- -e 'append tokenizer.ggml.tokens "zz"' \
+	       -e 'append tokenizer.ggml.scores -300.0' \
+	       -e 'append tokenizer.ggml.token_type 1'
+	   touched="token_embd.weight output.weight tokenizer.ggml.tokens" ;;
+	*) set -- -e "set general.name edited" ;;
+	esac
+	g=$m/$i-edit.gguf
+	if ! "$GGUFED" edit "$f" "$@" -o "$g" --force -q \
+	    >"$scratch/edit.err" 2>&1; then
+		ok 1 "case $i: ggufed edit makes the edit:$(q "$@")"
+		sed 's/^/# /' "$scratch/edit.err"
+		continue
+	fi
+	printf '%s\t%s\t%s\t%s\n' "$f" - "$made" "" >>"$scratch/cases"
+	printf '%s\t%s\t%s\t%s\n' "$g" "${touched:--}" "$made" \
+	    "ggufed edit $i.gguf$(q "$@") -o $i-edit.gguf --force" \
+	    >>"$scratch/cases"
+done
+
+# llama.cpp's verdicts, all in one process; validate's too.
+cut -f1 "$scratch/cases" | xargs "$probe" "$libdir" \
+    >"$scratch/verdicts" 2>"$scratch/probe.err" ||
+    {
+	echo "Bail out! llama_load failed"
+	sed 's/^/# /' "$scratch/probe.err"
+	exit 1
+    }
+mkdir "$scratch/v"
+cut -f1 "$scratch/cases" | xargs "$GGUFED" validate --json \
+    >"$scratch/v.json" 2>/dev/null
+awk -v dir="$scratch/v" '
+	/^    "file": / {
+		f = $0
+		sub(/^    "file": "/, "", f)
+		sub(/",$/, "", f)
+		sub(/.*\//, "", f)
+		printf "" >(dir "/" f ".err")
+	}
+	/"level": "error"/ {
+		m = $0
+		sub(/.*"message": "/, "", m)
+		sub(/"}.*$/, "", m)
+		print m >>(dir "/" f ".err")
+	}
+	/^    "errors": / {
+		n = $2
+		sub(/,/, "", n)
+		print n >(dir "/" f ".n")
+	}' "$scratch/v.json"
+
+agree=0 disagree=0
+while IFS='	' read -r file touched made edited; do
+	case=$(basename "$file" .gguf)
+	verdict=$(grep -F "$file	" "$scratch/verdicts" | cut -f2-)
+	errors=$(cat "$scratch/v/$case.gguf.n" 2>/dev/null)
+	cp "$scratch/v/$case.gguf.err" "$scratch/errors" 2>/dev/null ||
+	    : >"$scratch/errors"
+	case $verdict in
+	ok) refused=0 ;;
+	*) refused=1 ;;
+	esac
+	[ "${errors:-0}" -gt 0 ] && ours=1 || ours=0
+	replay="# replay (seed $seed, case $case): $made${edited:+; $edited}"
+	if [ "$refused" -eq "$ours" ]; then
+		agree=$((agree + 1))
+		ok 0 "$case: validate agrees with llama.cpp"
+	else
+		disagree=$((disagree + 1))
+		ok 1 "$case: validate agrees with llama.cpp"
+		echo "$replay"
+		echo "#   llama.cpp: $verdict"
+		sed 's/^/#   validate: /' "$scratch/errors"
+	fi
+	[ "$refused" -eq 1 ] && [ "$ours" -eq 1 ] && [ "$touched" != - ] ||
+	    continue
+	# (or the one llama.cpp's own message names: a fused q, k and v
+	# removed is its separate q missing)
+	named=1
+	for w in $touched $(printf '%s' "$verdict" |
+	    sed -n "s/^[^']*'\([^']*\)'.*/\1/p"); do
+		grep -qF -- "$w" "$scratch/errors" && { named=0; break; }
+	done
+	ok $named "$case: an error names what the edit touched ($touched)" || {
+		echo "$replay"
+		echo "#   llama.cpp: $verdict"
+		sed 's/^/#   validate: /' "$scratch/errors"
+	}
+done <"$scratch/cases"
+echo "# $agree cases agree with llama.cpp, $disagree disagree"
+done_testing

@@ -1,0 +1,74 @@
+#!/bin/sh
+# model_new.sh - `ggufed new` against llama.cpp itself: for every
+# architecture `ggufed new --list` names, the model it makes with no
+# optional tensor (variant 0) and with two choices of them (variants 1
+# and 2: by row, and by row and block), each loaded by llama.cpp's own
+# library (tests/interop/llama_load) and checked by `ggufed validate`:
+# llama.cpp must load every one, and validate find no error in it. Then
+# loader branches one model of each does not take: more variants of some
+# (gemma3's fused q, k and v), and models made with -e
+# (gemma4 without per-layer inputs).
+. "$TESTS_SRCDIR/lib.sh"
+
+llama_libdir
+probe="$TESTS_BUILDDIR/interop/llama_load"
+m=$scratch/models
+mkdir "$m"
+
+"$GGUFED" new --list >"$scratch/archs" ||
+    { echo "Bail out! ggufed new --list failed"; exit 1; }
+ok $([ -s "$scratch/archs" ]; echo $?) "new --list names architectures"
+
+: >"$scratch/files"
+while read -r a; do
+	for v in 0 1 2; do
+		f=$m/$a-v$v.gguf
+		if "$GGUFED" new "$a" -o "$f" --variant $v --seed $v -q \
+		    2>"$scratch/new.err"; then
+			echo "$f" >>"$scratch/files"
+		else
+			ok 1 "$a variant $v: ggufed new makes it"
+			sed 's/^/# /' "$scratch/new.err"
+		fi
+	done
+done <"$scratch/archs"
+
+# extra NAME ARCH ARGS...: a model made with these arguments as well.
+extra() {
+	f=$m/$1.gguf
+	shift
+	if "$GGUFED" new "$@" -o "$f" -q 2>"$scratch/new.err"; then
+		echo "$f" >>"$scratch/files"
+	else
+		ok 1 "$(basename "$f" .gguf): ggufed new makes it"
+		sed 's/^/# /' "$scratch/new.err"
+	fi
+}
+for v in 3 4 5 6 7 8; do
+	extra gemma3-v$v gemma3 --variant $v
+done
+extra gemma4-no-per-layer gemma4 \
+    -e 'set gemma4.embedding_length_per_layer_input 0'
+# (a variant that fuses them, among those above)
+cat "$scratch/files" | grep '/gemma3-v' | xargs -n1 "$GGUFED" dump |
+    grep -q 'blk\.0\.attn_qkv\.weight'
+ok $? "some gemma3 fuses q, k and v"
+
+xargs "$probe" "$libdir" <"$scratch/files" >"$scratch/verdicts" \
+    2>"$scratch/probe.err" ||
+    {
+	echo "Bail out! llama_load failed"
+	sed 's/^/# /' "$scratch/probe.err"
+	exit 1
+    }
+
+while read -r f; do
+	case=$(basename "$f" .gguf)
+	verdict=$(grep -F "$f	" "$scratch/verdicts" | cut -f2-)
+	[ "$verdict" = ok ]
+	ok $? "$case: llama.cpp loads it" || echo "#   $verdict"
+	"$GGUFED" validate -q "$f" >"$scratch/v.out" 2>&1
+	ok $? "$case: validate finds no error" ||
+	    sed 's/^/#   /' "$scratch/v.out"
+done <"$scratch/files"
+done_testing
