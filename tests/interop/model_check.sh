@@ -251,6 +251,16 @@ edit qwen35moe gate_up "blk.0.ffn_gate_up_exps.weight" \
     rename "$m/qwen35moe.gguf" blk.0.ffn_gate_exps.weight \
     blk.0.ffn_gate_up_exps.weight
 
+# minimax-m2: its q, k and v as one, its gating function optional, its
+# expert feed-forward length required.
+f=$m/minimax-m2.gguf
+edit minimax-m2 qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+edit minimax-m2 no-gating "expert_gating_func" \
+    rm "$f" minimax-m2.expert_gating_func
+edit minimax-m2 no-ff-exp "expert_feed_forward_length" \
+    rm "$f" minimax-m2.expert_feed_forward_length
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).

@@ -110,6 +110,42 @@ static const struct dten qwen35moe_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+/* Experts of the feed-forward length (32), a selection bias; q/k norms
+   over all heads. */
+static const struct dkey minimax_m2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_gating_func", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten minimax_m2_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.exp_probs_b.bias", 1, { 4, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 /*
  * qwen35 with a fifth block, a multi-token prediction block (as its
  * converter writes it: an attention block, its feed-forward, and the
@@ -131,5 +167,6 @@ static const struct dten qwen35_nextn_tensors[] = {
 static const struct dmodel dmodels3[] = {
 	{ "qwen35", qwen35_keys, qwen35_tensors },
 	{ "qwen35moe", qwen35moe_keys, qwen35moe_tensors },
+	{ "minimax-m2", minimax_m2_keys, minimax_m2_tensors },
 	{ NULL, NULL, NULL }
 };
