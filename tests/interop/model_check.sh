@@ -261,6 +261,13 @@ edit minimax-m2 no-gating "expert_gating_func" \
 edit minimax-m2 no-ff-exp "expert_feed_forward_length" \
     rm "$f" minimax-m2.expert_feed_forward_length
 
+# apertus: its xIELU parameters one a block, one short, or of the wrong
+# type.
+f=$m/apertus.gguf
+edit apertus xielu-arr "xielu.beta" set "$f" "xielu.beta:arr[f32]" "[0.5, 0.5]"
+edit apertus xielu-short "xielu.beta" set "$f" "xielu.beta:arr[f32]" "[0.5]"
+edit apertus xielu-type "xielu.eps" set "$f" "xielu.eps:u32" 1
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).

@@ -146,6 +146,39 @@ static const struct dten minimax_m2_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+/* q/k norms; up and down matrices with the xIELU activation, its four
+   parameters global keys. */
+static const struct dkey apertus_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "=xielu.alpha_n", GG_F32, 0.8, NULL, 0 },
+	{ "=xielu.alpha_p", GG_F32, 0.8, NULL, 0 },
+	{ "=xielu.beta", GG_F32, 0.5, NULL, 0 },
+	{ "=xielu.eps", GG_F32, -1e-06, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten apertus_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 /*
  * qwen35 with a fifth block, a multi-token prediction block (as its
  * converter writes it: an attention block, its feed-forward, and the
@@ -168,5 +201,6 @@ static const struct dmodel dmodels3[] = {
 	{ "qwen35", qwen35_keys, qwen35_tensors },
 	{ "qwen35moe", qwen35moe_keys, qwen35moe_tensors },
 	{ "minimax-m2", minimax_m2_keys, minimax_m2_tensors },
+	{ "apertus", apertus_keys, apertus_tensors },
 	{ NULL, NULL, NULL }
 };
