@@ -268,6 +268,14 @@ edit apertus xielu-arr "xielu.beta" set "$f" "xielu.beta:arr[f32]" "[0.5, 0.5]"
 edit apertus xielu-short "xielu.beta" set "$f" "xielu.beta:arr[f32]" "[0.5]"
 edit apertus xielu-type "xielu.eps" set "$f" "xielu.eps:u32" 1
 
+# gemma-embedding: without its dense projections, and with one of a
+# length llama.cpp refuses.
+f=$m/gemma-embedding.gguf
+edit gemma-embedding no-dense "dense_2.weight" edit "$f" \
+    -e "rm-tensor dense_2.weight" -e "rm-tensor dense_3.weight"
+edit gemma-embedding dense-in "dense_2_feat_in" \
+    set "$f" gemma-embedding.dense_2_feat_in 128
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).

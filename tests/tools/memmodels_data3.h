@@ -179,6 +179,44 @@ static const struct dten apertus_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+/* gemma3's blocks without a cache (no causal attention); the dense
+   projections after them (embedding 96 to 128 and back). */
+static const struct dkey gemma_embedding_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "attention.sliding_window", GG_U32, 256, NULL, 0 },
+	{ "dense_2_feat_in", GG_U32, 96, NULL, 0 },
+	{ "dense_2_feat_out", GG_U32, 128, NULL, 0 },
+	{ "dense_3_feat_in", GG_U32, 128, NULL, 0 },
+	{ "dense_3_feat_out", GG_U32, 96, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gemma_embedding_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dense_2.weight", 2, { 96, 128, 1, 1 } },
+	{ "dense_3.weight", 2, { 128, 96, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 /*
  * qwen35 with a fifth block, a multi-token prediction block (as its
  * converter writes it: an attention block, its feed-forward, and the
@@ -202,5 +240,7 @@ static const struct dmodel dmodels3[] = {
 	{ "qwen35moe", qwen35moe_keys, qwen35moe_tensors },
 	{ "minimax-m2", minimax_m2_keys, minimax_m2_tensors },
 	{ "apertus", apertus_keys, apertus_tensors },
+	{ "gemma-embedding", gemma_embedding_keys,
+	    gemma_embedding_tensors },
 	{ NULL, NULL, NULL }
 };
