@@ -276,6 +276,10 @@ edit gemma-embedding no-dense "dense_2.weight" edit "$f" \
 edit gemma-embedding dense-in "dense_2_feat_in" \
     set "$f" gemma-embedding.dense_2_feat_in 128
 
+# lfm2moe: without leading dense blocks (block 0 then wants experts).
+edit lfm2moe no-dense "leading_dense_block_count blk.0." \
+    rm "$m/lfm2moe.gguf" lfm2moe.leading_dense_block_count
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).

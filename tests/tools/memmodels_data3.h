@@ -217,6 +217,58 @@ static const struct dten gemma_embedding_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+/* lfm2's layout (short-conv blocks where head_count_kv is 0, attention
+   on block 2), a dense block 0, then experts with a selection bias. */
+static const uint32_t lfm2moe_a0[] = { 0, 0, 1, 0 };
+static const struct dkey lfm2moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 4, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_gating_func", GG_U32, 2, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 0, lfm2moe_a0, 4 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "shortconv.l_cache", GG_U32, 3, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+#define LFM2MOE_CONV(b) \
+	{ "blk." #b ".shortconv.conv.weight", 2, { 3, 96, 1, 1 } }, \
+	{ "blk." #b ".shortconv.in_proj.weight", 2, { 96, 288, 1, 1 } }, \
+	{ "blk." #b ".shortconv.out_proj.weight", 2, { 96, 96, 1, 1 } }
+#define LFM2MOE_EXPS(b) \
+	{ "blk." #b ".ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } }, \
+	{ "blk." #b ".ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } }, \
+	{ "blk." #b ".ffn_down_exps.weight", 3, { 32, 96, 4, 1 } }, \
+	{ "blk." #b ".ffn_up_exps.weight", 3, { 96, 32, 4, 1 } }, \
+	{ "blk." #b ".exp_probs_b.bias", 1, { 4, 1, 1, 1 } }
+static const struct dten lfm2moe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	LFM2MOE_CONV(0),
+	LFM2MOE_CONV(1),
+	LFM2MOE_EXPS(1),
+	{ "blk.2.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.2.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.2.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.2.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.2.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.2.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	LFM2MOE_EXPS(2),
+	LFM2MOE_CONV(3),
+	LFM2MOE_EXPS(3),
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 /*
  * qwen35 with a fifth block, a multi-token prediction block (as its
  * converter writes it: an attention block, its feed-forward, and the
@@ -242,5 +294,6 @@ static const struct dmodel dmodels3[] = {
 	{ "apertus", apertus_keys, apertus_tensors },
 	{ "gemma-embedding", gemma_embedding_keys,
 	    gemma_embedding_tensors },
+	{ "lfm2moe", lfm2moe_keys, lfm2moe_tensors },
 	{ NULL, NULL, NULL }
 };
