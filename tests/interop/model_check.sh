@@ -280,6 +280,13 @@ edit gemma-embedding dense-in "dense_2_feat_in" \
 edit lfm2moe no-dense "leading_dense_block_count blk.0." \
     rm "$m/lfm2moe.gguf" lfm2moe.leading_dense_block_count
 
+# smallthinker: its q, k and v as one, and its experts of no length.
+f=$m/smallthinker.gguf
+edit smallthinker qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+edit smallthinker no-ff-exp "expert_feed_forward_length" \
+    rm "$f" smallthinker.expert_feed_forward_length
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).
