@@ -41,10 +41,12 @@
  *   jamba is such a hybrid with Mamba (1) layers (no groups); nemotron-h
  *   one whose Mamba-2 layers are those without KV heads nor a
  *   feed-forward (a layer of a feed-forward only keeps nothing).
- * - qwen3next: attention on every full_attention_interval-th layer (4
- *   unless given), a gated delta-net state on the others, sized as
- *   Mamba-2's (the conv of ssm.inner_size value and 2 * group_count *
- *   state_size key channels; a state of state_size * inner_size).
+ * - qwen3next, qwen35 and qwen35moe: attention on every
+ *   full_attention_interval-th layer (4 unless given), a gated delta-net
+ *   state on the others, sized as Mamba-2's (the conv of ssm.inner_size
+ *   value and 2 * group_count * state_size key channels; a state of
+ *   state_size * inner_size). A file that flags its recurrent layers
+ *   itself (attention.recurrent_layers) is not modelled.
  * - lfm2: a short-conv layer where head_count_kv is 0 keeps per sequence
  *   an R row of (shortconv.l_cache - 1) * n_embd, F32, and no S row; the
  *   others a KV cache.
@@ -159,6 +161,12 @@ static const struct arch_rule rules[] = {
 	{ "qwen3next", FAM_INTERVAL, SWA_NONE, 0, 0, 0, 0,
 	    "gated delta-net state, KV cache on every "
 	    "full_attention_interval-th layer (4 unless given)" },
+	{ "qwen35", FAM_INTERVAL, SWA_NONE, 0, 0, 0, 0,
+	    "gated delta-net state, KV cache on every "
+	    "full_attention_interval-th layer (4 unless given)" },
+	{ "qwen35moe", FAM_INTERVAL, SWA_NONE, 0, 0, 0, 0,
+	    "gated delta-net state, KV cache on every "
+	    "full_attention_interval-th layer (4 unless given)" },
 	{ "lfm2", FAM_CONV, SWA_NONE, 0, 0, 0, 0,
 	    "short-conv state on layers without KV heads, KV cache on the "
 	    "others" },
@@ -226,6 +234,7 @@ static const struct {
 	{ "feed_forward_length", "0" },
 	{ "nextn_predict_layers", "1" },
 	{ "full_attention_interval", "2" },
+	{ "attention.recurrent_layers", "1" },
 	{ "attention.head_count", "2" },
 	{ "attention.head_count_kv", "1" },
 	{ "attention.key_length", "16" },
@@ -664,6 +673,12 @@ attention(struct gguf_mem_model *m, struct gguf_doc *d,
 	head_kv = xcalloc(m->n_layer, sizeof *head_kv);
 	ff = xcalloc(m->n_layer, sizeof *ff);
 	if (r->fam == FAM_INTERVAL) {
+		if (akey(d, m->arch, "attention.recurrent_layers") != NULL) {
+			not_modelled(m, "%s.attention.recurrent_layers (the "
+			    "file's own recurrent layers) is not modelled",
+			    m->arch);
+			goto out;
+		}
 		if (!akey_u64(d, m->arch, "full_attention_interval",
 		    &interval))
 			interval = 4;

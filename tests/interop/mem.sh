@@ -207,6 +207,11 @@ check "$m/nemotron_h.gguf" 20000 4 q8_0 f16
 check "$m/qwen3next.gguf" 1000 1 f16 f16
 check "$m/qwen3next.gguf" 5000 2 f16 f16
 check "$m/qwen3next.gguf" 20000 3 q8_0 q8_0
+# qwen35 (dense) and qwen35moe: the same layout
+check "$m/qwen35.gguf" 1000 1 f16 f16
+check "$m/qwen35.gguf" 5000 2 q8_0 f16
+check "$m/qwen35moe.gguf" 1000 2 f16 f16
+check "$m/qwen35moe.gguf" 20000 3 q8_0 q8_0
 # lfm2: short-conv state (2 x embedding) where head_count_kv is 0,
 # attention on block 2
 check "$m/lfm2.gguf" 1000 1 f16 f16

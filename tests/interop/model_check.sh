@@ -134,10 +134,11 @@ while read -r name arch reshaped; do
 	fi
 done <"$scratch/manifest"
 
-# The NextN layers of glm4, exaone4 and glm4moe (the last block), and
-# glm4moe's first expert block, each of their tensors removed in turn:
-# which ones llama.cpp requires there.
-for name in glm4-nextn exaone4-nextn glm4moe; do
+# The NextN layers of glm4, exaone4, glm4moe and qwen35 (the last block),
+# and the second block of each (glm4moe's first expert block, a delta-net
+# block of qwen35), each of their tensors removed in turn: which ones
+# llama.cpp requires there.
+for name in glm4-nextn exaone4-nextn glm4moe qwen35-nextn; do
 	f=$m/$name.gguf
 	n=$(key "$f" "${name%-nextn}.block_count")
 	for t in $(tensors "$f" | grep "^blk\.$((n - 1))\.\|^blk\.1\."); do
@@ -216,6 +217,75 @@ edit dots1 no-bias "blk.1.exp_probs_b.bias" \
     rm-tensor "$f" blk.1.exp_probs_b.bias
 edit dots1 no-scale "expert_weights_scale" rm "$f" dots1.expert_weights_scale
 edit dots1 no-shared "expert_shared_count" rm "$f" dots1.expert_shared_count
+
+# qwen35's alternatives: its recurrent blocks flagged by the file (as
+# they are without the flags, the first made an attention block, one
+# flag short), or every other block by full_attention_interval; its
+# delta-net qkv and gate, each optional; the attention's q, k and v as
+# one; a file of its NextN layer alone (every other block then
+# optional), and that layer without one of its own norms; qwen35moe's
+# experts' gate and up matrices as one.
+f=$m/qwen35.gguf
+k=qwen35.attention.recurrent_layers:arr[bool]
+edit qwen35 recurrent "attention.recurrent_layers" \
+    set "$f" "$k" "[true, true, true, false]"
+edit qwen35 recurrent-0 "blk.0." set "$f" "$k" "[false, true, true, false]"
+edit qwen35 recurrent-short "attention.recurrent_layers" \
+    set "$f" "$k" "[true, true, true]"
+edit qwen35 interval "blk.1. blk.3." \
+    set "$f" qwen35.full_attention_interval:u32 2
+edit qwen35 no-qkv "blk.0.attn_qkv.weight" rm-tensor "$f" blk.0.attn_qkv.weight
+edit qwen35 no-gate "blk.0.attn_gate.weight" \
+    rm-tensor "$f" blk.0.attn_gate.weight
+edit qwen35 qkv "blk.3.attn_qkv.weight" \
+    rename "$f" blk.3.attn_q.weight blk.3.attn_qkv.weight
+f=$m/qwen35-nextn.gguf
+set --
+for t in $(tensors "$f" | grep '^blk\.[0-3]\.'); do
+	set -- "$@" -e "rm-tensor $t"
+done
+edit qwen35-nextn alone "blk.4." edit "$f" "$@"
+edit qwen35-nextn alone-enorm "blk.4.nextn.enorm.weight" edit "$f" "$@" \
+    -e "rm-tensor blk.4.nextn.enorm.weight"
+edit qwen35moe gate_up "blk.0.ffn_gate_up_exps.weight" \
+    rename "$m/qwen35moe.gguf" blk.0.ffn_gate_exps.weight \
+    blk.0.ffn_gate_up_exps.weight
+
+# minimax-m2: its q, k and v as one, its gating function optional, its
+# expert feed-forward length required.
+f=$m/minimax-m2.gguf
+edit minimax-m2 qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+edit minimax-m2 no-gating "expert_gating_func" \
+    rm "$f" minimax-m2.expert_gating_func
+edit minimax-m2 no-ff-exp "expert_feed_forward_length" \
+    rm "$f" minimax-m2.expert_feed_forward_length
+
+# apertus: its xIELU parameters one a block, one short, or of the wrong
+# type.
+f=$m/apertus.gguf
+edit apertus xielu-arr "xielu.beta" set "$f" "xielu.beta:arr[f32]" "[0.5, 0.5]"
+edit apertus xielu-short "xielu.beta" set "$f" "xielu.beta:arr[f32]" "[0.5]"
+edit apertus xielu-type "xielu.eps" set "$f" "xielu.eps:u32" 1
+
+# gemma-embedding: without its dense projections, and with one of a
+# length llama.cpp refuses.
+f=$m/gemma-embedding.gguf
+edit gemma-embedding no-dense "dense_2.weight" edit "$f" \
+    -e "rm-tensor dense_2.weight" -e "rm-tensor dense_3.weight"
+edit gemma-embedding dense-in "dense_2_feat_in" \
+    set "$f" gemma-embedding.dense_2_feat_in 128
+
+# lfm2moe: without leading dense blocks (block 0 then wants experts).
+edit lfm2moe no-dense "leading_dense_block_count blk.0." \
+    rm "$m/lfm2moe.gguf" lfm2moe.leading_dense_block_count
+
+# smallthinker: its q, k and v as one, and its experts of no length.
+f=$m/smallthinker.gguf
+edit smallthinker qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+edit smallthinker no-ff-exp "expert_feed_forward_length" \
+    rm "$f" smallthinker.expert_feed_forward_length
 
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it

@@ -37,10 +37,14 @@
  *			olmo, orion, seed_oss, starcoder, xverse, refact,
  *			codeshell, nemotron, ernie4_5, bitnet, chatglm, dbrx,
  *			grok, hunyuan-moe, jais, phimoe, plamo, dots1,
- *			ernie4_5-moe, hunyuan-dense, minicpm3, llada): the
- *			tensors llama.cpp requires, no more
- *	glm4-nextn.gguf, exaone4-nextn.gguf  the same with a block more, a
- *			NextN (multi-token prediction) layer
+ *			ernie4_5-moe, hunyuan-dense, minicpm3, llada), and
+ *			of dmodels3 (qwen35, qwen35moe, minimax-m2, apertus,
+ *			gemma-embedding, lfm2moe, smallthinker): the tensors
+ *			llama.cpp requires, no more (and qwen35's optional
+ *			delta-net qkv and gate, which its models have)
+ *	glm4-nextn.gguf, exaone4-nextn.gguf, qwen35-nextn.gguf  the same
+ *			with a block more, a NextN (multi-token prediction)
+ *			layer
  *	glm4moe.gguf	a dense block, experts (shared one, expert bias),
  *			and a NextN layer
  *	qwen2vl.gguf, qwen3vl.gguf, qwen3vlmoe.gguf  qwen2, qwen3 and
@@ -1011,6 +1015,7 @@ gptoss(const char *dir)
 
 #include "memmodels_data.h"
 #include "memmodels_data2.h"
+#include "memmodels_data3.h"
 
 /*
  * Models of the tables above with more blocks, for the memory test only
@@ -1195,8 +1200,9 @@ static const struct {
  * with --check): a NextN (multi-token prediction) block added to glm4
  * and exaone4, as their converters write it (exaone4's without the two
  * tensors it does not load), qwen3moe as qwen3vlmoe (the text model
- * of Qwen3-VL-MoE, with M-RoPE sections); and lfm2 and qwen3next as the
- * tables above give them.
+ * of Qwen3-VL-MoE, with M-RoPE sections); lfm2 and qwen3next as the
+ * tables above give them; and qwen35 with a multi-token prediction
+ * block (memmodels_data3.h).
  */
 static const struct dkey nextn_keys[] = {
 	{ "block_count", GG_U32, 3, NULL, 0 },
@@ -1243,6 +1249,8 @@ static const struct {
 	{ "lfm2", "lfm2", NULL, NULL, lfm2_keys, lfm2_tensors },
 	{ "qwen3next", "qwen3next", NULL, NULL, qwen3next_keys,
 	    qwen3next_tensors },
+	{ "qwen35-nextn", "qwen35", qwen35_nextn_keys, qwen35_nextn_tensors,
+	    qwen35_keys, qwen35_tensors },
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -1384,6 +1392,8 @@ main(int argc, char **argv)
 	rc |= glm4moe(argv[1]);
 	for (i = 0; dmodels[i].arch != NULL; i++)
 		rc |= data_model(argv[1], &dmodels[i]);
+	for (i = 0; dmodels3[i].arch != NULL; i++)
+		rc |= data_model(argv[1], &dmodels3[i]);
 	for (i = 0; cmodels[i].file != NULL; i++)
 		rc |= data_write(argv[1], cmodels[i].file, cmodels[i].arch,
 		    cmodels[i].base, cmodels[i].keys, cmodels[i].tensors,

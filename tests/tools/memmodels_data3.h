@@ -1,0 +1,331 @@
+/*
+ * memmodels_data3.h - the architectures gen_memmodels writes from data
+ * (third part): the tables of qwen35 on, and dmodels3[], their list.
+ * Included once, by gen_memmodels.c, after memmodels_data2.h. Sizes as
+ * from rwkv6 on in memmodels_data.h, unless a table says otherwise.
+ */
+
+/*
+ * Gated delta-net blocks (4 value heads of 16, 2 key heads) with their
+ * qkv and gate matrices, attention on every 4th (block 3: heads of 32, q
+ * doubled by its gate); a dense feed-forward on every block.
+ */
+static const uint32_t qwen35_sections[4] = { 8, 4, 4, 0 };
+static const struct dkey qwen35_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 4, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.key_length", GG_U32, 32, NULL, 0 },
+	{ "attention.value_length", GG_U32, 32, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "rope.dimension_count", GG_U32, 32, NULL, 0 },
+	{ "rope.dimension_sections", GG_I32, 0, qwen35_sections, 4 },
+	{ "ssm.conv_kernel", GG_U32, 4, NULL, 0 },
+	{ "ssm.inner_size", GG_U32, 64, NULL, 0 },
+	{ "ssm.state_size", GG_U32, 16, NULL, 0 },
+	{ "ssm.time_step_rank", GG_U32, 4, NULL, 0 },
+	{ "ssm.group_count", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+#define QWEN35_RECR(b) \
+	{ "blk." #b ".attn_qkv.weight", 2, { 96, 128, 1, 1 } }, \
+	{ "blk." #b ".attn_gate.weight", 2, { 96, 64, 1, 1 } }, \
+	{ "blk." #b ".ssm_conv1d.weight", 2, { 4, 128, 1, 1 } }, \
+	{ "blk." #b ".ssm_dt.bias", 1, { 4, 1, 1, 1 } }, \
+	{ "blk." #b ".ssm_a", 1, { 4, 1, 1, 1 } }, \
+	{ "blk." #b ".ssm_beta.weight", 2, { 96, 4, 1, 1 } }, \
+	{ "blk." #b ".ssm_alpha.weight", 2, { 96, 4, 1, 1 } }, \
+	{ "blk." #b ".ssm_norm.weight", 1, { 16, 1, 1, 1 } }, \
+	{ "blk." #b ".ssm_out.weight", 2, { 64, 96, 1, 1 } }
+#define QWEN35_ATTN(b) \
+	{ "blk." #b ".attn_q.weight", 2, { 96, 256, 1, 1 } }, \
+	{ "blk." #b ".attn_k.weight", 2, { 96, 32, 1, 1 } }, \
+	{ "blk." #b ".attn_v.weight", 2, { 96, 32, 1, 1 } }, \
+	{ "blk." #b ".attn_output.weight", 2, { 128, 96, 1, 1 } }, \
+	{ "blk." #b ".attn_q_norm.weight", 1, { 32, 1, 1, 1 } }, \
+	{ "blk." #b ".attn_k_norm.weight", 1, { 32, 1, 1, 1 } }
+static const struct dten qwen35_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	QWEN35_RECR(0),
+	QWEN35_RECR(1),
+	QWEN35_RECR(2),
+	QWEN35_ATTN(3),
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/*
+ * qwen35's blocks with mixtures of 4 experts (feed-forward 32, 2 used)
+ * and a shared expert (feed-forward 32) in place of the dense
+ * feed-forward.
+ */
+static const struct dkey qwen35moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 4, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.key_length", GG_U32, 32, NULL, 0 },
+	{ "attention.value_length", GG_U32, 32, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "expert_shared_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "rope.dimension_count", GG_U32, 32, NULL, 0 },
+	{ "rope.dimension_sections", GG_I32, 0, qwen35_sections, 4 },
+	{ "ssm.conv_kernel", GG_U32, 4, NULL, 0 },
+	{ "ssm.inner_size", GG_U32, 64, NULL, 0 },
+	{ "ssm.state_size", GG_U32, 16, NULL, 0 },
+	{ "ssm.time_step_rank", GG_U32, 4, NULL, 0 },
+	{ "ssm.group_count", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten qwen35moe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_gate_inp_shexp.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.%d.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.%d.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	QWEN35_RECR(0),
+	QWEN35_RECR(1),
+	QWEN35_RECR(2),
+	QWEN35_ATTN(3),
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* Experts of the feed-forward length (32), a selection bias; q/k norms
+   over all heads. */
+static const struct dkey minimax_m2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_gating_func", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten minimax_m2_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.exp_probs_b.bias", 1, { 4, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* q/k norms; up and down matrices with the xIELU activation, its four
+   parameters global keys. */
+static const struct dkey apertus_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "=xielu.alpha_n", GG_F32, 0.8, NULL, 0 },
+	{ "=xielu.alpha_p", GG_F32, 0.8, NULL, 0 },
+	{ "=xielu.beta", GG_F32, 0.5, NULL, 0 },
+	{ "=xielu.eps", GG_F32, -1e-06, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten apertus_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* gemma3's blocks without a cache (no causal attention); the dense
+   projections after them (embedding 96 to 128 and back). */
+static const struct dkey gemma_embedding_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "attention.sliding_window", GG_U32, 256, NULL, 0 },
+	{ "dense_2_feat_in", GG_U32, 96, NULL, 0 },
+	{ "dense_2_feat_out", GG_U32, 128, NULL, 0 },
+	{ "dense_3_feat_in", GG_U32, 128, NULL, 0 },
+	{ "dense_3_feat_out", GG_U32, 96, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gemma_embedding_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "dense_2.weight", 2, { 96, 128, 1, 1 } },
+	{ "dense_3.weight", 2, { 128, 96, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* lfm2's layout (short-conv blocks where head_count_kv is 0, attention
+   on block 2), a dense block 0, then experts with a selection bias. */
+static const uint32_t lfm2moe_a0[] = { 0, 0, 1, 0 };
+static const struct dkey lfm2moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 4, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_gating_func", GG_U32, 2, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 0, lfm2moe_a0, 4 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "shortconv.l_cache", GG_U32, 3, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+#define LFM2MOE_CONV(b) \
+	{ "blk." #b ".shortconv.conv.weight", 2, { 3, 96, 1, 1 } }, \
+	{ "blk." #b ".shortconv.in_proj.weight", 2, { 96, 288, 1, 1 } }, \
+	{ "blk." #b ".shortconv.out_proj.weight", 2, { 96, 96, 1, 1 } }
+#define LFM2MOE_EXPS(b) \
+	{ "blk." #b ".ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } }, \
+	{ "blk." #b ".ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } }, \
+	{ "blk." #b ".ffn_down_exps.weight", 3, { 32, 96, 4, 1 } }, \
+	{ "blk." #b ".ffn_up_exps.weight", 3, { 96, 32, 4, 1 } }, \
+	{ "blk." #b ".exp_probs_b.bias", 1, { 4, 1, 1, 1 } }
+static const struct dten lfm2moe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	LFM2MOE_CONV(0),
+	LFM2MOE_CONV(1),
+	LFM2MOE_EXPS(1),
+	{ "blk.2.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.2.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.2.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.2.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.2.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.2.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	LFM2MOE_EXPS(2),
+	LFM2MOE_CONV(3),
+	LFM2MOE_EXPS(3),
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/*
+ * qwen35 with a fifth block, a multi-token prediction block (as its
+ * converter writes it: an attention block, its feed-forward, and the
+ * nextn.* projection and norms), for gen_memmodels.c's cmodels.
+ */
+static const struct dkey qwen35_nextn_keys[] = {
+	{ "block_count", GG_U32, 5, NULL, 0 },
+	{ "nextn_predict_layers", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten qwen35_nextn_tensors[] = {
+	QWEN35_ATTN(4),
+	{ "blk.4.nextn.eh_proj.weight", 2, { 192, 96, 1, 1 } },
+	{ "blk.4.nextn.enorm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.4.nextn.hnorm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.4.nextn.shared_head_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* Experts (feed-forward 32) on every block, no sliding window. */
+static const struct dkey smallthinker_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten smallthinker_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+static const struct dmodel dmodels3[] = {
+	{ "qwen35", qwen35_keys, qwen35_tensors },
+	{ "qwen35moe", qwen35moe_keys, qwen35moe_tensors },
+	{ "minimax-m2", minimax_m2_keys, minimax_m2_tensors },
+	{ "apertus", apertus_keys, apertus_tensors },
+	{ "gemma-embedding", gemma_embedding_keys,
+	    gemma_embedding_tensors },
+	{ "lfm2moe", lfm2moe_keys, lfm2moe_tensors },
+	{ "smallthinker", smallthinker_keys, smallthinker_tensors },
+	{ NULL, NULL, NULL }
+};
