@@ -567,21 +567,29 @@ cli_open(const char *path)
 /* ------------------------------------------------------------ model check */
 
 struct broke {
-	const char	*path;
-	int		 strict;
+	const char		*path;
+	int			 strict;
+	struct gguf_mgroup	 g;	/* the first few of each kind */
 };
+
+static void
+broke_line(const struct broke *b, const char *msg)
+{
+	fprintf(stderr, "%s: ", cli_prog);
+	out_text(stderr, b->path, strlen(b->path));
+	fprintf(stderr, ": %s: llama.cpp would refuse the result: ",
+	    b->strict ? "error" : "warning");
+	out_msg(stderr, msg);
+	fputc('\n', stderr);
+}
 
 static void
 broke_one(void *arg, const struct gguf_mfinding *f)
 {
 	struct broke	*b = arg;
 
-	fprintf(stderr, "%s: ", cli_prog);
-	out_text(stderr, b->path, strlen(b->path));
-	fprintf(stderr, ": %s: llama.cpp would refuse the result: ",
-	    b->strict ? "error" : "warning");
-	out_msg(stderr, f->msg);
-	fputc('\n', stderr);
+	if (gguf_mgroup_add(&b->g, f))
+		broke_line(b, f->msg);
 }
 
 int
@@ -589,10 +597,16 @@ cli_model_check(struct gguf_doc *d, const char *path, int strict)
 {
 	struct broke	b;
 	unsigned	n;
+	char		buf[200];
+	int		k;
 
+	memset(&b, 0, sizeof b);
 	b.path = path;
 	b.strict = strict;
 	n = gguf_model_check_new(d, broke_one, &b);
+	for (k = 0; k < GGUF_MK_COUNT; k++)
+		if (gguf_mgroup_more(&b.g, k, buf, sizeof buf) == 0)
+			broke_line(&b, buf);
 	if (n > 0 && strict) {
 		fprintf(stderr, "%s: ", cli_prog);
 		out_text(stderr, path, strlen(path));

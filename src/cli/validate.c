@@ -95,6 +95,7 @@ finding(void *arg, int level, const char *file, int64_t off, const char *msg)
 struct model_at {
 	struct report		*r;
 	struct gguf_file	*f;
+	struct gguf_mgroup	 g;	/* text: the first few of each kind */
 };
 
 /*
@@ -116,7 +117,30 @@ model_finding(void *arg, const struct gguf_mfinding *mf)
 	} else if (mf->what == GGUF_MF_KEY && (i = gguf_kv_find(m->f,
 	    mf->name, strlen(mf->name))) >= 0)
 		off = (int64_t)gguf_kv_at(m->f, (uint64_t)i)->off;
+	/* The text shows a few of each kind; the count and JSON, all. */
+	if (m->r->json == NULL && !gguf_mgroup_add(&m->g, mf)) {
+		m->r->count[mf->level < GGUF_W_NOTE || mf->level >
+		    GGUF_W_ERROR ? GGUF_W_ERROR : mf->level]++;
+		return;
+	}
 	finding(m->r, mf->level, file, off, mf->msg);
+}
+
+/* The text's line for the findings of each kind it did not show. */
+static void
+model_more(const struct model_at *m)
+{
+	char	buf[200];
+	int	k;
+
+	for (k = 0; k < GGUF_MK_COUNT; k++) {
+		if (m->r->quiet || gguf_mgroup_more(&m->g, k, buf,
+		    sizeof buf) != 0)
+			continue;
+		out_text(stdout, m->r->path, strlen(m->r->path));
+		printf(": %s: %s (--json lists each)\n",
+		    gguf_wlevel_name(GGUF_W_ERROR), buf);
+	}
 }
 
 struct lint_at {
@@ -291,9 +315,11 @@ validate_one(const char *path, const struct vopts *o, struct json *j,
 	if (rc != 0)
 		finding(&r, GGUF_W_ERROR, NULL, -1,
 		    "the data checks were cancelled");
+	memset(&ma, 0, sizeof ma);
 	ma.r = &r;
 	ma.f = f;
 	gguf_model_check_file(f, model_finding, &ma);
+	model_more(&ma);
 	lint_templates(f, &r);
 	gguf_close(f);
 	summary(&r, 1);

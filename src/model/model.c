@@ -497,14 +497,11 @@ ctx_init(struct mctx *x, const struct msrc *s, const struct csect *sect,
 
 /* --------------------------------------------------------------- findings */
 
-#define MAX_SHOWN	8	/* findings of one kind before a count */
-
 struct check {
 	struct mctx		 x;
 	gguf_mfinding_fn	 fn;
 	void			*arg;
 	unsigned		 errors;
-	uint64_t		 nmissing, nshape, nunused;
 	uint8_t			*used;		/* per tensor entry */
 	int			 uncertain;	/* unused ones unknown */
 	int			 file;		/* the reader checked key types */
@@ -557,6 +554,31 @@ from_text(struct check *c, uint32_t deps)
 }
 
 static void
+vsay(struct check *c, int kind, int level, int what, const char *name,
+    int64_t index, uint32_t deps, const char *fmt, va_list ap)
+{
+	struct gguf_mfinding	f;
+	int			i;
+
+	if (level == GGUF_W_ERROR)
+		c->errors++;
+	if (c->fn == NULL)
+		return;
+	vsnprintf(c->msg, sizeof c->msg, fmt, ap);
+	memset(&f, 0, sizeof f);
+	f.level = level;
+	f.what = what;
+	f.kind = kind;
+	f.name = name;
+	f.index = index;
+	f.msg = c->msg;
+	for (i = 0; i < c->x.nkd && f.ndeps < GGUF_MF_MAXDEPS; i++)
+		if ((deps >> i) & 1)
+			f.deps[f.ndeps++] = c->x.kd[i].key;
+	c->fn(c->arg, &f);
+}
+
+static void
 say(struct check *c, int level, int what, const char *name, int64_t index,
     uint32_t deps, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
@@ -565,27 +587,29 @@ static void
 say(struct check *c, int level, int what, const char *name, int64_t index,
     uint32_t deps, const char *fmt, ...)
 {
-	struct gguf_mfinding	f;
-	va_list			ap;
-	int			i;
+	va_list	ap;
 
-	if (level == GGUF_W_ERROR)
-		c->errors++;
-	if (c->fn == NULL)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(c->msg, sizeof c->msg, fmt, ap);
+	vsay(c, GGUF_MK_OTHER, level, what, name, index, deps, fmt, ap);
 	va_end(ap);
-	memset(&f, 0, sizeof f);
-	f.level = level;
-	f.what = what;
-	f.name = name;
-	f.index = index;
-	f.msg = c->msg;
-	for (i = 0; i < c->x.nkd && f.ndeps < GGUF_MF_MAXDEPS; i++)
-		if ((deps >> i) & 1)
-			f.deps[f.ndeps++] = c->x.kd[i].key;
-	c->fn(c->arg, &f);
+}
+
+/* An error about tensor name of kind (GGUF_MK_*). */
+static void
+say_t(struct check *c, int kind, const char *name, int64_t index,
+    uint32_t deps, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static void
+say_t(struct check *c, int kind, const char *name, int64_t index,
+    uint32_t deps, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsay(c, kind, GGUF_W_ERROR, GGUF_MF_TENSOR, name, index, deps, fmt,
+	    ap);
+	va_end(ap);
 }
 
 /*
@@ -761,19 +785,17 @@ check_tensor(struct check *c, const struct crow *r, int64_t il,
 	if (req == -1)
 		return;
 	if (idx < 0) {
-		if (req == 1 && c->nmissing++ < MAX_SHOWN) {
+		if (req == 1) {
 			if (il >= 0)
-				say(c, GGUF_W_ERROR, GGUF_MF_TENSOR, name, -1,
-				    c->ldeps, "%s is missing: llama.cpp "
-				    "requires it for %.*s (block %lld of "
-				    "block_count = %lld)", name,
-				    (int)x->archn, x->arch, (long long)il,
+				say_t(c, GGUF_MK_MISSING, name, -1, c->ldeps,
+				    "%s is missing: llama.cpp requires it for "
+				    "%.*s (block %lld of block_count = %lld)",
+				    name, (int)x->archn, x->arch, (long long)il,
 				    (long long)nlayer);
 			else
-				say(c, GGUF_W_ERROR, GGUF_MF_TENSOR, name, -1,
-				    deps, "%s is missing: llama.cpp requires "
-				    "it for %.*s", name, (int)x->archn,
-				    x->arch);
+				say_t(c, GGUF_MK_MISSING, name, -1, deps,
+				    "%s is missing: llama.cpp requires it for "
+				    "%.*s", name, (int)x->archn, x->arch);
 		}
 		return;
 	}
@@ -791,13 +813,13 @@ check_tensor(struct check *c, const struct crow *r, int64_t il,
 		if (i < r->ne ? got[i] != want[i] : t->ne[i] != 1)
 			bad = 1;
 	}
-	if (!bad || c->nshape++ >= MAX_SHOWN)
+	if (!bad)
 		return;
 	n = t->n_dims == 0 ? 1 : (int)t->n_dims;
 	dims_text(got, n > MAX_DIMS ? MAX_DIMS : n, gs, sizeof gs);
 	dims_text(want, r->ne, ws, sizeof ws);
-	say(c, GGUF_W_ERROR, GGUF_MF_TENSOR, name, idx, deps, "%s: shape %s, "
-	    "llama.cpp expects %s%s", name, gs, ws, from_text(c, deps));
+	say_t(c, GGUF_MK_SHAPE, name, idx, deps, "%s: shape %s, llama.cpp "
+	    "expects %s%s", name, gs, ws, from_text(c, deps));
 }
 
 /*
@@ -877,29 +899,16 @@ check_tensors(struct check *c)
 	}
 	if (upto < nblock)
 		more_missing(c, upto, nblock, nlayer);
-	if (c->nmissing > MAX_SHOWN)
-		say(c, GGUF_W_ERROR, GGUF_MF_MODEL, NULL, -1, c->ldeps,
-		    "%llu more tensor%s llama.cpp requires %s missing",
-		    (unsigned long long)(c->nmissing - MAX_SHOWN),
-		    c->nmissing - MAX_SHOWN == 1 ? "" : "s",
-		    c->nmissing - MAX_SHOWN == 1 ? "is" : "are");
-	if (c->nshape > MAX_SHOWN)
-		say(c, GGUF_W_ERROR, GGUF_MF_MODEL, NULL, -1, 0,
-		    "%llu more tensor%s a shape llama.cpp refuses",
-		    (unsigned long long)(c->nshape - MAX_SHOWN),
-		    c->nshape - MAX_SHOWN == 1 ? " has" : "s have");
 	if (c->uncertain)
 		return;
 	for (i = 0; i < nt; i++) {
 		if (c->used[i] || src_tensor(c->x.s, i, &nm, &t) != 0)
 			continue;
-		if (c->nunused++ >= MAX_SHOWN)
-			continue;
 		snprintf(name, sizeof name, "%.*s", (int)(nm.n < 64 ? nm.n :
 		    64), nm.p);
 		if (in_nextn_block(c, name, nlayer))
-			say(c, GGUF_W_ERROR, GGUF_MF_TENSOR, name,
-			    (int64_t)i, c->ldeps, "tensor %s is not used by "
+			say_t(c, GGUF_MK_UNUSED, name, (int64_t)i, c->ldeps,
+			    "tensor %s is not used by "
 			    "%.*s: its block is a NextN layer (block_count "
 			    "%lld, nextn_predict_layers %lld), which llama.cpp "
 			    "does not load for %.*s and refuses to find in "
@@ -907,17 +916,11 @@ check_tensors(struct check *c)
 			    (long long)nlayer, (long long)(nlayer - c->nblock),
 			    (int)c->x.archn, c->x.arch);
 		else
-			say(c, GGUF_W_ERROR, GGUF_MF_TENSOR, name, (int64_t)i,
-			    0, "tensor %s is not used by %.*s: llama.cpp "
+			say_t(c, GGUF_MK_UNUSED, name, (int64_t)i, 0,
+			    "tensor %s is not used by %.*s: llama.cpp "
 			    "refuses files with tensors it does not load", name,
 			    (int)c->x.archn, c->x.arch);
 	}
-	if (c->nunused > MAX_SHOWN)
-		say(c, GGUF_W_ERROR, GGUF_MF_MODEL, NULL, -1, 0,
-		    "%llu more tensor%s not used by %.*s",
-		    (unsigned long long)(c->nunused - MAX_SHOWN),
-		    c->nunused - MAX_SHOWN == 1 ? " is" : "s are",
-		    (int)c->x.archn, c->x.arch);
 }
 
 static struct gguf_val *
@@ -1128,13 +1131,14 @@ static void
 known_filter(void *arg, const struct gguf_mfinding *f)
 {
 	struct known	*k = arg;
-	size_t		 i;
+	const char	*m = f->msg;
 
 	if (f->level != GGUF_W_ERROR)
 		return;
-	for (i = 0; i < k->n; i++)
-		if (strcmp(k->msg[i], f->msg) == 0)
-			return;
+	/* Sorted: a model with many faults is not a quadratic wait. */
+	if (k->n > 0 && bsearch(&m, k->msg, k->n, sizeof *k->msg,
+	    name_cmp) != NULL)
+		return;
 	k->fresh++;
 	if (k->fn != NULL)
 		k->fn(k->arg, f);
@@ -1152,11 +1156,46 @@ gguf_model_check_new(struct gguf_doc *d, gguf_mfinding_fn fn, void *arg)
 	k.arg = arg;
 	/* The source read as a document: the same faults, the same words. */
 	run(&src, 0, known_add, &k);
+	if (k.n > 0)
+		qsort(k.msg, k.n, sizeof *k.msg, name_cmp);
 	run(&doc, 0, known_filter, &k);
 	for (i = 0; i < k.n; i++)
 		free(k.msg[i]);
 	free(k.msg);
 	return k.fresh;
+}
+
+int
+gguf_mgroup_add(struct gguf_mgroup *g, const struct gguf_mfinding *f)
+{
+	if (f->kind <= GGUF_MK_OTHER || f->kind >= GGUF_MK_COUNT)
+		return 1;
+	return g->n[f->kind]++ < GGUF_MK_SHOWN;
+}
+
+int
+gguf_mgroup_more(const struct gguf_mgroup *g, int k, char *buf, size_t len)
+{
+	uint64_t	n;
+	int		one;
+
+	if (k <= GGUF_MK_OTHER || k >= GGUF_MK_COUNT ||
+	    g->n[k] <= GGUF_MK_SHOWN)
+		return -1;
+	n = g->n[k] - GGUF_MK_SHOWN;
+	one = n == 1;
+	if (k == GGUF_MK_MISSING)
+		snprintf(buf, len, "%llu more tensor%s llama.cpp requires %s "
+		    "missing", (unsigned long long)n, one ? "" : "s",
+		    one ? "is" : "are");
+	else if (k == GGUF_MK_SHAPE)
+		snprintf(buf, len, "%llu more tensor%s a shape llama.cpp "
+		    "refuses", (unsigned long long)n, one ? " has" : "s have");
+	else
+		snprintf(buf, len, "%llu more tensor%s llama.cpp does not "
+		    "load (it refuses such files)", (unsigned long long)n,
+		    one ? "" : "s");
+	return 0;
 }
 
 static void

@@ -65,9 +65,20 @@ extern const size_t		gguf_model_nrows;
 
 #define GGUF_MF_MAXDEPS	8
 
+/*
+ * The kind of a finding, for a report that shows the first few of each
+ * kind and counts the rest (gguf_mgroup): the checks pass every finding.
+ */
+#define GGUF_MK_OTHER	0
+#define GGUF_MK_MISSING	1	/* a tensor llama.cpp requires is absent */
+#define GGUF_MK_SHAPE	2	/* a tensor of a shape llama.cpp refuses */
+#define GGUF_MK_UNUSED	3	/* a tensor llama.cpp does not load */
+#define GGUF_MK_COUNT	4
+
 struct gguf_mfinding {
 	int		 level;		/* enum gguf_wlevel */
 	int		 what;		/* GGUF_MF_* */
+	int		 kind;		/* GGUF_MK_* */
 	const char	*name;		/* the key or tensor, or NULL */
 	int64_t		 index;		/* a tensor's entry index, or -1 */
 	const char	*msg;		/* one line, naming name */
@@ -99,6 +110,32 @@ unsigned	gguf_model_check_file(struct gguf_file *f, gguf_mfinding_fn fn,
  */
 unsigned	gguf_model_check_new(struct gguf_doc *d, gguf_mfinding_fn fn,
 		    void *arg);
+
+/*
+ * A report that groups: each finding counted, the first GGUF_MK_SHOWN of
+ * each kind shown, the others of the kind told by one line at the end.
+ *
+ *	struct gguf_mgroup g = { 0 };
+ *	for each finding f: if (gguf_mgroup_add(&g, f)) show f;
+ *	for (k = 0; k < GGUF_MK_COUNT; k++)
+ *		if (gguf_mgroup_more(&g, k, buf, sizeof buf) == 0) show buf;
+ */
+#define GGUF_MK_SHOWN	8
+
+struct gguf_mgroup {
+	uint64_t	 n[GGUF_MK_COUNT];	/* findings of each kind */
+};
+
+/* Counts f; 1 if the report shows it, 0 if the line at the end counts it. */
+int		gguf_mgroup_add(struct gguf_mgroup *g,
+		    const struct gguf_mfinding *f);
+/*
+ * The line for the findings of kind k the report did not show ("28 more
+ * tensors llama.cpp requires are missing"), an error like each of them,
+ * in buf: 0, or -1 when it showed them all.
+ */
+int		gguf_mgroup_more(const struct gguf_mgroup *g, int k, char *buf,
+		    size_t len);
 
 /*
  * A short verdict of gguf_model_check for a status line or a prompt: the

@@ -62,10 +62,35 @@ on_finding(void *arg, int level, const char *file, int64_t off,
 	add_finding(arg, level, file, off, msg);
 }
 
+/* The model check's findings: a few of each kind, every one counted. */
+struct model_at {
+	struct gguf_summary	*s;
+	struct gguf_mgroup	 g;
+};
+
 static void
 on_model_finding(void *arg, const struct gguf_mfinding *mf)
 {
-	add_finding(arg, mf->level, NULL, -1, mf->msg);
+	struct model_at	*m = arg;
+
+	if (gguf_mgroup_add(&m->g, mf))
+		add_finding(m->s, mf->level, NULL, -1, mf->msg);
+	else
+		m->s->count[mf->level < GGUF_W_NOTE || mf->level >
+		    GGUF_W_ERROR ? GGUF_W_ERROR : mf->level]++;
+}
+
+static void
+model_more(struct model_at *m)
+{
+	char	buf[200];
+	int	k;
+
+	for (k = 0; k < GGUF_MK_COUNT; k++)
+		if (gguf_mgroup_more(&m->g, k, buf, sizeof buf) == 0) {
+			add_finding(m->s, GGUF_W_ERROR, NULL, -1, buf);
+			m->s->count[GGUF_W_ERROR]--;	/* counted */
+		}
 }
 
 static void
@@ -239,6 +264,7 @@ gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
 	const struct gguf_layout	*lay = gguf_layout(f);
 	const struct gguf_warning	*w;
 	struct gguf_val			*v;
+	struct model_at			 ma;
 	size_t				 k;
 
 	memset(s, 0, sizeof *s);
@@ -285,10 +311,13 @@ gguf_summary_make(struct gguf_summary *s, struct gguf_file *f,
 	(void)gguf_check_model(f, NULL, 0, NULL, on_finding, s);
 	(void)gguf_kind_check(f, NULL, on_finding, s);
 	/* Whether llama.cpp loads the model as it will be saved. */
+	memset(&ma, 0, sizeof ma);
+	ma.s = s;
 	if (d != NULL)
-		gguf_model_check(d, on_model_finding, s);
+		gguf_model_check(d, on_model_finding, &ma);
 	else
-		gguf_model_check_file(f, on_model_finding, s);
+		gguf_model_check_file(f, on_model_finding, &ma);
+	model_more(&ma);
 }
 
 void

@@ -84,7 +84,11 @@ struct gguf_summary {
 	struct gguf_sum_type	*types;		/* by type id, present ones */
 	size_t			 n_types;
 
-	/* The reader's findings first (n_reader), then the model checks'. */
+	/*
+	 * The reader's findings first (n_reader), then the model checks':
+	 * a few of each kind (model.h, gguf_mgroup) and a line for the rest.
+	 * count has every finding.
+	 */
 	struct gguf_finding	*findings;
 	size_t			 n_findings;
 	size_t			 n_reader;

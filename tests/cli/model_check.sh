@@ -54,11 +54,11 @@ ok $? "output.weight removed: llama ties it to the token embeddings, clean"
 v 'set llama.block_count 5'
 fails "block_count raised: block 4's tensors are missing" \
     "error: blk.4.attn_norm.weight is missing: llama.cpp requires it for llama (block 4 of block_count = 5)$" \
-    "error: 1 more tensor llama.cpp requires is missing$"
+    "error: 1 more tensor llama.cpp requires is missing (--json lists each)$"
 v 'set llama.block_count 3'
 fails "block_count lowered: block 3's tensors are not loaded" \
     "error: tensor blk.3.attn_norm.weight is not used by llama" \
-    "error: 1 more tensor is not used by llama$"
+    "error: 1 more tensor llama.cpp does not load (it refuses such files) (--json lists each)$"
 v 'set llama.block_count 4000000000'
 fails "a huge block_count: refused, said once" \
     "error: llama.cpp refuses the model: llama.cpp loads at most 512 blocks"
@@ -79,7 +79,7 @@ fails "head_count_kv: the key and value projections" \
 v 'set llama.embedding_length 128'
 fails "embedding_length: every tensor of that width" \
     "error: token_embd.weight: shape \[256, 3072\], llama.cpp expects \[128, 3072\] from embedding_length = 128 and 3072 tokens$" \
-    "error: [0-9]* more tensors have a shape llama.cpp refuses$"
+    "error: [0-9]* more tensors have a shape llama.cpp refuses (--json lists each)$"
 v 'rm llama.context_length'
 fails "a required key removed" \
     "^$m: error: key llama.context_length not found: llama.cpp requires it for llama$"

@@ -87,8 +87,29 @@ ok $? "a missing hyper-parameter: an error without an offset"
 v 'set llama.block_count 1'
 run "$m"
 [ $rc -eq 1 ] && grep -q ':0x[0-9a-f]*: error: tensor blk.1.attn_norm.weight is not used by llama: llama.cpp refuses files with tensors it does not load$' "$out" &&
-    grep -q 'error: 19 more tensors are not used by llama$' "$out"
+    grep -q 'error: 19 more tensors llama.cpp does not load (it refuses such files) (--json lists each)$' "$out"
 ok $? "blocks beyond the block count: tensors llama.cpp does not load"
+# Every block renamed: 36 tensors missing and 36 not loaded, each one a
+# problem: the count says 72, the text shows a few of each kind and a
+# line for the rest, --json lists every one.
+cp "$demo" "$m" && chmod 644 "$m" &&
+    "$GGUFED" rename "$m" 's/^blk\.(\d+)\./layers.$1./' -i >/dev/null 2>&1
+run "$m"
+[ $rc -eq 1 ] && tail -1 "$out" | grep -q ": 72 errors$" &&
+    grep -q "^$m: error: 28 more tensors llama.cpp requires are missing (--json lists each)$" "$out" &&
+    [ "$(grep -c ' is missing: llama.cpp requires it' "$out")" -eq 8 ]
+ok $? "every block renamed: 72 errors counted, the text groups the rest of a kind"
+run --json "$m"
+[ $rc -eq 1 ] && "$jsoncheck" <"$out" &&
+    [ "$(grep -c '"level": "error"' "$out")" -eq 72 ] &&
+    grep -q '"errors": 72,' "$out" &&
+    grep -q '"message": "blk.3.ffn_up.weight is missing: ' "$out" &&
+    grep -q '"message": "tensor layers.3.ffn_up.weight is not used by llama: ' "$out" &&
+    ! grep -q 'more tensors' "$out"
+ok $? "--json: every one of the 72 findings, none grouped"
+run -q "$m"
+[ $rc -eq 1 ] && [ "$(cat "$out")" = "$m: 72 errors" ]
+ok $? "-q: only the count, 72"
 v 'set general.type adapter' 'rm llama.context_length'
 run "$m"
 ! grep -q "context_length" "$out"
@@ -100,7 +121,7 @@ run "$m"
 [ $rc -eq 1 ] &&
     grep -q 'error: token_embd.weight: shape \[256, 3072\], llama.cpp expects \[100, 3072\] from embedding_length = 100 and 3072 tokens$' "$out" &&
     grep -q 'error: output_norm.weight: shape \[256\], llama.cpp expects \[100\] from embedding_length = 100$' "$out" &&
-    grep -q 'error: 31 more tensors have a shape llama.cpp refuses$' "$out"
+    grep -q 'error: 31 more tensors have a shape llama.cpp refuses (--json lists each)$' "$out"
 ok $? "embedding_length edited away from the weights: their shapes disagree"
 v 'set llama.attention.head_count_kv 1'
 run "$m"

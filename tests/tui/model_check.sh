@@ -118,6 +118,19 @@ run regex "keys 4R" "keys <C-u>" 'type s/^blk\.(\d+)\.attn_k\./blk.$1.attn_kk./'
 shows regex-map 'llama.cpp will find none of the new names' "R: the preview says so"
 shows regex-map '? blk.0.attn_k.weight -> blk.0.attn_kk.weight: llama.cpp will not find it' \
     "R: every such name is marked"
+# Every block renamed: D counts every problem and marks every rename
+# (no cap on the findings), to the last one.
+run regex-all "size 120x160" "keys 4R" "keys <C-u>" \
+    'type s/^blk\.(\d+)\./layers.$1./' "keys <Enter>" "keys <Enter>" "keys D"
+shows regex-all 'llama.cpp would refuse the result: 72 problems' \
+    "every block renamed: D counts each of the 72 problems"
+n=$(grep -c '! tensor layers\.[0-9]*\..* is not used by llama' \
+    "$scratch/regex-all.txt")
+[ "$n" -eq 36 ]
+ok $? "D marks each of the 36 renames with what it broke ($n)"
+shows regex-all '! blk.3.ffn_up.weight is missing' \
+    "the last rename too: its old name is missing"
+
 run regex-ok "keys 4R" "keys <C-u>" 'type s/^(output)\.weight$/$1.weight/' \
     "keys <Enter>" "dump regex-ok-map" "keys qq"
 lacks regex-ok-map 'llama.cpp will not find' "R: a name llama.cpp looks for is not marked"
