@@ -287,6 +287,17 @@ edit smallthinker qkv "blk.0.attn_qkv.weight" \
 edit smallthinker no-ff-exp "expert_feed_forward_length" \
     rm "$f" smallthinker.expert_feed_forward_length
 
+# afmoe: its q, k and v as one, without its shared expert (a key it
+# requires), without leading dense blocks (block 0 then wants experts).
+f=$m/afmoe.gguf
+edit afmoe qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+edit afmoe no-shared "expert_shared_count" rm "$f" afmoe.expert_shared_count
+edit afmoe shared-0 "blk.1.ffn_gate_shexp.weight" \
+    set "$f" afmoe.expert_shared_count 0
+edit afmoe no-dense "leading_dense_block_count blk.0." \
+    rm "$f" afmoe.leading_dense_block_count
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).
