@@ -298,6 +298,19 @@ edit afmoe shared-0 "blk.1.ffn_gate_shexp.weight" \
 edit afmoe no-dense "leading_dense_block_count blk.0." \
     rm "$f" afmoe.leading_dense_block_count
 
+# granite_swa: its sliding layers flagged by a shorter array, or not at
+# all (a key it requires), without its logit scale (required), with
+# experts.
+f=$m/granite_swa.gguf
+k=granite_swa.attention.sliding_window_pattern
+edit granite_swa swa-short "attention.sliding_window_pattern" \
+    set "$f" "$k:arr[bool]" "[true]"
+edit granite_swa no-swa "attention.sliding_window_pattern" rm "$f" "$k"
+edit granite_swa no-logit "logit_scale" rm "$f" granite_swa.logit_scale
+edit granite_swa experts "blk.0.ffn_gate_inp.weight" edit "$f" \
+    -e "set granite_swa.expert_count:u32 4" \
+    -e "set granite_swa.expert_used_count:u32 2"
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).
