@@ -394,6 +394,48 @@ static const struct dten granite_swa_tensors[] = {
 	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
+
+/* A dense block 0, then experts (feed-forward 32) and a shared one;
+   three sliding blocks of four (the default period, given). */
+static const struct dkey cohere2moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ "expert_shared_count", GG_U32, 1, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.sliding_window", GG_U32, 128, NULL, 0 },
+	{ "attention.sliding_window_pattern", GG_U32, 4, NULL, 0 },
+	{ "logit_scale", GG_F32, 0.5, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten cohere2moe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 static const struct dmodel dmodels3[] = {
 	{ "qwen35", qwen35_keys, qwen35_tensors },
 	{ "qwen35moe", qwen35moe_keys, qwen35moe_tensors },
@@ -405,5 +447,6 @@ static const struct dmodel dmodels3[] = {
 	{ "smallthinker", smallthinker_keys, smallthinker_tensors },
 	{ "afmoe", afmoe_keys, afmoe_tensors },
 	{ "granite_swa", granite_swa_keys, granite_swa_tensors },
+	{ "cohere2moe", cohere2moe_keys, cohere2moe_tensors },
 	{ NULL, NULL, NULL }
 };
