@@ -47,9 +47,9 @@
  *   value and 2 * group_count * state_size key channels; a state of
  *   state_size * inner_size). A file that flags its recurrent layers
  *   itself (attention.recurrent_layers) is not modelled.
- * - lfm2: a short-conv layer where head_count_kv is 0 keeps per sequence
- *   an R row of (shortconv.l_cache - 1) * n_embd, F32, and no S row; the
- *   others a KV cache.
+ * - lfm2 (and lfm2moe): a short-conv layer where head_count_kv is 0
+ *   keeps per sequence an R row of (shortconv.l_cache - 1) * n_embd,
+ *   F32, and no S row; the others a KV cache.
  * - falcon-h1 has both on every layer: a KV cache and a Mamba-2 state.
  * - RWKV (6, 7) keeps per sequence a token-shift row of token_shift_count
  *   (2) * n_embd and a WKV row of n_embd * wkv.head_size, F32.
@@ -127,6 +127,10 @@ static const struct arch_rule rules[] = {
 	    "KV cache on every layer (grouped-query heads)" },
 	{ "qwen3", FAM_ATTN, SWA_NONE, 0, 0, 0, 0,
 	    "KV cache on every layer (grouped-query heads)" },
+	{ "minimax-m2", FAM_ATTN, SWA_NONE, 0, 0, 0, 0,
+	    "KV cache on every layer (grouped-query heads)" },
+	{ "apertus", FAM_ATTN, SWA_NONE, 0, 0, 0, 0,
+	    "KV cache on every layer (grouped-query heads)" },
 	{ "gemma2", FAM_ATTN, SWA_WINDOW, 2, 4096, 0, 0,
 	    "KV cache; sliding window on every other layer" },
 	{ "gemma3", FAM_ATTN, SWA_WINDOW, 6, 0, 0, 0,
@@ -168,6 +172,9 @@ static const struct arch_rule rules[] = {
 	    "gated delta-net state, KV cache on every "
 	    "full_attention_interval-th layer (4 unless given)" },
 	{ "lfm2", FAM_CONV, SWA_NONE, 0, 0, 0, 0,
+	    "short-conv state on layers without KV heads, KV cache on the "
+	    "others" },
+	{ "lfm2moe", FAM_CONV, SWA_NONE, 0, 0, 0, 0,
 	    "short-conv state on layers without KV heads, KV cache on the "
 	    "others" },
 	{ "falcon-h1", FAM_PARALLEL, SWA_NONE, 0, 0, 0, 0,

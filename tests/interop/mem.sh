@@ -144,6 +144,10 @@ check "$m/qwen2.gguf" 33000 1 q8_0 q8_0
 check "$m/qwen3.gguf" 1000 2 f16 f16
 check "$m/qwen3.gguf" 4096 1 q4_0 f16
 check "$m/qwen3.gguf" 4096 1 f16 q5_1
+# minimax-m2 and apertus (one KV head of 24)
+check "$m/minimax-m2.gguf" 1000 2 f16 f16
+check "$m/minimax-m2.gguf" 5000 1 q8_0 q8_0
+check "$m/apertus.gguf" 3000 3 f16 bf16
 # per-layer head counts
 check "$m/openelm.gguf" 2048 1 f16 f16
 check "$m/openelm.gguf" 777 2 q5_0 q8_0
@@ -217,6 +221,9 @@ check "$m/qwen35moe.gguf" 20000 3 q8_0 q8_0
 check "$m/lfm2.gguf" 1000 1 f16 f16
 check "$m/lfm2.gguf" 5000 2 f16 f16
 check "$m/lfm2.gguf" 20000 3 q8_0 bf16
+# lfm2moe: the same layout, with experts
+check "$m/lfm2moe.gguf" 1000 1 f16 f16
+check "$m/lfm2moe.gguf" 5000 2 q8_0 q8_0
 # RWKV state: token shift (2 x embedding) and WKV (embedding x head size)
 check "$m/rwkv6.gguf" 1000 1 f16 f16
 check "$m/rwkv6.gguf" 8192 3 f16 f16

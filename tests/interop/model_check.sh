@@ -287,6 +287,47 @@ edit smallthinker qkv "blk.0.attn_qkv.weight" \
 edit smallthinker no-ff-exp "expert_feed_forward_length" \
     rm "$f" smallthinker.expert_feed_forward_length
 
+# afmoe: its q, k and v as one, without its shared expert (a key it
+# requires), without leading dense blocks (block 0 then wants experts).
+f=$m/afmoe.gguf
+edit afmoe qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+edit afmoe no-shared "expert_shared_count" rm "$f" afmoe.expert_shared_count
+edit afmoe shared-0 "blk.1.ffn_gate_shexp.weight" \
+    set "$f" afmoe.expert_shared_count 0
+edit afmoe no-dense "leading_dense_block_count blk.0." \
+    rm "$f" afmoe.leading_dense_block_count
+
+# granite_swa: its sliding layers flagged by a shorter array, or not at
+# all (a key it requires), without its logit scale (required), with
+# experts.
+f=$m/granite_swa.gguf
+k=granite_swa.attention.sliding_window_pattern
+edit granite_swa swa-short "attention.sliding_window_pattern" \
+    set "$f" "$k:arr[bool]" "[true]"
+edit granite_swa no-swa "attention.sliding_window_pattern" rm "$f" "$k"
+edit granite_swa no-logit "logit_scale" rm "$f" granite_swa.logit_scale
+edit granite_swa experts "blk.0.ffn_gate_inp.weight" edit "$f" \
+    -e "set granite_swa.expert_count:u32 4" \
+    -e "set granite_swa.expert_used_count:u32 2"
+
+# cohere2moe: without its norm epsilon, or with the other one; its
+# sliding layers flagged one a block, or of an element type it refuses,
+# or not at all (it then takes three of four); without its shared
+# experts' count (their tensors then unused).
+f=$m/cohere2moe.gguf
+k=cohere2moe.attention.sliding_window_pattern
+edit cohere2moe no-eps "layer_norm_epsilon" \
+    rm "$f" cohere2moe.attention.layer_norm_epsilon
+edit cohere2moe rms-eps "layer_norm_epsilon" edit "$f" \
+    -e "rm cohere2moe.attention.layer_norm_epsilon" \
+    -e "set cohere2moe.attention.layer_norm_rms_epsilon:f32 1e-5"
+edit cohere2moe swa-flags "$k" set "$f" "$k:arr[bool]" "[true, false]"
+edit cohere2moe swa-f32 "$k" set "$f" "$k:arr[f32]" "[1.0, 0.0]"
+edit cohere2moe no-swa "$k" rm "$f" "$k"
+edit cohere2moe no-shared "expert_shared_count blk.1.ffn_gate_shexp.weight" \
+    rm "$f" cohere2moe.expert_shared_count
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).

@@ -318,6 +318,124 @@ static const struct dten smallthinker_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+/* A dense block 0, then experts (feed-forward 32) with a selection bias
+   and a shared expert; a gate on the attention's output. */
+static const struct dkey afmoe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ "expert_shared_count", GG_U32, 1, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten afmoe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.post_attention_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_gate.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.post_ffw_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.1.exp_probs_b.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* Attention sinks, the sliding layers flagged by the file (block 0 of
+   2), a dense feed-forward. */
+static const uint32_t granite_swa_a0[] = { 1, 0 };
+static const struct dkey granite_swa_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "attention.sliding_window", GG_U32, 128, NULL, 0 },
+	{ "attention.sliding_window_pattern", GG_BOOL, 0, granite_swa_a0, 2 },
+	{ "logit_scale", GG_F32, 8.0, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten granite_swa_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_sinks.weight", 1, { 4, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* A dense block 0, then experts (feed-forward 32) and a shared one;
+   three sliding blocks of four (the default period, given). */
+static const struct dkey cohere2moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ "expert_shared_count", GG_U32, 1, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.sliding_window", GG_U32, 128, NULL, 0 },
+	{ "attention.sliding_window_pattern", GG_U32, 4, NULL, 0 },
+	{ "logit_scale", GG_F32, 0.5, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten cohere2moe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 static const struct dmodel dmodels3[] = {
 	{ "qwen35", qwen35_keys, qwen35_tensors },
 	{ "qwen35moe", qwen35moe_keys, qwen35moe_tensors },
@@ -327,5 +445,8 @@ static const struct dmodel dmodels3[] = {
 	    gemma_embedding_tensors },
 	{ "lfm2moe", lfm2moe_keys, lfm2moe_tensors },
 	{ "smallthinker", smallthinker_keys, smallthinker_tensors },
+	{ "afmoe", afmoe_keys, afmoe_tensors },
+	{ "granite_swa", granite_swa_keys, granite_swa_tensors },
+	{ "cohere2moe", cohere2moe_keys, cohere2moe_tensors },
 	{ NULL, NULL, NULL }
 };
