@@ -158,12 +158,47 @@ struct printer {
 	const struct gguf_file	*f;
 	struct cli_progress	*pr;
 	struct json		*j;	/* or NULL */
-	struct gguf_stats_job	*jobs;
+	const struct gguf_tensor **named;	/* the tensors named, or NULL:
+						   every tensor (--all) */
 	uint64_t		 n;
+	const char		*rows;	/* --rows, or NULL */
+	uint64_t		 ra, rb;
+	int			 has_rb;
 	int			 all;
 	int			 rc;
 	uint64_t		 reports;	/* printed so far */
 };
+
+/* Tensor k of those asked. */
+static const struct gguf_tensor *
+tensor_of(const struct printer *pp, uint64_t k)
+{
+	return pp->named != NULL ? pp->named[k] : gguf_tensor_at(pp->f, k);
+}
+
+/* Job k: its tensor and rows; a range outside the tensor fails it alone. */
+static void
+job_of(void *arg, uint64_t k, struct gguf_stats_job *job)
+{
+	struct printer	*pp = arg;
+	uint64_t	 nrows, a, b;
+	char		 g1[32];
+
+	job->t = tensor_of(pp, k);
+	nrows = gguf_tensor_nrows(job->t);
+	a = pp->ra;
+	b = pp->has_rb ? pp->rb : nrows;
+	if (pp->rows != NULL && (a > b || b > nrows)) {
+		job->rc = gguf_errf(&job->err, -1, "rows %llu:%llu out of "
+		    "range: the tensor has %s rows (valid 0:%llu)",
+		    (unsigned long long)a, (unsigned long long)b,
+		    gguf_fmt_group(nrows, g1, sizeof g1),
+		    (unsigned long long)nrows);
+		return;
+	}
+	job->row0 = a;
+	job->nrows = b - a;
+}
 
 /* Job k's results, in the form asked; 1 to stop (the file changed). */
 static int
@@ -177,8 +212,8 @@ print_job(void *arg, struct gguf_stats_job *job, uint64_t k)
 	cli_progress_clear(pp->pr);
 	if (k + 1 < pp->n) {
 		pp->pr->index = k + 1;
-		pp->pr->item = pp->jobs[k + 1].t->name.p;
-		pp->pr->item_len = pp->jobs[k + 1].t->name.n;
+		pp->pr->item = tensor_of(pp, k + 1)->name.p;
+		pp->pr->item_len = tensor_of(pp, k + 1)->name.n;
 	}
 	if (job->rc != 0)
 		pp->rc = EXIT_BADFILE;
@@ -214,17 +249,15 @@ print_job(void *arg, struct gguf_stats_job *job, uint64_t k)
 int
 cmd_stats(int argc, char **argv)
 {
-	const struct gguf_tensor	*t;
-	struct gguf_stats_job		*jobs;
+	const struct gguf_tensor	*t, **named = NULL;
 	struct gguf_stats_opts		 opts;
 	struct cli_progress		 pr;
 	struct printer			 pp;
 	struct gguf_file		*f;
 	struct json			 j;
-	char				 g1[32];
 	const char			*path = NULL, *rows = NULL;
 	unsigned			 nthreads = 0;
-	uint64_t			 n = 0, k, ra = 0, rb = 0, nrows, a, b;
+	uint64_t			 n = 0, ra = 0, rb = 0;
 	int				 i, all = 0, json = 0, has_rb = 0;
 	int				 rc = 0, names = 0;
 
@@ -263,13 +296,11 @@ cmd_stats(int argc, char **argv)
 	}
 	if ((f = cli_open(path)) == NULL)
 		return EXIT_BADFILE;
-	/* the tensors, in the order asked */
-	jobs = xcalloc(all ? gguf_layout(f)->n_tensors + 1 :
-	    (size_t)names, sizeof *jobs);
-	if (all) {
-		for (k = 0; k < gguf_layout(f)->n_tensors; k++)
-			jobs[n++].t = gguf_tensor_at(f, k);
-	} else {
+	/* the tensors, in the order asked (every one: by number) */
+	if (all)
+		n = gguf_layout(f)->n_tensors;
+	else {
+		named = xcalloc((size_t)names, sizeof *named);
 		for (i = 1; i < argc; i++) {
 			if (strcmp(argv[i], "--threads") == 0 ||
 			    strcmp(argv[i], "--rows") == 0) {
@@ -284,25 +315,8 @@ cmd_stats(int argc, char **argv)
 				rc = EXIT_BADFILE;
 				goto out;
 			}
-			jobs[n++].t = t;
+			named[n++] = t;
 		}
-	}
-	/* the rows of each; a range outside a tensor fails it alone */
-	for (k = 0; k < n; k++) {
-		nrows = gguf_tensor_nrows(jobs[k].t);
-		a = ra;
-		b = has_rb ? rb : nrows;
-		if (rows != NULL && (a > b || b > nrows)) {
-			jobs[k].rc = gguf_errf(&jobs[k].err, -1, "rows "
-			    "%llu:%llu out of range: the tensor has %s rows "
-			    "(valid 0:%llu)", (unsigned long long)a,
-			    (unsigned long long)b,
-			    gguf_fmt_group(nrows, g1, sizeof g1),
-			    (unsigned long long)nrows);
-			continue;
-		}
-		jobs[k].row0 = a;
-		jobs[k].nrows = b - a;
 	}
 
 	memset(&opts, 0, sizeof opts);
@@ -313,17 +327,21 @@ cmd_stats(int argc, char **argv)
 		opts.arg = &pr;
 	}
 	pr.count = n;
-	if (n > 0) {
-		pr.item = jobs[0].t->name.p;
-		pr.item_len = jobs[0].t->name.n;
-	}
 	memset(&pp, 0, sizeof pp);
 	pp.path = path;
 	pp.f = f;
 	pp.pr = &pr;
-	pp.jobs = jobs;
+	pp.named = named;
 	pp.n = n;
+	pp.rows = rows;
+	pp.ra = ra;
+	pp.rb = rb;
+	pp.has_rb = has_rb;
 	pp.all = all;
+	if (n > 0) {
+		pr.item = tensor_of(&pp, 0)->name.p;
+		pr.item_len = tensor_of(&pp, 0)->name.n;
+	}
 	if (json) {
 		json_init(&j, stdout);
 		json_obj(&j, JSON_LINES);
@@ -333,7 +351,7 @@ cmd_stats(int argc, char **argv)
 		json_arr(&j, JSON_LINES);
 		pp.j = &j;
 	}
-	(void)gguf_stats_tensors(f, jobs, n, &opts, print_job, &pp);
+	(void)gguf_stats_tensors(f, n, job_of, &opts, print_job, &pp);
 	cli_progress_clear(&pr);
 	rc = pp.rc;
 	if (json) {
@@ -347,7 +365,7 @@ cmd_stats(int argc, char **argv)
 		rc = EXIT_BADFILE;
 	}
 out:
-	free(jobs);
+	free(named);
 	gguf_close(f);
 	return rc;
 }

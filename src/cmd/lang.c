@@ -618,7 +618,7 @@ parse_cmd(const char *name, size_t nlen, struct lang_src *src, int browser,
 	const struct lang_def	*def = lang_find(name, nlen);
 	struct gguf_suggest	 sg;
 	const char		*best;
-	char			 buf[64], names[256];
+	char			 buf[64], names[400];
 	size_t			 i, o = 0;
 
 	if (def == NULL || (def->browser && !browser)) {
@@ -631,10 +631,17 @@ parse_cmd(const char *name, size_t nlen, struct lang_src *src, int browser,
 			return msgf(msg, len, "unknown command \"%s\" (did you "
 			    "mean \"%s\"?)", gguf_pname(name, nlen, buf, sizeof buf),
 			    best);
-		/* The edit language's commands, named from the table. */
-		for (i = 0; i < lang_n_defs && !lang_defs[i].browser; i++)
-			o += (size_t)snprintf(names + o, sizeof names - o,
-			    "%s%s", i > 0 ? ", " : "", lang_defs[i].name);
+		/*
+		 * The commands there are, named from the table: the edit
+		 * language's, and in the browser its own and :N too.
+		 */
+		for (i = 0; i < lang_n_defs && o < sizeof names; i++)
+			if (browser || !lang_defs[i].browser)
+				o += (size_t)snprintf(names + o, sizeof names -
+				    o, "%s%s", i > 0 ? ", " : "",
+				    lang_defs[i].name);
+		if (browser && o < sizeof names)
+			snprintf(names + o, sizeof names - o, ", N (row N)");
 		return msgf(msg, len, "unknown command \"%s\" (%s)",
 		    gguf_pname(name, nlen, buf, sizeof buf), names);
 	}

@@ -193,7 +193,8 @@ check_token_ids(struct checker *c, uint64_t n_tok)
 		if ((uint64_t)id >= n_tok)
 			say(c, id == UINT32_MAX ? GGUF_W_NOTE : GGUF_W_WARN,
 			    (int64_t)kv->off, "%s is %lld, not a token: the "
-			    "vocabulary has %s (llama.cpp ignores it)", s->key,
+			    "vocabulary has %s (llama.cpp ignores it and keeps "
+			    "its default)", s->key,
 			    (long long)id, gguf_fmt_group(n_tok, g, sizeof g));
 	}
 }

@@ -142,22 +142,27 @@ int	gguf_stats_tensor(const struct gguf_file *f,
 	    struct gguf_err *err);
 
 /*
- * Statistics of several tensors (stats_many.c): a job each, its rows
- * [row0, row0 + nrows) of t. On several threads, tensors that are each a
- * small part of the whole run a thread each, side by side (no thread
- * waits at the end of a tensor for the others, none is started per
- * tensor); a larger one, or one read by range, runs on every thread
- * alone. Results are those gguf_stats_tensor gives, whatever the
- * threads. done(arg, job, k) is called from the calling thread for
- * every job in order, as soon as it and every job before it have ended,
- * each checked after its end against a change of the file, and never
- * while opts->progress is being called (both may print); a nonzero
- * return stops the run. A job whose rc is nonzero on entry is not run
- * (its err is kept) but passed to done in its turn. Progress counts the
- * elements of every job; opts->cancel is read as by the others, and a
- * cancelled run hands over every job it did not end as cancelled.
- * Returns 0, GGUF_STATS_CANCELLED, or GGUF_STATS_STOPPED if done stopped
- * the run.
+ * Statistics of several tensors (stats_many.c): n jobs, job k filled in
+ * by job(arg, k, j) (j zeroed first; it sets t and the rows [row0, row0 +
+ * nrows), or rc and err to fail the job on entry; it is called several
+ * times for the same k, from any thread but never at the same time as
+ * itself or done, and must give the same job each time). On several
+ * threads, tensors that are each a small part of the whole run a thread
+ * each, side by side (no thread waits at the end of a tensor for the
+ * others, none is started per tensor); a larger one, or one read by
+ * range, runs on every thread alone. Results are those
+ * gguf_stats_tensor gives, whatever the threads. done(arg, job, k) is
+ * called from the calling thread for every job in order, as soon as it
+ * and every job before it have ended, each checked after its end against
+ * a change of the file, and never while opts->progress is being called
+ * (both may print); a nonzero return stops the run. The job done is
+ * given lives until done returns: no more than gguf_stats_in_flight
+ * (threads) jobs are held at once, whatever n. A job whose rc is nonzero
+ * on entry is not run (its err is kept) but passed to done in its turn.
+ * Progress counts the elements of every job; opts->cancel is read as by
+ * the others, and a cancelled run hands over every job it did not end as
+ * cancelled. Returns 0, GGUF_STATS_CANCELLED, or GGUF_STATS_STOPPED if
+ * done stopped the run.
  */
 struct gguf_stats_job {
 	const struct gguf_tensor	*t;
@@ -168,13 +173,16 @@ struct gguf_stats_job {
 	struct gguf_err			 err;	/* when rc != 0 */
 };
 
+typedef void	(*gguf_stats_job_fn)(void *arg, uint64_t k,
+		    struct gguf_stats_job *job);
 typedef int	(*gguf_stats_done_fn)(void *arg, struct gguf_stats_job *job,
 		    uint64_t k);
 
-int	gguf_stats_tensors(const struct gguf_file *f,
-	    struct gguf_stats_job *jobs, uint64_t n,
-	    const struct gguf_stats_opts *opts, gguf_stats_done_fn done,
-	    void *arg);
+int	gguf_stats_tensors(const struct gguf_file *f, uint64_t n,
+	    gguf_stats_job_fn job, const struct gguf_stats_opts *opts,
+	    gguf_stats_done_fn done, void *arg);
+/* The most jobs gguf_stats_tensors holds at once on threads (0: all). */
+unsigned gguf_stats_in_flight(unsigned threads);
 
 /* Per-row summary, over the row's finite values (NaN where it has none). */
 struct gguf_rowsum {

@@ -13,6 +13,12 @@
  * are the same either way. The calling thread hands the results over in
  * order, each after checking the file has not changed since the tensor
  * was read.
+ *
+ * Jobs are asked of the caller one at a time and held in a ring of
+ * gguf_stats_in_flight(threads) slots: a worker takes a job only once
+ * the one that many places before it has been handed over, so memory
+ * follows the threads, not the number of tensors (a file of a million
+ * tiny tensors holds a few slots, not a million results).
  */
 #include "config.h"
 
@@ -28,21 +34,28 @@
 
 struct many {
 	const struct gguf_file		*f;
-	struct gguf_stats_job		*jobs;
-	const uint8_t			**data;	/* by job: its rows, when it
-						   runs in a segment */
+	gguf_stats_job_fn		 job;	/* the caller's: job k */
+	void				*arg;
 	const struct gguf_stats_opts	*opts;
 	uint64_t			 total;	/* elements of every job */
 
+	unsigned			 w;	/* slots in the ring */
+	struct gguf_stats_job		*slot;	/* job k in slot k % w */
+	const uint8_t			**data;	/* by slot: its rows, when
+						   it runs in a segment */
+	unsigned char			*ended;	/* by slot */
+
 	uint64_t			 end;	/* the segment's jobs end */
 	uint64_t			 next;	/* atomic: the next to run */
+	uint64_t			 handed;	/* jobs handed over */
 	int				 stop;	/* atomic: runs stop */
+	int				 quit;	/* done stopped: no more
+						   handed (under lock) */
 	int				 cancelled;	/* atomic: by opts */
 	uint64_t			 done;	/* atomic: elements */
 
-	pthread_mutex_t			 lock;	/* ended, progress calls */
+	pthread_mutex_t			 lock;	/* slots, progress calls */
 	pthread_cond_t			 cond;
-	unsigned char			*ended;
 };
 
 /* Whether runs are to stop; a cancel by opts is noted as such. */
@@ -101,11 +114,46 @@ job_elements(const struct gguf_stats_job *j)
 	return n;
 }
 
-/* Runs job k on the given threads: in place if in a segment. */
-static void
-run_job(struct many *m, uint64_t k, unsigned threads)
+/* A ring of twice the threads, and the slot a look at the next job uses. */
+unsigned
+gguf_stats_in_flight(unsigned threads)
 {
-	struct gguf_stats_job	*j = &m->jobs[k];
+	if (threads == 0)
+		threads = gguf_ncpu();
+	return (threads < 2 ? 2 : 2 * threads) + 1;
+}
+
+/* Job k from the caller, in *j (zeroed first). */
+static void
+load(struct many *m, uint64_t k, struct gguf_stats_job *j)
+{
+	memset(j, 0, sizeof *j);
+	m->job(m->arg, k, j);
+}
+
+/*
+ * Whether job j runs a thread of its own in a segment: the rows it reads
+ * there, else NULL (it runs alone, on every thread).
+ */
+static const uint8_t *
+seg_data(struct many *m, const struct gguf_stats_job *j, uint64_t share,
+    unsigned threads)
+{
+	struct gguf_err	e;
+
+	memset(&e, 0, sizeof e);
+	if (threads < 2 || j->rc != 0 || j->nrows == 0 ||
+	    job_elements(j) > share || gguf_tensor_by_range(m->f, j->t))
+		return NULL;
+	return gguf_tensor_window(m->f, j->t, j->row0, j->nrows, 0,
+	    j->t->ne[0], &e);
+}
+
+/* Runs job j on the given threads: in place if data (in a segment). */
+static void
+run_job(struct many *m, struct gguf_stats_job *j, const uint8_t *data,
+    unsigned threads)
+{
 	struct gguf_stats_opts	 o = *m->opts;
 	struct job_progress	 jp;
 
@@ -121,26 +169,48 @@ run_job(struct many *m, uint64_t k, unsigned threads)
 	o.progress = job_progress;
 	o.arg = &jp;
 	o.cancel = &m->stop;
-	if (m->data[k] == NULL)
+	if (data == NULL)
 		j->rc = gguf_stats_tensor(m->f, j->t, j->row0, j->nrows, &o,
 		    &j->st, &j->err);
 	else
 		j->rc = gguf_stats_data(j->t->type, gguf_layout(m->f)->be,
-		    m->data[k], j->t->nbytes, j->row0 * j->t->ne[0],
+		    data, j->t->nbytes, j->row0 * j->t->ne[0],
 		    j->nrows * j->t->ne[0], &o, &j->st, &j->err);
 }
+
+/* The share of the whole a tensor may have to run in a segment. */
+struct segarg {
+	struct many	*m;
+	uint64_t	 share;
+};
 
 static void *
 worker_main(void *arg)
 {
-	struct many	*m = arg;
-	uint64_t	 k;
+	struct segarg		*sa = arg;
+	struct many		*m = sa->m;
+	struct gguf_stats_job	*j;
+	const uint8_t		*data;
+	uint64_t		 k;
 
 	while ((k = __atomic_fetch_add(&m->next, 1, __ATOMIC_RELAXED)) <
 	    m->end) {
-		run_job(m, k, 1);
+		/* its slot is free once job k - w has been handed over */
 		pthread_mutex_lock(&m->lock);
-		m->ended[k] = 1;
+		while (k >= m->handed + m->w && !m->quit)
+			pthread_cond_wait(&m->cond, &m->lock);
+		if (m->quit) {
+			pthread_mutex_unlock(&m->lock);
+			break;
+		}
+		j = &m->slot[k % m->w];
+		load(m, k, j);
+		data = seg_data(m, j, sa->share, 2);
+		m->data[k % m->w] = data;
+		pthread_mutex_unlock(&m->lock);
+		run_job(m, j, data, 1);
+		pthread_mutex_lock(&m->lock);
+		m->ended[k % m->w] = 1;
 		pthread_cond_broadcast(&m->cond);
 		pthread_mutex_unlock(&m->lock);
 	}
@@ -148,70 +218,84 @@ worker_main(void *arg)
 }
 
 /*
- * Job k handed to done, after the check that the file is as it was: if
- * not, the job fails with the reason (what it read may mix old and new
- * bytes). GGUF_STATS_STOPPED if done stops the run.
+ * Job j (number k) handed to done, after the check that the file is as
+ * it was when it was read in place (data): if not, the job fails with
+ * the reason (what it read may mix old and new bytes).
+ * GGUF_STATS_STOPPED if done stops the run.
  */
 static int
-hand(struct many *m, uint64_t k, gguf_stats_done_fn done, void *arg)
+hand(struct many *m, struct gguf_stats_job *j, int in_place, uint64_t k,
+    gguf_stats_done_fn done)
 {
-	struct gguf_stats_job	*j = &m->jobs[k];
 	struct gguf_err		 e;
 	int			 stop;
 
 	memset(&e, 0, sizeof e);
-	if (m->data[k] != NULL && j->rc != GGUF_STATS_CANCELLED &&
+	if (in_place && j->rc != GGUF_STATS_CANCELLED &&
 	    gguf_file_changed(m->f, 0, &e)) {
 		j->rc = -1;
 		j->err = e;
 	}
 	/* never while a worker reports progress: both may print */
 	pthread_mutex_lock(&m->lock);
-	stop = done(arg, j, k) != 0;
-	pthread_mutex_unlock(&m->lock);
+	stop = done(m->arg, j, k) != 0;
 	if (stop) {
+		m->quit = 1;
 		__atomic_store_n(&m->stop, 1, __ATOMIC_RELAXED);
-		return GGUF_STATS_STOPPED;
 	}
-	return 0;
+	m->handed = k + 1;
+	pthread_cond_broadcast(&m->cond);
+	pthread_mutex_unlock(&m->lock);
+	return stop ? GGUF_STATS_STOPPED : 0;
 }
 
 /*
- * Jobs k0 .. k1 side by side, taken in order (so results come out as soon
- * as a thread's worth of them has ended, and a change of the file is seen
- * within about one tensor), on no more threads than the segment has
- * chunks; each handed over in order.
+ * Jobs k0 .. k1 (of el elements) side by side, taken in order (so results
+ * come out as soon as a thread's worth of them has ended, and a change of
+ * the file is seen within about one tensor), on no more threads than the
+ * segment has chunks; each handed over in order.
  */
 static int
-segment(struct many *m, uint64_t k0, uint64_t k1, unsigned threads,
-    gguf_stats_done_fn done, void *arg)
+segment(struct many *m, uint64_t k0, uint64_t k1, uint64_t el,
+    uint64_t share, unsigned threads, gguf_stats_done_fn done)
 {
+	struct segarg	 sa = { m, share };
 	pthread_t	*tid;
-	uint64_t	 k, i, el = 0;
-	unsigned	 n, started = 0;
+	uint64_t	 k, i;
+	unsigned	 n, started = 0, s;
 	int		 rc = 0;
 
 	m->end = k1;
 	m->next = k0;
-	for (k = k0; k < k1; k++)
-		el += job_elements(&m->jobs[k]);
+	m->handed = k0;
 	n = k1 - k0 < threads ? (unsigned)(k1 - k0) : threads;
 	if (el / CHUNK + 1 < n)
 		n = (unsigned)(el / CHUNK + 1);
 	tid = xcalloc(n, sizeof *tid);
 	for (i = 0; i < n; i++) {
-		if (pthread_create(&tid[started], NULL, worker_main, m) != 0)
+		if (pthread_create(&tid[started], NULL, worker_main, &sa) != 0)
 			break;
 		started++;
 	}
-	if (started == 0)	/* no thread could start: this one works */
-		worker_main(m);
-	for (k = k0; k < k1; k++) {
+	if (started == 0) {
+		/* no thread could start: this one works, a slot at a time */
+		m->end = k0;
+		for (k = k0; k < k1 && rc == 0; k++) {
+			load(m, k, &m->slot[0]);
+			run_job(m, &m->slot[0], seg_data(m, &m->slot[0],
+			    share, 2), 1);
+			rc = hand(m, &m->slot[0], 1, k, done);
+		}
+	}
+	for (k = k0; k < k1 && started > 0; k++) {
+		s = (unsigned)(k % m->w);
 		pthread_mutex_lock(&m->lock);
-		while (!m->ended[k])
+		while (!m->ended[s])
 			pthread_cond_wait(&m->cond, &m->lock);
+		m->ended[s] = 0;
 		pthread_mutex_unlock(&m->lock);
-		if ((rc = hand(m, k, done, arg)) != 0)
+		if ((rc = hand(m, &m->slot[s], m->data[s] != NULL, k,
+		    done)) != 0)
 			break;
 	}
 	for (i = 0; i < started; i++)
@@ -221,15 +305,16 @@ segment(struct many *m, uint64_t k0, uint64_t k1, unsigned threads,
 }
 
 int
-gguf_stats_tensors(const struct gguf_file *f, struct gguf_stats_job *jobs,
-    uint64_t n, const struct gguf_stats_opts *opts, gguf_stats_done_fn done,
-    void *arg)
+gguf_stats_tensors(const struct gguf_file *f, uint64_t n,
+    gguf_stats_job_fn job, const struct gguf_stats_opts *opts,
+    gguf_stats_done_fn done, void *arg)
 {
 	static const struct gguf_stats_opts	 defaults;
+	struct gguf_stats_job			*j;
 	struct gguf_err				 e;
 	struct many				 m;
 	unsigned				 threads;
-	uint64_t				 k, k1, el, share;
+	uint64_t				 k, k1, el, share, segel;
 	int					 rc = 0;
 
 	if (opts == NULL)
@@ -237,50 +322,52 @@ gguf_stats_tensors(const struct gguf_file *f, struct gguf_stats_job *jobs,
 	threads = opts->threads != 0 ? opts->threads : gguf_ncpu();
 	memset(&m, 0, sizeof m);
 	m.f = f;
-	m.jobs = jobs;
+	m.job = job;
+	m.arg = arg;
 	m.opts = opts;
-	m.data = xcalloc(n > 0 ? n : 1, sizeof *m.data);
-	m.ended = xcalloc(n > 0 ? n : 1, 1);
+	m.w = gguf_stats_in_flight(threads) - 1;
+	m.slot = xcalloc(m.w + 1, sizeof *m.slot);
+	m.data = xcalloc(m.w, sizeof *m.data);
+	m.ended = xcalloc(m.w, 1);
+	j = &m.slot[m.w];	/* the one a look at the next job uses */
 	pthread_mutex_init(&m.lock, NULL);
 	pthread_cond_init(&m.cond, NULL);
 	for (k = 0; k < n; k++) {
-		el = jobs[k].rc == 0 ? job_elements(&jobs[k]) : 0;
+		load(&m, k, j);
+		el = j->rc == 0 ? job_elements(j) : 0;
 		m.total = el > UINT64_MAX - m.total ? UINT64_MAX :
 		    m.total + el;
 	}
 	/* a thread each: a tensor of at most half a thread's share */
 	share = m.total / threads / 2;
-	for (k = 0; threads > 1 && k < n; k++) {
-		el = job_elements(&jobs[k]);
-		memset(&e, 0, sizeof e);
-		if (jobs[k].rc != 0 || jobs[k].nrows == 0 || el > share ||
-		    gguf_tensor_by_range(f, jobs[k].t))
-			continue;
-		m.data[k] = gguf_tensor_window(f, jobs[k].t, jobs[k].row0,
-		    jobs[k].nrows, 0, jobs[k].t->ne[0], &e);
-	}
 	for (k = 0; k < n && rc == 0; k = k1) {
-		if (m.data[k] == NULL) {
-			if (jobs[k].rc == 0)
-				run_job(&m, k, threads);
+		load(&m, k, j);
+		if (seg_data(&m, j, share, threads) == NULL) {
+			if (j->rc == 0)
+				run_job(&m, j, NULL, threads);
 			k1 = k + 1;
-			rc = hand(&m, k, done, arg);
+			rc = hand(&m, j, 0, k, done);
 			continue;
 		}
+		segel = job_elements(j);
+		for (k1 = k + 1; k1 < n; k1++) {
+			load(&m, k1, j);
+			if (seg_data(&m, j, share, threads) == NULL)
+				break;
+			segel += job_elements(j);
+		}
 		/* the file as opened before any of the segment is read */
-		for (k1 = k; k1 < n && m.data[k1] != NULL; k1++)
-			;
 		memset(&e, 0, sizeof e);
 		if (gguf_file_changed(f, 0, &e)) {
 			for (; k < k1 && rc == 0; k++) {
-				jobs[k].rc = -1;
-				jobs[k].err = e;
-				m.data[k] = NULL;
-				rc = hand(&m, k, done, arg);
+				load(&m, k, j);
+				j->rc = -1;
+				j->err = e;
+				rc = hand(&m, j, 0, k, done);
 			}
 			continue;
 		}
-		rc = segment(&m, k, k1, threads, done, arg);
+		rc = segment(&m, k, k1, segel, share, threads, done);
 	}
 	if (rc == 0 && m.cancelled)
 		rc = GGUF_STATS_CANCELLED;
@@ -288,5 +375,6 @@ gguf_stats_tensors(const struct gguf_file *f, struct gguf_stats_job *jobs,
 	pthread_mutex_destroy(&m.lock);
 	free(m.ended);
 	free(m.data);
+	free(m.slot);
 	return rc;
 }

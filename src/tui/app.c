@@ -630,7 +630,7 @@ search_answer(struct app *a, void *arg, const char *line)
 	struct re	*re;
 	char		 err[300], g1[32], g2[32];
 	int		 k = *(int *)arg;
-	uint64_t	 kept;
+	uint64_t	 kept, all;
 
 	if (line == NULL)
 		return R_DRAW;
@@ -656,10 +656,11 @@ search_answer(struct app *a, void *arg, const char *line)
 			re_free(re);
 			return R_DRAW;
 		}
-		kept = list_set_filter(v->list, re);
+		list_set_filter(v->list, re);
+		kept = list_filter_count(v->list, &all);
 		app_msg(a, 0, "%s of %s rows match",
 		    gguf_fmt_group(kept, g1, sizeof g1),
-		    gguf_fmt_group(v->list->n_items, g2, sizeof g2));
+		    gguf_fmt_group(all, g2, sizeof g2));
 		return R_DRAW;
 	}
 	re_free(a->search);

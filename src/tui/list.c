@@ -439,6 +439,39 @@ list_set_filter(struct list *l, struct re *re)
 	return l->n_rows;
 }
 
+/*
+ * The rows the filter keeps and the rows there are, group headers left
+ * out of both (a tree's headers are there to place the rows, and a row
+ * in a folded group counts): what "N of M rows match" says.
+ */
+uint64_t
+list_filter_count(struct list *l, uint64_t *of)
+{
+	unsigned char	*in;
+	uint64_t	 i, kept = 0, all = 0;
+
+	if (l->nodes == NULL) {
+		*of = l->n_items;
+		return l->n_rows;
+	}
+	/* 1: a match, or inside a group whose header matches */
+	in = xcalloc(l->n_items > 0 ? l->n_items : 1, 1);
+	for (i = 0; i < l->n_items; i++) {
+		uint32_t	p = l->nodes[i].parent;
+
+		if (l->filter == NULL || (p != LIST_ROOT && in[p]) ||
+		    item_matches(l, l->filter, l->nodes[i].id))
+			in[i] = 1;
+		if (l->nodes[i].group)
+			continue;
+		all++;
+		kept += in[i];
+	}
+	free(in);
+	*of = all;
+	return kept;
+}
+
 int
 list_search(struct list *l, struct re *re, int dir, int skip_cur)
 {

@@ -382,6 +382,8 @@ void	 list_reset(struct list *l, struct list_node *nodes, uint64_t n);
 int	 list_search(struct list *l, struct re *re, int dir, int skip_cur);
 /* Keeps only rows matching re (NULL: all); takes re. Returns rows kept. */
 uint64_t list_set_filter(struct list *l, struct re *re);
+/* Rows the filter keeps, and in *of the rows there are: headers left out. */
+uint64_t list_filter_count(struct list *l, uint64_t *of);
 /* "12/340  3%": the selected row of all the rows, "0 rows" if none. */
 const char *list_position(const struct list *l, char *buf, size_t len);
 /*

@@ -268,6 +268,14 @@ main(void)
 	    "frob is no command");
 	ok(strstr(msg, want) != NULL, "the message lists the commands: %s",
 	    msg);
+	/* In the browser, every command it takes: its own and :N too. */
+	o = 0;
+	for (i = 0; i < lang_n_defs; i++)
+		o += (size_t)snprintf(want + o, sizeof want - o, "%s%s",
+		    i > 0 ? ", " : "", lang_defs[i].name);
+	ok(lang_parse_browser("frob x", &cmd, msg, sizeof msg) == LANG_ERR &&
+	    strstr(msg, want) != NULL && strstr(msg, ", N (row N)") != NULL,
+	    "the browser lists all its commands: %s", msg);
 	ok(lang_find("w", 1) != NULL && lang_find("w!", 1) ==
 	    lang_find("w", 1), "a name is found by its bytes and length");
 

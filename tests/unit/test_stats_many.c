@@ -11,6 +11,8 @@
  * while done runs; jobs taken in order; a done callback that stops
  * the run, a cancel through progress and through the flag; and a file
  * rewritten while the run goes on fails the tensors handed after it.
+ * The jobs are asked for one at a time and held in a window: done never
+ * sees more than gguf_stats_in_flight(threads) of them at once.
  */
 #include "config.h"
 
@@ -86,8 +88,19 @@ build(struct gg *g)
 	}
 }
 
+/* What done was handed for a job. */
+struct rec {
+	int		rc;
+	char		msg[64];
+	uint64_t	count;
+};
+
 struct seen {
 	const struct gguf_file	*f;
+	struct gguf_stats_job	*jobs;		/* what job k is */
+	struct rec		 rec[NT];	/* what done got for it */
+	const void		*addr[NT];	/* the jobs done got, apart */
+	unsigned		 naddr;
 	uint64_t		 next;		/* the job expected */
 	int			 in_order;
 	int			 same;
@@ -119,6 +132,7 @@ on_done(void *arg, struct gguf_stats_job *job, uint64_t k)
 	struct seen		*s = arg;
 	struct gguf_stats	 st;
 	struct timespec		 pause = { 0, 30000000 };
+	unsigned		 i;
 	int			 fd;
 
 	__atomic_store_n(&in_done, 1, __ATOMIC_SEQ_CST);
@@ -131,6 +145,16 @@ on_done(void *arg, struct gguf_stats_job *job, uint64_t k)
 	if (k != s->next)
 		s->in_order = 0;
 	s->next = k + 1;
+	if (k < NT) {
+		s->rec[k].rc = job->rc;
+		snprintf(s->rec[k].msg, sizeof s->rec[k].msg, "%.63s",
+		    job->rc != 0 ? job->err.msg : "");
+		s->rec[k].count = job->st.count;
+	}
+	for (i = 0; i < s->naddr && s->addr[i] != job; i++)
+		;
+	if (i == s->naddr && s->naddr < NT)
+		s->addr[s->naddr++] = job;
 	if (s->rewrite != NULL) {
 		if (k == 0 && (fd = open(s->rewrite, O_WRONLY)) >= 0) {
 			/* the architecture's value: "llama" -> "llamb" */
@@ -149,6 +173,15 @@ on_done(void *arg, struct gguf_stats_job *job, uint64_t k)
 		s->same = 0;
 	__atomic_store_n(&in_done, 0, __ATOMIC_SEQ_CST);
 	return k == s->stop_at;
+}
+
+/* Job k, as the caller gives it. */
+static void
+job_at(void *arg, uint64_t k, struct gguf_stats_job *job)
+{
+	struct seen	*s = arg;
+
+	*job = s->jobs[k];
 }
 
 struct progress {
@@ -211,6 +244,7 @@ setup(const struct gguf_file *f, struct gguf_stats_job *jobs,
 	o->progress = on_progress;
 	o->arg = p;
 	s->f = f;
+	s->jobs = jobs;
 	s->in_order = s->same = 1;
 	s->stop_at = UINT64_MAX;
 }
@@ -228,20 +262,24 @@ test_threads(const struct gguf_file *f)
 
 	for (i = 0; i < sizeof threads / sizeof threads[0]; i++) {
 		setup(f, jobs, &o, &p, &s, threads[i]);
-		rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+		rc = gguf_stats_tensors(f, NT, job_at, &o, on_done, &s);
 		ok(rc == 0, "%u threads: the run ends well (%d)", threads[i],
 		    rc);
 		ok(s.next == NT && s.in_order, "%u threads: every job handed "
 		    "over once, in order", threads[i]);
 		ok(s.same, "%u threads: every job's statistics are those of "
 		    "the tensor alone on one thread", threads[i]);
-		ok(jobs[3].rc == -1 && strcmp(jobs[3].err.msg, "left out") == 0,
+		ok(s.rec[3].rc == -1 && strcmp(s.rec[3].msg, "left out") == 0,
 		    "%u threads: a job failed on entry is passed over as it "
 		    "was", threads[i]);
-		ok(jobs[9].rc == 0 && jobs[9].st.count == 0 &&
-		    jobs[2].st.count == (gguf_tensor_nrows(jobs[2].t) - 2) *
+		ok(s.rec[9].rc == 0 && s.rec[9].count == 0 &&
+		    s.rec[2].count == (gguf_tensor_nrows(jobs[2].t) - 2) *
 		    NE0, "%u threads: rows ranges, and a range of no rows",
 		    threads[i]);
+		ok(s.naddr <= gguf_stats_in_flight(threads[i]) &&
+		    (threads[i] > 3 || s.naddr < NT), "%u threads: the jobs "
+		    "are held in a window of %u, not one each (%u seen)",
+		    threads[i], gguf_stats_in_flight(threads[i]), s.naddr);
 		ok(overlaps == 0, "%u threads: no progress reported while "
 		    "done runs", threads[i]);
 		ok(p.calls > 0 && p.grows && p.last == p.total, "%u threads: "
@@ -264,16 +302,16 @@ test_stops(const struct gguf_file *f)
 
 	setup(f, jobs, &o, &p, &s, 3);
 	s.stop_at = 4;
-	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+	rc = gguf_stats_tensors(f, NT, job_at, &o, on_done, &s);
 	ok(rc == GGUF_STATS_STOPPED && s.next == 5 && s.in_order,
 	    "done stops the run: GGUF_STATS_STOPPED, nothing handed after "
 	    "job 4 (%d, %llu)", rc, (unsigned long long)s.next);
 
 	setup(f, jobs, &o, &p, &s, 3);
 	p.cancel_after = 1;
-	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+	rc = gguf_stats_tensors(f, NT, job_at, &o, on_done, &s);
 	for (k = 0, cancelled = 0; k < NT; k++)
-		cancelled += jobs[k].rc == GGUF_STATS_CANCELLED;
+		cancelled += s.rec[k].rc == GGUF_STATS_CANCELLED;
 	ok(rc == GGUF_STATS_CANCELLED && s.next == NT && cancelled > 0,
 	    "progress cancels: every job still handed over, %d of them "
 	    "cancelled (%d)", cancelled, rc);
@@ -281,10 +319,10 @@ test_stops(const struct gguf_file *f)
 	setup(f, jobs, &o, &p, &s, 3);
 	o.progress = NULL;
 	o.cancel = &flag;
-	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+	rc = gguf_stats_tensors(f, NT, job_at, &o, on_done, &s);
 	for (k = 0, cancelled = 0; k < NT; k++)
-		cancelled += jobs[k].rc == GGUF_STATS_CANCELLED &&
-		    strcmp(jobs[k].err.msg, "cancelled") == 0;
+		cancelled += s.rec[k].rc == GGUF_STATS_CANCELLED &&
+		    strcmp(s.rec[k].msg, "cancelled") == 0;
 	ok(rc == GGUF_STATS_CANCELLED && cancelled == NT - 1 &&
 	    s.next == NT, "the cancel flag set: every job handed over, "
 	    "cancelled but the one failed on entry (%d of %d, %d)",
@@ -299,7 +337,7 @@ test_stops(const struct gguf_file *f)
 	setup(f, jobs, &o, &p, &s, 2);
 	jobs[3].rc = 0;
 	jobs[9].nrows = gguf_tensor_nrows(jobs[9].t);
-	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+	rc = gguf_stats_tensors(f, NT, job_at, &o, on_done, &s);
 	ok(rc == 0 && p.first > 0 && p.first <= 2 * 2048, "results stream: "
 	    "jobs taken in order (the first report counts %llu values)",
 	    (unsigned long long)p.first);
@@ -332,7 +370,7 @@ test_change(const struct gg *g)
 	o.progress = NULL;
 	jobs[3].rc = 0;
 	s.rewrite = path;
-	rc = gguf_stats_tensors(f, jobs, NT, &o, on_done, &s);
+	rc = gguf_stats_tensors(f, NT, job_at, &o, on_done, &s);
 	ok(rc == 0 && s.rewrite != NULL && s.failed_after == NT - 1 &&
 	    s.changed_msg == NT - 1, "a header rewritten after job 0: "
 	    "every job handed after it fails, saying the file changed "
