@@ -401,7 +401,7 @@ describe_adapter(struct gguf_file *f, char *buf, size_t len)
 	uint64_t			 i, n = 0, lo = UINT64_MAX, hi = 0;
 	double				 alpha;
 	size_t				 o;
-	char				 a[80];
+	char				 a[80], ty[80];
 	int				 alora;
 
 	for (i = 0; i < gguf_layout(f)->n_tensors; i++) {
@@ -415,8 +415,8 @@ describe_adapter(struct gguf_file *f, char *buf, size_t len)
 	alora = gguf_kv_get(f, "adapter.alora.invocation_tokens") != NULL;
 	if (!val_is(gguf_kv_get(f, "adapter.type"), "lora"))
 		o = (size_t)snprintf(buf, len, "adapter (adapter.type \"%s\") "
-		    "for %s", str_text(f, "adapter.type", a, sizeof a),
-		    str_text(f, "general.architecture", a + 40, 40));
+		    "for %s", str_text(f, "adapter.type", ty, sizeof ty),
+		    str_text(f, "general.architecture", a, sizeof a));
 	else
 		o = (size_t)snprintf(buf, len, "%s adapter for %s", alora ?
 		    "aLoRA" : "LoRA", str_text(f, "general.architecture", a,

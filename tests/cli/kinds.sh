@@ -38,6 +38,9 @@ ok $? "info: a vision projector and its type"
 "$GGUFED" info "$d/mmproj-audio.gguf" >"$out" 2>&1
 has "kind         audio projector (ultravox)"
 ok $? "info: an audio projector"
+"$GGUFED" info "$d/lora-type.gguf" >"$out" 2>&1
+has 'kind         adapter (adapter.type "prefix") for llama, rank 4, alpha 16, 1 pair'
+ok $? "info: an adapter of another type says which"
 "$GGUFED" info "$d/base.gguf" >"$out" 2>&1
 ! grep -q "^kind" "$out"
 ok $? "info: a model has no kind line"
