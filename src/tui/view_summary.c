@@ -308,7 +308,7 @@ add_memory(struct summary *s)
 			continue;
 		o.n_ctx = at[i].ctx;
 		label = at[i].label;
-		if (at[i].ctx == 0) {		/* the context it was trained at */
+		if (at[i].ctx == 0) {		/* the training context */
 			snprintf(s->ctx_label, sizeof s->ctx_label,
 			    "Context %s", gguf_fmt_group(m->n_ctx_train, c,
 			    sizeof c));
