@@ -9,10 +9,13 @@
  * ":files" asks the shell to offer file names as well. What a word means
  * comes from the table of commands (common.c): a command's options and
  * which of them take an argument, and below, which positional argument
- * of which command is a key or a tensor of the file named first. Key and
+ * of which command is a key or a tensor of the file named first, and the
+ * values some options take. Key and
  * tensor names are read from that file (the whole set, for a shard);
  * a file that cannot be read gives no names and no message: completion
- * never prints an error into the user's command line.
+ * never prints an error into the user's command line. The key of `set`
+ * is also any well-known key (assets/keys.tsv) the file lacks, and after
+ * KEY: its types. A line ":dirs" asks for folder names.
  */
 #include "config.h"
 
@@ -21,21 +24,24 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mem.h"
 #include "model.h"
+#include "schema.h"
 #include "set.h"
 
 /*
  * What each positional argument of a command is: F a file, K a key of
- * it, T a tensor of it, A an architecture of the model check's table,
- * - anything else; the last letter repeats
- * ("FT*": a file, then tensors). A command not listed takes files.
+ * it, N a key of it or a well-known key it lacks (KEY:TYPE too), T a
+ * tensor of it, A an architecture of the model check's table, - anything
+ * else; the last letter repeats ("FT*": a file, then tensors). A command
+ * not listed takes files.
  */
 static const struct {
 	const char	*cmd;
 	const char	*args;
 } positionals[] = {
 	{ "get",	"FK-" },
-	{ "set",	"FK-" },
+	{ "set",	"FN-" },
 	{ "rm",		"FK-" },
 	{ "mv",		"FK-" },
 	{ "cat",	"FT-" },
@@ -136,6 +142,50 @@ option_arg(const struct cli_cmd *c, const char *word)
 	return NULL;
 }
 
+/*
+ * The values of the options that take one of a few words, by the
+ * option's spellings; values NULL: the cache types of mem.h.
+ */
+static const struct {
+	const char	*opt;
+	const char	*values;	/* separated by ", " */
+} option_values[] = {
+	{ "--cache-type-k",	NULL },
+	{ "--cache-type-v",	NULL },
+	{ "--gpu-layers",	"all, max, 0" },
+	{ "-ngl",		"all, max, 0" },
+};
+
+/* The values of option opt that begin with cur; 0, or -1: none known. */
+static int
+complete_values(const char *opt, const char *cur)
+{
+	const char	*p, *e;
+	size_t		 i;
+
+	for (i = 0; i < sizeof option_values / sizeof option_values[0]; i++) {
+		if (strcmp(option_values[i].opt, opt) != 0)
+			continue;
+		p = option_values[i].values != NULL ? option_values[i].values :
+		    gguf_mem_cache_types();
+		for (; *p != '\0'; p = *e != '\0' ? e + 2 : e) {
+			if ((e = strstr(p, ", ")) == NULL)
+				e = p + strlen(p);
+			candidate(cur, p, (size_t)(e - p));
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* Whether an option's argument, by its placeholder, names a folder. */
+static int
+arg_is_dir(const char *ph)
+{
+	return strncmp(ph, "DIR", 3) == 0 && (ph[3] == '\0' || ph[3] == ',' ||
+	    ph[3] == ' ');
+}
+
 /* Whether an option's argument, by its placeholder, names a file. */
 static int
 arg_is_file(const char *ph)
@@ -184,8 +234,58 @@ expand_home(const char *path)
 	return s;
 }
 
+/* KEY:TYPE: the value types after the colon of cur. */
 static void
-complete_names(const char *file, int tensors, const char *cur)
+complete_types(const char *cur)
+{
+	const char *const	*types;
+	const char		*colon = strchr(cur, ':');
+	size_t			 n = (size_t)(colon + 1 - cur);
+	char			*buf;
+
+	for (types = gguf_vtype_all(); *types != NULL; types++) {
+		buf = xmalloc(n + strlen(*types) + 1);
+		memcpy(buf, cur, n);
+		strcpy(buf + n, *types);
+		candidate(cur, buf, strlen(buf));
+		free(buf);
+	}
+}
+
+/* The well-known keys f lacks, {arch} spelled out as f's architecture. */
+static void
+complete_schema(struct gguf_file *f, const char *cur)
+{
+	static const char	 ph[] = "{arch}";
+	struct gguf_val		*v = gguf_kv_get(f, "general.architecture");
+	struct gguf_str		 arch = { NULL, 0 };
+	const char		*k;
+	char			 buf[512];
+	size_t			 i;
+
+	if (v == NULL || gguf_val_str(v, &arch) != 0 || arch.n > 128 ||
+	    memchr(arch.p, '\n', (size_t)arch.n) != NULL)
+		arch.n = 0;
+	for (i = 0; i < gguf_schema_n; i++) {
+		k = gguf_schema_keys[i].key;
+		if (strncmp(k, ph, sizeof ph - 1) == 0) {
+			if (arch.n == 0)
+				continue;
+			snprintf(buf, sizeof buf, "%.*s%s", (int)arch.n,
+			    arch.p, k + sizeof ph - 1);
+		} else
+			snprintf(buf, sizeof buf, "%s", k);
+		/* Patterns ({id}, {name}) are no names to complete to. */
+		if (strchr(buf, '{') != NULL ||
+		    gguf_kv_find(f, buf, strlen(buf)) >= 0)
+			continue;
+		candidate(cur, buf, strlen(buf));
+	}
+}
+
+/* kind: K keys, N keys and well-known ones, T tensors. */
+static void
+complete_names(const char *file, char kind, const char *cur)
 {
 	struct gguf_err		 err;
 	struct gguf_file	*f;
@@ -193,7 +293,12 @@ complete_names(const char *file, int tensors, const char *cur)
 	struct gguf_kv		*kv;
 	char			*path;
 	uint64_t		 i;
+	int			 tensors = kind == 'T';
 
+	if (kind == 'N' && strchr(cur, ':') != NULL) {
+		complete_types(cur);
+		return;
+	}
 	path = expand_home(file);
 	memset(&err, 0, sizeof err);
 	f = gguf_set_open(path, 0, &err);
@@ -210,6 +315,8 @@ complete_names(const char *file, int tensors, const char *cur)
 			kv = gguf_kv_at(f, i);
 			candidate(cur, kv->key.p, kv->key.n);
 		}
+		if (kind == 'N')
+			complete_schema(f, cur);
 	}
 	gguf_close(f);
 }
@@ -276,6 +383,10 @@ cmd_complete(int argc, char **argv)
 			/* The current word is the option's argument. */
 			if (arg_is_file(ph))
 				puts(":files");
+			else if (arg_is_dir(ph))
+				puts(":dirs");
+			else
+				(void)complete_values(argv[i], cur);
 			return 0;
 		}
 		if (positional_kind(kinds, npos) == 'F' && file == NULL)
@@ -289,8 +400,10 @@ cmd_complete(int argc, char **argv)
 	kind = positional_kind(kinds, npos);
 	if (kind == 'F')
 		puts(":files");
-	else if ((kind == 'K' || kind == 'T') && file != NULL)
-		complete_names(file, kind == 'T', cur);
+	else if (kind == 'N' && strchr(cur, ':') != NULL)
+		complete_types(cur);
+	else if ((kind == 'K' || kind == 'N' || kind == 'T') && file != NULL)
+		complete_names(file, kind, cur);
 	else if (kind == 'A')
 		complete_archs(cur);
 	return 0;

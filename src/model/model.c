@@ -1193,7 +1193,7 @@ gguf_mgroup_more(const struct gguf_mgroup *g, int k, char *buf, size_t len)
 		    "refuses", (unsigned long long)n, one ? " has" : "s have");
 	else
 		snprintf(buf, len, "%llu more tensor%s llama.cpp does not "
-		    "load (it refuses such files)", (unsigned long long)n,
+		    "load: it refuses such files", (unsigned long long)n,
 		    one ? "" : "s");
 	return 0;
 }

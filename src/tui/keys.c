@@ -189,8 +189,10 @@ keys_name(int key, char *buf, size_t len)
 		{ FN(KEY_HOME), "Home" }, { FN(KEY_END), "End" },
 		{ FN(KEY_ENTER), "KpEnter" }, { FN(KEY_BTAB), "S-Tab" },
 		{ FN(KEY_F(1)), "F1" }, { TK_MOUSE, "Mouse" },
-		{ '\n', "Enter" }, { '\r', "C-m" }, { '\t', "Tab" },
-		{ 0x1b, "Esc" }, { ' ', "Space" },
+		{ '\n', "Enter" }, { '\r', "Enter" }, { '\t', "Tab" },
+		{ 0x1b, "Esc" }, { ' ', "Space" }, { 0x7f, "Backspace" },
+		{ FN(KEY_BACKSPACE), "Backspace" }, { FN(KEY_DC), "Delete" },
+		{ FN(KEY_IC), "Insert" },
 	};
 	size_t	i;
 

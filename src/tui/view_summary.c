@@ -74,6 +74,7 @@ struct summary {
 	size_t			 n, cap;
 	char			*name_copy;	/* the path the name parts
 						   point into */
+	char			 ctx_label[32];	/* "Context 2,048" */
 };
 
 /*
@@ -257,12 +258,14 @@ static void
 add_memory(struct summary *s)
 {
 	static const struct { const char *label; uint64_t ctx; } at[] = {
-		{ "Training ctx", 0 }, { "At 4k", 4096 }, { "At 32k", 32768 },
+		{ NULL, 0 }, { "Context 4,096", 4096 },
+		{ "Context 32,768", 32768 },
 	};
 	struct gguf_mem_model	*m = &s->mem;
 	struct gguf_mem_opts	 o;
 	struct gguf_mem_need	 n;
 	struct sline		*l;
+	const char		*label;
 	size_t			 i;
 	char			 a[32], b[32], c[32];
 
@@ -276,9 +279,9 @@ add_memory(struct summary *s)
 	    "allocates it (F16 cache, 1 sequence); m: by context" :
 	    "m: the weights in full");
 	if (m->layers != NULL)
-		add_text(s, "Weights", S_NUMBER, "%s, %s in %u layer%s "
-		    "(offloadable), %s kept", gguf_fmt_size(m->weights, a,
-		    sizeof a), gguf_fmt_size(m->in_layers, b, sizeof b),
+		add_text(s, "Weights", S_NUMBER, "%s: %s in %u layer%s "
+		    "(offloadable), %s outside them", gguf_fmt_size(m->weights,
+		    a, sizeof a), gguf_fmt_size(m->in_layers, b, sizeof b),
 		    m->n_layer, m->n_layer == 1 ? "" : "s",
 		    gguf_fmt_size(m->kept, c, sizeof c));
 	else
@@ -305,16 +308,24 @@ add_memory(struct summary *s)
 		if (at[i].ctx == 0 && m->n_ctx_train == 0)
 			continue;
 		o.n_ctx = at[i].ctx;
+		label = at[i].label;
+		if (at[i].ctx == 0) {		/* the training context */
+			snprintf(s->ctx_label, sizeof s->ctx_label,
+			    "Context %s", gguf_fmt_group(m->n_ctx_train, c,
+			    sizeof c));
+			label = s->ctx_label;
+		}
 		if (gguf_mem_need(m, &o, &n) != 0) {
-			add_text(s, at[i].label, S_WARN, "%s", n.refused);
+			add_text(s, label, S_WARN, "%s", n.refused);
 			continue;
 		}
-		add_text(s, at[i].label, S_NUMBER, "%s%s%s %s, %s with the "
-		    "output and the weights", at[i].ctx == 0 ? gguf_fmt_group(m->n_ctx_train,
-		    c, sizeof c) : "", at[i].ctx == 0 ? ": " : "",
-		    n.r + n.s > 0 && n.k + n.v + n.k_swa + n.v_swa == 0 ?
-		    "state" : "KV cache", gguf_fmt_size(n.total, a, sizeof a),
-		    gguf_fmt_size(n.with_weights, b, sizeof b));
+		/* total: the cache, the output buffer and the weights */
+		add_text(s, label, S_NUMBER, "%s %s, total %s with the "
+		    "weights%s", n.r + n.s > 0 && n.k + n.v + n.k_swa +
+		    n.v_swa == 0 ? "state" : "KV cache",
+		    gguf_fmt_size(n.total, a, sizeof a),
+		    gguf_fmt_size(n.with_weights, b, sizeof b),
+		    at[i].ctx == 0 ? " (as trained)" : "");
 		if (s->split)
 			add_split(s, &o, &n);
 	}
@@ -446,7 +457,7 @@ build(struct summary *s)
 	struct sline			*l;
 	size_t				 k;
 	int				 p, lvl;
-	char				 g[32], z[32];
+	char				 g[32], z[32], chk[96];
 
 	gguf_summary_make(sum, app_file(a), app_doc(a), GGUF_SUM_CHECKS);
 	lay = sum->lay;
@@ -480,6 +491,15 @@ build(struct summary *s)
 	    gguf_fmt_group(lay->n_kv, g, sizeof g));
 	add_text(s, "Tensors", S_NUMBER, "%s",
 	    gguf_fmt_group(lay->n_tensors, g, sizeof g));
+	/* The verdict on the first screen; the list is at the end. */
+	if (sum->count[GGUF_W_ERROR] + sum->count[GGUF_W_WARN] +
+	    sum->count[GGUF_W_NOTE] == 0)
+		add_text(s, "Checks", S_OK, "no problems found");
+	else
+		add_text(s, "Checks", sum->count[GGUF_W_ERROR] > 0 ? S_ERROR :
+		    sum->count[GGUF_W_WARN] > 0 ? S_WARN : S_NORMAL,
+		    "%s (listed at the end: G)", gguf_wlevel_counts(sum->count,
+		    "", chk, sizeof chk));
 
 	add_shards(s);
 	add(s, SL_BLANK, NULL);
@@ -595,7 +615,9 @@ row(void *ctx, struct dline *dl, uint64_t id, int w)
 	case SL_FILE:
 	case SL_PART:
 		dl_puts(dl, S_KEY, l->label);
-		dl_pad(dl, S_NORMAL, LABEL_W);
+		/* a label as wide as the column still gets a space */
+		dl_pad(dl, S_NORMAL, dl->cols < LABEL_W ? LABEL_W :
+		    dl->cols + 1);
 		if (l->kind == SL_TEXT)
 			dl_text(dl, l->slot, l->text, strlen(l->text), 0,
 			    w - dl->cols, 0);

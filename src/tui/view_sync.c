@@ -7,7 +7,9 @@
  * selected; a shape hyper-parameter or a fix that needs a tensor cannot
  * be); Enter on the last row applies the selected ones as edit commands,
  * each one step that u undoes, and w saves as after any edit. The view
- * compares again whenever the document changes.
+ * compares again whenever the document changes; a difference left out
+ * stays out. Right opens a difference or a note, whole, in the pager
+ * (Enter too, on a note): a row is cut at the screen's width.
  */
 #include "config.h"
 
@@ -40,6 +42,9 @@ struct sview {
 	size_t			 n_rows;
 	char			*dir;
 	char			 err[512];	/* the comparison failed: why */
+	char			**off;		/* the keys left out, kept out
+						   when compared again */
+	size_t			 n_off;
 };
 
 static struct gguf_val *
@@ -108,10 +113,29 @@ n_selected(const struct sview *sv)
 	return n;
 }
 
+/* Whether key was left out; with drop, it is no longer. */
+static int
+left_out(struct sview *sv, const char *key, int drop)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->n_off; i++) {
+		if (strcmp(sv->off[i], key) != 0)
+			continue;
+		if (drop) {
+			free(sv->off[i]);
+			sv->off[i] = sv->off[--sv->n_off];
+		}
+		return 1;
+	}
+	return 0;
+}
+
 static void
 compare(struct sview *sv)
 {
 	struct sync_model	m;
+	size_t			i;
 
 	sync_report_free(&sv->r);
 	sv->err[0] = '\0';
@@ -121,6 +145,56 @@ compare(struct sview *sv)
 	if (sync_compare(&m, sv->dir, &sv->r, sv->err, sizeof sv->err) != 0 &&
 	    sv->err[0] == '\0')
 		snprintf(sv->err, sizeof sv->err, "the comparison failed");
+	for (i = 0; i < sv->r.n; i++)
+		if (left_out(sv, sv->r.diffs[i].key, 0))
+			sv->r.diffs[i].selected = 0;
+}
+
+/* Row id, whole, in the pager: a note, or a difference with its detail. */
+static int
+open_whole(struct sview *sv, uint64_t id)
+{
+	const struct sync_diff	*d;
+	const struct srow	*r = &sv->rows[id];
+	struct view		*v;
+	char			*buf = NULL;
+	size_t			 len = 0;
+	FILE			*fp;
+
+	if (r->kind == ROW_APPLY)
+		return R_NONE;
+	if ((fp = open_memstream(&buf, &len)) == NULL) {
+		app_msg(sv->app, 1, "out of memory");
+		return R_DRAW;
+	}
+	if (r->kind == ROW_NOTE)
+		fprintf(fp, "note: %s\n", sv->r.notes[r->i]);
+	else {
+		d = &sv->r.diffs[r->i];
+		fprintf(fp, "%s\n  in the file: %s\n  upstream:    %s", d->key,
+		    d->file, d->upstream);
+		if (d->source != NULL)
+			fprintf(fp, " (%s)", d->source);
+		fprintf(fp, "\n  effect:      %s\n  %s%s\n", d->effect,
+		    d->edit != NULL ? "written by: " : "not written",
+		    d->edit != NULL ? d->edit : d->kind == SYNC_SHAPE ?
+		    ": a shape difference (the folder is not this model's)" :
+		    ": it needs a tensor the converter makes");
+		if (d->detail != NULL && d->detail[0] != '\0')
+			fprintf(fp, "\n%s\n", d->detail);
+	}
+	if (fclose(fp) != 0 || buf == NULL) {
+		free(buf);
+		app_msg(sv->app, 1, "out of memory");
+		return R_DRAW;
+	}
+	if (len > 0 && buf[len - 1] == '\n')
+		len--;			/* no empty last line */
+	v = view_pager_own(sv->app, r->kind == ROW_NOTE ? "sync: a note" :
+	    "sync: a difference", buf, len);
+	view_pager_log(v);
+	app_push(sv->app, v);
+	return R_DRAW;
 }
 
 static void
@@ -226,10 +300,12 @@ sync_action(struct view *v, enum tui_action act, const struct tui_input *in)
 	uint64_t	 id;
 
 	(void)in;
-	if (act != ACT_OPEN || sv->err[0] != '\0')
+	if ((act != ACT_OPEN && act != ACT_RIGHT) || sv->err[0] != '\0')
 		return R_PASS;
 	if (list_cur(&sv->list, &id) != 0 || id >= sv->n_rows)
 		return R_NONE;
+	if (act == ACT_RIGHT || sv->rows[id].kind == ROW_NOTE)
+		return open_whole(sv, id);
 	if (sv->rows[id].kind == ROW_APPLY)
 		return apply(sv);
 	if (sv->rows[id].kind != ROW_DIFF)
@@ -243,6 +319,11 @@ sync_action(struct view *v, enum tui_action act, const struct tui_input *in)
 		return R_DRAW;
 	}
 	d->selected = !d->selected;
+	if (!left_out(sv, d->key, d->selected) && !d->selected) {
+		sv->off = xreallocarray(sv->off, sv->n_off + 1,
+		    sizeof *sv->off);
+		sv->off[sv->n_off++] = xstrdup(d->key);
+	}
 	return R_DRAW;
 }
 
@@ -252,7 +333,8 @@ sync_status(struct view *v, char *buf, size_t len)
 	struct sview	*sv = v->priv;
 
 	snprintf(buf, len, "%s", sv->err[0] != '\0' ? ":sync DIR again "
-	    "compares" : "Enter: select / apply (last row); u undoes");
+	    "compares" : "Enter: select / apply (last row); Right: the whole "
+	    "row; u undoes");
 }
 
 static int
@@ -269,11 +351,15 @@ static void
 sync_free(struct view *v)
 {
 	struct sview	*sv = v->priv;
+	size_t		 i;
 
 	sync_report_free(&sv->r);
 	list_free(&sv->list);
 	free(sv->rows);
 	free(sv->dir);
+	for (i = 0; i < sv->n_off; i++)
+		free(sv->off[i]);
+	free(sv->off);
 	free(sv);
 }
 

@@ -37,6 +37,26 @@ ok $? "options before the file are skipped"
 [ "$(c info "")" = ":files" ]; ok $? "info takes a file"
 [ "$(c new qwen3m)" = "qwen3moe" ]; ok $? "new completes an architecture"
 [ "$(c new qwen3moe -o "")" = ":files" ]; ok $? "new -o takes a file name"
+[ "$(c sync "$m" --from "")" = ":dirs" ]; ok $? "--from takes a folder"
+c set "$m" llama.rope.scaling.t | grep -qx llama.rope.scaling.type
+ok $? "set: a well-known key the file lacks, {arch} spelled out"
+c set "$m" general.na | grep -qx general.name
+ok $? "set: a key of the file still"
+! c set "$m" "" | grep -q '{'
+ok $? "set: no pattern ({id}, {name}) as a key"
+! c get "$m" llama.rope.scaling.t | grep -q .
+ok $? "get: only the keys the file has"
+[ "$(c set "$m" general.name:ar | wc -w)" -eq 12 ] &&
+    c set "$m" general.name:ar | tr " " "\n" | grep -qx 'general.name:arr\[str\]'
+ok $? "set KEY:TYPE: the types after the colon"
+[ "$(c set "$m" x.y:u)" = "x.y:u16 x.y:u32 x.y:u64 x.y:u8" ]
+ok $? "... also for a key the file does not have yet"
+[ "$(c mem "$m" --cache-type-k q8)" = "q8_0" ] &&
+    [ "$(c mem "$m" --cache-type-v "" | wc -w)" -eq 9 ]
+ok $? "--cache-type-k/-v: the cache types"
+[ "$(c mem "$m" --gpu-layers "")" = "0 all max" ] &&
+    [ "$(c mem "$m" -ngl a)" = "all" ]
+ok $? "--gpu-layers, -ngl: all, max"
 [ -z "$(c get "$scratch/none.gguf" gen)" ]
 ok $? "an unreadable file gives no names"
 "$GGUFED" __complete get "$scratch/none.gguf" gen 2>"$scratch/err" >/dev/null
@@ -56,6 +76,17 @@ if command -v bash >/dev/null 2>&1; then
 		printf "%s\n" "${COMPREPLY[@]}"
 		COMP_WORDS=("$2" info "$4/m.g")
 		COMP_CWORD=2
+		_ggufed
+		printf "%s\n" "${COMPREPLY[@]}"
+		echo --
+		COMP_WORDS=("$2" set "$3" general.name : arr)
+		COMP_CWORD=5
+		_ggufed
+		printf "%s\n" "${COMPREPLY[@]}"
+		echo --
+		mkdir -p "$4/updir" && : >"$4/upfile"
+		COMP_WORDS=("$2" sync "$3" --from "$4/up")
+		COMP_CWORD=4
 		_ggufed
 		printf "%s\n" "${COMPREPLY[@]}"
 	' bash "$comp/ggufed" "$GGUFED" "$m" "$scratch")
@@ -96,6 +127,13 @@ if command -v bash >/dev/null 2>&1; then
 		grep -qxF -f "$scratch/want" "$scratch/bash.out"
 		ok $? "bash: $(printf %s "$k" | tr -d '\033\r') completes to itself"
 	done
+	echo "$out" | sed -n '/^--$/,/^--$/p' | grep -qxF 'arr\[str\]' &&
+	    ! echo "$out" | grep -q '^general.name:'
+	ok $? "bash: KEY:TYPE, broken at the colon as bash does, gives the types after it"
+	echo "$out" | sed '1,/^--$/d' | sed '1,/^--$/d' >"$scratch/dirs"
+	grep -qx "$scratch/updir" "$scratch/dirs" &&
+	    ! grep -q upfile "$scratch/dirs"
+	ok $? "bash: --from offers folders, not files"
 	bash -c '. "$1"; complete -p ggufed' bash "$comp/ggufed" |
 	    grep -q -- '-F _ggufed ggufed'
 	ok $? "bash: the function is registered for ggufed"

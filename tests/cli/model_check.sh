@@ -58,7 +58,7 @@ fails "block_count raised: block 4's tensors are missing" \
 v 'set llama.block_count 3'
 fails "block_count lowered: block 3's tensors are not loaded" \
     "error: tensor blk.3.attn_norm.weight is not used by llama" \
-    "error: 1 more tensor llama.cpp does not load (it refuses such files) (--json lists each)$"
+    "error: 1 more tensor llama.cpp does not load: it refuses such files (--json lists each)$"
 v 'set llama.block_count 4000000000'
 fails "a huge block_count: refused, said once" \
     "error: llama.cpp refuses the model: llama.cpp loads at most 512 blocks"

@@ -87,7 +87,7 @@ ok $? "a missing hyper-parameter: an error without an offset"
 v 'set llama.block_count 1'
 run "$m"
 [ $rc -eq 1 ] && grep -q ':0x[0-9a-f]*: error: tensor blk.1.attn_norm.weight is not used by llama: llama.cpp refuses files with tensors it does not load$' "$out" &&
-    grep -q 'error: 19 more tensors llama.cpp does not load (it refuses such files) (--json lists each)$' "$out"
+    grep -q 'error: 19 more tensors llama.cpp does not load: it refuses such files (--json lists each)$' "$out"
 ok $? "blocks beyond the block count: tensors llama.cpp does not load"
 # Every block renamed: 36 tensors missing and 36 not loaded, each one a
 # problem: the count says 72, the text shows a few of each kind and a

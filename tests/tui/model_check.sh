@@ -131,6 +131,13 @@ ok $? "D marks each of the 36 renames with what it broke ($n)"
 shows regex-all '! blk.3.ffn_up.weight is missing' \
     "the last rename too: its old name is missing"
 
+# The Summary's verdict is on its first screen, even at 80x24.
+run verdict "size 80x24" "keys 4R" "keys <C-u>" \
+    'type s/^blk\.(\d+)\./layers.$1./' "keys <Enter>" "keys <Enter>" \
+    "keys 1g"
+shows verdict 'Checks        72 errors (listed at the end: G)' \
+    "the Summary's first 80x24 screen gives the checks' verdict"
+
 run regex-ok "keys 4R" "keys <C-u>" 'type s/^(output)\.weight$/$1.weight/' \
     "keys <Enter>" "dump regex-ok-map" "keys qq"
 lacks regex-ok-map 'llama.cpp will not find' "R: a name llama.cpp looks for is not marked"

@@ -39,8 +39,21 @@ ok $? "a save in the browser leaves the tracked demo as it was"
 ok $? "... and goes to the copy"
 run second
 [ "$("$GGUFED" get "$copy" general.name)" = second ] &&
-    grep -q "a copy of the demo model" "$scratch/second-first.txt"
-ok $? "a second run opens the copy edited before (kept, not copied over)"
+    grep -q "your edited copy of the demo model, in $scratch/demo" \
+    "$scratch/second-first.txt"
+ok $? "a second run opens the copy edited before (kept, not copied over) and says so"
+printf '%s\n' "size 120x24" "keys :" "type messages" "keys <Enter>" \
+    "dump $scratch/log.txt" "keys q" "keys :" "type q" "keys <Enter>" \
+    >"$scratch/log.script"
+GGUFED_SCRIPT=$scratch/log.script "$top/build-aux/opendemo" "$GGUFED" \
+    "$scratch/demo" 2>"$scratch/err"
+grep -q "remove it for a fresh one" "$scratch/log.txt"
+ok $? "... and how to start afresh (the whole message, in :messages)"
+rm "$copy"
+run third
+grep -q "a copy of the demo model: saves go to it" "$scratch/third-first.txt" &&
+    ! grep -q "edited copy" "$scratch/third-first.txt"
+ok $? "removed, a fresh copy: not called edited"
 
 # The browser's own arguments.
 "$GGUFED" --message 2>"$scratch/err"

@@ -4,7 +4,8 @@
 # listed as `ggufed sync` reports them, each selected, a template's
 # rendered difference under it; Enter leaves some
 # out, Enter on the last row applies the rest as edits, and the list is
-# compared again; w saves exactly those (ggufed get); u undoes each one,
+# compared again (those left out stay out); a note or a difference opens
+# whole in the pager; w saves exactly those (ggufed get); u undoes each one,
 # after which the browser quits without asking. A folder that cannot be
 # read is one message, and no view.
 . "$TESTS_SRCDIR/lib.sh"
@@ -84,8 +85,12 @@ shows "$scratch/s2" "[x] llama.context_length" "a difference kept stays marked"
 pick "Apply the"
 settle "$scratch/s3" "applied 2 differences"
 ok $? "Enter on the last row applies the selected"
-shows "$scratch/s3" "Apply the 5 selected" \
-    "the list is compared again: the five left out remain"
+shows "$scratch/s3" "Apply the 0 selected" \
+    "the list is compared again: the five left out remain, still left out"
+shows "$scratch/s3" "[ ] llama.rope.freq_base" \
+    "a difference left out is not selected again by the comparison"
+[ "$(grep -c '\[ \] ' "$scratch/s3")" -eq 5 ]
+ok $? "... nor is any of the five"
 tm send-keys -t t w
 settle "$scratch/s4" "tensor data unchanged"
 ok $? "w saves as after any edit"
@@ -107,8 +112,10 @@ done
 settle "$scratch/s5" "applied 2 differences"
 ok $? "two applied"
 tm send-keys -t t u u
-settle "$scratch/s6" "Apply the 7 selected"
-ok $? "u twice: the seven differences are back"
+settle "$scratch/s6" "Apply the 2 selected"
+ok $? "u twice: the two applied are back, selected"
+[ "$(grep -c '\[[x ]\] ' "$scratch/s6")" -eq 7 ]
+ok $? "... beside the five left out: seven differences"
 tm send-keys -t t q q
 i=0
 while tm has-session -t t 2>/dev/null && [ $i -lt 300 ]; do
@@ -118,6 +125,40 @@ done
 tm has-session -t t 2>/dev/null
 [ $? -ne 0 ]; ok $? "nothing pending: q quits without asking"
 cmp -s "$DEMO" "$m"; ok $? "the file is as it was"
+
+# A note (what was not compared) is cut at the screen's width: Enter
+# opens it whole; Right opens a difference whole. Enter is named Enter.
+up2=$scratch/upstream2
+mkdir "$up2"
+cp "$up/config.json" "$up2/"
+cp_w "$DEMO" "$m"
+tm kill-session -t t 2>/dev/null
+tm new-session -d -s t -x 80 -y 24 "cd '$scratch' && '$GGUFED' m.gguf"
+settle "$scratch/n0" "Sections"
+tm send-keys -t t Enter
+settle "$scratch/n1" "nothing here to open"
+shows "$scratch/n1" "Enter: nothing here to open" \
+    "the Enter key is called Enter in a message"
+tm send-keys -t t ":"
+tm send-keys -t t -l "sync $up2"
+tm send-keys -t t Enter
+settle "$scratch/n2" "note: no tokenizer_config.json"
+! grep -q "special token text without it" "$scratch/n2"
+ok $? "a long note is cut at 80 columns"
+tm send-keys -t t G Enter
+settle "$scratch/n3" "sync: a note"
+tr -d '\n' <"$scratch/n3" | tr -s ' │0-9' ' ' |
+    grep -q "the converter reads no c *hat template and no special token text without it"
+ok $? "Enter on the note opens it whole" || sed 's/^/# /' "$scratch/n3"
+tm send-keys -t t q
+settle "$scratch/n4" "Apply the 4 selected"
+tm send-keys -t t g Right
+settle "$scratch/n5" "sync: a difference"
+shows "$scratch/n5" "effect:      the context is capped below" \
+    "Right on a difference opens it whole, its effect"
+shows "$scratch/n5" "written by: set llama.context_length" \
+    "... and the edit that writes it"
+tm kill-session -t t
 
 # A folder that cannot be read: one message, no view.
 cp_w "$DEMO" "$m"
