@@ -1,7 +1,8 @@
 /*
  * mem.c - `ggufed mem FILE [--ctx N[,N...]] [--cache-type-k T]
  * [--cache-type-v T] [--parallel N] [--swa-full] [--gpu-layers N]
- * [--fit BYTES] [--json]`:
+ * [--cpu-moe] [--n-cpu-moe N] [-ot REGEX=BUFTYPE,...] [--fit BYTES]
+ * [--json]`:
  * how much memory llama.cpp needs for the model: the weights (by type; in
  * the layers, which can be offloaded one by one, and out of them), and
  * the KV cache or recurrent state at each context asked for (by default
@@ -12,7 +13,10 @@
  * figures between the GPU and the CPU as llama.cpp places the layers
  * (src/model/mem_split.h); SIZE is then the GPU's: --fit gives the largest
  * context whose GPU part fits, and with --gpu-layers max the most layers
- * that fit at the context given.
+ * that fit at the context given. --cpu-moe, --n-cpu-moe N and -ot
+ * (--override-tensor) REGEX=BUFTYPE put the tensors they match on the CPU
+ * or the GPU whatever their layer, as llama.cpp's options of the same
+ * names (the first rule to match a tensor wins).
  *
  * An architecture whose cache is not modelled gets its weights and a
  * line saying so, never a guess. Exit: 0; 1 the file cannot be read,
@@ -31,8 +35,22 @@
 #include "doc.h"
 #include "mem.h"
 #include "mem_split.h"
+#include "re.h"
 
 #define MAX_CTX	32
+#define MAX_OVR	64	/* placement options */
+
+/* A placement option: -ot PATTERN=BUFTYPE (one pair), --cpu-moe,
+   --n-cpu-moe N, in the order given, and the rules it makes. */
+struct ovr {
+	int			 kind;		/* 'o', 'c', 'n' */
+	const char		*pattern;	/* -ot's */
+	const char		*buftype;	/* -ot's */
+	int			 gpu;
+	uint64_t		 n;		/* --n-cpu-moe's */
+	size_t			 first, count;	/* its rules */
+	uint64_t		 matched, tensors, bytes;
+};
 
 struct opts {
 	struct gguf_mem_opts	 mo;
@@ -46,7 +64,119 @@ struct opts {
 	int			 ngl_max;	/* --gpu-layers max: fit them */
 	uint64_t		 ngl;		/* all: GGUF_MEM_NGL_MAX */
 	const char		*path;
+	struct ovr		 ovr[MAX_OVR];	/* -ot, --cpu-moe, --n-cpu-moe */
+	size_t			 n_ovr;
+	char			*otbuf[MAX_OVR];	/* -ot values, split */
+	size_t			 n_otbuf;
+	struct gguf_mem_rule	*rules;		/* what they expand to */
+	size_t			 n_rules;
+	char			(*pats)[64];	/* --n-cpu-moe's patterns */
 };
+
+static void
+opts_free(struct opts *o)
+{
+	size_t	i;
+
+	for (i = 0; i < o->n_otbuf; i++)
+		free(o->otbuf[i]);
+	free(o->rules);
+	free(o->pats);
+}
+
+/* -ot PATTERN=BUFTYPE[,PATTERN=BUFTYPE...], as llama.cpp splits it: at
+   each comma, then at the first '='. */
+static int
+parse_ot(struct opts *o, const char *a, const char *val)
+{
+	struct gguf_re	*re;
+	struct gguf_err	 err;
+	char		*buf, *item, *next, *eq;
+	int		 gpu;
+
+	if (o->n_otbuf == MAX_OVR || (buf = strdup(val)) == NULL) {
+		cli_usage_error("mem", "%s: too many", a);
+		return EXIT_USAGE;
+	}
+	o->otbuf[o->n_otbuf++] = buf;
+	for (item = buf; item != NULL; item = next) {
+		if ((next = strchr(item, ',')) != NULL)
+			*next++ = '\0';
+		if ((eq = strchr(item, '=')) == NULL) {
+			cli_usage_error("mem", "%s: '%s' is not "
+			    "PATTERN=BUFTYPE", a, item);
+			return EXIT_USAGE;
+		}
+		*eq++ = '\0';
+		if ((gpu = gguf_mem_buftype(eq)) < 0) {
+			cli_usage_error("mem", "%s: '%s' is not a buffer type "
+			    "llama.cpp takes (CPU, or a GPU's: CUDA0, ROCm0, "
+			    "MUSA0, Vulkan0, SYCL0, CANN0, Metal, MTL0, ...)",
+			    a, eq);
+			return EXIT_USAGE;
+		}
+		memset(&err, 0, sizeof err);
+		if ((re = gguf_re_compile(item, 0, &err)) == NULL) {
+			cli_usage_error("mem", "%s: '%s': %s", a, item,
+			    err.msg);
+			return EXIT_USAGE;
+		}
+		gguf_re_free(re);
+		if (o->n_ovr == MAX_OVR) {
+			cli_usage_error("mem", "%s: too many", a);
+			return EXIT_USAGE;
+		}
+		o->ovr[o->n_ovr].kind = 'o';
+		o->ovr[o->n_ovr].pattern = item;
+		o->ovr[o->n_ovr].buftype = eq;
+		o->ovr[o->n_ovr++].gpu = gpu;
+	}
+	return 0;
+}
+
+/* The rules of the placement options, --n-cpu-moe's for the blocks the
+   model has (the others match nothing). 0, or -1 out of memory. */
+static int
+make_rules(struct opts *o, const struct gguf_mem_model *m)
+{
+	struct ovr	*v;
+	size_t		 i, j, n = 0, np = 0;
+
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		v->count = v->kind != 'n' ? 1 : v->n < m->n_layer ?
+		    (size_t)v->n : m->n_layer;
+		n += v->count;
+		if (v->kind == 'n')
+			np += v->count;
+	}
+	if (n == 0)
+		return 0;
+	if ((o->rules = calloc(n, sizeof *o->rules)) == NULL ||
+	    (np > 0 && (o->pats = calloc(np, sizeof *o->pats)) == NULL))
+		return -1;
+	np = 0;
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		v->first = o->n_rules;
+		for (j = 0; j < v->count; j++) {
+			struct gguf_mem_rule *r = &o->rules[o->n_rules++];
+
+			r->gpu = v->gpu;
+			if (v->kind == 'o')
+				r->pattern = v->pattern;
+			else if (v->kind == 'c')
+				r->pattern = GGUF_MEM_EXPS_RE;
+			else {
+				gguf_mem_exps_block_re((uint32_t)j, o->pats[np],
+				    sizeof o->pats[np]);
+				r->pattern = o->pats[np++];
+			}
+		}
+	}
+	return 0;
+}
+
 
 static int
 parse_bytes(const char *s, uint64_t *out)
@@ -157,6 +287,40 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->mo.swa_full = 1;
 			continue;
 		}
+		if (strcmp(a, "--cpu-moe") == 0) {
+			if (o->n_ovr == MAX_OVR) {
+				cli_usage_error("mem", "%s: too many", a);
+				return EXIT_USAGE;
+			}
+			o->ovr[o->n_ovr++].kind = 'c';
+			continue;
+		}
+		if (strcmp(a, "--n-cpu-moe") == 0 || strcmp(a, "-ncmoe") == 0 ||
+		    strcmp(a, "-ot") == 0 ||
+		    strcmp(a, "--override-tensor") == 0) {
+			if (i + 1 >= argc) {
+				cli_usage_error("mem", "%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+			if (a[1] == 'o' || a[2] == 'o') {
+				if (parse_ot(o, a, val) != 0)
+					return EXIT_USAGE;
+				continue;
+			}
+			if (cli_parse_u64(val, &v) != 0 || v > UINT32_MAX) {
+				cli_usage_error("mem", "%s: '%s' is not a "
+				    "number of layers (0 or more)", a, val);
+				return EXIT_USAGE;
+			}
+			if (o->n_ovr == MAX_OVR) {
+				cli_usage_error("mem", "%s: too many", a);
+				return EXIT_USAGE;
+			}
+			o->ovr[o->n_ovr].kind = 'n';
+			o->ovr[o->n_ovr++].n = v;
+			continue;
+		}
 		if (strcmp(a, "--ctx") == 0 || strcmp(a, "--cache-type-k") == 0 ||
 		    strcmp(a, "--cache-type-v") == 0 ||
 		    strcmp(a, "--parallel") == 0 || strcmp(a, "--fit") == 0 ||
@@ -222,6 +386,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 		cli_usage_error("mem", "missing FILE");
 		return EXIT_USAGE;
 	}
+	if (o->n_ovr > 0 && !o->split) {
+		cli_usage_error("mem", "--cpu-moe, --n-cpu-moe and -ot need "
+		    "--gpu-layers N (-ngl N)");
+		return EXIT_USAGE;
+	}
 	if (o->ngl_max && !o->fit) {
 		cli_usage_error("mem", "--gpu-layers max needs --fit SIZE (the "
 		    "GPU's memory)");
@@ -233,6 +402,52 @@ parse_opts(int argc, char **argv, struct opts *o)
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+/* "-ot 'PATTERN=BUFTYPE'", "--cpu-moe", "--n-cpu-moe N". */
+static void
+ovr_name(const struct ovr *v, char *buf, size_t len)
+{
+	if (v->kind == 'o')
+		snprintf(buf, len, "-ot '%s=%s'", v->pattern, v->buftype);
+	else if (v->kind == 'c')
+		snprintf(buf, len, "--cpu-moe");
+	else
+		snprintf(buf, len, "--n-cpu-moe %llu",
+		    (unsigned long long)v->n);
+}
+
+/* The placement options' lines of the text. */
+static void
+print_ovr(const struct opts *o)
+{
+	const struct ovr	*v;
+	size_t			 i, j;
+	char			 what[160], b[64];
+
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		ovr_name(v, what, sizeof what);
+		printf("override      ");
+		for (j = 0; what[j] >= 0x20 && what[j] < 0x7f; j++)
+			;
+		if (what[j] == '\0')	/* printable: as typed */
+			fputs(what, stdout);
+		else
+			out_text(stdout, what, strlen(what));
+		if (v->matched == 0)
+			printf(": matches no tensor\n");
+		else if (v->tensors == 0)
+			printf(": places no tensor (the %llu it matches are "
+			    "placed by an earlier rule)\n",
+			    (unsigned long long)v->matched);
+		else
+			printf(": %llu tensor%s, %s, on the %s\n",
+			    (unsigned long long)v->tensors,
+			    v->tensors == 1 ? "" : "s",
+			    gguf_fmt_bytes(v->bytes, b, sizeof b),
+			    v->gpu ? "GPU" : "CPU");
+	}
 }
 
 /* What --fit found, and the GPU split (--gpu-layers). */
@@ -306,6 +521,8 @@ print_text(const struct opts *o, const struct gguf_mem_model *m,
 	if (o->split && (!o->ngl_max || f->rc == 0))
 		gguf_mem_split_write(stdout, m, &f->place, &o->mo, f->ngl,
 		    o->ctx, o->n_ctx);
+	if (o->split && f->place.placed)
+		print_ovr(o);
 	if (o->fit && o->split)
 		print_fit_gpu(o, m, f);
 	else if (o->fit && m->modelled) {
@@ -388,6 +605,42 @@ json_layers(struct json *j, const struct gguf_mem_split *s)
 	json_key(j, "output_on_gpu"); json_bool(j, s->output_gpu);
 }
 
+/* "overrides": the placement options, in order, each with its rules'
+   patterns and the tensors it placed. */
+static void
+json_ovr(struct json *j, const struct opts *o)
+{
+	static const char *const opt[] = { "-ot", "--cpu-moe",
+	    "--n-cpu-moe" };
+	const struct ovr	*v;
+	size_t			 i, r;
+
+	json_key(j, "overrides");
+	json_arr(j, JSON_LINES);
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		json_obj(j, JSON_FLAT);
+		json_key(j, "option");
+		json_cstr(j, opt[v->kind == 'o' ? 0 : v->kind == 'c' ? 1 : 2]);
+		if (v->kind == 'n') {
+			json_key(j, "layers"); json_u64(j, v->n);
+		}
+		json_key(j, "patterns");
+		json_arr(j, JSON_FLAT);
+		for (r = v->first; r < v->first + v->count; r++)
+			json_cstr(j, o->rules[r].pattern);
+		json_end(j);
+		json_key(j, "buffer_type");
+		json_cstr(j, v->kind == 'o' ? v->buftype : "CPU");
+		json_key(j, "device"); json_cstr(j, v->gpu ? "gpu" : "cpu");
+		json_key(j, "matched"); json_u64(j, v->matched);
+		json_key(j, "tensors"); json_u64(j, v->tensors);
+		json_key(j, "bytes"); json_u64(j, v->bytes);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 /* "split": the GPU split at each context (--gpu-layers N). */
 static void
 json_split(struct json *j, const struct opts *o,
@@ -402,6 +655,7 @@ json_split(struct json *j, const struct opts *o,
 	json_key(j, "proven"); json_bool(j, 0);
 	json_key(j, "not_counted"); json_cstr(j, "llama.cpp's compute "
 	    "buffers on the GPU");
+	json_ovr(j, o);
 	json_key(j, "contexts");
 	json_arr(j, JSON_LINES);
 	for (i = 0; i < o->n_ctx; i++) {
@@ -542,6 +796,34 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 	json_finish(&j);
 }
 
+/* Each placement option's sums; a warning for one that matches no
+   tensor. */
+static void
+ovr_sums(struct opts *o)
+{
+	struct gguf_err	 err;
+	struct ovr	*v;
+	size_t		 i, j;
+	char		 what[160];
+
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		v->matched = v->tensors = v->bytes = 0;
+		for (j = v->first; j < v->first + v->count; j++) {
+			v->matched += o->rules[j].matched;
+			v->tensors += o->rules[j].tensors;
+			v->bytes += o->rules[j].bytes;
+		}
+		if (v->matched != 0)
+			continue;
+		memset(&err, 0, sizeof err);
+		ovr_name(v, what, sizeof what);
+		snprintf(err.msg, sizeof err.msg, "warning: %s matches no "
+		    "tensor", what);
+		cli_file_error(o->path, &err);
+	}
+}
+
 /*
  * --gpu-layers: where the tensors outside the layers go, and with --fit
  * the GPU's answer. 0, or the exit status of an error said.
@@ -555,6 +837,16 @@ split_fit(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
 
 	memset(&err, 0, sizeof err);
 	gguf_mem_place_make(&f->place, m, d);
+	if (f->place.placed && o->n_ovr > 0 && (make_rules(o, m) != 0 ||
+	    gguf_mem_place_rules(&f->place, m, d, o->rules, o->n_rules,
+	    &err) != 0)) {
+		if (err.msg[0] == '\0')
+			snprintf(err.msg, sizeof err.msg, "out of memory");
+		cli_file_error(o->path, &err);
+		return EXIT_BADFILE;
+	}
+	if (f->place.placed)
+		ovr_sums(o);
 	if (o->ngl == GGUF_MEM_NGL_MAX)		/* all: as llama.cpp's -ngl 999 */
 		o->ngl = (uint64_t)m->n_layer + 1;
 	f->ngl = o->ngl;
@@ -592,11 +884,11 @@ cmd_mem(int argc, char **argv)
 	char			 left[400];
 
 	argc = cli_take_shard(argc, argv);
-	if ((rc = parse_opts(argc, argv, &o)) != 0)
+	if ((rc = parse_opts(argc, argv, &o)) != 0 || o.keys) {
+		if (rc == 0)
+			gguf_mem_list(stdout);
+		opts_free(&o);
 		return rc;
-	if (o.keys) {
-		gguf_mem_list(stdout);
-		return 0;
 	}
 	if (cli_leftovers(o.path, left, sizeof left)) {
 		memset(&err, 0, sizeof err);
@@ -607,6 +899,7 @@ cmd_mem(int argc, char **argv)
 	if ((d = gguf_doc_open_set(o.path, cli_alone ? GGUF_OPEN_ALONE :
 	    GGUF_OPEN_STRICT, &err)) == NULL) {
 		cli_file_error(o.path, &err);
+		opts_free(&o);
 		return EXIT_BADFILE;
 	}
 	gguf_mem_model_make(&m, d);
@@ -635,12 +928,15 @@ cmd_mem(int argc, char **argv)
 			cli_file_error(o.path, &err);
 			gguf_mem_model_free(&m);
 			gguf_doc_free(d);
+			opts_free(&o);
 			return EXIT_BADFILE;
 		}
 	}
 	if (o.split && (rc = split_fit(&o, &m, d, &f)) != 0) {
+		gguf_mem_place_free(&f.place);
 		gguf_mem_model_free(&m);
 		gguf_doc_free(d);
+		opts_free(&o);
 		return rc;
 	}
 	if (o.fit && !o.split) {
@@ -661,7 +957,9 @@ cmd_mem(int argc, char **argv)
 		else
 			print_text(&o, &m, &f);
 	}
+	gguf_mem_place_free(&f.place);
 	gguf_mem_model_free(&m);
 	gguf_doc_free(d);
+	opts_free(&o);
 	return rc;
 }

@@ -54,7 +54,7 @@ base() {
 	rm-tensor)	set -- "$m" output.weight -n ;;
 	convert)	set -- "$m" output.weight f32 -n ;;
 	tokens)		set -- "$m" --id 1 ;;
-	mem)		set -- "$m" ;;
+	mem)		set -- "$m" -ngl 1 ;;	# (-ot and the MoE options need it)
 	diff)		set -- "$m" "$m" ;;
 	split)		set -- "$m" sp --force ;;
 	merge)		set -- model-00001-of-00003.gguf out.gguf ;;
@@ -89,6 +89,7 @@ sample() {
 	PATH)		echo "$scratch/t.jinja" ;;
 	DIR)		echo "$scratch/upstream" ;;
 	KEY,...)	echo tokenizer.ggml.eos_token_id,llama.context_length ;;
+	REGEX=BUFTYPE,...) echo 'exps=CPU,x=CUDA0' ;;
 	*)		return 1 ;;
 	esac
 }
