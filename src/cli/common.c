@@ -105,7 +105,7 @@ static const struct cli_opt mem_opts[] = {
 	{ "--cpu-moe", "with -ngl: every MoE expert tensor on the CPU, "
 	    "as llama.cpp's" },
 	{ "-ncmoe N, --n-cpu-moe N", "with -ngl: the expert tensors of the "
-	    "first N layers on the CPU" },
+	    "first N layers on the CPU (max: the fewest that fit, with --fit)" },
 	{ "-ot REGEX=BUFTYPE,..., --override-tensor REGEX=BUFTYPE,...",
 	    "with -ngl: the tensors whose name REGEX matches on BUFTYPE "
 	    "(CPU, CUDA0, ...); the first rule to match wins" },

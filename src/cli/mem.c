@@ -62,6 +62,8 @@ struct opts {
 	int			 keys;		/* --keys */
 	int			 split;		/* --gpu-layers */
 	int			 ngl_max;	/* --gpu-layers max: fit them */
+	int			 moe_max;	/* --n-cpu-moe max: fit it */
+	size_t			 moe_i;		/* its option */
 	uint64_t		 ngl;		/* all: GGUF_MEM_NGL_MAX */
 	const char		*path;
 	struct ovr		 ovr[MAX_OVR];	/* -ot, --cpu-moe, --n-cpu-moe */
@@ -308,9 +310,15 @@ parse_opts(int argc, char **argv, struct opts *o)
 					return EXIT_USAGE;
 				continue;
 			}
-			if (cli_parse_u64(val, &v) != 0 || v > UINT32_MAX) {
+			if (strcmp(val, "max") == 0 && !o->moe_max) {
+				o->moe_max = 1;
+				o->moe_i = o->n_ovr;
+				v = 0;
+			} else if (cli_parse_u64(val, &v) != 0 ||
+			    v > UINT32_MAX) {
 				cli_usage_error("mem", "%s: '%s' is not a "
-				    "number of layers (0 or more)", a, val);
+				    "number of layers (0 or more, or max "
+				    "once, with --fit)", a, val);
 				return EXIT_USAGE;
 			}
 			if (o->n_ovr == MAX_OVR) {
@@ -391,6 +399,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 		    "--gpu-layers N (-ngl N)");
 		return EXIT_USAGE;
 	}
+	if (o->moe_max && (!o->fit || o->n_ctx > 1)) {
+		cli_usage_error("mem", "--n-cpu-moe max needs --fit SIZE (the "
+		    "GPU's memory) and one context");
+		return EXIT_USAGE;
+	}
 	if (o->ngl_max && !o->fit) {
 		cli_usage_error("mem", "--gpu-layers max needs --fit SIZE (the "
 		    "GPU's memory)");
@@ -415,6 +428,39 @@ ovr_name(const struct ovr *v, char *buf, size_t len)
 	else
 		snprintf(buf, len, "--n-cpu-moe %llu",
 		    (unsigned long long)v->n);
+}
+
+/* The llama.cpp flags of what --fit found at context ctx, -ngl ngl. */
+static void
+fit_flags(const struct opts *o, uint64_t ctx, uint64_t ngl, char *buf,
+    size_t len)
+{
+	const struct ovr	*v;
+	size_t			 i, n;
+	char			 what[160];
+
+	n = (size_t)snprintf(buf, len, "-c %llu -ngl %llu",
+	    (unsigned long long)ctx, (unsigned long long)ngl);
+	for (i = 0; i < o->n_ovr && n < len; i++) {
+		v = &o->ovr[i];
+		ovr_name(v, what, sizeof what);
+		n += (size_t)snprintf(buf + n, len - n, " %s", what);
+	}
+	if (n < len && o->mo.type_k != GGUF_T_F16)
+		n += (size_t)snprintf(buf + n, len - n, " -ctk %s",
+		    gguf_ttype(o->mo.type_k)->lname);
+	if (n < len && o->mo.type_v != GGUF_T_F16)
+		n += (size_t)snprintf(buf + n, len - n, " -ctv %s",
+		    gguf_ttype(o->mo.type_v)->lname);
+	/* a quantized V cache needs flash attention */
+	if (n < len && o->mo.type_v != GGUF_T_F16 &&
+	    o->mo.type_v != GGUF_T_F32 && o->mo.type_v != GGUF_T_BF16)
+		n += (size_t)snprintf(buf + n, len - n, " -fa on");
+	if (n < len && o->mo.n_seq > 1)
+		n += (size_t)snprintf(buf + n, len - n, " -np %u",
+		    o->mo.n_seq);
+	if (n < len && o->mo.swa_full)
+		snprintf(buf + n, len - n, " --swa-full");
 }
 
 /* The placement options' lines of the text. */
@@ -473,10 +519,11 @@ print_fit_gpu(const struct opts *o, const struct gguf_mem_model *m,
 {
 	struct gguf_mem_split	one;
 	char			b1[64], b2[64], b3[64], b4[64], what[120];
+	char			flags[600];
 
 	printf("\nfit           %s on the GPU", gguf_fmt_bytes(o->budget, b1,
 	    sizeof b1));
-	if (o->ngl_max)
+	if (o->ngl_max || o->moe_max)
 		printf(" at context %s", gguf_fmt_group(o->ctx[0], b2,
 		    sizeof b2));
 	printf(": ");
@@ -484,8 +531,15 @@ print_fit_gpu(const struct opts *o, const struct gguf_mem_model *m,
 		if (gguf_mem_split(m, &f->place, &o->mo, &f->n, 1, &one) != 0)
 			one.gpu_total = UINT64_MAX;
 		gguf_mem_split_what(m, &one, what, sizeof what);
-		printf("not one layer fits: -ngl 1 (%s) needs %s\n", what,
+		printf("not one layer fits: -ngl 1 (%s)%s needs %s\n", what,
+		    o->moe_max ? " with every expert on the CPU" : "",
 		    gguf_fmt_bytes(one.gpu_total, b3, sizeof b3));
+		return;
+	}
+	if (f->rc == 1 && o->moe_max) {
+		printf("nothing fits: -ngl %llu with every expert on the CPU "
+		    "needs %s\n", (unsigned long long)f->ngl,
+		    gguf_fmt_bytes(f->s.gpu_total, b3, sizeof b3));
 		return;
 	}
 	if (f->rc == 1) {
@@ -494,7 +548,10 @@ print_fit_gpu(const struct opts *o, const struct gguf_mem_model *m,
 		return;
 	}
 	gguf_mem_split_what(m, &f->s, what, sizeof what);
-	if (o->ngl_max)
+	if (o->moe_max)
+		printf("--n-cpu-moe %llu, ", (unsigned long long)
+		    o->ovr[o->moe_i].n);
+	if (o->ngl_max || o->moe_max)
 		printf("--gpu-layers %llu (%s)", (unsigned long long)f->ngl,
 		    what);
 	else
@@ -502,6 +559,12 @@ print_fit_gpu(const struct opts *o, const struct gguf_mem_model *m,
 		    f->rc == 2 ? " (llama.cpp's largest)" : "");
 	printf("; GPU weights %s, cache %s\n", gguf_fmt_bytes(f->s.gpu_weights,
 	    b3, sizeof b3), gguf_fmt_bytes(f->s.gpu_cache, b4, sizeof b4));
+	fit_flags(o, o->ngl_max || o->moe_max ? o->ctx[0] : f->ctx, f->ngl,
+	    flags, sizeof flags);
+	printf("flags         %s\n", flags);
+	printf("note          llama.cpp's own --fit measures its compute "
+	    "buffers too and keeps a margin free (--fit-target, 1 GiB by "
+	    "default): leave room for them\n");
 }
 
 static void
@@ -682,7 +745,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 	static const char *const kinds[] = { "none", "full", "swa",
 	    "recurrent" };
 	struct json	j;
-	char		tb[24];
+	char		tb[24], flags[600];
 	size_t		i;
 	uint32_t	l;
 
@@ -769,13 +832,23 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_key(&j, "on"); json_cstr(&j, "gpu");
 			json_key(&j, "proven"); json_bool(&j, 0);
 		}
-		if (o->ngl_max) {
+		if (o->ngl_max || o->moe_max) {
 			json_key(&j, "context"); json_u64(&j, o->ctx[0]);
+			if (o->moe_max) {
+				json_key(&j, "n_cpu_moe");
+				if (fitrc == 1)
+					json_null(&j);
+				else
+					json_u64(&j, o->ovr[o->moe_i].n);
+			}
 			if (fitrc == 1) {
 				json_key(&j, "gpu_layers"); json_null(&j);
 			} else {
 				json_layers(&j, &f->s);
 				json_devices(&j, &f->s);
+				fit_flags(o, o->ctx[0], f->ngl, flags,
+				    sizeof flags);
+				json_key(&j, "flags"); json_cstr(&j, flags);
 			}
 		} else if (fitrc == 1 || fitrc < 0) {
 			json_key(&j, "context"); json_null(&j);
@@ -788,6 +861,9 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			if (o->split) {
 				json_layers(&j, &f->s);
 				json_devices(&j, &f->s);
+				fit_flags(o, fit_ctx, f->ngl, flags,
+				    sizeof flags);
+				json_key(&j, "flags"); json_cstr(&j, flags);
 			}
 		}
 		json_end(&j);
@@ -814,14 +890,102 @@ ovr_sums(struct opts *o)
 			v->tensors += o->rules[j].tensors;
 			v->bytes += o->rules[j].bytes;
 		}
-		if (v->matched != 0)
-			continue;
+		if (v->matched != 0 || (o->moe_max && i == o->moe_i))
+			continue;		/* (max: 0 is an answer) */
 		memset(&err, 0, sizeof err);
 		ovr_name(v, what, sizeof what);
 		snprintf(err.msg, sizeof err.msg, "warning: %s matches no "
 		    "tensor", what);
 		cli_file_error(o->path, &err);
 	}
+}
+
+/* Where the tensors go: f->place from d with the placement options. 0;
+   -1 with err set. */
+static int
+place(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
+    struct fitres *f, struct gguf_err *err)
+{
+	gguf_mem_place_free(&f->place);
+	free(o->rules);
+	free(o->pats);
+	o->rules = NULL;
+	o->pats = NULL;
+	o->n_rules = 0;
+	gguf_mem_place_make(&f->place, m, d);
+	if (f->place.placed && o->n_ovr > 0 && (make_rules(o, m) != 0 ||
+	    gguf_mem_place_rules(&f->place, m, d, o->rules, o->n_rules,
+	    err) != 0)) {
+		if (err->msg[0] == '\0')
+			snprintf(err->msg, sizeof err->msg, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* With --n-cpu-moe n: 0 if the GPU part fits (-ngl max: if a layer
+   does, f->ngl the most), 1 if not, -1 with err set. */
+static int
+moe_fits(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
+    struct fitres *f, const struct gguf_mem_opts *q, uint64_t n,
+    uint64_t ngl, struct gguf_err *err)
+{
+	struct gguf_mem_need	tn;
+
+	o->ovr[o->moe_i].n = n;
+	if (place(o, m, d, f, err) != 0)
+		return -1;
+	if (!f->place.placed)
+		return 0;		/* said by the caller */
+	if (ngl == GGUF_MEM_NGL_MAX)
+		return gguf_mem_fit_layers(m, &f->place, q, o->budget,
+		    &f->ngl, &tn, &f->s) == 0 ? 0 : 1;
+	f->ngl = ngl;
+	if (gguf_mem_split(m, &f->place, q, &f->n, ngl, &f->s) != 0) {
+		snprintf(err->msg, sizeof err->msg, "--fit: too large");
+		return -1;
+	}
+	return f->s.gpu_total <= o->budget ? 0 : 1;
+}
+
+/*
+ * --n-cpu-moe max: the fewest layers' experts on the CPU with which the
+ * layers asked for (-ngl max: every one) fit, then, with every expert on
+ * the CPU, the most layers (-ngl max). f->rc 0 or 1; 0, -1 with err set.
+ */
+static int
+fit_moe(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
+    struct fitres *f, const struct gguf_mem_opts *q, struct gguf_err *err)
+{
+	uint64_t	lo, hi, mid, ngl;
+	int		rc;
+
+	ngl = o->ngl_max ? (uint64_t)m->n_layer + 1 : o->ngl;
+	hi = m->n_layer;
+	if ((rc = moe_fits(o, m, d, f, q, hi, ngl, err)) != 0) {
+		if (rc < 0 || !f->place.placed)
+			return rc;
+		f->rc = 1;
+		if (o->ngl_max &&
+		    (rc = moe_fits(o, m, d, f, q, hi, GGUF_MEM_NGL_MAX,
+		    err)) <= 0) {
+			f->rc = rc;
+			return rc;
+		}
+		return 0;
+	}
+	if ((rc = moe_fits(o, m, d, f, q, 0, ngl, err)) <= 0)
+		return rc;
+	for (lo = 0; hi - lo > 1;) {	/* lo does not fit, hi does */
+		mid = lo + (hi - lo) / 2;
+		if ((rc = moe_fits(o, m, d, f, q, mid, ngl, err)) < 0)
+			return -1;
+		if (rc == 0)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return moe_fits(o, m, d, f, q, hi, ngl, err) < 0 ? -1 : 0;
 }
 
 /*
@@ -836,29 +1000,36 @@ split_fit(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
 	struct gguf_err		err;
 
 	memset(&err, 0, sizeof err);
-	gguf_mem_place_make(&f->place, m, d);
-	if (f->place.placed && o->n_ovr > 0 && (make_rules(o, m) != 0 ||
-	    gguf_mem_place_rules(&f->place, m, d, o->rules, o->n_rules,
-	    &err) != 0)) {
-		if (err.msg[0] == '\0')
-			snprintf(err.msg, sizeof err.msg, "out of memory");
+	if (place(o, m, d, f, &err) != 0) {
 		cli_file_error(o->path, &err);
 		return EXIT_BADFILE;
 	}
-	if (f->place.placed)
-		ovr_sums(o);
 	if (o->ngl == GGUF_MEM_NGL_MAX)		/* all: as llama.cpp's -ngl 999 */
 		o->ngl = (uint64_t)m->n_layer + 1;
 	f->ngl = o->ngl;
+	q.n_ctx = o->ctx[0];
+	if (f->place.placed && o->moe_max) {
+		if (gguf_mem_need(m, &q, &f->n) != 0) {
+			snprintf(err.msg, sizeof err.msg, "--fit: %s",
+			    f->n.refused);
+			cli_file_error(o->path, &err);
+			return EXIT_BADFILE;
+		}
+		if (fit_moe(o, m, d, f, &q, &err) != 0) {
+			cli_file_error(o->path, &err);
+			return EXIT_BADFILE;
+		}
+	}
+	if (f->place.placed)
+		ovr_sums(o);
 	if (!f->place.placed) {
 		snprintf(err.msg, sizeof err.msg, "--gpu-layers: %s",
 		    f->place.why);
 		cli_file_error(o->path, &err);
 		return EXIT_BADFILE;
 	}
-	if (!o->fit)
+	if (!o->fit || o->moe_max)
 		return 0;
-	q.n_ctx = o->ctx[0];
 	f->rc = o->ngl_max ? gguf_mem_fit_layers(m, &f->place, &q, o->budget,
 	    &f->ngl, &f->n, &f->s) : gguf_mem_fit_gpu(m, &f->place, &o->mo,
 	    o->ngl, o->budget, &f->ctx, &f->n, &f->s);
@@ -903,7 +1074,7 @@ cmd_mem(int argc, char **argv)
 		return EXIT_BADFILE;
 	}
 	gguf_mem_model_make(&m, d);
-	if (o.n_ctx == 0 && o.ngl_max) {	/* max: at one context */
+	if (o.n_ctx == 0 && (o.ngl_max || o.moe_max)) {	/* max: at one context */
 		o.ctx[0] = 0;
 		o.n_ctx = 1;
 	} else if (o.n_ctx == 0)

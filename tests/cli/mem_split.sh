@@ -286,4 +286,49 @@ ok $? "-ot x=GPU: the buffer type is named"
 mem "$m/gpt-oss.gguf" --cpu-moe
 [ $rc -eq 2 ] && grep -q '^ggufed: --cpu-moe, --n-cpu-moe and -ot need --gpu-layers N (-ngl N)$' "$scratch/err"
 ok $? "--cpu-moe without -ngl: usage error, said why"
+
+# --fit with --n-cpu-moe max: the fewest layers' experts on the CPU with
+# which the layers asked for fit, then (-ngl max) the most layers with
+# every expert on the CPU. gpt-oss at 4k, -ngl all: 4,221,536 bytes on
+# the GPU, 198,656 less for each layer whose experts stay on the CPU.
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit 4221536
+[ $rc -eq 0 ] && grep -q '^fit           4,221,536 (4.0 MiB) on the GPU at context 4,096: --n-cpu-moe 0, --gpu-layers 5 (layers 0 to 3 and the output layer on the GPU); GPU weights 1,731,168 (1.7 MiB), cache 2,490,368 (2.4 MiB)$' "$scratch/out" &&
+    grep -q '^flags         -c 4096 -ngl 5 --n-cpu-moe 0$' "$scratch/out" &&
+    [ ! -s "$scratch/err" ]
+ok $? "--n-cpu-moe max: none on the CPU when all fits in exactly its bytes" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit 4221535
+grep -q ': --n-cpu-moe 1, --gpu-layers 5 (' "$scratch/out" &&
+    grep -q '^flags         -c 4096 -ngl 5 --n-cpu-moe 1$' "$scratch/out"
+ok $? "--n-cpu-moe max: one byte less, one layer's experts on the CPU"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit $((4221536 - 2 * 198656))
+grep -q ': --n-cpu-moe 2, --gpu-layers 5 (' "$scratch/out"
+ok $? "--n-cpu-moe max: two layers' experts in exactly their bytes"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit $((4221536 - 4 * 198656 - 1))
+[ $rc -eq 1 ] && grep -q '^fit .*: nothing fits: -ngl 5 with every expert on the CPU needs 3,426,912 (3.3 MiB)$' "$scratch/out"
+ok $? "--n-cpu-moe max -ngl all: nothing fits, exit 1"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl max --n-cpu-moe max --fit $((4221536 - 4 * 198656 - 1)) --json
+[ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
+    grep -q '"fit": {"budget": 3426911, "on": "gpu", "proven": false, "context": 4096, "n_cpu_moe": 4, "gpu_layers": 4,.*"flags": "-c 4096 -ngl 4 --n-cpu-moe 4"}' "$scratch/out"
+ok $? "--n-cpu-moe max -ngl max: every expert on the CPU, then the most layers" ||
+    sed 's/^/# /' "$scratch/out"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl max --n-cpu-moe max --fit 100K
+[ $rc -eq 1 ] && grep -q 'not one layer fits: -ngl 1 (the output layer alone on the GPU) with every expert on the CPU needs 135,680 ' "$scratch/out"
+ok $? "--n-cpu-moe max -ngl max: not one layer fits, exit 1"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit 4M --cache-type-v q8_0 --parallel 2 --json
+grep -q '"flags": "-c 4096 -ngl 5 --n-cpu-moe [0-9]* -ctv q8_0 -fa on -np 2"' "$scratch/out"
+ok $? "--fit flags: the cache type, flash attention for a quantized V, the sequences"
+mem "$m/gpt-oss.gguf" -ngl all --n-cpu-moe max --fit 1G
+grep -q '^fit .* at context 131,072: --n-cpu-moe 0' "$scratch/out"
+ok $? "--n-cpu-moe max without --ctx: at the training context"
+mem "$m/llama-gqa.gguf" --ctx 4096 --fit 1775104 --gpu-layers max
+grep -q '^flags         -c 4096 -ngl 2$' "$scratch/out"
+ok $? "--gpu-layers max: the flags found"
+for a in "-ngl 1 --n-cpu-moe max" "-ngl 1 --n-cpu-moe max --fit 1G --ctx 1k,2k" \
+    "-ngl 1 --n-cpu-moe max --n-cpu-moe max --fit 1G"; do
+	# shellcheck disable=SC2086
+	mem "$m/gpt-oss.gguf" $a
+	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 2 ]
+	ok $? "mem $a: usage error, exit 2"
+done
 done_testing
