@@ -109,6 +109,9 @@ static const struct cli_opt mem_opts[] = {
 	{ "-ot REGEX=BUFTYPE,..., --override-tensor REGEX=BUFTYPE,...",
 	    "with -ngl: the tensors whose name REGEX matches on BUFTYPE "
 	    "(CPU, CUDA0, ...); the first rule to match wins" },
+	{ "-mm FILE, --mmproj FILE", "add the weights of the projector FILE "
+	    "(on the GPU, as llama.cpp's)" },
+	{ "--no-mmproj-offload", "the projector on the CPU" },
 	{ "--fit SIZE", "the largest context whose weights and cache fit in SIZE "
 	    "bytes (suffix K, M, G, T); with --gpu-layers, SIZE is the GPU's" },
 	{ "--json", "print one JSON document" },
@@ -257,7 +260,8 @@ const struct cli_cmd cli_commands[] = {
 	{ "mem", cmd_mem, "FILE [--ctx N[,N...]] [--cache-type-k T] "
 	    "[--cache-type-v T] [--parallel N] [--swa-full] "
 	    "[--gpu-layers N|all|max] [--cpu-moe] [--n-cpu-moe N] "
-	    "[-ot REGEX=BUFTYPE,...] [--fit SIZE] [--json] | --keys",
+	    "[-ot REGEX=BUFTYPE,...] [--mmproj FILE [--no-mmproj-offload]] "
+	    "[--fit SIZE] [--json] | --keys",
 	    "memory llama.cpp needs: weights, and KV cache or recurrent "
 	    "state by context", mem_opts,
 	    "model.gguf --ctx 8k,32k --cache-type-k q8_0 --fit 24G" },

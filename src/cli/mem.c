@@ -66,6 +66,8 @@ struct opts {
 	size_t			 moe_i;		/* its option */
 	uint64_t		 ngl;		/* all: GGUF_MEM_NGL_MAX */
 	const char		*path;
+	const char		*mmproj;	/* --mmproj FILE */
+	uint64_t		 mmproj_tensors;
 	struct ovr		 ovr[MAX_OVR];	/* -ot, --cpu-moe, --n-cpu-moe */
 	size_t			 n_ovr;
 	char			*otbuf[MAX_OVR];	/* -ot values, split */
@@ -287,6 +289,18 @@ parse_opts(int argc, char **argv, struct opts *o)
 		}
 		if (strcmp(a, "--swa-full") == 0) {
 			o->mo.swa_full = 1;
+			continue;
+		}
+		if (strcmp(a, "--no-mmproj-offload") == 0) {
+			o->mo.mmproj_cpu = 1;
+			continue;
+		}
+		if (strcmp(a, "--mmproj") == 0 || strcmp(a, "-mm") == 0) {
+			if (i + 1 >= argc) {
+				cli_usage_error("mem", "%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			o->mmproj = argv[++i];
 			continue;
 		}
 		if (strcmp(a, "--cpu-moe") == 0) {
@@ -800,6 +814,21 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 		json_end(&j);
 	}
 	json_end(&j);
+	if (o->mmproj != NULL) {
+		json_key(&j, "projector");
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "file");
+		json_str(&j, o->mmproj, strlen(o->mmproj));
+		json_key(&j, "bytes"); json_u64(&j, o->mo.mmproj);
+		json_key(&j, "tensors"); json_u64(&j, o->mmproj_tensors);
+		json_key(&j, "device");
+		json_cstr(&j, o->mo.mmproj_cpu ? "cpu" : "gpu");
+		json_key(&j, "proven"); json_bool(&j, 0);
+		json_key(&j, "compute"); json_null(&j);
+		json_key(&j, "compute_why");
+		json_cstr(&j, "not modelled");
+		json_end(&j);
+	}
 	json_key(&j, "cache_type_k");
 	json_cstr(&j, gguf_ttype(o->mo.type_k)->lname);
 	json_key(&j, "cache_type_v");
@@ -898,6 +927,43 @@ ovr_sums(struct opts *o)
 		    "tensor", what);
 		cli_file_error(o->path, &err);
 	}
+}
+
+/* --mmproj FILE: the projector's weights into o->mo. 0, or the exit
+   status of an error said. */
+static int
+load_mmproj(struct opts *o)
+{
+	struct gguf_doc		*pd;
+	struct gguf_mem_model	 pm;
+	struct gguf_err		 err;
+	int			 rc = 0;
+
+	memset(&err, 0, sizeof err);
+	if ((pd = gguf_doc_open_set(o->mmproj, GGUF_OPEN_STRICT,
+	    &err)) == NULL) {
+		cli_file_error(o->mmproj, &err);
+		return EXIT_BADFILE;
+	}
+	gguf_mem_model_make(&pm, pd);
+	if (strcmp(pm.arch, "clip") != 0) {
+		snprintf(err.msg, sizeof err.msg, "--mmproj: not a projector "
+		    "(general.architecture is \"%s\", not \"clip\")",
+		    pm.arch);
+		rc = EXIT_BADFILE;
+	} else if (pm.unsized != 0 || pm.weights == UINT64_MAX) {
+		snprintf(err.msg, sizeof err.msg, "--mmproj: the size of "
+		    "its tensors is not known");
+		rc = EXIT_BADFILE;
+	} else {
+		o->mo.mmproj = pm.weights;
+		o->mmproj_tensors = pm.n_tensors;
+	}
+	if (rc != 0)
+		cli_file_error(o->mmproj, &err);
+	gguf_mem_model_free(&pm);
+	gguf_doc_free(pd);
+	return rc;
 }
 
 /* Where the tensors go: f->place from d with the placement options. 0;
@@ -1074,6 +1140,12 @@ cmd_mem(int argc, char **argv)
 		return EXIT_BADFILE;
 	}
 	gguf_mem_model_make(&m, d);
+	if (o.mmproj != NULL && (rc = load_mmproj(&o)) != 0) {
+		gguf_mem_model_free(&m);
+		gguf_doc_free(d);
+		opts_free(&o);
+		return rc;
+	}
 	if (o.n_ctx == 0 && (o.ngl_max || o.moe_max)) {	/* max: at one context */
 		o.ctx[0] = 0;
 		o.n_ctx = 1;

@@ -320,6 +320,10 @@ gguf_mem_split(const struct gguf_mem_model *m,
 	if (gguf_add_ok(s->cpu_weights, p->fixed_cpu, &s->cpu_weights) ||
 	    gguf_add_ok(s->gpu_weights, p->fixed_gpu, &s->gpu_weights))
 		return -1;
+	/* The projector (mtmd's clip context): the GPU unless told not. */
+	w = o->mmproj_cpu ? &s->cpu_weights : &s->gpu_weights;
+	if (gguf_add_ok(*w, o->mmproj, w) != 0)
+		return -1;
 	s->cpu_output = n->output;
 	if (gguf_add_ok(s->gpu_weights, s->gpu_cache, &s->gpu_total) != 0 ||
 	    gguf_add_ok(s->cpu_weights, s->cpu_cache, &s->cpu_total) != 0 ||

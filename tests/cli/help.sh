@@ -67,6 +67,10 @@ base() {
 	done
 }
 
+# A projector for mem --mmproj FILE.
+"$GGUFED" set "$m" general.architecture clip -q -o "$scratch/mmproj.gguf" \
+    2>/dev/null || { echo "Bail out! cannot make a projector"; exit 1; }
+
 # A sample value for an option's argument, by the name --help gives it.
 sample() {
 	case $1 in
@@ -87,6 +91,7 @@ sample() {
 	KEY=JSON)	echo 'x=1' ;;
 	NAME)		echo tool_use ;;	# the named template set below
 	PATH)		echo "$scratch/t.jinja" ;;
+	FILE)		echo "$scratch/mmproj.gguf" ;;	# (mem --mmproj)
 	DIR)		echo "$scratch/upstream" ;;
 	KEY,...)	echo tokenizer.ggml.eos_token_id,llama.context_length ;;
 	REGEX=BUFTYPE,...) echo 'exps=CPU,x=CUDA0' ;;
