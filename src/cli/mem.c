@@ -845,6 +845,13 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_cstr(&j, need[i].refused);
 		} else {
 			json_need(&j, m, &o->mo, &need[i]);
+			/* never an estimate: null until modelled to the
+			   byte */
+			json_key(&j, "compute"); json_null(&j);
+			json_key(&j, "compute_why");
+			json_cstr(&j, "not modelled: llama.cpp sizes its "
+			    "compute buffers from the graph it schedules on "
+			    "each backend (batch, flash attention, device)");
 			json_key(&j, "total");
 			json_u64(&j, need[i].with_weights);
 		}

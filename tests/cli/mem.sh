@@ -317,4 +317,10 @@ ok $? "--no-mmproj-offload without --mmproj: nothing to place, as llama.cpp"
 mem "$m/gpt-oss.gguf" --mmproj
 [ $rc -eq 2 ]
 ok $? "--mmproj without FILE: usage error"
+
+# The compute buffer: null, with the reason, never an estimate.
+mem "$m/llama-gqa.gguf" --ctx 4096,8192 --json
+[ "$(grep -c '"compute": null, "compute_why": "not modelled: llama.cpp sizes its compute buffers from the graph.*", "total": [0-9]*}' "$scratch/out")" -eq 2 ] &&
+    "$jsoncheck" <"$scratch/out"
+ok $? "--json: each context's compute buffer is null, said why"
 done_testing
