@@ -181,7 +181,8 @@ gguf_mem_place_free(struct gguf_mem_place *p)
 	p->forced = NULL;
 }
 
-/* Takes x from *from, a sum of bytes p->why may already hold at 2^64. */
+/* Takes x from *from, never below 0 (a sum held at 2^64 is less than
+   its parts). */
 static void
 ssub(uint64_t *from, uint64_t x)
 {

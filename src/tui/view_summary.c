@@ -291,6 +291,10 @@ add_memory(struct summary *s)
 		add_text(s, "Note", S_WARN, "shard %llu of %llu: the weights "
 		    "are this file's only", (unsigned long long)m->split_no + 1,
 		    (unsigned long long)m->split_count);
+	if (s->mmproj != 0)
+		add_text(s, "Projector", S_NUMBER, "%s (--mmproj %s), on the "
+		    "GPU; its compute buffer not modelled",
+		    gguf_fmt_size(s->mmproj, a, sizeof a), s->mmproj_name);
 	if (!m->modelled) {
 		add_text(s, "KV cache", S_NORMAL, "not modelled: %s", m->why);
 		if (s->split)
@@ -300,10 +304,6 @@ add_memory(struct summary *s)
 	}
 	gguf_mem_opts_default(&o);
 	o.mmproj = s->mmproj;
-	if (s->mmproj != 0)
-		add_text(s, "Projector", S_NUMBER, "%s (--mmproj %s), on the "
-		    "GPU; its compute buffer not modelled",
-		    gguf_fmt_size(s->mmproj, a, sizeof a), s->mmproj_name);
 	if (s->split) {
 		gguf_mem_place_make(&s->place, m, app_doc(s->app));
 		o.n_ctx = 4096;
