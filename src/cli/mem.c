@@ -435,8 +435,19 @@ parse_opts(int argc, char **argv, struct opts *o)
 static void
 ovr_name(const struct ovr *v, char *buf, size_t len)
 {
-	if (v->kind == 'o')
-		snprintf(buf, len, "-ot '%s=%s'", v->pattern, v->buftype);
+	size_t	n, i;
+
+	if (v->kind == 'o') {	/* quoted for a shell: ' as '\'' */
+		n = (size_t)snprintf(buf, len, "-ot '");
+		for (i = 0; v->pattern[i] != '\0' && n + 5 < len; i++)
+			if (v->pattern[i] == '\'') {
+				memcpy(buf + n, "'\\''", 4);
+				n += 4;
+			} else
+				buf[n++] = v->pattern[i];
+		buf[n] = '\0';
+		snprintf(buf + n, len - n, "=%s'", v->buftype);
+	}
 	else if (v->kind == 'c')
 		snprintf(buf, len, "--cpu-moe");
 	else

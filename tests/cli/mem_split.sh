@@ -331,4 +331,7 @@ for a in "-ngl 1 --n-cpu-moe max" "-ngl 1 --n-cpu-moe max --fit 1G --ctx 1k,2k" 
 	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 2 ]
 	ok $? "mem $a: usage error, exit 2"
 done
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl max --fit 1G -ot "it's=CPU"
+grep -q "^flags         -c 4096 -ngl 5 -ot 'it'\\\\''s=CPU'\$" "$scratch/out"
+ok $? "--fit flags: an -ot pattern quoted for a shell" || sed 's/^/# /' "$scratch/out"
 done_testing
