@@ -106,6 +106,16 @@ static const struct cli_opt mem_opts[] = {
 	{ "--swa-full", "full-size cache for sliding-window layers" },
 	{ "-ngl N, --gpu-layers N", "split GPU / CPU as llama.cpp's -ngl N ("
 	    "all: every layer; max: the most that fit, with --fit)" },
+	{ "--cpu-moe", "with -ngl: every MoE expert tensor on the CPU, "
+	    "as llama.cpp's" },
+	{ "-ncmoe N, --n-cpu-moe N", "with -ngl: the expert tensors of the "
+	    "first N layers on the CPU (max: the fewest that fit, with --fit)" },
+	{ "-ot REGEX=BUFTYPE,..., --override-tensor REGEX=BUFTYPE,...",
+	    "with -ngl: the tensors whose name REGEX matches on BUFTYPE "
+	    "(CPU, CUDA0, ...); the first rule to match wins" },
+	{ "-mm FILE, --mmproj FILE", "add the weights of the projector FILE "
+	    "(on the GPU, as llama.cpp's)" },
+	{ "--no-mmproj-offload", "the projector on the CPU" },
 	{ "--fit SIZE", "the largest context whose weights and cache fit in SIZE "
 	    "bytes (" CLI_SIZE_UNITS "); with --gpu-layers, SIZE is the "
 	    "GPU's" },
@@ -267,7 +277,9 @@ const struct cli_cmd cli_commands[] = {
 	    "model.gguf --text ' the'" },
 	{ "mem", cmd_mem, "FILE [--ctx N[,N...]] [--cache-type-k T] "
 	    "[--cache-type-v T] [--parallel N] [--swa-full] "
-	    "[--gpu-layers N|all|max] [--fit SIZE] [--json] | --keys",
+	    "[--gpu-layers N|all|max] [--cpu-moe] [--n-cpu-moe N] "
+	    "[-ot REGEX=BUFTYPE,...] [--mmproj FILE [--no-mmproj-offload]] "
+	    "[--fit SIZE] [--json] | --keys",
 	    "memory llama.cpp needs: weights, and KV cache or recurrent "
 	    "state by context", mem_opts,
 	    "model.gguf --ctx 8k,32k --cache-type-k q8_0 --fit 24GiB" },

@@ -1,7 +1,8 @@
 /*
  * mem.c - `ggufed mem FILE [--ctx N[,N...]] [--cache-type-k T]
  * [--cache-type-v T] [--parallel N] [--swa-full] [--gpu-layers N]
- * [--fit BYTES] [--json]`:
+ * [--cpu-moe] [--n-cpu-moe N] [-ot REGEX=BUFTYPE,...] [--fit BYTES]
+ * [--json]`:
  * how much memory llama.cpp needs for the model: the weights (by type; in
  * the layers, which can be offloaded one by one, and out of them), and
  * the KV cache or recurrent state at each context asked for (by default
@@ -12,7 +13,10 @@
  * figures between the GPU and the CPU as llama.cpp places the layers
  * (src/model/mem_split.h); SIZE is then the GPU's: --fit gives the largest
  * context whose GPU part fits, and with --gpu-layers max the most layers
- * that fit at the context given.
+ * that fit at the context given. --cpu-moe, --n-cpu-moe N and -ot
+ * (--override-tensor) REGEX=BUFTYPE put the tensors they match on the CPU
+ * or the GPU whatever their layer, as llama.cpp's options of the same
+ * names (the first rule to match a tensor wins).
  *
  * An architecture whose cache is not modelled gets its weights and a
  * line saying so, never a guess. Exit: 0; 1 the file cannot be read,
@@ -30,8 +34,22 @@
 #include "doc.h"
 #include "mem.h"
 #include "mem_split.h"
+#include "re.h"
 
 #define MAX_CTX	32
+#define MAX_OVR	64	/* placement options */
+
+/* A placement option: -ot PATTERN=BUFTYPE (one pair), --cpu-moe,
+   --n-cpu-moe N, in the order given, and the rules it makes. */
+struct ovr {
+	int			 kind;		/* 'o', 'c', 'n' */
+	const char		*pattern;	/* -ot's */
+	const char		*buftype;	/* -ot's */
+	int			 gpu;
+	uint64_t		 n;		/* --n-cpu-moe's */
+	size_t			 first, count;	/* its rules */
+	uint64_t		 matched, tensors, bytes;
+};
 
 struct opts {
 	struct gguf_mem_opts	 mo;
@@ -43,9 +61,125 @@ struct opts {
 	int			 keys;		/* --keys */
 	int			 split;		/* --gpu-layers */
 	int			 ngl_max;	/* --gpu-layers max: fit them */
+	int			 moe_max;	/* --n-cpu-moe max: fit it */
+	size_t			 moe_i;		/* its option */
 	uint64_t		 ngl;		/* all: GGUF_MEM_NGL_MAX */
 	const char		*path;
+	const char		*mmproj;	/* --mmproj FILE */
+	uint64_t		 mmproj_tensors;
+	struct ovr		 ovr[MAX_OVR];	/* -ot, --cpu-moe, --n-cpu-moe */
+	size_t			 n_ovr;
+	char			*otbuf[MAX_OVR];	/* -ot values, split */
+	size_t			 n_otbuf;
+	struct gguf_mem_rule	*rules;		/* what they expand to */
+	size_t			 n_rules;
+	char			(*pats)[64];	/* --n-cpu-moe's patterns */
 };
+
+static void
+opts_free(struct opts *o)
+{
+	size_t	i;
+
+	for (i = 0; i < o->n_otbuf; i++)
+		free(o->otbuf[i]);
+	free(o->rules);
+	free(o->pats);
+}
+
+/* -ot PATTERN=BUFTYPE[,PATTERN=BUFTYPE...], as llama.cpp splits it: at
+   each comma, then at the first '='. */
+static int
+parse_ot(struct opts *o, const char *a, const char *val)
+{
+	struct gguf_re	*re;
+	struct gguf_err	 err;
+	char		*buf, *item, *next, *eq;
+	int		 gpu;
+
+	if (o->n_otbuf == MAX_OVR || (buf = strdup(val)) == NULL) {
+		cli_usage_error("mem", "%s: too many", a);
+		return EXIT_USAGE;
+	}
+	o->otbuf[o->n_otbuf++] = buf;
+	for (item = buf; item != NULL; item = next) {
+		if ((next = strchr(item, ',')) != NULL)
+			*next++ = '\0';
+		if ((eq = strchr(item, '=')) == NULL) {
+			cli_usage_error("mem", "%s: '%s' is not "
+			    "PATTERN=BUFTYPE", a, item);
+			return EXIT_USAGE;
+		}
+		*eq++ = '\0';
+		if ((gpu = gguf_mem_buftype(eq)) < 0) {
+			cli_usage_error("mem", "%s: '%s' is not a buffer type "
+			    "llama.cpp takes (CPU, or a GPU's: CUDA0, ROCm0, "
+			    "MUSA0, Vulkan0, SYCL0, CANN0, Metal, MTL0, ...)",
+			    a, eq);
+			return EXIT_USAGE;
+		}
+		memset(&err, 0, sizeof err);
+		if ((re = gguf_re_compile(item, 0, &err)) == NULL) {
+			cli_usage_error("mem", "%s: '%s': %s", a, item,
+			    err.msg);
+			return EXIT_USAGE;
+		}
+		gguf_re_free(re);
+		if (o->n_ovr == MAX_OVR) {
+			cli_usage_error("mem", "%s: too many", a);
+			return EXIT_USAGE;
+		}
+		o->ovr[o->n_ovr].kind = 'o';
+		o->ovr[o->n_ovr].pattern = item;
+		o->ovr[o->n_ovr].buftype = eq;
+		o->ovr[o->n_ovr++].gpu = gpu;
+	}
+	return 0;
+}
+
+/* The rules of the placement options, --n-cpu-moe's for the blocks the
+   model has (the others match nothing). 0, or -1 out of memory. */
+static int
+make_rules(struct opts *o, const struct gguf_mem_model *m)
+{
+	struct ovr	*v;
+	size_t		 i, j, n = 0, np = 0;
+
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		v->count = v->kind != 'n' ? 1 : v->n < m->n_layer ?
+		    (size_t)v->n : m->n_layer;
+		n += v->count;
+		if (v->kind == 'n')
+			np += v->count;
+	}
+	if (n == 0)
+		return 0;
+	if ((o->rules = calloc(n, sizeof *o->rules)) == NULL ||
+	    (np > 0 && (o->pats = calloc(np, sizeof *o->pats)) == NULL))
+		return -1;
+	np = 0;
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		v->first = o->n_rules;
+		for (j = 0; j < v->count; j++) {
+			struct gguf_mem_rule *r = &o->rules[o->n_rules++];
+
+			r->gpu = v->gpu;
+			if (v->kind == 'o')
+				r->pattern = v->pattern;
+			else if (v->kind == 'c')
+				r->pattern = GGUF_MEM_EXPS_RE;
+			else {
+				gguf_mem_exps_block_re((uint32_t)j, o->pats[np],
+				    sizeof o->pats[np]);
+				r->pattern = o->pats[np++];
+			}
+		}
+	}
+	return 0;
+}
+
 
 static int
 parse_ctx(struct opts *o, const char *s)
@@ -121,6 +255,58 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->mo.swa_full = 1;
 			continue;
 		}
+		if (strcmp(a, "--no-mmproj-offload") == 0) {
+			o->mo.mmproj_cpu = 1;
+			continue;
+		}
+		if (strcmp(a, "--mmproj") == 0 || strcmp(a, "-mm") == 0) {
+			if (i + 1 >= argc) {
+				cli_usage_error("mem", "%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			o->mmproj = argv[++i];
+			continue;
+		}
+		if (strcmp(a, "--cpu-moe") == 0) {
+			if (o->n_ovr == MAX_OVR) {
+				cli_usage_error("mem", "%s: too many", a);
+				return EXIT_USAGE;
+			}
+			o->ovr[o->n_ovr++].kind = 'c';
+			continue;
+		}
+		if (strcmp(a, "--n-cpu-moe") == 0 || strcmp(a, "-ncmoe") == 0 ||
+		    strcmp(a, "-ot") == 0 ||
+		    strcmp(a, "--override-tensor") == 0) {
+			if (i + 1 >= argc) {
+				cli_usage_error("mem", "%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+			if (a[1] == 'o' || a[2] == 'o') {
+				if (parse_ot(o, a, val) != 0)
+					return EXIT_USAGE;
+				continue;
+			}
+			if (strcmp(val, "max") == 0 && !o->moe_max) {
+				o->moe_max = 1;
+				o->moe_i = o->n_ovr;
+				v = 0;
+			} else if (cli_parse_u64(val, &v) != 0 ||
+			    v > UINT32_MAX) {
+				cli_usage_error("mem", "%s: '%s' is not a "
+				    "number of layers (0 or more, or max "
+				    "once, with --fit)", a, val);
+				return EXIT_USAGE;
+			}
+			if (o->n_ovr == MAX_OVR) {
+				cli_usage_error("mem", "%s: too many", a);
+				return EXIT_USAGE;
+			}
+			o->ovr[o->n_ovr].kind = 'n';
+			o->ovr[o->n_ovr++].n = v;
+			continue;
+		}
 		if (strcmp(a, "--ctx") == 0 || strcmp(a, "--cache-type-k") == 0 ||
 		    strcmp(a, "--cache-type-v") == 0 ||
 		    strcmp(a, "--parallel") == 0 || strcmp(a, "--fit") == 0 ||
@@ -186,6 +372,16 @@ parse_opts(int argc, char **argv, struct opts *o)
 		cli_usage_error("mem", "missing FILE");
 		return EXIT_USAGE;
 	}
+	if (o->n_ovr > 0 && !o->split) {
+		cli_usage_error("mem", "--cpu-moe, --n-cpu-moe and -ot need "
+		    "--gpu-layers N (-ngl N)");
+		return EXIT_USAGE;
+	}
+	if (o->moe_max && (!o->fit || o->n_ctx > 1)) {
+		cli_usage_error("mem", "--n-cpu-moe max needs --fit SIZE (the "
+		    "GPU's memory) and one context");
+		return EXIT_USAGE;
+	}
 	if (o->ngl_max && !o->fit) {
 		cli_usage_error("mem", "--gpu-layers max needs --fit SIZE (the "
 		    "GPU's memory)");
@@ -197,6 +393,96 @@ parse_opts(int argc, char **argv, struct opts *o)
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+/* "-ot 'PATTERN=BUFTYPE'", "--cpu-moe", "--n-cpu-moe N". */
+static void
+ovr_name(const struct ovr *v, char *buf, size_t len)
+{
+	size_t	n, i;
+
+	if (v->kind == 'o') {	/* quoted for a shell: ' as '\'' */
+		n = (size_t)snprintf(buf, len, "-ot '");
+		for (i = 0; v->pattern[i] != '\0' && n + 5 < len; i++)
+			if (v->pattern[i] == '\'') {
+				memcpy(buf + n, "'\\''", 4);
+				n += 4;
+			} else
+				buf[n++] = v->pattern[i];
+		buf[n] = '\0';
+		snprintf(buf + n, len - n, "=%s'", v->buftype);
+	}
+	else if (v->kind == 'c')
+		snprintf(buf, len, "--cpu-moe");
+	else
+		snprintf(buf, len, "--n-cpu-moe %llu",
+		    (unsigned long long)v->n);
+}
+
+/* The llama.cpp flags of what --fit found at context ctx, -ngl ngl. */
+static void
+fit_flags(const struct opts *o, uint64_t ctx, uint64_t ngl, char *buf,
+    size_t len)
+{
+	const struct ovr	*v;
+	size_t			 i, n;
+	char			 what[160];
+
+	n = (size_t)snprintf(buf, len, "-c %llu -ngl %llu",
+	    (unsigned long long)ctx, (unsigned long long)ngl);
+	for (i = 0; i < o->n_ovr && n < len; i++) {
+		v = &o->ovr[i];
+		ovr_name(v, what, sizeof what);
+		n += (size_t)snprintf(buf + n, len - n, " %s", what);
+	}
+	if (n < len && o->mo.type_k != GGUF_T_F16)
+		n += (size_t)snprintf(buf + n, len - n, " -ctk %s",
+		    gguf_ttype(o->mo.type_k)->lname);
+	if (n < len && o->mo.type_v != GGUF_T_F16)
+		n += (size_t)snprintf(buf + n, len - n, " -ctv %s",
+		    gguf_ttype(o->mo.type_v)->lname);
+	/* a quantized V cache needs flash attention */
+	if (n < len && o->mo.type_v != GGUF_T_F16 &&
+	    o->mo.type_v != GGUF_T_F32 && o->mo.type_v != GGUF_T_BF16)
+		n += (size_t)snprintf(buf + n, len - n, " -fa on");
+	if (n < len && o->mo.n_seq > 1)
+		n += (size_t)snprintf(buf + n, len - n, " -np %u",
+		    o->mo.n_seq);
+	if (n < len && o->mo.swa_full)
+		snprintf(buf + n, len - n, " --swa-full");
+}
+
+/* The placement options' lines of the text. */
+static void
+print_ovr(const struct opts *o)
+{
+	const struct ovr	*v;
+	size_t			 i, j;
+	char			 what[160], b[64];
+
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		ovr_name(v, what, sizeof what);
+		printf("override      ");
+		for (j = 0; what[j] >= 0x20 && what[j] < 0x7f; j++)
+			;
+		if (what[j] == '\0')	/* printable: as typed */
+			fputs(what, stdout);
+		else
+			out_text(stdout, what, strlen(what));
+		if (v->matched == 0)
+			printf(": matches no tensor\n");
+		else if (v->tensors == 0)
+			printf(": places no tensor (the %llu it matches are "
+			    "placed by an earlier rule)\n",
+			    (unsigned long long)v->matched);
+		else
+			printf(": %llu tensor%s, %s, on the %s\n",
+			    (unsigned long long)v->tensors,
+			    v->tensors == 1 ? "" : "s",
+			    gguf_fmt_bytes(v->bytes, b, sizeof b),
+			    v->gpu ? "GPU" : "CPU");
+	}
 }
 
 /* What --fit found, and the GPU split (--gpu-layers). */
@@ -222,10 +508,11 @@ print_fit_gpu(const struct opts *o, const struct gguf_mem_model *m,
 {
 	struct gguf_mem_split	one;
 	char			b1[64], b2[64], b3[64], b4[64], what[120];
+	char			flags[600];
 
 	printf("\nfit           %s on the GPU", gguf_fmt_bytes(o->budget, b1,
 	    sizeof b1));
-	if (o->ngl_max)
+	if (o->ngl_max || o->moe_max)
 		printf(" at context %s", gguf_fmt_group(o->ctx[0], b2,
 		    sizeof b2));
 	printf(": ");
@@ -233,8 +520,15 @@ print_fit_gpu(const struct opts *o, const struct gguf_mem_model *m,
 		if (gguf_mem_split(m, &f->place, &o->mo, &f->n, 1, &one) != 0)
 			one.gpu_total = UINT64_MAX;
 		gguf_mem_split_what(m, &one, what, sizeof what);
-		printf("not one layer fits: -ngl 1 (%s) needs %s\n", what,
+		printf("not one layer fits: -ngl 1 (%s)%s needs %s\n", what,
+		    o->moe_max ? " with every expert on the CPU" : "",
 		    gguf_fmt_bytes(one.gpu_total, b3, sizeof b3));
+		return;
+	}
+	if (f->rc == 1 && o->moe_max) {
+		printf("nothing fits: -ngl %llu with every expert on the CPU "
+		    "needs %s\n", (unsigned long long)f->ngl,
+		    gguf_fmt_bytes(f->s.gpu_total, b3, sizeof b3));
 		return;
 	}
 	if (f->rc == 1) {
@@ -243,7 +537,10 @@ print_fit_gpu(const struct opts *o, const struct gguf_mem_model *m,
 		return;
 	}
 	gguf_mem_split_what(m, &f->s, what, sizeof what);
-	if (o->ngl_max)
+	if (o->moe_max)
+		printf("--n-cpu-moe %llu, ", (unsigned long long)
+		    o->ovr[o->moe_i].n);
+	if (o->ngl_max || o->moe_max)
 		printf("--gpu-layers %llu (%s)", (unsigned long long)f->ngl,
 		    what);
 	else
@@ -251,6 +548,12 @@ print_fit_gpu(const struct opts *o, const struct gguf_mem_model *m,
 		    f->rc == 2 ? " (llama.cpp's largest)" : "");
 	printf("; GPU weights %s, cache %s\n", gguf_fmt_bytes(f->s.gpu_weights,
 	    b3, sizeof b3), gguf_fmt_bytes(f->s.gpu_cache, b4, sizeof b4));
+	fit_flags(o, o->ngl_max || o->moe_max ? o->ctx[0] : f->ctx, f->ngl,
+	    flags, sizeof flags);
+	printf("flags         %s\n", flags);
+	printf("note          llama.cpp's own --fit measures its compute "
+	    "buffers too and keeps a margin free (--fit-target, 1 GiB by "
+	    "default): leave room for them\n");
 }
 
 static void
@@ -270,6 +573,8 @@ print_text(const struct opts *o, const struct gguf_mem_model *m,
 	if (o->split && (!o->ngl_max || f->rc == 0))
 		gguf_mem_split_write(stdout, m, &f->place, &o->mo, f->ngl,
 		    o->ctx, o->n_ctx);
+	if (o->split && f->place.placed)
+		print_ovr(o);
 	if (o->fit && o->split)
 		print_fit_gpu(o, m, f);
 	else if (o->fit && m->modelled) {
@@ -352,6 +657,42 @@ json_layers(struct json *j, const struct gguf_mem_split *s)
 	json_key(j, "output_on_gpu"); json_bool(j, s->output_gpu);
 }
 
+/* "overrides": the placement options, in order, each with its rules'
+   patterns and the tensors it placed. */
+static void
+json_ovr(struct json *j, const struct opts *o)
+{
+	static const char *const opt[] = { "-ot", "--cpu-moe",
+	    "--n-cpu-moe" };
+	const struct ovr	*v;
+	size_t			 i, r;
+
+	json_key(j, "overrides");
+	json_arr(j, JSON_LINES);
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		json_obj(j, JSON_FLAT);
+		json_key(j, "option");
+		json_cstr(j, opt[v->kind == 'o' ? 0 : v->kind == 'c' ? 1 : 2]);
+		if (v->kind == 'n') {
+			json_key(j, "layers"); json_u64(j, v->n);
+		}
+		json_key(j, "patterns");
+		json_arr(j, JSON_FLAT);
+		for (r = v->first; r < v->first + v->count; r++)
+			json_cstr(j, o->rules[r].pattern);
+		json_end(j);
+		json_key(j, "buffer_type");
+		json_cstr(j, v->kind == 'o' ? v->buftype : "CPU");
+		json_key(j, "device"); json_cstr(j, v->gpu ? "gpu" : "cpu");
+		json_key(j, "matched"); json_u64(j, v->matched);
+		json_key(j, "tensors"); json_u64(j, v->tensors);
+		json_key(j, "bytes"); json_u64(j, v->bytes);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 /* "split": the GPU split at each context (--gpu-layers N). */
 static void
 json_split(struct json *j, const struct opts *o,
@@ -366,6 +707,7 @@ json_split(struct json *j, const struct opts *o,
 	json_key(j, "proven"); json_bool(j, 0);
 	json_key(j, "not_counted"); json_cstr(j, "llama.cpp's compute "
 	    "buffers on the GPU");
+	json_ovr(j, o);
 	json_key(j, "contexts");
 	json_arr(j, JSON_LINES);
 	for (i = 0; i < o->n_ctx; i++) {
@@ -392,7 +734,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 	static const char *const kinds[] = { "none", "full", "swa",
 	    "recurrent" };
 	struct json	j;
-	char		tb[24];
+	char		tb[24], flags[600];
 	size_t		i;
 	uint32_t	l;
 
@@ -447,6 +789,21 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 		json_end(&j);
 	}
 	json_end(&j);
+	if (o->mmproj != NULL) {
+		json_key(&j, "projector");
+		json_obj(&j, JSON_FLAT);
+		json_key(&j, "file");
+		json_str(&j, o->mmproj, strlen(o->mmproj));
+		json_key(&j, "bytes"); json_u64(&j, o->mo.mmproj);
+		json_key(&j, "tensors"); json_u64(&j, o->mmproj_tensors);
+		json_key(&j, "device");
+		json_cstr(&j, o->mo.mmproj_cpu ? "cpu" : "gpu");
+		json_key(&j, "proven"); json_bool(&j, 0);
+		json_key(&j, "compute"); json_null(&j);
+		json_key(&j, "compute_why");
+		json_cstr(&j, "not modelled");
+		json_end(&j);
+	}
 	json_key(&j, "cache_type_k");
 	json_cstr(&j, gguf_ttype(o->mo.type_k)->lname);
 	json_key(&j, "cache_type_v");
@@ -463,6 +820,13 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_cstr(&j, need[i].refused);
 		} else {
 			json_need(&j, m, &o->mo, &need[i]);
+			/* never an estimate: null until modelled to the
+			   byte */
+			json_key(&j, "compute"); json_null(&j);
+			json_key(&j, "compute_why");
+			json_cstr(&j, "not modelled: llama.cpp sizes its "
+			    "compute buffers from the graph it schedules on "
+			    "each backend (batch, flash attention, device)");
 			json_key(&j, "total");
 			json_u64(&j, need[i].with_weights);
 		}
@@ -479,13 +843,23 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_key(&j, "on"); json_cstr(&j, "gpu");
 			json_key(&j, "proven"); json_bool(&j, 0);
 		}
-		if (o->ngl_max) {
+		if (o->ngl_max || o->moe_max) {
 			json_key(&j, "context"); json_u64(&j, o->ctx[0]);
+			if (o->moe_max) {
+				json_key(&j, "n_cpu_moe");
+				if (fitrc == 1)
+					json_null(&j);
+				else
+					json_u64(&j, o->ovr[o->moe_i].n);
+			}
 			if (fitrc == 1) {
 				json_key(&j, "gpu_layers"); json_null(&j);
 			} else {
 				json_layers(&j, &f->s);
 				json_devices(&j, &f->s);
+				fit_flags(o, o->ctx[0], f->ngl, flags,
+				    sizeof flags);
+				json_key(&j, "flags"); json_cstr(&j, flags);
 			}
 		} else if (fitrc == 1 || fitrc < 0) {
 			json_key(&j, "context"); json_null(&j);
@@ -498,12 +872,168 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			if (o->split) {
 				json_layers(&j, &f->s);
 				json_devices(&j, &f->s);
+				fit_flags(o, fit_ctx, f->ngl, flags,
+				    sizeof flags);
+				json_key(&j, "flags"); json_cstr(&j, flags);
 			}
 		}
 		json_end(&j);
 	}
 	json_end(&j);
 	json_finish(&j);
+}
+
+/* Each placement option's sums; a warning for one that matches no
+   tensor. */
+static void
+ovr_sums(struct opts *o)
+{
+	struct gguf_err	 err;
+	struct ovr	*v;
+	size_t		 i, j;
+	char		 what[160];
+
+	for (i = 0; i < o->n_ovr; i++) {
+		v = &o->ovr[i];
+		v->matched = v->tensors = v->bytes = 0;
+		for (j = v->first; j < v->first + v->count; j++) {
+			v->matched += o->rules[j].matched;
+			v->tensors += o->rules[j].tensors;
+			v->bytes += o->rules[j].bytes;
+		}
+		if (v->matched != 0 || (o->moe_max && i == o->moe_i))
+			continue;		/* (max: 0 is an answer) */
+		memset(&err, 0, sizeof err);
+		ovr_name(v, what, sizeof what);
+		snprintf(err.msg, sizeof err.msg, "warning: %s matches no "
+		    "tensor", what);
+		cli_file_error(o->path, &err);
+	}
+}
+
+/* --mmproj FILE: the projector's weights into o->mo. 0, or the exit
+   status of an error said. */
+static int
+load_mmproj(struct opts *o)
+{
+	struct gguf_doc		*pd;
+	struct gguf_mem_model	 pm;
+	struct gguf_err		 err;
+	int			 rc = 0;
+
+	memset(&err, 0, sizeof err);
+	if ((pd = gguf_doc_open_set(o->mmproj, GGUF_OPEN_STRICT,
+	    &err)) == NULL) {
+		cli_file_error(o->mmproj, &err);
+		return EXIT_BADFILE;
+	}
+	gguf_mem_model_make(&pm, pd);
+	if (strcmp(pm.arch, "clip") != 0) {
+		snprintf(err.msg, sizeof err.msg, "--mmproj: not a projector "
+		    "(general.architecture is \"%s\", not \"clip\")",
+		    pm.arch);
+		rc = EXIT_BADFILE;
+	} else if (pm.unsized != 0 || pm.weights == UINT64_MAX) {
+		snprintf(err.msg, sizeof err.msg, "--mmproj: the size of "
+		    "its tensors is not known");
+		rc = EXIT_BADFILE;
+	} else {
+		o->mo.mmproj = pm.weights;
+		o->mmproj_tensors = pm.n_tensors;
+	}
+	if (rc != 0)
+		cli_file_error(o->mmproj, &err);
+	gguf_mem_model_free(&pm);
+	gguf_doc_free(pd);
+	return rc;
+}
+
+/* Where the tensors go: f->place from d with the placement options. 0;
+   -1 with err set. */
+static int
+place(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
+    struct fitres *f, struct gguf_err *err)
+{
+	gguf_mem_place_free(&f->place);
+	free(o->rules);
+	free(o->pats);
+	o->rules = NULL;
+	o->pats = NULL;
+	o->n_rules = 0;
+	gguf_mem_place_make(&f->place, m, d);
+	if (f->place.placed && o->n_ovr > 0 && (make_rules(o, m) != 0 ||
+	    gguf_mem_place_rules(&f->place, m, d, o->rules, o->n_rules,
+	    err) != 0)) {
+		if (err->msg[0] == '\0')
+			snprintf(err->msg, sizeof err->msg, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* With --n-cpu-moe n: 0 if the GPU part fits (-ngl max: if a layer
+   does, f->ngl the most), 1 if not, -1 with err set. */
+static int
+moe_fits(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
+    struct fitres *f, const struct gguf_mem_opts *q, uint64_t n,
+    uint64_t ngl, struct gguf_err *err)
+{
+	struct gguf_mem_need	tn;
+
+	o->ovr[o->moe_i].n = n;
+	if (place(o, m, d, f, err) != 0)
+		return -1;
+	if (!f->place.placed)
+		return 0;		/* said by the caller */
+	if (ngl == GGUF_MEM_NGL_MAX)
+		return gguf_mem_fit_layers(m, &f->place, q, o->budget,
+		    &f->ngl, &tn, &f->s) == 0 ? 0 : 1;
+	f->ngl = ngl;
+	if (gguf_mem_split(m, &f->place, q, &f->n, ngl, &f->s) != 0) {
+		snprintf(err->msg, sizeof err->msg, "--fit: too large");
+		return -1;
+	}
+	return f->s.gpu_total <= o->budget ? 0 : 1;
+}
+
+/*
+ * --n-cpu-moe max: the fewest layers' experts on the CPU with which the
+ * layers asked for (-ngl max: every one) fit, then, with every expert on
+ * the CPU, the most layers (-ngl max). f->rc 0 or 1; 0, -1 with err set.
+ */
+static int
+fit_moe(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
+    struct fitres *f, const struct gguf_mem_opts *q, struct gguf_err *err)
+{
+	uint64_t	lo, hi, mid, ngl;
+	int		rc;
+
+	ngl = o->ngl_max ? (uint64_t)m->n_layer + 1 : o->ngl;
+	hi = m->n_layer;
+	if ((rc = moe_fits(o, m, d, f, q, hi, ngl, err)) != 0) {
+		if (rc < 0 || !f->place.placed)
+			return rc;
+		f->rc = 1;
+		if (o->ngl_max &&
+		    (rc = moe_fits(o, m, d, f, q, hi, GGUF_MEM_NGL_MAX,
+		    err)) <= 0) {
+			f->rc = rc;
+			return rc;
+		}
+		return 0;
+	}
+	if ((rc = moe_fits(o, m, d, f, q, 0, ngl, err)) <= 0)
+		return rc;
+	for (lo = 0; hi - lo > 1;) {	/* lo does not fit, hi does */
+		mid = lo + (hi - lo) / 2;
+		if ((rc = moe_fits(o, m, d, f, q, mid, ngl, err)) < 0)
+			return -1;
+		if (rc == 0)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return moe_fits(o, m, d, f, q, hi, ngl, err) < 0 ? -1 : 0;
 }
 
 /*
@@ -518,19 +1048,36 @@ split_fit(struct opts *o, const struct gguf_mem_model *m, struct gguf_doc *d,
 	struct gguf_err		err;
 
 	memset(&err, 0, sizeof err);
-	gguf_mem_place_make(&f->place, m, d);
+	if (place(o, m, d, f, &err) != 0) {
+		cli_file_error(o->path, &err);
+		return EXIT_BADFILE;
+	}
 	if (o->ngl == GGUF_MEM_NGL_MAX)		/* all: as llama.cpp's -ngl 999 */
 		o->ngl = (uint64_t)m->n_layer + 1;
 	f->ngl = o->ngl;
+	q.n_ctx = o->ctx[0];
+	if (f->place.placed && o->moe_max) {
+		if (gguf_mem_need(m, &q, &f->n) != 0) {
+			snprintf(err.msg, sizeof err.msg, "--fit: %s",
+			    f->n.refused);
+			cli_file_error(o->path, &err);
+			return EXIT_BADFILE;
+		}
+		if (fit_moe(o, m, d, f, &q, &err) != 0) {
+			cli_file_error(o->path, &err);
+			return EXIT_BADFILE;
+		}
+	}
+	if (f->place.placed)
+		ovr_sums(o);
 	if (!f->place.placed) {
 		snprintf(err.msg, sizeof err.msg, "--gpu-layers: %s",
 		    f->place.why);
 		cli_file_error(o->path, &err);
 		return EXIT_BADFILE;
 	}
-	if (!o->fit)
+	if (!o->fit || o->moe_max)
 		return 0;
-	q.n_ctx = o->ctx[0];
 	f->rc = o->ngl_max ? gguf_mem_fit_layers(m, &f->place, &q, o->budget,
 	    &f->ngl, &f->n, &f->s) : gguf_mem_fit_gpu(m, &f->place, &o->mo,
 	    o->ngl, o->budget, &f->ctx, &f->n, &f->s);
@@ -556,11 +1103,11 @@ cmd_mem(int argc, char **argv)
 	char			 left[400];
 
 	argc = cli_take_shard(argc, argv);
-	if ((rc = parse_opts(argc, argv, &o)) != 0)
+	if ((rc = parse_opts(argc, argv, &o)) != 0 || o.keys) {
+		if (rc == 0)
+			gguf_mem_list(stdout);
+		opts_free(&o);
 		return rc;
-	if (o.keys) {
-		gguf_mem_list(stdout);
-		return 0;
 	}
 	if (cli_leftovers(o.path, left, sizeof left)) {
 		memset(&err, 0, sizeof err);
@@ -571,10 +1118,17 @@ cmd_mem(int argc, char **argv)
 	if ((d = gguf_doc_open_set(o.path, cli_alone ? GGUF_OPEN_ALONE :
 	    GGUF_OPEN_STRICT, &err)) == NULL) {
 		cli_file_error(o.path, &err);
+		opts_free(&o);
 		return EXIT_BADFILE;
 	}
 	gguf_mem_model_make(&m, d);
-	if (o.n_ctx == 0 && o.ngl_max) {	/* max: at one context */
+	if (o.mmproj != NULL && (rc = load_mmproj(&o)) != 0) {
+		gguf_mem_model_free(&m);
+		gguf_doc_free(d);
+		opts_free(&o);
+		return rc;
+	}
+	if (o.n_ctx == 0 && (o.ngl_max || o.moe_max)) {	/* max: at one context */
 		o.ctx[0] = 0;
 		o.n_ctx = 1;
 	} else if (o.n_ctx == 0)
@@ -599,12 +1153,15 @@ cmd_mem(int argc, char **argv)
 			cli_file_error(o.path, &err);
 			gguf_mem_model_free(&m);
 			gguf_doc_free(d);
+			opts_free(&o);
 			return EXIT_BADFILE;
 		}
 	}
 	if (o.split && (rc = split_fit(&o, &m, d, &f)) != 0) {
+		gguf_mem_place_free(&f.place);
 		gguf_mem_model_free(&m);
 		gguf_doc_free(d);
+		opts_free(&o);
 		return rc;
 	}
 	if (o.fit && !o.split) {
@@ -625,7 +1182,9 @@ cmd_mem(int argc, char **argv)
 		else
 			print_text(&o, &m, &f);
 	}
+	gguf_mem_place_free(&f.place);
 	gguf_mem_model_free(&m);
 	gguf_doc_free(d);
+	opts_free(&o);
 	return rc;
 }

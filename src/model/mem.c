@@ -1127,7 +1127,8 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 	    gguf_add_ok(n->total, n->s, &n->total) != 0 ||
 	    m->weights == UINT64_MAX ||
 	    gguf_add_ok(n->total, n->output, &k) != 0 ||
-	    gguf_add_ok(k, m->weights, &n->with_weights) != 0)
+	    gguf_add_ok(k, m->weights, &n->with_weights) != 0 ||
+	    gguf_add_ok(n->with_weights, o->mmproj, &n->with_weights) != 0)
 		return too_large(n);
 	return 0;
 }
@@ -1274,6 +1275,11 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		fprintf(fp, "  note        %s tensor%s of unknown size not "
 		    "counted\n", gguf_fmt_group(m->unsized, b1, sizeof b1),
 		    m->unsized == 1 ? "" : "s");
+	if (o->mmproj != 0)
+		fprintf(fp, "projector     %s (--mmproj), on the %s; its "
+		    "compute buffer is not modelled\n",
+		    gguf_fmt_bytes(o->mmproj, b1, sizeof b1),
+		    o->mmproj_cpu ? "CPU (--no-mmproj-offload)" : "GPU");
 	if (!m->modelled) {
 		fprintf(fp, "cache         not modelled: %s\n", m->why);
 		return;

@@ -96,6 +96,9 @@ struct gguf_mem_opts {
 	int		 swa_full;	/* full-size cache for SWA layers */
 	int		 unified;	/* one stream shared by the sequences */
 	uint32_t	 n_ubatch;	/* micro-batch, 512 */
+	uint64_t	 mmproj;	/* the projector's weights (llama.cpp's
+					   --mmproj), 0: none */
+	int		 mmproj_cpu;	/* --no-mmproj-offload: on the CPU */
 };
 
 /* The memory at one context. */
@@ -112,7 +115,8 @@ struct gguf_mem_need {
 	/* The output buffer beside the cache: logits (F32) of the
 	   vocabulary for one output a sequence. */
 	uint64_t	 output;
-	uint64_t	 with_weights;	/* total + output + the weights */
+	uint64_t	 with_weights;	/* total + output + the weights (and
+					   the projector's) */
 	char		 refused[200];	/* llama.cpp refuses: why ("" if not) */
 };
 

@@ -27,14 +27,30 @@
  *   model.dev_layer(il) when offload_kqv, llama.cpp's default.
  * - src/llama-context.cpp, llama_context::output_reserve: the output
  *   buffer in host memory (the output device's host buffer type).
+ *
+ * The rules of -ot (--override-tensor), --cpu-moe and --n-cpu-moe:
+ *
+ * - common/arg.cpp: -ot takes PATTERN=BUFTYPE pairs, comma-separated, the
+ *   buffer type one of the devices' (ggml_backend_dev_buffer_type, by
+ *   ggml_backend_buft_name), else "unknown buffer type"; --cpu-moe adds
+ *   the rule LLM_FFN_EXPS_REGEX=CPU, --n-cpu-moe N the rules
+ *   blk\.I<LLM_FFN_EXPS_REGEX>=CPU for I from 0 to N - 1
+ *   (llm_ffn_exps_block_regex, common/common.h), each where it stands
+ *   among the options.
+ * - src/llama-model-loader.cpp, create_tensor: a tensor's name is
+ *   searched (std::regex_search) with each rule in turn, the first match
+ *   giving its buffer type, whatever its layer's device; a tensor no rule
+ *   matches goes with its layer. The cache stays with the layer.
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "mem_split.h"
+#include "re.h"
 #include "schema.h"
 
 /* The tensors outside blk.N by where llama.cpp loads them. */
@@ -129,6 +145,127 @@ gguf_mem_place_make(struct gguf_mem_place *p, const struct gguf_mem_model *m,
 	p->placed = 1;
 }
 
+void
+gguf_mem_exps_block_re(uint32_t block, char *buf, size_t len)
+{
+	snprintf(buf, len, "blk\\.%u%s", block, GGUF_MEM_EXPS_RE);
+}
+
+int
+gguf_mem_buftype(const char *name)
+{
+	static const char *const gpus[] = { "CUDA", "ROCm", "MUSA", "Vulkan",
+	    "SYCL", "CANN", "MTL" };
+	size_t	i, n;
+
+	if (strcmp(name, "CPU") == 0)
+		return 0;
+	if (strcmp(name, "Metal") == 0)
+		return 1;
+	for (i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+		n = strlen(gpus[i]);
+		if (strncmp(name, gpus[i], n) != 0 || name[n] == '\0' ||
+		    strlen(name + n) > 3)
+			continue;
+		for (name += n; *name >= '0' && *name <= '9'; name++)
+			;
+		return *name == '\0' ? 1 : -1;
+	}
+	return -1;
+}
+
+void
+gguf_mem_place_free(struct gguf_mem_place *p)
+{
+	free(p->forced);
+	p->forced = NULL;
+}
+
+/* Takes x from *from, never below 0 (a sum held at 2^64 is less than
+   its parts). */
+static void
+ssub(uint64_t *from, uint64_t x)
+{
+	*from = *from >= x ? *from - x : 0;
+}
+
+int
+gguf_mem_place_rules(struct gguf_mem_place *p, const struct gguf_mem_model *m,
+    struct gguf_doc *d, struct gguf_mem_rule *rules, size_t n,
+    struct gguf_err *err)
+{
+	struct gguf_doc_tensor	  t;
+	struct gguf_re		**re;
+	uint64_t		  i, nt = gguf_doc_n_tensors(d);
+	size_t			  r, first, so, eo;
+	int64_t			  l;
+	int			  rc = -1, where;
+	char			  nm[100];
+
+	if ((re = calloc(n + 1, sizeof *re)) == NULL) {
+		snprintf(err->msg, sizeof err->msg, "out of memory");
+		return -1;
+	}
+	for (r = 0; r < n; r++) {
+		rules[r].matched = rules[r].tensors = rules[r].bytes = 0;
+		if ((re[r] = gguf_re_compile(rules[r].pattern, 0, err)) == NULL)
+			goto out;
+	}
+	rc = 0;
+	if (!p->placed || n == 0)
+		goto out;
+	if ((p->forced = calloc((size_t)m->n_layer + 1,
+	    sizeof *p->forced)) == NULL) {
+		snprintf(err->msg, sizeof err->msg, "out of memory");
+		rc = -1;
+		goto out;
+	}
+	for (i = 0; i < nt; i++) {
+		if (gguf_doc_tensor(d, i, &t) != 0 ||
+		    (t.flags & GGUF_ED_REMOVED))
+			continue;
+		first = n;
+		for (r = 0; r < n; r++)
+			if (gguf_re_match(re[r], t.name.p, (size_t)t.name.n, 0,
+			    &so, &eo)) {
+				rules[r].matched++;
+				if (first == n)
+					first = r;
+			}
+		if ((r = first) == n)
+			continue;
+		l = gguf_tensor_block(&t.name);
+		where = l >= 0 && (uint64_t)l < m->n_layer ? 'l' :
+		    place_of(&t.name);
+		if (where == 's' || (where == 'i' && p->tied != 0 &&
+		    t.name.n == 17 && memcmp(t.name.p, "token_embd.weight",
+		    17) == 0)) {
+			snprintf(p->why, sizeof p->why, "tensor %s, which "
+			    "llama.cpp loads more than once, is placed by "
+			    "'%s': where its copies go is not modelled",
+			    gguf_pname(t.name.p, (size_t)t.name.n, nm,
+			    sizeof nm), rules[r].pattern);
+			p->placed = 0;
+			goto out;
+		}
+		switch (where) {
+		case 'l': sadd(&p->forced[l], t.nbytes); break;
+		case 'i': ssub(&p->input, t.nbytes); break;
+		case 'o': ssub(&p->output, t.nbytes); break;
+		case 'f': ssub(&p->first, t.nbytes); break;
+		default: break;		/* place_make placed every tensor */
+		}
+		sadd(rules[r].gpu ? &p->fixed_gpu : &p->fixed_cpu, t.nbytes);
+		rules[r].tensors++;
+		sadd(&rules[r].bytes, t.nbytes);
+	}
+out:
+	for (r = 0; r < n; r++)
+		gguf_re_free(re[r]);
+	free(re);
+	return rc;
+}
+
 /* The first slot on the GPU (n_layer + 1: none) for -ngl ngl. */
 static uint64_t
 gpu_start(const struct gguf_mem_model *m, uint64_t ngl)
@@ -157,7 +294,8 @@ gguf_mem_split(const struct gguf_mem_model *m,
 		w = il >= s->first_gpu ? &s->gpu_weights : &s->cpu_weights;
 		c = il >= s->first_gpu ? &s->gpu_cache : &s->cpu_cache;
 		if (gguf_mem_layer_bytes(m, o, n, il, &k, &v) != 0 ||
-		    gguf_add_ok(*w, m->layers[il].weights, w) != 0 ||
+		    gguf_add_ok(*w, m->layers[il].weights - (p->forced != NULL ?
+		    p->forced[il] : 0), w) != 0 ||
 		    gguf_add_ok(*c, k, c) != 0 || gguf_add_ok(*c, v, c) != 0)
 			return -1;
 	}
@@ -179,6 +317,13 @@ gguf_mem_split(const struct gguf_mem_model *m,
 		    gguf_add_ok(s->copies, p->tied, &s->copies))
 			return -1;
 	} else if (gguf_add_ok(s->cpu_weights, p->output, &s->cpu_weights))
+		return -1;
+	if (gguf_add_ok(s->cpu_weights, p->fixed_cpu, &s->cpu_weights) ||
+	    gguf_add_ok(s->gpu_weights, p->fixed_gpu, &s->gpu_weights))
+		return -1;
+	/* The projector (mtmd's clip context): the GPU unless told not. */
+	w = o->mmproj_cpu ? &s->cpu_weights : &s->gpu_weights;
+	if (gguf_add_ok(*w, o->mmproj, w) != 0)
 		return -1;
 	s->cpu_output = n->output;
 	if (gguf_add_ok(s->gpu_weights, s->gpu_cache, &s->gpu_total) != 0 ||

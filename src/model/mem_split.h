@@ -37,7 +37,40 @@ struct gguf_mem_place {
 	uint64_t	 first;		/* token_embd_norm: layer 0's device */
 	uint64_t	 shared;	/* rope_freqs, ...: a copy on each device
 					   with a layer */
+	/* Tensors a rule (gguf_mem_place_rules) puts on a device of its
+	   own: not counted in input, output, first nor in their layer's
+	   device; forced[il] of blk.il's bytes (NULL: no rule placed any),
+	   fixed_cpu and fixed_gpu the sums of every device. */
+	uint64_t	*forced;
+	uint64_t	 fixed_cpu, fixed_gpu;
 };
+
+/*
+ * A tensor-placement rule, llama.cpp's -ot REGEX=BUFTYPE (what --cpu-moe
+ * and --n-cpu-moe expand to are such rules too): the tensors whose name
+ * the pattern matches anywhere go to the device of the buffer type
+ * rather than to their layer's, the first rule that matches winning.
+ */
+struct gguf_mem_rule {
+	const char	*pattern;	/* PCRE2, as llama.cpp's std::regex */
+	int		 gpu;		/* the buffer type is a GPU's */
+	uint64_t	 matched;	/* out: the tensors it matches */
+	uint64_t	 tensors;	/* out: the tensors it placed (the
+					   first rule to match them) */
+	uint64_t	 bytes;		/* out: their bytes */
+};
+
+/* llama.cpp's pattern of the expert tensors (--cpu-moe), and that of
+   block N's (--n-cpu-moe N: blocks 0 to N - 1) into buf. */
+#define GGUF_MEM_EXPS_RE	"\\.ffn_(up|down|gate|gate_up)_(ch|)exps"
+void	gguf_mem_exps_block_re(uint32_t block, char *buf, size_t len);
+
+/*
+ * Whether name is a buffer type llama.cpp's -ot takes: 0 the CPU's, 1 a
+ * GPU's (CUDA0, ROCm0, MUSA0, Vulkan0, SYCL0, CANN0, Metal, MTL0: a
+ * backend's name, as ggml_backend_buft_name gives it), -1 neither.
+ */
+int	gguf_mem_buftype(const char *name);
 
 /* The bytes of each device at one context and -ngl. */
 struct gguf_mem_split {
@@ -56,6 +89,18 @@ struct gguf_mem_split {
    placed). m must come from the same document. */
 void	gguf_mem_place_make(struct gguf_mem_place *p,
 	    const struct gguf_mem_model *m, struct gguf_doc *d);
+
+/*
+ * p (from gguf_mem_place_make) with rules[0..n) applied as llama.cpp
+ * applies them at load: 0 with each rule's tensors and bytes counted;
+ * -1 with err set when a pattern does not compile, or p->placed cleared
+ * (p->why) when a rule places a tensor llama.cpp loads more than once
+ * (rope_freqs, a tied output). Free with gguf_mem_place_free.
+ */
+int	gguf_mem_place_rules(struct gguf_mem_place *p,
+	    const struct gguf_mem_model *m, struct gguf_doc *d,
+	    struct gguf_mem_rule *rules, size_t n, struct gguf_err *err);
+void	gguf_mem_place_free(struct gguf_mem_place *p);
 
 /*
  * The split of the weights and of the cache n (gguf_mem_need with m and

@@ -72,6 +72,7 @@ const struct key_binding keys_table[] = {
 	/* The Summary. */
 	{ SC_SUMMARY,	'm',		ACT_MEMORY },
 	{ SC_SUMMARY,	'o',		ACT_GPU_LAYERS },
+	{ SC_SUMMARY,	'p',		ACT_PROJECTOR },
 
 	/* The Tokenizer. */
 	{ SC_TOKENS,	't',		ACT_LOOKUP },

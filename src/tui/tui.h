@@ -215,6 +215,7 @@ void		 re_free(struct re *re);
 	X(DESCRIBE,	"describe",	"what a well-known key means, and the type readers expect") \
 	X(MEMORY,	"memory",	"the memory llama.cpp needs, by context: weights, KV cache") \
 	X(GPU_LAYERS,	"gpu-layers",	"the memory split between the GPU and the CPU for -ngl N (llama.cpp's rule)") \
+	X(PROJECTOR,	"projector",	"add a multimodal projector's weights to the memory (llama.cpp's --mmproj FILE)") \
 	X(LOOKUP,	"lookup",	"text -> ids: a string split into the vocabulary's longest tokens (an approximation)") \
 	X(RENAME_RE,	"rename-regex",	"rename tensors by PCRE2 substitution (shows the mapping first)") \
 	X(CONVERT,	"convert",	"data to float32 when saved (lossless)") \

@@ -10,7 +10,9 @@
  * (without the tensor data), each with its level. Between them, the
  * memory llama.cpp needs (mem.h): the weights, and the KV cache at the
  * training context, 4k and 32k; `m` opens the table by context, `o`
- * asks for llama.cpp's -ngl and adds where each byte goes (mem_split.h).
+ * asks for llama.cpp's -ngl and adds where each byte goes (mem_split.h),
+ * `p` for a multimodal projector file whose weights are added (on the GPU,
+ * as llama.cpp's --mmproj; its compute buffer is not modelled).
  *
  * The summary is a list of prepared lines, so it scrolls on a small
  * terminal and can be searched like every other view. Lines are built once
@@ -70,6 +72,8 @@ struct summary {
 	struct gguf_mem_place	 place;		/* the weights' devices */
 	int			 split;		/* `o` was answered */
 	uint64_t		 ngl;		/* its -ngl */
+	uint64_t		 mmproj;	/* `p`: the projector's bytes */
+	char			 mmproj_name[120];	/* its file, for show */
 	struct sline		*lines;
 	size_t			 n, cap;
 	char			*name_copy;	/* the path the name parts
@@ -291,6 +295,10 @@ add_memory(struct summary *s)
 		add_text(s, "Note", S_WARN, "shard %llu of %llu: the weights "
 		    "are this file's only", (unsigned long long)m->split_no + 1,
 		    (unsigned long long)m->split_count);
+	if (s->mmproj != 0)
+		add_text(s, "Projector", S_NUMBER, "%s (--mmproj %s), on the "
+		    "GPU; its compute buffer not modelled",
+		    gguf_fmt_size(s->mmproj, a, sizeof a), s->mmproj_name);
 	if (!m->modelled) {
 		add_text(s, "KV cache", S_NORMAL, "not modelled: %s", m->why);
 		if (s->split)
@@ -299,6 +307,7 @@ add_memory(struct summary *s)
 		return;
 	}
 	gguf_mem_opts_default(&o);
+	o.mmproj = s->mmproj;
 	if (s->split) {
 		gguf_mem_place_make(&s->place, m, app_doc(s->app));
 		o.n_ctx = 4096;
@@ -372,7 +381,62 @@ gpu_layers_answer(struct app *a, void *arg, const char *line)
 	return R_DRAW;
 }
 
-/* `m`: the table of `ggufed mem`, in a pager; `o`: asks for -ngl. */
+/* `p`'s answer: a projector file (architecture clip), or nothing. */
+static int
+projector_answer(struct app *a, void *arg, const char *line)
+{
+	struct summary		*s = arg;
+	struct gguf_doc		*pd;
+	struct gguf_mem_model	 pm;
+	struct gguf_err		 err;
+	size_t			 i;
+
+	if (line == NULL)
+		return R_DRAW;
+	while (*line == ' ')
+		line++;
+	if (*line == '\0')
+		s->mmproj = 0;
+	else {
+		memset(&err, 0, sizeof err);
+		if ((pd = gguf_doc_open_set(line, GGUF_OPEN_STRICT,
+		    &err)) == NULL) {
+			app_msg(a, 1, "--mmproj: %s", err.msg);
+			return R_DRAW;
+		}
+		gguf_mem_model_make(&pm, pd);
+		if (strcmp(pm.arch, "clip") != 0 || pm.unsized != 0 ||
+		    pm.weights == UINT64_MAX) {
+			app_msg(a, 1, "--mmproj: %s", strcmp(pm.arch, "clip")
+			    != 0 ? "not a projector (general.architecture is "
+			    "not clip)" : "the size of its tensors is not "
+			    "known");
+			gguf_mem_model_free(&pm);
+			gguf_doc_free(pd);
+			return R_DRAW;
+		}
+		s->mmproj = pm.weights;
+		gguf_mem_model_free(&pm);
+		gguf_doc_free(pd);
+		/* the name, printable */
+		for (i = 0; line[i] != '\0' && i < sizeof s->mmproj_name - 1;
+		    i++)
+			s->mmproj_name[i] = (unsigned char)line[i] >= 0x20 &&
+			    (unsigned char)line[i] < 0x7f ? line[i] : '?';
+		s->mmproj_name[i] = '\0';
+	}
+	gguf_summary_free(&s->sum);
+	gguf_mem_model_free(&s->mem);
+	free(s->name_copy);
+	s->name_copy = NULL;
+	s->n = 0;
+	build(s);
+	list_reset(&s->list, NULL, s->n);
+	return R_DRAW;
+}
+
+/* `m`: the table of `ggufed mem`, in a pager; `o`: asks for -ngl; `p`
+   for a projector. */
 static int
 summary_action(struct view *v, enum tui_action act,
     const struct tui_input *in)
@@ -386,6 +450,14 @@ summary_action(struct view *v, enum tui_action act,
 	FILE			*fp;
 
 	(void)in;
+	if (act == ACT_PROJECTOR) {
+		memset(&q, 0, sizeof q);
+		q.label = "Projector file (--mmproj; empty: none): ";
+		q.fn = projector_answer;
+		q.arg = s;
+		app_ask(s->app, &q);
+		return R_DRAW;
+	}
 	if (act == ACT_GPU_LAYERS) {
 		memset(&q, 0, sizeof q);
 		q.label = "GPU layers (-ngl N, all; empty: no split): ";
@@ -401,6 +473,7 @@ summary_action(struct view *v, enum tui_action act,
 		return R_DRAW;
 	}
 	gguf_mem_opts_default(&o);
+	o.mmproj = s->mmproj;
 	n_ctx = gguf_mem_default_contexts(&s->mem, ctx);
 	gguf_mem_write(fp, &s->mem, &o, ctx, n_ctx);
 	if (s->split && s->mem.modelled)

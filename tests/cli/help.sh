@@ -54,7 +54,7 @@ base() {
 	rm-tensor)	set -- "$m" output.weight -n ;;
 	convert)	set -- "$m" output.weight f32 -n ;;
 	tokens)		set -- "$m" ;;	# --encode takes no --id
-	mem)		set -- "$m" ;;
+	mem)		set -- "$m" -ngl 1 ;;	# (-ot and the MoE options need it)
 	diff)		set -- "$m" "$m" ;;
 	split)		set -- "$m" sp --force ;;
 	merge)		set -- model-00001-of-00003.gguf out.gguf ;;
@@ -67,6 +67,10 @@ base() {
 		printf "'%s' " "$a"
 	done
 }
+
+# A projector for mem --mmproj FILE.
+"$GGUFED" set "$m" general.architecture clip -q -o "$scratch/mmproj.gguf" \
+    2>/dev/null || { echo "Bail out! cannot make a projector"; exit 1; }
 
 # A sample value for an option's argument, by the name --help gives it.
 sample() {
@@ -89,9 +93,11 @@ sample() {
 	KEY=JSON)	echo 'x=1' ;;
 	NAME)		echo tool_use ;;	# the named template set below
 	PATH)		echo "$scratch/t.jinja" ;;
+	FILE)		echo "$scratch/mmproj.gguf" ;;	# (mem --mmproj)
 	DIR)		echo "$scratch/upstream" ;;
 	KEY,...)	echo tokenizer.ggml.eos_token_id,llama.context_length ;;
 	MODEL)		echo "$m" ;;
+	REGEX=BUFTYPE,...) echo 'exps=CPU,x=CUDA0' ;;
 	*)		return 1 ;;
 	esac
 }

@@ -319,4 +319,52 @@ mem
 mem "$scratch/missing.gguf"
 [ $rc -eq 1 ] && [ "$(cat "$scratch/err")" = "ggufed: $scratch/missing.gguf: No such file or directory" ]
 ok $? "a missing file: one line, exit 1"
+
+# --mmproj FILE: the projector's weights (here llama-gqa's tensors,
+# 2,043,392 bytes in 30, as architecture clip) with the weights, on the GPU
+# unless --no-mmproj-offload; its compute buffer not modelled, said.
+"$GGUFED" set "$m/llama-gqa.gguf" general.architecture clip -q \
+    -o "$scratch/mmproj.gguf" 2>/dev/null
+mem "$m/gpt-oss.gguf" --ctx 4096 --json
+t=$(sed -n 's/.*"context": 4096, .*"total": \([0-9]*\)}.*/\1/p' "$scratch/out")
+mem "$m/gpt-oss.gguf" --ctx 4096 --mmproj "$scratch/mmproj.gguf" --json
+[ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" && [ -n "$t" ] &&
+    grep -q "\"total\": $((t + 2043392))}" "$scratch/out" &&
+    grep -q '"projector": {"file": ".*mmproj.gguf", "bytes": 2043392, "tensors": 30, "device": "gpu", "proven": false, "compute": null, "compute_why": "not modelled"}' "$scratch/out"
+ok $? "--mmproj: the projector's weights in the total, its compute buffer null" ||
+    sed 's/^/# /' "$scratch/out"
+mem "$m/gpt-oss.gguf" --ctx 4096 -mm "$scratch/mmproj.gguf"
+[ $rc -eq 0 ] && grep -q '^projector     2,043,392 (1.9 MiB) (--mmproj), on the GPU; its compute buffer is not modelled$' "$scratch/out"
+ok $? "-mm: the projector's line says where, and what is not modelled"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 0 --json
+g=$(sed -n 's/.*"gpu": {"weights": \([0-9]*\),.*/\1/p' "$scratch/out" | head -1)
+c=$(sed -n 's/.*"cpu": {"weights": \([0-9]*\),.*/\1/p' "$scratch/out" | head -1)
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 0 --mmproj "$scratch/mmproj.gguf" --json
+[ "$(sed -n 's/.*"gpu": {"weights": \([0-9]*\),.*/\1/p' "$scratch/out" | head -1)" -eq $((g + 2043392)) ] &&
+    [ "$(sed -n 's/.*"cpu": {"weights": \([0-9]*\),.*/\1/p' "$scratch/out" | head -1)" -eq "$c" ]
+ok $? "--mmproj -ngl 0: the projector on the GPU all the same"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 0 --mmproj "$scratch/mmproj.gguf" --no-mmproj-offload --json
+[ "$(sed -n 's/.*"gpu": {"weights": \([0-9]*\),.*/\1/p' "$scratch/out" | head -1)" -eq "$g" ] &&
+    [ "$(sed -n 's/.*"cpu": {"weights": \([0-9]*\),.*/\1/p' "$scratch/out" | head -1)" -eq $((c + 2043392)) ] &&
+    grep -q '"device": "cpu"' "$scratch/out"
+ok $? "--no-mmproj-offload: the projector on the CPU"
+mem "$m/gpt-oss.gguf" --ctx 4096 --mmproj "$m/llama-gqa.gguf"
+[ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
+    grep -q '^ggufed: .*llama-gqa.gguf: --mmproj: not a projector (general.architecture is "llama", not "clip")$' "$scratch/err"
+ok $? "--mmproj of a model that is not a projector: exit 1, said"
+mem "$m/gpt-oss.gguf" --mmproj "$scratch/none.gguf"
+[ $rc -eq 1 ] && grep -q 'none.gguf' "$scratch/err"
+ok $? "--mmproj of no file: exit 1"
+mem "$m/gpt-oss.gguf" --ctx 4096 --no-mmproj-offload
+[ $rc -eq 0 ] && ! grep -q projector "$scratch/out"
+ok $? "--no-mmproj-offload without --mmproj: nothing to place, as llama.cpp"
+mem "$m/gpt-oss.gguf" --mmproj
+[ $rc -eq 2 ]
+ok $? "--mmproj without FILE: usage error"
+
+# The compute buffer: null, with the reason, never an estimate.
+mem "$m/llama-gqa.gguf" --ctx 4096,8192 --json
+[ "$(grep -c '"compute": null, "compute_why": "not modelled: llama.cpp sizes its compute buffers from the graph.*", "total": [0-9]*}' "$scratch/out")" -eq 2 ] &&
+    "$jsoncheck" <"$scratch/out"
+ok $? "--json: each context's compute buffer is null, said why"
 done_testing

@@ -187,4 +187,151 @@ mem "$scratch/as-gpt2.gguf" -ngl 2
 [ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
     grep -q '^ggufed: .*as-gpt2.gguf: --gpu-layers: the cache of architecture "gpt2" is not modelled' "$scratch/err"
 ok $? "-ngl on an architecture not modelled: exit 1, said why"
+
+# MoE expert placement: --cpu-moe, --n-cpu-moe N, -ot REGEX=BUFTYPE, as
+# llama.cpp applies them with -ngl. gpt-oss: 4 layers of experts, each
+# with ffn_{gate,up,down}_exps weights of 65,536 bytes and biases of 512,
+# 512 and 1,024 (198,656 bytes a layer, 6 tensors); token_embd 135,168;
+# 1,866,336 bytes in all.
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 999 --cpu-moe --json
+[ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
+    [ "$(num weights cpu)" -eq $((135168 + 4 * 198656)) ] &&
+    [ "$(num weights gpu)" -eq $((1866336 - 135168 - 4 * 198656)) ] &&
+    grep -q '{"option": "--cpu-moe", "patterns": \["\\\\.ffn_(up|down|gate|gate_up)_(ch|)exps"\], "buffer_type": "CPU", "device": "cpu", "matched": 24, "tensors": 24, "bytes": 794624}' "$scratch/out"
+ok $? "--cpu-moe -ngl 999: every expert tensor on the CPU, the rest on the GPU" ||
+    sed 's/^/# /' "$scratch/out"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 999 --cpu-moe
+grep -q '^override      --cpu-moe: 24 tensors, 794,624 (776.0 KiB), on the CPU$' "$scratch/out"
+ok $? "--cpu-moe: what it placed is said"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 999 --n-cpu-moe 2 --json
+[ $rc -eq 0 ] && [ "$(num weights cpu)" -eq $((135168 + 2 * 198656)) ] &&
+    grep -q '"option": "--n-cpu-moe", "layers": 2, "patterns": \["blk\\\\.0\\\\.ffn_(up|down|gate|gate_up)_(ch|)exps", "blk\\\\.1\\\\.ffn_(up|down|gate|gate_up)_(ch|)exps"\], .*"tensors": 12, "bytes": 397312}' "$scratch/out"
+ok $? "--n-cpu-moe 2: the experts of blocks 0 and 1 on the CPU, one rule a block" ||
+    sed 's/^/# /' "$scratch/out"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 999 -ncmoe 99 --json
+[ "$(num weights cpu)" -eq $((135168 + 4 * 198656)) ]
+ok $? "--n-cpu-moe beyond the layers: every layer's experts"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 999 --n-cpu-moe 0
+[ $rc -eq 0 ] && grep -q '^override      --n-cpu-moe 0: matches no tensor$' "$scratch/out"
+ok $? "--n-cpu-moe 0: no rule, said"
+# The cache stays with its layer: -ngl 999 puts it all on the GPU.
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 999 --json
+c=$(num cache gpu)
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 999 --cpu-moe --json
+[ "$(num cache gpu)" -eq "$c" ] && [ "$(num cache cpu)" -eq 0 ]
+ok $? "--cpu-moe: the cache stays with the layers, on the GPU"
+# A rule to a GPU holds with -ngl 0; the first rule to match wins.
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 0 -ot 'exps=CUDA0' --cpu-moe --json
+[ $rc -eq 0 ] && [ "$(num weights gpu)" -eq $((4 * 198656)) ] &&
+    [ "$(num cache gpu)" -eq 0 ]
+ok $? "-ot exps=CUDA0 -ngl 0: the experts on the GPU, all else on the CPU"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 0 -ot 'exps=CUDA0' --cpu-moe
+grep -q '^override      --cpu-moe: places no tensor (the 24 it matches are placed by an earlier rule)$' "$scratch/out"
+ok $? "a rule after one that took its tensors places none, said"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 0 --cpu-moe -ot 'exps=CUDA0' --json
+[ "$(num weights gpu)" -eq 0 ]
+ok $? "--cpu-moe before -ot exps=CUDA0: --cpu-moe wins"
+# Several pairs in one -ot, and several -ot.
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl 2 \
+    -ot 'blk\.3\.ffn_up=CPU,^token_embd\.=Vulkan0' -ot 'nothing=CPU'
+[ $rc -eq 0 ] &&
+    grep -q "^override      -ot 'blk\\\\.3\\\\.ffn_up=CPU': 2 tensors, 66,048 (64.5 KiB), on the CPU$" "$scratch/out" &&
+    grep -q "^override      -ot '^token_embd\\\\.=Vulkan0': 1 tensor, 135,168 (132.0 KiB), on the GPU$" "$scratch/out" &&
+    grep -q "^override      -ot 'nothing=CPU': matches no tensor$" "$scratch/out" &&
+    grep -q "^ggufed: .*gpt-oss.gguf: warning: -ot 'nothing=CPU' matches no tensor$" "$scratch/err"
+ok $? "-ot A=B,C=D -ot E=F: each pair a rule; one that matches nothing is said" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+mem "$m/llama-gqa.gguf" --ctx 4096 -ngl 4 --cpu-moe
+[ $rc -eq 0 ] && grep -q '^override      --cpu-moe: matches no tensor$' "$scratch/out"
+ok $? "--cpu-moe on a dense model: matches no tensor, said"
+# The sums hold with the rules, at every -ngl.
+for rules in "--cpu-moe" "--n-cpu-moe 3" "-ot exps=CUDA0" \
+    "-ot blk\.[02]\.=CPU,output=CUDA1"; do
+	fail=0
+	for n in 0 1 2 3 4 5 999; do
+		# shellcheck disable=SC2086
+		sums "$m/gpt-oss.gguf" $n --ctx 5000 $rules || { fail=1; break; }
+	done
+	[ $fail -eq 0 ]
+	ok $? "gpt-oss $rules: GPU + CPU = the total at every -ngl" ||
+	    echo "# at -ngl $n"
+done
+# A tensor llama.cpp loads more than once: not modelled, said.
+mem "$scratch/tied.gguf" --ctx 4096 -ngl 1 -ot 'token_embd=CPU'
+[ $rc -eq 1 ] && [ ! -s "$scratch/out" ] &&
+    grep -q "^ggufed: .*tied.gguf: --gpu-layers: tensor token_embd.weight, which llama.cpp loads more than once, is placed by 'token_embd': where its copies go is not modelled$" "$scratch/err"
+ok $? "-ot on a tied token_embd: not modelled, exit 1"
+mem "$scratch/rope.gguf" --ctx 4096 -ngl 1 -ot 'rope=CUDA0'
+[ $rc -eq 1 ] && grep -q 'tensor rope_freqs.weight, which llama.cpp loads more than once' "$scratch/err"
+ok $? "-ot on rope_freqs: not modelled, exit 1"
+# --gpu-layers max with --cpu-moe: more layers fit.
+mem "$m/gpt-oss.gguf" --ctx 4096 --fit 3M --gpu-layers max --json
+a=$(sed -n 's/.*"fit": {.*"gpu_layers": \([0-9]*\),.*/\1/p' "$scratch/out")
+mem "$m/gpt-oss.gguf" --ctx 4096 --fit 3M --gpu-layers max --cpu-moe --json
+b=$(sed -n 's/.*"fit": {.*"gpu_layers": \([0-9]*\),.*/\1/p' "$scratch/out")
+[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ]
+ok $? "--gpu-layers max --cpu-moe: more layers fit than without ($a, $b)"
+# Errors.
+for a in "-ot x=GPU" "-ot x=cpu" "-ot x" "-ot (=CPU" "-ot" \
+    "-ngl 1 --n-cpu-moe -1" "-ngl 1 --n-cpu-moe x" "-ngl 1 -ncmoe"; do
+	# shellcheck disable=SC2086
+	mem "$m/gpt-oss.gguf" -ngl 1 $a
+	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 2 ] &&
+	    grep -q '^usage: ggufed mem ' "$scratch/err"
+	ok $? "mem -ngl 1 $a: usage error, exit 2"
+done
+mem "$m/gpt-oss.gguf" -ngl 1 -ot 'x=GPU'
+grep -q "^ggufed: -ot: 'GPU' is not a buffer type llama.cpp takes (CPU, or a GPU's: CUDA0, " "$scratch/err"
+ok $? "-ot x=GPU: the buffer type is named"
+mem "$m/gpt-oss.gguf" --cpu-moe
+[ $rc -eq 2 ] && grep -q '^ggufed: --cpu-moe, --n-cpu-moe and -ot need --gpu-layers N (-ngl N)$' "$scratch/err"
+ok $? "--cpu-moe without -ngl: usage error, said why"
+
+# --fit with --n-cpu-moe max: the fewest layers' experts on the CPU with
+# which the layers asked for fit, then (-ngl max) the most layers with
+# every expert on the CPU. gpt-oss at 4k, -ngl all: 4,221,536 bytes on
+# the GPU, 198,656 less for each layer whose experts stay on the CPU.
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit 4221536
+[ $rc -eq 0 ] && grep -q '^fit           4,221,536 (4.0 MiB) on the GPU at context 4,096: --n-cpu-moe 0, --gpu-layers 5 (layers 0 to 3 and the output layer on the GPU); GPU weights 1,731,168 (1.7 MiB), cache 2,490,368 (2.4 MiB)$' "$scratch/out" &&
+    grep -q '^flags         -c 4096 -ngl 5 --n-cpu-moe 0$' "$scratch/out" &&
+    [ ! -s "$scratch/err" ]
+ok $? "--n-cpu-moe max: none on the CPU when all fits in exactly its bytes" ||
+    sed 's/^/# /' "$scratch/out" "$scratch/err"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit 4221535
+grep -q ': --n-cpu-moe 1, --gpu-layers 5 (' "$scratch/out" &&
+    grep -q '^flags         -c 4096 -ngl 5 --n-cpu-moe 1$' "$scratch/out"
+ok $? "--n-cpu-moe max: one byte less, one layer's experts on the CPU"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit $((4221536 - 2 * 198656))
+grep -q ': --n-cpu-moe 2, --gpu-layers 5 (' "$scratch/out"
+ok $? "--n-cpu-moe max: two layers' experts in exactly their bytes"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit $((4221536 - 4 * 198656 - 1))
+[ $rc -eq 1 ] && grep -q '^fit .*: nothing fits: -ngl 5 with every expert on the CPU needs 3,426,912 (3.3 MiB)$' "$scratch/out"
+ok $? "--n-cpu-moe max -ngl all: nothing fits, exit 1"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl max --n-cpu-moe max --fit $((4221536 - 4 * 198656 - 1)) --json
+[ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
+    grep -q '"fit": {"budget": 3426911, "on": "gpu", "proven": false, "context": 4096, "n_cpu_moe": 4, "gpu_layers": 4,.*"flags": "-c 4096 -ngl 4 --n-cpu-moe 4"}' "$scratch/out"
+ok $? "--n-cpu-moe max -ngl max: every expert on the CPU, then the most layers" ||
+    sed 's/^/# /' "$scratch/out"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl max --n-cpu-moe max --fit 100K
+[ $rc -eq 1 ] && grep -q 'not one layer fits: -ngl 1 (the output layer alone on the GPU) with every expert on the CPU needs 135,680 ' "$scratch/out"
+ok $? "--n-cpu-moe max -ngl max: not one layer fits, exit 1"
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl all --n-cpu-moe max --fit 4M --cache-type-v q8_0 --parallel 2 --json
+grep -q '"flags": "-c 4096 -ngl 5 --n-cpu-moe [0-9]* -ctv q8_0 -fa on -np 2"' "$scratch/out"
+ok $? "--fit flags: the cache type, flash attention for a quantized V, the sequences"
+mem "$m/gpt-oss.gguf" -ngl all --n-cpu-moe max --fit 1G
+grep -q '^fit .* at context 131,072: --n-cpu-moe 0' "$scratch/out"
+ok $? "--n-cpu-moe max without --ctx: at the training context"
+mem "$m/llama-gqa.gguf" --ctx 4096 --fit 1775104 --gpu-layers max
+grep -q '^flags         -c 4096 -ngl 2$' "$scratch/out"
+ok $? "--gpu-layers max: the flags found"
+for a in "-ngl 1 --n-cpu-moe max" "-ngl 1 --n-cpu-moe max --fit 1G --ctx 1k,2k" \
+    "-ngl 1 --n-cpu-moe max --n-cpu-moe max --fit 1G"; do
+	# shellcheck disable=SC2086
+	mem "$m/gpt-oss.gguf" $a
+	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 2 ]
+	ok $? "mem $a: usage error, exit 2"
+done
+mem "$m/gpt-oss.gguf" --ctx 4096 -ngl max --fit 1G -ot "it's=CPU"
+grep -q "^flags         -c 4096 -ngl 5 -ot 'it'\\\\''s=CPU'\$" "$scratch/out"
+ok $? "--fit flags: an -ot pattern quoted for a shell" || sed 's/^/# /' "$scratch/out"
 done_testing

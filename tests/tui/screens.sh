@@ -78,6 +78,18 @@ if [ -f "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" ]; then
 	screen demo-gpusplit "$A" $D "keys o" "type 5" "keys <Enter>/^ GPU split<Enter>"
 	screen demo-gpusplit-table "$A" $D "keys o" "type 5" "keys <Enter>mG"
 	screen demo-gpusplit-bad "$A" $D "keys o" "type -1" "keys <Enter>"
+	# `p`: a multimodal projector (here the demo as architecture clip),
+	# its weights in the Summary's memory lines and in `m`'s table; a
+	# file that is not one is said.
+	cp_w "$A/$D" "$scratch/$D" &&
+	    "$GGUFED" set "$A/$D" general.architecture clip -q \
+	    -o "$scratch/mmproj.gguf" 2>/dev/null
+	ok $? "a projector for p"
+	screen demo-mmproj "$scratch" $D "keys p" "type mmproj.gguf" \
+	    "keys <Enter>/^ Projector<Enter>"
+	screen demo-mmproj-table "$scratch" $D "keys p" "type mmproj.gguf" \
+	    "keys <Enter>m"
+	screen demo-mmproj-bad "$scratch" $D "keys p" "type $D" "keys <Enter>"
 	screen demo-tensors "$A" $D "keys 4"
 	screen demo-unfold "$A" $D "keys 4+"
 	# A converted tensor: its row, its group's total and the sort by
