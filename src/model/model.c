@@ -174,9 +174,23 @@ expand(const struct mctx *x, const char *pat, int64_t il, char *buf,
 			o += n;
 			pat += 6;
 		} else if (strncmp(pat, "{bid}", 5) == 0) {
-			w = snprintf(buf + o, len - o, "%lld", (long long)il);
-			if (w < 0 || (size_t)w >= len - o)
+			/* the block's number in decimal, as %lld writes it
+			   (one per tensor of every block: no printf) */
+			char		 d[24];
+			uint64_t	 u = il < 0 ? 0 - (uint64_t)il :
+			    (uint64_t)il;
+
+			w = 0;
+			do {
+				d[sizeof d - 1 - (size_t)w++] =
+				    (char)('0' + u % 10);
+				u /= 10;
+			} while (u != 0);
+			if (il < 0)
+				d[sizeof d - 1 - (size_t)w++] = '-';
+			if ((size_t)w >= len - o)
 				return -1;
+			memcpy(buf + o, d + sizeof d - (size_t)w, (size_t)w);
 			o += (size_t)w;
 			pat += 5;
 		} else {

@@ -234,5 +234,11 @@ int		gguf_model_plan(struct gguf_doc *d, uint64_t variant,
  * first one's "models.tsv:LINE: what" in why.
  */
 int		gguf_model_table_verify(char *why, size_t len);
+/*
+ * How many rows of the table have their expressions parsed: a section's
+ * rows are parsed when a model of it is first checked, every row by
+ * gguf_model_table_verify.
+ */
+size_t		gguf_model_table_parsed(void);
 
 #endif /* GGUF_MODEL_H */

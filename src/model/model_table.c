@@ -1,9 +1,10 @@
 /*
- * model_table.c - assets/models.tsv compiled, once: each row's expressions
- * parsed, each section's effective rows (those of *, of its base chain,
- * then its own, a later row of the same kind and name replacing an
- * earlier one) and its lets by name; and the table held to itself for
- * the tests.
+ * model_table.c - assets/models.tsv compiled: once, each section's
+ * effective rows (those of *, of its base chain, then its own, a later row
+ * of the same kind and name replacing an earlier one) and its lets by
+ * name; each row's expressions parsed when a section that has the row is
+ * first asked for (a model of one architecture parses its own rows, not
+ * the whole table's); and the table held to itself for the tests.
  */
 #include "config.h"
 
@@ -22,7 +23,12 @@
 static struct crow	*crows;
 static struct csect	*csects;
 static size_t		 ncsects;
+static unsigned char	*crow_done;	/* row i parsed */
+static unsigned char	*csect_done;	/* section k built, its rows parsed */
+static size_t		*sect_first;	/* section k's ARCH row */
+static size_t		 star_sect = SIZE_MAX;
 static pthread_once_t	 compile_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t	 parse_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void
 crow_err(struct crow *c, const char *what, const char *detail)
@@ -240,15 +246,15 @@ gguf_mtable_let(const struct csect *s, const char *name)
 static void
 compile_table(void)
 {
-	struct crow	**list;
-	size_t		 i, j, k, n, cap, *first, star = SIZE_MAX;
+	size_t	i, k;
 
 	crows = xcalloc(gguf_model_nrows + 1, sizeof *crows);
-	first = xcalloc(gguf_model_nrows + 1, sizeof *first);
+	crow_done = xcalloc(gguf_model_nrows + 1, 1);
+	csect_done = xcalloc(gguf_model_nrows + 1, 1);
+	sect_first = xcalloc(gguf_model_nrows + 1, sizeof *sect_first);
 	csects = xcalloc(gguf_model_nrows + 1, sizeof *csects);
 	for (i = 0; i < gguf_model_nrows; i++) {
 		crows[i].r = &gguf_model_rows[i];
-		compile_row(&crows[i]);
 		if (gguf_model_rows[i].kind != GGUF_MR_ARCH)
 			continue;
 		csects[ncsects].name = gguf_model_rows[i].name;
@@ -258,38 +264,41 @@ compile_table(void)
 			    gguf_model_rows[i].value) == 0)
 				csects[ncsects].base = (int)k;
 		if (strcmp(gguf_model_rows[i].name, "*") == 0)
-			star = ncsects;
-		first[ncsects++] = i;
+			star_sect = ncsects;
+		sect_first[ncsects++] = i;
 	}
-	for (k = 0; k < ncsects; k++) {
-		list = NULL;
-		n = cap = 0;
-		if (star != SIZE_MAX && k != star)
-			gather(star, first, &list, &n, &cap, 0);
-		gather(k, first, &list, &n, &cap, 0);
-		/* A later row of the same kind and name replaces this one. */
-		csects[k].rows = xcalloc(n + 1, sizeof *csects[k].rows);
-		for (i = 0; i < n; i++) {
-			for (j = i + 1; j < n; j++)
-				if (same_row(list[i]->r, list[j]->r))
-					break;
-			if (j == n)
-				csects[k].rows[csects[k].nrows++] = list[i];
-		}
-		free(list);
-		csects[k].lets = xcalloc(csects[k].nrows + 1,
-		    sizeof *csects[k].lets);
-		for (i = 0; i < csects[k].nrows; i++) {
-			if (csects[k].rows[i]->r->kind != GGUF_MR_LET)
-				continue;
-			csects[k].lets[csects[k].nlets].name =
-			    csects[k].rows[i]->r->name;
-			csects[k].lets[csects[k].nlets++].row = i;
-		}
-		qsort(csects[k].lets, csects[k].nlets, sizeof *csects[k].lets,
-		    let_cmp);
+}
+
+/* Section k's effective rows and lets (under parse_lock). */
+static void
+build_sect(size_t k)
+{
+	struct crow	**list = NULL;
+	size_t		 i, j, n = 0, cap = 0;
+
+	if (star_sect != SIZE_MAX && k != star_sect)
+		gather(star_sect, sect_first, &list, &n, &cap, 0);
+	gather(k, sect_first, &list, &n, &cap, 0);
+	/* A later row of the same kind and name replaces this one. */
+	csects[k].rows = xcalloc(n + 1, sizeof *csects[k].rows);
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++)
+			if (same_row(list[i]->r, list[j]->r))
+				break;
+		if (j == n)
+			csects[k].rows[csects[k].nrows++] = list[i];
 	}
-	free(first);
+	free(list);
+	csects[k].lets = xcalloc(csects[k].nrows + 1, sizeof *csects[k].lets);
+	for (i = 0; i < csects[k].nrows; i++) {
+		if (csects[k].rows[i]->r->kind != GGUF_MR_LET)
+			continue;
+		csects[k].lets[csects[k].nlets].name =
+		    csects[k].rows[i]->r->name;
+		csects[k].lets[csects[k].nlets++].row = i;
+	}
+	qsort(csects[k].lets, csects[k].nlets, sizeof *csects[k].lets,
+	    let_cmp);
 }
 
 static void
@@ -298,8 +307,63 @@ compile(void)
 	pthread_once(&compile_once, compile_table);
 }
 
-const struct csect *
-gguf_mtable_sect(const char *arch, size_t n)
+/* Parses the rows of section k that are not yet (under parse_lock). */
+static void
+parse_sect(size_t k)
+{
+	size_t	i, r;
+
+	pthread_mutex_lock(&parse_lock);
+	if (!csect_done[k]) {
+		build_sect(k);
+		for (i = 0; i < csects[k].nrows; i++) {
+			r = (size_t)(csects[k].rows[i] - crows);
+			if (crow_done[r])
+				continue;
+			compile_row(&crows[r]);
+			crow_done[r] = 1;
+		}
+		csect_done[k] = 1;
+	}
+	pthread_mutex_unlock(&parse_lock);
+}
+
+/* Every section built and every row parsed, those no section sees
+   included (for the tests). */
+static void
+parse_all(void)
+{
+	size_t	i;
+
+	compile();
+	for (i = 0; i < ncsects; i++)
+		parse_sect(i);
+	pthread_mutex_lock(&parse_lock);
+	for (i = 0; i < gguf_model_nrows; i++)
+		if (!crow_done[i]) {
+			compile_row(&crows[i]);
+			crow_done[i] = 1;
+		}
+	pthread_mutex_unlock(&parse_lock);
+}
+
+size_t
+gguf_model_table_parsed(void)
+{
+	size_t	i, n = 0;
+
+	compile();
+	pthread_mutex_lock(&parse_lock);
+	for (i = 0; i < gguf_model_nrows; i++)
+		n += crow_done[i];
+	pthread_mutex_unlock(&parse_lock);
+	return n;
+}
+
+/* The index of the section of arch[0..n) (its rows maybe not parsed), or
+   SIZE_MAX. */
+static size_t
+find_sect(const char *arch, size_t n)
 {
 	size_t	k;
 
@@ -307,8 +371,19 @@ gguf_mtable_sect(const char *arch, size_t n)
 	for (k = 0; k < ncsects; k++)
 		if (strlen(csects[k].name) == n &&
 		    memcmp(csects[k].name, arch, n) == 0)
-			return &csects[k];
-	return NULL;
+			return k;
+	return SIZE_MAX;
+}
+
+const struct csect *
+gguf_mtable_sect(const char *arch, size_t n)
+{
+	size_t	k;
+
+	if ((k = find_sect(arch, n)) == SIZE_MAX)
+		return NULL;
+	parse_sect(k);
+	return &csects[k];
 }
 
 int
@@ -316,7 +391,7 @@ gguf_model_known(const char *arch, size_t n)
 {
 	if (n == 1 && arch[0] == '*')
 		return 0;
-	return gguf_mtable_sect(arch, n) != NULL;
+	return find_sect(arch, n) != SIZE_MAX;
 }
 
 size_t
@@ -468,7 +543,7 @@ gguf_model_table_verify(char *why, size_t len)
 	int			 j, bad = 0;
 	char			 w[200];
 
-	compile();
+	parse_all();
 	why[0] = '\0';
 	for (i = 0; i < gguf_model_nrows; i++) {
 		if (crows[i].err[0] == '\0')

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <nettle/sha1.h>
@@ -274,6 +275,250 @@ hash_consume(void *arg, unsigned th, size_t span, uint64_t pos,
 	return 0;
 }
 
+/*
+ * On more than two threads, each span's hash on every one: the list cut
+ * into runs of about equal bytes, each run a span reader of its own on a
+ * thread of its own (the calling thread takes the first); with all too,
+ * one more thread hashes all spans in order, reading them a second time
+ * (from the page cache, or in place from a mapping). Each span is hashed
+ * whole by one thread, all in order by one: the digests are those of
+ * one thread. Progress and a cancel go through the calling thread; the
+ * first failure stops the others.
+ */
+#define WIDE_MAX	64
+
+struct wide;
+
+struct wlane {
+	struct wide		*w;
+	size_t			 from, n;	/* spans [from, from + n) */
+	int			 all;		/* the lane of all spans */
+	int			 caller;	/* runs on the calling thread */
+	struct hstate		 hs;
+	atomic_uint_least64_t	 done;
+	int			 rc, ours;	/* failed; stopped by another */
+	struct gguf_err		 err;
+	size_t			 err_span;	/* in the whole list */
+	pthread_t		 th;
+	int			 started;
+};
+
+struct wide {
+	const struct gguf_hash_job *j;
+	struct wlane		*lane;
+	size_t			 nlanes;
+	uint64_t		 total;		/* bytes of all spans */
+	atomic_int		 stop;		/* a lane failed, or a cancel */
+	atomic_int		 running;	/* lanes on threads of their own */
+};
+
+/* Bytes hashed, counting each span's and all's, as one total's share. */
+static uint64_t
+wide_done(struct wide *w)
+{
+	uint64_t	each = 0, all = 0;
+	size_t		k;
+
+	for (k = 0; k < w->nlanes; k++) {
+		if (w->lane[k].all)
+			all = atomic_load(&w->lane[k].done);
+		else
+			each += atomic_load(&w->lane[k].done);
+	}
+	return w->j->all != 0 ? each / 2 + all / 2 + (each % 2 + all % 2) / 2 :
+	    each;
+}
+
+/* The caller's progress with every lane's bytes: non-zero stops all. */
+static int
+wide_report(struct wide *w)
+{
+	uint64_t	done;
+
+	if (w->j->progress == NULL)
+		return 0;
+	done = wide_done(w);
+	if (done >= w->total && w->total > 0)	/* total only at the end */
+		done = w->total - 1;
+	if (w->j->progress(w->j->arg, done, w->total) != 0) {
+		atomic_store(&w->stop, 1);
+		return 1;
+	}
+	return 0;
+}
+
+static int
+wlane_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct wlane	*l = arg;
+
+	(void)total;
+	atomic_store(&l->done, done);
+	if (l->caller && wide_report(l->w) != 0)
+		return 1;
+	if (atomic_load(&l->w->stop)) {
+		l->ours = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+wlane_consume(void *arg, unsigned th, size_t span, uint64_t pos,
+    const uint8_t *p, size_t n, int last)
+{
+	struct wlane	*l = arg;
+
+	(void)th;
+	(void)pos;
+	if (n > 0)
+		hs_update(&l->hs, p, n);
+	if (l->all)
+		return 0;
+	if (last)		/* which resets the state for the next */
+		hs_final(&l->hs, &l->w->j->each_out[l->from + span]);
+	return 0;
+}
+
+static void
+wlane_run(struct wlane *l)
+{
+	struct gguf_spanread	r;
+
+	memset(&r, 0, sizeof r);
+	r.spans = l->w->j->spans + l->from;
+	r.n_spans = l->n;
+	r.consume = wlane_consume;
+	r.arg = l;
+	r.mode = GGUF_SR_SPLIT;
+	r.threads = 1;
+	r.progress = wlane_progress;
+	r.parg = l;
+	memset(&l->err, 0, sizeof l->err);
+	l->rc = gguf_spanread(&r, &l->err);
+	l->err_span = r.err_span < l->n ? l->from + r.err_span : (size_t)-1;
+	if (l->rc != 0)
+		atomic_store(&l->w->stop, 1);
+	else if (l->all)
+		hs_final(&l->hs, l->w->j->all_out);
+}
+
+static void *
+wlane_thread(void *arg)
+{
+	struct wlane	*l = arg;
+
+	wlane_run(l);
+	atomic_fetch_sub(&l->w->running, 1);
+	return NULL;
+}
+
+static int
+hash_wide(struct gguf_hash_job *j, unsigned threads, struct gguf_err *err)
+{
+	struct wide		 w;
+	struct wlane		*l, *bad = NULL;
+	struct timespec		 ts = { 0, 20 * 1000 * 1000 };
+	unsigned		 neach = j->all != 0 ? threads - 1 : threads;
+	uint64_t		 acc = 0, cut;
+	size_t			 i, k, from = 0;
+	int			 rc = 0;
+
+	memset(&w, 0, sizeof w);
+	w.j = j;
+	for (i = 0; i < j->n_spans; i++)
+		w.total += j->spans[i].len;
+	if (neach > j->n_spans)
+		neach = (unsigned)j->n_spans;
+	w.lane = xcalloc(neach + 1, sizeof *w.lane);
+	atomic_init(&w.stop, 0);
+	atomic_init(&w.running, 0);
+	/* Runs of about total / neach bytes, each at least one span. */
+	for (k = 0; k < neach; k++) {
+		l = &w.lane[w.nlanes++];
+		l->w = &w;
+		l->from = from;
+		cut = w.total / neach * (k + 1);
+		acc += j->spans[from].len;
+		for (i = from + 1; i < j->n_spans - (neach - k - 1) &&
+		    (k + 1 == neach || acc + j->spans[i].len / 2 <= cut); i++)
+			acc += j->spans[i].len;
+		l->n = i - from;
+		from = i;
+		hs_init(&l->hs, j->each);
+		atomic_init(&l->done, 0);
+	}
+	if (j->all != 0) {
+		l = &w.lane[w.nlanes++];
+		l->w = &w;
+		l->from = 0;
+		l->n = j->n_spans;
+		l->all = 1;
+		hs_init(&l->hs, j->all);
+		atomic_init(&l->done, 0);
+	}
+	j->threads_used = (unsigned)w.nlanes;
+	w.lane[0].caller = 1;
+	for (k = 1; k < w.nlanes; k++) {
+		atomic_fetch_add(&w.running, 1);
+		if (pthread_create(&w.lane[k].th, NULL, wlane_thread,
+		    &w.lane[k]) == 0)
+			w.lane[k].started = 1;
+		else
+			atomic_fetch_sub(&w.running, 1);
+	}
+	wlane_run(&w.lane[0]);
+	/* A lane whose thread did not start runs here. */
+	for (k = 1; k < w.nlanes; k++)
+		if (!w.lane[k].started) {
+			w.lane[k].caller = 1;
+			wlane_run(&w.lane[k]);
+		}
+	/* Progress, and a cancel, until the other threads are done. */
+	while (atomic_load(&w.running) > 0) {
+		if (!atomic_load(&w.stop))
+			(void)wide_report(&w);
+		nanosleep(&ts, NULL);
+	}
+	for (k = 1; k < w.nlanes; k++)
+		if (w.lane[k].started)
+			pthread_join(w.lane[k].th, NULL);
+	/* The failure of its own nearest the front, else a cancel. */
+	for (k = 0; k < w.nlanes; k++) {
+		l = &w.lane[k];
+		if (l->rc == 0)
+			continue;
+		if (bad == NULL || (bad->ours && !l->ours) ||
+		    (bad->ours == l->ours && l->err_span < bad->err_span))
+			bad = l;
+	}
+	if (bad != NULL) {
+		j->err_span = bad->err_span;
+		if (err != NULL)
+			*err = bad->err;
+		if (bad->ours && err != NULL)
+			gguf_errf(err, -1, "cancelled");
+		rc = -1;
+	} else if (j->progress != NULL)
+		(void)j->progress(j->arg, w.total, w.total);
+	for (k = 0; k < w.nlanes; k++)
+		hs_free(&w.lane[k].hs);
+	free(w.lane);
+	return rc;
+}
+
+/* Threads a job asks for: 0 is one a core. */
+static unsigned
+job_threads(const struct gguf_hash_job *j)
+{
+	long	n;
+
+	if (j->threads != 0)
+		return j->threads < WIDE_MAX ? j->threads : WIDE_MAX;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n < WIDE_MAX ? (unsigned)n : WIDE_MAX;
+}
+
 int
 gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 {
@@ -281,6 +526,13 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 	struct hrun		 h;
 	unsigned		 t;
 	int			 rc;
+
+	t = job_threads(j);
+	if (j->each != 0 && t > 2 && j->n_spans > 1)
+		return hash_wide(j, t, err);
+	/* (Unless the second thread cannot be started.) */
+	j->threads_used = j->each != 0 && t >= 2 &&
+	    (j->all != 0 || j->n_spans > 1) ? 2 : 1;
 
 	memset(&h, 0, sizeof h);
 	h.j = j;

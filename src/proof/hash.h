@@ -82,7 +82,14 @@ struct gguf_hash_job {
 	int			(*progress)(void *arg, uint64_t done,
 				    uint64_t total);
 	void			*arg;
-	unsigned		 threads;	/* 0: as many as the cores, at most 2 */
+	/*
+	 * 0: one a core. On more than two, each span's hash runs on all
+	 * but one of them (on all without all), the list cut into runs of
+	 * about equal bytes, and all's on the last, which reads the bytes
+	 * a second time; on two, the threads share one read of the bytes.
+	 */
+	unsigned		 threads;
+	unsigned		 threads_used;	/* out: the threads it ran on */
 	size_t			 err_span;	/* out: as spanread.h's */
 };
 

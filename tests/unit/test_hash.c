@@ -159,7 +159,7 @@ engine(void)
 	struct gguf_span	 past = { 0, NULL, NBYTES - 10, 20, 0 };
 	uint32_t		 x = 12345;
 	size_t			 i;
-	int			 fd;
+	int			 fd, rc;
 	unsigned		 t;
 
 	data = malloc(NBYTES);
@@ -174,7 +174,8 @@ engine(void)
 	}
 	unlink(path);
 	past.fd = fd;
-	for (t = 1; t <= 2; t++) {
+	/* 3 and 5: each span's hash on runs of the list, all's apart */
+	for (t = 1; t <= 5; t += t < 3 ? 1 : 2) {
 		ok(check_job(fd, NULL, data, GGUF_HM_ALL, GGUF_HM_ALL, t,
 		    "file"), "file, every kind of each span and of all, "
 		    "%u thread(s)", t);
@@ -200,20 +201,73 @@ engine(void)
 	    "a span past the end of the file fails at its offset (%s)",
 	    err.msg);
 
+	/* Every thread asked for is used, a thread a run of spans. */
+	memset(&j, 0, sizeof j);
+	spans_in(fd, NULL);
+	j.spans = spans;
+	j.n_spans = NSPANS;
+	j.each = GGUF_HM(GGUF_H_XXH64);
+	j.each_out = h;
+	j.threads = 4;
+	rc = gguf_hash_run(&j, &err);
+	ok(rc == 0 && j.threads_used == 4,
+	    "each span's xxh64 on 4 threads (%u)", j.threads_used);
+	j.all = GGUF_HM(GGUF_H_SHA256);
+	j.all_out = &a;
+	rc = gguf_hash_run(&j, &err);
+	ok(rc == 0 && j.threads_used == 4,
+	    "each span's and all's on 4 threads, 3 and 1 (%u)",
+	    j.threads_used);
+	j.n_spans = 2;
+	rc = gguf_hash_run(&j, &err);
+	ok(rc == 0 && j.threads_used == 3,
+	    "2 spans: no more threads than spans, and all's (%u)",
+	    j.threads_used);
+
+	/* A span past the end of the file, among others on 4 threads: the
+	   error is its own, at its offset. */
+	{
+		struct gguf_span	sp5[5];
+
+		for (i = 0; i < 5; i++) {
+			memset(&sp5[i], 0, sizeof sp5[i]);
+			sp5[i].fd = fd;
+			sp5[i].off = i * 4096;
+			sp5[i].len = 4096;
+		}
+		sp5[3] = past;
+		memset(&j, 0, sizeof j);
+		j.spans = sp5;
+		j.n_spans = 5;
+		j.each = GGUF_HM(GGUF_H_XXH64);
+		j.all = GGUF_HM(GGUF_H_XXH64);
+		j.each_out = h;
+		j.all_out = &a;
+		j.threads = 4;
+		ok(gguf_hash_run(&j, &err) == -1 && err.has_off &&
+		    err.off == NBYTES && j.err_span == 3 &&
+		    strstr(err.msg, "ends before") != NULL,
+		    "4 threads: a span past the end fails at its offset, "
+		    "span 3 (%s)", err.msg);
+	}
+
 	/* A cancel from the progress callback. */
-	for (t = 1; t <= 2; t++) {
+	for (t = 1; t <= 4; t++) {
 		memset(&j, 0, sizeof j);
 		spans_in(fd, NULL);
 		j.spans = spans;
 		j.n_spans = NSPANS;
 		j.each = GGUF_HM(GGUF_H_XXH64);
-		j.all = t == 2 ? GGUF_HM(GGUF_H_SHA1) : 0;
+		j.all = t % 2 == 0 ? GGUF_HM(GGUF_H_SHA1) : 0;
+		j.threads = t > 2 ? 4 : 0;
 		j.each_out = h;
 		j.all_out = &a;
 		j.progress = cancel_at_once;
 		ok(gguf_hash_run(&j, &err) == -1 &&
 		    strcmp(err.msg, "cancelled") == 0, "a cancel stops the "
-		    "job (%s)", t == 2 ? "with a follower" : "two lanes");
+		    "job (%s)", t == 1 ? "two lanes" : t == 2 ?
+		    "with a follower" : t == 3 ? "4 lanes" :
+		    "3 lanes and all's");
 	}
 	close(fd);
 	free(data);

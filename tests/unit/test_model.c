@@ -222,6 +222,47 @@ broken(struct gguf_doc *d, const char *what, const char *want)
 	is_u64(c.n[GGUF_W_ERROR], 0, "%s undone: no error", what);
 }
 
+/*
+ * Run first: the table parses the rows of a section when a model of it is
+ * first checked, not the whole table at once; and what the check finds on
+ * those rows is what it finds once every row is parsed.
+ */
+static void
+test_lazy(const char *path)
+{
+	struct gguf_doc	*d;
+	struct gguf_err	 err;
+	struct count	 c;
+	size_t		 after_llama;
+	char		 why[300];
+
+	is_u64(gguf_model_table_parsed(), 0, "nothing parsed before a check");
+	ok(gguf_model_known("qwen2", 5) && gguf_model_table_parsed() == 0,
+	    "knowing an architecture parses none of its rows");
+	if ((d = gguf_doc_open(path, &err)) == NULL) {
+		ok(0, "the demo model opens: %s", err.msg);
+		return;
+	}
+	c = check(d, NULL);
+	is_u64(c.n[GGUF_W_ERROR] + c.n[GGUF_W_WARN] + c.n[GGUF_W_NOTE], 0,
+	    "the demo model is clean, llama's rows parsed on the way");
+	after_llama = gguf_model_table_parsed();
+	ok(after_llama > 0 && after_llama < gguf_model_nrows / 4,
+	    "checking a llama model parses llama's rows, not the table's "
+	    "(%zu of %zu)", after_llama, gguf_model_nrows);
+	c = check(d, NULL);
+	is_u64(gguf_model_table_parsed(), after_llama,
+	    "a second check parses nothing more");
+	is_u64(gguf_model_table_verify(why, sizeof why), 0,
+	    "the rest of the table parses and resolves after the fact");
+	is_u64(gguf_model_table_parsed(), gguf_model_nrows,
+	    "every row is parsed once the table is verified");
+	c = check(d, NULL);
+	is_u64(c.n[GGUF_W_ERROR] + c.n[GGUF_W_WARN] + c.n[GGUF_W_NOTE], 0,
+	    "the demo model is still clean with the whole table parsed");
+	gguf_doc_free(d);
+}
+
 static void
 test_demo(const char *path)
 {
@@ -417,10 +458,11 @@ main(void)
 	const char	*src = getenv("TESTS_SRCDIR");
 	char		 path[1024];
 
-	test_table();
-	test_eval();
 	snprintf(path, sizeof path, "%s/../assets/"
 	    "Demo-Llama-3.9M-v1.0-Q4_K_M.gguf", src != NULL ? src : "tests");
+	test_lazy(path);
+	test_table();
+	test_eval();
 	test_demo(path);
 	test_new(path);
 	return tap_done();
