@@ -6,8 +6,9 @@
 # library (tests/interop/llama_load) and checked by `ggufed validate`:
 # llama.cpp must load every one, and validate find no error in it. Then
 # loader branches one model of each does not take: more variants of some
-# (gemma3's fused q, k and v), and models made with -e
-# (gemma4 without per-layer inputs).
+# (gemma3's fused q, k and v and their biases, llada's biases), and models
+# made with -e (gemma4 without per-layer inputs, or with sliding-window
+# layers only).
 . "$TESTS_SRCDIR/lib.sh"
 
 llama_libdir
@@ -49,6 +50,11 @@ for v in 3 4 5 6 7 8; do
 done
 extra gemma4-no-per-layer gemma4 \
     -e 'set gemma4.embedding_length_per_layer_input 0'
+# (every layer a sliding-window one: no rope_freqs)
+extra gemma4-all-sliding gemma4 -e 'set gemma4.block_count 1'
+for v in 3 4 5 6 7 8; do
+	extra llada-v$v llada --variant $v
+done
 # (a variant that fuses them, among those above)
 cat "$scratch/files" | grep '/gemma3-v' | xargs -n1 "$GGUFED" dump |
     grep -q 'blk\.0\.attn_qkv\.weight'
