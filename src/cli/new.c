@@ -13,10 +13,11 @@
  * string's text as it is. Then a small SentencePiece vocabulary (three
  * specials, the 256 byte tokens, a few letters: llama.cpp loads no model
  * without one), then the -e commands that edit keys (the language of
- * `ggufed edit -e`): they shape the tensors. The tensors are those the
- * tensor rows require for these keys, and the optional ones --variant
- * chooses (gguf_model_plan), all float32: norms 1, others small values
- * from --seed. The -e commands that edit tensors (rename, rm-tensor,
+ * `ggufed edit -e`): they shape the tensors, and a per-block array they
+ * left as it was is made again for the block count they set. The
+ * tensors are those the tensor rows require for these keys, and the
+ * optional ones --variant chooses (gguf_model_plan), all float32: norms
+ * 1, others small values from --seed. The -e commands that edit tensors (rename, rm-tensor,
  * convert) come last. The file is then checked as validate checks it:
  * without -e a model llama.cpp would refuse is the table's fault, and
  * nothing is written (exit 1); with -e it is a warning, and the file is
@@ -311,6 +312,27 @@ out:
 	return rc;
 }
 
+/* A copy of the bytes of the value of val row v's key in d, or NULL. */
+static uint8_t *
+val_bytes(struct gguf_doc *d, const char *arch, const struct gguf_mval *v,
+    size_t *n)
+{
+	struct gguf_val	*x;
+	char		 key[160];
+	uint8_t		*p;
+
+	expand_arch(v->key, arch, key, sizeof key);
+	*n = 0;
+	if ((x = gguf_doc_get(d, key, strlen(key))) == NULL ||
+	    x->n > SIZE_MAX - 1)
+		return NULL;
+	p = xmalloc((size_t)x->n + 1);
+	if (x->n > 0)
+		memcpy(p, x->p, (size_t)x->n);
+	*n = (size_t)x->n;
+	return p;
+}
+
 /* The vocabulary: <unk> <s> </s>, the byte tokens, a few letters. */
 static int
 set_vocab(struct gguf_doc *d)
@@ -541,6 +563,8 @@ static int
 make(struct nopts *o)
 {
 	struct gguf_mval	 vals[MAX_VALS];
+	uint8_t			*kept[MAX_VALS];
+	size_t			 keptn[MAX_VALS];
 	struct gguf_mtensor	*plan = NULL;
 	struct gguf_doc		*d = NULL;
 	struct gguf_err		 err;
@@ -550,6 +574,7 @@ make(struct nopts *o)
 	unsigned		 errors;
 	int			 rc = EXIT_BADFILE, k;
 
+	memset(kept, 0, sizeof kept);
 	k = gguf_model_vals(o->arch, strlen(o->arch), vals, MAX_VALS, &nv,
 	    &why);
 	if (k < 0) {
@@ -584,12 +609,31 @@ make(struct nopts *o)
 			goto out;
 	if (set_vocab(d) != 0)
 		goto out;
+	for (i = 0; i < nv; i++)
+		kept[i] = val_bytes(d, o->arch, &vals[i], &keptn[i]);
 	for (i = 0; i < o->ncmds; i++)
 		if (!on_tensors(o->cmds[i]) &&
 		    cli_edit_line(d, o->cmds[i], 1, "-e", NULL) != 0) {
 			rc = EXIT_USAGE;
 			goto out;
 		}
+	/* An array of one element a block the commands left as it was is
+	   made again for the block count they set. */
+	for (i = 0; i < nv; i++) {
+		size_t	 n2;
+		uint8_t	*now;
+
+		if (kept[i] == NULL || strncmp(vals[i].types, "arr[", 4) != 0)
+			continue;
+		now = val_bytes(d, o->arch, &vals[i], &n2);
+		if (now != NULL && n2 == keptn[i] &&
+		    memcmp(now, kept[i], n2) == 0 &&
+		    set_val(d, o->arch, &vals[i]) != 0) {
+			free(now);
+			goto out;
+		}
+		free(now);
+	}
 	if (gguf_model_plan(d, o->variant, &plan, &nt, msg, sizeof msg) != 0) {
 		cli_error("new: %s: no tensors: %s", o->arch, msg);
 		goto out;
@@ -632,6 +676,8 @@ make(struct nopts *o)
 		    o->arch, nt, o->seed, o->variant);
 	rc = 0;
 out:
+	for (i = 0; i < MAX_VALS; i++)
+		free(kept[i]);
 	if (d != NULL)
 		gguf_doc_free(d);
 	free(plan);

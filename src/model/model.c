@@ -342,6 +342,31 @@ ev_at(struct mctx *x, const struct mnode *n, int64_t *out)
 	return 0;
 }
 
+#define MAX_ANY	4096		/* blocks any() looks at */
+
+/* any(E): 1 if E holds in some block il = 0 .. n_block - 1. */
+static int
+ev_any(struct mctx *x, const struct mnode *n, int64_t *out)
+{
+	int64_t	nb, il = x->il, i, v;
+	int	uses_il = x->uses_il, rc = 0;
+
+	if (ev_let(x, "n_block", &nb) != 0)
+		return -1;
+	if (nb > MAX_ANY)
+		return fail(x, "any() over more than %d blocks", MAX_ANY);
+	*out = 0;
+	for (i = 0; i < nb && *out == 0 && rc == 0; i++) {
+		x->il = i;
+		if ((rc = ev(x, n->a, &v)) == 0)
+			*out = v != 0;
+	}
+	/* the answer is the model's, not the block's being checked */
+	x->il = il;
+	x->uses_il = uses_il;
+	return rc;
+}
+
 static int
 ev(struct mctx *x, const struct mnode *n, int64_t *out)
 {
@@ -433,6 +458,8 @@ ev(struct mctx *x, const struct mnode *n, int64_t *out)
 		return ev_lkey(x, n, 0, out);
 	case OP_AT:
 		return ev_at(x, n, out);
+	case OP_ANY:
+		return ev_any(x, n, out);
 	case OP_HAST:
 		if (n->a != NULL) {
 			/* has_tensor("T", I): {bid} is block I */

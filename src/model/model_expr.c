@@ -29,6 +29,7 @@ static const struct mfunc {
 	{ "at", OP_AT, 1, 2, 2 },
 	{ "max", OP_MAX, 0, 2, 2 },
 	{ "min", OP_MIN, 0, 2, 2 },
+	{ "any", OP_ANY, 0, 1, 1 },
 };
 
 #define MAX_DEPTH	64

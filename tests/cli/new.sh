@@ -51,6 +51,19 @@ ok $? "a third block, k for one KV head"
 "$GGUFED" validate -q "$g" >/dev/null 2>&1
 ok $? "validate finds no error in it"
 
+h=$scratch/gh.gguf
+"$GGUFED" new granitehybrid -o "$h" -q -e 'set granitehybrid.block_count 3'
+[ "$("$GGUFED" get "$h" granitehybrid.attention.head_count_kv |
+    tr '\n' ' ')" = "0 2 0 " ]
+ok $? "a per-block array follows the block count -e sets"
+"$GGUFED" validate -q "$h" >/dev/null 2>&1
+ok $? "validate finds no error in it"
+"$GGUFED" new granitehybrid -o "$h" --force -q \
+    -e 'set granitehybrid.attention.head_count_kv [2, 2]'
+[ "$("$GGUFED" get "$h" granitehybrid.attention.head_count_kv |
+    tr '\n' ' ')" = "2 2 " ]
+ok $? "one -e sets stays as set"
+
 "$GGUFED" new qwen3 -o "$g" --force -q -e 'rm-tensor blk.0.attn_k.weight' \
     2>"$scratch/err"
 ok $? "-e edits of tensors, after they are made"

@@ -4,8 +4,10 @@
 #
 # Each case is an architecture of `ggufed new --list` (in turn, then at
 # random), a model `ggufed new` makes of it with random hyper-parameters
-# (-e: block_count, and one that shapes tensors, each within a small
-# range, not always within llama.cpp's limits) and a random --variant
+# (-e: block_count, and one that shapes tensors: heads, KV heads, the
+# feed-forward or embedding length, experts where the architecture may
+# have none; each within a small range, not always within llama.cpp's
+# limits) and a random --variant
 # (which optional tensors), then a random hand edit of the file with
 # `ggufed edit`: a tensor removed, renamed, renamed over another (one of
 # another shape in its place), or moved to a block past the last;
@@ -78,16 +80,27 @@ while [ "$i" -lt "$count" ]; do
 	set -- new "$a" --seed "$i" --variant "$variant" \
 	    -e "set $a.block_count $blocks"
 	# A hyper-parameter that shapes tensors, now and then.
-	rnd 6
+	rnd 8
 	case $r in
 	0) rnd 4; set -- "$@" -e "set $a.attention.head_count_kv $((r + 1))" ;;
 	1) rnd 4; set -- "$@" -e "set $a.feed_forward_length $((32 * (r + 1)))" ;;
 	2) rnd 3; set -- "$@" -e "set $a.embedding_length $((32 * (r + 2)))" ;;
+	# experts, where the architecture has none too
+	3) rnd 3; set -- "$@" -e "set $a.expert_count:u32 $((r + 2))" \
+	       -e "set $a.expert_used_count:u32 1" ;;
+	4) rnd 2; set -- "$@" -e "set $a.attention.head_count $((4 * (r + 1)))" ;;
 	esac
 	f=$m/$i.gguf
-	if ! "$GGUFED" "$@" -o "$f" -q >"$scratch/new.err" 2>&1; then
-		# Keys no table row can shape tensors by: nothing to load.
-		grep -q "no tensors" "$scratch/new.err" && continue
+	"$GGUFED" "$@" -o "$f" -q >"$scratch/new.err" 2>&1
+	rc=$?
+	# An edit that does not fit the model (a per-block array set as
+	# one number), or keys no tensor can be shaped by: nothing to load.
+	if [ $rc -eq 2 ] || { [ $rc -eq 1 ] &&
+	    grep -q "no tensors" "$scratch/new.err"; }; then
+		echo "# case $i: no model:$(q "$@"): $(head -1 "$scratch/new.err")"
+		continue
+	fi
+	if [ $rc -ne 0 ]; then
 		ok 1 "case $i: ggufed new makes it:$(q "$@")"
 		sed 's/^/# /' "$scratch/new.err"
 		continue

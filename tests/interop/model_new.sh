@@ -6,8 +6,9 @@
 # library (tests/interop/llama_load) and checked by `ggufed validate`:
 # llama.cpp must load every one, and validate find no error in it. Then
 # loader branches one model of each does not take: more variants of some
-# (gemma3's fused q, k and v), and models made with -e
-# (gemma4 without per-layer inputs).
+# (gemma3's fused q, k and v and their biases, llada's biases), and models
+# made with -e (gemma4 without per-layer inputs, or with sliding-window
+# layers only).
 . "$TESTS_SRCDIR/lib.sh"
 
 llama_libdir
@@ -44,15 +45,28 @@ extra() {
 		sed 's/^/# /' "$scratch/new.err"
 	fi
 }
-for v in 3 4 5 6 7 8; do
+for v in 3 4 5 6 7 8 9 10; do
 	extra gemma3-v$v gemma3 --variant $v
 done
 extra gemma4-no-per-layer gemma4 \
     -e 'set gemma4.embedding_length_per_layer_input 0'
-# (a variant that fuses them, among those above)
-cat "$scratch/files" | grep '/gemma3-v' | xargs -n1 "$GGUFED" dump |
-    grep -q 'blk\.0\.attn_qkv\.weight'
-ok $? "some gemma3 fuses q, k and v"
+# (every layer a sliding-window one: no rope_freqs)
+extra gemma4-all-sliding gemma4 -e 'set gemma4.block_count 1'
+for v in 3 4 5 6 7 8 9 10; do
+	extra llada-v$v llada --variant $v
+done
+# some MODEL TENSOR: a variant of MODEL above has TENSOR (of any block:
+# blk.N.), which llama.cpp then loads, as every model here.
+some() {
+	grep "/$1-v" "$scratch/files" | xargs -n1 "$GGUFED" dump |
+	    sed 's/ blk\.[0-9]*\./ blk.N./' | grep -q " $2 "
+	ok $? "some $1 has $2"
+}
+some gemma3 blk.N.attn_qkv.weight
+some gemma3 blk.N.attn_q.bias
+some llada blk.N.attn_output.bias
+some llada blk.N.ffn_up.bias
+some llada rope_freqs.weight
 
 xargs "$probe" "$libdir" <"$scratch/files" >"$scratch/verdicts" \
     2>"$scratch/probe.err" ||

@@ -418,6 +418,11 @@ test_new(const char *path)
 		ok(0, "open %s: %s", path, err.msg);
 		return;
 	}
+	is_u64(val(d, "llama", "any(il == 3)", -1), 1, "any(): a block holds");
+	is_u64(val(d, "llama", "any(il == 999)", -1), 0, "any(): none does");
+	is_u64(val(d, "llama", "any(il == 1) + il", 5), 6,
+	    "any() leaves the block being checked as it was");
+
 	/* The demo is a llama with the required tensors and its own output
 	   matrix, which variant 0 leaves out. */
 	ok(gguf_model_plan(d, 0, &t, &nt, msg, sizeof msg) == 0,
