@@ -234,8 +234,12 @@ while IFS='	' read -r file touched made edited; do
 	    continue
 	# (or the one llama.cpp's own message names: a fused q, k and v
 	# removed is its separate q missing)
+	# (or a tensor beside a weight the edit touched: the scale of a
+	# weight removed is what llama.cpp then finds it does not load)
 	named=1
-	for w in $touched $(printf '%s' "$verdict" |
+	for w in $touched $(for w in $touched; do
+	    case $w in *.weight) printf '%s. ' "${w%.weight}" ;; esac; done) \
+	    $(printf '%s' "$verdict" |
 	    sed -n "s/^[^']*'\([^']*\)'.*/\1/p"); do
 		grep -qF -- "$w" "$scratch/errors" && { named=0; break; }
 	done
