@@ -265,9 +265,9 @@ mem "$scratch/rope.gguf" --ctx 4096 -ngl 1 -ot 'rope=CUDA0'
 [ $rc -eq 1 ] && grep -q 'tensor rope_freqs.weight, which llama.cpp loads more than once' "$scratch/err"
 ok $? "-ot on rope_freqs: not modelled, exit 1"
 # --gpu-layers max with --cpu-moe: more layers fit.
-mem "$m/gpt-oss.gguf" --ctx 4096 --fit 3M --gpu-layers max --json
+mem "$m/gpt-oss.gguf" --ctx 4096 --fit 3MiB --gpu-layers max --json
 a=$(sed -n 's/.*"fit": {.*"gpu_layers": \([0-9]*\),.*/\1/p' "$scratch/out")
-mem "$m/gpt-oss.gguf" --ctx 4096 --fit 3M --gpu-layers max --cpu-moe --json
+mem "$m/gpt-oss.gguf" --ctx 4096 --fit 3MiB --gpu-layers max --cpu-moe --json
 b=$(sed -n 's/.*"fit": {.*"gpu_layers": \([0-9]*\),.*/\1/p' "$scratch/out")
 [ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ]
 ok $? "--gpu-layers max --cpu-moe: more layers fit than without ($a, $b)"
