@@ -328,6 +328,27 @@ edit cohere2moe no-swa "$k" rm "$f" "$k"
 edit cohere2moe no-shared "expert_shared_count blk.1.ffn_gate_shexp.weight" \
     rm "$f" cohere2moe.expert_shared_count
 
+# jina-bert-v3: without its token type count (a key it requires).
+edit jina-bert-v3 no-types "token_type_count" \
+    rm "$m/jina-bert-v3.gguf" tokenizer.ggml.token_type_count
+
+# modern-bert: a later block without its attention norm (only the
+# first may lack it), its activation's name of the wrong type, a
+# sliding window (its pattern then defaults).
+f=$m/modern-bert.gguf
+edit modern-bert no-norm "blk.1.attn_norm.weight" \
+    rm-tensor "$f" blk.1.attn_norm.weight
+edit modern-bert act-type "hidden_activation" \
+    set "$f" modern-bert.hidden_activation:u32 1
+edit modern-bert swa "sliding_window" \
+    set "$f" modern-bert.attention.sliding_window:u32 64
+
+# neo-bert: without its output norm; eurobert: without a gate.
+edit neo-bert no-norm "enc.output_norm.weight" \
+    rm-tensor "$m/neo-bert.gguf" enc.output_norm.weight
+edit eurobert no-gate "blk.0.ffn_gate.weight" \
+    rm-tensor "$m/eurobert.gguf" blk.0.ffn_gate.weight
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).
