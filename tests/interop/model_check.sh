@@ -349,6 +349,24 @@ edit neo-bert no-norm "enc.output_norm.weight" \
 edit eurobert no-gate "blk.0.ffn_gate.weight" \
     rm-tensor "$m/eurobert.gguf" blk.0.ffn_gate.weight
 
+# exaone-moe: without leading dense blocks (block 0 then wants experts),
+# without its selection bias (optional), with a shared expert's length
+# of its own, without its sliding window (required) or with a pattern of
+# an element type it refuses, its q, k and v as one.
+f=$m/exaone-moe.gguf
+edit exaone-moe no-dense "leading_dense_block_count blk.0." \
+    rm "$f" exaone-moe.leading_dense_block_count
+edit exaone-moe no-bias "blk.1.exp_probs_b.bias" \
+    rm-tensor "$f" blk.1.exp_probs_b.bias
+edit exaone-moe ff-shexp "expert_shared_feed_forward_length blk.1.ffn_gate_shexp.weight" \
+    set "$f" exaone-moe.expert_shared_feed_forward_length:u32 64
+edit exaone-moe no-swa "sliding_window" \
+    rm "$f" exaone-moe.attention.sliding_window
+edit exaone-moe swa-f32 "sliding_window_pattern" \
+    set "$f" "exaone-moe.attention.sliding_window_pattern:arr[f32]" "[1.0, 0.0]"
+edit exaone-moe qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).
