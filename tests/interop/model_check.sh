@@ -367,6 +367,22 @@ edit exaone-moe swa-f32 "sliding_window_pattern" \
 edit exaone-moe qkv "blk.0.attn_qkv.weight" \
     rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
 
+# bailingmoe2: without leading dense blocks (block 0 then wants
+# experts), without its shared experts' count (a key it requires) or with
+# two (their matrices then twice as long), without its selection bias
+# (optional), its q, k and v apart (it wants them as one).
+f=$m/bailingmoe2.gguf
+edit bailingmoe2 no-dense "leading_dense_block_count blk.0." \
+    rm "$f" bailingmoe2.leading_dense_block_count
+edit bailingmoe2 no-shared "expert_shared_count" \
+    rm "$f" bailingmoe2.expert_shared_count
+edit bailingmoe2 shared-2 "expert_shared_count blk.1.ffn_gate_shexp.weight" \
+    set "$f" bailingmoe2.expert_shared_count 2
+edit bailingmoe2 no-bias "blk.1.exp_probs_b.bias" \
+    rm-tensor "$f" blk.1.exp_probs_b.bias
+edit bailingmoe2 q "blk.1.attn_qkv.weight" \
+    rename "$f" blk.1.attn_qkv.weight blk.1.attn_q.weight
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).

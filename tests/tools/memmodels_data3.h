@@ -596,6 +596,56 @@ static const struct dten exaone_moe_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+/* q, k and v as one, q/k norms; a dense block, then two of experts (a
+   selection bias and a shared expert). */
+static const struct dkey bailingmoe2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 3, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_shared_count", GG_U32, 1, NULL, 0 },
+	{ "expert_gating_func", GG_U32, 2, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten bailingmoe2_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 96, 144, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.1.exp_probs_b.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.2.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.2.exp_probs_b.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.2.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.2.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.2.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.2.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.2.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.2.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 static const struct dmodel dmodels3[] = {
 	{ "qwen35", qwen35_keys, qwen35_tensors },
 	{ "qwen35moe", qwen35moe_keys, qwen35moe_tensors },
@@ -613,5 +663,6 @@ static const struct dmodel dmodels3[] = {
 	{ "neo-bert", neo_bert_keys, neo_bert_tensors },
 	{ "eurobert", eurobert_keys, eurobert_tensors },
 	{ "exaone-moe", exaone_moe_keys, exaone_moe_tensors },
+	{ "bailingmoe2", bailingmoe2_keys, bailingmoe2_tensors },
 	{ NULL, NULL, NULL }
 };
