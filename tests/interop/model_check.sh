@@ -383,6 +383,16 @@ edit bailingmoe2 no-bias "blk.1.exp_probs_b.bias" \
 edit bailingmoe2 q "blk.1.attn_qkv.weight" \
     rename "$f" blk.1.attn_qkv.weight blk.1.attn_q.weight
 
+# grovemoe: its adjugate experts of the head length (no chunk length
+# given) or grouped by four (one then), without experts_per_group (a key
+# it requires).
+f=$m/grovemoe.gguf
+edit grovemoe no-chunk "expert_chunk_feed_forward_length blk.0.ffn_gate_chexps.weight" \
+    rm "$f" grovemoe.expert_chunk_feed_forward_length
+edit grovemoe group-4 "experts_per_group blk.0.ffn_gate_chexps.weight" \
+    set "$f" grovemoe.experts_per_group 4
+edit grovemoe no-group "experts_per_group" rm "$f" grovemoe.experts_per_group
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).

@@ -646,6 +646,45 @@ static const struct dten bailingmoe2_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+/* q/k norms; experts on every block and two adjugate experts (one per
+   two experts) of the chunk feed-forward length. */
+static const struct dkey grovemoe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "expert_chunk_feed_forward_length", GG_U32, 16, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "experts_per_group", GG_U32, 2, NULL, 0 },
+	{ "expert_group_scale", GG_F32, 0.05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten grovemoe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_gate_chexps.weight", 3, { 96, 16, 2, 1 } },
+	{ "blk.%d.ffn_down_chexps.weight", 3, { 16, 96, 2, 1 } },
+	{ "blk.%d.ffn_up_chexps.weight", 3, { 96, 16, 2, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 static const struct dmodel dmodels3[] = {
 	{ "qwen35", qwen35_keys, qwen35_tensors },
 	{ "qwen35moe", qwen35moe_keys, qwen35moe_tensors },
@@ -664,5 +703,6 @@ static const struct dmodel dmodels3[] = {
 	{ "eurobert", eurobert_keys, eurobert_tensors },
 	{ "exaone-moe", exaone_moe_keys, exaone_moe_tensors },
 	{ "bailingmoe2", bailingmoe2_keys, bailingmoe2_tensors },
+	{ "grovemoe", grovemoe_keys, grovemoe_tensors },
 	{ NULL, NULL, NULL }
 };
