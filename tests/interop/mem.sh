@@ -148,6 +148,10 @@ check "$m/qwen3.gguf" 4096 1 f16 q5_1
 check "$m/minimax-m2.gguf" 1000 2 f16 f16
 check "$m/minimax-m2.gguf" 5000 1 q8_0 q8_0
 check "$m/apertus.gguf" 3000 3 f16 bf16
+# bailingmoe2 and grovemoe (one KV head of 24, experts)
+check "$m/bailingmoe2.gguf" 1000 2 f16 f16
+check "$m/bailingmoe2.gguf" 5000 1 q8_0 q8_0
+check "$m/grovemoe.gguf" 3000 3 f16 bf16
 # per-layer head counts
 check "$m/openelm.gguf" 2048 1 f16 f16
 check "$m/openelm.gguf" 777 2 q5_0 q8_0

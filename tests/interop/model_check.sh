@@ -328,6 +328,71 @@ edit cohere2moe no-swa "$k" rm "$f" "$k"
 edit cohere2moe no-shared "expert_shared_count blk.1.ffn_gate_shexp.weight" \
     rm "$f" cohere2moe.expert_shared_count
 
+# jina-bert-v3: without its token type count (a key it requires).
+edit jina-bert-v3 no-types "token_type_count" \
+    rm "$m/jina-bert-v3.gguf" tokenizer.ggml.token_type_count
+
+# modern-bert: a later block without its attention norm (only the
+# first may lack it), its activation's name of the wrong type, a
+# sliding window (its pattern then defaults).
+f=$m/modern-bert.gguf
+edit modern-bert no-norm "blk.1.attn_norm.weight" \
+    rm-tensor "$f" blk.1.attn_norm.weight
+edit modern-bert act-type "hidden_activation" \
+    set "$f" modern-bert.hidden_activation:u32 1
+edit modern-bert swa "sliding_window" \
+    set "$f" modern-bert.attention.sliding_window:u32 64
+
+# neo-bert: without its output norm; eurobert: without a gate.
+edit neo-bert no-norm "enc.output_norm.weight" \
+    rm-tensor "$m/neo-bert.gguf" enc.output_norm.weight
+edit eurobert no-gate "blk.0.ffn_gate.weight" \
+    rm-tensor "$m/eurobert.gguf" blk.0.ffn_gate.weight
+
+# exaone-moe: without leading dense blocks (block 0 then wants experts),
+# without its selection bias (optional), with a shared expert's length
+# of its own, without its sliding window (required) or with a pattern of
+# an element type it refuses, its q, k and v as one.
+f=$m/exaone-moe.gguf
+edit exaone-moe no-dense "leading_dense_block_count blk.0." \
+    rm "$f" exaone-moe.leading_dense_block_count
+edit exaone-moe no-bias "blk.1.exp_probs_b.bias" \
+    rm-tensor "$f" blk.1.exp_probs_b.bias
+edit exaone-moe ff-shexp "expert_shared_feed_forward_length blk.1.ffn_gate_shexp.weight" \
+    set "$f" exaone-moe.expert_shared_feed_forward_length:u32 64
+edit exaone-moe no-swa "sliding_window" \
+    rm "$f" exaone-moe.attention.sliding_window
+edit exaone-moe swa-f32 "sliding_window_pattern" \
+    set "$f" "exaone-moe.attention.sliding_window_pattern:arr[f32]" "[1.0, 0.0]"
+edit exaone-moe qkv "blk.0.attn_qkv.weight" \
+    rename "$f" blk.0.attn_q.weight blk.0.attn_qkv.weight
+
+# bailingmoe2: without leading dense blocks (block 0 then wants
+# experts), without its shared experts' count (a key it requires) or with
+# two (their matrices then twice as long), without its selection bias
+# (optional), its q, k and v apart (it wants them as one).
+f=$m/bailingmoe2.gguf
+edit bailingmoe2 no-dense "leading_dense_block_count blk.0." \
+    rm "$f" bailingmoe2.leading_dense_block_count
+edit bailingmoe2 no-shared "expert_shared_count" \
+    rm "$f" bailingmoe2.expert_shared_count
+edit bailingmoe2 shared-2 "expert_shared_count blk.1.ffn_gate_shexp.weight" \
+    set "$f" bailingmoe2.expert_shared_count 2
+edit bailingmoe2 no-bias "blk.1.exp_probs_b.bias" \
+    rm-tensor "$f" blk.1.exp_probs_b.bias
+edit bailingmoe2 q "blk.1.attn_qkv.weight" \
+    rename "$f" blk.1.attn_qkv.weight blk.1.attn_q.weight
+
+# grovemoe: its adjugate experts of the head length (no chunk length
+# given) or grouped by four (one then), without experts_per_group (a key
+# it requires).
+f=$m/grovemoe.gguf
+edit grovemoe no-chunk "expert_chunk_feed_forward_length blk.0.ffn_gate_chexps.weight" \
+    rm "$f" grovemoe.expert_chunk_feed_forward_length
+edit grovemoe group-4 "experts_per_group blk.0.ffn_gate_chexps.weight" \
+    set "$f" grovemoe.experts_per_group 4
+edit grovemoe no-group "experts_per_group" rm "$f" grovemoe.experts_per_group
+
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it
 # cannot read are the format's business, not the model check's).

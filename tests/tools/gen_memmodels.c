@@ -40,9 +40,10 @@
  *			ernie4_5-moe, hunyuan-dense, minicpm3, llada), and
  *			of dmodels3 (qwen35, qwen35moe, minimax-m2, apertus,
  *			gemma-embedding, lfm2moe, smallthinker, afmoe,
- *			granite_swa, cohere2moe): the tensors llama.cpp
- *			requires, no more (and qwen35's optional delta-net qkv
- *			and gate, which its models have)
+ *			granite_swa, cohere2moe, jina-bert-v3, modern-bert,
+ *			neo-bert, eurobert, exaone-moe, bailingmoe2, grovemoe):
+ *			the tensors llama.cpp requires, no more (and qwen35's
+ *			optional delta-net qkv and gate, which its models have)
  *	glm4-nextn.gguf, exaone4-nextn.gguf, qwen35-nextn.gguf  the same
  *			with a block more, a NextN (multi-token prediction)
  *			layer

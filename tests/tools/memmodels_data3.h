@@ -436,6 +436,255 @@ static const struct dten cohere2moe_tensors[] = {
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
 
+/* bert's blocks, no position embeddings. */
+static const struct dkey jina_bert_v3_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "=tokenizer.ggml.token_type_count", GG_U32, 1, NULL, 0 },
+	{ "pooling_type", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten jina_bert_v3_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "token_embd_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.layer_output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.layer_output_norm.bias", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* q, k and v as one; block 0 without its attention norm (as its
+   converter writes it); the up matrix twice the feed-forward length. */
+static const struct dkey modern_bert_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 4, NULL, 0 },
+	{ "attention.layer_norm_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "pooling_type", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten modern_bert_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "token_embd_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 96, 288, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 320, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.1.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* q, k and v as one; the up matrix twice the feed-forward length. */
+static const struct dkey neo_bert_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "pooling_type", GG_U32, 2, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten neo_bert_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "enc.output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 96, 144, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 320, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* llama's blocks. */
+static const struct dkey eurobert_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "pooling_type", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten eurobert_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.%d.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.%d.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* q/k norms; a dense block, then two of experts (a selection bias and a
+   shared expert); sliding window keys it requires. */
+static const struct dkey exaone_moe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 3, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-05, NULL, 0 },
+	{ "attention.sliding_window", GG_U32, 128, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_shared_count", GG_U32, 1, NULL, 0 },
+	{ "expert_gating_func", GG_U32, 2, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten exaone_moe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.1.exp_probs_b.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.2.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.2.exp_probs_b.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.2.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.2.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.2.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.2.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.2.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.2.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* q, k and v as one, q/k norms; a dense block, then two of experts (a
+   selection bias and a shared expert). */
+static const struct dkey bailingmoe2_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 3, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_shared_count", GG_U32, 1, NULL, 0 },
+	{ "expert_gating_func", GG_U32, 2, NULL, 0 },
+	{ "leading_dense_block_count", GG_U32, 1, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten bailingmoe2_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "output.weight", 2, { 96, 264, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_qkv.weight", 2, { 96, 144, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.0.ffn_down.weight", 2, { 160, 96, 1, 1 } },
+	{ "blk.0.ffn_up.weight", 2, { 96, 160, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.1.exp_probs_b.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.1.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.1.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.2.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.2.exp_probs_b.bias", 1, { 4, 1, 1, 1 } },
+	{ "blk.2.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.2.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.2.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.2.ffn_gate_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.2.ffn_down_shexp.weight", 2, { 32, 96, 1, 1 } },
+	{ "blk.2.ffn_up_shexp.weight", 2, { 96, 32, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
+/* q/k norms; experts on every block and two adjugate experts (one per
+   two experts) of the chunk feed-forward length. */
+static const struct dkey grovemoe_keys[] = {
+	{ "context_length", GG_U32, 2048, NULL, 0 },
+	{ "embedding_length", GG_U32, 96, NULL, 0 },
+	{ "block_count", GG_U32, 2, NULL, 0 },
+	{ "feed_forward_length", GG_U32, 160, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ "expert_chunk_feed_forward_length", GG_U32, 16, NULL, 0 },
+	{ "attention.head_count", GG_U32, 4, NULL, 0 },
+	{ "attention.head_count_kv", GG_U32, 1, NULL, 0 },
+	{ "attention.layer_norm_rms_epsilon", GG_F32, 1e-06, NULL, 0 },
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "experts_per_group", GG_U32, 2, NULL, 0 },
+	{ "expert_group_scale", GG_F32, 0.05, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten grovemoe_tensors[] = {
+	{ "token_embd.weight", 2, { 96, 264, 1, 1 } },
+	{ "output_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.attn_q.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_k.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_v.weight", 2, { 96, 24, 1, 1 } },
+	{ "blk.%d.attn_output.weight", 2, { 96, 96, 1, 1 } },
+	{ "blk.%d.attn_q_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.attn_k_norm.weight", 1, { 24, 1, 1, 1 } },
+	{ "blk.%d.ffn_norm.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.%d.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.%d.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.%d.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.%d.ffn_gate_chexps.weight", 3, { 96, 16, 2, 1 } },
+	{ "blk.%d.ffn_down_chexps.weight", 3, { 16, 96, 2, 1 } },
+	{ "blk.%d.ffn_up_chexps.weight", 3, { 96, 16, 2, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+
 static const struct dmodel dmodels3[] = {
 	{ "qwen35", qwen35_keys, qwen35_tensors },
 	{ "qwen35moe", qwen35moe_keys, qwen35moe_tensors },
@@ -448,5 +697,12 @@ static const struct dmodel dmodels3[] = {
 	{ "afmoe", afmoe_keys, afmoe_tensors },
 	{ "granite_swa", granite_swa_keys, granite_swa_tensors },
 	{ "cohere2moe", cohere2moe_keys, cohere2moe_tensors },
+	{ "jina-bert-v3", jina_bert_v3_keys, jina_bert_v3_tensors },
+	{ "modern-bert", modern_bert_keys, modern_bert_tensors },
+	{ "neo-bert", neo_bert_keys, neo_bert_tensors },
+	{ "eurobert", eurobert_keys, eurobert_tensors },
+	{ "exaone-moe", exaone_moe_keys, exaone_moe_tensors },
+	{ "bailingmoe2", bailingmoe2_keys, bailingmoe2_tensors },
+	{ "grovemoe", grovemoe_keys, grovemoe_tensors },
 	{ NULL, NULL, NULL }
 };
