@@ -595,6 +595,8 @@ dump $scratch/s2
 keys q:w $scratch/w.gguf<Enter>
 wait
 dump $scratch/s3
+keys M
+dump $scratch/s3m
 keys Q
 EOF
 GGUFED_SCRIPT=$scratch/keys "$GGUFED" --no-cache "$U" >/dev/null 2>&1
@@ -622,6 +624,8 @@ cmp -s "$scratch/w.gguf" "$L"
 ok $? ":w FILE writes a local copy, byte for byte the file"
 grep -q "saved $scratch/w.gguf by a rewrite" "$scratch/s3"
 ok $? "and says so"
+sed -n 's/^ *[0-9]* *│ //p' "$scratch/s3m" | tr -d '\n' | grep -q "tensor data not verified (the tensor data of a model read from a URL is not proved: it would be downloaded a second time; .ggufed diff --data. of the two compares them)"
+ok $? "with why its tensor data is not verified, and how to" || sed 's/^/# /' "$scratch/s3m"
 
 # a preview fetches the rows it shows, not its tensor: "hole" is 1 GiB
 "$TESTS_BUILDDIR/tools/gen_sparse" "$www/files/sparse.gguf" 1
