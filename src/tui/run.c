@@ -17,6 +17,7 @@
 
 #include "app.h"
 #include "hash.h"
+#include "http.h"
 #include "save.h"
 #include "task.h"
 
@@ -370,6 +371,12 @@ run_save(struct app *a)
 	}
 	if (ask_save_anyway(a))
 		return;
+	if (a->save_path == NULL && gguf_is_url(a->path)) {
+		app_error(a, "cannot save %s:\na model read from a URL cannot "
+		    "be saved in place: :w FILE writes a local copy.\n\nThe "
+		    "edits are still pending.", target);
+		return;
+	}
 	if (gguf_doc_check_target(a->doc, &o, &err) != 0) {
 		/* Not over a file, nor a read-only one, unless forced. */
 		hint[0] = '\0';
