@@ -17,6 +17,7 @@
 
 #include "app.h"
 #include "hash.h"
+#include "http.h"
 #include "save.h"
 #include "task.h"
 
@@ -342,6 +343,9 @@ run_save(struct app *a)
 	char			*proved = NULL;
 	double			 secs;
 	int			 rc, quit = a->save_quit, prove, bad = 0;
+	struct gguf_err		 perr;
+	char			 unproved[sizeof perr.msg + 96] =
+				    "tensor data not verified";
 
 	a->save_pending = 0;
 	/*
@@ -367,6 +371,12 @@ run_save(struct app *a)
 	}
 	if (ask_save_anyway(a))
 		return;
+	if (a->save_path == NULL && gguf_is_url(a->path)) {
+		app_error(a, "cannot save %s:\na model read from a URL cannot "
+		    "be saved in place: :w FILE writes a local copy.\n\nThe "
+		    "edits are still pending.", target);
+		return;
+	}
 	if (gguf_doc_check_target(a->doc, &o, &err) != 0) {
 		/* Not over a file, nor a read-only one, unless forced. */
 		hint[0] = '\0';
@@ -403,7 +413,12 @@ run_save(struct app *a)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &sa, &oxfsz);
 	/* The proof that the data survived: source kept open through it. */
-	prove = gguf_proof_begin(a->doc, &proof, NULL) == 0;
+	memset(&perr, 0, sizeof perr);
+	prove = gguf_proof_begin(a->doc, &proof, &perr) == 0;
+	if (!prove)
+		snprintf(unproved, sizeof unproved, "tensor data not verified "
+		    "(%s; `ggufed diff --data` of the two compares them)",
+		    perr.msg);
 	rc = gguf_doc_save(a->doc, &o, &info, &err);
 	sigaction(SIGXFSZ, &oxfsz, NULL);
 	secs = (app_now_ms() - a->save_t0) / 1e3;
@@ -464,7 +479,7 @@ run_save(struct app *a)
 		app_msg(a, 0, "saved %s: %s; %u of the set's %u shards "
 		    "written (%u in place, %u rewritten, %s) in %.2f s, all "
 		    "or none", target, proved != NULL ? proved :
-		    "tensor data not verified", info.shards_written,
+		    unproved, info.shards_written,
 		    info.n_shards, info.shards_inplace, info.shards_written -
 		    info.shards_inplace, size, secs);
 	else
@@ -472,7 +487,7 @@ run_save(struct app *a)
 		    info.how == GGUF_SAVE_INPLACE ? "in place" :
 		    "by a rewrite", *links != '\0' ? " (" : "", links,
 		    *links != '\0' ? ")" : "", proved != NULL ? proved :
-		    "tensor data not verified", size, secs);
+		    unproved, size, secs);
 	free(proved);
 	if (quit)
 		a->quit = 1;
