@@ -594,6 +594,10 @@ from_text(struct check *c, uint32_t deps)
 	return c->from;
 }
 
+static void	vsay(struct check *, int, int, int, const char *, int64_t,
+		    uint32_t, const char *, va_list)
+    __attribute__((format(printf, 8, 0)));
+
 static void
 vsay(struct check *c, int kind, int level, int what, const char *name,
     int64_t index, uint32_t deps, const char *fmt, va_list ap)
