@@ -141,6 +141,13 @@ hide_passwords(int argc, char **argv)
 	}
 }
 
+/* The header cache's warning, on the standard error as every other. */
+static void
+cache_warning(const char *msg)
+{
+	fprintf(stderr, "ggufed: %s\n", msg);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -151,6 +158,7 @@ main(int argc, char **argv)
 	int			 rc;
 
 	xmalloc_set_oom(cli_oom);
+	gguf_remote_cache_warn(cache_warning);
 	argc = take_no_cache(argc, argv);
 	hide_passwords(argc, argv);
 	if (argc < 2) {

@@ -31,21 +31,31 @@ gguf_remote_cache(int on)
 	cache_on = on;
 }
 
+static void	(*warn_fn)(const char *);
+
+void
+gguf_remote_cache_warn(void (*fn)(const char *msg))
+{
+	warn_fn = fn;
+}
+
 /*
- * Says once, on the standard error, why the cache is not used: in a
- * directory others can write into, a header planted there would be
- * believed (the server's 304 confirms the identity it names), a FIFO
- * would hang the reader, and a link would be written through.
+ * Says once, through warn_fn, why the cache is not used: in a directory
+ * others can write into, a header planted there would be believed (the
+ * server's 304 confirms the identity it names), a FIFO would hang the
+ * reader, and a link would be written through.
  */
 static void
 cache_warn(const char *what, const char *why)
 {
 	static int	said;
+	char		msg[1024];
 
-	if (said++)
+	if (said++ || warn_fn == NULL)
 		return;
-	fprintf(stderr, "ggufed: warning: header cache %s: %s: not used (the "
-	    "header is read from the server)\n", what, why);
+	snprintf(msg, sizeof msg, "warning: header cache %s: %s: not used "
+	    "(the header is read from the server)", what, why);
+	warn_fn(msg);
 }
 
 /*

@@ -14,8 +14,8 @@
  * header is read from the server anew. Nor is one that cannot be trusted
  * (trust.h: the directories and the file the user's own, not a link,
  * that neither group nor others can write, the file a regular one): it
- * is ignored, never written through, with one warning on the standard
- * error.
+ * is ignored, never written through, with one warning handed to the
+ * program (gguf_remote_cache_warn, remote.h).
  */
 #ifndef GGUF_HCACHE_H
 #define GGUF_HCACHE_H

@@ -42,5 +42,11 @@ void	gguf_remote_counts(const struct gguf_file *f, uint64_t *requests,
  * kept. gguf_remote_cache(0) (--no-cache) neither reads nor writes it.
  */
 void	gguf_remote_cache(int on);
+/*
+ * Where the cache's one warning goes (a directory or file that cannot be
+ * trusted, so not used): fn gets the whole line, without "ggufed: " and
+ * newline. NULL, the default, says nothing: the core never prints.
+ */
+void	gguf_remote_cache_warn(void (*fn)(const char *msg));
 
 #endif /* GGUF_REMOTE_H */
