@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * struct llama_model_params is passed on as the library's defaults, never
@@ -91,6 +92,66 @@ la_open(const char *prog, const char *dir, const char *name)
 		exit(4);
 	}
 	return h;
+}
+
+/*
+ * llama.cpp's log, gathered line by line: the text after the first line
+ * holding marker (the loader's reason for refusing what it was given),
+ * else the last line that says "error" or "failed". ud of la_on_log.
+ */
+struct la_log {
+	const char	*marker;
+	char		 line[4096];
+	char		 reason[4096];
+	char		 fallback[4096];
+};
+
+/* Copies s into dst, without its trailing blanks and newlines. */
+static inline void
+la_keep(char *dst, size_t size, const char *s)
+{
+	size_t	n;
+
+	snprintf(dst, size, "%s", s);
+	n = strlen(dst);
+	while (n > 0 && (dst[n - 1] == '\n' || dst[n - 1] == ' ' ||
+	    dst[n - 1] == '\r'))
+		dst[--n] = '\0';
+}
+
+/* The log arrives in pieces; each whole line is looked at. */
+static inline void
+la_on_log(int level, const char *text, void *ud)
+{
+	struct la_log	*lg = ud;
+	size_t		 n = strlen(lg->line), m = strlen(text);
+	const char	*p;
+	char		*nl;
+
+	(void)level;
+	if (n + m >= sizeof lg->line)
+		m = sizeof lg->line - n - 1;
+	memcpy(lg->line + n, text, m);
+	lg->line[n + m] = '\0';
+	while ((nl = strchr(lg->line, '\n')) != NULL) {
+		*nl = '\0';
+		if ((p = strstr(lg->line, lg->marker)) != NULL) {
+			if (lg->reason[0] == '\0')
+				la_keep(lg->reason, sizeof lg->reason,
+				    p + strlen(lg->marker));
+		} else if (strstr(lg->line, "error") != NULL ||
+		    strstr(lg->line, "failed") != NULL)
+			la_keep(lg->fallback, sizeof lg->fallback, lg->line);
+		memmove(lg->line, nl + 1, strlen(nl + 1) + 1);
+	}
+}
+
+/* What the log says of the last refusal. */
+static inline const char *
+la_why(const struct la_log *lg)
+{
+	return lg->reason[0] != '\0' ? lg->reason : lg->fallback[0] != '\0' ?
+	    lg->fallback : "(no reason logged)";
 }
 
 #endif /* LLAMA_ABI_H */

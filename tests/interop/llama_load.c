@@ -38,52 +38,7 @@
 
 #include "llama_abi.h"
 
-static char	logline[4096];
-static char	reason[4096];	/* llama.cpp's reason for the current model */
-static char	fallback[4096];	/* the last error line, if no reason */
-
-/* Copies s into dst, without its trailing blanks and newlines. */
-static void
-keep(char *dst, size_t size, const char *s)
-{
-	size_t	n;
-
-	snprintf(dst, size, "%s", s);
-	n = strlen(dst);
-	while (n > 0 && (dst[n - 1] == '\n' || dst[n - 1] == ' ' ||
-	    dst[n - 1] == '\r'))
-		dst[--n] = '\0';
-}
-
-/*
- * llama.cpp's log arrives in pieces; of each whole line, the loader's
- * reason for refusing a model is kept.
- */
-static void
-on_log(int level, const char *text, void *ud)
-{
-	size_t		 n = strlen(logline), m = strlen(text);
-	const char	*p;
-	char		*nl;
-
-	(void)level;
-	(void)ud;
-	if (n + m >= sizeof logline)
-		m = sizeof logline - n - 1;
-	memcpy(logline + n, text, m);
-	logline[n + m] = '\0';
-	while ((nl = strchr(logline, '\n')) != NULL) {
-		*nl = '\0';
-		if ((p = strstr(logline, "error loading model: ")) != NULL) {
-			if (reason[0] == '\0')
-				keep(reason, sizeof reason,
-				    p + strlen("error loading model: "));
-		} else if (strstr(logline, "error") != NULL ||
-		    strstr(logline, "failed") != NULL)
-			keep(fallback, sizeof fallback, logline);
-		memmove(logline, nl + 1, strlen(nl + 1) + 1);
-	}
-}
+static struct la_log	lg = { "error loading model: ", "", "", "" };
 
 static void *
 sym(void *h, const char *name)
@@ -133,7 +88,7 @@ main(int argc, char **argv)
 	}
 	/* An abort is a verdict here: no debugger to print its stack. */
 	setenv("GGML_NO_BACKTRACE", "1", 0);
-	log_set(on_log, NULL);
+	log_set(la_on_log, &lg);
 	load_all(argv[1]);
 	backend_init();
 	for (i = 2; i < argc; i++) {
@@ -148,9 +103,7 @@ main(int argc, char **argv)
 				model_free(model);
 			} else
 				printf("%s\trefused: %s\n", argv[i],
-				    reason[0] != '\0' ? reason :
-				    fallback[0] != '\0' ? fallback :
-				    "(no reason logged)");
+				    la_why(&lg));
 			fflush(stdout);
 			_exit(0);
 		}

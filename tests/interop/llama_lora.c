@@ -35,52 +35,8 @@
 
 #include "llama_abi.h"
 
-static char	logline[4096];
-static char	reason[4096];	/* llama.cpp's reason for the current model */
-static char	fallback[4096];	/* the last error line, if no reason */
-
-/* Copies s into dst, without its trailing blanks and newlines. */
-static void
-keep(char *dst, size_t size, const char *s)
-{
-	size_t	n;
-
-	snprintf(dst, size, "%s", s);
-	n = strlen(dst);
-	while (n > 0 && (dst[n - 1] == '\n' || dst[n - 1] == ' ' ||
-	    dst[n - 1] == '\r'))
-		dst[--n] = '\0';
-}
-
-/*
- * llama.cpp's log arrives in pieces; of each whole line, the loader's
- * reason for refusing a model is kept.
- */
-static void
-on_log(int level, const char *text, void *ud)
-{
-	size_t		 n = strlen(logline), m = strlen(text);
-	const char	*p;
-	char		*nl;
-
-	(void)level;
-	(void)ud;
-	if (n + m >= sizeof logline)
-		m = sizeof logline - n - 1;
-	memcpy(logline + n, text, m);
-	logline[n + m] = '\0';
-	while ((nl = strchr(logline, '\n')) != NULL) {
-		*nl = '\0';
-		if ((p = strstr(logline, "failed to apply lora adapter: ")) != NULL) {
-			if (reason[0] == '\0')
-				keep(reason, sizeof reason,
-				    p + strlen("failed to apply lora adapter: "));
-		} else if (strstr(logline, "error") != NULL ||
-		    strstr(logline, "failed") != NULL)
-			keep(fallback, sizeof fallback, logline);
-		memmove(logline, nl + 1, strlen(nl + 1) + 1);
-	}
-}
+static struct la_log	lg = { "failed to apply lora adapter: ", "", "",
+    "" };
 
 static void *
 sym(void *h, const char *name)
@@ -132,7 +88,7 @@ main(int argc, char **argv)
 	}
 	/* An abort is a verdict here: no debugger to print its stack. */
 	setenv("GGML_NO_BACKTRACE", "1", 0);
-	log_set(on_log, NULL);
+	log_set(la_on_log, &lg);
 	load_all(argv[1]);
 	backend_init();
 	if ((model = model_load(argv[2], mp)) == NULL) {
@@ -141,7 +97,7 @@ main(int argc, char **argv)
 	}
 	for (i = 3; i < argc; i++) {
 		fflush(stdout);
-		reason[0] = fallback[0] = logline[0] = '\0';
+		lg.reason[0] = lg.fallback[0] = lg.line[0] = '\0';
 		if ((pid = fork()) == -1) {
 			perror("llama_lora: fork");
 			return 4;
@@ -151,9 +107,7 @@ main(int argc, char **argv)
 				printf("%s\tok\n", argv[i]);
 			else
 				printf("%s\trefused: %s\n", argv[i],
-				    reason[0] != '\0' ? reason :
-				    fallback[0] != '\0' ? fallback :
-				    "(no reason logged)");
+				    la_why(&lg));
 			fflush(stdout);
 			_exit(0);
 		}
