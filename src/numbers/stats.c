@@ -835,6 +835,7 @@ from_values(uint32_t type, const uint64_t *vt, int hist,
 #define REF_SLOTS	(1u << REF_BITS)
 
 _Static_assert(GGUF_STATS_NPCT * REF_SLOTS <= VALUES, "refine's counts");
+_Static_assert(GGUF_STATS_NPCT == 5, "work_refine's five compares");
 
 /* The ordered bits of a finite value and back (a float's in 32 bits). */
 static inline uint64_t
@@ -881,29 +882,55 @@ static int
 work_refine(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
     struct gguf_err *err)
 {
-	struct refine_run	*rr = p->ctx;
+	const struct refine_run	*rr = p->ctx;
 	struct stats_run	*r = rr->r;
 	uint32_t		*vt = w->vt;
-	uint64_t		 len, j, o, hi, mask;
-	unsigned		 low = rr->shift - rr->bits;
-	double			 x;
-	int			 k;
+	uint64_t		 len, j, o, hi, mask, pre[GGUF_STATS_NPCT];
+	uint32_t		 u, fp[GGUF_STATS_NPCT], fhi;
+	unsigned		 shift = rr->shift, low = rr->shift - rr->bits;
+	int			 k, nk = rr->nk, hit;
 
+	/* In locals: the counts written through vt cannot change them. */
 	mask = (1ull << rr->bits) - 1;
+	for (k = 0; k < GGUF_STATS_NPCT; k++) {
+		pre[k] = k < nk ? rr->pre[k] : UINT64_MAX;
+		fp[k] = k < nk ? (uint32_t)rr->pre[k] : UINT32_MAX;
+	}
 	if (decode_chunk(r, i, w, &len, err) != 0)
 		return -1;
-	for (j = 0; j < len; j++) {
-		x = r->wide ? w->dbuf[j] : (double)w->fbuf[j];
-		if (!isfinite(x))
-			continue;
-		o = ord_of(r->wide, x);
-		hi = o >> rr->shift;
-		for (k = 0; k < rr->nk; k++)
-			if (hi == rr->pre[k]) {
-				vt[(unsigned)k * REF_SLOTS +
-				    (unsigned)(o >> low & mask)]++;
-				break;
-			}
+	if (r->wide) {
+		for (j = 0; j < len; j++) {
+			if (!isfinite(w->dbuf[j]))
+				continue;
+			o = ord_of(1, w->dbuf[j]);
+			hi = o >> shift;
+			for (k = 0; k < nk; k++)
+				if (hi == pre[k]) {
+					vt[(unsigned)k * REF_SLOTS +
+					    (unsigned)(o >> low & mask)]++;
+					break;
+				}
+		}
+	} else {
+		/*
+		 * Floats by their bits: a bucket's prefix fits in 32 bits
+		 * (no key is UINT32_MAX), and a value of none of the
+		 * buckets, nearly every value, costs five compares.
+		 */
+		for (j = 0; j < len; j++) {
+			memcpy(&u, &w->fbuf[j], sizeof u);
+			if ((u & 0x7f800000u) == 0x7f800000u)
+				continue;
+			u ^= (0u - (u >> 31)) | 0x80000000u;
+			fhi = u >> shift;
+			hit = (fhi == fp[0]) | (fhi == fp[1]) | (fhi == fp[2]) |
+			    (fhi == fp[3]) | (fhi == fp[4]);
+			if (__builtin_expect(hit, 0) == 0)
+				continue;
+			for (k = 0; fhi != fp[k]; k++)
+				;
+			vt[(unsigned)k * REF_SLOTS + (u >> low & (uint32_t)mask)]++;
+		}
 	}
 	w->vtn += len;
 	*units = len;
