@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "kind.h"
+#include "projectors.h"
 #include "xmalloc.h"
 
 /* ------------------------------------------------------------------ kinds */
@@ -785,28 +786,173 @@ check_imatrix(struct kc *c)
 
 /* ------------------------------------------------------------- projectors */
 
-/* The projector types of clip.cpp (clip-impl.h's PROJECTOR_TYPE_NAMES). */
-static const char *const projectors[] = {
-	"mlp", "ldp", "ldpv2", "resampler", "adapter", "qwen2vl_merger",
-	"qwen2.5vl_merger", "qwen3vl_merger", "step3vl", "gemma3", "gemma3nv",
-	"gemma3na", "gemma4v", "gemma4a", "phi4", "idefics3", "pixtral",
-	"ultravox", "internvl", "llama4", "qwen2a", "qwen3a", "glma",
-	"qwen2.5o", "voxtral", "meralion", "musicflamingo", "lfm2", "kimivl",
-	"paddleocr", "lightonocr", "cogvlm", "janus_pro", "dots_ocr",
-	"deepseekocr", "lfm2a", "glm4v", "youtuvl", "yasa2", "kimik25",
-	"nemotron_v2_vl", "hunyuanocr", "hunyuanvl", "parakeet"
-};
+/*
+ * A pattern of projectors.h (len bytes) with {m} and {p} the modality's
+ * word and prefix and {bid} or {sam} block il, into out.
+ */
+static void
+proj_name(char *out, size_t size, const char *pat, size_t len,
+    const char *m, const char *p, int64_t il)
+{
+	size_t	o = 0, k = 0, w;
 
+	while (k < len && o + 1 < size) {
+		if (pat[k] == '{' && len - k >= 3 &&
+		    memcmp(pat + k, "{m}", 3) == 0) {
+			w = (size_t)snprintf(out + o, size - o, "%s", m);
+			k += 3;
+		} else if (pat[k] == '{' && len - k >= 3 &&
+		    memcmp(pat + k, "{p}", 3) == 0) {
+			w = (size_t)snprintf(out + o, size - o, "%s", p);
+			k += 3;
+		} else if (pat[k] == '{' && len - k >= 5 &&
+		    (memcmp(pat + k, "{bid}", 5) == 0 ||
+		    memcmp(pat + k, "{sam}", 5) == 0)) {
+			w = (size_t)snprintf(out + o, size - o, "%lld",
+			    (long long)il);
+			k += 5;
+		} else {
+			out[o] = pat[k++];
+			w = 1;
+		}
+		o = o + w < size ? o + w : size - 1;
+	}
+	out[o] = '\0';
+}
+
+/* Whether the n bytes at w hold the 5 bytes of var. */
 static int
-projector_known(const struct gguf_str *s)
+proj_has(const char *w, size_t n, const char *var)
 {
 	size_t	k;
 
-	for (k = 0; k < sizeof projectors / sizeof projectors[0]; k++)
-		if ((size_t)s->n == strlen(projectors[k]) &&
-		    memcmp(s->p, projectors[k], s->n) == 0)
+	for (k = 0; k + 5 <= n; k++)
+		if (memcmp(w + k, var, 5) == 0)
 			return 1;
 	return 0;
+}
+
+/* The next blank-separated word of *s: its length, *s moved past it. */
+static size_t
+proj_word(const char **s, const char **w)
+{
+	const char	*p = *s;
+
+	while (*p == ' ')
+		p++;
+	*w = p;
+	while (*p != '\0' && *p != ' ')
+		p++;
+	*s = p;
+	return (size_t)(p - *w);
+}
+
+/* The keys of pats the projector must have, of their types. */
+static void
+proj_keys(struct kc *c, const char *pats, const char *m)
+{
+	const char	*w, *colon;
+	struct gguf_kv	*kv;
+	size_t		 n;
+	int64_t		 off;
+	char		 key[160], t[40];
+	int		 good;
+
+	while ((n = proj_word(&pats, &w)) > 0) {
+		colon = memchr(w, ':', n);
+		if (colon == NULL)
+			continue;
+		proj_name(key, sizeof key, w, (size_t)(colon - w), m, "", 0);
+		if ((kv = kv_of(c->f, key, &off)) == NULL) {
+			say(c, GGUF_W_ERROR, -1, "%s is missing: llama.cpp's "
+			    "projector loader requires it", key);
+			continue;
+		}
+		colon++;
+		if (memcmp(colon, "u32", 3) == 0)
+			good = kv->val.type == GGUF_VT_U32;
+		else if (memcmp(colon, "f32", 3) == 0)
+			good = kv->val.type == GGUF_VT_F32;
+		else
+			good = kv->val.type == GGUF_VT_ARR;
+		if (!good)
+			say(c, GGUF_W_ERROR, off, "%s is %s, not %.*s: llama.cpp's "
+			    "projector loader cannot read it", key,
+			    gguf_vtype_text(kv->val.type, kv->val.atype, t,
+			    sizeof t), memcmp(colon, "arr", 3) == 0 ? 5 : 3,
+			    memcmp(colon, "arr", 3) == 0 ? "array" : colon);
+	}
+}
+
+/*
+ * The tensors of pats the projector must have: a {bid} pattern once for
+ * each of nblk blocks (one finding for the first block without it, with
+ * the count of the others), a {sam} one for each SAM block.
+ */
+static void
+proj_tensors(struct kc *c, const char *pats, const char *m, const char *p,
+    int64_t nblk)
+{
+	uint64_t	 nt = gguf_layout(c->f)->n_tensors;
+	const char	*w;
+	size_t		 n;
+	int64_t		 il, top, missing, first;
+	char		 name[200];
+	int		 per;
+
+	while ((n = proj_word(&pats, &w)) > 0) {
+		per = proj_has(w, n, "{bid}") ? 1 :
+		    proj_has(w, n, "{sam}") ? 2 : 0;
+		top = per == 0 ? 1 : per == 2 ? GGUF_PROJ_SAM_BLOCKS : nblk;
+		/* Past the tensor count every block lacks it. */
+		if (top > (int64_t)nt + 1)
+			top = (int64_t)nt + 1;
+		missing = 0;
+		first = -1;
+		for (il = 0; il < top; il++) {
+			proj_name(name, sizeof name, w, n, m, p, il);
+			if (gguf_tensor_find(c->f, name, strlen(name)) >= 0)
+				continue;
+			if (missing++ == 0)
+				first = il;
+		}
+		if (per == 1 && nblk > top)
+			missing += nblk - top;
+		if (missing == 0)
+			continue;
+		proj_name(name, sizeof name, w, n, m, p, first);
+		if (missing == 1)
+			say(c, GGUF_W_ERROR, -1, "%s is missing: llama.cpp's "
+			    "projector loader requires it", name);
+		else
+			say(c, GGUF_W_ERROR, -1, "%s is missing, and so is its "
+			    "block's in %lld more blocks: llama.cpp's projector "
+			    "loader requires them", name, (long long)(missing - 1));
+	}
+}
+
+/*
+ * The keys and tensors a projector of type row needs for modality mod,
+ * as llama.cpp's projector loader reads them (projectors.h).
+ */
+static void
+proj_rules(struct kc *c, const struct gguf_projector *row, const char *mod)
+{
+	int		 audio = strcmp(mod, "audio") == 0;
+	const char	*p = audio ? "a" : "v";
+	struct gguf_val	*v;
+	uint64_t	 u;
+	int64_t		 nblk = 0;
+	char		 key[64];
+
+	proj_keys(c, gguf_projector_base_keys(audio ? GGUF_PROJ_AUDIO :
+	    GGUF_PROJ_VISION), mod);
+	proj_keys(c, row->keys, mod);
+	snprintf(key, sizeof key, "clip.%s.block_count", mod);
+	v = gguf_kv_get(c->f, key);
+	if (v != NULL && v->type == GGUF_VT_U32 && gguf_val_u64(v, &u) == 0)
+		nblk = (int64_t)u;
+	proj_tensors(c, row->tensors, mod, p, nblk);
 }
 
 /*
@@ -818,11 +964,13 @@ projector_known(const struct gguf_str *s)
 static void
 check_modality(struct kc *c, const char *mod, int64_t embd, const char *ek)
 {
-	struct gguf_kv	*kv;
-	struct gguf_str	 s;
-	int64_t		 off;
-	uint64_t	 w;
-	char		 key[64], t[80];
+	const struct gguf_projector	*row;
+	struct gguf_kv			*kv;
+	struct gguf_str			 s;
+	const char			*alias;
+	int64_t				 off;
+	uint64_t			 w;
+	char				 key[64], t[80];
 
 	snprintf(key, sizeof key, "clip.projector_type");
 	if ((kv = kv_of(c->f, key, &off)) == NULL) {
@@ -835,10 +983,21 @@ check_modality(struct kc *c, const char *mod, int64_t embd, const char *ek)
 	else if (gguf_val_str(&kv->val, &s) != 0)
 		say(c, GGUF_W_ERROR, off, "%s is %s, not a string: llama.cpp "
 		    "cannot read it", key, gguf_vtype_name(kv->val.type));
-	else if (!projector_known(&s))
+	else if ((row = gguf_projector_find(s.p, (size_t)s.n)) == NULL)
 		say(c, GGUF_W_ERROR, off, "%s is \"%s\", a projector type "
 		    "llama.cpp's multimodal library does not know", key,
 		    gguf_pname(s.p, (size_t)s.n, t, sizeof t));
+	else if (row->refused != NULL)
+		say(c, GGUF_W_ERROR, off, "%s is \"%s\": %s", key,
+		    gguf_pname(s.p, (size_t)s.n, t, sizeof t), row->refused);
+	else {
+		alias = strcmp(mod, "audio") == 0 ? row->audio_as :
+		    row->vision_as;
+		if (alias != NULL)
+			row = gguf_projector_find(alias, strlen(alias));
+		if (row != NULL)
+			proj_rules(c, row, mod);
+	}
 	if (c->base == NULL)
 		return;
 	snprintf(key, sizeof key, "clip.%s.projection_dim", mod);

@@ -15,8 +15,9 @@
  * architecture and every pair's base tensor and shapes), the control
  * vector loader of its common library (with a base model, its embedding
  * width and block count), the imatrix loader of llama-quantize and
- * clip.cpp's loader of a projector (with a base model, the projection
- * width against the text model's embedding length).
+ * clip.cpp's loader of a projector (the keys and tensors its projector
+ * type requires, by the table of projectors.h; with a base model, the
+ * projection width against the text model's embedding length).
  *
  * Nothing here prints.
  */

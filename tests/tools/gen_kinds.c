@@ -5,6 +5,7 @@
  *
  *	gen_kinds files DIR
  *	gen_kinds adapters ARCH SEED COUNT DIR < TENSORS
+ *	gen_kinds projectors SEED DIR
  *
  * "files" writes into DIR a fixed set, each named for what it holds (see
  * files() below): base.gguf (a llama of width 8, 3 blocks, vocabulary
@@ -27,6 +28,16 @@
  *
  * WHAT names the breakage ("ok" for none), TOUCHED the tensor or key it
  * touched (what an error about it must name), "-" for none.
+ *
+ * "projectors" writes, for every projector type of llama.cpp's projector
+ * loader that it loads (src/model/projectors.c's table, read from
+ * clip.cpp), three projectors of two blocks into DIR: TYPE-ok.gguf with
+ * every key and tensor the loader reads, required or not; TYPE-req.gguf
+ * without one required key or tensor drawn at random (seeded with SEED);
+ * TYPE-opt.gguf without one optional tensor drawn so. A type loaded for
+ * either modality is written for each (TYPE-vision-ok.gguf, ...). One
+ * line a file on standard output, as for "adapters": WHAT is ok, req or
+ * opt, TOUCHED what was removed.
  */
 #include "config.h"
 
@@ -36,6 +47,7 @@
 #include <string.h>
 
 #include "ggufgen.h"
+#include "../../src/model/projectors.h"
 
 #define MAXT	64
 #define MAXK	16
@@ -147,6 +159,8 @@ write_file(const struct file *f, const char *dir, const char *name)
 		perror(path);
 	return rc;
 }
+
+static int	pfile(const char *, int, uint32_t, const char *, const char *);
 
 /* ------------------------------------------------------------- the files */
 
@@ -325,28 +339,14 @@ files(const char *dir)
 	f.nt = 3;
 	rc |= write_file(&f, dir, "imatrix-alone.gguf");
 
-	/* mmproj.gguf: a vision projector of width 8 (gemma3's). */
-	memset(&f, 0, sizeof f);
-	key(&f, "general.architecture", K_STR, "clip", 0, 0);
-	key(&f, "clip.projector_type", K_STR, "gemma3", 0, 0);
-	key(&f, "clip.has_vision_encoder", K_BOOL, NULL, 1, 0);
-	key(&f, "clip.vision.projection_dim", K_U32, NULL, 8, 0);
-	key(&f, "clip.vision.embedding_length", K_U32, NULL, 4, 0);
-	ten(&f, "v.patch_embd.weight", 2, 4, 4, GG_T_F32);
-	ten(&f, "mm.input_projection.weight", 2, 8, 4, GG_T_F32);
-	rc |= write_file(&f, dir, "mmproj.gguf");
-	/* mmproj-wide.gguf: of width 16. */
-	f.k[3].v = 16;
-	f.t[1].ne[0] = 16;
-	rc |= write_file(&f, dir, "mmproj-wide.gguf");
-	/* mmproj-audio.gguf: an audio projector (ultravox). */
-	memset(&f, 0, sizeof f);
-	key(&f, "general.architecture", K_STR, "clip", 0, 0);
-	key(&f, "clip.projector_type", K_STR, "ultravox", 0, 0);
-	key(&f, "clip.has_audio_encoder", K_BOOL, NULL, 1, 0);
-	key(&f, "clip.audio.projection_dim", K_U32, NULL, 8, 0);
-	ten(&f, "a.conv1d.1.weight", 2, 4, 4, GG_T_F32);
-	rc |= write_file(&f, dir, "mmproj-audio.gguf");
+	/*
+	 * mmproj.gguf: a vision projector of width 8 (gemma3's), with every
+	 * key and tensor llama.cpp's projector loader reads; mmproj-wide.gguf
+	 * of width 16; mmproj-audio.gguf: an audio projector (ultravox).
+	 */
+	rc |= pfile("gemma3", 0, 8, dir, "mmproj.gguf");
+	rc |= pfile("gemma3", 0, 16, dir, "mmproj-wide.gguf");
+	rc |= pfile("ultravox", 1, 8, dir, "mmproj-audio.gguf");
 	return rc != 0;
 }
 
@@ -522,6 +522,237 @@ adapters(const char *arch, unsigned long seed, int count, const char *dir)
 	return 0;
 }
 
+/* ---------------------------------------------------------- projectors */
+
+#define MAXN	1024
+
+struct pname {
+	char	name[200];
+	char	type;		/* tensors 't'; keys 'u' (u32), 'f', 'a' */
+};
+
+struct proj {
+	struct pname	n[MAXN];
+	int		nn;
+	int		nkeys;		/* n[0 .. nkeys - 1] are keys */
+	int		nreq;		/* n[0 .. nreq - 1] are required */
+};
+
+/* pat (len bytes) with {m}, {p}, {bid} or {sam} replaced. */
+static void
+pexpand(char *out, size_t size, const char *pat, size_t len, const char *m,
+    const char *p, int il)
+{
+	char	tmp[200];
+	size_t	o = 0, k;
+
+	for (k = 0; k < len && o + 12 < sizeof tmp; ) {
+		if (strncmp(pat + k, "{m}", 3) == 0) {
+			o += (size_t)sprintf(tmp + o, "%s", m);
+			k += 3;
+		} else if (strncmp(pat + k, "{p}", 3) == 0) {
+			o += (size_t)sprintf(tmp + o, "%s", p);
+			k += 3;
+		} else if (strncmp(pat + k, "{bid}", 5) == 0 ||
+		    strncmp(pat + k, "{sam}", 5) == 0) {
+			o += (size_t)sprintf(tmp + o, "%d", il);
+			k += 5;
+		} else
+			tmp[o++] = pat[k++];
+	}
+	tmp[o] = '\0';
+	snprintf(out, size, "%s", tmp);
+}
+
+static void
+padd(struct proj *pr, const char *name, char type)
+{
+	int	i;
+
+	for (i = 0; i < pr->nn; i++)
+		if (strcmp(pr->n[i].name, name) == 0)
+			return;
+	if (pr->nn == MAXN) {
+		fprintf(stderr, "gen_kinds: more than %d names\n", MAXN);
+		exit(1);
+	}
+	snprintf(pr->n[pr->nn].name, sizeof pr->n[pr->nn].name, "%s", name);
+	pr->n[pr->nn++].type = type;
+}
+
+/* Every name of the list pats, keys (":TYPE" ended) or tensors. */
+static void
+plist(struct proj *pr, const char *pats, const char *m, const char *p,
+    int nblk)
+{
+	const char	*w, *e, *colon;
+	char		 name[200];
+	int		 il, top;
+
+	for (w = pats; *w != '\0'; w = e) {
+		while (*w == ' ')
+			w++;
+		for (e = w; *e != '\0' && *e != ' '; e++)
+			;
+		if (e == w)
+			break;
+		colon = memchr(w, ':', (size_t)(e - w));
+		top = strstr(w, "{bid}") != NULL && strstr(w, "{bid}") < e ?
+		    nblk : strstr(w, "{sam}") != NULL && strstr(w, "{sam}") < e ?
+		    GGUF_PROJ_SAM_BLOCKS : 1;
+		for (il = 0; il < top; il++) {
+			pexpand(name, sizeof name, w, (size_t)((colon != NULL ?
+			    colon : e) - w), m, p, il);
+			padd(pr, name, colon == NULL ? 't' : colon[1]);
+		}
+	}
+}
+
+static uint32_t	proj_dim = 16;
+
+static int
+pwrite(const struct proj *pr, int skip, const char *type, int audio,
+    const char *dir, const char *fname)
+{
+	struct gg	g;
+	char		path[4096];
+	uint64_t	ne[1] = { 4 };
+	int		i, nk = 0, ntn = 0, rc;
+	uint64_t	off = 0;
+
+	for (i = 0; i < pr->nn; i++)
+		if (i != skip)
+			pr->n[i].type == 't' ? ntn++ : nk++;
+	gg_init(&g, 3, 0);
+	gg_header(&g, (uint64_t)ntn, (uint64_t)nk + 3);
+	gg_kv_str(&g, "general.architecture", "clip");
+	gg_kv_str(&g, "clip.projector_type", type);
+	gg_kv_bool(&g, audio ? "clip.has_audio_encoder" :
+	    "clip.has_vision_encoder", 1);
+	for (i = 0; i < pr->nn; i++) {
+		const char	*n = pr->n[i].name;
+
+		if (i == skip || pr->n[i].type == 't')
+			continue;
+		if (pr->n[i].type == 'f')
+			gg_kv_f32(&g, n, 1e-6f);
+		else if (pr->n[i].type == 'a' && strstr(n, "indexes") != NULL) {
+			gg_kv_arr(&g, n, GG_I32, 2);
+			gg_u32(&g, 0);
+			gg_u32(&g, 1);
+		} else if (pr->n[i].type == 'a') {
+			gg_kv_arr(&g, n, GG_F32, 3);
+			gg_f32(&g, 0.5f);
+			gg_f32(&g, 0.5f);
+			gg_f32(&g, 0.5f);
+		} else
+			gg_kv_u32(&g, n, strstr(n, "projection_dim") != NULL ?
+			    proj_dim : strstr(n, "block_count") != NULL &&
+			    strstr(n, "sam.") == NULL ? 2 :
+			    strstr(n, "sam.block_count") != NULL ?
+			    GGUF_PROJ_SAM_BLOCKS : strstr(n, "max_pixels") ?
+			    4096 : 16);
+	}
+	for (i = 0; i < pr->nn; i++)
+		if (i != skip && pr->n[i].type == 't') {
+			gg_tensor(&g, pr->n[i].name, 1, ne, GG_T_F32, off);
+			off += 32;
+		}
+	gg_pad(&g, 32);
+	gg_zeros(&g, (size_t)off);
+	snprintf(path, sizeof path, "%s/%s", dir, fname);
+	rc = gg_write(&g, path);
+	gg_free(&g);
+	if (rc != 0)
+		perror(path);
+	return rc;
+}
+
+/* pr: every key and tensor of a projector of row for a modality. */
+static void
+pbuild(struct proj *pr, const struct gguf_projector *row, int audio)
+{
+	const struct gguf_projector	*as = row;
+	const char			*m = audio ? "audio" : "vision";
+	const char			*p = audio ? "a" : "v";
+	const char			*alias = audio ? row->audio_as :
+					    row->vision_as;
+
+	if (alias != NULL)
+		as = gguf_projector_find(alias, strlen(alias));
+	memset(pr, 0, sizeof *pr);
+	plist(pr, gguf_projector_base_keys(audio ? GGUF_PROJ_AUDIO :
+	    GGUF_PROJ_VISION), m, p, 2);
+	plist(pr, as->keys, m, p, 2);
+	pr->nkeys = pr->nn;
+	plist(pr, as->tensors, m, p, 2);
+	pr->nreq = pr->nn;
+	plist(pr, as->optional, m, p, 2);
+	plist(pr, gguf_projector_base_optional(), m, p, 2);
+}
+
+/* A well-formed projector of type, projecting to width pdim. */
+static int
+pfile(const char *type, int audio, uint32_t pdim, const char *dir,
+    const char *fname)
+{
+	static struct proj	pr;
+
+	pbuild(&pr, gguf_projector_find(type, strlen(type)), audio);
+	proj_dim = pdim;
+	return pwrite(&pr, -1, type, audio, dir, fname);
+}
+
+static int
+projectors(unsigned long seed, const char *dir)
+{
+	static struct proj		 pr;
+	const struct gguf_projector	*row;
+	char				 fname[256], base[160];
+	size_t				 k;
+	int				 audio, skip;
+
+	for (k = 0; k < gguf_projectors_n; k++) {
+		row = &gguf_projectors[k];
+		if (row->refused != NULL)
+			continue;
+		for (audio = 0; audio < 2; audio++) {
+			if (!(row->modality & (audio ? GGUF_PROJ_AUDIO :
+			    GGUF_PROJ_VISION)))
+				continue;
+			if (row->modality == (GGUF_PROJ_VISION |
+			    GGUF_PROJ_AUDIO))
+				snprintf(base, sizeof base, "%s-%s", row->type,
+				    audio ? "audio" : "vision");
+			else
+				snprintf(base, sizeof base, "%s", row->type);
+			pbuild(&pr, row, audio);
+			rng = seed * 2654435761u + k * 40503u + (unsigned)audio +
+			    1;
+			snprintf(fname, sizeof fname, "%s-ok.gguf", base);
+			if (pwrite(&pr, -1, row->type, audio, dir, fname) != 0)
+				return 1;
+			printf("%s/%s\tok\t-\n", dir, fname);
+			/* A key half the time, else a tensor. */
+			skip = rnd(2) == 0 || pr.nreq == pr.nkeys ?
+			    (int)rnd((uint32_t)pr.nkeys) : pr.nkeys +
+			    (int)rnd((uint32_t)(pr.nreq - pr.nkeys));
+			snprintf(fname, sizeof fname, "%s-req.gguf", base);
+			if (pwrite(&pr, skip, row->type, audio, dir, fname) != 0)
+				return 1;
+			printf("%s/%s\treq\t%s\n", dir, fname, pr.n[skip].name);
+			if (pr.nn == pr.nreq)
+				continue;
+			skip = pr.nreq + (int)rnd((uint32_t)(pr.nn - pr.nreq));
+			snprintf(fname, sizeof fname, "%s-opt.gguf", base);
+			if (pwrite(&pr, skip, row->type, audio, dir, fname) != 0)
+				return 1;
+			printf("%s/%s\topt\t%s\n", dir, fname, pr.n[skip].name);
+		}
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -530,7 +761,10 @@ main(int argc, char **argv)
 	if (argc == 6 && strcmp(argv[1], "adapters") == 0)
 		return adapters(argv[2], strtoul(argv[3], NULL, 10),
 		    atoi(argv[4]), argv[5]);
+	if (argc == 4 && strcmp(argv[1], "projectors") == 0)
+		return projectors(strtoul(argv[2], NULL, 10), argv[3]);
 	fprintf(stderr, "usage: gen_kinds files DIR\n"
-	    "       gen_kinds adapters ARCH SEED COUNT DIR < TENSORS\n");
+	    "       gen_kinds adapters ARCH SEED COUNT DIR < TENSORS\n"
+	    "       gen_kinds projectors SEED DIR\n");
 	return 2;
 }
