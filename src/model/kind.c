@@ -869,6 +869,21 @@ proj_keys(struct kc *c, const char *pats, const char *m)
 			continue;
 		}
 		colon++;
+		if (strncmp(colon, "arr3", 4) == 0) {
+			if (kv->val.type != GGUF_VT_ARR ||
+			    kv->val.atype != GGUF_VT_F32)
+				say(c, GGUF_W_ERROR, off, "%s is %s, not arr[f32]: "
+				    "llama.cpp's projector loader reads 3 floats "
+				    "from it", key, gguf_vtype_text(kv->val.type,
+				    kv->val.atype, t, sizeof t));
+			else if (kv->val.count < 3)
+				say(c, GGUF_W_ERROR, off, "%s holds %llu "
+				    "element%s, not 3: llama.cpp's projector "
+				    "loader reads past its end", key,
+				    (unsigned long long)kv->val.count,
+				    kv->val.count == 1 ? "" : "s");
+			continue;
+		}
 		if (memcmp(colon, "u32", 3) == 0)
 			good = kv->val.type == GGUF_VT_U32;
 		else if (memcmp(colon, "f32", 3) == 0)

@@ -23,7 +23,7 @@
 
 static const char	keys_vision[] = KEYS_TOWER
 	"clip.vision.image_size:u32 clip.vision.patch_size:u32 "
-	"clip.vision.image_mean:arr clip.vision.image_std:arr";
+	"clip.vision.image_mean:arr3 clip.vision.image_std:arr3";
 static const char	keys_audio[] = KEYS_TOWER
 	"clip.audio.num_mel_bins:u32";
 

@@ -15,7 +15,9 @@
  *	{sam}	each of the 12 blocks of a SAM encoder (deepseekocr's)
  *
  * and a key's pattern ends with its type: ":u32", ":f32" (the type
- * llama.cpp's reader asserts) or ":arr" (an array).
+ * llama.cpp's reader asserts), ":arr" (an array) or ":arr3" (an array
+ * of f32 of which the loader reads the first 3 unchecked: the image's
+ * mean and standard deviation per channel).
  */
 #ifndef GGUF_PROJECTORS_H
 #define GGUF_PROJECTORS_H

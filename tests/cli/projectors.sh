@@ -70,6 +70,16 @@ ok $? "a block_count of billions: the count said, without a walk over them"
 run "$d/type.gguf"
 [ $rc -eq 1 ] && has "error: clip.vision.image_size is f32, not u32: llama.cpp's projector loader cannot read it"
 ok $? "a required key of another type: an error"
+"$GGUFED" set "$g" clip.vision.image_mean:arr[f32] '[0.5, 0.5]' \
+    -o "$d/mean.gguf" -q --force >/dev/null 2>&1
+run "$d/mean.gguf"
+[ $rc -eq 1 ] && has "error: clip.vision.image_mean holds 2 elements, not 3: llama.cpp's projector loader reads past its end"
+ok $? "an image mean of 2 channels: an error"
+"$GGUFED" set "$g" clip.vision.image_std:arr[i32] '[1, 1, 1]' \
+    -o "$d/std.gguf" -q --force >/dev/null 2>&1
+run "$d/std.gguf"
+[ $rc -eq 1 ] && has "error: clip.vision.image_std is arr[i32], not arr[f32]: llama.cpp's projector loader reads 3 floats from it"
+ok $? "an image std of integers: an error"
 "$GGUFED" set "$d/ultravox-ok.gguf" clip.projector_type gemma3na \
     -o "$d/gemma3na.gguf" -q --force >/dev/null 2>&1
 run "$d/gemma3na.gguf"
