@@ -946,6 +946,31 @@ proj_tensors(struct kc *c, const char *pats, const char *m, const char *p,
 	}
 }
 
+/* A u32 key's value in *v: 1, or 0 when absent or of another type. */
+static int
+proj_u32(struct kc *c, const char *key, uint64_t *v)
+{
+	struct gguf_val	*val = gguf_kv_get(c->f, key);
+
+	return val != NULL && val->type == GGUF_VT_U32 &&
+	    gguf_val_u64(val, v) == 0;
+}
+
+/* A u32 key llama.cpp's projector loader wants more than 0, or 0 bits. */
+static void
+proj_positive(struct kc *c, const char *key)
+{
+	uint64_t	v;
+	int64_t		off;
+
+	if (proj_u32(c, key, &v) && (v == 0 || v > INT32_MAX)) {
+		(void)kv_of(c->f, key, &off);
+		say(c, GGUF_W_ERROR, off, "%s is %llu: llama.cpp's projector "
+		    "loader refuses it (it must be from 1 to %d)", key,
+		    (unsigned long long)v, INT32_MAX);
+	}
+}
+
 /*
  * The keys and tensors a projector of type row needs for modality mod,
  * as llama.cpp's projector loader reads them (projectors.h).
@@ -956,7 +981,7 @@ proj_rules(struct kc *c, const struct gguf_projector *row, const char *mod)
 	int		 audio = strcmp(mod, "audio") == 0;
 	const char	*p = audio ? "a" : "v";
 	struct gguf_val	*v;
-	uint64_t	 u;
+	uint64_t	 u, lo, hi;
 	int64_t		 nblk = 0;
 	char		 key[64];
 
@@ -967,6 +992,19 @@ proj_rules(struct kc *c, const struct gguf_projector *row, const char *mod)
 	v = gguf_kv_get(c->f, key);
 	if (v != NULL && v->type == GGUF_VT_U32 && gguf_val_u64(v, &u) == 0)
 		nblk = (int64_t)u;
+	/* load_hparams' sanity checks. */
+	snprintf(key, sizeof key, "clip.%s.embedding_length", mod);
+	proj_positive(c, key);
+	/* deepseekocr's patch size is 16 whatever the key says. */
+	if (!audio && strcmp(row->type, "deepseekocr") != 0)
+		proj_positive(c, "clip.vision.patch_size");
+	if (strstr(row->keys, "image_min_pixels") != NULL &&
+	    proj_u32(c, "clip.vision.image_min_pixels", &lo) &&
+	    proj_u32(c, "clip.vision.image_max_pixels", &hi) && hi < lo)
+		say(c, GGUF_W_ERROR, -1, "clip.vision.image_max_pixels (%llu) "
+		    "is less than clip.vision.image_min_pixels (%llu): "
+		    "llama.cpp's projector loader refuses it",
+		    (unsigned long long)hi, (unsigned long long)lo);
 	proj_tensors(c, row->tensors, mod, p, nblk);
 }
 

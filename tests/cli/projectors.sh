@@ -80,6 +80,26 @@ ok $? "an image mean of 2 channels: an error"
 run "$d/std.gguf"
 [ $rc -eq 1 ] && has "error: clip.vision.image_std is arr[i32], not arr[f32]: llama.cpp's projector loader reads 3 floats from it"
 ok $? "an image std of integers: an error"
+"$GGUFED" set "$g" clip.vision.patch_size 0 -o "$d/patch.gguf" -q \
+    --force >/dev/null 2>&1
+run "$d/patch.gguf"
+[ $rc -eq 1 ] && has "error: clip.vision.patch_size is 0: llama.cpp's projector loader refuses it (it must be from 1 to 2147483647)"
+ok $? "a patch size of 0: an error"
+"$GGUFED" set "$d/deepseekocr-ok.gguf" clip.vision.patch_size 0 \
+    -o "$d/patch-ds.gguf" -q --force >/dev/null 2>&1
+run "$d/patch-ds.gguf"
+[ $rc -eq 0 ] && [ -z "$(findings)" ]
+ok $? "deepseekocr: its patch size fixed by the loader, the key's 0 is no error"
+"$GGUFED" set "$d/ultravox-ok.gguf" clip.audio.embedding_length 0 \
+    -o "$d/embd.gguf" -q --force >/dev/null 2>&1
+run "$d/embd.gguf"
+[ $rc -eq 1 ] && has "error: clip.audio.embedding_length is 0: llama.cpp's projector loader refuses it"
+ok $? "an audio tower of width 0: an error"
+"$GGUFED" set "$d/phi4-ok.gguf" clip.vision.image_min_pixels 5000 \
+    -o "$d/pixels.gguf" -q --force >/dev/null 2>&1
+run "$d/pixels.gguf"
+[ $rc -eq 1 ] && has "error: clip.vision.image_max_pixels (4096) is less than clip.vision.image_min_pixels (5000): llama.cpp's projector loader refuses it"
+ok $? "phi4: image_max_pixels under image_min_pixels: an error"
 "$GGUFED" set "$d/ultravox-ok.gguf" clip.projector_type gemma3na \
     -o "$d/gemma3na.gguf" -q --force >/dev/null 2>&1
 run "$d/gemma3na.gguf"
