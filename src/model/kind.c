@@ -1024,6 +1024,7 @@ check_modality(struct kc *c, const char *mod, int64_t embd, const char *ek)
 	int64_t				 off;
 	uint64_t			 w;
 	char				 key[64], t[80];
+	int				 ruled = 0;
 
 	snprintf(key, sizeof key, "clip.projector_type");
 	if ((kv = kv_of(c->f, key, &off)) == NULL) {
@@ -1048,18 +1049,23 @@ check_modality(struct kc *c, const char *mod, int64_t embd, const char *ek)
 		    row->vision_as;
 		if (alias != NULL)
 			row = gguf_projector_find(alias, strlen(alias));
-		if (row != NULL)
+		if (row != NULL) {
 			proj_rules(c, row, mod);
+			ruled = 1;
+		}
 	}
 	if (c->base == NULL)
 		return;
 	snprintf(key, sizeof key, "clip.%s.projection_dim", mod);
 	kv = kv_of(c->f, key, &off);
 	if (kv == NULL || kv->val.type == GGUF_VT_ARR ||
-	    kv->val.type == GGUF_VT_STR || gguf_val_u64(&kv->val, &w) != 0)
-		say(c, GGUF_W_NOTE, -1, "no %s: the %s projector's width is not "
-		    "checked against the base model", key, mod);
-	else if (embd < 0)
+	    kv->val.type == GGUF_VT_STR || gguf_val_u64(&kv->val, &w) != 0) {
+		/* The type's rules have named the key already. */
+		if (!ruled)
+			say(c, GGUF_W_NOTE, -1, "no %s: the %s projector's "
+			    "width is not checked against the base model", key,
+			    mod);
+	} else if (embd < 0)
 		say(c, GGUF_W_NOTE, -1, "the base model has no %s: the %s "
 		    "projector's width is not checked against it",
 		    ek[0] != '\0' ? ek : "architecture", mod);

@@ -181,5 +181,13 @@ ok $? "--base: projectors of the model's width"
 run --base "$d/base.gguf" "$d/mmproj-wide.gguf"
 [ $rc -eq 1 ] && has "error: clip.vision.projection_dim is 16 but the base model's llama.embedding_length is 8"
 ok $? "--base: a projector of another width"
+"$GGUFED" rm "$d/mmproj.gguf" clip.vision.projection_dim \
+    -o "$d/mmproj-nodim.gguf" -q --force >/dev/null 2>&1
+run --base "$d/base.gguf" "$d/mmproj-nodim.gguf"
+[ $rc -eq 1 ] &&
+    has "error: clip.vision.projection_dim is missing" &&
+    ! has "width is not checked"
+ok $? "--base: no projection_dim is the rules' one error, not a note too" ||
+    sed 's/^/# /' "$out"
 
 done_testing
