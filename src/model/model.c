@@ -71,6 +71,32 @@ src_find(const struct msrc *s, const char *name, size_t n)
 	return gguf_tensor_find(s->f, name, n);
 }
 
+/* Dimension k of tensor name (1 past its dims): 0, or -1 if it is absent. */
+static int
+src_dim(const struct msrc *s, const char *name, size_t n, int64_t k,
+    int64_t *out)
+{
+	struct gguf_doc_tensor	 dt;
+	const struct gguf_tensor *t;
+	int64_t			 i;
+
+	if ((i = src_find(s, name, n)) < 0)
+		return -1;
+	if (s->virt) {
+		*out = k < s->vt[i].n_dims ? s->vt[i].ne[k] : 1;
+		return 0;
+	}
+	if (s->d != NULL) {
+		if (gguf_doc_tensor(s->d, (uint64_t)i, &dt) != 0)
+			return -1;
+		t = dt.t;
+	} else
+		t = gguf_tensor_at(s->f, (uint64_t)i);
+	*out = k < t->n_dims && t->ne[k] <= INT64_MAX ? (int64_t)t->ne[k] :
+	    k < t->n_dims ? INT64_MAX : 1;
+	return 0;
+}
+
 static uint64_t
 src_ntensors(const struct msrc *s)
 {
@@ -474,6 +500,23 @@ ev(struct mctx *x, const struct mnode *n, int64_t *out)
 		if ((kn = expand(x, n->str, a, key, sizeof key)) < 0)
 			return fail(x, "tensor name too long");
 		*out = src_find(x->s, key, (size_t)kn) >= 0;
+		return 0;
+	case OP_TDIM:
+		/* tensor_dim("T", K, D): {bid} is the row's block */
+		if (strstr(n->str, "{bid}") != NULL) {
+			x->uses_il = 1;
+			if (x->il < 0)
+				return fail(x, "{bid} outside a block row");
+		}
+		if (ev(x, n->a, &a) != 0)
+			return -1;
+		if (a < 0 || a >= GGUF_MAX_DIMS)
+			return fail(x, "tensor_dim: no dimension %lld",
+			    (long long)a);
+		if ((kn = expand(x, n->str, x->il, key, sizeof key)) < 0)
+			return fail(x, "tensor name too long");
+		if (src_dim(x->s, key, (size_t)kn, a, out) != 0)
+			return ev(x, n->b, out);
 		return 0;
 	default:
 		break;

@@ -26,6 +26,7 @@ static const struct mfunc {
 	{ "len", OP_LEN, 1, 1, 1 },
 	{ "key_is", OP_KEYIS, 2, 2, 2 },
 	{ "has_tensor", OP_HAST, 1, 1, 2 },
+	{ "tensor_dim", OP_TDIM, 1, 3, 3 },
 	{ "at", OP_AT, 1, 2, 2 },
 	{ "max", OP_MAX, 0, 2, 2 },
 	{ "min", OP_MIN, 0, 2, 2 },

@@ -97,6 +97,24 @@ ok $? "variants: some fuse q, k and v, never beside them, all clean"
 [ $? -eq 2 ] && grep -q "architecture nosuch is not in the table" \
     "$scratch/err" && [ ! -e "$scratch/n.gguf" ]
 ok $? "an unknown architecture: exit 2, nothing written"
+# Architectures the table says new makes no model of alone: a draft head,
+# a projector, a name without a loader.
+for a in eagle3 dflash gemma4-assistant clip gptj; do
+	"$GGUFED" new "$a" -o "$scratch/n.gguf" 2>"$scratch/err"
+	[ $? -eq 1 ] && [ ! -e "$scratch/n.gguf" ] &&
+	    grep -q "^ggufed: new: $a: no model of its own: ..." "$scratch/err"
+	ok $? "$a: exit 1, why, nothing written"
+	! grep -qx -- "$a" "$scratch/list"
+	ok $? "$a: not in new --list"
+done
+"$GGUFED" new eagle3 -o "$scratch/n.gguf" 2>&1 | grep -q "EAGLE-3 draft head"
+ok $? "eagle3: the table's reason"
+"$GGUFED" new llama -o "$scratch/g.gguf" -q &&
+    "$GGUFED" set "$scratch/g.gguf" general.architecture gptj \
+    -o "$scratch/gptj.gguf" -q 2>/dev/null
+"$GGUFED" validate "$scratch/gptj.gguf" >"$scratch/v" 2>&1
+[ $? -eq 1 ] && grep -q "error: .*llama.cpp has no loader for gptj" "$scratch/v"
+ok $? "validate of a gptj file: llama.cpp has no loader for it"
 "$GGUFED" new llama 2>"$scratch/err"
 [ $? -eq 2 ] && grep -q -- "-o OUT" "$scratch/err"
 ok $? "no -o: a usage error"

@@ -106,6 +106,8 @@ test_eval(void)
 	    "the largest number");
 
 	ok(fails(NULL, "1 / 0", "division by zero"), "division by zero");
+	ok(fails(NULL, "tensor_dim(\"t\", 0)", "syntax: too few arguments"),
+	    "tensor_dim wants a default");
 	ok(fails(NULL, "1 % 0", "division by zero"), "remainder by zero");
 	ok(fails(NULL, "9223372036854775807 + 1", "overflow"), "+ overflows");
 	ok(fails(NULL, "-9223372036854775807 - 2", "overflow"), "- overflows");
@@ -300,6 +302,20 @@ test_demo(const char *path)
 	    -1), 1, "has_tensor of a given block");
 	is_u64(val(d, "llama", "has_tensor(\"blk.{bid}.attn_k.weight\", 4)", 3),
 	    0, "has_tensor of a given block, not the row's");
+	is_u64(val(d, "llama", "tensor_dim(\"blk.{bid}.attn_k.weight\", 1, 7)",
+	    3), 128, "tensor_dim of a block's tensor");
+	is_u64(val(d, "llama", "tensor_dim(\"token_embd.weight\", 0, 7)", -1),
+	    256, "tensor_dim of a whole-model tensor");
+	is_u64(val(d, "llama", "tensor_dim(\"token_embd.weight\", 3, 7)", -1),
+	    1, "tensor_dim past its dimensions: 1");
+	is_u64(val(d, "llama", "tensor_dim(\"blk.{bid}.attn_k.weight\", 1, 7)",
+	    4), 7, "tensor_dim of a tensor absent: the default");
+	is_u64(val(d, "llama", "tensor_dim(\"nosuch\", 0, n_embd)", -1), 256,
+	    "the default is an expression");
+	ok(fails(d, "tensor_dim(\"token_embd.weight\", 4, 7)",
+	    "tensor_dim: no dimension 4"), "tensor_dim of no dimension");
+	ok(fails(d, "tensor_dim(\"blk.{bid}.attn_k.weight\", 0, 7)",
+	    "{bid} outside a block row"), "tensor_dim with {bid} outside a block");
 	is_u64(val(d, "llama", "key_is(\"tokenizer.ggml.model\", \"llama\")",
 	    -1), 1, "key_is");
 	is_u64(val(d, "llama", "key(\"tokenizer.ggml.add_bos_token\") + "
