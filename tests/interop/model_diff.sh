@@ -18,22 +18,22 @@
 # and then an error must name the tensor or key the edit touched (or the
 # one llama.cpp names).
 #
-# Environment: MODEL_DIFF_SEED (default 1), MODEL_DIFF_COUNT (cases,
-# default 100). A disagreement prints its seed, case and the two commands
+# Environment: MODEL_DIFF_SEED (default 1), MODEL_DIFF_COUNT (cases;
+# by default every architecture once, then 40 more). A disagreement prints its seed, case and the two commands
 # that make its file again.
 . "$TESTS_SRCDIR/lib.sh"
 
 llama_libdir
 probe="$TESTS_BUILDDIR/interop/llama_load"
 seed=${MODEL_DIFF_SEED:-1}
-count=${MODEL_DIFF_COUNT:-100}
 m=$scratch/m
 mkdir "$m"
-echo "# seed $seed, $count cases"
 
 "$GGUFED" new --list >"$scratch/archs" ||
     { echo "Bail out! ggufed new --list failed"; exit 1; }
 narchs=$(wc -l <"$scratch/archs")
+count=${MODEL_DIFF_COUNT:-$((narchs + 40))}
+echo "# seed $seed, $count cases"
 
 # rnd N: r = a number in 0 .. N-1 from the seeded sequence.
 st=$seed
