@@ -1117,6 +1117,129 @@ test_cases(const char *argv0)
 	    "codes: the bytes of decoding them, the std within 1e-12");
 }
 
+/* ------------------------------------ exact percentiles, every type */
+
+/* A half-precision scale for block k: mostly 2^-8 .. 2^-7 of either
+ * sign, some zeros of both signs, some subnormal, rarely +Inf. */
+static uint16_t
+rnd_scale(uint64_t k)
+{
+	uint64_t	r = rnd64();
+
+	if (k % 97 == 5)
+		return k % 2 ? 0x8000 : 0;
+	if (k % 89 == 7)
+		return (uint16_t)(1 + r % 0x3ff);
+	if (k % 1999 == 11)
+		return 0x7c00;
+	return (uint16_t)(0x1c00 + (r & 0x3ff) + (r >> 10 & 1) * 0x8000);
+}
+
+/*
+ * n random elements of type t, seeded: floats and doubles of a model's
+ * magnitudes on a coarse grid (so that many share a bucket and values
+ * repeat), zeros of both signs, a NaN and an infinity now and then;
+ * halves of any bits; quantized blocks of random codes under rnd_scale.
+ */
+static uint8_t *
+rnd_tensor(uint32_t t, uint64_t n, uint64_t *nbytes)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(t);
+	uint8_t				*b;
+	uint64_t			 i, r;
+	uint16_t			 h;
+	double				 d;
+	float				 f;
+
+	*nbytes = n / ti->blck * ti->bytes;
+	b = malloc(*nbytes);
+	for (i = 0; i < *nbytes; i++)
+		b[i] = (uint8_t)rnd64();
+	for (i = 0; (t == GGUF_T_F32 || t == GGUF_T_F64) && i < n; i++) {
+		r = rnd64();
+		d = ldexp((double)(int64_t)(r >> 40 & 0xfff) - 2048,
+		    -14 - (int)(r >> 60));
+		d = r % 1013 == 0 ? (r & 1 ? -0.0 : 0.0) : r % 4099 == 1 ?
+		    NAN : r % 4099 == 2 ? -INFINITY : d;
+		if (t == GGUF_T_F64) {
+			memcpy(b + 8 * i, &d, 8);
+			continue;
+		}
+		f = (float)d;
+		memcpy(b + 4 * i, &f, 4);
+	}
+	for (i = 0; ti->blck > 1 && i < n / ti->blck; i++) {
+		h = rnd_scale(i);
+		switch (t) {
+		case GGUF_T_Q6_K:
+			memcpy(b + i * ti->bytes + 208, &h, 2);
+			break;
+		case GGUF_T_Q4_K:
+		case GGUF_T_Q5_K:
+			memcpy(b + i * ti->bytes, &h, 2);
+			h = rnd_scale(i + 3);
+			memcpy(b + i * ti->bytes + 2, &h, 2);
+			break;
+		default:
+			memcpy(b + i * ti->bytes, &h, 2);
+			break;
+		}
+	}
+	return b;
+}
+
+/*
+ * Percentiles of seeded random tensors of every kind the statistics read
+ * differently (F32 where it lies, halves counted, Q8_0, Q4_0, Q4_K and
+ * Q6_K from their codes, Q5_K decoded, doubles in several passes), whole
+ * and from an element past the first chunk's start, on 1 and 3 threads:
+ * exactly the nearest-rank values of the sorted decoded elements.
+ */
+static void
+test_exact_pct(void)
+{
+	static const uint32_t	 types[] = { GGUF_T_F32, GGUF_T_F16,
+				    GGUF_T_BF16, GGUF_T_Q8_0, GGUF_T_Q4_0,
+				    GGUF_T_Q4_K, GGUF_T_Q6_K, GGUF_T_Q5_K,
+				    GGUF_T_F64 };
+	struct gguf_stats_opts	 opts;
+	struct gguf_stats	 st, st3, want;
+	struct gguf_err		 err;
+	uint64_t		 n = 65536 * 3 + 1280, nbytes, first;
+	uint8_t			*b;
+	double			*x;
+	unsigned		 k, pass;
+	int			 rc, same;
+
+	memset(&opts, 0, sizeof opts);
+	for (k = 0; k < sizeof types / sizeof types[0]; k++) {
+		case_seed = 4242 + k;
+		b = rnd_tensor(types[k], n, &nbytes);
+		x = malloc(n * sizeof *x);
+		rc = gguf_dequant_f64(types[k], 0, b, nbytes, 0, n, x, &err);
+		for (pass = 0; pass < 2; pass++) {
+			first = pass == 0 ? 0 : 256 * 41;
+			reference(x + first, n - first, &want);
+			opts.threads = 1;
+			rc |= gguf_stats_data(types[k], 0, b, nbytes, first,
+			    n - first, &opts, &st, &err);
+			opts.threads = 3;
+			rc |= gguf_stats_data(types[k], 0, b, nbytes, first,
+			    n - first, &opts, &st3, &err);
+			same = memcmp(&st, &st3, sizeof st) == 0;
+			ok(rc == 0 && same && pct_agree(&st, &want, 1,
+			    gguf_ttype(types[k])->name),
+			    "%s, random, from element %llu: percentiles exact "
+			    "(p1 %.9g p50 %.9g p99 %.9g), the same on 1 and 3 "
+			    "threads", gguf_ttype(types[k])->name,
+			    (unsigned long long)first, st.pct[0], st.pct[2],
+			    st.pct[4]);
+		}
+		free(b);
+		free(x);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1129,6 +1252,7 @@ main(int argc, char **argv)
 	test_percentiles();
 	test_halves();
 	test_cases(argv[0]);
+	test_exact_pct();
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
 		skip("statistics of the ggml fixtures: no shared " FIXDIR);
 		return tap_done();
