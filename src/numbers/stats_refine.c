@@ -72,6 +72,18 @@ gguf_sr_init(struct gguf_sr *b, int n, const uint32_t *keys)
 		hi = unord(keys[k] << SHIFT | ((1u << SHIFT) - 1));
 		b->lo[k] = lo - (fabs(lo) * 0x1p-20 + 0x1p-140);
 		b->hi[k] = hi + (fabs(hi) * 0x1p-20 + 0x1p-140);
+		/* rounded to float, and no subnormal (slow to compute with) */
+		b->flo[k] = (float)(b->lo[k] - fabs(b->lo[k]) * 0x1p-20);
+		b->fhi[k] = (float)(b->hi[k] + fabs(b->hi[k]) * 0x1p-20);
+		if (fabsf(b->flo[k]) < 0x1p-100f)
+			b->flo[k] = -0x1p-100f;
+		if (fabsf(b->fhi[k]) < 0x1p-100f)
+			b->fhi[k] = 0x1p-100f;
+		b->fab[k] = fabsf(b->flo[k]) + fabsf(b->fhi[k]);
+	}
+	for (k = n; k < GGUF_SR_BANDS; k++) {
+		b->flo[k] = b->fhi[k] = INFINITY;
+		b->fab[k] = 0;
 	}
 }
 
@@ -156,11 +168,140 @@ cands(const struct gguf_sr *b, int k, double inv, int qmin, int qmax,
 	return a <= z;
 }
 
-/* A scale the codes' bounds can be divided by. */
-static inline int
-scale_ok(float a)
+/*
+ * First, scales by the batch, in float and with no branch (vector code):
+ * flags of each, bit k set when band k may hold one of its values, SLOW
+ * when its values must be computed one by one. Exact work follows for
+ * flagged scales only, nearly none.
+ */
+#define BATCH		512	/* scales, a multiple of 8 */
+#define SLOW		0x80u
+
+_Static_assert(GGUF_SR_BANDS < 7, "a flag per band");
+
+/*
+ * Eight lanes in the compiler's vector types: SSE2 pairs on the x86-64
+ * baseline, one AVX register in the AVX2 clone, whatever the machine has
+ * elsewhere.
+ */
+typedef float	v8f __attribute__((vector_size(32)));
+typedef int32_t	v8i __attribute__((vector_size(32)));
+
+/* the helpers below are inlined: their calling convention never shows */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+/* m ? a : b, lane by lane (m all ones or all zeros) */
+static inline v8f
+sel(v8i m, v8f a, v8f b)
 {
-	return fabsf(a) > 0 && fabsf(a) <= 0x1.fffffep127f;
+	return (v8f)(((v8i)a & m) | ((v8i)b & ~m));
+}
+
+/*
+ * Lanes where some integer lies in [lo, hi], lo and hi clamped to [qmin,
+ * qmax + 1] and [qmin - 1, qmax] first (a NaN to qmin and qmax), so that
+ * they convert: flag k there, else 0.
+ */
+static inline v8i
+some_int(v8f lo, v8f hi, float qmin, float qmax, int32_t flag)
+{
+	v8f	vmin = qmin - (v8f){ 0, 0, 0, 0, 0, 0, 0, 0 };
+	v8f	vmax = qmax - (v8f){ 0, 0, 0, 0, 0, 0, 0, 0 };
+	v8i	ia, iz;
+
+	lo = sel(lo > vmin, lo, vmin);
+	lo = sel(lo < vmax + 1, lo, vmax + 1);
+	hi = sel(hi < vmax, hi, vmax);
+	hi = sel(hi > vmin - 1, hi, vmin - 1);
+	ia = __builtin_convertvector(lo, v8i);	/* toward zero */
+	iz = __builtin_convertvector(hi, v8i);
+	ia -= __builtin_convertvector(ia, v8f) < lo;	/* the ceiling */
+	iz += __builtin_convertvector(iz, v8f) > hi;	/* the floor */
+	return (ia <= iz) & flag;
+}
+
+/* The flags of lanes f stored as bytes. */
+static inline void
+put_flags(uint8_t *fl, v8i f)
+{
+	int	j;
+
+	for (j = 0; j < 8; j++)
+		fl[j] = (uint8_t)f[j];
+}
+
+/* Values q * a[i], q in [qmin, qmax]; m a multiple of 8. */
+SR_CLONES static void
+flags_scaled(const struct gguf_sr *b, const float *a, unsigned m,
+    float qmin, float qmax, uint8_t *fl)
+{
+	v8f		s, as, inv, x, y;
+	v8i		f, c;
+	unsigned	i;
+	int		k;
+
+	for (i = 0; i < m; i += 8) {
+		memcpy(&s, a + i, sizeof s);
+		as = (v8f)((v8i)s & 0x7fffffff);
+		f = ~((as > 0) & (as <= 0x1.fffffep127f)) & (int32_t)SLOW;
+		inv = 1.0f / s;
+		for (k = 0; k < GGUF_SR_BANDS; k++) {
+			x = b->flo[k] * inv;
+			y = b->fhi[k] * inv;
+			c = x < y;
+			f |= some_int(sel(c, x, y), sel(c, y, x), qmin, qmax,
+			    1 << k);
+		}
+		put_flags(fl + i, f);
+	}
+}
+
+/*
+ * Values c * a[i] - o[i] (each product exact, the difference rounded), c
+ * in [0, 15]; m a multiple of 8. The bounds, moved by o, are widened by
+ * 2^-18 of the magnitudes in play, more than the roundings of the value
+ * and of these sums and products.
+ */
+SR_CLONES static void
+flags_offset(const struct gguf_sr *b, const float *a, const float *o,
+    unsigned m, uint8_t *fl)
+{
+	v8f		s, as, ao, off, inv, ainv, x, y, e;
+	v8i		f, c;
+	unsigned	i;
+	int		k;
+
+	for (i = 0; i < m; i += 8) {
+		memcpy(&s, a + i, sizeof s);
+		memcpy(&off, o + i, sizeof off);
+		as = (v8f)((v8i)s & 0x7fffffff);
+		ao = (v8f)((v8i)off & 0x7fffffff);
+		f = ~((as > 0) & (as <= 0x1.fffffep127f) &
+		    (ao <= 0x1.fffffep127f)) & (int32_t)SLOW;
+		inv = 1.0f / s;
+		ainv = (v8f)((v8i)inv & 0x7fffffff);
+		for (k = 0; k < GGUF_SR_BANDS; k++) {
+			x = (b->flo[k] + off) * inv;
+			y = (b->fhi[k] + off) * inv;
+			e = (b->fab[k] + ao) * ainv * 0x1p-18f;
+			c = x < y;
+			f |= some_int(sel(c, x, y) - e, sel(c, y, x) + e, 0, 15,
+			    1 << k);
+		}
+		put_flags(fl + i, f);
+	}
+}
+
+/* Eight flags at fl all zero (nearly always). */
+static inline int
+none8(const uint8_t *fl)
+{
+	uint64_t	u;
+
+	memcpy(&u, fl, 8);
+	return u == 0;
 }
 
 static inline uint32_t
@@ -187,48 +328,67 @@ count_q4(const uint8_t *q, int c)
 
 /* Q8_0 (34 bytes a block) or Q4_0 (18): codes q, values (float)q * d. */
 static void
+block_0(const struct gguf_sr *b, int q8, const uint8_t *q, float d,
+    uint32_t fl, uint32_t *cnt)
+{
+	uint32_t	o, c;
+	double		inv;
+	int		k, qa, qb, v, l;
+
+	if (fl & SLOW) {
+		for (l = 0; l < 32; l++) {
+			v = q8 ? (int8_t)q[l] : l < 16 ? (q[l] & 0xf) - 8 :
+			    (q[l - 16] >> 4) - 8;
+			count(b, f_bits((float)v * d), 1, cnt);
+		}
+		return;
+	}
+	inv = 1.0 / d;
+	for (k = 0; k < b->n; k++) {
+		if (!(fl >> k & 1) ||
+		    !cands(b, k, inv, q8 ? -128 : -8, q8 ? 127 : 7, &qa, &qb))
+			continue;
+		for (v = qa; v <= qb; v++) {
+			o = ord(f_bits((float)v * d));
+			if (o >> SHIFT != b->key[k])
+				continue;
+			c = q8 ? count_q8(q, v) : count_q4(q, v + 8);
+			cnt[(unsigned)k * SLOTS + (o & (SLOTS - 1))] += c;
+		}
+	}
+}
+
+static void
 blocks_0(const struct gguf_sr *b, int q8, const uint8_t *s, uint64_t nb,
     uint32_t *cnt)
 {
-	const uint8_t	*q;
-	uint64_t	 i;
-	uint32_t	 o, c;
-	double		 inv;
-	float		 d;
-	int		 k, qa, qb, v, l, qmin = q8 ? -128 : -8;
-	int		 qmax = q8 ? 127 : 7;
+	float		a[BATCH];
+	uint8_t		fl[BATCH];
+	uint64_t	i0, bs = q8 ? 34 : 18;
+	unsigned	m, i, g;
 
-	for (i = 0; i < nb; i++, s += q8 ? 34 : 18) {
-		d = ldh(s);
-		q = s + 2;
-		if (!scale_ok(d)) {
-			for (l = 0; l < 32; l++) {
-				v = q8 ? (int8_t)q[l] : l < 16 ?
-				    (q[l] & 0xf) - 8 : (q[l - 16] >> 4) - 8;
-				count(b, f_bits((float)v * d), 1, cnt);
-			}
-			continue;
-		}
-		inv = 1.0 / d;
-		for (k = 0; k < b->n; k++) {
-			if (!cands(b, k, inv, qmin, qmax, &qa, &qb))
+	for (i0 = 0; i0 < nb; i0 += m) {
+		m = nb - i0 < BATCH ? (unsigned)(nb - i0) : BATCH;
+		for (i = 0; i < m; i++)
+			a[i] = ldh(s + (i0 + i) * bs);
+		for (; i % 8 != 0; i++)
+			a[i] = 1;
+		flags_scaled(b, a, i, q8 ? -128 : -8, q8 ? 127 : 7, fl);
+		for (g = 0; g < m; g += 8) {
+			if (none8(fl + g))
 				continue;
-			for (v = qa; v <= qb; v++) {
-				o = ord(f_bits((float)v * d));
-				if (o >> SHIFT != b->key[k])
-					continue;
-				c = q8 ? count_q8(q, v) : count_q4(q, v + 8);
-				cnt[(unsigned)k * SLOTS + (o & (SLOTS - 1))] +=
-				    c;
-			}
+			for (i = g; i < g + 8 && i < m; i++)
+				if (fl[i] != 0)
+					block_0(b, q8, s + (i0 + i) * bs + 2,
+					    a[i], fl[i], cnt);
 		}
 	}
 }
 
 /*
  * Q6_K (210 bytes a block): 16 groups of 16 codes of 6 bits less 32, the
- * values of group g (a * q) under a = d * sc[g]. Group (n, h, p) holds
- * elements 128 n + 32 p + 16 h .. + 15, scale sc[8 n + h + 2 p].
+ * values of group j (a * q) under a = d * sc[j]. Group j = 8 n + 2 p + h
+ * holds elements 128 n + 32 p + 16 h .. + 15.
  */
 static inline int
 q6_code(const uint8_t *s, int n, int h, int p, int l)
@@ -241,94 +401,127 @@ q6_code(const uint8_t *s, int n, int h, int p, int l)
 }
 
 static void
+group_q6_k(const struct gguf_sr *b, const uint8_t *s, int j, float a,
+    uint32_t fl, uint32_t *cnt)
+{
+	uint32_t	o, c;
+	double		inv;
+	int		n = j >> 3, h = j & 1, p = j >> 1 & 3, k, l, qa, qb, v;
+
+	if (fl & SLOW) {
+		for (l = 0; l < 16; l++)
+			count(b, f_bits(a * (float)q6_code(s, n, h, p, l)), 1,
+			    cnt);
+		return;
+	}
+	inv = 1.0 / a;
+	for (k = 0; k < b->n; k++) {
+		if (!(fl >> k & 1) || !cands(b, k, inv, -32, 31, &qa, &qb))
+			continue;
+		for (v = qa; v <= qb; v++) {
+			o = ord(f_bits(a * (float)v));
+			if (o >> SHIFT != b->key[k])
+				continue;
+			for (c = 0, l = 0; l < 16; l++)
+				c += q6_code(s, n, h, p, l) == v;
+			cnt[(unsigned)k * SLOTS + (o & (SLOTS - 1))] += c;
+		}
+	}
+}
+
+static void
 blocks_q6_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
     uint32_t *cnt)
 {
 	const int8_t	*sc;
-	uint64_t	 i;
-	uint32_t	 o, c;
-	double		 inv;
-	float		 d, a;
-	int		 n, h, p, k, l, qa, qb, v;
+	float		 a[BATCH], d;
+	uint8_t		 fl[BATCH];
+	uint64_t	 i0, i;
+	unsigned	 m, g, j;
 
-	for (i = 0; i < nb; i++, s += 210) {
-		d = ldh(s + 208);
-		sc = (const int8_t *)(s + 192);
-		for (n = 0; n < 2; n++)
-		for (h = 0; h < 2; h++)
-		for (p = 0; p < 4; p++) {
-			a = d * (float)sc[8 * n + h + 2 * p];
-			if (!scale_ok(a)) {
-				for (l = 0; l < 16; l++)
-					count(b, f_bits(a * (float)q6_code(s,
-					    n, h, p, l)), 1, cnt);
+	for (i0 = 0; i0 < nb; i0 += m) {
+		m = nb - i0 < BATCH / 16 ? (unsigned)(nb - i0) : BATCH / 16;
+		for (i = 0; i < m; i++) {
+			d = ldh(s + (i0 + i) * 210 + 208);
+			sc = (const int8_t *)(s + (i0 + i) * 210 + 192);
+			for (j = 0; j < 16; j++)
+				a[16 * i + j] = d * (float)sc[j];
+		}
+		flags_scaled(b, a, 16 * m, -32, 31, fl);
+		for (g = 0; g < 16 * m; g += 8) {
+			if (none8(fl + g))
 				continue;
-			}
-			inv = 1.0 / a;
-			for (k = 0; k < b->n; k++) {
-				if (!cands(b, k, inv, -32, 31, &qa, &qb))
-					continue;
-				for (v = qa; v <= qb; v++) {
-					o = ord(f_bits(a * (float)v));
-					if (o >> SHIFT != b->key[k])
-						continue;
-					for (c = 0, l = 0; l < 16; l++)
-						c += q6_code(s, n, h, p, l) == v;
-					cnt[(unsigned)k * SLOTS +
-					    (o & (SLOTS - 1))] += c;
-				}
-			}
+			for (j = g; j < g + 8; j++)
+				if (fl[j] != 0)
+					group_q6_k(b, s + (i0 + j / 16) * 210,
+					    (int)(j % 16), a[j], fl[j], cnt);
 		}
 	}
 }
 
 /*
  * Q4_K (144 bytes a block): 8 sub-blocks of 32 codes of 4 bits, the value
- * of code c a * c - b in float (stats_codes.c's k4_value).
+ * of code c a * c - b in float (stats_codes.c's k4_value). A flagged
+ * sub-block's 16 values are computed and tested, and the codes of those
+ * that hit are counted.
  */
+static void
+sub_q4_k(const struct gguf_sr *b, const uint8_t *q, int sh, float a,
+    float m, uint32_t *cnt)
+{
+	uint32_t	o, n;
+	float		t;
+	int		c, l;
+
+	for (c = 0; c < 16; c++) {
+		t = a * (float)c;
+		o = ord(f_bits(t - m));
+		if (o >> SHIFT != b->key[0] && o >> SHIFT != b->key[1] &&
+		    o >> SHIFT != b->key[2] && o >> SHIFT != b->key[3] &&
+		    o >> SHIFT != b->key[4])
+			continue;
+		for (n = 0, l = 0; l < 32; l++)
+			n += (q[l] >> sh & 0xf) == c;
+		if (n > 0)
+			count_o(b, o, n, cnt);
+	}
+}
+
 static void
 blocks_q4_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
     uint32_t *cnt)
 {
 	const uint8_t	*q;
-	uint32_t	 k0 = b->key[0], k1 = b->key[1], k2 = b->key[2];
-	uint32_t	 k3 = b->key[3], k4 = b->key[4], f, hit, any, o[16];
-	uint32_t	 hits[16], n;
-	uint64_t	 i;
-	float		 d, dmin, a, m, t;
-	uint8_t		 sc, mn;
-	int		 j, c, l, sh;
+	float		 a[BATCH], mm[BATCH], d, dmin;
+	uint8_t		 fl[BATCH];
+	uint64_t	 i0, i;
+	unsigned	 m, j, g;
 
-	for (i = 0; i < nb; i++, s += 144) {
-		d = ldh(s);
-		dmin = ldh(s + 2);
-		for (j = 0; j < 8; j++) {
-			gguf_k4_scale_min(s + 4, j, &sc, &mn);
-			a = d * (float)sc;
-			m = dmin * (float)mn;
-			any = 0;
-			for (c = 0; c < 16; c++) {
-				t = a * (float)c;
-				o[c] = ord(f_bits(t - m));
-				f = o[c] >> SHIFT;
-				hit = (uint32_t)(f == k0) | (uint32_t)(f == k1) |
-				    (uint32_t)(f == k2) | (uint32_t)(f == k3) |
-				    (uint32_t)(f == k4);
-				hits[c] = hit;
-				any |= hit;
+	for (i0 = 0; i0 < nb; i0 += m) {
+		m = nb - i0 < BATCH / 8 ? (unsigned)(nb - i0) : BATCH / 8;
+		for (i = 0; i < m; i++) {
+			q = s + (i0 + i) * 144;
+			d = ldh(q);
+			dmin = ldh(q + 2);
+			q += 4;		/* gguf_k4_scale_min, all eight */
+			for (j = 0; j < 4; j++) {
+				a[8 * i + j] = d * (float)(q[j] & 63);
+				mm[8 * i + j] = dmin * (float)(q[j + 4] & 63);
+				a[8 * i + j + 4] = d * (float)((q[j + 8] &
+				    0xf) | (q[j] >> 6) << 4);
+				mm[8 * i + j + 4] = dmin * (float)((q[j + 8] >>
+				    4) | (q[j + 4] >> 6) << 4);
 			}
-			if (__builtin_expect(any == 0, 1))
+		}
+		flags_offset(b, a, mm, 8 * m, fl);
+		for (g = 0; g < 8 * m; g += 8) {
+			if (none8(fl + g))
 				continue;
-			q = s + 16 + 32 * (j / 2);
-			sh = j & 1 ? 4 : 0;
-			for (c = 0; c < 16; c++) {
-				if (!hits[c])
-					continue;
-				for (n = 0, l = 0; l < 32; l++)
-					n += (q[l] >> sh & 0xf) == c;
-				if (n > 0)
-					count_o(b, o[c], n, cnt);
-			}
+			for (j = g; j < g + 8; j++)
+				if (fl[j] != 0)
+					sub_q4_k(b, s + (i0 + j / 8) * 144 +
+					    16 + 32 * (j % 8 / 2), j % 2 ? 4 : 0,
+					    a[j], mm[j], cnt);
 		}
 	}
 }

@@ -175,6 +175,10 @@ struct gguf_sr {
 	uint32_t	key[GGUF_SR_BANDS];	/* UINT32_MAX past n */
 	double		lo[GGUF_SR_BANDS];	/* band k's values lie in */
 	double		hi[GGUF_SR_BANDS];	/* [lo, hi], a little wide */
+	float		flo[GGUF_SR_BANDS];	/* the same wider still, in */
+	float		fhi[GGUF_SR_BANDS];	/* float, none subnormal; */
+	float		fab[GGUF_SR_BANDS];	/* |flo| + |fhi|; past n: */
+						/* +Inf, +Inf, 0 */
 };
 
 /* The bands of n distinct keys (finite values' buckets). */
