@@ -1189,6 +1189,47 @@ rnd_tensor(uint32_t t, uint64_t n, uint64_t *nbytes)
 }
 
 /*
+ * Statistics of the n elements of type t at b, whole and from an element
+ * past the first chunk's start, on 1 and 3 threads: percentiles exactly
+ * the nearest-rank values of the sorted decoded elements, the same bytes
+ * on both.
+ */
+static void
+exact_check(uint32_t t, const uint8_t *b, uint64_t nbytes, uint64_t n,
+    const char *what)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_stats	 st, st3, want;
+	struct gguf_err		 err;
+	uint64_t		 first;
+	double			*x;
+	unsigned		 pass;
+	int			 rc, same;
+
+	memset(&opts, 0, sizeof opts);
+	x = malloc(n * sizeof *x);
+	rc = gguf_dequant_f64(t, 0, b, nbytes, 0, n, x, &err);
+	for (pass = 0; pass < 2; pass++) {
+		first = pass == 0 ? 0 : 256 * 41;
+		reference(x + first, n - first, &want);
+		opts.threads = 1;
+		rc |= gguf_stats_data(t, 0, b, nbytes, first, n - first,
+		    &opts, &st, &err);
+		opts.threads = 3;
+		rc |= gguf_stats_data(t, 0, b, nbytes, first, n - first,
+		    &opts, &st3, &err);
+		same = memcmp(&st, &st3, sizeof st) == 0;
+		ok(rc == 0 && same && pct_agree(&st, &want, 1,
+		    gguf_ttype(t)->name),
+		    "%s, %s, from element %llu: percentiles exact (p1 %.9g "
+		    "p50 %.9g p99 %.9g), the same on 1 and 3 threads",
+		    gguf_ttype(t)->name, what, (unsigned long long)first,
+		    st.pct[0], st.pct[2], st.pct[4]);
+	}
+	free(x);
+}
+
+/*
  * Percentiles of seeded random tensors of every kind the statistics read
  * differently (F32 where it lies, halves counted, Q8_0, Q4_0, Q4_K and
  * Q6_K from their codes, Q5_K decoded, doubles in several passes), whole
@@ -1202,41 +1243,82 @@ test_exact_pct(void)
 				    GGUF_T_BF16, GGUF_T_Q8_0, GGUF_T_Q4_0,
 				    GGUF_T_Q4_K, GGUF_T_Q6_K, GGUF_T_Q5_K,
 				    GGUF_T_F64 };
-	struct gguf_stats_opts	 opts;
-	struct gguf_stats	 st, st3, want;
-	struct gguf_err		 err;
-	uint64_t		 n = 65536 * 3 + 1280, nbytes, first;
+	uint64_t		 n = 65536 * 3 + 1280, nbytes;
 	uint8_t			*b;
-	double			*x;
-	unsigned		 k, pass;
-	int			 rc, same;
+	unsigned		 k;
 
-	memset(&opts, 0, sizeof opts);
 	for (k = 0; k < sizeof types / sizeof types[0]; k++) {
 		case_seed = 4242 + k;
 		b = rnd_tensor(types[k], n, &nbytes);
-		x = malloc(n * sizeof *x);
-		rc = gguf_dequant_f64(types[k], 0, b, nbytes, 0, n, x, &err);
-		for (pass = 0; pass < 2; pass++) {
-			first = pass == 0 ? 0 : 256 * 41;
-			reference(x + first, n - first, &want);
-			opts.threads = 1;
-			rc |= gguf_stats_data(types[k], 0, b, nbytes, first,
-			    n - first, &opts, &st, &err);
-			opts.threads = 3;
-			rc |= gguf_stats_data(types[k], 0, b, nbytes, first,
-			    n - first, &opts, &st3, &err);
-			same = memcmp(&st, &st3, sizeof st) == 0;
-			ok(rc == 0 && same && pct_agree(&st, &want, 1,
-			    gguf_ttype(types[k])->name),
-			    "%s, random, from element %llu: percentiles exact "
-			    "(p1 %.9g p50 %.9g p99 %.9g), the same on 1 and 3 "
-			    "threads", gguf_ttype(types[k])->name,
-			    (unsigned long long)first, st.pct[0], st.pct[2],
-			    st.pct[4]);
-		}
+		exact_check(types[k], b, nbytes, n, "random");
 		free(b);
-		free(x);
+	}
+}
+
+/*
+ * Blocks whose values have few significant bits, so that each is the
+ * least value of its sketch bucket (the greatest if negative): the bands
+ * the exact pass reads end on values the data holds, under scales whose
+ * inverses are not exact (3 2^-8, and so on). Codes at random among a
+ * few: Q8_0 +-63 and +-64; Q4_0 -8 and -7 under scales of either sign;
+ * Q6_K -32 and -31 under scales +-8; Q4_K 0, 1 and 2 under 32 d - 16
+ * dmin.
+ */
+static void
+test_exact_edges(void)
+{
+	static const uint32_t	 types[] = { GGUF_T_Q8_0, GGUF_T_Q4_0,
+				    GGUF_T_Q6_K, GGUF_T_Q4_K };
+	static const int8_t	 q8[] = { -64, 64, -63, 63 };
+	const struct gguf_type_info *ti;
+	uint64_t		 n = 65536 * 2 + 512, nbytes, i, j;
+	uint8_t			*b, *p;
+	unsigned		 k;
+
+	for (k = 0; k < sizeof types / sizeof types[0]; k++) {
+		case_seed = 99 + k;
+		ti = gguf_ttype(types[k]);
+		nbytes = n / ti->blck * ti->bytes;
+		b = calloc(1, nbytes);
+		for (i = 0; i < n / ti->blck; i++) {
+			p = b + i * ti->bytes;
+			switch (types[k]) {
+			case GGUF_T_Q8_0:	/* 3 2^-8 */
+				p[0] = 0x00;
+				p[1] = 0x22;
+				for (j = 0; j < 32; j++)
+					p[2 + j] = (uint8_t)q8[rnd64() % 4];
+				break;
+			case GGUF_T_Q4_0:	/* +-3 2^-4 */
+				p[0] = 0x00;
+				p[1] = i % 2 ? 0xb2 : 0x32;
+				for (j = 0; j < 16; j++)
+					p[2 + j] = (uint8_t)(rnd64() & 0x11);
+				break;
+			case GGUF_T_Q6_K:	/* 3 2^-8, scales +-8 */
+				for (j = 0; j < 128; j++)
+					p[j] = (uint8_t)(rnd64() & 0x11);
+				for (j = 0; j < 16; j++)
+					p[192 + j] = (uint8_t)(rnd64() & 1 ? 8 :
+					    -8);
+				p[208] = 0x00;
+				p[209] = 0x22;
+				break;
+			default:	/* d, dmin 3 2^-8; by 32, 16 */
+				p[0] = p[2] = 0x00;
+				p[1] = p[3] = 0x22;
+				for (j = 0; j < 4; j++) {
+					p[4 + j] = 0xa0;
+					p[8 + j] = 0x50;
+				}
+				for (j = 0; j < 128; j++)
+					p[16 + j] = (uint8_t)(rnd64() % 3 |
+					    (rnd64() % 3) << 4);
+				break;
+			}
+		}
+		exact_check(types[k], b, nbytes, n, "values on buckets' ends");
+		free(b);
 	}
 }
 
@@ -1253,6 +1335,7 @@ main(int argc, char **argv)
 	test_halves();
 	test_cases(argv[0]);
 	test_exact_pct();
+	test_exact_edges();
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
 		skip("statistics of the ggml fixtures: no shared " FIXDIR);
 		return tap_done();
