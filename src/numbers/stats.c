@@ -882,9 +882,10 @@ struct refine_run {
 
 /*
  * Floats are counted by stats_refine.c: F32 read where it lies, Q8_0,
- * Q4_0, Q4_K and Q6_K from their codes (as the first pass reads Q8_0 and
- * Q4_0), any other type decoded first; every value outside the bands
- * costs a few vector instructions, and none is compared one by one.
+ * Q4_0, Q4_K, Q5_K and Q6_K from their codes (as the first pass reads
+ * Q8_0, Q4_0 and Q4_K), any other type decoded first; a value outside
+ * the bands costs a few vector instructions, and none is compared one by
+ * one.
  */
 static int
 refine_floats(const struct refine_run *rr, uint64_t i, struct worker *w,

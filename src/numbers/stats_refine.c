@@ -14,14 +14,17 @@
  * dequant_kquants.c; stats_codes.c for the count of bits): for a scale
  * a, the codes whose values can lie in a band [lo, hi] are the integers
  * between lo / a and hi / a, which for a bucket as narrow as 2^-11 of its
- * values is usually none. Those quotients are taken a little wide (the
- * band's bounds moved out by 2^-20 of their magnitude and by 2^-140), so
- * that rounding cannot lose a code; each candidate's value is then
- * computed as the decoder computes it and tested by its bits, and only
- * then are the block's codes equal to it counted. A block whose scale is
- * zero or not finite is computed value by value. A Q4_K sub-block has at
- * most 16 values, a * c - b: those are computed and tested, and the
- * codes of the ones that hit are counted. Counts are integers: the same
+ * values is usually none. A Q4_K or Q5_K sub-block's values are a * c - b,
+ * the product exact and the difference rounded once: its codes are those
+ * between (lo + b) / a and (hi + b) / a, taken wider by the roundings.
+ * The scales of a batch of blocks are read first and tested against
+ * every band in vector code, in float, the quotients taken a little wide
+ * (the band's bounds moved out by 2^-20 of their magnitude, and more), so
+ * that rounding cannot lose a code: a flag per scale and band. Only a
+ * flagged block is looked at again: each candidate code's value computed
+ * as the decoder computes it and tested by its bits, and then the
+ * block's codes equal to it counted. A block whose scale is zero or not
+ * finite is computed value by value. Counts are integers: the same
  * whatever the order.
  */
 #include "config.h"
@@ -260,13 +263,13 @@ flags_scaled(const struct gguf_sr *b, const float *a, unsigned m,
 
 /*
  * Values c * a[i] - o[i] (each product exact, the difference rounded), c
- * in [0, 15]; m a multiple of 8. The bounds, moved by o, are widened by
+ * in [0, cmax]; m a multiple of 8. The bounds, moved by o, are widened by
  * 2^-18 of the magnitudes in play, more than the roundings of the value
  * and of these sums and products.
  */
 SR_CLONES static void
 flags_offset(const struct gguf_sr *b, const float *a, const float *o,
-    unsigned m, uint8_t *fl)
+    unsigned m, float cmax, uint8_t *fl)
 {
 	v8f		s, as, ao, off, inv, ainv, x, y, e;
 	v8i		f, c;
@@ -287,8 +290,8 @@ flags_offset(const struct gguf_sr *b, const float *a, const float *o,
 			y = (b->fhi[k] + off) * inv;
 			e = (b->fab[k] + ao) * ainv * 0x1p-18f;
 			c = x < y;
-			f |= some_int(sel(c, x, y) - e, sel(c, y, x) + e, 0, 15,
-			    1 << k);
+			f |= some_int(sel(c, x, y) - e, sel(c, y, x) + e, 0,
+			    cmax, 1 << k);
 		}
 		put_flags(fl + i, f);
 	}
@@ -513,7 +516,7 @@ blocks_q4_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
 				    4) | (q[j + 4] >> 6) << 4);
 			}
 		}
-		flags_offset(b, a, mm, 8 * m, fl);
+		flags_offset(b, a, mm, 8 * m, 15, fl);
 		for (g = 0; g < 8 * m; g += 8) {
 			if (none8(fl + g))
 				continue;
@@ -522,6 +525,68 @@ blocks_q4_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
 					sub_q4_k(b, s + (i0 + j / 8) * 144 +
 					    16 + 32 * (j % 8 / 2), j % 2 ? 4 : 0,
 					    a[j], mm[j], cnt);
+		}
+	}
+}
+
+/*
+ * Q5_K (176 bytes a block): Q4_K's scales, then 32 bytes of fifth bits
+ * (bit t of byte l for element l of sub-block t), then the nibbles; the
+ * value of code c a * c - b as for Q4_K, c up to 31.
+ */
+static void
+sub_q5_k(const struct gguf_sr *b, const uint8_t *s, unsigned t, float a,
+    float m, uint32_t *cnt)
+{
+	const uint8_t	*qh = s + 16, *q = s + 48 + 32 * (t / 2);
+	uint32_t	 o, n, f;
+	float		 v;
+	int		 c, l, sh = t & 1 ? 4 : 0;
+
+	for (c = 0; c < 32; c++) {
+		v = a * (float)c;
+		o = ord(f_bits(v - m));
+		f = o >> SHIFT;
+		if (f != b->key[0] && f != b->key[1] && f != b->key[2] &&
+		    f != b->key[3] && f != b->key[4])
+			continue;
+		for (n = 0, l = 0; l < 32; l++)
+			n += ((q[l] >> sh & 0xf) | (qh[l] >> t & 1) << 4) == c;
+		if (n > 0)
+			count_o(b, o, n, cnt);
+	}
+}
+
+static void
+blocks_q5_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
+    uint32_t *cnt)
+{
+	const uint8_t	*q;
+	float		 a[BATCH], mm[BATCH], d, dmin;
+	uint8_t		 fl[BATCH], sc, mn;
+	uint64_t	 i0, i;
+	unsigned	 m, j, g;
+
+	for (i0 = 0; i0 < nb; i0 += m) {
+		m = nb - i0 < BATCH / 8 ? (unsigned)(nb - i0) : BATCH / 8;
+		for (i = 0; i < m; i++) {
+			q = s + (i0 + i) * 176;
+			d = ldh(q);
+			dmin = ldh(q + 2);
+			for (j = 0; j < 8; j++) {
+				gguf_k4_scale_min(q + 4, (int)j, &sc, &mn);
+				a[8 * i + j] = d * (float)sc;
+				mm[8 * i + j] = dmin * (float)mn;
+			}
+		}
+		flags_offset(b, a, mm, 8 * m, 31, fl);
+		for (g = 0; g < 8 * m; g += 8) {
+			if (none8(fl + g))
+				continue;
+			for (j = g; j < g + 8; j++)
+				if (fl[j] != 0)
+					sub_q5_k(b, s + (i0 + j / 8) * 176,
+					    j % 8, a[j], mm[j], cnt);
 		}
 	}
 }
@@ -542,6 +607,9 @@ gguf_sr_codes(const struct gguf_sr *b, uint32_t t, const uint8_t *s,
 		return 0;
 	case GGUF_T_Q4_K:
 		blocks_q4_k(b, s, nb, cnt);
+		return 0;
+	case GGUF_T_Q5_K:
+		blocks_q5_k(b, s, nb, cnt);
 		return 0;
 	default:
 		return -1;

@@ -189,7 +189,7 @@ void	gguf_sr_floats(const struct gguf_sr *, const uint8_t *x, uint64_t n,
 	    uint32_t *cnt);
 
 /*
- * Counts the values of nb blocks at s of type t (Q8_0, Q4_0, Q4_K or
+ * Counts the values of nb blocks at s of type t (Q8_0, Q4_0, Q4_K, Q5_K or
  * Q6_K, little-endian) from their codes, as decoding them would; -1 for
  * another type.
  */
