@@ -591,6 +591,145 @@ blocks_q5_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
 	}
 }
 
+/*
+ * Q4_1 (20 bytes a block), Q5_0 (22) and Q5_1 (24): a half d, for Q4_1
+ * and Q5_1 a half m, for Q5_0 and Q5_1 32 fifth bits (bit l for element
+ * l), then 16 bytes of nibbles (element l the low one of byte l, element
+ * l + 16 its high one). Values (float)(c - 16) * d for Q5_0, (float)c * d
+ * + m for the others (dequant_legacy.c): Q5_0's scaled, the others' c *
+ * d - (-m), the same bits.
+ */
+static inline int
+code_legacy(uint32_t t, const uint8_t *s, int l)
+{
+	const uint8_t	*q = s + (t == GGUF_T_Q4_1 ? 4 : t == GGUF_T_Q5_0 ?
+			    6 : 8);
+	int		 c = l < 16 ? q[l] & 0xf : q[l - 16] >> 4;
+
+	if (t == GGUF_T_Q4_1)
+		return c;
+	return c | (s[(t == GGUF_T_Q5_0 ? 2 : 4) + l / 8] >> (l % 8) & 1) << 4;
+}
+
+/* A flagged block: the value of every code tested, the hits counted. */
+static void
+block_legacy(const struct gguf_sr *b, uint32_t t, const uint8_t *s,
+    uint32_t *cnt)
+{
+	float		d = ldh(s), m = t == GGUF_T_Q5_0 ? 0 : ldh(s + 2), v;
+	uint32_t	o, f, n;
+	int		c, l, cmax = t == GGUF_T_Q4_1 ? 15 : 31;
+
+	for (c = 0; c <= cmax; c++) {
+		v = t == GGUF_T_Q5_0 ? (float)(c - 16) * d : (float)c * d + m;
+		o = ord(f_bits(v));
+		f = o >> SHIFT;
+		if (f != b->key[0] && f != b->key[1] && f != b->key[2] &&
+		    f != b->key[3] && f != b->key[4])
+			continue;
+		for (n = 0, l = 0; l < 32; l++)
+			n += code_legacy(t, s, l) == c;
+		if (n > 0)
+			count_o(b, o, n, cnt);
+	}
+}
+
+static void
+blocks_legacy(const struct gguf_sr *b, uint32_t t, const uint8_t *s,
+    uint64_t nb, uint32_t *cnt)
+{
+	float		a[BATCH], mm[BATCH];
+	uint8_t		fl[BATCH];
+	uint64_t	i0, bs = gguf_ttype(t)->bytes;
+	unsigned	m, i, g;
+
+	for (i0 = 0; i0 < nb; i0 += m) {
+		m = nb - i0 < BATCH ? (unsigned)(nb - i0) : BATCH;
+		for (i = 0; i < m; i++) {
+			a[i] = ldh(s + (i0 + i) * bs);
+			mm[i] = t == GGUF_T_Q5_0 ? 0 :
+			    -ldh(s + (i0 + i) * bs + 2);
+		}
+		for (; i % 8 != 0; i++)
+			a[i] = mm[i] = 1;
+		if (t == GGUF_T_Q5_0)
+			flags_scaled(b, a, i, -16, 15, fl);
+		else
+			flags_offset(b, a, mm, i, t == GGUF_T_Q4_1 ? 15 : 31,
+			    fl);
+		for (g = 0; g < m; g += 8) {
+			if (none8(fl + g))
+				continue;
+			for (i = g; i < g + 8 && i < m; i++)
+				if (fl[i] != 0)
+					block_legacy(b, t, s + (i0 + i) * bs,
+					    cnt);
+		}
+	}
+}
+
+/*
+ * Q2_K (84 bytes a block): 16 scale bytes, 64 bytes of 2-bit codes, half
+ * d, half dmin; group g (16 elements) under a = d * (sc & 15) and offset
+ * dmin * (sc >> 4), its values a * c - offset (dequant_kquants.c); code l
+ * of group g = 8 n + 2 j + h is bits 2 j of byte 32 n + 16 h + l.
+ */
+static void
+group_q2_k(const struct gguf_sr *b, const uint8_t *s, unsigned g, float a,
+    float m, uint32_t *cnt)
+{
+	const uint8_t	*q = s + 16 + 32 * (g / 8) + 16 * (g % 2);
+	uint32_t	 o, f, n;
+	float		 v;
+	int		 c, l, sh = 2 * (int)(g % 8 / 2);
+
+	for (c = 0; c < 4; c++) {
+		v = a * (float)c;
+		o = ord(f_bits(v - m));
+		f = o >> SHIFT;
+		if (f != b->key[0] && f != b->key[1] && f != b->key[2] &&
+		    f != b->key[3] && f != b->key[4])
+			continue;
+		for (n = 0, l = 0; l < 16; l++)
+			n += (q[l] >> sh & 3) == c;
+		if (n > 0)
+			count_o(b, o, n, cnt);
+	}
+}
+
+static void
+blocks_q2_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
+    uint32_t *cnt)
+{
+	const uint8_t	*q;
+	float		 a[BATCH], mm[BATCH], d, dmin;
+	uint8_t		 fl[BATCH];
+	uint64_t	 i0, i;
+	unsigned	 m, j, g;
+
+	for (i0 = 0; i0 < nb; i0 += m) {
+		m = nb - i0 < BATCH / 16 ? (unsigned)(nb - i0) : BATCH / 16;
+		for (i = 0; i < m; i++) {
+			q = s + (i0 + i) * 84;
+			d = ldh(q + 80);
+			dmin = ldh(q + 82);
+			for (j = 0; j < 16; j++) {
+				a[16 * i + j] = d * (float)(q[j] & 0xf);
+				mm[16 * i + j] = dmin * (float)(q[j] >> 4);
+			}
+		}
+		flags_offset(b, a, mm, 16 * m, 3, fl);
+		for (g = 0; g < 16 * m; g += 8) {
+			if (none8(fl + g))
+				continue;
+			for (j = g; j < g + 8; j++)
+				if (fl[j] != 0)
+					group_q2_k(b, s + (i0 + j / 16) * 84,
+					    j % 16, a[j], mm[j], cnt);
+		}
+	}
+}
+
 int
 gguf_sr_codes(const struct gguf_sr *b, uint32_t t, const uint8_t *s,
     uint64_t nb, uint32_t *cnt)
@@ -610,6 +749,14 @@ gguf_sr_codes(const struct gguf_sr *b, uint32_t t, const uint8_t *s,
 		return 0;
 	case GGUF_T_Q5_K:
 		blocks_q5_k(b, s, nb, cnt);
+		return 0;
+	case GGUF_T_Q4_1:
+	case GGUF_T_Q5_0:
+	case GGUF_T_Q5_1:
+		blocks_legacy(b, t, s, nb, cnt);
+		return 0;
+	case GGUF_T_Q2_K:
+		blocks_q2_k(b, s, nb, cnt);
 		return 0;
 	default:
 		return -1;

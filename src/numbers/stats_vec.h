@@ -189,9 +189,9 @@ void	gguf_sr_floats(const struct gguf_sr *, const uint8_t *x, uint64_t n,
 	    uint32_t *cnt);
 
 /*
- * Counts the values of nb blocks at s of type t (Q8_0, Q4_0, Q4_K, Q5_K or
- * Q6_K, little-endian) from their codes, as decoding them would; -1 for
- * another type.
+ * Counts the values of nb blocks at s of type t (Q8_0, Q4_0, Q4_1, Q5_0,
+ * Q5_1, Q2_K, Q4_K, Q5_K or Q6_K, little-endian) from their codes, as
+ * decoding them would; -1 for another type.
  */
 int	gguf_sr_codes(const struct gguf_sr *, uint32_t t, const uint8_t *s,
 	    uint64_t nb, uint32_t *cnt);

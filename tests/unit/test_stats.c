@@ -1174,6 +1174,16 @@ rnd_tensor(uint32_t t, uint64_t n, uint64_t *nbytes)
 		case GGUF_T_Q6_K:
 			memcpy(b + i * ti->bytes + 208, &h, 2);
 			break;
+		case GGUF_T_Q3_K:
+			memcpy(b + i * ti->bytes + 108, &h, 2);
+			break;
+		case GGUF_T_Q2_K:
+			memcpy(b + i * ti->bytes + 80, &h, 2);
+			h = rnd_scale(i + 3);
+			memcpy(b + i * ti->bytes + 82, &h, 2);
+			break;
+		case GGUF_T_Q4_1:
+		case GGUF_T_Q5_1:
 		case GGUF_T_Q4_K:
 		case GGUF_T_Q5_K:
 			memcpy(b + i * ti->bytes, &h, 2);
@@ -1231,17 +1241,20 @@ exact_check(uint32_t t, const uint8_t *b, uint64_t nbytes, uint64_t n,
 
 /*
  * Percentiles of seeded random tensors of every kind the statistics read
- * differently (F32 where it lies, halves counted, Q8_0, Q4_0, Q4_K and
- * Q6_K from their codes, Q5_K decoded, doubles in several passes), whole
- * and from an element past the first chunk's start, on 1 and 3 threads:
- * exactly the nearest-rank values of the sorted decoded elements.
+ * differently (F32 where it lies, halves counted, Q8_0, Q4_0, Q4_1,
+ * Q5_0, Q5_1, Q2_K, Q4_K, Q5_K and Q6_K from their codes, Q3_K and
+ * IQ4_NL decoded, doubles in several passes), whole and from an element
+ * past the first chunk's start, on 1 and 3 threads: exactly the
+ * nearest-rank values of the sorted decoded elements.
  */
 static void
 test_exact_pct(void)
 {
 	static const uint32_t	 types[] = { GGUF_T_F32, GGUF_T_F16,
 				    GGUF_T_BF16, GGUF_T_Q8_0, GGUF_T_Q4_0,
-				    GGUF_T_Q4_K, GGUF_T_Q6_K, GGUF_T_Q5_K,
+				    GGUF_T_Q4_1, GGUF_T_Q5_0, GGUF_T_Q5_1,
+				    GGUF_T_Q2_K, GGUF_T_Q4_K, GGUF_T_Q5_K,
+				    GGUF_T_Q6_K, GGUF_T_Q3_K, GGUF_T_IQ4_NL,
 				    GGUF_T_F64 };
 	uint64_t		 n = 65536 * 3 + 1280, nbytes;
 	uint8_t			*b;
