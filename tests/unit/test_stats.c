@@ -1240,6 +1240,31 @@ exact_check(uint32_t t, const uint8_t *b, uint64_t nbytes, uint64_t n,
 }
 
 /*
+ * F32 data is read where it lies when it is aligned as floats are, else
+ * decoded: the same bytes either way.
+ */
+static void
+odd_f32(const uint8_t *b, uint64_t nbytes, uint64_t n)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_stats	 st, odd;
+	struct gguf_err		 err;
+	uint8_t			*c = malloc(nbytes + 1);
+	int			 rc;
+
+	memset(&opts, 0, sizeof opts);
+	opts.threads = 2;
+	memcpy(c + 1, b, nbytes);
+	rc = gguf_stats_data(GGUF_T_F32, 0, b, nbytes, 0, n, &opts, &st, &err);
+	rc |= gguf_stats_data(GGUF_T_F32, 0, c + 1, nbytes, 0, n, &opts, &odd,
+	    &err);
+	ok(rc == 0 && memcmp(&st, &odd, sizeof st) == 0,
+	    "F32 at an odd address: the statistics of the same floats "
+	    "aligned, byte for byte");
+	free(c);
+}
+
+/*
  * Percentiles of seeded random tensors of every kind the statistics read
  * differently (F32 where it lies, halves counted, Q8_0, Q4_0, Q4_1,
  * Q5_0, Q5_1, Q2_K, Q4_K, Q5_K and Q6_K from their codes, Q3_K and
@@ -1264,6 +1289,8 @@ test_exact_pct(void)
 		case_seed = 4242 + k;
 		b = rnd_tensor(types[k], n, &nbytes);
 		exact_check(types[k], b, nbytes, n, "random");
+		if (types[k] == GGUF_T_F32)
+			odd_f32(b, nbytes, n);
 		free(b);
 	}
 }
