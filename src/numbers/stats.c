@@ -710,6 +710,22 @@ from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
 	for (p = 0; p < npages; p++) {
 		if (pg[p] == NULL)
 			continue;
+		/*
+		 * A page within one bin where no percentile falls is added
+		 * whole (most pages of values spread over many octaves).
+		 */
+		K = p << SK_MANT;
+		while (b + 1 < GGUF_STATS_BINS && K >= kb[b + 1])
+			b++;
+		for (c = 0, k = 0; k < SK_BUCKETS; k++)
+			c += pg[p][k];
+		if ((b + 1 == GGUF_STATS_BINS ||
+		    (K | (SK_BUCKETS - 1)) < kb[b + 1]) &&
+		    (ip == GGUF_STATS_NPCT || cum + c < rank[ip])) {
+			st->hist[b] += c;
+			cum += c;
+			continue;
+		}
 		for (k = 0; k < SK_BUCKETS; k++) {
 			if ((c = pg[p][k]) == 0)
 				continue;
