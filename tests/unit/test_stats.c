@@ -1240,8 +1240,8 @@ exact_check(uint32_t t, const uint8_t *b, uint64_t nbytes, uint64_t n,
 }
 
 /*
- * F32 data is read where it lies when it is aligned as floats are, else
- * decoded: the same bytes either way.
+ * F32 data is read where it lies when it is aligned as floats are and in
+ * the machine's order, else decoded: the same bytes either way.
  */
 static void
 odd_f32(const uint8_t *b, uint64_t nbytes, uint64_t n)
@@ -1250,6 +1250,9 @@ odd_f32(const uint8_t *b, uint64_t nbytes, uint64_t n)
 	struct gguf_stats	 st, odd;
 	struct gguf_err		 err;
 	uint8_t			*c = malloc(nbytes + 1);
+	uint64_t		 i;
+	uint32_t		 one;
+	uint8_t			 le;
 	int			 rc;
 
 	memset(&opts, 0, sizeof opts);
@@ -1261,6 +1264,15 @@ odd_f32(const uint8_t *b, uint64_t nbytes, uint64_t n)
 	ok(rc == 0 && memcmp(&st, &odd, sizeof st) == 0,
 	    "F32 at an odd address: the statistics of the same floats "
 	    "aligned, byte for byte");
+	one = 1;
+	memcpy(&le, &one, 1);
+	for (i = 0; i < nbytes; i++)	/* big-endian: decoded */
+		c[i] = b[le ? i ^ 3 : i];
+	rc = gguf_stats_data(GGUF_T_F32, 1, c, nbytes, 0, n, &opts, &odd,
+	    &err);
+	ok(rc == 0 && memcmp(&st, &odd, sizeof st) == 0,
+	    "F32 big-endian: the statistics of the same floats in the "
+	    "machine's order, byte for byte");
 	free(c);
 }
 
