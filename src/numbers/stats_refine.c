@@ -189,62 +189,53 @@ _Static_assert(GGUF_SR_BANDS < 7, "a flag per band");
  */
 typedef float	v8f __attribute__((vector_size(32)));
 typedef int32_t	v8i __attribute__((vector_size(32)));
-
-/* the helpers below are inlined: their calling convention never shows */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-
-/* m ? a : b, lane by lane (m all ones or all zeros) */
-static inline v8f
-sel(v8i m, v8f a, v8f b)
-{
-	return (v8f)(((v8i)a & m) | ((v8i)b & ~m));
-}
+typedef uint8_t	v8b __attribute__((vector_size(8)));
 
 /*
- * Lanes where some integer lies in [lo, hi], lo and hi clamped to [qmin,
- * qmax + 1] and [qmin - 1, qmax] first (a NaN to qmin and qmax), so that
- * they convert: flag k there, else 0.
+ * Helpers as macros: a function taking or giving such a vector would have
+ * a calling convention that depends on the instructions compiled for,
+ * which compilers warn of even when it is inlined.
+ *
+ * SEL: m ? a : b, lane by lane (m all ones or all zeros).
  */
-static inline v8i
-some_int(v8f lo, v8f hi, float qmin, float qmax, int32_t flag)
-{
-	v8f	vmin = qmin - (v8f){ 0, 0, 0, 0, 0, 0, 0, 0 };
-	v8f	vmax = qmax - (v8f){ 0, 0, 0, 0, 0, 0, 0, 0 };
-	v8i	ia, iz;
+#define SEL(m, a, b)	((v8f)(((v8i)(a) & (m)) | ((v8i)(b) & ~(m))))
 
-	lo = sel(lo > vmin, lo, vmin);
-	lo = sel(lo < vmax + 1, lo, vmax + 1);
-	hi = sel(hi < vmax, hi, vmax);
-	hi = sel(hi > vmin - 1, hi, vmin - 1);
-	ia = __builtin_convertvector(lo, v8i);	/* toward zero */
-	iz = __builtin_convertvector(hi, v8i);
-	ia -= __builtin_convertvector(ia, v8f) < lo;	/* the ceiling */
-	iz += __builtin_convertvector(iz, v8f) > hi;	/* the floor */
-	return (ia <= iz) & flag;
-}
+/*
+ * f |= flag in the lanes where some integer lies in [lo, hi] (v8f
+ * variables, changed), lo and hi clamped to [qmin, qmax + 1] and [qmin -
+ * 1, qmax] first (a NaN to qmin and qmax), so that they convert: lim
+ * holds qmin, qmax + 1, qmin - 1 and qmax in every lane; ia and iz v8i
+ * variables.
+ */
+#define SOME_INT(f, lo, hi, lim, flag, ia, iz) do {			\
+	(lo) = SEL((lo) > (lim)[0], (lo), (lim)[0]);			\
+	(lo) = SEL((lo) < (lim)[1], (lo), (lim)[1]);			\
+	(hi) = SEL((hi) > (lim)[2], (hi), (lim)[2]);			\
+	(hi) = SEL((hi) < (lim)[3], (hi), (lim)[3]);			\
+	(ia) = __builtin_convertvector((lo), v8i);	/* toward zero */	\
+	(iz) = __builtin_convertvector((hi), v8i);			\
+	(ia) -= __builtin_convertvector((ia), v8f) < (lo); /* ceiling */\
+	(iz) += __builtin_convertvector((iz), v8f) > (hi); /* floor */	\
+	(f) |= ((ia) <= (iz)) & (flag);					\
+} while (0)
 
-/* The flags of lanes f stored as bytes. */
-static inline void
-put_flags(uint8_t *fl, v8i f)
-{
-	int	j;
-
-	for (j = 0; j < 8; j++)
-		fl[j] = (uint8_t)f[j];
-}
+#define ZERO8		((v8f){ 0, 0, 0, 0, 0, 0, 0, 0 })
 
 /* Values q * a[i], q in [qmin, qmax]; m a multiple of 8. */
 SR_CLONES static void
 flags_scaled(const struct gguf_sr *b, const float *a, unsigned m,
     float qmin, float qmax, uint8_t *fl)
 {
-	v8f		s, as, inv, x, y;
-	v8i		f, c;
+	v8f		s, as, inv, x, y, lo, hi, lim[4];
+	v8i		f, c, ia, iz;
+	v8b		fb;
 	unsigned	i;
 	int		k;
 
+	lim[0] = qmin + ZERO8;
+	lim[1] = qmax + 1 + ZERO8;
+	lim[2] = qmin - 1 + ZERO8;
+	lim[3] = qmax + ZERO8;
 	for (i = 0; i < m; i += 8) {
 		memcpy(&s, a + i, sizeof s);
 		as = (v8f)((v8i)s & 0x7fffffff);
@@ -254,10 +245,12 @@ flags_scaled(const struct gguf_sr *b, const float *a, unsigned m,
 			x = b->flo[k] * inv;
 			y = b->fhi[k] * inv;
 			c = x < y;
-			f |= some_int(sel(c, x, y), sel(c, y, x), qmin, qmax,
-			    1 << k);
+			lo = SEL(c, x, y);
+			hi = SEL(c, y, x);
+			SOME_INT(f, lo, hi, lim, 1 << k, ia, iz);
 		}
-		put_flags(fl + i, f);
+		fb = __builtin_convertvector(f, v8b);
+		memcpy(fl + i, &fb, sizeof fb);
 	}
 }
 
@@ -271,11 +264,16 @@ SR_CLONES static void
 flags_offset(const struct gguf_sr *b, const float *a, const float *o,
     unsigned m, float cmax, uint8_t *fl)
 {
-	v8f		s, as, ao, off, inv, ainv, x, y, e;
-	v8i		f, c;
+	v8f		s, as, ao, off, inv, ainv, x, y, e, lo, hi, lim[4];
+	v8i		f, c, ia, iz;
+	v8b		fb;
 	unsigned	i;
 	int		k;
 
+	lim[0] = ZERO8;
+	lim[1] = cmax + 1 + ZERO8;
+	lim[2] = -1 + ZERO8;
+	lim[3] = cmax + ZERO8;
 	for (i = 0; i < m; i += 8) {
 		memcpy(&s, a + i, sizeof s);
 		memcpy(&off, o + i, sizeof off);
@@ -290,10 +288,12 @@ flags_offset(const struct gguf_sr *b, const float *a, const float *o,
 			y = (b->fhi[k] + off) * inv;
 			e = (b->fab[k] + ao) * ainv * 0x1p-18f;
 			c = x < y;
-			f |= some_int(sel(c, x, y) - e, sel(c, y, x) + e, 0,
-			    cmax, 1 << k);
+			lo = SEL(c, x, y) - e;
+			hi = SEL(c, y, x) + e;
+			SOME_INT(f, lo, hi, lim, 1 << k, ia, iz);
 		}
-		put_flags(fl + i, f);
+		fb = __builtin_convertvector(f, v8b);
+		memcpy(fl + i, &fb, sizeof fb);
 	}
 }
 
