@@ -527,9 +527,19 @@ work_scan(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
     struct gguf_err *err)
 {
 	struct stats_run	*r = p->ctx;
+	const uint8_t		*x = NULL;
 	uint64_t		 len;
 
 	if (codes_chunk(r, i, w, &len) == 0) {
+		*units = len;
+		return 0;
+	}
+	/* F32 read where it lies, when it lies as floats do */
+	if (r->type == GGUF_T_F32 && !r->be)
+		x = r->data + (r->first + i * CHUNK) * 4;
+	if (x != NULL && (uintptr_t)x % _Alignof(float) == 0) {
+		scan_float(w, (const float *)(const void *)x, len,
+		    &r->parts[i], r->sketch);
 		*units = len;
 		return 0;
 	}
@@ -700,6 +710,22 @@ from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
 	for (p = 0; p < npages; p++) {
 		if (pg[p] == NULL)
 			continue;
+		/*
+		 * A page within one bin where no percentile falls is added
+		 * whole (most pages of values spread over many octaves).
+		 */
+		K = p << SK_MANT;
+		while (b + 1 < GGUF_STATS_BINS && K >= kb[b + 1])
+			b++;
+		for (c = 0, k = 0; k < SK_BUCKETS; k++)
+			c += pg[p][k];
+		if ((b + 1 == GGUF_STATS_BINS ||
+		    (K | (SK_BUCKETS - 1)) < kb[b + 1]) &&
+		    (ip == GGUF_STATS_NPCT || cum + c < rank[ip])) {
+			st->hist[b] += c;
+			cum += c;
+			continue;
+		}
 		for (k = 0; k < SK_BUCKETS; k++) {
 			if ((c = pg[p][k]) == 0)
 				continue;
@@ -835,7 +861,8 @@ from_values(uint32_t type, const uint64_t *vt, int hist,
 #define REF_SLOTS	(1u << REF_BITS)
 
 _Static_assert(GGUF_STATS_NPCT * REF_SLOTS <= VALUES, "refine's counts");
-_Static_assert(GGUF_STATS_NPCT == 5, "work_refine's five compares");
+_Static_assert(GGUF_STATS_NPCT == GGUF_SR_BANDS, "refine's bands");
+_Static_assert(REF_SLOTS == GGUF_SR_SLOTS, "refine's counts of floats");
 
 /* The ordered bits of a finite value and back (a float's in 32 bits). */
 static inline uint64_t
@@ -876,7 +903,38 @@ struct refine_run {
 	int			 nk;
 	unsigned		 shift;		/* bits below pre */
 	unsigned		 bits;		/* counted of them */
+	struct gguf_sr		 sr;		/* floats: the bands */
 };
+
+/*
+ * Floats are counted by stats_refine.c: F32 read where it lies, Q8_0,
+ * Q4_0, Q4_K, Q5_K and Q6_K from their codes (as the first pass reads
+ * Q8_0, Q4_0 and Q4_K), any other type decoded first; a value outside
+ * the bands costs a few vector instructions, and none is compared one by
+ * one.
+ */
+static int
+refine_floats(const struct refine_run *rr, uint64_t i, struct worker *w,
+    uint64_t *len, struct gguf_err *err)
+{
+	struct stats_run	*r = rr->r;
+	uint64_t		 first = r->first + i * CHUNK, qk;
+
+	*len = r->n - i * CHUNK < CHUNK ? r->n - i * CHUNK : CHUNK;
+	qk = gguf_ttype(r->type)->blck;
+	if (kern.codes && !r->be && first % qk == 0 && *len % qk == 0 &&
+	    gguf_sr_codes(&rr->sr, r->type, r->data + first / qk *
+	    gguf_ttype(r->type)->bytes, *len / qk, w->vt) == 0)
+		return 0;
+	if (r->type == GGUF_T_F32 && !r->be) {
+		gguf_sr_floats(&rr->sr, r->data + first * 4, *len, w->vt);
+		return 0;
+	}
+	if (decode_chunk(r, i, w, len, err) != 0)
+		return -1;
+	gguf_sr_floats(&rr->sr, (const uint8_t *)w->fbuf, *len, w->vt);
+	return 0;
+}
 
 static int
 work_refine(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
@@ -886,51 +944,33 @@ work_refine(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
 	struct stats_run	*r = rr->r;
 	uint32_t		*vt = w->vt;
 	uint64_t		 len, j, o, hi, mask, pre[GGUF_STATS_NPCT];
-	uint32_t		 u, fp[GGUF_STATS_NPCT], fhi;
 	unsigned		 shift = rr->shift, low = rr->shift - rr->bits;
-	int			 k, nk = rr->nk, hit;
+	int			 k, nk = rr->nk;
 
+	if (!r->wide) {
+		if (refine_floats(rr, i, w, &len, err) != 0)
+			return -1;
+		w->vtn += len;
+		*units = len;
+		return 0;
+	}
 	/* In locals: the counts written through vt cannot change them. */
 	mask = (1ull << rr->bits) - 1;
-	for (k = 0; k < GGUF_STATS_NPCT; k++) {
+	for (k = 0; k < GGUF_STATS_NPCT; k++)
 		pre[k] = k < nk ? rr->pre[k] : UINT64_MAX;
-		fp[k] = k < nk ? (uint32_t)rr->pre[k] : UINT32_MAX;
-	}
 	if (decode_chunk(r, i, w, &len, err) != 0)
 		return -1;
-	if (r->wide) {
-		for (j = 0; j < len; j++) {
-			if (!isfinite(w->dbuf[j]))
-				continue;
-			o = ord_of(1, w->dbuf[j]);
-			hi = o >> shift;
-			for (k = 0; k < nk; k++)
-				if (hi == pre[k]) {
-					vt[(unsigned)k * REF_SLOTS +
-					    (unsigned)(o >> low & mask)]++;
-					break;
-				}
-		}
-	} else {
-		/*
-		 * Floats by their bits: a bucket's prefix fits in 32 bits
-		 * (no key is UINT32_MAX), and a value of none of the
-		 * buckets, nearly every value, costs five compares.
-		 */
-		for (j = 0; j < len; j++) {
-			memcpy(&u, &w->fbuf[j], sizeof u);
-			if ((u & 0x7f800000u) == 0x7f800000u)
-				continue;
-			u ^= (0u - (u >> 31)) | 0x80000000u;
-			fhi = u >> shift;
-			hit = (fhi == fp[0]) | (fhi == fp[1]) | (fhi == fp[2]) |
-			    (fhi == fp[3]) | (fhi == fp[4]);
-			if (__builtin_expect(hit, 0) == 0)
-				continue;
-			for (k = 0; fhi != fp[k]; k++)
-				;
-			vt[(unsigned)k * REF_SLOTS + (u >> low & (uint32_t)mask)]++;
-		}
+	for (j = 0; j < len; j++) {
+		if (!isfinite(w->dbuf[j]))
+			continue;
+		o = ord_of(1, w->dbuf[j]);
+		hi = o >> shift;
+		for (k = 0; k < nk; k++)
+			if (hi == pre[k]) {
+				vt[(unsigned)k * REF_SLOTS +
+				    (unsigned)(o >> low & mask)]++;
+				break;
+			}
 	}
 	w->vtn += len;
 	*units = len;
@@ -947,6 +987,7 @@ refine(struct stats_run *r, const struct pool *scan,
 	struct pool		 p;
 	uint64_t		 pre[GGUF_STATS_NPCT], rank[GGUF_STATS_NPCT];
 	uint64_t		 cum, c;
+	uint32_t		 keys[GGUF_STATS_NPCT];
 	unsigned		 s;
 	int			 k, m, todo = 0, rc = 0;
 
@@ -975,6 +1016,11 @@ refine(struct stats_run *r, const struct pool *scan,
 				;
 			if (m == rr.nk)
 				rr.pre[rr.nk++] = pre[k];
+		}
+		if (!r->wide) {		/* one pass: a float's 12 bits left */
+			for (m = 0; m < rr.nk; m++)
+				keys[m] = (uint32_t)rr.pre[m];
+			gguf_sr_init(&rr.sr, rr.nk, keys);
 		}
 		memset(&p, 0, sizeof p);
 		pthread_mutex_init(&p.lock, NULL);

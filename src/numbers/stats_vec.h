@@ -160,4 +160,40 @@ int	gguf_sc_k4_sum(gguf_sc_k4_count_fn *count,
 	    gguf_sc_k4_spread_fn *spread, const uint8_t *s, uint64_t nb,
 	    uint32_t *sk, struct gguf_sc *sc);
 
+/*
+ * The pass that makes percentiles exact, over floats (stats_refine.c):
+ * up to GGUF_SR_BANDS bands, band k the floats whose sortable bits (as
+ * the sketch's keys) shifted right by GGUF_SV_KEYSHIFT are key[k], a
+ * sketch bucket; a value of band k is counted at cnt[k * GGUF_SR_SLOTS +
+ * (its sortable bits & (GGUF_SR_SLOTS - 1))].
+ */
+#define GGUF_SR_BANDS	5
+#define GGUF_SR_SLOTS	(1u << GGUF_SV_KEYSHIFT)
+
+struct gguf_sr {
+	int		n;			/* bands */
+	uint32_t	key[GGUF_SR_BANDS];	/* UINT32_MAX past n */
+	double		lo[GGUF_SR_BANDS];	/* band k's values lie in */
+	double		hi[GGUF_SR_BANDS];	/* [lo, hi], a little wide */
+	float		flo[GGUF_SR_BANDS];	/* the same wider still, in */
+	float		fhi[GGUF_SR_BANDS];	/* float, none subnormal; */
+	float		fab[GGUF_SR_BANDS];	/* |flo| + |fhi|; past n: */
+						/* +Inf, +Inf, 0 */
+};
+
+/* The bands of n distinct keys (finite values' buckets). */
+void	gguf_sr_init(struct gguf_sr *, int n, const uint32_t *keys);
+
+/* Counts n floats at x (native order, any alignment). */
+void	gguf_sr_floats(const struct gguf_sr *, const uint8_t *x, uint64_t n,
+	    uint32_t *cnt);
+
+/*
+ * Counts the values of nb blocks at s of type t (Q8_0, Q4_0, Q4_1, Q5_0,
+ * Q5_1, Q2_K, Q4_K, Q5_K or Q6_K, little-endian) from their codes, as
+ * decoding them would; -1 for another type.
+ */
+int	gguf_sr_codes(const struct gguf_sr *, uint32_t t, const uint8_t *s,
+	    uint64_t nb, uint32_t *cnt);
+
 #endif /* GGUF_STATS_VEC_H */

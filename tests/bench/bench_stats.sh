@@ -7,16 +7,18 @@
 #     the speed-up, target >= 1.8;
 #   - `stats --all` on every core against `validate --data` on every core,
 #     the same file: its time over ours, target >= 0.5;
-#   - one tensor of the whole size (gen_scan --one), on 2 threads against
-#     1: the speed-up, target >= 1.8;
+#   - one tensor of the whole size (gen_scan --one) on 1, 2, ... threads
+#     up to the number of cores (BENCH_STATS_THREADS, at most): the
+#     speed-up over 1 thread at each count, target >= 1.8 on 2 threads
+#     (both passes, the exact percentiles' included);
 #   - that tensor's statistics on every core, the call the browser's
 #     preview makes (gguf_stats_tensor over every row, every core; the
 #     preview adds a progress callback): the time in seconds, target < 0.5
 #     on 2 cores;
-#   - the same call on a tensor of model-like values (gen_scan --model):
-#     random bytes spread a tensor's values over some forty octaves, many
-#     of them subnormal, where a model's lie within a few; no target, to
-#     read beside the one above.
+#   - the same call on a tensor of model-like values (gen_scan --model,
+#     the types it has them for): random bytes spread a tensor's values
+#     over some forty octaves, many of them subnormal, where a model's lie
+#     within a few; no target, to read beside the one above.
 # Each model is made in the build tree and removed before the next one.
 # The machine's load average is printed with the figures: other work on
 # the cores lowers every speed-up.
@@ -29,9 +31,12 @@ dir="$builddir/bench/data"
 mkdir -p "$dir"
 mib=${BENCH_STATS_MIB:-1024}
 runs=${BENCH_RUNS:-5}
-types=${BENCH_STATS_TYPES:-"F16 Q8_0 Q4_K"}
+types=${BENCH_STATS_TYPES:-"F32 F16 BF16 Q8_0 Q4_0 Q4_K Q6_K"}
+cores=$(nproc)
+maxth=${BENCH_STATS_THREADS:-$cores}
+[ "$maxth" -le "$cores" ] || maxth=$cores
 f=""
-trap 'rm -f "$f" "$dir/t.a" "$dir/t.b"' EXIT
+trap 'rm -f "$f" "$dir/t.a" "$dir/t.b" "$dir"/t.[0-9]*' EXIT
 trap 'exit 130' HUP INT TERM
 
 # pair "A" "B": the medians $a and $b of the two command lines (words
@@ -58,6 +63,57 @@ ratio() {
 	bench_result "stats: $1" \
 	    "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')" \
 	    ">=" "$2" "$3"
+}
+
+# sweep TYPE: the statistics of the tensor of $f on 1 .. $maxth threads,
+# the counts run in turn, and each count's speed-up over 1 thread (the
+# target, 1.8, on 2 threads only).
+sweep() {
+	n=1
+	while [ $n -le "$maxth" ]; do
+		: >"$dir/t.$n"
+		n=$((n + 1))
+	done
+	i=0
+	while [ $i -lt "$runs" ]; do
+		n=1
+		while [ $n -le "$maxth" ]; do
+			bench_us "$gguf" stats --threads $n "$f" \
+			    blk.0.ffn_up.weight >>"$dir/t.$n"
+			n=$((n + 1))
+		done
+		i=$((i + 1))
+	done
+	one=$(median <"$dir/t.1")
+	n=2
+	while [ $n -le "$maxth" ]; do
+		tn=$(median <"$dir/t.$n")
+		up=$(awk -v a="$one" -v b="$tn" 'BEGIN { printf "%.2f", a / b }')
+		if [ $n -eq 2 ]; then
+			awk -v n="$1 one tensor, $n threads over 1" -v a="$one" \
+			    -v b="$tn" -v u="$up" 'BEGIN {
+			    printf "  %-50s %7.3f s %7.3f s  speed-up %s " \
+				"(target >= 1.8): %s\n", n, a / 1e6, b / 1e6, u,
+				(u + 0 >= 1.8) ? "MET" : "NOT MET" }'
+			bench_result "stats: $1 one tensor, speed-up on 2 threads" \
+			    "$up" ">=" 1.8 \
+			    "stats --threads 1 FILE T / --threads 2 ($1, one of $mib MiB)"
+		else
+			awk -v n="$1 one tensor, $n threads over 1" -v a="$one" \
+			    -v b="$tn" -v u="$up" 'BEGIN {
+			    printf "  %-50s %7.3f s %7.3f s  speed-up %s\n", n,
+				a / 1e6, b / 1e6, u }'
+			bench_result "stats: $1 one tensor, speed-up on $n threads" \
+			    "$up" "-" - \
+			    "stats --threads 1 FILE T / --threads $n ($1, one of $mib MiB)"
+		fi
+		n=$((n + 1))
+	done
+	n=1
+	while [ $n -le "$maxth" ]; do
+		rm -f "$dir/t.$n"
+		n=$((n + 1))
+	done
 }
 
 # preview NAME [TARGET]: prints and sets $a, the median time of the
@@ -93,11 +149,8 @@ for t in $types; do
 
 	"$builddir/bench/gen_scan" --one "$f" "$t" "$mib" >/dev/null
 	cat "$f" >/dev/null
-	echo "$t: one tensor of $mib MiB"
-	pair "$gguf stats --threads 2 $f blk.0.ffn_up.weight" \
-	    "$gguf stats --threads 1 $f blk.0.ffn_up.weight"
-	ratio "$t one tensor, 2 threads over 1" 1.8 \
-	    "stats --threads 1 FILE T / --threads 2 ($t, one of $mib MiB)"
+	echo "$t: one tensor of $mib MiB, on 1 to $maxth threads"
+	sweep "$t"
 	preview "$t one tensor, every core (the preview's call)" \
 	    "(target < 0.5)"
 	bench_result "stats: $t preview's statistics of one tensor, s" \
@@ -105,7 +158,8 @@ for t in $types; do
 	    "stats FILE T: the preview's gguf_stats_tensor ($t, $mib MiB)"
 	rm -f "$f"
 
-	"$builddir/bench/gen_scan" --one --model "$f" "$t" "$mib" >/dev/null
+	"$builddir/bench/gen_scan" --one --model "$f" "$t" "$mib" \
+	    >/dev/null 2>&1 || { rm -f "$f"; continue; }	# none of this type
 	cat "$f" >/dev/null
 	preview "$t one tensor of model-like values, every core"
 	bench_result "stats: $t preview's statistics, model-like values, s" \

@@ -1117,6 +1117,263 @@ test_cases(const char *argv0)
 	    "codes: the bytes of decoding them, the std within 1e-12");
 }
 
+/* ------------------------------------ exact percentiles, every type */
+
+/* A half-precision scale for block k: mostly 2^-8 .. 2^-7 of either
+ * sign, some zeros of both signs, some subnormal, rarely +Inf. */
+static uint16_t
+rnd_scale(uint64_t k)
+{
+	uint64_t	r = rnd64();
+
+	if (k % 97 == 5)
+		return k % 2 ? 0x8000 : 0;
+	if (k % 89 == 7)
+		return (uint16_t)(1 + r % 0x3ff);
+	if (k % 1999 == 11)
+		return 0x7c00;
+	return (uint16_t)(0x1c00 + (r & 0x3ff) + (r >> 10 & 1) * 0x8000);
+}
+
+/*
+ * n random elements of type t, seeded: floats and doubles of a model's
+ * magnitudes on a coarse grid (so that many share a bucket and values
+ * repeat), zeros of both signs, a NaN and an infinity now and then;
+ * halves of any bits; quantized blocks of random codes under rnd_scale.
+ */
+static uint8_t *
+rnd_tensor(uint32_t t, uint64_t n, uint64_t *nbytes)
+{
+	const struct gguf_type_info	*ti = gguf_ttype(t);
+	uint8_t				*b;
+	uint64_t			 i, r;
+	uint16_t			 h;
+	double				 d;
+	float				 f;
+
+	*nbytes = n / ti->blck * ti->bytes;
+	b = malloc(*nbytes);
+	for (i = 0; i < *nbytes; i++)
+		b[i] = (uint8_t)rnd64();
+	for (i = 0; (t == GGUF_T_F32 || t == GGUF_T_F64) && i < n; i++) {
+		r = rnd64();
+		d = ldexp((double)(int64_t)(r >> 40 & 0xfff) - 2048,
+		    -14 - (int)(r >> 60));
+		d = r % 1013 == 0 ? (r & 1 ? -0.0 : 0.0) : r % 4099 == 1 ?
+		    NAN : r % 4099 == 2 ? -INFINITY : d;
+		if (t == GGUF_T_F64) {
+			memcpy(b + 8 * i, &d, 8);
+			continue;
+		}
+		f = (float)d;
+		memcpy(b + 4 * i, &f, 4);
+	}
+	for (i = 0; ti->blck > 1 && i < n / ti->blck; i++) {
+		h = rnd_scale(i);
+		switch (t) {
+		case GGUF_T_Q6_K:
+			memcpy(b + i * ti->bytes + 208, &h, 2);
+			break;
+		case GGUF_T_Q3_K:
+			memcpy(b + i * ti->bytes + 108, &h, 2);
+			break;
+		case GGUF_T_Q2_K:
+			memcpy(b + i * ti->bytes + 80, &h, 2);
+			h = rnd_scale(i + 3);
+			memcpy(b + i * ti->bytes + 82, &h, 2);
+			break;
+		case GGUF_T_Q4_1:
+		case GGUF_T_Q5_1:
+		case GGUF_T_Q4_K:
+		case GGUF_T_Q5_K:
+			memcpy(b + i * ti->bytes, &h, 2);
+			h = rnd_scale(i + 3);
+			memcpy(b + i * ti->bytes + 2, &h, 2);
+			break;
+		default:
+			memcpy(b + i * ti->bytes, &h, 2);
+			break;
+		}
+	}
+	return b;
+}
+
+/*
+ * Statistics of the n elements of type t at b, whole and from an element
+ * past the first chunk's start, on 1 and 3 threads: percentiles exactly
+ * the nearest-rank values of the sorted decoded elements, the same bytes
+ * on both.
+ */
+static void
+exact_check(uint32_t t, const uint8_t *b, uint64_t nbytes, uint64_t n,
+    const char *what)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_stats	 st, st3, want;
+	struct gguf_err		 err;
+	uint64_t		 first;
+	double			*x;
+	unsigned		 pass;
+	int			 rc, same;
+
+	memset(&opts, 0, sizeof opts);
+	x = malloc(n * sizeof *x);
+	rc = gguf_dequant_f64(t, 0, b, nbytes, 0, n, x, &err);
+	for (pass = 0; pass < 2; pass++) {
+		first = pass == 0 ? 0 : 256 * 41;
+		reference(x + first, n - first, &want);
+		opts.threads = 1;
+		rc |= gguf_stats_data(t, 0, b, nbytes, first, n - first,
+		    &opts, &st, &err);
+		opts.threads = 3;
+		rc |= gguf_stats_data(t, 0, b, nbytes, first, n - first,
+		    &opts, &st3, &err);
+		same = memcmp(&st, &st3, sizeof st) == 0;
+		ok(rc == 0 && same && pct_agree(&st, &want, 1,
+		    gguf_ttype(t)->name),
+		    "%s, %s, from element %llu: percentiles exact (p1 %.9g "
+		    "p50 %.9g p99 %.9g), the same on 1 and 3 threads",
+		    gguf_ttype(t)->name, what, (unsigned long long)first,
+		    st.pct[0], st.pct[2], st.pct[4]);
+	}
+	free(x);
+}
+
+/*
+ * F32 data is read where it lies when it is aligned as floats are and in
+ * the machine's order, else decoded: the same bytes either way.
+ */
+static void
+odd_f32(const uint8_t *b, uint64_t nbytes, uint64_t n)
+{
+	struct gguf_stats_opts	 opts;
+	struct gguf_stats	 st, odd;
+	struct gguf_err		 err;
+	uint8_t			*c = malloc(nbytes + 1);
+	uint64_t		 i;
+	uint32_t		 one;
+	uint8_t			 le;
+	int			 rc;
+
+	memset(&opts, 0, sizeof opts);
+	opts.threads = 2;
+	memcpy(c + 1, b, nbytes);
+	rc = gguf_stats_data(GGUF_T_F32, 0, b, nbytes, 0, n, &opts, &st, &err);
+	rc |= gguf_stats_data(GGUF_T_F32, 0, c + 1, nbytes, 0, n, &opts, &odd,
+	    &err);
+	ok(rc == 0 && memcmp(&st, &odd, sizeof st) == 0,
+	    "F32 at an odd address: the statistics of the same floats "
+	    "aligned, byte for byte");
+	one = 1;
+	memcpy(&le, &one, 1);
+	for (i = 0; i < nbytes; i++)	/* big-endian: decoded */
+		c[i] = b[le ? i ^ 3 : i];
+	rc = gguf_stats_data(GGUF_T_F32, 1, c, nbytes, 0, n, &opts, &odd,
+	    &err);
+	ok(rc == 0 && memcmp(&st, &odd, sizeof st) == 0,
+	    "F32 big-endian: the statistics of the same floats in the "
+	    "machine's order, byte for byte");
+	free(c);
+}
+
+/*
+ * Percentiles of seeded random tensors of every kind the statistics read
+ * differently (F32 where it lies, halves counted, Q8_0, Q4_0, Q4_1,
+ * Q5_0, Q5_1, Q2_K, Q4_K, Q5_K and Q6_K from their codes, Q3_K and
+ * IQ4_NL decoded, doubles in several passes), whole and from an element
+ * past the first chunk's start, on 1 and 3 threads: exactly the
+ * nearest-rank values of the sorted decoded elements.
+ */
+static void
+test_exact_pct(void)
+{
+	static const uint32_t	 types[] = { GGUF_T_F32, GGUF_T_F16,
+				    GGUF_T_BF16, GGUF_T_Q8_0, GGUF_T_Q4_0,
+				    GGUF_T_Q4_1, GGUF_T_Q5_0, GGUF_T_Q5_1,
+				    GGUF_T_Q2_K, GGUF_T_Q4_K, GGUF_T_Q5_K,
+				    GGUF_T_Q6_K, GGUF_T_Q3_K, GGUF_T_IQ4_NL,
+				    GGUF_T_F64 };
+	uint64_t		 n = 65536 * 3 + 1280, nbytes;
+	uint8_t			*b;
+	unsigned		 k;
+
+	for (k = 0; k < sizeof types / sizeof types[0]; k++) {
+		case_seed = 4242 + k;
+		b = rnd_tensor(types[k], n, &nbytes);
+		exact_check(types[k], b, nbytes, n, "random");
+		if (types[k] == GGUF_T_F32)
+			odd_f32(b, nbytes, n);
+		free(b);
+	}
+}
+
+/*
+ * Blocks whose values have few significant bits, so that each is the
+ * least value of its sketch bucket (the greatest if negative): the bands
+ * the exact pass reads end on values the data holds, under scales whose
+ * inverses are not exact (3 2^-8, and so on). Codes at random among a
+ * few: Q8_0 +-63 and +-64; Q4_0 -8 and -7 under scales of either sign;
+ * Q6_K -32 and -31 under scales +-8; Q4_K 0, 1 and 2 under 32 d - 16
+ * dmin.
+ */
+static void
+test_exact_edges(void)
+{
+	static const uint32_t	 types[] = { GGUF_T_Q8_0, GGUF_T_Q4_0,
+				    GGUF_T_Q6_K, GGUF_T_Q4_K };
+	static const int8_t	 q8[] = { -64, 64, -63, 63 };
+	const struct gguf_type_info *ti;
+	uint64_t		 n = 65536 * 2 + 512, nbytes, i, j;
+	uint8_t			*b, *p;
+	unsigned		 k;
+
+	for (k = 0; k < sizeof types / sizeof types[0]; k++) {
+		case_seed = 99 + k;
+		ti = gguf_ttype(types[k]);
+		nbytes = n / ti->blck * ti->bytes;
+		b = calloc(1, nbytes);
+		for (i = 0; i < n / ti->blck; i++) {
+			p = b + i * ti->bytes;
+			switch (types[k]) {
+			case GGUF_T_Q8_0:	/* 3 2^-8 */
+				p[0] = 0x00;
+				p[1] = 0x22;
+				for (j = 0; j < 32; j++)
+					p[2 + j] = (uint8_t)q8[rnd64() % 4];
+				break;
+			case GGUF_T_Q4_0:	/* +-3 2^-4 */
+				p[0] = 0x00;
+				p[1] = i % 2 ? 0xb2 : 0x32;
+				for (j = 0; j < 16; j++)
+					p[2 + j] = (uint8_t)(rnd64() & 0x11);
+				break;
+			case GGUF_T_Q6_K:	/* 3 2^-8, scales +-8 */
+				for (j = 0; j < 128; j++)
+					p[j] = (uint8_t)(rnd64() & 0x11);
+				for (j = 0; j < 16; j++)
+					p[192 + j] = (uint8_t)(rnd64() & 1 ? 8 :
+					    -8);
+				p[208] = 0x00;
+				p[209] = 0x22;
+				break;
+			default:	/* d, dmin 3 2^-8; by 32, 16 */
+				p[0] = p[2] = 0x00;
+				p[1] = p[3] = 0x22;
+				for (j = 0; j < 4; j++) {
+					p[4 + j] = 0xa0;
+					p[8 + j] = 0x50;
+				}
+				for (j = 0; j < 128; j++)
+					p[16 + j] = (uint8_t)(rnd64() % 3 |
+					    (rnd64() % 3) << 4);
+				break;
+			}
+		}
+		exact_check(types[k], b, nbytes, n, "values on buckets' ends");
+		free(b);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1129,6 +1386,8 @@ main(int argc, char **argv)
 	test_percentiles();
 	test_halves();
 	test_cases(argv[0]);
+	test_exact_pct();
+	test_exact_edges();
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {
 		skip("statistics of the ggml fixtures: no shared " FIXDIR);
 		return tap_done();
