@@ -34,6 +34,7 @@
 #define NSLOT	GGUF_SR_NSLOT
 #define MAPSLOT	256		/* the ring's pieces over a mapping: 64 MB */
 #define GIVEBACK (32u << 20)	/* mapped bytes given back at a time */
+#define POPULATE (4u << 20)	/* mapped bytes mapped in at a time */
 #define MAXGAP	(1u << 20)	/* a gap between spans still read through */
 #define BUFALIGN 4096
 #define TICK_NS	50000000L	/* the calling thread reports at least this often */
@@ -71,6 +72,9 @@ struct lane {
 	/* Mapped bytes consumed, not given back yet (one thread's). */
 	const struct gguf_file *gb_file;
 	const uint8_t	*gb_a, *gb_z;
+	/* The mapped bytes last populated ahead of the lane. */
+	const struct gguf_file *pop_file;
+	const uint8_t	*pop_a, *pop_z;
 	/* with a follower; a change is followed by wake() */
 	atomic_uint_least64_t next;	/* the piece the lane fills next */
 	atomic_uint_least64_t fnext;	/* the piece the follower takes next */
@@ -410,6 +414,32 @@ emit(struct lane *l, struct slot *sl, uint64_t *piece)
 	return atomic_load(&e->stop) ? -1 : 0;
 }
 
+/*
+ * Maps in the pages of a file's mapping that the piece [p, q) needs and
+ * were not yet, POPULATE bytes at a time up to z at most (the end of the
+ * run), before the lane hands them on: one call instead of a page fault
+ * every few pages (gguf_file_populate). Memory stays bounded: what is
+ * populated is given back as it is consumed.
+ */
+static void
+populate(struct lane *l, const struct gguf_file *f, const uint8_t *p,
+    const uint8_t *q, const uint8_t *z)
+{
+	if (f == NULL || p >= q)
+		return;
+	if (l->pop_file == f && p >= l->pop_a && p < l->pop_z) {
+		if (q <= l->pop_z)
+			return;
+		p = l->pop_z;
+	}
+	if ((uint64_t)(z - p) > POPULATE)
+		z = p + POPULATE;
+	gguf_file_populate(f, p, (uint64_t)(z - p));
+	l->pop_file = f;
+	l->pop_a = p;
+	l->pop_z = z;
+}
+
 static int
 same_file(const struct gguf_span *a, const struct gguf_span *b)
 {
@@ -479,6 +509,8 @@ lane_run(struct lane *l)
 			} else if (clen > 0) {
 				sl->p = sp[cur].mem + pos;
 				sl->file = sp[cur].file;
+				populate(l, sl->file, sl->p, sl->p + clen,
+				    sp[cur].mem + end);
 			}
 			next = pos + clen;
 			for (; cur < k; cur++) {
