@@ -5,7 +5,7 @@
  * length that keeps the largest magnitude (the compiler turns it into
  * vector code; compiled for AVX2 as well where the toolchain can), and
  * only a group with a non-finite value is classified value by value. Quantized blocks are looked at through their
- * scale fields, four blocks at a time; a block whose scales may lead to a
+ * scale fields, eight blocks at a time; a block whose scales may lead to a
  * non-finite value is decoded with gguf_dequant and its values counted.
  *
  * "All values are zero" needs one value that is not: blocks whose bytes
@@ -112,6 +112,18 @@ static inline int
 h_bad(uint32_t h)
 {
 	return (h & 0x7c00u) == 0x7c00u;
+}
+
+/*
+ * Not zero when a half's exponent bits (of either half of h) are all
+ * ones: its magnitude plus 0x0400 reaches bit 15 exactly then (and never
+ * carries past it). An and, an add and an or a block when scales of
+ * several blocks are tested together.
+ */
+static inline uint32_t
+h_sus(uint32_t h)
+{
+	return ((h & 0x7fff7fffu) + 0x04000400u) & 0x80008000u;
 }
 
 /* IQ1_M's half scale, from the top nibbles of its four scale u16. */
@@ -257,9 +269,10 @@ suspect(enum kind k, unsigned off, const uint8_t *blk)
 {
 	switch (k) {
 	case K_H1:
-		return h_bad(ld16(blk + off));
+		return (int)h_sus(ld16(blk + off));
 	case K_H2:
-		return h_bad(ld16(blk + off)) | h_bad(ld16(blk + off + 2));
+		/* both halves at once: neither carries into the other */
+		return (int)h_sus(ld32(blk + off));
 	case K_Q8K:
 		return ((ld32(blk) >> 23) & 0xff) >= 0xf7;
 	case K_MXFP4:
@@ -273,7 +286,7 @@ suspect(enum kind k, unsigned off, const uint8_t *blk)
 
 /*
  * The first block of nb at p (bs bytes each) that suspect() flags, or nb.
- * Inlined into one function per kind with constant sizes, four blocks a
+ * Inlined into one function per kind with constant sizes, eight blocks a
  * round.
  */
 static inline __attribute__((always_inline)) uint64_t
@@ -282,9 +295,11 @@ find_suspect(enum kind k, unsigned bs, unsigned off, const uint8_t *p,
 {
 	uint64_t	i = 0;
 
-	for (; i + 4 <= nb; i += 4, p += 4 * bs) {
+	for (; i + 8 <= nb; i += 8, p += 8 * bs) {
 		if (suspect(k, off, p) | suspect(k, off, p + bs) |
-		    suspect(k, off, p + 2 * bs) | suspect(k, off, p + 3 * bs))
+		    suspect(k, off, p + 2 * bs) | suspect(k, off, p + 3 * bs) |
+		    suspect(k, off, p + 4 * bs) | suspect(k, off, p + 5 * bs) |
+		    suspect(k, off, p + 6 * bs) | suspect(k, off, p + 7 * bs))
 			break;
 	}
 	for (; i < nb; i++, p += bs)
