@@ -133,6 +133,15 @@ struct gguf_spanread {
 	 */
 	unsigned		 threads;
 	/*
+	 * Where the spans are read on one thread (threads 1, or one span)
+	 * and two cores are online: 1 lets a second thread map the pages
+	 * of a file's mapping in (gguf_file_populate) a few MB ahead of the
+	 * reads, so the calling thread spends its time in the consumer,
+	 * not in page faults. The consumer still runs on the calling thread
+	 * alone.
+	 */
+	int			 map_ahead;
+	/*
 	 * Called from the calling thread only, about every piece and at
 	 * least every 50 ms, with the bytes consumed (in GGUF_SR_SHARE, by
 	 * the thread that is behind) and the bytes of all spans: done
