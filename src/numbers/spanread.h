@@ -74,6 +74,9 @@ struct gguf_span {
 	 * with "changed on disk", never a SIGBUS), and the pages read are
 	 * given back (gguf_file_release) 32 MB at a time once every thread
 	 * is done with them. No copy: the page cache is read where it lies.
+	 * The pages are mapped in 4 MB at a time with one call each
+	 * (gguf_file_populate), not faulted in a few at a time; with
+	 * map_ahead, by a second thread.
 	 */
 	const struct gguf_file *file;
 	/*
