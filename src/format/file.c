@@ -477,6 +477,16 @@ gguf_file_sequential(const struct gguf_file *f, const uint8_t *p,
 	gguf_source_sequential(f->src, (uint64_t)(p - f->base), len);
 }
 
+void
+gguf_file_populate(const struct gguf_file *f, const uint8_t *p,
+    uint64_t len)
+{
+	if (!f->whole || f->src == NULL || p < f->base ||
+	    p >= f->base + f->size || len == 0)
+		return;
+	gguf_source_populate(f->src, (uint64_t)(p - f->base), len);
+}
+
 int
 gguf_file_guard(const struct gguf_file *f, int (*fn)(void *), void *arg,
     struct gguf_err *err)

@@ -398,6 +398,13 @@ void			 gguf_file_release(const struct gguf_file *f,
  */
 void			 gguf_file_sequential(const struct gguf_file *f,
 			    const uint8_t *p, uint64_t len);
+/*
+ * Maps in the pages of f's mapping that [p, p + len) touches, about to
+ * be read (gguf_source_populate): one call, not a fault every few pages.
+ * Only a hint; nothing for a file read from memory.
+ */
+void			 gguf_file_populate(const struct gguf_file *f,
+			    const uint8_t *p, uint64_t len);
 
 /*
  * Split sets (set.h opens them): a file that joins the shards of a split

@@ -552,6 +552,8 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 	r.arg = &h;
 	r.mode = h.share ? GGUF_SR_SHARE : GGUF_SR_SPLIT;
 	r.threads = j->each == 0 ? 1 : j->threads;
+	/* all alone is one sequence: the other core maps its pages in */
+	r.map_ahead = j->each == 0 && t >= 2;
 	r.progress = j->progress;
 	r.parg = j->arg;
 	rc = gguf_spanread(&r, err);

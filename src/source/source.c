@@ -185,6 +185,16 @@ gguf_source_release(struct gguf_source *s, uint64_t off, uint64_t len)
 	s->ops->release(s, off, len);
 }
 
+void
+gguf_source_populate(struct gguf_source *s, uint64_t off, uint64_t len)
+{
+	if (s->ops->populate == NULL || off >= s->size || len == 0)
+		return;
+	if (len > s->size - off)
+		len = s->size - off;
+	s->ops->populate(s, off, len);
+}
+
 /* The copy of a source without its own: reads and writes of COPY_BLOCK. */
 static int
 copy_by_reads(struct gguf_source *s, uint64_t off, uint64_t len, int fd,

@@ -99,6 +99,9 @@ struct gguf_source_ops {
 			    uint64_t len);
 	void		(*release)(struct gguf_source *, uint64_t off,
 			    uint64_t len);
+	/* Hint: [off, off + len) of the mapping is read now: map it in. */
+	void		(*populate)(struct gguf_source *, uint64_t off,
+			    uint64_t len);
 	/* [off, off + len) to fd at fdoff. */
 	int		(*copy)(struct gguf_source *, uint64_t off,
 			    uint64_t len, int fd, uint64_t fdoff,
@@ -261,6 +264,14 @@ void			 gguf_source_sequential(struct gguf_source *s,
  * bytes are never given back. Only a hint.
  */
 void			 gguf_source_release(struct gguf_source *s,
+			    uint64_t off, uint64_t len);
+/*
+ * Tells s that the mapped bytes [off, off + len) are read now: a file
+ * maps their pages in with one call (madvise MADV_POPULATE_READ, where the
+ * kernel has it) instead of a page fault every few pages. Only a hint: a
+ * page it could not map faults when read, as without it.
+ */
+void			 gguf_source_populate(struct gguf_source *s,
 			    uint64_t off, uint64_t len);
 /*
  * Streams [off, off + len) of s into fd at fdoff (pwrite: fd's offset is

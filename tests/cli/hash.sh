@@ -80,6 +80,32 @@ for t in blk.0.attn_q.weight blk.1.attn_norm.weight output.weight; do
 	fi
 done
 
+# ------------------------------ a tensor past the windows a mapping is read in
+# blk.0.big is 10 MiB: its bytes are mapped in 4 MiB at a time.
+pm="$scratch/Pieces-1K-v1.0-F16.gguf"
+"$TESTS_BUILDDIR/tools/gen_validate" --pieces "$pm"
+"$GGUFED" dump --json "$pm" >"$scratch/pdump.json"
+"$GGUFED" hash --sha256 "$pm" >"$scratch/pout" 2>&1
+rc=$?
+"$GGUFED" hash --sha256 --no-layer "$pm" >"$scratch/pmodel" 2>&1
+rc2=$?
+: >"$scratch/pcat.bin"
+for t in blk.0.big blk.0.next; do
+	f=$(grep "{\"name\": \"$t\"," "$scratch/pdump.json")
+	off=$(printf '%s\n' "$f" | sed 's/.*"abs_offset": \([0-9]*\).*/\1/')
+	n=$(printf '%s\n' "$f" | sed 's/.*"bytes": \([0-9]*\).*/\1/')
+	dd if="$pm" iflag=skip_bytes,count_bytes skip="$off" count="$n" \
+	    bs=65536 2>/dev/null >"$scratch/pt.bin"
+	cat "$scratch/pt.bin" >>"$scratch/pcat.bin"
+	want=$(sha256sum <"$scratch/pt.bin" | cut -d' ' -f1)
+	[ $rc -eq 0 ] && grep -qx "sha256    $want  $pm:$t" "$scratch/pout"
+	ok $? "$t ($n bytes): sha256 is sha256sum's of its bytes"
+done
+want=$(sha256sum <"$scratch/pcat.bin" | cut -d' ' -f1)
+[ $rc -eq 0 ] && grep -qx "sha256    $want  $pm" "$scratch/pout" &&
+    [ $rc2 -eq 0 ] && grep -qx "sha256    $want  $pm" "$scratch/pmodel"
+ok $? "the model's sha256, with and without --no-layer: sha256sum of its tensors' bytes"
+
 # ------------------------------------------------ known vectors, the model
 : >"$scratch/cat.bin"
 for t in $names; do

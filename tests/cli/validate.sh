@@ -265,6 +265,17 @@ grep -q 'warning: tensor "blk.0.q8": 1 Q8_0 block has a NaN' "$out" &&
     grep -q 'warning: tensor "blk.0.mx": 1 MXFP4 block has the scale byte 0xff' "$out"
 ok $? "--data on a split model: the tensors of every shard are scanned"
 
+# Non-finite values on both sides of the boundaries of the pieces the
+# mapping is scanned (and mapped in) by: every one is found, on 1 and 2
+# threads, with the same first element.
+"$TESTS_BUILDDIR/tools/gen_validate" --pieces "$scratch/Pieces-1K-v1.0-F16.gguf"
+for th in 1 2; do
+	run --data --threads $th "$scratch/Pieces-1K-v1.0-F16.gguf"
+	grep -q 'warning: tensor "blk.0.big" has 2 NaN, 1 +Inf and 2 -Inf values, the first at element 524287 (row 127, column 4095)$' "$out" &&
+	    grep -q 'warning: tensor "blk.0.next" has 0 NaN, 1 +Inf and 0 -Inf values, the first at element 0 ' "$out"
+	ok $? "--data --threads $th: NaN and Inf at the first and last elements of 1 MiB pieces"
+done
+
 # ------------------------------------------------------------ bool arrays
 "$TESTS_BUILDDIR/tools/gen_validate" --bool "$scratch/Bools-1K-v1.0.gguf"
 run "$scratch/Bools-1K-v1.0.gguf"

@@ -26,7 +26,17 @@
  * blocks than llama.cpp loads) and N F32 tensors of 8 elements, one a
  * block: blk.I.attn_norm.weight for I from 0 to N - 1.
  *
- *	gen_validate [--bool | --scales | --many | --blocks N] FILE
+ * With --pieces, two F16 tensors larger than the pieces the data check
+ * and the span reader read a mapping in (1 MiB; 4 MiB mapped in at a
+ * time), values 1 but for non-finite ones on both sides of each boundary:
+ *
+ *	blk.0.big	[4096, 1280] F16	NaN at element 524287 (the last
+ *			of the first MiB), +Inf at 524288, -Inf at 2097151
+ *			(the last of the fourth MiB), NaN at 2097152 and
+ *			-Inf at the last element, 5242879
+ *	blk.0.next	[4096, 2] F16	+Inf at its first element
+ *
+ *	gen_validate [--bool | --scales | --many | --blocks N | --pieces] FILE
  */
 #include "config.h"
 
@@ -127,9 +137,34 @@ main(int argc, char **argv)
 		gg_free(&g);
 		return rc != 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "--pieces") == 0) {
+		uint64_t	dims[2] = { 4096, 1280 }, e, n = 4096 * 1280;
+
+		gg_init(&g, 3, 0);
+		gg_header(&g, 2, 5);
+		gg_kv_str(&g, "general.architecture", "datatest");
+		gg_kv_str(&g, "general.name", "pieces");
+		gg_kv_u32(&g, "datatest.context_length", 16);
+		gg_kv_u32(&g, "datatest.embedding_length", 4096);
+		gg_kv_u32(&g, "datatest.block_count", 1);
+		gg_tensor(&g, "blk.0.big", 2, dims, GG_T_F16, 0);
+		dims[1] = 2;
+		gg_tensor(&g, "blk.0.next", 2, dims, GG_T_F16, 2 * n);
+		gg_pad(&g, 32);
+		for (e = 0; e < n; e++)
+			gg_u16(&g, e == 524287 || e == 2097152 ? 0x7e00 :
+			    e == 524288 ? 0x7c00 : e == 2097151 ||
+			    e == n - 1 ? 0xfc00 : 0x3c00);
+		for (e = 0; e < 2 * 4096; e++)
+			gg_u16(&g, e == 0 ? 0x7c00 : 0x3c00);
+		gg_pad(&g, 32);
+		rc = gg_write(&g, argv[2]);
+		gg_free(&g);
+		return rc != 0;
+	}
 	if (argc != 2) {
 		fprintf(stderr, "usage: gen_validate [--bool | --scales | --many "
-		    "| --blocks N] FILE\n");
+		    "| --blocks N | --pieces] FILE\n");
 		return 2;
 	}
 	gg_init(&g, 3, 0);

@@ -392,6 +392,75 @@ test_plain(void)
 	}
 }
 
+/*
+ * One non-finite value at each edge of the scanner's groups (4096 bytes)
+ * among the largest finite magnitudes of both signs, which must not
+ * count: found exactly there, counted once, its kind right.
+ */
+static void
+test_plain_edges(void)
+{
+	static const struct {
+		uint32_t	type;
+		unsigned	w;
+		uint64_t	maxfin, inf, nan;
+	} pt[] = {
+		{ GGUF_T_F16, 2, 0x7bffu, 0x7c00u, 0x7e01u },
+		{ GGUF_T_BF16, 2, 0x7f7fu, 0x7f80u, 0x7fc1u },
+		{ GGUF_T_F32, 4, 0x7f7fffffu, 0x7f800000u, 0x7fc00001u },
+		{ GGUF_T_F64, 8, 0x7fefffffffffffffull, 0x7ff0000000000000ull,
+		    0x7ff8000000000001ull },
+	};
+	static uint8_t		buf[3 * 4096 + 24];
+	struct gguf_scan	s;
+	struct gguf_err		err;
+	uint64_t		n, at[6], i, v, sign;
+	size_t			t, a, kind;
+	unsigned		b;
+	int			all_ok;
+	char			tn[24];
+
+	for (t = 0; t < sizeof pt / sizeof pt[0]; t++) {
+		n = sizeof buf / pt[t].w;
+		at[0] = 0;
+		at[1] = 4096 / pt[t].w - 1;
+		at[2] = 4096 / pt[t].w;
+		at[3] = 2 * 4096 / pt[t].w - 1;
+		at[4] = 3 * 4096 / pt[t].w;
+		at[5] = n - 1;
+		all_ok = 1;
+		for (a = 0; a < 6 && all_ok; a++) {
+			for (kind = 0; kind < 3 && all_ok; kind++) {
+				sign = (uint64_t)1 << (8 * pt[t].w - 1);
+				for (i = 0; i < n; i++) {
+					v = pt[t].maxfin | (i % 2 ? sign : 0);
+					if (i == at[a])
+						v = kind == 0 ? pt[t].nan :
+						    kind == 1 ? pt[t].inf :
+						    pt[t].inf | sign;
+					for (b = 0; b < pt[t].w; b++)
+						buf[i * pt[t].w + b] =
+						    (uint8_t)(v >> (8 * b));
+				}
+				gguf_scan_init(&s);
+				memset(&err, 0, sizeof err);
+				all_ok = gguf_scan(pt[t].type, 0, buf, n * pt[t].w,
+				    0, &s, &err) == 0 && s.first_bad == at[a] &&
+				    s.nnan == (kind == 0) && s.npinf == (kind == 1) &&
+				    s.nninf == (kind == 2) && s.nonzero &&
+				    s.count == n &&
+				    agree(pt[t].type, 0, buf, n * pt[t].w, &s);
+				if (!all_ok)
+					diag("%s: element %llu, kind %zu",
+					    gguf_ttype_name(pt[t].type, tn),
+					    (unsigned long long)at[a], kind);
+			}
+		}
+		ok(all_ok, "%s: NaN, +Inf, -Inf at each group edge among the "
+		    "largest finite values", gguf_ttype_name(pt[t].type, tn));
+	}
+}
+
 /* --------------------------------------------------------------- zeros */
 
 static void
@@ -442,6 +511,7 @@ main(void)
 	char	dir[512];
 
 	test_plain();
+	test_plain_edges();
 	test_zeros();
 	test_random_blocks();
 	if (shared_path(FIXDIR, dir, sizeof dir) == NULL) {

@@ -10,12 +10,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "gguf.h"
+#include "hash.h"
 #include "spanread.h"
 #include "tap.h"
+#include "../tools/ggufgen.h"
 
 #define NBYTES	(3u << 20)	/* a file: several pieces */
 
@@ -274,6 +278,134 @@ failures(void)
 	}
 }
 
+/* ------------------------------------------------- a file's mapping */
+
+#define MAPBYTES	((uint64_t)160 << 20)	/* past what may be mapped */
+#define MAPBOUND	((uint64_t)96 << 20)	/* what may be, and more */
+
+static uint8_t
+map_byte(uint64_t x)
+{
+	return (uint8_t)(x ^ x >> 8 ^ x >> 16 ^ x >> 24);
+}
+
+/* The process's mapped file pages (RssFile), or 0 where unknown. */
+static uint64_t
+rss_file(void)
+{
+	char		 line[128];
+	unsigned long	 kb = 0;
+	FILE		*fp = fopen("/proc/self/status", "r");
+
+	if (fp == NULL)
+		return 0;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (sscanf(line, "RssFile: %lu kB", &kb) == 1)
+			break;
+	fclose(fp);
+	return (uint64_t)kb << 10;
+}
+
+struct mapseen {
+	uint64_t	next;
+	uint64_t	max_rss;
+	unsigned	calls;
+	int		bad;
+};
+
+static int
+map_consume(void *arg, unsigned th, size_t span, uint64_t pos,
+    const uint8_t *p, size_t n, int last)
+{
+	struct mapseen	*m = arg;
+	uint64_t	 rss;
+	size_t		 i;
+
+	(void)last;
+	if (th != 0 || span != 0 || pos != m->next)
+		m->bad = 1;
+	for (i = 0; i < n && !m->bad; i++)
+		if (p[i] != map_byte(pos + i))
+			m->bad = 1;
+	m->next = pos + n;
+	if (m->calls++ % 8 == 0 && (rss = rss_file()) > m->max_rss)
+		m->max_rss = rss;
+	return m->bad;
+}
+
+/*
+ * A tensor read in place from a file's mapping on one thread, with and
+ * without a second thread mapping its pages in ahead: every byte right,
+ * and the pages mapped at any time bounded (they are given back as they
+ * are read) however far ahead they are mapped in.
+ */
+static void
+mapped(void)
+{
+	char			 path[] = "/tmp/test_spanread.XXXXXX";
+	struct gg		 g;
+	struct gguf_file	*f;
+	struct gguf_span	 sp;
+	struct gguf_spanread	 r;
+	struct gguf_err		 err;
+	struct mapseen		 m;
+	uint64_t		 ne = MAPBYTES, x;
+	uint8_t			*buf;
+	int			 fd, ahead;
+
+	fd = mkstemp(path);
+	if (fd < 0) {
+		ok(0, "temporary file: %s", strerror(errno));
+		return;
+	}
+	close(fd);
+	gg_init(&g, 3, 0);
+	gg_header(&g, 1, 0);
+	gg_tensor(&g, "t", 1, &ne, GGUF_T_I8, 0);
+	gg_pad(&g, 32);
+	buf = malloc(1u << 20);
+	for (x = 0; x < MAPBYTES; x++) {
+		buf[x & ((1u << 20) - 1)] = map_byte(x);
+		if ((x & ((1u << 20) - 1)) == (1u << 20) - 1)
+			gg_bytes(&g, buf, 1u << 20);
+	}
+	free(buf);
+	memset(&err, 0, sizeof err);
+	if (gg_write(&g, path) != 0 || (f = gguf_open(path, &err)) == NULL ||
+	    gguf_tensor_span_mapped(f, 0, &sp, &err) != 0) {
+		ok(0, "a file of %llu MiB: %s", (unsigned long long)(MAPBYTES >>
+		    20), err.msg);
+		gg_free(&g);
+		unlink(path);
+		return;
+	}
+	gg_free(&g);
+	for (ahead = 0; ahead < 2; ahead++) {
+		memset(&m, 0, sizeof m);
+		memset(&r, 0, sizeof r);
+		r.spans = &sp;
+		r.n_spans = 1;
+		r.consume = map_consume;
+		r.arg = &m;
+		r.mode = GGUF_SR_SPLIT;
+		r.threads = 1;
+		r.map_ahead = ahead;
+		ok(gguf_spanread(&r, &err) == 0 && !m.bad &&
+		    m.next == MAPBYTES, "a file's mapping%s: every byte in "
+		    "order", ahead ? ", mapped in ahead" : "");
+		if (m.max_rss == 0)
+			skip("no RssFile in /proc/self/status");
+		else
+			ok(m.max_rss < MAPBOUND, "... at most %llu MiB mapped "
+			    "at a time of %llu MiB (bound %llu)",
+			    (unsigned long long)(m.max_rss >> 20),
+			    (unsigned long long)(MAPBYTES >> 20),
+			    (unsigned long long)(MAPBOUND >> 20));
+	}
+	gguf_close(f);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -305,6 +437,7 @@ main(void)
 	}
 	whole(GGUF_SR_SHARE, 2, 0, 1);
 	failures();
+	mapped();
 	for (f = 0; f < 2; f++) {
 		close(fds[f]);
 		free(data[f]);
