@@ -218,6 +218,7 @@ parse_ngl(struct opts *o, const char *val)
 	unsigned long long	v;
 
 	o->split = 1;
+	o->mo.gpu = 1;
 	if (strcmp(val, "all") == 0)
 		o->ngl = GGUF_MEM_NGL_MAX;
 	else if (strcmp(val, "max") == 0)
@@ -305,6 +306,45 @@ parse_opts(int argc, char **argv, struct opts *o)
 			}
 			o->ovr[o->n_ovr].kind = 'n';
 			o->ovr[o->n_ovr++].n = v;
+			continue;
+		}
+		if (strcmp(a, "--flash-attn") == 0 || strcmp(a, "-fa") == 0) {
+			if (i + 1 >= argc) {
+				cli_usage_error("mem", "%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+			if (strcmp(val, "on") == 0)
+				o->mo.flash_attn = 1;
+			else if (strcmp(val, "off") == 0)
+				o->mo.flash_attn = 0;
+			else if (strcmp(val, "auto") == 0)
+				o->mo.flash_attn = -1;
+			else {
+				cli_usage_error("mem", "%s: '%s' is not on, "
+				    "off or auto", a, val);
+				return EXIT_USAGE;
+			}
+			continue;
+		}
+		if (strcmp(a, "--batch-size") == 0 || strcmp(a, "-b") == 0 ||
+		    strcmp(a, "--ubatch-size") == 0 || strcmp(a, "-ub") == 0) {
+			if (i + 1 >= argc) {
+				cli_usage_error("mem", "%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+			if (cli_parse_u64(val, &v) != 0 || v == 0 ||
+			    v > UINT32_MAX) {
+				cli_usage_error("mem", "%s: '%s' is not a "
+				    "number of tokens (1 to 4294967295)", a,
+				    val);
+				return EXIT_USAGE;
+			}
+			if (strcmp(a, "-b") == 0 || strcmp(a, "--batch-size") == 0)
+				o->mo.n_batch = (uint32_t)v;
+			else
+				o->mo.n_ubatch = (uint32_t)v;
 			continue;
 		}
 		if (strcmp(a, "--ctx") == 0 || strcmp(a, "--cache-type-k") == 0 ||
@@ -445,6 +485,15 @@ fit_flags(const struct opts *o, uint64_t ctx, uint64_t ngl, char *buf,
 	if (n < len && o->mo.type_v != GGUF_T_F16 &&
 	    o->mo.type_v != GGUF_T_F32 && o->mo.type_v != GGUF_T_BF16)
 		n += (size_t)snprintf(buf + n, len - n, " -fa on");
+	else if (n < len && o->mo.flash_attn >= 0)
+		n += (size_t)snprintf(buf + n, len - n, " -fa %s",
+		    o->mo.flash_attn ? "on" : "off");
+	if (n < len && o->mo.n_batch != 2048)
+		n += (size_t)snprintf(buf + n, len - n, " -b %u",
+		    o->mo.n_batch);
+	if (n < len && o->mo.n_ubatch != 512)
+		n += (size_t)snprintf(buf + n, len - n, " -ub %u",
+		    o->mo.n_ubatch);
 	if (n < len && o->mo.n_seq > 1)
 		n += (size_t)snprintf(buf + n, len - n, " -np %u",
 		    o->mo.n_seq);
@@ -810,6 +859,11 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 	json_cstr(&j, gguf_ttype(o->mo.type_v)->lname);
 	json_key(&j, "parallel"); json_u64(&j, o->mo.n_seq);
 	json_key(&j, "swa_full"); json_bool(&j, o->mo.swa_full);
+	json_key(&j, "flash_attn");
+	json_cstr(&j, o->mo.flash_attn < 0 ? "auto" : o->mo.flash_attn ?
+	    "on" : "off");
+	json_key(&j, "batch"); json_u64(&j, o->mo.n_batch);
+	json_key(&j, "ubatch"); json_u64(&j, o->mo.n_ubatch);
 	json_key(&j, "contexts");
 	json_arr(&j, JSON_LINES);
 	for (i = 0; m->modelled && i < o->n_ctx; i++) {
@@ -820,13 +874,16 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_cstr(&j, need[i].refused);
 		} else {
 			json_need(&j, m, &o->mo, &need[i]);
-			/* never an estimate: null until modelled to the
+			/* never an estimate: null unless modelled to the
 			   byte */
-			json_key(&j, "compute"); json_null(&j);
-			json_key(&j, "compute_why");
-			json_cstr(&j, "not modelled: llama.cpp sizes its "
-			    "compute buffers from the graph it schedules on "
-			    "each backend (batch, flash attention, device)");
+			json_key(&j, "compute");
+			if (need[i].compute_ok)
+				json_u64(&j, need[i].compute);
+			else {
+				json_null(&j);
+				json_key(&j, "compute_why");
+				json_cstr(&j, need[i].compute_why);
+			}
 			json_key(&j, "total");
 			json_u64(&j, need[i].with_weights);
 		}

@@ -15,6 +15,10 @@
 #     allocation llama_mem sees just before llama.cpp logs its size);
 #   - where llama.cpp refuses the context (a quantized cache whose block
 #     does not divide the head size), ggufed must refuse it too.
+# Then the compute buffer llama.cpp's scheduler allocates for its graphs
+# (llama_mem's "compute" records), at several contexts, -fa on, off and
+# auto, -b and -ub, in fixed and seeded random models of each architecture
+# whose graph ggufed models; and what it does not model is null, said why.
 # Then the walk: every key ggufed reads, removed and changed, in a model
 # of every architecture it models (see below).
 . "$TESTS_SRCDIR/lib.sh"
@@ -248,6 +252,100 @@ for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
 	check "$SHARED_DIR/fixtures/real/$f" 1000 3 bf16 f32
 	check "$SHARED_DIR/fixtures/real/$f" 512 1 q8_0 f16
 done
+
+# The compute buffer: what llama.cpp's scheduler allocates while it
+# reserves its graphs at context creation (llama_mem's "compute" records;
+# the buffer only grows, so the last is its size), against ggufed's
+# "compute" of the same context, -fa on, off or auto, -b and -ub.
+compute() {	# compute MODEL CTX FA B UB [REPLAY]
+	case $3 in on) pfa=1 ;; off) pfa=0 ;; *) pfa=-1 ;; esac
+	name="$(basename "$1") ctx $2 -fa $3 -b $4 -ub $5"
+	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$1" --ctx "$2" \
+	    --flash-attn $pfa --batch "$4" --ubatch "$5" \
+	    >"$scratch/probe.txt" 2>"$scratch/probe.err"
+	theirs=$(awk '$1 == "compute" { b = $2 } END { print b }' \
+	    "$scratch/probe.txt")
+	"$GGUFED" mem "$1" --ctx "$2" -fa "$3" -b "$4" -ub "$5" --json \
+	    >"$scratch/mem.json" 2>"$scratch/mem.err"
+	ours=$(sed -n 's/.*"compute": \([0-9]*\).*/\1/p' \
+	    "$scratch/mem.json" | head -1)
+	[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
+	ok $? "$name: the compute buffer is llama.cpp's ($theirs bytes)" || {
+		echo "# ggufed: $ours $(sed -n 's/.*"compute_why": //p' \
+		    "$scratch/mem.json" | head -1)"
+		[ -z "${6:-}" ] || echo "# made by: $6"
+	}
+}
+compute "$m/llama-gqa.gguf" 1000 off 2048 512
+compute "$m/llama-gqa.gguf" 1000 on 2048 512
+compute "$m/llama-gqa.gguf" 1000 auto 2048 512
+compute "$m/llama-gqa.gguf" 3000 on 2048 100
+compute "$m/llama-gqa.gguf" 5000 off 300 77
+compute "$m/llama-gqa.gguf" 256 off 64 512
+compute "$m/llama-gqa.gguf" 200 auto 2048 512
+for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
+    ollama-llama-2-tiny-random.gguf; do
+	if [ ! -f "$SHARED_DIR/fixtures/real/$f" ]; then
+		skip "$(shared_missing "fixtures/real/$f")"
+		continue
+	fi
+	compute "$SHARED_DIR/fixtures/real/$f" 0 auto 2048 512
+	compute "$SHARED_DIR/fixtures/real/$f" 1000 off 2048 512
+	compute "$SHARED_DIR/fixtures/real/$f" 4096 on 1024 256
+done
+
+# Random llama models (ggufed new, seeded: MEM_SEED, default 1; the
+# failing case prints how to make its model again): blocks, heads, KV
+# heads, head size and feed-forward length at random, at a random
+# context, flash attention, batch and micro-batch.
+st=${MEM_SEED:-1}
+echo "# compute: seed $st"
+rnd() {
+	st=$(( (st * 1103515245 + 12345) % 2147483648 ))
+	r=$(( st / 65536 % $1 ))
+}
+i=0
+while [ $i -lt 24 ]; do
+	i=$((i + 1))
+	rnd 4; blocks=$((r + 1))
+	rnd 4; heads=$((1 << r))
+	rnd $((r + 1)); kv=$((heads >> r))
+	rnd 4; hd=$((8 << r))
+	rnd 4; ff=$((32 * (r + 1)))
+	rnd 9000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	set -- new llama --seed "$i" -o "$scratch/rand.gguf" --force -q \
+	    -e "set llama.block_count $blocks" \
+	    -e "set llama.attention.head_count $heads" \
+	    -e "set llama.attention.head_count_kv $kv" \
+	    -e "set llama.embedding_length $((heads * hd))" \
+	    -e "set llama.feed_forward_length $ff"
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+		ok 1 "compute: case $i: ggufed new makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/rand.gguf" "$ctx" "$fa" "$b" "$ub" \
+	    "MEM_SEED=${MEM_SEED:-1}, case $i: ggufed$(printf " '%s'" "$@")"
+done
+
+# What is not modelled is null, with the reason, never a guess.
+"$GGUFED" mem "$m/qwen2.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for qwen2"' \
+    "$scratch/mem.json"
+ok $? "qwen2: the compute buffer is not modelled, and says so"
+"$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 --parallel 2 --json \
+    >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for 2 parallel' \
+    "$scratch/mem.json"
+ok $? "llama, 2 sequences of their own: not modelled, and says so"
+"$GGUFED" new llama --variant 5 -o "$scratch/v5.gguf" --force -q
+"$GGUFED" mem "$scratch/v5.gguf" --ctx 1000 >"$scratch/out.txt"
+grep -q '^compute  *not modelled for llama blocks with blk\.0\.' \
+    "$scratch/out.txt"
+ok $? "llama with a fused QKV: not modelled, and says so"
 
 # The walk: each architecture `ggufed mem --keys` lists, in its model
 # here (llama4's and gemma3n's with the blocks that show their layouts), with each key the computation reads removed, and set to the value

@@ -1,0 +1,729 @@
+/*
+ * mem_compute.c - llama.cpp's compute buffer on the CPU (see mem.h): the
+ * graphs llama.cpp reserves when it creates a context, laid out by a
+ * model of ggml's graph allocator.
+ *
+ * What llama.cpp does (checked byte for byte against the library by
+ * tests/interop/mem.sh, which records the buffer its scheduler allocates):
+ *
+ * - It reserves the prompt graph of n_ubatch tokens (min(n_ubatch,
+ *   n_batch, n_ctx)), all of them outputs, then the one-token graph,
+ *   then the prompt graph again, each over the whole cache (n_kv = the
+ *   cells of a stream). The buffer grows to the largest of them.
+ * - The allocator walks a graph's leafs, then its nodes, in the order
+ *   ggml's depth-first expansion gives them. Inputs (tokens, positions,
+ *   the cache's row indices, the attention mask, the output ids, and the
+ *   embeddings input that no node reads) are placed first. A node is
+ *   placed when it is reached: in its parent's place if its operation can
+ *   work in place (add, mul, rms_norm, rope, soft_max, ...), the parent is
+ *   the allocator's own, not an output, laid out alike and read by nothing
+ *   else (through a view: the view at offset 0 of a tensor with no other
+ *   view or reader); else in the smallest free block that fits (the last
+ *   of equal ones), or at the end. Sizes are rounded up to the buffer's
+ *   alignment (32 bytes on the CPU). A tensor is freed when its last
+ *   reader (or the last reader of its last view) has run, and the freed
+ *   block merges with its neighbours. Views, weights and the cache take
+ *   no room. Outputs are never freed.
+ * - The buffer is the high-water mark.
+ *
+ * The graph of llama's blocks (llm_build_llama): embeddings by row; per
+ * block RMS norm, Q, K, V, RoPE on Q and K, K and V written into the
+ * cache; attention by ggml's flash attention over the cache (F16 mask),
+ * or without it as KQ, soft-max (F32 mask), KQV and a copy; the output
+ * projection; on the last block the rows of the outputs; the residual;
+ * RMS norm and the SwiGLU feed-forward; the residual; then the final norm
+ * and the logits, both outputs.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "mem.h"
+#include "schema.h"
+#include "xmalloc.h"
+
+#define ALIGN		32	/* the CPU buffer type's alignment */
+#define MAX_SRC		4
+#define T_F32		0	/* ggml type ids */
+#define T_F16		1
+#define T_I32		26
+#define T_I64		27
+#define EXT		0	/* the tensor standing for weights and cache */
+
+enum kind {
+	K_EXT,		/* allocated elsewhere: weights, the cache, writes
+			   into the cache */
+	K_INPUT,	/* a graph input, allocated first */
+	K_VIEW,		/* view, reshape, permute: no room of its own */
+	K_INPLACE,	/* may take its parent's place */
+	K_PLAIN		/* allocated */
+};
+
+struct ct {
+	enum kind	 kind;
+	int		 type;
+	uint64_t	 ne[4], nb[4];
+	int		 output;
+	int		 src[MAX_SRC], n_src;
+	int		 view_src;	/* -1: none */
+	uint64_t	 view_offs;
+	/* the allocator's */
+	int		 n_children, n_views, allocated;
+	uint64_t	 addr;
+};
+
+struct block {
+	uint64_t	 off, size;
+};
+
+struct graph {
+	struct ct	*t;
+	size_t		 n, cap;
+	int		*leafs, *nodes;
+	size_t		 n_leafs, n_nodes, cap_l, cap_n;
+	int		 overflow;	/* a size beyond 2^62 */
+	/* the allocator */
+	struct block	*b;
+	size_t		 n_b, cap_b;
+	uint64_t	 max;
+};
+
+#define LIMIT	((uint64_t)1 << 62)
+
+static uint64_t
+esize(int type)
+{
+	return type == T_F16 ? 2 : type == T_I64 ? 8 : 4;
+}
+
+static uint64_t
+mul_lim(struct graph *g, uint64_t a, uint64_t b)
+{
+	if (a != 0 && b > LIMIT / a) {
+		g->overflow = 1;
+		return 1;
+	}
+	return a * b;
+}
+
+/* ggml_nbytes: the last byte's offset, plus one element. */
+static uint64_t
+nbytes(struct graph *g, const struct ct *t)
+{
+	uint64_t	n = esize(t->type);
+	int		i;
+
+	for (i = 0; i < 4; i++) {
+		if (t->ne[i] == 0)
+			return 0;
+		n += mul_lim(g, t->ne[i] - 1, t->nb[i]);
+	}
+	return n > LIMIT ? (g->overflow = 1, 0) : n;
+}
+
+static int
+add_tensor(struct graph *g, enum kind kind, int type, const uint64_t ne[4])
+{
+	struct ct	*t;
+	int		 i;
+
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 256;
+		g->t = xreallocarray(g->t, g->cap, sizeof *g->t);
+	}
+	t = &g->t[g->n];
+	memset(t, 0, sizeof *t);
+	t->kind = kind;
+	t->type = type;
+	t->view_src = -1;
+	for (i = 0; i < MAX_SRC; i++)
+		t->src[i] = -1;
+	if (ne != NULL) {
+		for (i = 0; i < 4; i++)
+			t->ne[i] = ne[i];
+		t->nb[0] = esize(type);
+		for (i = 1; i < 4; i++)
+			t->nb[i] = mul_lim(g, t->nb[i - 1], t->ne[i - 1]);
+	}
+	return (int)g->n++;
+}
+
+static void
+push(int **v, size_t *n, size_t *cap, int x)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*v = xreallocarray(*v, *cap, sizeof **v);
+	}
+	(*v)[(*n)++] = x;
+}
+
+static int
+input(struct graph *g, int type, uint64_t ne0, uint64_t ne1)
+{
+	uint64_t	ne[4] = { ne0, ne1, 1, 1 };
+	int		i = add_tensor(g, K_INPUT, type, ne);
+
+	push(&g->leafs, &g->n_leafs, &g->cap_l, i);
+	return i;
+}
+
+/* A node of the graph, contiguous, from up to three sources. */
+static int
+op(struct graph *g, enum kind kind, int type, uint64_t ne0, uint64_t ne1,
+    uint64_t ne2, int a, int b, int c)
+{
+	uint64_t	ne[4] = { ne0, ne1, ne2, 1 };
+	int		i = add_tensor(g, kind, type, ne);
+
+	g->t[i].src[0] = a;
+	g->t[i].src[1] = b;
+	g->t[i].src[2] = c;
+	g->t[i].n_src = c >= 0 ? 3 : b >= 0 ? 2 : 1;
+	push(&g->nodes, &g->n_nodes, &g->cap_n, i);
+	return i;
+}
+
+/* A view of a (reshape when nb is NULL: contiguous). */
+static int
+view(struct graph *g, int a, uint64_t ne0, uint64_t ne1, uint64_t ne2,
+    const uint64_t *nb)
+{
+	uint64_t	ne[4] = { ne0, ne1, ne2, 1 };
+	int		i, type = g->t[a].type, j;
+	struct ct	*t;
+
+	i = add_tensor(g, K_VIEW, type, ne);
+	t = &g->t[i];
+	if (nb != NULL)
+		for (j = 0; j < 4; j++)
+			t->nb[j] = nb[j];
+	t->src[0] = a;
+	t->n_src = 1;
+	t->view_src = g->t[a].view_src >= 0 ? g->t[a].view_src : a;
+	t->view_offs = g->t[a].view_offs;
+	push(&g->nodes, &g->n_nodes, &g->cap_n, i);
+	return i;
+}
+
+/* ggml_permute(a, 0, 2, 1, 3): dimensions 1 and 2 swapped. */
+static int
+permute(struct graph *g, int a)
+{
+	uint64_t	nb[4];
+	const struct ct	*s = &g->t[a];
+	int		 i;
+
+	nb[0] = s->nb[0];
+	nb[1] = s->nb[2];
+	nb[2] = s->nb[1];
+	nb[3] = s->nb[3];
+	i = view(g, a, s->ne[0], s->ne[2], s->ne[1], nb);
+	g->t[i].ne[3] = g->t[a].ne[3];
+	return i;
+}
+
+/* A view of the cache (or a write into it): no room, no layout needed. */
+static int
+cache_view(struct graph *g, int a, int b, int c)
+{
+	int	i = op(g, K_EXT, T_F16, 1, 1, 1, a, b, c);
+
+	if (a == EXT) {		/* a view of the cache itself */
+		g->t[i].kind = K_VIEW;
+		g->t[i].view_src = EXT;
+	}
+	return i;
+}
+
+/* ------------------------------------------------------- the allocator */
+
+static uint64_t
+pad(uint64_t x)
+{
+	return (x + ALIGN - 1) / ALIGN * ALIGN;
+}
+
+static void
+remove_block(struct graph *g, size_t i)
+{
+	memmove(&g->b[i], &g->b[i + 1], (g->n_b - i - 1) * sizeof *g->b);
+	g->n_b--;
+}
+
+static uint64_t
+block_alloc(struct graph *g, uint64_t size)
+{
+	size_t		i, best = g->n_b - 1;
+	uint64_t	best_size = UINT64_MAX, off;
+
+	size = pad(size);
+	/* The best fit of the blocks before the last, the last of equals. */
+	for (i = 0; i + 1 < g->n_b; i++)
+		if (g->b[i].size >= size && g->b[i].size <= best_size) {
+			best = i;
+			best_size = g->b[i].size;
+		}
+	off = g->b[best].off;
+	g->b[best].off += size;
+	g->b[best].size -= size;
+	if (g->b[best].size == 0)
+		remove_block(g, best);
+	if (off + size > g->max)
+		g->max = off + size;
+	return off;
+}
+
+static void
+block_free(struct graph *g, uint64_t off, uint64_t size)
+{
+	size_t	i;
+
+	size = pad(size);
+	for (i = 0; i < g->n_b; i++) {
+		if (g->b[i].off + g->b[i].size == off) {
+			g->b[i].size += size;
+			if (i + 1 < g->n_b &&
+			    g->b[i].off + g->b[i].size == g->b[i + 1].off) {
+				g->b[i].size += g->b[i + 1].size;
+				remove_block(g, i + 1);
+			}
+			return;
+		}
+		if (off + size == g->b[i].off) {
+			g->b[i].off = off;
+			g->b[i].size += size;
+			if (i > 0 && g->b[i - 1].off + g->b[i - 1].size ==
+			    g->b[i].off) {
+				g->b[i - 1].size += g->b[i].size;
+				remove_block(g, i);
+			}
+			return;
+		}
+	}
+	if (g->n_b == g->cap_b) {
+		g->cap_b *= 2;
+		g->b = xreallocarray(g->b, g->cap_b, sizeof *g->b);
+	}
+	for (i = 0; i < g->n_b && g->b[i].off < off; i++)
+		;
+	memmove(&g->b[i + 1], &g->b[i], (g->n_b - i) * sizeof *g->b);
+	g->b[i].off = off;
+	g->b[i].size = size;
+	g->n_b++;
+}
+
+static int
+same_layout(const struct ct *a, const struct ct *b)
+{
+	return a->type == b->type && memcmp(a->ne, b->ne, sizeof a->ne) == 0 &&
+	    memcmp(a->nb, b->nb, sizeof a->nb) == 0;
+}
+
+/* The tail of the parent's block the node does not need. */
+static void
+free_extra(struct graph *g, const struct ct *node, const struct ct *parent)
+{
+	uint64_t	ps = pad(nbytes(g, parent)), ns = pad(nbytes(g, node));
+
+	if (ps > ns)
+		block_free(g, parent->addr + ns, ps - ns);
+}
+
+static void
+allocate(struct graph *g, int i)
+{
+	struct ct	*t = &g->t[i], *p, *v;
+	int		 j;
+
+	if (t->kind == K_EXT || t->kind == K_VIEW || t->allocated)
+		return;
+	t->allocated = 1;
+	for (j = 0; t->kind == K_INPLACE && j < t->n_src; j++) {
+		if (t->src[j] < 0)
+			continue;
+		p = &g->t[t->src[j]];
+		if (!p->allocated || p->output ||
+		    (p->view_src >= 0 && g->t[p->view_src].output) ||
+		    !same_layout(t, p) || p->n_children != 1 ||
+		    p->n_views != 0)
+			continue;
+		if (p->kind == K_VIEW) {
+			v = &g->t[p->view_src];
+			if (v->n_views == 1 && v->n_children == 0 &&
+			    p->view_offs == 0) {
+				t->addr = v->addr;
+				p->allocated = v->allocated = 0;
+				free_extra(g, t, v);
+				return;
+			}
+		} else {
+			t->addr = p->addr;
+			p->allocated = 0;
+			free_extra(g, t, p);
+			return;
+		}
+	}
+	t->addr = block_alloc(g, nbytes(g, t));
+}
+
+static void
+release(struct graph *g, struct ct *t)
+{
+	if (t->output)
+		return;
+	block_free(g, t->addr, nbytes(g, t));
+	t->allocated = 0;
+}
+
+/* The high-water mark of the graph's allocation. */
+static uint64_t
+lay_out(struct graph *g)
+{
+	size_t		 i;
+	int		 j;
+	struct ct	*n, *p, *v;
+
+	g->n_b = 1;
+	g->cap_b = 16;
+	g->b = xcalloc(g->cap_b, sizeof *g->b);
+	g->b[0].off = 0;
+	g->b[0].size = LIMIT;
+	g->max = 0;
+	for (i = 0; i < g->n_leafs; i++)
+		allocate(g, g->leafs[i]);
+	for (i = 0; i < g->n_nodes; i++) {
+		n = &g->t[g->nodes[i]];
+		if (n->kind == K_VIEW)
+			g->t[n->view_src].n_views++;
+		for (j = 0; j < n->n_src; j++)
+			if (n->src[j] >= 0)
+				g->t[n->src[j]].n_children++;
+	}
+	for (i = 0; i < g->n_nodes; i++) {
+		n = &g->t[g->nodes[i]];
+		for (j = 0; j < n->n_src; j++)
+			if (n->src[j] >= 0)
+				allocate(g, n->src[j]);
+		allocate(g, g->nodes[i]);
+		for (j = 0; j < n->n_src; j++) {
+			if (n->src[j] < 0)
+				continue;
+			p = &g->t[n->src[j]];
+			if (--p->n_children != 0 || p->n_views != 0)
+				continue;
+			if (p->kind == K_VIEW) {
+				v = &g->t[p->view_src];
+				if (--v->n_views == 0 && v->n_children == 0 &&
+				    v->allocated)
+					release(g, v);
+			} else if (p->allocated)
+				release(g, p);
+		}
+	}
+	free(g->b);
+	return g->max;
+}
+
+/* ---------------------------------------------------------- the graphs */
+
+struct shape {
+	uint64_t	 embd, out, head, head_kv, hk, hv;
+	const uint64_t	*ff;
+	uint32_t	 n_layer;
+	uint64_t	 n_kv;
+	int		 fa;
+};
+
+/* llm_build_llama's graph of n_tokens tokens, all of them outputs. */
+static void
+build_llama(struct graph *g, const struct shape *s, uint64_t T)
+{
+	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
+	uint64_t	nq = s->hk * s->head, rows = T;
+	int		tok, pos, kidx, vidx, mask, out, x, in_sa, t, q, k,
+			v, kq, kqv, a;
+	uint32_t	il;
+
+	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = input(g, T_I32, T, 1);
+	input(g, T_F32, s->embd, T);		/* embeddings, unread */
+	pos = input(g, T_I32, T, 1);
+	kidx = input(g, T_I64, T, 1);
+	vidx = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1);
+	mask = input(g, s->fa ? T_F16 : T_F32, s->n_kv, T);
+	out = input(g, T_I32, T, 1);
+	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		in_sa = x;
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		q = view(g, q, s->hk, s->head, T, NULL);
+		q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos, -1);
+		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		v = view(g, v, s->hv, s->head_kv, T, NULL);
+		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+		k = view(g, k, s->hk, s->head_kv, T, NULL);
+		k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k, pos, -1);
+		k = view(g, k, ekv, T, 1, NULL);
+		cache_view(g, k, kidx, EXT);		/* K into the cache */
+		if (s->fa) {
+			v = view(g, v, evv, T, 1, NULL);
+			cache_view(g, v, vidx, EXT);
+			q = permute(g, view(g, q, s->hk, s->head, T, NULL));
+			k = permute(g, cache_view(g, EXT, -1, -1));
+			v = permute(g, cache_view(g, EXT, -1, -1));
+			a = op(g, K_PLAIN, T_F32, s->hv, s->head, T, q, k, v);
+			g->t[a].src[3] = mask;
+			g->t[a].n_src = 4;
+			a = view(g, a, s->hv * s->head, T, 1, NULL);
+		} else {
+			v = view(g, v, evv, T, 1, NULL);
+			v = view(g, v, 1, mul_lim(g, T, evv), 1, NULL);
+			cache_view(g, v, vidx, cache_view(g, EXT, -1, -1));
+			v = permute(g, cache_view(g, EXT, -1, -1));
+			k = permute(g, cache_view(g, EXT, -1, -1));
+			q = permute(g, view(g, q, s->hk, s->head, T, NULL));
+			kq = op(g, K_PLAIN, T_F32, s->n_kv, T, s->head, k, q,
+			    -1);
+			kq = op(g, K_INPLACE, T_F32, s->n_kv, T, s->head, kq,
+			    mask, -1);
+			kqv = op(g, K_PLAIN, T_F32, s->hv, T, s->head, v, kq,
+			    -1);
+			kqv = permute(g, kqv);
+			a = op(g, K_PLAIN, T_F32, s->hv * s->head, T, 1, kqv,
+			    -1, -1);
+		}
+		a = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		if (il + 1 == s->n_layer) {		/* the outputs' rows */
+			a = op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+			in_sa = op(g, K_PLAIN, T_F32, s->embd, rows, 1, in_sa,
+			    out, -1);
+			T = rows;
+		}
+		a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in_sa, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		k = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
+		t = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		x = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+	}
+	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	g->t[t].output = 1;
+}
+
+static uint64_t
+graph_bytes(const struct shape *s, uint64_t T, int *overflow)
+{
+	struct graph	g;
+	uint64_t	r;
+
+	memset(&g, 0, sizeof g);
+	build_llama(&g, s, T);
+	r = g.overflow ? 0 : lay_out(&g);
+	*overflow = g.overflow;
+	free(g.t);
+	free(g.leafs);
+	free(g.nodes);
+	return r;
+}
+
+/* ------------------------------------------------------------ the model */
+
+/* Shape of tensor NAME (blk.IL. prefixed if il >= 0): 0, or -1 absent. */
+static int
+tshape(struct gguf_doc *d, int64_t il, const char *name, uint64_t ne[4])
+{
+	struct gguf_doc_tensor	t;
+	char			buf[96];
+	int64_t			i;
+	int			n;
+
+	n = il >= 0 ? snprintf(buf, sizeof buf, "blk.%lld.%s", (long long)il,
+	    name) : snprintf(buf, sizeof buf, "%s", name);
+	if ((i = gguf_doc_tensor_find(d, buf, (size_t)n)) < 0 ||
+	    gguf_doc_tensor(d, (uint64_t)i, &t) != 0 || t.t == NULL)
+		return -1;
+	memcpy(ne, t.t->ne, sizeof t.t->ne);
+	return 0;
+}
+
+static int
+cnot(struct gguf_mem_model *m, const char *what)
+{
+	snprintf(m->cwhy, sizeof m->cwhy, "compute: not modelled for %s",
+	    what);
+	m->compute = 0;
+	return -1;
+}
+
+/* The tensors llama's blocks are made of. */
+static const char *const llama_block[] = {
+	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
+	"attn_output.weight", "ffn_norm.weight", "ffn_gate.weight",
+	"ffn_up.weight", "ffn_down.weight",
+};
+
+void
+gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
+{
+	struct gguf_doc_tensor	 t;
+	uint64_t		 ne[4], i, n, nt;
+	uint32_t		 il;
+	size_t			 j, len;
+	int64_t			 b;
+	char			 what[160];
+
+	m->compute = 0;
+	free(m->c_ff);
+	m->c_ff = NULL;
+	if (strcmp(m->arch, "llama") != 0) {
+		snprintf(what, sizeof what, "%s", m->arch);
+		cnot(m, what);
+		return;
+	}
+	if (tshape(d, -1, "token_embd.weight", ne) != 0) {
+		cnot(m, "llama without token_embd.weight");
+		return;
+	}
+	m->c_embd = ne[0];
+	if (tshape(d, -1, "output.weight", ne) != 0 &&
+	    tshape(d, -1, "token_embd.weight", ne) != 0)
+		return;
+	m->c_out = ne[1];
+	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
+	/* Every block of llama's plain tensors, alike but for the
+	   feed-forward length; nothing else (biases, experts). */
+	nt = gguf_doc_n_tensors(d);
+	for (i = 0; i < nt; i++) {
+		if (gguf_doc_tensor(d, i, &t) != 0 ||
+		    (t.flags & GGUF_ED_REMOVED) ||
+		    (b = gguf_tensor_block(&t.name)) < 0)
+			continue;
+		len = (size_t)t.name.n;
+		for (j = 0; j < sizeof llama_block / sizeof llama_block[0];
+		    j++) {
+			n = strlen(llama_block[j]);
+			if (len > n && memcmp(t.name.p + len - n,
+			    llama_block[j], n) == 0 &&
+			    t.name.p[len - n - 1] == '.')
+				break;
+		}
+		if (j == sizeof llama_block / sizeof llama_block[0]) {
+			snprintf(what, sizeof what, "llama blocks with "
+			    "%.*s", (int)(len < 80 ? len : 80), t.name.p);
+			cnot(m, what);
+			return;
+		}
+	}
+	for (il = 0; il < m->n_layer; il++) {
+		const struct gguf_mem_layer	*l = &m->layers[il];
+
+		if (l->kind != GGUF_MEM_FULL || l->head_k == 0 ||
+		    l->head_v == 0 || l->r + l->s != 0 ||
+		    l->head_k != m->layers[0].head_k ||
+		    l->head_v != m->layers[0].head_v ||
+		    l->k != m->layers[0].k || l->v != m->layers[0].v) {
+			cnot(m, "llama blocks unlike one another");
+			return;
+		}
+		for (j = 0; j < sizeof llama_block / sizeof llama_block[0];
+		    j++)
+			if (tshape(d, il, llama_block[j], ne) != 0) {
+				snprintf(what, sizeof what, "llama without "
+				    "blk.%u.%s", il, llama_block[j]);
+				cnot(m, what);
+				return;
+			}
+		if (tshape(d, il, "attn_q.weight", ne) != 0 ||
+		    ne[1] % l->head_k != 0 || ne[0] != m->c_embd)
+			return (void)cnot(m, "llama with a Q projection "
+			    "unlike its heads");
+		if (il == 0)
+			m->c_head = ne[1] / l->head_k;
+		else if (ne[1] / l->head_k != m->c_head)
+			return (void)cnot(m, "llama blocks unlike one another");
+		tshape(d, il, "ffn_gate.weight", ne);
+		m->c_ff[il] = ne[1];
+	}
+	m->c_head_k = m->layers[0].head_k;
+	m->c_head_v = m->layers[0].head_v;
+	m->c_head_kv = m->layers[0].k / m->c_head_k;
+	if (m->c_head_kv * m->c_head_v != m->layers[0].v)
+		return (void)cnot(m, "llama blocks unlike one another");
+	m->compute = 1;
+	m->cwhy[0] = '\0';
+}
+
+int
+gguf_mem_compute(const struct gguf_mem_model *m,
+    const struct gguf_mem_opts *o, const struct gguf_mem_need *n,
+    uint64_t *bytes, char *why, size_t len)
+{
+	struct shape	s;
+	uint64_t	ub, pp, tg;
+	int		ov1, ov2;
+
+	*bytes = 0;
+	if (!m->compute) {
+		if (m->cwhy[0] != '\0')
+			snprintf(why, len, "%s", m->cwhy);
+		else
+			snprintf(why, len, "compute: not modelled for %s",
+			    m->arch);
+		return -1;
+	}
+	if (!gguf_mem_flash_attn(o) &&
+	    (gguf_ttype(o->type_v)->flags & GGUF_TF_QUANT)) {
+		snprintf(why, len, "compute: llama.cpp refuses a quantized V "
+		    "cache without flash attention");
+		return -1;
+	}
+	if (o->gpu) {
+		snprintf(why, len, "compute: not modelled with a GPU "
+		    "(--gpu-layers)");
+		return -1;
+	}
+	if (n->streams != 1) {
+		snprintf(why, len, "compute: not modelled for %u parallel "
+		    "sequences (a cache stream each)", n->streams);
+		return -1;
+	}
+	if (gguf_mem_flash_attn(o) &&
+	    (o->type_k == GGUF_T_F32 || o->type_v == GGUF_T_F32)) {
+		snprintf(why, len, "compute: not modelled for an F32 cache "
+		    "with flash attention");
+		return -1;
+	}
+	memset(&s, 0, sizeof s);
+	s.embd = m->c_embd;
+	s.out = m->c_out;
+	s.head = m->c_head;
+	s.head_kv = m->c_head_kv;
+	s.hk = m->c_head_k;
+	s.hv = m->c_head_v;
+	s.ff = m->c_ff;
+	s.n_layer = m->n_layer;
+	s.n_kv = n->cells;
+	s.fa = gguf_mem_flash_attn(o);
+	/* llama.cpp caps the batch at the context asked for, not the
+	   rounded one. */
+	ub = gguf_mem_ubatch(o, o->n_ctx != 0 ? o->n_ctx : m->n_ctx_train);
+	pp = graph_bytes(&s, ub, &ov1);
+	tg = graph_bytes(&s, 1, &ov2);
+	if (ov1 || ov2) {
+		snprintf(why, len, "compute: too large");
+		return -1;
+	}
+	*bytes = pp > tg ? pp : tg;
+	return 0;
+}
