@@ -162,9 +162,9 @@ push(int **v, size_t *n, size_t *cap, int x)
 }
 
 static int
-input(struct graph *g, int type, uint64_t ne0, uint64_t ne1)
+input(struct graph *g, int type, uint64_t ne0, uint64_t ne1, uint64_t ne3)
 {
-	uint64_t	ne[4] = { ne0, ne1, 1, 1 };
+	uint64_t	ne[4] = { ne0, ne1, 1, ne3 };
 	int		i = add_tensor(g, K_INPUT, type, ne);
 
 	push(&g->leafs, &g->n_leafs, &g->cap_l, i);
@@ -173,10 +173,10 @@ input(struct graph *g, int type, uint64_t ne0, uint64_t ne1)
 
 /* A node of the graph, contiguous, from up to three sources. */
 static int
-op(struct graph *g, enum kind kind, int type, uint64_t ne0, uint64_t ne1,
-    uint64_t ne2, int a, int b, int c)
+op4(struct graph *g, enum kind kind, int type, uint64_t ne0, uint64_t ne1,
+    uint64_t ne2, uint64_t ne3, int a, int b, int c)
 {
-	uint64_t	ne[4] = { ne0, ne1, ne2, 1 };
+	uint64_t	ne[4] = { ne0, ne1, ne2, ne3 };
 	int		i = add_tensor(g, kind, type, ne);
 
 	g->t[i].src[0] = a;
@@ -185,6 +185,13 @@ op(struct graph *g, enum kind kind, int type, uint64_t ne0, uint64_t ne1,
 	g->t[i].n_src = c >= 0 ? 3 : b >= 0 ? 2 : 1;
 	push(&g->nodes, &g->n_nodes, &g->cap_n, i);
 	return i;
+}
+
+static int
+op(struct graph *g, enum kind kind, int type, uint64_t ne0, uint64_t ne1,
+    uint64_t ne2, int a, int b, int c)
+{
+	return op4(g, kind, type, ne0, ne1, ne2, 1, a, b, c);
 }
 
 /* A view of a (reshape when nb is NULL: contiguous). */
@@ -434,28 +441,33 @@ struct shape {
 	uint64_t	 embd, out, head, head_kv, hk, hv;
 	const uint64_t	*ff;
 	uint32_t	 n_layer;
-	uint64_t	 n_kv;
+	uint64_t	 n_kv;		/* cells of a stream */
+	uint64_t	 ns;		/* streams */
 	int		 fa;
 };
 
-/* llm_build_llama's graph of n_tokens tokens, all of them outputs. */
+/*
+ * llm_build_llama's graph of T tokens (a multiple of the streams, T / ns
+ * each), rows of them outputs.
+ */
 static void
-build_llama(struct graph *g, const struct shape *s, uint64_t T)
+build_llama(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
 {
 	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
-	uint64_t	nq = s->hk * s->head, rows = T;
+	uint64_t	nq = s->hk * s->head, ts = T / s->ns, ns = s->ns;
 	int		tok, pos, kidx, vidx, mask, out, x, in_sa, t, q, k,
 			v, kq, kqv, a;
 	uint32_t	il;
 
 	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
-	tok = input(g, T_I32, T, 1);
-	input(g, T_F32, s->embd, T);		/* embeddings, unread */
-	pos = input(g, T_I32, T, 1);
-	kidx = input(g, T_I64, T, 1);
-	vidx = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1);
-	mask = input(g, s->fa ? T_F16 : T_F32, s->n_kv, T);
-	out = input(g, T_I32, T, 1);
+	tok = input(g, T_I32, T, 1, 1);
+	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = input(g, T_I32, T, 1, 1);
+	kidx = input(g, T_I64, T, 1, 1);
+	vidx = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1, 1);
+	mask = input(g, s->fa ? T_F16 : T_F32, s->n_kv, ts, ns);
+	out = input(g, T_I32, rows, 1, 1);
 	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
 	for (il = 0; il < s->n_layer; il++) {
 		in_sa = x;
@@ -470,14 +482,18 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T)
 		k = view(g, k, s->hk, s->head_kv, T, NULL);
 		k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k, pos, -1);
 		k = view(g, k, ekv, T, 1, NULL);
-		cache_view(g, k, kidx, EXT);		/* K into the cache */
+		/* K into the cache (seen as one stream) */
+		cache_view(g, k, kidx, ns > 1 ? cache_view(g, EXT, -1, -1) :
+		    EXT);
 		if (s->fa) {
 			v = view(g, v, evv, T, 1, NULL);
-			cache_view(g, v, vidx, EXT);
+			cache_view(g, v, vidx, ns > 1 ? cache_view(g, EXT, -1,
+			    -1) : EXT);
 			q = permute(g, view(g, q, s->hk, s->head, T, NULL));
 			k = permute(g, cache_view(g, EXT, -1, -1));
 			v = permute(g, cache_view(g, EXT, -1, -1));
-			a = op(g, K_PLAIN, T_F32, s->hv, s->head, T, q, k, v);
+			a = op4(g, K_PLAIN, T_F32, s->hv, s->head, ts, ns, q, k,
+			    v);
 			g->t[a].src[3] = mask;
 			g->t[a].n_src = 4;
 			a = view(g, a, s->hv * s->head, T, 1, NULL);
@@ -488,12 +504,12 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T)
 			v = permute(g, cache_view(g, EXT, -1, -1));
 			k = permute(g, cache_view(g, EXT, -1, -1));
 			q = permute(g, view(g, q, s->hk, s->head, T, NULL));
-			kq = op(g, K_PLAIN, T_F32, s->n_kv, T, s->head, k, q,
-			    -1);
-			kq = op(g, K_INPLACE, T_F32, s->n_kv, T, s->head, kq,
-			    mask, -1);
-			kqv = op(g, K_PLAIN, T_F32, s->hv, T, s->head, v, kq,
-			    -1);
+			kq = op4(g, K_PLAIN, T_F32, s->n_kv, ts, s->head, ns,
+			    k, q, -1);
+			kq = op4(g, K_INPLACE, T_F32, s->n_kv, ts, s->head, ns,
+			    kq, mask, -1);
+			kqv = op4(g, K_PLAIN, T_F32, s->hv, ts, s->head, ns, v,
+			    kq, -1);
 			kqv = permute(g, kqv);
 			a = op(g, K_PLAIN, T_F32, s->hv * s->head, T, 1, kqv,
 			    -1, -1);
@@ -522,13 +538,13 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T)
 }
 
 static uint64_t
-graph_bytes(const struct shape *s, uint64_t T, int *overflow)
+graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 {
 	struct graph	g;
 	uint64_t	r;
 
 	memset(&g, 0, sizeof g);
-	build_llama(&g, s, T);
+	build_llama(&g, s, T, rows);
 	r = g.overflow ? 0 : lay_out(&g);
 	*overflow = g.overflow;
 	free(g.t);
@@ -693,11 +709,6 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 		    "(--gpu-layers)");
 		return -1;
 	}
-	if (n->streams != 1) {
-		snprintf(why, len, "compute: not modelled for %u parallel "
-		    "sequences (a cache stream each)", n->streams);
-		return -1;
-	}
 	if (gguf_mem_flash_attn(o) &&
 	    (o->type_k == GGUF_T_F32 || o->type_v == GGUF_T_F32)) {
 		snprintf(why, len, "compute: not modelled for an F32 cache "
@@ -714,12 +725,15 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.ff = m->c_ff;
 	s.n_layer = m->n_layer;
 	s.n_kv = n->cells;
+	s.ns = n->streams;
 	s.fa = gguf_mem_flash_attn(o);
 	/* llama.cpp caps the batch at the context asked for, not the
 	   rounded one. */
 	ub = gguf_mem_ubatch(o, o->n_ctx != 0 ? o->n_ctx : m->n_ctx_train);
-	pp = graph_bytes(&s, ub, &ov1);
-	tg = graph_bytes(&s, 1, &ov2);
+	/* The prompt's tokens a whole number of each stream's, the
+	   outputs as many as the micro-batch; one token of each stream. */
+	pp = graph_bytes(&s, (ub + s.ns - 1) / s.ns * s.ns, ub, &ov1);
+	tg = graph_bytes(&s, s.ns, s.ns, &ov2);
 	if (ov1 || ov2) {
 		snprintf(why, len, "compute: too large");
 		return -1;

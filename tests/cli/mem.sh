@@ -381,6 +381,9 @@ ok $? "-fa off -b 300 -ub 77: the compute buffer of that graph"
 mem "$m/llama-gqa.gguf" --ctx 200 --flash-attn on --batch-size 2048 --ubatch-size 512 --json
 grep -q '"compute": 1029600,' "$scratch/out"
 ok $? "a context under the micro-batch caps it (llama.cpp's long option names)"
+mem "$m/llama-gqa.gguf" --ctx 1000 --parallel 2 -fa off --json
+grep -q '"compute": 6825984,' "$scratch/out"
+ok $? "--parallel 2: a stream each, the graph of both"
 mem "$m/qwen2.gguf" --ctx 4096,8192 --json
 [ "$(grep -c '"compute": null, "compute_why": "compute: not modelled for qwen2", "total": [0-9]*}' "$scratch/out")" -eq 2 ] &&
     "$jsoncheck" <"$scratch/out"

@@ -256,48 +256,55 @@ done
 # The compute buffer: what llama.cpp's scheduler allocates while it
 # reserves its graphs at context creation (llama_mem's "compute" records;
 # the buffer only grows, so the last is its size), against ggufed's
-# "compute" of the same context, -fa on, off or auto, -b and -ub.
-compute() {	# compute MODEL CTX FA B UB [REPLAY]
+# "compute" of the same context, -fa on, off or auto, -b, -ub and
+# --parallel.
+compute() {	# compute MODEL CTX FA B UB PARALLEL [REPLAY]
 	case $3 in on) pfa=1 ;; off) pfa=0 ;; *) pfa=-1 ;; esac
-	name="$(basename "$1") ctx $2 -fa $3 -b $4 -ub $5"
+	name="$(basename "$1") ctx $2 -fa $3 -b $4 -ub $5 x$6"
 	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$1" --ctx "$2" \
-	    --flash-attn $pfa --batch "$4" --ubatch "$5" \
+	    --flash-attn $pfa --batch "$4" --ubatch "$5" --parallel "$6" \
 	    >"$scratch/probe.txt" 2>"$scratch/probe.err"
 	theirs=$(awk '$1 == "compute" { b = $2 } END { print b }' \
 	    "$scratch/probe.txt")
-	"$GGUFED" mem "$1" --ctx "$2" -fa "$3" -b "$4" -ub "$5" --json \
-	    >"$scratch/mem.json" 2>"$scratch/mem.err"
+	"$GGUFED" mem "$1" --ctx "$2" -fa "$3" -b "$4" -ub "$5" \
+	    --parallel "$6" --json >"$scratch/mem.json" 2>"$scratch/mem.err"
 	ours=$(sed -n 's/.*"compute": \([0-9]*\).*/\1/p' \
 	    "$scratch/mem.json" | head -1)
 	[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
 	ok $? "$name: the compute buffer is llama.cpp's ($theirs bytes)" || {
 		echo "# ggufed: $ours $(sed -n 's/.*"compute_why": //p' \
 		    "$scratch/mem.json" | head -1)"
-		[ -z "${6:-}" ] || echo "# made by: $6"
+		[ -z "${7:-}" ] || echo "# made by: $7"
 	}
 }
-compute "$m/llama-gqa.gguf" 1000 off 2048 512
-compute "$m/llama-gqa.gguf" 1000 on 2048 512
-compute "$m/llama-gqa.gguf" 1000 auto 2048 512
-compute "$m/llama-gqa.gguf" 3000 on 2048 100
-compute "$m/llama-gqa.gguf" 5000 off 300 77
-compute "$m/llama-gqa.gguf" 256 off 64 512
-compute "$m/llama-gqa.gguf" 200 auto 2048 512
+compute "$m/llama-gqa.gguf" 1000 off 2048 512 1
+compute "$m/llama-gqa.gguf" 1000 on 2048 512 1
+compute "$m/llama-gqa.gguf" 1000 auto 2048 512 1
+compute "$m/llama-gqa.gguf" 3000 on 2048 100 1
+compute "$m/llama-gqa.gguf" 5000 off 300 77 1
+compute "$m/llama-gqa.gguf" 256 off 64 512 1
+compute "$m/llama-gqa.gguf" 200 auto 2048 512 1
+# streams: a micro-batch rounded up to a whole number of tokens each
+compute "$m/llama-gqa.gguf" 1000 off 2048 512 2
+compute "$m/llama-gqa.gguf" 3000 auto 2048 100 3
+compute "$m/llama-gqa.gguf" 700 off 2048 33 4
+compute "$m/llama-gqa.gguf" 300 off 2048 512 7
 for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
     ollama-llama-2-tiny-random.gguf; do
 	if [ ! -f "$SHARED_DIR/fixtures/real/$f" ]; then
 		skip "$(shared_missing "fixtures/real/$f")"
 		continue
 	fi
-	compute "$SHARED_DIR/fixtures/real/$f" 0 auto 2048 512
-	compute "$SHARED_DIR/fixtures/real/$f" 1000 off 2048 512
-	compute "$SHARED_DIR/fixtures/real/$f" 4096 on 1024 256
+	compute "$SHARED_DIR/fixtures/real/$f" 0 auto 2048 512 1
+	compute "$SHARED_DIR/fixtures/real/$f" 1000 off 2048 512 1
+	compute "$SHARED_DIR/fixtures/real/$f" 4096 on 1024 256 1
+	compute "$SHARED_DIR/fixtures/real/$f" 2000 on 2048 512 3
 done
 
 # Random llama models (ggufed new, seeded: MEM_SEED, default 1; the
 # failing case prints how to make its model again): blocks, heads, KV
 # heads, head size and feed-forward length at random, at a random
-# context, flash attention, batch and micro-batch.
+# context, flash attention, batch, micro-batch and parallel sequences.
 st=${MEM_SEED:-1}
 echo "# compute: seed $st"
 rnd() {
@@ -316,6 +323,7 @@ while [ $i -lt 24 ]; do
 	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
 	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
 	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
 	set -- new llama --seed "$i" -o "$scratch/rand.gguf" --force -q \
 	    -e "set llama.block_count $blocks" \
 	    -e "set llama.attention.head_count $heads" \
@@ -327,7 +335,7 @@ while [ $i -lt 24 ]; do
 		sed 's/^/# /' "$scratch/new.err"
 		continue
 	fi
-	compute "$scratch/rand.gguf" "$ctx" "$fa" "$b" "$ub" \
+	compute "$scratch/rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" \
 	    "MEM_SEED=${MEM_SEED:-1}, case $i: ggufed$(printf " '%s'" "$@")"
 done
 
@@ -336,11 +344,11 @@ done
 grep -q '"compute": null, "compute_why": "compute: not modelled for qwen2"' \
     "$scratch/mem.json"
 ok $? "qwen2: the compute buffer is not modelled, and says so"
-"$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 --parallel 2 --json \
-    >"$scratch/mem.json"
-grep -q '"compute": null, "compute_why": "compute: not modelled for 2 parallel' \
+"$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 -fa on --cache-type-k f32 \
+    --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for an F32 cache with flash attention"' \
     "$scratch/mem.json"
-ok $? "llama, 2 sequences of their own: not modelled, and says so"
+ok $? "llama, F32 cache with flash attention: not modelled, and says so"
 "$GGUFED" new llama --variant 5 -o "$scratch/v5.gguf" --force -q
 "$GGUFED" mem "$scratch/v5.gguf" --ctx 1000 >"$scratch/out.txt"
 grep -q '^compute  *not modelled for llama blocks with blk\.0\.' \
