@@ -936,6 +936,7 @@ gguf_mem_model_free(struct gguf_mem_model *m)
 	free(m->layers);
 	free(m->types);
 	free(m->c_ff);
+	free(m->c_flags);
 	memset(m, 0, sizeof *m);
 }
 

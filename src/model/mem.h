@@ -92,6 +92,7 @@ struct gguf_mem_model {
 	uint64_t		 c_embd, c_out;	/* embedding; logits' rows */
 	uint64_t		 c_head, c_head_kv, c_head_k, c_head_v;
 	uint64_t		*c_ff;		/* feed-forward length, per layer */
+	unsigned char		*c_flags;	/* what a layer adds, per layer */
 };
 
 /* What llama.cpp is asked for (its defaults by gguf_mem_opts_default). */

@@ -26,10 +26,13 @@
  *   no room. Outputs are never freed.
  * - The buffer is the high-water mark.
  *
- * The graph of llama's blocks (llm_build_llama): embeddings by row; per
- * block RMS norm, Q, K, V, RoPE on Q and K, K and V written into the
- * cache; attention by ggml's flash attention over the cache (F16 mask),
- * or without it as KQ, soft-max (F32 mask), KQV and a copy; the output
+ * The graph of llama's blocks (llm_build_llama, and llm_build_qwen2 and
+ * llm_build_qwen3, which add to it biases after the Q, K and V
+ * projections, or RMS norms of Q's and K's heads before RoPE): embeddings
+ * by row; per block RMS norm, Q, K, V, RoPE on Q and K, K and V written
+ * into the cache (seen as one stream where there are several); attention by ggml's flash attention over the cache (F16 mask),
+ * or without it as KQ, soft-max (F32 mask), KQV and a copy, each stream
+ * (parallel sequence) its own slice of the tokens; the output
  * projection; on the last block the rows of the outputs; the residual;
  * RMS norm and the SwiGLU feed-forward; the residual; then the final norm
  * and the logits, both outputs.
@@ -52,6 +55,10 @@
 #define T_I32		26
 #define T_I64		27
 #define EXT		0	/* the tensor standing for weights and cache */
+#define C_BQ		0x01	/* a block's biases of Q, K, V */
+#define C_BK		0x02
+#define C_BV		0x04
+#define C_QKNORM	0x08	/* RMS norms of Q's and K's heads */
 
 enum kind {
 	K_EXT,		/* allocated elsewhere: weights, the cache, writes
@@ -440,6 +447,7 @@ lay_out(struct graph *g)
 struct shape {
 	uint64_t	 embd, out, head, head_kv, hk, hv;
 	const uint64_t	*ff;
+	const unsigned char *flags;	/* C_*, per block */
 	uint32_t	 n_layer;
 	uint64_t	 n_kv;		/* cells of a stream */
 	uint64_t	 ns;		/* streams */
@@ -459,6 +467,7 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 	int		tok, pos, kidx, vidx, mask, out, x, in_sa, t, q, k,
 			v, kq, kqv, a;
 	uint32_t	il;
+	unsigned	f;
 
 	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
 	tok = input(g, T_I32, T, 1, 1);
@@ -473,13 +482,32 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 		in_sa = x;
 		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
 		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		f = s->flags[il];
 		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		if (f & C_BQ)
+			q = op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
 		q = view(g, q, s->hk, s->head, T, NULL);
+		if (f & C_QKNORM) {
+			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, -1,
+			    -1);
+			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, EXT,
+			    -1);
+		}
 		q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos, -1);
 		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		if (f & C_BV)
+			v = op(g, K_INPLACE, T_F32, evv, T, 1, v, EXT, -1);
 		v = view(g, v, s->hv, s->head_kv, T, NULL);
 		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+		if (f & C_BK)
+			k = op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
 		k = view(g, k, s->hk, s->head_kv, T, NULL);
+		if (f & C_QKNORM) {
+			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			    -1, -1);
+			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			    EXT, -1);
+		}
 		k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k, pos, -1);
 		k = view(g, k, ekv, T, 1, NULL);
 		/* K into the cache (seen as one stream) */
@@ -582,61 +610,128 @@ cnot(struct gguf_mem_model *m, const char *what)
 	return -1;
 }
 
-/* The tensors llama's blocks are made of. */
+/* The tensors of a block of llama's graph. */
 static const char *const llama_block[] = {
 	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
 	"attn_output.weight", "ffn_norm.weight", "ffn_gate.weight",
 	"ffn_up.weight", "ffn_down.weight",
 };
 
+/* Those some architectures add: a bias after a projection (its bit in
+   the block's flags), or the norms of Q and K (every block). */
+static const struct {
+	const char	*name;
+	unsigned	 bit;
+} extra_block[] = {
+	{ "attn_q.bias", C_BQ }, { "attn_k.bias", C_BK },
+	{ "attn_v.bias", C_BV }, { "attn_q_norm.weight", C_QKNORM },
+	{ "attn_k_norm.weight", C_QKNORM },
+};
+
+/* The architectures built by llama's graph: what they add to it. */
+static const struct {
+	const char	*name;
+	unsigned	 optional;	/* tensors a block may have */
+	unsigned	 required;	/* tensors every block has */
+} graph_archs[] = {
+	{ "llama", 0, 0 },
+	{ "qwen2", C_BQ | C_BK | C_BV, 0 },	/* llm_build_qwen2 */
+	{ "qwen3", 0, C_QKNORM },		/* llm_build_qwen3 */
+};
+
+/* The tensors outside the blocks the graph reads (the weights of the
+   embeddings and the output; RoPE's frequency factors). */
+static const char *const kept_tensors[] = {
+	"token_embd.weight", "output_norm.weight", "output.weight",
+	"rope_freqs.weight",
+};
+
+/* Whether name ends in ".suffix". */
+static int
+ends(const struct gguf_str *name, const char *suffix)
+{
+	size_t	len = (size_t)name->n, n = strlen(suffix);
+
+	return len > n && memcmp(name->p + len - n, suffix, n) == 0 &&
+	    name->p[len - n - 1] == '.';
+}
+
 void
 gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 {
 	struct gguf_doc_tensor	 t;
-	uint64_t		 ne[4], i, n, nt;
+	uint64_t		 ne[4], i, nt;
 	uint32_t		 il;
-	size_t			 j, len;
+	size_t			 j, k, len;
 	int64_t			 b;
+	unsigned		 opt = 0, req = 0;
 	char			 what[160];
 
 	m->compute = 0;
 	free(m->c_ff);
 	m->c_ff = NULL;
-	if (strcmp(m->arch, "llama") != 0) {
+	free(m->c_flags);
+	m->c_flags = NULL;
+	for (k = 0; k < sizeof graph_archs / sizeof graph_archs[0]; k++)
+		if (strcmp(m->arch, graph_archs[k].name) == 0)
+			break;
+	if (k == sizeof graph_archs / sizeof graph_archs[0]) {
 		snprintf(what, sizeof what, "%s", m->arch);
 		cnot(m, what);
 		return;
 	}
+	opt = graph_archs[k].optional;
+	req = graph_archs[k].required;
 	if (tshape(d, -1, "token_embd.weight", ne) != 0) {
-		cnot(m, "llama without token_embd.weight");
+		snprintf(what, sizeof what, "%s without token_embd.weight",
+		    m->arch);
+		cnot(m, what);
 		return;
 	}
 	m->c_embd = ne[0];
-	if (tshape(d, -1, "output.weight", ne) != 0 &&
-	    tshape(d, -1, "token_embd.weight", ne) != 0)
-		return;
+	if (tshape(d, -1, "output.weight", ne) != 0)
+		tshape(d, -1, "token_embd.weight", ne);
 	m->c_out = ne[1];
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
-	/* Every block of llama's plain tensors, alike but for the
-	   feed-forward length; nothing else (biases, experts). */
+	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
+	/* Every tensor one the graph reads as modelled: nothing else
+	   (fused or scaled projections, experts, other outputs). */
 	nt = gguf_doc_n_tensors(d);
 	for (i = 0; i < nt; i++) {
 		if (gguf_doc_tensor(d, i, &t) != 0 ||
-		    (t.flags & GGUF_ED_REMOVED) ||
-		    (b = gguf_tensor_block(&t.name)) < 0)
+		    (t.flags & GGUF_ED_REMOVED))
 			continue;
 		len = (size_t)t.name.n;
-		for (j = 0; j < sizeof llama_block / sizeof llama_block[0];
-		    j++) {
-			n = strlen(llama_block[j]);
-			if (len > n && memcmp(t.name.p + len - n,
-			    llama_block[j], n) == 0 &&
-			    t.name.p[len - n - 1] == '.')
-				break;
+		if ((b = gguf_tensor_block(&t.name)) < 0 ||
+		    (uint64_t)b >= m->n_layer) {
+			for (j = 0; j < sizeof kept_tensors /
+			    sizeof kept_tensors[0]; j++)
+				if (strlen(kept_tensors[j]) == len &&
+				    memcmp(t.name.p, kept_tensors[j], len) == 0)
+					break;
+			if (j < sizeof kept_tensors / sizeof kept_tensors[0])
+				continue;
+			snprintf(what, sizeof what, "%s with %.*s", m->arch,
+			    (int)(len < 80 ? len : 80), t.name.p);
+			cnot(m, what);
+			return;
 		}
-		if (j == sizeof llama_block / sizeof llama_block[0]) {
-			snprintf(what, sizeof what, "llama blocks with "
-			    "%.*s", (int)(len < 80 ? len : 80), t.name.p);
+		for (j = 0; j < sizeof llama_block / sizeof llama_block[0];
+		    j++)
+			if (ends(&t.name, llama_block[j]))
+				break;
+		if (j < sizeof llama_block / sizeof llama_block[0])
+			continue;
+		for (j = 0; j < sizeof extra_block / sizeof extra_block[0];
+		    j++)
+			if (ends(&t.name, extra_block[j].name) &&
+			    ((opt | req) & extra_block[j].bit)) {
+				m->c_flags[b] |= extra_block[j].bit;
+				break;
+			}
+		if (j == sizeof extra_block / sizeof extra_block[0]) {
+			snprintf(what, sizeof what, "%s blocks with %.*s",
+			    m->arch, (int)(len < 80 ? len : 80), t.name.p);
 			cnot(m, what);
 			return;
 		}
@@ -649,33 +744,50 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		    l->head_k != m->layers[0].head_k ||
 		    l->head_v != m->layers[0].head_v ||
 		    l->k != m->layers[0].k || l->v != m->layers[0].v) {
-			cnot(m, "llama blocks unlike one another");
+			snprintf(what, sizeof what, "%s blocks unlike one "
+			    "another", m->arch);
+			cnot(m, what);
 			return;
 		}
 		for (j = 0; j < sizeof llama_block / sizeof llama_block[0];
 		    j++)
 			if (tshape(d, il, llama_block[j], ne) != 0) {
-				snprintf(what, sizeof what, "llama without "
-				    "blk.%u.%s", il, llama_block[j]);
+				snprintf(what, sizeof what, "%s without "
+				    "blk.%u.%s", m->arch, il, llama_block[j]);
+				cnot(m, what);
+				return;
+			}
+		for (j = 0; j < sizeof extra_block / sizeof extra_block[0];
+		    j++)
+			if ((req & extra_block[j].bit) &&
+			    tshape(d, il, extra_block[j].name, ne) != 0) {
+				snprintf(what, sizeof what, "%s without "
+				    "blk.%u.%s", m->arch, il,
+				    extra_block[j].name);
 				cnot(m, what);
 				return;
 			}
 		if (tshape(d, il, "attn_q.weight", ne) != 0 ||
-		    ne[1] % l->head_k != 0 || ne[0] != m->c_embd)
-			return (void)cnot(m, "llama with a Q projection "
-			    "unlike its heads");
-		if (il == 0)
-			m->c_head = ne[1] / l->head_k;
-		else if (ne[1] / l->head_k != m->c_head)
-			return (void)cnot(m, "llama blocks unlike one another");
+		    ne[1] % l->head_k != 0 || ne[0] != m->c_embd ||
+		    (il > 0 && ne[1] / l->head_k != m->c_head)) {
+			snprintf(what, sizeof what, "%s blocks unlike one "
+			    "another", m->arch);
+			cnot(m, what);
+			return;
+		}
+		m->c_head = ne[1] / l->head_k;
 		tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
 	}
 	m->c_head_k = m->layers[0].head_k;
 	m->c_head_v = m->layers[0].head_v;
 	m->c_head_kv = m->layers[0].k / m->c_head_k;
-	if (m->c_head_kv * m->c_head_v != m->layers[0].v)
-		return (void)cnot(m, "llama blocks unlike one another");
+	if (m->c_head_kv * m->c_head_v != m->layers[0].v) {
+		snprintf(what, sizeof what, "%s blocks unlike one another",
+		    m->arch);
+		cnot(m, what);
+		return;
+	}
 	m->compute = 1;
 	m->cwhy[0] = '\0';
 }
@@ -723,6 +835,7 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.hk = m->c_head_k;
 	s.hv = m->c_head_v;
 	s.ff = m->c_ff;
+	s.flags = m->c_flags;
 	s.n_layer = m->n_layer;
 	s.n_kv = n->cells;
 	s.ns = n->streams;

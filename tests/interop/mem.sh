@@ -289,6 +289,13 @@ compute "$m/llama-gqa.gguf" 1000 off 2048 512 2
 compute "$m/llama-gqa.gguf" 3000 auto 2048 100 3
 compute "$m/llama-gqa.gguf" 700 off 2048 33 4
 compute "$m/llama-gqa.gguf" 300 off 2048 512 7
+# qwen2 (biases of Q, K and V), qwen3 (norms of Q's and K's heads, heads
+# of 48 where the embedding is 128)
+compute "$m/qwen2.gguf" 1000 off 2048 512 1
+compute "$m/qwen2.gguf" 3000 auto 2048 100 3
+compute "$m/qwen3.gguf" 1000 off 2048 512 1
+compute "$m/qwen3.gguf" 1000 on 2048 512 2
+compute "$m/qwen3.gguf" 5000 off 300 77 1
 for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
     ollama-llama-2-tiny-random.gguf; do
 	if [ ! -f "$SHARED_DIR/fixtures/real/$f" ]; then
@@ -301,9 +308,10 @@ for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
 	compute "$SHARED_DIR/fixtures/real/$f" 2000 on 2048 512 3
 done
 
-# Random llama models (ggufed new, seeded: MEM_SEED, default 1; the
-# failing case prints how to make its model again): blocks, heads, KV
-# heads, head size and feed-forward length at random, at a random
+# Random models of each architecture whose graph is modelled (ggufed
+# new, seeded: MEM_SEED, default 1; the failing case prints how to make
+# its model again): blocks, heads, KV heads, head size (qwen3: one of its
+# own, key_length) and feed-forward length at random, at a random
 # context, flash attention, batch, micro-batch and parallel sequences.
 st=${MEM_SEED:-1}
 echo "# compute: seed $st"
@@ -312,8 +320,9 @@ rnd() {
 	r=$(( st / 65536 % $1 ))
 }
 i=0
-while [ $i -lt 24 ]; do
+while [ $i -lt 30 ]; do
 	i=$((i + 1))
+	a=$(echo "llama qwen2 qwen3" | cut -d' ' -f$((i % 3 + 1)))
 	rnd 4; blocks=$((r + 1))
 	rnd 4; heads=$((1 << r))
 	rnd $((r + 1)); kv=$((heads >> r))
@@ -324,26 +333,30 @@ while [ $i -lt 24 ]; do
 	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
 	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
 	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
-	set -- new llama --seed "$i" -o "$scratch/rand.gguf" --force -q \
-	    -e "set llama.block_count $blocks" \
-	    -e "set llama.attention.head_count $heads" \
-	    -e "set llama.attention.head_count_kv $kv" \
-	    -e "set llama.embedding_length $((heads * hd))" \
-	    -e "set llama.feed_forward_length $ff"
+	set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force -q \
+	    -e "set $a.block_count $blocks" \
+	    -e "set $a.attention.head_count $heads" \
+	    -e "set $a.attention.head_count_kv $kv" \
+	    -e "set $a.embedding_length $((heads * hd))" \
+	    -e "set $a.feed_forward_length $ff"
+	rnd 4
+	[ $a = qwen3 ] && set -- "$@" \
+	    -e "set $a.attention.key_length:u32 $((16 * (r + 1)))" \
+	    -e "set $a.attention.value_length:u32 $((16 * (r + 1)))"
 	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
 		ok 1 "compute: case $i: ggufed new makes its model"
 		sed 's/^/# /' "$scratch/new.err"
 		continue
 	fi
-	compute "$scratch/rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" \
+	compute "$scratch/$a.rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" \
 	    "MEM_SEED=${MEM_SEED:-1}, case $i: ggufed$(printf " '%s'" "$@")"
 done
 
 # What is not modelled is null, with the reason, never a guess.
-"$GGUFED" mem "$m/qwen2.gguf" --ctx 1000 --json >"$scratch/mem.json"
-grep -q '"compute": null, "compute_why": "compute: not modelled for qwen2"' \
+"$GGUFED" mem "$m/minimax-m2.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for minimax-m2"' \
     "$scratch/mem.json"
-ok $? "qwen2: the compute buffer is not modelled, and says so"
+ok $? "minimax-m2: the compute buffer is not modelled, and says so"
 "$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 -fa on --cache-type-k f32 \
     --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for an F32 cache with flash attention"' \
