@@ -7,8 +7,9 @@
  * the layers, which can be offloaded one by one, and out of them), and
  * the KV cache or recurrent state at each context asked for (by default
  * 4k, 8k, 16k, 32k, 128k and the training context), as llama.cpp
- * allocates it (src/model/mem.h). --fit BYTES gives the largest context
- * whose weights, cache and output fit in BYTES (cli_parse_size: K, M, G,
+ * allocates it (src/model/mem.h), and the compute buffer of its graphs
+ * on the CPU where modelled (-fa, -b, -ub). --fit BYTES gives the largest
+ * context whose weights, cache, output and compute buffer fit in BYTES (cli_parse_size: K, M, G,
  * T powers of 1000, KiB, MiB, GiB, TiB of 1024). --gpu-layers N (-ngl N, llama.cpp's flag) splits the
  * figures between the GPU and the CPU as llama.cpp places the layers
  * (src/model/mem_split.h); SIZE is then the GPU's: --fit gives the largest
@@ -632,12 +633,31 @@ print_text(const struct opts *o, const struct gguf_mem_model *m,
 			printf("nothing fits: the weights and the smallest "
 			    "cache need %s\n", gguf_fmt_bytes(fitn->with_weights, b2,
 			    sizeof b2));
-		else
-			printf("context %s%s, cache %s, with weights %s\n",
+		else {
+			printf("context %s%s, cache %s, ",
 			    gguf_fmt_group(fit_ctx, b2, sizeof b2),
 			    fitrc == 2 ? " (llama.cpp's largest)" : "",
-			    gguf_fmt_bytes(fitn->total, b3, sizeof b3),
-			    gguf_fmt_bytes(fitn->with_weights, b4, sizeof b4));
+			    gguf_fmt_bytes(fitn->total, b3, sizeof b3));
+			if (fitn->compute_ok)
+				printf("compute %s, ", gguf_fmt_bytes(
+				    fitn->compute, b3, sizeof b3));
+			printf("with weights %s\n", gguf_fmt_bytes(
+			    fitn->with_weights, b4, sizeof b4));
+		}
+	}
+}
+
+/* "compute": its bytes, or null (never an estimate) and why. */
+static void
+json_compute(struct json *j, const struct gguf_mem_need *n)
+{
+	json_key(j, "compute");
+	if (n->compute_ok)
+		json_u64(j, n->compute);
+	else {
+		json_null(j);
+		json_key(j, "compute_why");
+		json_cstr(j, n->compute_why);
 	}
 }
 
@@ -874,16 +894,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_cstr(&j, need[i].refused);
 		} else {
 			json_need(&j, m, &o->mo, &need[i]);
-			/* never an estimate: null unless modelled to the
-			   byte */
-			json_key(&j, "compute");
-			if (need[i].compute_ok)
-				json_u64(&j, need[i].compute);
-			else {
-				json_null(&j);
-				json_key(&j, "compute_why");
-				json_cstr(&j, need[i].compute_why);
-			}
+			json_compute(&j, &need[i]);
 			json_key(&j, "total");
 			json_u64(&j, need[i].with_weights);
 		}
@@ -924,6 +935,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_key(&j, "context"); json_u64(&j, fit_ctx);
 			json_key(&j, "largest"); json_bool(&j, fitrc == 2);
 			json_need(&j, m, &o->mo, fitn);
+			json_compute(&j, fitn);
 			json_key(&j, "total");
 			json_u64(&j, fitn->with_weights);
 			if (o->split) {

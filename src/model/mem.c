@@ -937,6 +937,7 @@ gguf_mem_model_free(struct gguf_mem_model *m)
 	free(m->types);
 	free(m->c_ff);
 	free(m->c_flags);
+	free(m->c_swa);
 	memset(m, 0, sizeof *m);
 }
 

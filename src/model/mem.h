@@ -93,6 +93,8 @@ struct gguf_mem_model {
 	uint64_t		 c_head, c_head_kv, c_head_k, c_head_v;
 	uint64_t		*c_ff;		/* feed-forward length, per layer */
 	unsigned char		*c_flags;	/* what a layer adds, per layer */
+	unsigned char		*c_swa;		/* a sliding window, per layer */
+	int			 c_kind;	/* the graph's builder */
 };
 
 /* What llama.cpp is asked for (its defaults by gguf_mem_opts_default). */

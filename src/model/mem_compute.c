@@ -35,7 +35,8 @@
  * (parallel sequence) its own slice of the tokens; the output
  * projection; on the last block the rows of the outputs; the residual;
  * RMS norm and the SwiGLU feed-forward; the residual; then the final norm
- * and the logits, both outputs.
+ * and the logits, both outputs. gemma3's (llm_build_gemma3) is told at
+ * build_gemma3.
  */
 #include "config.h"
 
@@ -59,6 +60,12 @@
 #define C_BK		0x02
 #define C_BV		0x04
 #define C_QKNORM	0x08	/* RMS norms of Q's and K's heads */
+#define C_POSTNORM	0x10	/* RMS norms after attention and FFN */
+
+enum graph_kind {
+	G_LLAMA,	/* llm_build_llama, qwen2, qwen3 */
+	G_GEMMA3	/* llm_build_gemma3: sliding-window layers */
+};
 
 enum kind {
 	K_EXT,		/* allocated elsewhere: weights, the cache, writes
@@ -449,10 +456,62 @@ struct shape {
 	const uint64_t	*ff;
 	const unsigned char *flags;	/* C_*, per block */
 	uint32_t	 n_layer;
+	enum graph_kind	 kind;
+	const unsigned char *swa;	/* per block: a sliding window */
 	uint64_t	 n_kv;		/* cells of a stream */
+	uint64_t	 n_kv_swa;	/* cells of a stream, sliding layers */
 	uint64_t	 ns;		/* streams */
 	int		 fa;
 };
+
+/*
+ * K and V of T tokens into the cache, then the attention of q over the
+ * cache's n_kv cells a stream (the inputs: the rows of K and V, the
+ * mask): its output, of the heads' values a token.
+ */
+static int
+attention(struct graph *g, const struct shape *s, uint64_t T, int q, int k,
+    int v, int kidx, int vidx, int mask, uint64_t n_kv)
+{
+	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
+	uint64_t	ts = T / s->ns, ns = s->ns;
+	int		kq, kqv, a;
+
+	k = view(g, k, ekv, T, 1, NULL);
+	/* K into the cache (seen as one stream) */
+	cache_view(g, k, kidx, ns > 1 ? cache_view(g, EXT, -1, -1) :
+	    EXT);
+	if (s->fa) {
+		v = view(g, v, evv, T, 1, NULL);
+		cache_view(g, v, vidx, ns > 1 ? cache_view(g, EXT, -1,
+		    -1) : EXT);
+		q = permute(g, view(g, q, s->hk, s->head, T, NULL));
+		k = permute(g, cache_view(g, EXT, -1, -1));
+		v = permute(g, cache_view(g, EXT, -1, -1));
+		a = op4(g, K_PLAIN, T_F32, s->hv, s->head, ts, ns, q, k,
+		    v);
+		g->t[a].src[3] = mask;
+		g->t[a].n_src = 4;
+		a = view(g, a, s->hv * s->head, T, 1, NULL);
+	} else {
+		v = view(g, v, evv, T, 1, NULL);
+		v = view(g, v, 1, mul_lim(g, T, evv), 1, NULL);
+		cache_view(g, v, vidx, cache_view(g, EXT, -1, -1));
+		v = permute(g, cache_view(g, EXT, -1, -1));
+		k = permute(g, cache_view(g, EXT, -1, -1));
+		q = permute(g, view(g, q, s->hk, s->head, T, NULL));
+		kq = op4(g, K_PLAIN, T_F32, n_kv, ts, s->head, ns,
+		    k, q, -1);
+		kq = op4(g, K_INPLACE, T_F32, n_kv, ts, s->head, ns,
+		    kq, mask, -1);
+		kqv = op4(g, K_PLAIN, T_F32, s->hv, ts, s->head, ns, v,
+		    kq, -1);
+		kqv = permute(g, kqv);
+		a = op(g, K_PLAIN, T_F32, s->hv * s->head, T, 1, kqv,
+		    -1, -1);
+	}
+	return a;
+}
 
 /*
  * llm_build_llama's graph of T tokens (a multiple of the streams, T / ns
@@ -465,7 +524,7 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
 	uint64_t	nq = s->hk * s->head, ts = T / s->ns, ns = s->ns;
 	int		tok, pos, kidx, vidx, mask, out, x, in_sa, t, q, k,
-			v, kq, kqv, a;
+			v, a;
 	uint32_t	il;
 	unsigned	f;
 
@@ -509,39 +568,7 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 			    EXT, -1);
 		}
 		k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k, pos, -1);
-		k = view(g, k, ekv, T, 1, NULL);
-		/* K into the cache (seen as one stream) */
-		cache_view(g, k, kidx, ns > 1 ? cache_view(g, EXT, -1, -1) :
-		    EXT);
-		if (s->fa) {
-			v = view(g, v, evv, T, 1, NULL);
-			cache_view(g, v, vidx, ns > 1 ? cache_view(g, EXT, -1,
-			    -1) : EXT);
-			q = permute(g, view(g, q, s->hk, s->head, T, NULL));
-			k = permute(g, cache_view(g, EXT, -1, -1));
-			v = permute(g, cache_view(g, EXT, -1, -1));
-			a = op4(g, K_PLAIN, T_F32, s->hv, s->head, ts, ns, q, k,
-			    v);
-			g->t[a].src[3] = mask;
-			g->t[a].n_src = 4;
-			a = view(g, a, s->hv * s->head, T, 1, NULL);
-		} else {
-			v = view(g, v, evv, T, 1, NULL);
-			v = view(g, v, 1, mul_lim(g, T, evv), 1, NULL);
-			cache_view(g, v, vidx, cache_view(g, EXT, -1, -1));
-			v = permute(g, cache_view(g, EXT, -1, -1));
-			k = permute(g, cache_view(g, EXT, -1, -1));
-			q = permute(g, view(g, q, s->hk, s->head, T, NULL));
-			kq = op4(g, K_PLAIN, T_F32, s->n_kv, ts, s->head, ns,
-			    k, q, -1);
-			kq = op4(g, K_INPLACE, T_F32, s->n_kv, ts, s->head, ns,
-			    kq, mask, -1);
-			kqv = op4(g, K_PLAIN, T_F32, s->hv, ts, s->head, ns, v,
-			    kq, -1);
-			kqv = permute(g, kqv);
-			a = op(g, K_PLAIN, T_F32, s->hv * s->head, T, 1, kqv,
-			    -1, -1);
-		}
+		a = attention(g, s, T, q, k, v, kidx, vidx, mask, s->n_kv);
 		a = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
 		if (il + 1 == s->n_layer) {		/* the outputs' rows */
 			a = op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
@@ -565,6 +592,92 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 	g->t[t].output = 1;
 }
 
+/*
+ * llm_build_gemma3's graph: the embeddings scaled; per block RMS norm, Q
+ * and K with RMS norms of their heads, RoPE, Q scaled, V; attention over
+ * the sliding-window cache or the full one, each with inputs of its own
+ * (made in the order the blocks first read them); RMS norm after it, the
+ * residual; RMS norm, the GeGLU feed-forward, RMS norm after it, the
+ * residual.
+ */
+static void
+build_gemma3(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
+{
+	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
+	uint64_t	nq = s->hk * s->head, ts = T / s->ns, ns = s->ns;
+	int		tok, pos, kidx[2], vidx[2], mask[2], out, x, in, t, q,
+			k, v, a, w;
+	uint32_t	il;
+	size_t		j;
+
+	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = input(g, T_I32, T, 1, 1);
+	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = input(g, T_I32, T, 1, 1);
+	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		if (kidx[w] >= 0)
+			continue;
+		kidx[w] = input(g, T_I64, T, 1, 1);
+		vidx[w] = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1,
+		    1);
+		mask[w] = input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
+		    s->n_kv, ts, ns);
+	}
+	out = input(g, T_I32, rows, 1, 1);
+	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	x = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		in = x;
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		q = view(g, q, s->hk, s->head, T, NULL);
+		for (j = 0; j < 4; j++)	/* norm, its weight, RoPE, scale */
+			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q,
+			    j == 1 ? EXT : j == 2 ? pos : -1, -1);
+		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+		k = view(g, k, s->hk, s->head_kv, T, NULL);
+		for (j = 0; j < 3; j++)
+			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			    j == 1 ? EXT : j == 2 ? pos : -1, -1);
+		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		v = view(g, v, s->hv, s->head_kv, T, NULL);
+		a = attention(g, s, T, q, k, v, kidx[w], vidx[w], mask[w],
+		    w ? s->n_kv_swa : s->n_kv);
+		a = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		if (il + 1 == s->n_layer)		/* the outputs' rows */
+			a = op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+		if (il + 1 == s->n_layer) {
+			T = rows;
+			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, EXT, -1);
+			in = op(g, K_PLAIN, T_F32, s->embd, T, 1, in, out, -1);
+		} else {
+			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, EXT, -1);
+		}
+		a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		k = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
+		t = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, -1, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		x = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+	}
+	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	g->t[t].output = 1;
+}
+
 static uint64_t
 graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 {
@@ -572,7 +685,10 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 	uint64_t	r;
 
 	memset(&g, 0, sizeof g);
-	build_llama(&g, s, T, rows);
+	if (s->kind == G_GEMMA3)
+		build_gemma3(&g, s, T, rows);
+	else
+		build_llama(&g, s, T, rows);
 	r = g.overflow ? 0 : lay_out(&g);
 	*overflow = g.overflow;
 	free(g.t);
@@ -626,6 +742,8 @@ static const struct {
 	{ "attn_q.bias", C_BQ }, { "attn_k.bias", C_BK },
 	{ "attn_v.bias", C_BV }, { "attn_q_norm.weight", C_QKNORM },
 	{ "attn_k_norm.weight", C_QKNORM },
+	{ "post_attention_norm.weight", C_POSTNORM },
+	{ "post_ffw_norm.weight", C_POSTNORM },
 };
 
 /* The architectures built by llama's graph: what they add to it. */
@@ -633,10 +751,12 @@ static const struct {
 	const char	*name;
 	unsigned	 optional;	/* tensors a block may have */
 	unsigned	 required;	/* tensors every block has */
+	enum graph_kind	 kind;
 } graph_archs[] = {
-	{ "llama", 0, 0 },
-	{ "qwen2", C_BQ | C_BK | C_BV, 0 },	/* llm_build_qwen2 */
-	{ "qwen3", 0, C_QKNORM },		/* llm_build_qwen3 */
+	{ "llama", 0, 0, G_LLAMA },
+	{ "qwen2", C_BQ | C_BK | C_BV, 0, G_LLAMA },	/* llm_build_qwen2 */
+	{ "qwen3", 0, C_QKNORM, G_LLAMA },		/* llm_build_qwen3 */
+	{ "gemma3", 0, C_QKNORM | C_POSTNORM, G_GEMMA3 },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -672,6 +792,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_ff = NULL;
 	free(m->c_flags);
 	m->c_flags = NULL;
+	free(m->c_swa);
+	m->c_swa = NULL;
 	for (k = 0; k < sizeof graph_archs / sizeof graph_archs[0]; k++)
 		if (strcmp(m->arch, graph_archs[k].name) == 0)
 			break;
@@ -682,6 +804,13 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	}
 	opt = graph_archs[k].optional;
 	req = graph_archs[k].required;
+	m->c_kind = (int)graph_archs[k].kind;
+	if (m->c_kind == G_GEMMA3 && m->n_swa == 0) {
+		snprintf(what, sizeof what, "%s without a sliding window",
+		    m->arch);
+		cnot(m, what);
+		return;
+	}
 	if (tshape(d, -1, "token_embd.weight", ne) != 0) {
 		snprintf(what, sizeof what, "%s without token_embd.weight",
 		    m->arch);
@@ -693,6 +822,9 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		tshape(d, -1, "token_embd.weight", ne);
 	m->c_out = ne[1];
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
+	m->c_swa = xcalloc(m->n_layer, sizeof *m->c_swa);
+	for (il = 0; il < m->n_layer; il++)
+		m->c_swa[il] = m->layers[il].kind == GGUF_MEM_SWA;
 	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
 	/* Every tensor one the graph reads as modelled: nothing else
 	   (fused or scaled projections, experts, other outputs). */
@@ -739,7 +871,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	for (il = 0; il < m->n_layer; il++) {
 		const struct gguf_mem_layer	*l = &m->layers[il];
 
-		if (l->kind != GGUF_MEM_FULL || l->head_k == 0 ||
+		if ((l->kind != GGUF_MEM_FULL && (l->kind != GGUF_MEM_SWA ||
+		    m->c_kind != G_GEMMA3)) || l->head_k == 0 ||
 		    l->head_v == 0 || l->r + l->s != 0 ||
 		    l->head_k != m->layers[0].head_k ||
 		    l->head_v != m->layers[0].head_v ||
@@ -836,6 +969,9 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.hv = m->c_head_v;
 	s.ff = m->c_ff;
 	s.flags = m->c_flags;
+	s.kind = (enum graph_kind)m->c_kind;
+	s.swa = m->c_swa;
+	s.n_kv_swa = n->cells_swa;
 	s.n_layer = m->n_layer;
 	s.n_kv = n->cells;
 	s.ns = n->streams;

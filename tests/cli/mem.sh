@@ -170,8 +170,8 @@ ok $? "--fit on an architecture not modelled: exit 1, said why"
 # --fit
 mem "$m/gemma3.gguf" --fit 10MiB
 [ $rc -eq 0 ] &&
-    grep -q '^fit           10,485,760 (10.0 MiB): context 16,384, cache 6,160,384 (5.9 MiB), with weights 10,442,016 (10.0 MiB)$' "$scratch/out"
-ok $? "--fit 10MiB: the largest context that fits"
+    grep -q '^fit           10,485,760 (10.0 MiB): context 768, cache 1,376,256 (1.3 MiB), compute 3,954,688 (3.8 MiB), with weights 9,612,576 (9.2 MiB)$' "$scratch/out"
+ok $? "--fit 10MiB: the largest context that fits, its compute buffer counted"
 # Sizes by one rule (gguf-split's): M is 10^6, MiB 2^20.
 mem "$m/gemma3.gguf" --fit 10M
 grep -q '^fit           10,000,000 (9.5 MiB): ' "$scratch/out"
@@ -188,8 +188,8 @@ for bad in 10m 10MIB 10Mi0 1.5G; do
 done
 ok $? "--fit 10m, 10MIB, 10Mi0, 1.5G: not sizes, the rule said"
 mem "$m/gemma3.gguf" --fit 10MiB --parallel 2
-grep -q '^fit  .*: context 8,704,' "$scratch/out"
-ok $? "--fit with 2 sequences: two streams of 4,352 cells"
+grep -q '^fit  .*: context 1,024,' "$scratch/out"
+ok $? "--fit with 2 sequences: two streams of 512 cells"
 mem "$m/gemma3.gguf" --fit 1K
 [ $rc -eq 1 ] && grep -q 'nothing fits' "$scratch/out"
 ok $? "--fit 1K: nothing fits, exit 1"
@@ -203,7 +203,7 @@ mem "$m/gemma3.gguf" --ctx 5000 --fit 10MiB --json
 ok $? "--json is valid JSON"
 grep -q '"k_layers": \[163840, 163840, 163840, 163840, 163840, 655360, 163840\]' "$scratch/out" &&
     grep -q '"modelled": true' "$scratch/out" &&
-    grep -q '"fit": {"budget": 10485760, "context": 16384,' "$scratch/out"
+    grep -q '"fit": {"budget": 10485760, "context": 768,.*"compute": 3954688, "total": 9612576}' "$scratch/out"
 ok $? "--json: per-layer bytes, modelled, fit"
 mem "$scratch/as-gpt2.gguf" --json
 [ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&

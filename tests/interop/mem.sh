@@ -256,25 +256,28 @@ done
 # The compute buffer: what llama.cpp's scheduler allocates while it
 # reserves its graphs at context creation (llama_mem's "compute" records;
 # the buffer only grows, so the last is its size), against ggufed's
-# "compute" of the same context, -fa on, off or auto, -b, -ub and
-# --parallel.
-compute() {	# compute MODEL CTX FA B UB PARALLEL [REPLAY]
+# "compute" of the same context, -fa on, off or auto, -b, -ub,
+# --parallel and --swa-full.
+compute() {	# compute MODEL CTX FA B UB PARALLEL [swa-full] [REPLAY]
 	case $3 in on) pfa=1 ;; off) pfa=0 ;; *) pfa=-1 ;; esac
-	name="$(basename "$1") ctx $2 -fa $3 -b $4 -ub $5 x$6"
+	full=${7:-}
+	[ "$full" = swa-full ] || full=
+	name="$(basename "$1") ctx $2 -fa $3 -b $4 -ub $5 x$6${full:+ swa-full}"
 	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$1" --ctx "$2" \
 	    --flash-attn $pfa --batch "$4" --ubatch "$5" --parallel "$6" \
-	    >"$scratch/probe.txt" 2>"$scratch/probe.err"
+	    ${full:+--swa-full} >"$scratch/probe.txt" 2>"$scratch/probe.err"
 	theirs=$(awk '$1 == "compute" { b = $2 } END { print b }' \
 	    "$scratch/probe.txt")
 	"$GGUFED" mem "$1" --ctx "$2" -fa "$3" -b "$4" -ub "$5" \
-	    --parallel "$6" --json >"$scratch/mem.json" 2>"$scratch/mem.err"
+	    --parallel "$6" ${full:+--swa-full} --json >"$scratch/mem.json" \
+	    2>"$scratch/mem.err"
 	ours=$(sed -n 's/.*"compute": \([0-9]*\).*/\1/p' \
 	    "$scratch/mem.json" | head -1)
 	[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
 	ok $? "$name: the compute buffer is llama.cpp's ($theirs bytes)" || {
 		echo "# ggufed: $ours $(sed -n 's/.*"compute_why": //p' \
 		    "$scratch/mem.json" | head -1)"
-		[ -z "${7:-}" ] || echo "# made by: $7"
+		[ -z "${8:-}" ] || echo "# made by: $8"
 	}
 }
 compute "$m/llama-gqa.gguf" 1000 off 2048 512 1
@@ -296,6 +299,14 @@ compute "$m/qwen2.gguf" 3000 auto 2048 100 3
 compute "$m/qwen3.gguf" 1000 off 2048 512 1
 compute "$m/qwen3.gguf" 1000 on 2048 512 2
 compute "$m/qwen3.gguf" 5000 off 300 77 1
+# gemma3: sliding-window layers (a cache of their own) and full ones
+compute "$m/gemma3.gguf" 5000 off 2048 512 1
+compute "$m/gemma3.gguf" 5000 on 2048 512 1
+compute "$m/gemma3.gguf" 1000 auto 2048 100 2
+compute "$m/gemma3.gguf" 40000 off 300 77 1
+compute "$m/gemma3.gguf" 5000 off 2048 512 1 swa-full
+compute "$m/gemma3.gguf" 3000 on 2048 256 3 swa-full
+compute "$m/gemma3-pattern.gguf" 5000 off 2048 512 1
 for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
     ollama-llama-2-tiny-random.gguf; do
 	if [ ! -f "$SHARED_DIR/fixtures/real/$f" ]; then
@@ -311,8 +322,10 @@ done
 # Random models of each architecture whose graph is modelled (ggufed
 # new, seeded: MEM_SEED, default 1; the failing case prints how to make
 # its model again): blocks, heads, KV heads, head size (qwen3: one of its
-# own, key_length) and feed-forward length at random, at a random
-# context, flash attention, batch, micro-batch and parallel sequences.
+# own, key_length; gemma3: its sliding window, and up to 7 blocks to have
+# full ones) and feed-forward length at random, at a random context,
+# flash attention, batch, micro-batch, parallel sequences and
+# --swa-full.
 st=${MEM_SEED:-1}
 echo "# compute: seed $st"
 rnd() {
@@ -320,10 +333,11 @@ rnd() {
 	r=$(( st / 65536 % $1 ))
 }
 i=0
-while [ $i -lt 30 ]; do
+while [ $i -lt 40 ]; do
 	i=$((i + 1))
-	a=$(echo "llama qwen2 qwen3" | cut -d' ' -f$((i % 3 + 1)))
+	a=$(echo "llama qwen2 qwen3 gemma3" | cut -d' ' -f$((i % 4 + 1)))
 	rnd 4; blocks=$((r + 1))
+	[ $a = gemma3 ] && { rnd 7; blocks=$((r + 1)); }
 	rnd 4; heads=$((1 << r))
 	rnd $((r + 1)); kv=$((heads >> r))
 	rnd 4; hd=$((8 << r))
@@ -333,6 +347,7 @@ while [ $i -lt 30 ]; do
 	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
 	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
 	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	rnd 3; full=$(echo "- - swa-full" | cut -d' ' -f$((r + 1)))
 	set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force -q \
 	    -e "set $a.block_count $blocks" \
 	    -e "set $a.attention.head_count $heads" \
@@ -343,12 +358,15 @@ while [ $i -lt 30 ]; do
 	[ $a = qwen3 ] && set -- "$@" \
 	    -e "set $a.attention.key_length:u32 $((16 * (r + 1)))" \
 	    -e "set $a.attention.value_length:u32 $((16 * (r + 1)))"
+	rnd 700
+	[ $a = gemma3 ] && set -- "$@" \
+	    -e "set $a.attention.sliding_window:u32 $((r + 16))"
 	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
 		ok 1 "compute: case $i: ggufed new makes its model"
 		sed 's/^/# /' "$scratch/new.err"
 		continue
 	fi
-	compute "$scratch/$a.rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" \
+	compute "$scratch/$a.rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" "$full" \
 	    "MEM_SEED=${MEM_SEED:-1}, case $i: ggufed$(printf " '%s'" "$@")"
 done
 
