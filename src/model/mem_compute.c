@@ -64,7 +64,9 @@
 
 enum graph_kind {
 	G_LLAMA,	/* llm_build_llama, qwen2, qwen3 */
-	G_GEMMA3	/* llm_build_gemma3: sliding-window layers */
+	G_GEMMA3,	/* llm_build_gemma3: sliding-window layers */
+	G_GEMMA2	/* llm_build_gemma2: and soft-capping, no norms of
+			   the heads */
 };
 
 enum kind {
@@ -475,7 +477,7 @@ attention(struct graph *g, const struct shape *s, uint64_t T, int q, int k,
 {
 	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
 	uint64_t	ts = T / s->ns, ns = s->ns;
-	int		kq, kqv, a;
+	int		kq, kqv, a, j;
 
 	k = view(g, k, ekv, T, 1, NULL);
 	/* K into the cache (seen as one stream) */
@@ -502,6 +504,10 @@ attention(struct graph *g, const struct shape *s, uint64_t T, int q, int k,
 		q = permute(g, view(g, q, s->hk, s->head, T, NULL));
 		kq = op4(g, K_PLAIN, T_F32, n_kv, ts, s->head, ns,
 		    k, q, -1);
+		/* soft-capping: scaled, tanh, scaled back */
+		for (j = 0; s->kind == G_GEMMA2 && j < 3; j++)
+			kq = op4(g, K_INPLACE, T_F32, n_kv, ts, s->head, ns,
+			    kq, -1, -1);
 		kq = op4(g, K_INPLACE, T_F32, n_kv, ts, s->head, ns,
 		    kq, mask, -1);
 		kqv = op4(g, K_PLAIN, T_F32, s->hv, ts, s->head, ns, v,
@@ -636,12 +642,13 @@ build_gemma3(struct graph *g, const struct shape *s, uint64_t T,
 		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
 		q = view(g, q, s->hk, s->head, T, NULL);
-		for (j = 0; j < 4; j++)	/* norm, its weight, RoPE, scale */
+		/* gemma3: norm, its weight; RoPE, scale */
+		for (j = s->kind == G_GEMMA2 ? 2 : 0; j < 4; j++)
 			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q,
 			    j == 1 ? EXT : j == 2 ? pos : -1, -1);
 		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
 		k = view(g, k, s->hk, s->head_kv, T, NULL);
-		for (j = 0; j < 3; j++)
+		for (j = s->kind == G_GEMMA2 ? 2 : 0; j < 3; j++)
 			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
 			    j == 1 ? EXT : j == 2 ? pos : -1, -1);
 		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
@@ -675,6 +682,9 @@ build_gemma3(struct graph *g, const struct shape *s, uint64_t T,
 	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 	g->t[t].output = 1;
 	t = op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	/* gemma2: the logits soft-capped */
+	for (j = 0; s->kind == G_GEMMA2 && j < 3; j++)
+		t = op(g, K_INPLACE, T_F32, s->out, T, 1, t, -1, -1);
 	g->t[t].output = 1;
 }
 
@@ -685,7 +695,7 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 	uint64_t	r;
 
 	memset(&g, 0, sizeof g);
-	if (s->kind == G_GEMMA3)
+	if (s->kind == G_GEMMA3 || s->kind == G_GEMMA2)
 		build_gemma3(&g, s, T, rows);
 	else
 		build_llama(&g, s, T, rows);
@@ -757,6 +767,7 @@ static const struct {
 	{ "qwen2", C_BQ | C_BK | C_BV, 0, G_LLAMA },	/* llm_build_qwen2 */
 	{ "qwen3", 0, C_QKNORM, G_LLAMA },		/* llm_build_qwen3 */
 	{ "gemma3", 0, C_QKNORM | C_POSTNORM, G_GEMMA3 },
+	{ "gemma2", 0, C_POSTNORM, G_GEMMA2 },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -805,7 +816,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	opt = graph_archs[k].optional;
 	req = graph_archs[k].required;
 	m->c_kind = (int)graph_archs[k].kind;
-	if (m->c_kind == G_GEMMA3 && m->n_swa == 0) {
+	if (m->c_kind != G_LLAMA && m->n_swa == 0) {
 		snprintf(what, sizeof what, "%s without a sliding window",
 		    m->arch);
 		cnot(m, what);
@@ -872,7 +883,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		const struct gguf_mem_layer	*l = &m->layers[il];
 
 		if ((l->kind != GGUF_MEM_FULL && (l->kind != GGUF_MEM_SWA ||
-		    m->c_kind != G_GEMMA3)) || l->head_k == 0 ||
+		    m->c_kind == G_LLAMA)) || l->head_k == 0 ||
 		    l->head_v == 0 || l->r + l->s != 0 ||
 		    l->head_k != m->layers[0].head_k ||
 		    l->head_v != m->layers[0].head_v ||
@@ -978,6 +989,10 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.fa = gguf_mem_flash_attn(o);
 	/* llama.cpp caps the batch at the context asked for, not the
 	   rounded one. */
+	if (s.head != 0 && (s.hv > LIMIT / s.head || s.hk > LIMIT / s.head)) {
+		snprintf(why, len, "compute: too large");
+		return -1;
+	}
 	ub = gguf_mem_ubatch(o, o->n_ctx != 0 ? o->n_ctx : m->n_ctx_train);
 	/* The prompt's tokens a whole number of each stream's, the
 	   outputs as many as the micro-batch; one token of each stream. */

@@ -307,6 +307,13 @@ compute "$m/gemma3.gguf" 40000 off 300 77 1
 compute "$m/gemma3.gguf" 5000 off 2048 512 1 swa-full
 compute "$m/gemma3.gguf" 3000 on 2048 256 3 swa-full
 compute "$m/gemma3-pattern.gguf" 5000 off 2048 512 1
+# gemma2: every other layer slides; the attention's logits and the
+# output soft-capped
+compute "$m/gemma2.gguf" 1000 off 2048 512 1
+compute "$m/gemma2.gguf" 9000 on 2048 512 1
+compute "$m/gemma2.gguf" 9000 off 2048 512 1
+compute "$m/gemma2.gguf" 1000 auto 2048 100 2
+compute "$m/gemma2.gguf" 3000 off 300 77 4 swa-full
 for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
     ollama-llama-2-tiny-random.gguf; do
 	if [ ! -f "$SHARED_DIR/fixtures/real/$f" ]; then
@@ -322,8 +329,8 @@ done
 # Random models of each architecture whose graph is modelled (ggufed
 # new, seeded: MEM_SEED, default 1; the failing case prints how to make
 # its model again): blocks, heads, KV heads, head size (qwen3: one of its
-# own, key_length; gemma3: its sliding window, and up to 7 blocks to have
-# full ones) and feed-forward length at random, at a random context,
+# own, key_length; gemma2 and gemma3: their sliding window, gemma3 up to
+# 7 blocks to have full ones) and feed-forward length at random, at a random context,
 # flash attention, batch, micro-batch, parallel sequences and
 # --swa-full.
 st=${MEM_SEED:-1}
@@ -335,7 +342,7 @@ rnd() {
 i=0
 while [ $i -lt 40 ]; do
 	i=$((i + 1))
-	a=$(echo "llama qwen2 qwen3 gemma3" | cut -d' ' -f$((i % 4 + 1)))
+	a=$(echo "llama qwen2 qwen3 gemma3 gemma2" | cut -d' ' -f$((i % 5 + 1)))
 	rnd 4; blocks=$((r + 1))
 	[ $a = gemma3 ] && { rnd 7; blocks=$((r + 1)); }
 	rnd 4; heads=$((1 << r))
@@ -359,8 +366,8 @@ while [ $i -lt 40 ]; do
 	    -e "set $a.attention.key_length:u32 $((16 * (r + 1)))" \
 	    -e "set $a.attention.value_length:u32 $((16 * (r + 1)))"
 	rnd 700
-	[ $a = gemma3 ] && set -- "$@" \
-	    -e "set $a.attention.sliding_window:u32 $((r + 16))"
+	case $a in gemma*) set -- "$@" \
+	    -e "set $a.attention.sliding_window:u32 $((r + 16))" ;; esac
 	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
 		ok 1 "compute: case $i: ggufed new makes its model"
 		sed 's/^/# /' "$scratch/new.err"
