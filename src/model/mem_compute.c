@@ -65,8 +65,10 @@
 enum graph_kind {
 	G_LLAMA,	/* llm_build_llama, qwen2, qwen3 */
 	G_GEMMA3,	/* llm_build_gemma3: sliding-window layers */
-	G_GEMMA2	/* llm_build_gemma2: and soft-capping, no norms of
+	G_GEMMA2,	/* llm_build_gemma2: and soft-capping, no norms of
 			   the heads */
+	G_COHERE2	/* llm_build_cohere2_iswa: attention and FFN side by
+			   side */
 };
 
 enum kind {
@@ -688,6 +690,84 @@ build_gemma3(struct graph *g, const struct shape *s, uint64_t T,
 	g->t[t].output = 1;
 }
 
+/*
+ * llm_build_cohere2_iswa's graph: per block a layer norm (no room of the
+ * input's: ggml's norm does not work in place); Q, K and V, RoPE on the
+ * sliding-window blocks only; the attention; then the SwiGLU
+ * feed-forward of the same normed input, plus the input, plus the
+ * attention's output projection. The logits scaled.
+ */
+static void
+build_cohere2(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
+{
+	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
+	uint64_t	nq = s->hk * s->head, ts = T / s->ns, ns = s->ns;
+	int		tok, pos, kidx[2], vidx[2], mask[2], out, x, in, t, q,
+			k, v, a, w, up;
+	uint32_t	il;
+
+	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = input(g, T_I32, T, 1, 1);
+	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = input(g, T_I32, T, 1, 1);
+	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		if (kidx[w] >= 0)
+			continue;
+		kidx[w] = input(g, T_I64, T, 1, 1);
+		vidx[w] = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1,
+		    1);
+		mask[w] = input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
+		    s->n_kv, ts, ns);
+	}
+	out = input(g, T_I32, rows, 1, 1);
+	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		in = x;
+		t = op(g, K_PLAIN, T_F32, s->embd, T, 1, x, -1, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		q = view(g, q, s->hk, s->head, T, NULL);
+		if (w)
+			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos,
+			    -1);
+		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+		k = view(g, k, s->hk, s->head_kv, T, NULL);
+		if (w)
+			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			    pos, -1);
+		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		v = view(g, v, s->hv, s->head_kv, T, NULL);
+		a = attention(g, s, T, q, k, v, kidx[w], vidx[w], mask[w],
+		    w ? s->n_kv_swa : s->n_kv);
+		if (il + 1 == s->n_layer) {		/* the outputs' rows */
+			t = op(g, K_PLAIN, T_F32, s->embd, rows, 1, t, out, -1);
+			T = rows;
+		}
+		q = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		up = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, up, -1);
+		t = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		if (il + 1 == s->n_layer)
+			in = op(g, K_PLAIN, T_F32, s->embd, T, 1, in, out, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, in, -1);
+		a = op(g, K_PLAIN, T_F32, s->embd, il + 1 == s->n_layer ?
+		    ts * ns : T, 1, EXT, a, -1);
+		if (il + 1 == s->n_layer)
+			a = op(g, K_PLAIN, T_F32, s->embd, T, 1, a, out, -1);
+		x = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+	}
+	t = op(g, K_PLAIN, T_F32, s->embd, T, 1, x, -1, -1);
+	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	t = op(g, K_INPLACE, T_F32, s->out, T, 1, t, -1, -1);
+	g->t[t].output = 1;
+}
+
 static uint64_t
 graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 {
@@ -697,6 +777,8 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 	memset(&g, 0, sizeof g);
 	if (s->kind == G_GEMMA3 || s->kind == G_GEMMA2)
 		build_gemma3(&g, s, T, rows);
+	else if (s->kind == G_COHERE2)
+		build_cohere2(&g, s, T, rows);
 	else
 		build_llama(&g, s, T, rows);
 	r = g.overflow ? 0 : lay_out(&g);
@@ -768,6 +850,7 @@ static const struct {
 	{ "qwen3", 0, C_QKNORM, G_LLAMA },		/* llm_build_qwen3 */
 	{ "gemma3", 0, C_QKNORM | C_POSTNORM, G_GEMMA3 },
 	{ "gemma2", 0, C_POSTNORM, G_GEMMA2 },
+	{ "cohere2", 0, 0, G_COHERE2 },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -776,6 +859,15 @@ static const char *const kept_tensors[] = {
 	"token_embd.weight", "output_norm.weight", "output.weight",
 	"rope_freqs.weight",
 };
+
+/* Whether llama_block[j] is one of a block of the graph kind's
+   (cohere2's norm serves both the attention and the feed-forward). */
+static int
+in_block(int kind, size_t j)
+{
+	return kind != G_COHERE2 ||
+	    strcmp(llama_block[j], "ffn_norm.weight") != 0;
+}
 
 /* Whether name ends in ".suffix". */
 static int
@@ -861,7 +953,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		}
 		for (j = 0; j < sizeof llama_block / sizeof llama_block[0];
 		    j++)
-			if (ends(&t.name, llama_block[j]))
+			if (ends(&t.name, llama_block[j]) &&
+			    in_block(m->c_kind, j))
 				break;
 		if (j < sizeof llama_block / sizeof llama_block[0])
 			continue;
@@ -895,7 +988,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		}
 		for (j = 0; j < sizeof llama_block / sizeof llama_block[0];
 		    j++)
-			if (tshape(d, il, llama_block[j], ne) != 0) {
+			if (in_block(m->c_kind, j) &&
+			    tshape(d, il, llama_block[j], ne) != 0) {
 				snprintf(what, sizeof what, "%s without "
 				    "blk.%u.%s", m->arch, il, llama_block[j]);
 				cnot(m, what);

@@ -314,6 +314,12 @@ compute "$m/gemma2.gguf" 9000 on 2048 512 1
 compute "$m/gemma2.gguf" 9000 off 2048 512 1
 compute "$m/gemma2.gguf" 1000 auto 2048 100 2
 compute "$m/gemma2.gguf" 3000 off 300 77 4 swa-full
+# cohere2: 3 sliding layers of 4 (RoPE on them only), attention and
+# feed-forward side by side
+compute "$m/cohere2.gguf" 3000 off 2048 512 1
+compute "$m/cohere2.gguf" 8192 on 2048 512 1
+compute "$m/cohere2.gguf" 3000 auto 2048 100 2
+compute "$m/cohere2.gguf" 8192 off 300 77 1 swa-full
 for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
     ollama-llama-2-tiny-random.gguf; do
 	if [ ! -f "$SHARED_DIR/fixtures/real/$f" ]; then
@@ -329,8 +335,8 @@ done
 # Random models of each architecture whose graph is modelled (ggufed
 # new, seeded: MEM_SEED, default 1; the failing case prints how to make
 # its model again): blocks, heads, KV heads, head size (qwen3: one of its
-# own, key_length; gemma2 and gemma3: their sliding window, gemma3 up to
-# 7 blocks to have full ones) and feed-forward length at random, at a random context,
+# own, key_length; gemma2, gemma3 and cohere2: their sliding window,
+# gemma3 up to 7 blocks to have full ones) and feed-forward length at random, at a random context,
 # flash attention, batch, micro-batch, parallel sequences and
 # --swa-full.
 st=${MEM_SEED:-1}
@@ -340,9 +346,9 @@ rnd() {
 	r=$(( st / 65536 % $1 ))
 }
 i=0
-while [ $i -lt 40 ]; do
+while [ $i -lt 48 ]; do
 	i=$((i + 1))
-	a=$(echo "llama qwen2 qwen3 gemma3 gemma2" | cut -d' ' -f$((i % 5 + 1)))
+	a=$(echo "llama qwen2 qwen3 gemma3 gemma2 cohere2" | cut -d' ' -f$((i % 6 + 1)))
 	rnd 4; blocks=$((r + 1))
 	[ $a = gemma3 ] && { rnd 7; blocks=$((r + 1)); }
 	rnd 4; heads=$((1 << r))
@@ -366,7 +372,7 @@ while [ $i -lt 40 ]; do
 	    -e "set $a.attention.key_length:u32 $((16 * (r + 1)))" \
 	    -e "set $a.attention.value_length:u32 $((16 * (r + 1)))"
 	rnd 700
-	case $a in gemma*) set -- "$@" \
+	case $a in gemma*|cohere2) set -- "$@" \
 	    -e "set $a.attention.sliding_window:u32 $((r + 16))" ;; esac
 	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
 		ok 1 "compute: case $i: ggufed new makes its model"
