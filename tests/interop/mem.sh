@@ -292,6 +292,13 @@ compute "$m/llama-gqa.gguf" 1000 off 2048 512 2
 compute "$m/llama-gqa.gguf" 3000 auto 2048 100 3
 compute "$m/llama-gqa.gguf" 700 off 2048 33 4
 compute "$m/llama-gqa.gguf" 300 off 2048 512 7
+# the browser's demo model (llama, Q4_K and Q6_K weights)
+"$TESTS_BUILDDIR/tools/mkdemo" "$scratch/demo.gguf" >/dev/null ||
+    { echo "Bail out! mkdemo failed"; exit 1; }
+compute "$scratch/demo.gguf" 0 auto 2048 512 1
+compute "$scratch/demo.gguf" 4096 off 2048 512 1
+compute "$scratch/demo.gguf" 32768 on 2048 512 1
+compute "$scratch/demo.gguf" 2048 on 2048 512 2
 # qwen2 (biases of Q, K and V), qwen3 (norms of Q's and K's heads, heads
 # of 48 where the embedding is 128)
 compute "$m/qwen2.gguf" 1000 off 2048 512 1
