@@ -92,7 +92,8 @@ struct gguf_mem_model {
 	uint64_t		 c_embd, c_out;	/* embedding; logits' rows */
 	uint64_t		 c_head, c_head_kv, c_head_k, c_head_v;
 	uint64_t		*c_ff;		/* feed-forward length, per layer */
-	unsigned char		*c_flags;	/* what a layer adds, per layer */
+	uint16_t		*c_flags;	/* what a layer adds, per layer */
+	uint64_t		 c_nexp, c_nused;	/* experts; used a token */
 	unsigned char		*c_swa;		/* a sliding window, per layer */
 	int			 c_kind;	/* the graph's builder */
 };

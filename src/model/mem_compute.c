@@ -61,14 +61,20 @@
 #define C_BV		0x04
 #define C_QKNORM	0x08	/* RMS norms of Q's and K's heads */
 #define C_POSTNORM	0x10	/* RMS norms after attention and FFN */
+#define C_BO		0x20	/* the attention output's bias */
+#define C_BR		0x40	/* the router's bias */
+#define C_BEG		0x80	/* the experts' biases: gate, up, down */
+#define C_BEU		0x100
+#define C_BED		0x200
 
 enum graph_kind {
 	G_LLAMA,	/* llm_build_llama, qwen2, qwen3 */
 	G_GEMMA3,	/* llm_build_gemma3: sliding-window layers */
 	G_GEMMA2,	/* llm_build_gemma2: and soft-capping, no norms of
 			   the heads */
-	G_COHERE2	/* llm_build_cohere2_iswa: attention and FFN side by
+	G_COHERE2,	/* llm_build_cohere2_iswa: attention and FFN side by
 			   side */
+	G_GPTOSS	/* llm_build_openai_moe_iswa: experts */
 };
 
 enum kind {
@@ -458,7 +464,8 @@ lay_out(struct graph *g)
 struct shape {
 	uint64_t	 embd, out, head, head_kv, hk, hv;
 	const uint64_t	*ff;
-	const unsigned char *flags;	/* C_*, per block */
+	const uint16_t	*flags;		/* C_*, per block */
+	uint64_t	 n_exp, n_used;	/* experts, those used a token */
 	uint32_t	 n_layer;
 	enum graph_kind	 kind;
 	const unsigned char *swa;	/* per block: a sliding window */
@@ -768,6 +775,131 @@ build_cohere2(struct graph *g, const struct shape *s, uint64_t T,
 	g->t[t].output = 1;
 }
 
+/*
+ * llm_build_openai_moe_iswa's graph (gpt-oss): llama's attention with
+ * biases, sinks (no node of their own) and sliding-window layers; RMS
+ * norm after it; the router (its logits, their ranks, the weights of the
+ * n_used first, soft-maxed) and the experts (gate, up, SwiGLU, down, each
+ * with its bias, weighted), whose outputs are summed; the residual. The
+ * last block's output is an output of the graph, its rows taken after it.
+ */
+static void
+build_gptoss(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
+{
+	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
+	uint64_t	nq = s->hk * s->head, ts = T / s->ns, ns = s->ns;
+	uint64_t	nu = s->n_used, nb[4];
+	int		tok, pos, kidx[2], vidx[2], mask[2], out, x, in, t, q,
+			k, v, a, w, lg, pr, tk, wt, cr, up, e;
+	uint32_t	il;
+	unsigned	f;
+	uint64_t	j;
+
+	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = input(g, T_I32, T, 1, 1);
+	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = input(g, T_I32, T, 1, 1);
+	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		if (kidx[w] >= 0)
+			continue;
+		kidx[w] = input(g, T_I64, T, 1, 1);
+		vidx[w] = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1,
+		    1);
+		mask[w] = input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
+		    s->n_kv, ts, ns);
+	}
+	out = input(g, T_I32, rows, 1, 1);
+	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		f = s->flags[il];
+		in = x;
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		if (f & C_BQ)
+			q = op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
+		q = view(g, q, s->hk, s->head, T, NULL);
+		q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos, -1);
+		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+		if (f & C_BK)
+			k = op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
+		k = view(g, k, s->hk, s->head_kv, T, NULL);
+		k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k, pos, -1);
+		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		if (f & C_BV)
+			v = op(g, K_INPLACE, T_F32, evv, T, 1, v, EXT, -1);
+		v = view(g, v, s->hv, s->head_kv, T, NULL);
+		a = attention(g, s, T, q, k, v, kidx[w], vidx[w], mask[w],
+		    w ? s->n_kv_swa : s->n_kv);
+		a = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		if (f & C_BO)
+			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, EXT, -1);
+		a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		/* the router */
+		lg = op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
+		if (f & C_BR)
+			lg = op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, EXT,
+			    -1);
+		pr = view(g, lg, 1, s->n_exp, T, NULL);
+		tk = op(g, K_PLAIN, T_I32, s->n_exp, T, 1, lg, -1, -1);
+		memcpy(nb, g->t[tk].nb, sizeof nb);
+		tk = view(g, tk, nu, T, 1, nb);
+		wt = op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+		wt = view(g, wt, nu, T, 1, NULL);
+		wt = op(g, K_INPLACE, T_F32, nu, T, 1, wt, -1, -1);
+		wt = view(g, wt, 1, nu, T, NULL);
+		/* the experts */
+		cr = view(g, t, s->embd, 1, T, NULL);
+		q = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+		if (f & C_BEG)
+			q = op(g, K_INPLACE, T_F32, s->ff[il], nu, T, q, EXT,
+			    tk);
+		up = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+		if (f & C_BEU)
+			up = op(g, K_INPLACE, T_F32, s->ff[il], nu, T, up, EXT,
+			    tk);
+		e = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, q, up, -1);
+		e = op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
+		if (f & C_BED)
+			e = op(g, K_INPLACE, T_F32, s->embd, nu, T, e, EXT, tk);
+		e = op(g, K_INPLACE, T_F32, s->embd, nu, T, e, wt, -1);
+		/* their sum, a view of each */
+		memcpy(nb, g->t[e].nb, sizeof nb);
+		nb[1] = g->t[e].nb[2];
+		nb[2] = nb[3] = nb[1] * T;
+		q = view(g, e, s->embd, T, 1, nb);
+		if (nu == 1)
+			q = op(g, K_PLAIN, T_F32, s->embd, T, 1, q, -1, -1);
+		else {
+			k = view(g, e, s->embd, T, 1, nb);
+			g->t[k].view_offs = g->t[e].nb[1];
+			for (j = 2; j < nu; j++) {
+				v = view(g, e, s->embd, T, 1, nb);
+				g->t[v].view_offs = j * g->t[e].nb[1];
+			}
+			q = op(g, K_INPLACE, T_F32, s->embd, T, 1, q, k, -1);
+			for (j = 2; j < nu; j++)
+				q = op(g, K_INPLACE, T_F32, s->embd, T, 1, q,
+				    k + (int)(j - 1), -1);
+		}
+		x = op(g, K_INPLACE, T_F32, s->embd, T, 1, q, a, -1);
+	}
+	g->t[x].output = 1;
+	x = op(g, K_PLAIN, T_F32, s->embd, rows, 1, x, out, -1);
+	T = rows;
+	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	g->t[t].output = 1;
+}
+
 static uint64_t
 graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 {
@@ -779,6 +911,8 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 		build_gemma3(&g, s, T, rows);
 	else if (s->kind == G_COHERE2)
 		build_cohere2(&g, s, T, rows);
+	else if (s->kind == G_GPTOSS)
+		build_gptoss(&g, s, T, rows);
 	else
 		build_llama(&g, s, T, rows);
 	r = g.overflow ? 0 : lay_out(&g);
@@ -818,12 +952,19 @@ cnot(struct gguf_mem_model *m, const char *what)
 	return -1;
 }
 
-/* The tensors of a block of llama's graph. */
+/* The tensors of a block: the attention's, then the dense feed-forward's
+   (llama's), then gpt-oss's (sinks, norm, router, experts). */
 static const char *const llama_block[] = {
 	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
-	"attn_output.weight", "ffn_norm.weight", "ffn_gate.weight",
-	"ffn_up.weight", "ffn_down.weight",
+	"attn_output.weight",
+	"ffn_norm.weight", "ffn_gate.weight", "ffn_up.weight",
+	"ffn_down.weight",
+	"attn_sinks.weight", "post_attention_norm.weight",
+	"ffn_gate_inp.weight", "ffn_gate_exps.weight", "ffn_up_exps.weight",
+	"ffn_down_exps.weight",
 };
+#define N_ATTN	5
+#define N_DENSE	9
 
 /* Those some architectures add: a bias after a projection (its bit in
    the block's flags), or the norms of Q and K (every block). */
@@ -836,6 +977,9 @@ static const struct {
 	{ "attn_k_norm.weight", C_QKNORM },
 	{ "post_attention_norm.weight", C_POSTNORM },
 	{ "post_ffw_norm.weight", C_POSTNORM },
+	{ "attn_output.bias", C_BO }, { "ffn_gate_inp.bias", C_BR },
+	{ "ffn_gate_exps.bias", C_BEG }, { "ffn_up_exps.bias", C_BEU },
+	{ "ffn_down_exps.bias", C_BED },
 };
 
 /* The architectures built by llama's graph: what they add to it. */
@@ -851,6 +995,8 @@ static const struct {
 	{ "gemma3", 0, C_QKNORM | C_POSTNORM, G_GEMMA3 },
 	{ "gemma2", 0, C_POSTNORM, G_GEMMA2 },
 	{ "cohere2", 0, 0, G_COHERE2 },
+	{ "gpt-oss", C_BQ | C_BK | C_BV | C_BO | C_BR | C_BEG | C_BEU | C_BED,
+	    0, G_GPTOSS },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -865,8 +1011,12 @@ static const char *const kept_tensors[] = {
 static int
 in_block(int kind, size_t j)
 {
-	return kind != G_COHERE2 ||
-	    strcmp(llama_block[j], "ffn_norm.weight") != 0;
+	if (j < N_ATTN)
+		return 1;
+	if (kind == G_GPTOSS)
+		return j >= N_DENSE;
+	return j < N_DENSE && (kind != G_COHERE2 ||
+	    strcmp(llama_block[j], "ffn_norm.weight") != 0);
 }
 
 /* Whether name ends in ".suffix". */
@@ -888,6 +1038,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	size_t			 j, k, len;
 	int64_t			 b;
 	unsigned		 opt = 0, req = 0;
+	struct gguf_val		*v;
 	char			 what[160];
 
 	m->compute = 0;
@@ -1014,8 +1165,18 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			return;
 		}
 		m->c_head = ne[1] / l->head_k;
-		tshape(d, il, "ffn_gate.weight", ne);
+		tshape(d, il, m->c_kind == G_GPTOSS ? "ffn_gate_exps.weight" :
+		    "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
+		if (m->c_kind == G_GPTOSS &&
+		    (tshape(d, il, "ffn_gate_inp.weight", ne) != 0 ||
+		    (il > 0 && ne[1] != m->c_nexp))) {
+			snprintf(what, sizeof what, "%s blocks unlike one "
+			    "another", m->arch);
+			cnot(m, what);
+			return;
+		}
+		m->c_nexp = ne[1];
 	}
 	m->c_head_k = m->layers[0].head_k;
 	m->c_head_v = m->layers[0].head_v;
@@ -1025,6 +1186,17 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		    m->arch);
 		cnot(m, what);
 		return;
+	}
+	if (m->c_kind == G_GPTOSS) {	/* the experts a token uses */
+		snprintf(what, sizeof what, "%s.expert_used_count", m->arch);
+		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
+		    gguf_val_u64(v, &m->c_nused) != 0 || m->c_nused == 0 ||
+		    m->c_nused > m->c_nexp) {
+			snprintf(what, sizeof what, "%s without an "
+			    "expert_used_count of 1 to its experts", m->arch);
+			cnot(m, what);
+			return;
+		}
 	}
 	m->compute = 1;
 	m->cwhy[0] = '\0';
@@ -1074,6 +1246,8 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.hv = m->c_head_v;
 	s.ff = m->c_ff;
 	s.flags = m->c_flags;
+	s.n_exp = m->c_nexp;
+	s.n_used = m->c_nused;
 	s.kind = (enum graph_kind)m->c_kind;
 	s.swa = m->c_swa;
 	s.n_kv_swa = n->cells_swa;

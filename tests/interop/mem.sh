@@ -327,6 +327,11 @@ compute "$m/cohere2.gguf" 3000 off 2048 512 1
 compute "$m/cohere2.gguf" 8192 on 2048 512 1
 compute "$m/cohere2.gguf" 3000 auto 2048 100 2
 compute "$m/cohere2.gguf" 8192 off 300 77 1 swa-full
+# gpt-oss: every other layer slides; biases, sinks, experts (1 of 2 used)
+compute "$m/gpt-oss.gguf" 3000 off 2048 512 1
+compute "$m/gpt-oss.gguf" 3000 on 2048 512 1
+compute "$m/gpt-oss.gguf" 1000 auto 2048 100 2
+compute "$m/gpt-oss.gguf" 9000 off 300 77 1 swa-full
 for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
     ollama-llama-2-tiny-random.gguf; do
 	if [ ! -f "$SHARED_DIR/fixtures/real/$f" ]; then
@@ -342,8 +347,9 @@ done
 # Random models of each architecture whose graph is modelled (ggufed
 # new, seeded: MEM_SEED, default 1; the failing case prints how to make
 # its model again): blocks, heads, KV heads, head size (qwen3: one of its
-# own, key_length; gemma2, gemma3 and cohere2: their sliding window,
-# gemma3 up to 7 blocks to have full ones) and feed-forward length at random, at a random context,
+# own, key_length; gemma2, gemma3, cohere2 and gpt-oss: their sliding
+# window, gemma3 up to 7 blocks to have full ones; gpt-oss: its experts,
+# and how many a token uses) and feed-forward length at random, at a random context,
 # flash attention, batch, micro-batch, parallel sequences and
 # --swa-full.
 st=${MEM_SEED:-1}
@@ -353,9 +359,10 @@ rnd() {
 	r=$(( st / 65536 % $1 ))
 }
 i=0
-while [ $i -lt 48 ]; do
+while [ $i -lt 56 ]; do
 	i=$((i + 1))
-	a=$(echo "llama qwen2 qwen3 gemma3 gemma2 cohere2" | cut -d' ' -f$((i % 6 + 1)))
+	a=$(echo "llama qwen2 qwen3 gemma3 gemma2 cohere2 gpt-oss" |
+	    cut -d' ' -f$((i % 7 + 1)))
 	rnd 4; blocks=$((r + 1))
 	[ $a = gemma3 ] && { rnd 7; blocks=$((r + 1)); }
 	rnd 4; heads=$((1 << r))
@@ -379,8 +386,13 @@ while [ $i -lt 48 ]; do
 	    -e "set $a.attention.key_length:u32 $((16 * (r + 1)))" \
 	    -e "set $a.attention.value_length:u32 $((16 * (r + 1)))"
 	rnd 700
-	case $a in gemma*|cohere2) set -- "$@" \
+	case $a in gemma*|cohere2|gpt-oss) set -- "$@" \
 	    -e "set $a.attention.sliding_window:u32 $((r + 16))" ;; esac
+	rnd 7; ne=$((r + 2))
+	rnd $ne; nu=$((r + 1))
+	[ $a = gpt-oss ] && set -- "$@" -e "set $a.expert_count $ne" \
+	    -e "set $a.expert_used_count $nu" \
+	    -e "set $a.expert_feed_forward_length $ff"
 	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
 		ok 1 "compute: case $i: ggufed new makes its model"
 		sed 's/^/# /' "$scratch/new.err"
