@@ -30,13 +30,18 @@
  * llm_build_qwen3, which add to it biases after the Q, K and V
  * projections, or RMS norms of Q's and K's heads before RoPE): embeddings
  * by row; per block RMS norm, Q, K, V, RoPE on Q and K, K and V written
- * into the cache (seen as one stream where there are several); attention by ggml's flash attention over the cache (F16 mask),
- * or without it as KQ, soft-max (F32 mask), KQV and a copy, each stream
- * (parallel sequence) its own slice of the tokens; the output
- * projection; on the last block the rows of the outputs; the residual;
- * RMS norm and the SwiGLU feed-forward; the residual; then the final norm
- * and the logits, both outputs. gemma3's (llm_build_gemma3) is told at
- * build_gemma3.
+ * into the cache (seen as one stream where there are several); attention
+ * by ggml's flash attention over the cache (F16 mask), or without it as
+ * KQ, soft-max (F32 mask), KQV and a copy, each stream (parallel
+ * sequence) its own slice of the tokens; the output projection; on the
+ * last block the rows of the outputs; the residual; RMS norm and the
+ * SwiGLU feed-forward; the residual; then the final norm and the logits,
+ * both outputs. The other graphs (gemma2 and gemma3, cohere2, gpt-oss)
+ * are told at their builders.
+ *
+ * Only the tensors a graph is known to read are accepted: any other
+ * tensor, a block unlike the others (heads, head sizes) or a cache kind
+ * the graph does not have leaves the compute buffer "not modelled".
  */
 #include "config.h"
 
