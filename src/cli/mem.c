@@ -9,8 +9,10 @@
  * 4k, 8k, 16k, 32k, 128k and the training context), as llama.cpp
  * allocates it (src/model/mem.h), and the compute buffer of its graphs
  * on the CPU where modelled (-fa, -b, -ub). --fit BYTES gives the largest
- * context whose weights, cache, output and compute buffer fit in BYTES (cli_parse_size: K, M, G,
- * T powers of 1000, KiB, MiB, GiB, TiB of 1024). --gpu-layers N (-ngl N, llama.cpp's flag) splits the
+ * context whose weights, cache, output and compute buffer fit in BYTES
+ * (cli_parse_size: K, M, G, T powers of 1000, KiB, MiB, GiB, TiB of
+ * 1024). -fa, -b and -ub are llama.cpp's --flash-attn, --batch-size and
+ * --ubatch-size. --gpu-layers N (-ngl N, llama.cpp's flag) splits the
  * figures between the GPU and the CPU as llama.cpp places the layers
  * (src/model/mem_split.h); SIZE is then the GPU's: --fit gives the largest
  * context whose GPU part fits, and with --gpu-layers max the most layers

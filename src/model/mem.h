@@ -202,7 +202,8 @@ int	gguf_mem_layer_bytes(const struct gguf_mem_model *m,
 
 /*
  * The largest context (a multiple of what llama.cpp rounds to) whose
- * weights, cache and output buffer fit in budget bytes, in *n_ctx, with
+ * weights, cache, output buffer and compute buffer (where modelled) fit
+ * in budget bytes, in *n_ctx, with
  * its need in n (may be NULL). 0 if found; 1 if not even the smallest context fits;
  * 2 if every context fits (the cache does not grow with the context, or
  * up to llama.cpp's largest, 2^32 - 256): *n_ctx is then that largest

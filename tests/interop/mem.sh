@@ -349,9 +349,9 @@ done
 # its model again): blocks, heads, KV heads, head size (qwen3: one of its
 # own, key_length; gemma2, gemma3, cohere2 and gpt-oss: their sliding
 # window, gemma3 up to 7 blocks to have full ones; gpt-oss: its experts,
-# and how many a token uses) and feed-forward length at random, at a random context,
-# flash attention, batch, micro-batch, parallel sequences and
-# --swa-full.
+# and how many a token uses) and feed-forward length at random, at a
+# random context, flash attention, batch, micro-batch, parallel sequences
+# and --swa-full.
 st=${MEM_SEED:-1}
 echo "# compute: seed $st"
 rnd() {
