@@ -36,8 +36,9 @@
  * sequence) its own slice of the tokens; the output projection; on the
  * last block the rows of the outputs; the residual; RMS norm and the
  * SwiGLU feed-forward; the residual; then the final norm and the logits,
- * both outputs. The other graphs (gemma2 and gemma3, cohere2, gpt-oss)
- * are told at their builders.
+ * both outputs (apertus's, llm_build_apertus: qwen3's with an up
+ * projection and xIELU in place of SwiGLU). The other graphs (gemma2 and
+ * gemma3, cohere2, gpt-oss) are told at their builders.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * tensor, a block unlike the others (heads, head sizes) or a cache kind
@@ -79,7 +80,8 @@ enum graph_kind {
 			   the heads */
 	G_COHERE2,	/* llm_build_cohere2_iswa: attention and FFN side by
 			   side */
-	G_GPTOSS	/* llm_build_openai_moe_iswa: experts */
+	G_GPTOSS,	/* llm_build_openai_moe_iswa: experts */
+	G_APERTUS	/* llm_build_apertus: qwen3's, an xIELU feed-forward */
 };
 
 enum kind {
@@ -599,9 +601,15 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 		a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in_sa, -1);
 		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
 		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
-		q = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
-		k = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
-		t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
+		if (s->kind == G_APERTUS) {	/* up, xIELU (in place) */
+			t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+			t = op(g, K_INPLACE, T_F32, s->ff[il], T, 1, t, -1,
+			    -1);
+		} else {			/* gate, up, SwiGLU */
+			q = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+			k = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+			t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
+		}
 		t = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
 		x = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
 	}
@@ -1002,6 +1010,7 @@ static const struct {
 	{ "cohere2", 0, 0, G_COHERE2 },
 	{ "gpt-oss", C_BQ | C_BK | C_BV | C_BO | C_BR | C_BEG | C_BEU | C_BED,
 	    0, G_GPTOSS },
+	{ "apertus", 0, C_QKNORM, G_APERTUS },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -1020,8 +1029,19 @@ in_block(int kind, size_t j)
 		return 1;
 	if (kind == G_GPTOSS)
 		return j >= N_DENSE;
+	if (kind == G_APERTUS)
+		return j < N_DENSE &&
+		    strcmp(llama_block[j], "ffn_gate.weight") != 0;
 	return j < N_DENSE && (kind != G_COHERE2 ||
 	    strcmp(llama_block[j], "ffn_norm.weight") != 0);
+}
+
+/* Whether the graph kind has sliding-window layers (and needs them). */
+static int
+swa_graph(int kind)
+{
+	return kind == G_GEMMA2 || kind == G_GEMMA3 || kind == G_COHERE2 ||
+	    kind == G_GPTOSS;
 }
 
 /* Whether name ends in ".suffix". */
@@ -1064,7 +1084,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	opt = graph_archs[k].optional;
 	req = graph_archs[k].required;
 	m->c_kind = (int)graph_archs[k].kind;
-	if (m->c_kind != G_LLAMA && m->n_swa == 0) {
+	if (swa_graph(m->c_kind) && m->n_swa == 0) {
 		snprintf(what, sizeof what, "%s without a sliding window",
 		    m->arch);
 		cnot(m, what);
@@ -1132,7 +1152,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		const struct gguf_mem_layer	*l = &m->layers[il];
 
 		if ((l->kind != GGUF_MEM_FULL && (l->kind != GGUF_MEM_SWA ||
-		    m->c_kind == G_LLAMA)) || l->head_k == 0 ||
+		    !swa_graph(m->c_kind))) || l->head_k == 0 ||
 		    l->head_v == 0 || l->r + l->s != 0 ||
 		    l->head_k != m->layers[0].head_k ||
 		    l->head_v != m->layers[0].head_v ||
@@ -1171,6 +1191,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		}
 		m->c_head = ne[1] / l->head_k;
 		tshape(d, il, m->c_kind == G_GPTOSS ? "ffn_gate_exps.weight" :
+		    m->c_kind == G_APERTUS ? "ffn_up.weight" :
 		    "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
 		if (m->c_kind == G_GPTOSS &&

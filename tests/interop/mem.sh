@@ -327,6 +327,10 @@ compute "$m/cohere2.gguf" 3000 off 2048 512 1
 compute "$m/cohere2.gguf" 8192 on 2048 512 1
 compute "$m/cohere2.gguf" 3000 auto 2048 100 2
 compute "$m/cohere2.gguf" 8192 off 300 77 1 swa-full
+# apertus: qwen3's attention, an xIELU feed-forward (one KV head of 24)
+compute "$m/apertus.gguf" 1000 off 2048 512 1
+compute "$m/apertus.gguf" 3000 on 2048 512 3
+compute "$m/apertus.gguf" 9000 off 300 77 1
 # gpt-oss: every other layer slides; biases, sinks, experts (1 of 2 used)
 compute "$m/gpt-oss.gguf" 3000 off 2048 512 1
 compute "$m/gpt-oss.gguf" 3000 on 2048 512 1
@@ -359,10 +363,10 @@ rnd() {
 	r=$(( st / 65536 % $1 ))
 }
 i=0
-while [ $i -lt 56 ]; do
+while [ $i -lt 64 ]; do
 	i=$((i + 1))
-	a=$(echo "llama qwen2 qwen3 gemma3 gemma2 cohere2 gpt-oss" |
-	    cut -d' ' -f$((i % 7 + 1)))
+	a=$(echo "llama qwen2 qwen3 gemma3 gemma2 cohere2 gpt-oss apertus" |
+	    cut -d' ' -f$((i % 8 + 1)))
 	rnd 4; blocks=$((r + 1))
 	[ $a = gemma3 ] && { rnd 7; blocks=$((r + 1)); }
 	rnd 4; heads=$((1 << r))
