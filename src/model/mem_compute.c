@@ -37,8 +37,10 @@
  * last block the rows of the outputs; the residual; RMS norm and the
  * SwiGLU feed-forward; the residual; then the final norm and the logits,
  * both outputs (apertus's, llm_build_apertus: qwen3's with an up
- * projection and xIELU in place of SwiGLU). The other graphs (gemma2 and
- * gemma3, cohere2, gpt-oss) are told at their builders.
+ * projection and xIELU in place of SwiGLU; minimax-m2's,
+ * llm_build_minimax_m2: norms of the whole Q and K, and experts, at
+ * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss)
+ * are told at their builders.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * tensor, a block unlike the others (heads, head sizes) or a cache kind
@@ -72,6 +74,7 @@
 #define C_BEG		0x80	/* the experts' biases: gate, up, down */
 #define C_BEU		0x100
 #define C_BED		0x200
+#define C_MMNORM	0x400	/* minimax-m2: norms and the router's bias */
 
 enum graph_kind {
 	G_LLAMA,	/* llm_build_llama, qwen2, qwen3 */
@@ -81,7 +84,9 @@ enum graph_kind {
 	G_COHERE2,	/* llm_build_cohere2_iswa: attention and FFN side by
 			   side */
 	G_GPTOSS,	/* llm_build_openai_moe_iswa: experts */
-	G_APERTUS	/* llm_build_apertus: qwen3's, an xIELU feed-forward */
+	G_APERTUS,	/* llm_build_apertus: qwen3's, an xIELU feed-forward */
+	G_MINIMAX	/* llm_build_minimax_m2: norms of the whole Q and K,
+			   experts routed by sigmoid */
 };
 
 enum kind {
@@ -536,6 +541,59 @@ attention(struct graph *g, const struct shape *s, uint64_t T, int q, int k,
 }
 
 /*
+ * minimax-m2's experts over t (T tokens), then the residual a: the
+ * router's logits through a sigmoid, biased to rank them (the weights
+ * unbiased), the n_used first weights normalized by their sum; gate and
+ * up, SwiGLU, down, weighted, summed.
+ */
+static int
+moe_sigmoid(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
+    int t, int a)
+{
+	uint64_t	nu = s->n_used, nb[4], j;
+	int		lg, pr, tk, wt, sum, cr, q, up, e, k, v;
+
+	lg = op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
+	lg = op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
+	pr = view(g, lg, 1, s->n_exp, T, NULL);
+	tk = op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, EXT, -1);
+	tk = op(g, K_PLAIN, T_I32, s->n_exp, T, 1, tk, -1, -1);
+	memcpy(nb, g->t[tk].nb, sizeof nb);
+	tk = view(g, tk, nu, T, 1, nb);
+	wt = op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+	wt = view(g, wt, nu, T, 1, NULL);
+	sum = op(g, K_PLAIN, T_F32, 1, T, 1, wt, -1, -1);
+	sum = op(g, K_INPLACE, T_F32, 1, T, 1, sum, -1, -1);
+	wt = op(g, K_INPLACE, T_F32, nu, T, 1, wt, sum, -1);
+	wt = view(g, wt, 1, nu, T, NULL);
+	cr = view(g, t, s->embd, 1, T, NULL);
+	q = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+	up = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+	e = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, q, up, -1);
+	e = op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
+	e = op(g, K_INPLACE, T_F32, s->embd, nu, T, e, wt, -1);
+	memcpy(nb, g->t[e].nb, sizeof nb);
+	nb[1] = g->t[e].nb[2];
+	nb[2] = nb[3] = nb[1] * T;
+	q = view(g, e, s->embd, T, 1, nb);
+	if (nu == 1)
+		q = op(g, K_PLAIN, T_F32, s->embd, T, 1, q, -1, -1);
+	else {
+		k = view(g, e, s->embd, T, 1, nb);
+		g->t[k].view_offs = g->t[e].nb[1];
+		for (j = 2; j < nu; j++) {
+			v = view(g, e, s->embd, T, 1, nb);
+			g->t[v].view_offs = j * g->t[e].nb[1];
+		}
+		q = op(g, K_INPLACE, T_F32, s->embd, T, 1, q, k, -1);
+		for (j = 2; j < nu; j++)
+			q = op(g, K_INPLACE, T_F32, s->embd, T, 1, q,
+			    k + (int)(j - 1), -1);
+	}
+	return op(g, K_INPLACE, T_F32, s->embd, T, 1, q, a, -1);
+}
+
+/*
  * llm_build_llama's graph of T tokens (a multiple of the streams, T / ns
  * each), rows of them outputs.
  */
@@ -567,6 +625,10 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
 		if (f & C_BQ)
 			q = op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
+		if (s->kind == G_MINIMAX) {	/* norm of the whole Q */
+			q = op(g, K_INPLACE, T_F32, nq, T, 1, q, -1, -1);
+			q = op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
+		}
 		q = view(g, q, s->hk, s->head, T, NULL);
 		if (f & C_QKNORM) {
 			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, -1,
@@ -582,6 +644,10 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
 		if (f & C_BK)
 			k = op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
+		if (s->kind == G_MINIMAX) {	/* norm of the whole K */
+			k = op(g, K_INPLACE, T_F32, ekv, T, 1, k, -1, -1);
+			k = op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
+		}
 		k = view(g, k, s->hk, s->head_kv, T, NULL);
 		if (f & C_QKNORM) {
 			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
@@ -601,6 +667,10 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 		a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in_sa, -1);
 		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
 		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		if (s->kind == G_MINIMAX) {
+			x = moe_sigmoid(g, s, il, T, t, a);
+			continue;
+		}
 		if (s->kind == G_APERTUS) {	/* up, xIELU (in place) */
 			t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
 			t = op(g, K_INPLACE, T_F32, s->ff[il], T, 1, t, -1,
@@ -993,6 +1063,8 @@ static const struct {
 	{ "attn_output.bias", C_BO }, { "ffn_gate_inp.bias", C_BR },
 	{ "ffn_gate_exps.bias", C_BEG }, { "ffn_up_exps.bias", C_BEU },
 	{ "ffn_down_exps.bias", C_BED },
+	{ "attn_q_norm.weight", C_MMNORM }, { "attn_k_norm.weight", C_MMNORM },
+	{ "exp_probs_b.bias", C_MMNORM },
 };
 
 /* The architectures built by llama's graph: what they add to it. */
@@ -1011,6 +1083,7 @@ static const struct {
 	{ "gpt-oss", C_BQ | C_BK | C_BV | C_BO | C_BR | C_BEG | C_BEU | C_BED,
 	    0, G_GPTOSS },
 	{ "apertus", 0, C_QKNORM, G_APERTUS },
+	{ "minimax-m2", 0, C_MMNORM, G_MINIMAX },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -1029,6 +1102,10 @@ in_block(int kind, size_t j)
 		return 1;
 	if (kind == G_GPTOSS)
 		return j >= N_DENSE;
+	if (kind == G_MINIMAX)	/* its norm, router and experts */
+		return strcmp(llama_block[j], "ffn_norm.weight") == 0 ||
+		    strcmp(llama_block[j], "ffn_gate_inp.weight") == 0 ||
+		    (j >= N_DENSE && strstr(llama_block[j], "_exps") != NULL);
 	if (kind == G_APERTUS)
 		return j < N_DENSE &&
 		    strcmp(llama_block[j], "ffn_gate.weight") != 0;
@@ -1190,11 +1267,12 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			return;
 		}
 		m->c_head = ne[1] / l->head_k;
-		tshape(d, il, m->c_kind == G_GPTOSS ? "ffn_gate_exps.weight" :
+		tshape(d, il, m->c_kind == G_GPTOSS ||
+		    m->c_kind == G_MINIMAX ? "ffn_gate_exps.weight" :
 		    m->c_kind == G_APERTUS ? "ffn_up.weight" :
 		    "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
-		if (m->c_kind == G_GPTOSS &&
+		if ((m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX) &&
 		    (tshape(d, il, "ffn_gate_inp.weight", ne) != 0 ||
 		    (il > 0 && ne[1] != m->c_nexp))) {
 			snprintf(what, sizeof what, "%s blocks unlike one "
@@ -1213,7 +1291,18 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		cnot(m, what);
 		return;
 	}
-	if (m->c_kind == G_GPTOSS) {	/* the experts a token uses */
+	if (m->c_kind == G_MINIMAX) {	/* routed by sigmoid */
+		snprintf(what, sizeof what, "%s.expert_gating_func", m->arch);
+		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
+		    gguf_val_u64(v, &i) != 0 || i != 2) {
+			snprintf(what, sizeof what, "%s without a sigmoid "
+			    "expert_gating_func (2)", m->arch);
+			cnot(m, what);
+			return;
+		}
+	}
+	if (m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX) {
+		/* the experts a token uses */
 		snprintf(what, sizeof what, "%s.expert_used_count", m->arch);
 		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
 		    gguf_val_u64(v, &m->c_nused) != 0 || m->c_nused == 0 ||

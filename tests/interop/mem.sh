@@ -331,6 +331,11 @@ compute "$m/cohere2.gguf" 8192 off 300 77 1 swa-full
 compute "$m/apertus.gguf" 1000 off 2048 512 1
 compute "$m/apertus.gguf" 3000 on 2048 512 3
 compute "$m/apertus.gguf" 9000 off 300 77 1
+# minimax-m2: norms of the whole Q and K, experts routed by sigmoid (2 of
+# 4 used)
+compute "$m/minimax-m2.gguf" 1000 off 2048 512 1
+compute "$m/minimax-m2.gguf" 3000 on 2048 512 3
+compute "$m/minimax-m2.gguf" 9000 off 300 77 1
 # gpt-oss: every other layer slides; biases, sinks, experts (1 of 2 used)
 compute "$m/gpt-oss.gguf" 3000 off 2048 512 1
 compute "$m/gpt-oss.gguf" 3000 on 2048 512 1
@@ -352,7 +357,8 @@ done
 # new, seeded: MEM_SEED, default 1; the failing case prints how to make
 # its model again): blocks, heads, KV heads, head size (qwen3: one of its
 # own, key_length; gemma2, gemma3, cohere2 and gpt-oss: their sliding
-# window, gemma3 up to 7 blocks to have full ones; gpt-oss: its experts,
+# window, gemma3 up to 7 blocks to have full ones; gpt-oss and
+# minimax-m2: their experts,
 # and how many a token uses) and feed-forward length at random, at a
 # random context, flash attention, batch, micro-batch, parallel sequences
 # and --swa-full.
@@ -363,10 +369,10 @@ rnd() {
 	r=$(( st / 65536 % $1 ))
 }
 i=0
-while [ $i -lt 64 ]; do
+while [ $i -lt 72 ]; do
 	i=$((i + 1))
-	a=$(echo "llama qwen2 qwen3 gemma3 gemma2 cohere2 gpt-oss apertus" |
-	    cut -d' ' -f$((i % 8 + 1)))
+	a=$(echo "llama qwen2 qwen3 gemma3 gemma2 cohere2 gpt-oss apertus" \
+	    "minimax-m2" | cut -d' ' -f$((i % 9 + 1)))
 	rnd 4; blocks=$((r + 1))
 	[ $a = gemma3 ] && { rnd 7; blocks=$((r + 1)); }
 	rnd 4; heads=$((1 << r))
@@ -394,9 +400,9 @@ while [ $i -lt 64 ]; do
 	    -e "set $a.attention.sliding_window:u32 $((r + 16))" ;; esac
 	rnd 7; ne=$((r + 2))
 	rnd $ne; nu=$((r + 1))
-	[ $a = gpt-oss ] && set -- "$@" -e "set $a.expert_count $ne" \
+	case $a in gpt-oss|minimax-m2) set -- "$@" -e "set $a.expert_count $ne" \
 	    -e "set $a.expert_used_count $nu" \
-	    -e "set $a.expert_feed_forward_length $ff"
+	    -e "set $a.expert_feed_forward_length $ff" ;; esac
 	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
 		ok 1 "compute: case $i: ggufed new makes its model"
 		sed 's/^/# /' "$scratch/new.err"
@@ -407,10 +413,10 @@ while [ $i -lt 64 ]; do
 done
 
 # What is not modelled is null, with the reason, never a guess.
-"$GGUFED" mem "$m/minimax-m2.gguf" --ctx 1000 --json >"$scratch/mem.json"
-grep -q '"compute": null, "compute_why": "compute: not modelled for minimax-m2"' \
+"$GGUFED" mem "$m/openelm.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for openelm"' \
     "$scratch/mem.json"
-ok $? "minimax-m2: the compute buffer is not modelled, and says so"
+ok $? "openelm: the compute buffer is not modelled, and says so"
 "$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 -fa on --cache-type-k f32 \
     --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for an F32 cache with flash attention"' \
