@@ -116,7 +116,13 @@ static const struct cli_opt mem_opts[] = {
 	{ "-mm FILE, --mmproj FILE", "add the weights of the projector FILE "
 	    "(on the GPU, as llama.cpp's)" },
 	{ "--no-mmproj-offload", "the projector on the CPU" },
-	{ "--fit SIZE", "the largest context whose weights and cache fit in SIZE "
+	{ "-fa on|off|auto, --flash-attn on|off|auto", "flash attention in "
+	    "the compute graph (auto, the default: on, on the CPU)" },
+	{ "-b N, --batch-size N", "logical batch (default 2048)" },
+	{ "-ub N, --ubatch-size N", "micro-batch of the compute graph "
+	    "(default 512)" },
+	{ "--fit SIZE", "the largest context whose weights, cache, output and "
+	    "compute buffer fit in SIZE "
 	    "bytes (" CLI_SIZE_UNITS "); with --gpu-layers, SIZE is the "
 	    "GPU's" },
 	{ "--json", "print one JSON document" },
@@ -279,9 +285,10 @@ const struct cli_cmd cli_commands[] = {
 	    "[--cache-type-v T] [--parallel N] [--swa-full] "
 	    "[--gpu-layers N|all|max] [--cpu-moe] [--n-cpu-moe N] "
 	    "[-ot REGEX=BUFTYPE,...] [--mmproj FILE [--no-mmproj-offload]] "
+	    "[--flash-attn on|off|auto] [--batch-size N] [--ubatch-size N] "
 	    "[--fit SIZE] [--json] | --keys",
 	    "memory llama.cpp needs: weights, and KV cache or recurrent "
-	    "state by context", mem_opts,
+	    "state and compute buffer by context", mem_opts,
 	    "model.gguf --ctx 8k,32k --cache-type-k q8_0 --fit 24GiB" },
 	{ "validate", cmd_validate, "[--data] [--strict] [--json] [-q] "
 	    "[--threads N] [--base MODEL] FILE...",

@@ -7,9 +7,12 @@
  * the layers, which can be offloaded one by one, and out of them), and
  * the KV cache or recurrent state at each context asked for (by default
  * 4k, 8k, 16k, 32k, 128k and the training context), as llama.cpp
- * allocates it (src/model/mem.h). --fit BYTES gives the largest context
- * whose weights, cache and output fit in BYTES (cli_parse_size: K, M, G,
- * T powers of 1000, KiB, MiB, GiB, TiB of 1024). --gpu-layers N (-ngl N, llama.cpp's flag) splits the
+ * allocates it (src/model/mem.h), and the compute buffer of its graphs
+ * on the CPU where modelled (-fa, -b, -ub). --fit BYTES gives the largest
+ * context whose weights, cache, output and compute buffer fit in BYTES
+ * (cli_parse_size: K, M, G, T powers of 1000, KiB, MiB, GiB, TiB of
+ * 1024). -fa, -b and -ub are llama.cpp's --flash-attn, --batch-size and
+ * --ubatch-size. --gpu-layers N (-ngl N, llama.cpp's flag) splits the
  * figures between the GPU and the CPU as llama.cpp places the layers
  * (src/model/mem_split.h); SIZE is then the GPU's: --fit gives the largest
  * context whose GPU part fits, and with --gpu-layers max the most layers
@@ -218,6 +221,7 @@ parse_ngl(struct opts *o, const char *val)
 	unsigned long long	v;
 
 	o->split = 1;
+	o->mo.gpu = 1;
 	if (strcmp(val, "all") == 0)
 		o->ngl = GGUF_MEM_NGL_MAX;
 	else if (strcmp(val, "max") == 0)
@@ -305,6 +309,45 @@ parse_opts(int argc, char **argv, struct opts *o)
 			}
 			o->ovr[o->n_ovr].kind = 'n';
 			o->ovr[o->n_ovr++].n = v;
+			continue;
+		}
+		if (strcmp(a, "--flash-attn") == 0 || strcmp(a, "-fa") == 0) {
+			if (i + 1 >= argc) {
+				cli_usage_error("mem", "%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+			if (strcmp(val, "on") == 0)
+				o->mo.flash_attn = 1;
+			else if (strcmp(val, "off") == 0)
+				o->mo.flash_attn = 0;
+			else if (strcmp(val, "auto") == 0)
+				o->mo.flash_attn = -1;
+			else {
+				cli_usage_error("mem", "%s: '%s' is not on, "
+				    "off or auto", a, val);
+				return EXIT_USAGE;
+			}
+			continue;
+		}
+		if (strcmp(a, "--batch-size") == 0 || strcmp(a, "-b") == 0 ||
+		    strcmp(a, "--ubatch-size") == 0 || strcmp(a, "-ub") == 0) {
+			if (i + 1 >= argc) {
+				cli_usage_error("mem", "%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+			if (cli_parse_u64(val, &v) != 0 || v == 0 ||
+			    v > UINT32_MAX) {
+				cli_usage_error("mem", "%s: '%s' is not a "
+				    "number of tokens (1 to 4294967295)", a,
+				    val);
+				return EXIT_USAGE;
+			}
+			if (strcmp(a, "-b") == 0 || strcmp(a, "--batch-size") == 0)
+				o->mo.n_batch = (uint32_t)v;
+			else
+				o->mo.n_ubatch = (uint32_t)v;
 			continue;
 		}
 		if (strcmp(a, "--ctx") == 0 || strcmp(a, "--cache-type-k") == 0 ||
@@ -445,6 +488,15 @@ fit_flags(const struct opts *o, uint64_t ctx, uint64_t ngl, char *buf,
 	if (n < len && o->mo.type_v != GGUF_T_F16 &&
 	    o->mo.type_v != GGUF_T_F32 && o->mo.type_v != GGUF_T_BF16)
 		n += (size_t)snprintf(buf + n, len - n, " -fa on");
+	else if (n < len && o->mo.flash_attn >= 0)
+		n += (size_t)snprintf(buf + n, len - n, " -fa %s",
+		    o->mo.flash_attn ? "on" : "off");
+	if (n < len && o->mo.n_batch != 2048)
+		n += (size_t)snprintf(buf + n, len - n, " -b %u",
+		    o->mo.n_batch);
+	if (n < len && o->mo.n_ubatch != 512)
+		n += (size_t)snprintf(buf + n, len - n, " -ub %u",
+		    o->mo.n_ubatch);
 	if (n < len && o->mo.n_seq > 1)
 		n += (size_t)snprintf(buf + n, len - n, " -np %u",
 		    o->mo.n_seq);
@@ -583,12 +635,31 @@ print_text(const struct opts *o, const struct gguf_mem_model *m,
 			printf("nothing fits: the weights and the smallest "
 			    "cache need %s\n", gguf_fmt_bytes(fitn->with_weights, b2,
 			    sizeof b2));
-		else
-			printf("context %s%s, cache %s, with weights %s\n",
+		else {
+			printf("context %s%s, cache %s, ",
 			    gguf_fmt_group(fit_ctx, b2, sizeof b2),
 			    fitrc == 2 ? " (llama.cpp's largest)" : "",
-			    gguf_fmt_bytes(fitn->total, b3, sizeof b3),
-			    gguf_fmt_bytes(fitn->with_weights, b4, sizeof b4));
+			    gguf_fmt_bytes(fitn->total, b3, sizeof b3));
+			if (fitn->compute_ok)
+				printf("compute %s, ", gguf_fmt_bytes(
+				    fitn->compute, b3, sizeof b3));
+			printf("with weights %s\n", gguf_fmt_bytes(
+			    fitn->with_weights, b4, sizeof b4));
+		}
+	}
+}
+
+/* "compute": its bytes, or null (never an estimate) and why. */
+static void
+json_compute(struct json *j, const struct gguf_mem_need *n)
+{
+	json_key(j, "compute");
+	if (n->compute_ok)
+		json_u64(j, n->compute);
+	else {
+		json_null(j);
+		json_key(j, "compute_why");
+		json_cstr(j, n->compute_why);
 	}
 }
 
@@ -810,6 +881,11 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 	json_cstr(&j, gguf_ttype(o->mo.type_v)->lname);
 	json_key(&j, "parallel"); json_u64(&j, o->mo.n_seq);
 	json_key(&j, "swa_full"); json_bool(&j, o->mo.swa_full);
+	json_key(&j, "flash_attn");
+	json_cstr(&j, o->mo.flash_attn < 0 ? "auto" : o->mo.flash_attn ?
+	    "on" : "off");
+	json_key(&j, "batch"); json_u64(&j, o->mo.n_batch);
+	json_key(&j, "ubatch"); json_u64(&j, o->mo.n_ubatch);
 	json_key(&j, "contexts");
 	json_arr(&j, JSON_LINES);
 	for (i = 0; m->modelled && i < o->n_ctx; i++) {
@@ -820,13 +896,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_cstr(&j, need[i].refused);
 		} else {
 			json_need(&j, m, &o->mo, &need[i]);
-			/* never an estimate: null until modelled to the
-			   byte */
-			json_key(&j, "compute"); json_null(&j);
-			json_key(&j, "compute_why");
-			json_cstr(&j, "not modelled: llama.cpp sizes its "
-			    "compute buffers from the graph it schedules on "
-			    "each backend (batch, flash attention, device)");
+			json_compute(&j, &need[i]);
 			json_key(&j, "total");
 			json_u64(&j, need[i].with_weights);
 		}
@@ -867,6 +937,7 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			json_key(&j, "context"); json_u64(&j, fit_ctx);
 			json_key(&j, "largest"); json_bool(&j, fitrc == 2);
 			json_need(&j, m, &o->mo, fitn);
+			json_compute(&j, fitn);
 			json_key(&j, "total");
 			json_u64(&j, fitn->with_weights);
 			if (o->split) {

@@ -224,6 +224,24 @@ gguf_mem_opts_default(struct gguf_mem_opts *o)
 	o->type_v = GGUF_T_F16;
 	o->n_seq = 1;
 	o->n_ubatch = 512;
+	o->n_batch = 2048;
+	o->flash_attn = -1;
+}
+
+int
+gguf_mem_flash_attn(const struct gguf_mem_opts *o)
+{
+	return o->flash_attn != 0;
+}
+
+uint64_t
+gguf_mem_ubatch(const struct gguf_mem_opts *o, uint64_t n_ctx)
+{
+	uint64_t	ub = o->n_ubatch;
+
+	if (o->n_batch != 0 && o->n_batch < ub)
+		ub = o->n_batch;
+	return ub < n_ctx ? ub : n_ctx;
 }
 
 /* ------------------------------------------------------------ the keys */
@@ -909,6 +927,7 @@ gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	}
 	m->modelled = 1;
 	m->how = r->how;
+	gguf_mem_compute_make(m, d);
 }
 
 void
@@ -916,6 +935,9 @@ gguf_mem_model_free(struct gguf_mem_model *m)
 {
 	free(m->layers);
 	free(m->types);
+	free(m->c_ff);
+	free(m->c_flags);
+	free(m->c_swa);
 	memset(m, 0, sizeof *m);
 }
 
@@ -1067,7 +1089,7 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 	}
 	n->n_ctx = cells * n->streams;
 	n->cells = cells;
-	ub = o->n_ubatch < ctx ? o->n_ubatch : ctx;
+	ub = gguf_mem_ubatch(o, ctx);
 	/* A window of more than 2^32 tokens holds the context anyway. */
 	swa = m->n_swa > UINT32_MAX ? cells :
 	    PAD256(m->n_swa * (o->unified ? seq : 1) + ub);
@@ -1123,6 +1145,8 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 		n->cells = n->cells_swa = 0;
 	if (n->n_swa == 0)
 		n->cells_swa = 0;
+	n->compute_ok = gguf_mem_compute(m, o, n, &n->compute,
+	    n->compute_why, sizeof n->compute_why) == 0;
 	/* The total, and the total with the weights, both fit. */
 	if (gguf_add_ok(n->k, n->v, &n->total) != 0 ||
 	    gguf_add_ok(n->total, n->k_swa, &n->total) != 0 ||
@@ -1131,6 +1155,7 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 	    gguf_add_ok(n->total, n->s, &n->total) != 0 ||
 	    m->weights == UINT64_MAX ||
 	    gguf_add_ok(n->total, n->output, &k) != 0 ||
+	    gguf_add_ok(k, n->compute, &k) != 0 ||
 	    gguf_add_ok(k, m->weights, &n->with_weights) != 0 ||
 	    gguf_add_ok(n->with_weights, o->mmproj, &n->with_weights) != 0)
 		return too_large(n);
@@ -1286,6 +1311,9 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		    o->mmproj_cpu ? "CPU (--no-mmproj-offload)" : "GPU");
 	if (!m->modelled) {
 		fprintf(fp, "cache         not modelled: %s\n", m->why);
+		fprintf(fp, "compute       not modelled for %s\n",
+		    m->arch[0] != '\0' ? m->arch : "a file without an "
+		    "architecture");
 		return;
 	}
 	for (l = 0; l < m->n_layer; l++) {
@@ -1328,9 +1356,25 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		    gguf_fmt_bytes(x, b1, sizeof b1),
 		    gguf_fmt_group(m->n_vocab, b2, sizeof b2), o->n_seq,
 		    o->n_seq == 1 ? "" : "s");
-	fprintf(fp, "\n%-12s %-12s%s %-28s %s\n", "context", attn ? "cells" : "",
-	    swa ? " swa cells " : "", rec && !attn ? "state" : "cache",
-	    "with weights");
+	/* The compute buffer: how, or why not (the first context's). */
+	for (i = 0; i < n_ctx; i++) {
+		q.n_ctx = ctx[i];
+		if (gguf_mem_need(m, &q, &n) == 0)
+			break;
+	}
+	if (i < n_ctx && n.compute_ok)
+		fprintf(fp, "compute       %s (CPU): the graphs llama.cpp "
+		    "reserves, flash attention %s%s, micro-batch %s of a "
+		    "batch of %s\n", m->arch, gguf_mem_flash_attn(o) ?
+		    "on" : "off", o->flash_attn < 0 ? " (auto)" : "",
+		    gguf_fmt_group(o->n_ubatch, b1, sizeof b1),
+		    gguf_fmt_group(o->n_batch, b2, sizeof b2));
+	else if (i < n_ctx)
+		fprintf(fp, "compute       %s\n", strncmp(n.compute_why,
+		    "compute: ", 9) == 0 ? n.compute_why + 9 : n.compute_why);
+	fprintf(fp, "\n%-12s %-12s%s %-28s %-28s %s\n", "context",
+	    attn ? "cells" : "", swa ? " swa cells " : "",
+	    rec && !attn ? "state" : "cache", "compute", "with weights");
 	for (i = 0; i < n_ctx; i++) {
 		q.n_ctx = ctx[i];
 		if (gguf_mem_need(m, &q, &n) != 0) {
@@ -1344,7 +1388,9 @@ gguf_mem_write(FILE *fp, const struct gguf_mem_model *m,
 		if (swa)
 			fprintf(fp, " %-10s", gguf_fmt_group(n.cells_swa *
 			    n.streams, b4, sizeof b4));
-		fprintf(fp, " %-28s %s\n", gguf_fmt_bytes(n.total, b3, sizeof b3),
+		fprintf(fp, " %-28s", gguf_fmt_bytes(n.total, b3, sizeof b3));
+		fprintf(fp, " %-28s %s\n", n.compute_ok ?
+		    gguf_fmt_bytes(n.compute, b3, sizeof b3) : "-",
 		    gguf_fmt_bytes(n.with_weights, b4, sizeof b4));
 	}
 }

@@ -85,6 +85,17 @@ struct gguf_mem_model {
 	/* A shard of a split model (split.count > 1): the weights are this
 	   file's only. */
 	uint64_t		 split_no, split_count;
+	/* The compute buffer (src/model/mem_compute.c): set when llama.cpp's
+	   graph of the architecture is modelled, else cwhy says why. */
+	int			 compute;
+	char			 cwhy[200];
+	uint64_t		 c_embd, c_out;	/* embedding; logits' rows */
+	uint64_t		 c_head, c_head_kv, c_head_k, c_head_v;
+	uint64_t		*c_ff;		/* feed-forward length, per layer */
+	uint16_t		*c_flags;	/* what a layer adds, per layer */
+	uint64_t		 c_nexp, c_nused;	/* experts; used a token */
+	unsigned char		*c_swa;		/* a sliding window, per layer */
+	int			 c_kind;	/* the graph's builder */
 };
 
 /* What llama.cpp is asked for (its defaults by gguf_mem_opts_default). */
@@ -95,10 +106,15 @@ struct gguf_mem_opts {
 	uint32_t	 n_seq;		/* parallel sequences, 1..256 */
 	int		 swa_full;	/* full-size cache for SWA layers */
 	int		 unified;	/* one stream shared by the sequences */
-	uint32_t	 n_ubatch;	/* micro-batch, 512 */
+	uint32_t	 n_ubatch;	/* micro-batch (-ub), 512 */
+	uint32_t	 n_batch;	/* logical batch (-b), 2048 */
+	int		 flash_attn;	/* -fa: 1 on, 0 off, -1 auto (on, on
+					   the CPU) */
 	uint64_t	 mmproj;	/* the projector's weights (llama.cpp's
 					   --mmproj), 0: none */
 	int		 mmproj_cpu;	/* --no-mmproj-offload: on the CPU */
+	int		 gpu;		/* a GPU backend (--gpu-layers): its
+					   compute buffers are not modelled */
 };
 
 /* The memory at one context. */
@@ -115,8 +131,14 @@ struct gguf_mem_need {
 	/* The output buffer beside the cache: logits (F32) of the
 	   vocabulary for one output a sequence. */
 	uint64_t	 output;
-	uint64_t	 with_weights;	/* total + output + the weights (and
-					   the projector's) */
+	/* llama.cpp's compute buffer on the CPU, if compute_ok; else
+	   compute_why says why it is not known. */
+	uint64_t	 compute;
+	int		 compute_ok;
+	char		 compute_why[200];
+	uint64_t	 with_weights;	/* total + output + compute (when
+					   known) + the weights (and the
+					   projector's) */
 	char		 refused[200];	/* llama.cpp refuses: why ("" if not) */
 };
 
@@ -133,8 +155,24 @@ void	gguf_mem_model_make(struct gguf_mem_model *m, struct gguf_doc *d);
 void	gguf_mem_model_free(struct gguf_mem_model *m);
 
 /* llama.cpp's defaults: training context, F16 K and V, 1 sequence,
-   window-sized SWA cache (as its command-line tools), micro-batch 512. */
+   window-sized SWA cache (as its command-line tools), micro-batch 512,
+   batch 2048, flash attention auto. */
 void	gguf_mem_opts_default(struct gguf_mem_opts *o);
+
+/* Whether o's flash attention is on (auto is, on the CPU). */
+int	gguf_mem_flash_attn(const struct gguf_mem_opts *o);
+/* The micro-batch llama.cpp settles on at a context of n_ctx cells:
+   min(n_ubatch, n_batch, n_ctx). */
+uint64_t gguf_mem_ubatch(const struct gguf_mem_opts *o, uint64_t n_ctx);
+
+/* mem_compute.c: reads the graph's sizes from d into m (m->compute, or
+   m->cwhy); gguf_mem_model_make calls it. */
+void	gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d);
+/* The compute buffer at n (gguf_mem_need's, without it): 0 with *bytes,
+   or -1 with why ("compute: not modelled for ..."). */
+int	gguf_mem_compute(const struct gguf_mem_model *m,
+	    const struct gguf_mem_opts *o, const struct gguf_mem_need *n,
+	    uint64_t *bytes, char *why, size_t len);
 
 /*
  * The cache types llama.cpp accepts (f32, f16, bf16, q8_0, q4_0, q4_1,
@@ -164,7 +202,8 @@ int	gguf_mem_layer_bytes(const struct gguf_mem_model *m,
 
 /*
  * The largest context (a multiple of what llama.cpp rounds to) whose
- * weights, cache and output buffer fit in budget bytes, in *n_ctx, with
+ * weights, cache, output buffer and compute buffer (where modelled) fit
+ * in budget bytes, in *n_ctx, with
  * its need in n (may be NULL). 0 if found; 1 if not even the smallest context fits;
  * 2 if every context fits (the cache does not grow with the context, or
  * up to llama.cpp's largest, 2^32 - 256): *n_ctx is then that largest

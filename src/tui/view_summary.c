@@ -271,7 +271,7 @@ add_memory(struct summary *s)
 	struct sline		*l;
 	const char		*label;
 	size_t			 i;
-	char			 a[32], b[32], c[32];
+	char			 a[32], b[32], c[32], d[64];
 
 	gguf_mem_model_make(m, app_doc(s->app));
 	/* An adapter, a control vector...: no model to run (kind_text). */
@@ -308,6 +308,7 @@ add_memory(struct summary *s)
 	}
 	gguf_mem_opts_default(&o);
 	o.mmproj = s->mmproj;
+	o.gpu = s->split;	/* the GPU's compute buffers: not modelled */
 	if (s->split) {
 		gguf_mem_place_make(&s->place, m, app_doc(s->app));
 		o.n_ctx = 4096;
@@ -328,11 +329,17 @@ add_memory(struct summary *s)
 			add_text(s, label, S_WARN, "%s", n.refused);
 			continue;
 		}
-		/* total: the cache, the output buffer and the weights */
-		add_text(s, label, S_NUMBER, "%s %s, total %s with the "
+		/* total: the cache, the output buffer, the compute buffer
+		   (where modelled) and the weights */
+		if (n.compute_ok)
+			snprintf(d, sizeof d, ", compute %s",
+			    gguf_fmt_size(n.compute, c, sizeof c));
+		else
+			d[0] = '\0';
+		add_text(s, label, S_NUMBER, "%s %s%s, total %s with the "
 		    "weights%s", n.r + n.s > 0 && n.k + n.v + n.k_swa +
 		    n.v_swa == 0 ? "state" : "KV cache",
-		    gguf_fmt_size(n.total, a, sizeof a),
+		    gguf_fmt_size(n.total, a, sizeof a), d,
 		    gguf_fmt_size(n.with_weights, b, sizeof b),
 		    at[i].ctx == 0 ? " (as trained)" : "");
 		if (s->split)
@@ -474,6 +481,7 @@ summary_action(struct view *v, enum tui_action act,
 	}
 	gguf_mem_opts_default(&o);
 	o.mmproj = s->mmproj;
+	o.gpu = s->split;
 	n_ctx = gguf_mem_default_contexts(&s->mem, ctx);
 	gguf_mem_write(fp, &s->mem, &o, ctx, n_ctx);
 	if (s->split && s->mem.modelled)

@@ -20,8 +20,10 @@ ok $? "llama: weights in total, in the layers and kept"
 [ "$(awk '/^context /{on=1;next} on && NF {print $1}' "$scratch/out" | tr '\n' ' ')" = \
     "4,096 8,192 16,384 32,768 131,072 " ]
 ok $? "llama: the default contexts, the training one once"
-grep -q '^4,096  *4,096  *3,145,728 (3.0 MiB)  *5,190,176 (4.9 MiB)$' "$scratch/out"
-ok $? "llama: KV cache at 4k: 3 layers x 2 x 4,096 cells x 64 x 2 bytes; with the weights and the output"
+grep -q '^4,096  *4,096  *3,145,728 (3.0 MiB)  *6,567,936 (6.3 MiB)  *11,758,112 (11.2 MiB)$' "$scratch/out"
+ok $? "llama: KV cache at 4k: 3 layers x 2 x 4,096 cells x 64 x 2 bytes; compute (llama.cpp's); with the weights and the output"
+grep -q '^compute       llama (CPU): the graphs llama.cpp reserves, flash attention on (auto), micro-batch 512 of a batch of 2,048$' "$scratch/out"
+ok $? "llama: the compute buffer's settings, llama.cpp's defaults"
 grep -q '^output        1,056 (1.0 KiB): logits of 264 tokens, 1 sequence, F32 (beside the cache)$' "$scratch/out"
 ok $? "llama: the output buffer, 264 tokens x 4 bytes"
 
@@ -168,8 +170,8 @@ ok $? "--fit on an architecture not modelled: exit 1, said why"
 # --fit
 mem "$m/gemma3.gguf" --fit 10MiB
 [ $rc -eq 0 ] &&
-    grep -q '^fit           10,485,760 (10.0 MiB): context 16,384, cache 6,160,384 (5.9 MiB), with weights 10,442,016 (10.0 MiB)$' "$scratch/out"
-ok $? "--fit 10MiB: the largest context that fits"
+    grep -q '^fit           10,485,760 (10.0 MiB): context 768, cache 1,376,256 (1.3 MiB), compute 3,954,688 (3.8 MiB), with weights 9,612,576 (9.2 MiB)$' "$scratch/out"
+ok $? "--fit 10MiB: the largest context that fits, its compute buffer counted"
 # Sizes by one rule (gguf-split's): M is 10^6, MiB 2^20.
 mem "$m/gemma3.gguf" --fit 10M
 grep -q '^fit           10,000,000 (9.5 MiB): ' "$scratch/out"
@@ -186,8 +188,8 @@ for bad in 10m 10MIB 10Mi0 1.5G; do
 done
 ok $? "--fit 10m, 10MIB, 10Mi0, 1.5G: not sizes, the rule said"
 mem "$m/gemma3.gguf" --fit 10MiB --parallel 2
-grep -q '^fit  .*: context 8,704,' "$scratch/out"
-ok $? "--fit with 2 sequences: two streams of 4,352 cells"
+grep -q '^fit  .*: context 1,024,' "$scratch/out"
+ok $? "--fit with 2 sequences: two streams of 512 cells"
 mem "$m/gemma3.gguf" --fit 1K
 [ $rc -eq 1 ] && grep -q 'nothing fits' "$scratch/out"
 ok $? "--fit 1K: nothing fits, exit 1"
@@ -201,7 +203,7 @@ mem "$m/gemma3.gguf" --ctx 5000 --fit 10MiB --json
 ok $? "--json is valid JSON"
 grep -q '"k_layers": \[163840, 163840, 163840, 163840, 163840, 655360, 163840\]' "$scratch/out" &&
     grep -q '"modelled": true' "$scratch/out" &&
-    grep -q '"fit": {"budget": 10485760, "context": 16384,' "$scratch/out"
+    grep -q '"fit": {"budget": 10485760, "context": 768,.*"compute": 3954688, "total": 9612576}' "$scratch/out"
 ok $? "--json: per-layer bytes, modelled, fit"
 mem "$scratch/as-gpt2.gguf" --json
 [ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
@@ -362,9 +364,46 @@ mem "$m/gpt-oss.gguf" --mmproj
 [ $rc -eq 2 ]
 ok $? "--mmproj without FILE: usage error"
 
-# The compute buffer: null, with the reason, never an estimate.
+# The compute buffer: llama.cpp's bytes where modelled (tests/interop/mem.sh
+# proves them), else null with the reason, never an estimate.
 mem "$m/llama-gqa.gguf" --ctx 4096,8192 --json
-[ "$(grep -c '"compute": null, "compute_why": "not modelled: llama.cpp sizes its compute buffers from the graph.*", "total": [0-9]*}' "$scratch/out")" -eq 2 ] &&
+grep -q '"context": 4096, .*"compute": 6567936, "total": 11758112}' "$scratch/out" &&
+    grep -q '"context": 8192, .*"compute": 10762240, "total": 19098144}' "$scratch/out" &&
+    grep -q '"flash_attn": "auto",$' "$scratch/out" &&
+    grep -q '"batch": 2048,$' "$scratch/out" &&
+    grep -q '"ubatch": 512,$' "$scratch/out" &&
     "$jsoncheck" <"$scratch/out"
-ok $? "--json: each context's compute buffer is null, said why"
+ok $? "--json: each context's compute buffer, in the total"
+mem "$m/llama-gqa.gguf" --ctx 5000 -fa off -b 300 -ub 77 --json
+grep -q '"compute": 8122944,' "$scratch/out" &&
+    grep -q '"flash_attn": "off",$' "$scratch/out"
+ok $? "-fa off -b 300 -ub 77: the compute buffer of that graph"
+mem "$m/llama-gqa.gguf" --ctx 200 --flash-attn on --batch-size 2048 --ubatch-size 512 --json
+grep -q '"compute": 1029600,' "$scratch/out"
+ok $? "a context under the micro-batch caps it (llama.cpp's long option names)"
+mem "$m/llama-gqa.gguf" --ctx 1000 --parallel 2 -fa off --json
+grep -q '"compute": 6825984,' "$scratch/out"
+ok $? "--parallel 2: a stream each, the graph of both"
+mem "$m/openelm.gguf" --ctx 4096,8192 --json
+[ "$(grep -c '"compute": null, "compute_why": "compute: not modelled for openelm", "total": [0-9]*}' "$scratch/out")" -eq 2 ] &&
+    "$jsoncheck" <"$scratch/out"
+ok $? "--json: an architecture whose graph is not modelled: null, said why"
+mem "$m/openelm.gguf" --ctx 4096
+grep -q '^compute       not modelled for openelm$' "$scratch/out" &&
+    grep -q '^4,096  *4,096  *[0-9,]* ([0-9.]* [KM]iB)  *-  ' "$scratch/out"
+ok $? "text: not modelled, said why; - in its column"
+mem "$m/llama-gqa.gguf" --ctx 4096 -fa off --cache-type-v q8_0 --json
+grep -q '"compute": null, "compute_why": "compute: llama.cpp refuses a quantized V cache without flash attention"' "$scratch/out"
+ok $? "-fa off with a quantized V cache: llama.cpp refuses it, no compute"
+mem "$m/llama-gqa.gguf" --ctx 4096 -ngl 1 --json
+grep -q '"compute": null, "compute_why": "compute: not modelled with a GPU' "$scratch/out"
+ok $? "--gpu-layers: the GPU's compute buffers are not modelled"
+for bad in "-fa yes" "--flash-attn" "-b 0" "-ub x" "--batch-size 4294967296"; do
+	# shellcheck disable=SC2086
+	mem "$m/llama-gqa.gguf" $bad
+	[ $rc -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 2 ] &&
+	    grep -q "^ggufed: ${bad%% *}[: ]" "$scratch/err" &&
+	    grep -q '^usage: ggufed mem ' "$scratch/err"
+	ok $? "$bad: usage error, the option named"
+done
 done_testing

@@ -5,7 +5,7 @@
  *
  *	llama_mem LIBDIR MODEL [--ctx N] [--type-k T] [--type-v T]
  *	    [--parallel N] [--swa-full] [--unified] [--flash-attn -1|0|1]
- *	    [--ubatch N]
+ *	    [--ubatch N] [--batch N] [--graph]
  *
  * LIBDIR holds llama.cpp's prebuilt libraries (libllama, libggml,
  * libggml-base and the CPU backends) of the npm package
@@ -22,11 +22,24 @@
  * ggml's own function does the allocation. Every buffer of more than 0
  * bytes allocated through ggml_backend_buft_alloc_buffer (the same way:
  * llama.cpp's output buffer is one, logged just after) is printed with
- * its size. llama.cpp's log lines about
- * its caches are printed too, as it wrote them. Output, one record a line:
+ * its size. llama.cpp reserves its compute buffer through
+ * ggml_backend_sched_reserve, which this program defines too: a buffer
+ * allocated meanwhile is printed as "compute" (the buffer only grows, so
+ * the last is its size), and each reserve ends with "reserved"; with
+ * --graph every graph reserved is printed first, leaf by leaf and node by
+ * node, as ggml.h of the release lays its tensors out (ADDR its address,
+ * VIEW that of the tensor it views, SRC those of its ten sources, (nil)
+ * for none; DATA 1 if it has memory already), to compare a model of the
+ * graph with. llama.cpp's log lines about its caches are printed too, as
+ * it wrote them. Output, one record a line:
  *
  *	tensor NAME TYPE NE0 NE1 NE2 NE3 BYTES
  *	buffer BYTES
+ *	compute BYTES
+ *	reserved
+ *	graph NODES nodes LEAFS leafs
+ *	leaf|node I ADDR OP TYPE NE0..NE3 NB0..NB3 BYTES flags FLAGS
+ *	    data DATA view VIEW OFFS name NAME srcs SRC0..SRC9
  *	log TEXT
  *	context ok | context failed
  *
@@ -61,6 +74,10 @@ static struct {
 				    ggml_backend_buffer_type_t);
 	ggml_backend_buffer_t	 (*buft_alloc)(ggml_backend_buffer_type_t,
 				    size_t);
+	int			 (*sched_reserve)(void *, void *);
+	const char		*(*op_desc)(const struct ggml_tensor *);
+	int			 graph;		/* --graph */
+	int			 reserving;	/* inside a scheduler reserve */
 } g;
 
 /*
@@ -80,8 +97,79 @@ ggml_backend_buffer_t
 ggml_backend_buft_alloc_buffer(ggml_backend_buffer_type_t buft, size_t size)
 {
 	if (size > 0)
-		printf("buffer %zu\n", size);
+		printf("%s %zu\n", g.reserving ? "compute" : "buffer", size);
 	return g.buft_alloc(buft, size);
+}
+
+/*
+ * ggml's tensor as ggml.h of the release lays it out, for --graph: the
+ * fields read are checked against ggml_get_name and ggml_nbytes.
+ */
+struct tensor_full {
+	int			 type;
+	void			*buffer;
+	int64_t			 ne[4];
+	size_t			 nb[4];
+	int			 op;
+	int32_t			 op_params[16];
+	int32_t			 flags;
+	struct tensor_full	*src[10];
+	struct tensor_full	*view_src;
+	size_t			 view_offs;
+	void			*data;
+	char			 name[64];
+};
+
+/* ggml's graph: its size and counts, then nodes, grads, grad_accs, leafs. */
+struct graph_head {
+	int			 size, n_nodes, n_leafs;
+	struct tensor_full	**nodes, **grads, **grad_accs, **leafs;
+};
+
+static void
+dump_tensor(const char *kind, int i, struct tensor_full *t)
+{
+	int	j;
+
+	printf("%s %d %p %s %s %lld %lld %lld %lld %zu %zu %zu %zu %zu "
+	    "flags %d data %d view %p %zu name %s srcs", kind, i, (void *)t,
+	    g.op_desc((struct ggml_tensor *)(void *)t),
+	    g.type_name(t->type), (long long)t->ne[0], (long long)t->ne[1],
+	    (long long)t->ne[2], (long long)t->ne[3], t->nb[0], t->nb[1],
+	    t->nb[2], t->nb[3], g.nbytes((struct ggml_tensor *)(void *)t),
+	    t->flags, t->data != NULL || t->buffer != NULL,
+	    (void *)t->view_src, t->view_offs, t->name[0] != '\0' ?
+	    t->name : "-");
+	for (j = 0; j < 10; j++)
+		printf(" %p", (void *)t->src[j]);
+	printf("\n");
+}
+
+int ggml_backend_sched_reserve(void *sched, void *graph);
+
+/*
+ * llama.cpp reserves its compute buffer through the scheduler: what the
+ * scheduler allocates meanwhile is the compute buffer ("compute BYTES"),
+ * and with --graph every graph reserved is printed, leafs and nodes.
+ */
+int
+ggml_backend_sched_reserve(void *sched, void *graph)
+{
+	const struct graph_head	*h = graph;
+	int			 i, r;
+
+	if (g.graph) {
+		printf("graph %d nodes %d leafs\n", h->n_nodes, h->n_leafs);
+		for (i = 0; i < h->n_leafs; i++)
+			dump_tensor("leaf", i, h->leafs[i]);
+		for (i = 0; i < h->n_nodes; i++)
+			dump_tensor("node", i, h->nodes[i]);
+	}
+	g.reserving = 1;
+	r = g.sched_reserve(sched, graph);
+	g.reserving = 0;
+	printf("reserved\n");
+	return r;
 }
 
 ggml_backend_buffer_t ggml_backend_alloc_ctx_tensors_from_buft(
@@ -185,7 +273,8 @@ main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: llama_mem LIBDIR MODEL [--ctx N] "
 		    "[--type-k T] [--type-v T] [--parallel N] [--swa-full] "
-		    "[--unified]\n");
+		    "[--unified] [--flash-attn -1|0|1] [--ubatch N] "
+		    "[--batch N] [--graph]\n");
 		return 2;
 	}
 	base = la_open("llama_mem", argv[1], "libggml-base.so");
@@ -199,6 +288,8 @@ main(int argc, char **argv)
 	*(void **)&g.alloc = sym(base,
 	    "ggml_backend_alloc_ctx_tensors_from_buft");
 	*(void **)&g.buft_alloc = sym(base, "ggml_backend_buft_alloc_buffer");
+	*(void **)&g.sched_reserve = sym(base, "ggml_backend_sched_reserve");
+	*(void **)&g.op_desc = sym(base, "ggml_op_desc");
 	*(void **)&load_all = sym(ggml, "ggml_backend_load_all_from_path");
 	*(void **)&backend_init = sym(llama, "llama_backend_init");
 	*(void **)&log_set = sym(llama, "llama_log_set");
@@ -241,6 +332,10 @@ main(int argc, char **argv)
 			cp.flash_attn_type = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--ubatch") == 0 && i + 1 < argc)
 			cp.n_ubatch = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--batch") == 0 && i + 1 < argc)
+			cp.n_batch = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--graph") == 0)
+			g.graph = 1;
 		else {
 			fprintf(stderr, "llama_mem: bad argument %s\n",
 			    argv[i]);

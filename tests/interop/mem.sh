@@ -15,6 +15,10 @@
 #     allocation llama_mem sees just before llama.cpp logs its size);
 #   - where llama.cpp refuses the context (a quantized cache whose block
 #     does not divide the head size), ggufed must refuse it too.
+# Then the compute buffer llama.cpp's scheduler allocates for its graphs
+# (llama_mem's "compute" records), at several contexts, -fa on, off and
+# auto, -b and -ub, in fixed and seeded random models of each architecture
+# whose graph ggufed models; and what it does not model is null, said why.
 # Then the walk: every key ggufed reads, removed and changed, in a model
 # of every architecture it models (see below).
 . "$TESTS_SRCDIR/lib.sh"
@@ -248,6 +252,181 @@ for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
 	check "$SHARED_DIR/fixtures/real/$f" 1000 3 bf16 f32
 	check "$SHARED_DIR/fixtures/real/$f" 512 1 q8_0 f16
 done
+
+# The compute buffer: what llama.cpp's scheduler allocates while it
+# reserves its graphs at context creation (llama_mem's "compute" records;
+# the buffer only grows, so the last is its size), against ggufed's
+# "compute" of the same context, -fa on, off or auto, -b, -ub,
+# --parallel and --swa-full.
+compute() {	# compute MODEL CTX FA B UB PARALLEL [swa-full] [REPLAY]
+	case $3 in on) pfa=1 ;; off) pfa=0 ;; *) pfa=-1 ;; esac
+	full=${7:-}
+	[ "$full" = swa-full ] || full=
+	name="$(basename "$1") ctx $2 -fa $3 -b $4 -ub $5 x$6${full:+ swa-full}"
+	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$1" --ctx "$2" \
+	    --flash-attn $pfa --batch "$4" --ubatch "$5" --parallel "$6" \
+	    ${full:+--swa-full} >"$scratch/probe.txt" 2>"$scratch/probe.err"
+	theirs=$(awk '$1 == "compute" { b = $2 } END { print b }' \
+	    "$scratch/probe.txt")
+	"$GGUFED" mem "$1" --ctx "$2" -fa "$3" -b "$4" -ub "$5" \
+	    --parallel "$6" ${full:+--swa-full} --json >"$scratch/mem.json" \
+	    2>"$scratch/mem.err"
+	ours=$(sed -n 's/.*"compute": \([0-9]*\).*/\1/p' \
+	    "$scratch/mem.json" | head -1)
+	[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
+	ok $? "$name: the compute buffer is llama.cpp's ($theirs bytes)" || {
+		echo "# ggufed: $ours $(sed -n 's/.*"compute_why": //p' \
+		    "$scratch/mem.json" | head -1)"
+		[ -z "${8:-}" ] || echo "# made by: $8"
+	}
+}
+compute "$m/llama-gqa.gguf" 1000 off 2048 512 1
+compute "$m/llama-gqa.gguf" 1000 on 2048 512 1
+compute "$m/llama-gqa.gguf" 1000 auto 2048 512 1
+compute "$m/llama-gqa.gguf" 3000 on 2048 100 1
+compute "$m/llama-gqa.gguf" 5000 off 300 77 1
+compute "$m/llama-gqa.gguf" 256 off 64 512 1
+compute "$m/llama-gqa.gguf" 200 auto 2048 512 1
+# streams: a micro-batch rounded up to a whole number of tokens each
+compute "$m/llama-gqa.gguf" 1000 off 2048 512 2
+compute "$m/llama-gqa.gguf" 3000 auto 2048 100 3
+compute "$m/llama-gqa.gguf" 700 off 2048 33 4
+compute "$m/llama-gqa.gguf" 300 off 2048 512 7
+# the browser's demo model (llama, Q4_K and Q6_K weights)
+"$TESTS_BUILDDIR/tools/mkdemo" "$scratch/demo.gguf" >/dev/null ||
+    { echo "Bail out! mkdemo failed"; exit 1; }
+compute "$scratch/demo.gguf" 0 auto 2048 512 1
+compute "$scratch/demo.gguf" 4096 off 2048 512 1
+compute "$scratch/demo.gguf" 32768 on 2048 512 1
+compute "$scratch/demo.gguf" 2048 on 2048 512 2
+# qwen2 (biases of Q, K and V), qwen3 (norms of Q's and K's heads, heads
+# of 48 where the embedding is 128)
+compute "$m/qwen2.gguf" 1000 off 2048 512 1
+compute "$m/qwen2.gguf" 3000 auto 2048 100 3
+compute "$m/qwen3.gguf" 1000 off 2048 512 1
+compute "$m/qwen3.gguf" 1000 on 2048 512 2
+compute "$m/qwen3.gguf" 5000 off 300 77 1
+# gemma3: sliding-window layers (a cache of their own) and full ones
+compute "$m/gemma3.gguf" 5000 off 2048 512 1
+compute "$m/gemma3.gguf" 5000 on 2048 512 1
+compute "$m/gemma3.gguf" 1000 auto 2048 100 2
+compute "$m/gemma3.gguf" 40000 off 300 77 1
+compute "$m/gemma3.gguf" 5000 off 2048 512 1 swa-full
+compute "$m/gemma3.gguf" 3000 on 2048 256 3 swa-full
+compute "$m/gemma3-pattern.gguf" 5000 off 2048 512 1
+# gemma2: every other layer slides; the attention's logits and the
+# output soft-capped
+compute "$m/gemma2.gguf" 1000 off 2048 512 1
+compute "$m/gemma2.gguf" 9000 on 2048 512 1
+compute "$m/gemma2.gguf" 9000 off 2048 512 1
+compute "$m/gemma2.gguf" 1000 auto 2048 100 2
+compute "$m/gemma2.gguf" 3000 off 300 77 4 swa-full
+# cohere2: 3 sliding layers of 4 (RoPE on them only), attention and
+# feed-forward side by side
+compute "$m/cohere2.gguf" 3000 off 2048 512 1
+compute "$m/cohere2.gguf" 8192 on 2048 512 1
+compute "$m/cohere2.gguf" 3000 auto 2048 100 2
+compute "$m/cohere2.gguf" 8192 off 300 77 1 swa-full
+# apertus: qwen3's attention, an xIELU feed-forward (one KV head of 24)
+compute "$m/apertus.gguf" 1000 off 2048 512 1
+compute "$m/apertus.gguf" 3000 on 2048 512 3
+compute "$m/apertus.gguf" 9000 off 300 77 1
+# minimax-m2: norms of the whole Q and K, experts routed by sigmoid (2 of
+# 4 used)
+compute "$m/minimax-m2.gguf" 1000 off 2048 512 1
+compute "$m/minimax-m2.gguf" 3000 on 2048 512 3
+compute "$m/minimax-m2.gguf" 9000 off 300 77 1
+# gpt-oss: every other layer slides; biases, sinks, experts (1 of 2 used)
+compute "$m/gpt-oss.gguf" 3000 off 2048 512 1
+compute "$m/gpt-oss.gguf" 3000 on 2048 512 1
+compute "$m/gpt-oss.gguf" 1000 auto 2048 100 2
+compute "$m/gpt-oss.gguf" 9000 off 300 77 1 swa-full
+for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
+    ollama-llama-2-tiny-random.gguf; do
+	if [ ! -f "$SHARED_DIR/fixtures/real/$f" ]; then
+		skip "$(shared_missing "fixtures/real/$f")"
+		continue
+	fi
+	compute "$SHARED_DIR/fixtures/real/$f" 0 auto 2048 512 1
+	compute "$SHARED_DIR/fixtures/real/$f" 1000 off 2048 512 1
+	compute "$SHARED_DIR/fixtures/real/$f" 4096 on 1024 256 1
+	compute "$SHARED_DIR/fixtures/real/$f" 2000 on 2048 512 3
+done
+
+# Random models of each architecture whose graph is modelled (ggufed
+# new, seeded: MEM_SEED, default 1; the failing case prints how to make
+# its model again): blocks, heads, KV heads, head size (qwen3: one of its
+# own, key_length; gemma2, gemma3, cohere2 and gpt-oss: their sliding
+# window, gemma3 up to 7 blocks to have full ones; gpt-oss and
+# minimax-m2: their experts,
+# and how many a token uses) and feed-forward length at random, at a
+# random context, flash attention, batch, micro-batch, parallel sequences
+# and --swa-full.
+st=${MEM_SEED:-1}
+echo "# compute: seed $st"
+rnd() {
+	st=$(( (st * 1103515245 + 12345) % 2147483648 ))
+	r=$(( st / 65536 % $1 ))
+}
+i=0
+while [ $i -lt 72 ]; do
+	i=$((i + 1))
+	a=$(echo "llama qwen2 qwen3 gemma3 gemma2 cohere2 gpt-oss apertus" \
+	    "minimax-m2" | cut -d' ' -f$((i % 9 + 1)))
+	rnd 4; blocks=$((r + 1))
+	[ $a = gemma3 ] && { rnd 7; blocks=$((r + 1)); }
+	rnd 4; heads=$((1 << r))
+	rnd $((r + 1)); kv=$((heads >> r))
+	rnd 4; hd=$((8 << r))
+	rnd 4; ff=$((32 * (r + 1)))
+	rnd 9000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	rnd 3; full=$(echo "- - swa-full" | cut -d' ' -f$((r + 1)))
+	set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force -q \
+	    -e "set $a.block_count $blocks" \
+	    -e "set $a.attention.head_count $heads" \
+	    -e "set $a.attention.head_count_kv $kv" \
+	    -e "set $a.embedding_length $((heads * hd))" \
+	    -e "set $a.feed_forward_length $ff"
+	rnd 4
+	[ $a = qwen3 ] && set -- "$@" \
+	    -e "set $a.attention.key_length:u32 $((16 * (r + 1)))" \
+	    -e "set $a.attention.value_length:u32 $((16 * (r + 1)))"
+	rnd 700
+	case $a in gemma*|cohere2|gpt-oss) set -- "$@" \
+	    -e "set $a.attention.sliding_window:u32 $((r + 16))" ;; esac
+	rnd 7; ne=$((r + 2))
+	rnd $ne; nu=$((r + 1))
+	case $a in gpt-oss|minimax-m2) set -- "$@" -e "set $a.expert_count $ne" \
+	    -e "set $a.expert_used_count $nu" \
+	    -e "set $a.expert_feed_forward_length $ff" ;; esac
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+		ok 1 "compute: case $i: ggufed new makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/$a.rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" "$full" \
+	    "MEM_SEED=${MEM_SEED:-1}, case $i: ggufed$(printf " '%s'" "$@")"
+done
+
+# What is not modelled is null, with the reason, never a guess.
+"$GGUFED" mem "$m/openelm.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for openelm"' \
+    "$scratch/mem.json"
+ok $? "openelm: the compute buffer is not modelled, and says so"
+"$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 -fa on --cache-type-k f32 \
+    --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for an F32 cache with flash attention"' \
+    "$scratch/mem.json"
+ok $? "llama, F32 cache with flash attention: not modelled, and says so"
+"$GGUFED" new llama --variant 5 -o "$scratch/v5.gguf" --force -q
+"$GGUFED" mem "$scratch/v5.gguf" --ctx 1000 >"$scratch/out.txt"
+grep -q '^compute  *not modelled for llama blocks with blk\.0\.' \
+    "$scratch/out.txt"
+ok $? "llama with a fused QKV: not modelled, and says so"
 
 # The walk: each architecture `ggufed mem --keys` lists, in its model
 # here (llama4's and gemma3n's with the blocks that show their layouts), with each key the computation reads removed, and set to the value
