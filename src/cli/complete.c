@@ -154,6 +154,10 @@ static const struct {
 	{ "--cache-type-v",	NULL },
 	{ "--gpu-layers",	"all, max, 0" },
 	{ "-ngl",		"all, max, 0" },
+	{ "--flash-attn",	"on, off, auto" },
+	{ "-fa",		"on, off, auto" },
+	{ "--n-cpu-moe",	"max" },
+	{ "-ncmoe",		"max" },
 };
 
 /* The values of option opt that begin with cur; 0, or -1: none known. */

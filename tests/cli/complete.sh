@@ -57,6 +57,11 @@ ok $? "--cache-type-k/-v: the cache types"
 [ "$(c mem "$m" --gpu-layers "")" = "0 all max" ] &&
     [ "$(c mem "$m" -ngl a)" = "all" ]
 ok $? "--gpu-layers, -ngl: all, max"
+[ "$(c mem "$m" --flash-attn "")" = "auto off on" ] &&
+    [ "$(c mem "$m" -fa o)" = "off on" ]
+ok $? "--flash-attn, -fa: on, off, auto"
+[ "$(c mem "$m" --n-cpu-moe m)" = "max" ] && [ "$(c mem "$m" -ncmoe "")" = "max" ]
+ok $? "--n-cpu-moe, -ncmoe: max"
 [ -z "$(c get "$scratch/none.gguf" gen)" ]
 ok $? "an unreadable file gives no names"
 "$GGUFED" __complete get "$scratch/none.gguf" gen 2>"$scratch/err" >/dev/null
