@@ -900,6 +900,50 @@ proj_keys(struct kc *c, const char *pats, const char *m)
 }
 
 /*
+ * The blocks il < nblk whose tensor of {bid} pattern w (n bytes) the file
+ * holds: one pass over the names, each compared with the pattern's ends
+ * (a look-up only for one that matches, that a name given twice counts
+ * once), not a look-up a block, which a file of millions of tensors made
+ * millions a pattern.
+ */
+static int64_t
+proj_found(struct kc *c, const char *w, size_t n, const char *m,
+    const char *p, int64_t nblk)
+{
+	const struct gguf_tensor *t;
+	uint64_t	 i, nt = gguf_layout(c->f)->n_tensors, v;
+	const char	*q;
+	size_t		 at, pl, sl, d, k;
+	int64_t		 found = 0;
+	char		 pre[200], suf[200];
+
+	for (at = 0; at + 5 <= n && memcmp(w + at, "{bid}", 5) != 0; at++)
+		;
+	proj_name(pre, sizeof pre, w, at, m, p, 0);
+	proj_name(suf, sizeof suf, w + at + 5, n - at - 5, m, p, 0);
+	pl = strlen(pre);
+	sl = strlen(suf);
+	for (i = 0; i < nt; i++) {
+		t = gguf_tensor_at(c->f, i);
+		if ((size_t)t->name.n <= pl + sl ||
+		    (d = (size_t)t->name.n - pl - sl) > 10)
+			continue;
+		q = t->name.p;
+		if (memcmp(q, pre, pl) != 0 ||
+		    memcmp(q + pl + d, suf, sl) != 0 ||
+		    (d > 1 && q[pl] == '0'))
+			continue;
+		for (v = 0, k = 0; k < d && q[pl + k] >= '0' &&
+		    q[pl + k] <= '9'; k++)
+			v = v * 10 + (uint64_t)(q[pl + k] - '0');
+		if (k == d && v < (uint64_t)nblk &&
+		    gguf_tensor_find(c->f, q, (size_t)t->name.n) == (int64_t)i)
+			found++;
+	}
+	return found;
+}
+
+/*
  * The tensors of pats the projector must have: a {bid} pattern once for
  * each of nblk blocks (one finding for the first block without it, with
  * the count of the others), a {sam} one for each SAM block.
@@ -908,7 +952,6 @@ static void
 proj_tensors(struct kc *c, const char *pats, const char *m, const char *p,
     int64_t nblk)
 {
-	uint64_t	 nt = gguf_layout(c->f)->n_tensors;
 	const char	*w;
 	size_t		 n;
 	int64_t		 il, top, missing, first;
@@ -918,12 +961,22 @@ proj_tensors(struct kc *c, const char *pats, const char *m, const char *p,
 	while ((n = proj_word(&pats, &w)) > 0) {
 		per = proj_has(w, n, "{bid}") ? 1 :
 		    proj_has(w, n, "{sam}") ? 2 : 0;
-		top = per == 0 ? 1 : per == 2 ? GGUF_PROJ_SAM_BLOCKS : nblk;
-		/* Past the tensor count every block lacks it. */
-		if (top > (int64_t)nt + 1)
-			top = (int64_t)nt + 1;
+		top = per == 0 ? 1 : GGUF_PROJ_SAM_BLOCKS;
 		missing = 0;
 		first = -1;
+		if (per == 1) {
+			/* the first block without it: one past those found */
+			if ((missing = nblk - proj_found(c, w, n, m, p,
+			    nblk)) == 0)
+				continue;
+			top = 0;
+			do {
+				proj_name(name, sizeof name, w, n, m, p, top);
+			} while (gguf_tensor_find(c->f, name,
+			    strlen(name)) >= 0 && ++top < nblk);
+			first = top;
+			top = 0;
+		}
 		for (il = 0; il < top; il++) {
 			proj_name(name, sizeof name, w, n, m, p, il);
 			if (gguf_tensor_find(c->f, name, strlen(name)) >= 0)
@@ -931,8 +984,6 @@ proj_tensors(struct kc *c, const char *pats, const char *m, const char *p,
 			if (missing++ == 0)
 				first = il;
 		}
-		if (per == 1 && nblk > top)
-			missing += nblk - top;
 		if (missing == 0)
 			continue;
 		proj_name(name, sizeof name, w, n, m, p, first);
