@@ -98,6 +98,7 @@ sample() {
 	KEY,...)	echo tokenizer.ggml.eos_token_id,llama.context_length ;;
 	MODEL)		echo "$m" ;;
 	REGEX=BUFTYPE,...) echo 'exps=CPU,x=CUDA0' ;;
+	'on|off|auto')	echo auto ;;
 	*)		return 1 ;;
 	esac
 }
