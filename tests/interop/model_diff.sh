@@ -139,6 +139,10 @@ while [ "$i" -lt "$count" ]; do
 		case $v in
 		''|*[!0-9]*) continue ;;
 		esac
+		# (not a per-block array, even of one element)
+		"$GGUFED" dump "$f" |
+		    awk -v k="$a.$k" '$1 == "kv" && $3 == k { print $4 }' |
+		    grep -q '^arr' && continue
 		break
 	   done
 	   rnd 2

@@ -8,7 +8,9 @@
 # loader branches one model of each does not take: more variants of some
 # (gemma3's fused q, k and v and their biases, llada's biases), and models
 # made with -e (gemma4 without per-layer inputs, or with sliding-window
-# layers only).
+# layers only). Besides variants 0 to 2, one more of each architecture,
+# drawn from a seeded sequence (MODEL_NEW_SEED, 1 unless given; a failure
+# names it, and the variant and seed of its model).
 . "$TESTS_SRCDIR/lib.sh"
 
 llama_libdir
@@ -16,23 +18,36 @@ probe="$TESTS_BUILDDIR/interop/llama_load"
 m=$scratch/models
 mkdir "$m"
 
+seed=${MODEL_NEW_SEED:-1}
+st=$seed
+# rnd N: r = a number in 0 .. N-1 from the seeded sequence.
+rnd() {
+	st=$(( (st * 1103515245 + 12345) % 2147483648 ))
+	r=$(( st / 65536 % $1 ))
+}
+
 "$GGUFED" new --list >"$scratch/archs" ||
     { echo "Bail out! ggufed new --list failed"; exit 1; }
 ok $([ -s "$scratch/archs" ]; echo $?) "new --list names architectures"
 
 : >"$scratch/files"
 while read -r a; do
-	for v in 0 1 2; do
-		f=$m/$a-v$v.gguf
+	rnd 1000
+	for v in 0 1 2 $((r + 3)); do
+		case $v in
+		[012]) f=$m/$a-v$v.gguf ;;
+		*) f=$m/$a-random-v$v.gguf ;;
+		esac
 		if "$GGUFED" new "$a" -o "$f" --variant $v --seed $v -q \
 		    2>"$scratch/new.err"; then
 			echo "$f" >>"$scratch/files"
 		else
-			ok 1 "$a variant $v: ggufed new makes it"
+			ok 1 "$a variant $v (MODEL_NEW_SEED=$seed): ggufed new makes it"
 			sed 's/^/# /' "$scratch/new.err"
 		fi
 	done
 done <"$scratch/archs"
+echo "# seed $seed"
 
 # extra NAME ARCH ARGS...: a model made with these arguments as well.
 extra() {
@@ -80,9 +95,10 @@ while read -r f; do
 	case=$(basename "$f" .gguf)
 	verdict=$(grep -F "$f	" "$scratch/verdicts" | cut -f2-)
 	[ "$verdict" = ok ]
-	ok $? "$case: llama.cpp loads it" || echo "#   $verdict"
+	ok $? "$case: llama.cpp loads it" ||
+	    echo "#   $verdict (MODEL_NEW_SEED=$seed)"
 	"$GGUFED" validate -q "$f" >"$scratch/v.out" 2>&1
 	ok $? "$case: validate finds no error" ||
-	    sed 's/^/#   /' "$scratch/v.out"
+	    { echo "#   (MODEL_NEW_SEED=$seed)"; sed 's/^/#   /' "$scratch/v.out"; }
 done <"$scratch/files"
 done_testing
