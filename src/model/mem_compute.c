@@ -691,6 +691,40 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 }
 
 /*
+ * The inputs of a graph whose blocks attend over two caches, the
+ * sliding-window one and the full one (swa[il] picks): the weights'
+ * stand-in EXT, tokens, the embeddings input no node reads, positions,
+ * then each cache's row indices and mask, made in the order the blocks
+ * first read them, and the outputs' ids.
+ */
+static void
+inputs_iswa(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows, int *tok, int *pos, int kidx[2], int vidx[2],
+    int mask[2], int *out)
+{
+	uint64_t	evv = s->hv * s->head_kv, ts = T / s->ns, ns = s->ns;
+	uint32_t	il;
+	int		w;
+
+	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	*tok = input(g, T_I32, T, 1, 1);
+	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	*pos = input(g, T_I32, T, 1, 1);
+	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		if (kidx[w] >= 0)
+			continue;
+		kidx[w] = input(g, T_I64, T, 1, 1);
+		vidx[w] = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1,
+		    1);
+		mask[w] = input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
+		    s->n_kv, ts, ns);
+	}
+	*out = input(g, T_I32, rows, 1, 1);
+}
+
+/*
  * llm_build_gemma3's graph: the embeddings scaled; per block RMS norm, Q
  * and K with RMS norms of their heads, RoPE, Q scaled, V; attention over
  * the sliding-window cache or the full one, each with inputs of its own
@@ -703,28 +737,13 @@ build_gemma3(struct graph *g, const struct shape *s, uint64_t T,
     uint64_t rows)
 {
 	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
-	uint64_t	nq = s->hk * s->head, ts = T / s->ns, ns = s->ns;
+	uint64_t	nq = s->hk * s->head;
 	int		tok, pos, kidx[2], vidx[2], mask[2], out, x, in, t, q,
 			k, v, a, w;
 	uint32_t	il;
 	size_t		j;
 
-	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
-	tok = input(g, T_I32, T, 1, 1);
-	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
-	pos = input(g, T_I32, T, 1, 1);
-	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
-	for (il = 0; il < s->n_layer; il++) {
-		w = s->swa[il] != 0;
-		if (kidx[w] >= 0)
-			continue;
-		kidx[w] = input(g, T_I64, T, 1, 1);
-		vidx[w] = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1,
-		    1);
-		mask[w] = input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
-		    s->n_kv, ts, ns);
-	}
-	out = input(g, T_I32, rows, 1, 1);
+	inputs_iswa(g, s, T, rows, &tok, &pos, kidx, vidx, mask, &out);
 	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
 	x = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
 	for (il = 0; il < s->n_layer; il++) {
@@ -797,22 +816,7 @@ build_cohere2(struct graph *g, const struct shape *s, uint64_t T,
 			k, v, a, w, up;
 	uint32_t	il;
 
-	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
-	tok = input(g, T_I32, T, 1, 1);
-	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
-	pos = input(g, T_I32, T, 1, 1);
-	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
-	for (il = 0; il < s->n_layer; il++) {
-		w = s->swa[il] != 0;
-		if (kidx[w] >= 0)
-			continue;
-		kidx[w] = input(g, T_I64, T, 1, 1);
-		vidx[w] = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1,
-		    1);
-		mask[w] = input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
-		    s->n_kv, ts, ns);
-	}
-	out = input(g, T_I32, rows, 1, 1);
+	inputs_iswa(g, s, T, rows, &tok, &pos, kidx, vidx, mask, &out);
 	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
 	for (il = 0; il < s->n_layer; il++) {
 		w = s->swa[il] != 0;
@@ -871,7 +875,7 @@ build_gptoss(struct graph *g, const struct shape *s, uint64_t T,
     uint64_t rows)
 {
 	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
-	uint64_t	nq = s->hk * s->head, ts = T / s->ns, ns = s->ns;
+	uint64_t	nq = s->hk * s->head;
 	uint64_t	nu = s->n_used, nb[4];
 	int		tok, pos, kidx[2], vidx[2], mask[2], out, x, in, t, q,
 			k, v, a, w, lg, pr, tk, wt, cr, up, e;
@@ -879,22 +883,7 @@ build_gptoss(struct graph *g, const struct shape *s, uint64_t T,
 	unsigned	f;
 	uint64_t	j;
 
-	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
-	tok = input(g, T_I32, T, 1, 1);
-	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
-	pos = input(g, T_I32, T, 1, 1);
-	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
-	for (il = 0; il < s->n_layer; il++) {
-		w = s->swa[il] != 0;
-		if (kidx[w] >= 0)
-			continue;
-		kidx[w] = input(g, T_I64, T, 1, 1);
-		vidx[w] = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1,
-		    1);
-		mask[w] = input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
-		    s->n_kv, ts, ns);
-	}
-	out = input(g, T_I32, rows, 1, 1);
+	inputs_iswa(g, s, T, rows, &tok, &pos, kidx, vidx, mask, &out);
 	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
 	for (il = 0; il < s->n_layer; il++) {
 		w = s->swa[il] != 0;
