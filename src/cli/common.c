@@ -97,12 +97,12 @@ static const struct cli_opt validate_opts[] = {
 };
 
 static const struct cli_opt mem_opts[] = {
-	{ "--ctx N,...", "these contexts (Nk: N x 1024, 0: the training "
+	{ "-c N,..., --ctx N,...", "these contexts (Nk: N x 1024, 0: the training "
 	    "one); default 4k, 8k, 16k, 32k, 128k and the training context" },
-	{ "--cache-type-k T", "K cache type: f32, f16 (default), bf16, q8_0, "
+	{ "-ctk T, --cache-type-k T", "K cache type: f32, f16 (default), bf16, q8_0, "
 	    "q4_0, q4_1, iq4_nl, q5_0, q5_1" },
-	{ "--cache-type-v T", "V cache type, the same" },
-	{ "--parallel N", "N parallel sequences (1 to 256), a stream each" },
+	{ "-ctv T, --cache-type-v T", "V cache type, the same" },
+	{ "-np N, --parallel N", "N parallel sequences (1 to 256), a stream each" },
 	{ "--swa-full", "full-size cache for sliding-window layers" },
 	{ "-ngl N, --gpu-layers N", "split GPU / CPU as llama.cpp's -ngl N ("
 	    "all: every layer; max: the most that fit, with --fit)" },

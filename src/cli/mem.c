@@ -236,6 +236,27 @@ parse_ngl(struct opts *o, const char *val)
 	return 0;
 }
 
+/*
+ * llama.cpp's short spellings of the options mem shares with it, so that
+ * the flags --fit prints can be given back: the long spelling.
+ */
+static const char *
+long_spelling(const char *a)
+{
+	static const char *const pairs[][2] = {
+		{ "-c", "--ctx" },
+		{ "-ctk", "--cache-type-k" },
+		{ "-ctv", "--cache-type-v" },
+		{ "-np", "--parallel" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+		if (strcmp(a, pairs[i][0]) == 0)
+			return pairs[i][1];
+	return a;
+}
+
 static int
 parse_opts(int argc, char **argv, struct opts *o)
 {
@@ -246,7 +267,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof *o);
 	gguf_mem_opts_default(&o->mo);
 	for (i = 1; i < argc; i++) {
-		a = argv[i];
+		a = long_spelling(argv[i]);
 		if (strcmp(a, "--json") == 0) {
 			o->json = 1;
 			continue;
@@ -615,7 +636,7 @@ print_text(const struct opts *o, const struct gguf_mem_model *m,
 	int			fitrc = f->rc;
 	uint64_t		fit_ctx = f->ctx;
 	const struct gguf_mem_need *fitn = &f->n;
-	char			b1[64], b2[64], b3[64], b4[64];
+	char			b1[64], b2[64], b3[64], b4[64], flags[600];
 
 	printf("file          ");
 	out_text(stdout, o->path, strlen(o->path));
@@ -645,6 +666,8 @@ print_text(const struct opts *o, const struct gguf_mem_model *m,
 				    fitn->compute, b3, sizeof b3));
 			printf("with weights %s\n", gguf_fmt_bytes(
 			    fitn->with_weights, b4, sizeof b4));
+			fit_flags(o, fit_ctx, 0, flags, sizeof flags);
+			printf("flags         %s\n", flags);
 		}
 	}
 }
@@ -943,10 +966,10 @@ print_json(const struct opts *o, const struct gguf_mem_model *m,
 			if (o->split) {
 				json_layers(&j, &f->s);
 				json_devices(&j, &f->s);
-				fit_flags(o, fit_ctx, f->ngl, flags,
-				    sizeof flags);
-				json_key(&j, "flags"); json_cstr(&j, flags);
 			}
+			fit_flags(o, fit_ctx, o->split ? f->ngl : 0, flags,
+			    sizeof flags);
+			json_key(&j, "flags"); json_cstr(&j, flags);
 		}
 		json_end(&j);
 	}

@@ -172,6 +172,22 @@ mem "$m/gemma3.gguf" --fit 10MiB
 [ $rc -eq 0 ] &&
     grep -q '^fit           10,485,760 (10.0 MiB): context 768, cache 1,376,256 (1.3 MiB), compute 3,954,688 (3.8 MiB), with weights 9,612,576 (9.2 MiB)$' "$scratch/out"
 ok $? "--fit 10MiB: the largest context that fits, its compute buffer counted"
+grep -qx 'flags         -c 768 -ngl 0' "$scratch/out"
+ok $? "--fit on the CPU: the llama.cpp flags of what fits" ||
+    sed 's/^/# /' "$scratch/out"
+mem "$m/gemma3.gguf" --fit 10MiB -ctk q8_0 -ctv q8_0 -np 2 -ub 256
+cp "$scratch/out" "$scratch/short"
+mem "$m/gemma3.gguf" --fit 10MiB --cache-type-k q8_0 --cache-type-v q8_0 \
+    --parallel 2 --ubatch-size 256
+[ $rc -eq 0 ] && cmp -s "$scratch/out" "$scratch/short" &&
+    grep -q '^flags         -c [0-9]* -ngl 0 -ctk q8_0 -ctv q8_0 -fa on -ub 256 -np 2$' "$scratch/out"
+ok $? "llama.cpp's -ctk, -ctv, -np are mem's options too; the flags give them back" ||
+    sed 's/^/# /' "$scratch/out"
+f=$(sed -n 's/^flags         //p' "$scratch/out")
+# shellcheck disable=SC2086
+mem "$m/gemma3.gguf" $f
+[ $rc -eq 0 ] && grep -q '^context  ' "$scratch/out"
+ok $? "... and the flags --fit prints are taken back by mem"
 # Sizes by one rule (gguf-split's): M is 10^6, MiB 2^20.
 mem "$m/gemma3.gguf" --fit 10M
 grep -q '^fit           10,000,000 (9.5 MiB): ' "$scratch/out"
@@ -203,7 +219,7 @@ mem "$m/gemma3.gguf" --ctx 5000 --fit 10MiB --json
 ok $? "--json is valid JSON"
 grep -q '"k_layers": \[163840, 163840, 163840, 163840, 163840, 655360, 163840\]' "$scratch/out" &&
     grep -q '"modelled": true' "$scratch/out" &&
-    grep -q '"fit": {"budget": 10485760, "context": 768,.*"compute": 3954688, "total": 9612576}' "$scratch/out"
+    grep -q '"fit": {"budget": 10485760, "context": 768,.*"compute": 3954688, "total": 9612576, "flags": "-c 768 -ngl 0"}' "$scratch/out"
 ok $? "--json: per-layer bytes, modelled, fit"
 mem "$scratch/as-gpt2.gguf" --json
 [ $rc -eq 0 ] && "$jsoncheck" <"$scratch/out" &&
