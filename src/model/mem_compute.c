@@ -54,16 +54,10 @@
 
 #include "internal.h"
 #include "mem.h"
+#include "mem_graph.h"
 #include "schema.h"
 #include "xmalloc.h"
 
-#define ALIGN		32	/* the CPU buffer type's alignment */
-#define MAX_SRC		4
-#define T_F32		0	/* ggml type ids */
-#define T_F16		1
-#define T_I32		26
-#define T_I64		27
-#define EXT		0	/* the tensor standing for weights and cache */
 #define C_BQ		0x01	/* a block's biases of Q, K, V */
 #define C_BK		0x02
 #define C_BV		0x04
@@ -88,388 +82,6 @@ enum graph_kind {
 	G_MINIMAX	/* llm_build_minimax_m2: norms of the whole Q and K,
 			   experts routed by sigmoid */
 };
-
-enum kind {
-	K_EXT,		/* allocated elsewhere: weights, the cache, writes
-			   into the cache */
-	K_INPUT,	/* a graph input, allocated first */
-	K_VIEW,		/* view, reshape, permute: no room of its own */
-	K_INPLACE,	/* may take its parent's place */
-	K_PLAIN		/* allocated */
-};
-
-struct ct {
-	enum kind	 kind;
-	int		 type;
-	uint64_t	 ne[4], nb[4];
-	int		 output;
-	int		 src[MAX_SRC], n_src;
-	int		 view_src;	/* -1: none */
-	uint64_t	 view_offs;
-	/* the allocator's */
-	int		 n_children, n_views, allocated;
-	uint64_t	 addr;
-};
-
-struct block {
-	uint64_t	 off, size;
-};
-
-struct graph {
-	struct ct	*t;
-	size_t		 n, cap;
-	int		*leafs, *nodes;
-	size_t		 n_leafs, n_nodes, cap_l, cap_n;
-	int		 overflow;	/* a size beyond 2^62 */
-	/* the allocator */
-	struct block	*b;
-	size_t		 n_b, cap_b;
-	uint64_t	 max;
-};
-
-#define LIMIT	((uint64_t)1 << 62)
-
-static uint64_t
-esize(int type)
-{
-	return type == T_F16 ? 2 : type == T_I64 ? 8 : 4;
-}
-
-static uint64_t
-mul_lim(struct graph *g, uint64_t a, uint64_t b)
-{
-	if (a != 0 && b > LIMIT / a) {
-		g->overflow = 1;
-		return 1;
-	}
-	return a * b;
-}
-
-/* ggml_nbytes: the last byte's offset, plus one element. */
-static uint64_t
-nbytes(struct graph *g, const struct ct *t)
-{
-	uint64_t	n = esize(t->type);
-	int		i;
-
-	for (i = 0; i < 4; i++) {
-		if (t->ne[i] == 0)
-			return 0;
-		n += mul_lim(g, t->ne[i] - 1, t->nb[i]);
-	}
-	return n > LIMIT ? (g->overflow = 1, 0) : n;
-}
-
-static int
-add_tensor(struct graph *g, enum kind kind, int type, const uint64_t ne[4])
-{
-	struct ct	*t;
-	int		 i;
-
-	if (g->n == g->cap) {
-		g->cap = g->cap ? g->cap * 2 : 256;
-		g->t = xreallocarray(g->t, g->cap, sizeof *g->t);
-	}
-	t = &g->t[g->n];
-	memset(t, 0, sizeof *t);
-	t->kind = kind;
-	t->type = type;
-	t->view_src = -1;
-	for (i = 0; i < MAX_SRC; i++)
-		t->src[i] = -1;
-	if (ne != NULL) {
-		for (i = 0; i < 4; i++)
-			t->ne[i] = ne[i];
-		t->nb[0] = esize(type);
-		for (i = 1; i < 4; i++)
-			t->nb[i] = mul_lim(g, t->nb[i - 1], t->ne[i - 1]);
-	}
-	return (int)g->n++;
-}
-
-static void
-push(int **v, size_t *n, size_t *cap, int x)
-{
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		*v = xreallocarray(*v, *cap, sizeof **v);
-	}
-	(*v)[(*n)++] = x;
-}
-
-static int
-input(struct graph *g, int type, uint64_t ne0, uint64_t ne1, uint64_t ne3)
-{
-	uint64_t	ne[4] = { ne0, ne1, 1, ne3 };
-	int		i = add_tensor(g, K_INPUT, type, ne);
-
-	push(&g->leafs, &g->n_leafs, &g->cap_l, i);
-	return i;
-}
-
-/* A node of the graph, contiguous, from up to three sources. */
-static int
-op4(struct graph *g, enum kind kind, int type, uint64_t ne0, uint64_t ne1,
-    uint64_t ne2, uint64_t ne3, int a, int b, int c)
-{
-	uint64_t	ne[4] = { ne0, ne1, ne2, ne3 };
-	int		i = add_tensor(g, kind, type, ne);
-
-	g->t[i].src[0] = a;
-	g->t[i].src[1] = b;
-	g->t[i].src[2] = c;
-	g->t[i].n_src = c >= 0 ? 3 : b >= 0 ? 2 : 1;
-	push(&g->nodes, &g->n_nodes, &g->cap_n, i);
-	return i;
-}
-
-static int
-op(struct graph *g, enum kind kind, int type, uint64_t ne0, uint64_t ne1,
-    uint64_t ne2, int a, int b, int c)
-{
-	return op4(g, kind, type, ne0, ne1, ne2, 1, a, b, c);
-}
-
-/* A view of a (reshape when nb is NULL: contiguous). */
-static int
-view(struct graph *g, int a, uint64_t ne0, uint64_t ne1, uint64_t ne2,
-    const uint64_t *nb)
-{
-	uint64_t	ne[4] = { ne0, ne1, ne2, 1 };
-	int		i, type = g->t[a].type, j;
-	struct ct	*t;
-
-	i = add_tensor(g, K_VIEW, type, ne);
-	t = &g->t[i];
-	if (nb != NULL)
-		for (j = 0; j < 4; j++)
-			t->nb[j] = nb[j];
-	t->src[0] = a;
-	t->n_src = 1;
-	t->view_src = g->t[a].view_src >= 0 ? g->t[a].view_src : a;
-	t->view_offs = g->t[a].view_offs;
-	push(&g->nodes, &g->n_nodes, &g->cap_n, i);
-	return i;
-}
-
-/* ggml_permute(a, 0, 2, 1, 3): dimensions 1 and 2 swapped. */
-static int
-permute(struct graph *g, int a)
-{
-	uint64_t	nb[4];
-	const struct ct	*s = &g->t[a];
-	int		 i;
-
-	nb[0] = s->nb[0];
-	nb[1] = s->nb[2];
-	nb[2] = s->nb[1];
-	nb[3] = s->nb[3];
-	i = view(g, a, s->ne[0], s->ne[2], s->ne[1], nb);
-	g->t[i].ne[3] = g->t[a].ne[3];
-	return i;
-}
-
-/* A view of the cache (or a write into it): no room, no layout needed. */
-static int
-cache_view(struct graph *g, int a, int b, int c)
-{
-	int	i = op(g, K_EXT, T_F16, 1, 1, 1, a, b, c);
-
-	if (a == EXT) {		/* a view of the cache itself */
-		g->t[i].kind = K_VIEW;
-		g->t[i].view_src = EXT;
-	}
-	return i;
-}
-
-/* ------------------------------------------------------- the allocator */
-
-static uint64_t
-pad(uint64_t x)
-{
-	return (x + ALIGN - 1) / ALIGN * ALIGN;
-}
-
-static void
-remove_block(struct graph *g, size_t i)
-{
-	memmove(&g->b[i], &g->b[i + 1], (g->n_b - i - 1) * sizeof *g->b);
-	g->n_b--;
-}
-
-static uint64_t
-block_alloc(struct graph *g, uint64_t size)
-{
-	size_t		i, best = g->n_b - 1;
-	uint64_t	best_size = UINT64_MAX, off;
-
-	size = pad(size);
-	/* The best fit of the blocks before the last, the last of equals. */
-	for (i = 0; i + 1 < g->n_b; i++)
-		if (g->b[i].size >= size && g->b[i].size <= best_size) {
-			best = i;
-			best_size = g->b[i].size;
-		}
-	off = g->b[best].off;
-	g->b[best].off += size;
-	g->b[best].size -= size;
-	if (g->b[best].size == 0)
-		remove_block(g, best);
-	if (off + size > g->max)
-		g->max = off + size;
-	return off;
-}
-
-static void
-block_free(struct graph *g, uint64_t off, uint64_t size)
-{
-	size_t	i;
-
-	size = pad(size);
-	for (i = 0; i < g->n_b; i++) {
-		if (g->b[i].off + g->b[i].size == off) {
-			g->b[i].size += size;
-			if (i + 1 < g->n_b &&
-			    g->b[i].off + g->b[i].size == g->b[i + 1].off) {
-				g->b[i].size += g->b[i + 1].size;
-				remove_block(g, i + 1);
-			}
-			return;
-		}
-		if (off + size == g->b[i].off) {
-			g->b[i].off = off;
-			g->b[i].size += size;
-			if (i > 0 && g->b[i - 1].off + g->b[i - 1].size ==
-			    g->b[i].off) {
-				g->b[i - 1].size += g->b[i].size;
-				remove_block(g, i);
-			}
-			return;
-		}
-	}
-	if (g->n_b == g->cap_b) {
-		g->cap_b *= 2;
-		g->b = xreallocarray(g->b, g->cap_b, sizeof *g->b);
-	}
-	for (i = 0; i < g->n_b && g->b[i].off < off; i++)
-		;
-	memmove(&g->b[i + 1], &g->b[i], (g->n_b - i) * sizeof *g->b);
-	g->b[i].off = off;
-	g->b[i].size = size;
-	g->n_b++;
-}
-
-static int
-same_layout(const struct ct *a, const struct ct *b)
-{
-	return a->type == b->type && memcmp(a->ne, b->ne, sizeof a->ne) == 0 &&
-	    memcmp(a->nb, b->nb, sizeof a->nb) == 0;
-}
-
-/* The tail of the parent's block the node does not need. */
-static void
-free_extra(struct graph *g, const struct ct *node, const struct ct *parent)
-{
-	uint64_t	ps = pad(nbytes(g, parent)), ns = pad(nbytes(g, node));
-
-	if (ps > ns)
-		block_free(g, parent->addr + ns, ps - ns);
-}
-
-static void
-allocate(struct graph *g, int i)
-{
-	struct ct	*t = &g->t[i], *p, *v;
-	int		 j;
-
-	if (t->kind == K_EXT || t->kind == K_VIEW || t->allocated)
-		return;
-	t->allocated = 1;
-	for (j = 0; t->kind == K_INPLACE && j < t->n_src; j++) {
-		if (t->src[j] < 0)
-			continue;
-		p = &g->t[t->src[j]];
-		if (!p->allocated || p->output ||
-		    (p->view_src >= 0 && g->t[p->view_src].output) ||
-		    !same_layout(t, p) || p->n_children != 1 ||
-		    p->n_views != 0)
-			continue;
-		if (p->kind == K_VIEW) {
-			v = &g->t[p->view_src];
-			if (v->n_views == 1 && v->n_children == 0 &&
-			    p->view_offs == 0) {
-				t->addr = v->addr;
-				p->allocated = v->allocated = 0;
-				free_extra(g, t, v);
-				return;
-			}
-		} else {
-			t->addr = p->addr;
-			p->allocated = 0;
-			free_extra(g, t, p);
-			return;
-		}
-	}
-	t->addr = block_alloc(g, nbytes(g, t));
-}
-
-static void
-release(struct graph *g, struct ct *t)
-{
-	if (t->output)
-		return;
-	block_free(g, t->addr, nbytes(g, t));
-	t->allocated = 0;
-}
-
-/* The high-water mark of the graph's allocation. */
-static uint64_t
-lay_out(struct graph *g)
-{
-	size_t		 i;
-	int		 j;
-	struct ct	*n, *p, *v;
-
-	g->n_b = 1;
-	g->cap_b = 16;
-	g->b = xcalloc(g->cap_b, sizeof *g->b);
-	g->b[0].off = 0;
-	g->b[0].size = LIMIT;
-	g->max = 0;
-	for (i = 0; i < g->n_leafs; i++)
-		allocate(g, g->leafs[i]);
-	for (i = 0; i < g->n_nodes; i++) {
-		n = &g->t[g->nodes[i]];
-		if (n->kind == K_VIEW)
-			g->t[n->view_src].n_views++;
-		for (j = 0; j < n->n_src; j++)
-			if (n->src[j] >= 0)
-				g->t[n->src[j]].n_children++;
-	}
-	for (i = 0; i < g->n_nodes; i++) {
-		n = &g->t[g->nodes[i]];
-		for (j = 0; j < n->n_src; j++)
-			if (n->src[j] >= 0)
-				allocate(g, n->src[j]);
-		allocate(g, g->nodes[i]);
-		for (j = 0; j < n->n_src; j++) {
-			if (n->src[j] < 0)
-				continue;
-			p = &g->t[n->src[j]];
-			if (--p->n_children != 0 || p->n_views != 0)
-				continue;
-			if (p->kind == K_VIEW) {
-				v = &g->t[p->view_src];
-				if (--v->n_views == 0 && v->n_children == 0 &&
-				    v->allocated)
-					release(g, v);
-			} else if (p->allocated)
-				release(g, p);
-		}
-	}
-	free(g->b);
-	return g->max;
-}
 
 /* ---------------------------------------------------------- the graphs */
 
@@ -500,41 +112,41 @@ attention(struct graph *g, const struct shape *s, uint64_t T, int q, int k,
 	uint64_t	ts = T / s->ns, ns = s->ns;
 	int		kq, kqv, a, j;
 
-	k = view(g, k, ekv, T, 1, NULL);
+	k = mg_view(g, k, ekv, T, 1, NULL);
 	/* K into the cache (seen as one stream) */
-	cache_view(g, k, kidx, ns > 1 ? cache_view(g, EXT, -1, -1) :
+	mg_cache_view(g, k, kidx, ns > 1 ? mg_cache_view(g, EXT, -1, -1) :
 	    EXT);
 	if (s->fa) {
-		v = view(g, v, evv, T, 1, NULL);
-		cache_view(g, v, vidx, ns > 1 ? cache_view(g, EXT, -1,
+		v = mg_view(g, v, evv, T, 1, NULL);
+		mg_cache_view(g, v, vidx, ns > 1 ? mg_cache_view(g, EXT, -1,
 		    -1) : EXT);
-		q = permute(g, view(g, q, s->hk, s->head, T, NULL));
-		k = permute(g, cache_view(g, EXT, -1, -1));
-		v = permute(g, cache_view(g, EXT, -1, -1));
-		a = op4(g, K_PLAIN, T_F32, s->hv, s->head, ts, ns, q, k,
+		q = mg_permute(g, mg_view(g, q, s->hk, s->head, T, NULL));
+		k = mg_permute(g, mg_cache_view(g, EXT, -1, -1));
+		v = mg_permute(g, mg_cache_view(g, EXT, -1, -1));
+		a = mg_op4(g, K_PLAIN, T_F32, s->hv, s->head, ts, ns, q, k,
 		    v);
 		g->t[a].src[3] = mask;
 		g->t[a].n_src = 4;
-		a = view(g, a, s->hv * s->head, T, 1, NULL);
+		a = mg_view(g, a, s->hv * s->head, T, 1, NULL);
 	} else {
-		v = view(g, v, evv, T, 1, NULL);
-		v = view(g, v, 1, mul_lim(g, T, evv), 1, NULL);
-		cache_view(g, v, vidx, cache_view(g, EXT, -1, -1));
-		v = permute(g, cache_view(g, EXT, -1, -1));
-		k = permute(g, cache_view(g, EXT, -1, -1));
-		q = permute(g, view(g, q, s->hk, s->head, T, NULL));
-		kq = op4(g, K_PLAIN, T_F32, n_kv, ts, s->head, ns,
+		v = mg_view(g, v, evv, T, 1, NULL);
+		v = mg_view(g, v, 1, mg_mul_lim(g, T, evv), 1, NULL);
+		mg_cache_view(g, v, vidx, mg_cache_view(g, EXT, -1, -1));
+		v = mg_permute(g, mg_cache_view(g, EXT, -1, -1));
+		k = mg_permute(g, mg_cache_view(g, EXT, -1, -1));
+		q = mg_permute(g, mg_view(g, q, s->hk, s->head, T, NULL));
+		kq = mg_op4(g, K_PLAIN, T_F32, n_kv, ts, s->head, ns,
 		    k, q, -1);
 		/* soft-capping: scaled, tanh, scaled back */
 		for (j = 0; s->kind == G_GEMMA2 && j < 3; j++)
-			kq = op4(g, K_INPLACE, T_F32, n_kv, ts, s->head, ns,
+			kq = mg_op4(g, K_INPLACE, T_F32, n_kv, ts, s->head, ns,
 			    kq, -1, -1);
-		kq = op4(g, K_INPLACE, T_F32, n_kv, ts, s->head, ns,
+		kq = mg_op4(g, K_INPLACE, T_F32, n_kv, ts, s->head, ns,
 		    kq, mask, -1);
-		kqv = op4(g, K_PLAIN, T_F32, s->hv, ts, s->head, ns, v,
+		kqv = mg_op4(g, K_PLAIN, T_F32, s->hv, ts, s->head, ns, v,
 		    kq, -1);
-		kqv = permute(g, kqv);
-		a = op(g, K_PLAIN, T_F32, s->hv * s->head, T, 1, kqv,
+		kqv = mg_permute(g, kqv);
+		a = mg_op(g, K_PLAIN, T_F32, s->hv * s->head, T, 1, kqv,
 		    -1, -1);
 	}
 	return a;
@@ -553,44 +165,44 @@ moe_sigmoid(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
 	uint64_t	nu = s->n_used, nb[4], j;
 	int		lg, pr, tk, wt, sum, cr, q, up, e, k, v;
 
-	lg = op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
-	lg = op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
-	pr = view(g, lg, 1, s->n_exp, T, NULL);
-	tk = op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, EXT, -1);
-	tk = op(g, K_PLAIN, T_I32, s->n_exp, T, 1, tk, -1, -1);
+	lg = mg_op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
+	lg = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
+	pr = mg_view(g, lg, 1, s->n_exp, T, NULL);
+	tk = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, EXT, -1);
+	tk = mg_op(g, K_PLAIN, T_I32, s->n_exp, T, 1, tk, -1, -1);
 	memcpy(nb, g->t[tk].nb, sizeof nb);
-	tk = view(g, tk, nu, T, 1, nb);
-	wt = op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
-	wt = view(g, wt, nu, T, 1, NULL);
-	sum = op(g, K_PLAIN, T_F32, 1, T, 1, wt, -1, -1);
-	sum = op(g, K_INPLACE, T_F32, 1, T, 1, sum, -1, -1);
-	wt = op(g, K_INPLACE, T_F32, nu, T, 1, wt, sum, -1);
-	wt = view(g, wt, 1, nu, T, NULL);
-	cr = view(g, t, s->embd, 1, T, NULL);
-	q = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
-	up = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
-	e = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, q, up, -1);
-	e = op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
-	e = op(g, K_INPLACE, T_F32, s->embd, nu, T, e, wt, -1);
+	tk = mg_view(g, tk, nu, T, 1, nb);
+	wt = mg_op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+	wt = mg_view(g, wt, nu, T, 1, NULL);
+	sum = mg_op(g, K_PLAIN, T_F32, 1, T, 1, wt, -1, -1);
+	sum = mg_op(g, K_INPLACE, T_F32, 1, T, 1, sum, -1, -1);
+	wt = mg_op(g, K_INPLACE, T_F32, nu, T, 1, wt, sum, -1);
+	wt = mg_view(g, wt, 1, nu, T, NULL);
+	cr = mg_view(g, t, s->embd, 1, T, NULL);
+	q = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+	up = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+	e = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, q, up, -1);
+	e = mg_op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
+	e = mg_op(g, K_INPLACE, T_F32, s->embd, nu, T, e, wt, -1);
 	memcpy(nb, g->t[e].nb, sizeof nb);
 	nb[1] = g->t[e].nb[2];
 	nb[2] = nb[3] = nb[1] * T;
-	q = view(g, e, s->embd, T, 1, nb);
+	q = mg_view(g, e, s->embd, T, 1, nb);
 	if (nu == 1)
-		q = op(g, K_PLAIN, T_F32, s->embd, T, 1, q, -1, -1);
+		q = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, q, -1, -1);
 	else {
-		k = view(g, e, s->embd, T, 1, nb);
+		k = mg_view(g, e, s->embd, T, 1, nb);
 		g->t[k].view_offs = g->t[e].nb[1];
 		for (j = 2; j < nu; j++) {
-			v = view(g, e, s->embd, T, 1, nb);
+			v = mg_view(g, e, s->embd, T, 1, nb);
 			g->t[v].view_offs = j * g->t[e].nb[1];
 		}
-		q = op(g, K_INPLACE, T_F32, s->embd, T, 1, q, k, -1);
+		q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q, k, -1);
 		for (j = 2; j < nu; j++)
-			q = op(g, K_INPLACE, T_F32, s->embd, T, 1, q,
+			q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q,
 			    k + (int)(j - 1), -1);
 	}
-	return op(g, K_INPLACE, T_F32, s->embd, T, 1, q, a, -1);
+	return mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q, a, -1);
 }
 
 /*
@@ -608,85 +220,85 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 	uint32_t	il;
 	unsigned	f;
 
-	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
-	tok = input(g, T_I32, T, 1, 1);
-	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
-	pos = input(g, T_I32, T, 1, 1);
-	kidx = input(g, T_I64, T, 1, 1);
-	vidx = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1, 1);
-	mask = input(g, s->fa ? T_F16 : T_F32, s->n_kv, ts, ns);
-	out = input(g, T_I32, rows, 1, 1);
-	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = mg_input(g, T_I32, T, 1, 1);
+	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = mg_input(g, T_I32, T, 1, 1);
+	kidx = mg_input(g, T_I64, T, 1, 1);
+	vidx = mg_input(g, T_I64, s->fa ? T : mg_mul_lim(g, T, evv), 1, 1);
+	mask = mg_input(g, s->fa ? T_F16 : T_F32, s->n_kv, ts, ns);
+	out = mg_input(g, T_I32, rows, 1, 1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
 	for (il = 0; il < s->n_layer; il++) {
 		in_sa = x;
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 		f = s->flags[il];
-		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		q = mg_op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
 		if (f & C_BQ)
-			q = op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
+			q = mg_op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
 		if (s->kind == G_MINIMAX) {	/* norm of the whole Q */
-			q = op(g, K_INPLACE, T_F32, nq, T, 1, q, -1, -1);
-			q = op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
+			q = mg_op(g, K_INPLACE, T_F32, nq, T, 1, q, -1, -1);
+			q = mg_op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
 		}
-		q = view(g, q, s->hk, s->head, T, NULL);
+		q = mg_view(g, q, s->hk, s->head, T, NULL);
 		if (f & C_QKNORM) {
-			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, -1,
+			q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, -1,
 			    -1);
-			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, EXT,
+			q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, EXT,
 			    -1);
 		}
-		q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos, -1);
-		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos, -1);
+		v = mg_op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
 		if (f & C_BV)
-			v = op(g, K_INPLACE, T_F32, evv, T, 1, v, EXT, -1);
-		v = view(g, v, s->hv, s->head_kv, T, NULL);
-		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+			v = mg_op(g, K_INPLACE, T_F32, evv, T, 1, v, EXT, -1);
+		v = mg_view(g, v, s->hv, s->head_kv, T, NULL);
+		k = mg_op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
 		if (f & C_BK)
-			k = op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
+			k = mg_op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
 		if (s->kind == G_MINIMAX) {	/* norm of the whole K */
-			k = op(g, K_INPLACE, T_F32, ekv, T, 1, k, -1, -1);
-			k = op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
+			k = mg_op(g, K_INPLACE, T_F32, ekv, T, 1, k, -1, -1);
+			k = mg_op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
 		}
-		k = view(g, k, s->hk, s->head_kv, T, NULL);
+		k = mg_view(g, k, s->hk, s->head_kv, T, NULL);
 		if (f & C_QKNORM) {
-			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
 			    -1, -1);
-			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
 			    EXT, -1);
 		}
-		k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k, pos, -1);
+		k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k, pos, -1);
 		a = attention(g, s, T, q, k, v, kidx, vidx, mask, s->n_kv);
-		a = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
 		if (il + 1 == s->n_layer) {		/* the outputs' rows */
-			a = op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
-			in_sa = op(g, K_PLAIN, T_F32, s->embd, rows, 1, in_sa,
+			a = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+			in_sa = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, in_sa,
 			    out, -1);
 			T = rows;
 		}
-		a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in_sa, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in_sa, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 		if (s->kind == G_MINIMAX) {
 			x = moe_sigmoid(g, s, il, T, t, a);
 			continue;
 		}
 		if (s->kind == G_APERTUS) {	/* up, xIELU (in place) */
-			t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
-			t = op(g, K_INPLACE, T_F32, s->ff[il], T, 1, t, -1,
+			t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+			t = mg_op(g, K_INPLACE, T_F32, s->ff[il], T, 1, t, -1,
 			    -1);
 		} else {			/* gate, up, SwiGLU */
-			q = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
-			k = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
-			t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
+			q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+			k = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+			t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
 		}
-		t = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
-		x = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
 	}
-	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
-	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 	g->t[t].output = 1;
-	t = op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
 	g->t[t].output = 1;
 }
 
@@ -706,22 +318,22 @@ inputs_iswa(struct graph *g, const struct shape *s, uint64_t T,
 	uint32_t	il;
 	int		w;
 
-	add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
-	*tok = input(g, T_I32, T, 1, 1);
-	input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
-	*pos = input(g, T_I32, T, 1, 1);
+	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	*tok = mg_input(g, T_I32, T, 1, 1);
+	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	*pos = mg_input(g, T_I32, T, 1, 1);
 	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
 	for (il = 0; il < s->n_layer; il++) {
 		w = s->swa[il] != 0;
 		if (kidx[w] >= 0)
 			continue;
-		kidx[w] = input(g, T_I64, T, 1, 1);
-		vidx[w] = input(g, T_I64, s->fa ? T : mul_lim(g, T, evv), 1,
+		kidx[w] = mg_input(g, T_I64, T, 1, 1);
+		vidx[w] = mg_input(g, T_I64, s->fa ? T : mg_mul_lim(g, T, evv), 1,
 		    1);
-		mask[w] = input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
+		mask[w] = mg_input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
 		    s->n_kv, ts, ns);
 	}
-	*out = input(g, T_I32, rows, 1, 1);
+	*out = mg_input(g, T_I32, rows, 1, 1);
 }
 
 /*
@@ -744,58 +356,58 @@ build_gemma3(struct graph *g, const struct shape *s, uint64_t T,
 	size_t		j;
 
 	inputs_iswa(g, s, T, rows, &tok, &pos, kidx, vidx, mask, &out);
-	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
-	x = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
 	for (il = 0; il < s->n_layer; il++) {
 		w = s->swa[il] != 0;
 		in = x;
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
-		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
-		q = view(g, q, s->hk, s->head, T, NULL);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = mg_op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		q = mg_view(g, q, s->hk, s->head, T, NULL);
 		/* gemma3: norm, its weight; RoPE, scale */
 		for (j = s->kind == G_GEMMA2 ? 2 : 0; j < 4; j++)
-			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q,
+			q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q,
 			    j == 1 ? EXT : j == 2 ? pos : -1, -1);
-		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
-		k = view(g, k, s->hk, s->head_kv, T, NULL);
+		k = mg_op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+		k = mg_view(g, k, s->hk, s->head_kv, T, NULL);
 		for (j = s->kind == G_GEMMA2 ? 2 : 0; j < 3; j++)
-			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
 			    j == 1 ? EXT : j == 2 ? pos : -1, -1);
-		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
-		v = view(g, v, s->hv, s->head_kv, T, NULL);
+		v = mg_op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		v = mg_view(g, v, s->hv, s->head_kv, T, NULL);
 		a = attention(g, s, T, q, k, v, kidx[w], vidx[w], mask[w],
 		    w ? s->n_kv_swa : s->n_kv);
-		a = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
 		if (il + 1 == s->n_layer)		/* the outputs' rows */
-			a = op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+			a = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
 		if (il + 1 == s->n_layer) {
 			T = rows;
-			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
-			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, EXT, -1);
-			in = op(g, K_PLAIN, T_F32, s->embd, T, 1, in, out, -1);
+			a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+			a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, EXT, -1);
+			in = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, in, out, -1);
 		} else {
-			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
-			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, EXT, -1);
+			a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+			a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, EXT, -1);
 		}
-		a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
-		q = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
-		k = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
-		t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
-		t = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, -1, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
-		x = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+		a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		k = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
 	}
-	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
-	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 	g->t[t].output = 1;
-	t = op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
 	/* gemma2: the logits soft-capped */
 	for (j = 0; s->kind == G_GEMMA2 && j < 3; j++)
-		t = op(g, K_INPLACE, T_F32, s->out, T, 1, t, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->out, T, 1, t, -1, -1);
 	g->t[t].output = 1;
 }
 
@@ -817,48 +429,48 @@ build_cohere2(struct graph *g, const struct shape *s, uint64_t T,
 	uint32_t	il;
 
 	inputs_iswa(g, s, T, rows, &tok, &pos, kidx, vidx, mask, &out);
-	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
 	for (il = 0; il < s->n_layer; il++) {
 		w = s->swa[il] != 0;
 		in = x;
-		t = op(g, K_PLAIN, T_F32, s->embd, T, 1, x, -1, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
-		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
-		q = view(g, q, s->hk, s->head, T, NULL);
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = mg_op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		q = mg_view(g, q, s->hk, s->head, T, NULL);
 		if (w)
-			q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos,
+			q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos,
 			    -1);
-		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
-		k = view(g, k, s->hk, s->head_kv, T, NULL);
+		k = mg_op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+		k = mg_view(g, k, s->hk, s->head_kv, T, NULL);
 		if (w)
-			k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
 			    pos, -1);
-		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
-		v = view(g, v, s->hv, s->head_kv, T, NULL);
+		v = mg_op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		v = mg_view(g, v, s->hv, s->head_kv, T, NULL);
 		a = attention(g, s, T, q, k, v, kidx[w], vidx[w], mask[w],
 		    w ? s->n_kv_swa : s->n_kv);
 		if (il + 1 == s->n_layer) {		/* the outputs' rows */
-			t = op(g, K_PLAIN, T_F32, s->embd, rows, 1, t, out, -1);
+			t = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, t, out, -1);
 			T = rows;
 		}
-		q = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
-		up = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
-		t = op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, up, -1);
-		t = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		up = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, up, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
 		if (il + 1 == s->n_layer)
-			in = op(g, K_PLAIN, T_F32, s->embd, T, 1, in, out, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, in, -1);
-		a = op(g, K_PLAIN, T_F32, s->embd, il + 1 == s->n_layer ?
+			in = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, in, out, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, in, -1);
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, il + 1 == s->n_layer ?
 		    ts * ns : T, 1, EXT, a, -1);
 		if (il + 1 == s->n_layer)
-			a = op(g, K_PLAIN, T_F32, s->embd, T, 1, a, out, -1);
-		x = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+			a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, a, out, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
 	}
-	t = op(g, K_PLAIN, T_F32, s->embd, T, 1, x, -1, -1);
-	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 	g->t[t].output = 1;
-	t = op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
-	t = op(g, K_INPLACE, T_F32, s->out, T, 1, t, -1, -1);
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->out, T, 1, t, -1, -1);
 	g->t[t].output = 1;
 }
 
@@ -884,91 +496,91 @@ build_gptoss(struct graph *g, const struct shape *s, uint64_t T,
 	uint64_t	j;
 
 	inputs_iswa(g, s, T, rows, &tok, &pos, kidx, vidx, mask, &out);
-	x = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
 	for (il = 0; il < s->n_layer; il++) {
 		w = s->swa[il] != 0;
 		f = s->flags[il];
 		in = x;
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
-		q = op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = mg_op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
 		if (f & C_BQ)
-			q = op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
-		q = view(g, q, s->hk, s->head, T, NULL);
-		q = op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos, -1);
-		k = op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+			q = mg_op(g, K_INPLACE, T_F32, nq, T, 1, q, EXT, -1);
+		q = mg_view(g, q, s->hk, s->head, T, NULL);
+		q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos, -1);
+		k = mg_op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
 		if (f & C_BK)
-			k = op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
-		k = view(g, k, s->hk, s->head_kv, T, NULL);
-		k = op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k, pos, -1);
-		v = op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+			k = mg_op(g, K_INPLACE, T_F32, ekv, T, 1, k, EXT, -1);
+		k = mg_view(g, k, s->hk, s->head_kv, T, NULL);
+		k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k, pos, -1);
+		v = mg_op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
 		if (f & C_BV)
-			v = op(g, K_INPLACE, T_F32, evv, T, 1, v, EXT, -1);
-		v = view(g, v, s->hv, s->head_kv, T, NULL);
+			v = mg_op(g, K_INPLACE, T_F32, evv, T, 1, v, EXT, -1);
+		v = mg_view(g, v, s->hv, s->head_kv, T, NULL);
 		a = attention(g, s, T, q, k, v, kidx[w], vidx[w], mask[w],
 		    w ? s->n_kv_swa : s->n_kv);
-		a = op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
 		if (f & C_BO)
-			a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, EXT, -1);
-		a = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
-		t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+			a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, EXT, -1);
+		a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 		/* the router */
-		lg = op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
+		lg = mg_op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
 		if (f & C_BR)
-			lg = op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, EXT,
+			lg = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, EXT,
 			    -1);
-		pr = view(g, lg, 1, s->n_exp, T, NULL);
-		tk = op(g, K_PLAIN, T_I32, s->n_exp, T, 1, lg, -1, -1);
+		pr = mg_view(g, lg, 1, s->n_exp, T, NULL);
+		tk = mg_op(g, K_PLAIN, T_I32, s->n_exp, T, 1, lg, -1, -1);
 		memcpy(nb, g->t[tk].nb, sizeof nb);
-		tk = view(g, tk, nu, T, 1, nb);
-		wt = op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
-		wt = view(g, wt, nu, T, 1, NULL);
-		wt = op(g, K_INPLACE, T_F32, nu, T, 1, wt, -1, -1);
-		wt = view(g, wt, 1, nu, T, NULL);
+		tk = mg_view(g, tk, nu, T, 1, nb);
+		wt = mg_op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+		wt = mg_view(g, wt, nu, T, 1, NULL);
+		wt = mg_op(g, K_INPLACE, T_F32, nu, T, 1, wt, -1, -1);
+		wt = mg_view(g, wt, 1, nu, T, NULL);
 		/* the experts */
-		cr = view(g, t, s->embd, 1, T, NULL);
-		q = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+		cr = mg_view(g, t, s->embd, 1, T, NULL);
+		q = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
 		if (f & C_BEG)
-			q = op(g, K_INPLACE, T_F32, s->ff[il], nu, T, q, EXT,
+			q = mg_op(g, K_INPLACE, T_F32, s->ff[il], nu, T, q, EXT,
 			    tk);
-		up = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+		up = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
 		if (f & C_BEU)
-			up = op(g, K_INPLACE, T_F32, s->ff[il], nu, T, up, EXT,
+			up = mg_op(g, K_INPLACE, T_F32, s->ff[il], nu, T, up, EXT,
 			    tk);
-		e = op(g, K_PLAIN, T_F32, s->ff[il], nu, T, q, up, -1);
-		e = op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
+		e = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, q, up, -1);
+		e = mg_op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
 		if (f & C_BED)
-			e = op(g, K_INPLACE, T_F32, s->embd, nu, T, e, EXT, tk);
-		e = op(g, K_INPLACE, T_F32, s->embd, nu, T, e, wt, -1);
+			e = mg_op(g, K_INPLACE, T_F32, s->embd, nu, T, e, EXT, tk);
+		e = mg_op(g, K_INPLACE, T_F32, s->embd, nu, T, e, wt, -1);
 		/* their sum, a view of each */
 		memcpy(nb, g->t[e].nb, sizeof nb);
 		nb[1] = g->t[e].nb[2];
 		nb[2] = nb[3] = nb[1] * T;
-		q = view(g, e, s->embd, T, 1, nb);
+		q = mg_view(g, e, s->embd, T, 1, nb);
 		if (nu == 1)
-			q = op(g, K_PLAIN, T_F32, s->embd, T, 1, q, -1, -1);
+			q = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, q, -1, -1);
 		else {
-			k = view(g, e, s->embd, T, 1, nb);
+			k = mg_view(g, e, s->embd, T, 1, nb);
 			g->t[k].view_offs = g->t[e].nb[1];
 			for (j = 2; j < nu; j++) {
-				v = view(g, e, s->embd, T, 1, nb);
+				v = mg_view(g, e, s->embd, T, 1, nb);
 				g->t[v].view_offs = j * g->t[e].nb[1];
 			}
-			q = op(g, K_INPLACE, T_F32, s->embd, T, 1, q, k, -1);
+			q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q, k, -1);
 			for (j = 2; j < nu; j++)
-				q = op(g, K_INPLACE, T_F32, s->embd, T, 1, q,
+				q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q,
 				    k + (int)(j - 1), -1);
 		}
-		x = op(g, K_INPLACE, T_F32, s->embd, T, 1, q, a, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q, a, -1);
 	}
 	g->t[x].output = 1;
-	x = op(g, K_PLAIN, T_F32, s->embd, rows, 1, x, out, -1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, x, out, -1);
 	T = rows;
-	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
-	t = op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 	g->t[t].output = 1;
-	t = op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
 	g->t[t].output = 1;
 }
 
@@ -987,11 +599,9 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 		build_gptoss(&g, s, T, rows);
 	else
 		build_llama(&g, s, T, rows);
-	r = g.overflow ? 0 : lay_out(&g);
+	r = g.overflow ? 0 : mg_lay_out(&g);
 	*overflow = g.overflow;
-	free(g.t);
-	free(g.leafs);
-	free(g.nodes);
+	mg_free(&g);
 	return r;
 }
 

@@ -1,0 +1,74 @@
+/*
+ * mem_graph.h - a model of ggml's compute graphs and of its graph
+ * allocator, for llama.cpp's compute buffer (mem_compute.c and the
+ * builders beside it). See mem_graph.c.
+ */
+#ifndef GGUFED_MEM_GRAPH_H
+#define GGUFED_MEM_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ALIGN		32	/* the CPU buffer type's alignment */
+#define MAX_SRC		4
+#define T_F32		0	/* ggml type ids */
+#define T_F16		1
+#define T_I32		26
+#define T_I64		27
+#define EXT		0	/* the tensor standing for weights and cache */
+
+enum kind {
+	K_EXT,		/* allocated elsewhere: weights, the cache, writes
+			   into the cache */
+	K_INPUT,	/* a graph input, allocated first */
+	K_VIEW,		/* view, reshape, permute: no room of its own */
+	K_INPLACE,	/* may take its parent's place */
+	K_PLAIN		/* allocated */
+};
+
+struct ct {
+	enum kind	 kind;
+	int		 type;
+	uint64_t	 ne[4], nb[4];
+	int		 output;
+	int		 src[MAX_SRC], n_src;
+	int		 view_src;	/* -1: none */
+	uint64_t	 view_offs;
+	/* the allocator's */
+	int		 n_children, n_views, allocated;
+	uint64_t	 addr;
+};
+
+struct block {
+	uint64_t	 off, size;
+};
+
+struct graph {
+	struct ct	*t;
+	size_t		 n, cap;
+	int		*leafs, *nodes;
+	size_t		 n_leafs, n_nodes, cap_l, cap_n;
+	int		 overflow;	/* a size beyond 2^62 */
+	/* the allocator */
+	struct block	*b;
+	size_t		 n_b, cap_b;
+	uint64_t	 max;
+};
+
+#define LIMIT	((uint64_t)1 << 62)
+
+uint64_t	mg_mul_lim(struct graph *, uint64_t, uint64_t);
+int		mg_add_tensor(struct graph *, enum kind, int, const uint64_t[4]);
+int		mg_input(struct graph *, int, uint64_t, uint64_t, uint64_t);
+int		mg_op4(struct graph *, enum kind, int, uint64_t, uint64_t,
+		    uint64_t, uint64_t, int, int, int);
+int		mg_op(struct graph *, enum kind, int, uint64_t, uint64_t,
+		    uint64_t, int, int, int);
+int		mg_view(struct graph *, int, uint64_t, uint64_t, uint64_t,
+		    const uint64_t *);
+int		mg_permute(struct graph *, int);
+int		mg_cache_view(struct graph *, int, int, int);
+uint64_t	mg_lay_out(struct graph *);
+void		mg_free(struct graph *);
+
+#endif
