@@ -37,4 +37,5 @@ replay dequant "$src/corpus/dequant" "$src/crashes/dequant"
 replay template "$src/corpus/template" "$src/crashes/template"
 replay http "$src/corpus/http" "$src/crashes/http"
 replay hcache "$src/corpus/hcache" "$src/crashes/hcache"
+replay model "$src/corpus/model" "$src/crashes/model"
 done_testing

@@ -16,7 +16,7 @@
 set -u
 
 : "${FUZZ_SECONDS:=60}"
-: "${FUZZ_TARGETS:=open edit dequant template http hcache}"
+: "${FUZZ_TARGETS:=open edit dequant template http hcache model}"
 : "${FUZZ_WORK:=$TESTS_BUILDDIR/fuzz/work}"
 src="$TESTS_SRCDIR/fuzz"
 fixtures="$SHARED_DIR/fixtures/ggml"
@@ -27,7 +27,7 @@ FUZZ_WORK=$(cd "$FUZZ_WORK" && pwd) || exit 1
 seeds="$FUZZ_WORK/seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds/files" "$seeds/open" "$seeds/edit" "$seeds/dequant" \
-    "$seeds/template" "$seeds/http" "$seeds/hcache"
+    "$seeds/template" "$seeds/http" "$seeds/hcache" "$seeds/model"
 
 # Small GGUF files: fixtures under 64 KiB, the hostile corpus.
 for f in "$fixtures"/*.gguf; do
@@ -55,6 +55,16 @@ for f in "$seeds/files"/types.gguf "$seeds/files"/align64.gguf; do
 		{ printf "\\$(printf %03o "$t")\\000\\000\\000\\000\\001\\000"
 		  tail -c 2048 "$f"; } >"$seeds/dequant/$i"
 	done
+done
+# The model target: every architecture of the table (byte 0), unedited
+# with the commands at the end, and with block_count set to 3 (step 0,
+# key 0, edge 3, type u32).
+i=0
+while [ $i -lt 256 ]; do
+	o=$(printf %03o $i)
+	printf "\\$o\\000\\001" >"$seeds/model/a$i"
+	printf "\\$o\\001\\000\\000\\000\\003\\000" >"$seeds/model/b$i"
+	i=$((i + 1))
 done
 
 for t in $FUZZ_TARGETS; do
