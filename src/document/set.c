@@ -359,6 +359,7 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 	char			**paths, **why, text[400];
 	size_t			 plen;
 	unsigned		 no, count, k, n_missing = 0, stop = 0;
+	size_t			 redo;
 	int64_t			 v, off;
 	int			 missing, remote;
 
@@ -421,7 +422,7 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 	why = xcalloc(count, sizeof *why);
 	for (k = 1; k < count; k++) {
 		memset(&e, 0, sizeof e);
-		if ((sh[k] = gguf_open(paths[k], &e)) != NULL)
+		if ((sh[k] = gguf_open_shard(paths[k], &e)) != NULL)
 			continue;
 		missing = !e.has_off && (strcmp(e.msg, strerror(ENOENT)) ==
 		    0 || strncmp(e.msg, GGUF_HTTP_NOT_FOUND,
@@ -446,7 +447,15 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 			break;
 		}
 	}
-	f = gguf_join(path, sh, paths, count);
+	while ((f = gguf_join(path, sh, paths, count, &redo)) == NULL) {
+		/* a shard with a tensor name twice: as a file of its own */
+		gguf_close(sh[redo]);
+		memset(&e, 0, sizeof e);
+		if ((sh[redo] = gguf_open(paths[redo], &e)) == NULL) {
+			gguf_err_text(&e, text, sizeof text);
+			why[redo] = xstrdup(text);
+		}
+	}
 	if (stop > 0) {
 		if (stop + 1 == count)
 			text[0] = '\0';

@@ -62,11 +62,12 @@ parse_cb(void *arg)
 }
 
 static struct gguf_file *
-new_file(struct gguf_source *src)
+new_file(struct gguf_source *src, int defer_names)
 {
 	struct gguf_file	*f = xcalloc(1, sizeof *f);
 
 	f->size = gguf_source_size(src);
+	f->defer_names = defer_names;
 	return f;
 }
 
@@ -81,7 +82,7 @@ attach(struct gguf_file *f, struct gguf_source *src)
 
 /* A source that maps: walked in place, its header pinned. */
 static struct gguf_file *
-open_mapped(struct gguf_source *src, struct gguf_err *err)
+open_mapped(struct gguf_source *src, int defer_names, struct gguf_err *err)
 {
 	struct gguf_file	*f;
 	struct gguf_srcerr	 se;
@@ -90,7 +91,7 @@ open_mapped(struct gguf_source *src, struct gguf_err *err)
 	int			 rc;
 
 	memset(&se, 0, sizeof se);
-	f = new_file(src);
+	f = new_file(src, defer_names);
 	if ((f->base = gguf_source_map(src, 0, f->size, &se)) == NULL) {
 		from_src(&se, err);
 		free(f);
@@ -150,7 +151,7 @@ open_read(struct gguf_source *src, uint8_t *head, size_t n0,
 			goto fail;
 	}
 	for (;;) {
-		f = new_file(src);
+		f = new_file(src, 0);
 		f->base = buf;
 		f->have = have;
 		if ((f = gguf_file_parse(f, &want, err)) != NULL) {
@@ -204,7 +205,7 @@ gguf_open_source(struct gguf_source *src, struct gguf_err *err)
 		return NULL;
 	}
 	if (gguf_source_mappable(src))
-		return open_mapped(src, err);
+		return open_mapped(src, 0, err);
 	return open_read(src, NULL, 0, err);
 }
 
@@ -345,6 +346,30 @@ gguf_open(const char *path, struct gguf_err *err)
 	f = gguf_open_fd(fd, path, err);
 	close(fd);		/* the file keeps its own descriptor */
 	return f;
+}
+
+struct gguf_file *
+gguf_open_shard(const char *path, struct gguf_err *err)
+{
+	struct gguf_source	*src;
+	struct gguf_srcerr	 se;
+	int			 fd;
+
+	if (gguf_is_url(path))
+		return gguf_open_url(path, err);
+	if ((fd = gguf_open_regular(path, O_RDONLY, err)) < 0)
+		return NULL;
+	memset(&se, 0, sizeof se);
+	gguf_io_init();
+	src = gguf_source_file_fd(fd, path, &se);
+	close(fd);		/* the source keeps its own descriptor */
+	if (src == NULL) {
+		from_src(&se, err);
+		return NULL;
+	}
+	if (gguf_source_mappable(src))
+		return open_mapped(src, 1, err);
+	return open_read(src, NULL, 0, err);
 }
 
 struct gguf_source *

@@ -7,6 +7,8 @@
 #ifndef GGUF_FILEINT_H
 #define GGUF_FILEINT_H
 
+#include <stdatomic.h>
+
 #include "gguf.h"
 #include "internal.h"
 #include "nameix.h"
@@ -39,6 +41,14 @@ struct gguf_file {
 	uint64_t		 n_tensors;
 	struct gguf_nameix	 tensor_names;
 	uint64_t		*thash;		/* each tensor name's index hash */
+	/*
+	 * A shard opened for a set (gguf_open_shard): its tensor names are
+	 * hashed but not indexed, as the set indexes them all once (and
+	 * finds a name twice in the shard itself, gguf_join); the shard's
+	 * own index is built at its first gguf_tensor_find.
+	 */
+	int			 defer_names;
+	atomic_int		 names_built;
 
 	struct gguf_warning	*warn;
 	size_t			 n_warn;

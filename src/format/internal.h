@@ -160,12 +160,22 @@ void	gguf_file_warn(struct gguf_file *f, int level, uint64_t off,
 void	gguf_file_warn_in(struct gguf_file *f, int level, const char *file,
 	    uint64_t off, const char *msg);
 /*
+ * file.c: gguf_open for a shard of a set that gguf_join will join: its
+ * tensor names are indexed by the set, once, not by the shard too (which
+ * indexes them at its first gguf_tensor_find).
+ */
+struct gguf_file *gguf_open_shard(const char *path, struct gguf_err *err);
+/*
  * reader.c: joins the shards of a split set as one file, taking shards
  * and paths (both arrays of n, allocated) and what they hold; shards[0]
- * must be open, the others may be NULL (missing).
+ * must be open, the others may be NULL (missing). Shards opened with
+ * gguf_open_shard are checked for a tensor name given twice here: NULL,
+ * with nothing taken and *redo the first such shard, which the caller
+ * opens again with gguf_open (for its finding in its place) and joins
+ * again.
  */
 struct gguf_file *gguf_join(const char *path, struct gguf_file **shards,
-	    char **paths, size_t n);
+	    char **paths, size_t n, size_t *redo);
 
 /* 64-bit FNV-1a over n bytes. */
 uint64_t gguf_hash(const void *p, size_t n);

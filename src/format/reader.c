@@ -21,7 +21,9 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -566,18 +568,24 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	}
 	f->lay.ti_end = c->pos;
 
-	gguf_nameix_init(&f->tensor_names, tensor_name, f, f->n_tensors);
 	f->thash = xreallocarray(NULL, f->n_tensors > 0 ? f->n_tensors : 1,
 	    sizeof *f->thash);
 	for (i = 0; i < f->n_tensors; i++) {
 		t = &f->tensors[i];
 		f->thash[i] = gguf_nameix_hash(t->name.p, (size_t)t->name.n);
+	}
+	if (f->defer_names)
+		return 0;
+	gguf_nameix_init(&f->tensor_names, tensor_name, f, f->n_tensors);
+	for (i = 0; i < f->n_tensors; i++) {
+		t = &f->tensors[i];
 		if (gguf_nameix_add_hashed(&f->tensor_names, i,
 		    f->thash[i]) >= 0)
 			warnf(f, GGUF_W_ERROR, t->off,
 			    "duplicate tensor name \"%s\"",
 			    pname(&t->name, buf, sizeof buf));
 	}
+	atomic_store(&f->names_built, 1);
 	return 0;
 }
 
@@ -857,9 +865,27 @@ gguf_tensor_at(const struct gguf_file *f, uint64_t i)
 	return i < f->n_tensors ? &f->tensors[i] : NULL;
 }
 
+/* A set's shard indexes its tensor names at its first look-up. */
+static pthread_mutex_t names_mu = PTHREAD_MUTEX_INITIALIZER;
+
 int64_t
 gguf_tensor_find(const struct gguf_file *f, const char *name, size_t len)
 {
+	struct gguf_file	*w = (struct gguf_file *)(uintptr_t)f;
+	uint64_t		 i;
+
+	if (!atomic_load(&f->names_built)) {
+		pthread_mutex_lock(&names_mu);
+		if (!atomic_load(&w->names_built)) {
+			gguf_nameix_init(&w->tensor_names, tensor_name, w,
+			    w->n_tensors);
+			for (i = 0; i < w->n_tensors; i++)
+				(void)gguf_nameix_add_hashed(&w->tensor_names,
+				    i, w->thash[i]);
+			atomic_store(&w->names_built, 1);
+		}
+		pthread_mutex_unlock(&names_mu);
+	}
 	return gguf_nameix_find(&f->tensor_names, name, len);
 }
 
@@ -949,7 +975,7 @@ gguf_file_warn_in(struct gguf_file *f, int level, const char *file,
 
 struct gguf_file *
 gguf_join(const char *path, struct gguf_file **shards, char **paths,
-    size_t n)
+    size_t n, size_t *redo)
 {
 	struct gguf_file	*f = xcalloc(1, sizeof *f), *s0 = shards[0], *s;
 	struct gguf_tensor	*t;
@@ -999,9 +1025,19 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 			t = &f->tensors[f->n_tensors];
 			*t = s->tensors[i];
 			t->shard = (uint32_t)k;
-			/* hashed once, by the shard's own index */
+			/* hashed once, by the shard's own name hashes */
 			dup = gguf_nameix_add_hashed(&f->tensor_names,
 			    f->n_tensors, s->thash[i]);
+			if (dup >= 0 && f->tensors[dup].shard == k &&
+			    s->defer_names) {
+				/* its own finding, in its place among its own */
+				*redo = k;
+				f->n_shards = 0;
+				f->shards = NULL;
+				f->shard_paths = NULL;
+				gguf_close(f);
+				return NULL;
+			}
 			if (dup >= 0 && f->tensors[dup].shard != k) {
 				kept = warnf(f, GGUF_W_ERROR, t->off, "tensor "
 				    "\"%s\" is in %s too (llama.cpp refuses "
@@ -1014,6 +1050,7 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 		}
 	}
 	f->lay.n_tensors = f->n_tensors;
+	atomic_store(&f->names_built, 1);
 	return f;
 }
 

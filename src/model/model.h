@@ -39,7 +39,7 @@ struct gguf_doc;
 #define GGUF_LLAMA_CPP_COMMIT	"0ad4a86"
 #define GGUF_LLAMA_CPP_VIA	"node-llama-cpp 3.22.1"
 
-/* One row of models.tsv, as build-aux/models2c writes it. */
+/* One row of models.tsv (model_table.c makes them from the packed ones). */
 #define GGUF_MR_ARCH	1
 #define GGUF_MR_LET	2
 #define GGUF_MR_KEY	3
@@ -55,8 +55,22 @@ struct gguf_mrow {
 	unsigned	 line;		/* in models.tsv */
 };
 
-extern const struct gguf_mrow	gguf_model_rows[];
-extern const size_t		gguf_model_nrows;
+/*
+ * The rows as build-aux/models2c writes them: each string an offset into
+ * gguf_model_strs, so the table holds no pointer for the loader to
+ * relocate at every start.
+ */
+#define GGUF_MR_NONE	UINT32_MAX	/* no WHEN */
+
+struct gguf_mrow_packed {
+	int		 kind;
+	uint32_t	 name, value, when;
+	unsigned	 line;
+};
+
+extern const char			gguf_model_strs[];
+extern const struct gguf_mrow_packed	gguf_model_prows[];
+extern const size_t			gguf_model_nrows;
 
 /* What a finding is about. */
 #define GGUF_MF_MODEL	0	/* the model as a whole */

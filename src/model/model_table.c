@@ -23,6 +23,7 @@
 static struct crow	*crows;
 static struct csect	*csects;
 static size_t		 ncsects;
+static struct gguf_mrow	*mrows;		/* the table's rows, unpacked */
 static unsigned char	*crow_done;	/* row i parsed */
 static unsigned char	*csect_done;	/* section k built, its rows parsed */
 static size_t		*sect_first;	/* section k's ARCH row */
@@ -217,7 +218,7 @@ gather(size_t s, size_t *first, struct crow ***list, size_t *n,
 	if (csects[s].base >= 0)
 		gather((size_t)csects[s].base, first, list, n, cap, depth + 1);
 	for (i = first[s] + 1; i < gguf_model_nrows &&
-	    gguf_model_rows[i].kind != GGUF_MR_ARCH; i++) {
+	    mrows[i].kind != GGUF_MR_ARCH; i++) {
 		if (*n == *cap) {
 			*cap = *cap ? *cap * 2 : 64;
 			*list = xreallocarray(*list, *cap, sizeof **list);
@@ -248,22 +249,31 @@ compile_table(void)
 {
 	size_t	i, k;
 
+	mrows = xcalloc(gguf_model_nrows + 1, sizeof *mrows);
+	for (i = 0; i < gguf_model_nrows; i++) {
+		mrows[i].kind = gguf_model_prows[i].kind;
+		mrows[i].name = gguf_model_strs + gguf_model_prows[i].name;
+		mrows[i].value = gguf_model_strs + gguf_model_prows[i].value;
+		mrows[i].when = gguf_model_prows[i].when == GGUF_MR_NONE ?
+		    NULL : gguf_model_strs + gguf_model_prows[i].when;
+		mrows[i].line = gguf_model_prows[i].line;
+	}
 	crows = xcalloc(gguf_model_nrows + 1, sizeof *crows);
 	crow_done = xcalloc(gguf_model_nrows + 1, 1);
 	csect_done = xcalloc(gguf_model_nrows + 1, 1);
 	sect_first = xcalloc(gguf_model_nrows + 1, sizeof *sect_first);
 	csects = xcalloc(gguf_model_nrows + 1, sizeof *csects);
 	for (i = 0; i < gguf_model_nrows; i++) {
-		crows[i].r = &gguf_model_rows[i];
-		if (gguf_model_rows[i].kind != GGUF_MR_ARCH)
+		crows[i].r = &mrows[i];
+		if (mrows[i].kind != GGUF_MR_ARCH)
 			continue;
-		csects[ncsects].name = gguf_model_rows[i].name;
+		csects[ncsects].name = mrows[i].name;
 		csects[ncsects].base = -1;
 		for (k = 0; k < ncsects; k++)
 			if (strcmp(csects[k].name,
-			    gguf_model_rows[i].value) == 0)
+			    mrows[i].value) == 0)
 				csects[ncsects].base = (int)k;
-		if (strcmp(gguf_model_rows[i].name, "*") == 0)
+		if (strcmp(mrows[i].name, "*") == 0)
 			star_sect = ncsects;
 		sect_first[ncsects++] = i;
 	}

@@ -12,8 +12,11 @@
  * piece into a ring of GGUF_SR_NSLOT buffers and consumes it as thread 0;
  * the follower consumes the same pieces as thread 1, and a buffer is
  * filled again only when the follower is done with it. Pieces of a
- * file's mapping are read in place: a ring of MAPSLOT pieces then costs
- * no memory and lets the lane run far ahead of the follower.
+ * file's mapping are read in place: the ring then costs no memory, and it
+ * is as short as the buffers', so the follower reads what the lane has
+ * just read from the cache, not from memory a second time (xxh64 of each
+ * tensor and of all, 1 GiB mapped: 0.60 s of CPU with a ring of 64 MB,
+ * 0.49 s with 4 MB).
  */
 #include "config.h"
 
@@ -32,7 +35,6 @@
 #include "xmalloc.h"
 
 #define NSLOT	GGUF_SR_NSLOT
-#define MAPSLOT	256		/* the ring's pieces over a mapping: 64 MB */
 #define GIVEBACK (32u << 20)	/* mapped bytes given back at a time */
 #define POPULATE (4u << 20)	/* mapped bytes mapped in at a time */
 #define AHEAD	(16u << 20)	/* bytes mapped in ahead of the reads at most */
@@ -691,8 +693,7 @@ lane_init(struct lane *l, struct engine *e, size_t s0, size_t s1,
 		files = (e->r->spans[k].fd >= 0 || (e->r->spans[k].mem ==
 		    NULL && e->r->spans[k].src != NULL)) &&
 		    e->r->spans[k].len > 0;
-	/* Over memory a piece is a pointer: the ring can look far ahead. */
-	l->nslot = !follow ? 1 : files ? NSLOT : MAPSLOT;
+	l->nslot = !follow ? 1 : NSLOT;
 	l->slot = xcalloc(l->nslot, sizeof *l->slot);
 	for (i = 0; i < l->nslot && files; i++) {
 		l->slot[i].raw = xmalloc(GGUF_SR_CHUNK + BUFALIGN);

@@ -227,12 +227,13 @@ gguf_hash_mem(int kind, const void *p, size_t n, struct gguf_digest *out)
  * span's own hash is made by whichever thread claims the span at its
  * first piece. Thread 0 reads (over a mapping it only hands pieces on),
  * and it claims a span only while thread 1 is more than LAG bytes behind
- * it, so the work balances itself: with pread and a fast hash thread 0
- * mostly reads; over a mapping, or with a slow hash, it hashes about
- * half the spans. Each alone: GGUF_SR_SPLIT, each thread its own spans. All
+ * it (a quarter of the ring: thread 1 reads right behind it, from the
+ * cache), so the work balances itself: with pread and a fast hash
+ * thread 0 mostly reads; over a mapping, or with a slow hash, it hashes
+ * about half the spans. Each alone: GGUF_SR_SPLIT, each thread its own spans. All
  * alone is one sequence: one thread.
  */
-#define LAG	((uint64_t)GGUF_SR_NSLOT / 2 * GGUF_SR_CHUNK)
+#define LAG	((uint64_t)GGUF_SR_NSLOT / 4 * GGUF_SR_CHUNK)
 
 struct hrun {
 	const struct gguf_hash_job *j;

@@ -93,6 +93,24 @@ fresh twice
 expect error "$s3: tensor \"token_embd.weight\" is in $s1 too" \
     "a tensor name in two shards"
 
+# A name twice in one shard: the shard's own finding, in its place among
+# the shard's findings, as when the shard is read alone (the set indexes
+# the names of its shards once, and finds this there).
+fresh twice_in
+off=$(grep -boa 'blk\.2\.attn_k\.weight' "$s2" | head -1 | cut -d: -f1)
+printf 'blk.2.attn_q.weight' |
+    dd of="$s2" bs=1 seek="$off" conv=notrunc 2>/dev/null
+expect error "$s2: duplicate tensor name \"blk.2.attn_q.weight\"" \
+    "a tensor name twice in one shard"
+"$GGUFED" validate --shard "$s2" 2>&1 | sed -n 's/^[^ ]*\(0x[0-9a-f]*\): error: duplicate.*/\1/p' >"$scratch/alone"
+sed -n "s/^$s2:\\(0x[0-9a-f]*\\): error: duplicate.*/\\1/p" "$scratch/v" >"$scratch/inset"
+[ -s "$scratch/alone" ] && cmp -s "$scratch/alone" "$scratch/inset" &&
+    at "$s2" "$(cat "$scratch/alone")" blk.2.attn_q.weight
+ok $? "... at the offset of its second tensor info, as in the shard alone"
+"$GGUFED" info "$s3" >"$scratch/info" 2>&1
+[ $? -eq 0 ] && grep -q "duplicate tensor name" "$scratch/info"
+ok $? "... and info of the set, given another shard, says so too"
+
 fresh lfs
 printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%064d\nsize 1234567\n' 0 >"$s3"
 expect error "$s3: this is a Git LFS pointer, not the model: fetch it with git lfs pull" \

@@ -273,10 +273,77 @@ engine(void)
 	free(data);
 }
 
+/*
+ * A model of many tensors (4,000 of 1 byte to 16 KiB, 32-byte aligned,
+ * over 32 MiB of memory): each one's xxh64 and all's, on 1, 2 and 4
+ * threads, are those of the bytes, whichever thread claimed a tensor.
+ */
+#define MANY		4000
+#define MANYBYTES	((size_t)32 << 20)
+
+static void
+many(void)
+{
+	static struct gguf_span		sp[MANY];
+	static struct gguf_hashes	got[MANY];
+	struct gguf_hash_job		j;
+	struct gguf_hashes		all;
+	struct gguf_digest		want, one;
+	struct gguf_err			err;
+	uint8_t				*data = malloc(MANYBYTES);
+	uint64_t			off = 0, x = 99;
+	size_t				i, bad;
+	unsigned			t;
+
+	for (i = 0; i < MANYBYTES; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		data[i] = (uint8_t)(x >> 56);
+	}
+	for (i = 0; i < MANY; i++) {
+		memset(&sp[i], 0, sizeof sp[i]);
+		sp[i].fd = -1;
+		sp[i].mem = data;
+		sp[i].off = off;
+		sp[i].len = 1 + (uint64_t)(data[i] * 64 + data[i + 1]) %
+		    16384;
+		off = (off + sp[i].len + 31) / 32 * 32;
+	}
+	for (t = 1; t <= 4; t *= 2) {
+		memset(&j, 0, sizeof j);
+		memset(got, 0, sizeof got);
+		memset(&all, 0, sizeof all);
+		j.spans = sp;
+		j.n_spans = MANY;
+		j.each = j.all = GGUF_HM(GGUF_H_XXH64);
+		j.each_out = got;
+		j.all_out = &all;
+		j.threads = t;
+		bad = MANY + 1;
+		if (gguf_hash_run(&j, &err) == 0) {
+			for (bad = 0; bad < MANY; bad++) {
+				gguf_hash_mem(GGUF_H_XXH64, data + sp[bad].off,
+				    sp[bad].len, &want);
+				if (!gguf_digest_eq(&got[bad].d[GGUF_H_XXH64],
+				    &want))
+					break;
+			}
+		}
+		ok(bad == MANY, "%d tensors, %u thread(s): each one's xxh64 "
+		    "is that of its bytes (first wrong: %zu)", MANY, t, bad);
+		if (t == 1)
+			one = all.d[GGUF_H_XXH64];
+		else
+			ok(gguf_digest_eq(&all.d[GGUF_H_XXH64], &one),
+			    "... and all's is one thread's");
+	}
+	free(data);
+}
+
 int
 main(void)
 {
 	vectors();
 	engine();
+	many();
 	return tap_done();
 }

@@ -334,6 +334,67 @@ map_consume(void *arg, unsigned th, size_t span, uint64_t pos,
 }
 
 /*
+ * Both threads over a file's mapping (GGUF_SR_SHARE), thread 1 slow: it
+ * reads at most a ring of pieces behind thread 0, so what it reads was
+ * read just before, and is still in the cache.
+ */
+struct lagseen {
+	atomic_uint_least64_t	 at[2];		/* bytes consumed, each thread */
+	uint64_t		 max_lag;	/* thread 0 ahead of thread 1 */
+	int			 bad;
+};
+
+static int
+lag_consume(void *arg, unsigned th, size_t span, uint64_t pos,
+    const uint8_t *p, size_t n, int last)
+{
+	struct lagseen	*m = arg;
+	uint64_t	 a, b;
+
+	(void)last;
+	if (th > 1 || span != 0 || (n > 0 && (p[0] != map_byte(pos) ||
+	    p[n - 1] != map_byte(pos + n - 1))))
+		m->bad = 1;
+	atomic_fetch_add(&m->at[th], n);
+	if (th == 1) {
+		a = atomic_load(&m->at[0]);
+		b = atomic_load(&m->at[1]);
+		if (a > b && a - b > m->max_lag)
+			m->max_lag = a - b;
+		usleep(100);
+	}
+	return 0;
+}
+
+static void
+lag(const struct gguf_span *sp)
+{
+	struct gguf_spanread	 r;
+	struct gguf_err		 err;
+	struct lagseen		 m;
+	uint64_t		 bound = (uint64_t)(GGUF_SR_NSLOT + 1) *
+				    GGUF_SR_CHUNK;
+
+	memset(&m, 0, sizeof m);
+	atomic_init(&m.at[0], 0);
+	atomic_init(&m.at[1], 0);
+	memset(&r, 0, sizeof r);
+	r.spans = sp;
+	r.n_spans = 1;
+	r.consume = lag_consume;
+	r.arg = &m;
+	r.mode = GGUF_SR_SHARE;
+	r.threads = 2;
+	ok(gguf_spanread(&r, &err) == 0 && !m.bad &&
+	    atomic_load(&m.at[0]) == MAPBYTES &&
+	    atomic_load(&m.at[1]) == MAPBYTES, "a file's mapping, shared by "
+	    "two threads: every byte on both");
+	ok(m.max_lag <= bound, "... thread 1 at most %llu KiB behind thread "
+	    "0 (bound %llu)", (unsigned long long)(m.max_lag >> 10),
+	    (unsigned long long)(bound >> 10));
+}
+
+/*
  * A tensor read in place from a file's mapping on one thread, with and
  * without a second thread mapping its pages in ahead: every byte right,
  * and the pages mapped at any time bounded (they are given back as they
@@ -402,6 +463,7 @@ mapped(void)
 			    (unsigned long long)(MAPBYTES >> 20),
 			    (unsigned long long)(MAPBOUND >> 20));
 	}
+	lag(&sp);
 	gguf_close(f);
 	unlink(path);
 }
