@@ -1032,6 +1032,7 @@ refine(struct stats_run *r, const struct pool *scan,
 		p.total = scan->total;
 		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
 		p.decode = 1;
+		p.crew = scan->crew;	/* the scan's threads, again */
 		p.work = work_refine;
 		rc = gguf_stats_pool_run(&p, o.threads, err);
 		for (k = 0; rc == 0 && k < GGUF_STATS_NPCT; k++) {
@@ -1159,6 +1160,7 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	p.data = data;
 	p.nbytes = nbytes;
 	p.total = n;
+	p.crew = gguf_stats_crew_start(opts->threads, p.nitems);
 
 	if (type == GGUF_T_F16 || type == GGUF_T_BF16) {
 		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
@@ -1167,6 +1169,7 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 		if (rc == 0)
 			from_values(type, p.vtab, r.sketch, st);
 		free(p.vtab);
+		gguf_stats_crew_end(p.crew);
 		pthread_mutex_destroy(&p.lock);
 		return rc;
 	}
@@ -1188,6 +1191,7 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	if (p.sktot != NULL)
 		sk_free(p.sktot, p.sk_pages);
 	free(r.parts);
+	gguf_stats_crew_end(p.crew);
 	pthread_mutex_destroy(&p.lock);
 	return rc;
 }

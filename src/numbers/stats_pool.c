@@ -322,9 +322,10 @@ kit_fit(struct pool *p, struct worker *w)
  * of a run that does not shrink with more threads but grows (a table per
  * thread), as long as reading a tensor of 16 MiB on 16 cores. So the
  * counts are cut into slices, a page of the sketch or 1/SLICES of the
- * values, that threads take in turn: a slice of the run's counts is
- * written by one thread only, and needs no lock. Counts are integers, so
- * the order of the additions changes nothing.
+ * values, that the run's threads take in turn once every item is done: a
+ * slice of the run's counts is written by one thread only, and needs no
+ * lock. Counts are integers, so the order of the additions changes
+ * nothing.
  */
 #define SLICES		64	/* of the values of a 16-bit type */
 
@@ -334,7 +335,6 @@ struct merge {
 	unsigned	 n;		/* workers */
 	unsigned	 nslices;
 	unsigned	 next;		/* atomic */
-	pthread_t	 tid[MAX_THREADS];
 };
 
 static void
@@ -378,11 +378,10 @@ merge_page(struct merge *m, unsigned s)
 	}
 }
 
-static void *
-merge_main(void *arg)
+static void
+merge_main(struct merge *m)
 {
-	struct merge	*m = arg;
-	unsigned	 s;
+	unsigned	s;
 
 	while ((s = __atomic_fetch_add(&m->next, 1, __ATOMIC_RELAXED)) <
 	    m->nslices) {
@@ -391,47 +390,136 @@ merge_main(void *arg)
 		else
 			merge_page(m, s);
 	}
+}
+
+/*
+ * A crew: the caller (thread 0) and helpers 1 .. helpers, which wait
+ * between runs. A run's threads (0 .. m - 1) take its items, meet when
+ * every item is done, merge, and the caller returns when every helper
+ * has left the run.
+ */
+struct helper {
+	struct crew	*c;
+	unsigned	 i;
+};
+
+struct crew {
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 go;		/* a run begins, or the crew ends */
+	pthread_cond_t	 met;		/* the run's items are all done */
+	pthread_cond_t	 idle;		/* its helpers have all left it */
+	unsigned	 n;		/* threads wanted, the caller's too */
+	unsigned	 helpers;	/* started */
+	unsigned	 gen;		/* runs begun */
+	int		 quit;
+	struct worker	*w;		/* the run: its workers, */
+	unsigned	 m;		/* its threads, */
+	unsigned	 left;		/* those still at its items, */
+	unsigned	 busy;		/* its helpers not yet done */
+	struct merge	 merge;
+	struct helper	 h[MAX_THREADS];
+	pthread_t	 tid[MAX_THREADS];
+};
+
+/* Thread i's share of the crew's run: items, then slices of the merge. */
+static void
+crew_share(struct crew *c, unsigned i)
+{
+	worker_main(&c->w[i]);
+	pthread_mutex_lock(&c->lock);
+	if (--c->left == 0)
+		pthread_cond_broadcast(&c->met);
+	while (c->left != 0)
+		pthread_cond_wait(&c->met, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+	merge_main(&c->merge);
+}
+
+static void *
+helper_main(void *arg)
+{
+	struct helper	*h = arg;
+	struct crew	*c = h->c;
+	unsigned	 seen = 0;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while (c->gen == seen && !c->quit)
+			pthread_cond_wait(&c->go, &c->lock);
+		if (c->quit)
+			break;
+		seen = c->gen;
+		if (h->i >= c->m)
+			continue;
+		pthread_mutex_unlock(&c->lock);
+		crew_share(c, h->i);
+		pthread_mutex_lock(&c->lock);
+		if (--c->busy == 0)
+			pthread_cond_signal(&c->idle);
+	}
+	pthread_mutex_unlock(&c->lock);
 	return NULL;
 }
 
-static void
-merge(struct pool *p, struct worker *w, unsigned n)
+struct crew *
+gguf_stats_crew_start(unsigned threads, uint64_t nitems)
 {
-	struct merge	m;
-	unsigned	i, started = 0;
+	struct crew	*c = xcalloc(1, sizeof *c);
+	unsigned	 i;
 
-	if (p->vtab == NULL && p->sk_pages == 0)
-		return;
-	memset(&m, 0, sizeof m);
-	m.p = p;
-	m.w = w;
-	m.n = n;
-	m.nslices = p->vtab != NULL ? SLICES : p->sk_pages;
-	/* a thread that cannot start leaves its slices to the others */
-	for (i = 1; i < n; i++) {
-		if (pthread_create(&m.tid[started], NULL, merge_main,
-		    &m) != 0)
+	c->n = threads != 0 ? threads : gguf_ncpu();
+	if (c->n > MAX_THREADS)
+		c->n = MAX_THREADS;
+	if (nitems > 0 && (uint64_t)c->n > nitems)
+		c->n = (unsigned)nitems;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->go, NULL);
+	pthread_cond_init(&c->met, NULL);
+	pthread_cond_init(&c->idle, NULL);
+	/* a thread that cannot start leaves its share to the others */
+	for (i = 1; i < c->n; i++) {
+		c->h[i].c = c;
+		c->h[i].i = i;
+		if (pthread_create(&c->tid[i], NULL, helper_main,
+		    &c->h[i]) != 0)
 			break;
-		started++;
+		c->helpers++;
 	}
-	merge_main(&m);
-	for (i = 0; i < started; i++)
-		pthread_join(m.tid[i], NULL);
+	return c;
+}
+
+void
+gguf_stats_crew_end(struct crew *c)
+{
+	unsigned	i;
+
+	if (c == NULL)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->quit = 1;
+	pthread_cond_broadcast(&c->go);
+	pthread_mutex_unlock(&c->lock);
+	for (i = 1; i <= c->helpers; i++)
+		pthread_join(c->tid[i], NULL);
+	pthread_cond_destroy(&c->go);
+	pthread_cond_destroy(&c->met);
+	pthread_cond_destroy(&c->idle);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
 }
 
 int
 gguf_stats_pool_run(struct pool *p, unsigned threads, struct gguf_err *err)
 {
+	struct crew	*c = p->crew, *own = NULL;
 	struct worker	*w;
-	unsigned	 n, i, started;
+	unsigned	 n, i;
 
 	if (p->nitems == 0)
 		return 0;
-	n = threads;
-	if (n == 0)
-		n = gguf_ncpu();
-	if (n > MAX_THREADS)
-		n = MAX_THREADS;
+	if (c == NULL)
+		c = own = gguf_stats_crew_start(threads, p->nitems);
+	n = c->helpers + 1;
 	if ((uint64_t)n > p->nitems)
 		n = (unsigned)p->nitems;
 	p->next = 0;
@@ -445,16 +533,25 @@ gguf_stats_pool_run(struct pool *p, unsigned threads, struct gguf_err *err)
 		w[i].kit = kit_take();
 		kit_fit(p, &w[i]);
 	}
-	started = 1;
-	for (i = 1; i < n; i++) {
-		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i]) != 0)
-			break;
-		started++;
-	}
-	worker_main(&w[0]);
-	for (i = 1; i < started; i++)
-		pthread_join(w[i].tid, NULL);
-	merge(p, w, n);
+	memset(&c->merge, 0, sizeof c->merge);
+	c->merge.p = p;
+	c->merge.w = w;
+	c->merge.n = n;
+	c->merge.nslices = p->vtab != NULL ? SLICES : p->sk_pages;
+	pthread_mutex_lock(&c->lock);
+	c->w = w;
+	c->m = n;
+	c->left = n;
+	c->busy = n - 1;
+	c->gen++;
+	pthread_cond_broadcast(&c->go);
+	pthread_mutex_unlock(&c->lock);
+	crew_share(c, 0);
+	pthread_mutex_lock(&c->lock);
+	while (c->busy != 0)
+		pthread_cond_wait(&c->idle, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+	gguf_stats_crew_end(own);
 	for (i = 0; i < n; i++)
 		kit_give(w[i].kit);
 	free(w);

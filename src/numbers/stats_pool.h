@@ -17,6 +17,7 @@
 #define VALUES		65536	/* values of a 16-bit type */
 
 struct worker;
+struct crew;
 
 /*
  * What every thread writes goes on a cache line of its own, apart from what
@@ -44,6 +45,9 @@ struct pool {
 							   decode buffers too */
 	unsigned			 sk_pages;	/* 0: no sketch */
 	uint64_t			**sktot;	/* the run's sketch */
+	struct crew			*crew;		/* the threads to run
+							   on, or NULL: threads
+							   of the run's own */
 
 	uint64_t			 next		/* atomic */
 	    __attribute__((aligned(LINE)));
@@ -94,5 +98,15 @@ struct worker {
  * p->sktot). 0, GGUF_STATS_CANCELLED, or -1 with err set.
  */
 int	gguf_stats_pool_run(struct pool *, unsigned, struct gguf_err *);
+
+/*
+ * Threads kept for the runs of one computation (a tensor's passes): up
+ * to `threads` (0: a thread per core, and never more than nitems), the
+ * caller's included, started once, not once per run and again for each
+ * run's merge. A run on a crew (pool.crew) uses at most its threads;
+ * gguf_stats_crew_end stops them. A crew runs one run at a time.
+ */
+struct crew	*gguf_stats_crew_start(unsigned, uint64_t);
+void		 gguf_stats_crew_end(struct crew *);
 
 #endif

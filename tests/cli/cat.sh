@@ -270,6 +270,27 @@ r3=$?
     [ "$(grep -c 'count=76,544 ' "$scratch/t3")" -eq 10 ]
 ok $? "stats --all --rows 1:300: the tensors with fewer rows fail in their \
 place, the others report, on 3 threads as on 1"
+# One tensor of several chunks (65,536 values each) is cut among the
+# threads, both passes, the exact percentiles' too: the same bytes on 1,
+# 2, 3 and 4 threads. token_embd.weight is Q4_K, output.weight Q6_K (12
+# chunks each), and output.weight as F32 too.
+"$GGUFED" convert "$demo" output.weight f32 -o "$scratch/f32.gguf" \
+    >/dev/null 2>&1
+for tt in "Q4_K $demo token_embd.weight" "Q6_K $demo output.weight" \
+    "F32 $scratch/f32.gguf output.weight"; do
+	# shellcheck disable=SC2086
+	set -- $tt
+	"$GGUFED" stats --threads 1 "$2" "$3" >"$scratch/t1" 2>&1
+	r=$?
+	for n in 2 3 4; do
+		"$GGUFED" stats --threads $n "$2" "$3" >"$scratch/tn" 2>&1 &&
+		    cmp -s "$scratch/t1" "$scratch/tn" || r=1
+	done
+	[ $r -eq 0 ] && grep -q "^type     $1\$" "$scratch/t1" &&
+	    grep -q '^count    786,432$' "$scratch/t1"
+	ok $? "stats $3 ($1, 12 chunks): 1, 2, 3 and 4 threads print the \
+same bytes"
+done
 "$GGUFED" stats "$demo" blk.0.attn_norm.weight token_embd.weight \
     --rows 1:3 >"$scratch/rep" 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q 'out of range' "$scratch/err" &&
