@@ -446,6 +446,7 @@ struct stats_run {
 	uint64_t	 first;
 	uint64_t	 n;
 	struct part	*parts;
+	struct values_run *vr;		/* the 16-bit types */
 };
 
 /* Decodes item i of a chunked run into the worker's buffer; its length. */
@@ -641,11 +642,12 @@ struct pct_bucket {
 /*
  * Histogram and percentiles from the run's sketch (st's counts, min and
  * max set); exact: every value is its bucket's boundary nearer zero (the
- * 16-bit types, whose mantissas fit in SK_MANT bits).
+ * 16-bit types, whose mantissas fit in SK_MANT bits). ptot: each page's
+ * total count, or NULL to add its buckets up here.
  */
 static void
 from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
-    struct gguf_stats *st, struct pct_bucket *pb)
+    const uint64_t *ptot, struct gguf_stats *st, struct pct_bucket *pb)
 {
 	uint32_t	kb[GGUF_STATS_BINS + 1], K, half, kz[2];
 	uint64_t	rank[GGUF_STATS_NPCT], cum = 0, c, cz = 0;
@@ -717,8 +719,11 @@ from_sketch(uint64_t *const *pg, unsigned npages, int wide, int exact,
 		K = p << SK_MANT;
 		while (b + 1 < GGUF_STATS_BINS && K >= kb[b + 1])
 			b++;
-		for (c = 0, k = 0; k < SK_BUCKETS; k++)
-			c += pg[p][k];
+		if (ptot != NULL)
+			c = ptot[p];
+		else
+			for (c = 0, k = 0; k < SK_BUCKETS; k++)
+				c += pg[p][k];
 		if ((b + 1 == GGUF_STATS_BINS ||
 		    (K | (SK_BUCKETS - 1)) < kb[b + 1]) &&
 		    (ip == GGUF_STATS_NPCT || cum + c < rank[ip])) {
@@ -772,78 +777,129 @@ sk_free(uint64_t **pg, unsigned npages)
 /*
  * Statistics of a 16-bit type from the count of each value (vt, indexed
  * by the little-endian value): sums in value order, exact products; the
- * counts make the sketch.
+ * counts make the sketch. Most of the work is done slice by slice of the
+ * values (values_slice), by the threads that merge the counts, as each
+ * slice's counts become whole: the values decoded, the non-finite ones
+ * and the zeros counted, the least and greatest, each value's product
+ * with its count, its sketch bucket. A slice of the values is one sign
+ * and a run of exponents, so its buckets lie in sketch pages of its own:
+ * no two slices write one page. Only the sums are left to the end
+ * (from_values), in value order as ever, so that nothing depends on
+ * which thread did which slice.
  */
-static void
-from_values(uint32_t type, const uint64_t *vt, int hist,
-    struct gguf_stats *st)
-{
-	struct gguf_err	 err;
-	uint64_t	 nf = 0, c, **pg;
-	uint8_t		*keys = xmalloc(2 * VALUES);
-	float		*v = xmalloc(VALUES * sizeof *v);
-	double		 sum = 0, m2 = 0, x, d;
-	uint32_t	 k, u, key;
+#define SLICE_N		(VALUES / VT_SLICES)
 
-	for (k = 0; k < VALUES; k++) {
-		keys[2 * k] = (uint8_t)k;
-		keys[2 * k + 1] = (uint8_t)(k >> 8);
+struct vslice {
+	uint64_t	nf, nzero, nnan, npinf, nninf;
+	double		min, max;
+};
+
+struct values_run {
+	uint32_t	 type;
+	int		 hist;
+	float		*v;		/* each value decoded */
+	double		*prod;		/* count * value; 0 if none or not
+					   finite */
+	uint64_t	**pg;		/* the sketch's pages (hist) */
+	uint64_t	 ptot[SK_PAGES_F];	/* and the count of each */
+	struct vslice	 s[VT_SLICES];
+};
+
+static void
+values_slice(struct pool *p, unsigned s)
+{
+	struct values_run	*vr = ((struct stats_run *)p->ctx)->vr;
+	struct vslice		*vs = &vr->s[s];
+	const uint64_t		*vt = p->vtab;
+	struct gguf_err		 err;
+	uint8_t			 keys[2 * SLICE_N];
+	uint32_t		 lo = s * SLICE_N, k, u, key;
+	uint64_t		 c, **pg;
+	double			 x;
+
+	for (k = 0; k < SLICE_N; k++) {
+		keys[2 * k] = (uint8_t)(lo + k);
+		keys[2 * k + 1] = (uint8_t)((lo + k) >> 8);
 	}
 	/* cannot fail: the type was checked, and the range is whole */
-	gguf_dequant(type, 0, keys, 2 * VALUES, 0, VALUES, v, &err);
-	st->min = INFINITY;
-	st->max = -INFINITY;
-	for (k = 0; k < VALUES; k++) {
+	gguf_dequant(vr->type, 0, keys, sizeof keys, 0, SLICE_N, vr->v + lo,
+	    &err);
+	memset(vs, 0, sizeof *vs);
+	vs->min = INFINITY;
+	vs->max = -INFINITY;
+	for (k = lo; k < lo + SLICE_N; k++) {
+		vr->prod[k] = 0;
 		if ((c = vt[k]) == 0)
 			continue;
-		memcpy(&u, &v[k], sizeof u);
+		memcpy(&u, &vr->v[k], sizeof u);
 		if ((u & 0x7f800000u) == 0x7f800000u) {
 			if (u & 0x007fffffu)
-				st->nnan += c;
+				vs->nnan += c;
 			else if (u & 0x80000000u)
-				st->nninf += c;
+				vs->nninf += c;
 			else
-				st->npinf += c;
+				vs->npinf += c;
 			continue;
 		}
-		x = v[k];
-		nf += c;
-		st->nzero += (u & 0x7fffffffu) == 0 ? c : 0;
-		sum += (double)c * x;
-		st->min = x < st->min ? x : st->min;
-		st->max = x > st->max ? x : st->max;
+		x = vr->v[k];
+		vs->nf += c;
+		vs->nzero += (u & 0x7fffffffu) == 0 ? c : 0;
+		vr->prod[k] = (double)c * x;
+		vs->min = x < vs->min ? x : vs->min;
+		vs->max = x > vs->max ? x : vs->max;
+		if (!vr->hist)
+			continue;
+		key = key_f(u);
+		pg = &vr->pg[key >> SK_MANT];
+		if (*pg == NULL)
+			*pg = xcalloc(SK_BUCKETS, sizeof **pg);
+		(*pg)[key & (SK_BUCKETS - 1)] += c;
+		vr->ptot[key >> SK_MANT] += c;
+	}
+}
+
+static void
+from_values(const struct values_run *vr, const uint64_t *vt,
+    struct gguf_stats *st)
+{
+	const struct vslice	*vs;
+	uint64_t		 nf = 0;
+	double			 sum = 0, m2 = 0, d;
+	uint32_t		 k;
+	unsigned		 s;
+
+	st->min = INFINITY;
+	st->max = -INFINITY;
+	for (s = 0; s < VT_SLICES; s++) {
+		vs = &vr->s[s];
+		st->nnan += vs->nnan;
+		st->nninf += vs->nninf;
+		st->npinf += vs->npinf;
+		if (vs->nf == 0)
+			continue;
+		nf += vs->nf;
+		st->nzero += vs->nzero;
+		st->min = vs->min < st->min ? vs->min : st->min;
+		st->max = vs->max > st->max ? vs->max : st->max;
 	}
 	st->nfinite = nf;
 	if (nf == 0) {
 		st->min = st->max = st->mean = st->std = NAN;
-		free(keys);
-		free(v);
 		return;
 	}
+	/* adding 0 changes no sum: one that starts at +0 is never -0 */
+	for (k = 0; k < VALUES; k++)
+		sum += vr->prod[k];
 	st->mean = sum / (double)nf;
 	for (k = 0; k < VALUES; k++) {
-		if (vt[k] == 0 || !isfinite(v[k]))
+		if (vt[k] == 0 || !isfinite(vr->v[k]))
 			continue;
-		d = (double)v[k] - st->mean;
+		d = (double)vr->v[k] - st->mean;
 		m2 += (double)vt[k] * (d * d);
 	}
 	st->std = sqrt(m2 / (double)nf);
-	if (hist) {
-		pg = xcalloc(SK_PAGES_F, sizeof *pg);
-		for (k = 0; k < VALUES; k++) {
-			if (vt[k] == 0 || !isfinite(v[k]))
-				continue;
-			key = key_f(bits_f(v[k]));
-			if (pg[key >> SK_MANT] == NULL)
-				pg[key >> SK_MANT] = xcalloc(SK_BUCKETS,
-				    sizeof **pg);
-			pg[key >> SK_MANT][key & (SK_BUCKETS - 1)] += vt[k];
-		}
-		from_sketch(pg, SK_PAGES_F, 0, 1, st, NULL);
-		sk_free(pg, SK_PAGES_F);
-	}
-	free(keys);
-	free(v);
+	if (vr->hist)
+		from_sketch(vr->pg, SK_PAGES_F, 0, 1, vr->ptot, st, NULL);
 }
 
 /*
@@ -1163,11 +1219,24 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	p.crew = gguf_stats_crew_start(opts->threads, p.nitems);
 
 	if (type == GGUF_T_F16 || type == GGUF_T_BF16) {
+		r.vr = xcalloc(1, sizeof *r.vr);
+		r.vr->type = type;
+		r.vr->hist = r.sketch;
+		r.vr->v = xmalloc(VALUES * sizeof *r.vr->v);
+		r.vr->prod = xmalloc(VALUES * sizeof *r.vr->prod);
+		if (r.sketch)
+			r.vr->pg = xcalloc(SK_PAGES_F, sizeof *r.vr->pg);
 		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
+		p.slice = values_slice;
 		p.work = work_count16;
 		rc = gguf_stats_pool_run(&p, opts->threads, err);
 		if (rc == 0)
-			from_values(type, p.vtab, r.sketch, st);
+			from_values(r.vr, p.vtab, st);
+		if (r.vr->pg != NULL)
+			sk_free(r.vr->pg, SK_PAGES_F);
+		free(r.vr->v);
+		free(r.vr->prod);
+		free(r.vr);
 		free(p.vtab);
 		gguf_stats_crew_end(p.crew);
 		pthread_mutex_destroy(&p.lock);
@@ -1183,7 +1252,7 @@ gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	if (rc == 0)
 		merge_parts(r.parts, p.nitems, st);
 	if (rc == 0 && st->nfinite > 0 && r.sketch) {
-		from_sketch(p.sktot, p.sk_pages, r.wide, 0, st, pb);
+		from_sketch(p.sktot, p.sk_pages, r.wide, 0, NULL, st, pb);
 		rc = refine(&r, &p, pb, st, err);
 	}
 	if (rc == 0 && st->nfinite == 0)

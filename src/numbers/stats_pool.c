@@ -321,14 +321,12 @@ kit_fit(struct pool *p, struct worker *w)
  * cleared. Done one worker after another under the lock, it was the part
  * of a run that does not shrink with more threads but grows (a table per
  * thread), as long as reading a tensor of 16 MiB on 16 cores. So the
- * counts are cut into slices, a page of the sketch or 1/SLICES of the
+ * counts are cut into slices, a page of the sketch or 1/VT_SLICES of the
  * values, that the run's threads take in turn once every item is done: a
  * slice of the run's counts is written by one thread only, and needs no
  * lock. Counts are integers, so the order of the additions changes
  * nothing.
  */
-#define SLICES		64	/* of the values of a 16-bit type */
-
 struct merge {
 	struct pool	*p;
 	struct worker	*w;
@@ -340,15 +338,17 @@ struct merge {
 static void
 merge_values(struct merge *m, unsigned s)
 {
-	uint32_t	lo = s * (VALUES / SLICES), k;
+	uint32_t	lo = s * (VALUES / VT_SLICES), k;
 	unsigned	j;
 
 	for (j = 0; j < m->n; j++) {
-		for (k = lo; k < lo + VALUES / SLICES; k++)
+		for (k = lo; k < lo + VALUES / VT_SLICES; k++)
 			m->p->vtab[k] += m->w[j].vt[k];
-		memset(m->w[j].vt + lo, 0, VALUES / SLICES *
+		memset(m->w[j].vt + lo, 0, VALUES / VT_SLICES *
 		    sizeof *m->w[j].vt);
 	}
+	if (m->p->slice != NULL)
+		m->p->slice(m->p, s);
 }
 
 static void
@@ -537,7 +537,7 @@ gguf_stats_pool_run(struct pool *p, unsigned threads, struct gguf_err *err)
 	c->merge.p = p;
 	c->merge.w = w;
 	c->merge.n = n;
-	c->merge.nslices = p->vtab != NULL ? SLICES : p->sk_pages;
+	c->merge.nslices = p->vtab != NULL ? VT_SLICES : p->sk_pages;
 	pthread_mutex_lock(&c->lock);
 	c->w = w;
 	c->m = n;

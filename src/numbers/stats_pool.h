@@ -15,6 +15,7 @@
 #define CHUNK		65536
 #define MAX_THREADS	256
 #define VALUES		65536	/* values of a 16-bit type */
+#define VT_SLICES	64	/* merged apart: VALUES / VT_SLICES each */
 
 struct worker;
 struct crew;
@@ -41,6 +42,12 @@ struct pool {
 							   between reports */
 
 	uint64_t			*vtab;	/* VALUES counts, or NULL */
+	void				 (*slice)(struct pool *, unsigned);
+						/* with vtab, or NULL: called
+						   on slice s of vtab once
+						   its counts are whole, by
+						   the thread that merged it
+						   (VT_SLICES of them) */
 	int				 decode;	/* with vtab: the
 							   decode buffers too */
 	unsigned			 sk_pages;	/* 0: no sketch */
