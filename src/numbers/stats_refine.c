@@ -111,6 +111,18 @@ count(const struct gguf_sr *b, uint32_t u, uint32_t n, uint32_t *cnt)
 	count_o(b, ord(u), n, cnt);
 }
 
+/* Whether ordered bits o lie in one of the bands (keys past n match none). */
+_Static_assert(GGUF_SR_BANDS == 5, "in_bands tests five keys");
+
+static inline int
+in_bands(const struct gguf_sr *b, uint32_t o)
+{
+	uint32_t	f = o >> SHIFT;
+
+	return f == b->key[0] || f == b->key[1] || f == b->key[2] ||
+	    f == b->key[3] || f == b->key[4];
+}
+
 SR_CLONES void
 gguf_sr_floats(const struct gguf_sr *b, const uint8_t *x, uint64_t n,
     uint32_t *cnt)
@@ -389,6 +401,54 @@ blocks_0(const struct gguf_sr *b, int q8, const uint8_t *s, uint64_t nb,
 }
 
 /*
+ * The k-quants: blocks of `per` groups (sub-blocks) of codes, each group's
+ * values a * c, or a * c - m, under scales of its own. A batch of blocks'
+ * scales is read (scales: a block's `per` of them, and offsets), flagged,
+ * and each flagged group looked at again (group: the group j of the
+ * block at s). Inlined into a function of each type, with the type's
+ * constant kq, so that its calls are direct (and inlined in turn).
+ */
+struct kq {
+	unsigned	bytes;		/* a block's */
+	unsigned	per;		/* groups a block: 8 or 16 */
+	int		offset;		/* values a * c - m; else a * c */
+	float		qmin, qmax;	/* the codes (from 0 with an offset) */
+	void		(*scales)(const uint8_t *, float *, float *);
+	void		(*group)(const struct gguf_sr *, const uint8_t *,
+			    unsigned, float, float, uint32_t, uint32_t *);
+};
+
+static inline __attribute__((always_inline)) void
+blocks_k(const struct gguf_sr *b, const struct kq *kq, const uint8_t *s,
+    uint64_t nb, uint32_t *cnt)
+{
+	float		a[BATCH], mm[BATCH];
+	uint8_t		fl[BATCH];
+	uint64_t	i0, i;
+	unsigned	m, j, g, per = kq->per;
+
+	for (i0 = 0; i0 < nb; i0 += m) {
+		m = nb - i0 < BATCH / per ? (unsigned)(nb - i0) : BATCH / per;
+		for (i = 0; i < m; i++)
+			kq->scales(s + (i0 + i) * kq->bytes, a + per * i,
+			    mm + per * i);
+		if (kq->offset)
+			flags_offset(b, a, mm, per * m, kq->qmax, fl);
+		else
+			flags_scaled(b, a, per * m, kq->qmin, kq->qmax, fl);
+		for (g = 0; g < per * m; g += 8) {
+			if (none8(fl + g))
+				continue;
+			for (j = g; j < g + 8; j++)
+				if (fl[j] != 0)
+					kq->group(b, s + (i0 + j / per) *
+					    kq->bytes, j % per, a[j],
+					    kq->offset ? mm[j] : 0, fl[j], cnt);
+		}
+	}
+}
+
+/*
  * Q6_K (210 bytes a block): 16 groups of 16 codes of 6 bits less 32, the
  * values of group j (a * q) under a = d * sc[j]. Group j = 8 n + 2 p + h
  * holds elements 128 n + 32 p + 16 h .. + 15.
@@ -404,13 +464,15 @@ q6_code(const uint8_t *s, int n, int h, int p, int l)
 }
 
 static void
-group_q6_k(const struct gguf_sr *b, const uint8_t *s, int j, float a,
-    uint32_t fl, uint32_t *cnt)
+group_q6_k(const struct gguf_sr *b, const uint8_t *s, unsigned j, float a,
+    float m, uint32_t fl, uint32_t *cnt)
 {
 	uint32_t	o, c;
 	double		inv;
-	int		n = j >> 3, h = j & 1, p = j >> 1 & 3, k, l, qa, qb, v;
+	int		n = (int)j >> 3, h = (int)j & 1, p = (int)j >> 1 & 3;
+	int		k, l, qa, qb, v;
 
+	(void)m;
 	if (fl & SLOW) {
 		for (l = 0; l < 16; l++)
 			count(b, f_bits(a * (float)q6_code(s, n, h, p, l)), 1,
@@ -432,34 +494,27 @@ group_q6_k(const struct gguf_sr *b, const uint8_t *s, int j, float a,
 	}
 }
 
+static inline void
+scales_q6_k(const uint8_t *restrict s, float *restrict a,
+    float *restrict mm)
+{
+	const int8_t	*sc = (const int8_t *)(s + 192);
+	float		 d = ldh(s + 208);
+	unsigned	 j;
+
+	(void)mm;
+	for (j = 0; j < 16; j++)
+		a[j] = d * (float)sc[j];
+}
+
+static const struct kq	kq_q6_k = { 210, 16, 0, -32, 31, scales_q6_k,
+			    group_q6_k };
+
 static void
 blocks_q6_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
     uint32_t *cnt)
 {
-	const int8_t	*sc;
-	float		 a[BATCH], d;
-	uint8_t		 fl[BATCH];
-	uint64_t	 i0, i;
-	unsigned	 m, g, j;
-
-	for (i0 = 0; i0 < nb; i0 += m) {
-		m = nb - i0 < BATCH / 16 ? (unsigned)(nb - i0) : BATCH / 16;
-		for (i = 0; i < m; i++) {
-			d = ldh(s + (i0 + i) * 210 + 208);
-			sc = (const int8_t *)(s + (i0 + i) * 210 + 192);
-			for (j = 0; j < 16; j++)
-				a[16 * i + j] = d * (float)sc[j];
-		}
-		flags_scaled(b, a, 16 * m, -32, 31, fl);
-		for (g = 0; g < 16 * m; g += 8) {
-			if (none8(fl + g))
-				continue;
-			for (j = g; j < g + 8; j++)
-				if (fl[j] != 0)
-					group_q6_k(b, s + (i0 + j / 16) * 210,
-					    (int)(j % 16), a[j], fl[j], cnt);
-		}
-	}
+	blocks_k(b, &kq_q6_k, s, nb, cnt);
 }
 
 /*
@@ -469,19 +524,17 @@ blocks_q6_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
  * that hit are counted.
  */
 static void
-sub_q4_k(const struct gguf_sr *b, const uint8_t *q, int sh, float a,
-    float m, uint32_t *cnt)
+sub_q4_k(const struct gguf_sr *b, const uint8_t *s, unsigned j, float a,
+    float m, uint32_t fl, uint32_t *cnt)
 {
-	uint32_t	o, n;
-	float		t;
-	int		c, l;
+	const uint8_t	*q = s + 16 + 32 * (j / 2);
+	uint32_t	 o, n;
+	int		 c, l, sh = j % 2 ? 4 : 0;
 
+	(void)fl;
 	for (c = 0; c < 16; c++) {
-		t = a * (float)c;
-		o = ord(f_bits(t - m));
-		if (o >> SHIFT != b->key[0] && o >> SHIFT != b->key[1] &&
-		    o >> SHIFT != b->key[2] && o >> SHIFT != b->key[3] &&
-		    o >> SHIFT != b->key[4])
+		o = ord(f_bits(a * (float)c - m));
+		if (!in_bands(b, o))
 			continue;
 		for (n = 0, l = 0; l < 32; l++)
 			n += (q[l] >> sh & 0xf) == c;
@@ -490,43 +543,32 @@ sub_q4_k(const struct gguf_sr *b, const uint8_t *q, int sh, float a,
 	}
 }
 
+/* gguf_k4_scale_min, all eight at once */
+static inline void
+scales_q4_k(const uint8_t *restrict s, float *restrict a,
+    float *restrict mm)
+{
+	const uint8_t	*q = s + 4;
+	float		 d = ldh(s), dmin = ldh(s + 2);
+	unsigned	 j;
+
+	for (j = 0; j < 4; j++) {
+		a[j] = d * (float)(q[j] & 63);
+		mm[j] = dmin * (float)(q[j + 4] & 63);
+		a[j + 4] = d * (float)((q[j + 8] & 0xf) | (q[j] >> 6) << 4);
+		mm[j + 4] = dmin * (float)((q[j + 8] >> 4) | (q[j + 4] >> 6)
+		    << 4);
+	}
+}
+
+static const struct kq	kq_q4_k = { 144, 8, 1, 0, 15, scales_q4_k,
+			    sub_q4_k };
+
 static void
 blocks_q4_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
     uint32_t *cnt)
 {
-	const uint8_t	*q;
-	float		 a[BATCH], mm[BATCH], d, dmin;
-	uint8_t		 fl[BATCH];
-	uint64_t	 i0, i;
-	unsigned	 m, j, g;
-
-	for (i0 = 0; i0 < nb; i0 += m) {
-		m = nb - i0 < BATCH / 8 ? (unsigned)(nb - i0) : BATCH / 8;
-		for (i = 0; i < m; i++) {
-			q = s + (i0 + i) * 144;
-			d = ldh(q);
-			dmin = ldh(q + 2);
-			q += 4;		/* gguf_k4_scale_min, all eight */
-			for (j = 0; j < 4; j++) {
-				a[8 * i + j] = d * (float)(q[j] & 63);
-				mm[8 * i + j] = dmin * (float)(q[j + 4] & 63);
-				a[8 * i + j + 4] = d * (float)((q[j + 8] &
-				    0xf) | (q[j] >> 6) << 4);
-				mm[8 * i + j + 4] = dmin * (float)((q[j + 8] >>
-				    4) | (q[j + 4] >> 6) << 4);
-			}
-		}
-		flags_offset(b, a, mm, 8 * m, 15, fl);
-		for (g = 0; g < 8 * m; g += 8) {
-			if (none8(fl + g))
-				continue;
-			for (j = g; j < g + 8; j++)
-				if (fl[j] != 0)
-					sub_q4_k(b, s + (i0 + j / 8) * 144 +
-					    16 + 32 * (j % 8 / 2), j % 2 ? 4 : 0,
-					    a[j], mm[j], cnt);
-		}
-	}
+	blocks_k(b, &kq_q4_k, s, nb, cnt);
 }
 
 /*
@@ -536,19 +578,16 @@ blocks_q4_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
  */
 static void
 sub_q5_k(const struct gguf_sr *b, const uint8_t *s, unsigned t, float a,
-    float m, uint32_t *cnt)
+    float m, uint32_t fl, uint32_t *cnt)
 {
 	const uint8_t	*qh = s + 16, *q = s + 48 + 32 * (t / 2);
-	uint32_t	 o, n, f;
-	float		 v;
+	uint32_t	 o, n;
 	int		 c, l, sh = t & 1 ? 4 : 0;
 
+	(void)fl;
 	for (c = 0; c < 32; c++) {
-		v = a * (float)c;
-		o = ord(f_bits(v - m));
-		f = o >> SHIFT;
-		if (f != b->key[0] && f != b->key[1] && f != b->key[2] &&
-		    f != b->key[3] && f != b->key[4])
+		o = ord(f_bits(a * (float)c - m));
+		if (!in_bands(b, o))
 			continue;
 		for (n = 0, l = 0; l < 32; l++)
 			n += ((q[l] >> sh & 0xf) | (qh[l] >> t & 1) << 4) == c;
@@ -557,38 +596,29 @@ sub_q5_k(const struct gguf_sr *b, const uint8_t *s, unsigned t, float a,
 	}
 }
 
+static inline void
+scales_q5_k(const uint8_t *restrict s, float *restrict a,
+    float *restrict mm)
+{
+	float		d = ldh(s), dmin = ldh(s + 2);
+	uint8_t		sc, mn;
+	unsigned	j;
+
+	for (j = 0; j < 8; j++) {
+		gguf_k4_scale_min(s + 4, (int)j, &sc, &mn);
+		a[j] = d * (float)sc;
+		mm[j] = dmin * (float)mn;
+	}
+}
+
+static const struct kq	kq_q5_k = { 176, 8, 1, 0, 31, scales_q5_k,
+			    sub_q5_k };
+
 static void
 blocks_q5_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
     uint32_t *cnt)
 {
-	const uint8_t	*q;
-	float		 a[BATCH], mm[BATCH], d, dmin;
-	uint8_t		 fl[BATCH], sc, mn;
-	uint64_t	 i0, i;
-	unsigned	 m, j, g;
-
-	for (i0 = 0; i0 < nb; i0 += m) {
-		m = nb - i0 < BATCH / 8 ? (unsigned)(nb - i0) : BATCH / 8;
-		for (i = 0; i < m; i++) {
-			q = s + (i0 + i) * 176;
-			d = ldh(q);
-			dmin = ldh(q + 2);
-			for (j = 0; j < 8; j++) {
-				gguf_k4_scale_min(q + 4, (int)j, &sc, &mn);
-				a[8 * i + j] = d * (float)sc;
-				mm[8 * i + j] = dmin * (float)mn;
-			}
-		}
-		flags_offset(b, a, mm, 8 * m, 31, fl);
-		for (g = 0; g < 8 * m; g += 8) {
-			if (none8(fl + g))
-				continue;
-			for (j = g; j < g + 8; j++)
-				if (fl[j] != 0)
-					sub_q5_k(b, s + (i0 + j / 8) * 176,
-					    j % 8, a[j], mm[j], cnt);
-		}
-	}
+	blocks_k(b, &kq_q5_k, s, nb, cnt);
 }
 
 /*
@@ -617,15 +647,13 @@ block_legacy(const struct gguf_sr *b, uint32_t t, const uint8_t *s,
     uint32_t *cnt)
 {
 	float		d = ldh(s), m = t == GGUF_T_Q5_0 ? 0 : ldh(s + 2), v;
-	uint32_t	o, f, n;
+	uint32_t	o, n;
 	int		c, l, cmax = t == GGUF_T_Q4_1 ? 15 : 31;
 
 	for (c = 0; c <= cmax; c++) {
 		v = t == GGUF_T_Q5_0 ? (float)(c - 16) * d : (float)c * d + m;
 		o = ord(f_bits(v));
-		f = o >> SHIFT;
-		if (f != b->key[0] && f != b->key[1] && f != b->key[2] &&
-		    f != b->key[3] && f != b->key[4])
+		if (!in_bands(b, o))
 			continue;
 		for (n = 0, l = 0; l < 32; l++)
 			n += code_legacy(t, s, l) == c;
@@ -676,19 +704,16 @@ blocks_legacy(const struct gguf_sr *b, uint32_t t, const uint8_t *s,
  */
 static void
 group_q2_k(const struct gguf_sr *b, const uint8_t *s, unsigned g, float a,
-    float m, uint32_t *cnt)
+    float m, uint32_t fl, uint32_t *cnt)
 {
 	const uint8_t	*q = s + 16 + 32 * (g / 8) + 16 * (g % 2);
-	uint32_t	 o, f, n;
-	float		 v;
+	uint32_t	 o, n;
 	int		 c, l, sh = 2 * (int)(g % 8 / 2);
 
+	(void)fl;
 	for (c = 0; c < 4; c++) {
-		v = a * (float)c;
-		o = ord(f_bits(v - m));
-		f = o >> SHIFT;
-		if (f != b->key[0] && f != b->key[1] && f != b->key[2] &&
-		    f != b->key[3] && f != b->key[4])
+		o = ord(f_bits(a * (float)c - m));
+		if (!in_bands(b, o))
 			continue;
 		for (n = 0, l = 0; l < 16; l++)
 			n += (q[l] >> sh & 3) == c;
@@ -697,37 +722,27 @@ group_q2_k(const struct gguf_sr *b, const uint8_t *s, unsigned g, float a,
 	}
 }
 
+static inline void
+scales_q2_k(const uint8_t *restrict s, float *restrict a,
+    float *restrict mm)
+{
+	float		d = ldh(s + 80), dmin = ldh(s + 82);
+	unsigned	j;
+
+	for (j = 0; j < 16; j++) {
+		a[j] = d * (float)(s[j] & 0xf);
+		mm[j] = dmin * (float)(s[j] >> 4);
+	}
+}
+
+static const struct kq	kq_q2_k = { 84, 16, 1, 0, 3, scales_q2_k,
+			    group_q2_k };
+
 static void
 blocks_q2_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
     uint32_t *cnt)
 {
-	const uint8_t	*q;
-	float		 a[BATCH], mm[BATCH], d, dmin;
-	uint8_t		 fl[BATCH];
-	uint64_t	 i0, i;
-	unsigned	 m, j, g;
-
-	for (i0 = 0; i0 < nb; i0 += m) {
-		m = nb - i0 < BATCH / 16 ? (unsigned)(nb - i0) : BATCH / 16;
-		for (i = 0; i < m; i++) {
-			q = s + (i0 + i) * 84;
-			d = ldh(q + 80);
-			dmin = ldh(q + 82);
-			for (j = 0; j < 16; j++) {
-				a[16 * i + j] = d * (float)(q[j] & 0xf);
-				mm[16 * i + j] = dmin * (float)(q[j] >> 4);
-			}
-		}
-		flags_offset(b, a, mm, 16 * m, 3, fl);
-		for (g = 0; g < 16 * m; g += 8) {
-			if (none8(fl + g))
-				continue;
-			for (j = g; j < g + 8; j++)
-				if (fl[j] != 0)
-					group_q2_k(b, s + (i0 + j / 16) * 84,
-					    j % 16, a[j], mm[j], cnt);
-		}
-	}
+	blocks_k(b, &kq_q2_k, s, nb, cnt);
 }
 
 int
