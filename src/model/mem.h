@@ -95,6 +95,8 @@ struct gguf_mem_model {
 	uint16_t		*c_flags;	/* what a layer adds, per layer */
 	uint64_t		 c_nexp, c_nused;	/* experts; used a token */
 	unsigned char		*c_swa;		/* a sliding window, per layer */
+	uint64_t		*c_nh, *c_nhkv;	/* heads, KV heads, per layer
+						   (openelm) */
 	int			 c_kind;	/* the graph's builder */
 };
 

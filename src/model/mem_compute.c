@@ -39,8 +39,8 @@
  * both outputs (apertus's, llm_build_apertus: qwen3's with an up
  * projection and xIELU in place of SwiGLU; minimax-m2's,
  * llm_build_minimax_m2: norms of the whole Q and K, and experts, at
- * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss)
- * are told at their builders.
+ * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss,
+ * openelm) are told at their builders.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * tensor, a block unlike the others (heads, head sizes) or a cache kind
@@ -69,6 +69,7 @@
 #define C_BEU		0x100
 #define C_BED		0x200
 #define C_MMNORM	0x400	/* minimax-m2: norms and the router's bias */
+#define C_QKV		0x800	/* one projection of Q, K and V */
 
 enum graph_kind {
 	G_LLAMA,	/* llm_build_llama, qwen2, qwen3 */
@@ -79,8 +80,10 @@ enum graph_kind {
 			   side */
 	G_GPTOSS,	/* llm_build_openai_moe_iswa: experts */
 	G_APERTUS,	/* llm_build_apertus: qwen3's, an xIELU feed-forward */
-	G_MINIMAX	/* llm_build_minimax_m2: norms of the whole Q and K,
+	G_MINIMAX,	/* llm_build_minimax_m2: norms of the whole Q and K,
 			   experts routed by sigmoid */
+	G_OPENELM	/* llm_build_openelm: heads and feed-forward of each
+			   block its own, a fused QKV */
 };
 
 /* ---------------------------------------------------------- the graphs */
@@ -97,6 +100,7 @@ struct shape {
 	uint64_t	 n_kv_swa;	/* cells of a stream, sliding layers */
 	uint64_t	 ns;		/* streams */
 	int		 fa;
+	const uint64_t	*nh, *nhkv;	/* heads, KV heads, per block */
 };
 
 /*
@@ -129,7 +133,13 @@ attention(struct graph *g, const struct shape *s, uint64_t T, int q, int k,
 		g->t[a].n_src = 4;
 		a = mg_view(g, a, s->hv * s->head, T, 1, NULL);
 	} else {
-		v = mg_view(g, v, evv, T, 1, NULL);
+		/* V's heads apart (views of one projection): copied together
+		   first */
+		if (g->t[v].kind == K_VIEW && g->t[v].nb[2] != g->t[v].nb[1] *
+		    g->t[v].ne[1])
+			v = mg_op(g, K_PLAIN, T_F32, evv, T, 1, v, -1, -1);
+		else
+			v = mg_view(g, v, evv, T, 1, NULL);
 		v = mg_view(g, v, 1, mg_mul_lim(g, T, evv), 1, NULL);
 		mg_cache_view(g, v, vidx, mg_cache_view(g, EXT, -1, -1));
 		v = mg_permute(g, mg_cache_view(g, EXT, -1, -1));
@@ -292,6 +302,84 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 			k = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
 			t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
 		}
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+	}
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	g->t[t].output = 1;
+}
+
+/*
+ * llm_build_openelm's graph: per block RMS norm, one projection of Q, K
+ * and V (the block's own heads and KV heads), views of it: Q and K
+ * through RMS norms of their heads and RoPE, V a view (copied into one
+ * piece before the cache without flash attention); the attention; on the
+ * last block the rows of the outputs, the attention's then the
+ * residual's; the residual added; RMS norm, the SwiGLU feed-forward (of
+ * the block's own length), the residual.
+ */
+static void
+build_openelm(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
+{
+	struct shape	ls = *s;
+	uint64_t	hd = s->hk, nb[4], nh, nkv, nqkv, evv = 0;
+	int		tok, pos, kidx, vidx, mask, out, x, in, t, q, k, v, a,
+			r, up;
+	uint32_t	il;
+
+	for (il = 0; il < s->n_layer; il++)	/* the widest V */
+		if (s->hv * s->nhkv[il] > evv)
+			evv = s->hv * s->nhkv[il];
+	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = mg_input(g, T_I32, T, 1, 1);
+	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = mg_input(g, T_I32, T, 1, 1);
+	kidx = mg_input(g, T_I64, T, 1, 1);
+	vidx = mg_input(g, T_I64, s->fa ? T : mg_mul_lim(g, T, evv), 1, 1);
+	mask = mg_input(g, s->fa ? T_F16 : T_F32, s->n_kv, T / s->ns, s->ns);
+	out = mg_input(g, T_I32, rows, 1, 1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		nh = s->nh[il];
+		nkv = s->nhkv[il];
+		nqkv = nh + 2 * nkv;
+		ls.head = nh;
+		ls.head_kv = nkv;
+		in = x;
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		r = mg_op(g, K_PLAIN, T_F32, hd * nqkv, T, 1, EXT, t, -1);
+		r = mg_view(g, r, hd, nqkv, T, NULL);
+		memcpy(nb, g->t[r].nb, sizeof nb);
+		q = mg_view(g, r, hd, nh, T, nb);
+		q = mg_op(g, K_INPLACE, T_F32, hd, nh, T, q, -1, -1);
+		q = mg_op(g, K_INPLACE, T_F32, hd, nh, T, q, EXT, -1);
+		q = mg_op(g, K_INPLACE, T_F32, hd, nh, T, q, pos, -1);
+		v = mg_view(g, r, hd, nkv, T, nb);
+		g->t[v].view_offs = nb[1] * (nh + nkv);
+		k = mg_view(g, r, hd, nkv, T, nb);
+		g->t[k].view_offs = nb[1] * nh;
+		k = mg_op(g, K_INPLACE, T_F32, hd, nkv, T, k, -1, -1);
+		k = mg_op(g, K_INPLACE, T_F32, hd, nkv, T, k, EXT, -1);
+		k = mg_op(g, K_INPLACE, T_F32, hd, nkv, T, k, pos, -1);
+		a = attention(g, &ls, T, q, k, v, kidx, vidx, mask, s->n_kv);
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		if (il + 1 == s->n_layer) {
+			a = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+			in = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, in, out,
+			    -1);
+			T = rows;
+		}
+		a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, in, a, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		up = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, up, -1);
 		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
 		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
 	}
@@ -597,6 +685,8 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 		build_cohere2(&g, s, T, rows);
 	else if (s->kind == G_GPTOSS)
 		build_gptoss(&g, s, T, rows);
+	else if (s->kind == G_OPENELM)
+		build_openelm(&g, s, T, rows);
 	else
 		build_llama(&g, s, T, rows);
 	r = g.overflow ? 0 : mg_lay_out(&g);
@@ -663,7 +753,7 @@ static const struct {
 	{ "ffn_gate_exps.bias", C_BEG }, { "ffn_up_exps.bias", C_BEU },
 	{ "ffn_down_exps.bias", C_BED },
 	{ "attn_q_norm.weight", C_MMNORM }, { "attn_k_norm.weight", C_MMNORM },
-	{ "exp_probs_b.bias", C_MMNORM },
+	{ "exp_probs_b.bias", C_MMNORM }, { "attn_qkv.weight", C_QKV },
 };
 
 /* The architectures built by llama's graph: what they add to it. */
@@ -683,6 +773,7 @@ static const struct {
 	    0, G_GPTOSS },
 	{ "apertus", 0, C_QKNORM, G_APERTUS },
 	{ "minimax-m2", 0, C_MMNORM, G_MINIMAX },
+	{ "openelm", 0, C_QKNORM | C_QKV, G_OPENELM },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -697,8 +788,8 @@ static const char *const kept_tensors[] = {
 static int
 in_block(int kind, size_t j)
 {
-	if (j < N_ATTN)
-		return 1;
+	if (j < N_ATTN)		/* openelm: Q, K and V in one */
+		return kind != G_OPENELM || j == 0 || j + 1 == N_ATTN;
 	if (kind == G_GPTOSS)
 		return j >= N_DENSE;
 	if (kind == G_MINIMAX)	/* its norm, router and experts */
@@ -749,6 +840,10 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_flags = NULL;
 	free(m->c_swa);
 	m->c_swa = NULL;
+	free(m->c_nh);
+	m->c_nh = NULL;
+	free(m->c_nhkv);
+	m->c_nhkv = NULL;
 	for (k = 0; k < sizeof graph_archs / sizeof graph_archs[0]; k++)
 		if (strcmp(m->arch, graph_archs[k].name) == 0)
 			break;
@@ -832,7 +927,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		    l->head_v == 0 || l->r + l->s != 0 ||
 		    l->head_k != m->layers[0].head_k ||
 		    l->head_v != m->layers[0].head_v ||
-		    l->k != m->layers[0].k || l->v != m->layers[0].v) {
+		    (m->c_kind != G_OPENELM && (l->k != m->layers[0].k ||
+		    l->v != m->layers[0].v))) {
 			snprintf(what, sizeof what, "%s blocks unlike one "
 			    "another", m->arch);
 			cnot(m, what);
@@ -857,6 +953,28 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 				cnot(m, what);
 				return;
 			}
+		if (m->c_kind == G_OPENELM) {	/* heads of its own */
+			if (il == 0) {
+				m->c_nh = xcalloc(m->n_layer, sizeof *m->c_nh);
+				m->c_nhkv = xcalloc(m->n_layer,
+				    sizeof *m->c_nhkv);
+			}
+			m->c_nhkv[il] = l->k / l->head_k;
+			if (tshape(d, il, "attn_qkv.weight", ne) != 0 ||
+			    ne[0] != m->c_embd || l->head_k != l->head_v ||
+			    ne[1] % l->head_k != 0 || l->k % l->head_k != 0 ||
+			    l->v != l->k ||
+			    ne[1] / l->head_k <= 2 * m->c_nhkv[il]) {
+				snprintf(what, sizeof what, "%s blocks unlike "
+				    "one another", m->arch);
+				cnot(m, what);
+				return;
+			}
+			m->c_nh[il] = ne[1] / l->head_k - 2 * m->c_nhkv[il];
+			tshape(d, il, "ffn_gate.weight", ne);
+			m->c_ff[il] = ne[1];
+			continue;
+		}
 		if (tshape(d, il, "attn_q.weight", ne) != 0 ||
 		    ne[1] % l->head_k != 0 || ne[0] != m->c_embd ||
 		    (il > 0 && ne[1] / l->head_k != m->c_head)) {
@@ -884,7 +1002,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_head_k = m->layers[0].head_k;
 	m->c_head_v = m->layers[0].head_v;
 	m->c_head_kv = m->layers[0].k / m->c_head_k;
-	if (m->c_head_kv * m->c_head_v != m->layers[0].v) {
+	if (m->c_kind != G_OPENELM &&
+	    m->c_head_kv * m->c_head_v != m->layers[0].v) {
 		snprintf(what, sizeof what, "%s blocks unlike one another",
 		    m->arch);
 		cnot(m, what);
@@ -969,6 +1088,8 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.n_kv = n->cells;
 	s.ns = n->streams;
 	s.fa = gguf_mem_flash_attn(o);
+	s.nh = m->c_nh;
+	s.nhkv = m->c_nhkv;
 	/* llama.cpp caps the batch at the context asked for, not the
 	   rounded one. */
 	if (s.head != 0 && (s.hv > LIMIT / s.head || s.hk > LIMIT / s.head)) {

@@ -412,11 +412,65 @@ while [ $i -lt 72 ]; do
 	    "MEM_SEED=${MEM_SEED:-1}, case $i: ggufed$(printf " '%s'" "$@")"
 done
 
+# The transformers of their own graph: openelm (heads, KV heads and
+# feed-forward length of each block its own: 2, 4, 4, 6 heads of 32).
+compute "$m/openelm.gguf" 1000 off 2048 512 1
+compute "$m/openelm.gguf" 1000 on 2048 512 1
+compute "$m/openelm.gguf" 2048 auto 2048 100 2
+compute "$m/openelm.gguf" 777 off 300 77 3
+compute "$m/openelm.gguf" 2000 on 512 33 4
+compute "$m/openelm.gguf" 5000 off 2048 256 1
+
+# And random models of them, seeded apart from the loop above (derived
+# from MEM_SEED): openelm's blocks each with heads, KV heads and
+# feed-forward length at random, a head size and embedding of the
+# model's.
+st=$(( (${MEM_SEED:-1} * 48271 + 11) % 2147483648 ))
+echo "# compute, transformers: seed $st"
+i=0
+while [ $i -lt 24 ]; do
+	i=$((i + 1))
+	a=openelm
+	rnd 4; blocks=$((r + 1))
+	hs= kvs= ffs=
+	j=0
+	while [ $j -lt $blocks ]; do
+		j=$((j + 1))
+		rnd 4; h=$((1 << r))
+		rnd $((r + 1)); k=$((h >> r))
+		rnd 6; f=$((32 * (r + 1)))
+		hs=$hs${hs:+, }$h kvs=$kvs${kvs:+, }$k ffs=$ffs${ffs:+, }$f
+	done
+	rnd 4; hd=$((8 << r))
+	rnd 4; embd=$((32 * (r + 1)))
+	rnd 9000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force -q \
+	    -e "set $a.block_count $blocks" \
+	    -e "set $a.embedding_length $embd" \
+	    -e "set $a.attention.head_count:arr[u32] [$hs]" \
+	    -e "set $a.attention.head_count_kv:arr[u32] [$kvs]" \
+	    -e "set $a.feed_forward_length:arr[u32] [$ffs]" \
+	    -e "set $a.attention.key_length:u32 $hd" \
+	    -e "set $a.attention.value_length:u32 $hd" \
+	    -e "set $a.rope.dimension_count:u32 $hd"
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+		ok 1 "compute: transformers, case $i: ggufed new makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/$a.rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" - \
+	    "MEM_SEED=${MEM_SEED:-1}, transformers, case $i: ggufed$(printf " '%s'" "$@")"
+done
+
 # What is not modelled is null, with the reason, never a guess.
-"$GGUFED" mem "$m/openelm.gguf" --ctx 1000 --json >"$scratch/mem.json"
-grep -q '"compute": null, "compute_why": "compute: not modelled for openelm"' \
+"$GGUFED" mem "$m/gemma4.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for gemma4"' \
     "$scratch/mem.json"
-ok $? "openelm: the compute buffer is not modelled, and says so"
+ok $? "gemma4: the compute buffer is not modelled, and says so"
 "$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 -fa on --cache-type-k f32 \
     --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for an F32 cache with flash attention"' \
