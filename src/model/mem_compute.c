@@ -40,7 +40,7 @@
  * projection and xIELU in place of SwiGLU; minimax-m2's,
  * llm_build_minimax_m2: norms of the whole Q and K, and experts, at
  * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss,
- * openelm) are told at their builders.
+ * openelm, llama4) are told at their builders.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * tensor, a block unlike the others (heads, head sizes) or a cache kind
@@ -70,6 +70,8 @@
 #define C_BED		0x200
 #define C_MMNORM	0x400	/* minimax-m2: norms and the router's bias */
 #define C_QKV		0x800	/* one projection of Q, K and V */
+#define C_DENSE		0x1000	/* llama4: a dense feed-forward */
+#define C_MOE		0x2000	/* llama4: experts and a shared one */
 
 enum graph_kind {
 	G_LLAMA,	/* llm_build_llama, qwen2, qwen3 */
@@ -82,8 +84,10 @@ enum graph_kind {
 	G_APERTUS,	/* llm_build_apertus: qwen3's, an xIELU feed-forward */
 	G_MINIMAX,	/* llm_build_minimax_m2: norms of the whole Q and K,
 			   experts routed by sigmoid */
-	G_OPENELM	/* llm_build_openelm: heads and feed-forward of each
+	G_OPENELM,	/* llm_build_openelm: heads and feed-forward of each
 			   block its own, a fused QKV */
+	G_LLAMA4	/* llm_build_llama_iswa: chunked layers with RoPE,
+			   others without; experts and a shared one */
 };
 
 /* ---------------------------------------------------------- the graphs */
@@ -672,6 +676,154 @@ build_gptoss(struct graph *g, const struct shape *s, uint64_t T,
 	g->t[t].output = 1;
 }
 
+/*
+ * llama4's experts over t (T tokens), then the shared expert, their sum
+ * and the residual a: the router's logits ranked, their sigmoid the
+ * weights of the n_used first; the input repeated for each expert and
+ * weighted before gate and up, SwiGLU, down, summed; the shared expert's
+ * SwiGLU feed-forward of t beside them.
+ */
+static int
+moe_llama4(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
+    int t, int a)
+{
+	uint64_t	nu = s->n_used, nb[4], j;
+	int		lg, pr, tk, wt, rp, q, up, e, k, v, moe;
+
+	lg = mg_op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
+	pr = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
+	pr = mg_view(g, pr, 1, s->n_exp, T, NULL);
+	tk = mg_op(g, K_PLAIN, T_I32, s->n_exp, T, 1, lg, -1, -1);
+	memcpy(nb, g->t[tk].nb, sizeof nb);
+	tk = mg_view(g, tk, nu, T, 1, nb);
+	wt = mg_op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+	rp = mg_view(g, t, s->embd, 1, T, NULL);
+	rp = mg_op(g, K_PLAIN, T_F32, s->embd, nu, T, rp, -1, -1);
+	rp = mg_op(g, K_INPLACE, T_F32, s->embd, nu, T, rp, wt, -1);
+	q = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, rp, tk);
+	up = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, rp, tk);
+	e = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, q, up, -1);
+	e = mg_op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
+	memcpy(nb, g->t[e].nb, sizeof nb);
+	nb[1] = g->t[e].nb[2];
+	nb[2] = nb[3] = nb[1] * T;
+	moe = mg_view(g, e, s->embd, T, 1, nb);
+	if (nu == 1)
+		moe = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, moe, -1, -1);
+	else {
+		k = mg_view(g, e, s->embd, T, 1, nb);
+		g->t[k].view_offs = g->t[e].nb[1];
+		for (j = 2; j < nu; j++) {
+			v = mg_view(g, e, s->embd, T, 1, nb);
+			g->t[v].view_offs = j * g->t[e].nb[1];
+		}
+		moe = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, moe, k, -1);
+		for (j = 2; j < nu; j++)
+			moe = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, moe,
+			    k + (int)(j - 1), -1);
+	}
+	/* the shared expert */
+	q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+	up = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+	q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, up, -1);
+	q = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, q, -1);
+	moe = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, moe, q, -1);
+	return mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, moe, a, -1);
+}
+
+/*
+ * llm_build_llama_iswa's graph (llama4): per block RMS norm, Q, V, K;
+ * on the chunked blocks RoPE on Q and K, then (kq_norm) RMS norms of
+ * them; on the others Q scaled by the temperature input (its own, made
+ * where a block first reads it); attention over the chunked cache or the
+ * full one; the residual; RMS norm, then a dense SwiGLU feed-forward or
+ * the experts and the shared expert (moe_llama4); the residual.
+ */
+static void
+build_llama4(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
+{
+	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
+	uint64_t	nq = s->hk * s->head, ts = T / s->ns, ns = s->ns;
+	int		tok, pos, kidx[2], vidx[2], mask[2], out, x, in, t, q,
+			k, v, a, w, sc = -1;
+	uint32_t	il;
+
+	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = mg_input(g, T_I32, T, 1, 1);
+	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = mg_input(g, T_I32, T, 1, 1);
+	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		if (!w && sc < 0)
+			sc = mg_input(g, T_F32, 1, 1, T);
+		if (kidx[w] >= 0)
+			continue;
+		kidx[w] = mg_input(g, T_I64, T, 1, 1);
+		vidx[w] = mg_input(g, T_I64, s->fa ? T : mg_mul_lim(g, T, evv), 1,
+		    1);
+		mask[w] = mg_input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
+		    s->n_kv, ts, ns);
+	}
+	out = mg_input(g, T_I32, rows, 1, 1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		in = x;
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = mg_op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		q = mg_view(g, q, s->hk, s->head, T, NULL);
+		if (w) {
+			q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos,
+			    -1);
+			if (s->flags[il] & C_QKNORM)
+				q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T,
+				    q, -1, -1);
+		} else
+			q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, sc,
+			    -1);
+		v = mg_op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		v = mg_view(g, v, s->hv, s->head_kv, T, NULL);
+		k = mg_op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+		k = mg_view(g, k, s->hk, s->head_kv, T, NULL);
+		if (w) {
+			k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			    pos, -1);
+			if (s->flags[il] & C_QKNORM)
+				k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv,
+				    T, k, -1, -1);
+		}
+		a = attention(g, s, T, q, k, v, kidx[w], vidx[w], mask[w],
+		    w ? s->n_kv_swa : s->n_kv);
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		if (il + 1 == s->n_layer) {		/* the outputs' rows */
+			a = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+			in = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, in, out,
+			    -1);
+			T = rows;
+		}
+		a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		if (s->flags[il] & C_MOE) {
+			x = moe_llama4(g, s, il, T, t, a);
+			continue;
+		}
+		q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		k = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+	}
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	g->t[t].output = 1;
+}
+
 static uint64_t
 graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 {
@@ -687,6 +839,8 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 		build_gptoss(&g, s, T, rows);
 	else if (s->kind == G_OPENELM)
 		build_openelm(&g, s, T, rows);
+	else if (s->kind == G_LLAMA4)
+		build_llama4(&g, s, T, rows);
 	else
 		build_llama(&g, s, T, rows);
 	r = g.overflow ? 0 : mg_lay_out(&g);
@@ -754,6 +908,11 @@ static const struct {
 	{ "ffn_down_exps.bias", C_BED },
 	{ "attn_q_norm.weight", C_MMNORM }, { "attn_k_norm.weight", C_MMNORM },
 	{ "exp_probs_b.bias", C_MMNORM }, { "attn_qkv.weight", C_QKV },
+	{ "ffn_gate.weight", C_DENSE }, { "ffn_up.weight", C_DENSE },
+	{ "ffn_down.weight", C_DENSE }, { "ffn_gate_inp.weight", C_MOE },
+	{ "ffn_gate_exps.weight", C_MOE }, { "ffn_up_exps.weight", C_MOE },
+	{ "ffn_down_exps.weight", C_MOE }, { "ffn_gate_shexp.weight", C_MOE },
+	{ "ffn_up_shexp.weight", C_MOE }, { "ffn_down_shexp.weight", C_MOE },
 };
 
 /* The architectures built by llama's graph: what they add to it. */
@@ -774,6 +933,7 @@ static const struct {
 	{ "apertus", 0, C_QKNORM, G_APERTUS },
 	{ "minimax-m2", 0, C_MMNORM, G_MINIMAX },
 	{ "openelm", 0, C_QKNORM | C_QKV, G_OPENELM },
+	{ "llama4", C_DENSE | C_MOE, 0, G_LLAMA4 },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -792,6 +952,8 @@ in_block(int kind, size_t j)
 		return kind != G_OPENELM || j == 0 || j + 1 == N_ATTN;
 	if (kind == G_GPTOSS)
 		return j >= N_DENSE;
+	if (kind == G_LLAMA4)	/* its feed-forwards: extra_block's */
+		return strcmp(llama_block[j], "ffn_norm.weight") == 0;
 	if (kind == G_MINIMAX)	/* its norm, router and experts */
 		return strcmp(llama_block[j], "ffn_norm.weight") == 0 ||
 		    strcmp(llama_block[j], "ffn_gate_inp.weight") == 0 ||
@@ -808,7 +970,7 @@ static int
 swa_graph(int kind)
 {
 	return kind == G_GEMMA2 || kind == G_GEMMA3 || kind == G_COHERE2 ||
-	    kind == G_GPTOSS;
+	    kind == G_GPTOSS || kind == G_LLAMA4;
 }
 
 /* Whether name ends in ".suffix". */
@@ -819,6 +981,53 @@ ends(const struct gguf_str *name, const char *suffix)
 
 	return len > n && memcmp(name->p + len - n, suffix, n) == 0 &&
 	    name->p[len - n - 1] == '.';
+}
+
+/* llama4's feed-forward of block il: dense, or experts and a shared
+   one of their length (all blocks' experts alike). */
+static int
+llama4_ffn(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
+{
+	static const char *const moe[] = {
+		"ffn_gate_inp.weight", "ffn_gate_exps.weight",
+		"ffn_up_exps.weight", "ffn_down_exps.weight",
+		"ffn_gate_shexp.weight", "ffn_up_shexp.weight",
+		"ffn_down_shexp.weight",
+	};
+	uint64_t	ne[4], ff;
+	unsigned	f = m->c_flags[il] & (C_DENSE | C_MOE);
+	char		what[160];
+	size_t		j;
+
+	if (f == C_DENSE) {
+		if (tshape(d, il, "ffn_gate.weight", ne) != 0 ||
+		    tshape(d, il, "ffn_up.weight", ne) != 0 ||
+		    tshape(d, il, "ffn_down.weight", ne) != 0)
+			goto unlike;
+		tshape(d, il, "ffn_gate.weight", ne);
+		m->c_ff[il] = ne[1];
+		return 0;
+	}
+	if (f != C_MOE)
+		goto unlike;
+	for (j = 0; j < sizeof moe / sizeof moe[0]; j++)
+		if (tshape(d, il, moe[j], ne) != 0)
+			goto unlike;
+	tshape(d, il, "ffn_gate_exps.weight", ne);
+	ff = ne[1];
+	tshape(d, il, "ffn_gate_shexp.weight", ne);
+	if (ne[1] != ff)
+		goto unlike;
+	m->c_ff[il] = ff;
+	tshape(d, il, "ffn_gate_inp.weight", ne);
+	if (m->c_nexp != 0 && ne[1] != m->c_nexp)
+		goto unlike;
+	m->c_nexp = ne[1];
+	return 0;
+unlike:
+	snprintf(what, sizeof what, "%s blocks unlike one another", m->arch);
+	cnot(m, what);
+	return -1;
 }
 
 void
@@ -834,6 +1043,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	char			 what[160];
 
 	m->compute = 0;
+	m->c_nexp = 0;
 	free(m->c_ff);
 	m->c_ff = NULL;
 	free(m->c_flags);
@@ -984,6 +1194,11 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			return;
 		}
 		m->c_head = ne[1] / l->head_k;
+		if (m->c_kind == G_LLAMA4) {
+			if (llama4_ffn(m, d, il) != 0)
+				return;
+			continue;
+		}
 		tshape(d, il, m->c_kind == G_GPTOSS ||
 		    m->c_kind == G_MINIMAX ? "ffn_gate_exps.weight" :
 		    m->c_kind == G_APERTUS ? "ffn_up.weight" :
@@ -1019,7 +1234,16 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			return;
 		}
 	}
-	if (m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX) {
+	if (m->c_kind == G_LLAMA4) {
+		/* norms of Q and K after RoPE but with 128 experts */
+		snprintf(what, sizeof what, "%s.expert_count", m->arch);
+		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
+		    gguf_val_u64(v, &i) != 0 || i != 128)
+			for (il = 0; il < m->n_layer; il++)
+				m->c_flags[il] |= C_QKNORM;
+	}
+	if (m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX ||
+	    (m->c_kind == G_LLAMA4 && m->c_nexp != 0)) {
 		/* the experts a token uses */
 		snprintf(what, sizeof what, "%s.expert_used_count", m->arch);
 		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
