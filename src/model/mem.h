@@ -97,6 +97,9 @@ struct gguf_mem_model {
 	unsigned char		*c_swa;		/* a sliding window, per layer */
 	uint64_t		*c_nh, *c_nhkv;	/* heads, KV heads, per layer
 						   (openelm) */
+	uint64_t		 c_ffsh;	/* the shared experts' length */
+	int			 c_normw, c_scalew;	/* their weights
+						   normalized, scaled */
 	int			 c_kind;	/* the graph's builder */
 };
 

@@ -430,19 +430,30 @@ compute "$m/llama4-chunked.gguf" 9000 off 300 77 1
 compute "$m/llama4-chunked.gguf" 9000 off 2048 512 1 swa-full
 compute "$m/llama4-chunked.gguf" 3000 on 2048 256 3 swa-full
 compute "$m/llama4.gguf" 1000 off 2048 512 1
+# bailingmoe2: one projection of Q, K and V, norms of Q's and K's heads;
+# a leading dense block, then experts (2 of 4, routed by sigmoid, a
+# selection bias) and a shared one
+compute "$m/bailingmoe2.gguf" 1000 off 2048 512 1
+compute "$m/bailingmoe2.gguf" 1000 on 2048 512 1
+compute "$m/bailingmoe2.gguf" 5000 auto 2048 100 2
+compute "$m/bailingmoe2.gguf" 9000 off 300 77 1
+compute "$m/bailingmoe2.gguf" 3000 on 2048 33 3
 
 # And random models of them, seeded apart from the loop above (derived
 # from MEM_SEED): openelm's blocks each with heads, KV heads and
 # feed-forward length at random, a head size and embedding of the
 # model's; llama4's blocks, heads, KV heads, head size, feed-forward
 # lengths, experts, those used and the step of the blocks with experts
-# (the others dense), with --swa-full or not.
+# (the others dense), with --swa-full or not; bailingmoe2's blocks,
+# heads, KV heads, head size, lengths, experts, those used, shared ones,
+# leading dense blocks, gating by soft-max or sigmoid, weights
+# normalized and scaled or not.
 st=$(( (${MEM_SEED:-1} * 48271 + 11) % 2147483648 ))
 echo "# compute, transformers: seed $st"
 i=0
-while [ $i -lt 48 ]; do
+while [ $i -lt 72 ]; do
 	i=$((i + 1))
-	a=$(echo "openelm llama4" | cut -d' ' -f$((i % 2 + 1)))
+	a=$(echo "openelm llama4 bailingmoe2" | cut -d' ' -f$((i % 3 + 1)))
 	rnd 4; blocks=$((r + 1))
 	hs= kvs= ffs=
 	j=0
@@ -480,6 +491,33 @@ while [ $i -lt 48 ]; do
 		    -e "set $a.expert_used_count $nu" \
 		    -e "set $a.expert_feed_forward_length $fe" \
 		    -e "set $a.interleave_moe_layer_step $step"
+	elif [ $a = bailingmoe2 ]; then
+		full=-
+		rnd 4; heads=$((1 << r))
+		rnd $((r + 1)); kv=$((heads >> r))
+		rnd 6; ne=$((r + 2))
+		rnd $ne; nu=$((r + 1))
+		rnd 2; nsh=$((r + 1))
+		rnd $((blocks + 1)); lead=$r
+		rnd 2; gf=$((r + 1))
+		rnd 2; nw=$(echo "false true" | cut -d' ' -f$((r + 1)))
+		rnd 3; ws=$(echo "0 1 2.5" | cut -d' ' -f$((r + 1)))
+		rnd 4; fe=$((16 * (r + 1)))
+		rnd 4; ff=$((32 * (r + 1)))
+		set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force \
+		    -q -e "set $a.block_count $blocks" \
+		    -e "set $a.attention.head_count $heads" \
+		    -e "set $a.attention.head_count_kv $kv" \
+		    -e "set $a.embedding_length $((heads * hd))" \
+		    -e "set $a.feed_forward_length $ff" \
+		    -e "set $a.expert_count $ne" \
+		    -e "set $a.expert_used_count $nu" \
+		    -e "set $a.expert_feed_forward_length $fe" \
+		    -e "set $a.expert_shared_count $nsh" \
+		    -e "set $a.leading_dense_block_count $lead" \
+		    -e "set $a.expert_gating_func $gf" \
+		    -e "set $a.expert_weights_norm:bool $nw" \
+		    -e "set $a.expert_weights_scale:f32 $ws"
 	else
 		full=-
 		set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force \
