@@ -938,6 +938,8 @@ gguf_mem_model_free(struct gguf_mem_model *m)
 	free(m->c_ff);
 	free(m->c_flags);
 	free(m->c_swa);
+	free(m->c_nh);
+	free(m->c_nhkv);
 	memset(m, 0, sizeof *m);
 }
 

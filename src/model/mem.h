@@ -95,6 +95,11 @@ struct gguf_mem_model {
 	uint16_t		*c_flags;	/* what a layer adds, per layer */
 	uint64_t		 c_nexp, c_nused;	/* experts; used a token */
 	unsigned char		*c_swa;		/* a sliding window, per layer */
+	uint64_t		*c_nh, *c_nhkv;	/* heads, KV heads, per layer
+						   (openelm) */
+	uint64_t		 c_ffsh;	/* the shared experts' length */
+	int			 c_normw, c_scalew;	/* their weights
+						   normalized, scaled */
 	int			 c_kind;	/* the graph's builder */
 };
 

@@ -39,8 +39,8 @@
  * both outputs (apertus's, llm_build_apertus: qwen3's with an up
  * projection and xIELU in place of SwiGLU; minimax-m2's,
  * llm_build_minimax_m2: norms of the whole Q and K, and experts, at
- * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss)
- * are told at their builders.
+ * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss,
+ * openelm, llama4, bailingmoe2) are told at their builders.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * tensor, a block unlike the others (heads, head sizes) or a cache kind
@@ -69,6 +69,10 @@
 #define C_BEU		0x100
 #define C_BED		0x200
 #define C_MMNORM	0x400	/* minimax-m2: norms and the router's bias */
+#define C_QKV		0x800	/* one projection of Q, K and V */
+#define C_DENSE		0x1000	/* llama4: a dense feed-forward */
+#define C_MOE		0x2000	/* llama4: experts and a shared one */
+#define C_PROBSB	0x4000	/* the experts' selection bias */
 
 enum graph_kind {
 	G_LLAMA,	/* llm_build_llama, qwen2, qwen3 */
@@ -79,8 +83,15 @@ enum graph_kind {
 			   side */
 	G_GPTOSS,	/* llm_build_openai_moe_iswa: experts */
 	G_APERTUS,	/* llm_build_apertus: qwen3's, an xIELU feed-forward */
-	G_MINIMAX	/* llm_build_minimax_m2: norms of the whole Q and K,
+	G_MINIMAX,	/* llm_build_minimax_m2: norms of the whole Q and K,
 			   experts routed by sigmoid */
+	G_OPENELM,	/* llm_build_openelm: heads and feed-forward of each
+			   block its own, a fused QKV */
+	G_LLAMA4,	/* llm_build_llama_iswa: chunked layers with RoPE,
+			   others without; experts and a shared one */
+	G_BAILING2	/* llm_build_bailingmoe2: a fused QKV, norms of Q's
+			   and K's heads; leading dense blocks, then experts
+			   and shared ones */
 };
 
 /* ---------------------------------------------------------- the graphs */
@@ -97,6 +108,10 @@ struct shape {
 	uint64_t	 n_kv_swa;	/* cells of a stream, sliding layers */
 	uint64_t	 ns;		/* streams */
 	int		 fa;
+	const uint64_t	*nh, *nhkv;	/* heads, KV heads, per block */
+	uint64_t	 ffsh;		/* the shared experts' length */
+	int		 normw;		/* the weights normalized */
+	int		 scalew;	/* and scaled */
 };
 
 /*
@@ -129,7 +144,13 @@ attention(struct graph *g, const struct shape *s, uint64_t T, int q, int k,
 		g->t[a].n_src = 4;
 		a = mg_view(g, a, s->hv * s->head, T, 1, NULL);
 	} else {
-		v = mg_view(g, v, evv, T, 1, NULL);
+		/* V's heads apart (views of one projection): copied together
+		   first */
+		if (g->t[v].kind == K_VIEW && g->t[v].nb[2] != g->t[v].nb[1] *
+		    g->t[v].ne[1])
+			v = mg_op(g, K_PLAIN, T_F32, evv, T, 1, v, -1, -1);
+		else
+			v = mg_view(g, v, evv, T, 1, NULL);
 		v = mg_view(g, v, 1, mg_mul_lim(g, T, evv), 1, NULL);
 		mg_cache_view(g, v, vidx, mg_cache_view(g, EXT, -1, -1));
 		v = mg_permute(g, mg_cache_view(g, EXT, -1, -1));
@@ -292,6 +313,84 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 			k = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
 			t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
 		}
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+	}
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	g->t[t].output = 1;
+}
+
+/*
+ * llm_build_openelm's graph: per block RMS norm, one projection of Q, K
+ * and V (the block's own heads and KV heads), views of it: Q and K
+ * through RMS norms of their heads and RoPE, V a view (copied into one
+ * piece before the cache without flash attention); the attention; on the
+ * last block the rows of the outputs, the attention's then the
+ * residual's; the residual added; RMS norm, the SwiGLU feed-forward (of
+ * the block's own length), the residual.
+ */
+static void
+build_openelm(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
+{
+	struct shape	ls = *s;
+	uint64_t	hd = s->hk, nb[4], nh, nkv, nqkv, evv = 0;
+	int		tok, pos, kidx, vidx, mask, out, x, in, t, q, k, v, a,
+			r, up;
+	uint32_t	il;
+
+	for (il = 0; il < s->n_layer; il++)	/* the widest V */
+		if (s->hv * s->nhkv[il] > evv)
+			evv = s->hv * s->nhkv[il];
+	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = mg_input(g, T_I32, T, 1, 1);
+	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = mg_input(g, T_I32, T, 1, 1);
+	kidx = mg_input(g, T_I64, T, 1, 1);
+	vidx = mg_input(g, T_I64, s->fa ? T : mg_mul_lim(g, T, evv), 1, 1);
+	mask = mg_input(g, s->fa ? T_F16 : T_F32, s->n_kv, T / s->ns, s->ns);
+	out = mg_input(g, T_I32, rows, 1, 1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		nh = s->nh[il];
+		nkv = s->nhkv[il];
+		nqkv = nh + 2 * nkv;
+		ls.head = nh;
+		ls.head_kv = nkv;
+		in = x;
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		r = mg_op(g, K_PLAIN, T_F32, hd * nqkv, T, 1, EXT, t, -1);
+		r = mg_view(g, r, hd, nqkv, T, NULL);
+		memcpy(nb, g->t[r].nb, sizeof nb);
+		q = mg_view(g, r, hd, nh, T, nb);
+		q = mg_op(g, K_INPLACE, T_F32, hd, nh, T, q, -1, -1);
+		q = mg_op(g, K_INPLACE, T_F32, hd, nh, T, q, EXT, -1);
+		q = mg_op(g, K_INPLACE, T_F32, hd, nh, T, q, pos, -1);
+		v = mg_view(g, r, hd, nkv, T, nb);
+		g->t[v].view_offs = nb[1] * (nh + nkv);
+		k = mg_view(g, r, hd, nkv, T, nb);
+		g->t[k].view_offs = nb[1] * nh;
+		k = mg_op(g, K_INPLACE, T_F32, hd, nkv, T, k, -1, -1);
+		k = mg_op(g, K_INPLACE, T_F32, hd, nkv, T, k, EXT, -1);
+		k = mg_op(g, K_INPLACE, T_F32, hd, nkv, T, k, pos, -1);
+		a = attention(g, &ls, T, q, k, v, kidx, vidx, mask, s->n_kv);
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		if (il + 1 == s->n_layer) {
+			a = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+			in = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, in, out,
+			    -1);
+			T = rows;
+		}
+		a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, in, a, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		up = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, up, -1);
 		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
 		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
 	}
@@ -584,6 +683,296 @@ build_gptoss(struct graph *g, const struct shape *s, uint64_t T,
 	g->t[t].output = 1;
 }
 
+/*
+ * llama4's experts over t (T tokens), then the shared expert, their sum
+ * and the residual a: the router's logits ranked, their sigmoid the
+ * weights of the n_used first; the input repeated for each expert and
+ * weighted before gate and up, SwiGLU, down, summed; the shared expert's
+ * SwiGLU feed-forward of t beside them.
+ */
+static int
+moe_llama4(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
+    int t, int a)
+{
+	uint64_t	nu = s->n_used, nb[4], j;
+	int		lg, pr, tk, wt, rp, q, up, e, k, v, moe;
+
+	lg = mg_op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
+	pr = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
+	pr = mg_view(g, pr, 1, s->n_exp, T, NULL);
+	tk = mg_op(g, K_PLAIN, T_I32, s->n_exp, T, 1, lg, -1, -1);
+	memcpy(nb, g->t[tk].nb, sizeof nb);
+	tk = mg_view(g, tk, nu, T, 1, nb);
+	wt = mg_op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+	rp = mg_view(g, t, s->embd, 1, T, NULL);
+	rp = mg_op(g, K_PLAIN, T_F32, s->embd, nu, T, rp, -1, -1);
+	rp = mg_op(g, K_INPLACE, T_F32, s->embd, nu, T, rp, wt, -1);
+	q = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, rp, tk);
+	up = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, rp, tk);
+	e = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, q, up, -1);
+	e = mg_op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
+	memcpy(nb, g->t[e].nb, sizeof nb);
+	nb[1] = g->t[e].nb[2];
+	nb[2] = nb[3] = nb[1] * T;
+	moe = mg_view(g, e, s->embd, T, 1, nb);
+	if (nu == 1)
+		moe = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, moe, -1, -1);
+	else {
+		k = mg_view(g, e, s->embd, T, 1, nb);
+		g->t[k].view_offs = g->t[e].nb[1];
+		for (j = 2; j < nu; j++) {
+			v = mg_view(g, e, s->embd, T, 1, nb);
+			g->t[v].view_offs = j * g->t[e].nb[1];
+		}
+		moe = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, moe, k, -1);
+		for (j = 2; j < nu; j++)
+			moe = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, moe,
+			    k + (int)(j - 1), -1);
+	}
+	/* the shared expert */
+	q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+	up = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+	q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, up, -1);
+	q = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, q, -1);
+	moe = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, moe, q, -1);
+	return mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, moe, a, -1);
+}
+
+/*
+ * llm_build_llama_iswa's graph (llama4): per block RMS norm, Q, V, K;
+ * on the chunked blocks RoPE on Q and K, then (kq_norm) RMS norms of
+ * them; on the others Q scaled by the temperature input (its own, made
+ * where a block first reads it); attention over the chunked cache or the
+ * full one; the residual; RMS norm, then a dense SwiGLU feed-forward or
+ * the experts and the shared expert (moe_llama4); the residual.
+ */
+static void
+build_llama4(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
+{
+	uint64_t	ekv = s->hk * s->head_kv, evv = s->hv * s->head_kv;
+	uint64_t	nq = s->hk * s->head, ts = T / s->ns, ns = s->ns;
+	int		tok, pos, kidx[2], vidx[2], mask[2], out, x, in, t, q,
+			k, v, a, w, sc = -1;
+	uint32_t	il;
+
+	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = mg_input(g, T_I32, T, 1, 1);
+	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = mg_input(g, T_I32, T, 1, 1);
+	kidx[0] = kidx[1] = vidx[0] = vidx[1] = mask[0] = mask[1] = -1;
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		if (!w && sc < 0)
+			sc = mg_input(g, T_F32, 1, 1, T);
+		if (kidx[w] >= 0)
+			continue;
+		kidx[w] = mg_input(g, T_I64, T, 1, 1);
+		vidx[w] = mg_input(g, T_I64, s->fa ? T : mg_mul_lim(g, T, evv), 1,
+		    1);
+		mask[w] = mg_input(g, s->fa ? T_F16 : T_F32, w ? s->n_kv_swa :
+		    s->n_kv, ts, ns);
+	}
+	out = mg_input(g, T_I32, rows, 1, 1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		w = s->swa[il] != 0;
+		in = x;
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		q = mg_op(g, K_PLAIN, T_F32, nq, T, 1, EXT, t, -1);
+		q = mg_view(g, q, s->hk, s->head, T, NULL);
+		if (w) {
+			q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, pos,
+			    -1);
+			if (s->flags[il] & C_QKNORM)
+				q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T,
+				    q, -1, -1);
+		} else
+			q = mg_op(g, K_INPLACE, T_F32, s->hk, s->head, T, q, sc,
+			    -1);
+		v = mg_op(g, K_PLAIN, T_F32, evv, T, 1, EXT, t, -1);
+		v = mg_view(g, v, s->hv, s->head_kv, T, NULL);
+		k = mg_op(g, K_PLAIN, T_F32, ekv, T, 1, EXT, t, -1);
+		k = mg_view(g, k, s->hk, s->head_kv, T, NULL);
+		if (w) {
+			k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv, T, k,
+			    pos, -1);
+			if (s->flags[il] & C_QKNORM)
+				k = mg_op(g, K_INPLACE, T_F32, s->hk, s->head_kv,
+				    T, k, -1, -1);
+		}
+		a = attention(g, s, T, q, k, v, kidx[w], vidx[w], mask[w],
+		    w ? s->n_kv_swa : s->n_kv);
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		if (il + 1 == s->n_layer) {		/* the outputs' rows */
+			a = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+			in = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, in, out,
+			    -1);
+			T = rows;
+		}
+		a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		if (s->flags[il] & C_MOE) {
+			x = moe_llama4(g, s, il, T, t, a);
+			continue;
+		}
+		q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		k = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, k, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+	}
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	g->t[t].output = 1;
+}
+
+/*
+ * llama.cpp's build_moe_ffn over t (T tokens), then the shared experts
+ * and the residual a: the router's logits through a soft-max or a
+ * sigmoid, biased (C_PROBSB) to rank them, the n_used first weights
+ * (normalized by their sum with normw, scaled with scalew); gate and up,
+ * SwiGLU, down, weighted, summed; the shared experts' SwiGLU
+ * feed-forward of t (ffsh long) added.
+ */
+static int
+moe_ffn(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
+    int t, int a)
+{
+	uint64_t	nu = s->n_used, nb[4], j;
+	int		lg, pr, tk, wt, sum, cr, q, up, e, k, v;
+
+	lg = mg_op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
+	lg = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
+	pr = mg_view(g, lg, 1, s->n_exp, T, NULL);
+	tk = lg;
+	if (s->flags[il] & C_PROBSB)
+		tk = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, EXT, -1);
+	tk = mg_op(g, K_PLAIN, T_I32, s->n_exp, T, 1, tk, -1, -1);
+	memcpy(nb, g->t[tk].nb, sizeof nb);
+	tk = mg_view(g, tk, nu, T, 1, nb);
+	wt = mg_op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+	if (s->normw) {
+		wt = mg_view(g, wt, nu, T, 1, NULL);
+		sum = mg_op(g, K_PLAIN, T_F32, 1, T, 1, wt, -1, -1);
+		sum = mg_op(g, K_INPLACE, T_F32, 1, T, 1, sum, -1, -1);
+		wt = mg_op(g, K_INPLACE, T_F32, nu, T, 1, wt, sum, -1);
+		wt = mg_view(g, wt, 1, nu, T, NULL);
+	}
+	if (s->scalew)
+		wt = mg_op(g, K_INPLACE, T_F32, 1, nu, T, wt, -1, -1);
+	cr = mg_view(g, t, s->embd, 1, T, NULL);
+	q = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+	up = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, EXT, cr, tk);
+	e = mg_op(g, K_PLAIN, T_F32, s->ff[il], nu, T, q, up, -1);
+	e = mg_op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
+	e = mg_op(g, K_INPLACE, T_F32, s->embd, nu, T, e, wt, -1);
+	memcpy(nb, g->t[e].nb, sizeof nb);
+	nb[1] = g->t[e].nb[2];
+	nb[2] = nb[3] = nb[1] * T;
+	q = mg_view(g, e, s->embd, T, 1, nb);
+	if (nu == 1)
+		q = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, q, -1, -1);
+	else {
+		k = mg_view(g, e, s->embd, T, 1, nb);
+		g->t[k].view_offs = g->t[e].nb[1];
+		for (j = 2; j < nu; j++) {
+			v = mg_view(g, e, s->embd, T, 1, nb);
+			g->t[v].view_offs = j * g->t[e].nb[1];
+		}
+		q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q, k, -1);
+		for (j = 2; j < nu; j++)
+			q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q,
+			    k + (int)(j - 1), -1);
+	}
+	/* the shared experts */
+	e = mg_op(g, K_PLAIN, T_F32, s->ffsh, T, 1, EXT, t, -1);
+	up = mg_op(g, K_PLAIN, T_F32, s->ffsh, T, 1, EXT, t, -1);
+	e = mg_op(g, K_PLAIN, T_F32, s->ffsh, T, 1, e, up, -1);
+	e = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, e, -1);
+	q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q, e, -1);
+	return mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q, a, -1);
+}
+
+/*
+ * llm_build_bailingmoe2's graph: per block RMS norm, one projection of
+ * Q, K and V, views of it: Q and K through RMS norms of their heads and
+ * RoPE, V a view (copied into one piece before the cache without flash
+ * attention); the attention; the residual; RMS norm, then a dense SwiGLU
+ * feed-forward (the leading blocks) or the experts and the shared ones
+ * (moe_ffn); the residual.
+ */
+static void
+build_bailing2(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
+{
+	uint64_t	hd = s->hk, nb[4], nh = s->head, nkv = s->head_kv;
+	uint64_t	nqkv = nh + 2 * nkv, evv = s->hv * nkv;
+	int		tok, pos, kidx, vidx, mask, out, x, in, t, q, k, v, a,
+			r, up;
+	uint32_t	il;
+
+	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = mg_input(g, T_I32, T, 1, 1);
+	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = mg_input(g, T_I32, T, 1, 1);
+	kidx = mg_input(g, T_I64, T, 1, 1);
+	vidx = mg_input(g, T_I64, s->fa ? T : mg_mul_lim(g, T, evv), 1, 1);
+	mask = mg_input(g, s->fa ? T_F16 : T_F32, s->n_kv, T / s->ns, s->ns);
+	out = mg_input(g, T_I32, rows, 1, 1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		in = x;
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		r = mg_op(g, K_PLAIN, T_F32, hd * nqkv, T, 1, EXT, t, -1);
+		nb[0] = 4;
+		nb[1] = 4 * hd;
+		nb[2] = g->t[r].nb[1];
+		nb[3] = nb[2] * T;
+		q = mg_view(g, r, hd, nh, T, nb);
+		q = mg_op(g, K_INPLACE, T_F32, hd, nh, T, q, -1, -1);
+		q = mg_op(g, K_INPLACE, T_F32, hd, nh, T, q, EXT, -1);
+		q = mg_op(g, K_INPLACE, T_F32, hd, nh, T, q, pos, -1);
+		v = mg_view(g, r, hd, nkv, T, nb);
+		g->t[v].view_offs = nb[1] * (nh + nkv);
+		k = mg_view(g, r, hd, nkv, T, nb);
+		g->t[k].view_offs = nb[1] * nh;
+		k = mg_op(g, K_INPLACE, T_F32, hd, nkv, T, k, -1, -1);
+		k = mg_op(g, K_INPLACE, T_F32, hd, nkv, T, k, EXT, -1);
+		k = mg_op(g, K_INPLACE, T_F32, hd, nkv, T, k, pos, -1);
+		a = attention(g, s, T, q, k, v, kidx, vidx, mask, s->n_kv);
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		if (il + 1 == s->n_layer) {		/* the outputs' rows */
+			a = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+			in = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, in, out,
+			    -1);
+			T = rows;
+		}
+		a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		if (s->flags[il] & C_MOE) {
+			x = moe_ffn(g, s, il, T, t, a);
+			continue;
+		}
+		q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		up = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, up, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+	}
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	g->t[t].output = 1;
+}
+
 static uint64_t
 graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 {
@@ -597,6 +986,12 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 		build_cohere2(&g, s, T, rows);
 	else if (s->kind == G_GPTOSS)
 		build_gptoss(&g, s, T, rows);
+	else if (s->kind == G_OPENELM)
+		build_openelm(&g, s, T, rows);
+	else if (s->kind == G_LLAMA4)
+		build_llama4(&g, s, T, rows);
+	else if (s->kind == G_BAILING2)
+		build_bailing2(&g, s, T, rows);
 	else
 		build_llama(&g, s, T, rows);
 	r = g.overflow ? 0 : mg_lay_out(&g);
@@ -663,7 +1058,13 @@ static const struct {
 	{ "ffn_gate_exps.bias", C_BEG }, { "ffn_up_exps.bias", C_BEU },
 	{ "ffn_down_exps.bias", C_BED },
 	{ "attn_q_norm.weight", C_MMNORM }, { "attn_k_norm.weight", C_MMNORM },
-	{ "exp_probs_b.bias", C_MMNORM },
+	{ "exp_probs_b.bias", C_MMNORM }, { "attn_qkv.weight", C_QKV },
+	{ "ffn_gate.weight", C_DENSE }, { "ffn_up.weight", C_DENSE },
+	{ "ffn_down.weight", C_DENSE }, { "ffn_gate_inp.weight", C_MOE },
+	{ "ffn_gate_exps.weight", C_MOE }, { "ffn_up_exps.weight", C_MOE },
+	{ "ffn_down_exps.weight", C_MOE }, { "ffn_gate_shexp.weight", C_MOE },
+	{ "ffn_up_shexp.weight", C_MOE }, { "ffn_down_shexp.weight", C_MOE },
+	{ "exp_probs_b.bias", C_PROBSB },
 };
 
 /* The architectures built by llama's graph: what they add to it. */
@@ -683,6 +1084,10 @@ static const struct {
 	    0, G_GPTOSS },
 	{ "apertus", 0, C_QKNORM, G_APERTUS },
 	{ "minimax-m2", 0, C_MMNORM, G_MINIMAX },
+	{ "openelm", 0, C_QKNORM | C_QKV, G_OPENELM },
+	{ "llama4", C_DENSE | C_MOE, 0, G_LLAMA4 },
+	{ "bailingmoe2", C_DENSE | C_MOE | C_PROBSB, C_QKNORM | C_QKV,
+	    G_BAILING2 },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -697,10 +1102,14 @@ static const char *const kept_tensors[] = {
 static int
 in_block(int kind, size_t j)
 {
-	if (j < N_ATTN)
-		return 1;
+	if (j < N_ATTN)		/* openelm, bailingmoe2: Q, K and V in one */
+		return (kind != G_OPENELM && kind != G_BAILING2) || j == 0 ||
+		    j + 1 == N_ATTN;
 	if (kind == G_GPTOSS)
 		return j >= N_DENSE;
+	if (kind == G_LLAMA4 || kind == G_BAILING2)
+		/* their feed-forwards: extra_block's */
+		return strcmp(llama_block[j], "ffn_norm.weight") == 0;
 	if (kind == G_MINIMAX)	/* its norm, router and experts */
 		return strcmp(llama_block[j], "ffn_norm.weight") == 0 ||
 		    strcmp(llama_block[j], "ffn_gate_inp.weight") == 0 ||
@@ -717,7 +1126,7 @@ static int
 swa_graph(int kind)
 {
 	return kind == G_GEMMA2 || kind == G_GEMMA3 || kind == G_COHERE2 ||
-	    kind == G_GPTOSS;
+	    kind == G_GPTOSS || kind == G_LLAMA4;
 }
 
 /* Whether name ends in ".suffix". */
@@ -730,6 +1139,55 @@ ends(const struct gguf_str *name, const char *suffix)
 	    name->p[len - n - 1] == '.';
 }
 
+/* The feed-forward of block il: dense, or experts and shared ones
+   (llama4's of the experts' length), all blocks' experts alike. */
+static int
+block_ffn(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
+{
+	static const char *const moe[] = {
+		"ffn_gate_inp.weight", "ffn_gate_exps.weight",
+		"ffn_up_exps.weight", "ffn_down_exps.weight",
+		"ffn_gate_shexp.weight", "ffn_up_shexp.weight",
+		"ffn_down_shexp.weight",
+	};
+	uint64_t	ne[4], ff;
+	unsigned	f = m->c_flags[il] & (C_DENSE | C_MOE);
+	char		what[160];
+	size_t		j;
+
+	if (f == C_DENSE) {
+		if (tshape(d, il, "ffn_gate.weight", ne) != 0 ||
+		    tshape(d, il, "ffn_up.weight", ne) != 0 ||
+		    tshape(d, il, "ffn_down.weight", ne) != 0)
+			goto unlike;
+		tshape(d, il, "ffn_gate.weight", ne);
+		m->c_ff[il] = ne[1];
+		return 0;
+	}
+	if (f != C_MOE)
+		goto unlike;
+	for (j = 0; j < sizeof moe / sizeof moe[0]; j++)
+		if (tshape(d, il, moe[j], ne) != 0)
+			goto unlike;
+	tshape(d, il, "ffn_gate_exps.weight", ne);
+	ff = ne[1];
+	tshape(d, il, "ffn_gate_shexp.weight", ne);
+	if ((m->c_kind == G_LLAMA4 && ne[1] != ff) ||
+	    (m->c_ffsh != 0 && ne[1] != m->c_ffsh))
+		goto unlike;
+	m->c_ffsh = ne[1];
+	m->c_ff[il] = ff;
+	tshape(d, il, "ffn_gate_inp.weight", ne);
+	if (m->c_nexp != 0 && ne[1] != m->c_nexp)
+		goto unlike;
+	m->c_nexp = ne[1];
+	return 0;
+unlike:
+	snprintf(what, sizeof what, "%s blocks unlike one another", m->arch);
+	cnot(m, what);
+	return -1;
+}
+
 void
 gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 {
@@ -740,15 +1198,23 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	int64_t			 b;
 	unsigned		 opt = 0, req = 0;
 	struct gguf_val		*v;
+	double			 f;
 	char			 what[160];
 
 	m->compute = 0;
+	m->c_nexp = 0;
+	m->c_ffsh = 0;
+	m->c_normw = m->c_scalew = 0;
 	free(m->c_ff);
 	m->c_ff = NULL;
 	free(m->c_flags);
 	m->c_flags = NULL;
 	free(m->c_swa);
 	m->c_swa = NULL;
+	free(m->c_nh);
+	m->c_nh = NULL;
+	free(m->c_nhkv);
+	m->c_nhkv = NULL;
 	for (k = 0; k < sizeof graph_archs / sizeof graph_archs[0]; k++)
 		if (strcmp(m->arch, graph_archs[k].name) == 0)
 			break;
@@ -832,7 +1298,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		    l->head_v == 0 || l->r + l->s != 0 ||
 		    l->head_k != m->layers[0].head_k ||
 		    l->head_v != m->layers[0].head_v ||
-		    l->k != m->layers[0].k || l->v != m->layers[0].v) {
+		    (m->c_kind != G_OPENELM && (l->k != m->layers[0].k ||
+		    l->v != m->layers[0].v))) {
 			snprintf(what, sizeof what, "%s blocks unlike one "
 			    "another", m->arch);
 			cnot(m, what);
@@ -857,6 +1324,45 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 				cnot(m, what);
 				return;
 			}
+		if (m->c_kind == G_OPENELM) {	/* heads of its own */
+			if (il == 0) {
+				m->c_nh = xcalloc(m->n_layer, sizeof *m->c_nh);
+				m->c_nhkv = xcalloc(m->n_layer,
+				    sizeof *m->c_nhkv);
+			}
+			m->c_nhkv[il] = l->k / l->head_k;
+			if (tshape(d, il, "attn_qkv.weight", ne) != 0 ||
+			    ne[0] != m->c_embd || l->head_k != l->head_v ||
+			    ne[1] % l->head_k != 0 || l->k % l->head_k != 0 ||
+			    l->v != l->k ||
+			    ne[1] / l->head_k <= 2 * m->c_nhkv[il]) {
+				snprintf(what, sizeof what, "%s blocks unlike "
+				    "one another", m->arch);
+				cnot(m, what);
+				return;
+			}
+			m->c_nh[il] = ne[1] / l->head_k - 2 * m->c_nhkv[il];
+			tshape(d, il, "ffn_gate.weight", ne);
+			m->c_ff[il] = ne[1];
+			continue;
+		}
+		if (m->c_kind == G_BAILING2) {	/* Q, K and V in one */
+			if (tshape(d, il, "attn_qkv.weight", ne) != 0 ||
+			    ne[0] != m->c_embd || l->head_k != l->head_v ||
+			    l->k != l->v || ne[1] < 2 * l->k ||
+			    (ne[1] - 2 * l->k) % l->head_k != 0 ||
+			    ne[1] == 2 * l->k || (il > 0 && (ne[1] - 2 *
+			    l->k) / l->head_k != m->c_head)) {
+				snprintf(what, sizeof what, "%s blocks unlike "
+				    "one another", m->arch);
+				cnot(m, what);
+				return;
+			}
+			m->c_head = (ne[1] - 2 * l->k) / l->head_k;
+			if (block_ffn(m, d, il) != 0)
+				return;
+			continue;
+		}
 		if (tshape(d, il, "attn_q.weight", ne) != 0 ||
 		    ne[1] % l->head_k != 0 || ne[0] != m->c_embd ||
 		    (il > 0 && ne[1] / l->head_k != m->c_head)) {
@@ -866,6 +1372,11 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			return;
 		}
 		m->c_head = ne[1] / l->head_k;
+		if (m->c_kind == G_LLAMA4) {
+			if (block_ffn(m, d, il) != 0)
+				return;
+			continue;
+		}
 		tshape(d, il, m->c_kind == G_GPTOSS ||
 		    m->c_kind == G_MINIMAX ? "ffn_gate_exps.weight" :
 		    m->c_kind == G_APERTUS ? "ffn_up.weight" :
@@ -884,7 +1395,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_head_k = m->layers[0].head_k;
 	m->c_head_v = m->layers[0].head_v;
 	m->c_head_kv = m->layers[0].k / m->c_head_k;
-	if (m->c_head_kv * m->c_head_v != m->layers[0].v) {
+	if (m->c_kind != G_OPENELM &&
+	    m->c_head_kv * m->c_head_v != m->layers[0].v) {
 		snprintf(what, sizeof what, "%s blocks unlike one another",
 		    m->arch);
 		cnot(m, what);
@@ -900,7 +1412,34 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			return;
 		}
 	}
-	if (m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX) {
+	if (m->c_kind == G_LLAMA4) {
+		/* norms of Q and K after RoPE but with 128 experts */
+		snprintf(what, sizeof what, "%s.expert_count", m->arch);
+		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
+		    gguf_val_u64(v, &i) != 0 || i != 128)
+			for (il = 0; il < m->n_layer; il++)
+				m->c_flags[il] |= C_QKNORM;
+	}
+	if (m->c_kind == G_BAILING2) {	/* the experts' weights */
+		snprintf(what, sizeof what, "%s.expert_gating_func", m->arch);
+		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
+		    gguf_val_u64(v, &i) != 0 || (i != 1 && i != 2)) {
+			snprintf(what, sizeof what, "%s without a soft-max (1) "
+			    "or sigmoid (2) expert_gating_func", m->arch);
+			cnot(m, what);
+			return;
+		}
+		snprintf(what, sizeof what, "%s.expert_weights_norm", m->arch);
+		m->c_normw = (v = gguf_doc_get(d, what, strlen(what))) != NULL &&
+		    gguf_val_u64(v, &i) == 0 && i != 0;
+		snprintf(what, sizeof what, "%s.expert_weights_scale", m->arch);
+		m->c_scalew = (v = gguf_doc_get(d, what, strlen(what))) != NULL &&
+		    gguf_val_f64(v, &f) == 0 && (f < 0 || f > 0) &&
+		    (f < 1 - 1e-5 || f > 1 + 1e-5);
+	}
+	if (m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX ||
+	    ((m->c_kind == G_LLAMA4 || m->c_kind == G_BAILING2) &&
+	    m->c_nexp != 0)) {
 		/* the experts a token uses */
 		snprintf(what, sizeof what, "%s.expert_used_count", m->arch);
 		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
@@ -969,6 +1508,11 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.n_kv = n->cells;
 	s.ns = n->streams;
 	s.fa = gguf_mem_flash_attn(o);
+	s.nh = m->c_nh;
+	s.nhkv = m->c_nhkv;
+	s.ffsh = m->c_ffsh;
+	s.normw = m->c_normw;
+	s.scalew = m->c_scalew;
 	/* llama.cpp caps the batch at the context asked for, not the
 	   rounded one. */
 	if (s.head != 0 && (s.hv > LIMIT / s.head || s.hk > LIMIT / s.head)) {

@@ -412,11 +412,138 @@ while [ $i -lt 72 ]; do
 	    "MEM_SEED=${MEM_SEED:-1}, case $i: ggufed$(printf " '%s'" "$@")"
 done
 
+# The transformers of their own graph: openelm (heads, KV heads and
+# feed-forward length of each block its own: 2, 4, 4, 6 heads of 32).
+compute "$m/openelm.gguf" 1000 off 2048 512 1
+compute "$m/openelm.gguf" 1000 on 2048 512 1
+compute "$m/openelm.gguf" 2048 auto 2048 100 2
+compute "$m/openelm.gguf" 777 off 300 77 3
+compute "$m/openelm.gguf" 2000 on 512 33 4
+compute "$m/openelm.gguf" 5000 off 2048 256 1
+# llama4: chunked blocks (3 of 4) with RoPE, the others without and their
+# queries scaled; experts (1 of 4 used) weighted before their
+# feed-forward, and a shared expert
+compute "$m/llama4-chunked.gguf" 1000 off 2048 512 1
+compute "$m/llama4-chunked.gguf" 1000 on 2048 512 1
+compute "$m/llama4-chunked.gguf" 20000 auto 2048 100 2
+compute "$m/llama4-chunked.gguf" 9000 off 300 77 1
+compute "$m/llama4-chunked.gguf" 9000 off 2048 512 1 swa-full
+compute "$m/llama4-chunked.gguf" 3000 on 2048 256 3 swa-full
+compute "$m/llama4.gguf" 1000 off 2048 512 1
+# bailingmoe2: one projection of Q, K and V, norms of Q's and K's heads;
+# a leading dense block, then experts (2 of 4, routed by sigmoid, a
+# selection bias) and a shared one
+compute "$m/bailingmoe2.gguf" 1000 off 2048 512 1
+compute "$m/bailingmoe2.gguf" 1000 on 2048 512 1
+compute "$m/bailingmoe2.gguf" 5000 auto 2048 100 2
+compute "$m/bailingmoe2.gguf" 9000 off 300 77 1
+compute "$m/bailingmoe2.gguf" 3000 on 2048 33 3
+
+# And random models of them, seeded apart from the loop above (derived
+# from MEM_SEED): openelm's blocks each with heads, KV heads and
+# feed-forward length at random, a head size and embedding of the
+# model's; llama4's blocks, heads, KV heads, head size, feed-forward
+# lengths, experts, those used and the step of the blocks with experts
+# (the others dense), with --swa-full or not; bailingmoe2's blocks,
+# heads, KV heads, head size, lengths, experts, those used, shared ones,
+# leading dense blocks, gating by soft-max or sigmoid, weights
+# normalized and scaled or not.
+st=$(( (${MEM_SEED:-1} * 48271 + 11) % 2147483648 ))
+echo "# compute, transformers: seed $st"
+i=0
+while [ $i -lt 72 ]; do
+	i=$((i + 1))
+	a=$(echo "openelm llama4 bailingmoe2" | cut -d' ' -f$((i % 3 + 1)))
+	rnd 4; blocks=$((r + 1))
+	hs= kvs= ffs=
+	j=0
+	while [ $j -lt $blocks ]; do
+		j=$((j + 1))
+		rnd 4; h=$((1 << r))
+		rnd $((r + 1)); k=$((h >> r))
+		rnd 6; f=$((32 * (r + 1)))
+		hs=$hs${hs:+, }$h kvs=$kvs${kvs:+, }$k ffs=$ffs${ffs:+, }$f
+	done
+	rnd 4; hd=$((8 << r))
+	rnd 4; embd=$((32 * (r + 1)))
+	rnd 9000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	rnd 3; full=$(echo "- - swa-full" | cut -d' ' -f$((r + 1)))
+	if [ $a = llama4 ]; then
+		rnd 8; blocks=$((r + 1))
+		rnd 4; heads=$((1 << r))
+		rnd $((r + 1)); kv=$((heads >> r))
+		rnd 6; ne=$((r + 2))
+		rnd $ne; nu=$((r + 1))
+		rnd 3; step=$((r + 1))
+		rnd 4; fe=$((16 * (r + 1)))
+		rnd 4; ff=$((32 * (r + 1)))
+		set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force \
+		    -q -e "set $a.block_count $blocks" \
+		    -e "set $a.attention.head_count $heads" \
+		    -e "set $a.attention.head_count_kv $kv" \
+		    -e "set $a.embedding_length $((heads * hd))" \
+		    -e "set $a.feed_forward_length $ff" \
+		    -e "set $a.expert_count $ne" \
+		    -e "set $a.expert_used_count $nu" \
+		    -e "set $a.expert_feed_forward_length $fe" \
+		    -e "set $a.interleave_moe_layer_step $step"
+	elif [ $a = bailingmoe2 ]; then
+		full=-
+		rnd 4; heads=$((1 << r))
+		rnd $((r + 1)); kv=$((heads >> r))
+		rnd 6; ne=$((r + 2))
+		rnd $ne; nu=$((r + 1))
+		rnd 2; nsh=$((r + 1))
+		rnd $((blocks + 1)); lead=$r
+		rnd 2; gf=$((r + 1))
+		rnd 2; nw=$(echo "false true" | cut -d' ' -f$((r + 1)))
+		rnd 3; ws=$(echo "0 1 2.5" | cut -d' ' -f$((r + 1)))
+		rnd 4; fe=$((16 * (r + 1)))
+		rnd 4; ff=$((32 * (r + 1)))
+		set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force \
+		    -q -e "set $a.block_count $blocks" \
+		    -e "set $a.attention.head_count $heads" \
+		    -e "set $a.attention.head_count_kv $kv" \
+		    -e "set $a.embedding_length $((heads * hd))" \
+		    -e "set $a.feed_forward_length $ff" \
+		    -e "set $a.expert_count $ne" \
+		    -e "set $a.expert_used_count $nu" \
+		    -e "set $a.expert_feed_forward_length $fe" \
+		    -e "set $a.expert_shared_count $nsh" \
+		    -e "set $a.leading_dense_block_count $lead" \
+		    -e "set $a.expert_gating_func $gf" \
+		    -e "set $a.expert_weights_norm:bool $nw" \
+		    -e "set $a.expert_weights_scale:f32 $ws"
+	else
+		full=-
+		set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force \
+		    -q -e "set $a.block_count $blocks" \
+		    -e "set $a.embedding_length $embd" \
+		    -e "set $a.attention.head_count:arr[u32] [$hs]" \
+		    -e "set $a.attention.head_count_kv:arr[u32] [$kvs]" \
+		    -e "set $a.feed_forward_length:arr[u32] [$ffs]" \
+		    -e "set $a.attention.key_length:u32 $hd" \
+		    -e "set $a.attention.value_length:u32 $hd" \
+		    -e "set $a.rope.dimension_count:u32 $hd"
+	fi
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+		ok 1 "compute: transformers, case $i: ggufed new makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/$a.rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" "$full" \
+	    "MEM_SEED=${MEM_SEED:-1}, transformers, case $i: ggufed$(printf " '%s'" "$@")"
+done
+
 # What is not modelled is null, with the reason, never a guess.
-"$GGUFED" mem "$m/openelm.gguf" --ctx 1000 --json >"$scratch/mem.json"
-grep -q '"compute": null, "compute_why": "compute: not modelled for openelm"' \
+"$GGUFED" mem "$m/gemma4.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for gemma4"' \
     "$scratch/mem.json"
-ok $? "openelm: the compute buffer is not modelled, and says so"
+ok $? "gemma4: the compute buffer is not modelled, and says so"
 "$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 -fa on --cache-type-k f32 \
     --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for an F32 cache with flash attention"' \
