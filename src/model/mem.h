@@ -96,6 +96,8 @@ struct gguf_mem_model {
 	uint64_t		 c_nexp, c_nused;	/* experts; used a token */
 	unsigned char		*c_swa;		/* a sliding window, per layer */
 	int			 c_kind;	/* the graph's builder */
+	/* The recurrent graphs' sizes (mem_compute_recurrent.c). */
+	uint64_t		 c_rec[24];
 };
 
 /* What llama.cpp is asked for (its defaults by gguf_mem_opts_default). */
