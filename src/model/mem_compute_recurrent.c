@@ -54,8 +54,8 @@
  * a squared-ReLU feed-forward, never rescaled.
  *
  * The hybrids attend as llama.cpp's build_attn does (attend()) where a
- * block has KV heads: lfm2, nemotron_h, jamba and granitehybrid are
- * told at their builders.
+ * block has KV heads: lfm2, nemotron_h, jamba, granitehybrid and
+ * falcon-h1 are told at their builders.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * (biases of the projections, experts, a fused QKV) leaves the compute
@@ -84,8 +84,10 @@ enum rec_kind {
 	R_NEMOTRON_H,		/* llm_build_nemotron_h: Mamba-2, attention
 				   or a feed-forward a block */
 	R_JAMBA,		/* llm_build_jamba: Mamba or attention */
-	R_GRANITEH		/* llm_build_granite_hybrid: Mamba-2 or
+	R_GRANITEH,		/* llm_build_granite_hybrid: Mamba-2 or
 				   attention, scaled */
+	R_FALCONH1		/* llm_build_falcon_h1: attention and Mamba-2
+				   side by side */
 };
 
 /* m->c_rec's sizes */
@@ -1111,6 +1113,67 @@ build_granite_hybrid(struct rg *r, const struct rshape *s, uint64_t T,
 	expand(r, t);
 }
 
+/*
+ * llm_build_falcon_h1's graph of T tokens, rows of them outputs: per
+ * block RMS norm and attention (RoPE on Q and K), the input RMS-normed
+ * again for a Mamba-2 layer beside it; the attention's output projection
+ * plus the Mamba-2 layer's, plus the residual; on the last block the
+ * rows of the outputs of that; RMS norm, the SwiGLU feed-forward, the
+ * residual. Then RMS norm and the logits.
+ */
+static void
+build_falcon_h1(struct rg *r, const struct rshape *s, uint64_t T,
+    uint64_t rows)
+{
+	struct graph	*g = r->g;
+	uint64_t	E = s->embd, ns = s->ns, ts = T / ns;
+	struct att_in	ai;
+	int		scopy, out, x, t, a, sel, extra, q, k, v;
+	uint32_t	il;
+
+	x = embed(r, E, T);
+	ai.pos = input(r, T_I32, T, 1, 1);
+	ai.kidx = input(r, T_I64, T, 1, 1);
+	ai.vidx = input(r, T_I64, s->fa ? T : mg_mul_lim(g, T, s->hv *
+	    s->head_kv), 1, 1);
+	ai.mask = input(r, s->fa ? T_F16 : T_F32, s->n_kv, ts, ns);
+	scopy = input(r, T_I32, s->n_rs, 1, 1);
+	out = input(r, T_I32, rows, 1, 1);
+	sel = vw(r, scopy, ns, 1, 1, 1, NULL, 0);
+	extra = vw(r, scopy, s->n_rs - ns, 1, 1, 1, NULL, ns * 4);
+	for (il = 0; il < s->n_layer; il++) {
+		t = rms_norm(r, x);
+		q = nd(r, K_PLAIN, s->hk * s->head, T, 1, 1, EXT, t);
+		q = vw(r, q, s->hk, s->head, T, 1, NULL, 0);
+		q = nd(r, K_INPLACE, s->hk, s->head, T, 1, q, ai.pos);
+		v = nd(r, K_PLAIN, s->hv * s->head_kv, T, 1, 1, EXT, t);
+		v = vw(r, v, s->hv, s->head_kv, T, 1, NULL, 0);
+		k = nd(r, K_PLAIN, s->hk * s->head_kv, T, 1, 1, EXT, t);
+		k = vw(r, k, s->hk, s->head_kv, T, 1, NULL, 0);
+		k = nd(r, K_INPLACE, s->hk, s->head_kv, T, 1, k, ai.pos);
+		a = attend(r, s, T, q, k, v, &ai);
+		a = nd(r, K_PLAIN, E, T, 1, 1, EXT, a);
+		t = mamba2_layer(r, s, T, rms_norm(r, x), sel, extra);
+		t = nd(r, K_INPLACE, E, T, 1, 1, a, t);
+		x = nd(r, K_INPLACE, E, T, 1, 1, t, x);
+		if (il + 1 == s->n_layer) {		/* the outputs' rows */
+			x = nd(r, K_PLAIN, E, rows, 1, 1, x, out);
+			T = rows;
+		}
+		t = rms_norm(r, x);
+		q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+		k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+		t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
+		t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		x = nd(r, K_INPLACE, E, T, 1, 1, t, x);
+	}
+	t = rms_norm(r, x);
+	g->t[t].output = 1;
+	t = nd(r, K_PLAIN, s->out, T, 1, 1, EXT, t);
+	g->t[t].output = 1;
+	expand(r, t);
+}
+
 static uint64_t
 graph_bytes(const struct rshape *s, uint64_t T, uint64_t rows, int *overflow)
 {
@@ -1131,6 +1194,8 @@ graph_bytes(const struct rshape *s, uint64_t T, uint64_t rows, int *overflow)
 		build_jamba(&r, s, T, rows);
 	else if (s->kind == R_GRANITEH)
 		build_granite_hybrid(&r, s, T, rows);
+	else if (s->kind == R_FALCONH1)
+		build_falcon_h1(&r, s, T, rows);
 	else
 		build_mamba(&r, s, T, rows);	/* mamba, mamba2 */
 	b = g.overflow ? 0 : mg_lay_out(&g);
@@ -1290,6 +1355,13 @@ static const char *const granite_h_block[] = {
 	"?ffn_norm.weight", "?ffn_gate.weight", "?ffn_up.weight",
 	"?ffn_down.weight", NULL
 };
+static const char *const falcon_h1_block[] = {
+	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
+	"attn_output.weight", "ssm_in.weight", "ssm_conv1d.weight",
+	"ssm_conv1d.bias", "ssm_dt.bias", "ssm_a", "ssm_d", "ssm_norm.weight",
+	"ssm_out.weight", "ffn_norm", "ffn_gate.weight", "ffn_up.weight",
+	"ffn_down.weight", NULL
+};
 static const char *const nemotron_h_attn[] = {
 	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
 	"attn_output.weight", NULL
@@ -1299,6 +1371,10 @@ static const char *const nemotron_h_ffn[] = {
 };
 static const char *const lfm2_kept[] = {
 	"token_embd.weight", "token_embd_norm.weight", "?output.weight", NULL
+};
+static const char *const falcon_h1_kept[] = {
+	"token_embd.weight", "output_norm.weight", "?output.weight",
+	"?rope_freqs.weight", NULL
 };
 static const char *const mamba_kept[] = {
 	"token_embd.weight", "output_norm.weight", "?output.weight", NULL
@@ -1321,6 +1397,7 @@ static const struct {
 	{ "nemotron_h", R_NEMOTRON_H, nemotron_h_block, mamba_kept },
 	{ "jamba", R_JAMBA, jamba_block, mamba_kept },
 	{ "granitehybrid", R_GRANITEH, granite_h_block, mamba_kept },
+	{ "falcon-h1", R_FALCONH1, falcon_h1_block, falcon_h1_kept },
 };
 
 /* Whether name is blk.N.suffix. */
@@ -1351,7 +1428,7 @@ ssm_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	    !key_u64(d, m->arch, "ssm.state_size", &c[S_STATE]) ||
 	    !key_u64(d, m->arch, "ssm.time_step_rank", &c[S_RANK]) ||
 	    ((m->c_kind == R_MAMBA2 || m->c_kind == R_NEMOTRON_H ||
-	    m->c_kind == R_GRANITEH) &&
+	    m->c_kind == R_GRANITEH || m->c_kind == R_FALCONH1) &&
 	    !key_u64(d, m->arch, "ssm.group_count", &c[S_GROUP])) ||
 	    c[S_CONV] == 0)
 		return cnot(m, " without its ssm sizes");
@@ -1359,7 +1436,8 @@ ssm_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 		if (c[j] > ((uint64_t)1 << 24))
 			return cnot(m, " with ssm sizes over 2^24");
 	if ((m->c_kind == R_MAMBA2 || m->c_kind == R_NEMOTRON_H ||
-	    m->c_kind == R_GRANITEH) && (c[S_RANK] == 0 || c[S_GROUP] == 0 ||
+	    m->c_kind == R_GRANITEH || m->c_kind == R_FALCONH1) &&
+	    (c[S_RANK] == 0 || c[S_GROUP] == 0 ||
 	    c[S_INNER] % c[S_RANK] != 0 || c[S_INNER] % c[S_GROUP] != 0))
 		return cnot(m, " with heads or groups that do not divide "
 		    "ssm.inner_size");
@@ -1453,7 +1531,8 @@ attn_heads(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il,
 
 	if (l->kind != GGUF_MEM_FULL || l->head_k == 0 || l->head_v == 0 ||
 	    l->k % l->head_k != 0 || l->v != l->k / l->head_k * l->head_v ||
-	    l->r + l->s != 0 || tshape(d, il, "attn_q.weight", ne) != 0 ||
+	    (l->r + l->s != 0) != (m->c_kind == R_FALCONH1) ||
+	    tshape(d, il, "attn_q.weight", ne) != 0 ||
 	    ne[1] % l->head_k != 0 || (!*first &&
 	    (l->head_k != m->c_head_k || l->head_v != m->c_head_v ||
 	    l->k / l->head_k != m->c_head_kv ||
@@ -1632,6 +1711,29 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	return 0;
 }
 
+/* The sizes of falcon-h1's: Mamba-2's, the heads of every block's
+   attention, the feed-forwards'. 0, or 1. */
+static int
+falcon_h1_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
+{
+	uint64_t		 ne[4];
+	uint32_t		 il;
+	int			 first = 1;
+
+	if (ssm_sizes(m, d) != 0)
+		return 1;
+	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
+	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
+	for (il = 0; il < m->n_layer; il++) {
+		if (attn_heads(m, d, il, &first) != 0)
+			return 1;
+		tshape(d, il, "ffn_gate.weight", ne);
+		m->c_ff[il] = ne[1];
+		m->c_flags[il] = F_ATTN;
+	}
+	return 0;
+}
+
 int
 mc_recurrent_make(struct gguf_mem_model *m, struct gguf_doc *d)
 {
@@ -1697,7 +1799,8 @@ mc_recurrent_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			if (blk[j][0] != '?' && tshape(d, il, blk[j], ne) != 0)
 				return cnot(m, " without blk.%u.%s", il,
 				    blk[j]);
-	if ((m->c_kind == R_GRANITEH ? granite_h_sizes(m, d) :
+	if ((m->c_kind == R_FALCONH1 ? falcon_h1_sizes(m, d) :
+	    m->c_kind == R_GRANITEH ? granite_h_sizes(m, d) :
 	    m->c_kind == R_JAMBA ? jamba_sizes(m, d) :
 	    m->c_kind == R_NEMOTRON_H ? nemotron_h_sizes(m, d) :
 	    m->c_kind == R_LFM2 ? lfm2_sizes(m, d) :
@@ -1725,7 +1828,8 @@ mc_recurrent_compute(const struct gguf_mem_model *m,
 		return -1;
 	}
 	if (m->c_kind == R_LFM2 || m->c_kind == R_NEMOTRON_H ||
-	    m->c_kind == R_JAMBA || m->c_kind == R_GRANITEH) {
+	    m->c_kind == R_JAMBA || m->c_kind == R_GRANITEH ||
+	    m->c_kind == R_FALCONH1) {
 		/* the attention's cache */
 		if (!gguf_mem_flash_attn(o) &&
 		    (gguf_ttype(o->type_v)->flags & GGUF_TF_QUANT)) {

@@ -436,18 +436,18 @@ compute "$m/mamba2.gguf" 700 off 2048 33 4
 compute "$m/mamba2.gguf" 3000 on 2048 256 5
 # rwkv6: time mix (the lerps fused, the WKV state, a group norm) and
 # channel mix, the token shift's state; every third block rescaled
-"$GGUFED" new rwkv6 --variant 1 -o "$scratch/rwkv6.gguf" --force -q \
+"$GGUFED" new rwkv6 --variant 1 -o "$scratch/rwkv6-fused.gguf" --force -q \
     -e "set rwkv6.attention.head_count_kv 4" ||
     { echo "Bail out! ggufed new rwkv6 failed"; exit 1; }
 "$GGUFED" new rwkv6 --variant 1 -o "$scratch/rwkv6-rescaled.gguf" --force \
     -q -e "set rwkv6.attention.head_count_kv 0" \
     -e "set rwkv6.block_count 7" -e "set rwkv6.rescale_every_n_layers 3" ||
     { echo "Bail out! ggufed new rwkv6 failed"; exit 1; }
-compute "$scratch/rwkv6.gguf" 1000 auto 2048 512 1
-compute "$scratch/rwkv6.gguf" 100 off 2048 512 1
-compute "$scratch/rwkv6.gguf" 8192 on 300 77 1
-compute "$scratch/rwkv6.gguf" 5000 auto 2048 100 2
-compute "$scratch/rwkv6.gguf" 700 off 2048 33 4
+compute "$scratch/rwkv6-fused.gguf" 1000 auto 2048 512 1
+compute "$scratch/rwkv6-fused.gguf" 100 off 2048 512 1
+compute "$scratch/rwkv6-fused.gguf" 8192 on 300 77 1
+compute "$scratch/rwkv6-fused.gguf" 5000 auto 2048 100 2
+compute "$scratch/rwkv6-fused.gguf" 700 off 2048 33 4
 compute "$scratch/rwkv6-rescaled.gguf" 1000 auto 2048 512 2
 compute "$scratch/rwkv6-rescaled.gguf" 3000 on 2048 256 5
 # rwkv7: time mix (low-rank decay, in-context learning rate, the first
@@ -490,6 +490,27 @@ compute "$m/granitehybrid.gguf" 1000 auto 2048 512 1
 compute "$m/granitehybrid.gguf" 5000 off 300 77 1
 compute "$m/granitehybrid.gguf" 3000 on 2048 100 3
 compute "$m/granitehybrid.gguf" 700 off 2048 33 4
+# falcon-h1: attention (RoPE) and Mamba-2 side by side on every block (a
+# variant of `ggufed new` whose scale tensors and biases are taken out)
+strip_scales() {	# strip_scales MODEL: its *scale tensors and biases out
+	set -- "$1"
+	for t in $("$GGUFED" dump "$1" | awk '$1 == "tensor" { print $3 }' |
+	    grep -E 'scale$|[.]bias$' | grep -Ev 'ssm_conv1d[.]bias$|ssm_dt[.]bias$'); do
+		set -- "$@" -e "rm-tensor $t"
+	done
+	m1=$1
+	shift
+	[ $# -eq 0 ] || "$GGUFED" edit "$m1" -i --force -q "$@"
+}
+"$GGUFED" new falcon-h1 --variant 12 -o "$scratch/falcon-h1-plain.gguf" --force -q &&
+    strip_scales "$scratch/falcon-h1-plain.gguf" ||
+    { echo "Bail out! ggufed new falcon-h1 failed"; exit 1; }
+compute "$scratch/falcon-h1-plain.gguf" 1000 off 2048 512 1
+compute "$scratch/falcon-h1-plain.gguf" 1000 on 2048 512 2
+compute "$scratch/falcon-h1-plain.gguf" 1000 auto 2048 512 1
+compute "$scratch/falcon-h1-plain.gguf" 5000 off 300 77 1
+compute "$scratch/falcon-h1-plain.gguf" 3000 on 2048 100 3
+compute "$scratch/falcon-h1-plain.gguf" 700 off 2048 33 4
 
 # Random models of each recurrent architecture whose graph is modelled
 # (ggufed new, seeded from MEM_SEED apart from the loop above): blocks,
@@ -498,7 +519,7 @@ compute "$m/granitehybrid.gguf" 700 off 2048 33 4
 # low-rank sizes, the channel mix's length, the rescaling; lfm2: which
 # blocks attend, heads, KV heads, head size, the convolution's length;
 # nemotron_h, jamba and granitehybrid: which blocks are Mamba, attention
-# or feed-forward), at a
+# or feed-forward; falcon-h1: heads and KV heads beside Mamba-2), at a
 # random context, flash attention, batch, micro-batch and parallel
 # sequences.
 rst=$(( ${MEM_SEED:-1} * 7919 + 17 ))
@@ -507,10 +528,10 @@ rrnd() {
 	rst=$(( (rst * 1103515245 + 12345) % 2147483648 ))
 	r=$(( rst / 65536 % $1 ))
 }
-archs="mamba mamba2 rwkv6 rwkv7 lfm2 nemotron_h jamba granitehybrid"
+archs="mamba mamba2 rwkv6 rwkv7 lfm2 nemotron_h jamba granitehybrid falcon-h1"
 na=$(echo $archs | wc -w)
 i=0
-while [ $i -lt 56 ]; do
+while [ $i -lt 63 ]; do
 	i=$((i + 1))
 	a=$(echo $archs | cut -d' ' -f$((i % na + 1)))
 	rrnd 4; blocks=$((r + 1))
@@ -530,12 +551,12 @@ while [ $i -lt 56 ]; do
 	set -- new "$a" --seed "$i" -o "$scratch/$a.rrand.gguf" --force -q \
 	    -e "set $a.block_count $blocks" \
 	    -e "set $a.embedding_length $embd"
-	case $a in mamba*|nemotron_h|jamba|granitehybrid) set -- "$@" \
+	case $a in mamba*|nemotron_h|jamba|granitehybrid|falcon-h1) set -- "$@" \
 	    -e "set $a.ssm.conv_kernel $conv" \
 	    -e "set $a.ssm.inner_size $inner" \
 	    -e "set $a.ssm.state_size $state" \
 	    -e "set $a.ssm.time_step_rank $rank" ;; esac
-	case $a in mamba2|nemotron_h|granitehybrid) set -- "$@" \
+	case $a in mamba2|nemotron_h|granitehybrid|falcon-h1) set -- "$@" \
 	    -e "set $a.ssm.group_count $group" ;; esac
 	rrnd 4; hs=$((8 << r))
 	rrnd 4; heads=$((r + 1))
@@ -593,6 +614,12 @@ while [ $i -lt 56 ]; do
 	    -e "set $a.feed_forward_length $ff" \
 	    -e "set $a.rope.dimension_count $lhd" \
 	    -e "set $a.ssm.inner_size $((lh * lhd * 2))"
+	[ $a = falcon-h1 ] && set -- "$@" --variant 12 \
+	    -e "set $a.embedding_length $((lh * lhd))" \
+	    -e "set $a.attention.head_count $lh" \
+	    -e "set $a.attention.head_count_kv $((lkv > 0 ? lkv : 1))" \
+	    -e "set $a.feed_forward_length $ff" \
+	    -e "set $a.ssm.inner_size $((lh * lhd * 2))"
 	[ $a = jamba ] && set -- "$@" \
 	    -e "set $a.embedding_length $((lh * lhd))" \
 	    -e "set $a.attention.head_count $lh" \
@@ -602,7 +629,8 @@ while [ $i -lt 56 ]; do
 	[ $a = rwkv6 ] && set -- "$@" -e "set $a.time_mix_extra_dim $tmx" \
 	    -e "set $a.time_decay_extra_dim $tdx" \
 	    -e "set $a.rescale_every_n_layers $resc"
-	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err" || { [ $a = falcon-h1 ] &&
+	    ! strip_scales "$scratch/$a.rrand.gguf" 2>"$scratch/new.err"; }; then
 		ok 1 "compute, recurrent: case $i: ggufed new makes its model"
 		sed 's/^/# /' "$scratch/new.err"
 		continue
