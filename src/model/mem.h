@@ -101,6 +101,8 @@ struct gguf_mem_model {
 	int			 c_normw, c_scalew;	/* their weights
 						   normalized, scaled */
 	int			 c_kind;	/* the graph's builder */
+	/* The recurrent graphs' sizes (mem_compute_recurrent.c). */
+	uint64_t		 c_rec[24];
 };
 
 /* What llama.cpp is asked for (its defaults by gguf_mem_opts_default). */

@@ -40,7 +40,8 @@
  * projection and xIELU in place of SwiGLU; minimax-m2's,
  * llm_build_minimax_m2: norms of the whole Q and K, and experts, at
  * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss,
- * openelm, llama4, bailingmoe2) are told at their builders.
+ * openelm, llama4, bailingmoe2) are told at their builders; those of the
+ * recurrent architectures are in mem_compute_recurrent.c.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * tensor, a block unlike the others (heads, head sizes) or a cache kind
@@ -1215,6 +1216,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_nh = NULL;
 	free(m->c_nhkv);
 	m->c_nhkv = NULL;
+	if (mc_recurrent_make(m, d))	/* mem_compute_recurrent.c */
+		return;
 	for (k = 0; k < sizeof graph_archs / sizeof graph_archs[0]; k++)
 		if (strcmp(m->arch, graph_archs[k].name) == 0)
 			break;
@@ -1473,6 +1476,8 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 			    m->arch);
 		return -1;
 	}
+	if (m->c_kind >= MC_RECURRENT)	/* mem_compute_recurrent.c */
+		return mc_recurrent_compute(m, o, n, bytes, why, len);
 	if (!gguf_mem_flash_attn(o) &&
 	    (gguf_ttype(o->type_v)->flags & GGUF_TF_QUANT)) {
 		snprintf(why, len, "compute: llama.cpp refuses a quantized V "

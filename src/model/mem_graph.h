@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define ALIGN		32	/* the CPU buffer type's alignment */
-#define MAX_SRC		4
+#define MAX_SRC		8
 #define T_F32		0	/* ggml type ids */
 #define T_F16		1
 #define T_I32		26
@@ -70,5 +70,19 @@ int		mg_permute(struct graph *, int);
 int		mg_cache_view(struct graph *, int, int, int);
 uint64_t	mg_lay_out(struct graph *);
 void		mg_free(struct graph *);
+
+/* mem_compute_recurrent.c: the recurrent architectures' graphs.
+   mc_recurrent_make reads m's sizes from d (1: the architecture is one
+   of them, m->compute or m->cwhy set; 0: not one of them);
+   mc_recurrent_compute is gguf_mem_compute for them. */
+#define MC_RECURRENT	100	/* their graph kinds (c_kind) from here */
+struct gguf_mem_model;
+struct gguf_mem_opts;
+struct gguf_mem_need;
+struct gguf_doc;
+int		mc_recurrent_make(struct gguf_mem_model *, struct gguf_doc *);
+int		mc_recurrent_compute(const struct gguf_mem_model *,
+		    const struct gguf_mem_opts *, const struct gguf_mem_need *,
+		    uint64_t *, char *, size_t);
 
 #endif

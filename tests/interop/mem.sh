@@ -537,6 +537,231 @@ while [ $i -lt 72 ]; do
 	fi
 	compute "$scratch/$a.rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" "$full" \
 	    "MEM_SEED=${MEM_SEED:-1}, transformers, case $i: ggufed$(printf " '%s'" "$@")"
+# The recurrent architectures' compute buffers: the state's rows of the
+# micro-batch's sequences (--parallel), the rest copied over.
+# mamba: Mamba (1) layers (a short convolution, the selective scan)
+compute "$m/mamba.gguf" 1000 auto 2048 512 1
+compute "$m/mamba.gguf" 100 off 2048 512 1
+compute "$m/mamba.gguf" 8192 on 300 77 1
+compute "$m/mamba.gguf" 5000 auto 2048 100 2
+compute "$m/mamba.gguf" 700 off 2048 33 4
+compute "$m/mamba.gguf" 3000 on 2048 256 5
+# mamba with ssm.dt_b_c_rms: RMS norms of dt, B and C without weights
+"$GGUFED" set "$m/mamba.gguf" mamba.ssm.dt_b_c_rms:bool true \
+    -o "$scratch/mamba-rms.gguf" --force >/dev/null ||
+    { echo "Bail out! ggufed set failed"; exit 1; }
+compute "$scratch/mamba-rms.gguf" 1000 off 2048 512 1
+compute "$scratch/mamba-rms.gguf" 3000 on 2048 100 3
+# mamba2: Mamba-2 layers (heads, groups, a grouped RMS norm)
+compute "$m/mamba2.gguf" 1000 auto 2048 512 1
+compute "$m/mamba2.gguf" 100 off 2048 512 1
+compute "$m/mamba2.gguf" 8192 on 300 77 1
+compute "$m/mamba2.gguf" 5000 auto 2048 100 2
+compute "$m/mamba2.gguf" 700 off 2048 33 4
+compute "$m/mamba2.gguf" 3000 on 2048 256 5
+# rwkv6: time mix (the lerps fused, the WKV state, a group norm) and
+# channel mix, the token shift's state; every third block rescaled
+"$GGUFED" new rwkv6 --variant 1 -o "$scratch/rwkv6-fused.gguf" --force -q \
+    -e "set rwkv6.attention.head_count_kv 4" ||
+    { echo "Bail out! ggufed new rwkv6 failed"; exit 1; }
+"$GGUFED" new rwkv6 --variant 1 -o "$scratch/rwkv6-rescaled.gguf" --force \
+    -q -e "set rwkv6.attention.head_count_kv 0" \
+    -e "set rwkv6.block_count 7" -e "set rwkv6.rescale_every_n_layers 3" ||
+    { echo "Bail out! ggufed new rwkv6 failed"; exit 1; }
+compute "$scratch/rwkv6-fused.gguf" 1000 auto 2048 512 1
+compute "$scratch/rwkv6-fused.gguf" 100 off 2048 512 1
+compute "$scratch/rwkv6-fused.gguf" 8192 on 300 77 1
+compute "$scratch/rwkv6-fused.gguf" 5000 auto 2048 100 2
+compute "$scratch/rwkv6-fused.gguf" 700 off 2048 33 4
+compute "$scratch/rwkv6-rescaled.gguf" 1000 auto 2048 512 2
+compute "$scratch/rwkv6-rescaled.gguf" 3000 on 2048 256 5
+# rwkv7: time mix (low-rank decay, in-context learning rate, the first
+# block's value as a residual, the gate; the WKV-7 state) and channel mix
+compute "$m/rwkv7.gguf" 1000 auto 2048 512 1
+compute "$m/rwkv7.gguf" 100 off 2048 512 1
+compute "$m/rwkv7.gguf" 8192 on 300 77 1
+compute "$m/rwkv7.gguf" 5000 auto 2048 100 2
+compute "$m/rwkv7.gguf" 700 off 2048 33 4
+compute "$m/rwkv7.gguf" 3000 on 2048 256 5
+# lfm2: short convolutions (their state) where head_count_kv is 0,
+# attention (norms of Q's and K's heads) over the cache on block 2
+compute "$m/lfm2.gguf" 1000 off 2048 512 1
+compute "$m/lfm2.gguf" 1000 on 2048 512 2
+compute "$m/lfm2.gguf" 1000 auto 2048 512 1
+compute "$m/lfm2.gguf" 5000 off 300 77 1
+compute "$m/lfm2.gguf" 3000 on 2048 100 3
+compute "$m/lfm2.gguf" 700 off 2048 33 4
+# nemotron_h: Mamba-2 on blocks 0 and 3, attention (no RoPE) on 1, a
+# squared-ReLU feed-forward on 2; the outputs' rows after the final norm
+compute "$m/nemotron_h.gguf" 1000 off 2048 512 1
+compute "$m/nemotron_h.gguf" 1000 on 2048 512 2
+compute "$m/nemotron_h.gguf" 1000 auto 2048 512 1
+compute "$m/nemotron_h.gguf" 5000 off 300 77 1
+compute "$m/nemotron_h.gguf" 3000 on 2048 100 3
+compute "$m/nemotron_h.gguf" 700 off 2048 33 4
+# jamba: Mamba layers (RMS norms of dt, B and C) where head_count_kv is 0,
+# attention (no RoPE) on block 2, a SwiGLU feed-forward on each
+compute "$m/jamba.gguf" 1000 off 2048 512 1
+compute "$m/jamba.gguf" 1000 on 2048 512 2
+compute "$m/jamba.gguf" 1000 auto 2048 512 1
+compute "$m/jamba.gguf" 5000 off 300 77 1
+compute "$m/jamba.gguf" 3000 on 2048 100 3
+compute "$m/jamba.gguf" 700 off 2048 33 4
+# granitehybrid: Mamba-2 where head_count_kv is 0, attention (RoPE) on
+# block 1; the embeddings, each residual branch and the logits scaled
+compute "$m/granitehybrid.gguf" 1000 off 2048 512 1
+compute "$m/granitehybrid.gguf" 1000 on 2048 512 2
+compute "$m/granitehybrid.gguf" 1000 auto 2048 512 1
+compute "$m/granitehybrid.gguf" 5000 off 300 77 1
+compute "$m/granitehybrid.gguf" 3000 on 2048 100 3
+compute "$m/granitehybrid.gguf" 700 off 2048 33 4
+# falcon-h1: attention (RoPE) and Mamba-2 side by side on every block (a
+# variant of `ggufed new` whose scale tensors and biases are taken out)
+strip_scales() {	# strip_scales MODEL: its *scale tensors and biases out
+	set -- "$1"
+	for t in $("$GGUFED" dump "$1" | awk '$1 == "tensor" { print $3 }' |
+	    grep -E 'scale$|[.]bias$' | grep -Ev 'ssm_conv1d[.]bias$|ssm_dt[.]bias$'); do
+		set -- "$@" -e "rm-tensor $t"
+	done
+	m1=$1
+	shift
+	[ $# -eq 0 ] || "$GGUFED" edit "$m1" -i --force -q "$@"
+}
+"$GGUFED" new falcon-h1 --variant 12 -o "$scratch/falcon-h1-plain.gguf" --force -q &&
+    strip_scales "$scratch/falcon-h1-plain.gguf" ||
+    { echo "Bail out! ggufed new falcon-h1 failed"; exit 1; }
+compute "$scratch/falcon-h1-plain.gguf" 1000 off 2048 512 1
+compute "$scratch/falcon-h1-plain.gguf" 1000 on 2048 512 2
+compute "$scratch/falcon-h1-plain.gguf" 1000 auto 2048 512 1
+compute "$scratch/falcon-h1-plain.gguf" 5000 off 300 77 1
+compute "$scratch/falcon-h1-plain.gguf" 3000 on 2048 100 3
+compute "$scratch/falcon-h1-plain.gguf" 700 off 2048 33 4
+
+# Random models of each recurrent architecture whose graph is modelled
+# (ggufed new, seeded from MEM_SEED apart from the loop above): blocks,
+# embedding, the state's sizes (conv kernel, inner size, state size,
+# time-step rank; Mamba-2: heads and groups; RWKV: head size, the
+# low-rank sizes, the channel mix's length, the rescaling; lfm2: which
+# blocks attend, heads, KV heads, head size, the convolution's length;
+# nemotron_h, jamba and granitehybrid: which blocks are Mamba, attention
+# or feed-forward; falcon-h1: heads and KV heads beside Mamba-2), at a
+# random context, flash attention, batch, micro-batch and parallel
+# sequences.
+rst=$(( ${MEM_SEED:-1} * 7919 + 17 ))
+echo "# compute, recurrent: seed ${MEM_SEED:-1}"
+rrnd() {
+	rst=$(( (rst * 1103515245 + 12345) % 2147483648 ))
+	r=$(( rst / 65536 % $1 ))
+}
+archs="mamba mamba2 rwkv6 rwkv7 lfm2 nemotron_h jamba granitehybrid falcon-h1"
+na=$(echo $archs | wc -w)
+i=0
+while [ $i -lt 63 ]; do
+	i=$((i + 1))
+	a=$(echo $archs | cut -d' ' -f$((i % na + 1)))
+	rrnd 4; blocks=$((r + 1))
+	rrnd 4; embd=$((16 * (r + 1)))
+	inner=$((2 * embd))	# mamba: an expansion factor of 2
+	rrnd 3; [ $a = mamba ] || inner=$((embd * (r + 1)))
+	rrnd 4; conv=$((r + 2))
+	rrnd 4; state=$((4 << r))
+	rrnd 8; rank=$((r + 1))
+	rrnd 4; [ $a = mamba ] || rank=$((1 << r))
+	rrnd 3; group=$((1 << r))
+	rrnd 9000; ctx=$((r + 1))
+	rrnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rrnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rrnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rrnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	set -- new "$a" --seed "$i" -o "$scratch/$a.rrand.gguf" --force -q \
+	    -e "set $a.block_count $blocks" \
+	    -e "set $a.embedding_length $embd"
+	case $a in mamba*|nemotron_h|jamba|granitehybrid|falcon-h1) set -- "$@" \
+	    -e "set $a.ssm.conv_kernel $conv" \
+	    -e "set $a.ssm.inner_size $inner" \
+	    -e "set $a.ssm.state_size $state" \
+	    -e "set $a.ssm.time_step_rank $rank" ;; esac
+	case $a in mamba2|nemotron_h|granitehybrid|falcon-h1) set -- "$@" \
+	    -e "set $a.ssm.group_count $group" ;; esac
+	rrnd 4; hs=$((8 << r))
+	rrnd 4; heads=$((r + 1))
+	rrnd 4; tmx=$((4 * (r + 1)))
+	rrnd 4; tdx=$((8 * (r + 1)))
+	rrnd 4; ff=$((32 * (r + 1)))
+	rrnd 4; resc=$r
+	case $a in rwkv*) set -- "$@" --variant 1 \
+	    -e "set $a.embedding_length $((heads * hs))" \
+	    -e "set $a.wkv.head_size $hs" \
+	    -e "set $a.attention.head_count_kv $heads" \
+	    -e "set $a.feed_forward_length $ff" ;; esac
+	rrnd 4; gl=$((4 * (r + 1)))
+	vl=$tmx	# llama.cpp's value residual's rank: the iclr's
+	[ $a = rwkv7 ] && set -- "$@" \
+	    -e "set $a.attention.decay_lora_rank $tdx" \
+	    -e "set $a.attention.iclr_lora_rank $tmx" \
+	    -e "set $a.attention.value_residual_mix_lora_rank $vl" \
+	    -e "set $a.attention.gate_lora_rank $gl"
+	rrnd 3; lh=$((1 << r))
+	rrnd 3; lhd=$((8 << r))
+	rrnd $((r + 1)); lkv=$((lh >> r))
+	rrnd 4; lc=$((r + 2))
+	pat= j=0
+	while [ $j -lt $blocks ]; do
+		rrnd 3; [ $r = 0 ] && pat="$pat,$lkv" || pat="$pat,0"
+		j=$((j + 1))
+	done
+	[ $a = lfm2 ] && set -- "$@" \
+	    -e "set $a.embedding_length $((lh * lhd))" \
+	    -e "set $a.attention.head_count $lh" \
+	    -e "set $a.attention.head_count_kv [${pat#,}]" \
+	    -e "set $a.feed_forward_length $ff" \
+	    -e "set $a.shortconv.l_cache $lc"
+	kvs= ffs= j=0
+	while [ $j -lt $blocks ]; do
+		rrnd 3
+		case $r in
+		0) kvs="$kvs,0" ffs="$ffs,0" ;;
+		1) kvs="$kvs,$lkv" ffs="$ffs,0" ;;
+		*) kvs="$kvs,0" ffs="$ffs,$ff" ;;
+		esac
+		j=$((j + 1))
+	done
+	[ $a = nemotron_h ] && set -- "$@" \
+	    -e "set $a.embedding_length $((lh * lhd))" \
+	    -e "set $a.attention.head_count $lh" \
+	    -e "set $a.attention.head_count_kv [${kvs#,}]" \
+	    -e "set $a.feed_forward_length [${ffs#,}]" \
+	    -e "set $a.ssm.inner_size $((lh * lhd * 2))"
+	[ $a = granitehybrid ] && set -- "$@" \
+	    -e "set $a.embedding_length $((lh * lhd))" \
+	    -e "set $a.attention.head_count $lh" \
+	    -e "set $a.attention.head_count_kv [${pat#,}]" \
+	    -e "set $a.feed_forward_length $ff" \
+	    -e "set $a.rope.dimension_count $lhd" \
+	    -e "set $a.ssm.inner_size $((lh * lhd * 2))"
+	[ $a = falcon-h1 ] && set -- "$@" --variant 12 \
+	    -e "set $a.embedding_length $((lh * lhd))" \
+	    -e "set $a.attention.head_count $lh" \
+	    -e "set $a.attention.head_count_kv $((lkv > 0 ? lkv : 1))" \
+	    -e "set $a.feed_forward_length $ff" \
+	    -e "set $a.ssm.inner_size $((lh * lhd * 2))"
+	[ $a = jamba ] && set -- "$@" \
+	    -e "set $a.embedding_length $((lh * lhd))" \
+	    -e "set $a.attention.head_count $lh" \
+	    -e "set $a.attention.head_count_kv [${pat#,}]" \
+	    -e "set $a.feed_forward_length $ff" \
+	    -e "set $a.ssm.inner_size $((lh * lhd * 2))"
+	[ $a = rwkv6 ] && set -- "$@" -e "set $a.time_mix_extra_dim $tmx" \
+	    -e "set $a.time_decay_extra_dim $tdx" \
+	    -e "set $a.rescale_every_n_layers $resc"
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err" || { [ $a = falcon-h1 ] &&
+	    ! strip_scales "$scratch/$a.rrand.gguf" 2>"$scratch/new.err"; }; then
+		ok 1 "compute, recurrent: case $i: ggufed new makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/$a.rrand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" - \
+	    "MEM_SEED=${MEM_SEED:-1}, recurrent case $i: ggufed$(printf " '%s'" "$@")"
 done
 
 # What is not modelled is null, with the reason, never a guess.
@@ -544,6 +769,12 @@ done
 grep -q '"compute": null, "compute_why": "compute: not modelled for gemma4"' \
     "$scratch/mem.json"
 ok $? "gemma4: the compute buffer is not modelled, and says so"
+"$GGUFED" new rwkv6 --variant 2 -o "$scratch/w.gguf" --force -q \
+    -e "set rwkv6.attention.head_count_kv 4"
+"$GGUFED" mem "$scratch/w.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for rwkv6 without blk.0.time_mix_lerp_fused.weight"' \
+    "$scratch/mem.json"
+ok $? "rwkv6 with its lerps apart: not modelled, and says so"
 "$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 -fa on --cache-type-k f32 \
     --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for an F32 cache with flash attention"' \
