@@ -20,7 +20,8 @@
 #
 # Environment: MODEL_DIFF_SEED (default 1), MODEL_DIFF_COUNT (cases;
 # by default every architecture once, then 40 more). A disagreement prints its seed, case and the two commands
-# that make its file again.
+# that make its file again. Before the seeded cases, the ones long runs
+# found (the found list below), whatever the seed.
 . "$TESTS_SRCDIR/lib.sh"
 
 llama_libdir
@@ -63,7 +64,67 @@ q() {
 	done
 }
 
+# make_model ARGS...: case $i's model, $m/$i.gguf (f), made by ggufed
+# ARGS (made: the command that makes it again); false when there is none.
+make_model() {
+	f=$m/$i.gguf
+	"$GGUFED" "$@" -o "$f" -q >"$scratch/new.err" 2>&1
+	rc=$?
+	# An edit that does not fit the model (a per-block array set as
+	# one number), or keys no tensor can be shaped by: nothing to load.
+	if [ $rc -eq 2 ] || { [ $rc -eq 1 ] &&
+	    grep -q "no tensors" "$scratch/new.err"; }; then
+		echo "# case $i: no model:$(q "$@"): $(head -1 "$scratch/new.err")"
+		return 1
+	fi
+	if [ $rc -ne 0 ]; then
+		ok 1 "case $i: ggufed new makes it:$(q "$@")"
+		sed 's/^/# /' "$scratch/new.err"
+		return 1
+	fi
+	made="ggufed$(q "$@") -o $i.gguf"
+}
+
+# make_edit ARGS...: the model and its edit by ggufed edit ARGS (one
+# that touched $touched), $m/$i-edit.gguf, made cases.
+make_edit() {
+	g=$m/$i-edit.gguf
+	if ! "$GGUFED" edit "$f" "$@" -o "$g" --force -q \
+	    >"$scratch/edit.err" 2>&1; then
+		ok 1 "case $i: ggufed edit makes the edit:$(q "$@")"
+		sed 's/^/# /' "$scratch/edit.err"
+		return
+	fi
+	printf '%s\t%s\t%s\t%s\n' "$f" - "$made" "" >>"$scratch/cases"
+	printf '%s\t%s\t%s\t%s\n' "$g" "${touched:--}" "$made" \
+	    "ggufed edit $i.gguf$(q "$@") -o $i-edit.gguf --force" \
+	    >>"$scratch/cases"
+}
+
 : >"$scratch/cases"
+
+# Cases long runs found, made every time (before the seeded ones, which
+# they leave as they were): found NAME TOUCHED NEW EDIT, NEW the
+# arguments of ggufed new and EDIT those of the edit, each as shell
+# words; the seed and case that found it in a comment above.
+found() {
+	i=$1 touched=$2 edit=$4
+	eval "set -- new $3"
+	make_model "$@" || return
+	eval "set -- $edit"
+	make_edit "$@"
+}
+# (seed 8, cases 120 and 267: rwkv6qwen2's k and v of head_count_kv
+# heads of wkv.head_size)
+found rwkv6qwen2-embd - "rwkv6qwen2 --seed 120 --variant 270 \
+    -e 'set rwkv6qwen2.block_count 2' \
+    -e 'set rwkv6qwen2.embedding_length 64'" "-e 'set general.name edited'"
+# (seed 8, case 545: no heads, no key_length)
+found t5encoder-heads attention.head_count "t5encoder --seed 545 \
+    --variant 157 -e 'set t5encoder.block_count 1' \
+    -e 'set t5encoder.embedding_length 64'" \
+    "-e 'rm t5encoder.attention.head_count'"
+
 i=0
 while [ "$i" -lt "$count" ]; do
 	i=$((i + 1))
@@ -90,22 +151,7 @@ while [ "$i" -lt "$count" ]; do
 	       -e "set $a.expert_used_count:u32 1" ;;
 	4) rnd 2; set -- "$@" -e "set $a.attention.head_count $((4 * (r + 1)))" ;;
 	esac
-	f=$m/$i.gguf
-	"$GGUFED" "$@" -o "$f" -q >"$scratch/new.err" 2>&1
-	rc=$?
-	# An edit that does not fit the model (a per-block array set as
-	# one number), or keys no tensor can be shaped by: nothing to load.
-	if [ $rc -eq 2 ] || { [ $rc -eq 1 ] &&
-	    grep -q "no tensors" "$scratch/new.err"; }; then
-		echo "# case $i: no model:$(q "$@"): $(head -1 "$scratch/new.err")"
-		continue
-	fi
-	if [ $rc -ne 0 ]; then
-		ok 1 "case $i: ggufed new makes it:$(q "$@")"
-		sed 's/^/# /' "$scratch/new.err"
-		continue
-	fi
-	made="ggufed$(q "$@") -o $i.gguf"
+	make_model "$@" || continue
 	"$GGUFED" dump "$f" | awk '$1 == "tensor" { print $3 }' \
 	    >"$scratch/tensors"
 	"$GGUFED" dump "$f" | awk '$1 == "kv" { print $3 }' |
@@ -167,17 +213,7 @@ while [ "$i" -lt "$count" ]; do
 	   touched="token_embd.weight output.weight tokenizer.ggml.tokens" ;;
 	*) set -- -e "set general.name edited" ;;
 	esac
-	g=$m/$i-edit.gguf
-	if ! "$GGUFED" edit "$f" "$@" -o "$g" --force -q \
-	    >"$scratch/edit.err" 2>&1; then
-		ok 1 "case $i: ggufed edit makes the edit:$(q "$@")"
-		sed 's/^/# /' "$scratch/edit.err"
-		continue
-	fi
-	printf '%s\t%s\t%s\t%s\n' "$f" - "$made" "" >>"$scratch/cases"
-	printf '%s\t%s\t%s\t%s\n' "$g" "${touched:--}" "$made" \
-	    "ggufed edit $i.gguf$(q "$@") -o $i-edit.gguf --force" \
-	    >>"$scratch/cases"
+	make_edit "$@"
 done
 
 # llama.cpp's verdicts, all in one process; validate's too.
