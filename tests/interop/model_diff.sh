@@ -115,15 +115,26 @@ found() {
 	make_edit "$@"
 }
 # (seed 8, cases 120 and 267: rwkv6qwen2's k and v of head_count_kv
-# heads of wkv.head_size)
-found rwkv6qwen2-embd - "rwkv6qwen2 --seed 120 --variant 270 \
-    -e 'set rwkv6qwen2.block_count 2' \
-    -e 'set rwkv6qwen2.embedding_length 64'" "-e 'set general.name edited'"
+# heads of wkv.head_size; then its time_mix_first optional)
+found rwkv6qwen2-embd blk.0.time_mix_first.weight "rwkv6qwen2 --seed 120 \
+    --variant 270 -e 'set rwkv6qwen2.block_count 2' \
+    -e 'set rwkv6qwen2.embedding_length 64'" \
+    "-e 'rm-tensor blk.0.time_mix_first.weight'"
 # (seed 8, case 545: no heads, no key_length)
 found t5encoder-heads attention.head_count "t5encoder --seed 545 \
     --variant 157 -e 'set t5encoder.block_count 1' \
     -e 'set t5encoder.embedding_length 64'" \
     "-e 'rm t5encoder.attention.head_count'"
+# (seed 9, case 129: laguna's output matrix optional)
+found laguna-output output.weight "laguna --seed 129 --variant 883 \
+    -e 'set laguna.block_count 1' -e 'set laguna.embedding_length 96'" \
+    "-e 'rm-tensor output.weight'"
+# (seed 9, case 989: hy_v3's feed-forward tensors optional whatever
+# leading_dense_block_count says)
+found hy_v3-lead leading_dense_block_count "hy_v3 --seed 989 \
+    --variant 57 -e 'set hy_v3.block_count 1' \
+    -e 'set hy_v3.attention.head_count 8'" \
+    "-e 'rm hy_v3.leading_dense_block_count'"
 
 i=0
 while [ "$i" -lt "$count" ]; do
