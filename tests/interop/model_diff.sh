@@ -135,6 +135,16 @@ found hy_v3-lead leading_dense_block_count "hy_v3 --seed 989 \
     --variant 57 -e 'set hy_v3.block_count 1' \
     -e 'set hy_v3.attention.head_count 8'" \
     "-e 'rm hy_v3.leading_dense_block_count'"
+# (graniteswitch's substitute token ids index the vocabulary: one past
+# it, and one past it that a later adapter of the same activating token
+# replaces)
+found graniteswitch-sub adapters.token_ids_substitute "graniteswitch \
+    --seed 1" "-e 'set graniteswitch.adapters.token_ids_substitute:arr[i32] \
+    [3, 100000]'"
+found graniteswitch-sub2 - "graniteswitch --seed 1" \
+    "-e 'set graniteswitch.adapters.token_ids_activate:arr[i32] [1, 1]' \
+    -e 'set graniteswitch.adapters.token_ids_substitute:arr[i32] \
+    [100000, 3]'"
 
 i=0
 while [ "$i" -lt "$count" ]; do
