@@ -23,6 +23,7 @@
 # that make its file again. Before the seeded cases, the ones long runs
 # found (the found list below), whatever the seed.
 . "$TESTS_SRCDIR/lib.sh"
+. "$TESTS_SRCDIR/interop/verdict.lib"
 
 llama_libdir
 probe="$TESTS_BUILDDIR/interop/llama_load"
@@ -238,48 +239,15 @@ while [ "$i" -lt "$count" ]; do
 done
 
 # llama.cpp's verdicts, all in one process; validate's too.
-cut -f1 "$scratch/cases" | xargs "$probe" "$libdir" \
-    >"$scratch/verdicts" 2>"$scratch/probe.err" ||
-    {
-	echo "Bail out! llama_load failed"
-	sed 's/^/# /' "$scratch/probe.err"
-	exit 1
-    }
+cut -f1 "$scratch/cases" |
+    verdicts_or_bail "$scratch/verdicts" "$probe" "$libdir"
 mkdir "$scratch/v"
-cut -f1 "$scratch/cases" | xargs "$GGUFED" validate --json \
-    >"$scratch/v.json" 2>/dev/null
-awk -v dir="$scratch/v" '
-	/^    "file": / {
-		f = $0
-		sub(/^    "file": "/, "", f)
-		sub(/",$/, "", f)
-		sub(/.*\//, "", f)
-		printf "" >(dir "/" f ".err")
-	}
-	/"level": "error"/ {
-		m = $0
-		sub(/.*"message": "/, "", m)
-		sub(/"}.*$/, "", m)
-		print m >>(dir "/" f ".err")
-	}
-	/^    "errors": / {
-		n = $2
-		sub(/,/, "", n)
-		print n >(dir "/" f ".n")
-	}' "$scratch/v.json"
+cut -f1 "$scratch/cases" | validations "$scratch/v"
 
 agree=0 disagree=0
 while IFS='	' read -r file touched made edited; do
 	case=$(basename "$file" .gguf)
-	verdict=$(grep -F "$file	" "$scratch/verdicts" | cut -f2-)
-	errors=$(cat "$scratch/v/$case.gguf.n" 2>/dev/null)
-	cp "$scratch/v/$case.gguf.err" "$scratch/errors" 2>/dev/null ||
-	    : >"$scratch/errors"
-	case $verdict in
-	ok) refused=0 ;;
-	*) refused=1 ;;
-	esac
-	[ "${errors:-0}" -gt 0 ] && ours=1 || ours=0
+	judge "$file" "$scratch/verdicts" "$scratch/v"
 	replay="# replay (seed $seed, case $case): $made${edited:+; $edited}"
 	if [ "$refused" -eq "$ours" ]; then
 		agree=$((agree + 1))
@@ -289,7 +257,7 @@ while IFS='	' read -r file touched made edited; do
 		ok 1 "$case: validate agrees with llama.cpp"
 		echo "$replay"
 		echo "#   llama.cpp: $verdict"
-		sed 's/^/#   validate: /' "$scratch/errors"
+		sed 's/^/#   validate: /' "$scratch/v/errors"
 	fi
 	[ "$refused" -eq 1 ] && [ "$ours" -eq 1 ] && [ "$touched" != - ] ||
 	    continue
@@ -310,12 +278,12 @@ while IFS='	' read -r file touched made edited; do
 	    case $w in *.weight) printf '%s. ' "${w%.weight}" ;; esac; done) \
 	    $(printf '%s' "$verdict" |
 	    sed -n "s/^[^']*'\([^']*\)'.*/\1/p"); do
-		grep -qF -- "$w" "$scratch/errors" && { named=0; break; }
+		grep -qF -- "$w" "$scratch/v/errors" && { named=0; break; }
 	done
 	ok $named "$case: an error names what the edit touched ($touched)" || {
 		echo "$replay"
 		echo "#   llama.cpp: $verdict"
-		sed 's/^/#   validate: /' "$scratch/errors"
+		sed 's/^/#   validate: /' "$scratch/v/errors"
 	}
 done <"$scratch/cases"
 echo "# $agree cases agree with llama.cpp, $disagree disagree"
