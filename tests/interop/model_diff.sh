@@ -136,6 +136,11 @@ found hy_v3-lead leading_dense_block_count "hy_v3 --seed 989 \
     --variant 57 -e 'set hy_v3.block_count 1' \
     -e 'set hy_v3.attention.head_count 8'" \
     "-e 'rm hy_v3.leading_dense_block_count'"
+# (seed 10, case 383: minicpm takes experts when expert_count is set)
+found minicpm-experts - "minicpm --seed 383 --variant 321 \
+    -e 'set minicpm.block_count 1' -e 'set minicpm.expert_count:u32 3' \
+    -e 'set minicpm.expert_used_count:u32 1'" \
+    "-e 'set general.name edited'"
 # (graniteswitch's substitute token ids index the vocabulary: one past
 # it, and one past it that a later adapter of the same activating token
 # replaces)
