@@ -141,6 +141,19 @@ found minicpm-experts - "minicpm --seed 383 --variant 321 \
     -e 'set minicpm.block_count 1' -e 'set minicpm.expert_count:u32 3' \
     -e 'set minicpm.expert_used_count:u32 1'" \
     "-e 'set general.name edited'"
+# (seed 12, case 635: arwkv7's group norm optional)
+found arwkv7-ln blk.1.time_mix_ln.bias "arwkv7 --seed 635 --variant 734 \
+    -e 'set arwkv7.block_count 2' -e 'set arwkv7.attention.head_count 8'" \
+    "-e 'rm-tensor blk.1.time_mix_ln.bias'"
+# (seed 12, case 688: cogvlm's q, k and v of head_count heads of
+# key_length, none without head_count)
+found cogvlm-heads attention.head_count "cogvlm --seed 688 --variant 236 \
+    -e 'set cogvlm.block_count 1' \
+    -e 'set cogvlm.attention.head_count_kv 4'" \
+    "-e 'rm cogvlm.attention.head_count'"
+found cogvlm-key_length - "cogvlm --seed 1 \
+    -e 'set cogvlm.attention.key_length:u32 8'" \
+    "-e 'set general.name edited'"
 # (graniteswitch's substitute token ids index the vocabulary: one past
 # it, and one past it that a later adapter of the same activating token
 # replaces)
