@@ -229,7 +229,10 @@ expand(const struct mctx *x, const char *pat, int64_t il, char *buf,
 	return (int)o;
 }
 
-/* Records that key was read (kind: 0 its value v, 1 its length v, 2 absent). */
+/*
+ * Records that key was read (kind: 0 its value v, 1 its length v, 2
+ * absent, 3 an array holding v, its least or greatest element).
+ */
 static void
 dep(struct mctx *x, const char *key, int kind, int64_t v)
 {
@@ -368,6 +371,77 @@ ev_at(struct mctx *x, const struct mnode *n, int64_t *out)
 	return 0;
 }
 
+#define MAX_AKEYED	4096	/* elements amin("K", "BY") looks at */
+
+/* Element i of the array v as an integer. */
+static int
+arr_int(struct gguf_val *v, uint64_t i, int64_t *out)
+{
+	struct gguf_val	e;
+	struct gguf_err	err;
+
+	if (gguf_arr_get(v, i, &e, &err) != 0)
+		return -1;
+	return int_of(&e, out);
+}
+
+/*
+ * amin("K") and amax("K"): the least and the greatest element of the
+ * array key K, an i32 element as llama.cpp's int32_t vectors read it
+ * (signed), a u32 one as is; an empty array has neither. amin("K",
+ * "BY"): of the elements of K whose index holds, in the array key BY, a
+ * value no later index of BY repeats (llama.cpp's maps from BY's
+ * elements to K's keep the last).
+ */
+static int
+ev_arange(struct mctx *x, const struct mnode *n, int64_t *out)
+{
+	struct gguf_val	*v, *by = NULL;
+	uint64_t	 i, j;
+	int64_t		 el, b, b2;
+	int		 kn, found = 0;
+	char		 key[160], bykey[160];
+
+	if ((kn = expand(x, n->str, x->il, key, sizeof key)) < 0)
+		return fail(x, "key name too long");
+	if ((v = src_get(x->s, key, (size_t)kn)) == NULL)
+		return fail(x, "no %s", key);
+	if (v->type != GGUF_VT_ARR || v->count == 0)
+		return fail(x, "%s is no array with elements", key);
+	if (n->str2 != NULL) {
+		if ((kn = expand(x, n->str2, x->il, bykey,
+		    sizeof bykey)) < 0)
+			return fail(x, "key name too long");
+		if ((by = src_get(x->s, bykey, (size_t)kn)) == NULL ||
+		    by->type != GGUF_VT_ARR || by->count != v->count)
+			return fail(x, "%s is no array as long as %s", bykey,
+			    key);
+		if (v->count > MAX_AKEYED)
+			return fail(x, "%s has more than %d elements", key,
+			    MAX_AKEYED);
+	}
+	for (i = 0; i < v->count; i++) {
+		if (arr_int(v, i, &el) != 0)
+			return fail(x, "%s holds no integers", key);
+		if (by != NULL) {
+			if (arr_int(by, i, &b) != 0)
+				return fail(x, "%s holds no integers", bykey);
+			for (j = i + 1; j < by->count; j++)
+				if (arr_int(by, j, &b2) != 0 || b2 == b)
+					break;
+			if (j < by->count)
+				continue;
+		}
+		if (!found || (n->op == OP_AMIN ? el < *out : el > *out))
+			*out = el;
+		found = 1;
+	}
+	if (!found)
+		return fail(x, "%s holds no integers", key);
+	dep(x, key, 3, *out);
+	return 0;
+}
+
 #define MAX_ANY	4096		/* blocks any() looks at */
 
 /* any(E): 1 if E holds in some block il = 0 .. n_block - 1. */
@@ -486,6 +560,9 @@ ev(struct mctx *x, const struct mnode *n, int64_t *out)
 		return ev_at(x, n, out);
 	case OP_ANY:
 		return ev_any(x, n, out);
+	case OP_AMIN:
+	case OP_AMAX:
+		return ev_arange(x, n, out);
 	case OP_HAST:
 		if (n->a != NULL) {
 			/* has_tensor("T", I): {bid} is block I */
@@ -628,6 +705,9 @@ from_text(struct check *c, uint32_t deps)
 		else if (x->kd[i].kind == 2)
 			w = snprintf(c->from + o, sizeof c->from - o,
 			    "no %s", k);
+		else if (x->kd[i].kind == 3)
+			w = snprintf(c->from + o, sizeof c->from - o,
+			    "%s holding %lld", k, (long long)x->kd[i].v);
 		else
 			w = snprintf(c->from + o, sizeof c->from - o,
 			    "%s = %lld", k, (long long)x->kd[i].v);

@@ -31,6 +31,8 @@ static const struct mfunc {
 	{ "max", OP_MAX, 0, 2, 2 },
 	{ "min", OP_MIN, 0, 2, 2 },
 	{ "any", OP_ANY, 0, 1, 1 },
+	{ "amin", OP_AMIN, 2, 1, 2 },
+	{ "amax", OP_AMAX, 2, 1, 2 },
 };
 
 #define MAX_DEPTH	64
@@ -142,7 +144,12 @@ p_call(struct parser *ps, const struct mfunc *f)
 		goto fail;
 	if (f->nstr >= 1)
 		nargs++;
-	if (f->nstr >= 2) {
+	p_space(ps);
+	/* (a second string a function of one argument may go without:
+	 * then it takes no other) */
+	if (f->nstr >= 2 && f->min < 2 && *ps->p == ')')
+		nargs = f->max;
+	else if (f->nstr >= 2) {
 		if (!p_take(ps, ",")) {
 			p_fail(ps, "\",\" expected");
 			goto fail;

@@ -17,6 +17,7 @@
 # (gen_kinds adapters ARCH SEED ... writes it again). LORA_SEED sets the
 # first seed (default 1).
 . "$TESTS_SRCDIR/lib.sh"
+. "$TESTS_SRCDIR/interop/verdict.lib"
 
 llama_libdir
 probe="$TESTS_BUILDDIR/interop/llama_lora"
@@ -38,48 +39,21 @@ for name in llama-gqa qwen2 qwen3 gemma2 gemma3 phi3 gpt2 falcon \
 	mkdir "$d"
 	"$GGUFED" dump "$f" | "$gen" adapters "$arch" "$seed" $per "$d" \
 	    >"$d/cases" || { ok 1 "$name: gen_kinds writes adapters (seed $seed)"; continue; }
-	cut -f1 "$d/cases" | xargs "$probe" "$libdir" "$f" \
-	    >"$d/verdicts" 2>"$d/probe.err"
+	cut -f1 "$d/cases" | verdicts "$d/verdicts" "$probe" "$libdir" "$f"
 	rc=$?
 	if [ $rc -eq 3 ]; then
 		ok 1 "$name: llama.cpp loads the base model"
 		continue
 	elif [ $rc -ne 0 ]; then
 		echo "Bail out! llama_lora failed ($rc)"
-		sed 's/^/# /' "$d/probe.err"
+		sed 's/^/# /' "$d/verdicts.err"
 		exit 1
 	fi
 	# validate's verdicts, one process for the model's adapters.
-	cut -f1 "$d/cases" | xargs "$GGUFED" validate --json --base "$f" \
-	    >"$d/v.json" 2>/dev/null
-	awk -v dir="$d" '
-		/^    "file": / {
-			f = $0
-			sub(/^    "file": "/, "", f)
-			sub(/",$/, "", f)
-			sub(/.*\//, "", f)
-			printf "" >(dir "/" f ".err")
-		}
-		/"level": "error"/ {
-			m = $0
-			sub(/.*"message": "/, "", m)
-			sub(/"}.*$/, "", m)
-			print m >>(dir "/" f ".err")
-		}
-		/^    "errors": / {
-			n = $2
-			sub(/,/, "", n)
-			print n >(dir "/" f ".n")
-		}' "$d/v.json"
+	cut -f1 "$d/cases" | validations "$d" --base "$f"
 	while IFS='	' read -r file what touched; do
 		case=$(basename "$file" .gguf)
-		verdict=$(grep -F "$file	" "$d/verdicts" | cut -f2-)
-		errors=$(cat "$d/$case.gguf.n" 2>/dev/null)
-		case $verdict in
-		ok) refused=0 ;;
-		*) refused=1 ;;
-		esac
-		[ "${errors:-0}" -gt 0 ] && ours=1 || ours=0
+		judge "$file" "$d/verdicts" "$d"
 		echo "# $name $case ($what): llama.cpp ${verdict:-?}; validate ${errors:-?} errors"
 		if [ "$refused" -eq "$ours" ]; then
 			agree=$((agree + 1))

@@ -15,6 +15,7 @@
 #   - when it does, an error names the tensor or key the edit touched.
 # The verdicts are printed as TAP comments, one line a case.
 . "$TESTS_SRCDIR/lib.sh"
+. "$TESTS_SRCDIR/interop/verdict.lib"
 
 llama_libdir
 probe="$TESTS_BUILDDIR/interop/llama_load"
@@ -409,51 +410,18 @@ else
 fi
 
 # llama.cpp's verdicts, all in one process.
-cut -d' ' -f1 "$scratch/cases" | xargs "$probe" "$libdir" \
-    >"$scratch/verdicts" 2>"$scratch/probe.err" ||
-    {
-	echo "Bail out! llama_load failed"
-	sed 's/^/# /' "$scratch/probe.err"
-	exit 1
-    }
+cut -d' ' -f1 "$scratch/cases" |
+    verdicts_or_bail "$scratch/verdicts" "$probe" "$libdir"
 
 # validate's, all in one process too: for each file, its error count
 # and its errors' messages.
 mkdir "$scratch/v"
-cut -d' ' -f1 "$scratch/cases" | xargs "$GGUFED" validate --json \
-    >"$scratch/v.json" 2>/dev/null
-awk -v dir="$scratch/v" '
-	/^    "file": / {
-		f = $0
-		sub(/^    "file": "/, "", f)
-		sub(/",$/, "", f)
-		sub(/.*\//, "", f)
-		printf "" >(dir "/" f ".err")
-	}
-	/"level": "error"/ {
-		m = $0
-		sub(/.*"message": "/, "", m)
-		sub(/"}.*$/, "", m)
-		print m >>(dir "/" f ".err")
-	}
-	/^    "errors": / {
-		n = $2
-		sub(/,/, "", n)
-		print n >(dir "/" f ".n")
-	}' "$scratch/v.json"
+cut -d' ' -f1 "$scratch/cases" | validations "$scratch/v"
 
 agree=0 disagree=0
 while read -r file touched; do
 	case=$(basename "$file" .gguf)
-	verdict=$(grep -F "$file	" "$scratch/verdicts" | cut -f2-)
-	errors=$(cat "$scratch/v/$case.gguf.n" 2>/dev/null)
-	cp "$scratch/v/$case.gguf.err" "$scratch/errors" 2>/dev/null ||
-	    : >"$scratch/errors"
-	case $verdict in
-	ok) refused=0 ;;
-	*) refused=1 ;;
-	esac
-	[ "${errors:-0}" -gt 0 ] && ours=1 || ours=0
+	judge "$file" "$scratch/verdicts" "$scratch/v"
 	echo "# $case: llama.cpp $verdict; validate ${errors:-?} errors"
 	if [ "$refused" -eq "$ours" ]; then
 		agree=$((agree + 1))
@@ -461,16 +429,16 @@ while read -r file touched; do
 	else
 		disagree=$((disagree + 1))
 		ok 1 "$case: validate agrees with llama.cpp" ||
-		    sed 's/^/#   /' "$scratch/errors"
+		    sed 's/^/#   /' "$scratch/v/errors"
 	fi
 	[ "$refused" -eq 1 ] && [ "$ours" -eq 1 ] && [ "$touched" != - ] ||
 	    continue
 	named=1
 	for w in $touched; do
-		grep -qF -- "$w" "$scratch/errors" && { named=0; break; }
+		grep -qF -- "$w" "$scratch/v/errors" && { named=0; break; }
 	done
 	ok $named "$case: an error names what the edit touched ($touched)" ||
-	    sed 's/^/#   /' "$scratch/errors"
+	    sed 's/^/#   /' "$scratch/v/errors"
 done <"$scratch/cases"
 echo "# $agree cases agree with llama.cpp, $disagree disagree"
 done_testing

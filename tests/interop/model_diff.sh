@@ -20,8 +20,10 @@
 #
 # Environment: MODEL_DIFF_SEED (default 1), MODEL_DIFF_COUNT (cases;
 # by default every architecture once, then 40 more). A disagreement prints its seed, case and the two commands
-# that make its file again.
+# that make its file again. Before the seeded cases, the ones long runs
+# found (the found list below), whatever the seed.
 . "$TESTS_SRCDIR/lib.sh"
+. "$TESTS_SRCDIR/interop/verdict.lib"
 
 llama_libdir
 probe="$TESTS_BUILDDIR/interop/llama_load"
@@ -63,7 +65,106 @@ q() {
 	done
 }
 
+# make_model ARGS...: case $i's model, $m/$i.gguf (f), made by ggufed
+# ARGS (made: the command that makes it again); false when there is none.
+make_model() {
+	f=$m/$i.gguf
+	"$GGUFED" "$@" -o "$f" -q >"$scratch/new.err" 2>&1
+	rc=$?
+	# An edit that does not fit the model (a per-block array set as
+	# one number), or keys no tensor can be shaped by: nothing to load.
+	if [ $rc -eq 2 ] || { [ $rc -eq 1 ] &&
+	    grep -q "no tensors" "$scratch/new.err"; }; then
+		echo "# case $i: no model:$(q "$@"): $(head -1 "$scratch/new.err")"
+		return 1
+	fi
+	if [ $rc -ne 0 ]; then
+		ok 1 "case $i: ggufed new makes it:$(q "$@")"
+		sed 's/^/# /' "$scratch/new.err"
+		return 1
+	fi
+	made="ggufed$(q "$@") -o $i.gguf"
+}
+
+# make_edit ARGS...: the model and its edit by ggufed edit ARGS (one
+# that touched $touched), $m/$i-edit.gguf, made cases.
+make_edit() {
+	g=$m/$i-edit.gguf
+	if ! "$GGUFED" edit "$f" "$@" -o "$g" --force -q \
+	    >"$scratch/edit.err" 2>&1; then
+		ok 1 "case $i: ggufed edit makes the edit:$(q "$@")"
+		sed 's/^/# /' "$scratch/edit.err"
+		return
+	fi
+	printf '%s\t%s\t%s\t%s\n' "$f" - "$made" "" >>"$scratch/cases"
+	printf '%s\t%s\t%s\t%s\n' "$g" "${touched:--}" "$made" \
+	    "ggufed edit $i.gguf$(q "$@") -o $i-edit.gguf --force" \
+	    >>"$scratch/cases"
+}
+
 : >"$scratch/cases"
+
+# Cases long runs found, made every time (before the seeded ones, which
+# they leave as they were): found NAME TOUCHED NEW EDIT, NEW the
+# arguments of ggufed new and EDIT those of the edit, each as shell
+# words; the seed and case that found it in a comment above.
+found() {
+	i=$1 touched=$2 edit=$4
+	eval "set -- new $3"
+	make_model "$@" || return
+	eval "set -- $edit"
+	make_edit "$@"
+}
+# (seed 8, cases 120 and 267: rwkv6qwen2's k and v of head_count_kv
+# heads of wkv.head_size; then its time_mix_first optional)
+found rwkv6qwen2-embd blk.0.time_mix_first.weight "rwkv6qwen2 --seed 120 \
+    --variant 270 -e 'set rwkv6qwen2.block_count 2' \
+    -e 'set rwkv6qwen2.embedding_length 64'" \
+    "-e 'rm-tensor blk.0.time_mix_first.weight'"
+# (seed 8, case 545: no heads, no key_length)
+found t5encoder-heads attention.head_count "t5encoder --seed 545 \
+    --variant 157 -e 'set t5encoder.block_count 1' \
+    -e 'set t5encoder.embedding_length 64'" \
+    "-e 'rm t5encoder.attention.head_count'"
+# (seed 9, case 129: laguna's output matrix optional)
+found laguna-output output.weight "laguna --seed 129 --variant 883 \
+    -e 'set laguna.block_count 1' -e 'set laguna.embedding_length 96'" \
+    "-e 'rm-tensor output.weight'"
+# (seed 9, case 989: hy_v3's feed-forward tensors optional whatever
+# leading_dense_block_count says)
+found hy_v3-lead leading_dense_block_count "hy_v3 --seed 989 \
+    --variant 57 -e 'set hy_v3.block_count 1' \
+    -e 'set hy_v3.attention.head_count 8'" \
+    "-e 'rm hy_v3.leading_dense_block_count'"
+# (seed 10, case 383: minicpm takes experts when expert_count is set)
+found minicpm-experts - "minicpm --seed 383 --variant 321 \
+    -e 'set minicpm.block_count 1' -e 'set minicpm.expert_count:u32 3' \
+    -e 'set minicpm.expert_used_count:u32 1'" \
+    "-e 'set general.name edited'"
+# (seed 12, case 635: arwkv7's group norm optional)
+found arwkv7-ln blk.1.time_mix_ln.bias "arwkv7 --seed 635 --variant 734 \
+    -e 'set arwkv7.block_count 2' -e 'set arwkv7.attention.head_count 8'" \
+    "-e 'rm-tensor blk.1.time_mix_ln.bias'"
+# (seed 12, case 688: cogvlm's q, k and v of head_count heads of
+# key_length, none without head_count)
+found cogvlm-heads attention.head_count "cogvlm --seed 688 --variant 236 \
+    -e 'set cogvlm.block_count 1' \
+    -e 'set cogvlm.attention.head_count_kv 4'" \
+    "-e 'rm cogvlm.attention.head_count'"
+found cogvlm-key_length - "cogvlm --seed 1 \
+    -e 'set cogvlm.attention.key_length:u32 8'" \
+    "-e 'set general.name edited'"
+# (graniteswitch's substitute token ids index the vocabulary: one past
+# it, and one past it that a later adapter of the same activating token
+# replaces)
+found graniteswitch-sub adapters.token_ids_substitute "graniteswitch \
+    --seed 1" "-e 'set graniteswitch.adapters.token_ids_substitute:arr[i32] \
+    [3, 100000]'"
+found graniteswitch-sub2 - "graniteswitch --seed 1" \
+    "-e 'set graniteswitch.adapters.token_ids_activate:arr[i32] [1, 1]' \
+    -e 'set graniteswitch.adapters.token_ids_substitute:arr[i32] \
+    [100000, 3]'"
+
 i=0
 while [ "$i" -lt "$count" ]; do
 	i=$((i + 1))
@@ -90,22 +191,7 @@ while [ "$i" -lt "$count" ]; do
 	       -e "set $a.expert_used_count:u32 1" ;;
 	4) rnd 2; set -- "$@" -e "set $a.attention.head_count $((4 * (r + 1)))" ;;
 	esac
-	f=$m/$i.gguf
-	"$GGUFED" "$@" -o "$f" -q >"$scratch/new.err" 2>&1
-	rc=$?
-	# An edit that does not fit the model (a per-block array set as
-	# one number), or keys no tensor can be shaped by: nothing to load.
-	if [ $rc -eq 2 ] || { [ $rc -eq 1 ] &&
-	    grep -q "no tensors" "$scratch/new.err"; }; then
-		echo "# case $i: no model:$(q "$@"): $(head -1 "$scratch/new.err")"
-		continue
-	fi
-	if [ $rc -ne 0 ]; then
-		ok 1 "case $i: ggufed new makes it:$(q "$@")"
-		sed 's/^/# /' "$scratch/new.err"
-		continue
-	fi
-	made="ggufed$(q "$@") -o $i.gguf"
+	make_model "$@" || continue
 	"$GGUFED" dump "$f" | awk '$1 == "tensor" { print $3 }' \
 	    >"$scratch/tensors"
 	"$GGUFED" dump "$f" | awk '$1 == "kv" { print $3 }' |
@@ -167,62 +253,19 @@ while [ "$i" -lt "$count" ]; do
 	   touched="token_embd.weight output.weight tokenizer.ggml.tokens" ;;
 	*) set -- -e "set general.name edited" ;;
 	esac
-	g=$m/$i-edit.gguf
-	if ! "$GGUFED" edit "$f" "$@" -o "$g" --force -q \
-	    >"$scratch/edit.err" 2>&1; then
-		ok 1 "case $i: ggufed edit makes the edit:$(q "$@")"
-		sed 's/^/# /' "$scratch/edit.err"
-		continue
-	fi
-	printf '%s\t%s\t%s\t%s\n' "$f" - "$made" "" >>"$scratch/cases"
-	printf '%s\t%s\t%s\t%s\n' "$g" "${touched:--}" "$made" \
-	    "ggufed edit $i.gguf$(q "$@") -o $i-edit.gguf --force" \
-	    >>"$scratch/cases"
+	make_edit "$@"
 done
 
 # llama.cpp's verdicts, all in one process; validate's too.
-cut -f1 "$scratch/cases" | xargs "$probe" "$libdir" \
-    >"$scratch/verdicts" 2>"$scratch/probe.err" ||
-    {
-	echo "Bail out! llama_load failed"
-	sed 's/^/# /' "$scratch/probe.err"
-	exit 1
-    }
+cut -f1 "$scratch/cases" |
+    verdicts_or_bail "$scratch/verdicts" "$probe" "$libdir"
 mkdir "$scratch/v"
-cut -f1 "$scratch/cases" | xargs "$GGUFED" validate --json \
-    >"$scratch/v.json" 2>/dev/null
-awk -v dir="$scratch/v" '
-	/^    "file": / {
-		f = $0
-		sub(/^    "file": "/, "", f)
-		sub(/",$/, "", f)
-		sub(/.*\//, "", f)
-		printf "" >(dir "/" f ".err")
-	}
-	/"level": "error"/ {
-		m = $0
-		sub(/.*"message": "/, "", m)
-		sub(/"}.*$/, "", m)
-		print m >>(dir "/" f ".err")
-	}
-	/^    "errors": / {
-		n = $2
-		sub(/,/, "", n)
-		print n >(dir "/" f ".n")
-	}' "$scratch/v.json"
+cut -f1 "$scratch/cases" | validations "$scratch/v"
 
 agree=0 disagree=0
 while IFS='	' read -r file touched made edited; do
 	case=$(basename "$file" .gguf)
-	verdict=$(grep -F "$file	" "$scratch/verdicts" | cut -f2-)
-	errors=$(cat "$scratch/v/$case.gguf.n" 2>/dev/null)
-	cp "$scratch/v/$case.gguf.err" "$scratch/errors" 2>/dev/null ||
-	    : >"$scratch/errors"
-	case $verdict in
-	ok) refused=0 ;;
-	*) refused=1 ;;
-	esac
-	[ "${errors:-0}" -gt 0 ] && ours=1 || ours=0
+	judge "$file" "$scratch/verdicts" "$scratch/v"
 	replay="# replay (seed $seed, case $case): $made${edited:+; $edited}"
 	if [ "$refused" -eq "$ours" ]; then
 		agree=$((agree + 1))
@@ -232,7 +275,7 @@ while IFS='	' read -r file touched made edited; do
 		ok 1 "$case: validate agrees with llama.cpp"
 		echo "$replay"
 		echo "#   llama.cpp: $verdict"
-		sed 's/^/#   validate: /' "$scratch/errors"
+		sed 's/^/#   validate: /' "$scratch/v/errors"
 	fi
 	[ "$refused" -eq 1 ] && [ "$ours" -eq 1 ] && [ "$touched" != - ] ||
 	    continue
@@ -253,12 +296,12 @@ while IFS='	' read -r file touched made edited; do
 	    case $w in *.weight) printf '%s. ' "${w%.weight}" ;; esac; done) \
 	    $(printf '%s' "$verdict" |
 	    sed -n "s/^[^']*'\([^']*\)'.*/\1/p"); do
-		grep -qF -- "$w" "$scratch/errors" && { named=0; break; }
+		grep -qF -- "$w" "$scratch/v/errors" && { named=0; break; }
 	done
 	ok $named "$case: an error names what the edit touched ($touched)" || {
 		echo "$replay"
 		echo "#   llama.cpp: $verdict"
-		sed 's/^/#   validate: /' "$scratch/errors"
+		sed 's/^/#   validate: /' "$scratch/v/errors"
 	}
 done <"$scratch/cases"
 echo "# $agree cases agree with llama.cpp, $disagree disagree"

@@ -398,6 +398,50 @@ test_demo(const char *path)
 	gguf_doc_free(d);
 }
 
+/* i32 array of n elements. */
+static struct gguf_value *
+i32arr(const int32_t *e, size_t n)
+{
+	struct gguf_vbuild	b;
+	size_t			i;
+
+	gguf_vb_init(&b, GGUF_VT_ARR, GGUF_VT_I32);
+	for (i = 0; i < n; i++)
+		gguf_vb_bits(&b, (uint32_t)e[i]);
+	return gguf_vb_finish(&b);
+}
+
+/* amin and amax, alone and keyed by another array (the last of a key). */
+static void
+test_arange(struct gguf_doc *d)
+{
+	static const int32_t	sub[] = { 17, -2, 9, 4 }, by[] = { 1, 2, 1, 3 };
+
+	set(d, "llama.sub", i32arr(sub, 4), GGUF_SET_ADD | GGUF_SET_FORCE);
+	set(d, "llama.by", i32arr(by, 4), GGUF_SET_ADD | GGUF_SET_FORCE);
+	set(d, "llama.short", i32arr(by, 3), GGUF_SET_ADD | GGUF_SET_FORCE);
+	is_u64((uint64_t)val(d, "llama", "amin(\"{arch}.sub\")", -1),
+	    (uint64_t)-2, "amin(): the least element, signed");
+	is_u64(val(d, "llama", "amax(\"{arch}.sub\")", -1), 17,
+	    "amax(): the greatest");
+	is_u64((uint64_t)val(d, "llama",
+	    "amin(\"{arch}.sub\", \"{arch}.by\")", -1), (uint64_t)-2,
+	    "amin(K, BY): keys given once count");
+	is_u64(val(d, "llama", "amax(\"{arch}.sub\", \"{arch}.by\")", -1),
+	    9, "amax(K, BY): the first of a key given twice does not count "
+	    "(17), the last does (9)");
+	ok(fails(d, "amax(\"llama.sub\", \"llama.short\")",
+	    "llama.short is no array as long as"),
+	    "amax(K, BY): BY as long as K");
+	ok(fails(d, "amax(\"llama.none\")", "no llama.none"),
+	    "amax(): of no key, nothing");
+	ok(fails(d, "amax(\"llama.sub\"), 1", ""),
+	    "amax(): one string, no other argument");
+	gguf_doc_undo(d, NULL);
+	gguf_doc_undo(d, NULL);
+	gguf_doc_undo(d, NULL);
+}
+
 /* What `ggufed new` reads of the table: the keys, then the tensors. */
 static void
 test_new(const char *path)
@@ -438,6 +482,7 @@ test_new(const char *path)
 	is_u64(val(d, "llama", "any(il == 999)", -1), 0, "any(): none does");
 	is_u64(val(d, "llama", "any(il == 1) + il", 5), 6,
 	    "any() leaves the block being checked as it was");
+	test_arange(d);
 
 	/* The demo is a llama with the required tensors and its own output
 	   matrix, which variant 0 leaves out. */
