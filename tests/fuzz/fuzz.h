@@ -32,6 +32,13 @@ void	fuzz_fail(const char *fmt, ...)
 int	fuzz_safe_text(const char *p, size_t n, size_t *bad);
 
 /*
+ * Runs a command of the CLI in this process (argv[argc] is NULL), its
+ * output and messages caught together, and fails unless all it printed
+ * is safe for a terminal (fuzz_safe_text).
+ */
+void	fuzz_run_cmd(int (*cmd)(int, char **), int argc, char **argv);
+
+/*
  * A private scratch directory for the whole run (created once, removed at
  * exit), and the path of a file of that name inside it.
  */

@@ -160,30 +160,6 @@ value(struct prog *pr, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu32, word(pr));
 }
 
-/* Runs a command of the CLI, its output and messages caught together
-   and held to be safe for a terminal. */
-static void
-run(int (*cmd)(int, char **), char **argv, int argc)
-{
-	FILE	*real = stdout, *real_err = stderr, *mem;
-	char	*out = NULL;
-	size_t	 len = 0, bad;
-
-	if ((mem = open_memstream(&out, &len)) == NULL)
-		fuzz_fail("open_memstream");
-	fflush(real);
-	fflush(real_err);
-	stdout = stderr = mem;
-	cmd(argc, argv);
-	stdout = real;
-	stderr = real_err;
-	fclose(mem);
-	if (!fuzz_safe_text(out, len, &bad))
-		fuzz_fail("%s printed unsafe byte 0x%02x at %zu", argv[0],
-		    (unsigned char)out[bad], bad);
-	free(out);
-}
-
 /* The model check and the memory model over d, with options from opt. */
 static void
 judge(struct gguf_doc *d, unsigned opt)
@@ -359,7 +335,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[8] = A("-q");
 	argv[9] = A("--force");
 	argv[10] = NULL;
-	run(cmd_new, argv, 10);
+	fuzz_run_cmd(cmd_new, 10, argv);
 	if ((d = gguf_doc_open(base, &err)) == NULL)
 		return 0;	/* an architecture `new` refuses */
 	judge(d, opt >> 2);
@@ -382,19 +358,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[3] = A("--base");
 		argv[4] = base;
 		argv[5] = NULL;
-		run(cmd_validate, argv, 5);
+		fuzz_run_cmd(cmd_validate, 5, argv);
 		argv[1] = out;
 		argv[2] = NULL;
-		run(cmd_validate, argv, 2);
+		fuzz_run_cmd(cmd_validate, 2, argv);
 		argv[0] = A("info");
-		run(cmd_info, argv, 2);
+		fuzz_run_cmd(cmd_info, 2, argv);
 		argv[0] = A("mem");
 		argv[1] = A("--json");
 		argv[2] = A("--ctx");
 		argv[3] = A("1000,9000");
 		argv[4] = out;
 		argv[5] = NULL;
-		run(cmd_mem, argv, 5);
+		fuzz_run_cmd(cmd_mem, 5, argv);
 	}
 	gguf_doc_free(d);
 	return 0;

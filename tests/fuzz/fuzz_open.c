@@ -22,42 +22,20 @@
 #include "cli/cli.h"
 #include "fuzz.h"
 
-/*
- * Runs `ggufed NAME ARGS`, checking what it prints: its output and its
- * messages, caught together.
- */
+/* Runs `ggufed NAME ARGS` (up to four), checking what it prints. */
 static void
 run(int (*cmd)(int, char **), const char *name, const char *a1,
     const char *a2, const char *a3, const char *a4)
 {
-	FILE	*real = stdout, *real_err = stderr, *mem;
-	char	*out = NULL, *argv[6];
-	size_t	 len = 0, bad;
-	int	 argc = 0;
+	const char	*args[4] = { a1, a2, a3, a4 };
+	char		*argv[6];
+	int		 argc = 0, i;
 
 	argv[argc++] = (char *)(uintptr_t)name;
-	if (a1 != NULL)
-		argv[argc++] = (char *)(uintptr_t)a1;
-	if (a2 != NULL)
-		argv[argc++] = (char *)(uintptr_t)a2;
-	if (a3 != NULL)
-		argv[argc++] = (char *)(uintptr_t)a3;
-	if (a4 != NULL)
-		argv[argc++] = (char *)(uintptr_t)a4;
+	for (i = 0; i < 4 && args[i] != NULL; i++)
+		argv[argc++] = (char *)(uintptr_t)args[i];
 	argv[argc] = NULL;
-	if ((mem = open_memstream(&out, &len)) == NULL)
-		fuzz_fail("open_memstream");
-	fflush(real);
-	fflush(real_err);
-	stdout = stderr = mem;
-	cmd(argc, argv);
-	stdout = real;
-	stderr = real_err;
-	fclose(mem);
-	if (!fuzz_safe_text(out, len, &bad))
-		fuzz_fail("%s %s printed unsafe byte 0x%02x at %zu", name,
-		    a1 != NULL ? a1 : "", (unsigned char)out[bad], bad);
-	free(out);
+	fuzz_run_cmd(cmd, argc, argv);
 }
 
 static void

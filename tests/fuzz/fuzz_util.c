@@ -1,6 +1,7 @@
 /*
  * fuzz_util.c - helpers shared by the fuzz targets: the terminal-safety
- * check of printed text, a scratch directory, failing loudly.
+ * check of printed text, a command run with its output checked, a
+ * scratch directory, failing loudly.
  */
 #include "config.h"
 
@@ -150,4 +151,26 @@ fuzz_write_file(const char *path, const void *p, size_t n)
 	}
 	if (close(fd) != 0)
 		fuzz_fail("cannot write %s: %s", path, strerror(errno));
+}
+
+void
+fuzz_run_cmd(int (*cmd)(int, char **), int argc, char **argv)
+{
+	FILE	*real = stdout, *real_err = stderr, *mem;
+	char	*out = NULL;
+	size_t	 len = 0, bad;
+
+	if ((mem = open_memstream(&out, &len)) == NULL)
+		fuzz_fail("open_memstream");
+	fflush(real);
+	fflush(real_err);
+	stdout = stderr = mem;
+	cmd(argc, argv);
+	stdout = real;
+	stderr = real_err;
+	fclose(mem);
+	if (!fuzz_safe_text(out, len, &bad))
+		fuzz_fail("%s %s printed unsafe byte 0x%02x at %zu", argv[0],
+		    argc > 1 ? argv[1] : "", (unsigned char)out[bad], bad);
+	free(out);
 }
