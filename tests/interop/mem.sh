@@ -537,6 +537,8 @@ while [ $i -lt 72 ]; do
 	fi
 	compute "$scratch/$a.rand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" "$full" \
 	    "MEM_SEED=${MEM_SEED:-1}, transformers, case $i: ggufed$(printf " '%s'" "$@")"
+done
+
 # The recurrent architectures' compute buffers: the state's rows of the
 # micro-batch's sequences (--parallel), the rest copied over.
 # mamba: Mamba (1) layers (a short convolution, the selective scan)
