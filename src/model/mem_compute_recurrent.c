@@ -54,12 +54,15 @@
  * a squared-ReLU feed-forward, never rescaled.
  *
  * The hybrids attend as llama.cpp's build_attn does (attend()) where a
- * block has KV heads: lfm2, nemotron_h, jamba, granitehybrid and
- * falcon-h1 are told at their builders.
+ * block has KV heads: lfm2 (and lfm2moe), nemotron_h, jamba,
+ * granitehybrid and falcon-h1 are told at their builders. The experts
+ * of lfm2moe and jamba are llama.cpp's build_moe_ffn (experts()): its
+ * weights expanded as soon as they are made, so the block before them
+ * is expanded there too.
  *
  * Only the tensors a graph is known to read are accepted: any other
- * (biases of the projections, experts, a fused QKV) leaves the compute
- * buffer "not modelled".
+ * (biases of the projections, granitehybrid's experts, a fused QKV)
+ * leaves the compute buffer "not modelled".
  */
 #include "config.h"
 
@@ -123,10 +126,15 @@ struct rshape {
 	uint64_t	 head, head_kv, hk, hv;
 	uint64_t	 n_kv;		/* cells of a stream */
 	int		 fa;
+	/* the experts */
+	uint64_t	 n_exp, n_used;	/* experts; those used a token */
+	int		 normw, probsb;	/* weights normalized; a selection
+					   bias */
 };
 
 #define F_ATTN		0x01	/* the block attends (else: its state) */
 #define F_FFN		0x02	/* the block is a feed-forward only */
+#define F_MOE		0x04	/* its feed-forward: experts */
 
 /* ------------------------------------------------ tensors, expanded */
 
@@ -842,12 +850,71 @@ rms_norm(struct rg *r, int t)
 }
 
 /*
+ * llama.cpp's build_moe_ffn over t (T tokens), SwiGLU experts: the
+ * router's logits through a soft-max or a sigmoid, biased (probsb) to
+ * rank them, the n_used first weights (normalized by their sum with
+ * normw), expanded then; gate and up, SwiGLU, down, weighted; each
+ * expert's view expanded, then their sum (made contiguous for one).
+ */
+static int
+experts(struct rg *r, const struct rshape *s, uint32_t il, uint64_t T, int t)
+{
+	uint64_t	E = s->embd, ne = s->n_exp, nu = s->n_used;
+	uint64_t	ff = s->ff[il], nb[4], j;
+	int		lg, pr, tk, wt, sum, cr, gt, up, e, q, v;
+
+	lg = nd(r, K_PLAIN, ne, T, 1, 1, EXT, t);
+	lg = nd(r, K_INPLACE, ne, T, 1, 1, lg, -1);
+	pr = vw(r, lg, 1, ne, T, 1, NULL, 0);
+	tk = lg;
+	if (s->probsb)
+		tk = nd(r, K_INPLACE, ne, T, 1, 1, lg, EXT);
+	tk = nd(r, K_PLAIN, ne, T, 1, 1, tk, -1);
+	r->g->t[tk].type = T_I32;	/* the experts' order */
+	memcpy(nb, r->g->t[tk].nb, sizeof nb);
+	tk = vw(r, tk, nu, T, 1, 1, nb, 0);
+	wt = nd(r, K_PLAIN, 1, nu, T, 1, pr, tk);
+	if (s->normw) {
+		wt = vw(r, wt, nu, T, 1, 1, NULL, 0);
+		sum = nd(r, K_PLAIN, 1, T, 1, 1, wt, -1);
+		sum = nd(r, K_INPLACE, 1, T, 1, 1, sum, -1);
+		wt = nd(r, K_INPLACE, nu, T, 1, 1, wt, sum);
+		wt = vw(r, wt, 1, nu, T, 1, NULL, 0);
+	}
+	expand(r, wt);
+	cr = vw(r, t, E, 1, T, 1, NULL, 0);
+	gt = nd(r, K_PLAIN, ff, nu, T, 1, EXT, cr);
+	more_src(r, gt, 1, &tk);
+	up = nd(r, K_PLAIN, ff, nu, T, 1, EXT, cr);
+	more_src(r, up, 1, &tk);
+	e = nd(r, K_PLAIN, ff, nu, T, 1, gt, up);
+	e = nd(r, K_PLAIN, E, nu, T, 1, EXT, e);
+	more_src(r, e, 1, &tk);
+	e = nd(r, K_INPLACE, E, nu, T, 1, e, wt);
+	memcpy(nb, r->g->t[e].nb, sizeof nb);
+	nb[1] = r->g->t[e].nb[2];
+	nb[2] = nb[3] = mg_mul_lim(r->g, nb[1], T);
+	q = vw(r, e, E, T, 1, 1, nb, 0);
+	expand(r, q);
+	if (nu == 1)
+		return nd(r, K_PLAIN, E, T, 1, 1, q, -1);
+	for (j = 1; j < nu; j++) {
+		v = vw(r, e, E, T, 1, 1, nb, j * r->g->t[e].nb[1]);
+		expand(r, v);
+		q = nd(r, K_INPLACE, E, T, 1, 1, q, v);
+	}
+	return q;
+}
+
+/*
  * llm_build_lfm2's graph of T tokens, rows of them outputs: per block RMS
  * norm; a short convolution (the input projection split in B, C and x;
  * B times x transposed after the conv state, its last columns written
  * back; the convolution, times C; the output projection) or attention
  * (Q and K RMS-normed by head, RoPE); the residual; RMS norm, SwiGLU
- * feed-forward, the residual. Then RMS norm and the logits.
+ * feed-forward (lfm2moe: the leading blocks', experts on the others,
+ * soft-max or sigmoid routed, a selection bias, the weights normalized),
+ * the residual. Then RMS norm and the logits.
  */
 static void
 build_lfm2(struct rg *r, const struct rshape *s, uint64_t T, uint64_t rows)
@@ -911,10 +978,14 @@ build_lfm2(struct rg *r, const struct rshape *s, uint64_t T, uint64_t rows)
 		}
 		x = nd(r, K_INPLACE, E, T, 1, 1, in, t);
 		t = rms_norm(r, x);
-		q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
-		k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
-		t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
-		t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		if (s->flags[il] & F_MOE)
+			t = experts(r, s, il, T, t);
+		else {
+			q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+			k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+			t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
+			t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		}
 		x = nd(r, K_INPLACE, E, T, 1, 1, x, t);
 	}
 	t = rms_norm(r, x);
@@ -983,8 +1054,9 @@ build_nemotron_h(struct rg *r, const struct rshape *s, uint64_t T,
  * llm_build_jamba's graph of T tokens, rows of them outputs: per block
  * RMS norm, a Mamba layer (RMS norms of dt, B and C) or attention (no
  * RoPE) and its output projection; on the last block the rows of the
- * outputs; the residual; RMS norm, the SwiGLU feed-forward, the
- * residual. Then RMS norm and the logits.
+ * outputs; the residual; RMS norm, the SwiGLU feed-forward (or experts
+ * where the block has a router: soft-max routed, their weights as they
+ * are), the residual. Then RMS norm and the logits.
  */
 static void
 build_jamba(struct rg *r, const struct rshape *s, uint64_t T, uint64_t rows)
@@ -1026,10 +1098,14 @@ build_jamba(struct rg *r, const struct rshape *s, uint64_t T, uint64_t rows)
 		}
 		x = nd(r, K_INPLACE, E, T, 1, 1, in, t);
 		t = rms_norm(r, x);
-		q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
-		k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
-		t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
-		t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		if (s->flags[il] & F_MOE)
+			t = experts(r, s, il, T, t);
+		else {
+			q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+			k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+			t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
+			t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		}
 		x = nd(r, K_INPLACE, E, T, 1, 1, x, t);
 	}
 	t = rms_norm(r, x);
@@ -1307,11 +1383,26 @@ static const char *const lfm2_block[] = {
 	"?attn_q_norm.weight", "?attn_k_norm.weight", "?attn_q.weight",
 	"?attn_k.weight", "?attn_v.weight", "?attn_output.weight", NULL
 };
-/* Those of its blocks: the feed-forward's, a short convolution's, the
-   attention's. */
+static const char *const lfm2moe_block[] = {
+	"?attn_norm.weight", "?ffn_norm.weight", "?ffn_gate.weight",
+	"?ffn_up.weight", "?ffn_down.weight", "?shortconv.conv.weight",
+	"?shortconv.in_proj.weight", "?shortconv.out_proj.weight",
+	"?attn_q_norm.weight", "?attn_k_norm.weight", "?attn_q.weight",
+	"?attn_k.weight", "?attn_v.weight", "?attn_output.weight",
+	"?ffn_gate_inp.weight", "?ffn_gate_exps.weight",
+	"?ffn_up_exps.weight", "?ffn_down_exps.weight", "?exp_probs_b.bias",
+	NULL
+};
+/* Those of its blocks: the feed-forward's (or the experts'), a short
+   convolution's, the attention's. */
 static const char *const lfm2_ffn[] = {
 	"attn_norm.weight", "ffn_norm.weight", "ffn_gate.weight",
 	"ffn_up.weight", "ffn_down.weight", NULL
+};
+static const char *const lfm2_moe[] = {
+	"attn_norm.weight", "ffn_norm.weight", "ffn_gate_inp.weight",
+	"ffn_gate_exps.weight", "ffn_up_exps.weight", "ffn_down_exps.weight",
+	"exp_probs_b.bias", NULL
 };
 static const char *const lfm2_conv[] = {
 	"shortconv.conv.weight", "shortconv.in_proj.weight",
@@ -1335,7 +1426,9 @@ static const char *const jamba_block[] = {
 	"?ssm_c_norm.weight", "?ssm_a", "?ssm_d", "?ssm_out.weight",
 	"?attn_q.weight", "?attn_k.weight", "?attn_v.weight",
 	"?attn_output.weight", "?ffn_norm.weight", "?ffn_gate.weight",
-	"?ffn_up.weight", "?ffn_down.weight", NULL
+	"?ffn_up.weight", "?ffn_down.weight", "?ffn_gate_inp.weight",
+	"?ffn_gate_exps.weight", "?ffn_up_exps.weight",
+	"?ffn_down_exps.weight", NULL
 };
 static const char *const jamba_mamba[] = {
 	"ssm_in.weight", "ssm_conv1d.weight", "ssm_conv1d.bias",
@@ -1346,6 +1439,12 @@ static const char *const jamba_mamba[] = {
 static const char *const jamba_ffn[] = {
 	"attn_norm.weight", "ffn_norm.weight", "ffn_gate.weight",
 	"ffn_up.weight", "ffn_down.weight", NULL
+};
+/* A block's experts (jamba's). */
+static const char *const hybrid_moe[] = {
+	"attn_norm.weight", "ffn_norm.weight", "ffn_gate_inp.weight",
+	"ffn_gate_exps.weight", "ffn_up_exps.weight", "ffn_down_exps.weight",
+	NULL
 };
 static const char *const granite_h_block[] = {
 	"?attn_norm.weight", "?ssm_in.weight", "?ssm_conv1d.weight",
@@ -1394,6 +1493,7 @@ static const struct {
 	{ "rwkv6", R_RWKV6, rwkv6_block, rwkv_kept },
 	{ "rwkv7", R_RWKV7, rwkv7_block, rwkv_kept },
 	{ "lfm2", R_LFM2, lfm2_block, lfm2_kept },
+	{ "lfm2moe", R_LFM2, lfm2moe_block, lfm2_kept },
 	{ "nemotron_h", R_NEMOTRON_H, nemotron_h_block, mamba_kept },
 	{ "jamba", R_JAMBA, jamba_block, mamba_kept },
 	{ "granitehybrid", R_GRANITEH, granite_h_block, mamba_kept },
@@ -1551,12 +1651,69 @@ attn_heads(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il,
 	return 0;
 }
 
+/* The experts of block il (their tensors there): their length, the
+   same number of them as the other blocks'. 0, or 1 not modelled. */
+static int
+block_experts(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
+{
+	uint64_t	ne[4];
+
+	tshape(d, il, "ffn_gate_inp.weight", ne);
+	if ((m->c_nexp != 0 && ne[1] != m->c_nexp) || ne[1] == 0)
+		return cnot(m, " blocks unlike one another");
+	if (ne[1] > ((uint64_t)1 << 24))
+		return cnot(m, " with sizes over 2^24");
+	m->c_nexp = ne[1];
+	tshape(d, il, "ffn_gate_exps.weight", ne);
+	m->c_ff[il] = ne[1];
+	m->c_flags[il] |= F_MOE;
+	return 0;
+}
+
+/* The experts a token uses (expert_used_count), where a block has
+   experts: 0, or 1 not modelled. */
+static int
+used_experts(struct gguf_mem_model *m, struct gguf_doc *d)
+{
+	if (m->c_nexp != 0 && (!key_u64(d, m->arch, "expert_used_count",
+	    &m->c_nused) || m->c_nused == 0 || m->c_nused > m->c_nexp))
+		return cnot(m, " without an expert_used_count of 1 to its "
+		    "experts");
+	return 0;
+}
+
+/*
+ * The feed-forward of jamba's (or granitehybrid's) block il: SwiGLU, or
+ * experts where it has a router (jamba). 0, or 1 not modelled.
+ */
+static int
+hybrid_ffn(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
+{
+	uint64_t	 ne[4];
+	const char	*miss;
+
+	if (tshape(d, il, "ffn_gate_inp.weight", ne) != 0 ||
+	    m->c_kind != R_JAMBA) {
+		if (!has_all(d, il, jamba_ffn, &miss))
+			return cnot(m, " without blk.%u.%s", il, miss);
+		tshape(d, il, "ffn_gate.weight", ne);
+		m->c_ff[il] = ne[1];
+		return 0;
+	}
+	if (!has_all(d, il, hybrid_moe, &miss))
+		return cnot(m, " without blk.%u.%s", il, miss);
+	if (tshape(d, il, "ffn_gate.weight", ne) == 0)
+		return cnot(m, " blocks unlike one another");
+	return block_experts(m, d, il);
+}
+
 /* The sizes of lfm2's blocks: which attend, their heads; the short
-   convolution's length; the feed-forward's. 0, or 1 not modelled. */
+   convolution's length; the feed-forward's (lfm2moe: experts after
+   the leading blocks). 0, or 1 not modelled. */
 static int
 lfm2_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 {
-	uint64_t		*c = m->c_rec, ne[4];
+	uint64_t		*c = m->c_rec, ne[4], lead, v;
 	const char		*miss;
 	uint32_t		 il;
 	int			 first = 1;
@@ -1564,13 +1721,34 @@ lfm2_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	if (!key_u64(d, m->arch, "shortconv.l_cache", &c[S_LCACHE]) ||
 	    c[S_LCACHE] < 2 || c[S_LCACHE] > ((uint64_t)1 << 24))
 		return cnot(m, " without a shortconv.l_cache of 2 to 2^24");
+	lead = m->n_layer;
+	if (strcmp(m->arch, "lfm2moe") == 0) {
+		lead = 0;
+		key_u64(d, m->arch, "leading_dense_block_count", &lead);
+		if (!key_u64(d, m->arch, "expert_gating_func", &v) ||
+		    (v != 1 && v != 2))
+			return cnot(m, " without a soft-max (1) or sigmoid "
+			    "(2) expert_gating_func");
+		m->c_normw = 1;
+	}
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
 	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
 	for (il = 0; il < m->n_layer; il++) {
-		if (!has_all(d, il, lfm2_ffn, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
-		tshape(d, il, "ffn_gate.weight", ne);
-		m->c_ff[il] = ne[1];
+		if (il >= lead) {
+			if (!has_all(d, il, lfm2_moe, &miss))
+				return cnot(m, " without blk.%u.%s", il, miss);
+			if (tshape(d, il, "ffn_gate.weight", ne) == 0)
+				return cnot(m, " blocks unlike one another");
+			if (block_experts(m, d, il) != 0)
+				return 1;
+		} else {
+			if (!has_all(d, il, lfm2_ffn, &miss))
+				return cnot(m, " without blk.%u.%s", il, miss);
+			if (tshape(d, il, "ffn_gate_inp.weight", ne) == 0)
+				return cnot(m, " blocks unlike one another");
+			tshape(d, il, "ffn_gate.weight", ne);
+			m->c_ff[il] = ne[1];
+		}
 		if (m->layers[il].kind == GGUF_MEM_RECURRENT) {
 			if (!has_all(d, il, lfm2_conv, &miss))
 				return cnot(m, " without blk.%u.%s", il, miss);
@@ -1580,9 +1758,9 @@ lfm2_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 			return cnot(m, " without blk.%u.%s", il, miss);
 		if (attn_heads(m, d, il, &first) != 0)
 			return 1;
-		m->c_flags[il] = F_ATTN;
+		m->c_flags[il] |= F_ATTN;
 	}
-	return 0;
+	return used_experts(m, d);
 }
 
 /* The sizes of nemotron_h's: Mamba-2's, which blocks attend (their
@@ -1610,7 +1788,7 @@ nemotron_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 				return cnot(m, " without blk.%u.%s", il, miss);
 			if (attn_heads(m, d, il, &first) != 0)
 				return 1;
-			m->c_flags[il] = F_ATTN;
+			m->c_flags[il] |= F_ATTN;
 			break;
 		case GGUF_MEM_NONE:
 			if (!has_all(d, il, nemotron_h_ffn, &miss))
@@ -1631,7 +1809,6 @@ nemotron_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 static int
 jamba_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 {
-	uint64_t		 ne[4];
 	const char		*miss;
 	uint32_t		 il;
 	int			 first = 1;
@@ -1642,10 +1819,8 @@ jamba_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
 	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
 	for (il = 0; il < m->n_layer; il++) {
-		if (!has_all(d, il, jamba_ffn, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
-		tshape(d, il, "ffn_gate.weight", ne);
-		m->c_ff[il] = ne[1];
+		if (hybrid_ffn(m, d, il) != 0)
+			return 1;
 		if (m->layers[il].kind == GGUF_MEM_RECURRENT) {
 			if (!has_all(d, il, jamba_mamba, &miss))
 				return cnot(m, " without blk.%u.%s", il, miss);
@@ -1655,9 +1830,9 @@ jamba_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 			return cnot(m, " without blk.%u.%s", il, miss);
 		if (attn_heads(m, d, il, &first) != 0)
 			return 1;
-		m->c_flags[il] = F_ATTN;
+		m->c_flags[il] |= F_ATTN;
 	}
-	return 0;
+	return used_experts(m, d);
 }
 
 /* The sizes of granitehybrid's: Mamba-2's, which blocks attend (their
@@ -1669,7 +1844,7 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 		"embedding_scale", "residual_scale", "logit_scale"
 	};
 	struct gguf_val		*val;
-	uint64_t		 ne[4], v;
+	uint64_t		 v;
 	double			 f;
 	const char		*miss;
 	char			 key[96];
@@ -1693,10 +1868,8 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
 	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
 	for (il = 0; il < m->n_layer; il++) {
-		if (!has_all(d, il, jamba_ffn, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
-		tshape(d, il, "ffn_gate.weight", ne);
-		m->c_ff[il] = ne[1];
+		if (hybrid_ffn(m, d, il) != 0)
+			return 1;
 		if (m->layers[il].kind == GGUF_MEM_RECURRENT) {
 			if (!has_all(d, il, mamba2_block, &miss))
 				return cnot(m, " without blk.%u.%s", il, miss);
@@ -1706,7 +1879,7 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 			return cnot(m, " without blk.%u.%s", il, miss);
 		if (attn_heads(m, d, il, &first) != 0)
 			return 1;
-		m->c_flags[il] = F_ATTN;
+		m->c_flags[il] |= F_ATTN;
 	}
 	return 0;
 }
@@ -1729,7 +1902,7 @@ falcon_h1_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 			return 1;
 		tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
-		m->c_flags[il] = F_ATTN;
+		m->c_flags[il] |= F_ATTN;
 	}
 	return 0;
 }
@@ -1854,6 +2027,10 @@ mc_recurrent_compute(const struct gguf_mem_model *m,
 	s.hv = m->c_head_v;
 	s.n_kv = n->cells;
 	s.fa = gguf_mem_flash_attn(o);
+	s.n_exp = m->c_nexp;
+	s.n_used = m->c_nused;
+	s.normw = m->c_normw;
+	s.probsb = m->c_kind == R_LFM2;
 	s.embd = m->c_embd;
 	s.out = m->c_out;
 	s.n_layer = m->n_layer;

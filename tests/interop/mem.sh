@@ -593,6 +593,29 @@ compute "$m/lfm2.gguf" 1000 auto 2048 512 1
 compute "$m/lfm2.gguf" 5000 off 300 77 1
 compute "$m/lfm2.gguf" 3000 on 2048 100 3
 compute "$m/lfm2.gguf" 700 off 2048 33 4
+# lfm2moe: lfm2's layout, a dense feed-forward on block 0, experts on the
+# others (sigmoid routed, a selection bias, the weights normalized); and
+# soft-max routed, one expert a token (the sum made contiguous), or eight
+# of them, no dense block
+compute "$m/lfm2moe.gguf" 1000 off 2048 512 1
+compute "$m/lfm2moe.gguf" 1000 on 2048 512 2
+compute "$m/lfm2moe.gguf" 1000 auto 2048 512 1
+compute "$m/lfm2moe.gguf" 5000 off 300 77 1
+compute "$m/lfm2moe.gguf" 3000 on 2048 100 3
+compute "$m/lfm2moe.gguf" 700 off 2048 33 4
+for nu in 1 8; do
+	"$GGUFED" new lfm2moe -o "$scratch/lfm2moe-$nu.gguf" --force -q \
+	    -e "set lfm2moe.block_count 3" -e "set lfm2moe.expert_count 8" \
+	    -e "set lfm2moe.expert_used_count $nu" \
+	    -e "set lfm2moe.expert_feed_forward_length 512" \
+	    -e "set lfm2moe.expert_gating_func 1" \
+	    -e "set lfm2moe.leading_dense_block_count 0" \
+	    -e "set lfm2moe.attention.head_count_kv [0,1,0]" ||
+	    { echo "Bail out! ggufed new lfm2moe failed"; exit 1; }
+	compute "$scratch/lfm2moe-$nu.gguf" 300 off 2048 512 1
+	compute "$scratch/lfm2moe-$nu.gguf" 300 on 2048 512 2
+	compute "$scratch/lfm2moe-$nu.gguf" 5000 auto 300 77 1
+done
 # nemotron_h: Mamba-2 on blocks 0 and 3, attention (no RoPE) on 1, a
 # squared-ReLU feed-forward on 2; the outputs' rows after the final norm
 compute "$m/nemotron_h.gguf" 1000 off 2048 512 1
@@ -638,6 +661,20 @@ compute "$scratch/falcon-h1-plain.gguf" 1000 auto 2048 512 1
 compute "$scratch/falcon-h1-plain.gguf" 5000 off 300 77 1
 compute "$scratch/falcon-h1-plain.gguf" 3000 on 2048 100 3
 compute "$scratch/falcon-h1-plain.gguf" 700 off 2048 33 4
+# jamba with experts where a block has a router (its variant 32: blocks 1
+# to 3; soft-max routed, the weights as they are), one or four a token
+for nu in 1 4; do
+	"$GGUFED" new jamba --variant 32 -o "$scratch/jamba-moe.gguf" --force \
+	    -q -e "set jamba.block_count 4" \
+	    -e "set jamba.attention.head_count_kv [0,1,0,1]" \
+	    -e "set jamba.expert_count 8" -e "set jamba.expert_used_count $nu" \
+	    -e "set jamba.feed_forward_length 1024" 2>/dev/null &&
+	    strip_scales "$scratch/jamba-moe.gguf" 2>/dev/null ||
+	    { echo "Bail out! ggufed new jamba failed"; exit 1; }
+	compute "$scratch/jamba-moe.gguf" 300 off 2048 512 1
+	compute "$scratch/jamba-moe.gguf" 300 on 2048 512 2
+	compute "$scratch/jamba-moe.gguf" 3000 auto 300 77 3
+done
 
 # Random models of each recurrent architecture whose graph is modelled
 # (ggufed new, seeded from MEM_SEED apart from the loop above): blocks,
@@ -645,8 +682,11 @@ compute "$scratch/falcon-h1-plain.gguf" 700 off 2048 33 4
 # time-step rank; Mamba-2: heads and groups; RWKV: head size, the
 # low-rank sizes, the channel mix's length, the rescaling; lfm2: which
 # blocks attend, heads, KV heads, head size, the convolution's length;
+# lfm2moe: the same, the experts (how many, used a token, their length,
+# routing), the leading dense blocks;
 # nemotron_h, jamba and granitehybrid: which blocks are Mamba, attention
-# or feed-forward; falcon-h1: heads and KV heads beside Mamba-2), at a
+# or feed-forward; jamba's experts on the blocks its variants 32 and 35
+# give them; falcon-h1: heads and KV heads beside Mamba-2), at a
 # random context, flash attention, batch, micro-batch and parallel
 # sequences.
 rst=$(( ${MEM_SEED:-1} * 7919 + 17 ))
@@ -655,10 +695,11 @@ rrnd() {
 	rst=$(( (rst * 1103515245 + 12345) % 2147483648 ))
 	r=$(( rst / 65536 % $1 ))
 }
-archs="mamba mamba2 rwkv6 rwkv7 lfm2 nemotron_h jamba granitehybrid falcon-h1"
+archs="mamba mamba2 rwkv6 rwkv7 lfm2 lfm2moe nemotron_h jamba granitehybrid
+    falcon-h1"
 na=$(echo $archs | wc -w)
 i=0
-while [ $i -lt 63 ]; do
+while [ $i -lt 70 ]; do
 	i=$((i + 1))
 	a=$(echo $archs | cut -d' ' -f$((i % na + 1)))
 	rrnd 4; blocks=$((r + 1))
@@ -712,12 +753,27 @@ while [ $i -lt 63 ]; do
 		rrnd 3; [ $r = 0 ] && pat="$pat,$lkv" || pat="$pat,0"
 		j=$((j + 1))
 	done
-	[ $a = lfm2 ] && set -- "$@" \
+	case $a in lfm2*) set -- "$@" \
 	    -e "set $a.embedding_length $((lh * lhd))" \
 	    -e "set $a.attention.head_count $lh" \
 	    -e "set $a.attention.head_count_kv [${pat#,}]" \
 	    -e "set $a.feed_forward_length $ff" \
-	    -e "set $a.shortconv.l_cache $lc"
+	    -e "set $a.shortconv.l_cache $lc" ;; esac
+	rrnd 7; nexp=$((r + 2))
+	rrnd $nexp; nused=$((r + 1))
+	rrnd 4; fexp=$((16 * (r + 1)))
+	rrnd $((blocks + 1)); lead=$r
+	rrnd 2; gate=$((r + 1))
+	[ $a = lfm2moe ] && set -- "$@" \
+	    -e "set $a.expert_count $nexp" \
+	    -e "set $a.expert_used_count $nused" \
+	    -e "set $a.expert_feed_forward_length $fexp" \
+	    -e "set $a.leading_dense_block_count $lead" \
+	    -e "set $a.expert_gating_func $gate"
+	rrnd 3; jv=$(echo "0 32 35" | cut -d' ' -f$((r + 1)))
+	[ $a = jamba ] && [ $jv != 0 ] && set -- "$@" --variant $jv \
+	    -e "set $a.expert_count $nexp" \
+	    -e "set $a.expert_used_count $nused"
 	kvs= ffs= j=0
 	while [ $j -lt $blocks ]; do
 		rrnd 3
@@ -756,8 +812,8 @@ while [ $i -lt 63 ]; do
 	[ $a = rwkv6 ] && set -- "$@" -e "set $a.time_mix_extra_dim $tmx" \
 	    -e "set $a.time_decay_extra_dim $tdx" \
 	    -e "set $a.rescale_every_n_layers $resc"
-	if ! "$GGUFED" "$@" 2>"$scratch/new.err" || { [ $a = falcon-h1 ] &&
-	    ! strip_scales "$scratch/$a.rrand.gguf" 2>"$scratch/new.err"; }; then
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err" || { { [ $a = falcon-h1 ] ||
+	    [ $a = jamba ]; } && ! strip_scales "$scratch/$a.rrand.gguf" 2>"$scratch/new.err"; }; then
 		ok 1 "compute, recurrent: case $i: ggufed new makes its model"
 		sed 's/^/# /' "$scratch/new.err"
 		continue
@@ -777,6 +833,14 @@ ok $? "gemma4: the compute buffer is not modelled, and says so"
 grep -q '"compute": null, "compute_why": "compute: not modelled for rwkv6 without blk.0.time_mix_lerp_fused.weight"' \
     "$scratch/mem.json"
 ok $? "rwkv6 with its lerps apart: not modelled, and says so"
+"$GGUFED" new granitehybrid -o "$scratch/g.gguf" --force -q \
+    -e "set granitehybrid.expert_count 4" \
+    -e "set granitehybrid.expert_used_count 2" \
+    -e "set granitehybrid.expert_feed_forward_length 128" 2>/dev/null
+"$GGUFED" mem "$scratch/g.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for granitehybrid blocks with blk.0.ffn_gate_inp.weight"' \
+    "$scratch/mem.json"
+ok $? "granitehybrid with experts: not modelled, and says so"
 "$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 -fa on --cache-type-k f32 \
     --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for an F32 cache with flash attention"' \
