@@ -165,6 +165,18 @@ found graniteswitch-sub2 - "graniteswitch --seed 1" \
     -e 'set graniteswitch.adapters.token_ids_substitute:arr[i32] \
     [100000, 3]'"
 
+# (granitehybrid's experts are of feed_forward_length, whatever
+# expert_feed_forward_length says: changed, the experts stay loadable;
+# feed_forward_length changed, they are not)
+found granitehybrid-exps - "granitehybrid --seed 1 \
+    -e 'set granitehybrid.expert_count:u32 2' \
+    -e 'set granitehybrid.expert_used_count:u32 1' \
+    -e 'set granitehybrid.expert_feed_forward_length:u32 64'" \
+    "-e 'set granitehybrid.expert_feed_forward_length:u32 200'"
+found granitehybrid-ff feed_forward_length "granitehybrid --seed 1 \
+    -e 'set granitehybrid.expert_count:u32 2' \
+    -e 'set granitehybrid.expert_used_count:u32 1'" \
+    "-e 'set granitehybrid.feed_forward_length:u32 96'"
 i=0
 while [ "$i" -lt "$count" ]; do
 	i=$((i + 1))
