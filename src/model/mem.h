@@ -101,6 +101,9 @@ struct gguf_mem_model {
 	int			 c_normw, c_scalew;	/* their weights
 						   normalized, scaled */
 	int			 c_kind;	/* the graph's builder */
+	uint64_t		 c_mla[3];	/* deepseek2: kv_lora_rank, RoPE
+						   dimensions, q_lora_rank (0:
+						   one Q projection) */
 	/* The recurrent graphs' sizes (mem_compute_recurrent.c). */
 	uint64_t		 c_rec[24];
 };

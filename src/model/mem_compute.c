@@ -40,8 +40,8 @@
  * projection and xIELU in place of SwiGLU; minimax-m2's,
  * llm_build_minimax_m2: norms of the whole Q and K, and experts, at
  * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss,
- * openelm, llama4, bailingmoe2) are told at their builders; those of the
- * recurrent architectures are in mem_compute_recurrent.c.
+ * openelm, llama4, bailingmoe2, deepseek2) are told at their builders;
+ * those of the recurrent architectures are in mem_compute_recurrent.c.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * tensor, a block unlike the others (heads, head sizes) or a cache kind
@@ -74,6 +74,7 @@
 #define C_DENSE		0x1000	/* llama4: a dense feed-forward */
 #define C_MOE		0x2000	/* llama4: experts and a shared one */
 #define C_PROBSB	0x4000	/* the experts' selection bias */
+#define C_MLA		0x8000	/* deepseek2: latent attention's tensors */
 
 enum graph_kind {
 	G_LLAMA,	/* llm_build_llama, qwen2, qwen3 */
@@ -90,9 +91,12 @@ enum graph_kind {
 			   block its own, a fused QKV */
 	G_LLAMA4,	/* llm_build_llama_iswa: chunked layers with RoPE,
 			   others without; experts and a shared one */
-	G_BAILING2	/* llm_build_bailingmoe2: a fused QKV, norms of Q's
+	G_BAILING2,	/* llm_build_bailingmoe2: a fused QKV, norms of Q's
 			   and K's heads; leading dense blocks, then experts
 			   and shared ones */
+	G_DEEPSEEK2	/* llm_build_deepseek2: latent attention over a K
+			   cache only; leading dense blocks, then experts and
+			   shared ones */
 };
 
 /* ---------------------------------------------------------- the graphs */
@@ -113,6 +117,8 @@ struct shape {
 	uint64_t	 ffsh;		/* the shared experts' length */
 	int		 normw;		/* the weights normalized */
 	int		 scalew;	/* and scaled */
+	uint64_t	 rank, rope, qrank;	/* deepseek2's c_mla */
+	int		 kt;		/* the K cache's type (T_F16, T_F32) */
 };
 
 /*
@@ -974,6 +980,142 @@ build_bailing2(struct graph *g, const struct shape *s, uint64_t T,
 	g->t[t].output = 1;
 }
 
+/*
+ * llm_build_deepseek2's graph (multi-head latent attention, absorbed):
+ * per block RMS norm; Q (one projection, or a low-rank one through an
+ * RMS norm), its heads' parts without RoPE through attn_k_b, the RoPE
+ * parts rotated, the two concatenated; the compressed KV and its RoPE
+ * part (views of one projection), the first through an RMS norm (V), the
+ * second rotated, the two concatenated (K) and written into the K cache;
+ * attention over the cache, V a view of K's first kv_lora_rank values (a
+ * copy of it transposed without flash attention), its output through
+ * attn_v_b; the output projection; on the last block the rows of the
+ * outputs; the residual; RMS norm, then a dense SwiGLU feed-forward (the
+ * leading blocks) or the experts and the shared ones (moe_ffn); the
+ * residual.
+ */
+static void
+build_deepseek2(struct graph *g, const struct shape *s, uint64_t T,
+    uint64_t rows)
+{
+	uint64_t	H = s->head, rank = s->rank, rope = s->rope;
+	uint64_t	hq = s->hk, nope = hq - rope, kr = rank + rope;
+	uint64_t	ts = T / s->ns, ns = s->ns, nb[4];
+	int		tok, pos, kidx, mask, out, x, in, t, q, qn, qp, kv,
+			kp, k, v, a, kq, up, c;
+	uint32_t	il;
+
+	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
+	tok = mg_input(g, T_I32, T, 1, 1);
+	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
+	pos = mg_input(g, T_I32, T, 1, 1);
+	kidx = mg_input(g, T_I64, T, 1, 1);
+	mask = mg_input(g, s->fa ? T_F16 : T_F32, s->n_kv, ts, ns);
+	out = mg_input(g, T_I32, rows, 1, 1);
+	x = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, tok, -1);
+	for (il = 0; il < s->n_layer; il++) {
+		in = x;
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		/* Q */
+		if (s->qrank != 0) {
+			q = mg_op(g, K_PLAIN, T_F32, s->qrank, T, 1, EXT, t, -1);
+			q = mg_op(g, K_INPLACE, T_F32, s->qrank, T, 1, q, -1,
+			    -1);
+			q = mg_op(g, K_INPLACE, T_F32, s->qrank, T, 1, q, EXT,
+			    -1);
+			q = mg_op(g, K_PLAIN, T_F32, H * hq, T, 1, EXT, q, -1);
+		} else
+			q = mg_op(g, K_PLAIN, T_F32, H * hq, T, 1, EXT, t, -1);
+		nb[0] = 4;
+		nb[1] = 4 * hq;
+		nb[2] = 4 * hq * H;
+		nb[3] = nb[2] * T;
+		qn = mg_view(g, q, nope, H, T, nb);
+		qn = mg_permute(g, qn);
+		qn = mg_op(g, K_PLAIN, T_F32, rank, T, H, EXT, qn, -1);
+		qn = mg_permute(g, qn);
+		qp = mg_view(g, q, rope, H, T, nb);
+		g->t[qp].view_offs = 4 * nope;
+		qp = mg_op(g, K_INPLACE, T_F32, rope, H, T, qp, pos, -1);
+		q = mg_op(g, K_PLAIN, T_F32, kr, H, T, qn, qp, -1);
+		/* V: the compressed KV, normed */
+		c = mg_op(g, K_PLAIN, T_F32, kr, T, 1, EXT, t, -1);
+		nb[0] = 4;
+		nb[1] = 4 * kr;
+		nb[2] = nb[3] = 4 * kr * T;
+		kv = mg_view(g, c, rank, T, 1, nb);
+		kv = mg_op(g, K_INPLACE, T_F32, rank, T, 1, kv, -1, -1);
+		kv = mg_op(g, K_INPLACE, T_F32, rank, T, 1, kv, EXT, -1);
+		kv = mg_view(g, kv, rank, 1, T, NULL);
+		/* K: it and the RoPE part */
+		nb[2] = 4 * kr;
+		nb[3] = 4 * kr * T;
+		kp = mg_view(g, c, rope, 1, T, nb);
+		g->t[kp].view_offs = 4 * rank;
+		kp = mg_op(g, K_INPLACE, T_F32, rope, 1, T, kp, pos, -1);
+		k = mg_op(g, K_PLAIN, T_F32, kr, 1, T, kv, kp, -1);
+		k = mg_view(g, k, kr, T, 1, NULL);
+		mg_cache_view(g, k, kidx, ns > 1 ? mg_cache_view(g, EXT, -1, -1) :
+		    EXT);
+		k = mg_cache_view(g, EXT, -1, -1);	/* the layer's K */
+		if (s->fa) {
+			q = mg_permute(g, mg_view(g, q, kr, H, T, NULL));
+			v = mg_permute(g, mg_view(g, k, 1, 1, 1, NULL));
+			k = mg_permute(g, k);
+			a = mg_op4(g, K_PLAIN, T_F32, rank, H, ts, ns, q, k, v);
+			g->t[a].src[3] = mask;
+			g->t[a].n_src = 4;
+			a = mg_permute(g, a);
+			a = mg_op4(g, K_PLAIN, T_F32, s->hv, ts, H, ns, EXT, a,
+			    -1);
+			a = mg_permute(g, a);
+			a = mg_op4(g, K_PLAIN, T_F32, s->hv, H, ts, ns, a, -1,
+			    -1);
+			a = mg_view(g, a, s->hv * H, T, 1, NULL);
+		} else {
+			v = mg_permute(g, mg_view(g, k, 1, 1, 1, NULL));
+			v = mg_op4(g, K_PLAIN, s->kt, s->n_kv, rank, 1, ns, v,
+			    -1, -1);
+			k = mg_permute(g, k);
+			q = mg_permute(g, mg_view(g, q, kr, H, T, NULL));
+			kq = mg_op4(g, K_PLAIN, T_F32, s->n_kv, ts, H, ns, k, q,
+			    -1);
+			kq = mg_op4(g, K_INPLACE, T_F32, s->n_kv, ts, H, ns, kq,
+			    mask, -1);
+			a = mg_op4(g, K_PLAIN, T_F32, rank, ts, H, ns, v, kq, -1);
+			a = mg_op4(g, K_PLAIN, T_F32, s->hv, ts, H, ns, EXT, a,
+			    -1);
+			a = mg_permute(g, a);
+			a = mg_op(g, K_PLAIN, T_F32, s->hv * H, T, 1, a, -1, -1);
+		}
+		a = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, a, -1);
+		if (il + 1 == s->n_layer) {		/* the outputs' rows */
+			a = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, a, out, -1);
+			in = mg_op(g, K_PLAIN, T_F32, s->embd, rows, 1, in, out,
+			    -1);
+			T = rows;
+		}
+		a = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, in, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, a, -1, -1);
+		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+		if (s->flags[il] & C_MOE) {
+			x = moe_ffn(g, s, il, T, t, a);
+			continue;
+		}
+		q = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		up = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, q, up, -1);
+		t = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, EXT, t, -1);
+		x = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, a, -1);
+	}
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, x, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
+	g->t[t].output = 1;
+	t = mg_op(g, K_PLAIN, T_F32, s->out, T, 1, EXT, t, -1);
+	g->t[t].output = 1;
+}
+
 static uint64_t
 graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 {
@@ -993,6 +1135,8 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 		build_llama4(&g, s, T, rows);
 	else if (s->kind == G_BAILING2)
 		build_bailing2(&g, s, T, rows);
+	else if (s->kind == G_DEEPSEEK2)
+		build_deepseek2(&g, s, T, rows);
 	else
 		build_llama(&g, s, T, rows);
 	r = g.overflow ? 0 : mg_lay_out(&g);
@@ -1066,6 +1210,10 @@ static const struct {
 	{ "ffn_down_exps.weight", C_MOE }, { "ffn_gate_shexp.weight", C_MOE },
 	{ "ffn_up_shexp.weight", C_MOE }, { "ffn_down_shexp.weight", C_MOE },
 	{ "exp_probs_b.bias", C_PROBSB },
+	{ "attn_q.weight", C_MLA }, { "attn_q_a.weight", C_MLA },
+	{ "attn_q_a_norm.weight", C_MLA }, { "attn_q_b.weight", C_MLA },
+	{ "attn_kv_a_mqa.weight", C_MLA }, { "attn_kv_a_norm.weight", C_MLA },
+	{ "attn_k_b.weight", C_MLA }, { "attn_v_b.weight", C_MLA },
 };
 
 /* The architectures built by llama's graph: what they add to it. */
@@ -1089,6 +1237,7 @@ static const struct {
 	{ "llama4", C_DENSE | C_MOE, 0, G_LLAMA4 },
 	{ "bailingmoe2", C_DENSE | C_MOE | C_PROBSB, C_QKNORM | C_QKV,
 	    G_BAILING2 },
+	{ "deepseek2", C_DENSE | C_MOE | C_PROBSB | C_MLA, 0, G_DEEPSEEK2 },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -1103,12 +1252,13 @@ static const char *const kept_tensors[] = {
 static int
 in_block(int kind, size_t j)
 {
-	if (j < N_ATTN)		/* openelm, bailingmoe2: Q, K and V in one */
-		return (kind != G_OPENELM && kind != G_BAILING2) || j == 0 ||
-		    j + 1 == N_ATTN;
+	if (j < N_ATTN)		/* openelm, bailingmoe2: Q, K and V in one;
+				   deepseek2: extra_block's */
+		return (kind != G_OPENELM && kind != G_BAILING2 &&
+		    kind != G_DEEPSEEK2) || j == 0 || j + 1 == N_ATTN;
 	if (kind == G_GPTOSS)
 		return j >= N_DENSE;
-	if (kind == G_LLAMA4 || kind == G_BAILING2)
+	if (kind == G_LLAMA4 || kind == G_BAILING2 || kind == G_DEEPSEEK2)
 		/* their feed-forwards: extra_block's */
 		return strcmp(llama_block[j], "ffn_norm.weight") == 0;
 	if (kind == G_MINIMAX)	/* its norm, router and experts */
@@ -1189,6 +1339,71 @@ unlike:
 	return -1;
 }
 
+/* Block il's latent attention (deepseek2): its sizes, those of block 0. */
+static int
+mla_block(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
+{
+	const struct gguf_mem_layer	*l = &m->layers[il];
+	uint64_t	ne[4], rank, rope, nope, h, vh, qr = 0;
+	char		what[160];
+	int		qa;
+
+	if (l->kind != GGUF_MEM_FULL || l->v != 0 || l->r + l->s != 0) {
+		snprintf(what, sizeof what, "%s without latent attention "
+		    "(key_length_mla) on every block", m->arch);
+		cnot(m, what);
+		return -1;
+	}
+	qa = tshape(d, il, "attn_q_a.weight", ne) == 0;
+	if (tshape(d, il, "attn_kv_a_norm.weight", ne) != 0)
+		goto unlike;
+	rank = ne[0];
+	if (tshape(d, il, "attn_kv_a_mqa.weight", ne) != 0 ||
+	    ne[0] != m->c_embd || ne[1] <= rank)
+		goto unlike;
+	rope = ne[1] - rank;
+	if (tshape(d, il, "attn_k_b.weight", ne) != 0 || ne[1] != rank ||
+	    ne[0] == 0)
+		goto unlike;
+	nope = ne[0];
+	h = ne[2];
+	if (tshape(d, il, "attn_v_b.weight", ne) != 0 || ne[0] != rank ||
+	    ne[2] != h || ne[1] == 0)
+		goto unlike;
+	vh = ne[1];
+	if (qa) {
+		if (tshape(d, il, "attn_q.weight", ne) == 0 ||
+		    tshape(d, il, "attn_q_a.weight", ne) != 0 ||
+		    ne[0] != m->c_embd || (qr = ne[1]) == 0 ||
+		    tshape(d, il, "attn_q_a_norm.weight", ne) != 0 ||
+		    ne[0] != qr ||
+		    tshape(d, il, "attn_q_b.weight", ne) != 0 || ne[0] != qr)
+			goto unlike;
+	} else if (tshape(d, il, "attn_q_a_norm.weight", ne) == 0 ||
+	    tshape(d, il, "attn_q_b.weight", ne) == 0 ||
+	    tshape(d, il, "attn_q.weight", ne) != 0 || ne[0] != m->c_embd)
+		goto unlike;
+	if (ne[1] != h * (nope + rope) || l->k != rank + rope ||
+	    tshape(d, il, "attn_output.weight", ne) != 0 || ne[0] != h * vh)
+		goto unlike;
+	if (il > 0 && (rank != m->c_mla[0] || rope != m->c_mla[1] ||
+	    qr != m->c_mla[2] || h != m->c_head || vh != m->c_head_v ||
+	    nope + rope != m->c_head_k))
+		goto unlike;
+	m->c_mla[0] = rank;
+	m->c_mla[1] = rope;
+	m->c_mla[2] = qr;
+	m->c_head = h;
+	m->c_head_v = vh;
+	m->c_head_k = nope + rope;
+	m->c_head_kv = 1;
+	return 0;
+unlike:
+	snprintf(what, sizeof what, "%s blocks unlike one another", m->arch);
+	cnot(m, what);
+	return -1;
+}
+
 void
 gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 {
@@ -1206,6 +1421,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_nexp = 0;
 	m->c_ffsh = 0;
 	m->c_normw = m->c_scalew = 0;
+	memset(m->c_mla, 0, sizeof m->c_mla);
 	free(m->c_ff);
 	m->c_ff = NULL;
 	free(m->c_flags);
@@ -1296,6 +1512,21 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	for (il = 0; il < m->n_layer; il++) {
 		const struct gguf_mem_layer	*l = &m->layers[il];
 
+		if (m->c_kind == G_DEEPSEEK2) {	/* latent attention */
+			if (tshape(d, il, "attn_norm.weight", ne) != 0 ||
+			    tshape(d, il, "attn_output.weight", ne) != 0 ||
+			    tshape(d, il, "ffn_norm.weight", ne) != 0) {
+				snprintf(what, sizeof what, "%s without "
+				    "blk.%u.attn_norm, attn_output or ffn_norm",
+				    m->arch, il);
+				cnot(m, what);
+				return;
+			}
+			if (mla_block(m, d, il) != 0 ||
+			    block_ffn(m, d, il) != 0)
+				return;
+			continue;
+		}
 		if ((l->kind != GGUF_MEM_FULL && (l->kind != GGUF_MEM_SWA ||
 		    !swa_graph(m->c_kind))) || l->head_k == 0 ||
 		    l->head_v == 0 || l->r + l->s != 0 ||
@@ -1395,10 +1626,12 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		}
 		m->c_nexp = ne[1];
 	}
-	m->c_head_k = m->layers[0].head_k;
-	m->c_head_v = m->layers[0].head_v;
-	m->c_head_kv = m->layers[0].k / m->c_head_k;
-	if (m->c_kind != G_OPENELM &&
+	if (m->c_kind != G_DEEPSEEK2) {
+		m->c_head_k = m->layers[0].head_k;
+		m->c_head_v = m->layers[0].head_v;
+		m->c_head_kv = m->layers[0].k / m->c_head_k;
+	}
+	if (m->c_kind != G_OPENELM && m->c_kind != G_DEEPSEEK2 &&
 	    m->c_head_kv * m->c_head_v != m->layers[0].v) {
 		snprintf(what, sizeof what, "%s blocks unlike one another",
 		    m->arch);
@@ -1423,10 +1656,37 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			for (il = 0; il < m->n_layer; il++)
 				m->c_flags[il] |= C_QKNORM;
 	}
-	if (m->c_kind == G_BAILING2) {	/* the experts' weights */
+	if (m->c_kind == G_DEEPSEEK2) {
+		/* neither groups of experts nor a temperature */
+		snprintf(what, sizeof what, "%s.expert_group_count", m->arch);
+		if ((v = gguf_doc_get(d, what, strlen(what))) != NULL &&
+		    (gguf_val_u64(v, &i) != 0 || i > 1)) {
+			snprintf(what, sizeof what, "%s with expert_group_count",
+			    m->arch);
+			cnot(m, what);
+			return;
+		}
+		snprintf(what, sizeof what, "%s.attention.temperature_scale",
+		    m->arch);
+		if ((v = gguf_doc_get(d, what, strlen(what))) != NULL &&
+		    (gguf_val_f64(v, &f) != 0 || f < 0 || f > 0)) {
+			snprintf(what, sizeof what, "%s with "
+			    "attention.temperature_scale", m->arch);
+			cnot(m, what);
+			return;
+		}
+	}
+	if (m->c_kind == G_BAILING2 || m->c_kind == G_DEEPSEEK2) {
+		/* the experts' weights (deepseek2: soft-max unless told) */
 		snprintf(what, sizeof what, "%s.expert_gating_func", m->arch);
-		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
-		    gguf_val_u64(v, &i) != 0 || (i != 1 && i != 2)) {
+		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL &&
+		    m->c_kind == G_DEEPSEEK2)
+			i = 1;
+		else if (v == NULL || gguf_val_u64(v, &i) != 0)
+			i = 0;
+		if (i == 0 && m->c_kind == G_DEEPSEEK2)
+			i = 1;
+		if (i != 1 && i != 2) {
 			snprintf(what, sizeof what, "%s without a soft-max (1) "
 			    "or sigmoid (2) expert_gating_func", m->arch);
 			cnot(m, what);
@@ -1441,8 +1701,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		    (f < 1 - 1e-5 || f > 1 + 1e-5);
 	}
 	if (m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX ||
-	    ((m->c_kind == G_LLAMA4 || m->c_kind == G_BAILING2) &&
-	    m->c_nexp != 0)) {
+	    ((m->c_kind == G_LLAMA4 || m->c_kind == G_BAILING2 ||
+	    m->c_kind == G_DEEPSEEK2) && m->c_nexp != 0)) {
 		/* the experts a token uses */
 		snprintf(what, sizeof what, "%s.expert_used_count", m->arch);
 		if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
@@ -1518,6 +1778,10 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.ffsh = m->c_ffsh;
 	s.normw = m->c_normw;
 	s.scalew = m->c_scalew;
+	s.rank = m->c_mla[0];
+	s.rope = m->c_mla[1];
+	s.qrank = m->c_mla[2];
+	s.kt = o->type_k == GGUF_T_F32 ? T_F32 : T_F16;
 	/* llama.cpp caps the batch at the context asked for, not the
 	   rounded one. */
 	if (s.head != 0 && (s.hv > LIMIT / s.head || s.hk > LIMIT / s.head)) {

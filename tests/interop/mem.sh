@@ -822,11 +822,99 @@ while [ $i -lt 70 ]; do
 	    "MEM_SEED=${MEM_SEED:-1}, recurrent case $i: ggufed$(printf " '%s'" "$@")"
 done
 
+# deepseek2: latent attention (a K cache only, V read out of it, the
+# heads' values through attn_v_b), leading dense blocks, then experts and
+# shared ones
+compute "$m/deepseek2.gguf" 1000 off 2048 512 1
+compute "$m/deepseek2.gguf" 1000 on 2048 512 1
+compute "$m/deepseek2.gguf" 20000 auto 2048 512 2
+compute "$m/deepseek2.gguf" 3000 off 300 77 1
+compute "$m/deepseek2.gguf" 5000 on 2048 100 3
+compute "$m/deepseek2.gguf" 700 off 2048 33 4
+compute "$m/deepseek2-moe.gguf" 1000 off 2048 512 1
+compute "$m/deepseek2-moe.gguf" 1000 on 2048 512 1
+compute "$m/deepseek2-moe.gguf" 5000 auto 2048 100 3
+compute "$m/deepseek2-moe.gguf" 3000 off 300 77 2
+compute "$m/deepseek2-moe.gguf" 700 on 2048 33 4
+compute "$m/deepseek2-moe.gguf" 9000 off 64 512 1
+# without flash attention V is copied out of the K cache in its type
+for t in f32 bf16; do
+	theirs=$(GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$m/deepseek2-moe.gguf" \
+	    --ctx 60000 --flash-attn 0 --batch 2048 --ubatch 8 --parallel 1 \
+	    --type-k $t --type-v $t 2>/dev/null |
+	    awk '$1 == "compute" { b = $2 } END { print b }')
+	ours=$("$GGUFED" mem "$m/deepseek2-moe.gguf" --ctx 60000 -fa off -ub 8 \
+	    -ctk $t -ctv $t --json | sed -n 's/.*"compute": \([0-9]*\).*/\1/p' |
+	    head -1)
+	[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
+	ok $? "deepseek2-moe.gguf ctx 60000 -fa off -ub 8, $t cache: the compute buffer is llama.cpp's ($theirs bytes)" ||
+	    echo "# ggufed: $ours"
+done
+# And random models of it, seeded apart from the loops above: blocks,
+# heads, kv_lora_rank, RoPE dimensions, the heads' size without RoPE,
+# q_lora_rank (0: one Q projection), leading dense blocks, experts, those
+# used, shared ones, gating by soft-max or sigmoid, weights normalized
+# and scaled or not.
+dst=$(( (${MEM_SEED:-1} * 69621 + 7) % 2147483648 ))
+echo "# compute, deepseek2: seed $dst"
+st=$dst
+i=0
+while [ $i -lt 24 ]; do
+	i=$((i + 1))
+	a=deepseek2
+	rnd 4; blocks=$((r + 1))
+	rnd 5; heads=$((1 << r))
+	rnd 4; rank=$((16 << r))
+	rnd 3; rope=$((8 << r))
+	rnd 3; nope=$((8 << r))
+	rnd 3; qr=$(echo "0 16 48" | cut -d' ' -f$((r + 1)))
+	rnd $((blocks + 1)); lead=$r
+	rnd 6; ne=$((r + 2))
+	rnd $ne; nu=$((r + 1))
+	rnd 2; nsh=$((r + 1))
+	rnd 2; gf=$((r + 1))
+	rnd 2; nw=$(echo "false true" | cut -d' ' -f$((r + 1)))
+	rnd 3; ws=$(echo "0 1 2.5" | cut -d' ' -f$((r + 1)))
+	rnd 9000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	set -- new "$a" --seed "$i" -o "$scratch/$a.drand.gguf" --force -q \
+	    -e "set $a.block_count $blocks" \
+	    -e "set $a.attention.head_count $heads" \
+	    -e "set $a.attention.kv_lora_rank $rank" \
+	    -e "set $a.attention.key_length $((rank + rope))" \
+	    -e "set $a.attention.value_length $rank" \
+	    -e "set $a.rope.dimension_count $rope" \
+	    -e "set $a.attention.key_length_mla $((nope + rope))" \
+	    -e "set $a.attention.q_lora_rank $qr" \
+	    -e "set $a.leading_dense_block_count $lead" \
+	    -e "set $a.expert_count $ne" \
+	    -e "set $a.expert_used_count $nu" \
+	    -e "set $a.expert_shared_count $nsh" \
+	    -e "set $a.expert_gating_func:u32 $gf" \
+	    -e "set $a.expert_weights_norm:bool $nw" \
+	    -e "set $a.expert_weights_scale:f32 $ws"
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+		ok 1 "compute: deepseek2, case $i: ggufed new makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/$a.drand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" - \
+	    "MEM_SEED=${MEM_SEED:-1}, deepseek2 case $i: ggufed$(printf " '%s'" "$@")"
+done
+
 # What is not modelled is null, with the reason, never a guess.
 "$GGUFED" mem "$m/gemma4.gguf" --ctx 1000 --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for gemma4"' \
     "$scratch/mem.json"
 ok $? "gemma4: the compute buffer is not modelled, and says so"
+# deepseek2 with a NextN layer: its tensors are not in the graph modelled
+"$GGUFED" mem "$m/deepseek2-nextn.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for deepseek2 blocks with blk.2.nextn.eh_proj.weight"' \
+    "$scratch/mem.json"
+ok $? "deepseek2 with a NextN layer: the compute buffer is not modelled, and says so"
 "$GGUFED" new rwkv6 --variant 2 -o "$scratch/w.gguf" --force -q \
     -e "set rwkv6.attention.head_count_kv 4"
 "$GGUFED" mem "$scratch/w.gguf" --ctx 1000 --json >"$scratch/mem.json"

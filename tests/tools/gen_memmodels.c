@@ -20,6 +20,10 @@
  *	deepseek2.gguf	multi-head latent attention (kv_lora_rank 64, rope 32)
  *	deepseek2-nextn.gguf  the same with a third block, a NextN
  *			(multi-token prediction) layer
+ *	deepseek2-moe.gguf  the same attention with one Q projection
+ *			(q_lora_rank 0); a dense first block, then experts
+ *			(sigmoid gating, the selection bias exp_probs_b,
+ *			weights normalized and scaled) and a shared one
  *	qwen2.gguf	llama-like with q/k/v biases
  *	qwen3.gguf	q/k norms, head size 48 (not embedding / heads)
  *	granitehybrid.gguf  Mamba-2 layers (head_count_kv 0) and attention
@@ -167,6 +171,13 @@ m_ssm(struct model *m, uint64_t conv, uint64_t inner, uint64_t state,
 	kv_u32(m, "ssm.inner_size", (uint32_t)inner);
 	kv_u32(m, "ssm.state_size", (uint32_t)state);
 	kv_u32(m, "ssm.time_step_rank", (uint32_t)dt_rank);
+}
+
+static void
+kv_bool(struct model *m, const char *suffix, int v)
+{
+	gg_kv_bool(&m->kv, ak(m, suffix), (uint8_t)(v != 0));
+	m->n_kv++;
 }
 
 static void
@@ -553,21 +564,23 @@ mamba(const char *dir)
  * With nextn, a third block: a NextN (multi-token prediction) layer, of
  * an ordinary block's tensors and its own nextn.* ones: the projection of
  * the embedding and hidden state, their norms, and the layer's embedding
- * and output head.
+ * and output head. With moe, one Q projection, and experts on the second
+ * block.
  */
 static int
-deepseek2(const char *dir, int nextn)
+deepseek2(const char *dir, int nextn, int moe)
 {
 	struct model	m;
 	int		l, n_layer = nextn ? 3 : 2;
 	const uint64_t	embd = 128, heads = 4, nope = 32, rope = 32,
-			vhead = 32, rank = 64, qrank = 48, ff = 256;
+			vhead = 32, rank = 64, qrank = 48, ff = 256, ffe = 48,
+			nexp = 6;
 
 	m_init(&m, "deepseek2");
 	kv_u32(&m, "context_length", 16384);
 	kv_u32(&m, "embedding_length", (uint32_t)embd);
 	kv_u32(&m, "block_count", (uint32_t)n_layer);
-	kv_u32(&m, "leading_dense_block_count", (uint32_t)n_layer);
+	kv_u32(&m, "leading_dense_block_count", moe ? 1 : (uint32_t)n_layer);
 	if (nextn)
 		kv_u32(&m, "nextn_predict_layers", 1);
 	kv_u32(&m, "feed_forward_length", (uint32_t)ff);
@@ -577,26 +590,46 @@ deepseek2(const char *dir, int nextn)
 	kv_u32(&m, "attention.key_length_mla", (uint32_t)(nope + rope));
 	kv_u32(&m, "attention.value_length_mla", (uint32_t)vhead);
 	kv_u32(&m, "attention.kv_lora_rank", (uint32_t)rank);
-	kv_u32(&m, "attention.q_lora_rank", (uint32_t)qrank);
+	kv_u32(&m, "attention.q_lora_rank", moe ? 0 : (uint32_t)qrank);
 	kv_u32(&m, "rope.dimension_count", (uint32_t)rope);
 	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-6f);
-	kv_u32(&m, "expert_feed_forward_length", 64);
-	kv_u32(&m, "expert_count", 0);
-	kv_u32(&m, "expert_shared_count", 0);
-	kv_f32(&m, "expert_weights_scale", 1.0f);
+	kv_u32(&m, "expert_feed_forward_length", moe ? (uint32_t)ffe : 64);
+	kv_u32(&m, "expert_count", moe ? (uint32_t)nexp : 0);
+	if (moe) {
+		kv_u32(&m, "expert_used_count", 3);
+		kv_u32(&m, "expert_gating_func", 2);
+		kv_bool(&m, "expert_weights_norm", 1);
+	}
+	kv_u32(&m, "expert_shared_count", moe ? 1 : 0);
+	kv_f32(&m, "expert_weights_scale", moe ? 2.5f : 1.0f);
 	vocab(&m);
 	t2(&m, "token_embd.weight", embd, N_VOCAB);
 	for (l = 0; l < n_layer; l++) {
 		t1(&m, bn(l, "attn_norm"), embd);
-		t2(&m, bn(l, "attn_q_a"), embd, qrank);
-		t1(&m, bn(l, "attn_q_a_norm"), qrank);
-		t2(&m, bn(l, "attn_q_b"), qrank, heads * (nope + rope));
+		if (moe)
+			t2(&m, bn(l, "attn_q"), embd, heads * (nope + rope));
+		else {
+			t2(&m, bn(l, "attn_q_a"), embd, qrank);
+			t1(&m, bn(l, "attn_q_a_norm"), qrank);
+			t2(&m, bn(l, "attn_q_b"), qrank, heads * (nope + rope));
+		}
 		t2(&m, bn(l, "attn_kv_a_mqa"), embd, rank + rope);
 		t1(&m, bn(l, "attn_kv_a_norm"), rank);
 		t3(&m, bn(l, "attn_k_b"), 3, nope, rank, heads);
 		t3(&m, bn(l, "attn_v_b"), 3, rank, vhead, heads);
 		t2(&m, bn(l, "attn_output"), heads * vhead, embd);
 		t1(&m, bn(l, "ffn_norm"), embd);
+		if (moe && l > 0) {
+			t2(&m, bn(l, "ffn_gate_inp"), embd, nexp);
+			t1(&m, bb(l, "exp_probs_b"), nexp);
+			t3(&m, bn(l, "ffn_gate_exps"), 3, embd, ffe, nexp);
+			t3(&m, bn(l, "ffn_down_exps"), 3, ffe, embd, nexp);
+			t3(&m, bn(l, "ffn_up_exps"), 3, embd, ffe, nexp);
+			t2(&m, bn(l, "ffn_gate_shexp"), embd, ffe);
+			t2(&m, bn(l, "ffn_down_shexp"), ffe, embd);
+			t2(&m, bn(l, "ffn_up_shexp"), embd, ffe);
+			continue;
+		}
 		t2(&m, bn(l, "ffn_gate"), embd, ff);
 		t2(&m, bn(l, "ffn_down"), ff, embd);
 		t2(&m, bn(l, "ffn_up"), embd, ff);
@@ -612,8 +645,8 @@ deepseek2(const char *dir, int nextn)
 	}
 	t1(&m, "output_norm.weight", embd);
 	t2(&m, "output.weight", embd, N_VOCAB);
-	return m_write(&m, dir, nextn ? "deepseek2-nextn.gguf" :
-	    "deepseek2.gguf");
+	return m_write(&m, dir, nextn ? "deepseek2-nextn.gguf" : moe ?
+	    "deepseek2-moe.gguf" : "deepseek2.gguf");
 }
 
 /*
@@ -1381,8 +1414,9 @@ main(int argc, char **argv)
 	rc |= gemma3(argv[1], 1);
 	rc |= openelm(argv[1]);
 	rc |= mamba(argv[1]);
-	rc |= deepseek2(argv[1], 0);
-	rc |= deepseek2(argv[1], 1);
+	rc |= deepseek2(argv[1], 0, 0);
+	rc |= deepseek2(argv[1], 1, 0);
+	rc |= deepseek2(argv[1], 0, 1);
 	rc |= qwen(argv[1], 0, 0);
 	rc |= qwen(argv[1], 1, 0);
 	rc |= qwen(argv[1], 0, 1);
