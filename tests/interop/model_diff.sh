@@ -177,6 +177,11 @@ found granitehybrid-ff feed_forward_length "granitehybrid --seed 1 \
     -e 'set granitehybrid.expert_count:u32 2' \
     -e 'set granitehybrid.expert_used_count:u32 1'" \
     "-e 'set granitehybrid.feed_forward_length:u32 96'"
+# (rwkv7's block 0 has its unused v1 and v2 of the iclr rank, the other
+# blocks of the value residual's)
+found rwkv7-v1 attention.iclr_lora_rank "rwkv7 --seed 1 \
+    -e 'set rwkv7.attention.value_residual_mix_lora_rank:u32 4'" \
+    "-e 'set rwkv7.attention.iclr_lora_rank:u32 6'"
 i=0
 while [ "$i" -lt "$count" ]; do
 	i=$((i + 1))
