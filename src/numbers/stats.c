@@ -468,8 +468,12 @@ decode_chunk(struct stats_run *r, uint64_t i, struct worker *w,
  * A chunk of whole Q8_0 or Q4_0 blocks summarised from their codes, with
  * the bits decoding it would give but the squared deviations, which are
  * as stable and rounded fewer times (stats_codes.c); -1 if it must be
- * decoded.
+ * decoded. Q4_K's counts are kept in the worker's buffer of doubles,
+ * which the codes path does not otherwise use.
  */
+_Static_assert(sizeof(struct gguf_sc_k4) <= CHUNK * sizeof(double),
+    "Q4_K's counts fit a worker's dbuf");
+
 static int
 codes_chunk(struct stats_run *r, uint64_t i, struct worker *w,
     uint64_t *len)
@@ -501,7 +505,7 @@ codes_chunk(struct stats_run *r, uint64_t i, struct worker *w,
 	s = r->data + first / qk * gguf_ttype(r->type)->bytes;
 	if (r->type == GGUF_T_Q4_K)
 		rc = gguf_sc_k4_sum(kern.k4_count, kern.k4_spread, s,
-		    *len / qk, sk, &sc);
+		    *len / qk, sk, &sc, (struct gguf_sc_k4 *)(void *)w->dbuf);
 	else
 		rc = gguf_sc_sum(r->type, r->type == GGUF_T_Q8_0 ?
 		    kern.q8_0 : kern.q4_0, s, *len / qk, sk, &sc);

@@ -266,10 +266,11 @@ sum16(const double *s)
 
 int
 gguf_sc_k4_sum(gguf_sc_k4_count_fn *count, gguf_sc_k4_spread_fn *spread,
-    const uint8_t *s, uint64_t nb, uint32_t *sk, struct gguf_sc *sc)
+    const uint8_t *s, uint64_t nb, uint32_t *sk, struct gguf_sc *sc,
+    struct gguf_sc_k4 *kp)
 {
-	static __thread struct gguf_sc_k4	k;
-	double					m2[16];
+	struct gguf_sc_k4	*k = kp;
+	double			 m2[16];
 	uint64_t				i;
 	uint16_t				h;
 
@@ -283,17 +284,17 @@ gguf_sc_k4_sum(gguf_sc_k4_count_fn *count, gguf_sc_k4_spread_fn *spread,
 		if ((h & 0x7c00) == 0x7c00)
 			return -1;
 	}
-	count(s, nb, &k);
+	count(s, nb, k);
 	/* a zero extreme has the sign the order of comparisons gives it */
-	if ((f_bits(k.min) & 0x7fffffffu) == 0 ||
-	    (f_bits(k.max) & 0x7fffffffu) == 0)
+	if ((f_bits(k->min) & 0x7fffffffu) == 0 ||
+	    (f_bits(k->max) & 0x7fffffffu) == 0)
 		return -1;
-	sc->sum = sum16(k.sum);
-	spread(&k, nb * 8, sc->sum / (double)(nb * 256), m2, sk);
+	sc->sum = sum16(k->sum);
+	spread(k, nb * 8, sc->sum / (double)(nb * 256), m2, sk);
 	sc->m2 = sum16(m2);
-	sc->min = k.min;
-	sc->max = k.max;
-	sc->minnz = k.minnz;
-	sc->nzero = k.nzero;
+	sc->min = k->min;
+	sc->max = k->max;
+	sc->minnz = k->minnz;
+	sc->nzero = k->nzero;
 	return 0;
 }

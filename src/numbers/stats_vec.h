@@ -154,11 +154,13 @@ int	gguf_sc_k4_vec(gguf_sc_k4_count_fn **count,
  * The summary of nb Q4_K blocks at s with those passes, their values
  * counted into sk if not NULL; -1, sk untouched, if the chunk must be
  * decoded: a scale not finite, an extreme that is a zero, nb outside
- * 1 .. GGUF_SC_MAXSB / 8.
+ * 1 .. GGUF_SC_MAXSB / 8. k is the caller's scratch (48 KiB: a thread's
+ * own, not thread-local storage, which every thread of the process,
+ * and the process at its start, would pay to clear).
  */
 int	gguf_sc_k4_sum(gguf_sc_k4_count_fn *count,
 	    gguf_sc_k4_spread_fn *spread, const uint8_t *s, uint64_t nb,
-	    uint32_t *sk, struct gguf_sc *sc);
+	    uint32_t *sk, struct gguf_sc *sc, struct gguf_sc_k4 *k);
 
 /*
  * The pass that makes percentiles exact, over floats (stats_refine.c):
