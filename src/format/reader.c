@@ -143,7 +143,9 @@ kv_name(void *ctx, uint64_t i)
 static struct gguf_str
 tensor_name(void *ctx, uint64_t i)
 {
-	return ((struct gguf_file *)ctx)->tensors[i].name;
+	const struct gguf_file	*f = ctx;
+
+	return f->tp != NULL ? f->tp[i]->name : f->tensors[i].name;
 }
 
 /* ------------------------------------------------------------------ header */
@@ -806,6 +808,7 @@ gguf_close(struct gguf_file *f)
 	free(f->warn);
 	free(f->kv);
 	free(f->tensors);
+	free(f->tp);
 	gguf_nameix_free(&f->kv_names);
 	gguf_nameix_free(&f->tensor_names);
 	free(f->thash);
@@ -862,7 +865,9 @@ gguf_kv_get(struct gguf_file *f, const char *key)
 const struct gguf_tensor *
 gguf_tensor_at(const struct gguf_file *f, uint64_t i)
 {
-	return i < f->n_tensors ? &f->tensors[i] : NULL;
+	if (i >= f->n_tensors)
+		return NULL;
+	return f->tp != NULL ? f->tp[i] : &f->tensors[i];
 }
 
 /* A set's shard indexes its tensor names at its first look-up. */
@@ -1006,8 +1011,7 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 	for (k = 0; k < n; k++)
 		if (shards[k] != NULL)
 			total += shards[k]->n_tensors;
-	f->tensors = xcalloc((size_t)(total > 0 ? total : 1),
-	    sizeof *f->tensors);
+	f->tp = xcalloc((size_t)(total > 0 ? total : 1), sizeof *f->tp);
 	gguf_nameix_init(&f->tensor_names, tensor_name, f, total);
 	for (k = 0; k < n; k++) {
 		if ((s = shards[k]) == NULL)
@@ -1022,13 +1026,12 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 		for (w = 0; w < 3; w++)
 			count_dropped(f, (int)w, s->n_dropped[w]);
 		for (i = 0; i < s->n_tensors; i++) {
-			t = &f->tensors[f->n_tensors];
-			*t = s->tensors[i];
+			t = f->tp[f->n_tensors] = &s->tensors[i];
 			t->shard = (uint32_t)k;
 			/* hashed once, by the shard's own name hashes */
 			dup = gguf_nameix_add_hashed(&f->tensor_names,
 			    f->n_tensors, s->thash[i]);
-			if (dup >= 0 && f->tensors[dup].shard == k &&
+			if (dup >= 0 && f->tp[dup]->shard == k &&
 			    s->defer_names) {
 				/* its own finding, in its place among its own */
 				*redo = k;
@@ -1038,12 +1041,12 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 				gguf_close(f);
 				return NULL;
 			}
-			if (dup >= 0 && f->tensors[dup].shard != k) {
+			if (dup >= 0 && f->tp[dup]->shard != k) {
 				kept = warnf(f, GGUF_W_ERROR, t->off, "tensor "
 				    "\"%s\" is in %s too (llama.cpp refuses "
 				    "a tensor name twice)",
 				    pname(&t->name, nm, sizeof nm),
-				    base_name(paths[f->tensors[dup].shard]));
+				    base_name(paths[f->tp[dup]->shard]));
 				warned_in(f, kept, paths[k]);
 			}
 			f->n_tensors++;
