@@ -82,7 +82,7 @@ log_mark
 ok $? "opening a model with a small header: one request"
 [ "$(log_bytes origin)" -eq 2097152 ]
 ok $? "opening it: one range of 2 MiB ($(log_bytes origin) bytes)"
-grep -q '"bytes=0-2097151"' "$ngx/origin.log"
+grep -q '"bytes=0-2097151"' "$(log_file origin)"
 ok $? "the range asked for is bytes=0-2097151"
 
 head -c 3000000 /dev/zero | tr '\0' a >"$scratch/blob"
@@ -97,7 +97,7 @@ ok $? "a header of $hdr bytes: two requests ($(log_count origin))"
 [ "$(log_bytes origin)" -ge "$hdr" ] &&
     [ "$(log_bytes origin)" -le $((hdr + 2097152)) ]
 ok $? "at most the header and 2 MiB ($(log_bytes origin) for $hdr)"
-grep -q '"bytes=2097152-' "$ngx/origin.log"
+grep -q '"bytes=2097152-' "$(log_file origin)"
 ok $? "the second range starts where the first ended"
 
 # a real vocabulary (100,000 tokens and their merges) past the first range
@@ -144,10 +144,10 @@ log_mark
 "$GGUFED" info "$ORIGIN/files/c.gguf" >"$scratch/c2" 2>&1
 cmp -s "$scratch/c1" "$scratch/c2"
 ok $? "reopened from the cache: the same output"
-[ "$(log_count origin)" -eq 1 ] && grep -q '" 304 ' "$ngx/origin.log" &&
+[ "$(log_count origin)" -eq 1 ] && grep -q '" 304 ' "$(log_file origin)" &&
     [ "$(log_bytes origin)" -eq 0 ]
 ok $? "with one conditional request and no byte of the file"
-grep -q '" 304 ' "$ngx/origin.log" && ! grep -q '" 206 ' "$ngx/origin.log"
+grep -q '" 304 ' "$(log_file origin)" && ! grep -q '" 206 ' "$(log_file origin)"
 ok $? "(answered 304 Not Modified)"
 sleep 1
 cp_w "$www/files/big.gguf" "$www/files/c.gguf"
@@ -157,11 +157,11 @@ log_mark
 ok $? "a model changed on the server is read anew"
 log_mark
 "$GGUFED" info --no-cache "$ORIGIN/files/c.gguf" >/dev/null 2>&1
-! grep -q '" 304 ' "$ngx/origin.log" && grep -q '" 206 ' "$ngx/origin.log"
+! grep -q '" 304 ' "$(log_file origin)" && grep -q '" 206 ' "$(log_file origin)"
 ok $? "--no-cache: the header is read from the server"
 log_mark
 "$GGUFED" cat "$ORIGIN/files/c.gguf" output_norm.weight >/dev/null 2>&1
-grep -q '" 304 ' "$ngx/origin.log" && grep -q '" 206 ' "$ngx/origin.log"
+grep -q '" 304 ' "$(log_file origin)" && grep -q '" 206 ' "$(log_file origin)"
 ok $? "tensor data is read from the server, never from the cache"
 
 # ------------------------------------------------ hf:// and the token
@@ -170,14 +170,14 @@ HF_ENDPOINT=$ORIGIN "$GGUFED" get hf://me/repo/m.gguf general.name \
     >"$scratch/out" 2>&1
 grep -qx "Demo Llama" "$scratch/out"
 ok $? "hf://OWNER/REPO/FILE opens through the endpoint's redirect"
-grep -q '"GET /me/repo/resolve/main/m.gguf HTTP/1.1" 302' "$ngx/origin.log"
+grep -q '"GET /me/repo/resolve/main/m.gguf HTTP/1.1" 302' "$(log_file origin)"
 ok $? "hf:// asks {endpoint}/OWNER/REPO/resolve/main/FILE"
-grep -q '"GET /cdn/m.gguf?sig=1 HTTP/1.1" 206' "$ngx/cdn.log"
+grep -q '"GET /cdn/m.gguf?sig=1 HTTP/1.1" 206' "$(log_file cdn)"
 ok $? "and reads the file where the redirect leads"
 log_mark
 HF_ENDPOINT=$ORIGIN/ "$GGUFED" get hf://me/repo/m.gguf@v1.0 general.name \
     >/dev/null 2>&1
-grep -q '/me/repo/resolve/v1.0/m.gguf ' "$ngx/origin.log"
+grep -q '/me/repo/resolve/v1.0/m.gguf ' "$(log_file origin)"
 ok $? "hf://...@REVISION asks for that revision"
 "$GGUFED" get hf://me/m.gguf general.name 2>"$scratch/err"
 [ $? -eq 1 ] && grep -q "not a Hub file name: hf://OWNER/REPO/FILE" \
@@ -196,9 +196,9 @@ log_mark
 HF_TOKEN=$TOKEN HF_ENDPOINT=$ORIGIN "$GGUFED" info hf://me/private/m.gguf \
     >"$scratch/out" 2>&1
 ok $? "HF_TOKEN opens a model that needs it"
-grep -q "\"Bearer $TOKEN\"" "$ngx/origin.log"
+grep -q "\"Bearer $TOKEN\"" "$(log_file origin)"
 ok $? "the endpoint got the token"
-! grep -q "$TOKEN" "$ngx/cdn.log" && [ "$(log_count cdn)" -ge 1 ]
+! grep -q "$TOKEN" "$(log_file cdn)" && [ "$(log_count cdn)" -ge 1 ]
 ok $? "the CDN the endpoint redirects to never gets it"
 mkdir -p "$scratch/hf"
 printf '%s\n' "$TOKEN" >"$scratch/hf/token"
@@ -217,7 +217,7 @@ ok $? "a plain URL of the endpoint's host gets the token too"
 log_mark
 HF_TOKEN=$TOKEN HF_ENDPOINT=$ORIGIN "$GGUFED" get "$CDN/cdn/m.gguf" \
     general.name >/dev/null 2>&1
-! grep -q "$TOKEN" "$ngx/cdn.log"
+! grep -q "$TOKEN" "$(log_file cdn)"
 ok $? "a URL of another host never does"
 
 # ------------------------------------------------ errors
@@ -374,7 +374,7 @@ ok $? "a server that ignores Range: a small header still opens"
 sed "s|$ORIGIN/norange/m.gguf|$L|g" "$scratch/url.out" |
     cmp -s - "$scratch/local.out"
 ok $? "and shows what the file shows"
-grep -q '" 200 ' "$ngx/origin.log"
+grep -q '" 200 ' "$(log_file origin)"
 ok $? "(the server answered 200, the whole file)"
 "$GGUFED" stats "$L" --all >"$scratch/local.out" 2>&1
 log_mark
@@ -472,9 +472,9 @@ log_mark
 grep -q "h-00002-of-00008.gguf: shard 2 of 8: the server failed (HTTP 503), \
 4 times; shards 3 to 8 were not asked for" "$scratch/out"
 ok $? "a set whose second shard fails: one finding, the others not asked"
-[ "$(grep -c '" 503 ' "$ngx/origin.log")" -eq 4 ]
+[ "$(grep -c '" 503 ' "$(log_file origin)")" -eq 4 ]
 ok $? "... four tries of shard 2, none of the others\
- ($(grep -c '" 503 ' "$ngx/origin.log") answers 503)"
+ ($(grep -c '" 503 ' "$(log_file origin)") answers 503)"
 
 mkdir -p "$www/files/sub"
 cp "$www/files/s-0000"* "$www/files/sub/"
@@ -552,9 +552,9 @@ log_mark
     "$(echo "$B" | sed "s|$PASSWORD|other-pw-77|")/c2.gguf" >/dev/null 2>&1
 a1=$(printf 'alice:%s' "$PASSWORD" | base64)
 a2=$(printf 'alice:other-pw-77' | base64)
-grep -q "GET /basic/m.gguf .*\"Basic $a1\"" "$ngx/origin.log" &&
-    grep -q "GET /basic/c2.gguf .*\"Basic $a2\"" "$ngx/origin.log" &&
-    ! grep -q "GET /basic/m.gguf .*\"Basic $a2\"" "$ngx/origin.log"
+grep -q "GET /basic/m.gguf .*\"Basic $a1\"" "$(log_file origin)" &&
+    grep -q "GET /basic/c2.gguf .*\"Basic $a2\"" "$(log_file origin)" &&
+    ! grep -q "GET /basic/m.gguf .*\"Basic $a2\"" "$(log_file origin)"
 ok $? "two URLs of one user and host with two passwords: each gets its own"
 
 # ------------------------------------------------ saves
@@ -687,16 +687,16 @@ norm "$scratch/sync-hf.out" >"$scratch/sync-hf.n"
     grep -q "tokenizer.ggml.eos_token_id" "$scratch/sync-hf.out"
 ok $? "sync --from hf://OWNER/REPO reports what the same folder gives" ||
     diff "$scratch/sync-dir.n" "$scratch/sync-hf.n" | sed 's/^/# /'
-grep -q "GET /me/repo/resolve/main/config.json" "$ngx/origin.log" &&
+grep -q "GET /me/repo/resolve/main/config.json" "$(log_file origin)" &&
     grep -q "GET /me/repo/resolve/main/generation_config.json" \
-    "$ngx/origin.log"
+    "$(log_file origin)"
 ok $? "... each file asked for at {endpoint}/OWNER/REPO/resolve/main/FILE, a missing one taken as absent"
 "$GGUFED" sync "$L" --from "$up" -o "$scratch/sync-dir.gguf" >/dev/null 2>&1
 HF_ENDPOINT=$ORIGIN "$GGUFED" sync "$L" --from hf://me/repo@v2 \
     -o "$scratch/sync-hf.gguf" >/dev/null 2>&1 &&
     cmp -s "$scratch/sync-dir.gguf" "$scratch/sync-hf.gguf" &&
     grep -q "GET /me/repo/resolve/v2/tokenizer_config.json" \
-    "$ngx/origin.log"
+    "$(log_file origin)"
 ok $? "sync -o from hf://OWNER/REPO@REV writes what the folder writes"
 "$GGUFED" sync "$L" --from "$ORIGIN/files/nothing" 2>"$scratch/err" \
     >/dev/null

@@ -77,12 +77,12 @@ ok $? "from hf://OWNER/REPO: the same report, the named template in it" ||
     diff "$scratch/dir.n" "$scratch/hf.n" | sed 's/^/# /'
 sleep 0.2
 grep -q '"GET /api/models/me/repo/tree/main/additional_chat_templates HTTP' \
-    "$ngx/origin.log" &&
+    "$(log_file origin)" &&
     grep -q '"GET /me/repo/resolve/main/additional_chat_templates/tool_use.jinja HTTP' \
-    "$ngx/origin.log"
+    "$(log_file origin)"
 ok $? "the folder listed by the Hub's API, its template fetched" ||
-    sed 's/^/# /' "$ngx/origin.log"
-! grep -q 'local.jinja\|README.md\|old.jinja' "$ngx/origin.log" "$scratch/hf.out"
+    sed 's/^/# /' "$(log_file origin)"
+! grep -q 'local.jinja\|README.md\|old.jinja' "$(log_file origin)" "$scratch/hf.out"
 ok $? "nothing asked for but the listing's NAME.jinja files, nothing of the local disk"
 
 log_mark
@@ -95,7 +95,7 @@ cmp -s "$scratch/dir.gguf" "$scratch/hf.gguf" &&
 ok $? "... and writes what the folder writes, the named template in it"
 sleep 0.2
 grep -q '"GET /api/models/me/repo/tree/v2/additional_chat_templates HTTP' \
-    "$ngx/origin.log"
+    "$(log_file origin)"
 ok $? "... the revision's listing asked for"
 
 # No listing (a repository without the folder): no named template.
