@@ -237,11 +237,12 @@ gguf_open_fd(int fd, const char *path, struct gguf_err *err)
 	return gguf_open_source(src, err);
 }
 
-int
-gguf_open_regular(const char *path, int flags, struct gguf_err *err)
+/* gguf_open_regular, with the file's fstat() in *st. */
+static int
+open_regular(const char *path, int flags, struct stat *st,
+    struct gguf_err *err)
 {
-	struct stat	st;
-	int		fd, e;
+	int	fd, e;
 
 	/* O_NONBLOCK: a FIFO opens at once instead of waiting for a writer
 	   (or a reader), and no device waits for a carrier. */
@@ -252,20 +253,21 @@ gguf_open_regular(const char *path, int flags, struct gguf_err *err)
 		errno = e;	/* callers tell ENOENT and ELOOP apart */
 		return -1;
 	}
-	if (fstat(fd, &st) != 0) {
+	if (fstat(fd, st) != 0) {
 		e = errno;
 		gguf_errf(err, -1, "%s", strerror(e));
 		close(fd);
 		errno = e;
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st->st_mode)) {
 		gguf_errf(err, -1, "not a regular file");
 		close(fd);
 		errno = EINVAL;
 		return -1;
 	}
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+	/* the status flags it was opened with, less O_NONBLOCK */
+	if (fcntl(fd, F_SETFL, flags & O_APPEND) != 0) {
 		e = errno;
 		gguf_errf(err, -1, "%s", strerror(e));
 		close(fd);
@@ -273,6 +275,35 @@ gguf_open_regular(const char *path, int flags, struct gguf_err *err)
 		return -1;
 	}
 	return fd;
+}
+
+int
+gguf_open_regular(const char *path, int flags, struct gguf_err *err)
+{
+	struct stat	st;
+
+	return open_regular(path, flags, &st, err);
+}
+
+/*
+ * A local file's source over a descriptor of its own (no duplicate, no
+ * second fstat): NULL with err set.
+ */
+static struct gguf_source *
+local_source(const char *path, struct gguf_err *err)
+{
+	struct gguf_source	*src;
+	struct gguf_srcerr	 se;
+	struct stat		 st;
+	int			 fd;
+
+	if ((fd = open_regular(path, O_RDONLY, &st, err)) < 0)
+		return NULL;
+	memset(&se, 0, sizeof se);
+	gguf_io_init();
+	if ((src = gguf_source_file_own(fd, &st, path, &se)) == NULL)
+		from_src(&se, err);
+	return src;
 }
 
 FILE *
@@ -336,37 +367,24 @@ fail:
 struct gguf_file *
 gguf_open(const char *path, struct gguf_err *err)
 {
-	struct gguf_file	*f;
-	int			 fd;
+	struct gguf_source	*src;
 
 	if (gguf_is_url(path))
 		return gguf_open_url(path, err);
-	if ((fd = gguf_open_regular(path, O_RDONLY, err)) < 0)
+	if ((src = local_source(path, err)) == NULL)
 		return NULL;
-	f = gguf_open_fd(fd, path, err);
-	close(fd);		/* the file keeps its own descriptor */
-	return f;
+	return gguf_open_source(src, err);
 }
 
 struct gguf_file *
 gguf_open_shard(const char *path, struct gguf_err *err)
 {
 	struct gguf_source	*src;
-	struct gguf_srcerr	 se;
-	int			 fd;
 
 	if (gguf_is_url(path))
 		return gguf_open_url(path, err);
-	if ((fd = gguf_open_regular(path, O_RDONLY, err)) < 0)
+	if ((src = local_source(path, err)) == NULL)
 		return NULL;
-	memset(&se, 0, sizeof se);
-	gguf_io_init();
-	src = gguf_source_file_fd(fd, path, &se);
-	close(fd);		/* the source keeps its own descriptor */
-	if (src == NULL) {
-		from_src(&se, err);
-		return NULL;
-	}
 	if (gguf_source_mappable(src))
 		return open_mapped(src, 1, err);
 	return open_read(src, NULL, 0, err);

@@ -419,18 +419,26 @@ static const struct gguf_source_ops local_ops = {
 };
 
 struct gguf_source *
-gguf_source_file_fd(int fd, const char *name, struct gguf_srcerr *e)
+gguf_source_file_own(int fd, const struct stat *given, const char *name,
+    struct gguf_srcerr *e)
 {
 	struct gguf_source	*s;
 	struct local		*l;
 	struct stat		 st;
+	int			 en;
 
-	if (fstat(fd, &st) != 0) {
-		gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", strerror(errno));
+	if (given != NULL)
+		st = *given;
+	else if (fstat(fd, &st) != 0) {
+		en = errno;
+		gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", strerror(en));
+		close(fd);
+		errno = en;
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "not a regular file");
+		close(fd);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -439,12 +447,14 @@ gguf_source_file_fd(int fd, const char *name, struct gguf_srcerr *e)
 	if (s == NULL || l == NULL || (name != NULL &&
 	    (s->name = strdup(name)) == NULL)) {
 		gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "out of memory");
-		goto fail;
+		if (s != NULL)
+			free(s->name);
+		free(s);
+		free(l);
+		close(fd);
+		return NULL;
 	}
-	if ((l->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
-		gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", strerror(errno));
-		goto fail;
-	}
+	l->fd = fd;
 	l->dev = st.st_dev;
 	l->ino = st.st_ino;
 	l->mtime = st.st_mtim;
@@ -454,18 +464,23 @@ gguf_source_file_fd(int fd, const char *name, struct gguf_srcerr *e)
 	s->impl = l;
 	gguf_guard_init();
 	return s;
-fail:
-	if (s != NULL)
-		free(s->name);
-	free(s);
-	free(l);
-	return NULL;
+}
+
+struct gguf_source *
+gguf_source_file_fd(int fd, const char *name, struct gguf_srcerr *e)
+{
+	int	own;
+
+	if ((own = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		gguf_srcerr_set(e, GGUF_SRCE_OPEN, -1, "%s", strerror(errno));
+		return NULL;
+	}
+	return gguf_source_file_own(own, NULL, name, e);
 }
 
 struct gguf_source *
 gguf_source_file(const char *path, struct gguf_srcerr *e)
 {
-	struct gguf_source	*s;
 	struct stat		 st;
 	int			 fd, en;
 
@@ -488,9 +503,5 @@ gguf_source_file(const char *path, struct gguf_srcerr *e)
 		errno = en;
 		return NULL;
 	}
-	s = gguf_source_file_fd(fd, path, e);
-	en = errno;
-	close(fd);
-	errno = en;
-	return s;
+	return gguf_source_file_own(fd, &st, path, e);
 }

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct stat;
+
 /* ------------------------------------------------------------------ errors */
 
 enum gguf_srce {
@@ -136,10 +138,15 @@ struct gguf_source {
 struct gguf_source	*gguf_source_file(const char *path,
 			    struct gguf_srcerr *e);
 /*
- * The same over an open descriptor, which stays the caller's (the source
- * keeps a duplicate of its own). name may be NULL; without it, the
- * GGUF_SRC_CHANGE_NAME check has nothing to look at.
+ * gguf_source_file_own: the same over an open descriptor that the source
+ * takes (closed at once if it fails), with its fstat() if the caller has
+ * it (st may be NULL). gguf_source_file_fd: over a descriptor that stays
+ * the caller's (the source keeps a duplicate of its own). name may be
+ * NULL; without it, the GGUF_SRC_CHANGE_NAME check has nothing to look
+ * at.
  */
+struct gguf_source	*gguf_source_file_own(int fd, const struct stat *st,
+			    const char *name, struct gguf_srcerr *e);
 struct gguf_source	*gguf_source_file_fd(int fd, const char *name,
 			    struct gguf_srcerr *e);
 
