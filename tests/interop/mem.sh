@@ -192,6 +192,30 @@ check "$m/gemma4.gguf" 1000 1 f16 f16
 check "$m/gemma4.gguf" 9000 3 f16 f16
 check "$m/gemma4-shared.gguf" 5000 1 f16 f16
 check "$m/gemma4-shared.gguf" 5000 2 q8_0 q8_0
+# without flash attention (V transposed) every V row is the widest
+# layer's: gemma4's sliding layers, openelm's layers of fewer KV heads
+for f in gemma4 gemma4-shared openelm; do
+	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$m/$f.gguf" --ctx 3000 \
+	    --flash-attn 0 >"$scratch/probe.txt" 2>/dev/null
+	"$GGUFED" mem "$m/$f.gguf" --ctx 3000 -fa off --json >"$scratch/mem.json"
+	nl=$(sed -n 's/^  "layers": \([0-9]*\),$/\1/p' "$scratch/mem.json")
+	ours_layers "$scratch/mem.json" >"$scratch/ours.txt"
+	theirs_layers "$scratch/probe.txt" "$nl" >"$scratch/theirs.txt"
+	grep -q 'k [1-9]' "$scratch/theirs.txt" &&
+	    diff "$scratch/theirs.txt" "$scratch/ours.txt" >"$scratch/diff"
+	ok $? "$f.gguf ctx 3000 -fa off: every layer's cache bytes are llama.cpp's" ||
+	    sed 's/^/# /' "$scratch/diff"
+done
+# gemma4 of one block: llama.cpp wants two with a cache of their own
+"$GGUFED" new gemma4 -o "$scratch/g4.gguf" --force -q \
+    -e "set gemma4.block_count 1" \
+    -e "set gemma4.attention.sliding_window_pattern:arr[bool] [true]"
+GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$scratch/g4.gguf" --ctx 1000 \
+    >"$scratch/probe.txt" 2>/dev/null
+! grep -q '^tensor cache_' "$scratch/probe.txt" &&
+    "$GGUFED" mem "$scratch/g4.gguf" --ctx 1000 2>&1 |
+    grep -q '^cache  *not modelled: gemma4.attention.shared_kv_layers (0) leaves fewer than 2 layers'
+ok $? "gemma4 of one block: llama.cpp gives up, ggufed says not modelled"
 # latent attention
 check "$m/deepseek2.gguf" 1000 1 f16 f16
 check "$m/deepseek2.gguf" 20000 2 q8_0 q8_0
