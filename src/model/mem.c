@@ -597,6 +597,7 @@ shared_kv(struct gguf_mem_model *m, struct gguf_doc *d,
 			    (unsigned long long)reuse);
 	}
 	for (i = (uint32_t)from; i < m->n_layer; i++) {
+		m->layers[i].shared = m->layers[i].kind;
 		m->layers[i].kind = GGUF_MEM_NONE;
 		m->layers[i].k = m->layers[i].v = 0;
 		m->layers[i].head_k = m->layers[i].head_v = 0;
