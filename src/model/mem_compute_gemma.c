@@ -61,6 +61,7 @@ enum gemma_kind {
 #define F_KV		0x01	/* a block with a cache of its own */
 #define F_V		0x02	/* gemma4: a V projection (else V is K's) */
 #define F_OSCALE	0x04	/* gemma4: the block's output scaled */
+#define F_MOE		0x08	/* gemma4: experts beside the feed-forward */
 #define N_SPARSE	10	/* gemma3n: the blocks of a sparse gate */
 
 /* What a graph needs (from gguf_mem_model's c_* fields). */
@@ -72,6 +73,8 @@ struct gshape {
 	uint64_t	 evv_max;	/* the widest V row (the V cache's
 				   without flash attention) */
 	int		 softcap;	/* gemma4: the logits soft-capped */
+	uint64_t	 n_exp, n_used, ff_exp;	/* gemma4: experts, those used
+					   a token, their length */
 	int		 kind;
 	const uint64_t	*ff, *nh, *nhkv;	/* gemma4: heads, KV heads a
 						   block */
@@ -394,6 +397,61 @@ build_gemma3n(struct graph *g, const struct gshape *s, uint64_t T,
 }
 
 /*
+ * gemma4's experts over a (T tokens; llama.cpp expands them as it makes
+ * them, before the feed-forward beside them): the router (a's RMS norm
+ * without a weight, scaled, times the router's scale, projected),
+ * soft-max, the n_used best, their weights normalized by their sum;
+ * RMS norm of a, gate and up of the experts used, GeGLU, down, weighted,
+ * summed (one expert a token: a view of it, made one piece where it is
+ * read, after the feed-forward).
+ */
+static int
+experts(struct graph *g, const struct gshape *s, uint64_t T, int a)
+{
+	uint64_t	E = s->embd, nu = s->n_used, ne = s->n_exp, nb[4], j;
+	int		t, pr, tk, wt, sum, cr, q, up, e, k, v;
+
+	t = mg_op(g, K_INPLACE, T_F32, E, T, 1, a, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, E, T, 1, t, -1, -1);
+	t = mg_op(g, K_INPLACE, T_F32, E, T, 1, t, EXT, -1);
+	t = mg_op(g, K_PLAIN, T_F32, ne, T, 1, EXT, t, -1);
+	t = mg_op(g, K_INPLACE, T_F32, ne, T, 1, t, -1, -1);
+	pr = mg_view(g, t, 1, ne, T, NULL);
+	tk = mg_op(g, K_PLAIN, T_I32, ne, T, 1, t, -1, -1);
+	memcpy(nb, g->t[tk].nb, sizeof nb);
+	tk = mg_view(g, tk, nu, T, 1, nb);
+	wt = mg_op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+	wt = mg_view(g, wt, nu, T, 1, NULL);
+	sum = mg_op(g, K_PLAIN, T_F32, 1, T, 1, wt, -1, -1);
+	sum = mg_op(g, K_INPLACE, T_F32, 1, T, 1, sum, -1, -1);
+	wt = mg_op(g, K_INPLACE, T_F32, nu, T, 1, wt, sum, -1);
+	wt = mg_view(g, wt, 1, nu, T, NULL);
+	cr = mg_view(g, rms(g, a), E, 1, T, NULL);
+	q = mg_op(g, K_PLAIN, T_F32, s->ff_exp, nu, T, EXT, cr, tk);
+	up = mg_op(g, K_PLAIN, T_F32, s->ff_exp, nu, T, EXT, cr, tk);
+	e = mg_op(g, K_PLAIN, T_F32, s->ff_exp, nu, T, q, up, -1);
+	e = mg_op(g, K_PLAIN, T_F32, E, nu, T, EXT, e, tk);
+	e = mg_op(g, K_INPLACE, T_F32, E, nu, T, e, wt, -1);
+	memcpy(nb, g->t[e].nb, sizeof nb);
+	nb[1] = g->t[e].nb[2];
+	nb[2] = nb[3] = nb[1] * T;
+	q = mg_view(g, e, E, T, 1, nb);
+	if (nu == 1)		/* made one piece later, by its reader */
+		return q;
+	k = mg_view(g, e, E, T, 1, nb);
+	g->t[k].view_offs = g->t[e].nb[1];
+	for (j = 2; j < nu; j++) {
+		v = mg_view(g, e, E, T, 1, nb);
+		g->t[v].view_offs = j * g->t[e].nb[1];
+	}
+	q = mg_op(g, K_INPLACE, T_F32, E, T, 1, q, k, -1);
+	for (j = 2; j < nu; j++)
+		q = mg_op(g, K_INPLACE, T_F32, E, T, 1, q, k + (int)(j - 1),
+		    -1);
+	return q;
+}
+
+/*
  * gemma4's graph (llama.cpp's llama_model_gemma4 graph) of T tokens, rows
  * of them outputs: the per-layer inputs' rows first where the model has
  * them (as gemma3n's), the embeddings scaled; per block RMS norm; Q with
@@ -406,7 +464,9 @@ build_gemma3n(struct graph *g, const struct gshape *s, uint64_t T,
  * feed-forward, RMS norm, the residual; the per-layer input (gated, GeLU,
  * times the block's slice of the per-layer inputs, which the first block
  * makes as gemma3n's; projected back, RMS-normed) added; the block's
- * output scale if it has one. Then RMS norm, the rows of the outputs, the
+ * output scale if it has one. A block with experts has them beside the
+ * feed-forward (experts()), each RMS-normed after, added, before the
+ * feed-forward's last norm. Then RMS norm, the rows of the outputs, the
  * logits, soft-capped unless final_logit_softcapping is 0.
  */
 static void
@@ -416,7 +476,8 @@ build_gemma4(struct graph *g, const struct gshape *s, uint64_t T,
 	struct gshape	ls = *s;
 	uint64_t	E = s->embd, P = s->pl, nq, ekv, evv, i;
 	int		tok[2], pos, kidx[2], vidx[2], mask[2], out, x, emb,
-			pl = -1, plc = -1, t, q, k, kv, v, a, up, gate, w;
+			pl = -1, plc = -1, t, q, k, kv, v, a, up, gate, w,
+			moe = -1;
 	uint32_t	il;
 
 	inputs(g, s, T, rows, tok, &pos, kidx, vidx, mask, &out);
@@ -453,11 +514,21 @@ build_gemma4(struct graph *g, const struct gshape *s, uint64_t T,
 		a = mg_op(g, K_PLAIN, T_F32, E, T, 1, EXT, a, -1);
 		a = rms(g, a);
 		a = mg_op(g, K_INPLACE, T_F32, E, T, 1, a, x, -1);
+		if (s->flags[il] & F_MOE)
+			moe = experts(g, s, T, a);
 		t = rms(g, a);
 		gate = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
 		up = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, EXT, t, -1);
 		t = mg_op(g, K_PLAIN, T_F32, s->ff[il], T, 1, gate, up, -1);
 		t = mg_op(g, K_PLAIN, T_F32, E, T, 1, EXT, t, -1);
+		if (s->flags[il] & F_MOE) {	/* the two normed, added */
+			t = rms(g, t);
+			if (s->n_used == 1)
+				moe = mg_op(g, K_PLAIN, T_F32, E, T, 1, moe, -1,
+				    -1);
+			t = mg_op(g, K_INPLACE, T_F32, E, T, 1, t, rms(g, moe),
+			    -1);
+		}
 		t = rms(g, t);
 		x = mg_op(g, K_INPLACE, T_F32, E, T, 1, t, a, -1);
 		if (P != 0) {
@@ -567,7 +638,11 @@ static const char *const g4_block[] = {
 	"post_attention_norm.weight", "ffn_norm.weight", "ffn_gate.weight",
 	"ffn_up.weight", "ffn_down.weight", "post_ffw_norm.weight",
 	"inp_gate.weight", "proj.weight", "post_norm.weight",
-	"layer_output_scale.weight", NULL
+	"layer_output_scale.weight", "ffn_gate_inp.weight",
+	"ffn_gate_inp.scale", "pre_ffw_norm_2.weight",
+	"post_ffw_norm_1.weight", "post_ffw_norm_2.weight",
+	"ffn_gate_exps.weight", "ffn_up_exps.weight", "ffn_down_exps.weight",
+	NULL
 };
 static const char *const g4_kept[] = {
 	"token_embd.weight", "output.weight", "output_norm.weight",
@@ -705,6 +780,12 @@ make_gemma4(struct gguf_mem_model *m, struct gguf_doc *d)
 	static const char *const per_layer[] = {
 		"inp_gate.weight", "proj.weight", "post_norm.weight", NULL
 	};
+	static const char *const moe[] = {
+		"ffn_gate_inp.weight", "ffn_gate_inp.scale",
+		"pre_ffw_norm_2.weight", "post_ffw_norm_1.weight",
+		"post_ffw_norm_2.weight", "ffn_gate_exps.weight",
+		"ffn_up_exps.weight", "ffn_down_exps.weight", NULL
+	};
 	struct gguf_val	*v;
 	uint64_t	 ne[4], h, nkv, P = 0, hs[2] = { 0, 0 };
 	uint32_t	 il;
@@ -726,6 +807,7 @@ make_gemma4(struct gguf_mem_model *m, struct gguf_doc *d)
 	    tshape(d, -1, "per_layer_model_proj.weight", ne) == 0))
 		return cnot(m, " with per-layer inputs unlike its blocks");
 	m->c_rec[1] = P;
+	m->c_nexp = 0;
 	m->c_nh = xcalloc(m->n_layer, sizeof *m->c_nh);
 	m->c_nhkv = xcalloc(m->n_layer, sizeof *m->c_nhkv);
 	for (il = 0; il < m->n_layer; il++) {
@@ -775,8 +857,37 @@ make_gemma4(struct gguf_mem_model *m, struct gguf_doc *d)
 		m->c_nh[il] = ne[1] / h;
 		if (tshape(d, il, "layer_output_scale.weight", ne) == 0)
 			m->c_flags[il] |= F_OSCALE;
+		/* experts: all their tensors, alike in every block */
+		np = 0;
+		for (j = 0; moe[j] != NULL; j++)
+			np += tshape(d, il, moe[j], ne) == 0;
+		if (np != 0 && np != (int)j)
+			return cnot(m, " blocks without all of the experts' "
+			    "tensors");
+		if (np != 0) {
+			m->c_flags[il] |= F_MOE;
+			tshape(d, il, "ffn_gate_inp.weight", ne);
+			if (ne[0] != m->c_embd || ne[1] == 0 ||
+			    (m->c_nexp != 0 && ne[1] != m->c_nexp))
+				return cnot(m, " blocks unlike one another");
+			m->c_nexp = ne[1];
+			tshape(d, il, "ffn_gate_exps.weight", ne);
+			if (ne[0] != m->c_embd || ne[2] != m->c_nexp ||
+			    ne[1] == 0 || (m->c_rec[5] != 0 &&
+			    ne[1] != m->c_rec[5]))
+				return cnot(m, " blocks unlike one another");
+			m->c_rec[5] = ne[1];
+		}
 		tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
+	}
+	if (m->c_nexp != 0) {	/* the experts a token uses */
+		snprintf(key, sizeof key, "%s.expert_used_count", m->arch);
+		if ((v = gguf_doc_get(d, key, strlen(key))) == NULL ||
+		    gguf_val_u64(v, &m->c_nused) != 0 || m->c_nused == 0 ||
+		    m->c_nused > m->c_nexp)
+			return cnot(m, " without an expert_used_count of 1 to "
+			    "its experts");
 	}
 	m->c_head = m->c_head_kv = 0;	/* each block's, c_nh and c_nhkv */
 	m->c_head_k = m->c_head_v = hs[0];
@@ -885,6 +996,9 @@ mc_gemma_compute(const struct gguf_mem_model *m,
 	s.hk_swa = m->c_rec[3];
 	s.softcap = m->c_rec[4] != 0;
 	s.kind = m->c_kind;
+	s.n_exp = m->c_nexp;
+	s.n_used = m->c_nused;
+	s.ff_exp = m->c_rec[5];
 	s.ff = m->c_ff;
 	s.nh = m->c_nh;
 	s.nhkv = m->c_nhkv;

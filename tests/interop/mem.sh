@@ -959,12 +959,17 @@ compute "$m/gemma4-shared.gguf" 3000 auto 64 512 1 swa-full
 compute "$m/gemma4-scaled.gguf" 1000 off 2048 512 1
 compute "$m/gemma4-scaled.gguf" 3000 on 300 77 3
 compute "$m/gemma4-scaled.gguf" 9000 off 2048 100 2 swa-full
+# gemma4's experts (2 of 4 used) beside the feed-forward
+compute "$m/gemma4-moe.gguf" 1000 off 2048 512 1
+compute "$m/gemma4-moe.gguf" 5000 on 2048 256 2
+compute "$m/gemma4-moe.gguf" 3000 auto 300 77 3
+compute "$m/gemma4-moe.gguf" 9000 off 2048 100 1 swa-full
 # And random models of them, seeded apart from the loops above: gemma3n's
 # blocks (up to 23: some sharing a cache, some without the sparse gate),
 # heads, KV heads, head size, feed-forward length, window and its period;
 # gemma4's blocks, which slide, how many share a cache (where llama.cpp
 # can), heads, KV heads, both head sizes, per-layer inputs, V projections
-# or not, the logits soft-capped or not.
+# or not, the logits soft-capped or not; the experts gemma4 uses a token.
 gst=$(( (${MEM_SEED:-1} * 16807 + 3) % 2147483648 ))
 echo "# compute, gemma: seed $gst"
 st=$gst
@@ -1043,6 +1048,23 @@ while [ $i -lt 32 ]; do
 	fi
 	compute "$scratch/$a.grand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" "$full" \
 	    "MEM_SEED=${MEM_SEED:-1}, gemma case $i: ggufed$(printf " '%s'" "$@")"
+done
+# and gemma4's experts, 1 to 4 of them used a token
+i=0
+while [ $i -lt 8 ]; do
+	i=$((i + 1))
+	rnd 4; nu=$((r + 1))
+	rnd 9000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	rnd 3; full=$(echo "- - swa-full" | cut -d' ' -f$((r + 1)))
+	"$GGUFED" set "$m/gemma4-moe.gguf" gemma4.expert_used_count "$nu" \
+	    -o "$scratch/gemma4-moe.gguf" --force >/dev/null 2>&1
+	compute "$scratch/gemma4-moe.gguf" "$ctx" "$fa" "$b" "$ub" "$np" \
+	    "$full" "MEM_SEED=${MEM_SEED:-1}, gemma4 experts case $i: \
+expert_used_count $nu"
 done
 
 # What is not modelled is null, with the reason, never a guess.
