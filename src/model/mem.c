@@ -13,7 +13,9 @@
  * - An attention layer stores, per cell and stream, a K row of
  *   n_embd_head_k * n_head_kv(layer) elements and a V row of
  *   n_embd_head_v * n_head_kv(layer), in the cache types (F16 by default).
- *   head_count_kv may be one number or one per layer.
+ *   head_count_kv may be one number or one per layer. Without flash
+ *   attention (V stored transposed) every V row is as wide as the widest
+ *   of the model's layers (openelm's, gemma4's).
  * - A sliding-window layer holds min(cells, pad256(n_swa * (unified ?
  *   n_seq : 1) + n_ubatch)) cells, or the full count with --swa-full.
  *   Which layers slide: the architecture's period (gemma2: every other
@@ -570,8 +572,9 @@ shared_kv(struct gguf_mem_model *m, struct gguf_doc *d,
 		if (!akey_u64(d, m->arch, "attention.shared_kv_layers", &n))
 			n = 0;
 		/* llama.cpp asserts that two layers at least (a sliding
-		   one and a full one to reuse) have a cache. */
-		if (n > 0 && (n >= m->n_layer || m->n_layer - n < 2))
+		   one and a full one to reuse) have a cache, whether
+		   any layer shares one or not. */
+		if (n >= m->n_layer || m->n_layer - n < 2)
 			return not_modelled(m, "%s.attention.shared_kv_layers "
 			    "(%llu) leaves fewer than 2 layers a cache of "
 			    "their own: llama.cpp gives up", m->arch,
@@ -594,6 +597,7 @@ shared_kv(struct gguf_mem_model *m, struct gguf_doc *d,
 			    (unsigned long long)reuse);
 	}
 	for (i = (uint32_t)from; i < m->n_layer; i++) {
+		m->layers[i].shared = m->layers[i].kind;
 		m->layers[i].kind = GGUF_MEM_NONE;
 		m->layers[i].k = m->layers[i].v = 0;
 		m->layers[i].head_k = m->layers[i].head_v = 0;
@@ -980,6 +984,24 @@ refuse(struct gguf_mem_need *n, const char *which, uint32_t type,
 	return -1;
 }
 
+/* The elements of a V row of layer l's cache: without flash attention
+   (V transposed) those of the widest V row of the model's layers. */
+static uint64_t
+v_row(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
+    const struct gguf_mem_layer *l)
+{
+	uint64_t	max = l->v;
+	uint32_t	i;
+
+	if (gguf_mem_flash_attn(o) || l->v == 0)
+		return l->v;
+	for (i = 0; i < m->n_layer; i++)
+		if ((m->layers[i].kind == GGUF_MEM_FULL ||
+		    m->layers[i].kind == GGUF_MEM_SWA) && m->layers[i].v > max)
+			max = m->layers[i].v;
+	return max;
+}
+
 /* Layer il's bytes: K and V (attention or recurrent, by its kind) in
    *k and *v, a state beside the attention in *r and *s. */
 static int
@@ -1004,7 +1026,7 @@ layer_parts(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 		cells = (l->kind == GGUF_MEM_FULL ? n->cells : n->cells_swa) *
 		    n->streams;
 		rk = rows(o->type_k, l->k, cells, k);
-		rv = rows(o->type_v, l->v, cells, v);
+		rv = rows(o->type_v, v_row(m, o, l), cells, v);
 		if (rk == -2 || rv == -2) {
 			*k = *v = 0;
 			return -1;

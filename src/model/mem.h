@@ -52,6 +52,9 @@ struct gguf_mem_layer {
 	uint64_t		 r, s;
 	uint64_t		 weights;		/* bytes of blk.N.* */
 	uint64_t		 n_weights;		/* tensors of blk.N.* */
+	/* A layer without a cache of its own (shared KV): the kind (FULL,
+	   SWA) of the earlier layer's cache it reads; else GGUF_MEM_NONE. */
+	enum gguf_mem_kind	 shared;
 };
 
 /* Bytes of the tensors of one type. */
@@ -104,7 +107,8 @@ struct gguf_mem_model {
 	uint64_t		 c_mla[3];	/* deepseek2: kv_lora_rank, RoPE
 						   dimensions, q_lora_rank (0:
 						   one Q projection) */
-	/* The recurrent graphs' sizes (mem_compute_recurrent.c). */
+	/* The recurrent graphs' sizes (mem_compute_recurrent.c), the
+	   gemma graphs' (mem_compute_gemma.c). */
 	uint64_t		 c_rec[24];
 };
 

@@ -41,7 +41,8 @@
  * llm_build_minimax_m2: norms of the whole Q and K, and experts, at
  * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss,
  * openelm, llama4, bailingmoe2, deepseek2) are told at their builders;
- * those of the recurrent architectures are in mem_compute_recurrent.c.
+ * those of the recurrent architectures are in mem_compute_recurrent.c,
+ * gemma3n's and gemma4's in mem_compute_gemma.c.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * tensor, a block unlike the others (heads, head sizes) or a cache kind
@@ -1434,6 +1435,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_nhkv = NULL;
 	if (mc_recurrent_make(m, d))	/* mem_compute_recurrent.c */
 		return;
+	if (mc_gemma_make(m, d))	/* mem_compute_gemma.c */
+		return;
 	for (k = 0; k < sizeof graph_archs / sizeof graph_archs[0]; k++)
 		if (strcmp(m->arch, graph_archs[k].name) == 0)
 			break;
@@ -1736,6 +1739,8 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 			    m->arch);
 		return -1;
 	}
+	if (m->c_kind >= MC_GEMMA && m->c_kind < MC_GEMMA + 100)
+		return mc_gemma_compute(m, o, n, bytes, why, len);
 	if (m->c_kind >= MC_RECURRENT)	/* mem_compute_recurrent.c */
 		return mc_recurrent_compute(m, o, n, bytes, why, len);
 	if (!gguf_mem_flash_attn(o) &&

@@ -85,4 +85,11 @@ int		mc_recurrent_compute(const struct gguf_mem_model *,
 		    const struct gguf_mem_opts *, const struct gguf_mem_need *,
 		    uint64_t *, char *, size_t);
 
+/* mem_compute_gemma.c: gemma3n's and gemma4's graphs, alike. */
+#define MC_GEMMA	200	/* their graph kinds (c_kind) from here */
+int		mc_gemma_make(struct gguf_mem_model *, struct gguf_doc *);
+int		mc_gemma_compute(const struct gguf_mem_model *,
+		    const struct gguf_mem_opts *, const struct gguf_mem_need *,
+		    uint64_t *, char *, size_t);
+
 #endif

@@ -400,14 +400,20 @@ ok $? "a context under the micro-batch caps it (llama.cpp's long option names)"
 mem "$m/llama-gqa.gguf" --ctx 1000 --parallel 2 -fa off --json
 grep -q '"compute": 6825984,' "$scratch/out"
 ok $? "--parallel 2: a stream each, the graph of both"
-mem "$m/gemma4.gguf" --ctx 4096,8192 --json
-[ "$(grep -c '"compute": null, "compute_why": "compute: not modelled for gemma4", "total": [0-9]*}' "$scratch/out")" -eq 2 ] &&
+mem "$m/deepseek2-nextn.gguf" --ctx 4096,8192 --json
+[ "$(grep -c '"compute": null, "compute_why": "compute: not modelled for deepseek2 blocks with blk.2.nextn.eh_proj.weight", "total": [0-9]*}' "$scratch/out")" -eq 2 ] &&
     "$jsoncheck" <"$scratch/out"
-ok $? "--json: an architecture whose graph is not modelled: null, said why"
-mem "$m/gemma4.gguf" --ctx 4096
-grep -q '^compute       not modelled for gemma4$' "$scratch/out" &&
-    grep -q '^4,096  *4,096  *768  *[0-9,]* ([0-9.]* [KM]iB)  *-  ' "$scratch/out"
+ok $? "--json: a graph not modelled: null, said why"
+mem "$m/deepseek2-nextn.gguf" --ctx 4096
+grep -q '^compute       not modelled for deepseek2 blocks with blk.2.nextn.eh_proj.weight$' "$scratch/out" &&
+    grep -q '^4,096  *4,096  *[0-9,]* ([0-9.]* [KM]iB)  *-  ' "$scratch/out"
 ok $? "text: not modelled, said why; - in its column"
+mem "$m/gemma3n-shared.gguf" --ctx 1000 -fa off --json
+grep -q '"compute": 50937856,' "$scratch/out"
+ok $? "gemma3n: altup, laurel, per-layer inputs, blocks sharing a cache"
+mem "$m/gemma4.gguf" --ctx 1000 -fa off --json
+grep -q '"compute": 12664832,' "$scratch/out"
+ok $? "gemma4: head sizes of the sliding blocks, V padded without flash attention"
 mem "$m/llama-gqa.gguf" --ctx 4096 -fa off --cache-type-v q8_0 --json
 grep -q '"compute": null, "compute_why": "compute: llama.cpp refuses a quantized V cache without flash attention"' "$scratch/out"
 ok $? "-fa off with a quantized V cache: llama.cpp refuses it, no compute"

@@ -192,6 +192,30 @@ check "$m/gemma4.gguf" 1000 1 f16 f16
 check "$m/gemma4.gguf" 9000 3 f16 f16
 check "$m/gemma4-shared.gguf" 5000 1 f16 f16
 check "$m/gemma4-shared.gguf" 5000 2 q8_0 q8_0
+# without flash attention (V transposed) every V row is the widest
+# layer's: gemma4's sliding layers, openelm's layers of fewer KV heads
+for f in gemma4 gemma4-shared openelm; do
+	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$m/$f.gguf" --ctx 3000 \
+	    --flash-attn 0 >"$scratch/probe.txt" 2>/dev/null
+	"$GGUFED" mem "$m/$f.gguf" --ctx 3000 -fa off --json >"$scratch/mem.json"
+	nl=$(sed -n 's/^  "layers": \([0-9]*\),$/\1/p' "$scratch/mem.json")
+	ours_layers "$scratch/mem.json" >"$scratch/ours.txt"
+	theirs_layers "$scratch/probe.txt" "$nl" >"$scratch/theirs.txt"
+	grep -q 'k [1-9]' "$scratch/theirs.txt" &&
+	    diff "$scratch/theirs.txt" "$scratch/ours.txt" >"$scratch/diff"
+	ok $? "$f.gguf ctx 3000 -fa off: every layer's cache bytes are llama.cpp's" ||
+	    sed 's/^/# /' "$scratch/diff"
+done
+# gemma4 of one block: llama.cpp wants two with a cache of their own
+"$GGUFED" new gemma4 -o "$scratch/g4.gguf" --force -q \
+    -e "set gemma4.block_count 1" \
+    -e "set gemma4.attention.sliding_window_pattern:arr[bool] [true]"
+GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$scratch/g4.gguf" --ctx 1000 \
+    >"$scratch/probe.txt" 2>/dev/null
+! grep -q '^tensor cache_' "$scratch/probe.txt" &&
+    "$GGUFED" mem "$scratch/g4.gguf" --ctx 1000 2>&1 |
+    grep -q '^cache  *not modelled: gemma4.attention.shared_kv_layers (0) leaves fewer than 2 layers'
+ok $? "gemma4 of one block: llama.cpp gives up, ggufed says not modelled"
 # latent attention
 check "$m/deepseek2.gguf" 1000 1 f16 f16
 check "$m/deepseek2.gguf" 20000 2 q8_0 q8_0
@@ -905,11 +929,157 @@ while [ $i -lt 24 ]; do
 	    "MEM_SEED=${MEM_SEED:-1}, deepseek2 case $i: ggufed$(printf " '%s'" "$@")"
 done
 
+# gemma3n: altup (a stack of 4), laurel, per-layer inputs, a sparse gate
+# on the first 10 blocks; 4 sliding blocks of 5; from the 20th, Q alone
+# over an earlier block's cache (gemma3n-shared.gguf: 22 blocks)
+compute "$m/gemma3n.gguf" 1000 off 2048 512 1
+compute "$m/gemma3n.gguf" 1000 on 2048 512 1
+compute "$m/gemma3n.gguf" 5000 auto 2048 100 2
+compute "$m/gemma3n.gguf" 3000 off 300 77 3
+compute "$m/gemma3n.gguf" 5000 off 2048 512 1 swa-full
+compute "$m/gemma3n-shared.gguf" 1000 off 2048 512 1
+compute "$m/gemma3n-shared.gguf" 20000 on 2048 512 2
+compute "$m/gemma3n-shared.gguf" 5000 off 2048 100 1 swa-full
+compute "$m/gemma3n-shared.gguf" 3000 auto 300 77 3
+compute "$m/gemma3n-shared.gguf" 700 off 2048 33 4
+compute "$m/gemma3n-shared.gguf" 2000 on 64 512 1 swa-full
+# gemma4: sliding blocks flagged by the file, with a head size of their
+# own; the last shared_kv_layers reading an earlier block's cache; V
+# its own projection or K's (without flash attention padded to the
+# widest V row); per-layer inputs; outputs scaled, logits not soft-capped
+compute "$m/gemma4.gguf" 1000 off 2048 512 1
+compute "$m/gemma4.gguf" 1000 on 2048 512 1
+compute "$m/gemma4.gguf" 5000 auto 2048 100 2
+compute "$m/gemma4.gguf" 3000 off 300 77 3
+compute "$m/gemma4.gguf" 9000 off 2048 512 1 swa-full
+compute "$m/gemma4-shared.gguf" 1000 off 2048 512 1
+compute "$m/gemma4-shared.gguf" 5000 on 2048 512 2
+compute "$m/gemma4-shared.gguf" 700 off 2048 33 4
+compute "$m/gemma4-shared.gguf" 3000 auto 64 512 1 swa-full
+compute "$m/gemma4-scaled.gguf" 1000 off 2048 512 1
+compute "$m/gemma4-scaled.gguf" 3000 on 300 77 3
+compute "$m/gemma4-scaled.gguf" 9000 off 2048 100 2 swa-full
+# gemma4's experts (2 of 4 used) beside the feed-forward
+compute "$m/gemma4-moe.gguf" 1000 off 2048 512 1
+compute "$m/gemma4-moe.gguf" 5000 on 2048 256 2
+compute "$m/gemma4-moe.gguf" 3000 auto 300 77 3
+compute "$m/gemma4-moe.gguf" 9000 off 2048 100 1 swa-full
+# And random models of them, seeded apart from the loops above: gemma3n's
+# blocks (up to 23: some sharing a cache, some without the sparse gate),
+# heads, KV heads, head size, feed-forward length, window and its period;
+# gemma4's blocks, which slide, how many share a cache (where llama.cpp
+# can), heads, KV heads, both head sizes, per-layer inputs, V projections
+# or not, the logits soft-capped or not; the experts gemma4 uses a token.
+gst=$(( (${MEM_SEED:-1} * 16807 + 3) % 2147483648 ))
+echo "# compute, gemma: seed $gst"
+st=$gst
+i=0
+while [ $i -lt 32 ]; do
+	i=$((i + 1))
+	a=gemma3n
+	[ $((i % 2)) = 0 ] && a=gemma4
+	rnd 8; blocks=$(echo "1 2 3 6 11 12 21 23" | cut -d' ' -f$((r + 1)))
+	rnd 3; heads=$((1 << r))
+	rnd $((r + 1)); kv=$((heads >> r))
+	rnd 3; hd=$((8 << r))
+	rnd 4; ff=$((32 * (r + 1)))
+	rnd 700; win=$((r + 16))
+	rnd 3; per=$(echo "2 4 5" | cut -d' ' -f$((r + 1)))
+	rnd 9000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	rnd 3; full=$(echo "- - swa-full" | cut -d' ' -f$((r + 1)))
+	set -- new "$a" --seed "$i" -o "$scratch/$a.grand.gguf" --force -q \
+	    -e "set $a.block_count $blocks" \
+	    -e "set $a.attention.head_count $heads" \
+	    -e "set $a.attention.head_count_kv $kv" \
+	    -e "set $a.embedding_length $((heads * hd))" \
+	    -e "set $a.attention.key_length:u32 $hd" \
+	    -e "set $a.attention.value_length:u32 $hd" \
+	    -e "set $a.feed_forward_length $ff" \
+	    -e "set $a.attention.sliding_window:u32 $win"
+	if [ $a = gemma3n ]; then
+		set -- "$@" -e "set $a.attention.sliding_window_pattern:u32 $per"
+	else
+		# which blocks slide; the shared ones (0 where llama.cpp
+		# would give up)
+		blocks=$((blocks % 5 + 2))
+		flags= j=0
+		while [ $j -lt $blocks ]; do
+			rnd 4; flags="$flags $([ $r -lt 3 ] && echo 1 || echo 0)"
+			j=$((j + 1))
+		done
+		rnd $((blocks > 2 ? blocks - 1 : 1)); sh=$r
+		from=$((blocks - sh)) j=$from
+		while [ $j -lt $blocks ]; do
+			f=$(echo $flags | cut -d' ' -f$((j + 1)))
+			[ $f = 1 ] && [ "$(echo $flags | cut -d' ' -f$((from - 1)))" != 1 ] && sh=0
+			[ $f = 0 ] && [ "$(echo $flags | cut -d' ' -f$from)" != 0 ] && sh=0
+			j=$((j + 1))
+		done
+		rnd 3; hs=$((8 << r))
+		rnd 3; pl=$(echo "0 8 16" | cut -d' ' -f$((r + 1)))
+		rnd 3; cap=$(echo "- 0 30" | cut -d' ' -f$((r + 1)))
+		rnd 2; var=$((r * 4))
+		set -- "$@" -e "set $a.block_count $blocks" \
+		    -e "set $a.attention.sliding_window_pattern:arr[bool] [$(echo $flags |
+			sed 's/1/true/g; s/0/false/g; s/ /, /g')]" \
+		    -e "set $a.attention.shared_kv_layers:u32 $sh" \
+		    -e "set $a.attention.key_length_swa:u32 $hs" \
+		    -e "set $a.attention.value_length_swa:u32 $hs" \
+		    -e "set $a.embedding_length_per_layer_input:u32 $pl" \
+		    --variant $var
+		[ $cap = - ] ||
+		    set -- "$@" -e "set $a.final_logit_softcapping:f32 $cap"
+		# variant 4: a V projection (its scales taken out)
+		if [ $var = 4 ] && "$GGUFED" "$@" 2>/dev/null; then
+			for t in $("$GGUFED" dump "$scratch/$a.grand.gguf" |
+			    awk '$1 == "tensor" && $3 ~ /scale$/ { print $3 }'); do
+				set -- "$@" -e "rm-tensor $t"
+			done
+		fi
+	fi
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+		ok 1 "compute: gemma, case $i: ggufed new makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/$a.grand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" "$full" \
+	    "MEM_SEED=${MEM_SEED:-1}, gemma case $i: ggufed$(printf " '%s'" "$@")"
+done
+# and gemma4's experts, 1 to 4 of them used a token
+i=0
+while [ $i -lt 8 ]; do
+	i=$((i + 1))
+	rnd 4; nu=$((r + 1))
+	rnd 9000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	rnd 3; full=$(echo "- - swa-full" | cut -d' ' -f$((r + 1)))
+	"$GGUFED" set "$m/gemma4-moe.gguf" gemma4.expert_used_count "$nu" \
+	    -o "$scratch/gemma4-moe.gguf" --force >/dev/null 2>&1
+	compute "$scratch/gemma4-moe.gguf" "$ctx" "$fa" "$b" "$ub" "$np" \
+	    "$full" "MEM_SEED=${MEM_SEED:-1}, gemma4 experts case $i: \
+expert_used_count $nu"
+done
+
 # What is not modelled is null, with the reason, never a guess.
-"$GGUFED" mem "$m/gemma4.gguf" --ctx 1000 --json >"$scratch/mem.json"
-grep -q '"compute": null, "compute_why": "compute: not modelled for gemma4"' \
+# gemma4 with Q, K and V in one projection (its scales taken out)
+"$GGUFED" new gemma4 --variant 1 -o "$scratch/g4.gguf" --force -q
+set --
+for t in $("$GGUFED" dump "$scratch/g4.gguf" |
+    awk '$1 == "tensor" && $3 ~ /scale$/ { print $3 }'); do
+	set -- "$@" -e "rm-tensor $t"
+done
+"$GGUFED" new gemma4 --variant 1 -o "$scratch/g4.gguf" --force -q "$@"
+"$GGUFED" mem "$scratch/g4.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for gemma4 blocks with blk.0.attn_qkv.weight"' \
     "$scratch/mem.json"
-ok $? "gemma4: the compute buffer is not modelled, and says so"
+ok $? "gemma4 with a fused QKV: the compute buffer is not modelled, and says so"
 # deepseek2 with a NextN layer: its tensors are not in the graph modelled
 "$GGUFED" mem "$m/deepseek2-nextn.gguf" --ctx 1000 --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for deepseek2 blocks with blk.2.nextn.eh_proj.weight"' \

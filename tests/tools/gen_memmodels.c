@@ -68,6 +68,10 @@
  *			and 21 reuse the cache of earlier ones
  *	gemma4-shared.gguf  gemma4 with a third block, sliding, that
  *			reuses the cache of another (shared_kv_layers 1)
+ *	gemma4-scaled.gguf  gemma4 with V projections, each block's
+ *			output scaled, the logits not soft-capped
+ *	gemma4-moe.gguf  gemma4 with experts (2 of 4 used) beside
+ *			each block's feed-forward
  *
  * With --check, beside each model NAME.gguf: NAME-extra.gguf, with one
  * tensor more ("extra.weight", which no architecture loads), and
@@ -1098,6 +1102,44 @@ static const struct dten gemma4_shared_tensors[] = {
 	{ "per_layer_model_proj.weight", 2, { 96, 48, 1, 1 } },
 	{ NULL, 0, { 0, 0, 0, 0 } }
 };
+static const struct dkey gemma4_scaled_keys[] = {
+	/* no soft-capping of the logits */
+	{ "final_logit_softcapping", GG_F32, 0, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gemma4_scaled_tensors[] = {
+	{ "blk.0.attn_v.weight", 2, { 96, 20, 1, 1 } },
+	{ "blk.1.attn_v.weight", 2, { 96, 32, 1, 1 } },
+	{ "blk.0.layer_output_scale.weight", 1, { 1, 1, 1, 1 } },
+	{ "blk.1.layer_output_scale.weight", 1, { 1, 1, 1, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
+static const struct dkey gemma4_moe_keys[] = {
+	/* experts (2 of 4 used) beside the feed-forward */
+	{ "expert_count", GG_U32, 4, NULL, 0 },
+	{ "expert_used_count", GG_U32, 2, NULL, 0 },
+	{ "expert_feed_forward_length", GG_U32, 32, NULL, 0 },
+	{ NULL, 0, 0, NULL, 0 }
+};
+static const struct dten gemma4_moe_tensors[] = {
+	{ "blk.0.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.0.ffn_gate_inp.scale", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.pre_ffw_norm_2.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.post_ffw_norm_1.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.post_ffw_norm_2.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.0.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.0.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.0.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ "blk.1.ffn_gate_inp.weight", 2, { 96, 4, 1, 1 } },
+	{ "blk.1.ffn_gate_inp.scale", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.pre_ffw_norm_2.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.post_ffw_norm_1.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.post_ffw_norm_2.weight", 1, { 96, 1, 1, 1 } },
+	{ "blk.1.ffn_gate_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_up_exps.weight", 3, { 96, 32, 4, 1 } },
+	{ "blk.1.ffn_down_exps.weight", 3, { 32, 96, 4, 1 } },
+	{ NULL, 0, { 0, 0, 0, 0 } }
+};
 static const struct dten gemma3n_shared_tensors[] = {
 	/* per-layer inputs: 256 a block */
 	{ "per_layer_token_embd.weight", 2, { 256 * 22, 264, 1, 1 } },
@@ -1226,6 +1268,10 @@ static const struct {
 	{ "gemma3n-shared", "gemma3n", gemma3n_shared_keys,
 	    gemma3n_shared_tensors, gemma3n_keys, gemma3n_tensors },
 	{ "gemma4-shared", "gemma4", gemma4_shared_keys, gemma4_shared_tensors,
+	    gemma4_keys, gemma4_tensors },
+	{ "gemma4-scaled", "gemma4", gemma4_scaled_keys, gemma4_scaled_tensors,
+	    gemma4_keys, gemma4_tensors },
+	{ "gemma4-moe", "gemma4", gemma4_moe_keys, gemma4_moe_tensors,
 	    gemma4_keys, gemma4_tensors },
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
