@@ -28,6 +28,16 @@ probe="$TESTS_BUILDDIR/interop/llama_mem"
 "$TESTS_BUILDDIR/tools/gen_memmodels" "$scratch" ||
     { echo "Bail out! gen_memmodels failed"; exit 1; }
 
+# Every one of these models llama.cpp loads (the cases below load each):
+# the model check finds no error in any (gemma4's optional output scales
+# once were "not used by gemma4").
+for f in "$scratch"/*.gguf; do
+	"$GGUFED" validate "$f" >"$scratch/validate.out" 2>&1
+	! grep -q ': error: ' "$scratch/validate.out"
+	ok $? "$(basename "$f"): no error in a model llama.cpp loads" ||
+	    grep ': error: ' "$scratch/validate.out" | head -3 | sed 's/^/# /'
+done
+
 # The per-layer bytes ggufed computes for the first context of a --json
 # output: "layer N k BYTES v BYTES" lines.
 ours_layers() {

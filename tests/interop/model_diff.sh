@@ -182,6 +182,12 @@ found granitehybrid-ff feed_forward_length "granitehybrid --seed 1 \
 found rwkv7-v1 attention.iclr_lora_rank "rwkv7 --seed 1 \
     -e 'set rwkv7.attention.value_residual_mix_lora_rank:u32 4'" \
     "-e 'set rwkv7.attention.iclr_lora_rank:u32 6'"
+# (gemma3n's per-layer inputs are 256 wide, whatever
+# embedding_length_per_layer_input says: llama.cpp reads no such key for
+# it)
+found gemma3n-pl - "gemma3n --seed 1 \
+    -e 'set gemma3n.embedding_length_per_layer_input:u32 128'" \
+    "-e 'set gemma3n.embedding_length_per_layer_input:u32 64'"
 i=0
 while [ "$i" -lt "$count" ]; do
 	i=$((i + 1))
