@@ -1,8 +1,8 @@
 /*
  * mem_compute_deltanet.c - llama.cpp's compute buffer on the CPU for the
- * gated delta-net hybrid qwen3next (see mem_compute.c for how llama.cpp
- * reserves its graphs and how ggml's allocator lays them out;
- * mem_compute_recurrent.c for how a graph with a recurrent state is
+ * gated delta-net hybrids qwen3next and qwen35 (see mem_compute.c for
+ * how llama.cpp reserves its graphs and how ggml's allocator lays them
+ * out; mem_compute_recurrent.c for how a graph with a recurrent state is
  * expanded, as here: tensors first, then expanded where llama.cpp
  * expands them, depth first, sources in order).
  *
@@ -13,24 +13,28 @@
  *
  * The delta-net layer: the conv state's rows (llama.cpp's build_rs, as
  * mem_compute_recurrent.c's); Q, K and V of the input projection made
- * one (ssm_in split by K head in Q, K, V and Z, each made contiguous,
- * Q, K and V concatenated); after the conv state, transposed, the last
+ * one (qwen3next: ssm_in split by K head in Q, K, V and Z, each made
+ * contiguous, Q, K and V concatenated; qwen35: attn_qkv as it is);
+ * after the conv state, transposed, the last
  * columns written back; the delta-net state's rows; the short
  * convolution (ggml_ssm_conv), SiLU; Q and K L2-normed (an RMS norm and a scale),
- * repeated to the V heads where they are fewer; the decay (ssm_ba's
- * alpha half, made contiguous) biased, soft-plus, times A; beta (its
- * other half made contiguous) through a sigmoid; ggml_gated_delta_net,
- * its new states written back; its output RMS-normed, times SiLU of Z;
+ * repeated to the V heads where they are fewer (qwen3next); the decay
+ * (qwen3next: ssm_ba's alpha half, made contiguous; qwen35: ssm_alpha)
+ * biased, soft-plus, times A; beta (ssm_ba's other half made
+ * contiguous, or ssm_beta) through a sigmoid; ggml_gated_delta_net, its
+ * new states written back; its output RMS-normed, times SiLU of Z
+ * (qwen3next: ssm_in's fourth part made contiguous; qwen35: attn_gate);
  * the output projection.
  *
- * The attention: Q and its gate of one projection (reshaped, then
- * viewed), Q and K RMS-normed by head and rotated, V; llama.cpp's
+ * The attention: Q and its gate of one projection (qwen3next: reshaped,
+ * then viewed; qwen35: viewed), Q and K RMS-normed by head and rotated, V; llama.cpp's
  * build_attn over the cache (mem_compute_recurrent.c's attend()); times
  * the sigmoid of the gate made contiguous; the output projection.
  *
- * The feed-forward: experts (build_moe_ffn: soft-max routed, the weights
- * normalized, expanded as soon as they are made) plus a shared SwiGLU
- * expert gated by the sigmoid of its one-row projection.
+ * The feed-forward: qwen35's SwiGLU; qwen3next's experts (build_moe_ffn:
+ * soft-max routed, the weights normalized, expanded as soon as they are
+ * made) plus a shared SwiGLU expert gated by the sigmoid of its one-row
+ * projection.
  *
  * Only the tensors these graphs are known to read are accepted: any
  * other (scales, biases, fused projections, a NextN layer) leaves the
@@ -638,6 +642,11 @@ static const char *const q3n_linear[] = {
 	"ssm_in.weight", "ssm_conv1d.weight", "ssm_dt.bias", "ssm_a",
 	"ssm_ba.weight", "ssm_norm.weight", "ssm_out.weight", NULL
 };
+static const char *const q35_linear[] = {
+	"attn_qkv.weight", "attn_gate.weight", "ssm_conv1d.weight",
+	"ssm_dt.bias", "ssm_a", "ssm_beta.weight", "ssm_alpha.weight",
+	"ssm_norm.weight", "ssm_out.weight", NULL
+};
 static const char *const dn_attn[] = {
 	"attn_q.weight", "attn_k.weight", "attn_v.weight",
 	"attn_output.weight", "attn_q_norm.weight", "attn_k_norm.weight",
@@ -650,6 +659,10 @@ static const char *const dn_moe[] = {
 	"ffn_gate_shexp.weight", "ffn_up_shexp.weight",
 	"ffn_down_shexp.weight", NULL
 };
+static const char *const dn_ffn[] = {
+	"attn_norm.weight", "post_attention_norm.weight", "ffn_gate.weight",
+	"ffn_up.weight", "ffn_down.weight", NULL
+};
 static const char *const dn_kept[] = {
 	"token_embd.weight", "output_norm.weight", "output.weight", NULL
 };
@@ -660,6 +673,7 @@ static const struct {
 	const char *const	*linear, *const *ffn;
 } dn_archs[] = {
 	{ "qwen3next", D_QWEN3NEXT, q3n_linear, dn_moe },
+	{ "qwen35", D_QWEN35, q35_linear, dn_ffn },
 };
 
 /* Whether block il has each of names (*missing: the first it lacks). */

@@ -914,7 +914,7 @@ done
 # heads four a K head and all the experts a token, attention on every
 # block.
 dnet=$TESTS_BUILDDIR/tools/gen_memmodels
-dn_archs="qwen3next"
+dn_archs="qwen3next qwen35"
 for a in $dn_archs; do
 	compute "$m/$a.gguf" 1000 off 2048 512 1
 	compute "$m/$a.gguf" 1000 on 2048 512 2
@@ -1023,6 +1023,11 @@ ok $? "qwen3next without ssm_in (llama.cpp's graph reads it): not modelled, and 
 grep -q '"compute": null, "compute_why": "compute: not modelled for qwen3next blocks with blk.0.attn_qkv.scale"' \
     "$scratch/mem.json"
 ok $? "qwen3next with scales: not modelled, and says so"
+"$GGUFED" new qwen35 -o "$scratch/q35.gguf" --force -q
+"$GGUFED" mem "$scratch/q35.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for qwen35 without blk.0.attn_qkv.weight"' \
+    "$scratch/mem.json"
+ok $? "qwen35 without attn_qkv (llama.cpp's graph reads it): not modelled, and says so"
 
 # The walk: each architecture `ggufed mem --keys` lists, in its model
 # here (llama4's and gemma3n's with the blocks that show their layouts), with each key the computation reads removed, and set to the value
