@@ -1,10 +1,10 @@
 /*
  * mem_compute_deltanet.c - llama.cpp's compute buffer on the CPU for the
- * gated delta-net hybrids qwen3next and qwen35 (see mem_compute.c for
- * how llama.cpp reserves its graphs and how ggml's allocator lays them
- * out; mem_compute_recurrent.c for how a graph with a recurrent state is
- * expanded, as here: tensors first, then expanded where llama.cpp
- * expands them, depth first, sources in order).
+ * gated delta-net hybrids qwen3next, qwen35 and qwen35moe (see
+ * mem_compute.c for how llama.cpp reserves its graphs and how ggml's
+ * allocator lays them out; mem_compute_recurrent.c for how a graph with
+ * a recurrent state is expanded, as here: tensors first, then expanded
+ * where llama.cpp expands them, depth first, sources in order).
  *
  * Each block is RMS-normed (expanded there), then either a gated
  * delta-net layer (the blocks of a recurrent state) or attention; the
@@ -14,27 +14,29 @@
  * The delta-net layer: the conv state's rows (llama.cpp's build_rs, as
  * mem_compute_recurrent.c's); Q, K and V of the input projection made
  * one (qwen3next: ssm_in split by K head in Q, K, V and Z, each made
- * contiguous, Q, K and V concatenated; qwen35: attn_qkv as it is);
- * after the conv state, transposed, the last
- * columns written back; the delta-net state's rows; the short
- * convolution (ggml_ssm_conv), SiLU; Q and K L2-normed (an RMS norm and a scale),
+ * contiguous, Q, K and V concatenated; qwen35 and qwen35moe: attn_qkv
+ * as it is); after the conv state, transposed, the last columns written
+ * back; the delta-net state's rows; the short convolution
+ * (ggml_ssm_conv), SiLU; Q and K L2-normed (an RMS norm and a scale),
  * repeated to the V heads where they are fewer (qwen3next); the decay
- * (qwen3next: ssm_ba's alpha half, made contiguous; qwen35: ssm_alpha)
- * biased, soft-plus, times A; beta (ssm_ba's other half made
- * contiguous, or ssm_beta) through a sigmoid; ggml_gated_delta_net, its
- * new states written back; its output RMS-normed, times SiLU of Z
- * (qwen3next: ssm_in's fourth part made contiguous; qwen35: attn_gate);
- * the output projection.
+ * (qwen3next: ssm_ba's alpha half, made contiguous; qwen35 and
+ * qwen35moe: ssm_alpha) biased, soft-plus, times A; beta (ssm_ba's other
+ * half made contiguous, or ssm_beta) through a sigmoid;
+ * ggml_gated_delta_net, its new states written back; its output
+ * RMS-normed, times SiLU of Z (qwen3next: ssm_in's fourth part made
+ * contiguous; qwen35 and qwen35moe: attn_gate); the output projection.
  *
  * The attention: Q and its gate of one projection (qwen3next: reshaped,
- * then viewed; qwen35: viewed), Q and K RMS-normed by head and rotated, V; llama.cpp's
- * build_attn over the cache (mem_compute_recurrent.c's attend()); times
- * the sigmoid of the gate made contiguous; the output projection.
- *
- * The feed-forward: qwen35's SwiGLU; qwen3next's experts (build_moe_ffn:
- * soft-max routed, the weights normalized, expanded as soon as they are
- * made) plus a shared SwiGLU expert gated by the sigmoid of its one-row
+ * then viewed; the others: viewed), Q and K RMS-normed by head and
+ * rotated (qwen35's and qwen35moe's M-RoPE: four positions a token), V;
+ * llama.cpp's build_attn over the cache (mem_compute_recurrent.c's
+ * attend()); times the sigmoid of the gate made contiguous; the output
  * projection.
+ *
+ * The feed-forward: qwen35's SwiGLU; qwen3next's and qwen35moe's
+ * experts (build_moe_ffn: soft-max routed, the weights normalized,
+ * expanded as soon as they are made) plus a shared SwiGLU expert gated
+ * by the sigmoid of its one-row projection.
  *
  * Only the tensors these graphs are known to read are accepted: any
  * other (scales, biases, fused projections, a NextN layer) leaves the
@@ -674,6 +676,7 @@ static const struct {
 } dn_archs[] = {
 	{ "qwen3next", D_QWEN3NEXT, q3n_linear, dn_moe },
 	{ "qwen35", D_QWEN35, q35_linear, dn_ffn },
+	{ "qwen35moe", D_QWEN35MOE, q35_linear, dn_moe },
 };
 
 /* Whether block il has each of names (*missing: the first it lacks). */

@@ -914,7 +914,7 @@ done
 # heads four a K head and all the experts a token, attention on every
 # block.
 dnet=$TESTS_BUILDDIR/tools/gen_memmodels
-dn_archs="qwen3next qwen35"
+dn_archs="qwen3next qwen35 qwen35moe"
 for a in $dn_archs; do
 	compute "$m/$a.gguf" 1000 off 2048 512 1
 	compute "$m/$a.gguf" 1000 on 2048 512 2
