@@ -13,18 +13,17 @@
  *
  * The delta-net layer: the conv state's rows (llama.cpp's build_rs, as
  * mem_compute_recurrent.c's); Q, K and V of the input projection made
- * one (qwen3next: ssm_in split by K head in Q, K, V and Z, each made
- * contiguous, Q, K and V concatenated; qwen35 and qwen35moe: attn_qkv
- * as it is); after the conv state, transposed, the last columns written
- * back; the delta-net state's rows; the short convolution
- * (ggml_ssm_conv), SiLU; Q and K L2-normed (an RMS norm and a scale),
- * repeated to the V heads where they are fewer (qwen3next); the decay
- * (qwen3next: ssm_ba's alpha half, made contiguous; qwen35 and
- * qwen35moe: ssm_alpha) biased, soft-plus, times A; beta (ssm_ba's other
- * half made contiguous, or ssm_beta) through a sigmoid;
- * ggml_gated_delta_net, its new states written back; its output
- * RMS-normed, times SiLU of Z (qwen3next: ssm_in's fourth part made
- * contiguous; qwen35 and qwen35moe: attn_gate); the output projection.
+ * one (qwen3next's ssm_in split by K head in Q, K, V and Z, each made
+ * contiguous, Q, K and V concatenated; else attn_qkv as it is); after
+ * the conv state, transposed, the last columns written back; the
+ * delta-net state's rows; the short convolution (ggml_ssm_conv), SiLU;
+ * Q and K L2-normed (an RMS norm and a scale), repeated to the V heads
+ * where they are fewer (qwen3next); the decay (qwen3next: ssm_ba's alpha
+ * half, made contiguous; qwen35 and qwen35moe: ssm_alpha) biased,
+ * soft-plus, times A; beta (ssm_ba's other half made contiguous, or
+ * ssm_beta) through a sigmoid; ggml_gated_delta_net, its new states
+ * written back; its output RMS-normed, times SiLU of Z (ssm_in's fourth
+ * part made contiguous, or attn_gate); the output projection.
  *
  * The attention: Q and its gate of one projection (qwen3next: reshaped,
  * then viewed; the others: viewed), Q and K RMS-normed by head and
@@ -69,6 +68,8 @@ enum dn_kind {
 #define S_NV		2	/* ssm.time_step_rank: V heads */
 #define S_SK		3	/* ssm.state_size: the heads' size */
 #define S_FFE		4	/* the experts' length */
+#define S_QKV		5	/* qwen3next's Q, K and V of attn_qkv and Z of
+				   attn_gate (else ssm_in) */
 
 struct dshape {
 	const uint64_t	*c;		/* m->c_rec */
@@ -344,7 +345,8 @@ delta_net(struct rg *r, const struct dshape *s, uint64_t T, int t, int sel,
 	uint64_t	sk = s->c[S_SK], ns = s->ns, ts = T / ns, rep = nv / nk;
 	uint64_t	qk = 2 * sk * nk, ch = qk + sk * nv, nb[4];
 	int		cs, mx, pr, q, k, v, z, ci, st, cv, a, b, o, y, src[4];
-	int		legacy = s->kind == D_QWEN3NEXT;
+	int		next = s->kind == D_QWEN3NEXT;
+	int		legacy = next && !s->c[S_QKV];
 
 	cs = read_state(r, s, (K - 1) * ch, sel, extra);
 	cs = vw(r, cs, K - 1, ch, ns, 1, NULL, 0);
@@ -378,7 +380,7 @@ delta_net(struct rg *r, const struct dshape *s, uint64_t T, int t, int sel,
 	nb[3] = mg_mul_lim(r->g, ch * 4, ts);
 	q = unary(r, unary(r, vw(r, cv, sk, nk, ts, ns, nb, 0)));
 	k = unary(r, unary(r, vw(r, cv, sk, nk, ts, ns, nb, sk * nk * 4)));
-	if (legacy && nk != nv) {	/* repeated to the V heads */
+	if (next && nk != nv) {	/* repeated to the V heads */
 		q = vw(r, q, sk, 1, nk, T, NULL, 0);
 		q = vw(r, nd(r, K_PLAIN, sk, rep, nk, T, q, -1), sk, nv, ts,
 		    ns, NULL, 0);
@@ -387,7 +389,7 @@ delta_net(struct rg *r, const struct dshape *s, uint64_t T, int t, int sel,
 		    ns, NULL, 0);
 	}
 	v = vw(r, cv, sk, nv, ts, ns, nb, qk * 4);
-	if (legacy) {	/* ssm_ba: beta and alpha by K head */
+	if (next) {	/* ssm_ba: beta and alpha by K head */
 		pr = nd(r, K_PLAIN, 2 * nv, T, 1, 1, EXT, t);
 		pr = vw(r, pr, 2 * rep, nk, ts, ns, NULL, 0);
 		a = cont(r, vw_as(r, pr, rep, nk, ts, ns, rep * 4), nv, ts, ns,
@@ -400,7 +402,7 @@ delta_net(struct rg *r, const struct dshape *s, uint64_t T, int t, int sel,
 		b = nd(r, K_PLAIN, nv, T, 1, 1, EXT, t);
 		b = unary(r, vw(r, b, 1, nv, ts, ns, NULL, 0));
 	}
-	if (legacy)
+	if (next)
 		b = vw(r, b, 1, nv, ts, ns, NULL, 0);
 	a = nd(r, K_INPLACE, nv, ts, ns, 1, a, EXT);	/* dt bias */
 	a = unary(r, a);				/* soft-plus */
@@ -641,8 +643,13 @@ cnot(struct gguf_mem_model *m, const char *fmt, ...)
 /* The tensors of each kind of block ("?": it may have it), by what the
    blocks hold: a delta-net layer, attention, the feed-forward. */
 static const char *const q3n_linear[] = {
-	"ssm_in.weight", "ssm_conv1d.weight", "ssm_dt.bias", "ssm_a",
-	"ssm_ba.weight", "ssm_norm.weight", "ssm_out.weight", NULL
+	"ssm_conv1d.weight", "ssm_dt.bias", "ssm_a", "ssm_ba.weight",
+	"ssm_norm.weight", "ssm_out.weight", NULL
+};
+/* and its projection: ssm_in, or attn_qkv and attn_gate */
+static const char *const q3n_in[] = { "ssm_in.weight", NULL };
+static const char *const q3n_qkv[] = {
+	"attn_qkv.weight", "attn_gate.weight", NULL
 };
 static const char *const q35_linear[] = {
 	"attn_qkv.weight", "attn_gate.weight", "ssm_conv1d.weight",
@@ -758,6 +765,28 @@ dn_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	return 0;
 }
 
+/*
+ * qwen3next's projection of delta-net block il: ssm_in, or attn_qkv and
+ * attn_gate, as the other blocks' (*qkv: -1 before the first). 0, or 1
+ * not modelled.
+ */
+static int
+q3n_proj(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il, int *qkv)
+{
+	const char	*miss;
+	int		 in = has_all(d, il, q3n_in, &miss);
+	int		 fused = has_all(d, il, q3n_qkv, &miss);
+
+	if (in == fused)	/* both, or neither */
+		return in ? cnot(m, " blocks with both ssm_in and attn_qkv") :
+		    cnot(m, " without blk.%u.ssm_in.weight", il);
+	if (*qkv >= 0 && *qkv != fused)
+		return cnot(m, " blocks unlike one another");
+	*qkv = fused;
+	m->c_rec[S_QKV] = (uint64_t)fused;
+	return 0;
+}
+
 int
 mc_deltanet_make(struct gguf_mem_model *m, struct gguf_doc *d)
 {
@@ -768,7 +797,7 @@ mc_deltanet_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	int64_t			 b;
 	const char		*miss, *bare;
 	char			 name[96];
-	int			 first = 1;
+	int			 first = 1, qkv = -1;
 
 	for (k = 0; k < sizeof dn_archs / sizeof dn_archs[0]; k++)
 		if (strcmp(m->arch, dn_archs[k].arch) == 0)
@@ -809,7 +838,10 @@ mc_deltanet_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		bare = bare != NULL ? bare + 1 : name;
 		if (!one_of(bare, dn_archs[k].ffn) && !one_of(bare,
 		    m->layers[b].kind == GGUF_MEM_RECURRENT ?
-		    dn_archs[k].linear : dn_attn))
+		    dn_archs[k].linear : dn_attn) &&
+		    (m->layers[b].kind != GGUF_MEM_RECURRENT ||
+		    m->c_kind != D_QWEN3NEXT || (!one_of(bare, q3n_in) &&
+		    !one_of(bare, q3n_qkv))))
 			return cnot(m, " blocks with %s", name);
 	}
 	if (!has_all(d, -1, (const char *const[]){ "output_norm.weight",
@@ -825,6 +857,9 @@ mc_deltanet_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		if (m->layers[il].kind == GGUF_MEM_RECURRENT) {
 			if (!has_all(d, il, dn_archs[k].linear, &miss))
 				return cnot(m, " without blk.%u.%s", il, miss);
+			if (m->c_kind == D_QWEN3NEXT &&
+			    q3n_proj(m, d, il, &qkv) != 0)
+				return 1;
 		} else {
 			if (!has_all(d, il, dn_attn, &miss))
 				return cnot(m, " without blk.%u.%s", il, miss);

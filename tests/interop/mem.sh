@@ -931,12 +931,20 @@ for a in $dn_archs; do
 	compute "$scratch/$a-dn.gguf" 300 on 2048 512 1
 	compute "$scratch/$a-dn.gguf" 9000 off 64 33 3
 done
+# qwen3next with attn_qkv and attn_gate in place of ssm_in
+"$dnet" --deltanet qwen3next-qkv "$scratch/q3n-qkv.gguf" 4 96 4 1 32 4 4 16 \
+    2 4 160 4 2 32 32 || { echo "Bail out! gen_memmodels failed"; exit 1; }
+compute "$scratch/q3n-qkv.gguf" 1000 auto 2048 512 1
+compute "$scratch/q3n-qkv.gguf" 1000 off 2048 512 2
+compute "$scratch/q3n-qkv.gguf" 5000 off 300 77 1
+compute "$scratch/q3n-qkv.gguf" 700 on 2048 33 4
 
 # And random models of them, seeded apart from the loops above (derived
 # from MEM_SEED): blocks, embedding, heads, KV heads, head size, the
 # attention's interval, the conv kernel, the delta net's K heads, V heads
 # and their size, the feed-forward length, experts, those used, their
-# length and the shared one's, at a random context, flash attention,
+# length and the shared one's, qwen3next's projection (ssm_in, or
+# attn_qkv and attn_gate), at a random context, flash attention,
 # batch, micro-batch and parallel sequences. gen_memmodels writes them:
 # `ggufed new` leaves out what llama.cpp's loader takes as optional but
 # its graph reads (qwen3next's ssm_in, qwen35's attn_qkv and attn_gate).
@@ -968,6 +976,7 @@ while [ $i -lt 24 ]; do
 	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
 	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
 	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	rnd 2; [ $a = qwen3next ] && [ $r = 1 ] && a=qwen3next-qkv
 	set -- --deltanet $a "$scratch/$a.qrand.gguf" $blocks $embd $heads $kv \
 	    $hd $iv $conv $sk $nk $nv $ff $nexp $nused $fexp $fsh
 	if ! "$dnet" "$@" 2>"$scratch/new.err"; then

@@ -15,7 +15,8 @@
  * every INTERVAL-th block (heads of size HEAD), the delta net on the
  * others (conv kernel CONV, GROUPS K heads and V_HEADS V heads of size
  * STATE), with the optional projections llama.cpp's graph reads
- * (qwen3next's ssm_in, qwen35's attn_qkv and attn_gate); qwen35's
+ * (qwen3next's ssm_in, qwen35's attn_qkv and attn_gate; ARCH
+ * qwen3next-qkv: qwen3next with attn_qkv and attn_gate); qwen35's
  * feed-forward of FF, the others' EXPERTS experts of EXP_FF (USED a
  * token) and a shared one of SHARED_FF.
  *
@@ -1414,8 +1415,12 @@ deltanet(int argc, char **argv)
 	const char	*arch = argv[0], *file = argv[1], *slash;
 	uint64_t	 v[15], inner, ch;
 	char		 dir[4096];
-	int		 l, i, moe;
+	int		 l, i, moe, qkv = 0;
 
+	if (strcmp(arch, "qwen3next-qkv") == 0) {	/* attn_qkv, attn_gate */
+		arch = "qwen3next";
+		qkv = 1;
+	}
 	if (argc != 17 || (strcmp(arch, "qwen3next") != 0 &&
 	    strcmp(arch, "qwen35") != 0 && strcmp(arch, "qwen35moe") != 0)) {
 		fprintf(stderr, "usage: gen_memmodels --deltanet ARCH FILE "
@@ -1479,7 +1484,11 @@ deltanet(int argc, char **argv)
 			t1(&m, bn(l, "ssm_norm"), v[7]);
 			t2(&m, bn(l, "ssm_out"), inner, E_);
 		} else {
-			t2(&m, bn(l, "ssm_in"), E_, ch + inner);
+			if (qkv) {
+				t2(&m, bn(l, "attn_qkv"), E_, ch);
+				t2(&m, bn(l, "attn_gate"), E_, inner);
+			} else
+				t2(&m, bn(l, "ssm_in"), E_, ch + inner);
 			t2(&m, bn(l, "ssm_conv1d"), v[6], ch);
 			t1(&m, bb(l, "ssm_dt"), v[9]);
 			t1(&m, bx(l, "ssm_a"), v[9]);
