@@ -894,20 +894,6 @@ mc_deltanet_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		    m->c_nused == 0 || m->c_nused > m->c_nexp)
 			return cnot(m, " without an expert_used_count of 1 to "
 			    "its experts");
-		/* the weights scaled: not modelled */
-		{
-			struct gguf_val	*val;
-			double		 f;
-			char		 key[96];
-			int		 n;
-
-			n = snprintf(key, sizeof key, "%s.expert_weights_scale",
-			    m->arch);
-			if ((val = gguf_doc_get(d, key, (size_t)n)) != NULL &&
-			    (gguf_val_f64(val, &f) != 0 || (!(f >= 0 && f <= 0) &&
-			    !(f >= 1 && f <= 1))))
-				return cnot(m, " with expert_weights_scale");
-		}
 	}
 	m->compute = 1;
 	m->cwhy[0] = '\0';

@@ -938,6 +938,13 @@ compute "$scratch/q3n-qkv.gguf" 1000 auto 2048 512 1
 compute "$scratch/q3n-qkv.gguf" 1000 off 2048 512 2
 compute "$scratch/q3n-qkv.gguf" 5000 off 300 77 1
 compute "$scratch/q3n-qkv.gguf" 700 on 2048 33 4
+# expert_weights_scale, which llama.cpp does not read for them
+for a in qwen3next qwen35moe; do
+	"$GGUFED" set "$m/$a.gguf" $a.expert_weights_scale:f32 2.5 \
+	    -o "$scratch/$a-ws.gguf" --force -q ||
+	    { echo "Bail out! ggufed set failed"; exit 1; }
+	compute "$scratch/$a-ws.gguf" 1000 auto 2048 512 1
+done
 
 # And random models of them, seeded apart from the loops above (derived
 # from MEM_SEED): blocks, embedding, heads, KV heads, head size, the
