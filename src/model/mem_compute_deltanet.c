@@ -26,11 +26,12 @@
  * part made contiguous, or attn_gate); the output projection.
  *
  * The attention: Q and its gate of one projection (qwen3next: reshaped,
- * then viewed; the others: viewed), Q and K RMS-normed by head and
- * rotated (qwen35's and qwen35moe's M-RoPE: four positions a token), V;
- * llama.cpp's build_attn over the cache (mem_compute_recurrent.c's
- * attend()); times the sigmoid of the gate made contiguous; the output
- * projection.
+ * then viewed; the others: viewed), K and V of their own (or, qwen35's
+ * and qwen35moe's, all three of attn_qkv, each made contiguous first);
+ * Q and K RMS-normed by head and rotated (qwen35's and qwen35moe's
+ * M-RoPE: four positions a token); llama.cpp's build_attn over the
+ * cache (mem_compute_recurrent.c's attend()); times the sigmoid of the
+ * gate made contiguous; the output projection.
  *
  * The feed-forward: qwen35's SwiGLU; qwen3next's and qwen35moe's
  * experts (build_moe_ffn: soft-max routed, the weights normalized,
@@ -38,8 +39,8 @@
  * by the sigmoid of its one-row projection.
  *
  * Only the tensors these graphs are known to read are accepted: any
- * other (scales, biases, fused projections, a NextN layer) leaves the
- * compute buffer "not modelled".
+ * other (scales, biases, qwen3next's attention's attn_qkv, a NextN
+ * layer) leaves the compute buffer "not modelled".
  */
 #include "config.h"
 
@@ -70,6 +71,8 @@ enum dn_kind {
 #define S_FFE		4	/* the experts' length */
 #define S_QKV		5	/* qwen3next's Q, K and V of attn_qkv and Z of
 				   attn_gate (else ssm_in) */
+#define S_AQKV		6	/* the attention's Q, K and V in one attn_qkv
+				   (qwen35, qwen35moe) */
 
 struct dshape {
 	const uint64_t	*c;		/* m->c_rec */
@@ -434,7 +437,21 @@ gated_attention(struct rg *r, const struct dshape *s, uint64_t T, int t,
 	uint64_t	hk = s->hk, head = s->head;
 	int		qf, q, g, k, v;
 
-	qf = nd(r, K_PLAIN, 2 * hk * head, T, 1, 1, EXT, t);
+	if (s->c[S_AQKV]) {	/* Q, K, V in one, each made contiguous */
+		uint64_t	kd = hk * s->head_kv;
+
+		qf = nd(r, K_PLAIN, 2 * hk * head + 2 * kd, T, 1, 1, EXT, t);
+		v = cont(r, vw_as(r, qf, kd, T, 1, 1, (2 * hk * head + kd) * 4),
+		    kd, T, 1, 1);
+		k = cont(r, vw_as(r, qf, kd, T, 1, 1, 2 * hk * head * 4), kd,
+		    T, 1, 1);
+		qf = cont(r, vw_as(r, qf, 2 * hk * head, T, 1, 1, 0),
+		    2 * hk * head, T, 1, 1);
+	} else {
+		qf = nd(r, K_PLAIN, 2 * hk * head, T, 1, 1, EXT, t);
+		v = nd(r, K_PLAIN, s->hv * s->head_kv, T, 1, 1, EXT, t);
+		k = nd(r, K_PLAIN, hk * s->head_kv, T, 1, 1, EXT, t);
+	}
 	if (s->kind == D_QWEN3NEXT)	/* reshaped, then viewed */
 		qf = vw(r, qf, 2 * hk, head, T, 1, NULL, 0);
 	{
@@ -446,9 +463,7 @@ gated_attention(struct rg *r, const struct dshape *s, uint64_t T, int t,
 	}
 	q = rms_norm(r, q);
 	q = nd(r, K_INPLACE, hk, head, T, 1, q, ai->pos);
-	v = nd(r, K_PLAIN, s->hv * s->head_kv, T, 1, 1, EXT, t);
 	v = vw(r, v, s->hv, s->head_kv, T, 1, NULL, 0);
-	k = nd(r, K_PLAIN, hk * s->head_kv, T, 1, 1, EXT, t);
 	k = vw(r, k, hk, s->head_kv, T, 1, NULL, 0);
 	k = rms_norm(r, k);
 	k = nd(r, K_INPLACE, hk, s->head_kv, T, 1, k, ai->pos);
@@ -657,10 +672,14 @@ static const char *const q35_linear[] = {
 	"ssm_norm.weight", "ssm_out.weight", NULL
 };
 static const char *const dn_attn[] = {
-	"attn_q.weight", "attn_k.weight", "attn_v.weight",
 	"attn_output.weight", "attn_q_norm.weight", "attn_k_norm.weight",
 	NULL
 };
+/* and its projections: Q, K and V apart, or (not qwen3next's) in one */
+static const char *const dn_qkv[] = {
+	"attn_q.weight", "attn_k.weight", "attn_v.weight", NULL
+};
+static const char *const dn_fused[] = { "attn_qkv.weight", NULL };
 static const char *const dn_moe[] = {
 	"attn_norm.weight", "post_attention_norm.weight",
 	"ffn_gate_inp.weight", "ffn_gate_exps.weight", "ffn_up_exps.weight",
@@ -718,15 +737,28 @@ attn_heads(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il,
     int *first)
 {
 	const struct gguf_mem_layer	*l = &m->layers[il];
-	uint64_t			 ne[4], head;
+	const char			*miss;
+	uint64_t			 ne[4], head, fused;
 
+	/* Q, K and V apart, or in one (as the other blocks) */
+	fused = !has_all(d, il, dn_qkv, &miss);
+	if (fused && (m->c_kind == D_QWEN3NEXT ||
+	    !has_all(d, il, dn_fused, &miss)))
+		return cnot(m, " without blk.%u.%s", il, miss);
+	if (fused && has_all(d, il, (const char *const[]){ "attn_q.weight",
+	    NULL }, &miss))
+		return cnot(m, " blocks unlike one another");
 	if (l->kind != GGUF_MEM_FULL || l->head_k == 0 ||
 	    l->head_k != l->head_v || l->k % l->head_k != 0 ||
 	    l->v != l->k || l->r + l->s != 0 ||
-	    tshape(d, il, "attn_q.weight", ne) != 0 ||
-	    ne[1] % (2 * l->head_k) != 0)
+	    tshape(d, il, fused ? "attn_qkv.weight" : "attn_q.weight",
+	    ne) != 0 || (fused && ne[1] < 2 * l->k) ||
+	    (ne[1] - (fused ? 2 * l->k : 0)) % (2 * l->head_k) != 0)
 		return cnot(m, " blocks unlike one another");
-	head = ne[1] / (2 * l->head_k);
+	head = (ne[1] - (fused ? 2 * l->k : 0)) / (2 * l->head_k);
+	if (!*first && (m->c_rec[S_AQKV] != fused))
+		return cnot(m, " blocks unlike one another");
+	m->c_rec[S_AQKV] = fused;
 	if (!*first && (l->head_k != m->c_head_k ||
 	    l->k / l->head_k != m->c_head_kv || head != m->c_head))
 		return cnot(m, " blocks unlike one another");
@@ -839,6 +871,9 @@ mc_deltanet_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		if (!one_of(bare, dn_archs[k].ffn) && !one_of(bare,
 		    m->layers[b].kind == GGUF_MEM_RECURRENT ?
 		    dn_archs[k].linear : dn_attn) &&
+		    (m->layers[b].kind == GGUF_MEM_RECURRENT ||
+		    (!one_of(bare, dn_qkv) && (!one_of(bare, dn_fused) ||
+		    m->c_kind == D_QWEN3NEXT))) &&
 		    (m->layers[b].kind != GGUF_MEM_RECURRENT ||
 		    m->c_kind != D_QWEN3NEXT || (!one_of(bare, q3n_in) &&
 		    !one_of(bare, q3n_qkv))))

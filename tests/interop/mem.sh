@@ -938,6 +938,15 @@ compute "$scratch/q3n-qkv.gguf" 1000 auto 2048 512 1
 compute "$scratch/q3n-qkv.gguf" 1000 off 2048 512 2
 compute "$scratch/q3n-qkv.gguf" 5000 off 300 77 1
 compute "$scratch/q3n-qkv.gguf" 700 on 2048 33 4
+# qwen35's and qwen35moe's attention with Q, K and V in one attn_qkv
+for a in qwen35 qwen35moe; do
+	"$dnet" --deltanet $a-qkv "$scratch/$a-qkv.gguf" 4 96 4 1 32 2 4 16 2 \
+	    4 160 4 2 32 32 ||
+	    { echo "Bail out! gen_memmodels failed"; exit 1; }
+	compute "$scratch/$a-qkv.gguf" 1000 auto 2048 512 1
+	compute "$scratch/$a-qkv.gguf" 1000 off 2048 512 2
+	compute "$scratch/$a-qkv.gguf" 700 on 2048 33 4
+done
 # expert_weights_scale, which llama.cpp does not read for them
 for a in qwen3next qwen35moe; do
 	"$GGUFED" set "$m/$a.gguf" $a.expert_weights_scale:f32 2.5 \
@@ -951,7 +960,8 @@ done
 # attention's interval, the conv kernel, the delta net's K heads, V heads
 # and their size, the feed-forward length, experts, those used, their
 # length and the shared one's, qwen3next's projection (ssm_in, or
-# attn_qkv and attn_gate), at a random context, flash attention,
+# attn_qkv and attn_gate), the others' attention (Q, K and V apart or in
+# one), at a random context, flash attention,
 # batch, micro-batch and parallel sequences. gen_memmodels writes them:
 # `ggufed new` leaves out what llama.cpp's loader takes as optional but
 # its graph reads (qwen3next's ssm_in, qwen35's attn_qkv and attn_gate).
@@ -983,7 +993,7 @@ while [ $i -lt 24 ]; do
 	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
 	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
 	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
-	rnd 2; [ $a = qwen3next ] && [ $r = 1 ] && a=qwen3next-qkv
+	rnd 2; [ $r = 1 ] && a=$a-qkv
 	set -- --deltanet $a "$scratch/$a.qrand.gguf" $blocks $embd $heads $kv \
 	    $hd $iv $conv $sk $nk $nv $ff $nexp $nused $fexp $fsh
 	if ! "$dnet" "$@" 2>"$scratch/new.err"; then

@@ -16,7 +16,8 @@
  * others (conv kernel CONV, GROUPS K heads and V_HEADS V heads of size
  * STATE), with the optional projections llama.cpp's graph reads
  * (qwen3next's ssm_in, qwen35's attn_qkv and attn_gate; ARCH
- * qwen3next-qkv: qwen3next with attn_qkv and attn_gate); qwen35's
+ * qwen3next-qkv: qwen3next with attn_qkv and attn_gate, qwen35-qkv and
+ * qwen35moe-qkv: their attention's Q, K and V in one attn_qkv); qwen35's
  * feed-forward of FF, the others' EXPERTS experts of EXP_FF (USED a
  * token) and a shared one of SHARED_FF.
  *
@@ -1420,6 +1421,11 @@ deltanet(int argc, char **argv)
 	if (strcmp(arch, "qwen3next-qkv") == 0) {	/* attn_qkv, attn_gate */
 		arch = "qwen3next";
 		qkv = 1;
+	} else if (strncmp(arch, "qwen35", 6) == 0 &&
+	    strcmp(arch + strlen(arch) - 4, "-qkv") == 0) {
+		arch = strcmp(arch, "qwen35-qkv") == 0 ? "qwen35" :
+		    "qwen35moe";
+		qkv = 1;	/* the attention's Q, K and V in one */
 	}
 	if (argc != 17 || (strcmp(arch, "qwen3next") != 0 &&
 	    strcmp(arch, "qwen35") != 0 && strcmp(arch, "qwen35moe") != 0)) {
@@ -1466,7 +1472,14 @@ deltanet(int argc, char **argv)
 	for (l = 0; l < (int)B_; l++) {
 		t1(&m, bn(l, "attn_norm"), E_);
 		t1(&m, bn(l, "post_attention_norm"), E_);
-		if ((l + 1) % (int)v[5] == 0) {	/* attention */
+		if ((l + 1) % (int)v[5] == 0 && qkv &&
+		    strcmp(arch, "qwen3next") != 0) {
+			t2(&m, bn(l, "attn_qkv"), E_,
+			    2 * v[4] * v[2] + 2 * v[4] * v[3]);
+			t2(&m, bn(l, "attn_output"), v[4] * v[2], E_);
+			t1(&m, bn(l, "attn_q_norm"), v[4]);
+			t1(&m, bn(l, "attn_k_norm"), v[4]);
+		} else if ((l + 1) % (int)v[5] == 0) {	/* attention */
 			t2(&m, bn(l, "attn_q"), E_, 2 * v[4] * v[2]);
 			t2(&m, bn(l, "attn_k"), E_, v[4] * v[3]);
 			t2(&m, bn(l, "attn_v"), E_, v[4] * v[3]);
