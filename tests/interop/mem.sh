@@ -947,6 +947,23 @@ for a in qwen35 qwen35moe; do
 	compute "$scratch/$a-qkv.gguf" 1000 off 2048 512 2
 	compute "$scratch/$a-qkv.gguf" 700 on 2048 33 4
 done
+# the cache's types (the attention reads the cache as it is)
+for a in $dn_archs; do
+	for t in "q8_0 q8_0 1" "q8_0 f16 0" "f32 f32 0" "bf16 bf16 1"; do
+		set -- $t
+		theirs=$(GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$m/$a.gguf" \
+		    --ctx 3000 --flash-attn $3 --parallel 2 --type-k $1 \
+		    --type-v $2 2>/dev/null |
+		    awk '$1 == "compute" { b = $2 } END { print b }')
+		ours=$("$GGUFED" mem "$m/$a.gguf" --ctx 3000 \
+		    -fa $(echo "off on" | cut -d' ' -f$(($3 + 1))) \
+		    --parallel 2 -ctk $1 -ctv $2 --json |
+		    sed -n 's/.*"compute": \([0-9]*\).*/\1/p' | head -1)
+		[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
+		ok $? "$a.gguf ctx 3000 x2 -fa $3, K $1 V $2: the compute buffer is llama.cpp's ($theirs bytes)" ||
+		    echo "# ggufed: $ours"
+	done
+done
 # expert_weights_scale, which llama.cpp does not read for them
 for a in qwen3next qwen35moe; do
 	"$GGUFED" set "$m/$a.gguf" $a.expert_weights_scale:f32 2.5 \
