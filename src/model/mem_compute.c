@@ -1437,6 +1437,8 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		return;
 	if (mc_gemma_make(m, d))	/* mem_compute_gemma.c */
 		return;
+	if (mc_deltanet_make(m, d))	/* mem_compute_deltanet.c */
+		return;
 	for (k = 0; k < sizeof graph_archs / sizeof graph_archs[0]; k++)
 		if (strcmp(m->arch, graph_archs[k].name) == 0)
 			break;
@@ -1739,7 +1741,9 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 			    m->arch);
 		return -1;
 	}
-	if (m->c_kind >= MC_GEMMA && m->c_kind < MC_GEMMA + 100)
+	if (m->c_kind >= MC_DELTANET)	/* mem_compute_deltanet.c */
+		return mc_deltanet_compute(m, o, n, bytes, why, len);
+	if (m->c_kind >= MC_GEMMA)	/* mem_compute_gemma.c */
 		return mc_gemma_compute(m, o, n, bytes, why, len);
 	if (m->c_kind >= MC_RECURRENT)	/* mem_compute_recurrent.c */
 		return mc_recurrent_compute(m, o, n, bytes, why, len);

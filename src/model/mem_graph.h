@@ -92,4 +92,12 @@ int		mc_gemma_compute(const struct gguf_mem_model *,
 		    const struct gguf_mem_opts *, const struct gguf_mem_need *,
 		    uint64_t *, char *, size_t);
 
+/* mem_compute_deltanet.c: the gated delta-net hybrids' graphs, as
+   mc_recurrent_make and mc_recurrent_compute. */
+#define MC_DELTANET	300	/* their graph kinds (c_kind) from here */
+int		mc_deltanet_make(struct gguf_mem_model *, struct gguf_doc *);
+int		mc_deltanet_compute(const struct gguf_mem_model *,
+		    const struct gguf_mem_opts *, const struct gguf_mem_need *,
+		    uint64_t *, char *, size_t);
+
 #endif

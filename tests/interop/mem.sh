@@ -1077,6 +1077,123 @@ while [ $i -lt 8 ]; do
 expert_used_count $nu"
 done
 
+# The gated delta-net hybrids: qwen3next (ssm_in split by K head, Q and
+# K repeated to the V heads; experts and a shared one), qwen35 (attn_qkv
+# and attn_gate, four positions a token; a SwiGLU feed-forward) and
+# qwen35moe (qwen35's layers, qwen3next's experts), attention on every
+# fourth block; and models of gen_memmodels --deltanet: K heads as many
+# as V heads and one expert a token, attention on every third block; V
+# heads four a K head and all the experts a token, attention on every
+# block.
+dnet=$TESTS_BUILDDIR/tools/gen_memmodels
+dn_archs="qwen3next qwen35 qwen35moe"
+for a in $dn_archs; do
+	compute "$m/$a.gguf" 1000 off 2048 512 1
+	compute "$m/$a.gguf" 1000 on 2048 512 2
+	compute "$m/$a.gguf" 1000 auto 2048 512 1
+	compute "$m/$a.gguf" 5000 off 300 77 1
+	compute "$m/$a.gguf" 3000 on 2048 100 3
+	compute "$m/$a.gguf" 700 off 2048 33 4
+	"$dnet" --deltanet $a "$scratch/$a-dn.gguf" 3 64 2 2 32 3 3 32 2 2 \
+	    96 4 1 48 32 || { echo "Bail out! gen_memmodels failed"; exit 1; }
+	compute "$scratch/$a-dn.gguf" 2000 auto 2048 512 1
+	compute "$scratch/$a-dn.gguf" 2000 off 512 100 2
+	"$dnet" --deltanet $a "$scratch/$a-dn.gguf" 3 32 4 1 16 1 4 8 1 4 \
+	    64 8 8 16 16 || { echo "Bail out! gen_memmodels failed"; exit 1; }
+	compute "$scratch/$a-dn.gguf" 300 on 2048 512 1
+	compute "$scratch/$a-dn.gguf" 9000 off 64 33 3
+done
+# qwen3next with attn_qkv and attn_gate in place of ssm_in
+"$dnet" --deltanet qwen3next-qkv "$scratch/q3n-qkv.gguf" 4 96 4 1 32 4 4 16 \
+    2 4 160 4 2 32 32 || { echo "Bail out! gen_memmodels failed"; exit 1; }
+compute "$scratch/q3n-qkv.gguf" 1000 auto 2048 512 1
+compute "$scratch/q3n-qkv.gguf" 1000 off 2048 512 2
+compute "$scratch/q3n-qkv.gguf" 5000 off 300 77 1
+compute "$scratch/q3n-qkv.gguf" 700 on 2048 33 4
+# qwen35's and qwen35moe's attention with Q, K and V in one attn_qkv
+for a in qwen35 qwen35moe; do
+	"$dnet" --deltanet $a-qkv "$scratch/$a-qkv.gguf" 4 96 4 1 32 2 4 16 2 \
+	    4 160 4 2 32 32 ||
+	    { echo "Bail out! gen_memmodels failed"; exit 1; }
+	compute "$scratch/$a-qkv.gguf" 1000 auto 2048 512 1
+	compute "$scratch/$a-qkv.gguf" 1000 off 2048 512 2
+	compute "$scratch/$a-qkv.gguf" 700 on 2048 33 4
+done
+# the cache's types (the attention reads the cache as it is)
+for a in $dn_archs; do
+	for t in "q8_0 q8_0 1" "q8_0 f16 0" "f32 f32 0" "bf16 bf16 1"; do
+		set -- $t
+		theirs=$(GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$m/$a.gguf" \
+		    --ctx 3000 --flash-attn $3 --parallel 2 --type-k $1 \
+		    --type-v $2 2>/dev/null |
+		    awk '$1 == "compute" { b = $2 } END { print b }')
+		ours=$("$GGUFED" mem "$m/$a.gguf" --ctx 3000 \
+		    -fa $(echo "off on" | cut -d' ' -f$(($3 + 1))) \
+		    --parallel 2 -ctk $1 -ctv $2 --json |
+		    sed -n 's/.*"compute": \([0-9]*\).*/\1/p' | head -1)
+		[ -n "$theirs" ] && [ "$theirs" = "$ours" ]
+		ok $? "$a.gguf ctx 3000 x2 -fa $3, K $1 V $2: the compute buffer is llama.cpp's ($theirs bytes)" ||
+		    echo "# ggufed: $ours"
+	done
+done
+# expert_weights_scale, which llama.cpp does not read for them
+for a in qwen3next qwen35moe; do
+	"$GGUFED" set "$m/$a.gguf" $a.expert_weights_scale:f32 2.5 \
+	    -o "$scratch/$a-ws.gguf" --force -q ||
+	    { echo "Bail out! ggufed set failed"; exit 1; }
+	compute "$scratch/$a-ws.gguf" 1000 auto 2048 512 1
+done
+
+# And random models of them, seeded apart from the loops above (derived
+# from MEM_SEED): blocks, embedding, heads, KV heads, head size, the
+# attention's interval, the conv kernel, the delta net's K heads, V heads
+# and their size, the feed-forward length, experts, those used, their
+# length and the shared one's, qwen3next's projection (ssm_in, or
+# attn_qkv and attn_gate), the others' attention (Q, K and V apart or in
+# one), at a random context, flash attention,
+# batch, micro-batch and parallel sequences. gen_memmodels writes them:
+# `ggufed new` leaves out what llama.cpp's loader takes as optional but
+# its graph reads (qwen3next's ssm_in, qwen35's attn_qkv and attn_gate).
+qst=$(( (${MEM_SEED:-1} * 16807 + 29) % 2147483648 ))
+echo "# compute, delta net: seed $qst"
+st=$qst
+na=$(echo $dn_archs | wc -w)
+i=0
+while [ $i -lt 24 ]; do
+	i=$((i + 1))
+	a=$(echo $dn_archs | cut -d' ' -f$((i % na + 1)))
+	rnd 6; blocks=$((r + 1))
+	rnd 4; embd=$((16 * (r + 1)))
+	rnd 3; heads=$((1 << r))
+	rnd $((r + 1)); kv=$((heads >> r))
+	rnd 3; hd=$((16 << r))
+	rnd $blocks; iv=$((r + 1))
+	rnd 4; conv=$((r + 2))
+	rnd 3; sk=$((8 << r))
+	rnd 3; nk=$((1 << r))
+	rnd 3; nv=$((nk << r))
+	rnd 4; ff=$((32 * (r + 1)))
+	rnd 7; nexp=$((r + 2))
+	rnd $nexp; nused=$((r + 1))
+	rnd 4; fexp=$((16 * (r + 1)))
+	rnd 4; fsh=$((16 * (r + 1)))
+	rnd 9000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	rnd 2; [ $r = 1 ] && a=$a-qkv
+	set -- --deltanet $a "$scratch/$a.qrand.gguf" $blocks $embd $heads $kv \
+	    $hd $iv $conv $sk $nk $nv $ff $nexp $nused $fexp $fsh
+	if ! "$dnet" "$@" 2>"$scratch/new.err"; then
+		ok 1 "compute, delta net: case $i: gen_memmodels makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/$a.qrand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" - \
+	    "MEM_SEED=${MEM_SEED:-1}, delta net case $i: gen_memmodels$(printf " %s" "$@")"
+done
+
 # What is not modelled is null, with the reason, never a guess.
 # gemma4 with Q, K and V in one projection (its scales taken out)
 "$GGUFED" new gemma4 --variant 1 -o "$scratch/g4.gguf" --force -q
@@ -1119,6 +1236,21 @@ ok $? "llama, F32 cache with flash attention: not modelled, and says so"
 grep -q '^compute  *not modelled for llama blocks with blk\.0\.' \
     "$scratch/out.txt"
 ok $? "llama with a fused QKV: not modelled, and says so"
+"$GGUFED" new qwen3next -o "$scratch/q3n.gguf" --force -q
+"$GGUFED" mem "$scratch/q3n.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for qwen3next without blk.0.ssm_in.weight"' \
+    "$scratch/mem.json"
+ok $? "qwen3next without ssm_in (llama.cpp's graph reads it): not modelled, and says so"
+"$GGUFED" new qwen3next --variant 2 -o "$scratch/q3n.gguf" --force -q
+"$GGUFED" mem "$scratch/q3n.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for qwen3next blocks with blk.0.attn_qkv.scale"' \
+    "$scratch/mem.json"
+ok $? "qwen3next with scales: not modelled, and says so"
+"$GGUFED" new qwen35 -o "$scratch/q35.gguf" --force -q
+"$GGUFED" mem "$scratch/q35.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for qwen35 without blk.0.attn_qkv.weight"' \
+    "$scratch/mem.json"
+ok $? "qwen35 without attn_qkv (llama.cpp's graph reads it): not modelled, and says so"
 
 # The walk: each architecture `ggufed mem --keys` lists, in its model
 # here (llama4's and gemma3n's with the blocks that show their layouts), with each key the computation reads removed, and set to the value

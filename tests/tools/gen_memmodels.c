@@ -7,6 +7,19 @@
  * refuses a model (tests/interop/model_check.sh).
  *
  *	gen_memmodels [--check] DIR
+ *	gen_memmodels --deltanet ARCH FILE BLOCKS EMBD HEADS HEADS_KV HEAD
+ *	    INTERVAL CONV STATE GROUPS V_HEADS FF EXPERTS USED EXP_FF SHARED_FF
+ *
+ * The second form writes one model of a gated delta-net hybrid
+ * (qwen3next, qwen35, qwen35moe) of those sizes to FILE: attention on
+ * every INTERVAL-th block (heads of size HEAD), the delta net on the
+ * others (conv kernel CONV, GROUPS K heads and V_HEADS V heads of size
+ * STATE), with the optional projections llama.cpp's graph reads
+ * (qwen3next's ssm_in, qwen35's attn_qkv and attn_gate; ARCH
+ * qwen3next-qkv: qwen3next with attn_qkv and attn_gate, qwen35-qkv and
+ * qwen35moe-qkv: their attention's Q, K and V in one attn_qkv); qwen35's
+ * feed-forward of FF, the others' EXPERTS experts of EXP_FF (USED a
+ * token) and a shared one of SHARED_FF.
  *
  * writes into DIR:
  *
@@ -1441,12 +1454,141 @@ data_model(const char *dir, const struct dmodel *d)
 	    NULL);
 }
 
+/* gen_memmodels --deltanet: one model of a gated delta-net hybrid. */
+static int
+deltanet(int argc, char **argv)
+{
+	struct model	 m;
+	const char	*arch = argv[0], *file = argv[1], *slash;
+	uint64_t	 v[15], inner, ch;
+	char		 dir[4096];
+	int		 l, i, moe, qkv = 0;
+
+	if (strcmp(arch, "qwen3next-qkv") == 0) {	/* attn_qkv, attn_gate */
+		arch = "qwen3next";
+		qkv = 1;
+	} else if (strncmp(arch, "qwen35", 6) == 0 &&
+	    strcmp(arch + strlen(arch) - 4, "-qkv") == 0) {
+		arch = strcmp(arch, "qwen35-qkv") == 0 ? "qwen35" :
+		    "qwen35moe";
+		qkv = 1;	/* the attention's Q, K and V in one */
+	}
+	if (argc != 17 || (strcmp(arch, "qwen3next") != 0 &&
+	    strcmp(arch, "qwen35") != 0 && strcmp(arch, "qwen35moe") != 0)) {
+		fprintf(stderr, "usage: gen_memmodels --deltanet ARCH FILE "
+		    "BLOCKS EMBD HEADS HEADS_KV HEAD INTERVAL CONV STATE GROUPS "
+		    "V_HEADS FF EXPERTS USED EXP_FF SHARED_FF\n");
+		return 2;
+	}
+	for (i = 0; i < 15; i++)
+		v[i] = strtoull(argv[2 + i], NULL, 10);
+#define B_ v[0]
+#define E_ v[1]
+	moe = strcmp(arch, "qwen35") != 0;
+	inner = v[9] * v[7];
+	ch = 2 * v[8] * v[7] + inner;
+	m_init_named(&m, arch, "tiny model");
+	m_dims(&m, 2048, E_, B_, v[10]);
+	m_heads(&m, v[2], v[3]);
+	kv_u32(&m, "attention.key_length", (uint32_t)v[4]);
+	kv_u32(&m, "attention.value_length", (uint32_t)v[4]);
+	kv_f32(&m, "attention.layer_norm_rms_epsilon", 1e-6f);
+	kv_u32(&m, "rope.dimension_count", (uint32_t)v[4]);
+	if (strcmp(arch, "qwen3next") != 0) {
+		gg_kv_arr(&m.kv, ak(&m, "rope.dimension_sections"), GG_I32, 4);
+		gg_u32(&m.kv, (uint32_t)(v[4] / 4));
+		gg_u32(&m.kv, (uint32_t)(v[4] / 8));
+		gg_u32(&m.kv, (uint32_t)(v[4] / 8));
+		gg_u32(&m.kv, 0);
+		m.n_kv++;
+	}
+	m_ssm(&m, v[6], inner, v[7], v[9]);
+	kv_u32(&m, "ssm.group_count", (uint32_t)v[8]);
+	kv_u32(&m, "full_attention_interval", (uint32_t)v[5]);
+	if (moe) {
+		kv_u32(&m, "expert_count", (uint32_t)v[11]);
+		kv_u32(&m, "expert_used_count", (uint32_t)v[12]);
+		kv_u32(&m, "expert_feed_forward_length", (uint32_t)v[13]);
+		kv_u32(&m, "expert_shared_feed_forward_length",
+		    (uint32_t)v[14]);
+	}
+	vocab(&m);
+	t2(&m, "token_embd.weight", E_, N_VOCAB);
+	t1(&m, "output_norm.weight", E_);
+	for (l = 0; l < (int)B_; l++) {
+		t1(&m, bn(l, "attn_norm"), E_);
+		t1(&m, bn(l, "post_attention_norm"), E_);
+		if ((l + 1) % (int)v[5] == 0 && qkv &&
+		    strcmp(arch, "qwen3next") != 0) {
+			t2(&m, bn(l, "attn_qkv"), E_,
+			    2 * v[4] * v[2] + 2 * v[4] * v[3]);
+			t2(&m, bn(l, "attn_output"), v[4] * v[2], E_);
+			t1(&m, bn(l, "attn_q_norm"), v[4]);
+			t1(&m, bn(l, "attn_k_norm"), v[4]);
+		} else if ((l + 1) % (int)v[5] == 0) {	/* attention */
+			t2(&m, bn(l, "attn_q"), E_, 2 * v[4] * v[2]);
+			t2(&m, bn(l, "attn_k"), E_, v[4] * v[3]);
+			t2(&m, bn(l, "attn_v"), E_, v[4] * v[3]);
+			t2(&m, bn(l, "attn_output"), v[4] * v[2], E_);
+			t1(&m, bn(l, "attn_q_norm"), v[4]);
+			t1(&m, bn(l, "attn_k_norm"), v[4]);
+		} else if (strcmp(arch, "qwen3next") != 0) {
+			t2(&m, bn(l, "attn_qkv"), E_, ch);
+			t2(&m, bn(l, "attn_gate"), E_, inner);
+			t2(&m, bn(l, "ssm_conv1d"), v[6], ch);
+			t1(&m, bb(l, "ssm_dt"), v[9]);
+			t1(&m, bx(l, "ssm_a"), v[9]);
+			t2(&m, bn(l, "ssm_beta"), E_, v[9]);
+			t2(&m, bn(l, "ssm_alpha"), E_, v[9]);
+			t1(&m, bn(l, "ssm_norm"), v[7]);
+			t2(&m, bn(l, "ssm_out"), inner, E_);
+		} else {
+			if (qkv) {
+				t2(&m, bn(l, "attn_qkv"), E_, ch);
+				t2(&m, bn(l, "attn_gate"), E_, inner);
+			} else
+				t2(&m, bn(l, "ssm_in"), E_, ch + inner);
+			t2(&m, bn(l, "ssm_conv1d"), v[6], ch);
+			t1(&m, bb(l, "ssm_dt"), v[9]);
+			t1(&m, bx(l, "ssm_a"), v[9]);
+			t2(&m, bn(l, "ssm_ba"), E_, 2 * v[9]);
+			t1(&m, bn(l, "ssm_norm"), v[7]);
+			t2(&m, bn(l, "ssm_out"), inner, E_);
+		}
+		if (!moe) {
+			t2(&m, bn(l, "ffn_gate"), E_, v[10]);
+			t2(&m, bn(l, "ffn_down"), v[10], E_);
+			t2(&m, bn(l, "ffn_up"), E_, v[10]);
+			continue;
+		}
+		t2(&m, bn(l, "ffn_gate_inp"), E_, v[11]);
+		t3(&m, bn(l, "ffn_gate_exps"), 3, E_, v[13], v[11]);
+		t3(&m, bn(l, "ffn_down_exps"), 3, v[13], E_, v[11]);
+		t3(&m, bn(l, "ffn_up_exps"), 3, E_, v[13], v[11]);
+		t1(&m, bn(l, "ffn_gate_inp_shexp"), E_);
+		t2(&m, bn(l, "ffn_gate_shexp"), E_, v[14]);
+		t2(&m, bn(l, "ffn_up_shexp"), E_, v[14]);
+		t2(&m, bn(l, "ffn_down_shexp"), v[14], E_);
+	}
+#undef B_
+#undef E_
+	if ((slash = strrchr(file, '/')) == NULL)
+		snprintf(dir, sizeof dir, ".");
+	else {
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
+		file = slash + 1;
+	}
+	return m_write(&m, dir, file) != 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	size_t	i;
 	int	rc = 0;
 
+	if (argc > 1 && strcmp(argv[1], "--deltanet") == 0)
+		return deltanet(argc - 2, argv + 2);
 	if (argc == 3 && strcmp(argv[1], "--check") == 0) {
 		variants = 1;
 		argv++;
