@@ -1425,7 +1425,7 @@ plan_pass(struct gguf_doc *d, const struct csect *sect, const char *arch,
 	const struct crow	*r;
 	int64_t			 nblock, il, v;
 	size_t			 k;
-	int			 i, req, rc = -1;
+	int			 i, req, run, rc = -1;
 	char			 name[160];
 
 	memset(&s, 0, sizeof s);
@@ -1459,9 +1459,11 @@ plan_pass(struct gguf_doc *d, const struct csect *sect, const char *arch,
 				goto out;
 			}
 			req = -1;
+			run = 0;
 			for (i = 0; i < r->ncl; i++) {
 				if (r->cl[i].cond == NULL) {
 					req = r->cl[i].req;
+					run = r->cl[i].run;
 					break;
 				}
 				if (eval_at(&x, r->cl[i].cond, il, &v) != 0) {
@@ -1471,10 +1473,12 @@ plan_pass(struct gguf_doc *d, const struct csect *sect, const char *arch,
 				}
 				if (v) {
 					req = r->cl[i].req;
+					run = r->cl[i].run;
 					break;
 				}
 			}
-			if (req == -1 || (req == 0 &&
+			/* what llama.cpp's graph reads is made, loaded or not */
+			if (req == -1 || (req == 0 && !run &&
 			    !chosen(variant, r->r->name, il)))
 				continue;
 			if (p->n == p->cap) {

@@ -71,12 +71,14 @@ compile_when(struct crow *c, const char *w)
 		if (n == 4 && memcmp(p, "none", 4) == 0)
 			cl->req = -1;
 		else if (n >= 3 && (memcmp(p, "req", 3) == 0 ||
-		    memcmp(p, "opt", 3) == 0)) {
-			cl->req = p[0] == 'r';
+		    memcmp(p, "opt", 3) == 0 || memcmp(p, "run", 3) == 0)) {
+			cl->req = memcmp(p, "req", 3) == 0;
+			cl->run = memcmp(p, "run", 3) == 0;
 			if (n > 3) {
 				if (n < 7 || memcmp(p + 3, " if ", 4) != 0) {
 					crow_err(c, "WHEN", "a clause is req, "
-					    "opt, none, req if or opt if");
+					    "opt, run, none, req if, opt if or "
+					    "run if");
 					return;
 				}
 				cl->cond = gguf_mexpr_parse(p + 7, n - 7, err,
@@ -87,8 +89,8 @@ compile_when(struct crow *c, const char *w)
 				}
 			}
 		} else {
-			crow_err(c, "WHEN", "a clause is req, opt, none, "
-			    "req if or opt if");
+			crow_err(c, "WHEN", "a clause is req, opt, run, "
+			    "none, req if, opt if or run if");
 			return;
 		}
 		if (end == NULL)

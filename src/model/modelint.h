@@ -43,7 +43,8 @@ void		 gguf_mexpr_free(struct mnode *n);
 #define MAX_TYPES	6
 
 struct clause {
-	int		 req;		/* 1 req, 0 opt, -1 none */
+	int		 req;		/* 1 req, 0 opt (and run), -1 none */
+	int		 run;		/* run: opt, but ggufed new makes it */
 	struct mnode	*cond;		/* NULL: always */
 };
 
