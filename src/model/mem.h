@@ -104,6 +104,8 @@ struct gguf_mem_model {
 	uint64_t		 c_mla[3];	/* deepseek2: kv_lora_rank, RoPE
 						   dimensions, q_lora_rank (0:
 						   one Q projection) */
+	uint64_t		 c_nchunk;	/* grovemoe: chunk experts (of
+						   c_ffsh) */
 	/* The recurrent graphs' sizes (mem_compute_recurrent.c). */
 	uint64_t		 c_rec[24];
 };

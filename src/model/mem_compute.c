@@ -39,8 +39,10 @@
  * both outputs (apertus's, llm_build_apertus: qwen3's with an up
  * projection and xIELU in place of SwiGLU; minimax-m2's,
  * llm_build_minimax_m2: norms of the whole Q and K, and experts, at
- * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss,
- * openelm, llama4, bailingmoe2, deepseek2) are told at their builders;
+ * moe_sigmoid; grovemoe's, llm_build_grovemoe: qwen3's attention, and
+ * experts then chunk experts over their output, at moe_grove). The other
+ * graphs (gemma2 and gemma3, cohere2, gpt-oss, openelm, llama4,
+ * bailingmoe2, deepseek2) are told at their builders;
  * those of the recurrent architectures are in mem_compute_recurrent.c.
  *
  * Only the tensors a graph is known to read are accepted: any other
@@ -94,9 +96,11 @@ enum graph_kind {
 	G_BAILING2,	/* llm_build_bailingmoe2: a fused QKV, norms of Q's
 			   and K's heads; leading dense blocks, then experts
 			   and shared ones */
-	G_DEEPSEEK2	/* llm_build_deepseek2: latent attention over a K
+	G_DEEPSEEK2,	/* llm_build_deepseek2: latent attention over a K
 			   cache only; leading dense blocks, then experts and
 			   shared ones */
+	G_GROVE		/* llm_build_grovemoe: qwen3's attention; experts,
+			   then chunk experts of their output */
 };
 
 /* ---------------------------------------------------------- the graphs */
@@ -119,6 +123,8 @@ struct shape {
 	int		 scalew;	/* and scaled */
 	uint64_t	 rank, rope, qrank;	/* deepseek2's c_mla */
 	int		 kt;		/* the K cache's type (T_F16, T_F32) */
+	uint64_t	 nchunk;	/* grovemoe: the chunk experts (their
+					   length: ffsh) */
 };
 
 /*
@@ -234,6 +240,90 @@ moe_sigmoid(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
 }
 
 /*
+ * One of grovemoe's two build_moe_ffn over in (T tokens), both ranked by
+ * the same router logits lg (n_exp of them): their soft-max (the
+ * weights; the logits read four times, so never in place), their sigmoid
+ * ranked, the n_used first; for the chunk experts (chunk), unless there
+ * are as many as experts, the ranks made floats, scaled to a chunk's and
+ * made integers again; the weights
+ * normalized by their sum; gate and up (ff long), SwiGLU, down,
+ * weighted, summed. With one expert a token the sum is a view of the
+ * weighted experts, copied whole where it is first read: *in (the first
+ * experts' output) after the weights, the result by the caller.
+ */
+static int
+grove_experts(struct graph *g, const struct shape *s, uint64_t T, int *in,
+    int lg, uint64_t ff, int chunk)
+{
+	uint64_t	nu = s->n_used, nb[4], j;
+	int		pr, tk, wt, sum, cr, q, up, e, k, v;
+
+	pr = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
+	pr = mg_view(g, pr, 1, s->n_exp, T, NULL);
+	tk = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
+	tk = mg_op(g, K_PLAIN, T_I32, s->n_exp, T, 1, tk, -1, -1);
+	memcpy(nb, g->t[tk].nb, sizeof nb);
+	tk = mg_view(g, tk, nu, T, 1, nb);
+	if (chunk && s->nchunk != s->n_exp) {
+		tk = mg_op(g, K_PLAIN, T_F32, nu, T, 1, tk, -1, -1);
+		tk = mg_op(g, K_INPLACE, T_F32, nu, T, 1, tk, -1, -1);
+		tk = mg_op(g, K_PLAIN, T_I32, nu, T, 1, tk, -1, -1);
+	}
+	wt = mg_op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+	wt = mg_view(g, wt, nu, T, 1, NULL);
+	sum = mg_op(g, K_PLAIN, T_F32, 1, T, 1, wt, -1, -1);
+	sum = mg_op(g, K_INPLACE, T_F32, 1, T, 1, sum, -1, -1);
+	wt = mg_op(g, K_INPLACE, T_F32, nu, T, 1, wt, sum, -1);
+	wt = mg_view(g, wt, 1, nu, T, NULL);
+	if (g->t[*in].kind == K_VIEW)
+		*in = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, *in, -1, -1);
+	cr = mg_view(g, *in, s->embd, 1, T, NULL);
+	q = mg_op(g, K_PLAIN, T_F32, ff, nu, T, EXT, cr, tk);
+	up = mg_op(g, K_PLAIN, T_F32, ff, nu, T, EXT, cr, tk);
+	e = mg_op(g, K_PLAIN, T_F32, ff, nu, T, q, up, -1);
+	e = mg_op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
+	e = mg_op(g, K_INPLACE, T_F32, s->embd, nu, T, e, wt, -1);
+	memcpy(nb, g->t[e].nb, sizeof nb);
+	nb[1] = g->t[e].nb[2];
+	nb[2] = nb[3] = nb[1] * T;
+	q = mg_view(g, e, s->embd, T, 1, nb);
+	if (nu == 1)
+		return q;
+	k = mg_view(g, e, s->embd, T, 1, nb);
+	g->t[k].view_offs = g->t[e].nb[1];
+	for (j = 2; j < nu; j++) {
+		v = mg_view(g, e, s->embd, T, 1, nb);
+		g->t[v].view_offs = j * g->t[e].nb[1];
+	}
+	q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q, k, -1);
+	for (j = 2; j < nu; j++)
+		q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q,
+		    k + (int)(j - 1), -1);
+	return q;
+}
+
+/*
+ * grovemoe's feed-forward over t, then the residual a: the router's
+ * logits; the experts over t; the chunk experts over their output,
+ * scaled and added to it.
+ */
+static int
+moe_grove(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
+    int t, int a)
+{
+	int	lg, m, adj;
+
+	lg = mg_op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
+	m = grove_experts(g, s, T, &t, lg, s->ff[il], 0);
+	adj = grove_experts(g, s, T, &m, lg, s->ffsh, 1);
+	if (g->t[adj].kind == K_VIEW)
+		adj = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, adj, -1, -1);
+	adj = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, adj, -1, -1);
+	m = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, m, adj, -1);
+	return mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, m, a, -1);
+}
+
+/*
  * llm_build_llama's graph of T tokens (a multiple of the streams, T / ns
  * each), rows of them outputs.
  */
@@ -309,6 +399,10 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 		if (s->kind == G_MINIMAX) {
 			x = moe_sigmoid(g, s, il, T, t, a);
+			continue;
+		}
+		if (s->kind == G_GROVE) {
+			x = moe_grove(g, s, il, T, t, a);
 			continue;
 		}
 		if (s->kind == G_APERTUS) {	/* up, xIELU (in place) */
@@ -1175,7 +1269,8 @@ cnot(struct gguf_mem_model *m, const char *what)
 }
 
 /* The tensors of a block: the attention's, then the dense feed-forward's
-   (llama's), then gpt-oss's (sinks, norm, router, experts). */
+   (llama's), then gpt-oss's (sinks, norm, router, experts), then
+   grovemoe's chunk experts. */
 static const char *const llama_block[] = {
 	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
 	"attn_output.weight",
@@ -1184,9 +1279,12 @@ static const char *const llama_block[] = {
 	"attn_sinks.weight", "post_attention_norm.weight",
 	"ffn_gate_inp.weight", "ffn_gate_exps.weight", "ffn_up_exps.weight",
 	"ffn_down_exps.weight",
+	"ffn_gate_chexps.weight", "ffn_up_chexps.weight",
+	"ffn_down_chexps.weight",
 };
 #define N_ATTN	5
 #define N_DENSE	9
+#define N_GPTOSS 15	/* grovemoe's chunk experts from here */
 
 /* Those some architectures add: a bias after a projection (its bit in
    the block's flags), or the norms of Q and K (every block). */
@@ -1238,6 +1336,7 @@ static const struct {
 	{ "bailingmoe2", C_DENSE | C_MOE | C_PROBSB, C_QKNORM | C_QKV,
 	    G_BAILING2 },
 	{ "deepseek2", C_DENSE | C_MOE | C_PROBSB | C_MLA, 0, G_DEEPSEEK2 },
+	{ "grovemoe", 0, C_QKNORM, G_GROVE },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -1256,12 +1355,15 @@ in_block(int kind, size_t j)
 				   deepseek2: extra_block's */
 		return (kind != G_OPENELM && kind != G_BAILING2 &&
 		    kind != G_DEEPSEEK2) || j == 0 || j + 1 == N_ATTN;
+	if (j >= N_GPTOSS)
+		return kind == G_GROVE;
 	if (kind == G_GPTOSS)
 		return j >= N_DENSE;
 	if (kind == G_LLAMA4 || kind == G_BAILING2 || kind == G_DEEPSEEK2)
 		/* their feed-forwards: extra_block's */
 		return strcmp(llama_block[j], "ffn_norm.weight") == 0;
-	if (kind == G_MINIMAX)	/* its norm, router and experts */
+	if (kind == G_MINIMAX || kind == G_GROVE)
+		/* their norm, router and experts */
 		return strcmp(llama_block[j], "ffn_norm.weight") == 0 ||
 		    strcmp(llama_block[j], "ffn_gate_inp.weight") == 0 ||
 		    (j >= N_DENSE && strstr(llama_block[j], "_exps") != NULL);
@@ -1421,6 +1523,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_nexp = 0;
 	m->c_ffsh = 0;
 	m->c_normw = m->c_scalew = 0;
+	m->c_nchunk = 0;
 	memset(m->c_mla, 0, sizeof m->c_mla);
 	free(m->c_ff);
 	m->c_ff = NULL;
@@ -1611,12 +1714,26 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 				return;
 			continue;
 		}
+		if (m->c_kind == G_GROVE && (tshape(d, il,
+		    "ffn_gate_chexps.weight", ne) != 0 || (il > 0 &&
+		    (ne[1] != m->c_ffsh || ne[2] != m->c_nchunk)))) {
+			snprintf(what, sizeof what, "%s blocks unlike one "
+			    "another", m->arch);
+			cnot(m, what);
+			return;
+		}
+		if (m->c_kind == G_GROVE) {	/* the chunk experts */
+			m->c_ffsh = ne[1];
+			m->c_nchunk = ne[2];
+		}
 		tshape(d, il, m->c_kind == G_GPTOSS ||
-		    m->c_kind == G_MINIMAX ? "ffn_gate_exps.weight" :
+		    m->c_kind == G_MINIMAX || m->c_kind == G_GROVE ?
+		    "ffn_gate_exps.weight" :
 		    m->c_kind == G_APERTUS ? "ffn_up.weight" :
 		    "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
-		if ((m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX) &&
+		if ((m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX ||
+		    m->c_kind == G_GROVE) &&
 		    (tshape(d, il, "ffn_gate_inp.weight", ne) != 0 ||
 		    (il > 0 && ne[1] != m->c_nexp))) {
 			snprintf(what, sizeof what, "%s blocks unlike one "
@@ -1701,7 +1818,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		    (f < 1 - 1e-5 || f > 1 + 1e-5);
 	}
 	if (m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX ||
-	    ((m->c_kind == G_LLAMA4 || m->c_kind == G_BAILING2 ||
+	    m->c_kind == G_GROVE || ((m->c_kind == G_LLAMA4 || m->c_kind == G_BAILING2 ||
 	    m->c_kind == G_DEEPSEEK2) && m->c_nexp != 0)) {
 		/* the experts a token uses */
 		snprintf(what, sizeof what, "%s.expert_used_count", m->arch);
@@ -1713,6 +1830,16 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			cnot(m, what);
 			return;
 		}
+	}
+	if (m->c_kind == G_GROVE && m->c_nused > m->c_nchunk) {
+		/* llama.cpp sums n_used chunk experts of the fewer it
+		   ranks: it gives up (an assertion) */
+		snprintf(what, sizeof what, "%s with more experts used a "
+		    "token (%llu) than chunk experts (%llu)", m->arch,
+		    (unsigned long long)m->c_nused,
+		    (unsigned long long)m->c_nchunk);
+		cnot(m, what);
+		return;
 	}
 	m->compute = 1;
 	m->cwhy[0] = '\0';
@@ -1782,6 +1909,7 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.rope = m->c_mla[1];
 	s.qrank = m->c_mla[2];
 	s.kt = o->type_k == GGUF_T_F32 ? T_F32 : T_F16;
+	s.nchunk = m->c_nchunk;
 	/* llama.cpp caps the batch at the context asked for, not the
 	   rounded one. */
 	if (s.head != 0 && (s.hv > LIMIT / s.head || s.hk > LIMIT / s.head)) {
