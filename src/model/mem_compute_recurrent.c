@@ -56,12 +56,13 @@
  * The hybrids attend as llama.cpp's build_attn does (attend()) where a
  * block has KV heads: lfm2 (and lfm2moe), nemotron_h, jamba,
  * granitehybrid and falcon-h1 are told at their builders. The experts
- * of lfm2moe and jamba are llama.cpp's build_moe_ffn (experts()): its
- * weights expanded as soon as they are made, so the block before them
- * is expanded there too.
+ * of lfm2moe, jamba and granitehybrid are llama.cpp's build_moe_ffn
+ * (experts()): its weights expanded as soon as they are made, so the
+ * block before them is expanded there too, and so is each sum of the
+ * experts' outputs (before the next block's state is read).
  *
  * Only the tensors a graph is known to read are accepted: any other
- * (biases of the projections, granitehybrid's experts, a fused QKV)
+ * (biases of the projections, a fused QKV)
  * leaves the compute buffer "not modelled".
  */
 #include "config.h"
@@ -130,11 +131,13 @@ struct rshape {
 	uint64_t	 n_exp, n_used;	/* experts; those used a token */
 	int		 normw, probsb;	/* weights normalized; a selection
 					   bias */
+	uint64_t	 ffsh;		/* the shared expert's length */
 };
 
 #define F_ATTN		0x01	/* the block attends (else: its state) */
 #define F_FFN		0x02	/* the block is a feed-forward only */
 #define F_MOE		0x04	/* its feed-forward: experts */
+#define F_SHEXP		0x08	/* and a shared expert */
 
 /* ------------------------------------------------ tensors, expanded */
 
@@ -854,14 +857,15 @@ rms_norm(struct rg *r, int t)
  * router's logits through a soft-max or a sigmoid, biased (probsb) to
  * rank them, the n_used first weights (normalized by their sum with
  * normw), expanded then; gate and up, SwiGLU, down, weighted; each
- * expert's view expanded, then their sum (made contiguous for one).
+ * expert's view expanded, then their sum, each addition expanded (made
+ * contiguous for one, not expanded).
  */
 static int
 experts(struct rg *r, const struct rshape *s, uint32_t il, uint64_t T, int t)
 {
 	uint64_t	E = s->embd, ne = s->n_exp, nu = s->n_used;
 	uint64_t	ff = s->ff[il], nb[4], j;
-	int		lg, pr, tk, wt, sum, cr, gt, up, e, q, v;
+	int		lg, pr, tk, wt, sum, cr, gt, up, e, q, v, v1;
 
 	lg = nd(r, K_PLAIN, ne, T, 1, 1, EXT, t);
 	lg = nd(r, K_INPLACE, ne, T, 1, 1, lg, -1);
@@ -898,10 +902,15 @@ experts(struct rg *r, const struct rshape *s, uint32_t il, uint64_t T, int t)
 	expand(r, q);
 	if (nu == 1)
 		return nd(r, K_PLAIN, E, T, 1, 1, q, -1);
-	for (j = 1; j < nu; j++) {
+	for (j = 1, v1 = -1; j < nu; j++) {
 		v = vw(r, e, E, T, 1, 1, nb, j * r->g->t[e].nb[1]);
 		expand(r, v);
-		q = nd(r, K_INPLACE, E, T, 1, 1, q, v);
+		if (v1 < 0)
+			v1 = v;
+	}
+	for (j = 1; j < nu; j++) {
+		q = nd(r, K_INPLACE, E, T, 1, 1, q, v1 + (int)j - 1);
+		expand(r, q);
 	}
 	return q;
 }
@@ -1120,8 +1129,10 @@ build_jamba(struct rg *r, const struct rshape *s, uint64_t T, uint64_t rows)
  * the embeddings scaled; per block RMS norm, a Mamba-2 layer or attention
  * (RoPE on Q and K) and its output projection; on the last block the
  * rows of the outputs; scaled, the residual; RMS norm, the SwiGLU
- * feed-forward, scaled, the residual. Then RMS norm and the logits,
- * scaled. A scale of 0 (or none) is no node.
+ * feed-forward (or experts, soft-max routed, their weights normalized,
+ * and a shared expert beside them where it has one), scaled, the
+ * residual. Then RMS norm and the logits, scaled. A scale of 0 (or
+ * none) is no node.
  */
 static void
 build_granite_hybrid(struct rg *r, const struct rshape *s, uint64_t T,
@@ -1130,7 +1141,7 @@ build_granite_hybrid(struct rg *r, const struct rshape *s, uint64_t T,
 	struct graph	*g = r->g;
 	uint64_t	E = s->embd, ns = s->ns, ts = T / ns;
 	struct att_in	ai;
-	int		scopy, out, x, in, t, sel, extra, q, k, v;
+	int		scopy, out, x, in, t, sel, extra, q, k, v, e;
 	uint32_t	il;
 
 	x = embed(r, E, T);
@@ -1172,10 +1183,22 @@ build_granite_hybrid(struct rg *r, const struct rshape *s, uint64_t T,
 			t = nd(r, K_INPLACE, E, T, 1, 1, t, -1);
 		x = nd(r, K_INPLACE, E, T, 1, 1, t, in);
 		t = rms_norm(r, x);
-		q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
-		k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
-		t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
-		t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		if (s->flags[il] & F_MOE) {
+			e = experts(r, s, il, T, t);
+			if (s->flags[il] & F_SHEXP) {	/* the shared one */
+				q = nd(r, K_PLAIN, s->ffsh, T, 1, 1, EXT, t);
+				k = nd(r, K_PLAIN, s->ffsh, T, 1, 1, EXT, t);
+				t = nd(r, K_PLAIN, s->ffsh, T, 1, 1, q, k);
+				t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+				e = nd(r, K_INPLACE, E, T, 1, 1, e, t);
+			}
+			t = e;
+		} else {
+			q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+			k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+			t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
+			t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		}
 		if (s->c[S_SCALE + 1])
 			t = nd(r, K_INPLACE, E, T, 1, 1, t, -1);
 		x = nd(r, K_INPLACE, E, T, 1, 1, t, x);
@@ -1440,11 +1463,16 @@ static const char *const jamba_ffn[] = {
 	"attn_norm.weight", "ffn_norm.weight", "ffn_gate.weight",
 	"ffn_up.weight", "ffn_down.weight", NULL
 };
-/* A block's experts (jamba's). */
+/* A block's experts (jamba's, granitehybrid's), granitehybrid's shared
+   expert. */
 static const char *const hybrid_moe[] = {
 	"attn_norm.weight", "ffn_norm.weight", "ffn_gate_inp.weight",
 	"ffn_gate_exps.weight", "ffn_up_exps.weight", "ffn_down_exps.weight",
 	NULL
+};
+static const char *const hybrid_shexp[] = {
+	"ffn_gate_shexp.weight", "ffn_up_shexp.weight",
+	"ffn_down_shexp.weight", NULL
 };
 static const char *const granite_h_block[] = {
 	"?attn_norm.weight", "?ssm_in.weight", "?ssm_conv1d.weight",
@@ -1452,7 +1480,10 @@ static const char *const granite_h_block[] = {
 	"?ssm_norm.weight", "?ssm_out.weight", "?attn_q.weight",
 	"?attn_k.weight", "?attn_v.weight", "?attn_output.weight",
 	"?ffn_norm.weight", "?ffn_gate.weight", "?ffn_up.weight",
-	"?ffn_down.weight", NULL
+	"?ffn_down.weight", "?ffn_gate_inp.weight", "?ffn_gate_exps.weight",
+	"?ffn_up_exps.weight", "?ffn_down_exps.weight",
+	"?ffn_gate_shexp.weight", "?ffn_up_shexp.weight",
+	"?ffn_down_shexp.weight", NULL
 };
 static const char *const falcon_h1_block[] = {
 	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
@@ -1684,18 +1715,21 @@ used_experts(struct gguf_mem_model *m, struct gguf_doc *d)
 
 /*
  * The feed-forward of jamba's (or granitehybrid's) block il: SwiGLU, or
- * experts where it has a router (jamba). 0, or 1 not modelled.
+ * experts where it has a router (granitehybrid's with a shared expert
+ * where expert_shared_feed_forward_length is not 0, F_SHEXP). 0, or 1
+ * not modelled.
  */
 static int
 hybrid_ffn(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
 {
-	uint64_t	 ne[4];
+	uint64_t	 ne[4], sh = 0;
 	const char	*miss;
 
-	if (tshape(d, il, "ffn_gate_inp.weight", ne) != 0 ||
-	    m->c_kind != R_JAMBA) {
+	if (tshape(d, il, "ffn_gate_inp.weight", ne) != 0) {
 		if (!has_all(d, il, jamba_ffn, &miss))
 			return cnot(m, " without blk.%u.%s", il, miss);
+		if (tshape(d, il, "ffn_gate_shexp.weight", ne) == 0)
+			return cnot(m, " blocks unlike one another");
 		tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
 		return 0;
@@ -1703,6 +1737,18 @@ hybrid_ffn(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
 	if (!has_all(d, il, hybrid_moe, &miss))
 		return cnot(m, " without blk.%u.%s", il, miss);
 	if (tshape(d, il, "ffn_gate.weight", ne) == 0)
+		return cnot(m, " blocks unlike one another");
+	if (m->c_kind == R_GRANITEH)
+		key_u64(d, m->arch, "expert_shared_feed_forward_length", &sh);
+	if (sh != 0) {
+		if (!has_all(d, il, hybrid_shexp, &miss))
+			return cnot(m, " without blk.%u.%s", il, miss);
+		tshape(d, il, "ffn_gate_shexp.weight", ne);
+		if (ne[1] != sh)
+			return cnot(m, " blocks unlike one another");
+		m->c_ffsh = sh;
+		m->c_flags[il] |= F_SHEXP;
+	} else if (tshape(d, il, "ffn_gate_shexp.weight", ne) == 0)
 		return cnot(m, " blocks unlike one another");
 	return block_experts(m, d, il);
 }
@@ -1865,6 +1911,7 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 		return cnot(m, " without RoPE (rope.scaling.finetuned)");
 	if (ssm_sizes(m, d) != 0)
 		return 1;
+	m->c_normw = 1;		/* the experts' weights normalized */
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
 	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
 	for (il = 0; il < m->n_layer; il++) {
@@ -1881,7 +1928,7 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 			return 1;
 		m->c_flags[il] |= F_ATTN;
 	}
-	return 0;
+	return used_experts(m, d);
 }
 
 /* The sizes of falcon-h1's: Mamba-2's, the heads of every block's
@@ -2030,6 +2077,7 @@ mc_recurrent_compute(const struct gguf_mem_model *m,
 	s.n_exp = m->c_nexp;
 	s.n_used = m->c_nused;
 	s.normw = m->c_normw;
+	s.ffsh = m->c_ffsh;
 	s.probsb = m->c_kind == R_LFM2;
 	s.embd = m->c_embd;
 	s.out = m->c_out;
