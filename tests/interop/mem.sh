@@ -806,6 +806,93 @@ compute "$scratch/falcon-h1-plain.gguf" 1000 auto 2048 512 1
 compute "$scratch/falcon-h1-plain.gguf" 5000 off 300 77 1
 compute "$scratch/falcon-h1-plain.gguf" 3000 on 2048 100 3
 compute "$scratch/falcon-h1-plain.gguf" 700 off 2048 33 4
+# falcon-h1's variants (ggufed new's): a scale after a projection (Q, K,
+# V, the attention's output, the Mamba-2 layer's input and output), a
+# bias after one (Q, K, V, the feed-forward's), Q, K and V in one
+# projection (its scale and bias), and the tensors its graph does not
+# read (input scales, the feed-forward's scales, the attention output's
+# bias)
+for v in 9 12 49 51 6 31 57; do
+	"$GGUFED" new falcon-h1 --variant $v -o "$scratch/falcon-h1-v.gguf" \
+	    --force -q ||
+	    { echo "Bail out! ggufed new falcon-h1 failed"; exit 1; }
+	compute "$scratch/falcon-h1-v.gguf" 1000 off 2048 512 1
+	compute "$scratch/falcon-h1-v.gguf" 1000 on 2048 512 2
+	compute "$scratch/falcon-h1-v.gguf" 3000 auto 2048 100 3
+	compute "$scratch/falcon-h1-v.gguf" 700 off 300 33 4
+done
+# Q, K and V in one projection on some blocks only: not modelled
+"$GGUFED" new falcon-h1 --variant 557 -o "$scratch/falcon-h1-v.gguf" --force \
+    -q -e "set falcon-h1.block_count 3" 2>/dev/null
+"$GGUFED" mem "$scratch/falcon-h1-v.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for falcon-h1 with Q, K and V in one projection on some blocks only"' \
+    "$scratch/mem.json"
+ok $? "falcon-h1 with Q, K and V in one projection on some blocks only: not modelled, and says so"
+# And random models of them, seeded apart from the loops above: blocks,
+# heads, KV heads, head size, the state's sizes, the feed-forward length,
+# and the first of ggufed new's variants (drawn at random) whose blocks
+# all have the convolution's bias and the Mamba-2 norm (llama.cpp gives
+# up without the first) and Q, K and V alike.
+fst=$(( (${MEM_SEED:-1} * 22695477 + 9) % 2147483648 ))
+echo "# compute, falcon-h1 variants: seed $fst"
+st=$fst
+i=0
+while [ $i -lt 24 ]; do
+	i=$((i + 1))
+	a=falcon-h1
+	rnd 4; blocks=$((r + 1))
+	rnd 3; lh=$((1 << r))
+	rnd 3; lhd=$((8 << r))
+	rnd $((r + 1)); lkv=$((lh >> r)); [ $lkv -gt 0 ] || lkv=1
+	rnd 4; conv=$((r + 2))
+	rnd 4; state=$((4 << r))
+	rnd 3; group=$((1 << r))
+	rnd 3; sheads=$((1 << r))
+	rnd 4; ff=$((32 * (r + 1)))
+	rnd 4000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 2 3 4 5 3" | cut -d' ' -f$((r + 1)))
+	n=0 v= nf=
+	while [ $n -lt 40 ]; do
+		n=$((n + 1))
+		rnd 1000; v=$((r + 1))
+		set -- new "$a" --variant $v --seed "$i" \
+		    -o "$scratch/$a.frand.gguf" --force -q \
+		    -e "set $a.block_count $blocks" \
+		    -e "set $a.embedding_length $((lh * lhd))" \
+		    -e "set $a.ssm.conv_kernel $conv" \
+		    -e "set $a.ssm.inner_size $((2 * lh * lhd))" \
+		    -e "set $a.ssm.state_size $state" \
+		    -e "set $a.ssm.time_step_rank $sheads" \
+		    -e "set $a.ssm.group_count $group" \
+		    -e "set $a.attention.head_count $lh" \
+		    -e "set $a.attention.head_count_kv $lkv" \
+		    -e "set $a.feed_forward_length $ff"
+		if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+			sed 's/^/# /' "$scratch/new.err"
+			v= nf=1
+			break
+		fi
+		t=$("$GGUFED" dump "$scratch/$a.frand.gguf" |
+		    awk '$1 == "tensor" { print $3 }')
+		q=$(echo "$t" | grep -c 'attn_qkv[.]weight$')
+		[ $(echo "$t" | grep -c 'ssm_conv1d[.]bias$') = $blocks ] &&
+		    [ $(echo "$t" | grep -c 'ssm_norm[.]weight$') = $blocks ] &&
+		    { [ $q = 0 ] || [ $q = $blocks ]; } && break
+		v=
+	done
+	if [ -n "$nf" ]; then
+		ok 1 "compute: falcon-h1 variants, case $i: ggufed new makes its model"
+		continue
+	elif [ -z "$v" ]; then
+		skip "compute: falcon-h1 variants, case $i: none of 40 variants drawn whose graph llama.cpp builds"
+		continue
+	fi
+	compute "$scratch/$a.frand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" - \
+	    "MEM_SEED=${MEM_SEED:-1}, falcon-h1 case $i: ggufed$(printf " '%s'" "$@")"
+done
 # jamba with experts where a block has a router (its variant 32: blocks 1
 # to 3; soft-max routed, the weights as they are), one or four a token
 for nu in 1 4; do
