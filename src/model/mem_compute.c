@@ -121,7 +121,8 @@ struct shape {
 	uint64_t	 ffsh;		/* the shared experts' length */
 	int		 normw;		/* the weights normalized */
 	int		 scalew;	/* and scaled */
-	uint64_t	 rank, rope, qrank;	/* deepseek2's c_mla */
+	uint64_t	 rank, rope, qrank, temp;	/* deepseek2's c_mla */
+	uint64_t	 ngroup, ngused;	/* groups of experts, used */
 	int		 kt;		/* the K cache's type (T_F16, T_F32) */
 	uint64_t	 nchunk;	/* grovemoe: the chunk experts (their
 					   length: ffsh) */
@@ -933,9 +934,46 @@ build_llama4(struct graph *g, const struct shape *s, uint64_t T,
 }
 
 /*
+ * build_moe_ffn's groups of experts (ngroup of them, ngused used): the
+ * selection's scores sel made groups, each group's two best summed, the
+ * ngused best groups' scores kept, the others' set to -inf (rows set in
+ * a tensor of the groups' shape): a view of it.
+ */
+static int
+expert_groups(struct graph *g, const struct shape *s, uint64_t T, int sel)
+{
+	uint64_t	G = s->ngroup, epg = s->n_exp / G, nb[4];
+	int		grp, r4, a, gt, rows, fill, v;
+
+	grp = mg_view(g, sel, epg, G, T, NULL);
+	r4 = mg_view(g, grp, 1, epg, G, NULL);
+	g->t[r4].ne[3] = T;
+	g->t[r4].nb[3] = g->t[r4].nb[2] * G;
+	a = mg_op(g, K_PLAIN, T_I32, epg, G, T, grp, -1, -1);
+	memcpy(nb, g->t[a].nb, sizeof nb);
+	a = mg_view(g, a, 2, G, T, nb);
+	a = mg_op4(g, K_PLAIN, T_F32, 1, 2, G, T, r4, a, -1);
+	a = mg_view(g, a, 2, G, T, NULL);
+	a = mg_op(g, K_PLAIN, T_F32, 1, G, T, a, -1, -1);
+	a = mg_view(g, a, G, T, 1, NULL);
+	gt = mg_op(g, K_PLAIN, T_I32, G, T, 1, a, -1, -1);
+	memcpy(nb, g->t[gt].nb, sizeof nb);
+	gt = mg_view(g, gt, s->ngused, T, 1, nb);
+	rows = mg_op(g, K_PLAIN, T_F32, epg, s->ngused, T, grp, gt, -1);
+	fill = mg_op(g, K_PLAIN, T_F32, epg, G, T, grp, -1, -1);
+	v = mg_view(g, fill, epg, G, T, NULL);	/* the rows set in it */
+	g->t[v].src[0] = rows;
+	g->t[v].src[1] = gt;
+	g->t[v].src[2] = fill;
+	g->t[v].n_src = 3;
+	return mg_view(g, v, s->n_exp, T, 1, NULL);
+}
+
+/*
  * llama.cpp's build_moe_ffn over t (T tokens), then the shared experts
  * and the residual a: the router's logits through a soft-max or a
- * sigmoid, biased (C_PROBSB) to rank them, the n_used first weights
+ * sigmoid, biased (C_PROBSB) to rank them (in groups of experts, only
+ * the best groups' experts), the n_used first weights
  * (normalized by their sum with normw, scaled with scalew); gate and up,
  * SwiGLU, down, weighted, summed; the shared experts' SwiGLU
  * feed-forward of t (ffsh long) added.
@@ -953,6 +991,8 @@ moe_ffn(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
 	tk = lg;
 	if (s->flags[il] & C_PROBSB)
 		tk = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, EXT, -1);
+	if (s->ngroup > 1)
+		tk = expert_groups(g, s, T, tk);
 	tk = mg_op(g, K_PLAIN, T_I32, s->n_exp, T, 1, tk, -1, -1);
 	memcpy(nb, g->t[tk].nb, sizeof nb);
 	tk = mg_view(g, tk, nu, T, 1, nb);
@@ -1078,7 +1118,9 @@ build_bailing2(struct graph *g, const struct shape *s, uint64_t T,
  * llm_build_deepseek2's graph (multi-head latent attention, absorbed):
  * per block RMS norm; Q (one projection, or a low-rank one through an
  * RMS norm), its heads' parts without RoPE through attn_k_b, the RoPE
- * parts rotated, the two concatenated; the compressed KV and its RoPE
+ * parts rotated, the two concatenated (then scaled by the temperature
+ * input, made after the positions, with attention.temperature_scale);
+ * the compressed KV and its RoPE
  * part (views of one projection), the first through an RMS norm (V), the
  * second rotated, the two concatenated (K) and written into the K cache;
  * attention over the cache, V a view of K's first kv_lora_rank values (a
@@ -1096,13 +1138,15 @@ build_deepseek2(struct graph *g, const struct shape *s, uint64_t T,
 	uint64_t	hq = s->hk, nope = hq - rope, kr = rank + rope;
 	uint64_t	ts = T / s->ns, ns = s->ns, nb[4];
 	int		tok, pos, kidx, mask, out, x, in, t, q, qn, qp, kv,
-			kp, k, v, a, kq, up, c;
+			kp, k, v, a, kq, up, c, sc = -1;
 	uint32_t	il;
 
 	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
 	tok = mg_input(g, T_I32, T, 1, 1);
 	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
 	pos = mg_input(g, T_I32, T, 1, 1);
+	if (s->temp)				/* the temperature's scales */
+		sc = mg_input(g, T_F32, 1, 1, T);
 	kidx = mg_input(g, T_I64, T, 1, 1);
 	mask = mg_input(g, s->fa ? T_F16 : T_F32, s->n_kv, ts, ns);
 	out = mg_input(g, T_I32, rows, 1, 1);
@@ -1133,6 +1177,8 @@ build_deepseek2(struct graph *g, const struct shape *s, uint64_t T,
 		g->t[qp].view_offs = 4 * nope;
 		qp = mg_op(g, K_INPLACE, T_F32, rope, H, T, qp, pos, -1);
 		q = mg_op(g, K_PLAIN, T_F32, kr, H, T, qn, qp, -1);
+		if (s->temp)
+			q = mg_op(g, K_INPLACE, T_F32, kr, H, T, q, sc, -1);
 		/* V: the compressed KV, normed */
 		c = mg_op(g, K_PLAIN, T_F32, kr, T, 1, EXT, t, -1);
 		nb[0] = 4;
@@ -1773,25 +1819,53 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			for (il = 0; il < m->n_layer; il++)
 				m->c_flags[il] |= C_QKNORM;
 	}
-	if (m->c_kind == G_DEEPSEEK2) {
-		/* neither groups of experts nor a temperature */
+	if (m->c_kind == G_DEEPSEEK2 || m->c_kind == G_BAILING2) {
+		/* groups of experts (more than one): fewer used than there
+		   are (llama.cpp's loader gives up on more), of two or more
+		   experts each */
 		snprintf(what, sizeof what, "%s.expert_group_count", m->arch);
 		if ((v = gguf_doc_get(d, what, strlen(what))) != NULL &&
-		    (gguf_val_u64(v, &i) != 0 || i > 1)) {
-			snprintf(what, sizeof what, "%s with expert_group_count",
+		    gguf_val_u64(v, &i) != 0)
+			i = 0;
+		if (v != NULL && i > 1) {
+			m->c_mla[4] = i;
+			snprintf(what, sizeof what,
+			    "%s.expert_group_used_count", m->arch);
+			if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
+			    gguf_val_u64(v, &i) != 0 || i == 0 ||
+			    i >= m->c_mla[4]) {
+				snprintf(what, sizeof what, "%s without an "
+				    "expert_group_used_count of 1 to fewer than "
+				    "its groups", m->arch);
+				cnot(m, what);
+				return;
+			}
+			m->c_mla[5] = i;
+			if (m->c_nexp == 0)	/* no experts to group */
+				m->c_mla[4] = m->c_mla[5] = 0;
+			else if (m->c_nexp % m->c_mla[4] != 0 ||
+			    m->c_nexp / m->c_mla[4] < 2) {
+				snprintf(what, sizeof what, "%s with an "
+				    "expert_group_count not dividing its experts "
+				    "in groups of two or more", m->arch);
+				cnot(m, what);
+				return;
+			}
+		}
+	}
+	if (m->c_kind == G_DEEPSEEK2) {
+		/* a temperature scale (not 0): Q scaled by an input */
+		snprintf(what, sizeof what, "%s.attention.temperature_scale",
+		    m->arch);
+		if ((v = gguf_doc_get(d, what, strlen(what))) != NULL &&
+		    gguf_val_f64(v, &f) != 0) {
+			snprintf(what, sizeof what, "%s with an "
+			    "attention.temperature_scale not a number",
 			    m->arch);
 			cnot(m, what);
 			return;
 		}
-		snprintf(what, sizeof what, "%s.attention.temperature_scale",
-		    m->arch);
-		if ((v = gguf_doc_get(d, what, strlen(what))) != NULL &&
-		    (gguf_val_f64(v, &f) != 0 || f < 0 || f > 0)) {
-			snprintf(what, sizeof what, "%s with "
-			    "attention.temperature_scale", m->arch);
-			cnot(m, what);
-			return;
-		}
+		m->c_mla[3] = v != NULL && !(f >= 0 && f <= 0);
 	}
 	if (m->c_kind == G_BAILING2 || m->c_kind == G_DEEPSEEK2) {
 		/* the experts' weights (deepseek2: soft-max unless told) */
@@ -1908,6 +1982,9 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.rank = m->c_mla[0];
 	s.rope = m->c_mla[1];
 	s.qrank = m->c_mla[2];
+	s.temp = m->c_mla[3];
+	s.ngroup = m->c_mla[4];
+	s.ngused = m->c_mla[5];
 	s.kt = o->type_k == GGUF_T_F32 ? T_F32 : T_F16;
 	s.nchunk = m->c_nchunk;
 	/* llama.cpp caps the batch at the context asked for, not the

@@ -590,6 +590,12 @@ while [ $i -lt 72 ]; do
 		    -e "set $a.expert_gating_func $gf" \
 		    -e "set $a.expert_weights_norm:bool $nw" \
 		    -e "set $a.expert_weights_scale:f32 $ws"
+		# half of those with an even number of experts (four or
+		# more) in groups of two
+		[ $((i % 4)) -lt 2 ] && [ $((ne % 2)) = 0 ] && [ $ne -ge 4 ] &&
+		    set -- "$@" \
+		    -e "set $a.expert_group_count:u32 $((ne / 2))" \
+		    -e "set $a.expert_group_used_count:u32 $((i % (ne / 2 - 1) + 1))"
 	else
 		full=-
 		set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force \
@@ -1069,6 +1075,44 @@ compute "$m/deepseek2-moe.gguf" 5000 auto 2048 100 3
 compute "$m/deepseek2-moe.gguf" 3000 off 300 77 2
 compute "$m/deepseek2-moe.gguf" 700 on 2048 33 4
 compute "$m/deepseek2-moe.gguf" 9000 off 64 512 1
+# with a temperature scale: Q scaled by an input of the tokens' scales
+"$GGUFED" new deepseek2 -o "$scratch/deepseek2-temp.gguf" --force -q \
+    -e "set deepseek2.attention.temperature_scale:f32 0.1" ||
+    { echo "Bail out! ggufed new deepseek2 failed"; exit 1; }
+compute "$scratch/deepseek2-temp.gguf" 1000 off 2048 512 1
+compute "$scratch/deepseek2-temp.gguf" 1000 on 2048 512 1
+compute "$scratch/deepseek2-temp.gguf" 5000 on 2048 100 3
+compute "$scratch/deepseek2-temp.gguf" 700 off 2048 33 4
+# with groups of experts: the best groups' experts ranked, the others'
+# set aside (4 groups of 2, 2 used; 4 groups of 4, 3 used, sigmoid gated)
+"$GGUFED" new deepseek2 -o "$scratch/deepseek2-groups.gguf" --force -q \
+    -e "set deepseek2.expert_count 8" -e "set deepseek2.expert_used_count 2" \
+    -e "set deepseek2.expert_group_count:u32 4" \
+    -e "set deepseek2.expert_group_used_count:u32 2" \
+    -e "set deepseek2.leading_dense_block_count 1" ||
+    { echo "Bail out! ggufed new deepseek2 failed"; exit 1; }
+compute "$scratch/deepseek2-groups.gguf" 256 off 8 8 1
+compute "$scratch/deepseek2-groups.gguf" 1000 on 2048 512 1
+compute "$scratch/deepseek2-groups.gguf" 700 off 2048 33 4
+"$GGUFED" new deepseek2 -o "$scratch/deepseek2-groups.gguf" --force -q \
+    -e "set deepseek2.expert_count 16" -e "set deepseek2.expert_used_count 3" \
+    -e "set deepseek2.expert_group_count:u32 4" \
+    -e "set deepseek2.expert_group_used_count:u32 3" \
+    -e "set deepseek2.leading_dense_block_count 1" \
+    -e "set deepseek2.expert_feed_forward_length 512" \
+    -e "set deepseek2.expert_gating_func:u32 2" ||
+    { echo "Bail out! ggufed new deepseek2 failed"; exit 1; }
+compute "$scratch/deepseek2-groups.gguf" 256 off 2048 512 1
+compute "$scratch/deepseek2-groups.gguf" 300 on 2048 512 2
+compute "$scratch/deepseek2-groups.gguf" 256 auto 300 77 3
+# groups that do not divide the experts in twos or more: not modelled
+"$GGUFED" set "$scratch/deepseek2-groups.gguf" \
+    deepseek2.expert_group_count:u32 5 -o "$scratch/w.gguf" --force \
+    >/dev/null 2>&1
+"$GGUFED" mem "$scratch/w.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for deepseek2 with an expert_group_count not dividing its experts in groups of two or more"' \
+    "$scratch/mem.json"
+ok $? "deepseek2 with 5 groups of 16 experts: not modelled, and says so"
 # without flash attention V is copied out of the K cache in its type
 for t in f32 bf16; do
 	theirs=$(GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$m/deepseek2-moe.gguf" \
@@ -1086,7 +1130,8 @@ done
 # heads, kv_lora_rank, RoPE dimensions, the heads' size without RoPE,
 # q_lora_rank (0: one Q projection), leading dense blocks, experts, those
 # used, shared ones, gating by soft-max or sigmoid, weights normalized
-# and scaled or not.
+# and scaled or not; every third with a temperature scale, half of
+# those with an even number of experts (four or more) in groups of two.
 dst=$(( (${MEM_SEED:-1} * 69621 + 7) % 2147483648 ))
 echo "# compute, deepseek2: seed $dst"
 st=$dst
@@ -1128,6 +1173,11 @@ while [ $i -lt 24 ]; do
 	    -e "set $a.expert_gating_func:u32 $gf" \
 	    -e "set $a.expert_weights_norm:bool $nw" \
 	    -e "set $a.expert_weights_scale:f32 $ws"
+	[ $((i % 3)) = 0 ] &&
+	    set -- "$@" -e "set $a.attention.temperature_scale:f32 0.1"
+	[ $((i % 4)) -lt 2 ] && [ $((ne % 2)) = 0 ] && [ $ne -ge 4 ] &&
+	    set -- "$@" -e "set $a.expert_group_count:u32 $((ne / 2))" \
+	    -e "set $a.expert_group_used_count:u32 $((i % (ne / 2 - 1) + 1))"
 	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
 		ok 1 "compute: deepseek2, case $i: ggufed new makes its model"
 		sed 's/^/# /' "$scratch/new.err"
