@@ -104,9 +104,14 @@ struct gguf_mem_model {
 	int			 c_normw, c_scalew;	/* their weights
 						   normalized, scaled */
 	int			 c_kind;	/* the graph's builder */
-	uint64_t		 c_mla[3];	/* deepseek2: kv_lora_rank, RoPE
+	uint64_t		 c_mla[6];	/* deepseek2: kv_lora_rank, RoPE
 						   dimensions, q_lora_rank (0:
-						   one Q projection) */
+						   one Q projection), 1 with a
+						   temperature scale; groups of
+						   experts (0: none), those
+						   used (bailingmoe2's too) */
+	uint64_t		 c_nchunk;	/* grovemoe: chunk experts (of
+						   c_ffsh) */
 	/* The recurrent graphs' sizes (mem_compute_recurrent.c), the
 	   gemma graphs' (mem_compute_gemma.c). */
 	uint64_t		 c_rec[24];

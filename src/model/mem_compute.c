@@ -39,10 +39,13 @@
  * both outputs (apertus's, llm_build_apertus: qwen3's with an up
  * projection and xIELU in place of SwiGLU; minimax-m2's,
  * llm_build_minimax_m2: norms of the whole Q and K, and experts, at
- * moe_sigmoid). The other graphs (gemma2 and gemma3, cohere2, gpt-oss,
- * openelm, llama4, bailingmoe2, deepseek2) are told at their builders;
+ * moe_sigmoid; grovemoe's, llm_build_grovemoe: qwen3's attention, and
+ * experts then chunk experts over their output, at moe_grove). The other
+ * graphs (gemma2 and gemma3, cohere2, gpt-oss, openelm, llama4,
+ * bailingmoe2, deepseek2) are told at their builders;
  * those of the recurrent architectures are in mem_compute_recurrent.c,
- * gemma3n's and gemma4's in mem_compute_gemma.c.
+ * gemma3n's and gemma4's in mem_compute_gemma.c, the gated delta-net
+ * hybrids' in mem_compute_deltanet.c.
  *
  * Only the tensors a graph is known to read are accepted: any other
  * tensor, a block unlike the others (heads, head sizes) or a cache kind
@@ -95,9 +98,11 @@ enum graph_kind {
 	G_BAILING2,	/* llm_build_bailingmoe2: a fused QKV, norms of Q's
 			   and K's heads; leading dense blocks, then experts
 			   and shared ones */
-	G_DEEPSEEK2	/* llm_build_deepseek2: latent attention over a K
+	G_DEEPSEEK2,	/* llm_build_deepseek2: latent attention over a K
 			   cache only; leading dense blocks, then experts and
 			   shared ones */
+	G_GROVE		/* llm_build_grovemoe: qwen3's attention; experts,
+			   then chunk experts of their output */
 };
 
 /* ---------------------------------------------------------- the graphs */
@@ -118,8 +123,11 @@ struct shape {
 	uint64_t	 ffsh;		/* the shared experts' length */
 	int		 normw;		/* the weights normalized */
 	int		 scalew;	/* and scaled */
-	uint64_t	 rank, rope, qrank;	/* deepseek2's c_mla */
+	uint64_t	 rank, rope, qrank, temp;	/* deepseek2's c_mla */
+	uint64_t	 ngroup, ngused;	/* groups of experts, used */
 	int		 kt;		/* the K cache's type (T_F16, T_F32) */
+	uint64_t	 nchunk;	/* grovemoe: the chunk experts (their
+					   length: ffsh) */
 };
 
 /*
@@ -235,6 +243,90 @@ moe_sigmoid(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
 }
 
 /*
+ * One of grovemoe's two build_moe_ffn over in (T tokens), both ranked by
+ * the same router logits lg (n_exp of them): their soft-max (the
+ * weights; the logits read four times, so never in place), their sigmoid
+ * ranked, the n_used first; for the chunk experts (chunk), unless there
+ * are as many as experts, the ranks made floats, scaled to a chunk's and
+ * made integers again; the weights
+ * normalized by their sum; gate and up (ff long), SwiGLU, down,
+ * weighted, summed. With one expert a token the sum is a view of the
+ * weighted experts, copied whole where it is first read: *in (the first
+ * experts' output) after the weights, the result by the caller.
+ */
+static int
+grove_experts(struct graph *g, const struct shape *s, uint64_t T, int *in,
+    int lg, uint64_t ff, int chunk)
+{
+	uint64_t	nu = s->n_used, nb[4], j;
+	int		pr, tk, wt, sum, cr, q, up, e, k, v;
+
+	pr = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
+	pr = mg_view(g, pr, 1, s->n_exp, T, NULL);
+	tk = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, -1, -1);
+	tk = mg_op(g, K_PLAIN, T_I32, s->n_exp, T, 1, tk, -1, -1);
+	memcpy(nb, g->t[tk].nb, sizeof nb);
+	tk = mg_view(g, tk, nu, T, 1, nb);
+	if (chunk && s->nchunk != s->n_exp) {
+		tk = mg_op(g, K_PLAIN, T_F32, nu, T, 1, tk, -1, -1);
+		tk = mg_op(g, K_INPLACE, T_F32, nu, T, 1, tk, -1, -1);
+		tk = mg_op(g, K_PLAIN, T_I32, nu, T, 1, tk, -1, -1);
+	}
+	wt = mg_op(g, K_PLAIN, T_F32, 1, nu, T, pr, tk, -1);
+	wt = mg_view(g, wt, nu, T, 1, NULL);
+	sum = mg_op(g, K_PLAIN, T_F32, 1, T, 1, wt, -1, -1);
+	sum = mg_op(g, K_INPLACE, T_F32, 1, T, 1, sum, -1, -1);
+	wt = mg_op(g, K_INPLACE, T_F32, nu, T, 1, wt, sum, -1);
+	wt = mg_view(g, wt, 1, nu, T, NULL);
+	if (g->t[*in].kind == K_VIEW)
+		*in = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, *in, -1, -1);
+	cr = mg_view(g, *in, s->embd, 1, T, NULL);
+	q = mg_op(g, K_PLAIN, T_F32, ff, nu, T, EXT, cr, tk);
+	up = mg_op(g, K_PLAIN, T_F32, ff, nu, T, EXT, cr, tk);
+	e = mg_op(g, K_PLAIN, T_F32, ff, nu, T, q, up, -1);
+	e = mg_op(g, K_PLAIN, T_F32, s->embd, nu, T, EXT, e, tk);
+	e = mg_op(g, K_INPLACE, T_F32, s->embd, nu, T, e, wt, -1);
+	memcpy(nb, g->t[e].nb, sizeof nb);
+	nb[1] = g->t[e].nb[2];
+	nb[2] = nb[3] = nb[1] * T;
+	q = mg_view(g, e, s->embd, T, 1, nb);
+	if (nu == 1)
+		return q;
+	k = mg_view(g, e, s->embd, T, 1, nb);
+	g->t[k].view_offs = g->t[e].nb[1];
+	for (j = 2; j < nu; j++) {
+		v = mg_view(g, e, s->embd, T, 1, nb);
+		g->t[v].view_offs = j * g->t[e].nb[1];
+	}
+	q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q, k, -1);
+	for (j = 2; j < nu; j++)
+		q = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, q,
+		    k + (int)(j - 1), -1);
+	return q;
+}
+
+/*
+ * grovemoe's feed-forward over t, then the residual a: the router's
+ * logits; the experts over t; the chunk experts over their output,
+ * scaled and added to it.
+ */
+static int
+moe_grove(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
+    int t, int a)
+{
+	int	lg, m, adj;
+
+	lg = mg_op(g, K_PLAIN, T_F32, s->n_exp, T, 1, EXT, t, -1);
+	m = grove_experts(g, s, T, &t, lg, s->ff[il], 0);
+	adj = grove_experts(g, s, T, &m, lg, s->ffsh, 1);
+	if (g->t[adj].kind == K_VIEW)
+		adj = mg_op(g, K_PLAIN, T_F32, s->embd, T, 1, adj, -1, -1);
+	adj = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, adj, -1, -1);
+	m = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, m, adj, -1);
+	return mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, m, a, -1);
+}
+
+/*
  * llm_build_llama's graph of T tokens (a multiple of the streams, T / ns
  * each), rows of them outputs.
  */
@@ -310,6 +402,10 @@ build_llama(struct graph *g, const struct shape *s, uint64_t T,
 		t = mg_op(g, K_INPLACE, T_F32, s->embd, T, 1, t, EXT, -1);
 		if (s->kind == G_MINIMAX) {
 			x = moe_sigmoid(g, s, il, T, t, a);
+			continue;
+		}
+		if (s->kind == G_GROVE) {
+			x = moe_grove(g, s, il, T, t, a);
 			continue;
 		}
 		if (s->kind == G_APERTUS) {	/* up, xIELU (in place) */
@@ -840,9 +936,46 @@ build_llama4(struct graph *g, const struct shape *s, uint64_t T,
 }
 
 /*
+ * build_moe_ffn's groups of experts (ngroup of them, ngused used): the
+ * selection's scores sel made groups, each group's two best summed, the
+ * ngused best groups' scores kept, the others' set to -inf (rows set in
+ * a tensor of the groups' shape): a view of it.
+ */
+static int
+expert_groups(struct graph *g, const struct shape *s, uint64_t T, int sel)
+{
+	uint64_t	G = s->ngroup, epg = s->n_exp / G, nb[4];
+	int		grp, r4, a, gt, rows, fill, v;
+
+	grp = mg_view(g, sel, epg, G, T, NULL);
+	r4 = mg_view(g, grp, 1, epg, G, NULL);
+	g->t[r4].ne[3] = T;
+	g->t[r4].nb[3] = g->t[r4].nb[2] * G;
+	a = mg_op(g, K_PLAIN, T_I32, epg, G, T, grp, -1, -1);
+	memcpy(nb, g->t[a].nb, sizeof nb);
+	a = mg_view(g, a, 2, G, T, nb);
+	a = mg_op4(g, K_PLAIN, T_F32, 1, 2, G, T, r4, a, -1);
+	a = mg_view(g, a, 2, G, T, NULL);
+	a = mg_op(g, K_PLAIN, T_F32, 1, G, T, a, -1, -1);
+	a = mg_view(g, a, G, T, 1, NULL);
+	gt = mg_op(g, K_PLAIN, T_I32, G, T, 1, a, -1, -1);
+	memcpy(nb, g->t[gt].nb, sizeof nb);
+	gt = mg_view(g, gt, s->ngused, T, 1, nb);
+	rows = mg_op(g, K_PLAIN, T_F32, epg, s->ngused, T, grp, gt, -1);
+	fill = mg_op(g, K_PLAIN, T_F32, epg, G, T, grp, -1, -1);
+	v = mg_view(g, fill, epg, G, T, NULL);	/* the rows set in it */
+	g->t[v].src[0] = rows;
+	g->t[v].src[1] = gt;
+	g->t[v].src[2] = fill;
+	g->t[v].n_src = 3;
+	return mg_view(g, v, s->n_exp, T, 1, NULL);
+}
+
+/*
  * llama.cpp's build_moe_ffn over t (T tokens), then the shared experts
  * and the residual a: the router's logits through a soft-max or a
- * sigmoid, biased (C_PROBSB) to rank them, the n_used first weights
+ * sigmoid, biased (C_PROBSB) to rank them (in groups of experts, only
+ * the best groups' experts), the n_used first weights
  * (normalized by their sum with normw, scaled with scalew); gate and up,
  * SwiGLU, down, weighted, summed; the shared experts' SwiGLU
  * feed-forward of t (ffsh long) added.
@@ -860,6 +993,8 @@ moe_ffn(struct graph *g, const struct shape *s, uint32_t il, uint64_t T,
 	tk = lg;
 	if (s->flags[il] & C_PROBSB)
 		tk = mg_op(g, K_INPLACE, T_F32, s->n_exp, T, 1, lg, EXT, -1);
+	if (s->ngroup > 1)
+		tk = expert_groups(g, s, T, tk);
 	tk = mg_op(g, K_PLAIN, T_I32, s->n_exp, T, 1, tk, -1, -1);
 	memcpy(nb, g->t[tk].nb, sizeof nb);
 	tk = mg_view(g, tk, nu, T, 1, nb);
@@ -985,7 +1120,9 @@ build_bailing2(struct graph *g, const struct shape *s, uint64_t T,
  * llm_build_deepseek2's graph (multi-head latent attention, absorbed):
  * per block RMS norm; Q (one projection, or a low-rank one through an
  * RMS norm), its heads' parts without RoPE through attn_k_b, the RoPE
- * parts rotated, the two concatenated; the compressed KV and its RoPE
+ * parts rotated, the two concatenated (then scaled by the temperature
+ * input, made after the positions, with attention.temperature_scale);
+ * the compressed KV and its RoPE
  * part (views of one projection), the first through an RMS norm (V), the
  * second rotated, the two concatenated (K) and written into the K cache;
  * attention over the cache, V a view of K's first kv_lora_rank values (a
@@ -1003,13 +1140,15 @@ build_deepseek2(struct graph *g, const struct shape *s, uint64_t T,
 	uint64_t	hq = s->hk, nope = hq - rope, kr = rank + rope;
 	uint64_t	ts = T / s->ns, ns = s->ns, nb[4];
 	int		tok, pos, kidx, mask, out, x, in, t, q, qn, qp, kv,
-			kp, k, v, a, kq, up, c;
+			kp, k, v, a, kq, up, c, sc = -1;
 	uint32_t	il;
 
 	mg_add_tensor(g, K_EXT, T_F32, NULL);		/* EXT */
 	tok = mg_input(g, T_I32, T, 1, 1);
 	mg_input(g, T_F32, s->embd, T, 1);		/* embeddings, unread */
 	pos = mg_input(g, T_I32, T, 1, 1);
+	if (s->temp)				/* the temperature's scales */
+		sc = mg_input(g, T_F32, 1, 1, T);
 	kidx = mg_input(g, T_I64, T, 1, 1);
 	mask = mg_input(g, s->fa ? T_F16 : T_F32, s->n_kv, ts, ns);
 	out = mg_input(g, T_I32, rows, 1, 1);
@@ -1040,6 +1179,8 @@ build_deepseek2(struct graph *g, const struct shape *s, uint64_t T,
 		g->t[qp].view_offs = 4 * nope;
 		qp = mg_op(g, K_INPLACE, T_F32, rope, H, T, qp, pos, -1);
 		q = mg_op(g, K_PLAIN, T_F32, kr, H, T, qn, qp, -1);
+		if (s->temp)
+			q = mg_op(g, K_INPLACE, T_F32, kr, H, T, q, sc, -1);
 		/* V: the compressed KV, normed */
 		c = mg_op(g, K_PLAIN, T_F32, kr, T, 1, EXT, t, -1);
 		nb[0] = 4;
@@ -1176,7 +1317,8 @@ cnot(struct gguf_mem_model *m, const char *what)
 }
 
 /* The tensors of a block: the attention's, then the dense feed-forward's
-   (llama's), then gpt-oss's (sinks, norm, router, experts). */
+   (llama's), then gpt-oss's (sinks, norm, router, experts), then
+   grovemoe's chunk experts. */
 static const char *const llama_block[] = {
 	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
 	"attn_output.weight",
@@ -1185,9 +1327,12 @@ static const char *const llama_block[] = {
 	"attn_sinks.weight", "post_attention_norm.weight",
 	"ffn_gate_inp.weight", "ffn_gate_exps.weight", "ffn_up_exps.weight",
 	"ffn_down_exps.weight",
+	"ffn_gate_chexps.weight", "ffn_up_chexps.weight",
+	"ffn_down_chexps.weight",
 };
 #define N_ATTN	5
 #define N_DENSE	9
+#define N_GPTOSS 15	/* grovemoe's chunk experts from here */
 
 /* Those some architectures add: a bias after a projection (its bit in
    the block's flags), or the norms of Q and K (every block). */
@@ -1239,6 +1384,7 @@ static const struct {
 	{ "bailingmoe2", C_DENSE | C_MOE | C_PROBSB, C_QKNORM | C_QKV,
 	    G_BAILING2 },
 	{ "deepseek2", C_DENSE | C_MOE | C_PROBSB | C_MLA, 0, G_DEEPSEEK2 },
+	{ "grovemoe", 0, C_QKNORM, G_GROVE },
 };
 
 /* The tensors outside the blocks the graph reads (the weights of the
@@ -1257,12 +1403,15 @@ in_block(int kind, size_t j)
 				   deepseek2: extra_block's */
 		return (kind != G_OPENELM && kind != G_BAILING2 &&
 		    kind != G_DEEPSEEK2) || j == 0 || j + 1 == N_ATTN;
+	if (j >= N_GPTOSS)
+		return kind == G_GROVE;
 	if (kind == G_GPTOSS)
 		return j >= N_DENSE;
 	if (kind == G_LLAMA4 || kind == G_BAILING2 || kind == G_DEEPSEEK2)
 		/* their feed-forwards: extra_block's */
 		return strcmp(llama_block[j], "ffn_norm.weight") == 0;
-	if (kind == G_MINIMAX)	/* its norm, router and experts */
+	if (kind == G_MINIMAX || kind == G_GROVE)
+		/* their norm, router and experts */
 		return strcmp(llama_block[j], "ffn_norm.weight") == 0 ||
 		    strcmp(llama_block[j], "ffn_gate_inp.weight") == 0 ||
 		    (j >= N_DENSE && strstr(llama_block[j], "_exps") != NULL);
@@ -1422,6 +1571,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_nexp = 0;
 	m->c_ffsh = 0;
 	m->c_normw = m->c_scalew = 0;
+	m->c_nchunk = 0;
 	memset(m->c_mla, 0, sizeof m->c_mla);
 	free(m->c_ff);
 	m->c_ff = NULL;
@@ -1616,12 +1766,26 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 				return;
 			continue;
 		}
+		if (m->c_kind == G_GROVE && (tshape(d, il,
+		    "ffn_gate_chexps.weight", ne) != 0 || (il > 0 &&
+		    (ne[1] != m->c_ffsh || ne[2] != m->c_nchunk)))) {
+			snprintf(what, sizeof what, "%s blocks unlike one "
+			    "another", m->arch);
+			cnot(m, what);
+			return;
+		}
+		if (m->c_kind == G_GROVE) {	/* the chunk experts */
+			m->c_ffsh = ne[1];
+			m->c_nchunk = ne[2];
+		}
 		tshape(d, il, m->c_kind == G_GPTOSS ||
-		    m->c_kind == G_MINIMAX ? "ffn_gate_exps.weight" :
+		    m->c_kind == G_MINIMAX || m->c_kind == G_GROVE ?
+		    "ffn_gate_exps.weight" :
 		    m->c_kind == G_APERTUS ? "ffn_up.weight" :
 		    "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
-		if ((m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX) &&
+		if ((m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX ||
+		    m->c_kind == G_GROVE) &&
 		    (tshape(d, il, "ffn_gate_inp.weight", ne) != 0 ||
 		    (il > 0 && ne[1] != m->c_nexp))) {
 			snprintf(what, sizeof what, "%s blocks unlike one "
@@ -1661,25 +1825,53 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			for (il = 0; il < m->n_layer; il++)
 				m->c_flags[il] |= C_QKNORM;
 	}
-	if (m->c_kind == G_DEEPSEEK2) {
-		/* neither groups of experts nor a temperature */
+	if (m->c_kind == G_DEEPSEEK2 || m->c_kind == G_BAILING2) {
+		/* groups of experts (more than one): fewer used than there
+		   are (llama.cpp's loader gives up on more), of two or more
+		   experts each */
 		snprintf(what, sizeof what, "%s.expert_group_count", m->arch);
 		if ((v = gguf_doc_get(d, what, strlen(what))) != NULL &&
-		    (gguf_val_u64(v, &i) != 0 || i > 1)) {
-			snprintf(what, sizeof what, "%s with expert_group_count",
+		    gguf_val_u64(v, &i) != 0)
+			i = 0;
+		if (v != NULL && i > 1) {
+			m->c_mla[4] = i;
+			snprintf(what, sizeof what,
+			    "%s.expert_group_used_count", m->arch);
+			if ((v = gguf_doc_get(d, what, strlen(what))) == NULL ||
+			    gguf_val_u64(v, &i) != 0 || i == 0 ||
+			    i >= m->c_mla[4]) {
+				snprintf(what, sizeof what, "%s without an "
+				    "expert_group_used_count of 1 to fewer than "
+				    "its groups", m->arch);
+				cnot(m, what);
+				return;
+			}
+			m->c_mla[5] = i;
+			if (m->c_nexp == 0)	/* no experts to group */
+				m->c_mla[4] = m->c_mla[5] = 0;
+			else if (m->c_nexp % m->c_mla[4] != 0 ||
+			    m->c_nexp / m->c_mla[4] < 2) {
+				snprintf(what, sizeof what, "%s with an "
+				    "expert_group_count not dividing its experts "
+				    "in groups of two or more", m->arch);
+				cnot(m, what);
+				return;
+			}
+		}
+	}
+	if (m->c_kind == G_DEEPSEEK2) {
+		/* a temperature scale (not 0): Q scaled by an input */
+		snprintf(what, sizeof what, "%s.attention.temperature_scale",
+		    m->arch);
+		if ((v = gguf_doc_get(d, what, strlen(what))) != NULL &&
+		    gguf_val_f64(v, &f) != 0) {
+			snprintf(what, sizeof what, "%s with an "
+			    "attention.temperature_scale not a number",
 			    m->arch);
 			cnot(m, what);
 			return;
 		}
-		snprintf(what, sizeof what, "%s.attention.temperature_scale",
-		    m->arch);
-		if ((v = gguf_doc_get(d, what, strlen(what))) != NULL &&
-		    (gguf_val_f64(v, &f) != 0 || f < 0 || f > 0)) {
-			snprintf(what, sizeof what, "%s with "
-			    "attention.temperature_scale", m->arch);
-			cnot(m, what);
-			return;
-		}
+		m->c_mla[3] = v != NULL && !(f >= 0 && f <= 0);
 	}
 	if (m->c_kind == G_BAILING2 || m->c_kind == G_DEEPSEEK2) {
 		/* the experts' weights (deepseek2: soft-max unless told) */
@@ -1706,7 +1898,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		    (f < 1 - 1e-5 || f > 1 + 1e-5);
 	}
 	if (m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX ||
-	    ((m->c_kind == G_LLAMA4 || m->c_kind == G_BAILING2 ||
+	    m->c_kind == G_GROVE || ((m->c_kind == G_LLAMA4 || m->c_kind == G_BAILING2 ||
 	    m->c_kind == G_DEEPSEEK2) && m->c_nexp != 0)) {
 		/* the experts a token uses */
 		snprintf(what, sizeof what, "%s.expert_used_count", m->arch);
@@ -1718,6 +1910,16 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			cnot(m, what);
 			return;
 		}
+	}
+	if (m->c_kind == G_GROVE && m->c_nused > m->c_nchunk) {
+		/* llama.cpp sums n_used chunk experts of the fewer it
+		   ranks: it gives up (an assertion) */
+		snprintf(what, sizeof what, "%s with more experts used a "
+		    "token (%llu) than chunk experts (%llu)", m->arch,
+		    (unsigned long long)m->c_nused,
+		    (unsigned long long)m->c_nchunk);
+		cnot(m, what);
+		return;
 	}
 	m->compute = 1;
 	m->cwhy[0] = '\0';
@@ -1790,7 +1992,11 @@ gguf_mem_compute(const struct gguf_mem_model *m,
 	s.rank = m->c_mla[0];
 	s.rope = m->c_mla[1];
 	s.qrank = m->c_mla[2];
+	s.temp = m->c_mla[3];
+	s.ngroup = m->c_mla[4];
+	s.ngused = m->c_mla[5];
 	s.kt = o->type_k == GGUF_T_F32 ? T_F32 : T_F16;
+	s.nchunk = m->c_nchunk;
 	/* llama.cpp caps the batch at the context asked for, not the
 	   rounded one. */
 	if (s.head != 0 && (s.hv > LIMIT / s.head || s.hk > LIMIT / s.head)) {

@@ -56,12 +56,13 @@
  * The hybrids attend as llama.cpp's build_attn does (attend()) where a
  * block has KV heads: lfm2 (and lfm2moe), nemotron_h, jamba,
  * granitehybrid and falcon-h1 are told at their builders. The experts
- * of lfm2moe and jamba are llama.cpp's build_moe_ffn (experts()): its
- * weights expanded as soon as they are made, so the block before them
- * is expanded there too.
+ * of lfm2moe, jamba and granitehybrid are llama.cpp's build_moe_ffn
+ * (experts()): its weights expanded as soon as they are made, so the
+ * block before them is expanded there too, and so is each sum of the
+ * experts' outputs (before the next block's state is read).
  *
  * Only the tensors a graph is known to read are accepted: any other
- * (biases of the projections, granitehybrid's experts, a fused QKV)
+ * (biases of the projections or a fused QKV but falcon-h1's)
  * leaves the compute buffer "not modelled".
  */
 #include "config.h"
@@ -105,6 +106,8 @@ enum rec_kind {
 #define S_RESCALE	8	/* rescale_every_n_layers */
 #define S_FF		9	/* the channel mix's length */
 #define S_LCACHE	12	/* lfm2: shortconv.l_cache */
+#define S_QKV		17	/* falcon-h1: one projection of Q, K and V on
+				   every block (F_QS, F_QB its scale and bias) */
 #define S_SCALE		14	/* granitehybrid: scaled embeddings, residual
 				   branches, logits (1 each, 15, 16) */
 #define S_NORMS		13	/* Mamba: RMS norms of dt, B and C: 1, with
@@ -130,11 +133,28 @@ struct rshape {
 	uint64_t	 n_exp, n_used;	/* experts; those used a token */
 	int		 normw, probsb;	/* weights normalized; a selection
 					   bias */
+	uint64_t	 ffsh;		/* the shared expert's length */
 };
 
 #define F_ATTN		0x01	/* the block attends (else: its state) */
 #define F_FFN		0x02	/* the block is a feed-forward only */
 #define F_MOE		0x04	/* its feed-forward: experts */
+#define F_SHEXP		0x08	/* and a shared expert */
+/* falcon-h1: a scale after a projection (Q, K, V, the attention's
+   output, the Mamba-2 layer's input and output), a bias after one (Q, K,
+   V; the feed-forward's gate, up and down) */
+#define F_QS		0x10
+#define F_KS		0x20
+#define F_VS		0x40
+#define F_OS		0x80
+#define F_INS		0x100
+#define F_OUTS		0x200
+#define F_QB		0x400
+#define F_KB		0x800
+#define F_VB		0x1000
+#define F_GB		0x2000
+#define F_UB		0x4000
+#define F_DB		0x8000
 
 /* ------------------------------------------------ tensors, expanded */
 
@@ -392,7 +412,7 @@ mamba_layer(struct rg *r, const struct rshape *s, uint64_t T, int t,
 /* llm_build_mamba's Mamba-2 layer over t (T tokens): its output. */
 static int
 mamba2_layer(struct rg *r, const struct rshape *s, uint64_t T, int t,
-    int sel, int extra)
+    int sel, int extra, unsigned f)
 {
 	uint64_t	conv = s->c[S_CONV], inner = s->c[S_INNER];
 	uint64_t	state = s->c[S_STATE], nh = s->c[S_RANK];
@@ -405,6 +425,9 @@ mamba2_layer(struct rg *r, const struct rshape *s, uint64_t T, int t,
 	    (conv - 1) * xbc, ns, 1, 1, EXT, sel), extra);
 	cs = vw(r, cs, conv - 1, xbc, ns, 1, NULL, 0);
 	zx = nd(r, K_PLAIN, 2 * inner + 2 * ng * state + nh, T, 1, 1, EXT, t);
+	if (f & F_INS)
+		zx = nd(r, K_INPLACE, 2 * inner + 2 * ng * state + nh, T, 1, 1,
+		    zx, EXT);
 	zx = vw(r, zx, 2 * inner + 2 * ng * state + nh, ts, ns, 1, NULL, 0);
 	nb[0] = 4;
 	nb[1] = hd * 4;
@@ -451,7 +474,10 @@ mamba2_layer(struct rg *r, const struct rshape *s, uint64_t T, int t,
 	y = nd(r, K_INPLACE, inner / ng, ng, ts, ns, y, -1);
 	y = nd(r, K_INPLACE, inner / ng, ng, ts, ns, y, EXT);
 	y = vw(r, y, inner, ts, ns, 1, NULL, 0);
-	return nd(r, K_PLAIN, s->embd, T, 1, 1, EXT, y);
+	y = nd(r, K_PLAIN, s->embd, T, 1, 1, EXT, y);
+	if (f & F_OUTS)
+		y = nd(r, K_INPLACE, s->embd, T, 1, 1, y, EXT);
+	return y;
 }
 
 /* llm_build_mamba's graph of T tokens, rows of them outputs. */
@@ -472,7 +498,7 @@ build_mamba(struct rg *r, const struct rshape *s, uint64_t T, uint64_t rows)
 		t = nd(r, K_INPLACE, s->embd, T, 1, 1, x, -1);
 		t = nd(r, K_INPLACE, s->embd, T, 1, 1, t, EXT);
 		t = s->kind == R_MAMBA2 ? mamba2_layer(r, s, T, t, sel,
-		    extra) : mamba_layer(r, s, T, t, sel, extra);
+		    extra, 0) : mamba_layer(r, s, T, t, sel, extra);
 		if (il + 1 == s->n_layer) {		/* the outputs' rows */
 			t = nd(r, K_PLAIN, s->embd, rows, 1, 1, t, out);
 			in = nd(r, K_PLAIN, s->embd, rows, 1, 1, in, out);
@@ -799,6 +825,24 @@ struct att_in {
 	int	pos, kidx, vidx, mask;
 };
 
+/* ggml_is_contiguous: its elements one after the other (dimensions of
+   one element aside). */
+static int
+contiguous(const struct ct *c)
+{
+	uint64_t	next = c->nb[0] * c->ne[0];
+	int		i;
+
+	for (i = 1; i < 4; i++) {
+		if (c->ne[i] == 1)
+			continue;
+		if (c->nb[i] != next)
+			return 0;
+		next *= c->ne[i];
+	}
+	return 1;
+}
+
 /*
  * llama.cpp's build_attn over the cache for q (hk, head, T), k (hk,
  * head_kv, T), v (hv, head_kv, T): Q, V and K expanded in that order, K
@@ -818,7 +862,12 @@ attend(struct rg *r, const struct rshape *s, uint64_t T, int q, int k, int v,
 	expand(r, k);
 	expand(r, nd(r, K_EXT, 1, 1, 1, 1, vw(r, k, s->hk * s->head_kv, T, 1,
 	    1, NULL, 0), in->kidx));
-	v = vw(r, v, s->hv * s->head_kv, T, 1, 1, NULL, 0);
+	/* V's heads apart (views of one projection): copied together first
+	   without flash attention */
+	if (!s->fa && !contiguous(&r->g->t[v]))
+		v = nd(r, K_PLAIN, s->hv * s->head_kv, T, 1, 1, v, -1);
+	else
+		v = vw(r, v, s->hv * s->head_kv, T, 1, 1, NULL, 0);
 	if (!s->fa)
 		v = vw(r, v, 1, mg_mul_lim(r->g, s->hv * s->head_kv, T), 1, 1,
 		    NULL, 0);
@@ -854,14 +903,15 @@ rms_norm(struct rg *r, int t)
  * router's logits through a soft-max or a sigmoid, biased (probsb) to
  * rank them, the n_used first weights (normalized by their sum with
  * normw), expanded then; gate and up, SwiGLU, down, weighted; each
- * expert's view expanded, then their sum (made contiguous for one).
+ * expert's view expanded, then their sum, each addition expanded (made
+ * contiguous for one, not expanded).
  */
 static int
 experts(struct rg *r, const struct rshape *s, uint32_t il, uint64_t T, int t)
 {
 	uint64_t	E = s->embd, ne = s->n_exp, nu = s->n_used;
 	uint64_t	ff = s->ff[il], nb[4], j;
-	int		lg, pr, tk, wt, sum, cr, gt, up, e, q, v;
+	int		lg, pr, tk, wt, sum, cr, gt, up, e, q, v, v1;
 
 	lg = nd(r, K_PLAIN, ne, T, 1, 1, EXT, t);
 	lg = nd(r, K_INPLACE, ne, T, 1, 1, lg, -1);
@@ -898,10 +948,15 @@ experts(struct rg *r, const struct rshape *s, uint32_t il, uint64_t T, int t)
 	expand(r, q);
 	if (nu == 1)
 		return nd(r, K_PLAIN, E, T, 1, 1, q, -1);
-	for (j = 1; j < nu; j++) {
+	for (j = 1, v1 = -1; j < nu; j++) {
 		v = vw(r, e, E, T, 1, 1, nb, j * r->g->t[e].nb[1]);
 		expand(r, v);
-		q = nd(r, K_INPLACE, E, T, 1, 1, q, v);
+		if (v1 < 0)
+			v1 = v;
+	}
+	for (j = 1; j < nu; j++) {
+		q = nd(r, K_INPLACE, E, T, 1, 1, q, v1 + (int)j - 1);
+		expand(r, q);
 	}
 	return q;
 }
@@ -1038,7 +1093,7 @@ build_nemotron_h(struct rg *r, const struct rshape *s, uint64_t T,
 			t = nd(r, K_INPLACE, s->ff[il], T, 1, 1, t, -1);
 			t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
 		} else
-			t = mamba2_layer(r, s, T, t, sel, extra);
+			t = mamba2_layer(r, s, T, t, sel, extra, 0);
 		x = nd(r, K_INPLACE, E, T, 1, 1, t, x);
 	}
 	t = rms_norm(r, x);
@@ -1120,8 +1175,10 @@ build_jamba(struct rg *r, const struct rshape *s, uint64_t T, uint64_t rows)
  * the embeddings scaled; per block RMS norm, a Mamba-2 layer or attention
  * (RoPE on Q and K) and its output projection; on the last block the
  * rows of the outputs; scaled, the residual; RMS norm, the SwiGLU
- * feed-forward, scaled, the residual. Then RMS norm and the logits,
- * scaled. A scale of 0 (or none) is no node.
+ * feed-forward (or experts, soft-max routed, their weights normalized,
+ * and a shared expert beside them where it has one), scaled, the
+ * residual. Then RMS norm and the logits, scaled. A scale of 0 (or
+ * none) is no node.
  */
 static void
 build_granite_hybrid(struct rg *r, const struct rshape *s, uint64_t T,
@@ -1130,7 +1187,7 @@ build_granite_hybrid(struct rg *r, const struct rshape *s, uint64_t T,
 	struct graph	*g = r->g;
 	uint64_t	E = s->embd, ns = s->ns, ts = T / ns;
 	struct att_in	ai;
-	int		scopy, out, x, in, t, sel, extra, q, k, v;
+	int		scopy, out, x, in, t, sel, extra, q, k, v, e;
 	uint32_t	il;
 
 	x = embed(r, E, T);
@@ -1162,7 +1219,7 @@ build_granite_hybrid(struct rg *r, const struct rshape *s, uint64_t T,
 			t = attend(r, s, T, q, k, v, &ai);
 			t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
 		} else
-			t = mamba2_layer(r, s, T, t, sel, extra);
+			t = mamba2_layer(r, s, T, t, sel, extra, 0);
 		if (il + 1 == s->n_layer) {		/* the outputs' rows */
 			t = nd(r, K_PLAIN, E, rows, 1, 1, t, out);
 			in = nd(r, K_PLAIN, E, rows, 1, 1, in, out);
@@ -1172,10 +1229,22 @@ build_granite_hybrid(struct rg *r, const struct rshape *s, uint64_t T,
 			t = nd(r, K_INPLACE, E, T, 1, 1, t, -1);
 		x = nd(r, K_INPLACE, E, T, 1, 1, t, in);
 		t = rms_norm(r, x);
-		q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
-		k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
-		t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
-		t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		if (s->flags[il] & F_MOE) {
+			e = experts(r, s, il, T, t);
+			if (s->flags[il] & F_SHEXP) {	/* the shared one */
+				q = nd(r, K_PLAIN, s->ffsh, T, 1, 1, EXT, t);
+				k = nd(r, K_PLAIN, s->ffsh, T, 1, 1, EXT, t);
+				t = nd(r, K_PLAIN, s->ffsh, T, 1, 1, q, k);
+				t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+				e = nd(r, K_INPLACE, E, T, 1, 1, e, t);
+			}
+			t = e;
+		} else {
+			q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+			k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+			t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
+			t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		}
 		if (s->c[S_SCALE + 1])
 			t = nd(r, K_INPLACE, E, T, 1, 1, t, -1);
 		x = nd(r, K_INPLACE, E, T, 1, 1, t, x);
@@ -1189,13 +1258,31 @@ build_granite_hybrid(struct rg *r, const struct rshape *s, uint64_t T,
 	expand(r, t);
 }
 
+/* A projection of t to n (T tokens): times its scale, plus its bias,
+   where it has them. */
+static int
+proj(struct rg *r, uint64_t n, uint64_t T, int t, int scale, int bias)
+{
+	t = nd(r, K_PLAIN, n, T, 1, 1, EXT, t);
+	if (scale)
+		t = nd(r, K_INPLACE, n, T, 1, 1, t, EXT);
+	if (bias)
+		t = nd(r, K_INPLACE, n, T, 1, 1, t, EXT);
+	return t;
+}
+
 /*
  * llm_build_falcon_h1's graph of T tokens, rows of them outputs: per
- * block RMS norm and attention (RoPE on Q and K), the input RMS-normed
- * again for a Mamba-2 layer beside it; the attention's output projection
- * plus the Mamba-2 layer's, plus the residual; on the last block the
- * rows of the outputs of that; RMS norm, the SwiGLU feed-forward, the
- * residual. Then RMS norm and the logits.
+ * block RMS norm and attention (Q, K and V apart or views of one
+ * projection; RoPE on Q and K), the input RMS-normed again for a Mamba-2
+ * layer beside it; the attention's output projection plus the Mamba-2
+ * layer's, plus the residual; on the last block the rows of the outputs
+ * of that; RMS norm, the SwiGLU feed-forward, the residual. Then RMS norm
+ * and the logits. A projection's scale (Q, K, V or the one of them, the
+ * attention's output, the Mamba-2 layer's input and output) multiplies
+ * it, a bias (Q, K, V or the one, the feed-forward's gate, up and down)
+ * is added to it; the graph reads no other (input scales, the
+ * feed-forward's scales, the attention output's bias).
  */
 static void
 build_falcon_h1(struct rg *r, const struct rshape *s, uint64_t T,
@@ -1204,8 +1291,10 @@ build_falcon_h1(struct rg *r, const struct rshape *s, uint64_t T,
 	struct graph	*g = r->g;
 	uint64_t	E = s->embd, ns = s->ns, ts = T / ns;
 	struct att_in	ai;
+	uint64_t	hk = s->hk, nb[4];
 	int		scopy, out, x, t, a, sel, extra, q, k, v;
 	uint32_t	il;
+	unsigned	f;
 
 	x = embed(r, E, T);
 	ai.pos = input(r, T_I32, T, 1, 1);
@@ -1218,18 +1307,33 @@ build_falcon_h1(struct rg *r, const struct rshape *s, uint64_t T,
 	sel = vw(r, scopy, ns, 1, 1, 1, NULL, 0);
 	extra = vw(r, scopy, s->n_rs - ns, 1, 1, 1, NULL, ns * 4);
 	for (il = 0; il < s->n_layer; il++) {
+		f = s->flags[il];
 		t = rms_norm(r, x);
-		q = nd(r, K_PLAIN, s->hk * s->head, T, 1, 1, EXT, t);
-		q = vw(r, q, s->hk, s->head, T, 1, NULL, 0);
-		q = nd(r, K_INPLACE, s->hk, s->head, T, 1, q, ai.pos);
-		v = nd(r, K_PLAIN, s->hv * s->head_kv, T, 1, 1, EXT, t);
-		v = vw(r, v, s->hv, s->head_kv, T, 1, NULL, 0);
-		k = nd(r, K_PLAIN, s->hk * s->head_kv, T, 1, 1, EXT, t);
-		k = vw(r, k, s->hk, s->head_kv, T, 1, NULL, 0);
-		k = nd(r, K_INPLACE, s->hk, s->head_kv, T, 1, k, ai.pos);
+		if (s->c[S_QKV]) {	/* views of one projection */
+			a = proj(r, hk * (s->head + 2 * s->head_kv), T, t,
+			    f & F_QS, f & F_QB);
+			nb[0] = 4;
+			nb[1] = 4 * hk;
+			nb[2] = r->g->t[a].nb[1];
+			nb[3] = nb[2] * T;
+			q = vw(r, a, hk, s->head, T, 1, nb, 0);
+			v = vw(r, a, hk, s->head_kv, T, 1, nb,
+			    4 * hk * (s->head + s->head_kv));
+			k = vw(r, a, hk, s->head_kv, T, 1, nb, 4 * hk * s->head);
+		} else {
+			q = proj(r, hk * s->head, T, t, f & F_QS, f & F_QB);
+			q = vw(r, q, hk, s->head, T, 1, NULL, 0);
+			v = proj(r, s->hv * s->head_kv, T, t, f & F_VS,
+			    f & F_VB);
+			v = vw(r, v, s->hv, s->head_kv, T, 1, NULL, 0);
+			k = proj(r, hk * s->head_kv, T, t, f & F_KS, f & F_KB);
+			k = vw(r, k, hk, s->head_kv, T, 1, NULL, 0);
+		}
+		q = nd(r, K_INPLACE, hk, s->head, T, 1, q, ai.pos);
+		k = nd(r, K_INPLACE, hk, s->head_kv, T, 1, k, ai.pos);
 		a = attend(r, s, T, q, k, v, &ai);
-		a = nd(r, K_PLAIN, E, T, 1, 1, EXT, a);
-		t = mamba2_layer(r, s, T, rms_norm(r, x), sel, extra);
+		a = proj(r, E, T, a, f & F_OS, 0);
+		t = mamba2_layer(r, s, T, rms_norm(r, x), sel, extra, f);
 		t = nd(r, K_INPLACE, E, T, 1, 1, a, t);
 		x = nd(r, K_INPLACE, E, T, 1, 1, t, x);
 		if (il + 1 == s->n_layer) {		/* the outputs' rows */
@@ -1237,10 +1341,10 @@ build_falcon_h1(struct rg *r, const struct rshape *s, uint64_t T,
 			T = rows;
 		}
 		t = rms_norm(r, x);
-		q = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
-		k = nd(r, K_PLAIN, s->ff[il], T, 1, 1, EXT, t);
+		q = proj(r, s->ff[il], T, t, 0, f & F_GB);
+		k = proj(r, s->ff[il], T, t, 0, f & F_UB);
 		t = nd(r, K_PLAIN, s->ff[il], T, 1, 1, q, k);
-		t = nd(r, K_PLAIN, E, T, 1, 1, EXT, t);
+		t = proj(r, E, T, t, 0, f & F_DB);
 		x = nd(r, K_INPLACE, E, T, 1, 1, t, x);
 	}
 	t = rms_norm(r, x);
@@ -1440,11 +1544,16 @@ static const char *const jamba_ffn[] = {
 	"attn_norm.weight", "ffn_norm.weight", "ffn_gate.weight",
 	"ffn_up.weight", "ffn_down.weight", NULL
 };
-/* A block's experts (jamba's). */
+/* A block's experts (jamba's, granitehybrid's), granitehybrid's shared
+   expert. */
 static const char *const hybrid_moe[] = {
 	"attn_norm.weight", "ffn_norm.weight", "ffn_gate_inp.weight",
 	"ffn_gate_exps.weight", "ffn_up_exps.weight", "ffn_down_exps.weight",
 	NULL
+};
+static const char *const hybrid_shexp[] = {
+	"ffn_gate_shexp.weight", "ffn_up_shexp.weight",
+	"ffn_down_shexp.weight", NULL
 };
 static const char *const granite_h_block[] = {
 	"?attn_norm.weight", "?ssm_in.weight", "?ssm_conv1d.weight",
@@ -1452,14 +1561,43 @@ static const char *const granite_h_block[] = {
 	"?ssm_norm.weight", "?ssm_out.weight", "?attn_q.weight",
 	"?attn_k.weight", "?attn_v.weight", "?attn_output.weight",
 	"?ffn_norm.weight", "?ffn_gate.weight", "?ffn_up.weight",
-	"?ffn_down.weight", NULL
+	"?ffn_down.weight", "?ffn_gate_inp.weight", "?ffn_gate_exps.weight",
+	"?ffn_up_exps.weight", "?ffn_down_exps.weight",
+	"?ffn_gate_shexp.weight", "?ffn_up_shexp.weight",
+	"?ffn_down_shexp.weight", NULL
 };
 static const char *const falcon_h1_block[] = {
-	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
-	"attn_output.weight", "ssm_in.weight", "ssm_conv1d.weight",
-	"ssm_conv1d.bias", "ssm_dt.bias", "ssm_a", "ssm_d", "ssm_norm.weight",
-	"ssm_out.weight", "ffn_norm", "ffn_gate.weight", "ffn_up.weight",
-	"ffn_down.weight", NULL
+	"attn_norm.weight", "?attn_q.weight", "?attn_k.weight",
+	"?attn_v.weight", "?attn_qkv.weight", "attn_output.weight",
+	"ssm_in.weight", "ssm_conv1d.weight", "ssm_conv1d.bias",
+	"ssm_dt.bias", "ssm_a", "ssm_d", "ssm_norm.weight", "ssm_out.weight",
+	"ffn_norm", "ffn_gate.weight", "ffn_up.weight", "ffn_down.weight",
+	"?attn_qkv.scale", "?attn_qkv.bias", "?attn_qkv.input_scale",
+	/* its variants' (falcon_h1_extra), and those its graph does not
+	   read */
+	"?attn_q.scale", "?attn_k.scale", "?attn_v.scale",
+	"?attn_output.scale", "?ssm_in.scale", "?ssm_out.scale",
+	"?attn_q.bias", "?attn_k.bias", "?attn_v.bias", "?ffn_gate.bias",
+	"?ffn_up.bias", "?ffn_down.bias", "?attn_output.bias",
+	"?ffn_gate.scale", "?ffn_up.scale", "?ffn_down.scale",
+	"?attn_q.input_scale", "?attn_k.input_scale", "?attn_v.input_scale",
+	"?attn_output.input_scale", "?ssm_in.input_scale",
+	"?ssm_out.input_scale", "?ffn_gate.input_scale",
+	"?ffn_up.input_scale", "?ffn_down.input_scale", NULL
+};
+/* The tensors of falcon-h1's variants its graph reads, each a node after
+   its projection. */
+static const struct {
+	const char	*name;
+	unsigned	 bit;
+} falcon_h1_extra[] = {
+	{ "attn_q.scale", F_QS }, { "attn_k.scale", F_KS },
+	{ "attn_v.scale", F_VS }, { "attn_output.scale", F_OS },
+	{ "ssm_in.scale", F_INS }, { "ssm_out.scale", F_OUTS },
+	{ "attn_q.bias", F_QB }, { "attn_k.bias", F_KB },
+	{ "attn_v.bias", F_VB }, { "ffn_gate.bias", F_GB },
+	{ "ffn_up.bias", F_UB }, { "ffn_down.bias", F_DB },
+	{ "attn_qkv.scale", F_QS }, { "attn_qkv.bias", F_QB },
 };
 static const char *const nemotron_h_attn[] = {
 	"attn_norm.weight", "attn_q.weight", "attn_k.weight", "attn_v.weight",
@@ -1629,10 +1767,17 @@ attn_heads(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il,
 	const struct gguf_mem_layer	*l = &m->layers[il];
 	uint64_t			 ne[4];
 
+	/* falcon-h1's one projection of Q, K and V: the heads of its
+	   size, every one of the value's */
+	if (m->c_rec[S_QKV] && (tshape(d, il, "attn_qkv.weight", ne) != 0 ||
+	    l->head_k != l->head_v || ne[1] < l->k + l->v))
+		return cnot(m, " blocks unlike one another");
+	if (m->c_rec[S_QKV])
+		ne[1] -= l->k + l->v;
 	if (l->kind != GGUF_MEM_FULL || l->head_k == 0 || l->head_v == 0 ||
 	    l->k % l->head_k != 0 || l->v != l->k / l->head_k * l->head_v ||
 	    (l->r + l->s != 0) != (m->c_kind == R_FALCONH1) ||
-	    tshape(d, il, "attn_q.weight", ne) != 0 ||
+	    (!m->c_rec[S_QKV] && tshape(d, il, "attn_q.weight", ne) != 0) ||
 	    ne[1] % l->head_k != 0 || (!*first &&
 	    (l->head_k != m->c_head_k || l->head_v != m->c_head_v ||
 	    l->k / l->head_k != m->c_head_kv ||
@@ -1684,18 +1829,21 @@ used_experts(struct gguf_mem_model *m, struct gguf_doc *d)
 
 /*
  * The feed-forward of jamba's (or granitehybrid's) block il: SwiGLU, or
- * experts where it has a router (jamba). 0, or 1 not modelled.
+ * experts where it has a router (granitehybrid's with a shared expert
+ * where expert_shared_feed_forward_length is not 0, F_SHEXP). 0, or 1
+ * not modelled.
  */
 static int
 hybrid_ffn(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
 {
-	uint64_t	 ne[4];
+	uint64_t	 ne[4], sh = 0;
 	const char	*miss;
 
-	if (tshape(d, il, "ffn_gate_inp.weight", ne) != 0 ||
-	    m->c_kind != R_JAMBA) {
+	if (tshape(d, il, "ffn_gate_inp.weight", ne) != 0) {
 		if (!has_all(d, il, jamba_ffn, &miss))
 			return cnot(m, " without blk.%u.%s", il, miss);
+		if (tshape(d, il, "ffn_gate_shexp.weight", ne) == 0)
+			return cnot(m, " blocks unlike one another");
 		tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
 		return 0;
@@ -1703,6 +1851,18 @@ hybrid_ffn(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
 	if (!has_all(d, il, hybrid_moe, &miss))
 		return cnot(m, " without blk.%u.%s", il, miss);
 	if (tshape(d, il, "ffn_gate.weight", ne) == 0)
+		return cnot(m, " blocks unlike one another");
+	if (m->c_kind == R_GRANITEH)
+		key_u64(d, m->arch, "expert_shared_feed_forward_length", &sh);
+	if (sh != 0) {
+		if (!has_all(d, il, hybrid_shexp, &miss))
+			return cnot(m, " without blk.%u.%s", il, miss);
+		tshape(d, il, "ffn_gate_shexp.weight", ne);
+		if (ne[1] != sh)
+			return cnot(m, " blocks unlike one another");
+		m->c_ffsh = sh;
+		m->c_flags[il] |= F_SHEXP;
+	} else if (tshape(d, il, "ffn_gate_shexp.weight", ne) == 0)
 		return cnot(m, " blocks unlike one another");
 	return block_experts(m, d, il);
 }
@@ -1865,6 +2025,7 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 		return cnot(m, " without RoPE (rope.scaling.finetuned)");
 	if (ssm_sizes(m, d) != 0)
 		return 1;
+	m->c_normw = 1;		/* the experts' weights normalized */
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
 	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
 	for (il = 0; il < m->n_layer; il++) {
@@ -1881,7 +2042,7 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 			return 1;
 		m->c_flags[il] |= F_ATTN;
 	}
-	return 0;
+	return used_experts(m, d);
 }
 
 /* The sizes of falcon-h1's: Mamba-2's, the heads of every block's
@@ -1891,18 +2052,38 @@ falcon_h1_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 {
 	uint64_t		 ne[4];
 	uint32_t		 il;
+	size_t			 j;
 	int			 first = 1;
+
+	static const char *const sep[] = {
+		"attn_q.weight", "attn_k.weight", "attn_v.weight", NULL
+	};
+	const char		*miss;
 
 	if (ssm_sizes(m, d) != 0)
 		return 1;
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
 	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
+	/* Q, K and V in one projection or apart, every block alike */
+	m->c_rec[S_QKV] = tshape(d, 0, "attn_qkv.weight", ne) == 0;
 	for (il = 0; il < m->n_layer; il++) {
+		if (m->c_rec[S_QKV] != (tshape(d, il, "attn_qkv.weight", ne) ==
+		    0) || (m->c_rec[S_QKV] && (tshape(d, il, "attn_q.weight",
+		    ne) == 0 || tshape(d, il, "attn_k.weight", ne) == 0 ||
+		    tshape(d, il, "attn_v.weight", ne) == 0)))
+			return cnot(m, " with Q, K and V in one projection on "
+			    "some blocks only");
+		if (!m->c_rec[S_QKV] && !has_all(d, il, sep, &miss))
+			return cnot(m, " without blk.%u.%s", il, miss);
 		if (attn_heads(m, d, il, &first) != 0)
 			return 1;
 		tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
 		m->c_flags[il] |= F_ATTN;
+		for (j = 0; j < sizeof falcon_h1_extra /
+		    sizeof falcon_h1_extra[0]; j++)
+			if (tshape(d, il, falcon_h1_extra[j].name, ne) == 0)
+				m->c_flags[il] |= falcon_h1_extra[j].bit;
 	}
 	return 0;
 }
@@ -2030,6 +2211,7 @@ mc_recurrent_compute(const struct gguf_mem_model *m,
 	s.n_exp = m->c_nexp;
 	s.n_used = m->c_nused;
 	s.normw = m->c_normw;
+	s.ffsh = m->c_ffsh;
 	s.probsb = m->c_kind == R_LFM2;
 	s.embd = m->c_embd;
 	s.out = m->c_out;

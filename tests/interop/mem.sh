@@ -446,6 +446,78 @@ while [ $i -lt 72 ]; do
 	    "MEM_SEED=${MEM_SEED:-1}, case $i: ggufed$(printf " '%s'" "$@")"
 done
 
+# grovemoe: qwen3's attention; experts (2 of 4), then chunk experts (2,
+# one a group of 2) over their output, both ranked by the sigmoid of
+# one router's logits
+compute "$m/grovemoe.gguf" 1000 off 2048 512 1
+compute "$m/grovemoe.gguf" 1000 on 2048 512 1
+compute "$m/grovemoe.gguf" 3000 auto 2048 100 3
+compute "$m/grovemoe.gguf" 5000 off 300 77 1
+compute "$m/grovemoe.gguf" 700 on 2048 33 4
+compute "$m/grovemoe.gguf" 2000 off 2048 512 2
+# one expert a token (its sum a view, copied where first read); as many
+# chunk experts as experts (their ranks taken as they are)
+for v in "1 2" "2 1"; do
+	set -- $v
+	"$GGUFED" new grovemoe -o "$scratch/grove.gguf" --force -q \
+	    -e "set grovemoe.expert_used_count $1" \
+	    -e "set grovemoe.experts_per_group $2" ||
+	    { echo "Bail out! ggufed new grovemoe failed"; exit 1; }
+	compute "$scratch/grove.gguf" 300 off 2048 512 1
+	compute "$scratch/grove.gguf" 3000 on 2048 100 3
+done
+# More experts used a token than chunk experts: llama.cpp gives up (a
+# view beyond the chunk experts' output), and it is not modelled.
+"$GGUFED" set "$m/grovemoe.gguf" grovemoe.expert_used_count 3 \
+    -o "$scratch/grove.gguf" --force >/dev/null 2>&1
+"$GGUFED" mem "$scratch/grove.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for grovemoe with more experts used a token (3) than chunk experts (2)"' \
+    "$scratch/mem.json"
+ok $? "grovemoe with 3 experts used of 2 chunk experts: not modelled, and says so"
+# And random models of it, seeded apart from the loops above: blocks,
+# heads, KV heads, head size, experts per group, chunk experts (the
+# experts: their product), those used a token (up to the chunk
+# experts), the experts' and chunk experts' lengths.
+gst=$(( (${MEM_SEED:-1} * 16807 + 3) % 2147483648 ))
+echo "# compute, grovemoe: seed $gst"
+st=$gst
+i=0
+while [ $i -lt 24 ]; do
+	i=$((i + 1))
+	a=grovemoe
+	rnd 4; blocks=$((r + 1))
+	rnd 4; heads=$((1 << r))
+	rnd $((r + 1)); kv=$((heads >> r))
+	rnd 4; hd=$((8 << r))
+	rnd 3; grp=$((1 << r))
+	rnd 4; nch=$((r + 1))
+	rnd $nch; nu=$((r + 1))
+	rnd 4; fe=$((32 << r))
+	rnd 4; fc=$((16 << r))
+	rnd 4000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 1 1 2 3 5" | cut -d' ' -f$((r + 1)))
+	set -- new "$a" --seed "$i" -o "$scratch/$a.grand.gguf" --force -q \
+	    -e "set $a.block_count $blocks" \
+	    -e "set $a.attention.head_count $heads" \
+	    -e "set $a.attention.head_count_kv $kv" \
+	    -e "set $a.embedding_length $((heads * hd))" \
+	    -e "set $a.expert_count $((grp * nch))" \
+	    -e "set $a.expert_used_count $nu" \
+	    -e "set $a.experts_per_group $grp" \
+	    -e "set $a.expert_feed_forward_length $fe" \
+	    -e "set $a.expert_chunk_feed_forward_length $fc"
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+		ok 1 "compute: grovemoe, case $i: ggufed new makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/$a.grand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" - \
+	    "MEM_SEED=${MEM_SEED:-1}, grovemoe case $i: ggufed$(printf " '%s'" "$@")"
+done
+
 # The transformers of their own graph: openelm (heads, KV heads and
 # feed-forward length of each block its own: 2, 4, 4, 6 heads of 32).
 compute "$m/openelm.gguf" 1000 off 2048 512 1
@@ -552,6 +624,12 @@ while [ $i -lt 72 ]; do
 		    -e "set $a.expert_gating_func $gf" \
 		    -e "set $a.expert_weights_norm:bool $nw" \
 		    -e "set $a.expert_weights_scale:f32 $ws"
+		# half of those with an even number of experts (four or
+		# more) in groups of two
+		[ $((i % 4)) -lt 2 ] && [ $((ne % 2)) = 0 ] && [ $ne -ge 4 ] &&
+		    set -- "$@" \
+		    -e "set $a.expert_group_count:u32 $((ne / 2))" \
+		    -e "set $a.expert_group_used_count:u32 $((i % (ne / 2 - 1) + 1))"
 	else
 		full=-
 		set -- new "$a" --seed "$i" -o "$scratch/$a.rand.gguf" --force \
@@ -674,6 +752,79 @@ compute "$m/granitehybrid.gguf" 1000 auto 2048 512 1
 compute "$m/granitehybrid.gguf" 5000 off 300 77 1
 compute "$m/granitehybrid.gguf" 3000 on 2048 100 3
 compute "$m/granitehybrid.gguf" 700 off 2048 33 4
+# granitehybrid with experts on every block (soft-max routed, the
+# weights normalized): 2 of 4, all 4 (each expert's sum expanded as it is
+# made, before the next block reads its state), and 2 with a shared
+# expert beside them
+for v in "2 0" "4 0" "2 64"; do
+	set -- $v
+	"$GGUFED" new granitehybrid -o "$scratch/gh-moe.gguf" --force -q \
+	    -e "set granitehybrid.expert_count:u32 4" \
+	    -e "set granitehybrid.expert_used_count:u32 $1" \
+	    -e "set granitehybrid.expert_shared_feed_forward_length:u32 $2" ||
+	    { echo "Bail out! ggufed new granitehybrid failed"; exit 1; }
+	compute "$scratch/gh-moe.gguf" 1000 off 2048 512 1
+	compute "$scratch/gh-moe.gguf" 1000 on 2048 512 2
+	compute "$scratch/gh-moe.gguf" 3000 auto 2048 100 3
+	compute "$scratch/gh-moe.gguf" 2778 on 64 100 4
+	compute "$scratch/gh-moe.gguf" 700 off 300 33 5
+done
+# And random models of it, seeded apart from the loops above: blocks,
+# which attend, heads, KV heads, head size, the state's sizes, experts,
+# those used (a third of the models all of them), the feed-forward and
+# shared expert's lengths (0: none).
+hst=$(( (${MEM_SEED:-1} * 40503 + 5) % 2147483648 ))
+echo "# compute, granitehybrid with experts: seed $hst"
+st=$hst
+i=0
+while [ $i -lt 24 ]; do
+	i=$((i + 1))
+	a=granitehybrid
+	rnd 4; blocks=$((r + 1))
+	rnd 3; lh=$((1 << r))
+	rnd 3; lhd=$((8 << r))
+	rnd $((r + 1)); lkv=$((lh >> r))
+	rnd 4; conv=$((r + 2))
+	rnd 4; state=$((4 << r))
+	rnd 3; group=$((1 << r))
+	rnd 3; sheads=$((1 << r))
+	pat= j=0
+	while [ $j -lt $blocks ]; do
+		rnd 2; [ $r = 0 ] && pat="$pat,$lkv" || pat="$pat,0"
+		j=$((j + 1))
+	done
+	rnd 7; ne=$((r + 2))
+	rnd 3; [ $r = 0 ] && nu=$ne || { rnd $ne; nu=$((r + 1)); }
+	rnd 4; ff=$((32 * (r + 1)))
+	rnd 3; sh=$((32 * r))
+	rnd 4000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 2 3 4 5 3" | cut -d' ' -f$((r + 1)))
+	set -- new "$a" --seed "$i" -o "$scratch/$a.hrand.gguf" --force -q \
+	    -e "set $a.block_count $blocks" \
+	    -e "set $a.embedding_length $((lh * lhd))" \
+	    -e "set $a.ssm.conv_kernel $conv" \
+	    -e "set $a.ssm.inner_size $((2 * lh * lhd))" \
+	    -e "set $a.ssm.state_size $state" \
+	    -e "set $a.ssm.time_step_rank $sheads" \
+	    -e "set $a.ssm.group_count $group" \
+	    -e "set $a.attention.head_count $lh" \
+	    -e "set $a.attention.head_count_kv [${pat#,}]" \
+	    -e "set $a.feed_forward_length $ff" \
+	    -e "set $a.rope.dimension_count $lhd" \
+	    -e "set $a.expert_count:u32 $ne" \
+	    -e "set $a.expert_used_count:u32 $nu" \
+	    -e "set $a.expert_shared_feed_forward_length:u32 $sh"
+	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+		ok 1 "compute: granitehybrid with experts, case $i: ggufed new makes its model"
+		sed 's/^/# /' "$scratch/new.err"
+		continue
+	fi
+	compute "$scratch/$a.hrand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" - \
+	    "MEM_SEED=${MEM_SEED:-1}, granitehybrid case $i: ggufed$(printf " '%s'" "$@")"
+done
 # falcon-h1: attention (RoPE) and Mamba-2 side by side on every block (a
 # variant of `ggufed new` whose scale tensors and biases are taken out)
 strip_scales() {	# strip_scales MODEL: its *scale tensors and biases out
@@ -695,6 +846,93 @@ compute "$scratch/falcon-h1-plain.gguf" 1000 auto 2048 512 1
 compute "$scratch/falcon-h1-plain.gguf" 5000 off 300 77 1
 compute "$scratch/falcon-h1-plain.gguf" 3000 on 2048 100 3
 compute "$scratch/falcon-h1-plain.gguf" 700 off 2048 33 4
+# falcon-h1's variants (ggufed new's): a scale after a projection (Q, K,
+# V, the attention's output, the Mamba-2 layer's input and output), a
+# bias after one (Q, K, V, the feed-forward's), Q, K and V in one
+# projection (its scale and bias), and the tensors its graph does not
+# read (input scales, the feed-forward's scales, the attention output's
+# bias)
+for v in 9 12 49 51 6 31 57; do
+	"$GGUFED" new falcon-h1 --variant $v -o "$scratch/falcon-h1-v.gguf" \
+	    --force -q ||
+	    { echo "Bail out! ggufed new falcon-h1 failed"; exit 1; }
+	compute "$scratch/falcon-h1-v.gguf" 1000 off 2048 512 1
+	compute "$scratch/falcon-h1-v.gguf" 1000 on 2048 512 2
+	compute "$scratch/falcon-h1-v.gguf" 3000 auto 2048 100 3
+	compute "$scratch/falcon-h1-v.gguf" 700 off 300 33 4
+done
+# Q, K and V in one projection on some blocks only: not modelled
+"$GGUFED" new falcon-h1 --variant 557 -o "$scratch/falcon-h1-v.gguf" --force \
+    -q -e "set falcon-h1.block_count 3" 2>/dev/null
+"$GGUFED" mem "$scratch/falcon-h1-v.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for falcon-h1 with Q, K and V in one projection on some blocks only"' \
+    "$scratch/mem.json"
+ok $? "falcon-h1 with Q, K and V in one projection on some blocks only: not modelled, and says so"
+# And random models of them, seeded apart from the loops above: blocks,
+# heads, KV heads, head size, the state's sizes, the feed-forward length,
+# and the first of ggufed new's variants (drawn at random) whose blocks
+# all have the convolution's bias and the Mamba-2 norm (llama.cpp gives
+# up without the first) and Q, K and V alike.
+fst=$(( (${MEM_SEED:-1} * 22695477 + 9) % 2147483648 ))
+echo "# compute, falcon-h1 variants: seed $fst"
+st=$fst
+i=0
+while [ $i -lt 24 ]; do
+	i=$((i + 1))
+	a=falcon-h1
+	rnd 4; blocks=$((r + 1))
+	rnd 3; lh=$((1 << r))
+	rnd 3; lhd=$((8 << r))
+	rnd $((r + 1)); lkv=$((lh >> r)); [ $lkv -gt 0 ] || lkv=1
+	rnd 4; conv=$((r + 2))
+	rnd 4; state=$((4 << r))
+	rnd 3; group=$((1 << r))
+	rnd 3; sheads=$((1 << r))
+	rnd 4; ff=$((32 * (r + 1)))
+	rnd 4000; ctx=$((r + 1))
+	rnd 3; fa=$(echo "on off auto" | cut -d' ' -f$((r + 1)))
+	rnd 4; b=$(echo "2048 512 300 64" | cut -d' ' -f$((r + 1)))
+	rnd 4; ub=$(echo "512 256 100 33" | cut -d' ' -f$((r + 1)))
+	rnd 6; np=$(echo "1 2 3 4 5 3" | cut -d' ' -f$((r + 1)))
+	n=0 v= nf=
+	while [ $n -lt 40 ]; do
+		n=$((n + 1))
+		rnd 1000; v=$((r + 1))
+		set -- new "$a" --variant $v --seed "$i" \
+		    -o "$scratch/$a.frand.gguf" --force -q \
+		    -e "set $a.block_count $blocks" \
+		    -e "set $a.embedding_length $((lh * lhd))" \
+		    -e "set $a.ssm.conv_kernel $conv" \
+		    -e "set $a.ssm.inner_size $((2 * lh * lhd))" \
+		    -e "set $a.ssm.state_size $state" \
+		    -e "set $a.ssm.time_step_rank $sheads" \
+		    -e "set $a.ssm.group_count $group" \
+		    -e "set $a.attention.head_count $lh" \
+		    -e "set $a.attention.head_count_kv $lkv" \
+		    -e "set $a.feed_forward_length $ff"
+		if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
+			sed 's/^/# /' "$scratch/new.err"
+			v= nf=1
+			break
+		fi
+		t=$("$GGUFED" dump "$scratch/$a.frand.gguf" |
+		    awk '$1 == "tensor" { print $3 }')
+		q=$(echo "$t" | grep -c 'attn_qkv[.]weight$')
+		[ $(echo "$t" | grep -c 'ssm_conv1d[.]bias$') = $blocks ] &&
+		    [ $(echo "$t" | grep -c 'ssm_norm[.]weight$') = $blocks ] &&
+		    { [ $q = 0 ] || [ $q = $blocks ]; } && break
+		v=
+	done
+	if [ -n "$nf" ]; then
+		ok 1 "compute: falcon-h1 variants, case $i: ggufed new makes its model"
+		continue
+	elif [ -z "$v" ]; then
+		skip "compute: falcon-h1 variants, case $i: none of 40 variants drawn whose graph llama.cpp builds"
+		continue
+	fi
+	compute "$scratch/$a.frand.gguf" "$ctx" "$fa" "$b" "$ub" "$np" - \
+	    "MEM_SEED=${MEM_SEED:-1}, falcon-h1 case $i: ggufed$(printf " '%s'" "$@")"
+done
 # jamba with experts where a block has a router (its variant 32: blocks 1
 # to 3; soft-max routed, the weights as they are), one or four a token
 for nu in 1 4; do
@@ -871,6 +1109,44 @@ compute "$m/deepseek2-moe.gguf" 5000 auto 2048 100 3
 compute "$m/deepseek2-moe.gguf" 3000 off 300 77 2
 compute "$m/deepseek2-moe.gguf" 700 on 2048 33 4
 compute "$m/deepseek2-moe.gguf" 9000 off 64 512 1
+# with a temperature scale: Q scaled by an input of the tokens' scales
+"$GGUFED" new deepseek2 -o "$scratch/deepseek2-temp.gguf" --force -q \
+    -e "set deepseek2.attention.temperature_scale:f32 0.1" ||
+    { echo "Bail out! ggufed new deepseek2 failed"; exit 1; }
+compute "$scratch/deepseek2-temp.gguf" 1000 off 2048 512 1
+compute "$scratch/deepseek2-temp.gguf" 1000 on 2048 512 1
+compute "$scratch/deepseek2-temp.gguf" 5000 on 2048 100 3
+compute "$scratch/deepseek2-temp.gguf" 700 off 2048 33 4
+# with groups of experts: the best groups' experts ranked, the others'
+# set aside (4 groups of 2, 2 used; 4 groups of 4, 3 used, sigmoid gated)
+"$GGUFED" new deepseek2 -o "$scratch/deepseek2-groups.gguf" --force -q \
+    -e "set deepseek2.expert_count 8" -e "set deepseek2.expert_used_count 2" \
+    -e "set deepseek2.expert_group_count:u32 4" \
+    -e "set deepseek2.expert_group_used_count:u32 2" \
+    -e "set deepseek2.leading_dense_block_count 1" ||
+    { echo "Bail out! ggufed new deepseek2 failed"; exit 1; }
+compute "$scratch/deepseek2-groups.gguf" 256 off 8 8 1
+compute "$scratch/deepseek2-groups.gguf" 1000 on 2048 512 1
+compute "$scratch/deepseek2-groups.gguf" 700 off 2048 33 4
+"$GGUFED" new deepseek2 -o "$scratch/deepseek2-groups.gguf" --force -q \
+    -e "set deepseek2.expert_count 16" -e "set deepseek2.expert_used_count 3" \
+    -e "set deepseek2.expert_group_count:u32 4" \
+    -e "set deepseek2.expert_group_used_count:u32 3" \
+    -e "set deepseek2.leading_dense_block_count 1" \
+    -e "set deepseek2.expert_feed_forward_length 512" \
+    -e "set deepseek2.expert_gating_func:u32 2" ||
+    { echo "Bail out! ggufed new deepseek2 failed"; exit 1; }
+compute "$scratch/deepseek2-groups.gguf" 256 off 2048 512 1
+compute "$scratch/deepseek2-groups.gguf" 300 on 2048 512 2
+compute "$scratch/deepseek2-groups.gguf" 256 auto 300 77 3
+# groups that do not divide the experts in twos or more: not modelled
+"$GGUFED" set "$scratch/deepseek2-groups.gguf" \
+    deepseek2.expert_group_count:u32 5 -o "$scratch/w.gguf" --force \
+    >/dev/null 2>&1
+"$GGUFED" mem "$scratch/w.gguf" --ctx 1000 --json >"$scratch/mem.json"
+grep -q '"compute": null, "compute_why": "compute: not modelled for deepseek2 with an expert_group_count not dividing its experts in groups of two or more"' \
+    "$scratch/mem.json"
+ok $? "deepseek2 with 5 groups of 16 experts: not modelled, and says so"
 # without flash attention V is copied out of the K cache in its type
 for t in f32 bf16; do
 	theirs=$(GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$m/deepseek2-moe.gguf" \
@@ -888,7 +1164,8 @@ done
 # heads, kv_lora_rank, RoPE dimensions, the heads' size without RoPE,
 # q_lora_rank (0: one Q projection), leading dense blocks, experts, those
 # used, shared ones, gating by soft-max or sigmoid, weights normalized
-# and scaled or not.
+# and scaled or not; every third with a temperature scale, half of
+# those with an even number of experts (four or more) in groups of two.
 dst=$(( (${MEM_SEED:-1} * 69621 + 7) % 2147483648 ))
 echo "# compute, deepseek2: seed $dst"
 st=$dst
@@ -930,6 +1207,11 @@ while [ $i -lt 24 ]; do
 	    -e "set $a.expert_gating_func:u32 $gf" \
 	    -e "set $a.expert_weights_norm:bool $nw" \
 	    -e "set $a.expert_weights_scale:f32 $ws"
+	[ $((i % 3)) = 0 ] &&
+	    set -- "$@" -e "set $a.attention.temperature_scale:f32 0.1"
+	[ $((i % 4)) -lt 2 ] && [ $((ne % 2)) = 0 ] && [ $ne -ge 4 ] &&
+	    set -- "$@" -e "set $a.expert_group_count:u32 $((ne / 2))" \
+	    -e "set $a.expert_group_used_count:u32 $((i % (ne / 2 - 1) + 1))"
 	if ! "$GGUFED" "$@" 2>"$scratch/new.err"; then
 		ok 1 "compute: deepseek2, case $i: ggufed new makes its model"
 		sed 's/^/# /' "$scratch/new.err"
@@ -1226,14 +1508,6 @@ ok $? "deepseek2 with a NextN layer: the compute buffer is not modelled, and say
 grep -q '"compute": null, "compute_why": "compute: not modelled for rwkv6 without blk.0.time_mix_lerp_fused.weight"' \
     "$scratch/mem.json"
 ok $? "rwkv6 with its lerps apart: not modelled, and says so"
-"$GGUFED" new granitehybrid -o "$scratch/g.gguf" --force -q \
-    -e "set granitehybrid.expert_count 4" \
-    -e "set granitehybrid.expert_used_count 2" \
-    -e "set granitehybrid.expert_feed_forward_length 128" 2>/dev/null
-"$GGUFED" mem "$scratch/g.gguf" --ctx 1000 --json >"$scratch/mem.json"
-grep -q '"compute": null, "compute_why": "compute: not modelled for granitehybrid blocks with blk.0.ffn_gate_inp.weight"' \
-    "$scratch/mem.json"
-ok $? "granitehybrid with experts: not modelled, and says so"
 "$GGUFED" mem "$m/llama-gqa.gguf" --ctx 1000 -fa on --cache-type-k f32 \
     --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for an F32 cache with flash attention"' \
