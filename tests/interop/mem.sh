@@ -326,6 +326,24 @@ compute "$m/llama-gqa.gguf" 1000 off 2048 512 2
 compute "$m/llama-gqa.gguf" 3000 auto 2048 100 3
 compute "$m/llama-gqa.gguf" 700 off 2048 33 4
 compute "$m/llama-gqa.gguf" 300 off 2048 512 7
+# ggufed new's model of each architecture mem models: llama.cpp makes a
+# context of it (it once crashed on rwkv6's, falcon-h1's and the gated
+# delta-net hybrids'), and where ggufed gives a compute buffer, it is
+# llama.cpp's.
+for a in $("$GGUFED" mem --keys | awk '$1 == "arch" { print $2 }'); do
+	if ! "$GGUFED" new "$a" -o "$scratch/$a.new.gguf" --force -q; then
+		ok 1 "ggufed new $a makes its model"
+		continue
+	fi
+	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$scratch/$a.new.gguf" \
+	    --ctx 1000 >"$scratch/probe.txt" 2>"$scratch/probe.err"
+	ok $? "ggufed new $a: llama.cpp makes a context of it" ||
+	    tail -3 "$scratch/probe.err" | sed 's/^/# /'
+	"$GGUFED" mem "$scratch/$a.new.gguf" --ctx 1000 --json \
+	    >"$scratch/mem.json"
+	grep -q '"compute": null' "$scratch/mem.json" ||
+	    compute "$scratch/$a.new.gguf" 1000 auto 2048 512 1
+done
 # the browser's demo model (llama, Q4_K and Q6_K weights)
 "$TESTS_BUILDDIR/tools/mkdemo" "$scratch/demo.gguf" >/dev/null ||
     { echo "Bail out! mkdemo failed"; exit 1; }
@@ -1502,8 +1520,9 @@ ok $? "gemma4 with a fused QKV: the compute buffer is not modelled, and says so"
 grep -q '"compute": null, "compute_why": "compute: not modelled for deepseek2 blocks with blk.2.nextn.eh_proj.weight"' \
     "$scratch/mem.json"
 ok $? "deepseek2 with a NextN layer: the compute buffer is not modelled, and says so"
-"$GGUFED" new rwkv6 --variant 2 -o "$scratch/w.gguf" --force -q \
-    -e "set rwkv6.attention.head_count_kv 4"
+"$GGUFED" new rwkv6 --variant 5 -o "$scratch/w.gguf" --force -q \
+    -e "set rwkv6.attention.head_count_kv 4" \
+    -e 'rm-tensor blk.0.time_mix_lerp_fused.weight'
 "$GGUFED" mem "$scratch/w.gguf" --ctx 1000 --json >"$scratch/mem.json"
 grep -q '"compute": null, "compute_why": "compute: not modelled for rwkv6 without blk.0.time_mix_lerp_fused.weight"' \
     "$scratch/mem.json"
