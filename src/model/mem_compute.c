@@ -53,6 +53,7 @@
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1290,8 +1291,8 @@ graph_bytes(const struct shape *s, uint64_t T, uint64_t rows, int *overflow)
 /* ------------------------------------------------------------ the model */
 
 /* Shape of tensor NAME (blk.IL. prefixed if il >= 0): 0, or -1 absent. */
-static int
-tshape(struct gguf_doc *d, int64_t il, const char *name, uint64_t ne[4])
+int
+mc_tshape(struct gguf_doc *d, int64_t il, const char *name, uint64_t ne[4])
 {
 	struct gguf_doc_tensor	t;
 	char			buf[96];
@@ -1305,6 +1306,39 @@ tshape(struct gguf_doc *d, int64_t il, const char *name, uint64_t ne[4])
 		return -1;
 	memcpy(ne, t.t->ne, sizeof t.t->ne);
 	return 0;
+}
+
+/* The unsigned value of key ARCH.KEY: 1 with *v set, or 0. */
+int
+mc_key_u64(struct gguf_doc *d, const char *arch, const char *key,
+    uint64_t *v)
+{
+	struct gguf_val	*val;
+	char		 name[128];
+	int		 n;
+
+	n = snprintf(name, sizeof name, "%s.%s", arch, key);
+	return (val = gguf_doc_get(d, name, (size_t)n)) != NULL &&
+	    gguf_val_u64(val, v) == 0;
+}
+
+/* Not modelled: "compute: not modelled for ARCH..." (fmt after the
+   architecture). 1. */
+int
+mc_cnot(struct gguf_mem_model *m, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	n = snprintf(m->cwhy, sizeof m->cwhy, "compute: not modelled for %s",
+	    m->arch);
+	if (n > 0 && (size_t)n < sizeof m->cwhy) {
+		va_start(ap, fmt);
+		vsnprintf(m->cwhy + n, sizeof m->cwhy - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	m->compute = 0;
+	return 1;
 }
 
 static int
@@ -1457,28 +1491,28 @@ block_ffn(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
 	size_t		j;
 
 	if (f == C_DENSE) {
-		if (tshape(d, il, "ffn_gate.weight", ne) != 0 ||
-		    tshape(d, il, "ffn_up.weight", ne) != 0 ||
-		    tshape(d, il, "ffn_down.weight", ne) != 0)
+		if (mc_tshape(d, il, "ffn_gate.weight", ne) != 0 ||
+		    mc_tshape(d, il, "ffn_up.weight", ne) != 0 ||
+		    mc_tshape(d, il, "ffn_down.weight", ne) != 0)
 			goto unlike;
-		tshape(d, il, "ffn_gate.weight", ne);
+		mc_tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
 		return 0;
 	}
 	if (f != C_MOE)
 		goto unlike;
 	for (j = 0; j < sizeof moe / sizeof moe[0]; j++)
-		if (tshape(d, il, moe[j], ne) != 0)
+		if (mc_tshape(d, il, moe[j], ne) != 0)
 			goto unlike;
-	tshape(d, il, "ffn_gate_exps.weight", ne);
+	mc_tshape(d, il, "ffn_gate_exps.weight", ne);
 	ff = ne[1];
-	tshape(d, il, "ffn_gate_shexp.weight", ne);
+	mc_tshape(d, il, "ffn_gate_shexp.weight", ne);
 	if ((m->c_kind == G_LLAMA4 && ne[1] != ff) ||
 	    (m->c_ffsh != 0 && ne[1] != m->c_ffsh))
 		goto unlike;
 	m->c_ffsh = ne[1];
 	m->c_ff[il] = ff;
-	tshape(d, il, "ffn_gate_inp.weight", ne);
+	mc_tshape(d, il, "ffn_gate_inp.weight", ne);
 	if (m->c_nexp != 0 && ne[1] != m->c_nexp)
 		goto unlike;
 	m->c_nexp = ne[1];
@@ -1504,37 +1538,37 @@ mla_block(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
 		cnot(m, what);
 		return -1;
 	}
-	qa = tshape(d, il, "attn_q_a.weight", ne) == 0;
-	if (tshape(d, il, "attn_kv_a_norm.weight", ne) != 0)
+	qa = mc_tshape(d, il, "attn_q_a.weight", ne) == 0;
+	if (mc_tshape(d, il, "attn_kv_a_norm.weight", ne) != 0)
 		goto unlike;
 	rank = ne[0];
-	if (tshape(d, il, "attn_kv_a_mqa.weight", ne) != 0 ||
+	if (mc_tshape(d, il, "attn_kv_a_mqa.weight", ne) != 0 ||
 	    ne[0] != m->c_embd || ne[1] <= rank)
 		goto unlike;
 	rope = ne[1] - rank;
-	if (tshape(d, il, "attn_k_b.weight", ne) != 0 || ne[1] != rank ||
+	if (mc_tshape(d, il, "attn_k_b.weight", ne) != 0 || ne[1] != rank ||
 	    ne[0] == 0)
 		goto unlike;
 	nope = ne[0];
 	h = ne[2];
-	if (tshape(d, il, "attn_v_b.weight", ne) != 0 || ne[0] != rank ||
+	if (mc_tshape(d, il, "attn_v_b.weight", ne) != 0 || ne[0] != rank ||
 	    ne[2] != h || ne[1] == 0)
 		goto unlike;
 	vh = ne[1];
 	if (qa) {
-		if (tshape(d, il, "attn_q.weight", ne) == 0 ||
-		    tshape(d, il, "attn_q_a.weight", ne) != 0 ||
+		if (mc_tshape(d, il, "attn_q.weight", ne) == 0 ||
+		    mc_tshape(d, il, "attn_q_a.weight", ne) != 0 ||
 		    ne[0] != m->c_embd || (qr = ne[1]) == 0 ||
-		    tshape(d, il, "attn_q_a_norm.weight", ne) != 0 ||
+		    mc_tshape(d, il, "attn_q_a_norm.weight", ne) != 0 ||
 		    ne[0] != qr ||
-		    tshape(d, il, "attn_q_b.weight", ne) != 0 || ne[0] != qr)
+		    mc_tshape(d, il, "attn_q_b.weight", ne) != 0 || ne[0] != qr)
 			goto unlike;
-	} else if (tshape(d, il, "attn_q_a_norm.weight", ne) == 0 ||
-	    tshape(d, il, "attn_q_b.weight", ne) == 0 ||
-	    tshape(d, il, "attn_q.weight", ne) != 0 || ne[0] != m->c_embd)
+	} else if (mc_tshape(d, il, "attn_q_a_norm.weight", ne) == 0 ||
+	    mc_tshape(d, il, "attn_q_b.weight", ne) == 0 ||
+	    mc_tshape(d, il, "attn_q.weight", ne) != 0 || ne[0] != m->c_embd)
 		goto unlike;
 	if (ne[1] != h * (nope + rope) || l->k != rank + rope ||
-	    tshape(d, il, "attn_output.weight", ne) != 0 || ne[0] != h * vh)
+	    mc_tshape(d, il, "attn_output.weight", ne) != 0 || ne[0] != h * vh)
 		goto unlike;
 	if (il > 0 && (rank != m->c_mla[0] || rope != m->c_mla[1] ||
 	    qr != m->c_mla[2] || h != m->c_head || vh != m->c_head_v ||
@@ -1606,15 +1640,15 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		cnot(m, what);
 		return;
 	}
-	if (tshape(d, -1, "token_embd.weight", ne) != 0) {
+	if (mc_tshape(d, -1, "token_embd.weight", ne) != 0) {
 		snprintf(what, sizeof what, "%s without token_embd.weight",
 		    m->arch);
 		cnot(m, what);
 		return;
 	}
 	m->c_embd = ne[0];
-	if (tshape(d, -1, "output.weight", ne) != 0)
-		tshape(d, -1, "token_embd.weight", ne);
+	if (mc_tshape(d, -1, "output.weight", ne) != 0)
+		mc_tshape(d, -1, "token_embd.weight", ne);
 	m->c_out = ne[1];
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
 	m->c_swa = xcalloc(m->n_layer, sizeof *m->c_swa);
@@ -1668,9 +1702,9 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		const struct gguf_mem_layer	*l = &m->layers[il];
 
 		if (m->c_kind == G_DEEPSEEK2) {	/* latent attention */
-			if (tshape(d, il, "attn_norm.weight", ne) != 0 ||
-			    tshape(d, il, "attn_output.weight", ne) != 0 ||
-			    tshape(d, il, "ffn_norm.weight", ne) != 0) {
+			if (mc_tshape(d, il, "attn_norm.weight", ne) != 0 ||
+			    mc_tshape(d, il, "attn_output.weight", ne) != 0 ||
+			    mc_tshape(d, il, "ffn_norm.weight", ne) != 0) {
 				snprintf(what, sizeof what, "%s without "
 				    "blk.%u.attn_norm, attn_output or ffn_norm",
 				    m->arch, il);
@@ -1697,7 +1731,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		for (j = 0; j < sizeof llama_block / sizeof llama_block[0];
 		    j++)
 			if (in_block(m->c_kind, j) &&
-			    tshape(d, il, llama_block[j], ne) != 0) {
+			    mc_tshape(d, il, llama_block[j], ne) != 0) {
 				snprintf(what, sizeof what, "%s without "
 				    "blk.%u.%s", m->arch, il, llama_block[j]);
 				cnot(m, what);
@@ -1706,7 +1740,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		for (j = 0; j < sizeof extra_block / sizeof extra_block[0];
 		    j++)
 			if ((req & extra_block[j].bit) &&
-			    tshape(d, il, extra_block[j].name, ne) != 0) {
+			    mc_tshape(d, il, extra_block[j].name, ne) != 0) {
 				snprintf(what, sizeof what, "%s without "
 				    "blk.%u.%s", m->arch, il,
 				    extra_block[j].name);
@@ -1720,7 +1754,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 				    sizeof *m->c_nhkv);
 			}
 			m->c_nhkv[il] = l->k / l->head_k;
-			if (tshape(d, il, "attn_qkv.weight", ne) != 0 ||
+			if (mc_tshape(d, il, "attn_qkv.weight", ne) != 0 ||
 			    ne[0] != m->c_embd || l->head_k != l->head_v ||
 			    ne[1] % l->head_k != 0 || l->k % l->head_k != 0 ||
 			    l->v != l->k ||
@@ -1731,12 +1765,12 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 				return;
 			}
 			m->c_nh[il] = ne[1] / l->head_k - 2 * m->c_nhkv[il];
-			tshape(d, il, "ffn_gate.weight", ne);
+			mc_tshape(d, il, "ffn_gate.weight", ne);
 			m->c_ff[il] = ne[1];
 			continue;
 		}
 		if (m->c_kind == G_BAILING2) {	/* Q, K and V in one */
-			if (tshape(d, il, "attn_qkv.weight", ne) != 0 ||
+			if (mc_tshape(d, il, "attn_qkv.weight", ne) != 0 ||
 			    ne[0] != m->c_embd || l->head_k != l->head_v ||
 			    l->k != l->v || ne[1] < 2 * l->k ||
 			    (ne[1] - 2 * l->k) % l->head_k != 0 ||
@@ -1752,7 +1786,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 				return;
 			continue;
 		}
-		if (tshape(d, il, "attn_q.weight", ne) != 0 ||
+		if (mc_tshape(d, il, "attn_q.weight", ne) != 0 ||
 		    ne[1] % l->head_k != 0 || ne[0] != m->c_embd ||
 		    (il > 0 && ne[1] / l->head_k != m->c_head)) {
 			snprintf(what, sizeof what, "%s blocks unlike one "
@@ -1766,7 +1800,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 				return;
 			continue;
 		}
-		if (m->c_kind == G_GROVE && (tshape(d, il,
+		if (m->c_kind == G_GROVE && (mc_tshape(d, il,
 		    "ffn_gate_chexps.weight", ne) != 0 || (il > 0 &&
 		    (ne[1] != m->c_ffsh || ne[2] != m->c_nchunk)))) {
 			snprintf(what, sizeof what, "%s blocks unlike one "
@@ -1778,7 +1812,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 			m->c_ffsh = ne[1];
 			m->c_nchunk = ne[2];
 		}
-		tshape(d, il, m->c_kind == G_GPTOSS ||
+		mc_tshape(d, il, m->c_kind == G_GPTOSS ||
 		    m->c_kind == G_MINIMAX || m->c_kind == G_GROVE ?
 		    "ffn_gate_exps.weight" :
 		    m->c_kind == G_APERTUS ? "ffn_up.weight" :
@@ -1786,7 +1820,7 @@ gguf_mem_compute_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		m->c_ff[il] = ne[1];
 		if ((m->c_kind == G_GPTOSS || m->c_kind == G_MINIMAX ||
 		    m->c_kind == G_GROVE) &&
-		    (tshape(d, il, "ffn_gate_inp.weight", ne) != 0 ||
+		    (mc_tshape(d, il, "ffn_gate_inp.weight", ne) != 0 ||
 		    (il > 0 && ne[1] != m->c_nexp))) {
 			snprintf(what, sizeof what, "%s blocks unlike one "
 			    "another", m->arch);

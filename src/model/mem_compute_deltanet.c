@@ -44,7 +44,6 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -603,57 +602,6 @@ graph_bytes(const struct dshape *s, uint64_t T, uint64_t rows, int *overflow)
 
 /* ------------------------------------------------------------ the model */
 
-/* Shape of tensor NAME (blk.IL. prefixed if il >= 0): 0, or -1 absent. */
-static int
-tshape(struct gguf_doc *d, int64_t il, const char *name, uint64_t ne[4])
-{
-	struct gguf_doc_tensor	t;
-	char			buf[96];
-	int64_t			i;
-	int			n;
-
-	n = il >= 0 ? snprintf(buf, sizeof buf, "blk.%lld.%s", (long long)il,
-	    name) : snprintf(buf, sizeof buf, "%s", name);
-	if ((i = gguf_doc_tensor_find(d, buf, (size_t)n)) < 0 ||
-	    gguf_doc_tensor(d, (uint64_t)i, &t) != 0 || t.t == NULL)
-		return -1;
-	memcpy(ne, t.t->ne, sizeof t.t->ne);
-	return 0;
-}
-
-static int
-key_u64(struct gguf_doc *d, const char *arch, const char *key, uint64_t *v)
-{
-	struct gguf_val	*val;
-	char		 name[128];
-	int		 n;
-
-	n = snprintf(name, sizeof name, "%s.%s", arch, key);
-	return (val = gguf_doc_get(d, name, (size_t)n)) != NULL &&
-	    gguf_val_u64(val, v) == 0;
-}
-
-static int	cnot(struct gguf_mem_model *m, const char *fmt, ...)
-		    __attribute__((format(printf, 2, 3)));
-
-/* Not modelled: "compute: not modelled for ARCH..." (fmt after the
-   architecture). 1. */
-static int
-cnot(struct gguf_mem_model *m, const char *fmt, ...)
-{
-	va_list	ap;
-	int	n;
-
-	n = snprintf(m->cwhy, sizeof m->cwhy, "compute: not modelled for %s",
-	    m->arch);
-	if (n > 0 && (size_t)n < sizeof m->cwhy) {
-		va_start(ap, fmt);
-		vsnprintf(m->cwhy + n, sizeof m->cwhy - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	m->compute = 0;
-	return 1;
-}
 
 /* The tensors of each kind of block ("?": it may have it), by what the
    blocks hold: a delta-net layer, attention, the feed-forward. */
@@ -713,7 +661,7 @@ has_all(struct gguf_doc *d, int64_t il, const char *const *names,
 	uint64_t	ne[4];
 
 	for (; *names != NULL; names++)
-		if (tshape(d, il, *names, ne) != 0) {
+		if (mc_tshape(d, il, *names, ne) != 0) {
 			*missing = *names;
 			return 0;
 		}
@@ -744,24 +692,24 @@ attn_heads(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il,
 	fused = !has_all(d, il, dn_qkv, &miss);
 	if (fused && (m->c_kind == D_QWEN3NEXT ||
 	    !has_all(d, il, dn_fused, &miss)))
-		return cnot(m, " without blk.%u.%s", il, miss);
+		return mc_cnot(m, " without blk.%u.%s", il, miss);
 	if (fused && has_all(d, il, (const char *const[]){ "attn_q.weight",
 	    NULL }, &miss))
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " blocks unlike one another");
 	if (l->kind != GGUF_MEM_FULL || l->head_k == 0 ||
 	    l->head_k != l->head_v || l->k % l->head_k != 0 ||
 	    l->v != l->k || l->r + l->s != 0 ||
-	    tshape(d, il, fused ? "attn_qkv.weight" : "attn_q.weight",
+	    mc_tshape(d, il, fused ? "attn_qkv.weight" : "attn_q.weight",
 	    ne) != 0 || (fused && ne[1] < 2 * l->k) ||
 	    (ne[1] - (fused ? 2 * l->k : 0)) % (2 * l->head_k) != 0)
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " blocks unlike one another");
 	head = (ne[1] - (fused ? 2 * l->k : 0)) / (2 * l->head_k);
 	if (!*first && (m->c_rec[S_AQKV] != fused))
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " blocks unlike one another");
 	m->c_rec[S_AQKV] = fused;
 	if (!*first && (l->head_k != m->c_head_k ||
 	    l->k / l->head_k != m->c_head_kv || head != m->c_head))
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " blocks unlike one another");
 	m->c_head_k = m->c_head_v = l->head_k;
 	m->c_head_kv = l->k / l->head_k;
 	m->c_head = head;
@@ -769,7 +717,7 @@ attn_heads(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il,
 	if (m->c_head_k > ((uint64_t)1 << 24) ||
 	    m->c_head > ((uint64_t)1 << 24) ||
 	    m->c_head_kv > ((uint64_t)1 << 24) || m->c_head_kv == 0)
-		return cnot(m, " with sizes over 2^24");
+		return mc_cnot(m, " with sizes over 2^24");
 	return 0;
 }
 
@@ -780,19 +728,19 @@ dn_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	uint64_t	*c = m->c_rec, inner;
 	size_t		 j;
 
-	if (!key_u64(d, m->arch, "ssm.conv_kernel", &c[S_CONV]) ||
-	    !key_u64(d, m->arch, "ssm.inner_size", &inner) ||
-	    !key_u64(d, m->arch, "ssm.state_size", &c[S_SK]) ||
-	    !key_u64(d, m->arch, "ssm.time_step_rank", &c[S_NV]) ||
-	    !key_u64(d, m->arch, "ssm.group_count", &c[S_NK]))
-		return cnot(m, " without its ssm sizes");
+	if (!mc_key_u64(d, m->arch, "ssm.conv_kernel", &c[S_CONV]) ||
+	    !mc_key_u64(d, m->arch, "ssm.inner_size", &inner) ||
+	    !mc_key_u64(d, m->arch, "ssm.state_size", &c[S_SK]) ||
+	    !mc_key_u64(d, m->arch, "ssm.time_step_rank", &c[S_NV]) ||
+	    !mc_key_u64(d, m->arch, "ssm.group_count", &c[S_NK]))
+		return mc_cnot(m, " without its ssm sizes");
 	for (j = 0; j < 4; j++)
 		if (c[j] == 0 || c[j] > ((uint64_t)1 << 24))
-			return cnot(m, " with ssm sizes of 0 or over 2^24");
+			return mc_cnot(m, " with ssm sizes of 0 or over 2^24");
 	/* ggml_gated_delta_net: V heads of the K heads' size, a whole
 	   number of them a K head */
 	if (c[S_NV] % c[S_NK] != 0 || inner != c[S_SK] * c[S_NV])
-		return cnot(m, " with ssm sizes llama.cpp's delta net does "
+		return mc_cnot(m, " with ssm sizes llama.cpp's delta net does "
 		    "not take");
 	return 0;
 }
@@ -810,10 +758,10 @@ q3n_proj(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il, int *qkv)
 	int		 fused = has_all(d, il, q3n_qkv, &miss);
 
 	if (in == fused)	/* both, or neither */
-		return in ? cnot(m, " blocks with both ssm_in and attn_qkv") :
-		    cnot(m, " without blk.%u.ssm_in.weight", il);
+		return in ? mc_cnot(m, " blocks with both ssm_in and attn_qkv") :
+		    mc_cnot(m, " without blk.%u.ssm_in.weight", il);
 	if (*qkv >= 0 && *qkv != fused)
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " blocks unlike one another");
 	*qkv = fused;
 	m->c_rec[S_QKV] = (uint64_t)fused;
 	return 0;
@@ -838,16 +786,16 @@ mc_deltanet_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		return 0;
 	m->c_kind = dn_archs[k].kind;
 	memset(m->c_rec, 0, sizeof m->c_rec);
-	if (tshape(d, -1, "token_embd.weight", ne) != 0)
-		return cnot(m, " without token_embd.weight");
+	if (mc_tshape(d, -1, "token_embd.weight", ne) != 0)
+		return mc_cnot(m, " without token_embd.weight");
 	m->c_embd = ne[0];
-	if (tshape(d, -1, "output.weight", ne) != 0)
-		tshape(d, -1, "token_embd.weight", ne);
+	if (mc_tshape(d, -1, "output.weight", ne) != 0)
+		mc_tshape(d, -1, "token_embd.weight", ne);
 	m->c_out = ne[1];
 	if (m->n_layer == 0 || m->layers == NULL)
-		return cnot(m, " without blocks");
+		return mc_cnot(m, " without blocks");
 	if (m->c_embd > ((uint64_t)1 << 24) || m->c_out > ((uint64_t)1 << 32))
-		return cnot(m, " with an embedding over 2^24 or a vocabulary "
+		return mc_cnot(m, " with an embedding over 2^24 or a vocabulary "
 		    "over 2^32");
 	/* Every tensor one the graph reads. */
 	nt = gguf_doc_n_tensors(d);
@@ -863,7 +811,7 @@ mc_deltanet_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		if ((b = gguf_tensor_block(&t.name)) < 0 ||
 		    (uint64_t)b >= m->n_layer) {
 			if (!one_of(name, dn_kept))
-				return cnot(m, " with %s", name);
+				return mc_cnot(m, " with %s", name);
 			continue;
 		}
 		bare = strchr(name + 4, '.');
@@ -877,57 +825,57 @@ mc_deltanet_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		    (m->layers[b].kind != GGUF_MEM_RECURRENT ||
 		    m->c_kind != D_QWEN3NEXT || (!one_of(bare, q3n_in) &&
 		    !one_of(bare, q3n_qkv))))
-			return cnot(m, " blocks with %s", name);
+			return mc_cnot(m, " blocks with %s", name);
 	}
 	if (!has_all(d, -1, (const char *const[]){ "output_norm.weight",
 	    NULL }, &miss))
-		return cnot(m, " without %s", miss);
+		return mc_cnot(m, " without %s", miss);
 	if (dn_sizes(m, d) != 0)
 		return 1;
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
 	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
 	for (il = 0; il < m->n_layer; il++) {
 		if (!has_all(d, il, dn_archs[k].ffn, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
+			return mc_cnot(m, " without blk.%u.%s", il, miss);
 		if (m->layers[il].kind == GGUF_MEM_RECURRENT) {
 			if (!has_all(d, il, dn_archs[k].linear, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
 			if (m->c_kind == D_QWEN3NEXT &&
 			    q3n_proj(m, d, il, &qkv) != 0)
 				return 1;
 		} else {
 			if (!has_all(d, il, dn_attn, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
 			if (attn_heads(m, d, il, &first) != 0)
 				return 1;
 			m->c_flags[il] = F_ATTN;
 		}
 		if (m->c_kind == D_QWEN35) {
-			tshape(d, il, "ffn_gate.weight", ne);
+			mc_tshape(d, il, "ffn_gate.weight", ne);
 			m->c_ff[il] = ne[1];
 			continue;
 		}
-		tshape(d, il, "ffn_gate_inp.weight", ne);
+		mc_tshape(d, il, "ffn_gate_inp.weight", ne);
 		if ((m->c_nexp != 0 && ne[1] != m->c_nexp) || ne[1] == 0)
-			return cnot(m, " blocks unlike one another");
+			return mc_cnot(m, " blocks unlike one another");
 		m->c_nexp = ne[1];
-		tshape(d, il, "ffn_gate_exps.weight", ne);
+		mc_tshape(d, il, "ffn_gate_exps.weight", ne);
 		if (il > 0 && ne[1] != m->c_rec[S_FFE])
-			return cnot(m, " blocks unlike one another");
+			return mc_cnot(m, " blocks unlike one another");
 		m->c_rec[S_FFE] = ne[1];
-		tshape(d, il, "ffn_gate_shexp.weight", ne);
+		mc_tshape(d, il, "ffn_gate_shexp.weight", ne);
 		if (il > 0 && ne[1] != m->c_ffsh)
-			return cnot(m, " blocks unlike one another");
+			return mc_cnot(m, " blocks unlike one another");
 		m->c_ffsh = ne[1];
 	}
 	if (m->c_nexp != 0) {
 		if (m->c_nexp > ((uint64_t)1 << 24) || m->c_ffsh == 0 ||
 		    m->c_ffsh > ((uint64_t)1 << 24) ||
 		    m->c_rec[S_FFE] > ((uint64_t)1 << 24))
-			return cnot(m, " with sizes over 2^24");
-		if (!key_u64(d, m->arch, "expert_used_count", &m->c_nused) ||
+			return mc_cnot(m, " with sizes over 2^24");
+		if (!mc_key_u64(d, m->arch, "expert_used_count", &m->c_nused) ||
 		    m->c_nused == 0 || m->c_nused > m->c_nexp)
-			return cnot(m, " without an expert_used_count of 1 to "
+			return mc_cnot(m, " without an expert_used_count of 1 to "
 			    "its experts");
 	}
 	m->compute = 1;

@@ -42,7 +42,6 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -574,44 +573,6 @@ graph_bytes(const struct gshape *s, uint64_t T, uint64_t rows, int *overflow)
 
 /* ------------------------------------------------------------ the model */
 
-/* Shape of tensor NAME (blk.IL. prefixed if il >= 0): 0, or -1 absent. */
-static int
-tshape(struct gguf_doc *d, int64_t il, const char *name, uint64_t ne[4])
-{
-	struct gguf_doc_tensor	t;
-	char			buf[96];
-	int64_t			i;
-	int			n;
-
-	n = il >= 0 ? snprintf(buf, sizeof buf, "blk.%lld.%s", (long long)il,
-	    name) : snprintf(buf, sizeof buf, "%s", name);
-	if ((i = gguf_doc_tensor_find(d, buf, (size_t)n)) < 0 ||
-	    gguf_doc_tensor(d, (uint64_t)i, &t) != 0 || t.t == NULL)
-		return -1;
-	memcpy(ne, t.t->ne, sizeof t.t->ne);
-	return 0;
-}
-
-/* "compute: not modelled for ARCH" and what follows (fmt). 1. */
-static int	cnot(struct gguf_mem_model *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
-
-static int
-cnot(struct gguf_mem_model *m, const char *fmt, ...)
-{
-	va_list	ap;
-	int	n;
-
-	n = snprintf(m->cwhy, sizeof m->cwhy, "compute: not modelled for %s",
-	    m->arch);
-	if (n > 0 && (size_t)n < sizeof m->cwhy) {
-		va_start(ap, fmt);
-		vsnprintf(m->cwhy + n, sizeof m->cwhy - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	m->compute = 0;
-	return 1;
-}
 
 /* The tensors of a gemma3n block, those outside the blocks. */
 static const char *const g3n_block[] = {
@@ -680,67 +641,67 @@ make_gemma3n(struct gguf_mem_model *m, struct gguf_doc *d)
 	uint32_t	il;
 	size_t		j;
 
-	if (tshape(d, -1, "altup_proj.weight", ne) != 0 || ne[0] != m->c_embd ||
+	if (mc_tshape(d, -1, "altup_proj.weight", ne) != 0 || ne[0] != m->c_embd ||
 	    ne[2] == 0)
-		return cnot(m, " without altup_proj.weight");
+		return mc_cnot(m, " without altup_proj.weight");
 	m->c_rec[0] = ne[2] + 1;			/* n_altup */
-	if (tshape(d, -1, "per_layer_proj_norm.weight", ne) != 0 ||
+	if (mc_tshape(d, -1, "per_layer_proj_norm.weight", ne) != 0 ||
 	    ne[0] == 0)
-		return cnot(m, " without per_layer_proj_norm.weight");
+		return mc_cnot(m, " without per_layer_proj_norm.weight");
 	/* llama.cpp's per-layer inputs are of 256, whatever the file's
 	   embedding_length_per_layer_input says */
 	if (ne[0] != 256)
-		return cnot(m, " with per-layer inputs of other than 256");
+		return mc_cnot(m, " with per-layer inputs of other than 256");
 	m->c_rec[1] = ne[0];				/* per-layer input */
-	if (tshape(d, -1, "per_layer_token_embd.weight", ne) != 0 ||
+	if (mc_tshape(d, -1, "per_layer_token_embd.weight", ne) != 0 ||
 	    ne[0] / m->n_layer != m->c_rec[1] || ne[0] % m->n_layer != 0)
-		return cnot(m, " without per_layer_token_embd.weight of "
+		return mc_cnot(m, " without per_layer_token_embd.weight of "
 		    "every block's input");
 	for (j = 0; g3n_kept[j] != NULL; j++)
-		if (tshape(d, -1, g3n_kept[j], ne) != 0 &&
+		if (mc_tshape(d, -1, g3n_kept[j], ne) != 0 &&
 		    strcmp(g3n_kept[j], "output.weight") != 0)
-			return cnot(m, " without %s", g3n_kept[j]);
+			return mc_cnot(m, " without %s", g3n_kept[j]);
 	for (il = 0; il < m->n_layer; il++) {
 		const struct gguf_mem_layer	*l = &m->layers[il];
 		enum gguf_mem_kind	 kind = l->kind;
 		uint64_t		 h = l->head_k, v = l->head_v;
 
 		for (j = 0; g3n_block[j] != NULL; j++)
-			if (tshape(d, il, g3n_block[j], ne) != 0)
-				return cnot(m, " without blk.%u.%s", il,
+			if (mc_tshape(d, il, g3n_block[j], ne) != 0)
+				return mc_cnot(m, " without blk.%u.%s", il,
 				    g3n_block[j]);
 		if (kind == GGUF_MEM_NONE) {	/* shared KV */
 			kind = l->shared;
 			if (kind == GGUF_MEM_NONE)
-				return cnot(m, " blocks without a cache");
+				return mc_cnot(m, " blocks without a cache");
 			h = hk;
 			v = m->c_head_v;
 		} else {
 			m->c_flags[il] |= F_KV;
 			if (h == 0 || l->k % h != 0 || (nkv != 0 &&
 			    l->k / h != nkv))
-				return cnot(m, " blocks unlike one another");
+				return mc_cnot(m, " blocks unlike one another");
 			nkv = l->k / h;
 		}
 		if (h == 0 || h != v || (hk != 0 && h != hk) ||
 		    (kind != GGUF_MEM_FULL && kind != GGUF_MEM_SWA) ||
-		    l->r + l->s != 0 || tshape(d, il, "attn_q.weight", ne) != 0 ||
+		    l->r + l->s != 0 || mc_tshape(d, il, "attn_q.weight", ne) != 0 ||
 		    ne[0] != m->c_embd || ne[1] % h != 0 ||
 		    (nh != 0 && ne[1] / h != nh))
-			return cnot(m, " blocks unlike one another");
+			return mc_cnot(m, " blocks unlike one another");
 		hk = h;
 		m->c_head_v = v;
 		nh = ne[1] / h;
 		m->c_swa[il] = kind == GGUF_MEM_SWA;
-		tshape(d, il, "ffn_gate.weight", ne);
+		mc_tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
-		if (tshape(d, il, "laurel_l.weight", ne) != 0 || ne[1] == 0 ||
+		if (mc_tshape(d, il, "laurel_l.weight", ne) != 0 || ne[1] == 0 ||
 		    (il > 0 && ne[1] != m->c_rec[2]))
-			return cnot(m, " blocks unlike one another");
+			return mc_cnot(m, " blocks unlike one another");
 		m->c_rec[2] = ne[1];			/* laurel's rank */
 	}
 	if (nkv == 0)
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " blocks unlike one another");
 	m->c_head = nh;
 	m->c_head_kv = nkv;
 	m->c_head_k = hk;
@@ -794,18 +755,18 @@ make_gemma4(struct gguf_mem_model *m, struct gguf_doc *d)
 	char		 key[96];
 	int		 w, np = 0;
 
-	if (tshape(d, -1, "per_layer_proj_norm.weight", ne) == 0)
+	if (mc_tshape(d, -1, "per_layer_proj_norm.weight", ne) == 0)
 		P = ne[0];
-	np += tshape(d, -1, "per_layer_token_embd.weight", ne) == 0 &&
+	np += mc_tshape(d, -1, "per_layer_token_embd.weight", ne) == 0 &&
 	    P != 0 && ne[0] == P * m->n_layer;
-	np += tshape(d, -1, "per_layer_model_proj.weight", ne) == 0 &&
+	np += mc_tshape(d, -1, "per_layer_model_proj.weight", ne) == 0 &&
 	    ne[0] == m->c_embd && ne[1] == P * m->n_layer;
 	if (P != 0 && np != 2)
-		return cnot(m, " with per-layer inputs unlike its blocks");
+		return mc_cnot(m, " with per-layer inputs unlike its blocks");
 	if (P == 0 && (np != 0 ||
-	    tshape(d, -1, "per_layer_token_embd.weight", ne) == 0 ||
-	    tshape(d, -1, "per_layer_model_proj.weight", ne) == 0))
-		return cnot(m, " with per-layer inputs unlike its blocks");
+	    mc_tshape(d, -1, "per_layer_token_embd.weight", ne) == 0 ||
+	    mc_tshape(d, -1, "per_layer_model_proj.weight", ne) == 0))
+		return mc_cnot(m, " with per-layer inputs unlike its blocks");
 	m->c_rec[1] = P;
 	m->c_nexp = 0;
 	m->c_nh = xcalloc(m->n_layer, sizeof *m->c_nh);
@@ -815,18 +776,18 @@ make_gemma4(struct gguf_mem_model *m, struct gguf_doc *d)
 		enum gguf_mem_kind	 kind = l->kind;
 
 		for (j = 0; need[j] != NULL; j++)
-			if (tshape(d, il, need[j], ne) != 0)
-				return cnot(m, " without blk.%u.%s", il,
+			if (mc_tshape(d, il, need[j], ne) != 0)
+				return mc_cnot(m, " without blk.%u.%s", il,
 				    need[j]);
 		for (j = 0; per_layer[j] != NULL; j++)
-			if ((tshape(d, il, per_layer[j], ne) == 0) != (P != 0))
-				return cnot(m, " with per-layer inputs unlike "
+			if ((mc_tshape(d, il, per_layer[j], ne) == 0) != (P != 0))
+				return mc_cnot(m, " with per-layer inputs unlike "
 				    "its blocks");
 		if (kind == GGUF_MEM_NONE)	/* shared KV */
 			kind = l->shared;
 		if ((kind != GGUF_MEM_FULL && kind != GGUF_MEM_SWA) ||
 		    l->r + l->s != 0)
-			return cnot(m, " blocks without a cache");
+			return mc_cnot(m, " blocks without a cache");
 		w = kind == GGUF_MEM_SWA;
 		m->c_swa[il] = (unsigned char)w;
 		if (l->kind != GGUF_MEM_NONE) {
@@ -834,51 +795,51 @@ make_gemma4(struct gguf_mem_model *m, struct gguf_doc *d)
 			if (h == 0 || h != l->head_v || l->k % h != 0 ||
 			    l->k / h == 0 || l->v != l->k ||
 			    (hs[w] != 0 && h != hs[w]) ||
-			    tshape(d, il, "attn_k.weight", ne) != 0 ||
-			    tshape(d, il, "attn_k_norm.weight", ne) != 0)
-				return cnot(m, " blocks unlike one another");
+			    mc_tshape(d, il, "attn_k.weight", ne) != 0 ||
+			    mc_tshape(d, il, "attn_k_norm.weight", ne) != 0)
+				return mc_cnot(m, " blocks unlike one another");
 			hs[w] = h;
 			m->c_nhkv[il] = l->k / h;
 			m->c_flags[il] |= F_KV;
-			if (tshape(d, il, "attn_v.weight", ne) == 0)
+			if (mc_tshape(d, il, "attn_v.weight", ne) == 0)
 				m->c_flags[il] |= F_V;
 		} else {
 			/* its K and V rows (the widest V counts them) */
 			if (hs[w] == 0 || key_il(d, m->arch,
 			    "attention.head_count_kv", il, &nkv) != 0 ||
 			    nkv == 0)
-				return cnot(m, " blocks unlike one another");
+				return mc_cnot(m, " blocks unlike one another");
 			m->c_nhkv[il] = nkv;
 		}
 		h = hs[w];
-		if (tshape(d, il, "attn_q.weight", ne) != 0 ||
+		if (mc_tshape(d, il, "attn_q.weight", ne) != 0 ||
 		    ne[0] != m->c_embd || ne[1] % h != 0 || ne[1] == 0)
-			return cnot(m, " blocks unlike one another");
+			return mc_cnot(m, " blocks unlike one another");
 		m->c_nh[il] = ne[1] / h;
-		if (tshape(d, il, "layer_output_scale.weight", ne) == 0)
+		if (mc_tshape(d, il, "layer_output_scale.weight", ne) == 0)
 			m->c_flags[il] |= F_OSCALE;
 		/* experts: all their tensors, alike in every block */
 		np = 0;
 		for (j = 0; moe[j] != NULL; j++)
-			np += tshape(d, il, moe[j], ne) == 0;
+			np += mc_tshape(d, il, moe[j], ne) == 0;
 		if (np != 0 && np != (int)j)
-			return cnot(m, " blocks without all of the experts' "
+			return mc_cnot(m, " blocks without all of the experts' "
 			    "tensors");
 		if (np != 0) {
 			m->c_flags[il] |= F_MOE;
-			tshape(d, il, "ffn_gate_inp.weight", ne);
+			mc_tshape(d, il, "ffn_gate_inp.weight", ne);
 			if (ne[0] != m->c_embd || ne[1] == 0 ||
 			    (m->c_nexp != 0 && ne[1] != m->c_nexp))
-				return cnot(m, " blocks unlike one another");
+				return mc_cnot(m, " blocks unlike one another");
 			m->c_nexp = ne[1];
-			tshape(d, il, "ffn_gate_exps.weight", ne);
+			mc_tshape(d, il, "ffn_gate_exps.weight", ne);
 			if (ne[0] != m->c_embd || ne[2] != m->c_nexp ||
 			    ne[1] == 0 || (m->c_rec[5] != 0 &&
 			    ne[1] != m->c_rec[5]))
-				return cnot(m, " blocks unlike one another");
+				return mc_cnot(m, " blocks unlike one another");
 			m->c_rec[5] = ne[1];
 		}
-		tshape(d, il, "ffn_gate.weight", ne);
+		mc_tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
 	}
 	if (m->c_nexp != 0) {	/* the experts a token uses */
@@ -886,7 +847,7 @@ make_gemma4(struct gguf_mem_model *m, struct gguf_doc *d)
 		if ((v = gguf_doc_get(d, key, strlen(key))) == NULL ||
 		    gguf_val_u64(v, &m->c_nused) != 0 || m->c_nused == 0 ||
 		    m->c_nused > m->c_nexp)
-			return cnot(m, " without an expert_used_count of 1 to "
+			return mc_cnot(m, " without an expert_used_count of 1 to "
 			    "its experts");
 	}
 	m->c_head = m->c_head_kv = 0;	/* each block's, c_nh and c_nhkv */
@@ -920,15 +881,15 @@ mc_gemma_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		return 0;
 	memset(m->c_rec, 0, sizeof m->c_rec);
 	if (m->n_layer == 0 || m->layers == NULL)
-		return cnot(m, " without blocks");
-	if (tshape(d, -1, "token_embd.weight", ne) != 0)
-		return cnot(m, " without token_embd.weight");
+		return mc_cnot(m, " without blocks");
+	if (mc_tshape(d, -1, "token_embd.weight", ne) != 0)
+		return mc_cnot(m, " without token_embd.weight");
 	m->c_embd = ne[0];
-	if (tshape(d, -1, "output.weight", ne) != 0)
-		tshape(d, -1, "token_embd.weight", ne);
+	if (mc_tshape(d, -1, "output.weight", ne) != 0)
+		mc_tshape(d, -1, "token_embd.weight", ne);
 	m->c_out = ne[1];
 	if (m->c_embd > ((uint64_t)1 << 24) || m->c_out > ((uint64_t)1 << 32))
-		return cnot(m, " with an embedding over 2^24 or a vocabulary "
+		return mc_cnot(m, " with an embedding over 2^24 or a vocabulary "
 		    "over 2^32");
 	/* Every tensor one the graph reads. */
 	nt = gguf_doc_n_tensors(d);
@@ -940,7 +901,7 @@ mc_gemma_make(struct gguf_mem_model *m, struct gguf_doc *d)
 		if (b >= 0 && (uint64_t)b < m->n_layer ?
 		    listed(&t.name, b, blk) : listed(&t.name, -1, kept))
 			continue;
-		return cnot(m, "%s %.*s", b >= 0 && (uint64_t)b < m->n_layer ?
+		return mc_cnot(m, "%s %.*s", b >= 0 && (uint64_t)b < m->n_layer ?
 		    " blocks with" : " with", (int)(t.name.n < 80 ?
 		    t.name.n : 80), t.name.p);
 	}

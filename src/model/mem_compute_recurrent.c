@@ -67,7 +67,6 @@
  */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1387,57 +1386,6 @@ graph_bytes(const struct rshape *s, uint64_t T, uint64_t rows, int *overflow)
 
 /* ------------------------------------------------------------ the model */
 
-/* Shape of tensor NAME (blk.IL. prefixed if il >= 0): 0, or -1 absent. */
-static int
-tshape(struct gguf_doc *d, int64_t il, const char *name, uint64_t ne[4])
-{
-	struct gguf_doc_tensor	t;
-	char			buf[96];
-	int64_t			i;
-	int			n;
-
-	n = il >= 0 ? snprintf(buf, sizeof buf, "blk.%lld.%s", (long long)il,
-	    name) : snprintf(buf, sizeof buf, "%s", name);
-	if ((i = gguf_doc_tensor_find(d, buf, (size_t)n)) < 0 ||
-	    gguf_doc_tensor(d, (uint64_t)i, &t) != 0 || t.t == NULL)
-		return -1;
-	memcpy(ne, t.t->ne, sizeof t.t->ne);
-	return 0;
-}
-
-static int
-key_u64(struct gguf_doc *d, const char *arch, const char *key, uint64_t *v)
-{
-	struct gguf_val	*val;
-	char		 name[128];
-	int		 n;
-
-	n = snprintf(name, sizeof name, "%s.%s", arch, key);
-	return (val = gguf_doc_get(d, name, (size_t)n)) != NULL &&
-	    gguf_val_u64(val, v) == 0;
-}
-
-static int	cnot(struct gguf_mem_model *m, const char *fmt, ...)
-		    __attribute__((format(printf, 2, 3)));
-
-/* Not modelled: "compute: not modelled for ARCH..." (fmt after the
-   architecture). 1. */
-static int
-cnot(struct gguf_mem_model *m, const char *fmt, ...)
-{
-	va_list	ap;
-	int	n;
-
-	n = snprintf(m->cwhy, sizeof m->cwhy, "compute: not modelled for %s",
-	    m->arch);
-	if (n > 0 && (size_t)n < sizeof m->cwhy) {
-		va_start(ap, fmt);
-		vsnprintf(m->cwhy + n, sizeof m->cwhy - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	m->compute = 0;
-	return 1;
-}
 
 /* The tensors of a block of each architecture ("?": it may have it, the
    graph does not read it), those outside the blocks. */
@@ -1661,25 +1609,25 @@ ssm_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	uint64_t	*c = m->c_rec, v;
 	size_t		 j;
 
-	if (!key_u64(d, m->arch, "ssm.conv_kernel", &c[S_CONV]) ||
-	    !key_u64(d, m->arch, "ssm.inner_size", &c[S_INNER]) ||
-	    !key_u64(d, m->arch, "ssm.state_size", &c[S_STATE]) ||
-	    !key_u64(d, m->arch, "ssm.time_step_rank", &c[S_RANK]) ||
+	if (!mc_key_u64(d, m->arch, "ssm.conv_kernel", &c[S_CONV]) ||
+	    !mc_key_u64(d, m->arch, "ssm.inner_size", &c[S_INNER]) ||
+	    !mc_key_u64(d, m->arch, "ssm.state_size", &c[S_STATE]) ||
+	    !mc_key_u64(d, m->arch, "ssm.time_step_rank", &c[S_RANK]) ||
 	    ((m->c_kind == R_MAMBA2 || m->c_kind == R_NEMOTRON_H ||
 	    m->c_kind == R_GRANITEH || m->c_kind == R_FALCONH1) &&
-	    !key_u64(d, m->arch, "ssm.group_count", &c[S_GROUP])) ||
+	    !mc_key_u64(d, m->arch, "ssm.group_count", &c[S_GROUP])) ||
 	    c[S_CONV] == 0)
-		return cnot(m, " without its ssm sizes");
+		return mc_cnot(m, " without its ssm sizes");
 	for (j = 0; j < 5; j++)
 		if (c[j] > ((uint64_t)1 << 24))
-			return cnot(m, " with ssm sizes over 2^24");
+			return mc_cnot(m, " with ssm sizes over 2^24");
 	if ((m->c_kind == R_MAMBA2 || m->c_kind == R_NEMOTRON_H ||
 	    m->c_kind == R_GRANITEH || m->c_kind == R_FALCONH1) &&
 	    (c[S_RANK] == 0 || c[S_GROUP] == 0 ||
 	    c[S_INNER] % c[S_RANK] != 0 || c[S_INNER] % c[S_GROUP] != 0))
-		return cnot(m, " with heads or groups that do not divide "
+		return mc_cnot(m, " with heads or groups that do not divide "
 		    "ssm.inner_size");
-	if (m->c_kind == R_MAMBA && key_u64(d, m->arch, "ssm.dt_b_c_rms",
+	if (m->c_kind == R_MAMBA && mc_key_u64(d, m->arch, "ssm.dt_b_c_rms",
 	    &v) && v != 0)
 		c[S_NORMS] = 1;
 	return 0;
@@ -1711,35 +1659,35 @@ rwkv_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	uint32_t	 il;
 	size_t		 j;
 
-	if (!key_u64(d, m->arch, "wkv.head_size", &c[S_HEAD]) ||
+	if (!mc_key_u64(d, m->arch, "wkv.head_size", &c[S_HEAD]) ||
 	    c[S_HEAD] == 0 || m->c_embd % c[S_HEAD] != 0)
-		return cnot(m, " without a wkv.head_size dividing the "
+		return mc_cnot(m, " without a wkv.head_size dividing the "
 		    "embedding");
-	key_u64(d, m->arch, "token_shift_count", &shift);
+	mc_key_u64(d, m->arch, "token_shift_count", &shift);
 	if (shift != 2)
-		return cnot(m, " with a token_shift_count other than 2");
+		return mc_cnot(m, " with a token_shift_count other than 2");
 	if (m->c_kind == R_RWKV6) {
-		key_u64(d, m->arch, "rescale_every_n_layers", &c[S_RESCALE]);
+		mc_key_u64(d, m->arch, "rescale_every_n_layers", &c[S_RESCALE]);
 		/* K and V repeated over the heads: not modelled */
-		if (!key_u64(d, m->arch, "attention.head_count_kv", &kv))
-			key_u64(d, m->arch, "attention.head_count", &kv);
+		if (!mc_key_u64(d, m->arch, "attention.head_count_kv", &kv))
+			mc_key_u64(d, m->arch, "attention.head_count", &kv);
 		if (kv != 0 && kv != m->c_embd / c[S_HEAD])
-			return cnot(m, " with fewer KV heads than wkv heads");
+			return mc_cnot(m, " with fewer KV heads than wkv heads");
 	}
 	for (j = 0; j < sizeof rwkv_dims / sizeof rwkv_dims[0]; j++) {
 		if (rwkv_dims[j].kind != m->c_kind)
 			continue;
 		for (il = 0; il < m->n_layer; il++) {
-			if (tshape(d, il, rwkv_dims[j].name, ne) != 0 ||
+			if (mc_tshape(d, il, rwkv_dims[j].name, ne) != 0 ||
 			    ne[1] % rwkv_dims[j].div != 0 || (il > 0 &&
 			    ne[1] / rwkv_dims[j].div != c[rwkv_dims[j].slot]))
-				return cnot(m, " blocks unlike one another");
+				return mc_cnot(m, " blocks unlike one another");
 			c[rwkv_dims[j].slot] = ne[1] / rwkv_dims[j].div;
 		}
 	}
 	for (j = S_HEAD; j <= S_GL; j++)
 		if (c[j] > ((uint64_t)1 << 24))
-			return cnot(m, " with sizes over 2^24");
+			return mc_cnot(m, " with sizes over 2^24");
 	return 0;
 }
 
@@ -1751,7 +1699,7 @@ has_all(struct gguf_doc *d, uint32_t il, const char *const *names,
 	uint64_t	ne[4];
 
 	for (; *names != NULL; names++)
-		if (tshape(d, il, *names, ne) != 0) {
+		if (mc_tshape(d, il, *names, ne) != 0) {
 			*missing = *names;
 			return 0;
 		}
@@ -1769,20 +1717,20 @@ attn_heads(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il,
 
 	/* falcon-h1's one projection of Q, K and V: the heads of its
 	   size, every one of the value's */
-	if (m->c_rec[S_QKV] && (tshape(d, il, "attn_qkv.weight", ne) != 0 ||
+	if (m->c_rec[S_QKV] && (mc_tshape(d, il, "attn_qkv.weight", ne) != 0 ||
 	    l->head_k != l->head_v || ne[1] < l->k + l->v))
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " blocks unlike one another");
 	if (m->c_rec[S_QKV])
 		ne[1] -= l->k + l->v;
 	if (l->kind != GGUF_MEM_FULL || l->head_k == 0 || l->head_v == 0 ||
 	    l->k % l->head_k != 0 || l->v != l->k / l->head_k * l->head_v ||
 	    (l->r + l->s != 0) != (m->c_kind == R_FALCONH1) ||
-	    (!m->c_rec[S_QKV] && tshape(d, il, "attn_q.weight", ne) != 0) ||
+	    (!m->c_rec[S_QKV] && mc_tshape(d, il, "attn_q.weight", ne) != 0) ||
 	    ne[1] % l->head_k != 0 || (!*first &&
 	    (l->head_k != m->c_head_k || l->head_v != m->c_head_v ||
 	    l->k / l->head_k != m->c_head_kv ||
 	    ne[1] / l->head_k != m->c_head)))
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " blocks unlike one another");
 	m->c_head_k = l->head_k;
 	m->c_head_v = l->head_v;
 	m->c_head_kv = l->k / l->head_k;
@@ -1792,7 +1740,7 @@ attn_heads(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il,
 	    m->c_head_v > ((uint64_t)1 << 24) ||
 	    m->c_head > ((uint64_t)1 << 24) ||
 	    m->c_head_kv > ((uint64_t)1 << 24))
-		return cnot(m, " with sizes over 2^24");
+		return mc_cnot(m, " with sizes over 2^24");
 	return 0;
 }
 
@@ -1803,13 +1751,13 @@ block_experts(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
 {
 	uint64_t	ne[4];
 
-	tshape(d, il, "ffn_gate_inp.weight", ne);
+	mc_tshape(d, il, "ffn_gate_inp.weight", ne);
 	if ((m->c_nexp != 0 && ne[1] != m->c_nexp) || ne[1] == 0)
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " blocks unlike one another");
 	if (ne[1] > ((uint64_t)1 << 24))
-		return cnot(m, " with sizes over 2^24");
+		return mc_cnot(m, " with sizes over 2^24");
 	m->c_nexp = ne[1];
-	tshape(d, il, "ffn_gate_exps.weight", ne);
+	mc_tshape(d, il, "ffn_gate_exps.weight", ne);
 	m->c_ff[il] = ne[1];
 	m->c_flags[il] |= F_MOE;
 	return 0;
@@ -1820,9 +1768,9 @@ block_experts(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
 static int
 used_experts(struct gguf_mem_model *m, struct gguf_doc *d)
 {
-	if (m->c_nexp != 0 && (!key_u64(d, m->arch, "expert_used_count",
+	if (m->c_nexp != 0 && (!mc_key_u64(d, m->arch, "expert_used_count",
 	    &m->c_nused) || m->c_nused == 0 || m->c_nused > m->c_nexp))
-		return cnot(m, " without an expert_used_count of 1 to its "
+		return mc_cnot(m, " without an expert_used_count of 1 to its "
 		    "experts");
 	return 0;
 }
@@ -1839,31 +1787,31 @@ hybrid_ffn(struct gguf_mem_model *m, struct gguf_doc *d, uint32_t il)
 	uint64_t	 ne[4], sh = 0;
 	const char	*miss;
 
-	if (tshape(d, il, "ffn_gate_inp.weight", ne) != 0) {
+	if (mc_tshape(d, il, "ffn_gate_inp.weight", ne) != 0) {
 		if (!has_all(d, il, jamba_ffn, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
-		if (tshape(d, il, "ffn_gate_shexp.weight", ne) == 0)
-			return cnot(m, " blocks unlike one another");
-		tshape(d, il, "ffn_gate.weight", ne);
+			return mc_cnot(m, " without blk.%u.%s", il, miss);
+		if (mc_tshape(d, il, "ffn_gate_shexp.weight", ne) == 0)
+			return mc_cnot(m, " blocks unlike one another");
+		mc_tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
 		return 0;
 	}
 	if (!has_all(d, il, hybrid_moe, &miss))
-		return cnot(m, " without blk.%u.%s", il, miss);
-	if (tshape(d, il, "ffn_gate.weight", ne) == 0)
-		return cnot(m, " blocks unlike one another");
+		return mc_cnot(m, " without blk.%u.%s", il, miss);
+	if (mc_tshape(d, il, "ffn_gate.weight", ne) == 0)
+		return mc_cnot(m, " blocks unlike one another");
 	if (m->c_kind == R_GRANITEH)
-		key_u64(d, m->arch, "expert_shared_feed_forward_length", &sh);
+		mc_key_u64(d, m->arch, "expert_shared_feed_forward_length", &sh);
 	if (sh != 0) {
 		if (!has_all(d, il, hybrid_shexp, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
-		tshape(d, il, "ffn_gate_shexp.weight", ne);
+			return mc_cnot(m, " without blk.%u.%s", il, miss);
+		mc_tshape(d, il, "ffn_gate_shexp.weight", ne);
 		if (ne[1] != sh)
-			return cnot(m, " blocks unlike one another");
+			return mc_cnot(m, " blocks unlike one another");
 		m->c_ffsh = sh;
 		m->c_flags[il] |= F_SHEXP;
-	} else if (tshape(d, il, "ffn_gate_shexp.weight", ne) == 0)
-		return cnot(m, " blocks unlike one another");
+	} else if (mc_tshape(d, il, "ffn_gate_shexp.weight", ne) == 0)
+		return mc_cnot(m, " blocks unlike one another");
 	return block_experts(m, d, il);
 }
 
@@ -1878,16 +1826,16 @@ lfm2_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	uint32_t		 il;
 	int			 first = 1;
 
-	if (!key_u64(d, m->arch, "shortconv.l_cache", &c[S_LCACHE]) ||
+	if (!mc_key_u64(d, m->arch, "shortconv.l_cache", &c[S_LCACHE]) ||
 	    c[S_LCACHE] < 2 || c[S_LCACHE] > ((uint64_t)1 << 24))
-		return cnot(m, " without a shortconv.l_cache of 2 to 2^24");
+		return mc_cnot(m, " without a shortconv.l_cache of 2 to 2^24");
 	lead = m->n_layer;
 	if (strcmp(m->arch, "lfm2moe") == 0) {
 		lead = 0;
-		key_u64(d, m->arch, "leading_dense_block_count", &lead);
-		if (!key_u64(d, m->arch, "expert_gating_func", &v) ||
+		mc_key_u64(d, m->arch, "leading_dense_block_count", &lead);
+		if (!mc_key_u64(d, m->arch, "expert_gating_func", &v) ||
 		    (v != 1 && v != 2))
-			return cnot(m, " without a soft-max (1) or sigmoid "
+			return mc_cnot(m, " without a soft-max (1) or sigmoid "
 			    "(2) expert_gating_func");
 		m->c_normw = 1;
 	}
@@ -1896,26 +1844,26 @@ lfm2_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	for (il = 0; il < m->n_layer; il++) {
 		if (il >= lead) {
 			if (!has_all(d, il, lfm2_moe, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
-			if (tshape(d, il, "ffn_gate.weight", ne) == 0)
-				return cnot(m, " blocks unlike one another");
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
+			if (mc_tshape(d, il, "ffn_gate.weight", ne) == 0)
+				return mc_cnot(m, " blocks unlike one another");
 			if (block_experts(m, d, il) != 0)
 				return 1;
 		} else {
 			if (!has_all(d, il, lfm2_ffn, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
-			if (tshape(d, il, "ffn_gate_inp.weight", ne) == 0)
-				return cnot(m, " blocks unlike one another");
-			tshape(d, il, "ffn_gate.weight", ne);
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
+			if (mc_tshape(d, il, "ffn_gate_inp.weight", ne) == 0)
+				return mc_cnot(m, " blocks unlike one another");
+			mc_tshape(d, il, "ffn_gate.weight", ne);
 			m->c_ff[il] = ne[1];
 		}
 		if (m->layers[il].kind == GGUF_MEM_RECURRENT) {
 			if (!has_all(d, il, lfm2_conv, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
 			continue;
 		}
 		if (!has_all(d, il, lfm2_attn, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
+			return mc_cnot(m, " without blk.%u.%s", il, miss);
 		if (attn_heads(m, d, il, &first) != 0)
 			return 1;
 		m->c_flags[il] |= F_ATTN;
@@ -1941,24 +1889,24 @@ nemotron_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 		switch (m->layers[il].kind) {
 		case GGUF_MEM_RECURRENT:
 			if (!has_all(d, il, mamba2_block, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
 			break;
 		case GGUF_MEM_FULL:
 			if (!has_all(d, il, nemotron_h_attn, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
 			if (attn_heads(m, d, il, &first) != 0)
 				return 1;
 			m->c_flags[il] |= F_ATTN;
 			break;
 		case GGUF_MEM_NONE:
 			if (!has_all(d, il, nemotron_h_ffn, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
-			tshape(d, il, "ffn_up.weight", ne);
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
+			mc_tshape(d, il, "ffn_up.weight", ne);
 			m->c_ff[il] = ne[1];
 			m->c_flags[il] = F_FFN;
 			break;
 		default:
-			return cnot(m, " blocks unlike one another");
+			return mc_cnot(m, " blocks unlike one another");
 		}
 	}
 	return 0;
@@ -1983,11 +1931,11 @@ jamba_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 			return 1;
 		if (m->layers[il].kind == GGUF_MEM_RECURRENT) {
 			if (!has_all(d, il, jamba_mamba, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
 			continue;
 		}
 		if (!has_all(d, il, nemotron_h_attn, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
+			return mc_cnot(m, " without blk.%u.%s", il, miss);
 		if (attn_heads(m, d, il, &first) != 0)
 			return 1;
 		m->c_flags[il] |= F_ATTN;
@@ -2018,11 +1966,11 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 		if ((val = gguf_doc_get(d, key, (size_t)n)) == NULL)
 			continue;
 		if (gguf_val_f64(val, &f) != 0)
-			return cnot(m, " with a %s not a number", scales[j]);
+			return mc_cnot(m, " with a %s not a number", scales[j]);
 		m->c_rec[S_SCALE + j] = !(f >= 0 && f <= 0);	/* NaN too */
 	}
-	if (key_u64(d, m->arch, "rope.scaling.finetuned", &v) && v == 0)
-		return cnot(m, " without RoPE (rope.scaling.finetuned)");
+	if (mc_key_u64(d, m->arch, "rope.scaling.finetuned", &v) && v == 0)
+		return mc_cnot(m, " without RoPE (rope.scaling.finetuned)");
 	if (ssm_sizes(m, d) != 0)
 		return 1;
 	m->c_normw = 1;		/* the experts' weights normalized */
@@ -2033,11 +1981,11 @@ granite_h_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 			return 1;
 		if (m->layers[il].kind == GGUF_MEM_RECURRENT) {
 			if (!has_all(d, il, mamba2_block, &miss))
-				return cnot(m, " without blk.%u.%s", il, miss);
+				return mc_cnot(m, " without blk.%u.%s", il, miss);
 			continue;
 		}
 		if (!has_all(d, il, nemotron_h_attn, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
+			return mc_cnot(m, " without blk.%u.%s", il, miss);
 		if (attn_heads(m, d, il, &first) != 0)
 			return 1;
 		m->c_flags[il] |= F_ATTN;
@@ -2065,24 +2013,24 @@ falcon_h1_sizes(struct gguf_mem_model *m, struct gguf_doc *d)
 	m->c_ff = xcalloc(m->n_layer, sizeof *m->c_ff);
 	m->c_flags = xcalloc(m->n_layer, sizeof *m->c_flags);
 	/* Q, K and V in one projection or apart, every block alike */
-	m->c_rec[S_QKV] = tshape(d, 0, "attn_qkv.weight", ne) == 0;
+	m->c_rec[S_QKV] = mc_tshape(d, 0, "attn_qkv.weight", ne) == 0;
 	for (il = 0; il < m->n_layer; il++) {
-		if (m->c_rec[S_QKV] != (tshape(d, il, "attn_qkv.weight", ne) ==
-		    0) || (m->c_rec[S_QKV] && (tshape(d, il, "attn_q.weight",
-		    ne) == 0 || tshape(d, il, "attn_k.weight", ne) == 0 ||
-		    tshape(d, il, "attn_v.weight", ne) == 0)))
-			return cnot(m, " with Q, K and V in one projection on "
+		if (m->c_rec[S_QKV] != (mc_tshape(d, il, "attn_qkv.weight", ne) ==
+		    0) || (m->c_rec[S_QKV] && (mc_tshape(d, il, "attn_q.weight",
+		    ne) == 0 || mc_tshape(d, il, "attn_k.weight", ne) == 0 ||
+		    mc_tshape(d, il, "attn_v.weight", ne) == 0)))
+			return mc_cnot(m, " with Q, K and V in one projection on "
 			    "some blocks only");
 		if (!m->c_rec[S_QKV] && !has_all(d, il, sep, &miss))
-			return cnot(m, " without blk.%u.%s", il, miss);
+			return mc_cnot(m, " without blk.%u.%s", il, miss);
 		if (attn_heads(m, d, il, &first) != 0)
 			return 1;
-		tshape(d, il, "ffn_gate.weight", ne);
+		mc_tshape(d, il, "ffn_gate.weight", ne);
 		m->c_ff[il] = ne[1];
 		m->c_flags[il] |= F_ATTN;
 		for (j = 0; j < sizeof falcon_h1_extra /
 		    sizeof falcon_h1_extra[0]; j++)
-			if (tshape(d, il, falcon_h1_extra[j].name, ne) == 0)
+			if (mc_tshape(d, il, falcon_h1_extra[j].name, ne) == 0)
 				m->c_flags[il] |= falcon_h1_extra[j].bit;
 	}
 	return 0;
@@ -2108,16 +2056,16 @@ mc_recurrent_make(struct gguf_mem_model *m, struct gguf_doc *d)
 	blk = rec_archs[k].block;
 	kept = rec_archs[k].kept;
 	memset(m->c_rec, 0, sizeof m->c_rec);
-	if (tshape(d, -1, "token_embd.weight", ne) != 0)
-		return cnot(m, " without token_embd.weight");
+	if (mc_tshape(d, -1, "token_embd.weight", ne) != 0)
+		return mc_cnot(m, " without token_embd.weight");
 	m->c_embd = ne[0];
-	if (tshape(d, -1, "output.weight", ne) != 0)
-		tshape(d, -1, "token_embd.weight", ne);
+	if (mc_tshape(d, -1, "output.weight", ne) != 0)
+		mc_tshape(d, -1, "token_embd.weight", ne);
 	m->c_out = ne[1];
 	if (m->n_layer == 0)
-		return cnot(m, " without blocks");
+		return mc_cnot(m, " without blocks");
 	if (m->c_embd > ((uint64_t)1 << 24) || m->c_out > ((uint64_t)1 << 32))
-		return cnot(m, " with an embedding over 2^24 or a vocabulary "
+		return mc_cnot(m, " with an embedding over 2^24 or a vocabulary "
 		    "over 2^32");
 	/* Every tensor one the graph knows, every one it reads there. */
 	nt = gguf_doc_n_tensors(d);
@@ -2136,22 +2084,22 @@ mc_recurrent_make(struct gguf_mem_model *m, struct gguf_doc *d)
 				if (strcmp(name, bare(kept[j])) == 0)
 					break;
 			if (kept[j] == NULL)
-				return cnot(m, " with %s", name);
+				return mc_cnot(m, " with %s", name);
 			continue;
 		}
 		for (j = 0; blk[j] != NULL; j++)
 			if (ends(&t.name, bare(blk[j])))
 				break;
 		if (blk[j] == NULL)
-			return cnot(m, " blocks with %s", name);
+			return mc_cnot(m, " blocks with %s", name);
 	}
 	for (j = 0; kept[j] != NULL; j++)
-		if (kept[j][0] != '?' && tshape(d, -1, kept[j], ne) != 0)
-			return cnot(m, " without %s", kept[j]);
+		if (kept[j][0] != '?' && mc_tshape(d, -1, kept[j], ne) != 0)
+			return mc_cnot(m, " without %s", kept[j]);
 	for (il = 0; il < m->n_layer; il++)
 		for (j = 0; blk[j] != NULL; j++)
-			if (blk[j][0] != '?' && tshape(d, il, blk[j], ne) != 0)
-				return cnot(m, " without blk.%u.%s", il,
+			if (blk[j][0] != '?' && mc_tshape(d, il, blk[j], ne) != 0)
+				return mc_cnot(m, " without blk.%u.%s", il,
 				    blk[j]);
 	if ((m->c_kind == R_FALCONH1 ? falcon_h1_sizes(m, d) :
 	    m->c_kind == R_GRANITEH ? granite_h_sizes(m, d) :

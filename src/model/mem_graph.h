@@ -85,6 +85,16 @@ int		mc_recurrent_compute(const struct gguf_mem_model *,
 		    const struct gguf_mem_opts *, const struct gguf_mem_need *,
 		    uint64_t *, char *, size_t);
 
+/* mem_compute.c, for the graphs' files: a tensor's shape (blk.IL.NAME
+   where il >= 0; -1 absent), an unsigned key ARCH.KEY (1 if it is one),
+   and m->cwhy set to "compute: not modelled for ARCH" and what fmt says
+   (1). */
+int		mc_tshape(struct gguf_doc *, int64_t, const char *, uint64_t[4]);
+int		mc_key_u64(struct gguf_doc *, const char *, const char *,
+		    uint64_t *);
+int		mc_cnot(struct gguf_mem_model *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
 /* mem_compute_gemma.c: gemma3n's and gemma4's graphs, alike. */
 #define MC_GEMMA	200	/* their graph kinds (c_kind) from here */
 int		mc_gemma_make(struct gguf_mem_model *, struct gguf_doc *);

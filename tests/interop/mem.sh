@@ -341,7 +341,7 @@ for a in $("$GGUFED" mem --keys | awk '$1 == "arch" { print $2 }'); do
 	    tail -3 "$scratch/probe.err" | sed 's/^/# /'
 	"$GGUFED" mem "$scratch/$a.new.gguf" --ctx 1000 --json \
 	    >"$scratch/mem.json"
-	grep -q '"compute": null' "$scratch/mem.json" ||
+	! grep -q '"compute": [0-9]' "$scratch/mem.json" ||
 	    compute "$scratch/$a.new.gguf" 1000 auto 2048 512 1
 done
 # the browser's demo model (llama, Q4_K and Q6_K weights)
