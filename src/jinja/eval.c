@@ -1052,7 +1052,9 @@ g_raise(struct rstate *rs, jv *self, const char *name, jv **args,
 		return rs_raise(rs, "raise_exception() called without a message");
 	if ((s = to_str(rs, m)) == NULL)
 		return NULL;
-	rs_raise(rs, s->u.s.p);
+	/* an empty message (an undefined name, '') still says what failed */
+	rs_raise(rs, s->u.s.n > 0 ? s->u.s.p :
+	    "raise_exception() called with an empty message");
 	jv_unref(s);
 	return NULL;
 }

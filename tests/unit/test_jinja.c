@@ -469,6 +469,11 @@ static void
 test_errors(void)
 {
 	fails("{{ raise_exception('boom') }}", "{}", 1, 4, 1, "boom");
+	/* an undefined message (found by fuzz_template): still one */
+	fails("{{ raise_exception(reject) }}", "{}", 1, 4, 1,
+	    "raise_exception() called with an empty message");
+	fails("{{ raise_exception('') }}", "{}", 1, 4, 1,
+	    "raise_exception() called with an empty message");
 	fails("a\n  {% if x %}\n{{ raise_exception('no ' ~ x) }}{% endif %}",
 	    "{\"x\": \"way\"}", 3, 4, 1, "no way");
 	fails("{{ foo.bar }}", "{}", 1, 4, 0, "'foo' is undefined");
