@@ -3,13 +3,17 @@
  * source (source/source.h), the checks that it is still what was opened,
  * and the guarded and unguarded reads of its data.
  *
- * A source that maps (a local file) is mapped whole and walked in place.
- * Its header region (KV entries and tensor infos, up to the data section)
- * is then made private memory (gguf_source_pin), so metadata, names and
- * tokens never fault however the file changes; tensor data stays a view
- * of the file, read through gguf_file_guard, which first checks that the
- * file is as it was opened and then catches the fault of a read past a
- * new end (source/guard.c). A source that cannot map (a server) gives its
+ * A source that maps (a local file) has its first 64 KiB read: when its
+ * header region (KV entries and tensor infos, up to the data section) is
+ * in them, as in most shards and small models, they are the file's
+ * header, and the file is mapped only when its tensor data is first
+ * needed (gguf_file_data), so that opening costs no mapping to make, pin
+ * and tear down. A larger header is walked in place in the mapping of
+ * the whole file, then made private memory (gguf_source_pin). Either way
+ * metadata, names and tokens never fault however the file changes;
+ * tensor data stays a view of the file, read through gguf_file_guard,
+ * which first checks that the file is as it was opened and then catches
+ * the fault of a read past a new end (source/guard.c). A source that cannot map (a server) gives its
  * first 2 MiB, then exactly what the walk still needs (plus as much again
  * at most, so that a vocabulary costs a few reads, not one a string): the
  * header region is then the file's own buffer, and tensor data is read
@@ -23,6 +27,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +43,7 @@
 #define FIRST_READ	((uint64_t)2 << 20)	/* a source's first read */
 #define MORE_READ	((uint64_t)2 << 20)	/* read past what is needed */
 #define CMP_BUF		(1u << 16)
+#define LOCAL_READ	((uint64_t)32 << 10)	/* a local file's first read */
 
 /* The source's error as a file's. Returns -1. */
 static int
@@ -80,6 +86,59 @@ attach(struct gguf_file *f, struct gguf_source *src)
 		f->path = xstrdup(src->name);
 }
 
+/*
+ * A local file's header region read whole in its first LOCAL_READ bytes:
+ * the file, its data not mapped yet. NULL (nothing said, src kept) when
+ * the header is longer, or anything fails: the caller then maps the file
+ * and walks it there, which says what is wrong.
+ */
+static struct gguf_file *
+open_small(struct gguf_source *src, int defer_names)
+{
+	struct gguf_file	*f;
+	struct gguf_srcerr	 se;
+	struct gguf_err		 err;
+	uint64_t		 size = gguf_source_size(src), have, want;
+	uint8_t			*buf;
+
+	have = size < LOCAL_READ ? size : LOCAL_READ;
+	buf = xmalloc(have > 0 ? (size_t)have : 1);
+	memset(&se, 0, sizeof se);
+	if (gguf_source_read(src, 0, buf, (size_t)have, &se) != 0) {
+		free(buf);
+		return NULL;
+	}
+	f = new_file(src, defer_names);
+	f->base = buf;
+	f->have = have;
+	memset(&err, 0, sizeof err);
+	if ((f = gguf_file_parse(f, &want, &err)) == NULL) {
+		free(buf);
+		return NULL;
+	}
+	/*
+	 * To the data section; without tensors, the whole file: a save
+	 * keeps its padding as header bytes (storage/writer.c).
+	 */
+	want = f->lay.n_tensors > 0 && f->lay.data_off < size ?
+	    f->lay.data_off : size;
+	if (want > have) {			/* the padding is further */
+		gguf_close(f);
+		free(buf);
+		return NULL;
+	}
+	f->own = buf;
+	f->hdr_len = have;
+	f->whole = 1;
+	attach(f, src);
+	if (gguf_source_changed(src, 0, NULL)) {
+		f->src = NULL;			/* the caller's again */
+		gguf_close(f);
+		return NULL;
+	}
+	return f;
+}
+
 /* A source that maps: walked in place, its header pinned. */
 static struct gguf_file *
 open_mapped(struct gguf_source *src, int defer_names, struct gguf_err *err)
@@ -100,6 +159,7 @@ open_mapped(struct gguf_source *src, int defer_names, struct gguf_err *err)
 	}
 	f->have = f->size;
 	f->whole = 1;
+	f->data = f->base;
 	j.f = f;
 	j.err = err;
 	rc = gguf_source_guard(src, parse_cb, &j);
@@ -196,6 +256,19 @@ fail:
 	return NULL;
 }
 
+/* A source opened: read in part, mapped, or read. */
+static struct gguf_file *
+open_local(struct gguf_source *src, int defer_names, struct gguf_err *err)
+{
+	struct gguf_file	*f;
+
+	if (!gguf_source_mappable(src))
+		return open_read(src, NULL, 0, err);
+	if ((f = open_small(src, defer_names)) != NULL)
+		return f;
+	return open_mapped(src, defer_names, err);
+}
+
 struct gguf_file *
 gguf_open_source(struct gguf_source *src, struct gguf_err *err)
 {
@@ -204,9 +277,7 @@ gguf_open_source(struct gguf_source *src, struct gguf_err *err)
 		gguf_errf(err, -1, "out of memory");
 		return NULL;
 	}
-	if (gguf_source_mappable(src))
-		return open_mapped(src, 0, err);
-	return open_read(src, NULL, 0, err);
+	return open_local(src, 0, err);
 }
 
 struct gguf_file *
@@ -385,9 +456,7 @@ gguf_open_shard(const char *path, struct gguf_err *err)
 		return gguf_open_url(path, err);
 	if ((src = local_source(path, err)) == NULL)
 		return NULL;
-	if (gguf_source_mappable(src))
-		return open_mapped(src, 1, err);
-	return open_read(src, NULL, 0, err);
+	return open_local(src, 1, err);
 }
 
 struct gguf_source *
@@ -402,6 +471,34 @@ gguf_file_header(const struct gguf_file *f)
 	return f->base;
 }
 
+/* Who maps a file's data at its first need, one thread at a time. */
+static pthread_mutex_t data_mu = PTHREAD_MUTEX_INITIALIZER;
+
+const uint8_t *
+gguf_file_data(const struct gguf_file *f, struct gguf_err *err)
+{
+	struct gguf_file	*w = (struct gguf_file *)(uintptr_t)f;
+	struct gguf_srcerr	 se;
+	const uint8_t		*p;
+
+	if ((p = __atomic_load_n(&f->data, __ATOMIC_ACQUIRE)) != NULL)
+		return p;
+	if (!f->whole || f->src == NULL) {
+		gguf_errf(err, -1, "the file's data is not in memory");
+		return NULL;
+	}
+	memset(&se, 0, sizeof se);
+	pthread_mutex_lock(&data_mu);
+	if ((p = w->data) == NULL) {
+		if ((p = gguf_source_map(f->src, 0, f->size, &se)) != NULL)
+			__atomic_store_n(&w->data, p, __ATOMIC_RELEASE);
+		else
+			from_src(&se, err);
+	}
+	pthread_mutex_unlock(&data_mu);
+	return p;
+}
+
 const uint8_t *
 gguf_file_mem(const struct gguf_file *f)
 {
@@ -411,7 +508,7 @@ gguf_file_mem(const struct gguf_file *f)
 		return f->base;
 	if (!gguf_source_mappable(f->src))
 		return NULL;
-	return gguf_source_map(f->src, 0, f->size, NULL);
+	return gguf_file_data(f, NULL);
 }
 
 int
@@ -504,30 +601,55 @@ nest_cb(void *arg)
 void
 gguf_file_release(const struct gguf_file *f, const uint8_t *p, uint64_t len)
 {
-	if (!f->whole || f->src == NULL || p < f->base ||
-	    p >= f->base + f->size || len == 0)
+	const uint8_t	*d = f->src != NULL ?
+	    __atomic_load_n(&f->data, __ATOMIC_ACQUIRE) : NULL;
+
+	if (!f->whole || d == NULL || p < d || p >= d + f->size || len == 0)
 		return;
-	gguf_source_release(f->src, (uint64_t)(p - f->base), len);
+	gguf_source_release(f->src, (uint64_t)(p - d), len);
 }
 
 void
 gguf_file_sequential(const struct gguf_file *f, const uint8_t *p,
     uint64_t len)
 {
-	if (!f->whole || f->src == NULL || p < f->base ||
-	    p >= f->base + f->size || len == 0)
+	const uint8_t	*d = f->src != NULL ?
+	    __atomic_load_n(&f->data, __ATOMIC_ACQUIRE) : NULL;
+
+	if (!f->whole || d == NULL || p < d || p >= d + f->size || len == 0)
 		return;
-	gguf_source_sequential(f->src, (uint64_t)(p - f->base), len);
+	gguf_source_sequential(f->src, (uint64_t)(p - d), len);
 }
 
 void
 gguf_file_populate(const struct gguf_file *f, const uint8_t *p,
     uint64_t len)
 {
-	if (!f->whole || f->src == NULL || p < f->base ||
-	    p >= f->base + f->size || len == 0)
+	const uint8_t	*d = f->src != NULL ?
+	    __atomic_load_n(&f->data, __ATOMIC_ACQUIRE) : NULL;
+
+	if (!f->whole || d == NULL || p < d || p >= d + f->size || len == 0)
 		return;
-	gguf_source_populate(f->src, (uint64_t)(p - f->base), len);
+	gguf_source_populate(f->src, (uint64_t)(p - d), len);
+}
+
+/*
+ * The data of f (of each shard of a set) mapped if it is not yet, so that
+ * the guard covers the mapping the reads will use. 0, or -1 with err set.
+ */
+static int
+map_data(const struct gguf_file *f, struct gguf_err *err)
+{
+	size_t	i;
+
+	for (i = 0; i < f->n_shards; i++)
+		if (f->shards[i] != NULL && map_data(f->shards[i], err) != 0) {
+			gguf_file_shard_msg(f, i, err);
+			return -1;
+		}
+	if (f->n_shards > 0 || !f->whole || f->src == NULL)
+		return 0;
+	return gguf_file_data(f, err) != NULL ? 0 : -1;
 }
 
 int
@@ -538,7 +660,7 @@ gguf_file_guard(const struct gguf_file *f, int (*fn)(void *), void *arg,
 	int		rc;
 
 	memset(&e, 0, sizeof e);
-	if (gguf_file_changed(f, 0, &e)) {
+	if (gguf_file_changed(f, 0, &e) || map_data(f, &e) != 0) {
 		if (err != NULL)
 			*err = e;
 		return -1;
@@ -567,8 +689,9 @@ int
 gguf_file_read(const struct gguf_file *f, uint64_t off, void *buf,
     size_t len, struct gguf_err *err)
 {
-	struct gguf_srcerr	se;
-	struct gguf_guard_copy	j;
+	struct gguf_srcerr	 se;
+	struct gguf_guard_copy	 j;
+	const uint8_t		*d;
 
 	if (f->n_shards > 0)
 		return gguf_errf(err, -1, "a split set is read by its shards");
@@ -580,7 +703,9 @@ gguf_file_read(const struct gguf_file *f, uint64_t off, void *buf,
 	if (len == 0)
 		return 0;
 	if (f->whole) {
-		j.src = f->base + off;
+		if ((d = gguf_file_data(f, err)) == NULL)
+			return -1;
+		j.src = d + off;
 		j.dst = buf;
 		j.n = len;
 		return gguf_file_guard(f, gguf_guard_copy_cb, &j, err);

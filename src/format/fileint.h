@@ -30,6 +30,14 @@ struct gguf_file {
 	struct gguf_source	*src;		/* NULL: a buffer, or a set */
 	uint8_t			*own;		/* base, when read from src */
 	uint64_t		 hdr_len;	/* of base: a copy */
+	/*
+	 * Where a whole file's tensor data is read: base for a file mapped
+	 * to be walked; for a local file whose header region was read into
+	 * own (a small header: no mapping made, pinned or torn down to open
+	 * it), the source's mapping, made at the first need of the data
+	 * (gguf_file_data). NULL until then; read it with gguf_file_data.
+	 */
+	const uint8_t		*data;
 
 	struct gguf_layout	 lay;
 
@@ -78,6 +86,13 @@ struct gguf_file {
  * the end it needs.
  */
 struct gguf_file	*gguf_file_parse(struct gguf_file *f, uint64_t *want,
+			    struct gguf_err *err);
+/*
+ * file.c: the start of the whole file f's bytes for its tensor data (see
+ * data above), mapped now if they are not yet: NULL with err set when the
+ * file cannot be mapped. Safe from any thread.
+ */
+const uint8_t		*gguf_file_data(const struct gguf_file *f,
 			    struct gguf_err *err);
 /* reader.c: "SHARD: " before a message about shard i of set f. */
 void			 gguf_file_shard_msg(const struct gguf_file *f,

@@ -286,6 +286,25 @@ gguf_key_is_canonical(const char *key, size_t len)
 	return seg != 0;
 }
 
+/*
+ * The first size of an array of n entries of at least min bytes each in
+ * the file: all of them at once where the bytes left can hold them and
+ * they are not too many to allocate untouched (most). A count past that
+ * grows as its entries prove to be there (a header claiming 2^40 tensors
+ * costs what it holds, not what it claims).
+ */
+static uint64_t
+first_cap(uint64_t n, const struct gguf_cur *c, uint64_t min, uint64_t most)
+{
+	uint64_t	fit = gguf_cur_left(c) / min + 1;
+
+	if (n > fit)
+		n = fit;
+	if (n > most)
+		n = most;
+	return n > 0 ? n : 1;
+}
+
 static int
 read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 {
@@ -298,7 +317,9 @@ read_kvs(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 
 	for (i = 0; i < f->lay.n_kv; i++) {
 		if (i == cap) {
-			cap = cap == 0 ? 64 : cap * 2;
+			/* a key's length, a type, a byte of value */
+			cap = cap == 0 ? first_cap(f->lay.n_kv, c, c->lw + 5,
+			    (uint64_t)1 << 12) : cap * 2;
 			if (cap > f->lay.n_kv)
 				cap = f->lay.n_kv;
 			f->kv = xreallocarray(f->kv, cap, sizeof *f->kv);
@@ -557,7 +578,9 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 	f->lay.ti_off = c->pos;
 	for (i = 0; i < f->lay.n_tensors; i++) {
 		if (i == cap) {
-			cap = cap == 0 ? 64 : cap * 2;
+			/* a name's length, dimensions, type, offset */
+			cap = cap == 0 ? first_cap(f->lay.n_tensors, c,
+			    c->lw + 16, (uint64_t)1 << 16) : cap * 2;
 			if (cap > f->lay.n_tensors)
 				cap = f->lay.n_tensors;
 			f->tensors = xreallocarray(f->tensors, cap,
@@ -780,6 +803,7 @@ gguf_open_buffer(const void *buf, size_t len, struct gguf_err *err)
 	struct gguf_file	*f = xcalloc(1, sizeof *f);
 
 	f->base = buf;
+	f->data = f->base;
 	f->size = f->have = len;
 	f->whole = 1;
 	return gguf_file_parse(f, NULL, err);
@@ -899,7 +923,8 @@ const uint8_t *
 gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
     struct gguf_err *err)
 {
-	char	buf[256];
+	const uint8_t	*p;
+	char		 buf[256];
 
 	if (t->flags & GGUF_TENSOR_UNSIZED)
 		gguf_errf(err, (int64_t)t->off, "tensor \"%s\": size "
@@ -922,7 +947,9 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 		    gguf_source_kind(f->src));
 		return NULL;
 	}
-	return f->base + f->lay.data_off + t->offset;
+	if ((p = gguf_file_data(f, err)) == NULL)
+		return NULL;
+	return p + f->lay.data_off + t->offset;
 }
 
 /* ------------------------------------------------------------ split sets */

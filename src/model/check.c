@@ -155,11 +155,19 @@ check_token_types(struct checker *c, uint64_t n_tok)
 	   vocabulary's tokens costs a load, not a value's decoding. */
 	if (kv->val.atype == GGUF_VT_I32 && n > 0 &&
 	    gguf_arr_get(&kv->val, 0, &e, &err) == 0 && e.n == 4) {
-		for (; i < n; i++) {
-			t = (int32_t)gguf_ld32(e.p + 4 * i, e.be);
-			if ((t < 0 || t > 6) && bad++ == 0)
-				first = i;
-		}
+		/* counted without a branch (vectorised), then the first
+		   found if there is one */
+		if (e.be)
+			for (; i < n; i++)
+				bad += gguf_ld32(e.p + 4 * i, 1) > 6;
+		else
+			for (; i < n; i++)
+				bad += gguf_ld32(e.p + 4 * i, 0) > 6;
+		for (i = 0; bad > 0 && gguf_ld32(e.p + 4 * i, e.be) <= 6;
+		    i++)
+			;
+		first = i;
+		i = n;
 	}
 	for (; i < n; i++) {
 		if (gguf_arr_get(&kv->val, i, &e, &err) != 0 ||
@@ -951,7 +959,9 @@ read_ahead(const struct gguf_file *f)
 {
 	struct gguf_source	*src = gguf_file_source(f);
 
-	if (src != NULL && gguf_source_mappable(src))
+	/* mapped first, if its data is not yet: the advice is the mapping's */
+	if (src != NULL && gguf_source_mappable(src) &&
+	    gguf_file_mem(f) != NULL)
 		gguf_source_sequential(src, 0, gguf_layout(f)->file_size);
 }
 

@@ -385,14 +385,34 @@ check_xrow(void)
 	gg_free(&g);
 }
 
+/* Whether path is mapped into this process (/proc/self/maps); -1 unknown. */
+static int
+mapped(const char *path)
+{
+	FILE	*fp = fopen("/proc/self/maps", "r");
+	char	 line[4096];
+	int	 found = 0;
+
+	if (fp == NULL)
+		return -1;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (strstr(line, path) != NULL)
+			found = 1;
+	fclose(fp);
+	return found;
+}
+
 /*
- * The index points into the header region of the mapping. A file cut to
- * nothing while it is open (another process rewriting it in place, say)
- * must not make a read of the index fault: the header is the process's
- * own copy, byte for byte what the file held.
+ * The index points into the header region. A file cut to nothing while
+ * it is open (another process rewriting it in place, say) must not make a
+ * read of the index fault: the header is the process's own copy, byte for
+ * byte what the file held. With ntok tokens: 1,000 make a header that is
+ * read (no mapping until the data is read), 5,000 one that is mapped,
+ * walked there and pinned; the data is read through the mapping either
+ * way, and its reads fail, not fault, once the file is cut.
  */
 static void
-check_private_header(void)
+check_private_header(unsigned ntok)
 {
 	struct gguf_file	*f;
 	struct gguf_val		*v, e;
@@ -400,14 +420,18 @@ check_private_header(void)
 	struct gguf_err		 err;
 	struct gg		 g;
 	uint64_t		 ne[1] = { 8 }, i, bad = 0;
+	const uint8_t		*d;
+	float			 x[8], want_x[8];
 	char			 path[] = "/tmp/test_reader.XXXXXX", want[32];
+	char			 what[64];
 	int			 fd;
 
+	snprintf(what, sizeof what, "private header (%u tokens)", ntok);
 	gg_init(&g, 3, 0);
 	gg_header(&g, 1, 2);
 	gg_kv_str(&g, "general.architecture", "llama");
-	gg_kv_arr(&g, "tokenizer.ggml.tokens", GG_STR, 5000);
-	for (i = 0; i < 5000; i++) {
+	gg_kv_arr(&g, "tokenizer.ggml.tokens", GG_STR, ntok);
+	for (i = 0; i < ntok; i++) {
 		snprintf(want, sizeof want, "token%llu", (unsigned long long)i);
 		gg_str(&g, want);
 	}
@@ -422,17 +446,35 @@ check_private_header(void)
 		return;
 	}
 	f = gguf_open(path, &err);
-	ok(f != NULL && gguf_layout(f)->data_off > 4 * 4096,
-	    "private header: a header of several pages opens");
+	ok(f != NULL && gguf_layout(f)->data_off > ntok * 12,
+	    "%s: a header of several pages opens", what);
 	if (f == NULL) {
 		close(fd);
 		unlink(path);
 		gg_free(&g);
 		return;
 	}
+	/* (the large header's pinned copy covers the file's every page) */
+	if (ntok < 2000 && mapped(path) >= 0)
+		ok(mapped(path) == 0, "%s: the file is not mapped at open",
+		    what);
+	memset(x, 0, sizeof x);
+	for (i = 0; i < 8; i++)
+		want_x[i] = (float)i;
+	d = gguf_tensor_data(f, gguf_tensor_at(f, 0), &err);
+	if (ntok < 2000 && mapped(path) >= 0)
+		ok(mapped(path) == 1, "%s: the file is mapped once its data is "
+		    "asked for", what);
+	ok(d != NULL && gguf_file_read(f, gguf_layout(f)->data_off, x,
+	    sizeof x, &err) == 0 && memcmp(x, want_x, sizeof x) == 0 &&
+	    memcmp(d, x, sizeof x) == 0, "%s: the data reads, through the "
+	    "mapping and by a read (%s)", what, err.msg);
 	/* A scan giving back the pages it read keeps the header. */
 	gguf_file_release(f, gguf_base(f), gguf_layout(f)->file_size);
-	ok(ftruncate(fd, 0) == 0, "private header: the file is cut to nothing");
+	if (d != NULL)
+		gguf_file_release(f, d - gguf_layout(f)->data_off,
+		    gguf_layout(f)->file_size);
+	ok(ftruncate(fd, 0) == 0, "%s: the file is cut to nothing", what);
 	v = gguf_kv_get(f, "tokenizer.ggml.tokens");
 	for (i = 0; v != NULL && i < v->count; i++) {
 		snprintf(want, sizeof want, "token%llu", (unsigned long long)i);
@@ -441,15 +483,19 @@ check_private_header(void)
 		    memcmp(s.p, want, s.n) != 0)
 			bad++;
 	}
-	ok(v != NULL && bad == 0, "private header: every token still reads "
-	    "as it was, after a release of every page of the mapping");
+	ok(v != NULL && bad == 0, "%s: every token still reads as it was, "
+	    "after a release of every page of the mapping", what);
 	ok(gguf_layout(f)->n_tensors == 1 &&
 	    gguf_tensor_at(f, 0)->name.n == 1 &&
 	    gguf_tensor_at(f, 0)->name.p[0] == 'w',
-	    "private header: the tensor infos still read");
+	    "%s: the tensor infos still read", what);
 	ok(gguf_file_changed(f, GGUF_CHANGE_CONTENT, &err) == 1 &&
 	    strstr(err.msg, "cut to") != NULL,
-	    "private header: the change is seen (%s)", err.msg);
+	    "%s: the change is seen (%s)", what, err.msg);
+	memset(&err, 0, sizeof err);
+	ok(gguf_file_read(f, gguf_layout(f)->data_off, x, sizeof x,
+	    &err) != 0 && strstr(err.msg, "cut to") != NULL,
+	    "%s: a read of the data fails, saying why (%s)", what, err.msg);
 	gguf_close(f);
 	close(fd);
 	unlink(path);
@@ -466,6 +512,7 @@ main(void)
 	check_errors();
 	check_big_vocab();
 	check_xrow();
-	check_private_header();
+	check_private_header(1000);
+	check_private_header(5000);
 	return tap_done();
 }
