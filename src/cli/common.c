@@ -484,13 +484,8 @@ cli_stale_temps(const char *path, int remove, struct gguf_leftovers *lo,
 	if (gguf_set_name(path, &plen, &no, &count) != 0 || count < 2)
 		return gguf_stale_temps(path, remove, lo, err);
 	sp = xcalloc(count, sizeof *sp);
-	for (k = 1; k <= count; k++) {
-		sp[n] = gguf_set_path(path, plen, k, count);
-		if (access(sp[n], F_OK) == 0)
-			n++;
-		else
-			free(sp[n]);
-	}
+	for (k = 1; k <= count; k++)
+		sp[n++] = gguf_set_path(path, plen, k, count);
 	r = gguf_stale_temps_list((const char *const *)sp, n, remove, lo,
 	    err);
 	while (n > 0)

@@ -499,8 +499,47 @@ stale_match(const char *name, struct stale_of *so, size_t n)
 	return 0;
 }
 
-int
-gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
+/*
+ * path with its links followed. Where path is named in the same folder as
+ * the path given before it (ag, found at ar) and neither is a link, the
+ * folder ar is in: one lstat instead of a walk of the path (a set's twenty
+ * shards). NULL when path does not exist and skip is set; *link says
+ * whether path is a link.
+ */
+static char *
+resolve_near(const char *path, const char *ag, const char *ar, int skip,
+    int *link)
+{
+	const char	*sa, *sb, *rs;
+	struct stat	 st;
+	size_t		 dl;
+	char		*r;
+
+	*link = 1;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT && skip ? NULL : gguf_resolve(path);
+	*link = S_ISLNK(st.st_mode);
+	if (ag == NULL || *link)
+		return gguf_resolve(path);
+	sa = strrchr(ag, '/');
+	sb = strrchr(path, '/');
+	rs = strrchr(ar, '/');
+	if ((sa == NULL) != (sb == NULL) || rs == NULL || (sa != NULL &&
+	    (sa - ag != sb - path || strncmp(ag, path, (size_t)(sa - ag)))))
+		return gguf_resolve(path);
+	dl = rs == ar ? 1 : (size_t)(rs - ar);	/* "/x": the root */
+	sb = sb != NULL ? sb + 1 : path;
+	r = xmalloc(dl + strlen(sb) + 2);
+	memcpy(r, ar, dl);
+	r[dl] = '\0';
+	if (dl > 1 || r[0] != '/')
+		strcat(r, "/");
+	strcat(r, sb);
+	return r;
+}
+
+static int
+stale_list(const char *const *paths, size_t npaths, int remove, int skip,
     struct gguf_leftovers *lo, struct gguf_err *err)
 {
 	struct gguf_leftovers	  sub;
@@ -508,15 +547,18 @@ gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
 	struct stat		  st;
 	struct stale_of		 *so;
 	DIR			 *dp = NULL;
+	const char		 *ag = NULL, *ar = NULL;
 	char			 *dir = NULL, *d2, *full;
 	uint64_t		  sz;
 	size_t			  len, i, n = 0;
-	int			  found = 0, r, kind;
+	int			  found = 0, r, kind, link;
 
 	memset(lo, 0, sizeof *lo);
 	so = xcalloc(npaths > 0 ? npaths : 1, sizeof *so);
 	for (i = 0; i < npaths; i++) {
-		so[n].real = gguf_resolve(paths[i]);
+		so[n].real = resolve_near(paths[i], ag, ar, skip, &link);
+		if (so[n].real == NULL)
+			continue;
 		gguf_split_path(so[n].real, &d2, &so[n].base);
 		/* A set's save that committed and died leaves backups. */
 		so[n].backup = -1;
@@ -527,8 +569,7 @@ gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
 			free(d2);
 			free(so[n].base);
 			free(so[n].real);
-			r = gguf_stale_temps_list(&paths[i], 1, remove, &sub,
-			    err);
+			r = stale_list(&paths[i], 1, remove, skip, &sub, err);
 			if (r < 0) {
 				found = -1;
 				goto out;
@@ -541,6 +582,10 @@ gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
 			continue;
 		} else
 			free(d2);
+		if (!link) {		/* the next shards' folder */
+			ag = paths[i];
+			ar = so[n].real;
+		}
 		n++;
 	}
 	if (dir == NULL || (dp = opendir(dir)) == NULL)
@@ -582,8 +627,15 @@ out:
 }
 
 int
+gguf_stale_temps_list(const char *const *paths, size_t npaths, int remove,
+    struct gguf_leftovers *lo, struct gguf_err *err)
+{
+	return stale_list(paths, npaths, remove, 1, lo, err);
+}
+
+int
 gguf_stale_temps(const char *path, int remove, struct gguf_leftovers *lo,
     struct gguf_err *err)
 {
-	return gguf_stale_temps_list(&path, 1, remove, lo, err);
+	return stale_list(&path, 1, remove, 0, lo, err);
 }

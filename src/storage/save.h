@@ -150,7 +150,10 @@ struct gguf_leftovers {
  */
 int	gguf_stale_temps(const char *path, int remove,
 	    struct gguf_leftovers *lo, struct gguf_err *err);
-/* The same for several files (a set's shards), reading each directory once. */
+/*
+ * The same for several files (a set's shards), reading each directory
+ * once; those that do not exist are passed over.
+ */
 int	gguf_stale_temps_list(const char *const *paths, size_t npaths,
 	    int remove, struct gguf_leftovers *lo, struct gguf_err *err);
 

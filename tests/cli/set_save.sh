@@ -484,6 +484,28 @@ ok $? "info on shard 1 reports the temporaries beside shards 2 and 3" ||
     [ "$(state "$f")" = old ]
 ok $? "recover given shard 3 removes both, the set as it was"
 
+# The same set seen through links in another folder (a download cache's
+# snapshot of blobs): the temporaries are found beside the shards the
+# links lead to, whether the link named is shard 1's or shard 3's, and a
+# shard that is a plain file among links is looked for in its own folder.
+printf 'x' >"$f/.$S2.ggufed-2147483000-0-1"
+printf 'yy' >"$f/.$S3.ggufed-2147483000-0-2"
+mkdir -p "$scratch/snap"
+rm -f "$scratch/snap/"*
+for s in $S1 $S2 $S3; do ln -s "$f/$s" "$scratch/snap/$s"; done
+"$GGUFED" info "$scratch/snap/$S1" >/dev/null 2>"$scratch/err"
+grep -q "left temporary files (3 B) beside the file" "$scratch/err"
+ok $? "through links: info on shard 1 reports the temporaries beside the shards" ||
+    sed 's/^/# /' "$scratch/err"
+rm "$scratch/snap/$S2"
+cp "$f/$S2" "$scratch/snap/$S2"
+"$GGUFED" info "$scratch/snap/$S3" >/dev/null 2>"$scratch/err"
+grep -q "left a temporary file (2 B) beside the file" "$scratch/err"
+ok $? "through links and a copy: only shard 3's temporary is its own" ||
+    sed 's/^/# /' "$scratch/err"
+rm -rf "$scratch/snap"
+rm -f "$f/.$S2.ggufed-2147483000-0-1" "$f/.$S3.ggufed-2147483000-0-2"
+
 # A save that committed and died before removing its backups: they go
 # with the next recover; the set is the new one.
 f=$scratch/f
