@@ -54,8 +54,9 @@ static const char *const hist_files[H_COUNT] = {
 struct prompt {
 	struct prompt_io io;
 	EditLine	*el;
-	History		*hist[H_COUNT];
+	History		*hist[H_COUNT];	/* loaded at its first use */
 	char		*hist_path[H_COUNT];
+	int		 hist_tried[H_COUNT];
 	FILE		*in;
 	FILE		*out;
 	int		 master;	/* the pseudo-terminal, or -1 */
@@ -323,26 +324,33 @@ complete(EditLine *el, int ch)
 
 /* -------------------------------------------------------------- history */
 
-static void
-hist_setup(struct prompt *p)
+/*
+ * History h (H_CMD or H_SEARCH), read from its file the first time it is
+ * asked for: not at start, where nothing shows it yet (a long history is
+ * a noticeable part of the first screen's time). NULL if there is none.
+ */
+static History *
+hist_get(struct prompt *p, int h)
 {
 	HistEvent	 ev;
-	char		*dir = state_safe_dir(NULL, 0), buf[PATH_MAX];
-	int		 h;
+	char		*dir, buf[PATH_MAX];
 
-	for (h = H_CMD; h < H_COUNT; h++) {
-		p->hist[h] = history_init();
-		if (p->hist[h] == NULL)
-			continue;
-		history(p->hist[h], &ev, H_SETSIZE, HIST_SIZE);
-		history(p->hist[h], &ev, H_SETUNIQUE, 1);
-		if (dir == NULL)
-			continue;
-		snprintf(buf, sizeof buf, "%s/%s", dir, hist_files[h]);
-		p->hist_path[h] = xstrdup(buf);
-		history(p->hist[h], &ev, H_LOAD, buf);
-	}
+	if (h <= H_NONE || h >= H_COUNT)
+		return NULL;
+	if (p->hist_tried[h])
+		return p->hist[h];
+	p->hist_tried[h] = 1;
+	if ((p->hist[h] = history_init()) == NULL)
+		return NULL;
+	history(p->hist[h], &ev, H_SETSIZE, HIST_SIZE);
+	history(p->hist[h], &ev, H_SETUNIQUE, 1);
+	if ((dir = state_safe_dir(NULL, 0)) == NULL)
+		return p->hist[h];
+	snprintf(buf, sizeof buf, "%s/%s", dir, hist_files[h]);
 	free(dir);
+	p->hist_path[h] = xstrdup(buf);
+	history(p->hist[h], &ev, H_LOAD, buf);
+	return p->hist[h];
 }
 
 /*
@@ -380,8 +388,7 @@ hist_add(struct prompt *p, int h, const char *line)
 {
 	HistEvent	 ev;
 
-	if (h <= H_NONE || h >= H_COUNT || p->hist[h] == NULL ||
-	    line[0] == '\0')
+	if (line[0] == '\0' || hist_get(p, h) == NULL)
 		return;
 	history(p->hist[h], &ev, H_ENTER, line);
 	if (p->hist_path[h] != NULL)
@@ -432,7 +439,6 @@ prompt_new(const struct prompt_io *io)
 	    complete);
 	el_set(p->el, EL_BIND, "^I", "ggufed-complete", NULL);
 	el_source(p->el, NULL);
-	hist_setup(p);
 	drain(p);
 	return p;
 fail:
@@ -481,7 +487,7 @@ prompt_read(struct prompt *p, const char *init, int hist, char **line)
 	p->cancelled = p->ended = 0;
 	p->nq = p->iq = 0;
 	p->cands[0] = '\0';
-	if (hist > H_NONE && hist < H_COUNT && p->hist[hist] != NULL)
+	if (hist_get(p, hist) != NULL)
 		el_set(p->el, EL_HIST, history, p->hist[hist]);
 	else
 		el_set(p->el, EL_HIST, NULL, NULL);

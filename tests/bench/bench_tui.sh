@@ -11,6 +11,11 @@
 # On fixtures/ggml/big-vocab.gguf (150,000 tokens, 150,000 merges) at
 # 80x24 and 200x60; on the tensor list of a model with 2,000 tensors when
 # the bench data generator is built.
+#
+# The first screen: the whole process of the browser opened on
+# big-vocab.gguf, its first screen drawn, then quit (the script "keys
+# q"), against `ggufed info` of the same file; interleaved rounds, the
+# ratio of the fastest medians (target: <= 1, as fast as info).
 set -eu
 
 gguf=${GGUFED:-./ggufed}
@@ -40,6 +45,23 @@ worst() {
 	    "$(sed -n 's/.* p99 \([0-9.]*\) ms.*/\1/p' "$script.out" |
 	    sort -n | tail -1)" "<" 16 "GGUFED_SCRIPT=KEYS ggufed $1"
 }
+
+# ------------------------------------------------------ the first screen
+printf 'keys q\n' >"$script"
+tui_us=""
+info_us=""
+for round in 1 2 3 4 5; do
+	x=$(GGUFED_SCRIPT=$script "$builddir/bench/runcmd" 20 "$gguf" \
+	    "$fix/big-vocab.gguf" | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
+	y=$("$builddir/bench/runcmd" 20 "$gguf" info "$fix/big-vocab.gguf" |
+	    sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
+	{ [ -z "$tui_us" ] || [ "$x" -lt "$tui_us" ]; } && tui_us=$x
+	{ [ -z "$info_us" ] || [ "$y" -lt "$info_us" ]; } && info_us=$y
+done
+r=$(awk -v a="$tui_us" -v b="$info_us" 'BEGIN { printf "%.2f", a / b }')
+echo "first screen of big-vocab.gguf  ${tui_us} us, ggufed info ${info_us} us, ratio $r (target <= 1)"
+bench_result "browser: first screen of big-vocab.gguf against info" "$r" \
+    "<=" 1 "GGUFED_SCRIPT='keys q' ggufed big-vocab.gguf / ggufed info big-vocab.gguf"
 
 for size in 80x24 200x60; do
 	echo "big-vocab.gguf at $size"
