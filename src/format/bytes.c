@@ -31,6 +31,30 @@ gguf_hash(const void *p, size_t n)
 /* ------------------------------------------------------------------ cursor */
 
 /*
+ * A walk of an array's elements (from first) that ran out of the bytes
+ * read at element i of count: the end it wants becomes the array's end
+ * at the pace of the elements walked (a vocabulary's strings), so that
+ * the reader's next read can hold it all, not one more string. At most
+ * the file's end. Returns -1 (the walk's failure) either way.
+ */
+static int
+more(struct gguf_cur *c, uint64_t first, uint64_t i, uint64_t count)
+{
+	uint64_t	per, est, end = c->full != 0 ? c->full : c->size;
+
+	if (c->want == 0 || i == 0 || c->pos <= first)
+		return -1;
+	per = (c->pos - first) / i + 1;
+	if (count - i > (end - c->pos) / per)
+		est = end;
+	else
+		est = c->pos + (count - i) * per;
+	if (est > c->want)
+		c->want = est;
+	return -1;
+}
+
+/*
  * n bytes at the cursor are in the file but maybe not in base (a first
  * part of it): 0 if they are in base; else want is set and -1.
  */
@@ -155,7 +179,7 @@ int
 gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
     struct gguf_val *v, struct gguf_err *err)
 {
-	uint64_t	 start = c->pos, count, size, i;
+	uint64_t	 start = c->pos, first, count, size, i;
 	uint32_t	 atype;
 	unsigned	 esize;
 	struct gguf_str	 s;
@@ -218,16 +242,17 @@ gguf_cur_value(struct gguf_cur *c, uint32_t vt, unsigned depth,
 				    gguf_vtype_name(atype),
 				    (unsigned long long)gguf_cur_left(c));
 			i = 0;
+			first = c->pos;
 			if (atype == GGUF_VT_STR)
 				i = skip_strings(c, count);
 			for (; i < count; i++) {
 				if (atype == GGUF_VT_STR) {
 					if (gguf_cur_str(c, &s, "string", err)
 					    != 0)
-						return -1;
+						return more(c, first, i, count);
 				} else if (gguf_cur_value(c, atype, depth + 1,
 				    &sub, err) != 0)
-					return -1;
+					return more(c, first, i, count);
 			}
 		}
 	}

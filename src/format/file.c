@@ -44,6 +44,7 @@
 #define MORE_READ	((uint64_t)2 << 20)	/* read past what is needed */
 #define CMP_BUF		(1u << 16)
 #define LOCAL_READ	((uint64_t)32 << 10)	/* a local file's first read */
+#define LOCAL_MOST	((uint64_t)1 << 20)	/* and the most it reads */
 
 /* The source's error as a file's. Returns -1. */
 static int
@@ -86,36 +87,13 @@ attach(struct gguf_file *f, struct gguf_source *src)
 		f->path = xstrdup(src->name);
 }
 
-/*
- * A local file's header region read whole in its first LOCAL_READ bytes:
- * the file, its data not mapped yet. NULL (nothing said, src kept) when
- * the header is longer, or anything fails: the caller then maps the file
- * and walks it there, which says what is wrong.
- */
+/* open_small's file f, walked in buf, when it holds the header region. */
 static struct gguf_file *
-open_small(struct gguf_source *src, int defer_names)
+small_done(struct gguf_file *f, struct gguf_source *src, uint8_t *buf,
+    uint64_t have)
 {
-	struct gguf_file	*f;
-	struct gguf_srcerr	 se;
-	struct gguf_err		 err;
-	uint64_t		 size = gguf_source_size(src), have, want;
-	uint8_t			*buf;
+	uint64_t	size = gguf_source_size(src), want;
 
-	have = size < LOCAL_READ ? size : LOCAL_READ;
-	buf = xmalloc(have > 0 ? (size_t)have : 1);
-	memset(&se, 0, sizeof se);
-	if (gguf_source_read(src, 0, buf, (size_t)have, &se) != 0) {
-		free(buf);
-		return NULL;
-	}
-	f = new_file(src, defer_names);
-	f->base = buf;
-	f->have = have;
-	memset(&err, 0, sizeof err);
-	if ((f = gguf_file_parse(f, &want, &err)) == NULL) {
-		free(buf);
-		return NULL;
-	}
 	/*
 	 * To the data section; without tensors, the whole file: a save
 	 * keeps its padding as header bytes (storage/writer.c).
@@ -137,6 +115,53 @@ open_small(struct gguf_source *src, int defer_names)
 		return NULL;
 	}
 	return f;
+}
+
+/*
+ * A local file's header region read into memory: its first LOCAL_READ
+ * bytes, then, while the walk runs out of them, as many as it says the
+ * rest need (gguf_file_parse's want: the pace of the array or tensor
+ * infos it was in), at least twice as many, up to LOCAL_MOST. The file, its data not
+ * mapped yet; NULL (nothing said, src kept) when the header is longer, or
+ * anything fails: the caller then maps the file and walks it there, which
+ * says what is wrong.
+ */
+static struct gguf_file *
+open_small(struct gguf_source *src, int defer_names)
+{
+	struct gguf_file	*f;
+	struct gguf_srcerr	 se;
+	struct gguf_err		 err;
+	uint64_t		 size = gguf_source_size(src), have = 0, n, want;
+	uint8_t			*buf = NULL;
+	int			 tries;
+
+	n = size < LOCAL_READ ? size : LOCAL_READ;
+	for (tries = 0; tries < 4; tries++) {
+		buf = xreallocarray(buf, n > 0 ? (size_t)n : 1, 1);
+		memset(&se, 0, sizeof se);
+		if (gguf_source_read(src, have, buf + have, (size_t)(n - have),
+		    &se) != 0)
+			break;
+		have = n;
+		f = new_file(src, defer_names);
+		f->base = buf;
+		f->have = have;
+		memset(&err, 0, sizeof err);
+		if ((f = gguf_file_parse(f, &want, &err)) != NULL)
+			return small_done(f, src, buf, have);
+		if (want <= have || want > size || want > LOCAL_MOST)
+			break;
+		/* to a page's end (the bytes are there to be read), and at
+		   least twice as far: each try walks again from the start */
+		n = (want + 4095) / 4096 * 4096;
+		if (n < 2 * have)
+			n = 2 * have;
+		if (n > size)
+			n = size;
+	}
+	free(buf);
+	return NULL;
 }
 
 /* A source that maps: walked in place, its header pinned. */

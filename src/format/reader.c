@@ -771,6 +771,32 @@ check_data(struct gguf_file *f, struct gguf_err *err)
 
 /* ------------------------------------------------------------------- open */
 
+/*
+ * The end a walk that ran out of bytes at c->want needs: where it ran
+ * out in the tensor infos, the end of them all at the pace of those read
+ * (and their padding), so that the next read can be the last; else (in
+ * the KVs, whose sizes say nothing of the rest) c->want. At most the
+ * file's size.
+ */
+static uint64_t
+more_wanted(const struct gguf_file *f, const struct gguf_cur *c)
+{
+	uint64_t	n = f->n_tensors, done, per, est;
+
+	if (f->lay.ti_off == 0 || n == 0 || n >= f->lay.n_tensors ||
+	    f->tensors[n - 1].end <= f->lay.ti_off)
+		return c->want;
+	done = f->tensors[n - 1].end;
+	per = (done - f->lay.ti_off) / n + 1;
+	if (f->lay.n_tensors - n > (UINT64_MAX - done) / 2 / per)
+		return c->want;
+	est = done + (f->lay.n_tensors - n) * per / 4 * 5 +
+	    f->lay.alignment + 64;
+	if (c->full != 0 && est > c->full)
+		est = c->full;
+	return est > c->want ? est : c->want;
+}
+
 struct gguf_file *
 gguf_file_parse(struct gguf_file *f, uint64_t *want, struct gguf_err *err)
 {
@@ -790,7 +816,7 @@ gguf_file_parse(struct gguf_file *f, uint64_t *want, struct gguf_err *err)
 	    read_tensors(f, &c, err) != 0 ||
 	    check_data(f, err) != 0 || c.want != 0) {
 		if (c.want != 0 && want != NULL)
-			*want = c.want;
+			*want = more_wanted(f, &c);
 		gguf_close(f);
 		return NULL;
 	}
