@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "jint.h"
+#include "mathlib.h"
 #include "xmalloc.h"
 
 #define ARG(pos, name) arg_get(args, nargs, kwn, kwv, nkw, (pos), (name))
@@ -1031,7 +1032,7 @@ f_round(struct rstate *rs, const struct node *at, jv *v, jv **args,
 		return rs_fail(rs, at, "method must be common, ceil or floor");
 	x = jv_num(v);
 	if (m && strcmp(m->u.s.p, "common")) {
-		p = pow(10, (double)prec);
+		p = gguf_pow(10, (double)prec);
 		x = m->u.s.p[0] == 'c' ? ceil(x * p) / p : floor(x * p) / p;
 		return jv_float(x);
 	}
@@ -1045,7 +1046,7 @@ f_round(struct rstate *rs, const struct node *at, jv *v, jv **args,
 		snprintf(tmp, sizeof tmp, "%.*f", (int)prec, x);
 		return jv_float(strtod(tmp, NULL));
 	}
-	p = pow(10, (double)-prec);
+	p = gguf_pow(10, (double)-prec);
 	snprintf(tmp, sizeof tmp, "%.0f", x / p);
 	return jv_float(strtod(tmp, NULL) * p);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "jint.h"
+#include "mathlib.h"
 #include "xmalloc.h"
 
 /* ------------------------------------------------------ iteration, items */
@@ -354,7 +355,7 @@ repeat(struct rstate *rs, const struct node *at, jv *seq, long long n)
 static double
 py_fmod(double a, double b)
 {
-	double m = fmod(a, b);
+	double m = gguf_fmod(a, b);
 
 	if (!f_eq(m, 0) && ((m < 0) != (b < 0)))
 		m += b;
@@ -426,7 +427,7 @@ apply_binop(struct rstate *rs, const struct node *at, int op, jv *a, jv *b)
 			return op == OP_FLOORDIV ? jv_int(r) : jv_int(x - r * y);
 		case OP_POW:
 			if (y < 0)
-				return jv_float(pow((double)x, (double)y));
+				return jv_float(gguf_pow((double)x, (double)y));
 			r = 1;
 			while (y > 0) {
 				if (y & 1 && __builtin_mul_overflow(r, x, &r))
@@ -463,7 +464,7 @@ apply_binop(struct rstate *rs, const struct node *at, int op, jv *a, jv *b)
 		case OP_POW:
 			if (f_eq(p, 0) && q < 0)
 				return rs_fail(rs, at, "0.0 cannot be raised to a negative power");
-			return jv_float(pow(p, q));
+			return jv_float(gguf_pow(p, q));
 		}
 	}
 	if (op == OP_ADD && a->kind == JV_STR && b->kind == JV_STR) {

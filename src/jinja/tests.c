@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "jint.h"
+#include "mathlib.h"
 #include "xmalloc.h"
 
 /* --------------------------------------------------------------- tests */
@@ -118,7 +119,7 @@ apply_test(struct rstate *rs, const struct node *at, const char *name,
 			return (int)((x % 2 != 0) == (name[0] == 'o'));
 		}
 		if (k == JV_FLOAT) {
-			double m = fmod(v->u.f, 2.0);
+			double m = gguf_fmod(v->u.f, 2.0);
 
 			if (m < 0)
 				m += 2;
@@ -154,7 +155,7 @@ apply_test(struct rstate *rs, const struct node *at, const char *name,
 				rs_fail(rs, at, "float modulo");
 				return -1;
 			}
-			return f_eq(fmod(jv_num(v), jv_num(a)), 0);
+			return f_eq(gguf_fmod(jv_num(v), jv_num(a)), 0);
 		}
 		rs_fail(rs, at, "unsupported operand type(s) for %%: '%s' and '%s'",
 		    jv_kind_name(v), jv_kind_name(a));

@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "dequant.h"
+#include "mathlib.h"
 #include "remote.h"
 #include "stats.h"
 #include "task.h"
@@ -189,8 +190,8 @@ find_tolerance(const char *s, double v)
 	}
 	if (digits == 0 || digits >= 9)
 		return 0;
-	e10 = (int)floor(log10(fabs(v)));
-	return 0.5 * pow(10, e10 - digits + 1);
+	e10 = (int)floor(gguf_log10(fabs(v)));
+	return 0.5 * gguf_pow(10, e10 - digits + 1);
 }
 
 static int
@@ -469,7 +470,8 @@ heat_slot(double v, double scale)
 		x = 1;
 	if (x < -1)
 		x = -1;
-	k = (int)lround((x + 1) / 2 * (S_NHEAT - 1));
+	/* nearest, halves up: the value is not negative */
+	k = (int)((x + 1) / 2 * (S_NHEAT - 1) + 0.5);
 	return S_HEAT0 + k;
 }
 
@@ -616,7 +618,8 @@ draw_grid(struct preview *p, int y, int h, int w)
 	}
 	if (p->heat) {
 		if (job_state(p) == TASK_DONE && p->st.nfinite > 0)
-			scale = fmax(fabs(p->st.min), fabs(p->st.max));
+			scale = fabs(p->st.min) > fabs(p->st.max) ?
+			    fabs(p->st.min) : fabs(p->st.max);
 		else {
 			for (k = 0; k < nrows_fetch * (uint64_t)ncols; k++) {
 				if (isfinite(p->buf[k]) &&
@@ -762,8 +765,8 @@ draw_stats(struct preview *p, int y, int h, int w)
 		for (b = 0; b < GGUF_STATS_BINS && dl->cols < w; b++) {
 			/* Height in eighths, at least one for a non-empty bin. */
 			double	f = maxc == 0 ? 0 : p->logscale ?
-				    log1p((double)st->hist[b]) /
-				    log1p((double)maxc) :
+				    gguf_log1p((double)st->hist[b]) /
+				    gguf_log1p((double)maxc) :
 				    (double)st->hist[b] / (double)maxc;
 			int	e = (int)(f * hh * 8 + 0.5);
 			int	lvl;
