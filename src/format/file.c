@@ -45,6 +45,7 @@
 #define CMP_BUF		(1u << 16)
 #define LOCAL_READ	((uint64_t)32 << 10)	/* a local file's first read */
 #define LOCAL_MOST	((uint64_t)1 << 20)	/* and the most it reads */
+#define VIA_MAP		((uint64_t)64 << 20)	/* from here, copied */
 
 /* The source's error as a file's. Returns -1. */
 static int
@@ -121,8 +122,8 @@ small_done(struct gguf_file *f, struct gguf_source *src, uint8_t *buf,
  * A local file's header region read into memory: its first LOCAL_READ
  * bytes, then, while the walk runs out of them, as many as it says the
  * rest need (gguf_file_parse's want: the pace of the array or tensor
- * infos it was in), at least twice as many, up to LOCAL_MOST. The file, its data not
- * mapped yet; NULL (nothing said, src kept) when the header is longer, or
+ * infos it was in), at least twice as many, up to LOCAL_MOST. The file
+ * (a small one's data not mapped yet); NULL (nothing said, src kept) when the header is longer, or
  * anything fails: the caller then maps the file and walks it there, which
  * says what is wrong.
  */
@@ -133,23 +134,46 @@ open_small(struct gguf_source *src, int defer_names)
 	struct gguf_srcerr	 se;
 	struct gguf_err		 err;
 	uint64_t		 size = gguf_source_size(src), have = 0, n, want;
+	struct gguf_guard_copy	 cp;
+	const uint8_t		*map = NULL;
 	uint8_t			*buf = NULL;
 	int			 tries;
 
+	memset(&se, 0, sizeof se);
 	n = size < LOCAL_READ ? size : LOCAL_READ;
+	/*
+	 * A large file's header is copied out of its mapping, made now for
+	 * its data: a read() of its first pages would leave them in the page
+	 * cache in a way that slows a scan of the cold file through the
+	 * mapping by half (validate --data of 1 GiB, cold: 0.8 -> 1.2 s; the
+	 * kernel's read-ahead of the mapping grows from them). A small file
+	 * is read, and not mapped until its data is needed.
+	 */
+	if (size > VIA_MAP && (map = gguf_source_map(src, 0, size,
+	    &se)) == NULL)
+		return NULL;
 	for (tries = 0; tries < 4; tries++) {
 		buf = xreallocarray(buf, n > 0 ? (size_t)n : 1, 1);
 		memset(&se, 0, sizeof se);
-		if (gguf_source_read(src, have, buf + have, (size_t)(n - have),
-		    &se) != 0)
+		if (map != NULL) {
+			cp.src = map + have;
+			cp.dst = buf + have;
+			cp.n = (size_t)(n - have);
+			if (gguf_source_guard(src, gguf_guard_copy_cb,
+			    &cp) != 0)
+				break;
+		} else if (gguf_source_read(src, have, buf + have,
+		    (size_t)(n - have), &se) != 0)
 			break;
 		have = n;
 		f = new_file(src, defer_names);
 		f->base = buf;
 		f->have = have;
 		memset(&err, 0, sizeof err);
-		if ((f = gguf_file_parse(f, &want, &err)) != NULL)
+		if ((f = gguf_file_parse(f, &want, &err)) != NULL) {
+			f->data = map;
 			return small_done(f, src, buf, have);
+		}
 		if (want <= have || want > size || want > LOCAL_MOST)
 			break;
 		/* to a page's end (the bytes are there to be read), and at
