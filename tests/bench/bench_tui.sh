@@ -23,9 +23,12 @@ fix=${SHARED_DIR:-../shared}/fixtures/ggml
 builddir=${TESTS_BUILDDIR:-tests}
 . "$(dirname "$0")/bench.lib"
 script=$(mktemp "${TMPDIR:-/tmp}/ggufed-bench.XXXXXX")
+# the browser's histories go to a folder of its own, not the user's
+XDG_STATE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/ggufed-bench-state.XXXXXX")
+export XDG_STATE_HOME
 big=$builddir/bench/data/big-sparse.gguf
 made=""		# the model it generated, removed on the way out
-trap 'rm -f "$script" "$script.out" ${made:+"$made"}' EXIT
+trap 'rm -rf "$script" "$script.out" "$XDG_STATE_HOME" ${made:+"$made"}' EXIT
 trap 'exit 130' HUP INT TERM
 TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8
 export TERM LANG LC_ALL
