@@ -3,17 +3,18 @@
  * source (source/source.h), the checks that it is still what was opened,
  * and the guarded and unguarded reads of its data.
  *
- * A source that maps (a local file) has its first 64 KiB read: when its
- * header region (KV entries and tensor infos, up to the data section) is
- * in them, as in most shards and small models, they are the file's
- * header, and the file is mapped only when its tensor data is first
- * needed (gguf_file_data), so that opening costs no mapping to make, pin
- * and tear down. A larger header is walked in place in the mapping of
- * the whole file, then made private memory (gguf_source_pin). Either way
- * metadata, names and tokens never fault however the file changes;
- * tensor data stays a view of the file, read through gguf_file_guard,
- * which first checks that the file is as it was opened and then catches
- * the fault of a read past a new end (source/guard.c). A source that cannot map (a server) gives its
+ * A source that maps (a local file) has its header region (KV entries
+ * and tensor infos, up to the data section) copied into memory of its own
+ * when it is at most 1 MiB, as in most shards and small models (open_small:
+ * a first 32 KiB, then what the walk says the rest needs); a small file is
+ * then mapped only when its tensor data is first needed (gguf_file_data),
+ * so that opening costs no mapping to make, pin and tear down. A larger
+ * header is walked in place in the mapping of the whole file, then made
+ * private memory (gguf_source_pin). Either way metadata, names and tokens
+ * never fault however the file changes; tensor data stays a view of the
+ * file, read through gguf_file_guard, which first checks that the file is
+ * as it was opened and then catches the fault of a read past a new end
+ * (source/guard.c). A source that cannot map (a server) gives its
  * first 2 MiB, then exactly what the walk still needs (plus as much again
  * at most, so that a vocabulary costs a few reads, not one a string): the
  * header region is then the file's own buffer, and tensor data is read
@@ -27,8 +28,8 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <pthread.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,9 +124,9 @@ small_done(struct gguf_file *f, struct gguf_source *src, uint8_t *buf,
  * bytes, then, while the walk runs out of them, as many as it says the
  * rest need (gguf_file_parse's want: the pace of the array or tensor
  * infos it was in), at least twice as many, up to LOCAL_MOST. The file
- * (a small one's data not mapped yet); NULL (nothing said, src kept) when the header is longer, or
- * anything fails: the caller then maps the file and walks it there, which
- * says what is wrong.
+ * (a small one's data not mapped yet); NULL (nothing said, src kept) when
+ * the header is longer, or anything fails: the caller then maps the file
+ * and walks it there, which says what is wrong.
  */
 static struct gguf_file *
 open_small(struct gguf_source *src, int defer_names)
@@ -647,39 +648,50 @@ nest_cb(void *arg)
 	return gguf_source_guard(s->src, nest_cb, n);
 }
 
-void
-gguf_file_release(const struct gguf_file *f, const uint8_t *p, uint64_t len)
+/*
+ * The offset in f's source of p, a pointer into its mapped data, in *off:
+ * 0, or -1 when f has no source, is not mapped yet, or p is not in it.
+ */
+static int
+data_at(const struct gguf_file *f, const uint8_t *p, uint64_t len,
+    uint64_t *off)
 {
 	const uint8_t	*d = f->src != NULL ?
 	    __atomic_load_n(&f->data, __ATOMIC_ACQUIRE) : NULL;
 
 	if (!f->whole || d == NULL || p < d || p >= d + f->size || len == 0)
-		return;
-	gguf_source_release(f->src, (uint64_t)(p - d), len);
+		return -1;
+	*off = (uint64_t)(p - d);
+	return 0;
+}
+
+void
+gguf_file_release(const struct gguf_file *f, const uint8_t *p, uint64_t len)
+{
+	uint64_t	off;
+
+	if (data_at(f, p, len, &off) == 0)
+		gguf_source_release(f->src, off, len);
 }
 
 void
 gguf_file_sequential(const struct gguf_file *f, const uint8_t *p,
     uint64_t len)
 {
-	const uint8_t	*d = f->src != NULL ?
-	    __atomic_load_n(&f->data, __ATOMIC_ACQUIRE) : NULL;
+	uint64_t	off;
 
-	if (!f->whole || d == NULL || p < d || p >= d + f->size || len == 0)
-		return;
-	gguf_source_sequential(f->src, (uint64_t)(p - d), len);
+	if (data_at(f, p, len, &off) == 0)
+		gguf_source_sequential(f->src, off, len);
 }
 
 void
 gguf_file_populate(const struct gguf_file *f, const uint8_t *p,
     uint64_t len)
 {
-	const uint8_t	*d = f->src != NULL ?
-	    __atomic_load_n(&f->data, __ATOMIC_ACQUIRE) : NULL;
+	uint64_t	off;
 
-	if (!f->whole || d == NULL || p < d || p >= d + f->size || len == 0)
-		return;
-	gguf_source_populate(f->src, (uint64_t)(p - d), len);
+	if (data_at(f, p, len, &off) == 0)
+		gguf_source_populate(f->src, off, len);
 }
 
 /*

@@ -516,6 +516,8 @@ resolve_near(const char *path, const char *ag, const char *ar, int skip,
 	char		*r;
 
 	*link = 1;
+	if (ag == NULL && !skip)	/* a lone file: no lstat to make */
+		return gguf_resolve(path);
 	if (lstat(path, &st) != 0)
 		return errno == ENOENT && skip ? NULL : gguf_resolve(path);
 	*link = S_ISLNK(st.st_mode);
@@ -527,14 +529,10 @@ resolve_near(const char *path, const char *ag, const char *ar, int skip,
 	if ((sa == NULL) != (sb == NULL) || rs == NULL || (sa != NULL &&
 	    (sa - ag != sb - path || strncmp(ag, path, (size_t)(sa - ag)))))
 		return gguf_resolve(path);
-	dl = rs == ar ? 1 : (size_t)(rs - ar);	/* "/x": the root */
+	dl = (size_t)(rs - ar);		/* 0: the root */
 	sb = sb != NULL ? sb + 1 : path;
 	r = xmalloc(dl + strlen(sb) + 2);
-	memcpy(r, ar, dl);
-	r[dl] = '\0';
-	if (dl > 1 || r[0] != '/')
-		strcat(r, "/");
-	strcat(r, sb);
+	snprintf(r, dl + strlen(sb) + 2, "%.*s/%s", (int)dl, ar, sb);
 	return r;
 }
 
