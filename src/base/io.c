@@ -446,13 +446,44 @@ gguf_realpath(const char *path)
 	return real;
 }
 
+/*
+ * The path held (gguf_resolve_hold) and what it resolved to, in this
+ * thread: the checks made of one file in a row (its lock, its journal,
+ * its temporary files) each resolve it, and it is walked once.
+ */
+static __thread struct {
+	char	*path;
+	char	*real;
+} held;
+
 /* The path with its symlinks resolved, or the path itself if it cannot be. */
 char *
 gguf_resolve(const char *path)
 {
 	char	*real;
 
+	if (held.path != NULL && strcmp(path, held.path) == 0) {
+		if (held.real == NULL)
+			held.real = (real = gguf_realpath(path)) != NULL ?
+			    real : xstrdup(path);
+		return xstrdup(held.real);
+	}
 	if ((real = gguf_realpath(path)) == NULL)
 		return xstrdup(path);
 	return real;
+}
+
+void
+gguf_resolve_hold(const char *path)
+{
+	gguf_resolve_drop();
+	held.path = xstrdup(path);
+}
+
+void
+gguf_resolve_drop(void)
+{
+	free(held.path);
+	free(held.real);
+	held.path = held.real = NULL;
 }

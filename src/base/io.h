@@ -61,5 +61,12 @@ int	gguf_fault(const char *step, struct gguf_err *err);
 char	*gguf_realpath(const char *path);
 /* The path with its symlinks resolved (or as it is), allocated. */
 char	*gguf_resolve(const char *path);
+/*
+ * Until gguf_resolve_drop, gguf_resolve of this path (in this thread)
+ * resolves it once and gives that answer again: for a few checks of one
+ * file made in a row.
+ */
+void	 gguf_resolve_hold(const char *path);
+void	 gguf_resolve_drop(void);
 
 #endif /* GGUF_IO_H */

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "doc.h"
+#include "io.h"
 #include "model.h"
 #include "save.h"
 #include "set.h"
@@ -501,8 +502,9 @@ cli_leftovers(const char *path, char *buf, size_t len)
 	struct gguf_err		err;
 	long			pid;
 	char			sz[32], why[160];
-	int			trust;
+	int			trust, found = 1;
 
+	gguf_resolve_hold(path);	/* the lock, journal, temps: one walk */
 	if ((pid = gguf_save_holder(path)) > 0)
 		snprintf(buf, len, "the file is being saved by process %ld",
 		    pid);
@@ -529,8 +531,9 @@ cli_leftovers(const char *path, char *buf, size_t len)
 		    "old shards", gguf_fmt_size(lo.backup_bytes, sz,
 		    sizeof sz), lo.backups == 1 ? "it" : "them");
 	else
-		return 0;
-	return 1;
+		found = 0;
+	gguf_resolve_drop();
+	return found;
 }
 
 int
