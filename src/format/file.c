@@ -6,15 +6,16 @@
  * A source that maps (a local file) has its header region (KV entries
  * and tensor infos, up to the data section) copied into memory of its own
  * when it is at most 1 MiB, as in most shards and small models (open_small:
- * a first 32 KiB, then what the walk says the rest needs); a small file is
- * then mapped only when its tensor data is first needed (gguf_file_data),
- * so that opening costs no mapping to make, pin and tear down. A larger
- * header is walked in place in the mapping of the whole file, then made
- * private memory (gguf_source_pin). Either way metadata, names and tokens
- * never fault however the file changes; tensor data stays a view of the
- * file, read through gguf_file_guard, which first checks that the file is
- * as it was opened and then catches the fault of a read past a new end
- * (source/guard.c). A source that cannot map (a server) gives its
+ * a first 64 KiB, 32 KiB of a set's later shard, then what the walk says
+ * the rest needs); a small file is then mapped only when its tensor data
+ * is first needed (gguf_file_data), so that opening costs no mapping to
+ * make, pin and tear down. A larger header is walked in place in the
+ * mapping of the whole file, then made private memory (gguf_source_pin).
+ * Either way metadata, names and tokens never fault however the file
+ * changes; tensor data stays a view of the file, read through
+ * gguf_file_guard, which first checks that the file is as it was opened
+ * and then catches the fault of a read past a new end (source/guard.c).
+ * A source that cannot map (a server) gives its
  * first 2 MiB, then exactly what the walk still needs (plus as much again
  * at most, so that a vocabulary costs a few reads, not one a string): the
  * header region is then the file's own buffer, and tensor data is read
@@ -44,7 +45,8 @@
 #define FIRST_READ	((uint64_t)2 << 20)	/* a source's first read */
 #define MORE_READ	((uint64_t)2 << 20)	/* read past what is needed */
 #define CMP_BUF		(1u << 16)
-#define LOCAL_READ	((uint64_t)32 << 10)	/* a local file's first read */
+#define LOCAL_READ	((uint64_t)64 << 10)	/* a local file's first read */
+#define SHARD_READ	((uint64_t)32 << 10)	/* a later shard's */
 #define LOCAL_MOST	((uint64_t)1 << 20)	/* and the most it reads */
 #define VIA_MAP		((uint64_t)64 << 20)	/* from here, copied */
 
@@ -121,7 +123,7 @@ small_done(struct gguf_file *f, struct gguf_source *src, uint8_t *buf,
 
 /*
  * A local file's header region read into memory: its first LOCAL_READ
- * bytes, then, while the walk runs out of them, as many as it says the
+ * bytes (SHARD_READ), then, while the walk runs out of them, as many as it says the
  * rest need (gguf_file_parse's want: the pace of the array or tensor
  * infos it was in), at least twice as many, up to LOCAL_MOST. The file
  * (a small one's data not mapped yet); NULL (nothing said, src kept) when
@@ -141,7 +143,14 @@ open_small(struct gguf_source *src, int defer_names)
 	int			 tries;
 
 	memset(&se, 0, sizeof se);
-	n = size < LOCAL_READ ? size : LOCAL_READ;
+	/*
+	 * A model's metadata and vocabulary often take 32 to 64 KiB (every
+	 * walk that runs short starts again from the first byte); a set's
+	 * later shard holds its tensor infos alone, mostly fewer.
+	 */
+	n = defer_names ? SHARD_READ : LOCAL_READ;
+	if (n > size)
+		n = size;
 	/*
 	 * A large file's header is copied out of its mapping, made now for
 	 * its data: a read() of its first pages would leave them in the page
@@ -387,8 +396,13 @@ open_regular(const char *path, int flags, struct stat *st,
 		errno = EINVAL;
 		return -1;
 	}
-	/* the status flags it was opened with, less O_NONBLOCK */
-	if (fcntl(fd, F_SETFL, flags & O_APPEND) != 0) {
+	/*
+	 * The status flags it was opened with, less O_NONBLOCK; a regular
+	 * file's reads and writes do not heed it (open(2)), so it is left
+	 * there unless O_APPEND is to be kept: one system call less for each
+	 * file opened (the shards of a set).
+	 */
+	if ((flags & O_APPEND) && fcntl(fd, F_SETFL, flags & O_APPEND) != 0) {
 		e = errno;
 		gguf_errf(err, -1, "%s", strerror(e));
 		close(fd);
