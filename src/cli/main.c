@@ -148,6 +148,38 @@ cache_warning(const char *msg)
 	fprintf(stderr, "ggufed: %s\n", msg);
 }
 
+/*
+ * The commands that only read the models they open, for moments: a large
+ * header is read where the file is mapped, not copied (gguf_keep_headers).
+ * A command that may write a model in place keeps its copy, which reads
+ * as the file was before its own writes, and so does the browser.
+ */
+static const char *const readers[] = {
+	"info", "dump", "get", "cat", "stats", "tokens", "mem", "validate",
+	"hash", "diff", "template", NULL
+};
+
+static int
+run_command(const struct cli_cmd *c, int argc, char **argv)
+{
+	size_t	i;
+	int	rc;
+
+	for (i = 0; readers[i] != NULL; i++)
+		if (strcmp(c->name, readers[i]) == 0)
+			gguf_keep_headers(0);
+	rc = c->fn(argc, argv);
+	if (gguf_headers_cut()) {
+		fflush(stdout);
+		fprintf(stderr, "%s: a model was cut short on disk while it "
+		    "was being read: what was shown of it may be wrong\n",
+		    cli_prog);
+		if (rc == 0)
+			rc = EXIT_BADFILE;
+	}
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -183,7 +215,7 @@ main(int argc, char **argv)
 	if ((c = cli_find_command(argv[1])) != NULL) {
 		if (wants_help(argc - 1, argv + 1))
 			return cli_help(c);
-		return c->fn(argc - 1, argv + 1);
+		return run_command(c, argc - 1, argv + 1);
 	}
 	/* Not a command: a file to browse. */
 	if ((rc = browse(argc, argv)) >= 0)

@@ -10,7 +10,9 @@
  * the rest needs); a small file is then mapped only when its tensor data
  * is first needed (gguf_file_data), so that opening costs no mapping to
  * make, pin and tear down. A larger header is walked in place in the
- * mapping of the whole file, then made private memory (gguf_source_pin).
+ * mapping of the whole file, then made private memory (gguf_source_pin),
+ * or, in a program that holds its files for moments (gguf_keep_headers),
+ * left there, a part the file loses reading as zeros (gguf_source_soften).
  * Either way metadata, names and tokens never fault however the file
  * changes; tensor data stays a view of the file, read through
  * gguf_file_guard, which first checks that the file is as it was opened
@@ -50,12 +52,51 @@
 #define LOCAL_MOST	((uint64_t)1 << 20)	/* and the most it reads */
 #define VIA_MAP		((uint64_t)64 << 20)	/* from here, copied */
 
+/* Whether a header region that is not read is copied (gguf_keep_headers). */
+static int	keep_headers = 1;
+
+void
+gguf_keep_headers(int copy)
+{
+	keep_headers = copy;
+}
+
+int
+gguf_headers_cut(void)
+{
+	return gguf_guard_soft_cuts() > 0;
+}
+
 /* The source's error as a file's. Returns -1. */
 static int
 from_src(const struct gguf_srcerr *se, struct gguf_err *err)
 {
 	return gguf_errf(err, se->has_off ? (int64_t)se->off : -1, "%s",
 	    se->msg);
+}
+
+int
+gguf_file_keep(struct gguf_file *f, struct gguf_err *err)
+{
+	struct gguf_srcerr	se;
+	uint64_t		len;
+	size_t			i;
+
+	for (i = 0; i < f->n_shards; i++)
+		if (f->shards[i] != NULL &&
+		    gguf_file_keep(f->shards[i], err) != 0) {
+			gguf_file_shard_msg(f, i, err);
+			return -1;
+		}
+	if (f->src == NULL || f->hdr_len > 0 || !f->whole ||
+	    f->base != f->data)
+		return 0;	/* a buffer, a copy, or not mapped */
+	memset(&se, 0, sizeof se);
+	len = f->lay.data_off < f->size ? f->lay.data_off : f->size;
+	if (gguf_source_pin(f->src, len, &se) != 0)
+		return from_src(&se, err);
+	f->hdr_len = gguf_source_pinned(f->src);
+	return 0;
 }
 
 struct parse_job {
@@ -229,7 +270,9 @@ open_mapped(struct gguf_source *src, int defer_names, struct gguf_err *err)
 	attach(f, src);
 	if (rc == 0) {
 		len = f->lay.data_off < f->size ? f->lay.data_off : f->size;
-		if (gguf_source_pin(src, len, &se) != 0)
+		if (!keep_headers && gguf_source_soften(src, len) == 0)
+			;		/* left where it is mapped */
+		else if (gguf_source_pin(src, len, &se) != 0)
 			rc = se.kind == GGUF_SRCE_CHANGED ? GGUF_SRC_FAULT :
 			    from_src(&se, err);
 		f->hdr_len = gguf_source_pinned(src);
@@ -323,7 +366,9 @@ open_local(struct gguf_source *src, int defer_names, struct gguf_err *err)
 
 	if (!gguf_source_mappable(src))
 		return open_read(src, NULL, 0, err);
-	if ((f = open_small(src, defer_names)) != NULL)
+	/* a large file is mapped at open: its header is walked there */
+	if ((keep_headers || gguf_source_size(src) <= VIA_MAP) &&
+	    (f = open_small(src, defer_names)) != NULL)
 		return f;
 	return open_mapped(src, defer_names, err);
 }

@@ -37,6 +37,19 @@ struct gguf_guard_copy {
 int	gguf_guard_copy_cb(void *job);	/* memcpy(dst, src, n); 0 */
 
 /*
+ * A region read unguarded where the file is mapped (a header region a
+ * process reads for moments, not copied): a read of a page the file no
+ * longer has does not kill the process; the handler maps zeros over the
+ * rest of the region, the read goes on, and the cut is counted. The n
+ * bytes at p (p page-aligned) until gguf_guard_soft_drop(slot), which
+ * must come before they are unmapped. -1: no slot left (copy instead).
+ */
+int		gguf_guard_soft(const void *p, uint64_t n);
+void		gguf_guard_soft_drop(int slot);
+/* How many soft regions were cut, in the whole process. */
+unsigned	gguf_guard_soft_cuts(void);
+
+/*
  * Installs the SIGBUS handler now (gguf_guard_run does it on first use);
  * call it before any thread starts, as opening a file does.
  */

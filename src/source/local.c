@@ -36,6 +36,7 @@ struct local {
 	const uint8_t	*base;		/* the mapping, once made */
 	int		 mapped;	/* base is a mapping of size bytes */
 	uint64_t	 pinned;	/* bytes of base that are private */
+	int		 soft;		/* the soft region's slot, or -1 */
 	int		 no_cfr;	/* copy_file_range refused once */
 };
 
@@ -226,7 +227,22 @@ local_pin(struct gguf_source *s, uint64_t len, struct gguf_srcerr *e)
 	}
 	l->pinned = pj.n;
 	s->pinned = pj.n;
+	gguf_guard_soft_drop(l->soft);	/* private now, if it was soft */
+	l->soft = -1;
 	return 0;
+}
+
+static int
+local_soften(struct gguf_source *s, uint64_t len)
+{
+	struct local	*l = s->impl;
+
+	if (!l->mapped)
+		return -1;
+	if (l->soft >= 0 || l->pinned > 0)
+		return 0;		/* so already, or private */
+	l->soft = gguf_guard_soft(l->base, len);
+	return l->soft >= 0 ? 0 : -1;
 }
 
 static int
@@ -395,6 +411,7 @@ local_close(struct gguf_source *s)
 {
 	struct local	*l = s->impl;
 
+	gguf_guard_soft_drop(l->soft);	/* before its pages go */
 	if (l->mapped)
 		munmap((void *)(uintptr_t)l->base, (size_t)s->size);
 	close(l->fd);
@@ -409,6 +426,7 @@ static const struct gguf_source_ops local_ops = {
 	.changed = local_changed,
 	.identity = local_identity,
 	.pin = local_pin,
+	.soften = local_soften,
 	.guard = local_guard,
 	.sequential = local_sequential,
 	.release = local_release,
@@ -455,6 +473,7 @@ gguf_source_file_own(int fd, const struct stat *given, const char *name,
 		return NULL;
 	}
 	l->fd = fd;
+	l->soft = -1;
 	l->dev = st.st_dev;
 	l->ino = st.st_ino;
 	l->mtime = st.st_mtim;

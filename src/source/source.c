@@ -158,6 +158,18 @@ gguf_source_pinned(const struct gguf_source *s)
 }
 
 int
+gguf_source_soften(struct gguf_source *s, uint64_t len)
+{
+	if (s->ops->pin == NULL || len == 0)
+		return 0;
+	if (s->ops->soften == NULL)
+		return -1;
+	if (len > s->size)
+		len = s->size;
+	return s->ops->soften(s, len);
+}
+
+int
 gguf_source_guard(struct gguf_source *s, int (*fn)(void *), void *arg)
 {
 	if (s->ops->guard == NULL)

@@ -90,6 +90,8 @@ struct gguf_source_ops {
 	/* Identity text into buf. */
 	void		(*identity)(struct gguf_source *, char *buf,
 			    size_t len);
+	/* Leaves [0, len) of the mapping a view whose cut reads zeros. */
+	int		(*soften)(struct gguf_source *, uint64_t len);
 	/* Makes [0, len) of the mapping private memory. */
 	int		(*pin)(struct gguf_source *, uint64_t len,
 			    struct gguf_srcerr *);
@@ -247,6 +249,16 @@ int			 gguf_source_pin(struct gguf_source *s, uint64_t len,
 			    struct gguf_srcerr *e);
 /* How many bytes from 0 are pinned (0 if none). */
 uint64_t		 gguf_source_pinned(const struct gguf_source *s);
+/*
+ * Instead of pinning them: leaves the first len bytes of s's mapping the
+ * file's own pages, read unguarded, so that a part the file loses reads
+ * as zeros instead of faulting (a soft region, source/guard.h; counted by
+ * gguf_guard_soft_cuts). For a process that holds its files for moments:
+ * nothing is copied. 0; -1 if s cannot (pin it then). 0 for a source
+ * without a mapping or whose mapping is memory already.
+ */
+int			 gguf_source_soften(struct gguf_source *s,
+			    uint64_t len);
 /*
  * Runs fn(arg), which reads s's mapping, so that the source changing
  * cannot crash it: what fn returned, or GGUF_SRC_FAULT if a read of the

@@ -403,6 +403,47 @@ mapped(const char *path)
 }
 
 /*
+ * A model of ntok tokens "token0", "token1", ... and one F32 tensor "w" of
+ * 8 floats 0..7 (of 80 MiB, sparse on disk, if big), written to path (a
+ * mkstemp template); its descriptor, or -1 (said).
+ */
+static int
+vocab_file(unsigned ntok, int big, char *path, struct gg *g)
+{
+	uint64_t	ne[1] = { 8 }, i, total;
+	char		tok[32];
+	int		fd;
+
+	if (big)
+		ne[0] = 20u << 20;	/* 80 MiB of F32, sparse on disk */
+	gg_init(g, 3, 0);
+	gg_header(g, 1, 2);
+	gg_kv_str(g, "general.architecture", "llama");
+	gg_kv_arr(g, "tokenizer.ggml.tokens", GG_STR, ntok);
+	for (i = 0; i < ntok; i++) {
+		snprintf(tok, sizeof tok, "token%llu", (unsigned long long)i);
+		gg_str(g, tok);
+	}
+	gg_tensor(g, "w", 1, ne, GG_T_F32, 0);
+	gg_pad(g, 32);
+	for (i = 0; i < 8; i++)
+		gg_f32(g, (float)i);
+	total = g->len - 8 * sizeof(float) + ne[0] * sizeof(float);
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, g->buf, g->len) != (ssize_t)g->len ||
+	    ftruncate(fd, (off_t)total) != 0) {
+		ok(0, "temporary file: %s", strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		gg_free(g);
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * The index points into the header region. A file cut to nothing while
  * it is open (another process rewriting it in place, say) must not make a
  * read of the index fault: the header is the process's own copy, byte for
@@ -421,7 +462,7 @@ check_private_header(unsigned ntok, int big)
 	struct gguf_str		 s;
 	struct gguf_err		 err;
 	struct gg		 g;
-	uint64_t		 ne[1] = { 8 }, i, bad = 0, total;
+	uint64_t		 i, bad = 0;
 	const uint8_t		*d;
 	float			 x[8], want_x[8];
 	char			 path[] = "/tmp/test_reader.XXXXXX", want[32];
@@ -430,28 +471,8 @@ check_private_header(unsigned ntok, int big)
 
 	snprintf(what, sizeof what, "private header (%u tokens%s)", ntok,
 	    big ? ", 80 MB" : "");
-	if (big)
-		ne[0] = 20u << 20;	/* 80 MiB of F32, sparse on disk */
-	gg_init(&g, 3, 0);
-	gg_header(&g, 1, 2);
-	gg_kv_str(&g, "general.architecture", "llama");
-	gg_kv_arr(&g, "tokenizer.ggml.tokens", GG_STR, ntok);
-	for (i = 0; i < ntok; i++) {
-		snprintf(want, sizeof want, "token%llu", (unsigned long long)i);
-		gg_str(&g, want);
-	}
-	gg_tensor(&g, "w", 1, ne, GG_T_F32, 0);
-	gg_pad(&g, 32);
-	for (i = 0; i < 8; i++)
-		gg_f32(&g, (float)i);
-	total = g.len - 8 * sizeof(float) + ne[0] * sizeof(float);
-	fd = mkstemp(path);
-	if (fd < 0 || write(fd, g.buf, g.len) != (ssize_t)g.len ||
-	    ftruncate(fd, (off_t)total) != 0) {
-		ok(0, "temporary file: %s", strerror(errno));
-		gg_free(&g);
+	if ((fd = vocab_file(ntok, big, path, &g)) < 0)
 		return;
-	}
 	f = gguf_open(path, &err);
 	ok(f != NULL && gguf_layout(f)->data_off > ntok * 12,
 	    "%s: a header of several pages opens", what);
@@ -514,6 +535,95 @@ check_private_header(unsigned ntok, int big)
 	gg_free(&g);
 }
 
+/*
+ * The header of a program that reads its files for moments
+ * (gguf_keep_headers(0)): a large one is walked where the file is mapped
+ * and not copied. The file cut to nothing under it, no read of the index
+ * faults: what the file lost reads as zeros, of the lengths the index
+ * holds, and the cut is told.
+ */
+static void
+check_view_header(unsigned ntok, int big, int keep)
+{
+	struct gguf_file	*f;
+	struct gguf_val		*v, e;
+	struct gguf_str		 s;
+	struct gguf_err		 err;
+	struct gg		 g;
+	uint64_t		 i, same = 0, zeros = 0;
+	float			 x[8];
+	char			 path[] = "/tmp/test_reader.XXXXXX", want[32];
+	char			 what[64];
+	size_t			 k;
+	int			 fd, cut0 = gguf_headers_cut(), z;
+
+	snprintf(what, sizeof what, "header left mapped (%u tokens%s%s)",
+	    ntok, big ? ", 80 MB" : "", keep ? ", then kept" : "");
+	if ((fd = vocab_file(ntok, big, path, &g)) < 0)
+		return;
+	gguf_keep_headers(0);
+	f = gguf_open(path, &err);
+	gguf_keep_headers(1);
+	ok(f != NULL, "%s: opens (%s)", what, f != NULL ? "" : err.msg);
+	if (f == NULL) {
+		close(fd);
+		unlink(path);
+		gg_free(&g);
+		return;
+	}
+	if (mapped(path) >= 0)
+		ok(mapped(path) == 1, "%s: the file is mapped at open", what);
+	v = gguf_kv_get(f, "tokenizer.ggml.tokens");
+	for (i = 0; v != NULL && i < v->count; i++) {
+		snprintf(want, sizeof want, "token%llu", (unsigned long long)i);
+		if (gguf_arr_get(v, i, &e, &err) == 0 &&
+		    gguf_val_str(&e, &s) == 0 && s.n == strlen(want) &&
+		    memcmp(s.p, want, s.n) == 0)
+			same++;
+	}
+	ok(v != NULL && same == ntok && gguf_headers_cut() == cut0,
+	    "%s: every token reads, nothing cut", what);
+	if (keep)
+		ok(gguf_file_keep(f, &err) == 0, "%s: copied now", what);
+	ok(ftruncate(fd, 0) == 0, "%s: the file is cut to nothing", what);
+	for (i = 0, same = 0; keep && v != NULL && i < v->count; i++) {
+		snprintf(want, sizeof want, "token%llu", (unsigned long long)i);
+		if (gguf_arr_get(v, i, &e, &err) == 0 &&
+		    gguf_val_str(&e, &s) == 0 && s.n == strlen(want) &&
+		    memcmp(s.p, want, s.n) == 0)
+			same++;
+	}
+	if (keep) {
+		ok(same == ntok && gguf_headers_cut() == cut0, "%s: every "
+		    "token still reads as it was", what);
+		goto out;
+	}
+	for (i = 0; v != NULL && i < v->count; i++) {
+		if (gguf_arr_get(v, i, &e, &err) != 0 ||
+		    gguf_val_str(&e, &s) != 0)
+			continue;
+		for (k = 0, z = 1; k < s.n; k++)
+			z &= s.p[k] == 0;
+		zeros += z;
+	}
+	ok(zeros == ntok && gguf_headers_cut(), "%s: after the cut, every "
+	    "token reads, as zeros (its length too), and the cut is told "
+	    "(%llu of %u)", what, (unsigned long long)zeros, ntok);
+	ok(gguf_layout(f)->n_tensors == 1 &&
+	    gguf_tensor_at(f, 0)->name.n == 1 &&
+	    gguf_tensor_at(f, 0)->name.p[0] == '\0',
+	    "%s: the tensor infos read, as zeros", what);
+out:
+	memset(&err, 0, sizeof err);
+	ok(gguf_file_read(f, gguf_layout(f)->data_off, x, sizeof x,
+	    &err) != 0 && strstr(err.msg, "cut to") != NULL,
+	    "%s: a read of the data fails, saying why (%s)", what, err.msg);
+	gguf_close(f);
+	close(fd);
+	unlink(path);
+	gg_free(&g);
+}
+
 int
 main(void)
 {
@@ -528,5 +638,8 @@ main(void)
 	check_private_header(5000, 0);
 	check_private_header(80000, 0);
 	check_private_header(1000, 1);
+	check_view_header(80000, 0, 1);
+	check_view_header(80000, 0, 0);
+	check_view_header(1000, 1, 0);
 	return tap_done();
 }
