@@ -169,13 +169,13 @@ run_command(const struct cli_cmd *c, int argc, char **argv)
 		if (strcmp(c->name, readers[i]) == 0)
 			gguf_keep_headers(0);
 	rc = c->fn(argc, argv);
-	if (gguf_headers_cut()) {
+	/* what a failure said of the file said it: a success must say it */
+	if (rc == 0 && gguf_headers_cut()) {
 		fflush(stdout);
 		fprintf(stderr, "%s: a model was cut short on disk while it "
 		    "was being read: what was shown of it may be wrong\n",
 		    cli_prog);
-		if (rc == 0)
-			rc = EXIT_BADFILE;
+		rc = EXIT_BADFILE;
 	}
 	return rc;
 }

@@ -14,7 +14,9 @@
  *
  * The file ends right after "far"; its size is set with ftruncate. With
  * GIB, the hole is GIB GiB + 256 bytes instead (far moves with it): a
- * tensor that takes seconds to scan and no disk.
+ * tensor that takes seconds to scan and no disk. With TOKENS, the header
+ * holds a vocabulary of that many tokens ("token0", ...): a header of
+ * more than a megabyte from 70,000.
  */
 #include "config.h"
 
@@ -41,18 +43,31 @@ main(int argc, char **argv)
 	size_t		 data_off;
 	float		 x;
 	uint64_t	 hole_ne = HOLE_NE;
+	char		 tok[32];
+	long		 ntok = 0, t;
 	int		 fd, i, k;
 
-	if (argc == 3 && atoi(argv[2]) > 0 && atoi(argv[2]) <= 1024)
+	if (argc == 4)
+		ntok = atol(argv[3]);
+	if (argc >= 3 && argc <= 4 && atoi(argv[2]) > 0 &&
+	    atoi(argv[2]) <= 1024 && ntok >= 0 && ntok <= 10000000)
 		hole_ne = ((uint64_t)atoi(argv[2]) << 28) + 64;
 	else if (argc != 2) {
-		fprintf(stderr, "usage: gen_sparse FILE [GIB]\n");
+		fprintf(stderr, "usage: gen_sparse FILE [GIB [TOKENS]]\n");
 		return 2;
 	}
 	gg_init(&g, 3, 0);
-	gg_header(&g, 3, 2);
+	gg_header(&g, 3, ntok > 0 ? 3 : 2);
 	gg_kv_str(&g, "general.architecture", "llama");
 	gg_kv_str(&g, "general.name", "sparse");
+	if (ntok > 0) {
+		gg_kv_arr(&g, "tokenizer.ggml.tokens", GG_STR,
+		    (uint64_t)ntok);
+		for (t = 0; t < ntok; t++) {
+			snprintf(tok, sizeof tok, "token%ld", t);
+			gg_str(&g, tok);
+		}
+	}
 	ne = 8;
 	gg_tensor(&g, "head", 1, &ne, GG_T_F32, 0);
 	ne = hole_ne;
