@@ -366,9 +366,12 @@ open_local(struct gguf_source *src, int defer_names, struct gguf_err *err)
 
 	if (!gguf_source_mappable(src))
 		return open_read(src, NULL, 0, err);
-	/* a large file is mapped at open: its header is walked there */
-	if ((keep_headers || gguf_source_size(src) <= VIA_MAP) &&
-	    (f = open_small(src, defer_names)) != NULL)
+	/*
+	 * A header that is not to be copied is walked where the file is
+	 * mapped, whatever its size: its pages are the page cache's, where
+	 * a read would fill as many of the process's own (a set's shards).
+	 */
+	if (keep_headers && (f = open_small(src, defer_names)) != NULL)
 		return f;
 	return open_mapped(src, defer_names, err);
 }

@@ -233,16 +233,15 @@ struct gguf_file;
  */
 struct gguf_file	*gguf_open(const char *path, struct gguf_err *err);
 /*
- * How the files opened from now on keep a header region that is not
- * read into memory (one of more than 1 MiB, or any of a file of more than
- * 64 MiB). Copied (1, the default): the process's own memory, which
- * reads as the file was whatever then happens to it, as a program that
- * keeps its files open wants. Left where the file is mapped (0): nothing
- * is copied, which opens a large header in a fraction of the time, and a
- * part the file then loses (cut by another program) reads as zeros,
- * never faults; gguf_headers_cut says whether that happened, for a
- * program that reads its files for moments to say that what it read may
- * be wrong.
+ * How the files opened from now on keep their header region. Copied (1,
+ * the default): the process's own memory, read into it (a small one) or
+ * copied out of the file's mapping, which reads as the file was whatever
+ * then happens to it, as a program that keeps its files open wants. Left
+ * where the file is mapped (0): nothing is read or copied, which opens a
+ * large header in a fraction of the time, and a part the file then loses
+ * (cut by another program) reads as zeros, never faults; gguf_headers_cut
+ * says whether that happened, for a program that reads its files for
+ * moments to say that what it read may be wrong.
  */
 void			 gguf_keep_headers(int copy);
 int			 gguf_headers_cut(void);
