@@ -61,6 +61,12 @@ gguf_keep_headers(int copy)
 	keep_headers = copy;
 }
 
+void
+gguf_unmap_late(int on)
+{
+	gguf_source_unmap_late(on);
+}
+
 int
 gguf_headers_cut(void)
 {

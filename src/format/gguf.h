@@ -254,6 +254,13 @@ int			 gguf_headers_cut(void);
 int			 gguf_file_keep(struct gguf_file *f,
 			    struct gguf_err *err);
 /*
+ * Whether the mappings of the files closed from now on are left for the
+ * process's exit to take down (1; the most recent 64), instead of undone
+ * at each close (0, the default): for a program that reads a few files
+ * and ends, which saves a flush of its address space a file.
+ */
+void			 gguf_unmap_late(int on);
+/*
  * Opens path with flags (O_RDONLY, O_WRONLY or O_RDWR; O_CLOEXEC is
  * added) without ever waiting: a FIFO or a device named like a model is
  * refused at once, never waited on. The descriptor of a regular file, or

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +233,56 @@ local_pin(struct gguf_source *s, uint64_t len, struct gguf_srcerr *e)
 	return 0;
 }
 
+/*
+ * The mappings of closed files, left for the process's exit to take down
+ * (gguf_source_unmap_late): an munmap costs a flush of the address
+ * space's translations, some 10 us a shard of a set, which the exit does
+ * once for all. At most LATE_MAX are kept; the oldest goes first.
+ */
+#define LATE_MAX	64
+
+static struct {
+	void	*p;
+	size_t	 n;
+} late[LATE_MAX];
+static size_t		late_n, late_next;
+static int		late_on;
+static pthread_mutex_t	late_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void
+gguf_source_unmap_late(int on)
+{
+	late_on = on;
+}
+
+static void
+unmap(void *p, size_t n)
+{
+	pthread_mutex_lock(&late_mu);
+	if (!late_on) {
+		pthread_mutex_unlock(&late_mu);
+		munmap(p, n);
+		return;
+	}
+	if (late_n < LATE_MAX) {
+		late[late_n].p = p;
+		late[late_n++].n = n;
+		p = NULL;
+	} else {			/* the oldest goes, p takes its place */
+		void	*q = late[late_next].p;
+		size_t	 m = late[late_next].n;
+
+		late[late_next].p = p;
+		late[late_next].n = n;
+		late_next = (late_next + 1) % LATE_MAX;
+		p = q;
+		n = m;
+	}
+	pthread_mutex_unlock(&late_mu);
+	if (p != NULL)
+		munmap(p, n);
+}
+
 static int
 local_soften(struct gguf_source *s, uint64_t len)
 {
@@ -413,7 +464,7 @@ local_close(struct gguf_source *s)
 
 	gguf_guard_soft_drop(l->soft);	/* before its pages go */
 	if (l->mapped)
-		munmap((void *)(uintptr_t)l->base, (size_t)s->size);
+		unmap((void *)(uintptr_t)l->base, (size_t)s->size);
 	close(l->fd);
 	free(l);
 }

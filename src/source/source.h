@@ -260,6 +260,12 @@ uint64_t		 gguf_source_pinned(const struct gguf_source *s);
 int			 gguf_source_soften(struct gguf_source *s,
 			    uint64_t len);
 /*
+ * Whether a closed file's mapping is left for the process's exit to take
+ * down (1), the most recent 64 of them, instead of unmapped at its close:
+ * for a program that reads a few files and ends.
+ */
+void			 gguf_source_unmap_late(int on);
+/*
  * Runs fn(arg), which reads s's mapping, so that the source changing
  * cannot crash it: what fn returned, or GGUF_SRC_FAULT if a read of the
  * mapping faulted (the file shrank meanwhile): fn is then abandoned where
