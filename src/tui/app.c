@@ -1036,7 +1036,13 @@ tui_main(const char *path, int alone, const char *message)
 
 	memset(a, 0, sizeof *a);
 	memset(&err, 0, sizeof err);
-	setlocale(LC_ALL, "");
+	/*
+	 * The user's character set, for curses, libedit and the widths of
+	 * characters; nothing else of the locale: numbers are written and
+	 * read as everywhere else in ggufed (10000.5, not 10000,5, in a
+	 * German locale), and the other categories are never loaded.
+	 */
+	setlocale(LC_CTYPE, "");
 	tui_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	a->search_dir = 1;
 	/* Open before touching the terminal: a bad file leaves it alone. */
