@@ -941,7 +941,7 @@ input(struct app *a, const struct tui_input *in)
 		    "fold or to scroll sideways" : action_name(act));
 }
 
-/* A key that may end the browser (q at the bottom of a tab, Q). */
+/* A key that may end the browser: Q, or q (at the bottom of a tab). */
 static int
 quit_key(struct app *a, const struct tui_input *in)
 {
