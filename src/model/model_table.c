@@ -271,10 +271,13 @@ compile_table(void)
 			continue;
 		csects[ncsects].name = mrows[i].name;
 		csects[ncsects].base = -1;
-		for (k = 0; k < ncsects; k++)
-			if (strcmp(csects[k].name,
-			    mrows[i].value) == 0)
-				csects[ncsects].base = (int)k;
+		/* Its base ("-": none): the last section of that name. */
+		for (k = ncsects; strcmp(mrows[i].value, "-") != 0 && k > 0;
+		    k--)
+			if (strcmp(csects[k - 1].name, mrows[i].value) == 0) {
+				csects[ncsects].base = (int)(k - 1);
+				break;
+			}
 		if (strcmp(mrows[i].name, "*") == 0)
 			star_sect = ncsects;
 		sect_first[ncsects++] = i;

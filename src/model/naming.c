@@ -37,6 +37,25 @@ gguf_name_part_label(enum gguf_name_part p)
 	return (unsigned)p < GGUF_NP_COUNT ? part_labels[p] : "?";
 }
 
+/*
+ * Whether name can match at all: the expression ends in ".gguf" and has
+ * a version ("-v" and a digit) that is not optional. Most names that do
+ * not follow the convention fail this, without compiling the expression.
+ */
+static int
+may_match(const char *name)
+{
+	size_t		 n = strlen(name);
+	const char	*p;
+
+	if (n < 5 || memcmp(name + n - 5, ".gguf", 5) != 0)
+		return 0;
+	for (p = name; (p = strstr(p, "-v")) != NULL; p += 2)
+		if (p[2] >= '0' && p[2] <= '9')
+			return 1;
+	return 0;
+}
+
 int
 gguf_name_parse(const char *path, struct gguf_name *out,
     struct gguf_err *err)
@@ -49,6 +68,8 @@ gguf_name_parse(const char *path, struct gguf_name *out,
 	memset(out, 0, sizeof *out);
 	slash = strrchr(path, '/');
 	name = slash != NULL ? slash + 1 : path;
+	if (!may_match(name))
+		return 0;
 
 	if ((re = gguf_re_compile(naming_re, 0, err)) == NULL)
 		return -1;

@@ -901,8 +901,8 @@ say_unbound(struct app *a, int key)
 		    kb);
 }
 
-void
-app_input(struct app *a, const struct tui_input *in)
+static void
+input(struct app *a, const struct tui_input *in)
 {
 	struct view	*v;
 	enum tui_action	 act;
@@ -941,6 +941,66 @@ app_input(struct app *a, const struct tui_input *in)
 		    "fold or to scroll sideways" : action_name(act));
 }
 
+/* A key that may end the browser: Q, or q (at the bottom of a tab). */
+static int
+quit_key(struct app *a, const struct tui_input *in)
+{
+	enum tui_action	act;
+
+	if (a->dlg_on != 0 || a->in_prompt || in->key == TK_MOUSE)
+		return 0;
+	act = keys_lookup(app_cur_view(a)->scopes, in->key);
+	return act == ACT_QUIT || act == ACT_BACK;
+}
+
+/*
+ * Work put off for the first screen is done before a key is acted on,
+ * unless the key quits: then only if it did not (it asked first, or
+ * closed a view).
+ */
+void
+app_input(struct app *a, const struct tui_input *in)
+{
+	if (a->later_fn != NULL && !quit_key(a, in))
+		app_run_later(a);
+	input(a, in);
+	if (a->later_fn != NULL && !a->quit)
+		app_run_later(a);
+}
+
+int
+app_later(struct app *a, void (*fn)(void *), void *arg)
+{
+	if (a->frames > 0 || a->later_fn != NULL)
+		return -1;
+	a->later_fn = fn;
+	a->later_arg = arg;
+	return 0;
+}
+
+void
+app_later_drop(struct app *a, void *arg)
+{
+	if (a->later_fn != NULL && a->later_arg == arg) {
+		a->later_fn = NULL;
+		a->later_arg = NULL;
+	}
+}
+
+int
+app_run_later(struct app *a)
+{
+	void	(*fn)(void *) = a->later_fn;
+
+	if (fn == NULL)
+		return 0;
+	a->later_fn = NULL;
+	fn(a->later_arg);
+	a->later_arg = NULL;
+	a->later_done++;
+	return 1;
+}
+
 int
 app_tick(struct app *a, int *busy)
 {
@@ -976,7 +1036,13 @@ tui_main(const char *path, int alone, const char *message)
 
 	memset(a, 0, sizeof *a);
 	memset(&err, 0, sizeof err);
-	setlocale(LC_ALL, "");
+	/*
+	 * The user's character set, for curses, libedit and the widths of
+	 * characters; nothing else of the locale: numbers are written and
+	 * read as everywhere else in ggufed (10000.5, not 10000,5, in a
+	 * German locale), and the other categories are never loaded.
+	 */
+	setlocale(LC_CTYPE, "");
 	tui_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	a->search_dir = 1;
 	/* Open before touching the terminal: a bad file leaves it alone. */
@@ -1026,6 +1092,13 @@ tui_main(const char *path, int alone, const char *message)
 			frame_draw(a);
 		dirty = 0;
 		if (run_pending(a)) {
+			dirty = 1;
+			continue;
+		}
+		/* Drawn: what it put off is done unless a key is waiting. */
+		if (a->later_fn != NULL && a->script == NULL &&
+		    !term_key_waiting()) {
+			app_run_later(a);
 			dirty = 1;
 			continue;
 		}

@@ -118,6 +118,11 @@ struct app {
 	unsigned	 script_line;
 	int		 script_err;
 	char		 pending[1024];	/* script keys not read yet */
+	/* Work put off until the first screen is drawn (app_later). */
+	void		(*later_fn)(void *);
+	void		*later_arg;
+	unsigned	 later_done;	/* pieces done */
+	unsigned	 frames;	/* frames drawn */
 	size_t		 ppos;
 	int		 typing;
 };
@@ -138,6 +143,8 @@ void		 app_model_check(struct app *a);
 void		 app_apply(struct app *a, int r);
 /* One key or mouse event: through the dialog or the key table. */
 void		 app_input(struct app *a, const struct tui_input *in);
+/* Does the work put off by app_later, if any; 1 if there was. */
+int		 app_run_later(struct app *a);
 /* Background work of the current view; 1 if the frame must be drawn. */
 int		 app_tick(struct app *a, int *busy);
 /* A monotonic clock in milliseconds. */

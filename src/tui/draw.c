@@ -24,16 +24,41 @@ static int	slot_attr[S_COUNT];
 
 /* ------------------------------------------------------------- output */
 
+/*
+ * A run of printable ASCII straight into the window's cells, as
+ * addnstr would leave them but without decoding each byte as a
+ * multibyte character; the cursor moves past it. -1 (nothing done)
+ * for anything else, or a run too long for the buffer.
+ */
+static int
+put_ascii(int y, int x, const char *s, size_t n, int attr)
+{
+	chtype	buf[512];
+	size_t	k;
+
+	if (n > sizeof buf / sizeof buf[0])
+		return -1;
+	for (k = 0; k < n; k++) {
+		if ((unsigned char)s[k] < 0x20 || (unsigned char)s[k] > 0x7e)
+			return -1;
+		buf[k] = (chtype)(unsigned char)s[k] | (chtype)attr;
+	}
+	addchnstr(buf, (int)n);
+	move(y, x + (int)n);
+	return 0;
+}
+
 void
 draw_dline(int y, const struct dline *dl, int w, int pad, int select)
 {
 	size_t		i = 0, j, len;
 	unsigned	cp;
-	int		col = 0, cw, slot;
+	int		col = 0, from, cw, slot, attr;
 
 	move(y, 0);
 	while (i < dl->len && col < w) {
 		slot = dl->a[i];
+		from = col;
 		/* A run of one slot that fits. */
 		for (j = i; j < dl->len && dl->a[j] == slot;) {
 			len = gguf_utf8_seq((const unsigned char *)dl->s + j,
@@ -50,16 +75,19 @@ draw_dline(int y, const struct dline *dl, int w, int pad, int select)
 		}
 		if (j == i)
 			break;
-		if (select && slot != S_MATCH)
-			attrset(slot_attr[S_SELECT]);
-		else
-			attrset(slot_attr[slot]);
-		addnstr(dl->s + i, (int)(j - i));
+		attr = slot_attr[select && slot != S_MATCH ? S_SELECT : slot];
+		if (put_ascii(y, from, dl->s + i, j - i, attr) != 0) {
+			attrset(attr);
+			addnstr(dl->s + i, (int)(j - i));
+		}
 		i = j;
 	}
-	attrset(slot_attr[select ? S_SELECT : pad]);
-	for (; col < w; col++)
-		addch(' ');
+	/* The rest of the line, blank, in one call. */
+	attr = slot_attr[select ? S_SELECT : pad];
+	if (col < w) {
+		attrset(attr);
+		hline((chtype)' ' | (chtype)attr, w - col);
+	}
 	attrset(A_NORMAL);
 }
 

@@ -480,6 +480,9 @@ frame_draw(struct app *a)
 	int		 w = COLS, h = LINES;
 	const char	*m = "terminal too small";
 
+	/* Counted once the view is made: one made for the first frame
+	   may put work off until it is drawn (app_later). */
+	a->frames++;
 	erase();
 	if (w < MIN_COLS || h < MIN_ROWS) {
 		curs_set(0);

@@ -65,6 +65,7 @@ struct prompt {
 	int		 nq, iq;
 	int		 cancelled;
 	int		 ended;
+	int		 start_failed;	/* libedit could not be set up */
 	int		 selected;	/* the prefill is untouched: a typed
 					   character replaces it */
 	char		 cands[CANDS_LEN];
@@ -408,27 +409,56 @@ struct prompt *
 prompt_new(const struct prompt_io *io)
 {
 	struct prompt	*p = xcalloc(1, sizeof *p);
-	TERMINAL	*prev;
 
 	p->io = *io;
 	p->master = -1;
+	return p;
+}
+
+/*
+ * libedit, set up at the first question (most sessions ask none): its
+ * pseudo-terminal, the editor and its keys, the user's editrc. 0, or -1
+ * if it cannot start.
+ *
+ * libedit sets up a terminal description of its own with the curses
+ * library (tgetent), which nothing frees: kept here, freed with the
+ * prompt. That makes it the current terminal, and gives LINES and COLS
+ * the size it finds; curses' own screen is running by now, so its
+ * terminal and its size are put back.
+ */
+static int
+prompt_start(struct prompt *p)
+{
+	TERMINAL	*prev;
+	int		 was_lines = LINES, was_cols = COLS;
+
+	if (p->el != NULL)
+		return 0;
+	if (p->start_failed)
+		return -1;
 	if (open_pty(p) != 0) {
 		p->in = fopen("/dev/null", "r");
 		p->out = fopen("/dev/null", "w");
 	}
-	if (p->in == NULL || p->out == NULL)
-		goto fail;
-	/*
-	 * libedit sets up a terminal description of its own with the
-	 * curses library (tgetent), which nothing frees: kept here, freed
-	 * with the prompt. The app makes its curses screen after this.
-	 */
+	if (p->in == NULL || p->out == NULL) {
+		p->start_failed = 1;
+		return -1;
+	}
 	prev = cur_term;
 	p->el = el_init("ggufed", p->in, p->out, p->out);
-	if (p->el == NULL)
-		goto fail;
-	if (cur_term != prev)
-		p->term = cur_term;
+	if (cur_term != prev) {
+		if (p->el != NULL)
+			p->term = cur_term;
+		else if (cur_term != NULL)
+			del_curterm(cur_term);
+		set_curterm(prev);
+	}
+	LINES = was_lines;
+	COLS = was_cols;
+	if (p->el == NULL) {
+		p->start_failed = 1;
+		return -1;
+	}
 	the_prompt = p;
 	el_wset(p->el, EL_GETCFN, getcfn);
 	el_set(p->el, EL_PROMPT, no_prompt);
@@ -440,10 +470,13 @@ prompt_new(const struct prompt_io *io)
 	el_set(p->el, EL_BIND, "^I", "ggufed-complete", NULL);
 	el_source(p->el, NULL);
 	drain(p);
-	return p;
-fail:
-	prompt_free(p);
-	return NULL;
+	return 0;
+}
+
+int
+prompt_started(struct prompt *p)
+{
+	return p->el != NULL;
 }
 
 void
@@ -483,6 +516,8 @@ prompt_read(struct prompt *p, const char *init, int hist, char **line)
 	int		 count = 0;
 
 	*line = NULL;
+	if (prompt_start(p) != 0)
+		return -2;
 	the_prompt = p;
 	p->cancelled = p->ended = 0;
 	p->nq = p->iq = 0;
@@ -518,8 +553,14 @@ prompt_read(struct prompt *p, const char *init, int hist, char **line)
 void
 prompt_line(struct prompt *p, const char **s, size_t *len, size_t *cursor)
 {
-	const LineInfo	*li = el_line(p->el);
+	const LineInfo	*li;
 
+	if (p->el == NULL) {
+		*s = "";
+		*len = *cursor = 0;
+		return;
+	}
+	li = el_line(p->el);
 	*s = li->buffer;
 	*len = (size_t)(li->lastchar - li->buffer);
 	*cursor = (size_t)(li->cursor - li->buffer);

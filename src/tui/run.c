@@ -125,6 +125,8 @@ run_prompt(struct app *a)
 	curs_set(0);
 	a->msg[0] = '\0';
 	r = q.fn(a, q.arg, rc == 0 ? line : NULL);
+	if (rc == -2)
+		app_msg(a, 1, "the line editor (libedit) could not be set up");
 	free(line);
 	if (q.arg_free != NULL && !(a->ask_pending && a->ask.arg == q.arg))
 		q.arg_free(q.arg);

@@ -13,6 +13,7 @@
  *	wait			until background work of the view is done
  *	dump FILE		the screen as text (what capture-pane shows)
  *	dumpattr FILE		the screen's theme slots, one letter a cell
+ *	probe FILE		what is set up (put-off work, the line editor)
  *	bench N KEYS		press KEYS N times; report the time per key
  *	# comment
  *
@@ -153,6 +154,27 @@ dump_screen(const char *path, int attrs)
 	fclose(fp);
 }
 
+/*
+ * What the browser has set up so far, without doing anything: whether
+ * work put off for the first screen is still waiting and how many
+ * pieces were done, and whether the line editor was started.
+ */
+static void
+probe(struct app *a, const char *path)
+{
+	FILE	*fp;
+
+	if ((fp = fopen(path, "w")) == NULL) {
+		endwin();
+		fprintf(stderr, "ggufed: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	fprintf(fp, "put-off %s\nput-off-done %u\nline-editor %s\n",
+	    a->later_fn != NULL ? "waiting" : "none", a->later_done,
+	    prompt_started(a->pr) ? "started" : "not started");
+	fclose(fp);
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -241,9 +263,11 @@ script_input(struct app *a, struct tui_input *in)
 			frame_draw(a);
 		} else if (strcmp(line, "dump") == 0 ||
 		    strcmp(line, "dumpattr") == 0) {
+			app_run_later(a);
 			frame_draw(a);
 			dump_screen(arg, line[4] == 'a');
 		} else if (strcmp(line, "wait") == 0) {
+			app_run_later(a);
 			__atomic_store_n(&a->jobs_held, 0, __ATOMIC_RELEASE);
 			do {
 				app_tick(a, &busy);
@@ -255,6 +279,8 @@ script_input(struct app *a, struct tui_input *in)
 			} while (busy);
 			__atomic_store_n(&a->jobs_held, 1, __ATOMIC_RELEASE);
 			frame_draw(a);
+		} else if (strcmp(line, "probe") == 0) {
+			probe(a, arg);
 		} else if (strcmp(line, "click") == 0 ||
 		    strcmp(line, "dclick") == 0 || strcmp(line, "wheel") == 0) {
 			char	dir[8] = "";
@@ -291,6 +317,8 @@ script_input(struct app *a, struct tui_input *in)
 				return -1;
 			}
 			t = NULL;
+			if (app_run_later(a))
+				frame_draw(a);
 			for (i = 0; i < reps; i++) {
 				for (p = 0; (k = script_next_key(keys, &p)) != -1;) {
 					memset(&bi, 0, sizeof bi);

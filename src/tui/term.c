@@ -117,6 +117,28 @@ term_gone(struct app *a, double waited, int wait_ms)
 	return ++a->quick_errs >= QUICK_ERR_MAX;
 }
 
+/*
+ * Function keys and the mouse, set up before the first key is read: the
+ * first screen is drawn without waiting for curses to build its table of
+ * the terminal's key sequences.
+ */
+static int	keys_ready;
+
+static void
+keys_setup(void)
+{
+	if (keys_ready)
+		return;
+	keys_ready = 1;
+	keypad(stdscr, TRUE);
+	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+	    | BUTTON5_PRESSED
+#endif
+	    , NULL);
+	mouseinterval(200);
+}
+
 int
 term_input(struct app *a, struct tui_input *in, int busy)
 {
@@ -127,6 +149,7 @@ term_input(struct app *a, struct tui_input *in, int busy)
 
 	if (cut_off_seen(a))
 		return -1;
+	keys_setup();
 	timeout(wait_ms);
 	t0 = app_now_ms();
 	rc = get_wch(&wc);
@@ -167,6 +190,7 @@ term_key_waiting(void)
 	wint_t	wc;
 	int	rc;
 
+	keys_setup();
 	timeout(0);
 	rc = get_wch(&wc);
 	if (rc == ERR)
@@ -184,6 +208,7 @@ term_esc_typed(void)
 	wint_t	wc;
 	int	rc, esc = 0;
 
+	keys_setup();
 	timeout(0);
 	while ((rc = get_wch(&wc)) != ERR) {
 		if (rc == OK && (wc == 0x1b || wc == 0x03))	/* Esc, Ctrl-C */
@@ -246,15 +271,9 @@ term_start(struct app *a)
 	raw();
 	noecho();
 	nonl();
-	keypad(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
-	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
-#ifdef BUTTON5_PRESSED
-	    | BUTTON5_PRESSED
-#endif
-	    , NULL);
-	mouseinterval(200);
+	keys_ready = 0;		/* keys_setup, at the first key */
 	draw_init_theme();
 	return 0;
 }

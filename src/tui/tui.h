@@ -470,6 +470,17 @@ void		 app_push(struct app *a, struct view *v);
  * depends on thread timing. Callable from any thread.
  */
 int		 app_jobs_held(struct app *a);
+/*
+ * Work that the first screen does not show (the Summary's checks), put
+ * off until that screen is drawn: it is done as soon as the loop is
+ * idle (no key waiting), before any key is acted on but one that quits,
+ * and before a script looks at the screen (dump, wait, bench). 0 if
+ * fn(arg) is put off; -1 if the first screen is drawn already (or other
+ * work waits): the caller does the work now. app_later_drop forgets
+ * arg's work (its view goes away).
+ */
+int		 app_later(struct app *a, void (*fn)(void *), void *arg);
+void		 app_later_drop(struct app *a, void *arg);
 /* A one-line message in the status line until the next key. */
 void		 app_msg(struct app *a, int error, const char *fmt, ...)
 		     __attribute__((format(printf, 3, 4)));
@@ -714,12 +725,16 @@ struct prompt_io {
 		    void (*add)(void *ctx, const char *cand), void *ctx);
 	void	*arg;
 };
+/* libedit itself is set up at the first prompt_read. */
 struct prompt	*prompt_new(const struct prompt_io *io);
 void		 prompt_free(struct prompt *p);
+/* Whether libedit has been set up. */
+int		 prompt_started(struct prompt *p);
 /*
  * Reads a line (allocated, no newline) into *line, the line starting as
  * init (NULL: empty); 0, or -1 if the user cancelled (Esc in emacs
- * mode, C-c, C-g) or the input ended. hist names a history (H_NONE: none).
+ * mode, C-c, C-g) or the input ended, -2 if libedit could not be set
+ * up. hist names a history (H_NONE: none).
  */
 int		 prompt_read(struct prompt *p, const char *init, int hist,
 		    char **line);

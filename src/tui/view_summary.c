@@ -17,7 +17,10 @@
  * The summary is a list of prepared lines, so it scrolls on a small
  * terminal and can be searched like every other view. Lines are built once
  * (their number does not depend on the size of the model: one per tensor
- * type, one per finding); the bar is drawn at the current width.
+ * type, one per finding); the bar is drawn at the current width. The
+ * Summary made for the browser's first screen puts its checks and the
+ * file name's off until that screen is drawn (app_later): "checking..."
+ * stands in their place for that moment.
  */
 #include "config.h"
 
@@ -79,6 +82,8 @@ struct summary {
 	char			*name_copy;	/* the path the name parts
 						   point into */
 	char			 ctx_label[32];	/* "Context 2,048" */
+	int			 later;		/* the checks and the name are
+						   put off (app_later) */
 };
 
 /*
@@ -349,6 +354,32 @@ add_memory(struct summary *s)
 
 static void	build(struct summary *);
 
+/* The lines made again (the list keeps its place). */
+static void
+rebuild(struct summary *s)
+{
+	gguf_summary_free(&s->sum);
+	gguf_mem_model_free(&s->mem);
+	free(s->name_copy);
+	s->name_copy = NULL;
+	s->n = 0;
+	build(s);
+	list_reset(&s->list, NULL, s->n);
+}
+
+/*
+ * The checks of the first screen, once it is drawn: the model checks
+ * (what llama.cpp would say) and the file name's convention.
+ */
+static void
+checks_later(void *arg)
+{
+	struct summary	*s = arg;
+
+	s->later = 0;
+	rebuild(s);
+}
+
 /* `o`'s answer: -ngl N, all, or nothing (no split); the lines again. */
 static int
 gpu_layers_answer(struct app *a, void *arg, const char *line)
@@ -378,13 +409,7 @@ gpu_layers_answer(struct app *a, void *arg, const char *line)
 		s->split = 1;
 		s->ngl = v;
 	}
-	gguf_summary_free(&s->sum);
-	gguf_mem_model_free(&s->mem);
-	free(s->name_copy);
-	s->name_copy = NULL;
-	s->n = 0;
-	build(s);
-	list_reset(&s->list, NULL, s->n);
+	rebuild(s);
 	return R_DRAW;
 }
 
@@ -432,13 +457,7 @@ projector_answer(struct app *a, void *arg, const char *line)
 			    (unsigned char)line[i] < 0x7f ? line[i] : '?';
 		s->mmproj_name[i] = '\0';
 	}
-	gguf_summary_free(&s->sum);
-	gguf_mem_model_free(&s->mem);
-	free(s->name_copy);
-	s->name_copy = NULL;
-	s->n = 0;
-	build(s);
-	list_reset(&s->list, NULL, s->n);
+	rebuild(s);
 	return R_DRAW;
 }
 
@@ -540,7 +559,8 @@ build(struct summary *s)
 	int				 p, lvl;
 	char				 g[32], z[32], chk[96];
 
-	gguf_summary_make(sum, app_file(a), app_doc(a), GGUF_SUM_CHECKS);
+	gguf_summary_make(sum, app_file(a), app_doc(a), s->later ? 0 :
+	    GGUF_SUM_CHECKS);
 	lay = sum->lay;
 
 	l = add(s, SL_FILE, "File");
@@ -573,7 +593,9 @@ build(struct summary *s)
 	add_text(s, "Tensors", S_NUMBER, "%s",
 	    gguf_fmt_group(lay->n_tensors, g, sizeof g));
 	/* The verdict on the first screen; the list is at the end. */
-	if (sum->count[GGUF_W_ERROR] + sum->count[GGUF_W_WARN] +
+	if (s->later)
+		add_text(s, "Checks", S_DIM, "checking...");
+	else if (sum->count[GGUF_W_ERROR] + sum->count[GGUF_W_WARN] +
 	    sum->count[GGUF_W_NOTE] == 0)
 		add_text(s, "Checks", S_OK, "no problems found");
 	else
@@ -626,7 +648,9 @@ build(struct summary *s)
 	l = add(s, SL_HEAD, "File name");
 	s->name_copy = xstrdup(app_path(a));
 	memset(&err, 0, sizeof err);
-	if (gguf_name_parse(s->name_copy, &nm, &err) != 0)
+	if (s->later)
+		snprintf(l->text, sizeof l->text, "checking...");
+	else if (gguf_name_parse(s->name_copy, &nm, &err) != 0)
 		snprintf(l->text, sizeof l->text, "cannot check: %.100s", err.msg);
 	else if (!nm.matched)
 		snprintf(l->text, sizeof l->text, "does not follow the GGUF "
@@ -642,7 +666,11 @@ build(struct summary *s)
 
 	add(s, SL_BLANK, NULL);
 	l = add(s, SL_HEAD, "Checks");
-	gguf_wlevel_counts(sum->count, "none", l->text, sizeof l->text);
+	if (s->later)
+		snprintf(l->text, sizeof l->text, "checking...");
+	else
+		gguf_wlevel_counts(sum->count, "none", l->text,
+		    sizeof l->text);
 	/* Errors first, then warnings, then notes; in order within each. */
 	for (lvl = GGUF_W_ERROR; lvl >= GGUF_W_NOTE; lvl--)
 		for (k = 0; k < sum->n_findings; k++)
@@ -789,6 +817,7 @@ summary_free(struct view *v)
 {
 	struct summary	*s = v->priv;
 
+	app_later_drop(s->app, s);
 	list_free(&s->list);
 	gguf_summary_free(&s->sum);
 	gguf_mem_model_free(&s->mem);
@@ -814,6 +843,8 @@ view_summary_new(struct app *a)
 	struct view	*v;
 
 	s->app = a;
+	/* Made for the first screen: its checks wait until it is drawn. */
+	s->later = app_later(a, checks_later, s) == 0;
 	build(s);
 	list_init_flat(&s->list, &summary_list_ops, s, s->n);
 	v = view_new(a, &summary_ops, SC_LIST | SC_SUMMARY, s);

@@ -1,0 +1,106 @@
+#!/bin/sh
+# firstscreen.sh - the browser's first screen computes only what it
+# shows: the Summary's checks (what llama.cpp would say, the file name's
+# convention) are put off until it is drawn, and libedit is set up at the
+# first prompt, not at start. The script command `probe` says what is set
+# up without doing anything; a dump shows the screen once the put-off
+# work is done, as a user sees it a moment after the start.
+. "$TESTS_SRCDIR/lib.sh"
+
+BV=$SHARED_DIR/fixtures/ggml/big-vocab.gguf
+[ -f "$BV" ] || skip_all "no big-vocab fixture"
+TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
+HOME=$scratch/home XDG_STATE_HOME=$scratch/state
+mkdir -p "$HOME"
+export TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
+unset NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+
+# run LINE...: the script lines at 80x24 on big-vocab.gguf; NAME in
+# "dump NAME" and "probe NAME" is a file of the scratch directory.
+run() {
+	{
+		echo "size 80x24"
+		for l in "$@"; do
+			case $l in
+			"dump "*) echo "dump $scratch/${l#dump }" ;;
+			"probe "*) echo "probe $scratch/${l#probe }" ;;
+			*) printf '%s\n' "$l" ;;
+			esac
+		done
+	} >"$scratch/script"
+	GGUFED_SCRIPT=$scratch/script "$GGUFED" "$BV" >/dev/null \
+	    2>"$scratch/err"
+}
+
+# has FILE TEXT: FILE holds the line TEXT.
+has() {
+	grep -qxF -- "$2" "$scratch/$1" && return 0
+	sed 's/^/# /' "$scratch/$1"
+	return 1
+}
+
+# --- opened and quit at once: nothing but the first screen
+
+run "probe start" "keys q"
+ok $? "opened and quit with q: exit 0"
+has start "put-off waiting"
+ok $? "the first screen drawn: its checks are still put off"
+has start "put-off-done 0"
+ok $? "the first screen drawn: no check has run"
+has start "line-editor not started"
+ok $? "the first screen drawn: libedit is not set up"
+
+run "probe start" "keys Q"
+ok $? "opened and quit with Q: exit 0"
+
+# --- a moment later: the screen says what it said before
+
+run "dump first" "probe after"
+grep -q '^ Checks        10 errors (listed at the end: G)$' "$scratch/first"
+ok $? "dumped: the Summary's verdict is there"
+! grep -q 'checking' "$scratch/first"
+ok $? "dumped: nothing is still checking"
+has after "put-off none"
+ok $? "dumped: the put-off work is done"
+has after "put-off-done 1"
+ok $? "dumped: once"
+
+# --- a key is acted on with the checks done
+
+run "keys G" "dump end" "probe after"
+tail -n 3 "$scratch/end" | head -n 1 |
+    grep -q 'error    blk\.0\.ffn_up\.weight is missing'
+ok $? "G at once goes to the last finding of the checks"
+has after "put-off-done 1"
+ok $? "G: the checks ran once"
+has after "line-editor not started"
+ok $? "G: libedit is still not set up"
+
+run "keys /" "keys <Esc>" "probe prompt"
+has prompt "line-editor started"
+ok $? "the first prompt sets libedit up"
+run "keys 3:" "type 75000" "keys <Enter>" "dump jump"
+grep -q '75000' "$scratch/jump"
+ok $? "a prompt's line is read after that"
+
+# --- in a real terminal, the checks show without a key
+
+if command -v tmux >/dev/null 2>&1; then
+	. "$TESTS_SRCDIR/tui/tmux.lib"
+	tmux_env
+	tmux_server firstscreen
+	tm new-session -d -s t -x 80 -y 24 "env TERM=xterm-256color \
+	    LANG=C.UTF-8 LC_ALL=C.UTF-8 '$GGUFED' '$BV'"
+	settle "$scratch/t-start" "10 errors (listed at the end: G)"
+	ok $? "tmux: the verdict shows without a key"
+	tm send-keys -t t 3 :
+	tm send-keys -t t -l 75000
+	tm send-keys -t t Enter
+	settle "$scratch/t-jump" "75000"
+	ok $? "tmux: the first prompt works"
+	tm send-keys -t t q
+else
+	skip "tmux is not installed"
+fi
+
+done_testing
