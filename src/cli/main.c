@@ -167,7 +167,7 @@ run_command(const struct cli_cmd *c, int argc, char **argv)
 
 	for (i = 0; readers[i] != NULL; i++)
 		if (strcmp(c->name, readers[i]) == 0)
-			gguf_keep_headers(0);
+			gguf_keep_headers(GGUF_HEADERS_VIEW);
 	gguf_unmap_late(1);		/* every command ends soon after */
 	rc = c->fn(argc, argv);
 	/* what a failure said of the file said it: a success must say it */

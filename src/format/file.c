@@ -52,13 +52,13 @@
 #define LOCAL_MOST	((uint64_t)1 << 20)	/* and the most it reads */
 #define VIA_MAP		((uint64_t)64 << 20)	/* from here, copied */
 
-/* Whether a header region that is not read is copied (gguf_keep_headers). */
-static int	keep_headers = 1;
+/* How a header region is kept: GGUF_HEADERS_* (gguf_keep_headers). */
+static int	keep_headers = GGUF_HEADERS_COPY;
 
 void
-gguf_keep_headers(int copy)
+gguf_keep_headers(int how)
 {
-	keep_headers = copy;
+	keep_headers = how;
 }
 
 void
@@ -276,7 +276,8 @@ open_mapped(struct gguf_source *src, int defer_names, struct gguf_err *err)
 	attach(f, src);
 	if (rc == 0) {
 		len = f->lay.data_off < f->size ? f->lay.data_off : f->size;
-		if (!keep_headers && gguf_source_soften(src, len) == 0)
+		if (keep_headers != GGUF_HEADERS_COPY &&
+		    gguf_source_soften(src, len) == 0)
 			;		/* left where it is mapped */
 		else if (gguf_source_pin(src, len, &se) != 0)
 			rc = se.kind == GGUF_SRCE_CHANGED ? GGUF_SRC_FAULT :
@@ -377,7 +378,8 @@ open_local(struct gguf_source *src, int defer_names, struct gguf_err *err)
 	 * mapped, whatever its size: its pages are the page cache's, where
 	 * a read would fill as many of the process's own (a set's shards).
 	 */
-	if (keep_headers && (f = open_small(src, defer_names)) != NULL)
+	if (keep_headers != GGUF_HEADERS_VIEW &&
+	    (f = open_small(src, defer_names)) != NULL)
 		return f;
 	return open_mapped(src, defer_names, err);
 }

@@ -233,17 +233,23 @@ struct gguf_file;
  */
 struct gguf_file	*gguf_open(const char *path, struct gguf_err *err);
 /*
- * How the files opened from now on keep their header region. Copied (1,
- * the default): the process's own memory, read into it (a small one) or
- * copied out of the file's mapping, which reads as the file was whatever
- * then happens to it, as a program that keeps its files open wants. Left
- * where the file is mapped (0): nothing is read or copied, which opens a
- * large header in a fraction of the time, and a part the file then loses
- * (cut by another program) reads as zeros, never faults; gguf_headers_cut
- * says whether that happened, for a program that reads its files for
- * moments to say that what it read may be wrong.
+ * How the files opened from now on keep their header region.
+ * GGUF_HEADERS_COPY (the default): the process's own memory, read into it
+ * (a small one) or copied out of the file's mapping, which reads as the
+ * file was whatever then happens to it, as a program that keeps its files
+ * open wants. GGUF_HEADERS_VIEW: left where the file is mapped, nothing
+ * read or copied, which opens a large header in a fraction of the time;
+ * a part the file then loses (cut by another program) reads as zeros,
+ * never faults, and gguf_headers_cut says whether that happened, for a
+ * program that reads its files for moments to say that what it read may
+ * be wrong. GGUF_HEADERS_LATER: a small header read, a large one left
+ * where it is mapped until gguf_file_keep copies it (once the program has
+ * shown the file and goes on holding it).
  */
-void			 gguf_keep_headers(int copy);
+#define GGUF_HEADERS_VIEW	0
+#define GGUF_HEADERS_COPY	1
+#define GGUF_HEADERS_LATER	2
+void			 gguf_keep_headers(int how);
 int			 gguf_headers_cut(void);
 /*
  * Copies f's header region (each shard's) into the process's own memory

@@ -961,10 +961,10 @@ quit_key(struct app *a, const struct tui_input *in)
 void
 app_input(struct app *a, const struct tui_input *in)
 {
-	if (a->later_fn != NULL && !quit_key(a, in))
+	if ((a->later_fn != NULL || a->keep) && !quit_key(a, in))
 		app_run_later(a);
 	input(a, in);
-	if (a->later_fn != NULL && !a->quit)
+	if ((a->later_fn != NULL || a->keep) && !a->quit)
 		app_run_later(a);
 }
 
@@ -987,11 +987,30 @@ app_later_drop(struct app *a, void *arg)
 	}
 }
 
+/*
+ * The file's large header, left where the file is mapped to open it
+ * (GGUF_HEADERS_LATER), copied into the browser's own memory now that the
+ * first screen is drawn: from here it reads as it was whatever happens to
+ * the file. If the file changed meanwhile, the next look at it says so.
+ */
+static void
+keep_header(struct app *a)
+{
+	struct gguf_err	err;
+
+	if (!a->keep)
+		return;
+	a->keep = 0;
+	memset(&err, 0, sizeof err);
+	(void)gguf_file_keep(gguf_doc_file(a->doc), &err);
+}
+
 int
 app_run_later(struct app *a)
 {
 	void	(*fn)(void *) = a->later_fn;
 
+	keep_header(a);
 	if (fn == NULL)
 		return 0;
 	a->later_fn = NULL;
@@ -1047,7 +1066,12 @@ tui_main(const char *path, int alone, const char *message)
 	a->search_dir = 1;
 	/* Open before touching the terminal: a bad file leaves it alone. */
 	a->open_flags = alone ? GGUF_OPEN_ALONE : 0;
-	if ((a->doc = gguf_doc_open_set(path, a->open_flags, &err)) == NULL) {
+	/* a large header is copied once the first screen is drawn */
+	gguf_keep_headers(GGUF_HEADERS_LATER);
+	a->doc = gguf_doc_open_set(path, a->open_flags, &err);
+	gguf_keep_headers(GGUF_HEADERS_COPY);
+	a->keep = 1;
+	if (a->doc == NULL) {
 		gguf_err_text(&err, msg, sizeof msg);
 		fprintf(stderr, "ggufed: ");
 		dl_init(&a->dl);
@@ -1096,7 +1120,7 @@ tui_main(const char *path, int alone, const char *message)
 			continue;
 		}
 		/* Drawn: what it put off is done unless a key is waiting. */
-		if (a->later_fn != NULL && a->script == NULL &&
+		if ((a->later_fn != NULL || a->keep) && a->script == NULL &&
 		    !term_key_waiting()) {
 			app_run_later(a);
 			dirty = 1;

@@ -122,6 +122,7 @@ struct app {
 	void		(*later_fn)(void *);
 	void		*later_arg;
 	unsigned	 later_done;	/* pieces done */
+	int		 keep;		/* the header to copy once drawn */
 	unsigned	 frames;	/* frames drawn */
 	size_t		 ppos;
 	int		 typing;

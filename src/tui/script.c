@@ -13,7 +13,8 @@
  *	wait			until background work of the view is done
  *	dump FILE		the screen as text (what capture-pane shows)
  *	dumpattr FILE		the screen's theme slots, one letter a cell
- *	probe FILE		what is set up (put-off work, the line editor)
+ *	probe FILE		what is set up (put-off work, the line editor,
+ *				the copy of a large header)
  *	bench N KEYS		press KEYS N times; report the time per key
  *	# comment
  *
@@ -169,9 +170,11 @@ probe(struct app *a, const char *path)
 		fprintf(stderr, "ggufed: %s: %s\n", path, strerror(errno));
 		exit(1);
 	}
-	fprintf(fp, "put-off %s\nput-off-done %u\nline-editor %s\n",
+	fprintf(fp, "put-off %s\nput-off-done %u\nline-editor %s\n"
+	    "header-copy %s\n",
 	    a->later_fn != NULL ? "waiting" : "none", a->later_done,
-	    prompt_started(a->pr) ? "started" : "not started");
+	    prompt_started(a->pr) ? "started" : "not started",
+	    a->keep ? "waiting" : "done");
 	fclose(fp);
 }
 

@@ -2,7 +2,8 @@
 # firstscreen.sh - the browser's first screen computes only what it
 # shows: the Summary's checks (what llama.cpp would say, the file name's
 # convention) are put off until it is drawn, and libedit is set up at the
-# first prompt, not at start. The script command `probe` says what is set
+# first prompt, not at start; a large header is left where the file is
+# mapped until then, and copied. The script command `probe` says what is set
 # up without doing anything; a dump shows the screen once the put-off
 # work is done, as a user sees it a moment after the start.
 . "$TESTS_SRCDIR/lib.sh"
@@ -49,6 +50,8 @@ has start "put-off-done 0"
 ok $? "the first screen drawn: no check has run"
 has start "line-editor not started"
 ok $? "the first screen drawn: libedit is not set up"
+has start "header-copy waiting"
+ok $? "the first screen drawn: the large header is not copied yet"
 
 run "probe start" "keys Q"
 ok $? "opened and quit with Q: exit 0"
@@ -64,6 +67,8 @@ has after "put-off none"
 ok $? "dumped: the put-off work is done"
 has after "put-off-done 1"
 ok $? "dumped: once"
+has after "header-copy done"
+ok $? "dumped: the header is the browser's own copy"
 
 # --- a key is acted on with the checks done
 

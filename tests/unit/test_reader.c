@@ -537,10 +537,12 @@ check_private_header(unsigned ntok, int big)
 
 /*
  * The header of a program that reads its files for moments
- * (gguf_keep_headers(0)): a large one is walked where the file is mapped
+ * (GGUF_HEADERS_VIEW): a large one is walked where the file is mapped
  * and not copied. The file cut to nothing under it, no read of the index
  * faults: what the file lost reads as zeros, of the lengths the index
- * holds, and the cut is told.
+ * holds, and the cut is told. With keep, the program that shows a file
+ * first and then holds it (GGUF_HEADERS_LATER): copied by gguf_file_keep,
+ * the header then reads as it was after the cut.
  */
 static void
 check_view_header(unsigned ntok, int big, int keep)
@@ -561,9 +563,9 @@ check_view_header(unsigned ntok, int big, int keep)
 	    ntok, big ? ", 80 MB" : "", keep ? ", then kept" : "");
 	if ((fd = vocab_file(ntok, big, path, &g)) < 0)
 		return;
-	gguf_keep_headers(0);
+	gguf_keep_headers(keep ? GGUF_HEADERS_LATER : GGUF_HEADERS_VIEW);
 	f = gguf_open(path, &err);
-	gguf_keep_headers(1);
+	gguf_keep_headers(GGUF_HEADERS_COPY);
 	ok(f != NULL, "%s: opens (%s)", what, f != NULL ? "" : err.msg);
 	if (f == NULL) {
 		close(fd);
