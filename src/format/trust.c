@@ -61,6 +61,9 @@ gguf_unsafe_dir(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "%s", strerror(errno));
 		return buf;
 	}
+	if (S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    (st.st_mode & 022) == 0)
+		return NULL;	/* no owner's name to look up (passwd) */
 	user_name(st.st_uid, owner, sizeof owner);
 	if (S_ISLNK(st.st_mode))
 		snprintf(buf, len, "is a symbolic link (owner %s)", owner);
@@ -68,12 +71,10 @@ gguf_unsafe_dir(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "is not a directory (owner %s)", owner);
 	else if (st.st_uid != geteuid())
 		snprintf(buf, len, "belongs to %s", owner);
-	else if ((st.st_mode & 022) != 0)
+	else
 		snprintf(buf, len, "can be written by %s (mode %04o)",
 		    (st.st_mode & 002) ? "others" : "its group",
 		    (unsigned)(st.st_mode & 07777));
-	else
-		return NULL;
 	return buf;
 }
 
