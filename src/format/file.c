@@ -370,6 +370,7 @@ static struct gguf_file *
 open_local(struct gguf_source *src, int defer_names, struct gguf_err *err)
 {
 	struct gguf_file	*f;
+	struct gguf_srcerr	 se;
 
 	if (!gguf_source_mappable(src))
 		return open_read(src, NULL, 0, err);
@@ -377,9 +378,13 @@ open_local(struct gguf_source *src, int defer_names, struct gguf_err *err)
 	 * A header that is not to be copied is walked where the file is
 	 * mapped, whatever its size: its pages are the page cache's, where
 	 * a read would fill as many of the process's own (a set's shards).
+	 * A file the system will not map is read, as when copying.
 	 */
-	if (keep_headers != GGUF_HEADERS_VIEW &&
-	    (f = open_small(src, defer_names)) != NULL)
+	memset(&se, 0, sizeof se);
+	if (keep_headers == GGUF_HEADERS_VIEW &&
+	    gguf_source_map(src, 0, gguf_source_size(src), &se) != NULL)
+		return open_mapped(src, defer_names, err);
+	if ((f = open_small(src, defer_names)) != NULL)
 		return f;
 	return open_mapped(src, defer_names, err);
 }
