@@ -65,3 +65,15 @@ llama_libdir() {
 	[ -f "$libdir/libllama.v0.5.0.so" ] ||
 	    skip_all "no libllama.v0.5.0.so in $libdir"
 }
+
+# browser_env [LOCALE]: the environment of a browser a test runs: a fixed
+# terminal type, the locale (C.UTF-8 unless given), UTC, a home and a
+# state folder of the test's own, and nothing of the caller's that would
+# change what it shows (colours off, a script, an editor).
+browser_env() {
+	TERM=xterm-256color LANG=${1:-C.UTF-8} LC_ALL=${1:-C.UTF-8} TZ=UTC
+	HOME=$scratch/home XDG_STATE_HOME=$scratch/state
+	mkdir -p "$HOME"
+	export TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
+	unset NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+}

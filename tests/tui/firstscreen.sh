@@ -10,11 +10,7 @@
 
 BV=$SHARED_DIR/fixtures/ggml/big-vocab.gguf
 [ -f "$BV" ] || skip_all "no big-vocab fixture"
-TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME"
-export TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
-unset NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+browser_env
 
 # run LINE...: the script lines at 80x24 on big-vocab.gguf; NAME in
 # "dump NAME" and "probe NAME" is a file of the scratch directory.

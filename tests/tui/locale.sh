@@ -13,11 +13,8 @@ LOCPATH=$scratch/locales
 mkdir -p "$LOCPATH"
 localedef -i de_DE -f UTF-8 "$LOCPATH/de_DE.UTF-8" >/dev/null 2>&1 ||
     skip_all "the de_DE locale cannot be compiled here"
-TERM=xterm-256color LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8 TZ=UTC
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME"
-export LOCPATH TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
-unset NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+export LOCPATH
+browser_env de_DE.UTF-8
 
 cp "$BV" "$scratch/m.gguf"
 chmod u+w "$scratch/m.gguf"

@@ -9,11 +9,7 @@
 DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 SHAPES=$SHARED_DIR/fixtures/ggml/shapes.gguf
 [ -f "$DEMO" ] || skip_all "no demo model"
-TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME"
-export TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
-unset NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+browser_env
 
 # run FILE LINE...: the script lines at 80x24 on FILE; "dump NAME" dumps
 # the screen to NAME.txt.

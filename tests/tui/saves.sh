@@ -10,11 +10,8 @@
 
 DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
 [ -f "$DEMO" ] || skip_all "no demo model"
-TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME" "$scratch/d"
-export TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
-unset NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+browser_env
+mkdir -p "$scratch/d"
 d=$scratch/d
 m=$d/m.gguf
 

@@ -14,11 +14,7 @@ DEMO=$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf
     skip_all "not root: a directory of another user cannot be made"
 command -v runuser >/dev/null 2>&1 ||
     skip_all "runuser is not installed (to act as the user nobody)"
-TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
-HOME=$scratch/home XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME"
-export TERM LANG LC_ALL TZ HOME XDG_STATE_HOME
-unset NO_COLOR GGUFED_SCRIPT EDITRC VISUAL EDITOR
+browser_env
 chmod 755 "$scratch"
 st=$XDG_STATE_HOME/ggufed
 

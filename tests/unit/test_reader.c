@@ -444,6 +444,27 @@ vocab_file(unsigned ntok, int big, char *path, struct gg *g)
 }
 
 /*
+ * The end of a check of a file cut to nothing while open: a read of its
+ * data fails, saying why; then the file is closed and removed.
+ */
+static void
+cut_data_fails(struct gguf_file *f, int fd, const char *path, struct gg *g,
+    const char *what)
+{
+	struct gguf_err	err;
+	float		x[8];
+
+	memset(&err, 0, sizeof err);
+	ok(gguf_file_read(f, gguf_layout(f)->data_off, x, sizeof x,
+	    &err) != 0 && strstr(err.msg, "cut to") != NULL,
+	    "%s: a read of the data fails, saying why (%s)", what, err.msg);
+	gguf_close(f);
+	close(fd);
+	unlink(path);
+	gg_free(g);
+}
+
+/*
  * The index points into the header region. A file cut to nothing while
  * it is open (another process rewriting it in place, say) must not make a
  * read of the index fault: the header is the process's own copy, byte for
@@ -525,14 +546,7 @@ check_private_header(unsigned ntok, int big)
 	ok(gguf_file_changed(f, GGUF_CHANGE_CONTENT, &err) == 1 &&
 	    strstr(err.msg, "cut to") != NULL,
 	    "%s: the change is seen (%s)", what, err.msg);
-	memset(&err, 0, sizeof err);
-	ok(gguf_file_read(f, gguf_layout(f)->data_off, x, sizeof x,
-	    &err) != 0 && strstr(err.msg, "cut to") != NULL,
-	    "%s: a read of the data fails, saying why (%s)", what, err.msg);
-	gguf_close(f);
-	close(fd);
-	unlink(path);
-	gg_free(&g);
+	cut_data_fails(f, fd, path, &g, what);
 }
 
 /*
@@ -553,7 +567,6 @@ check_view_header(unsigned ntok, int big, int keep)
 	struct gguf_err		 err;
 	struct gg		 g;
 	uint64_t		 i, same = 0, zeros = 0;
-	float			 x[8];
 	char			 path[] = "/tmp/test_reader.XXXXXX", want[32];
 	char			 what[64];
 	size_t			 k;
@@ -616,14 +629,7 @@ check_view_header(unsigned ntok, int big, int keep)
 	    gguf_tensor_at(f, 0)->name.p[0] == '\0',
 	    "%s: the tensor infos read, as zeros", what);
 out:
-	memset(&err, 0, sizeof err);
-	ok(gguf_file_read(f, gguf_layout(f)->data_off, x, sizeof x,
-	    &err) != 0 && strstr(err.msg, "cut to") != NULL,
-	    "%s: a read of the data fails, saying why (%s)", what, err.msg);
-	gguf_close(f);
-	close(fd);
-	unlink(path);
-	gg_free(&g);
+	cut_data_fails(f, fd, path, &g, what);
 }
 
 int
