@@ -199,8 +199,8 @@ vec_init(void)
  * vector one unless ref, else the portable one compiled for AVX2 where
  * the CPU runs it.
  */
-static dq_fn *
-decoder(uint32_t type, int be, int ref)
+dq_fn *
+gguf_dq_decoder(uint32_t type, int be, int ref)
 {
 	const struct dq_type	*d = &dq_types[type];
 	int			 avx2 = gguf_cpu_avx2();
@@ -213,6 +213,13 @@ decoder(uint32_t type, int be, int ref)
 			return vec.fn[type];
 	}
 	return avx2 ? d->le_avx2 : d->le;
+}
+
+void
+gguf_dq_versions(uint32_t type, int be, dq_fn **base, dq_fn **avx2)
+{
+	*base = be ? dq_types[type].be : dq_types[type].le;
+	*avx2 = be ? dq_types[type].be_avx2 : dq_types[type].le_avx2;
 }
 
 const char *
@@ -279,7 +286,7 @@ dequant(uint32_t type, int be, const uint8_t *data, uint64_t nbytes,
 	if (n == 0)
 		return 0;
 	ti = gguf_ttype(type);
-	fn = decoder(type, be, ref);
+	fn = gguf_dq_decoder(type, be, ref);
 	bk = ti->blck;
 	bs = ti->bytes;
 	b = first / bk;

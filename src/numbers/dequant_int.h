@@ -313,6 +313,15 @@ bv_d(struct gguf_blockview *bv, const char *name, const char *what,
 #define DQ_QUANT(n)	dq_fn gguf_dq_##n, DQ_AVX2(gguf_dq_##n);	\
 			bv_fn gguf_bv_##n
 
+/*
+ * dequant.c: the decoder gguf_dequant uses for type, of big-endian data
+ * if be, never a vector one if ref (gguf_dequant_ref); and the baseline
+ * and AVX2 versions of its portable decoder (the same function twice
+ * where there is no AVX2 version; NULL where there is no decoder).
+ */
+dq_fn	*gguf_dq_decoder(uint32_t type, int be, int ref);
+void	 gguf_dq_versions(uint32_t type, int be, dq_fn **base, dq_fn **avx2);
+
 /* dequant_float.c */
 DQ_PLAIN(f32);
 DQ_PLAIN(f16);
