@@ -24,9 +24,10 @@
  * (the sign is a flip of the sign bit, as multiplying by -1 is), fifth bits
  * are spread by table, the 4-bit codebooks are scaled once per block and
  * then looked up, and a half is widened without branches. Where the
- * toolchain allows, each decoder is also compiled for AVX2 (below). For
- * the most used types, dequant_x86.c has decoders written with AVX2 and
- * F16C that give the same bits; they are picked at run time, and these
+ * toolchain allows, each decoder is also compiled for AVX2 (dequant_int.h),
+ * and that version is picked at the first decoding where the CPU runs it.
+ * For the most used types, dequant_x86.c has decoders written with AVX2
+ * and F16C that give the same bits; they are picked at run time, and these
  * stay the reference (gguf_dequant_ref).
  *
  * Byte order. Plain types have big-endian decoders; quantized types do not
@@ -45,6 +46,8 @@
 struct dq_type {
 	dq_fn		*le;		/* n blocks of little-endian data */
 	dq_fn		*be;		/* plain types: big-endian data */
+	dq_fn		*le_avx2;	/* the same compiled for AVX2 */
+	dq_fn		*be_avx2;
 	dq64_fn		*le64;		/* plain types: straight to double */
 	dq64_fn		*be64;
 	bv_fn		*view;		/* quantized types: block fields */
@@ -121,9 +124,11 @@ gguf_dq_grid(uint32_t type)
 
 /* ------------------------------------------------------------ the table */
 
-#define PLAIN_OPS(n)	{ gguf_dq_##n, gguf_dq_##n##_be, gguf_dq64_##n, \
-			    gguf_dq64_##n##_be, NULL }
-#define QUANT_OPS(n)	{ gguf_dq_##n, NULL, NULL, NULL, gguf_bv_##n }
+#define PLAIN_OPS(n)	{ gguf_dq_##n, gguf_dq_##n##_be,		\
+			    DQ_AVX2(gguf_dq_##n), DQ_AVX2(gguf_dq_##n##_be), \
+			    gguf_dq64_##n, gguf_dq64_##n##_be, NULL }
+#define QUANT_OPS(n)	{ gguf_dq_##n, NULL, DQ_AVX2(gguf_dq_##n), NULL, \
+			    NULL, NULL, gguf_bv_##n }
 
 static const struct dq_type dq_types[GGUF_T_COUNT] = {
 	[GGUF_T_F32] = PLAIN_OPS(f32),
@@ -189,18 +194,32 @@ vec_init(void)
 		vec.fn[t] = gguf_dq_vec(t, &vec.isa[t]);
 }
 
-/* The decoder of little- or big-endian data of a decodable type. */
-static dq_fn *
-decoder(uint32_t type, int be, int ref)
+/*
+ * The decoder of little- or big-endian data of a decodable type: the
+ * vector one unless ref, else the portable one compiled for AVX2 where
+ * the CPU runs it.
+ */
+dq_fn *
+gguf_dq_decoder(uint32_t type, int be, int ref)
 {
+	const struct dq_type	*d = &dq_types[type];
+	int			 avx2 = gguf_cpu_avx2();
+
 	if (be)
-		return dq_types[type].be;
+		return avx2 ? d->be_avx2 : d->be;
 	if (!ref) {
 		pthread_once(&vec_once, vec_init);
 		if (vec.fn[type] != NULL)
 			return vec.fn[type];
 	}
-	return dq_types[type].le;
+	return avx2 ? d->le_avx2 : d->le;
+}
+
+void
+gguf_dq_versions(uint32_t type, int be, dq_fn **base, dq_fn **avx2)
+{
+	*base = be ? dq_types[type].be : dq_types[type].le;
+	*avx2 = be ? dq_types[type].be_avx2 : dq_types[type].le_avx2;
 }
 
 const char *
@@ -267,7 +286,7 @@ dequant(uint32_t type, int be, const uint8_t *data, uint64_t nbytes,
 	if (n == 0)
 		return 0;
 	ti = gguf_ttype(type);
-	fn = decoder(type, be, ref);
+	fn = gguf_dq_decoder(type, be, ref);
 	bk = ti->blck;
 	bs = ti->bytes;
 	b = first / bk;

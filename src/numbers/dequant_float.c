@@ -6,14 +6,12 @@
 
 #include "dequant_int.h"
 
-DQ_CLONES void
-gguf_dq_f32(const uint8_t *restrict s, float *restrict y, uint64_t n)
+DQ_DECODER(gguf_dq_f32, s, y, n)
 {
 	memcpy(y, s, n * 4);
 }
 
-DQ_CLONES void
-gguf_dq_f32_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
+DQ_DECODER(gguf_dq_f32_be, s, y, n)
 {
 	uint64_t	i;
 
@@ -21,8 +19,7 @@ gguf_dq_f32_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 		y[i] = bits_f(gguf_ld32(s + 4 * i, 1));
 }
 
-DQ_CLONES void
-gguf_dq_f16(const uint8_t *restrict s, float *restrict y, uint64_t n)
+DQ_DECODER(gguf_dq_f16, s, y, n)
 {
 	uint64_t	i;
 	int		j;
@@ -35,14 +32,14 @@ gguf_dq_f16(const uint8_t *restrict s, float *restrict y, uint64_t n)
 		y[i] = h2f(ld16(s));
 }
 
+/* Called only by the AVX2 decoders, so on a CPU that runs AVX2. */
 void
 gguf_dq_f16_ref(const uint8_t *s, float *y, uint64_t n)
 {
-	gguf_dq_f16(s, y, n);
+	DQ_AVX2(gguf_dq_f16)(s, y, n);
 }
 
-DQ_CLONES void
-gguf_dq_f16_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
+DQ_DECODER(gguf_dq_f16_be, s, y, n)
 {
 	uint64_t	i;
 
@@ -50,8 +47,7 @@ gguf_dq_f16_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 		y[i] = h2f(gguf_ld16(s + 2 * i, 1));
 }
 
-DQ_CLONES void
-gguf_dq_bf16(const uint8_t *restrict s, float *restrict y, uint64_t n)
+DQ_DECODER(gguf_dq_bf16, s, y, n)
 {
 	uint64_t	i;
 	int		j;
@@ -64,8 +60,7 @@ gguf_dq_bf16(const uint8_t *restrict s, float *restrict y, uint64_t n)
 		y[i] = bits_f((uint32_t)ld16(s) << 16);
 }
 
-DQ_CLONES void
-gguf_dq_bf16_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
+DQ_DECODER(gguf_dq_bf16_be, s, y, n)
 {
 	uint64_t	i;
 
@@ -75,16 +70,14 @@ gguf_dq_bf16_be(const uint8_t *restrict s, float *restrict y, uint64_t n)
 
 /* F64 and the integer types, to float and to double, in both orders. */
 #define PLAIN(name, size, load, conv)					\
-DQ_CLONES void								\
-gguf_dq_##name(const uint8_t *s, float *y, uint64_t n)			\
+DQ_DECODER(gguf_dq_##name, s, y, n)					\
 {									\
 	uint64_t	i;						\
 									\
 	for (i = 0; i < n; i++)						\
 		y[i] = (float)conv(load(s + (size) * i, 0));		\
 }									\
-DQ_CLONES void								\
-gguf_dq_##name##_be(const uint8_t *s, float *y, uint64_t n)		\
+DQ_DECODER(gguf_dq_##name##_be, s, y, n)				\
 {									\
 	uint64_t	i;						\
 									\

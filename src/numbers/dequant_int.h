@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "gguf.h"
 #include "internal.h"
 #include "dequant.h"
@@ -27,19 +28,42 @@
 
 /*
  * Where the toolchain can, every decoder is compiled twice, for the x86-64
- * baseline and for AVX2, and the loader picks the one the CPU runs: the
- * same operations in wider registers (AVX2 without FMA, and contraction is
- * off), so the same bits.
+ * baseline and for AVX2 (NAME_avx2), and dequant.c picks one at its first
+ * decoding by what the CPU runs (gguf_cpu_avx2): the same operations in
+ * wider registers (AVX2 without FMA, and contraction is off), so the same
+ * bits. Nothing is picked at load time: no ifunc resolver runs at start.
+ *
+ *	DQ_DECODER(gguf_dq_x, s, y, nb)
+ *	{
+ *		...
+ *	}
+ *
+ * defines gguf_dq_x and gguf_dq_x_avx2, both the body written once and
+ * inlined into each (s, y restrict; nb the count). DQ_AVX2(f) is f's AVX2
+ * version, or f where there is none.
  */
-/*
- * Not with clang: before version 16 it names a cloned function's resolver
- * "NAME.ifunc" and emits no NAME another file can link to, and the
- * decoders are called from dequant.c's table.
- */
-#if defined(HAVE_TARGET_CLONES) && !defined(__clang__)
-#define DQ_CLONES	__attribute__((target_clones("avx2", "default")))
+#if defined(HAVE_TARGET_AVX2)
+#define DQ_DECODER(name, s, y, n)					\
+GGUF_BODY void name##_body(const uint8_t *restrict s,			\
+    float *restrict y, uint64_t n);					\
+GGUF_TARGET_AVX2 void							\
+name##_avx2(const uint8_t *restrict s, float *restrict y, uint64_t n)	\
+{									\
+	name##_body(s, y, n);						\
+}									\
+void									\
+name(const uint8_t *restrict s, float *restrict y, uint64_t n)		\
+{									\
+	name##_body(s, y, n);						\
+}									\
+GGUF_BODY void								\
+name##_body(const uint8_t *restrict s, float *restrict y, uint64_t n)
+#define DQ_AVX2(f)	f##_avx2
 #else
-#define DQ_CLONES
+#define DQ_DECODER(name, s, y, n)					\
+void									\
+name(const uint8_t *restrict s, float *restrict y, uint64_t n)
+#define DQ_AVX2(f)	f
 #endif
 
 typedef void	dq_fn(const uint8_t *, float *, uint64_t);
@@ -283,9 +307,20 @@ bv_d(struct gguf_blockview *bv, const char *name, const char *what,
  * little- and big-endian data; a quantized type a decoder of n blocks of
  * little-endian data and a view of one block's fields.
  */
-#define DQ_PLAIN(n)	dq_fn gguf_dq_##n, gguf_dq_##n##_be;		\
+#define DQ_PLAIN(n)	dq_fn gguf_dq_##n, gguf_dq_##n##_be,		\
+			    DQ_AVX2(gguf_dq_##n), DQ_AVX2(gguf_dq_##n##_be); \
 			dq64_fn gguf_dq64_##n, gguf_dq64_##n##_be
-#define DQ_QUANT(n)	dq_fn gguf_dq_##n; bv_fn gguf_bv_##n
+#define DQ_QUANT(n)	dq_fn gguf_dq_##n, DQ_AVX2(gguf_dq_##n);	\
+			bv_fn gguf_bv_##n
+
+/*
+ * dequant.c: the decoder gguf_dequant uses for type, of big-endian data
+ * if be, never a vector one if ref (gguf_dequant_ref); and the baseline
+ * and AVX2 versions of its portable decoder (the same function twice
+ * where there is no AVX2 version; NULL where there is no decoder).
+ */
+dq_fn	*gguf_dq_decoder(uint32_t type, int be, int ref);
+void	 gguf_dq_versions(uint32_t type, int be, dq_fn **base, dq_fn **avx2);
 
 /* dequant_float.c */
 DQ_PLAIN(f32);

@@ -38,8 +38,7 @@ iq_put4x2(float *restrict y, const float *restrict g1,
 
 /* IQ2_XXS: half d; per 32 elements 4 grid bytes and a u32 of 4x7 sign
  * bits plus a 4-bit scale. */
-DQ_CLONES void
-gguf_dq_iq2_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_iq2_xxs, s, y, nb)
 {
 	const uint8_t	*q;
 	uint64_t	 i;
@@ -62,8 +61,7 @@ gguf_dq_iq2_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* IQ2_XS: half d, 32 u16 (9-bit grid index, 7 sign bits), 8 scale bytes. */
-DQ_CLONES void
-gguf_dq_iq2_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_iq2_xs, s, y, nb)
 {
 	uint64_t	i;
 	uint32_t	q;
@@ -88,8 +86,7 @@ gguf_dq_iq2_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 
 /* IQ2_S: half d, 32 grid bytes, 32 sign bytes, 8 bytes of 2-bit index
  * extensions, 8 scale bytes. */
-DQ_CLONES void
-gguf_dq_iq2_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_iq2_s, s, y, nb)
 {
 	const uint8_t	*qs, *sg, *qh;
 	uint64_t	 i;
@@ -115,8 +112,7 @@ gguf_dq_iq2_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 
 /* IQ3_XXS: half d, 64 grid bytes, then per 32 elements a u32 of 4x7 sign
  * bits and a 4-bit scale. */
-DQ_CLONES void
-gguf_dq_iq3_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_iq3_xxs, s, y, nb)
 {
 	const uint8_t	*qs;
 	uint64_t	 i;
@@ -141,8 +137,7 @@ gguf_dq_iq3_xxs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 
 /* IQ3_S: half d, 64 grid bytes, 8 bytes of ninth index bits, 32 sign
  * bytes, 4 bytes of 4-bit scales (odd multipliers 1..31). */
-DQ_CLONES void
-gguf_dq_iq3_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_iq3_s, s, y, nb)
 {
 	const uint8_t	*qs, *qh, *sg;
 	uint64_t	 i;
@@ -182,8 +177,7 @@ iq1_put8(float *restrict y, const float *restrict g, float dl, float delta)
 
 /* IQ1_S: half d, 32 grid bytes, 8 u16 (3-bit scale, delta sign, 4x3 high
  * index bits). */
-DQ_CLONES void
-gguf_dq_iq1_s(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_iq1_s, s, y, nb)
 {
 	const uint8_t	*qs;
 	uint64_t	 i;
@@ -219,8 +213,7 @@ iq1m_d(const uint8_t *sc)
 
 /* IQ1_M: 32 grid bytes, 16 bytes of (3 index bits, delta sign) nibbles,
  * 8 bytes of 3-bit scales (and the pieces of d). */
-DQ_CLONES void
-gguf_dq_iq1_m(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_iq1_m, s, y, nb)
 {
 	const uint8_t	*qs, *qh;
 	uint64_t	 i;
@@ -249,8 +242,7 @@ gguf_dq_iq1_m(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 
 /* IQ4_XS: half d, u16 of high scale bits, 4 bytes of low scale nibbles,
  * 128 bytes of codebook nibbles. */
-DQ_CLONES void
-gguf_dq_iq4_xs(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_iq4_xs, s, y, nb)
 {
 	uint64_t	i;
 	uint32_t	sh;

@@ -25,8 +25,7 @@ k3_scales(const uint8_t *p, int *sc)
 }
 
 /* Q2_K: 16 scale/min bytes, 64 bytes of 2-bit quants, half d, half dmin. */
-DQ_CLONES void
-gguf_dq_q2_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q2_K, s, y, nb)
 {
 	const uint8_t	*q;
 	uint64_t	 i;
@@ -60,8 +59,7 @@ gguf_dq_q2_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q3_K: 32 bytes of high bits, 64 of 2-bit quants, 12 of scales, half d. */
-DQ_CLONES void
-gguf_dq_q3_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q3_K, s, y, nb)
 {
 	const uint8_t	*hm, *q;
 	uint64_t	 i;
@@ -94,8 +92,7 @@ gguf_dq_q3_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q4_K: half d, half dmin, 12 bytes of scales, 128 bytes of nibbles. */
-DQ_CLONES void
-gguf_dq_q4_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q4_K, s, y, nb)
 {
 	const uint8_t	*q;
 	uint64_t	 i;
@@ -124,8 +121,7 @@ gguf_dq_q4_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q5_K: as Q4_K plus 32 bytes of fifth bits before the nibbles. */
-DQ_CLONES void
-gguf_dq_q5_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q5_K, s, y, nb)
 {
 	const uint8_t	*qh, *q;
 	uint64_t	 i;
@@ -161,8 +157,7 @@ gguf_dq_q5_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q6_K: 128 bytes of low nibbles, 64 of high 2 bits, 16 int8 scales, d. */
-DQ_CLONES void
-gguf_dq_q6_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q6_K, s, y, nb)
 {
 	const uint8_t	*ql, *qh;
 	const int8_t	*sc;
@@ -201,8 +196,7 @@ gguf_dq_q6_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q8_K: float d, 256 int8, 16 int16 sums (not needed). d * q */
-DQ_CLONES void
-gguf_dq_q8_K(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q8_K, s, y, nb)
 {
 	uint64_t	i;
 	float		d;
@@ -230,8 +224,7 @@ tq1_trit(uint8_t byte, unsigned pow3, float d)
 	return (float)((int)(((unsigned)q * 3) >> 8) - 1) * d;
 }
 
-DQ_CLONES void
-gguf_dq_tq1_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_tq1_0, s, y, nb)
 {
 	static const unsigned	pow3[5] = { 1, 3, 9, 27, 81 };
 	uint64_t		i;
@@ -256,8 +249,7 @@ gguf_dq_tq1_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* TQ2_0: 64 bytes of 2-bit codes (value code - 1), half d. */
-DQ_CLONES void
-gguf_dq_tq2_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_tq2_0, s, y, nb)
 {
 	uint64_t	i;
 	float		d;

@@ -9,8 +9,7 @@
 #include "dequant_int.h"
 
 /* Q4_0: half d, 16 bytes of nibbles; low nibbles first. (q - 8) * d */
-DQ_CLONES void
-gguf_dq_q4_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q4_0, s, y, nb)
 {
 	uint64_t	i;
 	float		d;
@@ -26,8 +25,7 @@ gguf_dq_q4_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q4_1: half d, half m, nibbles. q * d + m */
-DQ_CLONES void
-gguf_dq_q4_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q4_1, s, y, nb)
 {
 	uint64_t	i;
 	float		d, m;
@@ -54,8 +52,7 @@ q5_high(const uint8_t *qh, uint8_t *h)
 }
 
 /* Q5_0: half d, 32 high bits, nibbles. (q - 16) * d */
-DQ_CLONES void
-gguf_dq_q5_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q5_0, s, y, nb)
 {
 	uint64_t	i;
 	uint8_t		h[32];
@@ -76,8 +73,7 @@ gguf_dq_q5_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q5_1: half d, half m, 32 high bits, nibbles. q * d + m */
-DQ_CLONES void
-gguf_dq_q5_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q5_1, s, y, nb)
 {
 	uint64_t	i;
 	uint8_t		h[32];
@@ -98,8 +94,7 @@ gguf_dq_q5_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q8_0: half d, 32 int8. q * d */
-DQ_CLONES void
-gguf_dq_q8_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q8_0, s, y, nb)
 {
 	uint64_t	i;
 	float		d;
@@ -113,8 +108,7 @@ gguf_dq_q8_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q8_1: half d, half s (d times the sum of the quants), 32 int8. q * d */
-DQ_CLONES void
-gguf_dq_q8_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q8_1, s, y, nb)
 {
 	uint64_t	i;
 	float		d;
@@ -128,8 +122,7 @@ gguf_dq_q8_1(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* IQ4_NL: half d, nibbles indexing the non-linear codebook. d * kv[q] */
-DQ_CLONES void
-gguf_dq_iq4_nl(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_iq4_nl, s, y, nb)
 {
 	uint64_t	i;
 	float		t[16];
@@ -141,8 +134,7 @@ gguf_dq_iq4_nl(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* MXFP4: E8M0 exponent byte, nibbles of doubled E2M1 values. v * d */
-DQ_CLONES void
-gguf_dq_mxfp4(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_mxfp4, s, y, nb)
 {
 	uint64_t	i;
 	float		t[16];
@@ -154,8 +146,7 @@ gguf_dq_mxfp4(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* NVFP4: 4 UE4M3 scales, one per 16 elements, then their nibbles. */
-DQ_CLONES void
-gguf_dq_nvfp4(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_nvfp4, s, y, nb)
 {
 	uint64_t	i;
 	float		t[16];
@@ -170,8 +161,7 @@ gguf_dq_nvfp4(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q1_0: half d, 128 sign bits, bit j of byte j/8. +d or -d */
-DQ_CLONES void
-gguf_dq_q1_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q1_0, s, y, nb)
 {
 	const uint32_t	*sm;
 	uint64_t	 i;
@@ -190,8 +180,7 @@ gguf_dq_q1_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 }
 
 /* Q2_0: half d, 64 two-bit codes, code j at bits 2(j%4) of byte j/4. */
-DQ_CLONES void
-gguf_dq_q2_0(const uint8_t *restrict s, float *restrict y, uint64_t nb)
+DQ_DECODER(gguf_dq_q2_0, s, y, nb)
 {
 	const float	*c;
 	uint64_t	 i;

@@ -35,13 +35,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "gguf.h"
 #include "dequant_grids.h"
 #include "dequant_vec.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 
-#include <cpuid.h>
 #include <immintrin.h>
 
 #define AVX2	__attribute__((target("avx2,f16c")))
@@ -1176,22 +1176,11 @@ v_iq1_m(const uint8_t *restrict s, float *restrict y, uint64_t nb)
 	}
 }
 
-/*
- * AVX2 as the compiler's runtime knows it (which includes the operating
- * system saving the registers), and F16C from CPUID leaf 1 (ECX bit 29):
- * not every compiler's __builtin_cpu_supports knows "f16c".
- */
+/* AVX2 (the operating system saving the registers) and F16C. */
 static int
 have_avx2_f16c(void)
 {
-	unsigned	a, b, c, d;
-
-	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx2"))
-		return 0;
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return 0;
-	return (c >> 29) & 1;
+	return gguf_cpu_avx2() && gguf_cpu_f16c();
 }
 
 gguf_dq_fn *

@@ -18,14 +18,25 @@
 
 #include <string.h>
 
+#include "cpu.h"
 #include "gguf.h"
 #include "dequant.h"
 #include "scan.h"
 
-#if defined(HAVE_TARGET_CLONES)
-#define SC_CLONES	__attribute__((target_clones("avx2", "default")))
+/*
+ * A plain scan is compiled for the baseline and, where the compiler can,
+ * for AVX2 (plain_f16_avx2 ...), picked by GGUF_PICK at each call.
+ */
+#define SC_ARGS	(const uint8_t *p, uint64_t n, uint64_t elem0,	\
+		    struct gguf_scan *s)
+#if defined(HAVE_TARGET_AVX2)
+#define SC_TWIN(name)							\
+GGUF_TARGET_AVX2 static void name##_avx2 SC_ARGS			\
+{									\
+	name##_body(p, n, elem0, s);					\
+}
 #else
-#define SC_CLONES
+#define SC_TWIN(name)
 #endif
 
 #define GROUP_BYTES 4096	/* bytes of plain values looked at a time */
@@ -381,9 +392,8 @@ ld_##sfx(const uint8_t *p)						\
 	return u;							\
 }									\
 									\
-SC_CLONES static void							\
-plain_##sfx(const uint8_t *p, uint64_t n, uint64_t elem0,		\
-    struct gguf_scan *s)						\
+GGUF_BODY void								\
+plain_##sfx##_body SC_ARGS						\
 {									\
 	const uint64_t	group = GROUP_BYTES / sizeof(U);		\
 	uint64_t	i, j, m;					\
@@ -423,7 +433,14 @@ plain_##sfx(const uint8_t *p, uint64_t n, uint64_t elem0,		\
 		}							\
 	}								\
 	s->count += n;							\
-}
+}									\
+									\
+static void								\
+plain_##sfx SC_ARGS							\
+{									\
+	plain_##sfx##_body(p, n, elem0, s);				\
+}									\
+SC_TWIN(plain_##sfx)
 
 PLAIN_SCAN(f32, uint32_t, 0x7f800000u, 0x007fffffu, 0x80000000u)
 PLAIN_SCAN(f16, uint16_t, 0x7c00u, 0x03ffu, 0x8000u)
@@ -534,16 +551,16 @@ gguf_scan(uint32_t type, int be, const uint8_t *p, uint64_t nbytes,
 		return gguf_scan_ref(type, be, p, nbytes, elem0, s, err);
 	switch (st->kind) {
 	case K_F32:
-		plain_f32(p, nb, elem0, s);
+		GGUF_PICK(plain_f32)(p, nb, elem0, s);
 		return 0;
 	case K_F16:
-		plain_f16(p, nb, elem0, s);
+		GGUF_PICK(plain_f16)(p, nb, elem0, s);
 		return 0;
 	case K_BF16:
-		plain_bf16(p, nb, elem0, s);
+		GGUF_PICK(plain_bf16)(p, nb, elem0, s);
 		return 0;
 	case K_F64:
-		plain_f64(p, nb, elem0, s);
+		GGUF_PICK(plain_f64)(p, nb, elem0, s);
 		return 0;
 	case K_INT:
 		plain_int(p, nbytes, nb, s);

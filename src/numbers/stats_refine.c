@@ -33,14 +33,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "dequant_int.h"
 #include "stats_vec.h"
 
-#if defined(HAVE_TARGET_CLONES) && !defined(__clang__)
-#define SR_CLONES	__attribute__((target_clones("avx2", "default")))
-#else
-#define SR_CLONES
-#endif
+/*
+ * The loops over many values below are compiled for the baseline and,
+ * where the compiler can, for AVX2 (NAME_avx2): one body inlined into
+ * both, picked by GGUF_PICK at each call.
+ */
 
 #define SHIFT		GGUF_SV_KEYSHIFT
 #define SLOTS		GGUF_SR_SLOTS
@@ -123,8 +124,8 @@ in_bands(const struct gguf_sr *b, uint32_t o)
 	    f == b->key[3] || f == b->key[4];
 }
 
-SR_CLONES void
-gguf_sr_floats(const struct gguf_sr *b, const uint8_t *x, uint64_t n,
+GGUF_BODY void
+sr_floats_body(const struct gguf_sr *b, const uint8_t *x, uint64_t n,
     uint32_t *cnt)
 {
 	uint32_t	k0 = b->key[0], k1 = b->key[1], k2 = b->key[2];
@@ -152,6 +153,29 @@ gguf_sr_floats(const struct gguf_sr *b, const uint8_t *x, uint64_t n,
 		memcpy(&u, x + 4 * i, 4);
 		count(b, u, 1, cnt);
 	}
+}
+
+static void
+sr_floats(const struct gguf_sr *b, const uint8_t *x, uint64_t n,
+    uint32_t *cnt)
+{
+	sr_floats_body(b, x, n, cnt);
+}
+
+#if defined(HAVE_TARGET_AVX2)
+GGUF_TARGET_AVX2 static void
+sr_floats_avx2(const struct gguf_sr *b, const uint8_t *x, uint64_t n,
+    uint32_t *cnt)
+{
+	sr_floats_body(b, x, n, cnt);
+}
+#endif
+
+void
+gguf_sr_floats(const struct gguf_sr *b, const uint8_t *x, uint64_t n,
+    uint32_t *cnt)
+{
+	GGUF_PICK(sr_floats)(b, x, n, cnt);
 }
 
 /*
@@ -234,8 +258,8 @@ typedef uint8_t	v8b __attribute__((vector_size(8)));
 #define ZERO8		((v8f){ 0, 0, 0, 0, 0, 0, 0, 0 })
 
 /* Values q * a[i], q in [qmin, qmax]; m a multiple of 8. */
-SR_CLONES static void
-flags_scaled(const struct gguf_sr *b, const float *a, unsigned m,
+GGUF_BODY void
+flags_scaled_body(const struct gguf_sr *b, const float *a, unsigned m,
     float qmin, float qmax, uint8_t *fl)
 {
 	v8f		s, as, inv, x, y, lo, hi, lim[4];
@@ -272,8 +296,8 @@ flags_scaled(const struct gguf_sr *b, const float *a, unsigned m,
  * 2^-18 of the magnitudes in play, more than the roundings of the value
  * and of these sums and products.
  */
-SR_CLONES static void
-flags_offset(const struct gguf_sr *b, const float *a, const float *o,
+GGUF_BODY void
+flags_offset_body(const struct gguf_sr *b, const float *a, const float *o,
     unsigned m, float cmax, uint8_t *fl)
 {
 	v8f		s, as, ao, off, inv, ainv, x, y, e, lo, hi, lim[4];
@@ -308,6 +332,36 @@ flags_offset(const struct gguf_sr *b, const float *a, const float *o,
 		memcpy(fl + i, &fb, sizeof fb);
 	}
 }
+
+static void
+flags_scaled(const struct gguf_sr *b, const float *a, unsigned m,
+    float qmin, float qmax, uint8_t *fl)
+{
+	flags_scaled_body(b, a, m, qmin, qmax, fl);
+}
+
+static void
+flags_offset(const struct gguf_sr *b, const float *a, const float *o,
+    unsigned m, float cmax, uint8_t *fl)
+{
+	flags_offset_body(b, a, o, m, cmax, fl);
+}
+
+#if defined(HAVE_TARGET_AVX2)
+GGUF_TARGET_AVX2 static void
+flags_scaled_avx2(const struct gguf_sr *b, const float *a, unsigned m,
+    float qmin, float qmax, uint8_t *fl)
+{
+	flags_scaled_body(b, a, m, qmin, qmax, fl);
+}
+
+GGUF_TARGET_AVX2 static void
+flags_offset_avx2(const struct gguf_sr *b, const float *a, const float *o,
+    unsigned m, float cmax, uint8_t *fl)
+{
+	flags_offset_body(b, a, o, m, cmax, fl);
+}
+#endif
 
 /* Eight flags at fl all zero (nearly always). */
 static inline int
@@ -388,7 +442,8 @@ blocks_0(const struct gguf_sr *b, int q8, const uint8_t *s, uint64_t nb,
 			a[i] = ldh(s + (i0 + i) * bs);
 		for (; i % 8 != 0; i++)
 			a[i] = 1;
-		flags_scaled(b, a, i, q8 ? -128 : -8, q8 ? 127 : 7, fl);
+		GGUF_PICK(flags_scaled)(b, a, i, q8 ? -128 : -8, q8 ? 127 : 7,
+		    fl);
 		for (g = 0; g < m; g += 8) {
 			if (none8(fl + g))
 				continue;
@@ -433,9 +488,11 @@ blocks_k(const struct gguf_sr *b, const struct kq *kq, const uint8_t *s,
 			kq->scales(s + (i0 + i) * kq->bytes, a + per * i,
 			    mm + per * i);
 		if (kq->offset)
-			flags_offset(b, a, mm, per * m, kq->qmax, fl);
+			GGUF_PICK(flags_offset)(b, a, mm, per * m, kq->qmax,
+			    fl);
 		else
-			flags_scaled(b, a, per * m, kq->qmin, kq->qmax, fl);
+			GGUF_PICK(flags_scaled)(b, a, per * m, kq->qmin,
+			    kq->qmax, fl);
 		for (g = 0; g < per * m; g += 8) {
 			if (none8(fl + g))
 				continue;
@@ -681,10 +738,10 @@ blocks_legacy(const struct gguf_sr *b, uint32_t t, const uint8_t *s,
 		for (; i % 8 != 0; i++)
 			a[i] = mm[i] = 1;
 		if (t == GGUF_T_Q5_0)
-			flags_scaled(b, a, i, -16, 15, fl);
+			GGUF_PICK(flags_scaled)(b, a, i, -16, 15, fl);
 		else
-			flags_offset(b, a, mm, i, t == GGUF_T_Q4_1 ? 15 : 31,
-			    fl);
+			GGUF_PICK(flags_offset)(b, a, mm, i,
+			    t == GGUF_T_Q4_1 ? 15 : 31, fl);
 		for (g = 0; g < m; g += 8) {
 			if (none8(fl + g))
 				continue;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "dequant_int.h"
 #include "stats_vec.h"
 
@@ -474,8 +475,7 @@ v_k4_spread(const struct gguf_sc_k4 *k, uint64_t nsb, double mean,
 int
 gguf_sc_k4_vec(gguf_sc_k4_count_fn **count, gguf_sc_k4_spread_fn **spread)
 {
-	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx2"))
+	if (!gguf_cpu_avx2())
 		return 0;
 	*count = v_k4_count;
 	*spread = v_k4_spread;
@@ -485,8 +485,7 @@ gguf_sc_k4_vec(gguf_sc_k4_count_fn **count, gguf_sc_k4_spread_fn **spread)
 int
 gguf_sc_vec(gguf_sc_pass_fn **q8_0, gguf_sc_pass_fn **q4_0)
 {
-	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx2"))
+	if (!gguf_cpu_avx2())
 		return 0;
 	*q8_0 = v_q8_0;
 	*q4_0 = v_q4_0;
@@ -496,8 +495,7 @@ gguf_sc_vec(gguf_sc_pass_fn **q8_0, gguf_sc_pass_fn **q4_0)
 int
 gguf_sv_vec(gguf_sv_scan_fn **scan, gguf_sv_m2_fn **m2, const char **isa)
 {
-	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx2"))
+	if (!gguf_cpu_avx2())
 		return 0;
 	*scan = v_scan;
 	*m2 = v_m2;
