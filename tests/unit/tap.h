@@ -6,6 +6,8 @@
  *	is_u64(got, want, "what"); equality with both values shown on failure
  *	return tap_done();	plan line and exit status
  *	same_files(a, b);	whether two files hold the same bytes
+ *	tap_seed(s); tap_rand(n); random inputs, reproducible: the seed
+ *				is said when a test point failed
  */
 #ifndef TAP_H
 #define TAP_H
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 static int	tap_n, tap_failed;
+static uint64_t	tap_rng = 0x2545f4914f6cdd1dull, tap_rng0 = 0x2545f4914f6cdd1dull;
 
 static inline int __attribute__((format(printf, 2, 3)))
 ok(int cond, const char *fmt, ...)
@@ -55,10 +58,30 @@ diag(const char *fmt, ...)
 	putchar('\n');
 }
 
+/* Where tap_rand starts (not 0): a run's random inputs again. */
+static inline void
+tap_seed(uint64_t seed)
+{
+	tap_rng = tap_rng0 = seed != 0 ? seed : 1;
+}
+
+/* A xorshift draw below n (0 when n is 0). */
+static inline uint64_t
+tap_rand(uint64_t n)
+{
+	tap_rng ^= tap_rng << 13;
+	tap_rng ^= tap_rng >> 7;
+	tap_rng ^= tap_rng << 17;
+	return n == 0 ? 0 : tap_rng % n;
+}
+
 static inline int
 tap_done(void)
 {
 	printf("1..%d\n", tap_n);
+	if (tap_failed && tap_rng != tap_rng0)
+		printf("# random inputs from seed 0x%016llx (tap_seed)\n",
+		    (unsigned long long)tap_rng0);
 	return tap_failed != 0;
 }
 

@@ -24,17 +24,6 @@
 
 #define NBLK	64
 
-static uint64_t	rng = 0x2545f4914f6cdd1dull;
-
-static uint64_t
-rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 static int
 same(float a, float b)
 {
@@ -137,7 +126,7 @@ test_versions(void)
 			y0 = malloc((size_t)nel * sizeof *y0);
 			y1 = malloc((size_t)nel * sizeof *y1);
 			for (i = 0; i < (uint64_t)NBLK * ti->bytes; i++)
-				blk[i] = (uint8_t)(rnd() >> 32);
+				blk[i] = (uint8_t)tap_rand(256);
 			gguf_dq_versions(t, be, &base, &v2);
 			base(blk, y0, NBLK);
 			v2(blk, y1, NBLK);

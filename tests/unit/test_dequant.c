@@ -24,16 +24,6 @@
 
 #define FIXDIR	"fixtures/ggml"
 
-static uint64_t	rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t
-rnd(uint64_t n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return n == 0 ? 0 : rng % n;
-}
 
 static uint32_t
 fbits(float f)
@@ -170,10 +160,10 @@ check_windows(struct gguf_file *f, const struct gguf_tensor *t,
 		return;
 	win = malloc((size_t)t->nelem * sizeof *win + 4);
 	for (k = 0; k < 40 && !bad; k++) {
-		r0 = rnd(nrows);
-		nr = 1 + rnd(nrows - r0);
-		c0 = rnd(ne0);
-		nc = 1 + rnd(ne0 - c0);
+		r0 = tap_rand(nrows);
+		nr = 1 + tap_rand(nrows - r0);
+		c0 = tap_rand(ne0);
+		nc = 1 + tap_rand(ne0 - c0);
 		if (gguf_dequant_rows(f, t, r0, nr, c0, nc, win, &err) != 0) {
 			bad = 1;
 			diag("%s rows %llu+%llu: %s", what,
@@ -199,8 +189,8 @@ check_windows(struct gguf_file *f, const struct gguf_tensor *t,
 	}
 	data = gguf_tensor_data(f, t, &err);
 	for (k = 0; k < 40 && !bad && data != NULL; k++) {
-		first = rnd(t->nelem);
-		n = 1 + rnd(t->nelem - first);
+		first = tap_rand(t->nelem);
+		n = 1 + tap_rand(t->nelem - first);
 		if (gguf_dequant(t->type, 0, data, t->nbytes, first, n, win,
 		    &err) != 0 || first_diff(win, full + first, n) >= 0) {
 			bad = 1;
@@ -870,10 +860,10 @@ test_vec_random(void)
 		bad = 0;
 		for (round = 0; round < 40 && !bad; round++) {
 			for (i = 0; i < nbytes; i++)
-				data[i] = (uint8_t)rnd(256);
+				data[i] = (uint8_t)tap_rand(256);
 			if (t == GGUF_T_F16 && round % 2 == 1) {
 				for (k = 0; k < 24; k++) {
-					i = rnd(nelem);
+					i = tap_rand(nelem);
 					data[2 * i] = (uint8_t)special[k %
 					    (sizeof special / sizeof *special)];
 					data[2 * i + 1] = (uint8_t)(special[k %
@@ -881,8 +871,8 @@ test_vec_random(void)
 					    >> 8);
 				}
 			}
-			first = rnd(nelem);
-			n = rnd(nelem - first + 1);
+			first = tap_rand(nelem);
+			n = tap_rand(nelem - first + 1);
 			if (round == 0) {
 				first = 0;
 				n = nelem;
@@ -919,6 +909,7 @@ main(void)
 {
 	char	dir[512];
 
+	tap_seed(0x9e3779b97f4a7c15ull);
 	test_errors();
 	test_big_endian();
 	test_big_endian_file();

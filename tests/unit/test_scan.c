@@ -28,17 +28,6 @@
 
 #define FIXDIR	"fixtures/ggml"
 
-static uint64_t	rng = 0x2545f4914f6cdd1dull;
-
-static uint64_t
-rnd(uint64_t n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return n == 0 ? 0 : rng % n;
-}
-
 static int
 same_scan(const struct gguf_scan *a, const struct gguf_scan *b)
 {
@@ -86,7 +75,7 @@ agree(uint32_t type, int be, const uint8_t *p, uint64_t nbytes,
 	}
 	/* Pieces, each into its own result, added in order. */
 	for (b = 0; b < nb; b += k) {
-		k = 1 + rnd(nb - b < 40 ? nb - b : 40);
+		k = 1 + tap_rand(nb - b < 40 ? nb - b : 40);
 		gguf_scan_init(&part);
 		if (gguf_scan(type, be, p + b * ti->bytes, k * ti->bytes,
 		    b * ti->blck, &part, &err) != 0) {
@@ -174,8 +163,8 @@ static uint16_t
 some_half(int planted)
 {
 	if (planted)
-		return bad_halves[rnd(sizeof bad_halves / sizeof bad_halves[0])];
-	return (uint16_t)(rnd(0x7c00) | (rnd(2) << 15));
+		return bad_halves[tap_rand(sizeof bad_halves / sizeof bad_halves[0])];
+	return (uint16_t)(tap_rand(0x7c00) | (tap_rand(2) << 15));
 }
 
 static void
@@ -236,26 +225,26 @@ plant(uint32_t type, uint8_t *blk, int bad)
 	switch (type) {
 	case GGUF_T_Q8_K:
 		/* half the time huge: d * q overflows for large q */
-		which = (int)rnd(3);
+		which = (int)tap_rand(3);
 		if (bad)
 			u = which == 0 ? 0x7f800000u : which == 1 ?
 			    0xff800000u : 0x7fc00001u;
 		else if (which == 0) {
-			f = 0x1p120f * (1.0f + (float)rnd(3000) / 1000.0f);
+			f = 0x1p120f * (1.0f + (float)tap_rand(3000) / 1000.0f);
 			memcpy(&u, &f, sizeof u);
 		} else
-			u = (uint32_t)rnd(0x7f000000u);
-		u |= (uint32_t)rnd(2) << 31;
+			u = (uint32_t)tap_rand(0x7f000000u);
+		u |= (uint32_t)tap_rand(2) << 31;
 		memcpy(blk, &u, 4);
 		return;
 	case GGUF_T_MXFP4:
-		blk[0] = (uint8_t)(bad ? 255 : 248 + rnd(7));
+		blk[0] = (uint8_t)(bad ? 255 : 248 + tap_rand(7));
 		return;
 	case GGUF_T_IQ1_M:
 		put_iq1m_d(blk, some_half(bad));
 		return;
 	default:
-		which = half_at(type, 1) >= 0 && rnd(2) ? 1 : 0;
+		which = half_at(type, 1) >= 0 && tap_rand(2) ? 1 : 0;
 		for (k = 0; (off = half_at(type, k)) >= 0; k++)
 			put16(blk + off, some_half(bad && k == which));
 		return;
@@ -319,11 +308,11 @@ test_random_blocks(void)
 		all_ok = 1;
 		for (round = 0; round < 4 && all_ok; round++) {
 			for (i = 0; i < nb * ti->bytes; i++)
-				buf[i] = (uint8_t)rnd(256);
+				buf[i] = (uint8_t)tap_rand(256);
 			/* round 0: random bytes; then planted scales */
 			for (b = 0; round > 0 && b < nb; b++)
 				plant(type, buf + b * ti->bytes,
-				    rnd(round == 3 ? 2 : 20) == 0);
+				    tap_rand(round == 3 ? 2 : 20) == 0);
 			if (round == 3)	/* a long clean stretch, then one */
 				for (b = 0; b < nb - 1; b++)
 					plant(type, buf + b * ti->bytes, 0);
@@ -357,14 +346,14 @@ test_plain(void)
 		for (be = 0; be < 2 && all_ok; be++) {
 			/* random values, mostly finite: exponents kept low */
 			for (i = 0; i < n * w; i++)
-				buf[i] = (uint8_t)rnd(256);
+				buf[i] = (uint8_t)tap_rand(256);
 			for (i = 0; i < n; i++)
 				buf[i * w + (be ? 0 : w - 1)] &= 0x3f;
 			/* a few NaN and infinities, both signs */
 			for (k = 0; k < 7; k++) {
-				i = rnd(n);
+				i = tap_rand(n);
 				memset(buf + i * w, 0xff, w);
-				buf[i * w + (be ? 0 : w - 1)] = rnd(2) ? 0x7f :
+				buf[i * w + (be ? 0 : w - 1)] = tap_rand(2) ? 0x7f :
 				    0xff;
 				if (k % 2 == 0) {	/* infinity */
 					memset(buf + i * w, 0, w);
