@@ -953,6 +953,13 @@ quit_key(struct app *a, const struct tui_input *in)
 	return act == ACT_QUIT || act == ACT_BACK;
 }
 
+/* Whether work waits for the first screen (app_later, the header's copy). */
+static int
+put_off(const struct app *a)
+{
+	return a->later_fn != NULL || a->keep;
+}
+
 /*
  * Work put off for the first screen is done before a key is acted on,
  * unless the key quits: then only if it did not (it asked first, or
@@ -961,10 +968,10 @@ quit_key(struct app *a, const struct tui_input *in)
 void
 app_input(struct app *a, const struct tui_input *in)
 {
-	if ((a->later_fn != NULL || a->keep) && !quit_key(a, in))
+	if (put_off(a) && !quit_key(a, in))
 		app_run_later(a);
 	input(a, in);
-	if ((a->later_fn != NULL || a->keep) && !a->quit)
+	if (put_off(a) && !a->quit)
 		app_run_later(a);
 }
 
@@ -1120,7 +1127,7 @@ tui_main(const char *path, int alone, const char *message)
 			continue;
 		}
 		/* Drawn: what it put off is done unless a key is waiting. */
-		if ((a->later_fn != NULL || a->keep) && a->script == NULL &&
+		if (put_off(a) && a->script == NULL &&
 		    !term_key_waiting()) {
 			app_run_later(a);
 			dirty = 1;
