@@ -189,7 +189,16 @@ main(int argc, char **argv)
 	const char		*best;
 	size_t			 i;
 	int			 rc;
+	static char		 errbuf[4096];
 
+	/*
+	 * Messages go out a line at a time, in one write each, not a byte at
+	 * a time (stderr's default): two commands sharing a log or a
+	 * terminal cannot mix their lines, and a message costs one system
+	 * call. Every message ends its line; the progress meter, which does
+	 * not, flushes.
+	 */
+	setvbuf(stderr, errbuf, _IOLBF, sizeof errbuf);
 	xmalloc_set_oom(cli_oom);
 	gguf_remote_cache_warn(cache_warning);
 	argc = take_no_cache(argc, argv);

@@ -95,6 +95,7 @@ cli_progress(void *arg, uint64_t done, uint64_t total)
 	}
 	fprintf(stderr, "%3.0f%%  ",
 	    total > 0 ? 100.0 * (double)done / (double)total : 100.0);
+	fflush(stderr);		/* no newline: stderr is line-buffered */
 	p->shown = 1;
 	return 0;
 }
@@ -104,5 +105,6 @@ cli_progress_clear(struct cli_progress *p)
 {
 	if (p->shown)
 		fprintf(stderr, "\r%-78s\r", "");
+	fflush(stderr);
 	p->shown = 0;
 }

@@ -34,6 +34,23 @@ grep -q "unknown command 'frobnicate'" "$scratch/err"; ok $? "unknown command is
 ok $? "missing file: exit 1"
 [ "$(cat "$scratch/err")" = "ggufed: $scratch/missing.gguf: No such file or directory" ]
 ok $? "missing file: one line naming the file and the problem"
+# A message is written whole, in one write: commands running at once
+# into one log (appended to) cannot mix their lines. Written a byte at a
+# time, two 3 KB messages interleave.
+c=$(printf '%0200d' 0)
+long="/$c/$c/$c/$c/$c/$c/$c/$c/$c/$c/$c/$c/$c/$c/x"
+: >"$scratch/log"
+i=0
+while [ $i -lt 8 ]; do
+	"$GGUFED" info "$scratch/a$long.gguf" >/dev/null 2>>"$scratch/log" &
+	"$GGUFED" info "$scratch/b$long.gguf" >/dev/null 2>>"$scratch/log" &
+	i=$((i + 1))
+done
+wait
+[ "$(grep -c "^ggufed: $scratch/a$long.gguf: No such file or directory\$" "$scratch/log")" -eq 8 ] &&
+    [ "$(grep -c "^ggufed: $scratch/b$long.gguf: No such file or directory\$" "$scratch/log")" -eq 8 ] &&
+    [ "$(wc -l <"$scratch/log")" -eq 16 ]
+ok $? "messages of commands run at once into one log stay whole lines"
 "$GGUFED" info "$scratch" >/dev/null 2>"$scratch/err"; [ $? -eq 1 ]
 ok $? "a directory: exit 1"
 grep -q 'not a regular file' "$scratch/err"; ok $? "a directory is not a regular file"
