@@ -33,7 +33,9 @@
  *		tensor data, copy_file_range), fsync, close, rename,
  *		unlink, link, open, fallocate, map (a guarded read of the
  *		mapping, see guard.c: stop only), alloc (xmalloc.c:
- *		every allocation that must not fail)
+ *		every allocation that must not fail), mmap (the mapping
+ *		of a whole file to read it, source/local.c: a system that
+ *		will not map it)
  *	ERR	ENOSPC EIO EDQUOT EFBIG EACCES EPERM EROFS EINTR ENOMEM, or
  *		a number
  *
@@ -60,12 +62,12 @@
 
 enum io_op {
 	IO_WRITE, IO_READ, IO_FSYNC, IO_CLOSE, IO_RENAME, IO_UNLINK, IO_OPEN,
-	IO_FALLOCATE, IO_MAP, IO_ALLOC, IO_LINK, IO_NOPS
+	IO_FALLOCATE, IO_MAP, IO_ALLOC, IO_LINK, IO_MMAP, IO_NOPS
 };
 
 static const char *const	op_names[IO_NOPS] = {
 	"write", "read", "fsync", "close", "rename", "unlink", "open",
-	"fallocate", "map", "alloc", "link"
+	"fallocate", "map", "alloc", "link", "mmap"
 };
 
 #define MAX_RULES	16
@@ -389,6 +391,14 @@ int
 gguf_io_alloc_fails(void)
 {
 	return fault(IO_ALLOC) != 0;
+}
+
+int
+gguf_io_mmap_fails(void)
+{
+	int	e = fault(IO_MMAP);
+
+	return e > 0 ? e : 0;
 }
 
 /* ------------------------------------------------------------ named steps */

@@ -30,6 +30,8 @@ int	gguf_io_open(const char *path, int flags, mode_t mode);
 int	gguf_io_fallocate(int fd, off_t len);	/* mode 0, from offset 0 */
 /* 1 if GGUFED_FAULT makes this allocation fail (xmalloc.c). */
 int	gguf_io_alloc_fails(void);
+/* The errno GGUFED_FAULT makes this mapping of a file fail with, or 0. */
+int	gguf_io_mmap_fails(void);
 /* Reads GGUFED_FAULT now; called once, before threads read it. */
 void	gguf_io_init(void);
 /* The fault rules' hook before one guarded read of tensor data. */

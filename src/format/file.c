@@ -384,8 +384,13 @@ open_local(struct gguf_source *src, int defer_names, struct gguf_err *err)
 	if (keep_headers == GGUF_HEADERS_VIEW &&
 	    gguf_source_map(src, 0, gguf_source_size(src), &se) != NULL)
 		return open_mapped(src, defer_names, err);
+	if (!gguf_source_mappable(src))		/* the system refused */
+		return open_read(src, NULL, 0, err);
 	if ((f = open_small(src, defer_names)) != NULL)
 		return f;
+	if (gguf_source_map(src, 0, gguf_source_size(src), &se) == NULL &&
+	    !gguf_source_mappable(src))
+		return open_read(src, NULL, 0, err);
 	return open_mapped(src, defer_names, err);
 }
 

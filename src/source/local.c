@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "guard.h"
+#include "io.h"
 #include "source.h"
 
 #define HUGE_PAGE	((uint64_t)2 << 20)
@@ -86,6 +87,7 @@ local_map(struct gguf_source *s, struct gguf_srcerr *e)
 {
 	struct local	*l = s->impl;
 	void		*p;
+	int		 en;
 
 	if (l->base != NULL)
 		return l->base;
@@ -93,7 +95,12 @@ local_map(struct gguf_source *s, struct gguf_srcerr *e)
 		l->base = (const uint8_t *)"";
 		return l->base;
 	}
-	p = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE, l->fd, 0);
+	if ((en = gguf_io_mmap_fails()) != 0) {
+		errno = en;
+		p = MAP_FAILED;
+	} else
+		p = mmap(NULL, (size_t)s->size, PROT_READ, MAP_PRIVATE, l->fd,
+		    0);
 	if (p == MAP_FAILED) {
 		gguf_srcerr_set(e, GGUF_SRCE_IO, -1, "cannot map the file: %s",
 		    strerror(errno));

@@ -130,8 +130,19 @@ gguf_source_map(struct gguf_source *s, uint64_t off, uint64_t len,
 	}
 	if (in_range(s, off, len, e) != 0)
 		return NULL;
-	if ((p = s->ops->map(s, e)) == NULL)
+	if ((p = s->ops->map(s, e)) == NULL) {
+		/*
+		 * The system would not map it (no address space left, a file
+		 * system that does not map): from now on it is read, as a
+		 * server's file is.
+		 */
+		if (e == NULL || e->kind == GGUF_SRCE_IO) {
+			s->mappable = 0;
+			if (e != NULL)
+				e->kind = GGUF_SRCE_NOMAP;
+		}
 		return NULL;
+	}
 	return p + off;
 }
 

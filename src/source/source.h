@@ -235,7 +235,10 @@ int			 gguf_source_read(struct gguf_source *s, uint64_t off,
  */
 const uint8_t		*gguf_source_map(struct gguf_source *s, uint64_t off,
 			    uint64_t len, struct gguf_srcerr *e);
-/* Whether s can be mapped (without mapping it). */
+/*
+ * Whether s can be mapped (without mapping it). A source the system
+ * refused to map (GGUF_SRCE_NOMAP from gguf_source_map) is not any more.
+ */
 int			 gguf_source_mappable(const struct gguf_source *s);
 /*
  * Makes the first len bytes of s's mapping the process's own memory,
