@@ -644,7 +644,15 @@ gguf_file_mem(const struct gguf_file *f)
 int
 gguf_file_whole(const struct gguf_file *f)
 {
-	return f->whole;
+	/*
+	 * A file whose data is mapped at its first need: a system that
+	 * refuses to map it makes it one read by range (gguf_source_map).
+	 */
+	if (!f->whole || f->src == NULL ||
+	    __atomic_load_n(&f->data, __ATOMIC_ACQUIRE) != NULL)
+		return f->whole;
+	return gguf_file_data(f, NULL) != NULL ||
+	    gguf_source_mappable(f->src);
 }
 
 /* ------------------------------------------------------------- changes */
@@ -788,8 +796,8 @@ map_data(const struct gguf_file *f, struct gguf_err *err)
 			gguf_file_shard_msg(f, i, err);
 			return -1;
 		}
-	if (f->n_shards > 0 || !f->whole || f->src == NULL)
-		return 0;
+	if (f->n_shards > 0 || !gguf_file_whole(f) || f->src == NULL)
+		return 0;		/* read by range, or mapped */
 	return gguf_file_data(f, err) != NULL ? 0 : -1;
 }
 
@@ -843,7 +851,7 @@ gguf_file_read(const struct gguf_file *f, uint64_t off, void *buf,
 		    (unsigned long long)f->size);
 	if (len == 0)
 		return 0;
-	if (f->whole) {
+	if (gguf_file_whole(f)) {
 		if ((d = gguf_file_data(f, err)) == NULL)
 			return -1;
 		j.src = d + off;

@@ -967,7 +967,7 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 	}
 	if (f->n_shards > 0)
 		f = f->shards[t->shard];
-	if (!f->whole) {
+	if (!gguf_file_whole(f)) {
 		gguf_errf(err, -1, "tensor \"%s\": its data is read from the "
 		    "%s, not mapped", pname(&t->name, buf, sizeof buf),
 		    gguf_source_kind(f->src));

@@ -6,8 +6,8 @@
 # GGUFED_FAULT=mmap:1+:ENOMEM (src/base/io.c) makes every mapping of a
 # whole file fail. The demo model (a header read whole), a 150k-token
 # vocabulary (a header of 4 MB, walked where it is mapped otherwise) and a
-# split set, through the read-only commands, the browser and a save in
-# place.
+# split set, through the read-only commands, the browser's preview (whose
+# data would be mapped at its first need) and a save in place.
 . "$TESTS_SRCDIR/lib.sh"
 
 src="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
@@ -54,12 +54,21 @@ else
 	skip "$(shared_missing big-vocab.gguf)"
 fi
 
-# The browser reads the preview's numbers; a save in place then works.
-printf 'keys 4/output.weight<Enter><Enter>\nwait\nkeys qq\n' >"$scratch/keys"
-GGUFED_SCRIPT="$scratch/keys" GGUFED_FAULT=mmap:1+:ENOMEM TERM=xterm \
-    "$GGUFED" "$m" >"$scratch/out" 2>&1
-ok $? "the browser opens it and shows a tensor's preview" ||
-    sed 's/^/# /' "$scratch/out"
+# The browser's preview of a tensor (its numbers and statistics) is the
+# same screen: the file's data, mapped at its first need otherwise, is
+# read by range once the system refuses.
+for fault in "" mmap:1+:ENOMEM; do
+	printf '%s\n' "size 100x30" "keys 4/attn_output<Enter><Enter>" \
+	    "wait" "dump $scratch/screen$fault" "keys qq" >"$scratch/keys"
+	GGUFED_SCRIPT="$scratch/keys" GGUFED_FAULT=$fault TERM=xterm-256color \
+	    LANG=C.UTF-8 LC_ALL=C.UTF-8 "$GGUFED" "$m" >"$scratch/out" 2>&1 ||
+	    sed 's/^/# /' "$scratch/out"
+done
+grep -q 'p50' "$scratch/screen" &&
+    cmp -s "$scratch/screen" "$scratch/screenmmap:1+:ENOMEM"
+ok $? "the browser's preview and statistics: the same screen" ||
+    diff "$scratch/screen" "$scratch/screenmmap:1+:ENOMEM" | head -8 |
+    sed 's/^/# /'
 GGUFED_FAULT=mmap:1+:ENOMEM "$GGUFED" edit -q "$m" -i \
     -e 'set general.name "Read"' 2>"$scratch/err"
 ok $? "a save in place" || sed 's/^/# /' "$scratch/err"
