@@ -273,6 +273,16 @@ term_start(struct app *a)
 	nonl();
 	set_escdelay(25);
 	curs_set(0);
+	/*
+	 * Until a screen has once been left and come back to (endwin, then
+	 * the next refresh), ncurses writes out what it has after every move
+	 * of the cursor: a write(2), and over a network a packet, for each
+	 * line of every frame. Left and come back to now, before colours
+	 * are started (coming back would then reset the terminal's palette)
+	 * and anything is drawn, every frame is one write.
+	 */
+	endwin();
+	doupdate();
 	keys_ready = 0;		/* keys_setup, at the first key */
 	draw_init_theme();
 	return 0;

@@ -184,4 +184,29 @@ settle "$scratch/other.screen" "Sections"
 ok $? "a browser on another file does not"
 tm kill-session -t t 2>/dev/null
 
+# ------------------------------------------------ a frame is one write
+# ncurses writes out what it has at every move of the cursor until its
+# screen has once been left and come back to; the browser does that at
+# start, so a frame reaches the terminal in one write(2) (one packet over
+# ssh), not one a line. The count is the process's own (/proc/PID/io).
+tm new-session -d -s t -x 120 -y 40 "cd '$scratch' && exec env \
+    LANG=C.UTF-8 LC_ALL=C.UTF-8 '$GGUFED' m.gguf"
+settle "$scratch/w0.screen" "Sections"
+pid=$(tm list-panes -t t -F '#{pane_pid}')
+if [ -r "/proc/$pid/io" ]; then
+	w0=$(sed -n 's/^syscw: //p' "/proc/$pid/io")
+	tm send-keys -t t 2
+	settle "$scratch/w1.screen" "general.architecture"
+	tm send-keys -t t 4
+	settle "$scratch/w2.screen" "token_embd.weight"
+	tm send-keys -t t 1
+	settle "$scratch/w3.screen" "Sections"
+	w1=$(sed -n 's/^syscw: //p' "/proc/$pid/io")
+	[ $((w1 - w0)) -le 6 ]
+	ok $? "three whole frames take at most 6 writes (took $((w1 - w0)))"
+else
+	ok 0 "frames in one write # SKIP no /proc/PID/io"
+fi
+tm kill-session -t t 2>/dev/null
+
 done_testing
