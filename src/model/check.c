@@ -250,6 +250,19 @@ check_token_ids(struct checker *c, uint64_t n_tok)
 	}
 }
 
+static int	is_model(struct checker *);
+
+/*
+ * Whether the model check of model.h (the table of models.tsv) checks
+ * this file too: a model of an architecture the table knows.
+ */
+static int
+table_checks(struct checker *c)
+{
+	return c->arch.n > 0 && gguf_model_known(c->arch.p,
+	    (size_t)c->arch.n) && is_model(c);
+}
+
 static void
 check_tokenizer(struct checker *c)
 {
@@ -281,10 +294,14 @@ check_tokenizer(struct checker *c)
 	check_array_len(c, "tokenizer.ggml.token_type", n_tok);
 	check_token_types(c, n_tok);
 	check_token_ids(c, n_tok);
-	if (m.n == 4 && memcmp(m.p, "gpt2", 4) == 0 &&
-	    gguf_kv_find(c->f, "tokenizer.ggml.merges", 21) < 0)
-		say(c, GGUF_W_ERROR, moff, "tokenizer.ggml.model is gpt2 "
-		    "(BPE) but there is no tokenizer.ggml.merges array");
+	/* A model the table knows has it from there (models.tsv). */
+	if (((m.n == 4 && memcmp(m.p, "gpt2", 4) == 0) ||
+	    (m.n == 6 && memcmp(m.p, "gemma4", 6) == 0)) &&
+	    gguf_kv_find(c->f, "tokenizer.ggml.merges", 21) < 0 &&
+	    !table_checks(c))
+		say(c, GGUF_W_ERROR, moff, "tokenizer.ggml.model is a BPE "
+		    "tokenizer (gpt2, gemma4) but there is no "
+		    "tokenizer.ggml.merges array");
 	if (c->arch.n > 0) {
 		vs = key_u64(c, arch_key(c, "vocab_size", k, sizeof k), &ok,
 		    &off);

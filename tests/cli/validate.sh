@@ -59,7 +59,7 @@ grep -q "warning: tokenizer.ggml.token_type: 2 tokens of no known type (0 to 6),
 ok $? "token types out of range: counted, first id named"
 v 'set tokenizer.ggml.model gpt2'
 run "$m"
-[ $rc -eq 1 ] && grep -q "error: tokenizer.ggml.model is gpt2 (BPE) but there is no tokenizer.ggml.merges array" "$out"
+[ $rc -eq 1 ] && grep -q "error: llama.cpp refuses the model: tokenizer.ggml.model is a BPE tokenizer (gpt2, gemma4) but there is no tokenizer.ggml.merges array (bpe_merges)" "$out"
 ok $? "a BPE vocabulary without merges: an error"
 v 'rm tokenizer.ggml.model'
 run "$m"

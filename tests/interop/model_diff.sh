@@ -12,7 +12,8 @@
 # `ggufed edit`: a tensor removed, renamed, renamed over another (one of
 # another shape in its place), or moved to a block past the last;
 # block_count up or down; a hyper-parameter that shapes tensors changed;
-# a key removed or made another type; a token added; or a harmless edit.
+# a key removed or made another type; a token added; another tokenizer
+# (tokenizer.ggml.model); or a harmless edit.
 # llama.cpp's own library (tests/interop/llama_load) says whether it
 # loads the file; validate must give an error exactly when it refuses,
 # and then an error must name the tensor or key the edit touched (or the
@@ -274,6 +275,13 @@ while [ "$i" -lt "$count" ]; do
 	       -e 'append tokenizer.ggml.scores -300.0' \
 	       -e 'append tokenizer.ggml.token_type 1'
 	   touched="token_embd.weight output.weight tokenizer.ggml.tokens" ;;
+	# another tokenizer: one llama.cpp does not know (the names of
+	# other projects, another case), or BPE's, which needs merges
+	10) rnd 7
+	   set -- foo LLAMA Gpt2 plamo3 spm bpe gpt2
+	   shift "$r"
+	   set -- -e "set tokenizer.ggml.model $1"
+	   touched=tokenizer.ggml.model ;;
 	*) set -- -e "set general.name edited" ;;
 	esac
 	make_edit "$@"
