@@ -28,6 +28,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -417,6 +419,24 @@ rnd(void)
 	return ((float)(rng >> 40) / 16777216.0f - 0.5f) * 0.1f;
 }
 
+/*
+ * The mode the model gets, as a save gives it: the mode of the file it
+ * replaces (--force), or that of a created file (0666 less the umask), not
+ * mkstemp's 0600.
+ */
+static mode_t
+new_mode(const char *out)
+{
+	struct stat	st;
+	mode_t		mask;
+
+	if (stat(out, &st) == 0)
+		return st.st_mode & 07777;
+	mask = umask(022);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
 /* A name's value of a temporary file beside out: "OUT.new-XXXXXX". */
 static char *
 temp_beside(const char *out)
@@ -667,7 +687,8 @@ make(struct nopts *o)
 	if (k) {
 		if (save_to(d, o->out) != 0)
 			goto out;
-	} else if (rename(t3, o->out) != 0) {
+	} else if (chmod(t3, new_mode(o->out)) != 0 ||
+	    rename(t3, o->out) != 0) {
 		cli_error("%s: %s", o->out, strerror(errno));
 		goto out;
 	}

@@ -128,4 +128,18 @@ ok $? "a bad -e command: nothing written"
 [ $? -eq 0 ] && grep -q "warning: .*llama.cpp loads no model without blocks" \
     "$scratch/err"
 ok $? "a block count llama.cpp refuses: written, with its warning"
+# The model gets the mode a created file gets (0666 less the umask), as a
+# save gives it, not the 0600 of its temporary file; --force over a file
+# keeps that file's mode.
+(umask 022 && "$GGUFED" new llama -o "$scratch/mode.gguf" -q)
+[ "$(stat -c %a "$scratch/mode.gguf")" = 644 ]
+ok $? "umask 022: the new model is 644 (got $(stat -c %a "$scratch/mode.gguf"))"
+(umask 002 && "$GGUFED" new llama -o "$scratch/mode2.gguf" -q)
+[ "$(stat -c %a "$scratch/mode2.gguf")" = 664 ]
+ok $? "umask 002: 664 (got $(stat -c %a "$scratch/mode2.gguf"))"
+chmod 640 "$scratch/mode.gguf"
+"$GGUFED" new llama -o "$scratch/mode.gguf" -q --force
+[ "$(stat -c %a "$scratch/mode.gguf")" = 640 ]
+ok $? "--force over a file of 640 keeps 640 (got $(stat -c %a "$scratch/mode.gguf"))"
+
 done_testing
