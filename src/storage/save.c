@@ -590,9 +590,11 @@ rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
     const struct gguf_save_opts *o, struct gguf_save_info *info,
     struct gguf_err *err)
 {
-	char	*tmp = NULL;
-	int	 rc = -1;
+	struct gguf_err	 e2;
+	char		*tmp = NULL;
+	int		 rc = -1;
 
+	memset(&e2, 0, sizeof e2);
 	if (gguf_write_temp(d, p, target, o, info, &tmp, err) != 0)
 		return -1;
 	if (check_source(d, o->force, err) < 0)
@@ -603,8 +605,12 @@ rewrite(struct gguf_doc *d, const struct wplan *p, const char *target,
 	}
 	free(tmp);
 	tmp = NULL;
-	if (gguf_sync_dir(target, err) != 0)
+	if (gguf_sync_dir(target, &e2) != 0) {
+		/* Renamed: the new file is the target now, whatever follows. */
+		gguf_errf(err, -1, "the new file is in place, but %s: after a "
+		    "power cut the old one may be back", e2.msg);
 		goto out;
+	}
 	info->how = GGUF_SAVE_REWRITE;
 	info->written = p->file_size;
 	rc = 0;
@@ -707,9 +713,18 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 		goto rollback;
 	}
 	fd = -1;
-	if (gguf_io_unlink(jpath) != 0 || gguf_sync_dir(jpath, err) != 0) {
+	if (gguf_io_unlink(jpath) != 0) {
 		gguf_errf(err, -1, "the header was saved but the journal could "
 		    "not be removed: %s", strerror(errno));
+		goto out;
+	}
+	journal = 0;
+	if (gguf_sync_dir(jpath, &e2) != 0) {
+		/* The journal is gone: nothing to recover, no damage. */
+		gguf_errf(err, -1, "the header was saved and its journal "
+		    "removed, but %s: after a power cut the journal may be "
+		    "back, and 'ggufed recover' then puts the old header back",
+		    e2.msg);
 		goto out;
 	}
 	journal = 0;

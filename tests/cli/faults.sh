@@ -95,6 +95,19 @@ try() {
 			    { bad="N=$n: journal left, not reported"; break; }
 			"$GGUFED" recover "$m" >/dev/null 2>&1 ||
 			    { bad="N=$n: recover failed"; break; }
+		else
+			# No journal: nothing to recover, and a failure
+			# that comes once the new file is in place says so.
+			if grep -q "run 'ggufed recover'" "$scratch/err"; then
+				bad="N=$n: says to run recover, no journal"
+				break
+			fi
+			if [ "$(outcome "$new")" = new ] && ! grep -q -E \
+			    "new file is in place|header was saved" \
+			    "$scratch/err"; then
+				bad="N=$n: failed, but the file is the new one: $(cat "$scratch/err")"
+				break
+			fi
 		fi
 		o=$(outcome "$new")
 		[ "$o" != mix ] || { bad="N=$n: the file is a mix"; break; }
