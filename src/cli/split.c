@@ -35,6 +35,7 @@
 struct sopts {
 	const char	 *in;
 	const char	 *out;
+	char		 *out_own;	/* out made of a folder and in's name */
 	int		  mode;
 	uint64_t	  max;
 	int		  no_first;
@@ -44,6 +45,25 @@ struct sopts {
 	const char	**cmds;
 	size_t		  ncmds;
 };
+
+/* "DIR/" and "path/to/model.gguf": "DIR/model". */
+static char *
+in_folder(const char *dir, const char *in)
+{
+	const char	*b = strrchr(in, '/');
+	size_t		 n;
+	char		*p;
+
+	b = b != NULL ? b + 1 : in;
+	n = strlen(b);
+	if (n > 5 && strcmp(b + n - 5, ".gguf") == 0)
+		n -= 5;
+	p = xmalloc(strlen(dir) + n + 1);
+	memcpy(p, dir, strlen(dir));
+	memcpy(p + strlen(dir), b, n);
+	p[strlen(dir) + n] = '\0';
+	return p;
+}
 
 static int
 parse(const char *cmd, int argc, char **argv, struct sopts *o)
@@ -119,6 +139,13 @@ parse(const char *cmd, int argc, char **argv, struct sopts *o)
 	}
 	o->in = pos[0];
 	o->out = pos[1];
+	/*
+	 * A folder (split's prefix ending in '/'): the shards are named
+	 * after the input in it, not "-00001-of-...".
+	 */
+	if (strcmp(cmd, "split") == 0 && *o->out != '\0' &&
+	    o->out[strlen(o->out) - 1] == '/')
+		o->out = o->out_own = in_folder(o->out, o->in);
 	return 0;
 }
 
@@ -304,10 +331,12 @@ cmd_split(int argc, char **argv)
 
 	if (parse("split", argc, argv, &o) != 0) {
 		free(o.cmds);
+		free(o.out_own);
 		return EXIT_USAGE;
 	}
 	if ((d = open_doc(o.in, GGUF_OPEN_STRICT)) == NULL) {
 		free(o.cmds);
+		free(o.out_own);
 		return EXIT_BADFILE;
 	}
 	memset(&err, 0, sizeof err);
@@ -378,6 +407,7 @@ out:
 	free(size);
 	free(shard);
 	free(o.cmds);
+	free(o.out_own);
 	gguf_doc_free(d);
 	return rc;
 }

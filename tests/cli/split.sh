@@ -301,4 +301,15 @@ grep -qx 'sections     of shard 1, demo-00001-of-00004.gguf' "$scratch/info"
 ok $? "info on shard 3 says whose sections it shows" ||
     sed 's/^/# /' "$scratch/info"
 
+# A prefix that is a folder ("DIR/"): the shards are named after the
+# input in it, not "DIR/-00001-of-....gguf".
+mkdir "$scratch/into"
+cp "$demo" "$scratch/demo.gguf"
+"$GGUFED" split -q --max-tensors 20 "$scratch/demo.gguf" "$scratch/into/" &&
+    [ -f "$scratch/into/demo-00001-of-00002.gguf" ] &&
+    [ -f "$scratch/into/demo-00002-of-00002.gguf" ] &&
+    [ "$(ls "$scratch/into" | wc -l)" -eq 2 ]
+ok $? "split into DIR/: DIR/demo-00001-of-00002.gguf ..." ||
+    ls "$scratch/into" | sed 's/^/# /'
+
 done_testing
