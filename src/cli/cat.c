@@ -282,24 +282,31 @@ cmd_cat(int argc, char **argv)
 	const char			*rows = NULL, *cols = NULL, *slice = NULL;
 	unsigned long long		 si = 0, sj = 0;
 	uint64_t			 ra, rb, ca, cb, nrows, base;
-	int				 i, raw = 0, has_rb, has_cb, rc;
+	int				 i, raw = 0, has_rb, has_cb, rc, dd = 0;
 	char				 sbuf[64], *comma;
 
 	argc = cli_take_shard(argc, argv);
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--raw") == 0)
+		const char	*opt = dd ? "" : argv[i];
+
+		/* after "--", every word is an argument */
+		if (!dd && strcmp(argv[i], "--") == 0) {
+			dd = 1;
+			continue;
+		}
+		if (strcmp(opt, "--raw") == 0)
 			raw = 1;
-		else if ((strcmp(argv[i], "--rows") == 0 ||
-		    strcmp(argv[i], "--cols") == 0 ||
-		    strcmp(argv[i], "--slice") == 0) && i + 1 < argc) {
+		else if ((strcmp(opt, "--rows") == 0 ||
+		    strcmp(opt, "--cols") == 0 ||
+		    strcmp(opt, "--slice") == 0) && i + 1 < argc) {
 			if (argv[i][2] == 'r')
 				rows = argv[++i];
 			else if (argv[i][2] == 'c')
 				cols = argv[++i];
 			else
 				slice = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
+		} else if (opt[0] == '-' && opt[1] == '-') {
 			cli_usage_error("cat", "unknown option or missing "
 			    "value: '%s'", argv[i]);
 			return EXIT_USAGE;

@@ -402,14 +402,21 @@ cmd_dump(int argc, char **argv)
 	struct gguf_err		 err;
 	unsigned long long	 n;
 	const char		*path = NULL;
-	int			 i, rc;
+	int			 i, rc, dd = 0;
 
 	argc = cli_take_shard(argc, argv);
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
+		const char	*opt = dd ? "" : argv[i];
+
+		/* after "--", every word is an argument */
+		if (!dd && strcmp(argv[i], "--") == 0) {
+			dd = 1;
+			continue;
+		}
+		if (strcmp(opt, "--json") == 0)
 			o.json = 1;
-		else if (strcmp(argv[i], "--max-array") == 0) {
+		else if (strcmp(opt, "--max-array") == 0) {
 			if (i + 1 >= argc || cli_parse_u64(argv[i + 1], &n) != 0) {
 				cli_usage_error("dump", "--max-array needs a "
 				    "number");
@@ -418,7 +425,7 @@ cmd_dump(int argc, char **argv)
 			o.max_array = n;
 			o.max_set = 1;
 			i++;
-		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+		} else if (opt[0] == '-' && opt[1] != '\0') {
 			cli_usage_error("dump", "unknown option '%s'", argv[i]);
 			return EXIT_USAGE;
 		} else if (path == NULL)

@@ -125,16 +125,23 @@ cmd_get(int argc, char **argv)
 	struct gguf_err		 err;
 	int64_t			 idx;
 	const char		*path = NULL, *key = NULL;
-	int			 i, json = 0, raw = 0, rc;
+	int			 i, json = 0, raw = 0, rc, dd = 0;
 
 	argc = cli_take_shard(argc, argv);
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
+		const char	*opt = dd ? "" : argv[i];
+
+		/* after "--", every word is an argument */
+		if (!dd && strcmp(argv[i], "--") == 0) {
+			dd = 1;
+			continue;
+		}
+		if (strcmp(opt, "--json") == 0)
 			json = 1;
-		else if (strcmp(argv[i], "--raw") == 0)
+		else if (strcmp(opt, "--raw") == 0)
 			raw = 1;
-		else if (argv[i][0] == '-' && argv[i][1] == '-' &&
+		else if (opt[0] == '-' && opt[1] == '-' &&
 		    path == NULL) {
 			cli_usage_error("get", "unknown option '%s'", argv[i]);
 			return EXIT_USAGE;

@@ -285,15 +285,22 @@ cmd_info(int argc, char **argv)
 	struct gguf_file		*f;
 	const char			*path = NULL, *sp, *sb;
 	size_t				 k;
-	int				 i, json = 0;
+	int				 i, json = 0, dd = 0;
 	char				 g[32], s[32];
 
 	argc = cli_take_shard(argc, argv);
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
+		const char	*opt = dd ? "" : argv[i];
+
+		/* after "--", every word is an argument */
+		if (!dd && strcmp(argv[i], "--") == 0) {
+			dd = 1;
+			continue;
+		}
+		if (strcmp(opt, "--json") == 0)
 			json = 1;
-		else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+		else if (opt[0] == '-' && opt[1] != '\0') {
 			cli_usage_error("info", "unknown option '%s'", argv[i]);
 			return EXIT_USAGE;
 		} else if (path == NULL)

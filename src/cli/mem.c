@@ -262,12 +262,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 {
 	unsigned long long	 v;
 	const char		*a, *val;
-	int			 i, t;
+	int			 i, t, dd = 0;
 
 	memset(o, 0, sizeof *o);
 	gguf_mem_opts_default(&o->mo);
 	for (i = 1; i < argc; i++) {
-		a = long_spelling(argv[i]);
+		/* after "--", every word is an argument */
+		if (!dd && strcmp(argv[i], "--") == 0) {
+			dd = 1;
+			continue;
+		}
+		a = dd ? "" : long_spelling(argv[i]);
 		if (strcmp(a, "--json") == 0) {
 			o->json = 1;
 			continue;
@@ -430,7 +435,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 			cli_usage_error("mem", "too many arguments");
 			return EXIT_USAGE;
 		}
-		o->path = a;
+		o->path = argv[i];
 	}
 	if (o->path == NULL && !o->keys) {
 		cli_usage_error("mem", "missing FILE");

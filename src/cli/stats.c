@@ -259,27 +259,34 @@ cmd_stats(int argc, char **argv)
 	unsigned			 nthreads = 0;
 	uint64_t			 n = 0, ra = 0, rb = 0;
 	int				 i, all = 0, json = 0, has_rb = 0;
-	int				 rc = 0, names = 0;
+	int				 rc = 0, names = 0, dd = 0;
 
 	argc = cli_take_shard(argc, argv);
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--all") == 0)
+		const char	*opt = dd ? "" : argv[i];
+
+		/* after "--", every word is an argument */
+		if (!dd && strcmp(argv[i], "--") == 0) {
+			dd = 1;
+			continue;
+		}
+		if (strcmp(opt, "--all") == 0)
 			all = 1;
-		else if (strcmp(argv[i], "--json") == 0)
+		else if (strcmp(opt, "--json") == 0)
 			json = 1;
-		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+		else if (strcmp(opt, "--threads") == 0 && i + 1 < argc) {
 			if (cli_parse_threads("stats", argv[++i],
 			    &nthreads) != 0)
 				return EXIT_USAGE;
-		} else if (strcmp(argv[i], "--rows") == 0 && i + 1 < argc) {
+		} else if (strcmp(opt, "--rows") == 0 && i + 1 < argc) {
 			rows = argv[++i];
 			if (cli_parse_range(rows, &ra, &rb, &has_rb) != 0) {
 				cli_usage_error("stats", "--rows wants A:B, "
 				    "A:, :B or N, not '%s'", rows);
 				return EXIT_USAGE;
 			}
-		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
+		} else if (opt[0] == '-' && opt[1] == '-') {
 			cli_usage_error("stats", "unknown option or missing "
 			    "value: '%s'", argv[i]);
 			return EXIT_USAGE;

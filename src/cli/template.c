@@ -198,12 +198,18 @@ cmd_template(int argc, char **argv)
 {
 	struct opts		 o;
 	struct gguf_file	*f;
-	int			 i, rc = EXIT_USAGE;
+	int			 i, rc = EXIT_USAGE, dd = 0;
 
 	memset(&o, 0, sizeof o);
 	o.vars = jv_dict();
 	for (i = 1; i < argc; i++) {
-		const char	*a = argv[i];
+		const char	*a = dd ? "" : argv[i];
+
+		/* after "--", every word is an argument */
+		if (!dd && strcmp(argv[i], "--") == 0) {
+			dd = 1;
+			continue;
+		}
 
 		if (strcmp(a, "--add-generation-prompt") == 0) {
 			o.agp = 1;
@@ -246,7 +252,7 @@ cmd_template(int argc, char **argv)
 			cli_usage_error("template", "unknown option '%s'", a);
 			goto out;
 		} else if (o.path == NULL)
-			o.path = a;
+			o.path = argv[i];
 		else {
 			cli_usage_error("template", "too many arguments");
 			goto out;

@@ -346,19 +346,26 @@ cmd_tokens(int argc, char **argv)
 	struct sel		 sel;
 	unsigned long long	 id;
 	const char		*path = NULL, *grep = NULL;
-	int			 i, json = 0, rc;
+	int			 i, json = 0, rc, dd = 0;
 
 	argc = cli_take_shard(argc, argv);
 
 	memset(&sel, 0, sizeof sel);
 	sel.ids = xreallocarray(NULL, (size_t)argc, sizeof *sel.ids);
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
+		const char	*opt = dd ? "" : argv[i];
+
+		/* after "--", every word is an argument */
+		if (!dd && strcmp(argv[i], "--") == 0) {
+			dd = 1;
+			continue;
+		}
+		if (strcmp(opt, "--json") == 0)
 			json = 1;
-		else if (strcmp(argv[i], "--id") == 0 ||
-		    strcmp(argv[i], "--text") == 0 ||
-		    strcmp(argv[i], "--grep") == 0 ||
-		    strcmp(argv[i], "--encode") == 0) {
+		else if (strcmp(opt, "--id") == 0 ||
+		    strcmp(opt, "--text") == 0 ||
+		    strcmp(opt, "--grep") == 0 ||
+		    strcmp(opt, "--encode") == 0) {
 			if (i + 1 >= argc) {
 				cli_usage_error("tokens", "%s needs a value",
 				    argv[i]);
@@ -380,7 +387,7 @@ cmd_tokens(int argc, char **argv)
 			else
 				grep = sel.pattern = argv[i + 1];
 			i++;
-		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
+		} else if (opt[0] == '-' && opt[1] == '-') {
 			cli_usage_error("tokens", "unknown option '%s'", argv[i]);
 			free(sel.ids);
 			return EXIT_USAGE;

@@ -51,6 +51,25 @@ wait
     [ "$(grep -c "^ggufed: $scratch/b$long.gguf: No such file or directory\$" "$scratch/log")" -eq 8 ] &&
     [ "$(wc -l <"$scratch/log")" -eq 16 ]
 ok $? "messages of commands run at once into one log stay whole lines"
+
+# "--" ends the options of every command: a file whose name starts with
+# a dash is given after it.
+demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
+if [ -f "$demo" ]; then
+	cp "$demo" "$scratch/-m.gguf"
+	for c in "info" "info --json" "dump" "get|general.name" \
+	    "cat|output_norm.weight" "stats|output_norm.weight" \
+	    "tokens --id 5" "mem" "template" "validate" "hash"; do
+		# the words before "--" and after the file, split at |
+		pre=${c%%|*}
+		post=
+		case $c in *"|"*) post=${c#*|} ;; esac
+		# shellcheck disable=SC2086
+		(cd "$scratch" && "$GGUFED" $pre -- -m.gguf $post \
+		    >/dev/null 2>"$scratch/err")
+		ok $? "$pre -- -m.gguf $post" || sed 's/^/# /' "$scratch/err"
+	done
+fi
 "$GGUFED" info "$scratch" >/dev/null 2>"$scratch/err"; [ $? -eq 1 ]
 ok $? "a directory: exit 1"
 grep -q 'not a regular file' "$scratch/err"; ok $? "a directory is not a regular file"
