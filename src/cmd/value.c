@@ -362,6 +362,20 @@ parse_uint(const char *s, size_t n, uint64_t *v, char *msg, size_t len)
 	return 0;
 }
 
+/* Whether the n bytes at s are a real number strtod reads whole. */
+static int
+is_real(const char *s, size_t n)
+{
+	char	buf[128], *end;
+
+	if (n == 0 || n >= sizeof buf)
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	(void)strtod(buf, &end);
+	return *end == '\0' && end != buf;
+}
+
 static int
 parse_int(const char *s, size_t n, uint32_t type, uint64_t *bits, char *msg,
     size_t len)
@@ -380,18 +394,25 @@ parse_int(const char *s, size_t n, uint32_t type, uint64_t *bits, char *msg,
 		[GGUF_VT_U64] = { UINT64_MAX, 0, 0 },
 		[GGUF_VT_I64] = { INT64_MAX, INT64_MIN, 1 },
 	};
-	uint64_t	mag = 0;
-	int		neg = 0;
-	char		t[32];
+	const char	*s0 = s;
+	size_t		 n0 = n;
+	uint64_t	 mag = 0;
+	int		 neg = 0;
+	char		 t[32];
 
 	if (n > 0 && (s[0] == '-' || s[0] == '+')) {
 		neg = s[0] == '-';
 		s++;
 		n--;
 	}
-	if (parse_uint(s, n, &mag, msg, len) != 0)
-		return -1;
 	gguf_vtype_text(type, 0, t, sizeof t);
+	if (parse_uint(s, n, &mag, msg, len) != 0) {
+		if (is_real(s0, n0))	/* 1.5, 1e3: a number, not an integer's */
+			msgf(msg, len, "%.*s: %s takes an integer, in digits "
+			    "(as 12, 0x1f or 0b101)", (int)(n0 < 64 ? n0 :
+			    64), s0, t);
+		return -1;
+	}
 	if (!neg) {
 		if (mag > lim[type].umax)
 			return msgf(msg, len, "%llu is out of range for %s "
@@ -415,6 +436,16 @@ parse_int(const char *s, size_t n, uint32_t type, uint64_t *bits, char *msg,
 	return 0;
 }
 
+/* Whether a number's text is a zero ("0", "-0.0", "0e5"): no digit but 0. */
+static int
+is_zero_text(const char *s)
+{
+	for (; *s != '\0' && *s != 'e' && *s != 'E'; s++)
+		if (*s >= '1' && *s <= '9')
+			return 0;
+	return 1;
+}
+
 static int
 parse_float(const char *s, size_t n, uint32_t type, uint64_t *bits,
     char *msg, size_t len)
@@ -433,7 +464,13 @@ parse_float(const char *s, size_t n, uint32_t type, uint64_t *bits,
 	if (*end != '\0' || end == buf)
 		return msgf(msg, len, "not a number: \"%s\"", buf);
 	if (errno == ERANGE && isinf(d))
-		return msgf(msg, len, "%s is out of range for f64", buf);
+		return msgf(msg, len, "%s is out of range for %s (at most %g)",
+		    buf, type == GGUF_VT_F64 ? "f64" : "f32", type ==
+		    GGUF_VT_F64 ? DBL_MAX : (double)FLT_MAX);
+	/* A number too small for the type would be saved as 0. */
+	if (errno == ERANGE && fpclassify(d) == FP_ZERO && !is_zero_text(buf))
+		return msgf(msg, len, "%s is too small for %s: it would be 0",
+		    buf, type == GGUF_VT_F64 ? "f64" : "f32");
 	if (type == GGUF_VT_F64) {
 		memcpy(bits, &d, 8);
 		return 0;
@@ -442,6 +479,9 @@ parse_float(const char *s, size_t n, uint32_t type, uint64_t *bits,
 	if (isinf(f) && !isinf(d))
 		return msgf(msg, len, "%s is out of range for f32 (at most "
 		    "%g)", buf, (double)FLT_MAX);
+	if (fpclassify(f) == FP_ZERO && fpclassify(d) != FP_ZERO)
+		return msgf(msg, len, "%s is too small for f32: it would be 0 "
+		    "(the least is %g)", buf, 1.401298464324817e-45);
 	memcpy(&b32, &f, 4);
 	*bits = b32;
 	return 0;

@@ -30,6 +30,20 @@ ok $? "a refused command saves nothing"
 "$GGUFED" edit "$m" -i -e 'set general.file_type 4294967296' 2>"$scratch/err"
 [ $? -eq 2 ] && grep -q "out of range for u32" "$scratch/err"
 ok $? "out-of-range value: clear message"
+# A number the type cannot hold says why: not an integer's, past the
+# largest, or so small it would be saved as 0.
+for c in "general.file_type 1.5|1.5: u32 takes an integer" \
+    "general.file_type 1e3|1e3: u32 takes an integer" \
+    "general.file_type abc|not a number" \
+    "gpt2.attention.layer_norm_epsilon:f32 1e400|1e400 is out of range for f32" \
+    "gpt2.attention.layer_norm_epsilon:f32 1e-50|1e-50 is too small for f32: it would be 0" \
+    "gpt2.attention.layer_norm_epsilon:f64 1e-400|1e-400 is too small for f64: it would be 0"; do
+	"$GGUFED" edit "$m" -i -e "set ${c%%|*}" 2>"$scratch/err"
+	[ $? -eq 2 ] && grep -qF "${c#*|}" "$scratch/err" &&
+	    cmp -s "$m" "$F/big-vocab.gguf"
+	ok $? "set ${c%%|*}: \"${c#*|}\", nothing saved" ||
+	    sed 's/^/# /' "$scratch/err"
+done
 
 # What llama.cpp refuses is refused here too, as in the browser; --force
 # sets it anyway. A special token id outside the vocabulary is not refused:
