@@ -117,3 +117,14 @@ cli_parse_size(const char *s, uint64_t *out)
 	*out = v * mul;
 	return 0;
 }
+
+int
+cli_range_sane(const char *cmd, const char *opt, const char *text,
+    uint64_t a, uint64_t b, int has_b)
+{
+	if (!has_b || a <= b)		/* A:A: no row, as asked */
+		return 0;
+	cli_usage_error(cmd, "%s %s: the end comes before the start", opt,
+	    text);
+	return -1;
+}

@@ -335,6 +335,10 @@ cmd_cat(int argc, char **argv)
 		    "'%s'", cols);
 		return EXIT_USAGE;
 	}
+	if ((rows != NULL && cli_range_sane("cat", "--rows", rows, ra, rb,
+	    has_rb) != 0) || (cols != NULL && cli_range_sane("cat", "--cols",
+	    cols, ca, cb, has_cb) != 0))
+		return EXIT_USAGE;
 	if (slice != NULL) {
 		snprintf(sbuf, sizeof sbuf, "%s", slice);
 		comma = strchr(sbuf, ',');

@@ -90,6 +90,12 @@ int	 cli_parse_u64(const char *s, unsigned long long *out);
  * when the end is left open. -1 if s is not a range.
  */
 int	 cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b);
+/*
+ * A range A:B that is reversed (B before A): one usage line for cmd's
+ * option opt, naming it, and -1; 0 if it is not (A:A, empty, is not).
+ */
+int	cli_range_sane(const char *cmd, const char *opt, const char *text,
+	    uint64_t a, uint64_t b, int has_b);
 /* --threads N: 0 (every CPU) to 1024; else a usage error for cmd and -1. */
 int	 cli_parse_threads(const char *cmd, const char *s, unsigned *out);
 /*

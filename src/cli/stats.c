@@ -286,6 +286,9 @@ cmd_stats(int argc, char **argv)
 				    "A:, :B or N, not '%s'", rows);
 				return EXIT_USAGE;
 			}
+			if (cli_range_sane("stats", "--rows", rows, ra, rb,
+			    has_rb) != 0)
+				return EXIT_USAGE;
 		} else if (opt[0] == '-' && opt[1] == '-') {
 			cli_usage_error("stats", "unknown option or missing "
 			    "value: '%s'", argv[i]);

@@ -341,4 +341,18 @@ got=$(grep -o '"p99": [^,]*' "$scratch/json" | cut -d' ' -f2)
 [ "$n" -gt 0 ] && [ "$(printf %.9g "$got")" = "$want" ]
 ok $? "stats of the demo's blk.0.attn_norm.weight: p99 is the value of its rank ($got, $want)"
 
+# A reversed range is a usage error that says so, in cat and stats alike
+# (cat called it out of range, stats printed the statistics of no value).
+demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
+for c in "cat|--rows 5:2|the end comes before the start" \
+    "cat|--cols 9:3|the end comes before the start" \
+    "stats|--rows 10:3|the end comes before the start"; do
+	cmd=${c%%|*}; rest=${c#*|}; opt=${rest%%|*}; want=${rest#*|}
+	# shellcheck disable=SC2086
+	"$GGUFED" "$cmd" "$demo" output.weight $opt >/dev/null 2>"$scratch/err"
+	[ $? -eq 2 ] && grep -qF -- "$opt" "$scratch/err" &&
+	    grep -qF -- "$want" "$scratch/err"
+	ok $? "$cmd $opt: exit 2, \"$want\"" || sed 's/^/# /' "$scratch/err"
+done
+
 done_testing
