@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "dequant.h"
+#include "doc.h"
 #include "internal.h"
 #include "kind.h"
 #include "model.h"
@@ -32,6 +33,12 @@
 
 struct checker {
 	struct gguf_file	*f;
+	/*
+	 * A document whose merged view (its edits applied) the tokenizer's
+	 * checks read instead of f (gguf_check_tokenizer_doc); f is then its
+	 * source, for what edits do not change (the kind of file).
+	 */
+	struct gguf_doc		*d;
 	gguf_finding_fn		 fn;
 	void			*arg;
 	struct gguf_str		 arch;
@@ -81,6 +88,22 @@ kv_of(struct checker *c, const char *key, int64_t *off)
 	return gguf_kv_at(c->f, (uint64_t)i);
 }
 
+/*
+ * The value of key, or NULL; *off its file offset (-1 if absent, or read
+ * from a document).
+ */
+static struct gguf_val *
+val_of(struct checker *c, const char *key, int64_t *off)
+{
+	struct gguf_kv	*kv;
+
+	if (c->d != NULL) {
+		*off = -1;
+		return gguf_doc_get(c->d, key, strlen(key));
+	}
+	return (kv = kv_of(c, key, off)) != NULL ? &kv->val : NULL;
+}
+
 /* "{arch}.block_count" with the file's architecture, in buf. */
 static const char *
 arch_key(struct checker *c, const char *suffix, char *buf, size_t len)
@@ -107,10 +130,10 @@ int_value(const struct gguf_val *v, uint64_t *out)
 static uint64_t
 key_u64(struct checker *c, const char *key, int *ok, int64_t *off)
 {
-	struct gguf_kv	*kv = kv_of(c, key, off);
+	struct gguf_val	*kv = val_of(c, key, off);
 	uint64_t	 v;
 
-	*ok = kv != NULL && int_value(&kv->val, &v) == 0;
+	*ok = kv != NULL && int_value(kv, &v) == 0;
 	return *ok ? v : 0;
 }
 
@@ -123,16 +146,16 @@ key_u64(struct checker *c, const char *key, int *ok, int64_t *off)
 static void
 check_array_len(struct checker *c, const char *key, uint64_t n_tok)
 {
-	struct gguf_kv	*kv;
+	struct gguf_val	*kv;
 	int64_t		 off;
 	char		 g1[32], g2[32];
 
-	if ((kv = kv_of(c, key, &off)) == NULL || kv->val.type != GGUF_VT_ARR ||
-	    kv->val.count == n_tok)
+	if ((kv = val_of(c, key, &off)) == NULL || kv->type != GGUF_VT_ARR ||
+	    kv->count == n_tok)
 		return;
-	say(c, kv->val.count < n_tok ? GGUF_W_ERROR : GGUF_W_WARN, off,
+	say(c, kv->count < n_tok ? GGUF_W_ERROR : GGUF_W_WARN, off,
 	    "%s has %s elements but tokenizer.ggml.tokens has %s", key,
-	    gguf_fmt_group(kv->val.count, g1, sizeof g1),
+	    gguf_fmt_group(kv->count, g1, sizeof g1),
 	    gguf_fmt_group(n_tok, g2, sizeof g2));
 }
 
@@ -177,22 +200,22 @@ count_types_over(const uint8_t *p, uint64_t n, int be)
 static void
 check_token_types(struct checker *c, uint64_t n_tok)
 {
-	struct gguf_kv	*kv;
+	struct gguf_val	*kv;
 	struct gguf_val	 e;
 	struct gguf_err	 err;
 	int64_t		 off, t;
 	uint64_t	 i, n, bad = 0, first = 0;
 
-	kv = kv_of(c, "tokenizer.ggml.token_type", &off);
-	if (kv == NULL || kv->val.type != GGUF_VT_ARR ||
-	    kv->val.atype == GGUF_VT_STR || kv->val.atype == GGUF_VT_ARR)
+	kv = val_of(c, "tokenizer.ggml.token_type", &off);
+	if (kv == NULL || kv->type != GGUF_VT_ARR ||
+	    kv->atype == GGUF_VT_STR || kv->atype == GGUF_VT_ARR)
 		return;
-	n = kv->val.count < n_tok ? kv->val.count : n_tok;
+	n = kv->count < n_tok ? kv->count : n_tok;
 	i = 0;
 	/* The usual i32 elements read in place: the type of each of a large
 	   vocabulary's tokens costs a load, not a value's decoding. */
-	if (kv->val.atype == GGUF_VT_I32 && n > 0 &&
-	    gguf_arr_get(&kv->val, 0, &e, &err) == 0 && e.n == 4) {
+	if (kv->atype == GGUF_VT_I32 && n > 0 &&
+	    gguf_arr_get(kv, 0, &e, &err) == 0 && e.n == 4) {
 		/* counted, then the first found if there is one */
 		bad = count_types_over(e.p, n, e.be);
 		for (i = 0; bad > 0 && gguf_ld32(e.p + 4 * i, e.be) <= 6;
@@ -202,7 +225,7 @@ check_token_types(struct checker *c, uint64_t n_tok)
 		i = n;
 	}
 	for (; i < n; i++) {
-		if (gguf_arr_get(&kv->val, i, &e, &err) != 0 ||
+		if (gguf_arr_get(kv, i, &e, &err) != 0 ||
 		    gguf_val_i64(&e, &t) != 0 || t < 0 || t > 6) {
 			if (bad++ == 0)
 				first = i;
@@ -220,30 +243,45 @@ static void
 check_token_ids(struct checker *c, uint64_t n_tok)
 {
 	const struct gguf_key_spec	*s;
+	struct gguf_doc_kv		 dk;
 	struct gguf_kv			*kv;
-	uint64_t			 i;
-	int64_t				 id;
+	struct gguf_str			 key;
+	struct gguf_val			*v;
+	uint64_t			 i, n;
+	int64_t				 id, off;
 	size_t				 kl;
 	char				 g[32];
 
-	for (i = 0; i < gguf_layout(c->f)->n_kv; i++) {
-		kv = gguf_kv_at(c->f, i);
-		s = gguf_schema_find(kv->key.p, kv->key.n, c->arch.p,
-		    c->arch.n);
+	n = c->d != NULL ? gguf_doc_n_kv(c->d) : gguf_layout(c->f)->n_kv;
+	for (i = 0; i < n; i++) {
+		if (c->d != NULL) {
+			if (gguf_doc_kv(c->d, i, &dk) != 0 ||
+			    (dk.flags & GGUF_ED_REMOVED))
+				continue;
+			key = dk.key;
+			v = dk.val;
+			off = -1;
+		} else {
+			kv = gguf_kv_at(c->f, i);
+			key = kv->key;
+			v = &kv->val;
+			off = (int64_t)kv->off;
+		}
+		s = gguf_schema_find(key.p, key.n, c->arch.p, c->arch.n);
 		if (s == NULL || strncmp(s->key, "tokenizer.ggml.", 15) != 0)
 			continue;
 		kl = strlen(s->key);
 		if (kl < 9 || strcmp(s->key + kl - 9, "_token_id") != 0)
 			continue;
-		if (kv->val.type == GGUF_VT_ARR || kv->val.type ==
-		    GGUF_VT_STR || gguf_val_i64(&kv->val, &id) != 0)
+		if (v->type == GGUF_VT_ARR || v->type == GGUF_VT_STR ||
+		    gguf_val_i64(v, &id) != 0)
 			continue;	/* wrong types: the reader says so */
 		if (id < 0)
 			continue;	/* -1: none, as some writers put it */
 		/* UINT32_MAX: -1 written as u32, meaning "none". */
 		if ((uint64_t)id >= n_tok)
 			say(c, id == UINT32_MAX ? GGUF_W_NOTE : GGUF_W_WARN,
-			    (int64_t)kv->off, "%s is %lld, not a token: the "
+			    off, "%s is %lld, not a token: the "
 			    "vocabulary has %s (llama.cpp ignores it and keeps "
 			    "its default)", s->key,
 			    (long long)id, gguf_fmt_group(n_tok, g, sizeof g));
@@ -266,18 +304,18 @@ table_checks(struct checker *c)
 static void
 check_tokenizer(struct checker *c)
 {
-	struct gguf_kv	*tok, *model;
+	struct gguf_val	*tok, *model;
 	struct gguf_str	 m = { NULL, 0 };
 	int64_t		 off, moff;
 	uint64_t	 n_tok, vs;
 	int		 ok;
 	char		 k[256], g1[32], g2[32];
 
-	tok = kv_of(c, "tokenizer.ggml.tokens", &off);
-	model = kv_of(c, "tokenizer.ggml.model", &moff);
+	tok = val_of(c, "tokenizer.ggml.tokens", &off);
+	model = val_of(c, "tokenizer.ggml.model", &moff);
 	if (model != NULL)
-		(void)gguf_val_str(&model->val, &m);
-	if (tok == NULL || tok->val.type != GGUF_VT_ARR) {
+		(void)gguf_val_str(model, &m);
+	if (tok == NULL || tok->type != GGUF_VT_ARR) {
 		/* "no_vocab" and "none": a model without a vocabulary. */
 		if (model != NULL && !(m.n == 8 && memcmp(m.p, "no_vocab",
 		    8) == 0) && !(m.n == 4 && memcmp(m.p, "none", 4) == 0))
@@ -285,7 +323,7 @@ check_tokenizer(struct checker *c)
 			    "set but there is no tokenizer.ggml.tokens array");
 		return;
 	}
-	n_tok = tok->val.count;
+	n_tok = tok->count;
 	if (model == NULL)
 		say(c, GGUF_W_ERROR, off, "tokenizer.ggml.tokens without "
 		    "tokenizer.ggml.model: llama.cpp cannot tell how to "
@@ -297,7 +335,7 @@ check_tokenizer(struct checker *c)
 	/* A model the table knows has it from there (models.tsv). */
 	if (((m.n == 4 && memcmp(m.p, "gpt2", 4) == 0) ||
 	    (m.n == 6 && memcmp(m.p, "gemma4", 6) == 0)) &&
-	    gguf_kv_find(c->f, "tokenizer.ggml.merges", 21) < 0 &&
+	    val_of(c, "tokenizer.ggml.merges", &off) == NULL &&
 	    !table_checks(c))
 		say(c, GGUF_W_ERROR, moff, "tokenizer.ggml.model is a BPE "
 		    "tokenizer (gpt2, gemma4) but there is no "
@@ -1096,4 +1134,24 @@ gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
 	if (flags & GGUF_CHECK_DATA)
 		return check_data(&c, opts);
 	return 0;
+}
+
+void
+gguf_check_tokenizer(struct gguf_file *f, struct gguf_doc *d,
+    gguf_finding_fn fn, void *arg)
+{
+	struct checker	c;
+	struct gguf_val	*v;
+
+	memset(&c, 0, sizeof c);
+	c.d = d;
+	c.f = d != NULL ? gguf_doc_file(d) : f;
+	c.fn = fn;
+	c.arg = arg;
+	v = d != NULL ? gguf_doc_get(d, "general.architecture", 20) :
+	    gguf_kv_get(f, "general.architecture");
+	if (v == NULL || gguf_val_str(v, &c.arch) != 0 || c.arch.n == 0 ||
+	    c.arch.n > 64 || memchr(c.arch.p, '\0', c.arch.n) != NULL)
+		c.arch.n = 0;
+	check_tokenizer(&c);
 }

@@ -44,4 +44,15 @@ typedef void	(*gguf_finding_fn)(void *arg, int level, const char *file,
 int	gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
 	    const struct gguf_stats_opts *opts, gguf_finding_fn fn, void *arg);
 
+/*
+ * The tokenizer's checks of gguf_check_model (array lengths, token types
+ * and ids, a tokenizer model without tokens or tokens without one, BPE
+ * merges) alone: over f, or, when d is not NULL, over d's merged view
+ * (its edits applied; every offset then -1). What a save's --strict and
+ * the browser compare with the source's (model.c).
+ */
+struct gguf_doc;
+void	gguf_check_tokenizer(struct gguf_file *f, struct gguf_doc *d,
+	    gguf_finding_fn fn, void *arg);
+
 #endif /* GGUF_CHECK_H */

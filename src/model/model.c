@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "doc.h"
 #include "kind.h"
 #include "modelint.h"
@@ -1312,6 +1313,42 @@ known_filter(void *arg, const struct gguf_mfinding *f)
 		k->fn(k->arg, f);
 }
 
+/* A finding of the tokenizer's checks (check.c) as one of the table's. */
+static void
+tok_finding(int level, const char *msg, struct gguf_mfinding *f)
+{
+	memset(f, 0, sizeof *f);
+	f->level = level;
+	f->what = GGUF_MF_MODEL;
+	f->kind = GGUF_MK_OTHER;
+	f->index = -1;
+	f->msg = msg;
+}
+
+static void
+tok_known(void *arg, int level, const char *file, int64_t off,
+    const char *msg)
+{
+	struct gguf_mfinding	f;
+
+	(void)file;
+	(void)off;
+	tok_finding(level, msg, &f);
+	known_add(arg, &f);
+}
+
+static void
+tok_filter(void *arg, int level, const char *file, int64_t off,
+    const char *msg)
+{
+	struct gguf_mfinding	f;
+
+	(void)file;
+	(void)off;
+	tok_finding(level, msg, &f);
+	known_filter(arg, &f);
+}
+
 unsigned
 gguf_model_check_new(struct gguf_doc *d, gguf_mfinding_fn fn, void *arg)
 {
@@ -1324,9 +1361,12 @@ gguf_model_check_new(struct gguf_doc *d, gguf_mfinding_fn fn, void *arg)
 	k.arg = arg;
 	/* The source read as a document: the same faults, the same words. */
 	run(&src, 0, known_add, &k);
+	/* And the tokenizer's checks of validate (check.c), the same way. */
+	gguf_check_tokenizer(gguf_doc_file(d), NULL, tok_known, &k);
 	if (k.n > 0)
 		qsort(k.msg, k.n, sizeof *k.msg, name_cmp);
 	run(&doc, 0, known_filter, &k);
+	gguf_check_tokenizer(NULL, d, tok_filter, &k);
 	for (i = 0; i < k.n; i++)
 		free(k.msg[i]);
 	free(k.msg);

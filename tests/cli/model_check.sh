@@ -156,6 +156,20 @@ for c in "rm --strict $m llama.context_length" \
 	[ $r -eq 1 ] && cmp -s "$m" "$demo"
 	ok $? "--strict refuses: $(echo "$c" | sed "s|$m|FILE|")"
 done
+# The tokenizer's checks of validate are a save's too: a scores array
+# made shorter than the tokens, a tokenizer llama.cpp does not know, BPE
+# without merges.
+for e in 'del tokenizer.ggml.scores[0]|tokenizer.ggml.scores has 3,071 elements but tokenizer.ggml.tokens has 3,072' \
+    'set tokenizer.ggml.model foo|names a tokenizer llama.cpp does not know' \
+    'set tokenizer.ggml.model gpt2|no tokenizer.ggml.merges array'; do
+	cp_w "$demo" "$m"
+	"$GGUFED" edit --strict "$m" -i -e "${e%%|*}" 2>"$scratch/err"
+	r=$?
+	[ $r -eq 1 ] && cmp -s "$m" "$demo" &&
+	    grep -q "error: llama.cpp would refuse the result: .*${e#*|}" \
+	    "$scratch/err"
+	ok $? "--strict refuses ${e%%|*}" || sed 's/^/# /' "$scratch/err"
+done
 # split and merge with -e: the same warnings, --strict writes no file.
 cp_w "$demo" "$m"
 mkdir "$scratch/sp"
