@@ -7,7 +7,8 @@
  *	ID<TAB>TYPE<TAB>SCORE<TAB>DECODED
  *
  * DECODED is escaped as all text is (\n, \t, \\, \xNN for bytes that do
- * not print), and quoted where a space at either end would not show:
+ * not print), and quoted where a space (U+0020, a no-break or another
+ * Unicode space) at either end would not show:
  * " the", " ", also "" and a text that starts with a quote. TYPE is the
  * token_type name, SCORE the score, "-" where the file has none.
  *
@@ -109,11 +110,36 @@ score_of(const struct vocab_src *vs, uint64_t id, struct gguf_val *e)
 	return e;
 }
 
+/* A space of Unicode (White_Space, but the controls, which are escaped). */
+static int
+is_space(unsigned cp)
+{
+	return cp == ' ' || cp == 0xa0 || cp == 0x1680 ||
+	    (cp >= 0x2000 && cp <= 0x200a) || cp == 0x202f || cp == 0x205f ||
+	    cp == 0x3000;
+}
+
+/* Whether the UTF-8 of p (n bytes) starts or ends with a space. */
+static int
+space_at_end(const char *p, size_t n)
+{
+	const unsigned char	*u = (const unsigned char *)p;
+	unsigned		 cp;
+	size_t			 i = n;
+
+	if (gguf_utf8_seq(u, n, &cp) > 0 && is_space(cp))
+		return 1;
+	while (i > 0 && (u[i - 1] & 0xc0) == 0x80 && n - i < 3)
+		i--;		/* back to the last character's first byte */
+	return i > 0 && gguf_utf8_seq(u + i - 1, n - i + 1, &cp) ==
+	    n - i + 1 && is_space(cp);
+}
+
 /* A token's text: quoted where its spaces would not show (see above). */
 static void
 print_decoded(const char *p, size_t n)
 {
-	if (n == 0 || p[0] == ' ' || p[n - 1] == ' ' || p[0] == '"')
+	if (n == 0 || p[0] == '"' || space_at_end(p, n))
 		out_quoted(stdout, p, n);
 	else
 		out_text(stdout, p, n);

@@ -131,6 +131,13 @@ same "gpt-2: \"Ġthe\" is \" the\", \"Ċ\" a newline, no scores"
 "$GGUFED" tokens "$real/ggml-vocab-gpt-2.gguf" --text ' the' >"$scratch/out"
 expect '262#normal#-#" the"'
 same "gpt-2: --text ' the' is token 262 alone"
+# A token of no-break spaces (U+00A0) alone is quoted, as " " is: it
+# would not show otherwise.
+nb=$(printf '\302\240')
+"$GGUFED" tokens "$real/ggml-vocab-gpt-2.gguf" --id 1849 --id 4603 \
+    >"$scratch/out"
+expect "1849#normal#-#\"$nb\"" "4603#normal#-#\"$nb$nb\""
+same "gpt-2: tokens of no-break spaces are quoted"
 "$GGUFED" tokens "$real/ggml-vocab-deepseek-coder.gguf" --grep '^冯$' \
     >"$scratch/out"
 expect '30138#normal#-#冯'
