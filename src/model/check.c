@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -688,6 +689,52 @@ check_bool_arrays(struct checker *c)
 	}
 }
 
+/*
+ * The float hyper-parameters whose value only makes sense positive and
+ * finite. llama.cpp loads whatever they hold, and then computes with it:
+ * a RoPE base of 0 or less makes every angle infinite or NaN, an epsilon
+ * or a scaling factor below 0 or not finite the same of the norms and
+ * positions. A scaling factor of 0 means none, to llama.cpp.
+ */
+static const struct {
+	const char	*suffix;
+	int		 zero_ok;
+} positive_floats[] = {
+	{ "rope.freq_base", 0 },
+	{ "rope.scaling.factor", 1 },
+	{ "attention.layer_norm_epsilon", 1 },
+	{ "attention.layer_norm_rms_epsilon", 1 },
+};
+
+static void
+check_floats(struct checker *c)
+{
+	struct gguf_kv	*kv;
+	size_t		 k;
+	int64_t		 off;
+	double		 d;
+	char		 key[160];
+
+	if (c->arch.n == 0)
+		return;
+	for (k = 0; k < sizeof positive_floats / sizeof positive_floats[0];
+	    k++) {
+		kv = kv_of(c, arch_key(c, positive_floats[k].suffix, key,
+		    sizeof key), &off);
+		if (kv == NULL || (kv->val.type != GGUF_VT_F32 &&
+		    kv->val.type != GGUF_VT_F64) ||
+		    gguf_val_f64(&kv->val, &d) != 0)
+			continue;
+		if (isfinite(d) && (d > 0 || (positive_floats[k].zero_ok &&
+		    fpclassify(d) == FP_ZERO)))
+			continue;
+		say(c, GGUF_W_WARN, off, "%s is %g: llama.cpp loads it and "
+		    "computes with it, but it makes sense only %s", key, d,
+		    positive_floats[k].zero_ok ? "0 or more, and finite" :
+		    "more than 0, and finite");
+	}
+}
+
 static void
 check_general(struct checker *c)
 {
@@ -1128,6 +1175,7 @@ gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
 		check_shapes(&c);
 	}
 	check_general(&c);
+	check_floats(&c);
 	check_bool_arrays(&c);
 	if (name != NULL)
 		check_name(&c, name);

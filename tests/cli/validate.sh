@@ -57,6 +57,22 @@ v 'set tokenizer.ggml.token_type[5] 9' 'set tokenizer.ggml.token_type[7] -2'
 run "$m"
 grep -q "warning: tokenizer.ggml.token_type: 2 tokens of no known type (0 to 6), the first id 5$" "$out"
 ok $? "token types out of range: counted, first id named"
+# A float hyper-parameter that makes sense only positive: a warning with
+# its value (llama.cpp loads it and computes garbage), not an error.
+for fe in "llama.rope.freq_base nan|llama.rope.freq_base is nan" \
+    "llama.rope.freq_base 0|llama.rope.freq_base is 0" \
+    "llama.rope.freq_base -5|llama.rope.freq_base is -5" \
+    "llama.attention.layer_norm_rms_epsilon -1e-5|llama.attention.layer_norm_rms_epsilon is -1e-05"; do
+	v "set ${fe%%|*}"
+	run "$m"
+	[ $rc -eq 0 ] && grep -q "warning: ${fe#*|}: llama.cpp loads it" "$out"
+	ok $? "set ${fe%%|*}: a warning naming the value" ||
+	    sed 's/^/# /' "$out"
+done
+v 'set llama.rope.freq_base 500000'
+run "$m"
+! grep -q "freq_base" "$out"
+ok $? "a positive RoPE base: nothing said"
 v 'set tokenizer.ggml.model gpt2'
 run "$m"
 [ $rc -eq 1 ] && grep -q "error: llama.cpp refuses the model: tokenizer.ggml.model is a BPE tokenizer (gpt2, gemma4) but there is no tokenizer.ggml.merges array (bpe_merges)" "$out"
