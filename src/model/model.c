@@ -1313,40 +1313,28 @@ known_filter(void *arg, const struct gguf_mfinding *f)
 		k->fn(k->arg, f);
 }
 
-/* A finding of the tokenizer's checks (check.c) as one of the table's. */
-static void
-tok_finding(int level, const char *msg, struct gguf_mfinding *f)
-{
-	memset(f, 0, sizeof *f);
-	f->level = level;
-	f->what = GGUF_MF_MODEL;
-	f->kind = GGUF_MK_OTHER;
-	f->index = -1;
-	f->msg = msg;
-}
+/* The tokenizer's findings (check.c) handed on as the table's. */
+struct tok_fwd {
+	struct known	*k;
+	void		(*to)(void *, const struct gguf_mfinding *);
+};
 
 static void
-tok_known(void *arg, int level, const char *file, int64_t off,
+tok_fwd(void *arg, int level, const char *file, int64_t off,
     const char *msg)
 {
-	struct gguf_mfinding	f;
+	const struct tok_fwd	*t = arg;
+	struct gguf_mfinding	 f;
 
 	(void)file;
 	(void)off;
-	tok_finding(level, msg, &f);
-	known_add(arg, &f);
-}
-
-static void
-tok_filter(void *arg, int level, const char *file, int64_t off,
-    const char *msg)
-{
-	struct gguf_mfinding	f;
-
-	(void)file;
-	(void)off;
-	tok_finding(level, msg, &f);
-	known_filter(arg, &f);
+	memset(&f, 0, sizeof f);
+	f.level = level;
+	f.what = GGUF_MF_MODEL;
+	f.kind = GGUF_MK_OTHER;
+	f.index = -1;
+	f.msg = msg;
+	t->to(t->k, &f);
 }
 
 unsigned
@@ -1354,6 +1342,7 @@ gguf_model_check_new(struct gguf_doc *d, gguf_mfinding_fn fn, void *arg)
 {
 	struct msrc	src = { NULL, gguf_doc_file(d) }, doc = { d, NULL };
 	struct known	k;
+	struct tok_fwd	add = { &k, known_add }, filter = { &k, known_filter };
 	size_t		i;
 
 	memset(&k, 0, sizeof k);
@@ -1362,11 +1351,11 @@ gguf_model_check_new(struct gguf_doc *d, gguf_mfinding_fn fn, void *arg)
 	/* The source read as a document: the same faults, the same words. */
 	run(&src, 0, known_add, &k);
 	/* And the tokenizer's checks of validate (check.c), the same way. */
-	gguf_check_tokenizer(gguf_doc_file(d), NULL, tok_known, &k);
+	gguf_check_tokenizer(gguf_doc_file(d), NULL, tok_fwd, &add);
 	if (k.n > 0)
 		qsort(k.msg, k.n, sizeof *k.msg, name_cmp);
 	run(&doc, 0, known_filter, &k);
-	gguf_check_tokenizer(NULL, d, tok_filter, &k);
+	gguf_check_tokenizer(NULL, d, tok_fwd, &filter);
 	for (i = 0; i < k.n; i++)
 		free(k.msg[i]);
 	free(k.msg);
