@@ -279,10 +279,14 @@ term_start(struct app *a)
 	 * of the cursor: a write(2), and over a network a packet, for each
 	 * line of every frame. Left and come back to now, before colours
 	 * are started (coming back would then reset the terminal's palette)
-	 * and anything is drawn, every frame is one write.
+	 * and anything is drawn, every frame is one write. (Not for a script,
+	 * whose frames go to /dev/null: there a write costs nothing and
+	 * coming back, about 180,000 instructions, would be all the cost.)
 	 */
-	endwin();
-	doupdate();
+	if (a->script == NULL) {
+		endwin();
+		doupdate();
+	}
 	keys_ready = 0;		/* keys_setup, at the first key */
 	draw_init_theme();
 	return 0;
