@@ -428,13 +428,8 @@ static mode_t
 new_mode(const char *out)
 {
 	struct stat	st;
-	mode_t		mask;
 
-	if (stat(out, &st) == 0)
-		return st.st_mode & 07777;
-	mask = umask(022);
-	umask(mask);
-	return 0666 & ~mask;
+	return stat(out, &st) == 0 ? st.st_mode & 07777 : gguf_created_mode();
 }
 
 /* A name's value of a temporary file beside out: "OUT.new-XXXXXX". */

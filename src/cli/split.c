@@ -51,17 +51,16 @@ static char *
 in_folder(const char *dir, const char *in)
 {
 	const char	*b = strrchr(in, '/');
-	size_t		 n;
+	size_t		 n, len;
 	char		*p;
 
 	b = b != NULL ? b + 1 : in;
 	n = strlen(b);
 	if (n > 5 && strcmp(b + n - 5, ".gguf") == 0)
 		n -= 5;
-	p = xmalloc(strlen(dir) + n + 1);
-	memcpy(p, dir, strlen(dir));
-	memcpy(p + strlen(dir), b, n);
-	p[strlen(dir) + n] = '\0';
+	len = strlen(dir) + n + 1;
+	p = xmalloc(len);
+	snprintf(p, len, "%s%.*s", dir, (int)n, b);
 	return p;
 }
 

@@ -36,7 +36,7 @@ struct checker {
 	struct gguf_file	*f;
 	/*
 	 * A document whose merged view (its edits applied) the tokenizer's
-	 * checks read instead of f (gguf_check_tokenizer_doc); f is then its
+	 * checks read instead of f (gguf_check_tokenizer); f is then its
 	 * source, for what edits do not change (the kind of file).
 	 */
 	struct gguf_doc		*d;
@@ -1153,21 +1153,26 @@ check_data(struct checker *c, const struct gguf_stats_opts *uopts)
 	return rc;
 }
 
+/* The architecture v names, in c->arch; none (n 0) if it names none. */
+static void
+set_arch(struct checker *c, struct gguf_val *v)
+{
+	if (v == NULL || gguf_val_str(v, &c->arch) != 0 || c->arch.n == 0 ||
+	    c->arch.n > 64 || memchr(c->arch.p, '\0', c->arch.n) != NULL)
+		c->arch.n = 0;
+}
+
 int
 gguf_check_model(struct gguf_file *f, const char *name, unsigned flags,
     const struct gguf_stats_opts *opts, gguf_finding_fn fn, void *arg)
 {
 	struct checker	c;
-	struct gguf_val	*v;
 
 	memset(&c, 0, sizeof c);
 	c.f = f;
 	c.fn = fn;
 	c.arg = arg;
-	v = gguf_kv_get(f, "general.architecture");
-	if (v == NULL || gguf_val_str(v, &c.arch) != 0 || c.arch.n == 0 ||
-	    c.arch.n > 64 || memchr(c.arch.p, '\0', c.arch.n) != NULL)
-		c.arch.n = 0;
+	set_arch(&c, gguf_kv_get(f, "general.architecture"));
 	check_tokenizer(&c);
 	/* The model check (model.h) has the architectures it knows. */
 	if (c.arch.n == 0 || !gguf_model_known(c.arch.p, (size_t)c.arch.n)) {
@@ -1189,17 +1194,13 @@ gguf_check_tokenizer(struct gguf_file *f, struct gguf_doc *d,
     gguf_finding_fn fn, void *arg)
 {
 	struct checker	c;
-	struct gguf_val	*v;
 
 	memset(&c, 0, sizeof c);
 	c.d = d;
 	c.f = d != NULL ? gguf_doc_file(d) : f;
 	c.fn = fn;
 	c.arg = arg;
-	v = d != NULL ? gguf_doc_get(d, "general.architecture", 20) :
-	    gguf_kv_get(f, "general.architecture");
-	if (v == NULL || gguf_val_str(v, &c.arch) != 0 || c.arch.n == 0 ||
-	    c.arch.n > 64 || memchr(c.arch.p, '\0', c.arch.n) != NULL)
-		c.arch.n = 0;
+	set_arch(&c, d != NULL ? gguf_doc_get(d, "general.architecture", 20) :
+	    gguf_kv_get(f, "general.architecture"));
 	check_tokenizer(&c);
 }

@@ -477,6 +477,15 @@ verify(const char *tmp, const struct wplan *p, struct gguf_err *err)
 	return rc;
 }
 
+mode_t
+gguf_created_mode(void)
+{
+	mode_t	mask = umask(022);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
 /*
  * Gives the new file what the target has: its owner (where allowed) and
  * its mode; a new target gets the mode a created file gets (0666 less
@@ -487,7 +496,7 @@ take_mode(int fd, const char *target, struct gguf_save_info *info,
     struct gguf_err *err)
 {
 	struct stat	st;
-	mode_t		mode, mask;
+	mode_t		mode;
 
 	if (stat(target, &st) == 0) {
 		if ((st.st_uid != geteuid() || st.st_gid != getegid()) &&
@@ -496,11 +505,8 @@ take_mode(int fd, const char *target, struct gguf_save_info *info,
 			gguf_notice(info, "the file's owner could not be "
 			    "kept");
 		mode = st.st_mode & 07777;
-	} else {
-		mask = umask(022);
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
+	} else
+		mode = gguf_created_mode();
 	if (fchmod(fd, mode) != 0)
 		return gguf_errf(err, -1, "cannot set permissions: %s",
 		    strerror(errno));
@@ -727,7 +733,6 @@ inplace(struct gguf_doc *d, const struct wplan *p,
 		    e2.msg);
 		goto out;
 	}
-	journal = 0;
 	info->written = hi - lo;
 	if (o->progress != NULL)
 		o->progress(o->arg, p->data_off, p->data_off);

@@ -166,4 +166,7 @@ int	gguf_stale_temps_list(const char *const *paths, size_t npaths,
  */
 int	gguf_doc_has_journal(struct gguf_doc *d);
 
+/* The mode a created file gets: 0666 less the umask. */
+mode_t	gguf_created_mode(void);
+
 #endif /* GGUF_SAVE_H */
