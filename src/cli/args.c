@@ -128,3 +128,15 @@ cli_range_sane(const char *cmd, const char *opt, const char *text,
 	    text);
 	return -1;
 }
+
+const char *
+cli_opt(const char *arg, int *dd)
+{
+	if (*dd)
+		return "";
+	if (strcmp(arg, "--") == 0) {
+		*dd = 1;
+		return NULL;
+	}
+	return arg;
+}

@@ -94,6 +94,12 @@ int	 cli_parse_range(const char *s, uint64_t *a, uint64_t *b, int *has_b);
  * A range A:B that is reversed (B before A): one usage line for cmd's
  * option opt, naming it, and -1; 0 if it is not (A:A, empty, is not).
  */
+/*
+ * An argument as an option loop sees it: NULL for the "--" that ends the
+ * options (*dd set), "" for every word after it (an argument, whatever it
+ * looks like: the loop takes argv[i] as it is), else arg itself.
+ */
+const char	*cli_opt(const char *arg, int *dd);
 int	cli_range_sane(const char *cmd, const char *opt, const char *text,
 	    uint64_t a, uint64_t b, int has_b);
 /* --threads N: 0 (every CPU) to 1024; else a usage error for cmd and -1. */

@@ -130,13 +130,10 @@ cmd_get(int argc, char **argv)
 	argc = cli_take_shard(argc, argv);
 
 	for (i = 1; i < argc; i++) {
-		const char	*opt = dd ? "" : argv[i];
+		const char	*opt = cli_opt(argv[i], &dd);
 
-		/* after "--", every word is an argument */
-		if (!dd && strcmp(argv[i], "--") == 0) {
-			dd = 1;
+		if (opt == NULL)
 			continue;
-		}
 		if (strcmp(opt, "--json") == 0)
 			json = 1;
 		else if (strcmp(opt, "--raw") == 0)

@@ -267,12 +267,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof *o);
 	gguf_mem_opts_default(&o->mo);
 	for (i = 1; i < argc; i++) {
-		/* after "--", every word is an argument */
-		if (!dd && strcmp(argv[i], "--") == 0) {
-			dd = 1;
+		if ((a = cli_opt(argv[i], &dd)) == NULL)
 			continue;
-		}
-		a = dd ? "" : long_spelling(argv[i]);
+		a = dd ? a : long_spelling(a);
 		if (strcmp(a, "--json") == 0) {
 			o->json = 1;
 			continue;

@@ -203,13 +203,10 @@ cmd_template(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	o.vars = jv_dict();
 	for (i = 1; i < argc; i++) {
-		const char	*a = dd ? "" : argv[i];
+		const char	*a = cli_opt(argv[i], &dd);
 
-		/* after "--", every word is an argument */
-		if (!dd && strcmp(argv[i], "--") == 0) {
-			dd = 1;
+		if (a == NULL)
 			continue;
-		}
 
 		if (strcmp(a, "--add-generation-prompt") == 0) {
 			o.agp = 1;

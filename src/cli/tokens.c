@@ -379,13 +379,10 @@ cmd_tokens(int argc, char **argv)
 	memset(&sel, 0, sizeof sel);
 	sel.ids = xreallocarray(NULL, (size_t)argc, sizeof *sel.ids);
 	for (i = 1; i < argc; i++) {
-		const char	*opt = dd ? "" : argv[i];
+		const char	*opt = cli_opt(argv[i], &dd);
 
-		/* after "--", every word is an argument */
-		if (!dd && strcmp(argv[i], "--") == 0) {
-			dd = 1;
+		if (opt == NULL)
 			continue;
-		}
 		if (strcmp(opt, "--json") == 0)
 			json = 1;
 		else if (strcmp(opt, "--id") == 0 ||
