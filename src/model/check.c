@@ -309,22 +309,36 @@ check_tokenizer(struct checker *c)
 	struct gguf_str	 m = { NULL, 0 };
 	int64_t		 off, moff;
 	uint64_t	 n_tok, vs;
-	int		 ok;
+	int		 ok, novocab;
 	char		 k[256], g1[32], g2[32];
 
 	tok = val_of(c, "tokenizer.ggml.tokens", &off);
 	model = val_of(c, "tokenizer.ggml.model", &moff);
 	if (model != NULL)
 		(void)gguf_val_str(model, &m);
+	/* "no_vocab" and "none": a model without a vocabulary. */
+	novocab = model != NULL && ((m.n == 8 && memcmp(m.p, "no_vocab",
+	    8) == 0) || (m.n == 4 && memcmp(m.p, "none", 4) == 0));
 	if (tok == NULL || tok->type != GGUF_VT_ARR) {
-		/* "no_vocab" and "none": a model without a vocabulary. */
-		if (model != NULL && !(m.n == 8 && memcmp(m.p, "no_vocab",
-		    8) == 0) && !(m.n == 4 && memcmp(m.p, "none", 4) == 0))
+		if (model != NULL && !novocab)
 			say(c, GGUF_W_ERROR, moff, "tokenizer.ggml.model is "
 			    "set but there is no tokenizer.ggml.tokens array");
 		return;
 	}
 	n_tok = tok->count;
+	/*
+	 * llama.cpp's vocabulary loader stops at such a model: it reads no
+	 * tokens, scores, types, merges or token ids, and takes the count of
+	 * tokens from {arch}.vocab_size (models.tsv's n_vocab).
+	 */
+	if (novocab) {
+		say(c, GGUF_W_NOTE, moff, "tokenizer.ggml.model is \"%.*s\": "
+		    "llama.cpp reads none of the vocabulary's %s tokens, nor "
+		    "the arrays and token ids that go with them",
+		    (int)m.n, (const char *)m.p,
+		    gguf_fmt_group(n_tok, g1, sizeof g1));
+		return;
+	}
 	if (model == NULL)
 		say(c, GGUF_W_ERROR, off, "tokenizer.ggml.tokens without "
 		    "tokenizer.ggml.model: llama.cpp cannot tell how to "

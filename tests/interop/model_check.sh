@@ -6,7 +6,8 @@
 # commands: a tensor removed or renamed, block_count up and down, a
 # hyper-parameter that shapes tensors, the embedding length, a required
 # key removed, a key of the wrong type, a token added to the vocabulary, a
-# per-block array of the wrong length, and a harmless edit (the name);
+# per-block array of the wrong length, no vocabulary (tokenizer none),
+# and a harmless edit (the name);
 # and the real models of the shared folder, unedited.
 # Each file is loaded by llama.cpp's own library (tests/interop/
 # llama_load, the npm package the ggml oracle uses, on the CPU) and
@@ -393,6 +394,21 @@ edit grovemoe no-chunk "expert_chunk_feed_forward_length blk.0.ffn_gate_chexps.w
 edit grovemoe group-4 "experts_per_group blk.0.ffn_gate_chexps.weight" \
     set "$f" grovemoe.experts_per_group 4
 edit grovemoe no-group "experts_per_group" rm "$f" grovemoe.experts_per_group
+
+# A model without a vocabulary (tokenizer.ggml.model none or no_vocab):
+# llama.cpp reads none of the vocabulary's arrays (a short scores array
+# harms nothing) and counts llama.vocab_size tokens, none without it.
+f=$m/llama-gqa.gguf
+nt=$("$GGUFED" dump "$f" | awk '$1 == "kv" && $3 == "tokenizer.ggml.tokens" {
+    sub(/^n=/, "", $5); print $5 }')
+edit llama-gqa tok-none "token_embd.weight" \
+    set "$f" tokenizer.ggml.model none
+edit llama-gqa tok-no-vocab-size "-" edit "$f" \
+    -e "set tokenizer.ggml.model no_vocab" -e "set llama.vocab_size:u32 $nt" \
+    -e "set tokenizer.ggml.scores:arr[f32] [1.0]"
+edit llama-gqa tok-none-size-less "token_embd.weight vocab_size" edit "$f" \
+    -e "set tokenizer.ggml.model none" \
+    -e "set llama.vocab_size:u32 $((nt - 1))"
 
 # The real models of the shared folder, as they are: every file ggufed
 # opens that holds tensors (a vocabulary alone is no model, and files it

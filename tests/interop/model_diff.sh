@@ -13,7 +13,7 @@
 # another shape in its place), or moved to a block past the last;
 # block_count up or down; a hyper-parameter that shapes tensors changed;
 # a key removed or made another type; a token added; another tokenizer
-# (tokenizer.ggml.model); or a harmless edit.
+# (tokenizer.ggml.model), or none and a vocab_size; or a harmless edit.
 # llama.cpp's own library (tests/interop/llama_load) says whether it
 # loads the file; validate must give an error exactly when it refuses,
 # and then an error must name the tensor or key the edit touched (or the
@@ -276,12 +276,26 @@ while [ "$i" -lt "$count" ]; do
 	       -e 'append tokenizer.ggml.token_type 1'
 	   touched="token_embd.weight output.weight tokenizer.ggml.tokens" ;;
 	# another tokenizer: one llama.cpp does not know (the names of
-	# other projects, another case), or BPE's, which needs merges
-	10) rnd 7
-	   set -- foo LLAMA Gpt2 plamo3 spm bpe gpt2
+	# other projects, another case), or BPE's, which needs merges, or
+	# none at all, whose model has {arch}.vocab_size tokens (as many as
+	# the vocabulary, one fewer, or 0 without the key)
+	10) rnd 9
+	   set -- foo LLAMA Gpt2 plamo3 spm bpe gpt2 none no_vocab
 	   shift "$r"
-	   set -- -e "set tokenizer.ggml.model $1"
-	   touched=tokenizer.ggml.model ;;
+	   tk=$1
+	   set -- -e "set tokenizer.ggml.model $tk"
+	   touched=tokenizer.ggml.model
+	   case $tk in
+	   none|no_vocab)
+		nt=$("$GGUFED" dump "$f" | awk '$1 == "kv" &&
+		    $3 == "tokenizer.ggml.tokens" { sub(/^n=/, "", $5); print $5 }')
+		rnd 3
+		case $r in
+		0) set -- "$@" -e "set $a.vocab_size:u32 $nt" ;;
+		1) set -- "$@" -e "set $a.vocab_size:u32 $((nt - 1))" ;;
+		esac
+		touched="$touched token_embd.weight output.weight" ;;
+	   esac ;;
 	*) set -- -e "set general.name edited" ;;
 	esac
 	make_edit "$@"
