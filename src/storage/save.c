@@ -378,6 +378,21 @@ check_source(struct gguf_doc *d, int force, struct gguf_err *err)
 		why = "was rewritten";	/* same size and time, other bytes */
 	if (why == NULL)
 		return 0;
+	/*
+	 * Grown or cut where it is: the tensor data a save copies is read
+	 * from the file as it is now, another model's or shifted, under the
+	 * opened model's header: garbage. Forcing cannot help, the data of
+	 * the model that was opened is gone. (Written to at the same size,
+	 * as a header edited in place is, force takes the user's word;
+	 * replaced or removed, the file opened is still held open, and is
+	 * what is copied.)
+	 */
+	if (st.st_dev == d->dev && st.st_ino == d->ino &&
+	    (uint64_t)st.st_size != d->size)
+		return gguf_errf(err, -1, "the file %s on disk since it was "
+		    "opened: its tensor data may no longer be the model's, "
+		    "and a save would copy it as it is now (reopen the file "
+		    "and make the edits again)", why);
 	if (force)
 		return 1;
 	return gguf_errf(err, -1, "the file %s on disk since it was opened: "

@@ -9,7 +9,8 @@
 # and :e opens the file again. Then the header is rewritten behind the
 # browser's back with the size and the modification time kept: the check
 # of the header bytes sees it, :e is refused while an edit is pending, :w
-# is refused and :w! saves; :e! drops the edit. A file cut to nothing
+# is refused and :w! saves; after another model is written over the file
+# (grown in place) :w! is refused too; :e! drops the edit. A file cut to nothing
 # under the tokens: the header still reads from the browser's copy.
 . "$TESTS_SRCDIR/lib.sh"
 
@@ -157,6 +158,25 @@ tm send-keys -t t q
 st=$(wait_dead)
 [ "$st" = 0 ]
 ok $? "q after the save quits at once with status 0 (status '$st')"
+
+# ------------------------------- another model written over it: no :w! either
+# (the opened model's header over the bytes now on disk would be garbage)
+start
+cmd 'set general.name "Lost"'
+settle "$scratch/edited3" "general.name"
+cat "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" \
+    "$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf" >"$m"
+cp "$m" "$scratch/over.gguf"
+cmd 'w!'
+settle "$scratch/w_over" "no longer be the model"
+ok $? ":w! over a file grown in place is refused: its data is not the model's"
+cmp -s "$m" "$scratch/over.gguf"
+ok $? "the refused :w! left the file as the other writer made it"
+tm send-keys -t t Escape
+cmd 'q!'
+st=$(wait_dead)
+[ "$st" = 0 ]
+ok $? "q! then quits (status '$st')"
 
 # ------------------------------------------------------ :e! drops the edits
 start
