@@ -51,6 +51,7 @@
 
 #define MAX_SHOW	80	/* bytes of a string shown in a diff */
 #define MAX_ELEMS	5	/* differing array elements shown */
+#define MAX_LINE	((size_t)256 << 20) /* bytes of a script line: a value's most */
 
 struct step {
 	const char	*text;		/* -e CMD, or NULL */
@@ -331,15 +332,16 @@ run_script(struct gguf_doc *d, const char *path, int force)
 		cli_error("%s: cannot open the script: %s", path, err.msg);
 		return LANG_ERR;
 	}
-	while ((len = getline(&line, &cap, fp)) >= 0) {
+	while ((len = gguf_text_line(fp, &line, &cap, MAX_LINE)) != -1) {
 		n++;
-		if ((size_t)len != strlen(line)) {
-			snprintf(lno, sizeof lno, "%zu", n);
-			report(path, lno, LANG_ERR, "a NUL byte in the line");
+		snprintf(lno, sizeof lno, "%zu", n);
+		if (len < 0) {
+			report(path, lno, LANG_ERR, len == -2 ? "a NUL byte in "
+			    "the line: not a script" : "a line longer than "
+			    "256 MiB");
 			rc = LANG_ERR;
 			break;
 		}
-		snprintf(lno, sizeof lno, "%zu", n);
 		if ((rc = cli_edit_line(d, line, force, path, lno)) != 0)
 			break;
 	}

@@ -39,6 +39,7 @@
 
 #define EXIT_DIFFER	1
 #define EXIT_TROUBLE	2
+#define MAX_LINE	((size_t)64 << 10) /* bytes of a manifest line */
 
 /* Kinds in the order llama-gguf-hash writes them. */
 static const int	kind_order[] = {
@@ -225,7 +226,8 @@ manifest_read(const char *path, struct manifest *m)
 	struct gguf_err	 err;
 	FILE		*fp;
 	char		*line = NULL, *s, *k, *h, *n;
-	size_t		 cap = 0, alloc = 0, sfx, i, report = 1;
+	size_t		 cap = 0, alloc = 0, sfx, i, report = 1, lno = 0;
+	ssize_t		 len;
 	int		 kind;
 
 	memset(m, 0, sizeof *m);
@@ -234,7 +236,17 @@ manifest_read(const char *path, struct manifest *m)
 		cli_error("%s: cannot open the manifest: %s", path, err.msg);
 		return -1;
 	}
-	while (getline(&line, &cap, fp) != -1) {
+	while ((len = gguf_text_line(fp, &line, &cap, MAX_LINE)) != -1) {
+		lno++;
+		if (len < 0) {
+			cli_error("%s: line %zu: %s", path, lno, len == -2 ?
+			    "a NUL byte: not a manifest" : "longer than 64 KiB: "
+			    "not a manifest");
+			free(line);
+			fclose(fp);
+			manifest_free(m);
+			return -1;
+		}
 		s = line;
 		if ((k = field(&s)) == NULL)
 			continue;

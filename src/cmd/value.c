@@ -19,6 +19,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -34,7 +36,7 @@
 #include "value.h"
 #include "xmalloc.h"
 
-#define MAX_FILE	(1ull << 32)	/* @PATH: larger files are refused */
+#define MAX_FILE	(1ull << 28)	/* @PATH: larger files are refused */
 
 static int msgf(char *, size_t, const char *, ...)
     __attribute__((format(printf, 3, 4)));
@@ -254,8 +256,9 @@ static int
 read_file(const char *path, char **out, size_t *outlen, char *msg, size_t len)
 {
 	struct gguf_err	 err;
+	struct stat	 st;
 	FILE		*fp;
-	char		*buf = NULL;
+	char		*buf = NULL, sz[32];
 	size_t		 n = 0, cap = 0, r;
 	int		 in = strcmp(path, "-") == 0;
 
@@ -269,16 +272,17 @@ read_file(const char *path, char **out, size_t *outlen, char *msg, size_t len)
 		fp = stdin;
 	else if ((fp = gguf_open_text(path, &err)) == NULL)
 		return msgf(msg, len, "cannot read %s: %s", path, err.msg);
+	/* A file too large is refused before it is read. */
+	if (!in && fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size > MAX_FILE) {
+		fclose(fp);
+		return msgf(msg, len, "%s: too large (%s; a value takes at most "
+		    "256 MiB)", path, gguf_fmt_size((uint64_t)st.st_size, sz,
+		    sizeof sz));
+	}
 	for (;;) {
 		if (cap - n < 65536) {
 			cap = cap == 0 ? 65536 : cap * 2;
-			if (cap > MAX_FILE) {
-				if (!in)
-					fclose(fp);
-				free(buf);
-				return msgf(msg, len, "%s: too large", in ?
-				    "standard input" : path);
-			}
 			buf = realloc(buf, cap);
 			if (buf == NULL) {
 				if (!in)
@@ -289,6 +293,13 @@ read_file(const char *path, char **out, size_t *outlen, char *msg, size_t len)
 		}
 		r = fread(buf + n, 1, cap - n, fp);
 		n += r;
+		if (n > MAX_FILE) {
+			if (!in)
+				fclose(fp);
+			free(buf);
+			return msgf(msg, len, "%s: too large (a value takes at "
+			    "most 256 MiB)", in ? "standard input" : path);
+		}
 		if (r == 0)
 			break;
 	}

@@ -507,6 +507,44 @@ local_source(const char *path, struct gguf_err *err)
 	return src;
 }
 
+/* Whether st is that of /dev/null. */
+static int
+is_dev_null(const struct stat *st)
+{
+	struct stat	null;
+
+	return stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+	    null.st_rdev == st->st_rdev;
+}
+
+ssize_t
+gguf_text_line(FILE *fp, char **line, size_t *cap, size_t max)
+{
+	size_t	n = 0;
+	int	c;
+
+	for (;;) {
+		if ((c = getc(fp)) == EOF) {
+			if (n == 0)
+				return -1;
+			break;
+		}
+		if (c == '\0')
+			return -2;
+		if (n >= max)
+			return -3;
+		if (n + 2 > *cap) {
+			*cap = *cap < 128 ? 128 : *cap * 2;
+			*line = xreallocarray(*line, *cap, 1);
+		}
+		(*line)[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	(*line)[n] = '\0';
+	return (ssize_t)n;
+}
+
 FILE *
 gguf_open_text(const char *path, struct gguf_err *err)
 {
@@ -525,9 +563,14 @@ gguf_open_text(const char *path, struct gguf_err *err)
 		gguf_errf(err, -1, "%s", strerror(errno));
 		goto fail;
 	}
-	/* A terminal or /dev/null is text as well; a disk is not. */
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
-	    !S_ISCHR(st.st_mode)) {
+	/*
+	 * A terminal or /dev/null is text as well; a disk is not, nor a
+	 * device that never ends (/dev/zero, /dev/urandom: read to its end,
+	 * it would fill the memory).
+	 */
+	if ((!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
+	    !S_ISCHR(st.st_mode)) ||
+	    (S_ISCHR(st.st_mode) && !isatty(fd) && !is_dev_null(&st))) {
 		gguf_errf(err, -1, "not a regular file, a pipe or a terminal");
 		goto fail;
 	}

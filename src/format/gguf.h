@@ -15,6 +15,8 @@
 #ifndef GGUF_H
 #define GGUF_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -285,6 +287,15 @@ int			 gguf_open_regular(const char *path, int flags,
  */
 FILE			*gguf_open_text(const char *path,
 			    struct gguf_err *err);
+/*
+ * The next line of a text file, its newline kept, NUL-terminated in
+ * *line (grown as needed, *cap its size): its length, or -1 at the end of
+ * the file (or a read error: ferror says), -2 at a NUL byte (not text),
+ * -3 when it runs past max bytes. Bounded, unlike getline: a stream
+ * without newlines cannot fill the memory.
+ */
+ssize_t			 gguf_text_line(FILE *fp, char **line, size_t *cap,
+			    size_t max);
 /*
  * The same over an open descriptor, which stays the caller's (it may be
  * closed at once: the mapping does not need it). path is kept for

@@ -3,7 +3,10 @@
 # a rescue script is refused at once, never waited on: every command and
 # the browser say "not a regular file", exit 1. A FIFO given as a manifest,
 # a script or a value (@FILE) is read when a process writes to it, and
-# refused at once when none does. Each command runs under a generous
+# refused at once when none does. A device that never ends (/dev/zero),
+# a file too large for a value and a stream of NUL bytes are refused at
+# once, under a memory limit (where the build can run under one: the
+# address sanitizer cannot) and a short timeout. Each command runs under a generous
 # timeout, with SIGKILL (the browser does not end on SIGTERM while it
 # waits): without the fix it waits forever in open().
 . "$TESTS_SRCDIR/lib.sh"
@@ -123,6 +126,73 @@ printf 'Named' | timeout -s KILL 60 "$GGUFED" set "$scratch/a.gguf" general.name
     @/dev/stdin -o "$scratch/b.gguf" -q 2>"$scratch/err"
 [ "$("$GGUFED" get "$scratch/b.gguf" general.name)" = "Named" ]
 ok $? "set KEY @/dev/stdin from a pipe: read" || sed 's/^/# /' "$scratch/err"
+
+# A device that never ends, a file too large, a stream of NUL bytes: each
+# refused at once (a read to the end would fill the memory). Under a
+# memory limit of 1 GiB where the build runs under one, and 10 seconds,
+# so that a regression fails, not the machine.
+if ( ulimit -v 1048576 && "$GGUFED" --version ) >/dev/null 2>&1; then
+	limit() { ( ulimit -v 1048576; "$@" ); }
+else
+	limit() { "$@"; }
+fi
+if [ -c /dev/zero ]; then
+	for c in "edit A -n -f /dev/zero" "hash --check /dev/zero A" \
+	    "set A general.name @/dev/zero -n" \
+	    "template A --template-file /dev/zero" \
+	    "template A --messages @/dev/zero"; do
+		# shellcheck disable=SC2086
+		set -- $c
+		cmd=$1
+		shift
+		for w; do
+			shift
+			[ "$w" = A ] && w=$scratch/a.gguf
+			set -- "$@" "$w"
+		done
+		limit timeout -s KILL 10 "$GGUFED" "$cmd" "$@" >/dev/null \
+		    2>"$scratch/err" </dev/null
+		rc=$?
+		[ $rc -ne 0 ] && [ $rc -ne 137 ] &&
+		    grep -q "/dev/zero.*not a regular file, a pipe or a terminal" \
+		    "$scratch/err"
+		ok $? "$cmd $*: /dev/zero refused at once" ||
+		    { echo "# exit $rc"; sed 's/^/# /' "$scratch/err"; }
+	done
+else
+	skip "no /dev/zero"
+fi
+truncate -s 3G "$scratch/big.bin" 2>/dev/null ||
+    dd if=/dev/null of="$scratch/big.bin" bs=1 seek=3G 2>/dev/null
+limit timeout -s KILL 10 "$GGUFED" set "$scratch/a.gguf" general.name \
+    @"$scratch/big.bin" -n >/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "big.bin: too large (3.0 GiB; a value takes at most 256 MiB)" \
+    "$scratch/err"
+ok $? "a 3 GiB file as a value: refused by its size, unread" ||
+    { echo "# exit $rc"; sed 's/^/# /' "$scratch/err"; }
+limit timeout -s KILL 10 "$GGUFED" template "$scratch/a.gguf" \
+    --template-file "$scratch/big.bin" >/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 137 ] && grep -q "too large" "$scratch/err"
+ok $? "a 3 GiB template file: refused by its size, unread" ||
+    { echo "# exit $rc"; sed 's/^/# /' "$scratch/err"; }
+rm -f "$scratch/big.bin"
+head -c 3000000 /dev/zero | limit timeout -s KILL 10 "$GGUFED" edit \
+    "$scratch/a.gguf" -n -f - >/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "-:1: a NUL byte in the line: not a script" \
+    "$scratch/err"
+ok $? "a script of NUL bytes from a pipe: refused at its first byte" ||
+    { echo "# exit $rc"; sed 's/^/# /' "$scratch/err"; }
+printf 'xxh64 0123456789abcdef  a.gguf\0' >"$scratch/nul.txt"
+limit timeout -s KILL 10 "$GGUFED" hash --check "$scratch/nul.txt" \
+    "$scratch/a.gguf" >/dev/null 2>"$scratch/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "nul.txt: line 1: a NUL byte: not a manifest" \
+    "$scratch/err"
+ok $? "a manifest with a NUL byte: refused, its line named" ||
+    { echo "# exit $rc"; sed 's/^/# /' "$scratch/err"; }
 
 # The browser: the model a FIFO, a rescue script a FIFO.
 printf 'size 80x24\nkeys q\n' >"$scratch/s.script"
