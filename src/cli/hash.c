@@ -496,6 +496,19 @@ model_name(const struct manifest *m, const struct gguf_file *f,
 	return bestrank >= 1 ? xstrdup(best) : NULL;
 }
 
+/* Whether some entry of the manifest is named "prefix:...". */
+static int
+has_prefixed(const struct manifest *m, const char *prefix)
+{
+	size_t	i, n = strlen(prefix);
+
+	for (i = 0; i < m->n; i++)
+		if (strncmp(m->e[i].name, prefix, n) == 0 &&
+		    m->e[i].name[n] == ':')
+			return 1;
+	return 0;
+}
+
 /*
  * The manifest's entries of kind for prefix[:tensor]: their first place
  * in m->ix, and in *n how many (a line given twice is there twice); 0 if
@@ -658,10 +671,19 @@ hash_model(struct run *r, const char *path)
 			pre[0] = tensor_prefix(r->m, f, path, -1);
 			mpre = pre[0] != NULL ? xstrdup(pre[0]) :
 			    model_name(r->m, f, path);
+			/* "NAME:T" lines of tensors it does not have */
+			if (pre[0] == NULL && mpre != NULL &&
+			    has_prefixed(r->m, mpre))
+				pre[0] = xstrdup(mpre);
+			else if (pre[0] == NULL && has_prefixed(r->m, path))
+				pre[0] = xstrdup(path);
 		} else {
-			for (s = 0; s < nsh; s++)
-				pre[s] = tensor_prefix(r->m, f,
-				    gguf_shard_path(f, s), (int)s);
+			for (s = 0; s < nsh; s++) {
+				sp = gguf_shard_path(f, s);
+				pre[s] = tensor_prefix(r->m, f, sp, (int)s);
+				if (pre[s] == NULL && has_prefixed(r->m, sp))
+					pre[s] = xstrdup(sp);
+			}
 			mpre = model_name(r->m, f, path);
 		}
 		for (s = 0; s < np; s++) {

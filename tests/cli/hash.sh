@@ -232,6 +232,23 @@ ok $? "a tensor the file lacks: exit 1, named in the last line"
     grep -q "blk.1.ffn_up.weight  -  Not Found" "$scratch/out" &&
     tail -n 1 "$scratch/out" | grep -q "not in the manifest: $m:blk.1.ffn_up.weight"
 ok $? "a tensor the manifest lacks: Not Found, exit 1, named"
+# A manifest whose tensor lines name none of the file's tensors is no
+# --no-layer manifest: its tensors are not in the file, the file's not in
+# it (with the model's line right, or without one).
+whole=$("$GGUFED" hash --no-layer "$m" | awk '{ print $2 }')
+printf 'xxh64     %s  %s:t1\nxxh64     %s  %s\n' "$whole" "$m" "$whole" "$m" \
+    >"$scratch/foreign.manifest"
+"$GGUFED" hash -c "$scratch/foreign.manifest" "$m" >"$scratch/out"
+[ $? -eq 1 ] && tail -n 1 "$scratch/out" | grep -q "not in the file: $m:t1" &&
+    tail -n 1 "$scratch/out" | grep -q "not in the manifest: $m:token_embd.weight"
+ok $? "tensor lines of tensors the file lacks, its model line right: exit 1, both named" ||
+    sed 's/^/# /' "$scratch/out"
+printf 'xxh64     %s  %s:t1\nxxh64     %s  %s:t2\n' "$whole" "$m" "$whole" "$m" \
+    >"$scratch/foreign.manifest"
+"$GGUFED" hash -c "$scratch/foreign.manifest" "$m" >"$scratch/out"
+[ $? -eq 1 ] && tail -n 1 "$scratch/out" | grep -q "not in the file: $m:t1, $m:t2"
+ok $? "tensor lines alone, of tensors the file lacks: exit 1, named" ||
+    sed 's/^/# /' "$scratch/out"
 
 # --no-layer manifests check by the model line alone.
 "$GGUFED" hash --no-layer --sha1 "$m" >"$scratch/nolayer.manifest"
