@@ -419,7 +419,8 @@ cmd_merge(int argc, char **argv)
 	struct gguf_err		 err;
 	struct sigaction	 old;
 	struct gguf_val		*v;
-	unsigned		 nedits;
+	const char		*first;
+	unsigned		 nedits, nbad;
 	int			 rc;
 
 	if (parse("merge", argc, argv, &o) != 0) {
@@ -437,6 +438,14 @@ cmd_merge(int argc, char **argv)
 	    v->type != GGUF_VT_U16 || gguf_val_bits(v) != 1)) {
 		gguf_errf(&err, -1, "not a shard of a split model (no "
 		    "PREFIX-NNNNN-of-NNNNN.gguf name with split keys)");
+		cli_file_error(o.in, &err);
+		rc = EXIT_BADFILE;
+		goto out;
+	}
+	/* Shards of several sets, or a set with one lost: no one model. */
+	if ((nbad = gguf_set_errors(gguf_doc_file(d), &first)) > 0) {
+		gguf_errf(&err, -1, "the shards are not one whole set: %s%s",
+		    first, nbad > 1 ? " (and more: validate lists them)" : "");
 		cli_file_error(o.in, &err);
 		rc = EXIT_BADFILE;
 		goto out;

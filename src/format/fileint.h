@@ -64,6 +64,9 @@ struct gguf_file {
 	size_t			 n_dropped[3];	/* past the cap, by level */
 	struct gguf_warning	 dropped;	/* one more saying so */
 	char			 dropped_msg[160];
+	/* errors that make a set's shards no one set (gguf_set_errors) */
+	unsigned		 n_set_errors;
+	char			*set_error;	/* the first */
 
 	/*
 	 * A split model joined as one (gguf_join): the metadata is the first

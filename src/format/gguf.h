@@ -462,6 +462,14 @@ void			 gguf_file_populate(const struct gguf_file *f,
  * is NULL (its path is still known).
  */
 size_t			 gguf_n_shards(const struct gguf_file *f);
+/*
+ * The errors that make a set's shards no one set (its findings too):
+ * split keys that disagree with each other or with the file names, a
+ * shard missing or unreadable, a tensor in two shards. How many; the
+ * first ("SHARD: why") in *first (NULL if none; first may be NULL).
+ */
+unsigned		 gguf_set_errors(const struct gguf_file *f,
+			    const char **first);
 const struct gguf_file	*gguf_shard(const struct gguf_file *f, size_t i);
 const char		*gguf_shard_path(const struct gguf_file *f, size_t i);
 /* The file that holds t's data: its shard, or f itself. */

@@ -862,6 +862,7 @@ gguf_close(struct gguf_file *f)
 	gguf_nameix_free(&f->kv_names);
 	gguf_nameix_free(&f->tensor_names);
 	free(f->thash);
+	free(f->set_error);
 	free(f->path);
 	free(f);
 }
@@ -1016,6 +1017,23 @@ gguf_file_warn(struct gguf_file *f, int level, uint64_t off, const char *msg)
 	gguf_file_warn_in(f, level, NULL, off, msg);
 }
 
+/* An error that makes a set no one set: counted, the first kept. */
+static void
+set_error(struct gguf_file *f, const char *file, const char *msg)
+{
+	size_t	len;
+
+	if (f->n_set_errors++ > 0)
+		return;
+	if (file == NULL) {
+		f->set_error = xstrdup(msg);
+		return;
+	}
+	len = strlen(base_name(file)) + strlen(msg) + 3;
+	f->set_error = xmalloc(len);
+	snprintf(f->set_error, len, "%s: %s", base_name(file), msg);
+}
+
 /* The last warning stored, if it was (kept is warnf's), is in file. */
 static void
 warned_in(struct gguf_file *f, int kept, const char *file)
@@ -1029,6 +1047,16 @@ gguf_file_warn_in(struct gguf_file *f, int level, const char *file,
     uint64_t off, const char *msg)
 {
 	warned_in(f, warnf(f, level, off, "%s", msg), file);
+	if (level == GGUF_W_ERROR)
+		set_error(f, file, msg);
+}
+
+unsigned
+gguf_set_errors(const struct gguf_file *f, const char **first)
+{
+	if (first != NULL)
+		*first = f->set_error;
+	return f->n_set_errors;
 }
 
 struct gguf_file *
@@ -1041,7 +1069,7 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 	int64_t			 dup;
 	size_t			 k, w;
 	int			 kept;
-	char			 nm[256];
+	char			 nm[256], msg[400];
 
 	f->path = xstrdup(path);
 	f->shards = shards;
@@ -1095,12 +1123,13 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 				return NULL;
 			}
 			if (dup >= 0 && f->tp[dup]->shard != k) {
-				kept = warnf(f, GGUF_W_ERROR, t->off, "tensor "
-				    "\"%s\" is in %s too (llama.cpp refuses "
-				    "a tensor name twice)",
-				    pname(&t->name, nm, sizeof nm),
+				snprintf(msg, sizeof msg, "tensor \"%s\" is in "
+				    "%s too (llama.cpp refuses a tensor name "
+				    "twice)", pname(&t->name, nm, sizeof nm),
 				    base_name(paths[f->tp[dup]->shard]));
+				kept = warnf(f, GGUF_W_ERROR, t->off, "%s", msg);
 				warned_in(f, kept, paths[k]);
+				set_error(f, paths[k], msg);
 			}
 			f->n_tensors++;
 		}

@@ -12,7 +12,7 @@
 # those of ggml's writer, so ggml's rewrite of each shard (the oracle's
 # `rewrite`) must give the same bytes back. merge(split(x)) has x's
 # tensors, data hashes equal, and ends with split.count 0 as gguf-split's
-# merge does.
+# merge does. Shards of two sets are not merged.
 . "$TESTS_SRCDIR/lib.sh"
 
 demo="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
@@ -311,5 +311,20 @@ cp "$demo" "$scratch/demo.gguf"
     [ "$(ls "$scratch/into" | wc -l)" -eq 2 ]
 ok $? "split into DIR/: DIR/demo-00001-of-00002.gguf ..." ||
     ls "$scratch/into" | sed 's/^/# /'
+
+# merge of shards of two sets (a shard of another split of the same
+# model under this set's name): refused, nothing written, where it wrote
+# a model with a tensor twice and others missing.
+mkdir "$scratch/mix"
+"$GGUFED" split -q --max-tensors 12 "$demo" "$scratch/mix/a" &&
+    "$GGUFED" split -q --max-tensors 4 "$demo" "$scratch/mix/b" &&
+    cp "$scratch/mix/b-00003-of-00010.gguf" "$scratch/mix/a-00003-of-00004.gguf"
+"$GGUFED" merge "$scratch/mix/a-00001-of-00004.gguf" "$scratch/mix/m.gguf" \
+    2>"$scratch/err"
+[ $? -eq 1 ] && [ ! -e "$scratch/mix/m.gguf" ] &&
+    grep -q "the shards are not one whole set: a-00003-of-00004.gguf: " \
+    "$scratch/err"
+ok $? "merge of shards of two sets: refused, names the shard, writes nothing" ||
+    sed 's/^/# /' "$scratch/err"
 
 done_testing
