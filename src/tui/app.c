@@ -121,8 +121,9 @@ app_jobs_held(struct app *a)
 #define LOG_MAX	(1024 * 1024)
 
 /*
- * Adds "HH:MM:SS [error: ]TEXT" to the message log, newlines in text
- * made spaces; past LOG_MAX the oldest half goes.
+ * Adds "HH:MM:SS [error: |warning: ]TEXT" to the message log (error 1 or
+ * APP_WARN), newlines in text made spaces; past LOG_MAX the oldest half
+ * goes.
  */
 static void
 log_add(struct app *a, int error, const char *text)
@@ -147,7 +148,7 @@ log_add(struct app *a, int error, const char *text)
 	localtime_r(&now, &tm);
 	a->log_len += (size_t)snprintf(a->log + a->log_len, need,
 	    "%02d:%02d:%02d %s", tm.tm_hour, tm.tm_min, tm.tm_sec,
-	    error ? "error: " : "");
+	    error == APP_WARN ? "warning: " : error ? "error: " : "");
 	for (i = 0; i < n; i++)
 		a->log[a->log_len++] = text[i] == '\n' ? ' ' : text[i];
 	a->log[a->log_len++] = '\n';
@@ -456,6 +457,7 @@ app_error(struct app *a, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(a->dlg_text, sizeof a->dlg_text, fmt, ap);
 	va_end(ap);
+	log_add(a, 1, a->dlg_text);	/* M has it after the dialog goes */
 	snprintf(a->dlg_text + strlen(a->dlg_text), sizeof a->dlg_text -
 	    strlen(a->dlg_text), "\n\n(any key)");
 	a->dlg_on = 2;

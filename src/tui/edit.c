@@ -201,7 +201,7 @@ run_cmd(struct app *a, struct lang_cmd *cmd)
 		return -1;
 	}
 	if (msg[0] != '\0')
-		app_msg(a, rc == LANG_WARN, "%s", msg);
+		app_msg(a, rc == LANG_WARN ? APP_WARN : 0, "%s", msg);
 	return 0;
 }
 
@@ -261,7 +261,7 @@ edit_outcome(struct app *a, int rc, const char *msg)
 		return -1;
 	}
 	if (msg[0] != '\0')
-		app_msg(a, rc == LANG_WARN, "%s", msg);
+		app_msg(a, rc == LANG_WARN ? APP_WARN : 0, "%s", msg);
 	return 0;
 }
 

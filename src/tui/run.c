@@ -464,6 +464,8 @@ run_save(struct app *a)
 	}
 	app_reset_views(a);
 	gguf_doc_free(od);
+	/* What is on disk is what was saved: no change there to tell of. */
+	a->disk_changed = 0;
 	/* With the views on the saved file: the proof, its bar drawn. */
 	if (prove) {
 		a->saving = 1;

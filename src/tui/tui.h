@@ -481,7 +481,11 @@ int		 app_jobs_held(struct app *a);
  */
 int		 app_later(struct app *a, void (*fn)(void *), void *arg);
 void		 app_later_drop(struct app *a, void *arg);
-/* A one-line message in the status line until the next key. */
+/*
+ * A one-line message in the status line until the next key; error 1 (or
+ * APP_WARN: a warning, shown as an error is, logged as one) draws it so.
+ */
+#define APP_WARN	2
 void		 app_msg(struct app *a, int error, const char *fmt, ...)
 		     __attribute__((format(printf, 3, 4)));
 struct gguf_file *app_file(struct app *a);

@@ -146,6 +146,14 @@ saved "a token id outside the vocabulary" \
 run retype-refused "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
     "type u64" "keys <Enter>" "dump retype-ask" "keys n<Esc>q"
 shows retype-ask 'llama.block_count should be u32, not u64' "a type llama.cpp refuses is refused when changed in the browser"
+# M calls it a warning: the edit was made (an error is a refusal).
+run tokenlog "keys 2/" "type eos_token_id" "keys <Enter>e<C-u>" \
+    "type 99999" "keys <Enter>" "size 200x30" "keys M" "dump tokenlog-log" \
+    "keys q:" "type q!" "keys <Enter>"
+grep -q '[0-9] warning: tokenizer.ggml.eos_token_id: llama.cpp ignores token 99999' \
+    "$scratch/tokenlog-log.txt" && ! grep -q 'error: ' "$scratch/tokenlog-log.txt"
+ok $? "M lists the accepted edit's warning as a warning, not an error" ||
+    sed 's/^/# /' "$scratch/tokenlog-log.txt"
 
 # A prefilled prompt: the first character typed replaces the prefill; a
 # key that moves first keeps it.

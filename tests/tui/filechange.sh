@@ -154,6 +154,15 @@ name=$("$GGUFED" get "$m" general.name 2>&1)
 ok $? "the forced save holds the edit (general.name '$name')"
 ! grep -q "changed on disk" "$scratch/w_forced"
 ok $? "after the save the file is the browser's again: no banner"
+# nor after the next key and a check of the disk (the browser checks
+# every second while idle)
+tm send-keys -t t j
+sleep 2.5
+tm send-keys -t t k
+settle "$scratch/w_later" "Summary"
+! grep -q "changed on disk" "$scratch/w_later"
+ok $? "nor after a key and the disk checked again" ||
+    sed 's/^/# /' "$scratch/w_later"
 tm send-keys -t t q
 st=$(wait_dead)
 [ "$st" = 0 ]
@@ -173,6 +182,12 @@ ok $? ":w! over a file grown in place is refused: its data is not the model's"
 cmp -s "$m" "$scratch/over.gguf"
 ok $? "the refused :w! left the file as the other writer made it"
 tm send-keys -t t Escape
+tm send-keys -t t M
+settle "$scratch/w_over_log" "Messages"
+grep -q "error: cannot save m.gguf: the file changed size" "$scratch/w_over_log"
+ok $? "M lists the save's error after its dialog is gone" ||
+    sed 's/^/# /' "$scratch/w_over_log"
+tm send-keys -t t q
 cmd 'q!'
 st=$(wait_dead)
 [ "$st" = 0 ]
