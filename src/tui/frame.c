@@ -311,9 +311,13 @@ draw_prompt_status(struct app *a, int y, int w)
 		a->ask.hint(a, a->ask.arg, line, a->hint, sizeof a->hint);
 		free(line);
 	}
+	/* Why the last Enter was refused, over the hint, until a key. */
 	if (*c != '\0')
 		s = c;
-	else if (a->hint[0] != '\0')
+	else if (a->msg[0] != '\0' && a->msg_err) {
+		s = a->msg;
+		slot = S_ERROR;
+	} else if (a->hint[0] != '\0')
 		s = a->hint;
 	else if (a->msg[0] != '\0') {
 		s = a->msg;

@@ -146,6 +146,15 @@ saved "a token id outside the vocabulary" \
 run retype-refused "keys 2/" "type ^llama\\.block_count " "keys <Enter>t<C-u>" \
     "type u64" "keys <Enter>" "dump retype-ask" "keys n<Esc>q"
 shows retype-ask 'llama.block_count should be u32, not u64' "a type llama.cpp refuses is refused when changed in the browser"
+# A refused token id: the status line says why, not the hint of what
+# was typed, until the next key.
+run tokneg "keys 2/" "type eos_token_id" "keys <Enter>e<C-u>" "type -1" \
+    "keys <Enter>" "dump tokneg-refused" "keys <C-u>" "type 4294967296" \
+    "keys <Enter>" "dump tokneg-big" "keys <Esc>q"
+shows tokneg-refused 'cannot be negative' "a negative token id: the refusal's reason is shown"
+shows tokneg-big 'out of range for u32' "a token id past u32: the refusal's reason is shown"
+cmp -s "$DEMO" "$scratch/m.gguf"
+ok $? "nothing was written"
 # M calls it a warning: the edit was made (an error is a refusal).
 run tokenlog "keys 2/" "type eos_token_id" "keys <Enter>e<C-u>" \
     "type 99999" "keys <Enter>" "size 200x30" "keys M" "dump tokenlog-log" \
