@@ -142,6 +142,8 @@ void	 out_text(FILE *fp, const char *p, size_t n);		/* escaped, unquoted */
 void	 out_msg(FILE *fp, const char *msg);
 void	 out_quoted(FILE *fp, const char *p, size_t n);		/* "escaped" */
 void	 out_quoted_max(FILE *fp, const char *p, size_t n, size_t max);
+/* out_text cut at max bytes (on a character), then "... (N bytes)". */
+void	 out_text_max(FILE *fp, const char *p, size_t n, size_t max);
 /* JSON string of arbitrary bytes (invalid UTF-8 bytes as \udcXX). */
 void	 out_json_str(FILE *fp, const char *p, size_t n);
 void	 out_json_double(FILE *fp, double d);

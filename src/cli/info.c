@@ -13,6 +13,8 @@
 #include "set.h"
 #include "summary.h"
 
+#define MAX_SHOWN	200	/* bytes of a name or architecture shown */
+
 static const char *const section_label[] = {
 	[GGUF_SEC_HEADER] = "header",
 	[GGUF_SEC_KV] = "kv pairs",
@@ -31,7 +33,7 @@ show_str(const char *label, struct gguf_val *v)
 		return;
 	printf("%-13s", label);
 	if (gguf_val_str(v, &s) == 0)
-		out_text(stdout, s.p, s.n);
+		out_text_max(stdout, s.p, s.n, MAX_SHOWN);
 	else
 		out_scalar(stdout, v, 80);
 	putchar('\n');

@@ -86,31 +86,44 @@ out_quoted(FILE *fp, const char *p, size_t n)
 	fputc('"', fp);
 }
 
+/* Where to cut n bytes at p: a character boundary at or before max. */
+static size_t
+cut_at(const char *p, size_t n, size_t max)
+{
+	size_t		i, len;
+	unsigned	cp;
+
+	for (i = 0; i < n; i += len) {
+		len = gguf_utf8_seq((const unsigned char *)p + i, n - i, &cp);
+		if (len == 0)
+			len = 1;
+		if (i + len > max)
+			return i;
+	}
+	return n;
+}
+
 void
 out_quoted_max(FILE *fp, const char *p, size_t n, size_t max)
 {
-	size_t		cut = n, i;
-	unsigned	cp;
-
 	if (n <= max) {
 		out_quoted(fp, p, n);
 		return;
 	}
-	/* Cut on a character boundary at or before max bytes. */
-	for (i = 0; i < n;) {
-		size_t	len = gguf_utf8_seq((const unsigned char *)p + i, n - i, &cp);
-
-		if (len == 0)
-			len = 1;
-		if (i + len > max) {
-			cut = i;
-			break;
-		}
-		i += len;
-	}
 	fputc('"', fp);
-	text(fp, p, cut, 1);
+	text(fp, p, cut_at(p, n, max), 1);
 	fprintf(fp, "\"... (%zu bytes)", n);
+}
+
+void
+out_text_max(FILE *fp, const char *p, size_t n, size_t max)
+{
+	if (n <= max) {
+		out_text(fp, p, n);
+		return;
+	}
+	text(fp, p, cut_at(p, n, max), 0);
+	fprintf(fp, "... (%zu bytes)", n);
 }
 
 void

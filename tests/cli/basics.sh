@@ -85,6 +85,20 @@ printf 'GGUF\003\000\000\000\033]52;c;aGk=\007' >"$scratch/esc.gguf"
 "$GGUFED" info "$scratch/esc.gguf" >/dev/null 2>"$scratch/err"
 [ "$(raw_controls "$scratch/err")" -eq 0 ]; ok $? "error text carries no raw control bytes"
 
+# A name of 400,000 bytes: info shows its first 200 and its length, not
+# the whole of it (a value can be gigabytes).
+if [ -f "$demo" ]; then
+	awk 'BEGIN { for (i = 0; i < 200000; i++) printf "ab" }' \
+	    >"$scratch/long.txt"
+	"$GGUFED" set "$demo" general.name @"$scratch/long.txt" \
+	    -o "$scratch/long.gguf" -q
+	"$GGUFED" info "$scratch/long.gguf" >"$scratch/info"
+	line=$(grep '^name ' "$scratch/info")
+	[ ${#line} -lt 260 ] && printf '%s\n' "$line" |
+	    grep -q 'abab\.\.\. (400000 bytes)$'
+	ok $? "info: a name of 400,000 bytes is cut, its length said"
+fi
+
 [ -d "$fx" ] || { done_testing; exit $?; }
 
 for f in "$fx"/ggml/*.gguf "$fx"/real/*.gguf; do
