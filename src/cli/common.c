@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "doc.h"
 #include "io.h"
+#include "cmd/lang.h"
 #include "model.h"
 #include "save.h"
 #include "set.h"
@@ -419,6 +420,7 @@ int
 cli_help(const struct cli_cmd *c)
 {
 	const struct cli_opt	*o;
+	size_t			 i;
 	int			 w = (int)strlen("-h, --help");
 
 	for (o = c->opts; o->flags != NULL; o++)
@@ -428,8 +430,21 @@ cli_help(const struct cli_cmd *c)
 	    c->usage, c->help);
 	for (o = c->opts; o->flags != NULL; o++)
 		printf("  %-*s  %s\n", w, o->flags, o->help);
-	printf("  %-*s  %s\n\nexample:\n  %s %s %s\n", w, "-h, --help",
-	    "this help", cli_prog, c->name, c->example);
+	printf("  %-*s  %s\n", w, "-h, --help", "this help");
+	/* Every -e is a command of the edit language: edit lists them. */
+	if (strcmp(c->name, "edit") == 0) {
+		printf("\nedit commands (each -e CMD, each line of -f SCRIPT; "
+		    "merge, split and new\ntake them too):\n");
+		for (i = 0; i < lang_n_defs; i++)
+			if (!lang_defs[i].browser)
+				printf("  %s\n", lang_defs[i].usage);
+		printf("VALUE: a C integer, a float, true or false, a string "
+		    "bare or \"C-escaped\",\na JSON array, @FILE; KEY:TYPE "
+		    "(u8 ... f64, bool, str, arr[T]) gives a new\nkey's "
+		    "type. See \"The edit language\" in ggufed(1) for the "
+		    "whole of it.\n");
+	}
+	printf("\nexample:\n  %s %s %s\n", cli_prog, c->name, c->example);
 	return 0;
 }
 

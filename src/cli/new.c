@@ -753,7 +753,13 @@ cmd_new(int argc, char **argv)
 			return EXIT_USAGE;
 		} else if (o.arch == NULL)
 			o.arch = a;
-		else {
+		else if (o.out == NULL && strlen(a) > 5 &&
+		    strcmp(a + strlen(a) - 5, ".gguf") == 0) {
+			cli_usage_error("new", "one architecture, not %s too "
+			    "(-o %s writes the model there)", a, a);
+			free(o.cmds);
+			return EXIT_USAGE;
+		} else {
 			cli_usage_error("new", "one architecture, not %s too",
 			    a);
 			free(o.cmds);

@@ -203,4 +203,16 @@ for c in $cmds; do
 done
 [ -z "$missing" ]; ok $? "the README's command table lists every command${missing:+ (missing:$missing)}"
 
+# edit --help lists the edit language's commands, every one of them (from
+# the table the parser reads). new with a file name and no -o says -o.
+"$GGUFED" edit --help >"$scratch/edit.help"
+for c in set ins append del rm mv rename rm-tensor convert undo redo; do
+	grep -q "^  $c " "$scratch/edit.help" || { echo "# no $c"; false; } ||
+	    break
+done
+ok $? "edit --help lists every command of the edit language"
+"$GGUFED" new llama "$scratch/n.gguf" 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q "(-o $scratch/n.gguf writes the model there)" "$scratch/err"
+ok $? "new ARCH FILE.gguf: usage error that says -o" || sed 's/^/# /' "$scratch/err"
+
 done_testing
