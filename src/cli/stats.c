@@ -190,9 +190,9 @@ job_of(void *arg, uint64_t k, struct gguf_stats_job *job)
 	b = pp->has_rb ? pp->rb : nrows;
 	if (pp->rows != NULL && (a > b || b > nrows)) {
 		job->rc = gguf_errf(&job->err, -1, "rows %llu:%llu out of "
-		    "range: the tensor has %s rows (valid 0:%llu)",
+		    "range: the tensor has %s row%s (valid 0:%llu)",
 		    (unsigned long long)a, (unsigned long long)b,
-		    gguf_fmt_group(nrows, g1, sizeof g1),
+		    gguf_fmt_group(nrows, g1, sizeof g1), nrows == 1 ? "" : "s",
 		    (unsigned long long)nrows);
 		return;
 	}

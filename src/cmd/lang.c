@@ -1166,6 +1166,9 @@ lang_apply(struct gguf_doc *d, const struct lang_cmd *cmd, char *msg,
 			return doc_error(&err, msg, len);
 		return LANG_OK;
 	case LANG_CONVERT:
+		if (gguf_doc_tensor_find(d, cmd->name, cmd->nlen) < 0)
+			return no_such(d, 1, 0, cmd->name, cmd->nlen, "", msg,
+			    len);
 		if (gguf_doc_tensor_convert(d, cmd->name, cmd->nlen, cmd->type,
 		    &err) != 0)
 			return doc_error(&err, msg, len);

@@ -131,5 +131,7 @@ refused 'convert cross q8_0' 'tensors convert to f32 only (not Q8_0)'
 refused 'convert cross bf16x' 'unknown tensor type: convert TENSOR f32'
 refused 'convert cross' 'the type is missing'
 refused 'convert nope f32' 'no tensor "nope"'
+[ $rc -eq 1 ]
+ok $? "a tensor convert names that is not there: exit 1, as rm-tensor's (exit $rc)"
 
 done_testing
