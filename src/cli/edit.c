@@ -594,6 +594,11 @@ parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
 		else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 			if (++i == argc)
 				goto needarg;
+			if (argv[i][0] == '\0') {
+				cli_usage_error(cmd, "%s: the output file name "
+				    "is empty", a);
+				return -1;
+			}
 			o->out = argv[i];
 		} else if (allow_steps && (strcmp(a, "-e") == 0 ||
 		    strcmp(a, "-f") == 0)) {

@@ -257,7 +257,9 @@ run(struct gguf_file *f, const char *path, struct sel *sel, int json)
 	if (vs.tok == NULL) {
 		fprintf(stderr, "%s: ", cli_prog);
 		out_text(stderr, path, strlen(path));
-		fputs(": no vocabulary: tokenizer.ggml.tokens is not an array "
+		fputs(gguf_kv_get(f, "tokenizer.ggml.tokens") == NULL ?
+		    ": no vocabulary: there is no tokenizer.ggml.tokens key\n" :
+		    ": no vocabulary: tokenizer.ggml.tokens is not an array "
 		    "of strings\n", stderr);
 		return EXIT_BADFILE;
 	}

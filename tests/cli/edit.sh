@@ -328,4 +328,10 @@ ok $? "edit -i -n with nothing to do: only 'no changes'"
 [ "$(cat "$scratch/out")" = "no changes" ]
 ok $? "rename -i -n with no match: only 'no changes'"
 
+# An empty output name is a usage error that says so, not a failed
+# rename of "".
+"$GGUFED" set "$m" general.name x -o "" 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q -- "-o: the output file name is empty" "$scratch/err"
+ok $? "-o '': exit 2, the name is empty" || sed 's/^/# /' "$scratch/err"
+
 done_testing

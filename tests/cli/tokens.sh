@@ -164,8 +164,14 @@ same "tokens that do not decode are shown raw"
 "$GGUFED" tokens "$real/tensorhawk-no-architecture.gguf" >/dev/null \
     2>"$scratch/err"; [ $? -eq 1 ]
 ok $? "a file without a vocabulary: exit 1"
-grep -q 'no vocabulary: tokenizer.ggml.tokens is not an array of strings' \
+grep -q 'no vocabulary: there is no tokenizer.ggml.tokens key' \
     "$scratch/err"
 ok $? "a file without a vocabulary: says so"
+"$GGUFED" set "$real/tensorhawk-no-architecture.gguf" \
+    tokenizer.ggml.tokens:u32 7 -o "$scratch/notarr.gguf" -q --force
+"$GGUFED" tokens "$scratch/notarr.gguf" >/dev/null 2>"$scratch/err"
+[ $? -eq 1 ] && grep -q 'no vocabulary: tokenizer.ggml.tokens is not an array of strings' \
+    "$scratch/err"
+ok $? "tokens of another type: exit 1, says so" || sed 's/^/# /' "$scratch/err"
 
 done_testing
