@@ -589,16 +589,19 @@ int
 app_quit(struct app *a, int ask)
 {
 	unsigned	n;
+	char		text[200];
 
 	if (!ask || (n = mdl_n_changes(a)) == 0)
 		return R_QUIT;
-	app_choose(a, n == 1 ? "There is 1 unsaved change.\n\n"
-	    "[s]ave and quit, [d]iscard it and quit, [c]ancel, "
-	    "[D] shows it" :
-	    "There are unsaved changes.\n\n"
-	    "[s]ave and quit, [d]iscard them and quit, [c]ancel, "
-	    "[D] shows them", "sc!dD",
-	    quit_choice, NULL, NULL);
+	if (n == 1)
+		snprintf(text, sizeof text, "There is 1 unsaved change.\n\n"
+		    "[s]ave and quit, [d]iscard it and quit, [c]ancel, "
+		    "[D] shows it");
+	else
+		snprintf(text, sizeof text, "There are %u unsaved changes."
+		    "\n\n[s]ave and quit, [d]iscard them and quit, [c]ancel, "
+		    "[D] shows them", n);
+	app_choose(a, text, "sc!dD", quit_choice, NULL, NULL);
 	return R_DRAW;
 }
 

@@ -378,6 +378,10 @@ shows quit-ask 'unsaved change' "q with pending edits asks"
 shows quit-cancel '"Q"' "c cancels, the edit is still there"
 cmp -s "$DEMO" "$scratch/m.gguf"
 ok $? "d discards: the file is as it was"
+run quit-two "keys :" "type set general.name \"A\"" "keys <Enter>:" \
+    "type set llama.context_length 4096" "keys <Enter>q" "dump quit-two-ask" \
+    "keys d"
+shows quit-two-ask 'There are 2 unsaved changes.' "two pending edits: the dialog counts them"
 run quit-shift "keys 2/" "type ^general\\.name " "keys <Enter>e<C-u>" "type Q" \
     "keys <Enter>qD" "dump quit-D" "keys <Esc>qS"
 shows quit-D '~ general.name: "Demo Llama" -> "Q"' \
