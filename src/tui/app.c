@@ -395,6 +395,9 @@ app_apply(struct app *a, int r)
 		pop(a);
 	if (r & R_EDITED) {
 		refresh_views(a);
+		if (a->jump_to > 0)
+			(void)app_jump(a, a->jump_to);
+		a->jump_to = 0;
 		memcpy(was, a->model_msg, sizeof was);
 		app_model_check(a);
 		/* An edit that breaks the model says so at once. */
@@ -692,6 +695,12 @@ ask_search(struct app *a, int k)
 }
 
 /* `:N` goes to row N (or token, element, line N) of the view. */
+void
+app_jump_later(struct app *a, uint64_t n)
+{
+	a->jump_to = n;
+}
+
 int
 app_jump(struct app *a, uint64_t n)
 {

@@ -54,6 +54,9 @@ struct app {
 	int		 tab;
 	char		 msg[512];
 	int		 msg_err;
+	/* After an edit's views are made again: where to go, as `:N` goes
+	   (0: stay), to what the edit made. */
+	uint64_t	 jump_to;
 	/* Every message of the session, whole, one a line (:messages). */
 	char		*log;
 	size_t		 log_len;

@@ -675,6 +675,7 @@ insert_answer(struct app *a, void *arg, const char *line)
 	}
 	app_msg(a, 0, "inserted at %s[%lld]", kname(e->key, e->klen, kb,
 	    sizeof kb), (long long)e->elem);
+	app_jump_later(a, (uint64_t)e->elem);	/* on it, after a too (:N) */
 	return R_DRAW | R_EDITED;
 }
 

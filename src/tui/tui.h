@@ -542,6 +542,8 @@ void	app_error(struct app *a, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Row (token, element, line) n of the current view: `:N`. */
 int	app_jump(struct app *a, uint64_t n);
+/* The same once an edit's views are made again (the row it made). */
+void	app_jump_later(struct app *a, uint64_t n);
 /*
  * Entry i of the metadata (tensors 0) or of the tensors (1) in its top
  * view: that tab shown, the views opened above its top view closed, the

@@ -188,6 +188,17 @@ saved "array element" \
     '< kv 9 "general.tags" arr[str] n=3 sha256=919d26f85c654e446c39b18b4dc4861247eaa1a94e1cae8a418f69e6e8098ef6 ["demo", "synthetic", "text-generation"]' \
     '> kv 9 "general.tags" arr[str] n=3 sha256=5edbc09e13a5a9bb537155e4f4aa337927971bd280346995ddd75e60facd24e6 ["demo", "made-up", "text-generation"]'
 
+# a after the last element and after a middle one: the cursor goes to
+# the element made (it stayed where it was); i keeps it on the new one.
+run elem-add "keys 2/" "type ^general\\.tags " "keys <Enter><Enter>G" \
+    "keys a" "type last" "keys <Enter>" "dump elem-add-last" "keys gg" \
+    "keys a" "type second" "keys <Enter>" "dump elem-add-mid" "keys i" \
+    "type before" "keys <Enter>" "dump elem-ins" "keys q:" "type q!" \
+    "keys <Enter>"
+shows elem-add-last '[3] 4/4' "a after the last element: on the new one"
+shows elem-add-mid '[1] 2/5' "a after the first: on the new second"
+shows elem-ins '[1] 2/6' "i: on the new one, where it was"
+
 # An edited token is marked in the tokenizer table, and only that one.
 run tokmark "keys :" "type set tokenizer.ggml.tokens[5] HELLO" "keys <Enter>3"
 grep -q '^ *5 \* .*HELLO' "$scratch/tokmark.txt"
