@@ -360,6 +360,10 @@ print_notices(const struct gguf_save_info *info)
 
 	for (i = 0; i < info->n_notices; i++)
 		fprintf(stderr, "%s: note: %s\n", cli_prog, info->notices[i]);
+	if (info->source_changed)
+		fprintf(stderr, "%s: warning: the file changed on disk while "
+		    "it was being edited: its tensor data was copied as it is "
+		    "now\n", cli_prog);
 }
 
 static void

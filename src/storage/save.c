@@ -972,8 +972,10 @@ gguf_doc_save(struct gguf_doc *d, const struct gguf_save_opts *o,
 	if (stale > 0)
 		gguf_notice(info, "took over the lock that process %ld left "
 		    "(it is gone)", stale);
-	if (changed)
+	if (changed) {
 		info->how = GGUF_SAVE_REWRITE;	/* the old header is not known */
+		info->source_changed = 1;
+	}
 	if (info->how == GGUF_SAVE_INPLACE)
 		rc = inplace(d, &p, o, info, err);
 	else

@@ -56,6 +56,9 @@ struct gguf_save_info {
 	unsigned	 n_shards;	/* GGUF_SAVE_SET: shards of the set */
 	unsigned	 shards_written;	/* and those written anew */
 	unsigned	 shards_inplace;	/* of those, saved in place */
+	/* forced over a file changed on disk since it was opened: the
+	   tensor data copied is the file's as it is now */
+	int		 source_changed;
 	size_t		 n_notices;
 	char		 notices[GGUF_MAX_NOTICES][160];	/* what was normalised */
 };

@@ -486,6 +486,12 @@ run_save(struct app *a)
 		    unproved, info.shards_written,
 		    info.n_shards, info.shards_inplace, info.shards_written -
 		    info.shards_inplace, size, secs);
+	else if (info.source_changed)
+		/* The proof holds of the copy, not of what was opened. */
+		app_msg(a, APP_WARN, "saved %s by a rewrite, forced: the file "
+		    "had changed on disk, its tensor data is copied as it is "
+		    "there now, not as it was opened (%s); %s in %.2f s",
+		    target, proved != NULL ? proved : unproved, size, secs);
 	else
 		app_msg(a, 0, "saved %s %s%s%s%s: %s; %s in %.2f s", target,
 		    info.how == GGUF_SAVE_INPLACE ? "in place" :

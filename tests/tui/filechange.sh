@@ -149,10 +149,14 @@ tm send-keys -t t Escape
 cmd 'w!'
 settle "$scratch/w_forced" "saved m.gguf"
 ok $? ":w! saves over the changed file"
+grep -q "saved m.gguf by a rewrite, forced: the file had changed on disk" \
+    "$scratch/w_forced"
+ok $? "... and says its data is copied as the file is now, not as opened" ||
+    sed 's/^/# /' "$scratch/w_forced"
 name=$("$GGUFED" get "$m" general.name 2>&1)
 [ "$name" = "Edited" ]
 ok $? "the forced save holds the edit (general.name '$name')"
-! grep -q "changed on disk" "$scratch/w_forced"
+! grep -q "m.gguf changed on disk" "$scratch/w_forced"
 ok $? "after the save the file is the browser's again: no banner"
 # nor after the next key and a check of the disk (the browser checks
 # every second while idle)
@@ -160,7 +164,7 @@ tm send-keys -t t j
 sleep 2.5
 tm send-keys -t t k
 settle "$scratch/w_later" "Summary"
-! grep -q "changed on disk" "$scratch/w_later"
+! grep -q "m.gguf changed on disk" "$scratch/w_later"
 ok $? "nor after a key and the disk checked again" ||
     sed 's/^/# /' "$scratch/w_later"
 tm send-keys -t t q
