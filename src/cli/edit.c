@@ -642,10 +642,15 @@ parse_opts(const char *cmd, int argc, char **argv, int allow_steps,
 					goto needarg;
 				v = argv[i];
 			}
-			if (cli_parse_size(v, &u64) != 0 ||
-			    u64 > (1ull << 30)) {
-				cli_usage_error(cmd, "--reserve takes a size "
-				    "of at most 1 GiB (%s)", CLI_SIZE_UNITS);
+			if (cli_parse_size(v, &u64) != 0) {
+				cli_usage_error(cmd, "--reserve: '%s' is not a "
+				    "size: a whole number of bytes, or with a "
+				    "unit (%s)", v, CLI_SIZE_UNITS);
+				return -1;
+			}
+			if (u64 > (1ull << 30)) {
+				cli_usage_error(cmd, "--reserve: %s is more "
+				    "than it takes (at most 1 GiB)", v);
 				return -1;
 			}
 			o->reserve = (int64_t)u64;

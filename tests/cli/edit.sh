@@ -212,6 +212,13 @@ ok $? "shrinking the header: in place too"
 "$GGUFED" edit "$m" -i --reserve 0 >/dev/null &&
     ! "$GGUFED" get "$m" ggufed.reserved >/dev/null 2>&1
 ok $? "--reserve 0 removes it"
+"$GGUFED" edit "$m" -n --reserve -1 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q -- "--reserve: '-1' is not a size" "$scratch/err"
+ok $? "--reserve -1: not a size, says so" || sed 's/^/# /' "$scratch/err"
+"$GGUFED" edit "$m" -n --reserve 2G 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q -- "--reserve: 2G is more than it takes (at most 1 GiB)" \
+    "$scratch/err"
+ok $? "--reserve 2G: too much, says the most" || sed 's/^/# /' "$scratch/err"
 
 # ------------------------------------------------- crash between the steps
 for step in journal-written torn header-written; do
