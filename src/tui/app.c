@@ -694,13 +694,14 @@ ask_search(struct app *a, int k)
 	app_ask(a, &q);
 }
 
-/* `:N` goes to row N (or token, element, line N) of the view. */
+/* Where app_apply goes once an edit's views are made again. */
 void
 app_jump_later(struct app *a, uint64_t n)
 {
 	a->jump_to = n;
 }
 
+/* `:N` goes to row N (or token, element, line N) of the view. */
 int
 app_jump(struct app *a, uint64_t n)
 {
