@@ -31,6 +31,16 @@ mkdir -p "$dir/wide-set"
 third="$set-00003-of-00020.gguf"
 
 runs=15
+# The page cache holds each file as its writer left it, and a file the
+# kernel keeps in large folios maps faster: the one file (written here in
+# one pass) opened 30% faster than the same bytes copied. Both are put in
+# the cache alike, as a model read from disk is: each file's pages
+# dropped (dd's nocache, after a sync), then read back.
+sync
+for f in "$one" "$dir"/wide-set/*.gguf; do
+	dd if="$f" iflag=nocache count=0 status=none
+	cat "$f" >/dev/null
+done
 "$gguf" info "$one" >/dev/null		# warm the page cache
 "$gguf" info "$third" >/dev/null
 # In interleaved rounds, the fastest median of each: the machine's other
