@@ -209,17 +209,18 @@ struct gguf_kv {
 #define GGUF_TENSOR_UNREADABLE	0x02	/* data lies (partly) beyond the end of the file */
 #define GGUF_TENSOR_XROW	0x04	/* rows are not whole blocks: blocks cross rows */
 
+/* The 32-bit fields last, packed: a model holds tens of thousands. */
 struct gguf_tensor {
 	struct gguf_str	 name;
-	uint32_t	 n_dims;	/* as stored (0..4) */
 	uint64_t	 ne[GGUF_MAX_DIMS];	/* unused dims are 1 */
-	uint32_t	 type;		/* ggml type id, possibly unknown */
 	uint64_t	 offset;	/* relative to the data section */
 	uint64_t	 nelem;
 	uint64_t	 nbytes;	/* 0 if GGUF_TENSOR_UNSIZED */
-	unsigned	 flags;		/* GGUF_TENSOR_* */
 	uint64_t	 off;		/* [off, end): raw bytes of the tensor info */
 	uint64_t	 end;
+	uint32_t	 n_dims;	/* as stored (0..4) */
+	uint32_t	 type;		/* ggml type id, possibly unknown */
+	unsigned	 flags;		/* GGUF_TENSOR_* */
 	uint32_t	 shard;		/* split sets: the shard that holds it */
 };
 
