@@ -462,7 +462,7 @@ app_error(struct app *a, const char *fmt, ...)
 	va_end(ap);
 	log_add(a, 1, a->dlg_text);	/* M has it after the dialog goes */
 	snprintf(a->dlg_text + strlen(a->dlg_text), sizeof a->dlg_text -
-	    strlen(a->dlg_text), "\n\n(any key)");
+	    strlen(a->dlg_text), "\n\n(Enter or Esc)");
 	a->dlg_on = 2;
 }
 
@@ -861,7 +861,15 @@ dialog_key(struct app *a, int key)
 	int		 k = key;
 
 	if (a->dlg_on == 2) {
-		a->dlg_on = 0;
+		/*
+		 * An error's box goes on Enter, Esc, space or C-g/C-c only:
+		 * keys typed on after what failed (":w out.gguf" after a
+		 * ":w" that was refused) must not run as keys of the view,
+		 * its 'w' a save.
+		 */
+		if (key == '\r' || key == '\n' || key == ' ' || key == 0x1b ||
+		    key == 0x07 || key == 0x03 || key == (TK_FN | KEY_ENTER))
+			a->dlg_on = 0;
 		return;
 	}
 	/* The key as written, else a letter in the other case if that one
@@ -983,6 +991,9 @@ put_off(const struct app *a)
 void
 app_input(struct app *a, const struct tui_input *in)
 {
+	/* A terminal too small shows nothing the keys would act on. */
+	if (COLS < MIN_COLS || LINES < MIN_ROWS)
+		return;
 	if (put_off(a) && !quit_key(a, in))
 		app_run_later(a);
 	input(a, in);

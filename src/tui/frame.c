@@ -483,6 +483,7 @@ frame_draw(struct app *a)
 	struct view	*v = app_cur_view(a);
 	int		 w = COLS, h = LINES;
 	const char	*m = "terminal too small";
+	const char	*wait = "keys wait for it";
 
 	/* Counted once the view is made: one made for the first frame
 	   may put work off until it is drawn (app_later). */
@@ -502,6 +503,10 @@ frame_draw(struct app *a)
 				mvaddnstr(h / 2 + 1, w > (int)strlen(need) ?
 				    (w - (int)strlen(need)) / 2 : 0, need, w);
 			}
+			/* app_input drops them */
+			if (h / 2 + 2 < h)
+				mvaddnstr(h / 2 + 2, w > (int)strlen(wait) ?
+				    (w - (int)strlen(wait)) / 2 : 0, wait, w);
 		}
 		attrset(A_NORMAL);
 		wnoutrefresh(stdscr);

@@ -283,7 +283,8 @@ screen set-tensors-filter "$SET" $S2 "keys 4f" "type shard 3" "keys <Enter>"
 # Resize, and a terminal too small to draw in.
 screen resize "$FIX" $BV "keys 2" "size 120x40"
 screen too-small "$FIX" $BV "size 30x8"
-screen resize-back "$FIX" $BV "size 30x8" "keys 2" "size 100x30"
+# (keys pressed while it is too small are dropped: 2 after it is back)
+screen resize-back "$FIX" $BV "size 30x8" "size 100x30" "keys 2"
 
 # Quitting: q at a top view ends the program with status 0.
 printf 'keys 2q\nkeys <Enter>\n' >"$scratch/q.script"

@@ -80,6 +80,11 @@ same resize resize.80x24
 tm resize-window -t t -x 30 -y 8
 settle "$scratch/small" "terminal too small"
 ok $? "tmux: a 30x8 terminal shows 'terminal too small'"
+# Keys pressed meanwhile act on nothing shown: dropped (3 would open the
+# tokenizer, F1 the help, : the command line; the screen back is the one
+# left).
+tm send-keys -t t 3 F1 : w Enter
+sleep 0.5
 tm resize-window -t t -x 80 -y 24
 settle "$scratch/back" "key-value pairs"
 same back metadata.80x24
