@@ -541,10 +541,34 @@ static int
 parse_line(const struct lang_def *def, struct lang_src *src,
     struct lang_cmd *cmd, char *msg, size_t len)
 {
+	size_t	used, e;
+	char	em[200];
+
 	(void)def;
-	(void)msg;
-	(void)len;
 	value_skip_blanks(src->s, src->n, &src->pos);
+	if (src->pos < src->n && src->s[src->pos] == '"') {
+		/* a quoted name, as the other commands take one: unquoted */
+		if (value_unquote(src->s + src->pos, src->n - src->pos, &used,
+		    &cmd->arg, &cmd->alen, em, sizeof em) != 0)
+			return msgf(msg, len, "%s", em);
+		e = src->pos + used;
+		value_skip_blanks(src->s, src->n, &e);
+		if (memchr(cmd->arg, '\0', cmd->alen) != NULL) {
+			free(cmd->arg);
+			cmd->arg = NULL;
+			cmd->alen = 0;
+			return msgf(msg, len, "a file name cannot hold a NUL");
+		}
+		if (e != src->n) {
+			free(cmd->arg);
+			cmd->arg = NULL;
+			cmd->alen = 0;
+			return msgf(msg, len, "unexpected text after a quoted "
+			    "name");
+		}
+		src->pos = src->n;
+		return LANG_OK;
+	}
 	cmd->alen = src->n - src->pos;
 	cmd->arg = dupn(src->s + src->pos, cmd->alen);
 	return LANG_OK;
@@ -561,7 +585,8 @@ static const char	reload_usage[] = "e: open the file again as it is on "
 
 const struct lang_def lang_defs[] = {
 	{ "set", LANG_SET, 0, "set KEY[:TYPE] VALUE | set KEY[I] VALUE "
-	    "(VALUE: @FILE reads it from a file, @- from standard input)",
+	    "(VALUE: @FILE reads it from a file; @- from standard input, "
+	    "outside the browser)",
 	    "set", parse_set },
 	{ "ins", LANG_INS, 0, "ins KEY[I] VALUE | ins KEY[I] [V, ...]",
 	    "ins", parse_elems },

@@ -65,6 +65,22 @@ script w-other "keys :" "$IP" "keys <Enter>" "keys :" "type w other.gguf" \
     shows w-other ":w! other.gguf forces it" &&
     cmp -s "$d/other.gguf" "$DEMO" && cmp -s "$m" "$DEMO"
 ok $? ":w OTHER onto an existing file: refused, says :w! OTHER, nothing written"
+# Keys typed on while the refusal shows (":w copy.gguf", the user's next
+# try) do not run as the view's keys, its w a save in place: the box
+# waits for Enter or Esc, and the Enter that ends them closes it.
+script w-typeahead "keys :" "$IP" "keys <Enter>" "keys :" \
+    "type w other.gguf" "keys <Enter>" "keys :" "type w copy.gguf" \
+    "keys <Enter>"
+[ $rc -eq 0 ] && ! shows w-typeahead "exists: not overwriting it" \
+    >/dev/null && cmp -s "$m" "$DEMO" && cmp -s "$d/other.gguf" "$DEMO" &&
+    [ ! -e "$d/copy.gguf" ]
+ok $? "keys typed after a refused :w close its box on Enter only: nothing saved"
+script w-quoted "keys :" "$IP" "keys <Enter>" "keys :" \
+    'type w "spaced name.gguf"' "keys <Enter>"
+[ $rc -eq 0 ] && cmp -s "$d/spaced name.gguf" "$scratch/new-ip.gguf" &&
+    cmp -s "$m" "$DEMO"
+ok $? ':w "NAME": the quotes are the language'"'"'s, not the name'"'"'s'
+rm -f "$d/spaced name.gguf"
 script w-other-forced "keys :" "$IP" "keys <Enter>" "keys :" \
     "type w! other.gguf" "keys <Enter>"
 [ $rc -eq 0 ] && shows w-other-forced "saved other.gguf" &&
