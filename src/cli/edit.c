@@ -544,6 +544,9 @@ save(struct gguf_doc *d, const struct opts *o)
 		gguf_proof_free(&proof);
 	cli_sigint_restore(&old);
 	if (rc == -1) {
+		if (strstr(err.msg, "unless forced") != NULL)
+			strncat(err.msg, " (--force)", sizeof err.msg -
+			    strlen(err.msg) - 1);
 		cli_file_error(path, &err);
 		return EXIT_BADFILE;
 	}

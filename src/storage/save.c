@@ -396,7 +396,7 @@ check_source(struct gguf_doc *d, int force, struct gguf_err *err)
 	if (force)
 		return 1;
 	return gguf_errf(err, -1, "the file %s on disk since it was opened: "
-	    "not overwriting it (reopen it, or force)", why);
+	    "not overwriting it (reopen it) unless forced", why);
 }
 
 /* ---------------------------------------------------------------- rewrite */

@@ -332,6 +332,17 @@ ask_save_anyway(struct app *a)
 	return 1;
 }
 
+/* What a refusal the save's force overrides says: ":w! forces it. " */
+static void
+force_hint(const struct app *a, const char *msg, char *hint, size_t len)
+{
+	hint[0] = '\0';
+	if (strstr(msg, "unless forced") != NULL)
+		snprintf(hint, len, ":w!%s%s forces it. ",
+		    a->save_path != NULL ? " " : "",
+		    a->save_path != NULL ? a->save_path : "");
+}
+
 static void
 run_save(struct app *a)
 {
@@ -381,11 +392,7 @@ run_save(struct app *a)
 	}
 	if (gguf_doc_check_target(a->doc, &o, &err) != 0) {
 		/* Not over a file, nor a read-only one, unless forced. */
-		hint[0] = '\0';
-		if (strstr(err.msg, "unless forced") != NULL)
-			snprintf(hint, sizeof hint, ":w!%s%s forces it. ",
-			    a->save_path != NULL ? " " : "",
-			    a->save_path != NULL ? a->save_path : "");
+		force_hint(a, err.msg, hint, sizeof hint);
 		app_error(a, "cannot save %s:\n%s\n\n%sThe edits are still "
 		    "pending.", target, err.msg, hint);
 		return;
@@ -432,9 +439,11 @@ run_save(struct app *a)
 		if (a->save_done < a->save_total || strstr(err.msg, "cancel"))
 			app_msg(a, 1, "save cancelled: %s is untouched, the edits "
 			    "are still pending", target);
-		else
-			app_error(a, "cannot save %s:\n%s\n\nThe edits are still "
-			    "pending.", target, err.msg);
+		else {
+			force_hint(a, err.msg, hint, sizeof hint);
+			app_error(a, "cannot save %s:\n%s\n\n%sThe edits are "
+			    "still pending.", target, err.msg, hint);
+		}
 		return;
 	}
 	if (a->save_path != NULL || rc == 1) {

@@ -290,8 +290,10 @@ before=$(sum "$m")
 exec 3>&-
 wait
 [ "$(cat "$scratch/rc")" = 1 ] && grep -q "changed\|modified" "$scratch/err" &&
+    grep -q "(reopen it) unless forced (--force)" "$scratch/err" &&
     [ "$(sum "$m")" = "$before" ]
-ok $? "source modified since it was opened: refused"
+ok $? "source modified since it was opened: refused, and how to force it said" ||
+    sed 's/^/# /' "$scratch/err"
 fresh
 ( "$GGUFED" edit "$m" -i --force -f "$scratch/fifo" >/dev/null 2>&1; echo $? >"$scratch/rc" ) &
 exec 3>"$scratch/fifo"

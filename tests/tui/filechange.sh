@@ -143,6 +143,9 @@ ok $? ":e is refused while an edit is pending"
 cmd w
 settle "$scratch/w_refused" "not overwriting it"
 ok $? ":w on the changed file is refused"
+grep -q ':w! forces it' "$scratch/w_refused"
+ok $? "... and the refusal says how to force it (:w!)" ||
+    sed 's/^/# /' "$scratch/w_refused"
 cmp -s "$m" "$scratch/theirs.gguf"
 ok $? "the refused :w left the file as the other writer made it"
 tm send-keys -t t Escape
