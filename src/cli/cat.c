@@ -257,17 +257,22 @@ cat_raw(const struct gguf_file *f, const struct gguf_tensor *t,
 	return 0;
 }
 
-/* "rows 200:300 out of range: the tensor has 128 rows (valid 0:128)" */
+/*
+ * "rows 200:300 out of range: the tensor has 128 rows (valid 0:128)";
+ * "rows 200: ..." for a range given without its end (has_b 0).
+ */
 static int
-usage_range(const char *what, uint64_t a, uint64_t b, uint64_t max,
-    const char *whole)
+usage_range(const char *what, uint64_t a, uint64_t b, int has_b,
+    uint64_t max, const char *whole)
 {
-	char	g[32];
+	char	g[32], end[32];
 
-	cli_usage_error("cat", "%s %llu:%llu out of range: %s has %s %s "
-	    "(valid 0:%llu)", what, (unsigned long long)a,
-	    (unsigned long long)b, whole, gguf_fmt_group(max, g, sizeof g),
-	    what, (unsigned long long)max);
+	end[0] = '\0';
+	if (has_b)
+		snprintf(end, sizeof end, "%llu", (unsigned long long)b);
+	cli_usage_error("cat", "%s %llu:%s out of range: %s has %s %s "
+	    "(valid 0:%llu)", what, (unsigned long long)a, end, whole,
+	    gguf_fmt_group(max, g, sizeof g), what, (unsigned long long)max);
 	return EXIT_USAGE;
 }
 
@@ -376,12 +381,13 @@ cmd_cat(int argc, char **argv)
 	if (cols == NULL || !has_cb)
 		cb = t->ne[0];
 	if (ra > rb || rb > nrows) {
-		rc = usage_range("rows", ra, rb, nrows, slice != NULL ?
-		    "the slice" : "the tensor");
+		rc = usage_range("rows", ra, rb, rows != NULL && has_rb,
+		    nrows, slice != NULL ? "the slice" : "the tensor");
 		goto out;
 	}
 	if (ca > cb || cb > t->ne[0]) {
-		rc = usage_range("columns", ca, cb, t->ne[0], "the tensor");
+		rc = usage_range("columns", ca, cb, cols != NULL && has_cb,
+		    t->ne[0], "the tensor");
 		goto out;
 	}
 	w.row0 = base + ra;

@@ -957,7 +957,8 @@ gguf_tensor_data(const struct gguf_file *f, const struct gguf_tensor *t,
 		gguf_errf(err, (int64_t)t->off, "tensor \"%s\": size "
 		    "unknown", pname(&t->name, buf, sizeof buf));
 	else if (t->flags & GGUF_TENSOR_UNREADABLE)
-		gguf_errf(err, (int64_t)t->off, "tensor \"%s\": data "
+		/* where the reader said it: the data offset's field */
+		gguf_errf(err, (int64_t)(t->end - 8), "tensor \"%s\": data "
 		    "lies beyond the end of the file",
 		    pname(&t->name, buf, sizeof buf));
 	if (t->flags & (GGUF_TENSOR_UNSIZED | GGUF_TENSOR_UNREADABLE)) {

@@ -134,6 +134,9 @@ ok $? "unknown tensor: one line"
 "$GGUFED" cat "$fx/types.gguf" t.Q4_K --rows 3:9 >/dev/null 2>"$scratch/err"
 [ $? -eq 2 ] && grep -q 'rows 3:9 out of range: the tensor has 4 rows (valid 0:4)$' "$scratch/err"
 ok $? "rows out of range: exit 2, the tensor's rows and the valid range named"
+"$GGUFED" cat "$fx/types.gguf" t.Q4_K --rows 9: >/dev/null 2>"$scratch/err"
+[ $? -eq 2 ] && grep -q 'rows 9: out of range: the tensor has 4 rows (valid 0:4)$' "$scratch/err"
+ok $? "rows 9: (no end): the range as given, not 9:4" || sed 's/^/# /' "$scratch/err"
 "$GGUFED" cat "$fx/types.gguf" t.Q4_K --cols 0:513 >/dev/null 2>"$scratch/err"
 [ $? -eq 2 ] && grep -q 'columns 0:513 out of range: the tensor has 512 columns (valid 0:512)$' "$scratch/err"
 ok $? "columns out of range: exit 2, the tensor's columns and the valid range named"
@@ -354,5 +357,19 @@ for c in "cat|--rows 5:2|the end comes before the start" \
 	    grep -qF -- "$want" "$scratch/err"
 	ok $? "$cmd $opt: exit 2, \"$want\"" || sed 's/^/# /' "$scratch/err"
 done
+
+# A tensor whose data lies past the end of a cut file: cat names the
+# offset validate names (its data offset's field), not another.
+head -c 100000 "$demo" >"$scratch/cut.gguf"
+"$GGUFED" cat "$scratch/cut.gguf" output.weight --rows 0:1 >/dev/null \
+    2>"$scratch/err"
+rc=$?
+at=$("$GGUFED" validate "$scratch/cut.gguf" 2>&1 |
+    sed -n 's/.*:\(0x[0-9a-f]*\): error: tensor "output.weight": data.*/\1/p')
+[ $rc -eq 1 ] && [ -n "$at" ] &&
+    grep -q "offset $at: tensor \"output.weight\": data lies beyond the end" \
+    "$scratch/err"
+ok $? "cat of a tensor past the end: the offset validate gives ($at)" ||
+    sed 's/^/# /' "$scratch/err"
 
 done_testing
