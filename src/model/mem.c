@@ -1124,6 +1124,14 @@ gguf_mem_need(const struct gguf_mem_model *m, const struct gguf_mem_opts *o,
 		    "read out of the K cache)");
 		return -1;
 	}
+	/* llama.cpp's context refuses it whatever the model's layers */
+	if (!gguf_mem_flash_attn(o) &&
+	    (gguf_ttype(o->type_v)->flags & GGUF_TF_QUANT)) {
+		snprintf(n->refused, sizeof n->refused, "llama.cpp refuses a "
+		    "quantized V cache without flash attention (--flash-attn "
+		    "on or auto)");
+		return -1;
+	}
 	for (i = 0; i < m->n_layer; i++) {
 		const struct gguf_mem_layer	*l = &m->layers[i];
 

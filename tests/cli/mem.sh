@@ -415,8 +415,9 @@ mem "$m/gemma4.gguf" --ctx 1000 -fa off --json
 grep -q '"compute": 12664832,' "$scratch/out"
 ok $? "gemma4: head sizes of the sliding blocks, V padded without flash attention"
 mem "$m/llama-gqa.gguf" --ctx 4096 -fa off --cache-type-v q8_0 --json
-grep -q '"compute": null, "compute_why": "compute: llama.cpp refuses a quantized V cache without flash attention"' "$scratch/out"
-ok $? "-fa off with a quantized V cache: llama.cpp refuses it, no compute"
+[ $rc -eq 1 ] && [ "$(cat "$scratch/err")" = "ggufed: $m/llama-gqa.gguf: llama.cpp refuses a quantized V cache without flash attention (--flash-attn on or auto)" ] &&
+    ! grep -q '"total"' "$scratch/out"
+ok $? "-fa off with a quantized V cache: llama.cpp refuses the context, exit 1, no totals"
 mem "$m/llama-gqa.gguf" --ctx 4096 -ngl 1 --json
 grep -q '"compute": null, "compute_why": "compute: not modelled with a GPU' "$scratch/out"
 ok $? "--gpu-layers: the GPU's compute buffers are not modelled"

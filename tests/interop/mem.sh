@@ -275,6 +275,23 @@ check "$m/rwkv7.gguf" 100 5 f16 f16
 check "$m/falcon-h1.gguf" 1000 2 f16 f16
 check "$m/falcon-h1.gguf" 20000 1 q8_0 f16
 check "$m/falcon-h1.gguf" 3000 3 f32 bf16
+# a quantized V cache without flash attention: llama.cpp refuses the
+# context whatever the model holds (attention, recurrent state, latent
+# attention with K and V of one type)
+for f in llama-gqa mamba rwkv6 deepseek2; do
+	GGML_NO_BACKTRACE=1 "$probe" "$libdir" "$m/$f.gguf" --ctx 1000 \
+	    --flash-attn 0 --type-k q8_0 --type-v q8_0 >"$scratch/probe.txt" \
+	    2>/dev/null
+	prc=$?
+	"$GGUFED" mem "$m/$f.gguf" --ctx 1000 -fa off -ctk q8_0 -ctv q8_0 \
+	    >/dev/null 2>"$scratch/mem.err"
+	mrc=$?
+	[ $prc -eq 3 ] && grep -q '^context failed' "$scratch/probe.txt" &&
+	    [ $mrc -eq 1 ] && grep -q 'llama.cpp refuses a quantized V cache' \
+	    "$scratch/mem.err"
+	ok $? "$f.gguf -fa off, K and V q8_0: llama.cpp refuses the context, and so does ggufed" ||
+	    echo "# llama.cpp $prc, ggufed $mrc: $(cat "$scratch/mem.err")"
+done
 # real models (head size 8: llama.cpp refuses block-quantized caches)
 for f in stories260K.gguf TinyStories-656K.f16.gguf TinyStories-656K-Q8_0.gguf \
     ollama-llama-2-tiny-random.gguf; do
