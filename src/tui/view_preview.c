@@ -477,17 +477,29 @@ heat_slot(double v, double scale)
 
 /* -------------------------------------------------------------- drawing */
 
+/* The tensor's name as the edits have it (the file's if none renamed it). */
+static struct gguf_str
+cur_name(const struct preview *p)
+{
+	struct gguf_str	name;
+	unsigned	flags;
+
+	name = mdl_tensor_name(p->app, p->index, &flags);
+	return name.n > 0 ? name : p->t->name;
+}
+
 static void
 draw_info(struct preview *p, int y, int w)
 {
 	struct dline	*dl = &p->dl;
+	struct gguf_str	 name;
 	char		 tb[40];
 	uint32_t	 d;
 
 	dl_reset(dl);
 	dl_puts(dl, S_NORMAL, " ");
-	dl_text(dl, S_KEY, p->t->name.p, (size_t)p->t->name.n, 0, w / 2,
-	    DT_MIDDLE);
+	name = cur_name(p);
+	dl_text(dl, S_KEY, name.p, (size_t)name.n, 0, w / 2, DT_MIDDLE);
 	dl_printf(dl, S_TYPE, "  %s", gguf_ttype_name(p->t->type, tb));
 	dl_puts(dl, S_NUMBER, "  ");
 	for (d = 0; d < GGUF_MAX_DIMS && (d == 0 || d < p->t->n_dims); d++)
@@ -1186,6 +1198,7 @@ view_preview_new(struct app *a, uint64_t i)
 	struct preview	*p = xcalloc(1, sizeof *p);
 	struct view	*v;
 	struct gguf_err	 err;
+	struct gguf_str	 name;
 	int		 d;
 
 	p->app = a;
@@ -1212,7 +1225,7 @@ view_preview_new(struct app *a, uint64_t i)
 	    !gguf_file_remote(gguf_tensor_file(p->f, p->t))))
 		stats_start(p);
 	v = view_new(a, &preview_ops, SC_PREVIEW, p);
-	name_escape(v->title, sizeof v->title, p->t->name.p,
-	    (size_t)p->t->name.n, 60);
+	name = cur_name(p);
+	name_escape(v->title, sizeof v->title, name.p, (size_t)name.n, 60);
 	return v;
 }

@@ -309,6 +309,12 @@ saved "rename a tensor" \
     "$(grep '"token_embd.weight"' "$scratch/orig.dump" | sed 's/^/< /')" \
     "$(grep '"token_embd.weight"' "$scratch/orig.dump" |
     sed 's/^/> /; s/token_embd\.weight/tok_embeddings.weight/')"
+run tname-preview "keys 4/" "type token_embd" "keys <Enter>r" "keys <C-u>" \
+    "type tok_embeddings.weight" "keys <Enter>" "keys <Enter>"
+head -2 "$scratch/tname-preview.txt" | grep -q '^ tok_embeddings\.weight  Q4_K' &&
+    grep -q '^ \[Tensors\] tok_embeddings\.weight ' "$scratch/tname-preview.txt"
+ok $? "the preview of a renamed tensor shows its new name, at the top and on the status line" ||
+    sed 's/^/# /' "$scratch/tname-preview.txt"
 
 run regex "keys 4R" "keys <C-u>" 'type s/^blk\.(\d+)\.ffn_(up|down)/layers.$1.mlp_$2/' \
     "keys <Enter>" "dump regex-map" "keys <Enter>" "dump regex-done" "keys w" \
