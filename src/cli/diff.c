@@ -340,7 +340,10 @@ print_json(const char *pa, const char *pb, const struct gguf_diff *d,
 	json_key(&j, "b");
 	json_cstr(&j, pb);
 	json_key(&j, "equal");
-	json_bool(&j, d->n_items == 0);
+	if (d->n_items > 0 && d->n_items == d->t_unread)
+		json_null(&j);		/* data not compared: not known */
+	else
+		json_bool(&j, d->n_items == 0);
 	json_key(&j, "header");
 	json_arr(&j, JSON_LINES);
 	for (i = 0; i < d->n_items; i++) {
@@ -507,7 +510,9 @@ cmd_diff(int argc, char **argv)
 			    d.lines[i + 1].item != d.lines[i].item))
 				print_values(&vr[d.lines[i].item]);
 		}
-	rc = trouble ? EXIT_TROUBLE : d.n_items > 0 ? EXIT_DIFFER : 0;
+	/* a tensor whose data could not be read: equal or not, unknown */
+	rc = trouble || d.t_unread > 0 ? EXIT_TROUBLE : d.n_items > 0 ?
+	    EXIT_DIFFER : 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cli_error("write error on standard output");
 		rc = EXIT_TROUBLE;

@@ -911,13 +911,15 @@ render(struct gguf_diff *d, const struct gguf_diff_opts *o)
 		COUNT(d->kv_removed, "removed");
 		COUNT(d->kv_changed, "changed");
 	}
-	if (d->t_added + d->t_removed + d->t_renamed + d->t_changed > 0) {
+	if (d->t_added + d->t_removed + d->t_renamed + d->t_changed +
+	    d->t_unread > 0) {
 		sb_printf(&b, "%stensors:", any ? "; " : "");
 		any = first = 1;
 		COUNT(d->t_added, "added");
 		COUNT(d->t_removed, "removed");
 		COUNT(d->t_renamed, "renamed");
 		COUNT(d->t_changed, "changed");
+		COUNT(d->t_unread, "not compared");
 	}
 #undef COUNT
 	add_line(d, &cap, GGUF_DL_SUMMARY, -1, &b);

@@ -131,6 +131,7 @@ struct gguf_diff {
 	/* counts */
 	uint64_t	 kv_added, kv_removed, kv_changed;
 	uint64_t	 t_added, t_removed, t_renamed, t_changed;
+	uint64_t	 t_unread;	/* DF_UNREAD alone: not compared */
 	uint64_t	 header;	/* header fields that differ */
 	uint64_t	 hashed;	/* tensors whose data was hashed */
 };

@@ -388,6 +388,9 @@ gguf_diff_tensors(struct gguf_doc *a, struct gguf_doc *b,
 			it->flags = GGUF_DF_UNREAD;
 			it->unread = (pool.jobs[x->job].unread ? 1 : 0) |
 			    (pool.jobs[y->job].unread ? 2 : 0);
+			fill_tensor(it, x, y);
+			d->t_unread++;	/* not known to differ */
+			continue;
 		} else if (same_form(x, y)) {
 			if (pool.jobs[x->job].hash == pool.jobs[y->job].hash)
 				continue;
