@@ -355,6 +355,7 @@ cmd_cat(int argc, char **argv)
 	}
 	if ((f = cli_open(path)) == NULL)
 		return EXIT_BADFILE;
+	cli_set_warning(path, f);
 	rc = EXIT_USAGE;
 	if ((t = cli_find_tensor(f, path, name)) == NULL) {
 		rc = EXIT_BADFILE;

@@ -68,6 +68,8 @@ void	 cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * of a split model opens the whole set (set.h), unless cli_alone.
  */
 struct gguf_file *cli_open(const char *path);
+/* One warning when f's shards are not one whole set (gguf_set_errors). */
+void	cli_set_warning(const char *path, const struct gguf_file *f);
 /*
  * What a save left beside path, in buf: a save running, the journal of
  * an interrupted one, a killed rewrite's temporary files (their size).

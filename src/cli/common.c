@@ -596,6 +596,27 @@ cli_open(const char *path)
 	return f;
 }
 
+/*
+ * A set whose shards are not one whole set (of several sets, one lost,
+ * a tensor in two): what a command reading its data says first, one
+ * warning, as validate would refuse it.
+ */
+void
+cli_set_warning(const char *path, const struct gguf_file *f)
+{
+	struct gguf_err	 err;
+	const char	*first;
+	unsigned	 n;
+
+	if (f == NULL || (n = gguf_set_errors(f, &first)) == 0)
+		return;
+	memset(&err, 0, sizeof err);
+	snprintf(err.msg, sizeof err.msg, "warning: the shards are not one "
+	    "whole set: %.300s%s", first, n > 1 ? " (and more: validate "
+	    "lists them)" : "");
+	cli_file_error(path, &err);
+}
+
 /* ------------------------------------------------------------ model check */
 
 struct broke {

@@ -407,6 +407,8 @@ open_doc(const char *path)
 	if ((d = gguf_doc_open_set(path, cli_alone ? GGUF_OPEN_ALONE :
 	    GGUF_OPEN_STRICT, &err)) == NULL)
 		cli_file_error(path, &err);
+	else
+		cli_set_warning(path, gguf_doc_file(d));
 	return d;
 }
 

@@ -651,6 +651,7 @@ hash_model(struct run *r, const char *path)
 
 	if ((f = cli_open(path)) == NULL)
 		return -1;
+	cli_set_warning(path, f);
 	n = gguf_layout(f)->n_tensors;
 	nsh = gguf_n_shards(f);
 	np = nsh > 0 ? nsh : 1;

@@ -303,6 +303,7 @@ cmd_stats(int argc, char **argv)
 	}
 	if ((f = cli_open(path)) == NULL)
 		return EXIT_BADFILE;
+	cli_set_warning(path, f);
 	/* the tensors, in the order asked (every one: by number) */
 	if (all)
 		n = gguf_layout(f)->n_tensors;
