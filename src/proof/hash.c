@@ -590,9 +590,9 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": the "
 		    "size of its data is unknown (%s)", nm,
 		    gguf_ttype_name(t->type, tb));
-	if (t->flags & GGUF_TENSOR_UNREADABLE)
-		return gguf_errf(err, (int64_t)t->off, "tensor \"%s\": its "
-		    "data lies past the end of the file", nm);
+	if (t->flags & GGUF_TENSOR_UNREADABLE)	/* at the reader's offset */
+		return gguf_errf(err, (int64_t)(t->end - 8), "tensor \"%s\": "
+		    "its data lies past the end of the file", nm);
 	memset(out, 0, sizeof *out);
 	out->fd = gguf_file_fd(tf);
 	out->mem = gguf_file_mem(tf);	/* or read through the source */

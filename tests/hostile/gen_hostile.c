@@ -968,6 +968,13 @@ layout(void)
 	emit(&g, "offset-past-eof", "warn", at,
 	    "data [0x1000, +32) lies beyond the end of the file");
 
+	/* No element, yet past the end: llama.cpp refuses its offset. */
+	start(&g, 1, 1);
+	at = f32_tensor(&g, "w", 0, 4096);
+	data(&g, 32, ALIGN);
+	emit(&g, "offset-past-eof-empty", "warn", at,
+	    "data [0x1000, +0) lies beyond the end of the file");
+
 	start(&g, 1, 1);
 	at = f32_tensor(&g, "w", 8, 0xffffffffffffffe0ULL);
 	data(&g, 32, ALIGN);

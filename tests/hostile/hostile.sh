@@ -134,6 +134,20 @@ while IFS="$tab" read -r name outcome off msg; do
 	done
 done <"$corpus/expect.tsv"
 
+# A tensor of no element whose offset lies past the end: every command
+# that reads tensor data refuses it, as it refuses one with elements
+# (stats once said count=0 and exit 0 where hash refused it).
+f="$corpus/offset-past-eof-empty.gguf"
+for c in "stats|$f w|1" "stats|--all $f|1" "cat|$f w|1" "hash|$f|2"; do
+	cmd=${c%%|*}; rest=${c#*|}; args=${rest%|*}; want=${rest##*|}
+	# shellcheck disable=SC2086
+	run $cmd $args
+	[ "$rc" -eq "$want" ] && ! grep -q -E 'Sanitizer|runtime error' \
+	    "$scratch/err" && grep -q 'lies \(beyond\|past\) the end' \
+	    "$scratch/err" "$scratch/out"
+	check $? "$cmd ${args##*/}: a tensor of no element past the end refused (exit $want)"
+done
+
 # ------------------------------------------------------- every proper prefix
 for base in valid-tiny valid-tiny-v1; do
 	f="$corpus/$base.gguf"
