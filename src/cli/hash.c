@@ -36,6 +36,7 @@
 #include "cli.h"
 #include "hash.h"
 #include "http.h"
+#include "set.h"
 
 #define EXIT_DIFFER	1
 #define EXIT_TROUBLE	2
@@ -405,6 +406,12 @@ struct run {
 	struct names		 not_in_file;	/* the manifest's, not ours */
 	int			 differ;
 	int			 matched;
+	/*
+	 * A file checked against a split set's manifest: the other shards'
+	 * names there, where its tensors are looked for too.
+	 */
+	char			**alt;
+	size_t			  nalt;
 };
 
 /* Whether a manifest name is "PREFIX:TENSOR" for a tensor of f. */
@@ -496,6 +503,40 @@ model_name(const struct manifest *m, const struct gguf_file *f,
 	return bestrank >= 1 ? xstrdup(best) : NULL;
 }
 
+/*
+ * r->alt for a file whose manifest name is pre: where pre names a shard
+ * of a split set, the set's other shards the manifest has entries of (a
+ * model checked against its split set's manifest); none else. NULL
+ * frees them.
+ */
+static void
+set_alt(struct run *r, const char *pre)
+{
+	size_t		plen, i;
+	unsigned	no, count, k;
+	char		*name;
+
+	for (i = 0; i < r->nalt; i++)
+		free(r->alt[i]);
+	free(r->alt);
+	r->alt = NULL;
+	r->nalt = 0;
+	if (pre == NULL || r->m == NULL ||
+	    gguf_set_name(pre, &plen, &no, &count) != 0 || count < 2)
+		return;
+	for (k = 1; k <= count; k++) {
+		if (k == no)
+			continue;
+		name = gguf_set_path(pre, plen, k, count);
+		if (count_prefixed(r->m, name, strlen(name)) == 0) {
+			free(name);
+			continue;
+		}
+		r->alt = xreallocarray(r->alt, r->nalt + 1, sizeof *r->alt);
+		r->alt[r->nalt++] = name;
+	}
+}
+
 /* Whether some entry of the manifest is named "prefix:...". */
 static int
 has_prefixed(const struct manifest *m, const char *prefix)
@@ -552,6 +593,8 @@ check(struct run *r, const char *prefix, int kind, const char *hex,
 	int		 same = 1;
 
 	at = lookup(r->m, kind, prefix, lb->ename, &n);
+	for (i = 0; n == 0 && lb->tp != NULL && i < r->nalt; i++)
+		at = lookup(r->m, kind, r->alt[i], lb->ename, &n);
 	if (n == 0) {
 		/* A manifest of tensor lines alone is whole without this. */
 		if (lb->tp == NULL)
@@ -678,6 +721,7 @@ hash_model(struct run *r, const char *path)
 				pre[0] = xstrdup(mpre);
 			else if (pre[0] == NULL && has_prefixed(r->m, path))
 				pre[0] = xstrdup(path);
+			set_alt(r, pre[0]);
 		} else {
 			for (s = 0; s < nsh; s++) {
 				sp = gguf_shard_path(f, s);
@@ -759,18 +803,20 @@ hash_model(struct run *r, const char *path)
 	if (r->j != NULL)
 		json_end(r->j);
 	/* The manifest's tensor entries of checked kinds we do not have. */
-	for (s = 0; s < np && r->m != NULL; s++) {
-		pl = pre[s] != NULL ? strlen(pre[s]) : 0;
-		for (e = 0; pre[s] != NULL && e < r->m->n; e++) {
+	for (s = 0; s < np + r->nalt && r->m != NULL; s++) {
+		const char	*ps = s < np ? pre[s] : r->alt[s - np];
+
+		pl = ps != NULL ? strlen(ps) : 0;
+		for (e = 0; ps != NULL && e < r->m->n; e++) {
 			struct mentry	*me = &r->m->e[e];
 
 			if (me->used || !(layer & GGUF_HM(me->kind)) ||
-			    strncmp(me->name, pre[s], pl) != 0 ||
+			    strncmp(me->name, ps, pl) != 0 ||
 			    me->name[pl] != ':')
 				continue;
 			me->used = 1;
 			r->differ = 1;
-			names_add(&r->not_in_file, nsh > 0 ?
+			names_add(&r->not_in_file, nsh > 0 && s < np ?
 			    gguf_shard_path(f, s) : path, me->name + pl + 1,
 			    strlen(me->name + pl + 1));
 		}
@@ -782,6 +828,7 @@ out:
 		free(pre[s]);
 		free(epath[s]);
 	}
+	set_alt(r, NULL);
 	free(pre);
 	free(epath);
 	free(mpre);

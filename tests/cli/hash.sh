@@ -453,6 +453,20 @@ ok $? "--no-set is --shard"
     >"$scratch/out"
 [ $? -eq 0 ] && tail -n 1 "$scratch/out" | grep -q ' - Success$'
 ok $? "a set checks against the manifest of the model it was split from"
+# ... and the other way: the merged model against the set's manifest
+# (its tensors named under each shard there)
+"$GGUFED" hash --sha256 "$sd/s-00002-of-00003.gguf" >"$scratch/set2.manifest"
+"$GGUFED" hash -c "$scratch/set2.manifest" "$sd/merged.gguf" >"$scratch/out"
+[ $? -eq 0 ] && tail -n 1 "$scratch/out" | grep -q ' - Success$'
+ok $? "the merged model checks against its set's manifest" ||
+    tail -n 3 "$scratch/out" | sed 's/^/# /'
+"$GGUFED" edit "$sd/merged.gguf" -o "$scratch/no-output.gguf" -q \
+    -e 'rm-tensor output.weight' >/dev/null 2>&1
+"$GGUFED" hash -c "$scratch/set2.manifest" "$scratch/no-output.gguf" >"$scratch/out"
+[ $? -eq 1 ] && tail -n 1 "$scratch/out" | grep -q \
+    "not in the file: $scratch/no-output.gguf:output.weight$"
+ok $? "... and a model lacking one of the set's tensors is told it lacks it" ||
+    tail -n 3 "$scratch/out" | sed 's/^/# /'
 "$GGUFED" hash --sha256 "$sd/s-00001-of-00003.gguf" >"$scratch/set.manifest"
 cp_w "$sd/s-00003-of-00003.gguf" "$scratch/s3.keep"
 "$GGUFED" dump --json --shard "$sd/s-00003-of-00003.gguf" >"$scratch/s3.json"
