@@ -250,7 +250,8 @@ check_set(struct gguf_file *f, struct gguf_file **sh, char **paths,
 			    "in %u shards of the set", k, seen[k]);
 		else if (seen[k] == 0 && sh[k] != NULL)
 			finding(f, GGUF_W_ERROR, -1, paths[0], "no shard of "
-			    "the set has split.no %u", k);
+			    "the set has split.no %u (shard %u's, counted from "
+			    "0)", k, k + 1);
 	}
 	free(seen);
 }

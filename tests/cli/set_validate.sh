@@ -80,7 +80,7 @@ fresh repeat
 expect error "$s3: split.no is 1 but the file is named as shard 3 of 3 (split.no 2)" \
     "a split.no that is not its file's"
 grep -q -F "error: $s1: split.no 1 is in 2 shards of the set" "$scratch/v" &&
-    grep -q -F "error: $s1: no shard of the set has split.no 2" "$scratch/v"
+    grep -q -F "error: $s1: no shard of the set has split.no 2 (shard 3's, counted from 0)" "$scratch/v"
 ok $? "a repeated split.no and the gap it leaves"
 
 fresh tcount
