@@ -942,8 +942,10 @@ scan_piece(struct dscan *d, struct piece *p)
 	if (!dt->failed) {
 		dt->failed = 1;
 		dt->err = e;
-		/* "changed on disk", "changed on the server": the source's */
-		dt->changed = strncmp(e.msg, "changed ", 8) == 0;
+		/* "changed on disk", "changed on the server": the source's,
+		   or a set's shard's (its name first) */
+		dt->changed = strncmp(e.msg, "changed ", 8) == 0 ||
+		    gguf_file_changed(d->f, 0, NULL);
 	}
 	pthread_mutex_unlock(&d->lock);
 	p->failed = 1;
@@ -1233,12 +1235,16 @@ check_data(struct checker *c, const struct gguf_stats_opts *uopts)
 		t = gguf_tensor_at(c->f, i);
 		if (d.t[i].n == 0)
 			continue;
+		if (d.t[i].changed) {
+			/* the file's (a shard's), not this tensor's: once */
+			say(c, GGUF_W_ERROR, -1, "%s; the data check stopped "
+			    "there", d.t[i].err.msg);
+			break;	/* the rest cannot be trusted */
+		}
 		if (d.t[i].failed) {
 			say_t(c, GGUF_W_ERROR, t, "tensor \"%s\": "
 			    "%s", gguf_pname(t->name.p, t->name.n, nm,
 			    sizeof nm), d.t[i].err.msg);
-			if (d.t[i].changed)
-				break;	/* the rest cannot be trusted */
 			continue;
 		}
 		/* pieces from d.next on were never taken: a cancelled run */

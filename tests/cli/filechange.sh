@@ -114,6 +114,30 @@ changed map:4:stop shrink "$GGUFED" validate --data --threads 2 "$m"
 ok $? "validate --data: the change is one error, the run stops" ||
     { echo "# rc=$rc"; sed 's/^/# /' "$scratch/out" "$scratch/err"; }
 
+# ... and of a split set whose third shard is cut: one error, naming that
+# shard (not the tensor read when the change was seen, nor shard 1)
+mkdir -p "$scratch/set"
+"$GGUFED" split -q --max-tensors 10 "$src" "$scratch/set/s"
+cutshard() {
+	truncate -s 1000 "$scratch/set/s-00003-of-00004.gguf"
+}
+GGUFED_FAULT=map:3:stop "$GGUFED" validate --data --threads 1 \
+    "$scratch/set/s-00001-of-00004.gguf" >"$scratch/out" 2>"$scratch/err" &
+pid=$!
+if stopped $pid; then
+	cutshard
+	kill -CONT $pid
+else
+	kill -KILL $pid 2>/dev/null
+fi
+wait $pid
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(grep -c 'changed on disk' "$scratch/out")" -eq 1 ] &&
+    grep -q ': error: s-00003-of-00004.gguf: changed on disk: cut to 1,000 bytes (.*); the data check stopped there$' \
+    "$scratch/out"
+ok $? "validate --data of a set: a shard cut is one error naming that shard" ||
+    { echo "# rc=$rc"; sed 's/^/# /' "$scratch/out" "$scratch/err" | head; }
+
 # hash: the tensors are read in place from the mapping, on two threads
 changed map:3:stop shrink "$GGUFED" hash "$m"
 verdict "hash: the file cut short half-way through the tensors" 2
