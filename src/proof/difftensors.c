@@ -167,8 +167,20 @@ hash_doc(struct hpool *p, struct gguf_doc *doc, unsigned threads)
 		}
 		memset(&err, 0, sizeof err);
 		if (gguf_hash_run(&job, &err) != 0) {
-			p->jobs[of[0]].rc = rc = -1;
-			p->jobs[of[0]].err = err;
+			/* the tensor whose read failed, in the shard it is in */
+			size_t		 k = job.err_span < n ? job.err_span : 0;
+			const char	*path = gguf_tensor_path(f,
+					    p->jobs[of[k]].t);
+			char		 msg[sizeof err.msg];
+
+			if (path != NULL) {
+				snprintf(msg, sizeof msg, "%.200s: %.300s",
+				    strrchr(path, '/') != NULL ?
+				    strrchr(path, '/') + 1 : path, err.msg);
+				memcpy(err.msg, msg, sizeof msg);
+			}
+			p->jobs[of[k]].rc = rc = -1;
+			p->jobs[of[k]].err = err;
 		}
 	}
 	for (i = 0; rc == 0 && i < n; i++) {

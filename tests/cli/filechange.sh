@@ -137,6 +137,26 @@ rc=$?
     "$scratch/out"
 ok $? "validate --data of a set: a shard cut is one error naming that shard" ||
     { echo "# rc=$rc"; sed 's/^/# /' "$scratch/out" "$scratch/err" | head; }
+# diff --data: the tensor named is one of that shard, and the shard is
+"$GGUFED" split -q --force --max-tensors 10 "$src" "$scratch/set/s"
+GGUFED_FAULT=map:3:stop "$GGUFED" diff --data --threads 1 "$src" \
+    "$scratch/set/s-00001-of-00004.gguf" >"$scratch/out" 2>"$scratch/err" &
+pid=$!
+if stopped $pid; then
+	cutshard
+	kill -CONT $pid
+else
+	kill -KILL $pid 2>/dev/null
+fi
+wait $pid
+rc=$?
+t=$(sed -n 's/.*: tensor "\([^"]*\)": s-00003-of-00004.gguf: changed on disk: cut to 1,000 bytes .*/\1/p' "$scratch/err")
+"$GGUFED" split -q --force --max-tensors 10 "$src" "$scratch/set/s"
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] && [ -n "$t" ] &&
+    "$GGUFED" dump "$scratch/set/s-00001-of-00004.gguf" |
+    grep -q "^tensor [0-9]* $t .* shard=3\$"
+ok $? "diff --data with a set's shard cut: one error, naming the shard and a tensor of it ($t)" ||
+    { echo "# rc=$rc"; sed 's/^/# /' "$scratch/err" | head; }
 
 # hash: the tensors are read in place from the mapping, on two threads
 changed map:3:stop shrink "$GGUFED" hash "$m"
