@@ -31,14 +31,12 @@ stopped() {
 	return 1
 }
 
-# changed RULE ACTION CMD...: runs CMD on a fresh copy of the model under
-# RULE, does ACTION to the file while CMD is stopped, and leaves CMD's exit
-# status in $rc, its output in $scratch/out and $scratch/err.
-changed() {
+# stopped_do RULE ACTION CMD...: CMD under RULE, ACTION done while it is
+# stopped; its exit status in $rc, its output in $scratch/out and err.
+stopped_do() {
 	rule=$1
 	action=$2
 	shift 2
-	cp_w "$src" "$m"
 	GGUFED_FAULT=$rule "$@" >"$scratch/out" 2>"$scratch/err" &
 	pid=$!
 	if stopped $pid; then
@@ -50,6 +48,12 @@ changed() {
 	fi
 	wait $pid
 	rc=$?
+}
+
+# changed RULE ACTION CMD...: stopped_do on a fresh copy of the model.
+changed() {
+	cp_w "$src" "$m"
+	stopped_do "$@"
 }
 
 shrink() {
@@ -121,17 +125,8 @@ mkdir -p "$scratch/set"
 cutshard() {
 	truncate -s 1000 "$scratch/set/s-00003-of-00004.gguf"
 }
-GGUFED_FAULT=map:3:stop "$GGUFED" validate --data --threads 1 \
-    "$scratch/set/s-00001-of-00004.gguf" >"$scratch/out" 2>"$scratch/err" &
-pid=$!
-if stopped $pid; then
-	cutshard
-	kill -CONT $pid
-else
-	kill -KILL $pid 2>/dev/null
-fi
-wait $pid
-rc=$?
+stopped_do map:3:stop cutshard "$GGUFED" validate --data --threads 1 \
+    "$scratch/set/s-00001-of-00004.gguf"
 [ "$rc" -eq 1 ] && [ "$(grep -c 'changed on disk' "$scratch/out")" -eq 1 ] &&
     grep -q ': error: s-00003-of-00004.gguf: changed on disk: cut to 1,000 bytes (.*); the data check stopped there$' \
     "$scratch/out"
@@ -139,17 +134,8 @@ ok $? "validate --data of a set: a shard cut is one error naming that shard" ||
     { echo "# rc=$rc"; sed 's/^/# /' "$scratch/out" "$scratch/err" | head; }
 # diff --data: the tensor named is one of that shard, and the shard is
 "$GGUFED" split -q --force --max-tensors 10 "$src" "$scratch/set/s"
-GGUFED_FAULT=map:3:stop "$GGUFED" diff --data --threads 1 "$src" \
-    "$scratch/set/s-00001-of-00004.gguf" >"$scratch/out" 2>"$scratch/err" &
-pid=$!
-if stopped $pid; then
-	cutshard
-	kill -CONT $pid
-else
-	kill -KILL $pid 2>/dev/null
-fi
-wait $pid
-rc=$?
+stopped_do map:3:stop cutshard "$GGUFED" diff --data --threads 1 "$src" \
+    "$scratch/set/s-00001-of-00004.gguf"
 t=$(sed -n 's/.*: tensor "\([^"]*\)": s-00003-of-00004.gguf: changed on disk: cut to 1,000 bytes .*/\1/p' "$scratch/err")
 "$GGUFED" split -q --force --max-tensors 10 "$src" "$scratch/set/s"
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$scratch/err")" -eq 1 ] && [ -n "$t" ] &&

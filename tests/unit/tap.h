@@ -85,6 +85,23 @@ tap_done(void)
 	return tap_failed != 0;
 }
 
+/* The process's mapped file pages (RssFile, bytes), or 0 where unknown. */
+static inline uint64_t
+tap_rss_file(void)
+{
+	char		 line[128];
+	unsigned long	 kb = 0;
+	FILE		*fp = fopen("/proc/self/status", "r");
+
+	if (fp == NULL)
+		return 0;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (sscanf(line, "RssFile: %lu kB", &kb) == 1)
+			break;
+	fclose(fp);
+	return (uint64_t)kb << 10;
+}
+
 /* Bit-exact equality of doubles (tests want exactness, not tolerance). */
 static inline int
 same_f64(double a, double b)

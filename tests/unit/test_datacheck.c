@@ -71,23 +71,6 @@ make(const char *path)
 	return rc;
 }
 
-/* The process's mapped file pages (RssFile), or 0 where unknown. */
-static uint64_t
-rss_file(void)
-{
-	char		 line[128];
-	unsigned long	 kb = 0;
-	FILE		*fp = fopen("/proc/self/status", "r");
-
-	if (fp == NULL)
-		return 0;
-	while (fgets(line, sizeof line, fp) != NULL)
-		if (sscanf(line, "RssFile: %lu kB", &kb) == 1)
-			break;
-	fclose(fp);
-	return (uint64_t)kb << 10;
-}
-
 struct seen {
 	uint64_t	base;		/* RssFile before the scan */
 	uint64_t	most;		/* above base, sampled */
@@ -105,7 +88,7 @@ progress(void *arg, uint64_t done, uint64_t total)
 
 	s->done = done;
 	s->total = total;
-	if (s->calls++ % 4 == 0 && (r = rss_file()) > s->base &&
+	if (s->calls++ % 4 == 0 && (r = tap_rss_file()) > s->base &&
 	    r - s->base > s->most)
 		s->most = r - s->base;
 	return 0;
@@ -157,7 +140,7 @@ main(void)
 		so.threads = th;
 		so.progress = progress;
 		so.arg = &s[th - 1];
-		s[th - 1].base = rss_file();
+		s[th - 1].base = tap_rss_file();
 		gguf_check_model(f, NULL, GGUF_CHECK_DATA, &so, finding,
 		    &s[th - 1]);
 		ok(s[th - 1].total == SIZE / 4 && s[th - 1].done == SIZE / 4,

@@ -289,23 +289,6 @@ map_byte(uint64_t x)
 	return (uint8_t)(x ^ x >> 8 ^ x >> 16 ^ x >> 24);
 }
 
-/* The process's mapped file pages (RssFile), or 0 where unknown. */
-static uint64_t
-rss_file(void)
-{
-	char		 line[128];
-	unsigned long	 kb = 0;
-	FILE		*fp = fopen("/proc/self/status", "r");
-
-	if (fp == NULL)
-		return 0;
-	while (fgets(line, sizeof line, fp) != NULL)
-		if (sscanf(line, "RssFile: %lu kB", &kb) == 1)
-			break;
-	fclose(fp);
-	return (uint64_t)kb << 10;
-}
-
 struct mapseen {
 	uint64_t	next;
 	uint64_t	max_rss;
@@ -328,7 +311,7 @@ map_consume(void *arg, unsigned th, size_t span, uint64_t pos,
 		if (p[i] != map_byte(pos + i))
 			m->bad = 1;
 	m->next = pos + n;
-	if (m->calls++ % 8 == 0 && (rss = rss_file()) > m->max_rss)
+	if (m->calls++ % 8 == 0 && (rss = tap_rss_file()) > m->max_rss)
 		m->max_rss = rss;
 	return m->bad;
 }
