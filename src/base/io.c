@@ -23,7 +23,9 @@
  *				GGUF_FAULT_EXIT) before the Nth call of OP,
  *				as a crash or a power cut would end it
  *		map:N:stop	the process stops itself (SIGSTOP) before
- *				the Nth guarded read of mapped tensor data,
+ *				the Nth guarded read of mapped tensor data
+ *				(or of a piece of it that statistics read
+ *				into a buffer instead of the mapping),
  *				so that a test can change the file under it
  *				and let it go on (SIGCONT) deterministically
  *		kill:BYTES	the process kills itself with SIGKILL once

@@ -34,7 +34,7 @@ int	gguf_io_alloc_fails(void);
 int	gguf_io_mmap_fails(void);
 /* Reads GGUFED_FAULT now; called once, before threads read it. */
 void	gguf_io_init(void);
-/* The fault rules' hook before one guarded read of tensor data. */
+/* The fault rules' hook before one read of tensor data by a scan. */
 void	gguf_io_map_read(void);
 
 /*

@@ -135,6 +135,16 @@ int	gguf_stats_data(uint32_t type, int be, const uint8_t *data,
 	    const struct gguf_stats_opts *opts, struct gguf_stats *st,
 	    struct gguf_err *err);
 
+/*
+ * The same for rows [row0, row0 + nrows) of tensor t of file f, whose
+ * window data (gguf_tensor_window, in place) has been checked: read
+ * where it lies, or through the file's descriptor where it has one.
+ */
+int	gguf_stats_window(const struct gguf_file *f,
+	    const struct gguf_tensor *t, const uint8_t *data, uint64_t row0,
+	    uint64_t nrows, const struct gguf_stats_opts *opts,
+	    struct gguf_stats *st, struct gguf_err *err);
+
 /* The same for rows [row0, row0 + nrows) of tensor t of file f. */
 int	gguf_stats_tensor(const struct gguf_file *f,
 	    const struct gguf_tensor *t, uint64_t row0, uint64_t nrows,

@@ -173,9 +173,8 @@ run_job(struct many *m, struct gguf_stats_job *j, const uint8_t *data,
 		j->rc = gguf_stats_tensor(m->f, j->t, j->row0, j->nrows, &o,
 		    &j->st, &j->err);
 	else
-		j->rc = gguf_stats_data(j->t->type, gguf_layout(m->f)->be,
-		    data, j->t->nbytes, j->row0 * j->t->ne[0],
-		    j->nrows * j->t->ne[0], &o, &j->st, &j->err);
+		j->rc = gguf_stats_window(m->f, j->t, data, j->row0,
+		    j->nrows, &o, &j->st, &j->err);
 }
 
 /* The share of the whole a tensor may have to run in a segment. */

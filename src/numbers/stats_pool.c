@@ -70,6 +70,8 @@ run_item(struct pool *p, uint64_t i, struct worker *w, uint64_t *units,
 	it.w = w;
 	it.units = units;
 	it.err = err;
+	if (p->staged)		/* read, not mapped: nothing to guard */
+		return item_cb(&it);
 	gguf_io_map_read();
 	rc = gguf_guard_run(p->data, p->nbytes, item_cb, &it);
 	if (rc == GGUF_GUARD_FAULT)
@@ -269,6 +271,7 @@ kit_free(struct kit *k)
 	}
 	free(k->fbuf);
 	free(k->dbuf);
+	free(k->stage);
 	free(k->vt);
 	free(k);
 }
@@ -294,6 +297,11 @@ kit_fit(struct pool *p, struct worker *w)
 	struct kit	*k = w->kit;
 	int		 d = p->sk_pages == SK_PAGES_D;
 
+	if (p->staged) {
+		if (k->stage == NULL)
+			k->stage = chunk_alloc(STAGE);
+		w->stage = k->stage;
+	}
 	if (p->vtab != NULL) {
 		if (k->vt == NULL)
 			k->vt = xcalloc(VALUES, sizeof *k->vt);

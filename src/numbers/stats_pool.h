@@ -14,6 +14,7 @@
 /* elements per item; a multiple of every block */
 #define CHUNK		65536
 #define MAX_THREADS	256
+#define STAGE		(CHUNK * 8)	/* bytes of CHUNK elements at most */
 #define VALUES		65536	/* values of a 16-bit type */
 #define VT_SLICES	64	/* merged apart: VALUES / VT_SLICES each */
 
@@ -37,6 +38,10 @@ struct pool {
 	const struct gguf_stats_opts	*opts;
 	const uint8_t			*data;	/* the range items read */
 	uint64_t			 nbytes;
+	int				 staged;	/* items read into
+							   their worker's
+							   stage, not from
+							   data: no guard */
 	uint64_t			 total;
 	uint64_t			 step;		/* progress: units
 							   between reports */
@@ -77,6 +82,7 @@ struct kit {
 					   [1] of doubles; all zero */
 	int		 skmap[2];	/* sk[i] is a mapping */
 	uint32_t	*vt;		/* VALUES counts, all zero */
+	uint8_t		*stage;		/* STAGE bytes */
 };
 
 struct worker {
@@ -85,6 +91,7 @@ struct worker {
 	struct kit	*kit;
 	float		*fbuf;		/* CHUNK floats */
 	double		*dbuf;		/* CHUNK doubles (wide types) */
+	uint8_t		*stage;		/* with p->staged: an item's bytes */
 	uint32_t	*sk;		/* sketch counts by key, or NULL */
 	uint32_t	 kr[2][2];	/* keys sk may hold: [0] negative
 					   values', [1] positive ones' (from,

@@ -803,6 +803,25 @@ blocks_q2_k(const struct gguf_sr *b, const uint8_t *s, uint64_t nb,
 }
 
 int
+gguf_sr_has_codes(uint32_t t)
+{
+	switch (t) {
+	case GGUF_T_Q8_0:
+	case GGUF_T_Q4_0:
+	case GGUF_T_Q6_K:
+	case GGUF_T_Q4_K:
+	case GGUF_T_Q5_K:
+	case GGUF_T_Q4_1:
+	case GGUF_T_Q5_0:
+	case GGUF_T_Q5_1:
+	case GGUF_T_Q2_K:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int
 gguf_sr_codes(const struct gguf_sr *b, uint32_t t, const uint8_t *s,
     uint64_t nb, uint32_t *cnt)
 {

@@ -195,6 +195,7 @@ void	gguf_sr_floats(const struct gguf_sr *, const uint8_t *x, uint64_t n,
  * Q5_1, Q2_K, Q4_K, Q5_K or Q6_K, little-endian) from their codes, as
  * decoding them would; -1 for another type.
  */
+int	gguf_sr_has_codes(uint32_t t);	/* 1 if gguf_sr_codes counts t */
 int	gguf_sr_codes(const struct gguf_sr *, uint32_t t, const uint8_t *s,
 	    uint64_t nb, uint32_t *cnt);
 
