@@ -843,11 +843,11 @@ sk_free(uint64_t **pg, unsigned npages)
  * counts make the sketch. Most of the work is done slice by slice of the
  * values (values_slice), by the threads that merge the counts, as each
  * slice's counts become whole: the values decoded, the non-finite ones
- * and the zeros counted, the least and greatest, each value's product
- * with its count, its sketch bucket. A slice of the values is one sign
- * and a run of exponents, so its buckets lie in sketch pages of its own:
- * no two slices write one page. Only the sums are left to the end
- * (from_values), in value order as ever, so that nothing depends on
+ * and the zeros counted, the least and greatest, the count of each
+ * sketch page. A slice of the values is one sign and a run of exponents,
+ * so its buckets lie in sketch pages of its own: no two slices write one
+ * page. Only the sums are left to the end (from_values), in value order
+ * as ever, so that nothing depends on
  * which thread did which slice.
  */
 #define SLICE_N		(VALUES / VT_SLICES)
@@ -861,8 +861,6 @@ struct values_run {
 	uint32_t	 type;
 	int		 hist;
 	float		*v;		/* each value decoded */
-	double		*prod;		/* count * value; 0 if none or not
-					   finite */
 	const uint64_t	*vt;		/* the count of each value */
 	uint64_t	 ptot[SK_PAGES_F];	/* the count of each sketch
 						   page (hist) */
@@ -923,7 +921,6 @@ values_slice(struct pool *p, unsigned s)
 	vs->min = INFINITY;
 	vs->max = -INFINITY;
 	for (k = lo; k < lo + SLICE_N; k++) {
-		vr->prod[k] = 0;
 		if ((c = vt[k]) == 0)
 			continue;
 		memcpy(&u, &vr->v[k], sizeof u);
@@ -939,7 +936,6 @@ values_slice(struct pool *p, unsigned s)
 		x = vr->v[k];
 		vs->nf += c;
 		vs->nzero += (u & 0x7fffffffu) == 0 ? c : 0;
-		vr->prod[k] = (double)c * x;
 		vs->min = x < vs->min ? x : vs->min;
 		vs->max = x > vs->max ? x : vs->max;
 		if (!vr->hist)
@@ -984,7 +980,8 @@ from_values(struct values_run *vr, const uint64_t *vt,
 	}
 	/* adding 0 changes no sum: one that starts at +0 is never -0 */
 	for (k = 0; k < VALUES; k++)
-		sum += vr->prod[k];
+		if (vt[k] != 0 && isfinite(vr->v[k]))
+			sum += (double)vt[k] * (double)vr->v[k];
 	st->mean = sum / (double)nf;
 	for (k = 0; k < VALUES; k++) {
 		if (vt[k] == 0 || !isfinite(vr->v[k]))
@@ -1189,7 +1186,7 @@ refine(struct stats_run *r, const struct pool *scan,
 		p.nbytes = scan->nbytes;
 		p.staged = scan->staged;
 		p.total = scan->total;
-		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
+		p.vtab = gguf_stats_table_take();
 		p.decode = 1;
 		p.crew = scan->crew;	/* the scan's threads, again */
 		p.work = work_refine;
@@ -1218,7 +1215,7 @@ refine(struct stats_run *r, const struct pool *scan,
 				todo &= ~(1 << k);
 			}
 		}
-		free(p.vtab);
+		gguf_stats_table_give(p.vtab);
 		pthread_mutex_destroy(&p.lock);
 		rr.shift -= rr.bits;
 	}
@@ -1333,9 +1330,8 @@ stats_run(uint32_t type, int be, const uint8_t *data,
 		r.vr = xcalloc(1, sizeof *r.vr);
 		r.vr->type = type;
 		r.vr->hist = r.sketch;
-		r.vr->v = xmalloc(VALUES * sizeof *r.vr->v);
-		r.vr->prod = xmalloc(VALUES * sizeof *r.vr->prod);
-		p.vtab = xcalloc(VALUES, sizeof *p.vtab);
+		p.vtab = gguf_stats_table_take();
+		r.vr->v = (float *)(void *)(p.vtab + VALUES);
 		p.slice = values_slice;
 		p.work = work_count16;
 		rc = gguf_stats_pool_run(&p, opts->threads, err);
@@ -1343,10 +1339,8 @@ stats_run(uint32_t type, int be, const uint8_t *data,
 		if (rc == 0)
 			from_values(r.vr, p.vtab, st);
 		free(r.vr->page);
-		free(r.vr->v);
-		free(r.vr->prod);
 		free(r.vr);
-		free(p.vtab);
+		gguf_stats_table_give(p.vtab);
 		gguf_stats_crew_end(p.crew);
 		pthread_mutex_destroy(&p.lock);
 		return rc;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gguf.h"
+#include "hugemem.h"
 #include "internal.h"
 #include "io.h"
 #include "stats.h"
@@ -234,6 +235,9 @@ sk_table(size_t n, int *mapped)
  * again for every tensor. A kit given back is as it was taken: its tables
  * all zero (sk_flush and vt_flush clear what they add).
  */
+#define KIT_BYTES	(VALUES * sizeof(uint32_t) + CHUNK * (sizeof(float) + \
+			    sizeof(double)) + STAGE)
+
 static pthread_mutex_t	 kits_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kit	*kits[MAX_THREADS];
 static unsigned		 nkits;
@@ -269,10 +273,7 @@ kit_free(struct kit *k)
 #endif
 		free(k->sk[d]);
 	}
-	free(k->fbuf);
-	free(k->dbuf);
-	free(k->stage);
-	free(k->vt);
+	gguf_huge_free(k->block, KIT_BYTES);
 	free(k);
 }
 
@@ -290,28 +291,64 @@ kit_give(struct kit *k)
 		kit_free(k);
 }
 
-/* Sets w up from its kit for a run of p, making what the kit lacks. */
+static void		*tables[MAX_THREADS];	/* under kits_lock */
+static unsigned		 ntables;
+
+void *
+gguf_stats_table_take(void)
+{
+	void	*t = NULL;
+
+	pthread_mutex_lock(&kits_lock);
+	if (ntables > 0)
+		t = tables[--ntables];
+	pthread_mutex_unlock(&kits_lock);
+	if (t == NULL)
+		return gguf_huge_alloc(TABLE_BYTES);
+	memset(t, 0, VALUES * sizeof(uint64_t));
+	return t;
+}
+
+void
+gguf_stats_table_give(void *t)
+{
+	pthread_mutex_lock(&kits_lock);
+	if (ntables < MAX_THREADS) {
+		tables[ntables++] = t;
+		t = NULL;
+	}
+	pthread_mutex_unlock(&kits_lock);
+	gguf_huge_free(t, TABLE_BYTES);
+}
+
+/*
+ * Sets w up from its kit for a run of p, making what the kit lacks: its
+ * block the first time (each part at a multiple of 256 KB, so aligned
+ * for whole vector stores).
+ */
 static void
 kit_fit(struct pool *p, struct worker *w)
 {
 	struct kit	*k = w->kit;
+	uint8_t		*b;
 	int		 d = p->sk_pages == SK_PAGES_D;
 
-	if (p->staged) {
-		if (k->stage == NULL)
-			k->stage = chunk_alloc(STAGE);
-		w->stage = k->stage;
+	if (k->block == NULL) {
+		b = k->block = gguf_huge_alloc(KIT_BYTES);
+		k->vt = (uint32_t *)(void *)b;
+		b += VALUES * sizeof *k->vt;
+		k->fbuf = (float *)(void *)b;
+		b += CHUNK * sizeof *k->fbuf;
+		k->dbuf = (double *)(void *)b;
+		b += CHUNK * sizeof *k->dbuf;
+		k->stage = b;
 	}
+	if (p->staged)
+		w->stage = k->stage;
 	if (p->vtab != NULL) {
-		if (k->vt == NULL)
-			k->vt = xcalloc(VALUES, sizeof *k->vt);
 		w->vt = k->vt;
 		if (!p->decode)		/* the 16-bit types' pass */
 			return;
-	}
-	if (k->fbuf == NULL) {
-		k->fbuf = chunk_alloc(CHUNK * sizeof *k->fbuf);
-		k->dbuf = chunk_alloc(CHUNK * sizeof *k->dbuf);
 	}
 	w->fbuf = k->fbuf;
 	w->dbuf = k->dbuf;

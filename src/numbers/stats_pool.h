@@ -74,8 +74,12 @@ struct pool {
 	struct gguf_err			 err;
 };
 
-/* The buffers and tables of a thread, kept from run to run (kit_take). */
+/*
+ * The buffers and tables of a thread, kept from run to run (kit_take):
+ * all but the sketch's in one block of huge pages (hugemem.h).
+ */
 struct kit {
+	void		*block;
 	float		*fbuf;		/* CHUNK floats */
 	double		*dbuf;		/* CHUNK doubles (wide types) */
 	uint32_t	*sk[2];		/* sketch counts by key, [0] of floats,
@@ -105,6 +109,14 @@ struct worker {
 #define SK_BUCKETS	(1u << SK_MANT)	/* per page: a sign and exponent */
 #define SK_PAGES_F	512	/* pages of float keys (20 bits) */
 #define SK_PAGES_D	4096	/* of double keys (23 bits) */
+
+/*
+ * A block of huge pages for a run's tables: VALUES 64-bit counts, all
+ * zero, then room for VALUES floats; kept from run to run, as kits are.
+ */
+#define TABLE_BYTES	(VALUES * (sizeof(uint64_t) + sizeof(float)))
+void	*gguf_stats_table_take(void);
+void	 gguf_stats_table_give(void *);
 
 /*
  * Runs every item of p on up to `threads` threads (the caller's included)
