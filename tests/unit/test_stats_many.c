@@ -12,7 +12,9 @@
  * the run, a cancel through progress and through the flag; and a file
  * rewritten while the run goes on fails the tensors handed after it.
  * The jobs are asked for one at a time and held in a window: done never
- * sees more than gguf_stats_in_flight(threads) of them at once.
+ * sees more than gguf_stats_in_flight(threads) of them at once. A file
+ * with a descriptor, read into the threads' buffers, gives the bytes of
+ * the same file in memory, little- and big-endian.
  */
 #include "config.h"
 
@@ -343,6 +345,108 @@ test_stops(const struct gguf_file *f)
 	    (unsigned long long)p.first);
 }
 
+/*
+ * A file with a descriptor is read into the threads' buffers, one in
+ * memory where it lies: the statistics must be the same bytes, of every
+ * tensor, of a range of rows, on 1 and 2 threads, alone and several at
+ * once, in a little-endian file and a big-endian one (float types).
+ */
+static void
+build_be(struct gg *g)
+{
+	static const uint32_t	 ty[] = { GG_T_F32, GG_T_F16, GG_T_F64 };
+	static const uint64_t	 sz[] = { 4, 2, 8 };
+	uint64_t		 ne[2] = { 1000, 300 }, off = 0, v;
+	uint64_t		 s = 0x9e3779b97f4a7c15ull;
+	char			 name[32];
+	size_t			 k, i, n;
+
+	gg_init(g, 3, 1);
+	gg_header(g, 3, 1);
+	gg_kv_str(g, "general.architecture", "llama");
+	for (k = 0; k < 3; k++) {
+		snprintf(name, sizeof name, "be%zu", k);
+		gg_tensor(g, name, 2, ne, ty[k], off);
+		off += (ne[0] * ne[1] * sz[k] + 31) / 32 * 32;
+	}
+	gg_pad(g, 32);
+	for (k = 0; k < 3; k++) {
+		n = ne[0] * ne[1] * sz[k];
+		for (i = 0; i < n; i += 8) {
+			v = rnd(&s);
+			if (k != 1)	/* no NaN bits in F32 and F64 */
+				v &= 0x3fffffffbfffffffull;
+			gg_bytes(g, &v, n - i < 8 ? n - i : 8);
+		}
+		gg_pad(g, 32);
+	}
+}
+
+static void
+test_read(const struct gg *g, const char *what)
+{
+	struct gguf_stats_job	 jobs[NT];
+	struct gguf_stats_opts	 o;
+	struct gguf_stats	 a, b;
+	struct gguf_file	*ff, *fm;
+	struct gguf_err		 err;
+	struct progress		 p;
+	struct seen		 s;
+	const struct gguf_tensor *t;
+	char			 path[] = "test_stats_many.XXXXXX";
+	uint64_t		 i, n, nrows;
+	unsigned		 th;
+	int			 fd, same = 1, rc;
+
+	if ((fd = mkstemp(path)) < 0) {
+		skip("statistics read from the file: no temporary file");
+		return;
+	}
+	close(fd);
+	ff = gg_write(g, path) == 0 ? gguf_open(path, &err) : NULL;
+	fm = gguf_open_buffer(g->buf, g->len, &err);
+	if (!ok(ff != NULL && fm != NULL, "%s: opens from the file and from "
+	    "memory", what)) {
+		gguf_close(ff);
+		gguf_close(fm);
+		unlink(path);
+		return;
+	}
+	n = gguf_layout(ff)->n_tensors;
+	memset(&o, 0, sizeof o);
+	for (th = 1; th <= 2; th++) {
+		o.threads = th;
+		for (i = 0; i < n; i++) {
+			t = gguf_tensor_at(ff, i);
+			nrows = gguf_tensor_nrows(t);
+			rc = gguf_stats_tensor(ff, t, 0, nrows, &o, &a, &err);
+			rc |= gguf_stats_tensor(fm, gguf_tensor_at(fm, i), 0,
+			    nrows, &o, &b, &err);
+			same &= rc == 0 && memcmp(&a, &b, sizeof a) == 0;
+			rc = gguf_stats_tensor(ff, t, 1, nrows - 2, &o, &a,
+			    &err);
+			rc |= gguf_stats_tensor(fm, gguf_tensor_at(fm, i), 1,
+			    nrows - 2, &o, &b, &err);
+			same &= rc == 0 && memcmp(&a, &b, sizeof a) == 0;
+		}
+	}
+	ok(same, "%s: each tensor read from the file, whole and rows 1 to "
+	    "the last but one, on 1 and 2 threads: the bytes of it read in "
+	    "memory", what);
+	if (n == NT) {
+		setup(ff, jobs, &o, &p, &s, 2);
+		o.progress = NULL;
+		jobs[3].rc = 0;
+		rc = gguf_stats_tensors(ff, NT, job_at, &o, on_done, &s);
+		ok(rc == 0 && s.same && s.next == NT, "%s: several at once on "
+		    "2 threads, read from the file: the bytes of each alone",
+		    what);
+	}
+	gguf_close(ff);
+	gguf_close(fm);
+	unlink(path);
+}
+
 /* A file rewritten after the first job: the jobs handed after fail. */
 static void
 test_change(const struct gg *g)
@@ -397,6 +501,10 @@ main(void)
 	test_stops(f);
 	gguf_close(f);
 	test_change(&g);
+	test_read(&g, "little-endian");
+	gg_free(&g);
+	build_be(&g);
+	test_read(&g, "big-endian");
 	gg_free(&g);
 	return tap_done();
 }
