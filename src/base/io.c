@@ -24,8 +24,8 @@
  *				as a crash or a power cut would end it
  *		map:N:stop	the process stops itself (SIGSTOP) before
  *				the Nth guarded read of mapped tensor data
- *				(or of a piece of it that statistics read
- *				into a buffer instead of the mapping),
+ *				(or of a piece of it that statistics or
+ *				the data check read into a buffer),
  *				so that a test can change the file under it
  *				and let it go on (SIGCONT) deterministically
  *		kill:BYTES	the process kills itself with SIGKILL once

@@ -30,6 +30,8 @@
 #include "scan.h"
 #include "schema.h"
 #include "source.h"
+#include "hugemem.h"
+#include "io.h"
 #include "xmalloc.h"
 
 struct checker {
@@ -801,35 +803,28 @@ check_name(struct checker *c, const char *name)
 
 /*
  * The data check scans every tensor's bytes (scan.h) in pieces of about
- * PIECE bytes (whole blocks) straight from the file's mapping, guarded
- * against the file shrinking (gguf_file_guard). Threads take the next
- * piece in file order from a shared counter; each piece's result is kept
- * and the pieces of a tensor are added in order, so the findings do not
- * depend on the number of threads. The kernel is told the mapping is read
- * in order (read-ahead), each piece's pages are mapped in with one call
- * before it is scanned (gguf_file_populate: 1 GiB of F16 on tmpfs took
- * 18k page faults, now 1.1k), and dropped from this process's page tables
- * once scanned, so memory stays that of a few pieces whatever the
- * model's size. They are dropped behind the pieces done in order, in
- * runs of GIVEBACK bytes that end on a PMD_SPAN boundary (give_back): a
- * kernel that maps the page cache's large folios whole maps 2 MiB with
- * one entry, and dropping each piece on its own cleared the entry its
- * neighbour was reading, with a TLB shootdown on the other core each
- * time (2 GiB of F16 on two threads: 0.32 s, 0.15 s so).
+ * PIECE bytes (whole blocks). Threads take the next piece in file order
+ * from a shared counter; each piece's result is kept and the pieces of a
+ * tensor are added in order, so the findings do not depend on the number
+ * of threads. A local file's piece is read through its descriptor into a
+ * buffer of the thread's, which stays in the core's cache while it is
+ * scanned; a remote file's is read by range into the same buffer; only a
+ * file in memory is scanned where it lies, guarded. Before each piece the
+ * file is checked to be as it was opened, and a read that comes short
+ * (the file cut) or a change seen fails the run with "changed on disk".
  *
- * Measured against pread into aligned buffers on this code's first
- * machine (2 GiB models in the page cache, two threads, medians of 7
- * runs in turn): the shared span reader (spanread.h, 256 KiB reads, the
- * same pieces as spans) took 1.24x the CPU time of the mapping for F16
- * and 1.51x for Q4_K, whose scan touches one cache line in two: pread
- * copies every byte before the scan reads it, and that copy alone costs
- * what `cat FILE >/dev/null` costs.
+ * Reading through the file's mapping instead (each piece's pages mapped
+ * in with one call, then given back behind the scan) was measured
+ * against this on a 2-core virtual machine whose page cache reads at 15
+ * GB/s (1 GiB models in the page cache, two threads, medians of 5 runs):
+ * F32 92 ms against 48, F16 91 against 49, Q4_K 87 against 45 (`cat
+ * FILE >/dev/null`: 70 ms), with twice the CPU time: every page mapped
+ * in, read from memory and dropped costs more there than the copy of it
+ * into a buffer the scan then reads from the cache. Memory stays one
+ * buffer a thread whatever the model's size.
  */
 #define PIECE		(1u << 20)
 #define MAX_THREADS	256
-#define GIVEBACK	((uintptr_t)128 << 20)	/* mapped bytes dropped at once */
-#define PMD_SPAN		((uintptr_t)2 << 20)	/* a page table's span */
-#define MAXGAP		((uintptr_t)1 << 20)	/* padding a run goes over */
 
 struct piece {
 	uint64_t		 tensor;	/* index in the file */
@@ -837,16 +832,12 @@ struct piece {
 	uint64_t		 len;
 	struct gguf_scan	 res;
 	int			 failed;	/* its message in the tensor's */
-	int			 done;
-	/* scanned where this file is mapped, at ma: to be given back */
-	const struct gguf_file	*mf;
-	const uint8_t		*ma;
 };
 
 struct dtensor {
 	uint64_t	 first;		/* its first piece */
 	uint64_t	 n;		/* and how many */
-	int		 mapped;	/* a file's mapping, not a buffer */
+	int		 local;		/* read through a descriptor */
 	int		 failed;
 	int		 changed;	/* the file changed on disk */
 	struct gguf_err	 err;
@@ -863,13 +854,6 @@ struct dscan {
 	pthread_mutex_t			 lock;
 	uint64_t			 done, total;	/* elements */
 	int				 cancelled;
-	/*
-	 * Under lock: the first piece not done; behind it, the mapped
-	 * bytes [ra, rz) of file rf scanned and not given back yet.
-	 */
-	uint64_t			 low;
-	const struct gguf_file		*rf;
-	uintptr_t			 ra, rz;
 };
 
 struct mapscan {
@@ -892,51 +876,65 @@ map_cb(void *arg)
 }
 
 /*
- * Scans piece p from the mapping, guarded, then gives its pages back
- * (the page cache keeps them; this process's page tables stay small).
- * 0, or -1 when the run must stop (the file changed on disk).
+ * Piece p of local tensor t read into buf: 0, or -1 with e set (the
+ * file's change when it changed, as a read of the mapping would say).
  */
 static int
-scan_piece(struct dscan *d, struct piece *p)
+read_piece(struct dscan *d, const struct gguf_tensor *t,
+    const struct piece *p, uint8_t *buf, struct gguf_err *e)
+{
+	const struct gguf_file	*tf = gguf_tensor_file(d->f, t);
+	struct gguf_source	*src = gguf_file_source(tf);
+	struct gguf_srcerr	 se;
+
+	if (gguf_file_changed(d->f, 0, e))
+		return -1;
+	gguf_io_map_read();
+	memset(&se, 0, sizeof se);
+	if (gguf_source_read(src, gguf_layout(tf)->data_off + t->offset +
+	    p->off, buf, (size_t)p->len, &se) == 0)
+		return 0;
+	if (!gguf_file_changed(d->f, 0, e))
+		gguf_errf(e, -1, "%s: its data could not be read (%s)",
+		    gguf_source_changed_word(src), se.msg);
+	return -1;
+}
+
+/*
+ * Scans piece p, read into buf (PIECE bytes) or, in memory, where it
+ * lies. 0, or -1 when the run must stop (the file changed on disk).
+ */
+static int
+scan_piece(struct dscan *d, struct piece *p, uint8_t *buf)
 {
 	const struct gguf_tensor	*t = gguf_tensor_at(d->f, p->tensor);
 	struct dtensor			*dt = &d->t[p->tensor];
 	struct mapscan			 m;
 	struct gguf_err			 e;
+	int				 rc;
 
 	memset(&e, 0, sizeof e);
 	gguf_scan_init(&p->res);
-	if (gguf_tensor_file(d->f, t) != NULL &&
-	    !gguf_file_whole(gguf_tensor_file(d->f, t))) {
-		/* a file that is not mapped: the piece read into memory */
-		uint8_t	*buf = xmalloc(p->len > 0 ? (size_t)p->len : 1);
-		int	 rc;
-
-		rc = gguf_tensor_read(d->f, t, p->off, buf, p->len, &e);
+	if (dt->local || (gguf_tensor_file(d->f, t) != NULL &&
+	    !gguf_file_whole(gguf_tensor_file(d->f, t)))) {
+		/* a local file, or one read by range (a server's) */
+		rc = dt->local ? read_piece(d, t, p, buf, &e) :
+		    gguf_tensor_read(d->f, t, p->off, buf, p->len, &e);
 		if (rc == 0)
 			rc = gguf_scan(t->type, gguf_layout(d->f)->be, buf,
 			    p->len, p->off / gguf_ttype(t->type)->bytes *
 			    gguf_ttype(t->type)->blck, &p->res, &e);
-		free(buf);
 		if (rc == 0)
 			return 0;
-		m.data = NULL;
-	} else
+	} else {
 		m.data = gguf_tensor_data(d->f, t, &e);
-	m.t = t;
-	m.p = p;
-	m.be = gguf_layout(d->f)->be;
-	m.err = &e;
-	/* one call maps the piece in: no fault every few pages */
-	if (m.data != NULL && dt->mapped)
-		gguf_file_populate(gguf_tensor_file(d->f, t), m.data + p->off,
-		    p->len);
-	if (m.data != NULL && gguf_file_guard(d->f, map_cb, &m, &e) == 0) {
-		if (dt->mapped) {
-			p->mf = gguf_tensor_file(d->f, t);
-			p->ma = m.data + p->off;
-		}
-		return 0;
+		m.t = t;
+		m.p = p;
+		m.be = gguf_layout(d->f)->be;
+		m.err = &e;
+		if (m.data != NULL && gguf_file_guard(d->f, map_cb, &m,
+		    &e) == 0)
+			return 0;
 	}
 	pthread_mutex_lock(&d->lock);
 	if (!dt->failed) {
@@ -952,81 +950,15 @@ scan_piece(struct dscan *d, struct piece *p)
 	return dt->changed ? -1 : 0;
 }
 
-/* Mapped bytes to give back once the lock is let go. */
-#define NGIVE	4
-struct give {
-	const struct gguf_file	*f[NGIVE];
-	uintptr_t		 a[NGIVE], z[NGIVE];
-	unsigned		 n;
-};
-
-static void
-give_now(struct give *g)
-{
-	unsigned	i;
-
-	for (i = 0; i < g->n; i++)
-		gguf_file_release(g->f[i], (const uint8_t *)g->a[i],
-		    (uint64_t)(g->z[i] - g->a[i]));
-	g->n = 0;
-}
-
-/* [ra, cut) of the run to be given back, if it holds anything. */
-static void
-give_back_to(struct dscan *d, uintptr_t cut, struct give *g)
-{
-	if (d->rf != NULL && cut > d->ra) {
-		if (g->n == NGIVE)
-			give_now(g);
-		g->f[g->n] = d->rf;
-		g->a[g->n] = d->ra;
-		g->z[g->n++] = cut;
-	}
-	d->ra = cut;
-}
-
-/*
- * Under lock, piece p done: the pieces done in order join the run of
- * mapped bytes behind them, which is given back GIVEBACK bytes at a time
- * up to a PMD_SPAN boundary, never into the 2 MiB where the next piece (on
- * another thread, maybe) begins. A run that stops (another file, bytes
- * out of order) is given back whole. What is left is given back at the
- * end (dscan_run). The caller gives g back once it has let the lock go.
- */
-static void
-give_back(struct dscan *d, struct piece *p, struct give *g)
-{
-	struct piece	*q;
-	uintptr_t	 a, z;
-
-	p->done = 1;
-	while (d->low < d->np && d->p[d->low].done) {
-		q = &d->p[d->low++];
-		if (q->mf == NULL)
-			continue;
-		a = (uintptr_t)q->ma;
-		z = a + (uintptr_t)q->len;
-		if (q->mf != d->rf || a < d->rz || a - d->rz > MAXGAP) {
-			give_back_to(d, d->rz, g);
-			d->rf = q->mf;
-			d->ra = a;
-		}
-		d->rz = z;
-		if (d->rz - d->ra >= GIVEBACK)
-			give_back_to(d, d->rz & ~(PMD_SPAN - 1), g);
-	}
-}
-
 static void *
 dscan_worker(void *arg)
 {
 	struct dscan	*d = arg;
 	struct piece	*p;
-	struct give	 g;
+	uint8_t		*buf = gguf_huge_alloc(PIECE);
 	uint64_t	 i, units;
 	int		 stop;
 
-	g.n = 0;
 	for (;;) {
 		if (__atomic_load_n(&d->stop, __ATOMIC_ACQUIRE))
 			break;
@@ -1042,12 +974,11 @@ dscan_worker(void *arg)
 		if (i >= d->np)
 			break;
 		p = &d->p[i];
-		stop = scan_piece(d, p) != 0;
+		stop = scan_piece(d, p, buf) != 0;
 		units = p->len / gguf_ttype(gguf_tensor_at(d->f,
 		    p->tensor)->type)->bytes * gguf_ttype(gguf_tensor_at(d->f,
 		    p->tensor)->type)->blck;
 		pthread_mutex_lock(&d->lock);
-		give_back(d, p, &g);
 		d->done += units;
 		if (!stop && d->opts->progress != NULL &&
 		    d->opts->progress(d->opts->arg, d->done, d->total) != 0) {
@@ -1055,12 +986,12 @@ dscan_worker(void *arg)
 			stop = 1;
 		}
 		pthread_mutex_unlock(&d->lock);
-		give_now(&g);
 		if (stop) {
 			__atomic_store_n(&d->stop, 1, __ATOMIC_RELEASE);
 			break;
 		}
 	}
+	gguf_huge_free(buf, PIECE);
 	return NULL;
 }
 
@@ -1069,7 +1000,6 @@ static void
 dscan_run(struct dscan *d)
 {
 	pthread_t	*tid;
-	struct give	 g;
 	unsigned	 n = d->opts->threads, i, started = 0;
 
 	if (n == 0)
@@ -1088,9 +1018,6 @@ dscan_run(struct dscan *d)
 	for (i = 1; i <= started; i++)
 		pthread_join(tid[i], NULL);
 	free(tid);
-	g.n = 0;
-	give_back_to(d, d->rz, &g);
-	give_now(&g);
 }
 
 /*
@@ -1121,7 +1048,7 @@ dscan_plan(struct checker *c, struct dscan *d)
 			continue;
 		}
 		ti = gguf_ttype(t->type);
-		d->t[i].mapped = gguf_tensor_file(c->f, t) != NULL &&
+		d->t[i].local = gguf_tensor_file(c->f, t) != NULL &&
 		    gguf_file_fd(gguf_tensor_file(c->f, t)) >= 0;
 		step = PIECE / ti->bytes * ti->bytes;
 		for (off = 0; off < t->nbytes; off += len) {
@@ -1190,18 +1117,16 @@ data_findings(struct checker *c, const struct gguf_tensor *t,
 }
 
 /*
- * Tells a mapped file's source that its data is about to be read in
- * order (the kernel reads ahead far). A source that is read, not
- * mapped, is asked for what each scan reads.
+ * Tells a local file's source that its data is about to be read in
+ * order (the kernel reads ahead far). A remote source is asked for what
+ * each scan reads.
  */
 static void
 read_ahead(const struct gguf_file *f)
 {
 	struct gguf_source	*src = gguf_file_source(f);
 
-	/* mapped first, if its data is not yet: the advice is the mapping's */
-	if (src != NULL && gguf_source_mappable(src) &&
-	    gguf_file_mem(f) != NULL)
+	if (src != NULL && gguf_source_fd(src) >= 0)
 		gguf_source_sequential(src, 0, gguf_layout(f)->file_size);
 }
 

@@ -1,13 +1,15 @@
 #!/bin/sh
 # filechange.sh - the file changes or shrinks while a command reads it.
 #
-# `cat`, `stats`, `validate --data` and `hash` read tensor data through a mapping
-# of the file. The rule map:N:stop of GGUFED_FAULT (src/base/io.c) stops
-# the process before its Nth guarded read of that data; the test then cuts
-# the file short (or rewrites it), lets the process go on and checks that
-# it ends with exit status 1 and one message saying the file changed on
-# disk, instead of dying of SIGBUS. No timing is involved: the test waits
-# until the process is seen stopped (at most 20 seconds, then it fails).
+# `cat` and `hash` read tensor data through a mapping of the file, `stats`
+# and `validate --data` through its descriptor. The rule map:N:stop of
+# GGUFED_FAULT (src/base/io.c) stops the process before its Nth read of
+# that data (a guarded read of the mapping, or a read into a buffer); the
+# test then cuts the file short (or rewrites it), lets the process go on
+# and checks that it ends with exit status 1 and one message saying the
+# file changed on disk, instead of dying of SIGBUS. No timing is involved:
+# the test waits until the process is seen stopped (at most 20 seconds,
+# then it fails).
 . "$TESTS_SRCDIR/lib.sh"
 
 src="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"

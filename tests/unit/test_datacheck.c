@@ -1,9 +1,10 @@
 /*
  * test_datacheck.c - the data checks of validate --data (check.c) over a
- * file larger than the runs of pages they give back: on one thread and
- * on two, the file's pages this process has mapped (RssFile) stay far
- * below the file's size, every piece is scanned (the progress reaches
- * every element), and the findings are the same whatever the threads.
+ * large file: on one thread and on two, the file's pages this process
+ * has mapped (RssFile) stay far below the file's size (its pieces are
+ * read into buffers, not mapped in), every piece is scanned (the
+ * progress reaches every element), and the findings are the same
+ * whatever the threads.
  *
  * The file is made here, sparse: one F32 tensor of SIZE bytes of zeros
  * (read, a hole is pages of the page cache like any other), which the
