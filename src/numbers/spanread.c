@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io.h"
 #include "source.h"
 #include "spanread.h"
 #include "xmalloc.h"
@@ -229,27 +230,40 @@ others_done(struct lane *l)
 	return atomic_load(&l->e->running) == 0;
 }
 
-/* Reads n bytes of fd at off into buf: 0, or -1 after fail(). */
+/*
+ * Reads n bytes of fd at off into buf: 0, or -1 after fail(). With f (the
+ * file fd reads), the file is first checked to be as it was opened, and a
+ * read that fails says how it changed when it did.
+ */
 static int
-read_at(struct engine *e, int fd, uint8_t *buf, size_t n, uint64_t off,
-    size_t span)
+read_at(struct engine *e, int fd, const struct gguf_file *f, uint8_t *buf,
+    size_t n, uint64_t off, size_t span)
 {
-	char	 msg[160];
-	size_t	 got = 0;
-	ssize_t	 r;
+	struct gguf_err	 ce;
+	char		 msg[160];
+	size_t		 got = 0;
+	ssize_t		 r;
 
+	memset(&ce, 0, sizeof ce);
+	if (f != NULL && gguf_file_changed(f, 0, &ce)) {
+		fail(e, -1, span, ce.msg);
+		return -1;
+	}
+	gguf_io_map_read();	/* a test's stop before a read of data */
 	while (got < n) {
 		r = pread(fd, buf + got, n - got, (off_t)(off + got));
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0) {
+		if (r < 0)
 			snprintf(msg, sizeof msg, "read: %s", strerror(errno));
-			fail(e, (int64_t)(off + got), span, msg);
-			return -1;
-		}
-		if (r == 0) {
-			fail(e, (int64_t)(off + got), span, "the file ends "
-			    "before the data does (changed on disk?)");
+		else if (r == 0)
+			snprintf(msg, sizeof msg, "the file ends before the "
+			    "data does (changed on disk?)");
+		if (r <= 0) {
+			if (f != NULL && gguf_file_changed(f, 0, &ce))
+				fail(e, -1, span, ce.msg);
+			else
+				fail(e, (int64_t)(off + got), span, msg);
 			return -1;
 		}
 		got += (size_t)r;
@@ -574,8 +588,8 @@ lane_run(struct lane *l)
 			sl->len = clen;
 			sl->file = NULL;
 			if (clen > 0 && sp[cur].fd >= 0) {
-				if (read_at(e, sp[cur].fd, sl->buf, clen, pos,
-				    cur) != 0)
+				if (read_at(e, sp[cur].fd, sp[cur].file,
+				    sl->buf, clen, pos, cur) != 0)
 					goto out;
 				sl->p = sl->buf;
 			} else if (clen > 0 && sp[cur].mem == NULL &&

@@ -68,6 +68,11 @@ struct gguf_span {
 	 */
 	uint32_t	 unit;
 	/*
+	 * With fd >= 0, may name the file fd reads: before each piece it
+	 * is checked to be as it was opened, and a read that fails says
+	 * how it changed ("changed on disk: cut to ..."), as a read of its
+	 * mapping would.
+	 *
 	 * With fd < 0, may name the file whose mapping mem is: its bytes
 	 * are then read in place, each piece's consumer calls guarded
 	 * (gguf_file_guard: a file changed or cut on disk fails the run

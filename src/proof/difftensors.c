@@ -146,7 +146,7 @@ hash_doc(struct hpool *p, struct gguf_doc *doc, unsigned threads)
 				rc = -1;
 			continue;
 		}
-		if (gguf_tensor_span_mapped(f, p->jobs[i].idx, &sp[n],
+		if (gguf_tensor_span(f, p->jobs[i].idx, &sp[n],
 		    &p->jobs[i].err) != 0) {
 			p->jobs[i].rc = rc = -1;
 			continue;

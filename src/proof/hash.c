@@ -595,8 +595,10 @@ gguf_tensor_span(const struct gguf_file *f, uint64_t i, struct gguf_span *out,
 		    "its data lies past the end of the file", nm);
 	memset(out, 0, sizeof *out);
 	out->fd = gguf_file_fd(tf);
-	out->mem = gguf_file_mem(tf);	/* or read through the source */
+	/* read through the descriptor, else in memory or from the source */
+	out->mem = out->fd >= 0 ? NULL : gguf_file_mem(tf);
 	out->src = gguf_file_source(tf);
+	out->file = out->fd >= 0 ? tf : NULL;	/* checked for changes */
 	out->off = gguf_layout(tf)->data_off + t->offset;
 	out->len = t->nbytes;
 	return 0;
@@ -611,10 +613,8 @@ gguf_tensor_span_mapped(const struct gguf_file *f, uint64_t i,
 	if (gguf_tensor_span(f, i, out, err) != 0)
 		return -1;
 	tf = gguf_tensor_file(f, gguf_tensor_at(f, i));
-	if (out->fd >= 0 && out->mem != NULL) {
-		out->fd = -1;
-		out->file = tf;
-	}
+	if (out->fd >= 0 && (out->mem = gguf_file_mem(tf)) != NULL)
+		out->fd = -1;	/* out->file is tf */
 	return 0;
 }
 
@@ -633,7 +633,7 @@ gguf_hash_tensors(const struct gguf_file *f, unsigned each, unsigned all,
 		*err_tensor = UINT64_MAX;
 	sp = xreallocarray(NULL, n != 0 ? n : 1, sizeof *sp);
 	for (i = 0; i < n; i++)
-		if (gguf_tensor_span_mapped(f, i, &sp[i], err) != 0) {
+		if (gguf_tensor_span(f, i, &sp[i], err) != 0) {
 			if (err_tensor != NULL)
 				*err_tensor = i;
 			free(sp);
@@ -744,7 +744,12 @@ gguf_proof_begin(struct gguf_doc *d, struct gguf_proof *p,
 			p->t[p->n].src.fd = p->fd;
 			p->t[p->n].src.mem = p->mem;
 		}
-		/* From the kept source, or the kept copy of its shard's. */
+		/*
+		 * From the kept source, or the kept copy of its shard's,
+		 * read after f is closed (and the file maybe saved over):
+		 * not checked against f.
+		 */
+		p->t[p->n].src.file = NULL;
 		if (!p->set) {
 			p->t[p->n].src.fd = p->fd;
 			p->t[p->n].src.mem = p->mem;

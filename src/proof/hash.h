@@ -120,8 +120,13 @@ int	gguf_hash_tensor(const struct gguf_file *f, uint64_t i, int kind,
 	    struct gguf_digest *out, struct gguf_err *err);
 /*
  * Tensor i's data as a span of the file that holds it (a split set's
- * shard; absolute offsets, unit 0): 0, or -1 with err set when its size
- * is unknown, its data lies past the end of the file, or its shard could
+ * shard; absolute offsets, unit 0): a local file's read through its
+ * descriptor into the span reader's buffers, checked before each piece
+ * to be as it was opened (on a virtual machine whose page cache reads at
+ * 15 GB/s, xxh64 of 2.2 GB so took 0.25 s against 0.70 s through the
+ * mapping, and xxhsum 0.31 s); a file in memory where it lies; a
+ * remote one from its source. 0, or -1 with err set when its size is
+ * unknown, its data lies past the end of the file, or its shard could
  * not be read.
  */
 int	gguf_tensor_span(const struct gguf_file *f, uint64_t i,
@@ -129,7 +134,8 @@ int	gguf_tensor_span(const struct gguf_file *f, uint64_t i,
 /*
  * The same span read in place from the mapping of the file that holds
  * it (spanread.h's gguf_span.file), for a pass made while f stays open:
- * no copy, and a file changed on disk fails the pass cleanly.
+ * no copy, and a file changed on disk fails the pass cleanly. (What the
+ * span reader's tests compare the reads through a descriptor with.)
  */
 int	gguf_tensor_span_mapped(const struct gguf_file *f, uint64_t i,
 	    struct gguf_span *out, struct gguf_err *err);
