@@ -894,9 +894,9 @@ read_piece(struct dscan *d, const struct gguf_tensor *t,
 	if (gguf_source_read(src, gguf_layout(tf)->data_off + t->offset +
 	    p->off, buf, (size_t)p->len, &se) == 0)
 		return 0;
+	/* a read error of a file that has not changed: this tensor's */
 	if (!gguf_file_changed(d->f, 0, e))
-		gguf_errf(e, -1, "%s: its data could not be read (%s)",
-		    gguf_source_changed_word(src), se.msg);
+		gguf_errf(e, -1, "its data could not be read: %s", se.msg);
 	return -1;
 }
 

@@ -4,13 +4,16 @@
  * running on up to two threads.
  *
  * Spans of a file are read with pread() into aligned buffers; spans of a
- * file's mapping (gguf_span.file) are read in place, which on a kernel
- * that maps the page cache's large folios costs no copy at all (xxh64 of
- * a 2.1 GB model in the page cache: 0.34 s through 64 MB windows of a
- * mapping, 0.54-0.80 s through pread, on this code's machine). Each run of ascending spans of one file (tensor
- * data with its padding) is read through in pieces of GGUF_SR_CHUNK
- * bytes, with posix_fadvise(SEQUENTIAL) over the run, so gaps of padding
- * cost one copy, not a read each. Only the bytes of spans reach the
+ * file's mapping (gguf_span.file) are read in place, with no copy. Which
+ * is faster depends on the machine: xxh64 of a 2.1 GB model in the page
+ * cache took 0.34 s through a mapping and 0.54-0.80 s through pread on
+ * this code's first machine, and 0.70 s through a mapping and 0.25 s
+ * through pread on a 2-core virtual machine where mapping pages in is
+ * costly; the hashes and diff now read local files through pread
+ * (hash.h, gguf_tensor_span). Each run of ascending spans of one file
+ * (tensor data with its padding) is read through in pieces of
+ * GGUF_SR_CHUNK bytes, with posix_fadvise(SEQUENTIAL) over the run, so
+ * gaps of padding cost one copy, not a read each. Only the bytes of spans reach the
  * consumer, never a gap.
  *
  * Memory is the ring of buffers, never a span's size: GGUF_SR_CHUNK bytes

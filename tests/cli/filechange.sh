@@ -1,15 +1,15 @@
 #!/bin/sh
 # filechange.sh - the file changes or shrinks while a command reads it.
 #
-# `cat` and `hash` read tensor data through a mapping of the file, `stats`
-# and `validate --data` through its descriptor. The rule map:N:stop of
-# GGUFED_FAULT (src/base/io.c) stops the process before its Nth read of
-# that data (a guarded read of the mapping, or a read into a buffer); the
-# test then cuts the file short (or rewrites it), lets the process go on
-# and checks that it ends with exit status 1 and one message saying the
-# file changed on disk, instead of dying of SIGBUS. No timing is involved:
-# the test waits until the process is seen stopped (at most 20 seconds,
-# then it fails).
+# `cat` reads tensor data through a mapping of the file; `stats`,
+# `validate --data`, `hash` and `diff --data` through its descriptor. The
+# rule map:N:stop of GGUFED_FAULT (src/base/io.c) stops the process
+# before its Nth read of that data (a guarded read of the mapping, or a
+# read into a buffer); the test then cuts the file short (or rewrites
+# it), lets the process go on and checks that it ends with exit status 1
+# and one message saying the file changed on disk, instead of dying of
+# SIGBUS. No timing is involved: the test waits until the process is seen
+# stopped (at most 20 seconds, then it fails).
 . "$TESTS_SRCDIR/lib.sh"
 
 src="$TESTS_SRCDIR/../assets/Demo-Llama-3.9M-v1.0-Q4_K_M.gguf"
@@ -146,7 +146,7 @@ t=$(sed -n 's/.*: tensor "\([^"]*\)": s-00003-of-00004.gguf: changed on disk: cu
 ok $? "diff --data with a set's shard cut: one error, naming the shard and a tensor of it ($t)" ||
     { echo "# rc=$rc"; sed 's/^/# /' "$scratch/err" | head; }
 
-# hash: the tensors are read in place from the mapping, on two threads
+# hash: the tensors are read through the descriptor, on two threads
 changed map:3:stop shrink "$GGUFED" hash "$m"
 verdict "hash: the file cut short half-way through the tensors" 2
 grep -q "cut to 73,696 bytes (2,842,080 when opened)" "$scratch/err"

@@ -14,7 +14,8 @@
  * The jobs are asked for one at a time and held in a window: done never
  * sees more than gguf_stats_in_flight(threads) of them at once. A file
  * with a descriptor, read into the threads' buffers, gives the bytes of
- * the same file in memory, little- and big-endian.
+ * the same file in memory, little- and big-endian, and on rows that are
+ * not whole blocks.
  */
 #include "config.h"
 
@@ -382,6 +383,39 @@ build_be(struct gg *g)
 	}
 }
 
+/*
+ * Q8_0 and Q4_K tensors whose rows are not whole blocks (1.5 and 2.5 of
+ * them): a range of rows from row 1 starts inside a block.
+ */
+static void
+build_xrow(struct gg *g)
+{
+	uint64_t	ne[2], off = 0, v, s = 0x2545f4914f6cdd1dull, n[2];
+	size_t		i, k;
+
+	gg_init(g, 3, 0);
+	gg_header(g, 2, 1);
+	gg_kv_str(g, "general.architecture", "llama");
+	ne[0] = 48;
+	ne[1] = 4096;
+	gg_tensor(g, "x.q8_0", 2, ne, GG_T_Q8_0, off);
+	n[0] = ne[0] * ne[1] / 32 * 34;
+	off += (n[0] + 31) / 32 * 32;
+	ne[0] = 640;
+	ne[1] = 256;
+	gg_tensor(g, "x.q4_k", 2, ne, GG_T_Q4_K, off);
+	n[1] = ne[0] * ne[1] / 256 * 144;
+	gg_pad(g, 32);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < n[k]; i += 2) {
+			/* small finite scales: every value a number */
+			v = rnd(&s) & 0x3bff3bff3bff3bffull;
+			gg_bytes(g, &v, n[k] - i < 2 ? n[k] - i : 2);
+		}
+		gg_pad(g, 32);
+	}
+}
+
 static void
 test_read(const struct gg *g, const char *what)
 {
@@ -505,6 +539,9 @@ main(void)
 	gg_free(&g);
 	build_be(&g);
 	test_read(&g, "big-endian");
+	gg_free(&g);
+	build_xrow(&g);
+	test_read(&g, "rows that are not whole blocks");
 	gg_free(&g);
 	return tap_done();
 }
