@@ -857,8 +857,7 @@ sk_free(uint64_t **pg, unsigned npages)
  * sketch page. A slice of the values is one sign and a run of exponents,
  * so its buckets lie in sketch pages of its own: no two slices write one
  * page. Only the sums are left to the end (from_values), in value order
- * as ever, so that nothing depends on
- * which thread did which slice.
+ * as ever, so that nothing depends on which thread did which slice.
  */
 #define SLICE_N		(VALUES / VT_SLICES)
 
@@ -1076,7 +1075,7 @@ refine_floats(const struct refine_run *rr, uint64_t i, struct worker *w,
     uint64_t *len, struct gguf_err *err)
 {
 	struct stats_run	*r = rr->r;
-	const uint8_t		*s = NULL;
+	const uint8_t		*s;
 	uint64_t		 first = r->first + i * CHUNK, qk, nb;
 
 	*len = r->n - i * CHUNK < CHUNK ? r->n - i * CHUNK : CHUNK;
@@ -1089,8 +1088,7 @@ refine_floats(const struct refine_run *rr, uint64_t i, struct worker *w,
 		return 0;
 	}
 	if (r->type == GGUF_T_F32 && !r->be) {
-		if (s == NULL && (s = run_bytes(r, w, first, *len, &nb,
-		    err)) == NULL)
+		if ((s = run_bytes(r, w, first, *len, &nb, err)) == NULL)
 			return -1;
 		gguf_sr_floats(&rr->sr, s, *len, w->vt);
 		return 0;
