@@ -8,9 +8,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gguf.h"
 #include "internal.h"
@@ -143,8 +145,63 @@ gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
  * skipped; the cursor is at the first one that does not fit (whose
  * error gguf_cur_str then gives with its offset), or past them all.
  */
+/*
+ * Reads the bytes of base from pos (as many as the buffer holds, to the
+ * end of base) into rd's buffer: 0 when at least 8 of them came; else -1
+ * (an error or a file cut short: the walk then goes on through base, and
+ * fails there as the file says).
+ */
+static int
+rd_fill(struct gguf_cur_rd *rd, uint64_t pos, uint64_t size)
+{
+	uint64_t	want = size - pos;
+	ssize_t		r;
+
+	if (want > GGUF_CUR_RD_BUF)
+		want = GGUF_CUR_RD_BUF;
+	if (rd->buf == NULL)
+		rd->buf = malloc(GGUF_CUR_RD_BUF);
+	if (rd->buf == NULL || pos > (uint64_t)INT64_MAX)
+		return -1;
+	do
+		r = pread(rd->fd, rd->buf, (size_t)want, (off_t)pos);
+	while (r < 0 && errno == EINTR);
+	if (r < 8)
+		return -1;
+	rd->at = pos;
+	rd->n = (uint64_t)r;
+	return 0;
+}
+
+/*
+ * skip_strings of a v2+ little-endian array through c->rd: reads each
+ * length where the descriptor puts it in rd's buffer, and never touches
+ * base (the strings' bytes are skipped, not read). Stops where a length
+ * cannot be read that way, for the walk through base to go on from.
+ */
 static uint64_t
-skip_strings(struct gguf_cur *c, uint64_t count)
+skip_strings_rd(struct gguf_cur *c, uint64_t count)
+{
+	struct gguf_cur_rd	*rd = c->rd;
+	uint64_t		 pos = c->pos, size = c->size, n, i;
+
+	for (i = 0; i < count; i++) {
+		if (size - pos < 8)
+			break;
+		if ((pos < rd->at || pos - rd->at + 8 > rd->n) &&
+		    rd_fill(rd, pos, size) != 0)
+			break;
+		n = gguf_ld64(rd->buf + (pos - rd->at), 0);
+		if (n > size - pos - 8)
+			break;
+		pos += 8 + n;
+	}
+	c->pos = pos;
+	return i;
+}
+
+static uint64_t
+skip_strings_base(struct gguf_cur *c, uint64_t count)
 {
 	const uint8_t	*b = c->base;
 	uint64_t	 pos = c->pos, size = c->size, n, i;
@@ -173,6 +230,20 @@ skip_strings(struct gguf_cur *c, uint64_t count)
 	}
 	c->pos = pos;
 	return i;
+}
+
+/* From this many strings on, reading them beats looking where they are
+   mapped (a vocabulary; and the buffer is then worth making). */
+#define RD_MIN_COUNT	4096
+
+static uint64_t
+skip_strings(struct gguf_cur *c, uint64_t count)
+{
+	uint64_t	i = 0;
+
+	if (c->rd != NULL && c->lw == 8 && !c->be && count >= RD_MIN_COUNT)
+		i = skip_strings_rd(c, count);
+	return i + skip_strings_base(c, count - i);
 }
 
 int

@@ -39,6 +39,13 @@ struct gguf_file {
 	 */
 	const uint8_t		*data;
 
+	/*
+	 * While base, a mapping of the whole file, is walked: what reads
+	 * the file's bytes for the walk of a vocabulary (see struct
+	 * gguf_cur), or NULL.
+	 */
+	struct gguf_cur_rd	*walk_rd;
+
 	struct gguf_layout	 lay;
 
 	struct gguf_kv		*kv;

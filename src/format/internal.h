@@ -113,6 +113,28 @@ struct gguf_cur {
 	 */
 	uint64_t	 full;
 	uint64_t	 want;
+	/*
+	 * A descriptor that reads the bytes at base, or NULL: a long array
+	 * of strings (a vocabulary) is then walked by reading its lengths
+	 * from it (gguf_cur_rd) rather than where base maps it, each page of
+	 * which would be faulted in for one look.
+	 */
+	struct gguf_cur_rd *rd;
+};
+
+/*
+ * What reads base's bytes for a cursor's walk of a long array of strings:
+ * fd at the offset of the byte in base (base maps the file from its first
+ * byte), into buf (made at the first need, GGUF_CUR_RD_BUF bytes; whoever
+ * made the struct frees it, after a walk that a fault may have cut
+ * short). buf holds the bytes [at, at + n).
+ */
+#define GGUF_CUR_RD_BUF	((size_t)32 << 10)
+struct gguf_cur_rd {
+	int		 fd;
+	uint8_t		*buf;
+	uint64_t	 at;
+	uint64_t	 n;
 };
 
 /* Bytes left in the file (not only in base), for checks of counts. */

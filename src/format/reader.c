@@ -807,6 +807,7 @@ gguf_file_parse(struct gguf_file *f, uint64_t *want, struct gguf_err *err)
 	c.size = f->have;
 	c.full = f->have < f->size ? f->size : 0;
 	c.lw = 8;
+	c.rd = f->walk_rd;
 	f->lay.file_size = f->size;
 	if (want != NULL)
 		*want = 0;

@@ -632,6 +632,128 @@ out:
 	cut_data_fails(f, fd, path, &g, what);
 }
 
+/*
+ * A long array of strings (a vocabulary) in a mapped file is walked by
+ * reading its lengths through the file's descriptor, a small window at a
+ * time, not where the file is mapped. Seeded random files, whole and cut
+ * short inside their arrays, opened from disk that way and from memory
+ * (a plain walk): the same entries at the same offsets, or the same
+ * error. Strings of every length: empty, short, and longer than the
+ * window (32 KiB), so that lengths fall on each side of its edges.
+ */
+static void
+check_read_walk(void)
+{
+	struct gguf_file	*f1, *f2;
+	struct gguf_kv		*k1, *k2;
+	const struct gguf_tensor *t1, *t2;
+	struct gguf_err		 e1, e2;
+	struct gg		 g;
+	uint64_t		 ne[1] = { 8 }, i, j, n, len, narr;
+	char			 path[] = "/tmp/test_reader.XXXXXX", key[32];
+	char			*str;
+	int			 round, fd, bad = 0, cut, cuts = 0, opened = 0;
+	size_t			 arrs_at, arrs_end;
+
+	str = malloc(70000);
+	if (str == NULL)
+		return;
+	memset(str, 'x', 70000);
+	tap_seed(0x5eed0fa11u);
+	for (round = 0; round < 24; round++) {
+		narr = 1 + tap_rand(3);
+		gg_init(&g, 3, 0);
+		gg_header(&g, 1, 2 + narr);
+		gg_kv_str(&g, "general.architecture", "llama");
+		arrs_at = gg_pos(&g);
+		for (j = 0; j < narr; j++) {
+			snprintf(key, sizeof key, "t.arr%llu",
+			    (unsigned long long)j);
+			n = 4096 + tap_rand(6000);
+			gg_kv_arr(&g, key, GG_STR, n);
+			for (i = 0; i < n; i++) {
+				len = tap_rand(5) == 0 ? 0 : tap_rand(24);
+				if (tap_rand(1500) == 0)
+					len = 30000 + tap_rand(40000);
+				gg_strn(&g, str, (size_t)len);
+			}
+		}
+		arrs_end = gg_pos(&g);
+		gg_kv_u32(&g, "t.after", 7);
+		gg_tensor(&g, "w", 1, ne, GG_T_F32, 0);
+		gg_pad(&g, 32);
+		for (i = 0; i < 8; i++)
+			gg_f32(&g, (float)i);
+		cut = round % 2 == 1;
+		if (cut) {
+			gg_truncate(&g, arrs_at + (size_t)tap_rand(arrs_end -
+			    arrs_at));
+			cuts++;
+		}
+		memcpy(path + sizeof path - 7, "XXXXXX", 6);
+		fd = mkstemp(path);
+		if (fd < 0 || write(fd, g.buf, g.len) != (ssize_t)g.len) {
+			ok(0, "read walk: temporary file: %s", strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(path);
+			}
+			gg_free(&g);
+			break;
+		}
+		memset(&e1, 0, sizeof e1);
+		gguf_keep_headers(GGUF_HEADERS_VIEW);
+		f1 = gguf_open(path, &e1);
+		gguf_keep_headers(GGUF_HEADERS_COPY);
+		f2 = open_gg(&g, &e2);
+		if ((f1 == NULL) != (f2 == NULL) || (f1 == NULL &&
+		    strcmp(e1.msg, e2.msg) != 0)) {
+			diag("round %d: from disk: %s; in memory: %s", round,
+			    f1 != NULL ? "opens" : e1.msg,
+			    f2 != NULL ? "opens" : e2.msg);
+			bad++;
+		} else if (f1 != NULL) {
+			opened++;
+			if (gguf_layout(f1)->n_kv != gguf_layout(f2)->n_kv ||
+			    gguf_layout(f1)->data_off !=
+			    gguf_layout(f2)->data_off ||
+			    gguf_layout(f1)->n_tensors != 1 ||
+			    gguf_layout(f2)->n_tensors != 1)
+				bad++;
+			for (i = 0; bad == 0 && i < gguf_layout(f1)->n_kv;
+			    i++) {
+				k1 = gguf_kv_at(f1, i);
+				k2 = gguf_kv_at(f2, i);
+				if (k1->key.n != k2->key.n || memcmp(k1->key.p,
+				    k2->key.p, k1->key.n) != 0 ||
+				    k1->off != k2->off || k1->end != k2->end ||
+				    k1->val.off != k2->val.off ||
+				    k1->val.n != k2->val.n ||
+				    k1->val.count != k2->val.count) {
+					diag("round %d: entry %llu differs",
+					    round, (unsigned long long)i);
+					bad++;
+				}
+			}
+			t1 = gguf_tensor_at(f1, 0);
+			t2 = gguf_tensor_at(f2, 0);
+			if (bad == 0 && (t1->offset != t2->offset ||
+			    t1->name.n != 1 || t1->name.p[0] != 'w'))
+				bad++;
+		}
+		gguf_close(f1);
+		gguf_close(f2);
+		close(fd);
+		unlink(path);
+		gg_free(&g);
+	}
+	free(str);
+	ok(bad == 0 && opened == 12 && cuts == 12, "read walk: 24 seeded "
+	    "random vocabularies (12 cut short), walked on disk by reading "
+	    "and in memory: the same entries, offsets and errors "
+	    "(%d differ)", bad);
+}
+
 int
 main(void)
 {
@@ -641,6 +763,7 @@ main(void)
 	check_all(1, 0);
 	check_errors();
 	check_big_vocab();
+	check_read_walk();
 	check_xrow();
 	check_private_header(1000, 0);
 	check_private_header(5000, 0);
