@@ -208,6 +208,29 @@ same_row(const struct gguf_mrow *a, const struct gguf_mrow *b)
 	return a->kind == b->kind && strcmp(a->name, b->name) == 0;
 }
 
+/*
+ * Row i, unpacked at its first need: a check of one architecture touches
+ * the rows of its sections, not the pages of the whole table's (some
+ * 15,000 rows: 2 MB of memory that would be faulted in at every start).
+ * Under compile_once or parse_lock.
+ */
+static struct crow *
+row_at(size_t i)
+{
+	const struct gguf_mrow_packed	*p = &gguf_model_prows[i];
+
+	if (crows[i].r == NULL) {
+		mrows[i].kind = p->kind;
+		mrows[i].name = gguf_model_strs + p->name;
+		mrows[i].value = gguf_model_strs + p->value;
+		mrows[i].when = p->when == GGUF_MR_NONE ? NULL :
+		    gguf_model_strs + p->when;
+		mrows[i].line = p->line;
+		crows[i].r = &mrows[i];
+	}
+	return &crows[i];
+}
+
 /* Appends section s's rows (its base's first) to the list. */
 static void
 gather(size_t s, size_t *first, struct crow ***list, size_t *n,
@@ -220,12 +243,12 @@ gather(size_t s, size_t *first, struct crow ***list, size_t *n,
 	if (csects[s].base >= 0)
 		gather((size_t)csects[s].base, first, list, n, cap, depth + 1);
 	for (i = first[s] + 1; i < gguf_model_nrows &&
-	    mrows[i].kind != GGUF_MR_ARCH; i++) {
+	    gguf_model_prows[i].kind != GGUF_MR_ARCH; i++) {
 		if (*n == *cap) {
 			*cap = *cap ? *cap * 2 : 64;
 			*list = xreallocarray(*list, *cap, sizeof **list);
 		}
-		(*list)[(*n)++] = &crows[i];
+		(*list)[(*n)++] = row_at(i);
 	}
 }
 
@@ -249,36 +272,32 @@ gguf_mtable_let(const struct csect *s, const char *name)
 static void
 compile_table(void)
 {
-	size_t	i, k;
+	const struct gguf_mrow_packed	*p;
+	const char			*name, *base;
+	size_t				 i, k;
 
+	/* Zeroed, not touched: a row is unpacked at its first need. */
 	mrows = xcalloc(gguf_model_nrows + 1, sizeof *mrows);
-	for (i = 0; i < gguf_model_nrows; i++) {
-		mrows[i].kind = gguf_model_prows[i].kind;
-		mrows[i].name = gguf_model_strs + gguf_model_prows[i].name;
-		mrows[i].value = gguf_model_strs + gguf_model_prows[i].value;
-		mrows[i].when = gguf_model_prows[i].when == GGUF_MR_NONE ?
-		    NULL : gguf_model_strs + gguf_model_prows[i].when;
-		mrows[i].line = gguf_model_prows[i].line;
-	}
 	crows = xcalloc(gguf_model_nrows + 1, sizeof *crows);
 	crow_done = xcalloc(gguf_model_nrows + 1, 1);
 	csect_done = xcalloc(gguf_model_nrows + 1, 1);
 	sect_first = xcalloc(gguf_model_nrows + 1, sizeof *sect_first);
 	csects = xcalloc(gguf_model_nrows + 1, sizeof *csects);
 	for (i = 0; i < gguf_model_nrows; i++) {
-		crows[i].r = &mrows[i];
-		if (mrows[i].kind != GGUF_MR_ARCH)
+		p = &gguf_model_prows[i];
+		if (p->kind != GGUF_MR_ARCH)
 			continue;
-		csects[ncsects].name = mrows[i].name;
+		name = gguf_model_strs + p->name;
+		base = gguf_model_strs + p->value;
+		csects[ncsects].name = name;
 		csects[ncsects].base = -1;
 		/* Its base ("-": none): the last section of that name. */
-		for (k = ncsects; strcmp(mrows[i].value, "-") != 0 && k > 0;
-		    k--)
-			if (strcmp(csects[k - 1].name, mrows[i].value) == 0) {
+		for (k = ncsects; strcmp(base, "-") != 0 && k > 0; k--)
+			if (strcmp(csects[k - 1].name, base) == 0) {
 				csects[ncsects].base = (int)(k - 1);
 				break;
 			}
-		if (strcmp(mrows[i].name, "*") == 0)
+		if (strcmp(name, "*") == 0)
 			star_sect = ncsects;
 		sect_first[ncsects++] = i;
 	}
@@ -356,7 +375,7 @@ parse_all(void)
 	pthread_mutex_lock(&parse_lock);
 	for (i = 0; i < gguf_model_nrows; i++)
 		if (!crow_done[i]) {
-			compile_row(&crows[i]);
+			compile_row(row_at(i));
 			crow_done[i] = 1;
 		}
 	pthread_mutex_unlock(&parse_lock);
