@@ -754,6 +754,75 @@ check_read_walk(void)
 	    "(%d differ)", bad);
 }
 
+/*
+ * The header of a program that shows a file first and holds it later
+ * (GGUF_HEADERS_LATER), the file cut to half its header before the copy
+ * is made (which reads the file, then the mapping where the file comes
+ * up short): the copy is refused, the file having changed, and the
+ * index still reads without a fault, what the file still has as it was
+ * and what it lost as zeros.
+ */
+static void
+check_keep_after_cut(void)
+{
+	struct gguf_file	*f;
+	struct gguf_val		*v, e;
+	struct gguf_str		 s;
+	struct gguf_err		 err;
+	struct gg		 g;
+	uint64_t		 i, same = 0, zeros = 0, other = 0;
+	char			 path[] = "/tmp/test_reader.XXXXXX", want[32];
+	const char		*what = "kept after a cut";
+	size_t			 k;
+	int			 fd, z, rc;
+
+	if ((fd = vocab_file(80000, 0, path, &g)) < 0)
+		return;
+	gguf_keep_headers(GGUF_HEADERS_LATER);
+	f = gguf_open(path, &err);
+	gguf_keep_headers(GGUF_HEADERS_COPY);
+	ok(f != NULL, "%s: opens (%s)", what, f != NULL ? "" : err.msg);
+	if (f == NULL) {
+		close(fd);
+		unlink(path);
+		gg_free(&g);
+		return;
+	}
+	ok(ftruncate(fd, (off_t)(gguf_layout(f)->data_off / 2)) == 0,
+	    "%s: the file is cut to half its header", what);
+	memset(&err, 0, sizeof err);
+	rc = gguf_file_keep(f, &err);
+	v = gguf_kv_get(f, "tokenizer.ggml.tokens");
+	for (i = 0; v != NULL && i < v->count; i++) {
+		snprintf(want, sizeof want, "token%llu", (unsigned long long)i);
+		if (gguf_arr_get(v, i, &e, &err) != 0 ||
+		    gguf_val_str(&e, &s) != 0) {
+			other++;
+			continue;
+		}
+		for (k = 0, z = 1; k < s.n; k++)
+			z &= s.p[k] == 0;
+		if (s.n == strlen(want) && memcmp(s.p, want, s.n) == 0)
+			same++;
+		else if (z)
+			zeros++;
+		else
+			other++;
+	}
+	ok(rc != 0 && strstr(err.msg, "changed on disk") != NULL,
+	    "%s: the copy is refused, the file having changed (%s)", what,
+	    err.msg);
+	ok(same > 40000 && same + zeros == 80000 - other && other <= 1,
+	    "%s: no read of the index faults: the tokens the file still "
+	    "has read as they were (%llu), the rest as zeros (%llu; %llu "
+	    "across the cut)", what, (unsigned long long)same,
+	    (unsigned long long)zeros, (unsigned long long)other);
+	gguf_close(f);
+	close(fd);
+	unlink(path);
+	gg_free(&g);
+}
+
 int
 main(void)
 {
@@ -772,5 +841,6 @@ main(void)
 	check_view_header(80000, 0, 1);
 	check_view_header(80000, 0, 0);
 	check_view_header(1000, 1, 0);
+	check_keep_after_cut();
 	return tap_done();
 }
