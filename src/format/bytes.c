@@ -183,19 +183,26 @@ static uint64_t
 skip_strings_rd(struct gguf_cur *c, uint64_t count)
 {
 	struct gguf_cur_rd	*rd = c->rd;
-	uint64_t		 pos = c->pos, size = c->size, n, i;
+	const uint8_t		*w;
+	uint64_t		 pos = c->pos, size = c->size, at, last, n;
+	uint64_t		 i = 0;
 
-	for (i = 0; i < count; i++) {
-		if (size - pos < 8)
-			break;
+	while (i < count && size - pos >= 8) {
 		if ((pos < rd->at || pos - rd->at + 8 > rd->n) &&
 		    rd_fill(rd, pos, size) != 0)
 			break;
-		n = gguf_ld64(rd->buf + (pos - rd->at), 0);
-		if (n > size - pos - 8)
-			break;
-		pos += 8 + n;
+		/* the lengths that lie whole in the buffer, at its pace */
+		w = rd->buf;
+		at = rd->at;
+		last = at + rd->n - 8;
+		for (; i < count && pos <= last; i++) {
+			n = gguf_ld64(w + (pos - at), 0);
+			if (n > size - pos - 8)
+				goto out;
+			pos += 8 + n;
+		}
 	}
+out:
 	c->pos = pos;
 	return i;
 }
