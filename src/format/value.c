@@ -138,6 +138,7 @@ arr_head(const struct gguf_val *arr)
 static void
 arr_cursor(const struct gguf_val *arr, uint64_t pos, struct gguf_cur *c)
 {
+	memset(c, 0, sizeof *c);	/* no descriptor (rd): base is memory */
 	c->base = arr->p;
 	c->size = arr->n;
 	c->pos = pos;

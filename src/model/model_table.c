@@ -212,7 +212,7 @@ same_row(const struct gguf_mrow *a, const struct gguf_mrow *b)
  * Row i, unpacked at its first need: a check of one architecture touches
  * the rows of its sections, not the pages of the whole table's (some
  * 15,000 rows: 2 MB of memory that would be faulted in at every start).
- * Under compile_once or parse_lock.
+ * Under parse_lock.
  */
 static struct crow *
 row_at(size_t i)

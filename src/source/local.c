@@ -225,8 +225,17 @@ local_pin(struct gguf_source *s, uint64_t len, struct gguf_srcerr *e)
 	pj.src = l->base;
 	pj.dst = anon;
 	pj.n = (size_t)(end < s->size ? end : s->size);
-	rc = local_read(s, 0, anon, pj.n, &re) == 0 ? 0 :
-	    gguf_guard_run(l->base, s->size, gguf_guard_copy_cb, &pj);
+	rc = -1;
+	if (l->pinned <= pj.n) {
+		/* what is private already stays as it was copied */
+		memcpy(anon, l->base, (size_t)l->pinned);
+		if (local_read(s, l->pinned, (uint8_t *)anon + l->pinned,
+		    pj.n - (size_t)l->pinned, &re) == 0)
+			rc = 0;
+	}
+	if (rc != 0)
+		rc = gguf_guard_run(l->base, s->size, gguf_guard_copy_cb,
+		    &pj);
 	if (rc != 0) {
 		munmap(anon, (size_t)end);
 		return gguf_srcerr_set(e, GGUF_SRCE_CHANGED, -1, "changed on "

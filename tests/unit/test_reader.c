@@ -707,7 +707,8 @@ check_read_walk(void)
 		gguf_keep_headers(GGUF_HEADERS_COPY);
 		f2 = open_gg(&g, &e2);
 		if ((f1 == NULL) != (f2 == NULL) || (f1 == NULL &&
-		    strcmp(e1.msg, e2.msg) != 0)) {
+		    (strcmp(e1.msg, e2.msg) != 0 ||
+		    e1.has_off != e2.has_off || e1.off != e2.off))) {
 			diag("round %d: from disk: %s; in memory: %s", round,
 			    f1 != NULL ? "opens" : e1.msg,
 			    f2 != NULL ? "opens" : e2.msg);
@@ -760,7 +761,8 @@ check_read_walk(void)
  * is made (which reads the file, then the mapping where the file comes
  * up short): the copy is refused, the file having changed, and the
  * index still reads without a fault, what the file still has as it was
- * and what it lost as zeros.
+ * and what it lost as zeros: as when the copy was taken from the
+ * mapping alone.
  */
 static void
 check_keep_after_cut(void)
@@ -823,6 +825,138 @@ check_keep_after_cut(void)
 	gg_free(&g);
 }
 
+/*
+ * The read walk leaves the mapping alone: a vocabulary of 80,000 tokens
+ * (1.4 MB) opened where it is mapped (GGUF_HEADERS_VIEW) maps in far
+ * fewer of its pages than it holds (a walk through the mapping would map
+ * them all). Measured on a second open, the first having run the code.
+ */
+static void
+check_read_walk_untouched(void)
+{
+	struct gguf_file	*f;
+	struct gguf_err		 err;
+	struct gg		 g;
+	uint64_t		 before, after, hdr;
+	char			 path[] = "/tmp/test_reader.XXXXXX";
+	int			 fd, pass;
+
+	if ((fd = vocab_file(80000, 0, path, &g)) < 0)
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		before = tap_rss_file();
+		gguf_keep_headers(GGUF_HEADERS_VIEW);
+		f = gguf_open(path, &err);
+		gguf_keep_headers(GGUF_HEADERS_COPY);
+		after = tap_rss_file();
+		if (f == NULL) {
+			ok(0, "read walk, mapping untouched: opens (%s)",
+			    err.msg);
+			break;
+		}
+		hdr = gguf_layout(f)->data_off;
+		gguf_close(f);
+		if (pass == 0)
+			continue;
+		if (before == 0 || after == 0)
+			skip("read walk, mapping untouched: no RssFile here");
+		else
+			ok(after - before < hdr / 2, "read walk, mapping "
+			    "untouched: opening a header of %llu bytes mapped "
+			    "in %llu bytes of the file", (unsigned long long)hdr,
+			    (unsigned long long)(after > before ?
+			    after - before : 0));
+	}
+	close(fd);
+	unlink(path);
+	gg_free(&g);
+}
+
+/* Fills a stretch of the stack with non-zero bytes: what a callee finds
+   there uninitialized is then not NULL by luck. */
+static void __attribute__((noinline))
+dirty_stack(void)
+{
+	volatile unsigned char	junk[16384];
+	size_t			i;
+
+	for (i = 0; i < sizeof junk; i++)
+		junk[i] = 0xa5;
+}
+
+/*
+ * An array of arrays of strings whose inner array is long enough for a
+ * read walk (5,000 strings): its elements are found by a cursor over the
+ * array in memory, which has no descriptor to read through, from a file
+ * opened where it is mapped and from memory alike.
+ */
+static void
+check_nested_vocab(void)
+{
+	struct gguf_file	*f;
+	struct gguf_val		*v, inner, e;
+	struct gguf_str		 str;
+	struct gguf_err		 err;
+	struct gg		 g;
+	char			 path[] = "/tmp/test_reader.XXXXXX", tok[32];
+	int			 fd, i, from, good;
+
+	gg_init(&g, 3, 0);
+	gg_header(&g, 0, 2);
+	gg_kv_str(&g, "general.architecture", "llama");
+	gg_kv_arr(&g, "t.nested", GG_ARR, 2);
+	gg_arr(&g, GG_STR, 5000);
+	for (i = 0; i < 5000; i++) {
+		snprintf(tok, sizeof tok, "a%d", i);
+		gg_str(&g, tok);
+	}
+	gg_arr(&g, GG_STR, 2);
+	gg_str(&g, "b0");
+	gg_str(&g, "b1");
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, g.buf, g.len) != (ssize_t)g.len) {
+		ok(0, "nested vocabulary: temporary file: %s", strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		gg_free(&g);
+		return;
+	}
+	for (from = 0; from < 2; from++) {
+		memset(&err, 0, sizeof err);
+		if (from == 0) {
+			gguf_keep_headers(GGUF_HEADERS_VIEW);
+			f = gguf_open(path, &err);
+			gguf_keep_headers(GGUF_HEADERS_COPY);
+		} else
+			f = open_gg(&g, &err);
+		v = f != NULL ? gguf_kv_get(f, "t.nested") : NULL;
+		dirty_stack();
+		memset(&inner, 0, sizeof inner);
+		good = v != NULL && gguf_arr_get(v, 1, &inner, &err) == 0 &&
+		    inner.count == 2 && gguf_arr_get(&inner, 1, &e, &err) == 0 &&
+		    gguf_val_str(&e, &str) == 0 && str.n == 2 &&
+		    memcmp(str.p, "b1", 2) == 0;
+		gguf_arrix_free(inner.ix);
+		memset(&inner, 0, sizeof inner);
+		dirty_stack();
+		good = good && gguf_arr_get(v, 0, &inner, &err) == 0 &&
+		    inner.count == 5000 &&
+		    gguf_arr_get(&inner, 4999, &e, &err) == 0 &&
+		    gguf_val_str(&e, &str) == 0 && str.n == 5 &&
+		    memcmp(str.p, "a4999", 5) == 0;
+		gguf_arrix_free(inner.ix);
+		ok(good, "nested vocabulary (%s): the second inner array and "
+		    "the last of 5,000 strings read (%s)", from == 0 ?
+		    "mapped" : "memory", err.msg);
+		gguf_close(f);
+	}
+	close(fd);
+	unlink(path);
+	gg_free(&g);
+}
+
 int
 main(void)
 {
@@ -833,6 +967,8 @@ main(void)
 	check_errors();
 	check_big_vocab();
 	check_read_walk();
+	check_read_walk_untouched();
+	check_nested_vocab();
 	check_xrow();
 	check_private_header(1000, 0);
 	check_private_header(5000, 0);
