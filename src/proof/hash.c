@@ -226,8 +226,8 @@ gguf_hash_mem(int kind, const void *p, size_t n, struct gguf_digest *out)
  * threads see every piece; thread 1 hashes all spans in order, and each
  * span's own hash is made by whichever thread claims the span at its
  * first piece. Thread 0 reads (over a mapping it only hands pieces on)
- * and reaches a span first: it claims it while it has spent less CPU
- * time than thread 1, so that both end together, whatever reading and
+ * and mostly reaches a span first: it claims it while it has spent less
+ * CPU time than thread 1, so that both end together, whatever reading and
  * hashing cost on the machine (reading a 2.1 GB model from the page
  * cache cost 1.4 times its hash on a 2-core virtual machine: thread 0
  * then hashes about 30% of the spans). A span thread 0 leaves is thread
@@ -270,14 +270,16 @@ busy_now(struct hrun *h, unsigned th)
 
 	if (h->clocked[th] && seen - h->read_at[th] < BUSY_EVERY)
 		return atomic_load(&h->busy[th]);
-	now = thread_cpu_ns();
+	h->read_at[th] = seen;
+	if ((now = thread_cpu_ns()) == 0)	/* no clock: as it was */
+		return atomic_load(&h->busy[th]);
 	if (!h->clocked[th]) {
 		h->clocked[th] = 1;
 		h->cpu0[th] = now;
 	}
-	h->read_at[th] = seen;
-	atomic_store(&h->busy[th], now - h->cpu0[th]);
-	return now - h->cpu0[th];
+	now = now > h->cpu0[th] ? now - h->cpu0[th] : 0;
+	atomic_store(&h->busy[th], now);
+	return now;
 }
 
 /* Whether thread th makes span's own hash (share mode; decided at pos 0). */
@@ -564,14 +566,14 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 {
 	struct gguf_spanread	 r;
 	struct hrun		 h;
-	unsigned		 t;
+	unsigned		 t, nt;
 	int			 rc;
 
-	t = job_threads(j);
-	if (j->each != 0 && t > 2 && j->n_spans > 1)
-		return hash_wide(j, t, err);
+	nt = job_threads(j);
+	if (j->each != 0 && nt > 2 && j->n_spans > 1)
+		return hash_wide(j, nt, err);
 	/* (Unless the second thread cannot be started.) */
-	j->threads_used = j->each != 0 && t >= 2 &&
+	j->threads_used = j->each != 0 && nt >= 2 &&
 	    (j->all != 0 || j->n_spans > 1) ? 2 : 1;
 
 	memset(&h, 0, sizeof h);
@@ -595,7 +597,7 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 	r.mode = h.share ? GGUF_SR_SHARE : GGUF_SR_SPLIT;
 	r.threads = j->each == 0 ? 1 : j->threads;
 	/* all alone is one sequence: the other core maps its pages in */
-	r.map_ahead = j->each == 0 && t >= 2;
+	r.map_ahead = j->each == 0 && nt >= 2;
 	r.progress = j->progress;
 	r.parg = j->arg;
 	rc = gguf_spanread(&r, err);
