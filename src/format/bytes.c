@@ -140,12 +140,6 @@ gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
 }
 
 /*
- * Skips the strings of an array while each one's length fits in the
- * bytes left: the fast walk over a vocabulary. Returns how many it
- * skipped; the cursor is at the first one that does not fit (whose
- * error gguf_cur_str then gives with its offset), or past them all.
- */
-/*
  * Reads the bytes of base from pos (as many as the buffer holds, to the
  * end of base) into rd's buffer: 0 when at least 8 of them came; else -1
  * (an error or a file cut short: the walk then goes on through base, and
@@ -243,6 +237,13 @@ skip_strings_base(struct gguf_cur *c, uint64_t count)
    mapped (a vocabulary; and the buffer is then worth making). */
 #define RD_MIN_COUNT	4096
 
+/*
+ * Skips the strings of an array while each one's length fits in the
+ * bytes left: the fast walk over a vocabulary (through c->rd where the
+ * cursor has one, then through base). Returns how many it skipped; the
+ * cursor is at the first one that does not fit (whose error
+ * gguf_cur_str then gives with its offset), or past them all.
+ */
 static uint64_t
 skip_strings(struct gguf_cur *c, uint64_t count)
 {
