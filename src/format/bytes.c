@@ -8,14 +8,13 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gguf.h"
 #include "internal.h"
+#include "source.h"
 
 uint64_t
 gguf_hash(const void *p, size_t n)
@@ -141,29 +140,28 @@ gguf_cur_str(struct gguf_cur *c, struct gguf_str *s, const char *what,
 
 /*
  * Reads the bytes of base from pos (as many as the buffer holds, to the
- * end of base) into rd's buffer: 0 when at least 8 of them came; else -1
- * (an error or a file cut short: the walk then goes on through base, and
- * fails there as the file says).
+ * end of base, at least 8) into rd's buffer: 0, or -1 (an error or a
+ * file cut short: the walk then goes on through base, and fails there as
+ * the file says).
  */
 static int
 rd_fill(struct gguf_cur_rd *rd, uint64_t pos, uint64_t size)
 {
-	uint64_t	want = size - pos;
-	ssize_t		r;
+	struct gguf_srcerr	se;
+	uint64_t		want = size - pos;
 
 	if (want > GGUF_CUR_RD_BUF)
 		want = GGUF_CUR_RD_BUF;
+	if (want < 8)
+		return -1;
 	if (rd->buf == NULL)
 		rd->buf = malloc(GGUF_CUR_RD_BUF);
-	if (rd->buf == NULL || pos > (uint64_t)INT64_MAX)
-		return -1;
-	do
-		r = pread(rd->fd, rd->buf, (size_t)want, (off_t)pos);
-	while (r < 0 && errno == EINTR);
-	if (r < 8)
+	memset(&se, 0, sizeof se);
+	if (rd->buf == NULL || gguf_source_read(rd->src, pos, rd->buf,
+	    (size_t)want, &se) != 0)
 		return -1;
 	rd->at = pos;
-	rd->n = (uint64_t)r;
+	rd->n = want;
 	return 0;
 }
 

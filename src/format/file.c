@@ -274,8 +274,10 @@ open_mapped(struct gguf_source *src, int defer_names, struct gguf_err *err)
 	 * once, and most are never looked at again (a 150,000-token
 	 * vocabulary and its merges: 3.7 ms mapped, 1.2 ms read).
 	 */
-	if ((rd.fd = gguf_source_fd(src)) >= 0)
+	if (gguf_source_fd(src) >= 0) {		/* a file: reads are cheap */
+		rd.src = src;
 		f->walk_rd = &rd;
+	}
 	j.f = f;
 	j.err = err;
 	rc = gguf_source_guard(src, parse_cb, &j);

@@ -124,14 +124,15 @@ struct gguf_cur {
 
 /*
  * What reads base's bytes for a cursor's walk of a long array of strings:
- * fd at the offset of the byte in base (base maps the file from its first
- * byte), into buf (made at the first need, GGUF_CUR_RD_BUF bytes; whoever
- * made the struct frees it, after a walk that a fault may have cut
- * short). buf holds the bytes [at, at + n).
+ * src (gguf_source_read) at the offset of the byte in base (base maps the
+ * source from its first byte), into buf (made at the first need,
+ * GGUF_CUR_RD_BUF bytes; whoever made the struct frees it, after a walk
+ * that a fault may have cut short). buf holds the bytes [at, at + n).
  */
 #define GGUF_CUR_RD_BUF	((size_t)32 << 10)
+struct gguf_source;
 struct gguf_cur_rd {
-	int		 fd;
+	struct gguf_source *src;
 	uint8_t		*buf;
 	uint64_t	 at;
 	uint64_t	 n;
