@@ -403,6 +403,28 @@ mapped(const char *path)
 }
 
 /*
+ * g written to a new temporary file at path (a mkstemp template, made a
+ * template again if a file was made from it): its descriptor, or -1 said
+ * (as what's failure; nothing left behind, g kept).
+ */
+static int
+temp_gguf(const struct gg *g, char *path, const char *what)
+{
+	int	fd;
+
+	memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+	fd = mkstemp(path);
+	if (fd >= 0 && write(fd, g->buf, g->len) == (ssize_t)g->len)
+		return fd;
+	ok(0, "%s: temporary file: %s", what, strerror(errno));
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	return -1;
+}
+
+/*
  * A model of ntok tokens "token0", "token1", ... and one F32 tensor "w" of
  * 8 floats 0..7 (of 80 MiB, sparse on disk, if big), written to path (a
  * mkstemp template); its descriptor, or -1 (said).
@@ -429,17 +451,15 @@ vocab_file(unsigned ntok, int big, char *path, struct gg *g)
 	for (i = 0; i < 8; i++)
 		gg_f32(g, (float)i);
 	total = g->len - 8 * sizeof(float) + ne[0] * sizeof(float);
-	fd = mkstemp(path);
-	if (fd < 0 || write(fd, g->buf, g->len) != (ssize_t)g->len ||
+	if ((fd = temp_gguf(g, path, "vocabulary file")) >= 0 &&
 	    ftruncate(fd, (off_t)total) != 0) {
-		ok(0, "temporary file: %s", strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(path);
-		}
-		gg_free(g);
-		return -1;
+		ok(0, "vocabulary file: %s", strerror(errno));
+		close(fd);
+		unlink(path);
+		fd = -1;
 	}
+	if (fd < 0)
+		gg_free(g);
 	return fd;
 }
 
@@ -644,28 +664,6 @@ out:
 }
 
 /*
- * g written to a new temporary file at path (a mkstemp template, made
- * anew): its descriptor, or -1 said (as what's failure; nothing left
- * behind, g kept).
- */
-static int
-temp_gguf(const struct gg *g, char *path, size_t len, const char *what)
-{
-	int	fd;
-
-	memcpy(path + len - 7, "XXXXXX", 6);
-	fd = mkstemp(path);
-	if (fd >= 0 && write(fd, g->buf, g->len) == (ssize_t)g->len)
-		return fd;
-	ok(0, "%s: temporary file: %s", what, strerror(errno));
-	if (fd >= 0) {
-		close(fd);
-		unlink(path);
-	}
-	return -1;
-}
-
-/*
  * A long array of strings (a vocabulary) in a mapped file is walked by
  * reading its lengths through the file's descriptor, a small window at a
  * time, not where the file is mapped. Seeded random files, whole and cut
@@ -723,7 +721,7 @@ check_read_walk(void)
 			    arrs_at));
 			cuts++;
 		}
-		if ((fd = temp_gguf(&g, path, sizeof path, "read walk")) < 0) {
+		if ((fd = temp_gguf(&g, path, "read walk")) < 0) {
 			gg_free(&g);
 			break;
 		}
@@ -942,7 +940,7 @@ check_nested_vocab(void)
 	gg_arr(&g, GG_STR, 2);
 	gg_str(&g, "b0");
 	gg_str(&g, "b1");
-	if ((fd = temp_gguf(&g, path, sizeof path, "nested vocabulary")) < 0) {
+	if ((fd = temp_gguf(&g, path, "nested vocabulary")) < 0) {
 		gg_free(&g);
 		return;
 	}
