@@ -488,7 +488,19 @@ static int
 emit(struct lane *l, struct slot *sl, uint64_t *piece)
 {
 	struct engine	*e = l->e;
+	const struct seg *g;
+	size_t		 k;
 
+	if (e->share && e->r->claim != NULL)
+		for (k = 0; k < sl->nseg; k++) {
+			g = &sl->seg[k];
+			if (e->r->claim(e->r->arg, g->span, g->pos, g->len,
+			    g->last, l->follow ? (unsigned)(*piece -
+			    atomic_load(&l->consumed)) : 0) != 0) {
+				fail(e, -1, g->span, "stopped");
+				return -1;
+			}
+		}
 	if (l->follow) {
 		atomic_store(&l->published, ++*piece);
 		wake(e, l, piece_ready);

@@ -139,6 +139,20 @@ struct gguf_spanread {
 	void			*arg;		/* the consumer's */
 	int			 mode;		/* enum gguf_sr_mode */
 	/*
+	 * GGUF_SR_SHARE: may be set. Called on thread 0 with each segment of
+	 * a piece (as the consumer would be, without the bytes) before the
+	 * piece goes to thread 1 and before thread 0's consumer calls of it:
+	 * so thread 0 can decide, for each segment, what each thread does
+	 * with it, and thread 1 always finds the decision made. When it is
+	 * called for a piece, thread 0's consumer calls of every earlier
+	 * piece have returned. queued: the pieces thread 1 has still to
+	 * be done with, before this one (0 to GGUF_SR_NSLOT - 1; 0 where
+	 * thread 0 makes both calls). Non-zero stops the read, as the
+	 * consumer's.
+	 */
+	int			(*claim)(void *arg, size_t span, uint64_t pos,
+				    size_t n, int last, unsigned queued);
+	/*
 	 * 0: one a core, at most GGUF_SR_THREADS; 1: everything on the
 	 * calling thread.
 	 */

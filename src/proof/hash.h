@@ -91,6 +91,12 @@ struct gguf_hash_job {
 	unsigned		 threads;
 	unsigned		 threads_used;	/* out: the threads it ran on */
 	size_t			 err_span;	/* out: as spanread.h's */
+	/*
+	 * Out, with each and all on two threads: the spans whose own hash
+	 * one thread began and the other ended (its running state handed
+	 * on between two pieces).
+	 */
+	size_t			 handed;
 };
 
 /*

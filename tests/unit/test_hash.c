@@ -339,11 +339,92 @@ many(void)
 	free(data);
 }
 
+/*
+ * Spans much larger than the ring, each one's sha256 and xxh64 and all's
+ * xxh64 on two threads from a file: a span thread 0 takes costs it much
+ * more than all's costs thread 1, which catches up, so thread 0 hands its
+ * running state on part way through. Every digest is that of the bytes,
+ * and some state was handed on (in at most 10 runs: when thread 0 cuts
+ * depends on the timing).
+ */
+#define BIGSPANS	4
+#define BIGSPAN		((size_t)12 << 20)
+
+static void
+handoff(void)
+{
+	char			 path[] = "/tmp/test_hash.XXXXXX";
+	struct gguf_span	 sp[BIGSPANS];
+	struct gguf_hashes	 got[BIGSPANS], all;
+	struct gguf_hash_job	 j;
+	struct gguf_digest	 want;
+	struct gguf_err		 err;
+	size_t			 n = BIGSPANS * BIGSPAN + 4096, i, handed = 0;
+	uint8_t			*data = malloc(n);
+	uint64_t		 x = 7;
+	int			 fd, run, k, good = 1;
+	const int		 kinds[2] = { GGUF_H_SHA256, GGUF_H_XXH64 };
+
+	for (i = 0; i < n; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		data[i] = (uint8_t)(x >> 56);
+	}
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, data, n) != (ssize_t)n) {
+		ok(0, "temporary file: %s", strerror(errno));
+		free(data);
+		return;
+	}
+	unlink(path);
+	for (i = 0; i < BIGSPANS; i++) {
+		memset(&sp[i], 0, sizeof sp[i]);
+		sp[i].fd = fd;
+		sp[i].off = 4096 + i * BIGSPAN - (i % 2) * 100;
+		sp[i].len = BIGSPAN - (i % 3) * 1000;
+	}
+	for (run = 0; run < 10 && good && handed == 0; run++) {
+		memset(&j, 0, sizeof j);
+		memset(got, 0, sizeof got);
+		memset(&all, 0, sizeof all);
+		j.spans = sp;
+		j.n_spans = BIGSPANS;
+		j.each = GGUF_HM(GGUF_H_SHA256) | GGUF_HM(GGUF_H_XXH64);
+		j.all = GGUF_HM(GGUF_H_XXH64);
+		j.each_out = got;
+		j.all_out = &all;
+		j.threads = 2;
+		if (gguf_hash_run(&j, &err) != 0) {
+			diag("run %d: %s", run, err.msg);
+			good = 0;
+			break;
+		}
+		handed += j.handed;
+		for (i = 0; i < BIGSPANS; i++)
+			for (k = 0; k < 2; k++) {
+				gguf_hash_mem(kinds[k], data + sp[i].off,
+				    sp[i].len, &want);
+				if (!gguf_digest_eq(&got[i].d[kinds[k]],
+				    &want)) {
+					diag("run %d: span %zu, %s differs",
+					    run, i, gguf_hash_name(kinds[k]));
+					good = 0;
+				}
+			}
+	}
+	ok(good, "spans of 12 MB on two threads: each one's sha256 and "
+	    "xxh64 are those of its bytes (%d run(s))", run);
+	ok(handed > 0, "... and thread 0 handed a running state on to "
+	    "thread 1 (%zu time(s))", handed);
+	close(fd);
+	free(data);
+}
+
 int
 main(void)
 {
 	vectors();
 	engine();
 	many();
+	handoff();
 	return tap_done();
 }
