@@ -7,9 +7,12 @@
  */
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io.h"
 #include "xmalloc.h"
@@ -91,4 +94,39 @@ char *
 xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
+}
+
+#define POPULATE_MIN	((size_t)16 << 10)
+
+void
+xpopulate(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	long		 sz = sysconf(_SC_PAGESIZE);
+	uintptr_t	 pg = sz > 0 ? (uintptr_t)sz : 4096, a, z;
+
+	if (p == NULL || n < POPULATE_MIN)
+		return;
+	a = ((uintptr_t)p + pg - 1) & ~(pg - 1);
+	z = ((uintptr_t)p + n) & ~(pg - 1);
+	if (z > a)
+		(void)madvise((void *)a, (size_t)(z - a),
+		    MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+void *
+xcalloc_big(size_t n, size_t size)
+{
+	void	*p;
+
+	if (size != 0 && n > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	p = xmalloc(n * size);
+	xpopulate(p, n * size);
+	memset(p, 0, n * size != 0 ? n * size : 1);
+	return p;
 }

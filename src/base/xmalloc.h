@@ -21,6 +21,21 @@ void	*xcalloc(size_t n, size_t size);
 void	*xreallocarray(void *p, size_t n, size_t size);
 char	*xstrdup(const char *s);
 char	*xstrndup(const char *s, size_t n);
+/*
+ * Maps in, with one call, the whole pages of [p, p + n): memory just
+ * allocated that is about to be written in full (an index of every
+ * tensor). A fresh page costs a fault when first written; mapped in
+ * together, about half of that each (a 2-core virtual machine: 13 us a
+ * page faulted, 6 us populated). Nothing under 16 KiB, or where the
+ * system cannot: the pages are then faulted in as before.
+ */
+void	 xpopulate(void *p, size_t n);
+/*
+ * xcalloc for an array that is about to be written all over (a hash
+ * table of every name): its pages mapped in with one call (xpopulate)
+ * before they are cleared, where calloc would clear them a fault each.
+ */
+void	*xcalloc_big(size_t n, size_t size);
 
 /*
  * The hook called with the size that could not be allocated; it must end

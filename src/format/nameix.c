@@ -44,7 +44,7 @@ alloc_slots(struct gguf_nameix *ix, uint64_t entries)
 
 	while (cap < entries * 2)
 		cap <<= 1;
-	ix->slot = xcalloc((size_t)cap, sizeof *ix->slot);
+	ix->slot = xcalloc_big((size_t)cap, sizeof *ix->slot);
 	ix->mask = cap - 1;
 }
 

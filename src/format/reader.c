@@ -585,6 +585,8 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 				cap = f->lay.n_tensors;
 			f->tensors = xreallocarray(f->tensors, cap,
 			    sizeof *f->tensors);
+			xpopulate(f->tensors + i, (size_t)(cap - i) *
+			    sizeof *f->tensors);
 		}
 		t = &f->tensors[i];
 		if (read_tensor(f, c, t, err) != 0)
@@ -595,6 +597,7 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 
 	f->thash = xreallocarray(NULL, f->n_tensors > 0 ? f->n_tensors : 1,
 	    sizeof *f->thash);
+	xpopulate(f->thash, (size_t)f->n_tensors * sizeof *f->thash);
 	for (i = 0; i < f->n_tensors; i++) {
 		t = &f->tensors[i];
 		f->thash[i] = gguf_nameix_hash(t->name.p, (size_t)t->name.n);
@@ -1094,7 +1097,7 @@ gguf_join(const char *path, struct gguf_file **shards, char **paths,
 	for (k = 0; k < n; k++)
 		if (shards[k] != NULL)
 			total += shards[k]->n_tensors;
-	f->tp = xcalloc((size_t)(total > 0 ? total : 1), sizeof *f->tp);
+	f->tp = xcalloc_big((size_t)(total > 0 ? total : 1), sizeof *f->tp);
 	gguf_nameix_init(&f->tensor_names, tensor_name, f, total);
 	for (k = 0; k < n; k++) {
 		if ((s = shards[k]) == NULL)
