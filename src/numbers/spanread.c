@@ -61,6 +61,7 @@ struct slot {
 	size_t		 nseg;
 	size_t		 aseg;
 	uint64_t	 bytes;		/* of spans, in the segments */
+	int		 mapped_in;	/* buf's pages populated */
 };
 
 struct engine;
@@ -599,6 +600,12 @@ lane_run(struct lane *l)
 			sl->p = NULL;
 			sl->len = clen;
 			sl->file = NULL;
+			if (clen > 0 && sl->buf != NULL && !sl->mapped_in) {
+				/* its pages mapped in at once, not a fault
+				   each in the read (64 a buffer) */
+				xpopulate(sl->buf, GGUF_SR_CHUNK);
+				sl->mapped_in = 1;
+			}
 			if (clen > 0 && sp[cur].fd >= 0) {
 				if (read_at(e, sp[cur].fd, sp[cur].file,
 				    sl->buf, clen, pos, cur) != 0)
