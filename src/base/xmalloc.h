@@ -32,8 +32,9 @@ char	*xstrndup(const char *s, size_t n);
 void	 xpopulate(void *p, size_t n);
 /*
  * xcalloc for an array that is about to be written all over (a hash
- * table of every name): its pages mapped in with one call (xpopulate)
- * before they are cleared, where calloc would clear them a fault each.
+ * table of every name): its pages mapped in with one call (xpopulate),
+ * then cleared, where calloc's own clearing, or the first writes to a
+ * block it did not need to clear, would fault them in one at a time.
  */
 void	*xcalloc_big(size_t n, size_t size);
 

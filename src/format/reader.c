@@ -585,8 +585,10 @@ read_tensors(struct gguf_file *f, struct gguf_cur *c, struct gguf_err *err)
 				cap = f->lay.n_tensors;
 			f->tensors = xreallocarray(f->tensors, cap,
 			    sizeof *f->tensors);
-			xpopulate(f->tensors + i, (size_t)(cap - i) *
-			    sizeof *f->tensors);
+			/* mapped in: as many as the bytes left can hold (a
+			   count that lies commits no more than the truth) */
+			xpopulate(f->tensors + i, (size_t)(first_cap(cap - i,
+			    c, c->lw + 16, cap - i)) * sizeof *f->tensors);
 		}
 		t = &f->tensors[i];
 		if (read_tensor(f, c, t, err) != 0)

@@ -61,7 +61,7 @@ struct slot {
 	size_t		 nseg;
 	size_t		 aseg;
 	uint64_t	 bytes;		/* of spans, in the segments */
-	int		 mapped_in;	/* buf's pages populated */
+	size_t		 mapped_in;	/* bytes of buf populated */
 };
 
 struct engine;
@@ -600,11 +600,13 @@ lane_run(struct lane *l)
 			sl->p = NULL;
 			sl->len = clen;
 			sl->file = NULL;
-			if (clen > 0 && sl->buf != NULL && !sl->mapped_in) {
-				/* its pages mapped in at once, not a fault
-				   each in the read (64 a buffer) */
-				xpopulate(sl->buf, GGUF_SR_CHUNK);
-				sl->mapped_in = 1;
+			if (clen > sl->mapped_in && (sp[cur].fd >= 0 ||
+			    (sp[cur].mem == NULL && sp[cur].src != NULL))) {
+				/* what the read fills mapped in at once, not
+				   a fault a page in the read (64 a buffer) */
+				xpopulate(sl->buf + sl->mapped_in,
+				    clen - sl->mapped_in);
+				sl->mapped_in = clen;
 			}
 			if (clen > 0 && sp[cur].fd >= 0) {
 				if (read_at(e, sp[cur].fd, sp[cur].file,

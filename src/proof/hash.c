@@ -288,8 +288,8 @@ thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Thread th's CPU time since its first piece, read again every
-   BUSY_EVERY bytes it has seen (a clock read is a system call). */
+/* Thread th's CPU time since it first read its clock here, read again
+   every BUSY_EVERY bytes it has seen (a clock read is a system call). */
 static uint64_t
 busy_now(struct hrun *h, unsigned th)
 {
@@ -657,7 +657,7 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 	for (t = 0; t < GGUF_SR_THREADS; t++)
 		hs_init(&h.each[t], j->each);
 	hs_init(&h.all, j->all);
-	hs_init(&h.hand, j->each);
+	hs_init(&h.hand, h.share ? j->each : 0);
 	atomic_init(&h.hand_full, 0);
 	for (t = 0; t < GGUF_SR_THREADS; t++) {
 		atomic_init(&h.seen[t], 0);

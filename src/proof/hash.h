@@ -92,9 +92,10 @@ struct gguf_hash_job {
 	unsigned		 threads_used;	/* out: the threads it ran on */
 	size_t			 err_span;	/* out: as spanread.h's */
 	/*
-	 * Out, with each and all on two threads: the spans whose own hash
-	 * one thread began and the other ended (its running state handed
-	 * on between two pieces).
+	 * Out, with each and all (GGUF_SR_SHARE): the times a span's own
+	 * hash begun by thread 0 was handed on to thread 1 to end (on one
+	 * thread, the same thread makes both calls); a run that stopped
+	 * may count one thread 1 never took.
 	 */
 	size_t			 handed;
 };

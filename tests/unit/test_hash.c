@@ -359,12 +359,19 @@ handoff(void)
 	struct gguf_hash_job	 j;
 	struct gguf_digest	 want;
 	struct gguf_err		 err;
-	size_t			 n = BIGSPANS * BIGSPAN + 4096, i, handed = 0;
-	uint8_t			*data = malloc(n);
+	size_t			 n = BIGSPANS * BIGSPAN + 4096, i, at, handed = 0;
+	uint8_t			*data = malloc(n), *cat = malloc(n);
 	uint64_t		 x = 7;
 	int			 fd, run, k, good = 1;
 	const int		 kinds[2] = { GGUF_H_SHA256, GGUF_H_XXH64 };
+	struct gguf_digest	 want_all;
 
+	if (data == NULL || cat == NULL) {
+		ok(0, "out of memory");
+		free(data);
+		free(cat);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		data[i] = (uint8_t)(x >> 56);
@@ -376,12 +383,15 @@ handoff(void)
 		return;
 	}
 	unlink(path);
-	for (i = 0; i < BIGSPANS; i++) {
+	for (i = 0, at = 0; i < BIGSPANS; i++) {
 		memset(&sp[i], 0, sizeof sp[i]);
 		sp[i].fd = fd;
 		sp[i].off = 4096 + i * BIGSPAN - (i % 2) * 100;
 		sp[i].len = BIGSPAN - (i % 3) * 1000;
+		memcpy(cat + at, data + sp[i].off, sp[i].len);
+		at += sp[i].len;
 	}
+	gguf_hash_mem(GGUF_H_XXH64, cat, at, &want_all);
 	for (run = 0; run < 10 && good && handed == 0; run++) {
 		memset(&j, 0, sizeof j);
 		memset(got, 0, sizeof got);
@@ -399,6 +409,10 @@ handoff(void)
 			break;
 		}
 		handed += j.handed;
+		if (!gguf_digest_eq(&all.d[GGUF_H_XXH64], &want_all)) {
+			diag("run %d: all spans' xxh64 differs", run);
+			good = 0;
+		}
 		for (i = 0; i < BIGSPANS; i++)
 			for (k = 0; k < 2; k++) {
 				gguf_hash_mem(kinds[k], data + sp[i].off,
@@ -412,11 +426,13 @@ handoff(void)
 			}
 	}
 	ok(good, "spans of 12 MB on two threads: each one's sha256 and "
-	    "xxh64 are those of its bytes (%d run(s))", run);
+	    "xxh64, and all's xxh64, are those of the bytes (%d run(s))",
+	    run);
 	ok(handed > 0, "... and thread 0 handed a running state on to "
 	    "thread 1 (%zu time(s))", handed);
 	close(fd);
 	free(data);
+	free(cat);
 }
 
 int

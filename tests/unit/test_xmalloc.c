@@ -52,7 +52,8 @@ cleared(void)
 	uint8_t		*p;
 	size_t		 i, n = 20000, bad = 0;
 
-	/* small blocks come back used: dirty one, free it, ask again */
+	/* a block comes back used: dirty one, free it, ask again (under
+	   AddressSanitizer it stays in quarantine and a fresh one comes) */
 	p = xmalloc(n * 4);
 	memset(p, 0xa5, n * 4);
 	free(p);
