@@ -140,6 +140,25 @@ check_job(int fd, const uint8_t *mem, const uint8_t *data, unsigned each,
 	return good;
 }
 
+/* A temporary file holding p[0..n), already unlinked: its descriptor,
+   or -1 after a failed test. */
+static int
+temp_with(const uint8_t *p, size_t n)
+{
+	char	path[] = "/tmp/test_hash.XXXXXX";
+	int	fd = mkstemp(path);
+
+	if (fd >= 0)
+		unlink(path);
+	if (fd < 0 || write(fd, p, n) != (ssize_t)n) {
+		ok(0, "temporary file: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static int
 cancel_at_once(void *arg, uint64_t done, uint64_t total)
 {
@@ -151,7 +170,6 @@ cancel_at_once(void *arg, uint64_t done, uint64_t total)
 static void
 engine(void)
 {
-	char			 path[] = "/tmp/test_hash.XXXXXX";
 	uint8_t			*data;
 	struct gguf_hash_job	 j;
 	struct gguf_hashes	 h[NSPANS], a;
@@ -167,12 +185,10 @@ engine(void)
 		x = x * 1103515245u + 12345u;
 		data[i] = (uint8_t)(x >> 16);
 	}
-	fd = mkstemp(path);
-	if (fd < 0 || write(fd, data, NBYTES) != (ssize_t)NBYTES) {
-		ok(0, "temporary file: %s", strerror(errno));
+	if ((fd = temp_with(data, NBYTES)) < 0) {
+		free(data);
 		return;
 	}
-	unlink(path);
 	past.fd = fd;
 	/* 3 and 5: each span's hash on runs of the list, all's apart */
 	for (t = 1; t <= 5; t += t < 3 ? 1 : 2) {
@@ -353,7 +369,6 @@ many(void)
 static void
 handoff(void)
 {
-	char			 path[] = "/tmp/test_hash.XXXXXX";
 	struct gguf_span	 sp[BIGSPANS];
 	struct gguf_hashes	 got[BIGSPANS], all;
 	struct gguf_hash_job	 j;
@@ -376,13 +391,11 @@ handoff(void)
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
 		data[i] = (uint8_t)(x >> 56);
 	}
-	fd = mkstemp(path);
-	if (fd < 0 || write(fd, data, n) != (ssize_t)n) {
-		ok(0, "temporary file: %s", strerror(errno));
+	if ((fd = temp_with(data, n)) < 0) {
 		free(data);
+		free(cat);
 		return;
 	}
-	unlink(path);
 	for (i = 0, at = 0; i < BIGSPANS; i++) {
 		memset(&sp[i], 0, sizeof sp[i]);
 		sp[i].fd = fd;
