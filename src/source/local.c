@@ -26,6 +26,7 @@
 #include "guard.h"
 #include "io.h"
 #include "source.h"
+#include "xmalloc.h"
 
 #define HUGE_PAGE	((uint64_t)2 << 20)
 #define PAGE		4096u
@@ -189,9 +190,7 @@ anon_region(uint64_t n)
 #ifdef MADV_HUGEPAGE
 	(void)madvise(a, (size_t)n, MADV_HUGEPAGE);
 #endif
-#ifdef MADV_POPULATE_WRITE
-	(void)madvise(a, (size_t)n, MADV_POPULATE_WRITE);
-#endif
+	xpopulate(a, (size_t)n);
 	return a;
 }
 
