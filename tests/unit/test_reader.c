@@ -978,6 +978,17 @@ check_nested_vocab(void)
 	gg_free(&g);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN	1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN	0
+#endif
+
 /* The process's peak resident memory so far, in KiB. */
 static long
 peak_kib(void)
@@ -1010,15 +1021,11 @@ check_lying_count_memory(void)
 	long			 before, after;
 	unsigned		 i;
 
-#if defined(__SANITIZE_ADDRESS__)
-	skip("a lying tensor count's memory: AddressSanitizer's realloc copies");
-	return;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-	skip("a lying tensor count's memory: AddressSanitizer's realloc copies");
-	return;
-#endif
-#endif
+	if (UNDER_ASAN) {
+		skip("a lying tensor count's memory: AddressSanitizer's "
+		    "realloc copies");
+		return;
+	}
 	gg_init(&g, 3, 0);
 	/* each info: name length 8, "t00000" 6, n_dims 4, ne 8, type 4,
 	   offset 8 = 38 bytes; the smallest possible is 24 */
