@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include "dequant.h"
 #include "gguf.h"
+#include "memprobe.h"
 #include "tap.h"
 #include "../tools/ggufgen.h"
 
@@ -979,17 +979,6 @@ check_nested_vocab(void)
 	gg_free(&g);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN	1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN	1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN	0
-#endif
-
 /* The process's peak resident memory so far, in KiB (Linux's unit). */
 static long
 peak_kib(void)
@@ -1003,20 +992,11 @@ peak_kib(void)
 static const char *
 cannot_measure_commit(void)
 {
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-	void	*p;
-	int	 r;
-
+#if defined(__linux__)
 	if (UNDER_ASAN)
 		return "AddressSanitizer's realloc copies";
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return "no memory to probe with";
-	r = madvise(p, 4096, MADV_POPULATE_WRITE);
-	munmap(p, 4096);
-	return r == 0 ? NULL : "the system maps nothing in ahead (before "
-	    "Linux 5.14)";
+	return can_populate() ? NULL : "the system maps nothing in ahead "
+	    "(before Linux 5.14)";
 #else
 	return "not Linux: nothing is mapped in ahead, and the peak is "
 	    "counted otherwise";

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memprobe.h"
 #include "tap.h"
 #include "xmalloc.h"
 
@@ -26,24 +27,6 @@ minor_faults(void)
 
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_minflt;
-}
-
-/* Whether the system maps pages in on request (Linux 5.14 and later). */
-static int
-can_populate(void)
-{
-#ifdef MADV_POPULATE_WRITE
-	void	*p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int	 ok_ = p != MAP_FAILED &&
-		    madvise(p, 4096, MADV_POPULATE_WRITE) == 0;
-
-	if (p != MAP_FAILED)
-		munmap(p, 4096);
-	return ok_;
-#else
-	return 0;
-#endif
 }
 
 static void
