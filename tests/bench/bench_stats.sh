@@ -11,6 +11,11 @@
 #     up to the number of cores (BENCH_STATS_THREADS, at most): the
 #     speed-up over 1 thread at each count, target >= 1.8 on 2 threads
 #     (both passes, the exact percentiles' included);
+#     On a machine of two cores, each core also runs the 1-thread
+#     command alone (taskset), in the same rounds: the cores of a virtual
+#     machine need not be equally fast (one measured at 0.63 of the
+#     other's speed for minutes), and the most 2 threads can give over the
+#     1-thread time is that time over each core's, added (no target);
 #   - that tensor's statistics on every core, the call the browser's
 #     preview makes (gguf_stats_tensor over every row, every core; the
 #     preview adds a progress callback): the time in seconds, target < 0.5
@@ -65,15 +70,32 @@ ratio() {
 	    ">=" "$2" "$3"
 }
 
+# The two CPUs this runs on, "A B", when it runs on exactly two and can
+# pin a command to one (taskset); else empty.
+two_cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//' | awk -F, '{
+	n = 0
+	for (i = 1; i <= NF; i++) {
+		if (split($i, r, "-") == 2)
+			for (c = r[1]; c <= r[2]; c++) cpu[n++] = c
+		else
+			cpu[n++] = $i
+	}
+	if (n == 2)
+		print cpu[0], cpu[1]
+}')
+[ "$maxth" -ge 2 ] || two_cpus=""
+
 # sweep TYPE: the statistics of the tensor of $f on 1 .. $maxth threads,
 # the counts run in turn, and each count's speed-up over 1 thread (the
-# target, 1.8, on 2 threads only).
+# target, 1.8, on 2 threads only); on two CPUs, each alone on 1 thread
+# in the same rounds, and what the two could give together.
 sweep() {
 	n=1
 	while [ $n -le "$maxth" ]; do
 		: >"$dir/t.$n"
 		n=$((n + 1))
 	done
+	: >"$dir/t.a"; : >"$dir/t.b"
 	i=0
 	while [ $i -lt "$runs" ]; do
 		n=1
@@ -82,6 +104,12 @@ sweep() {
 			    blk.0.ffn_up.weight >>"$dir/t.$n"
 			n=$((n + 1))
 		done
+		if [ -n "$two_cpus" ]; then
+			bench_us taskset -c "${two_cpus% *}" "$gguf" stats \
+			    --threads 1 "$f" blk.0.ffn_up.weight >>"$dir/t.a"
+			bench_us taskset -c "${two_cpus#* }" "$gguf" stats \
+			    --threads 1 "$f" blk.0.ffn_up.weight >>"$dir/t.b"
+		fi
 		i=$((i + 1))
 	done
 	one=$(median <"$dir/t.1")
@@ -98,6 +126,7 @@ sweep() {
 			bench_result "stats: $1 one tensor, speed-up on 2 threads" \
 			    "$up" ">=" 1.8 \
 			    "stats --threads 1 FILE T / --threads 2 ($1, one of $mib MiB)"
+			[ -n "$two_cpus" ] && cores_ceiling "$1"
 		else
 			awk -v n="$1 one tensor, $n threads over 1" -v a="$one" \
 			    -v b="$tn" -v u="$up" 'BEGIN {
@@ -114,6 +143,22 @@ sweep() {
 		rm -f "$dir/t.$n"
 		n=$((n + 1))
 	done
+}
+
+# cores_ceiling TYPE: each of the two CPUs' 1-thread time (the medians of
+# t.a and t.b) and the most two threads could give over $one, the
+# 1-thread time the speed-up is of: one / a + one / b.
+cores_ceiling() {
+	ca=$(median <"$dir/t.a")
+	cb=$(median <"$dir/t.b")
+	cl=$(awk -v o="$one" -v a="$ca" -v b="$cb" \
+	    'BEGIN { printf "%.2f", o / a + o / b }')
+	awk -v n="$1 one tensor, each CPU alone (${two_cpus% *}, ${two_cpus#* })" \
+	    -v a="$ca" -v b="$cb" -v c="$cl" 'BEGIN {
+	    printf "  %-50s %7.3f s %7.3f s  the most 2 threads " \
+		"give: %s\n", n, a / 1e6, b / 1e6, c }'
+	bench_result "stats: $1 one tensor, the most its two CPUs give" "$cl" \
+	    "-" - "stats --threads 1 FILE T / each CPU's own (taskset -c), added"
 }
 
 # preview NAME [TARGET]: prints and sets $a, the median time of the
