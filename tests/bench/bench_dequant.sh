@@ -11,8 +11,10 @@
 # the file is written to $TMPDIR and removed afterwards.
 # Under `make bench`, the statistics' figures go to the summary: per core
 # against ggml (target 0.5, for every type ggml converts: F16, BF16, Q8_0,
-# Q4_0, Q4_K, Q5_K, Q6_K), the speed-up on 2 threads (target 1.8), and
-# the per core ratio the sketch's counting alone allows (no target).
+# Q4_0, Q4_K, Q5_K, Q6_K), the speed-up on 2 threads (target 1.8), on a
+# machine of two CPUs the most those two give (the 1 thread's time over
+# each CPU's alone, added; no target), and the per core ratio the
+# sketch's counting alone allows (no target).
 set -eu
 
 builddir=${TESTS_BUILDDIR:-tests}
@@ -47,9 +49,13 @@ awk '/^type +1 thread +2 threads/ { t = 1; next }
     /^$/ { t = 0 }
     t == 1 && $9 ~ /x$/ { sub(/x$/, "", $4); sub(/x$/, "", $9);
 	print "c", $1, $9, $4 }
+    t == 1 && $10 ~ /x$/ { sub(/x$/, "", $10); print "u", $1, $10 }
     t == 2 && $4 ~ /x$/ { sub(/x$/, "", $4); print "b", $1, $4 }' "$out" |
 while read -r kind type v x2; do
-	if [ "$kind" = c ]; then
+	if [ "$kind" = u ]; then
+		bench_result "stats on 2 threads: $type, the most its two CPUs give" \
+		    "$v" "-" - "bench_dequant part 3: gguf_stats_data, 1 thread / each CPU's alone, added ($type)"
+	elif [ "$kind" = c ]; then
 		bench_result "stats per core: $type against ggml's conversion" \
 		    "$v" ">=" 0.5 "$cmd ($type, 2^25 elements in memory)"
 		bench_result "stats on 2 threads: $type speed-up" "$x2" ">=" 1.8 \
