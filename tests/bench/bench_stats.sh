@@ -10,12 +10,12 @@
 #   - one tensor of the whole size (gen_scan --one) on 1, 2, ... threads
 #     up to the number of cores (BENCH_STATS_THREADS, at most): the
 #     speed-up over 1 thread at each count, target >= 1.8 on 2 threads
-#     (both passes, the exact percentiles' included);
-#     On a machine of two cores, each core also runs the 1-thread
-#     command alone (taskset), in the same rounds: the cores of a virtual
-#     machine need not be equally fast (one measured at 0.63 of the
-#     other's speed for minutes), and the most 2 threads can give over the
-#     1-thread time is that time over each core's, added (no target);
+#     (both passes, the exact percentiles' included); on a machine of
+#     two cores, each core also runs the 1-thread command alone
+#     (taskset), in the same rounds: the cores of a virtual machine need
+#     not be equally fast (one measured at 0.63 of the other's speed for
+#     minutes), and the most 2 threads can give over the 1-thread time
+#     is that time over each core's, added (no target);
 #   - that tensor's statistics on every core, the call the browser's
 #     preview makes (gguf_stats_tensor over every row, every core; the
 #     preview adds a progress callback): the time in seconds, target < 0.5
@@ -126,7 +126,9 @@ sweep() {
 			bench_result "stats: $1 one tensor, speed-up on 2 threads" \
 			    "$up" ">=" 1.8 \
 			    "stats --threads 1 FILE T / --threads 2 ($1, one of $mib MiB)"
-			[ -n "$two_cpus" ] && cores_ceiling "$1"
+			if [ -n "$two_cpus" ]; then
+				cores_ceiling "$1"
+			fi
 		else
 			awk -v n="$1 one tensor, $n threads over 1" -v a="$one" \
 			    -v b="$tn" -v u="$up" 'BEGIN {
