@@ -740,8 +740,8 @@ bench_stats_types(void)
 	double				 t1[SRUNS], t2[SRUNS], tg[SRUNS], t0;
 	double				 c1[SRUNS], c2[SRUNS], cg[SRUNS];
 	double				 cores[SRUNS], c0, m1, m2, mg;
-	double				 ta[SRUNS], tb[SRUNS];
-	int				 pcpu[2], two = two_cpus(pcpu) == 0;
+	double				 tp[2][SRUNS];	/* pinned */
+	int				 pcpu[2], two = two_cpus(pcpu) == 0, j;
 	double				 tn[SRUNS], fl[4][sizeof stypes /
 					     sizeof stypes[0]];
 	uint64_t			 nbytes, first;
@@ -788,18 +788,15 @@ bench_stats_types(void)
 			c2[r] = cpu_now() - c0;
 			cores[r] = c2[r] / t2[r];
 			opts.threads = 1;
-			ta[r] = tb[r] = 0;
-			if (two) {
-				pin(pcpu[0]);
+			for (j = 0; j < 2; j++) {
+				tp[j][r] = 0;
+				if (!two)
+					continue;
+				pin(pcpu[j]);
 				t0 = now();
 				rc |= gguf_stats_data(stypes[k].type, 0, buf,
 				    nbytes, 0, SNELEM, &opts, &st[2], &err);
-				ta[r] = now() - t0;
-				pin(pcpu[1]);
-				t0 = now();
-				rc |= gguf_stats_data(stypes[k].type, 0, buf,
-				    nbytes, 0, SNELEM, &opts, &st[2], &err);
-				tb[r] = now() - t0;
+				tp[j][r] = now() - t0;
 				pin(-1);
 			}
 			opts.flags = GGUF_STATS_NO_HIST;
@@ -837,8 +834,8 @@ bench_stats_types(void)
 		else
 			printf(" %10s %9s %9s", "-", "-", "-");
 		if (two)
-			printf(" %6.2fx\n", m1 / fastest(ta, SRUNS) +
-			    m1 / fastest(tb, SRUNS));
+			printf(" %6.2fx\n", m1 / fastest(tp[0], SRUNS) +
+			    m1 / fastest(tp[1], SRUNS));
 		else
 			printf(" %7s\n", "-");
 		fflush(stdout);
