@@ -136,9 +136,40 @@ has_finding_in(const struct gguf_file *f, const char *name, const char *text)
 	return 0;
 }
 
+/*
+ * Every tensor of a set of write_shard's shards in its place: tensor i is
+ * "t<k>.a" or "t<k>.b" of shard k = shard[i / 2], found by its name at i;
+ * none past the last.
+ */
+static void
+in_order(const struct gguf_file *f, const unsigned *shard, uint64_t n,
+    const char *what)
+{
+	const struct gguf_tensor	*t;
+	char				 name[16];
+	uint64_t			 i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "t%u.%c", shard[i / 2],
+		    'a' + (int)(i % 2));
+		t = gguf_tensor_at(f, i);
+		if (t == NULL || t->shard != shard[i / 2] || t->name.n !=
+		    strlen(name) || memcmp(t->name.p, name, t->name.n) != 0 ||
+		    gguf_tensor_find(f, name, strlen(name)) != (int64_t)i) {
+			diag("tensor %llu: not %s of shard %u",
+			    (unsigned long long)i, name, shard[i / 2] + 1);
+			bad++;
+		}
+	}
+	ok(bad == 0 && gguf_tensor_at(f, n) == NULL, "%s: each of the %llu "
+	    "tensors in its shard and place, found there by name", what,
+	    (unsigned long long)n);
+}
+
 static void
 sets(void)
 {
+	static const unsigned	all[] = { 0, 1, 2 }, gap[] = { 0, 2 };
 	struct gguf_file		*f;
 	const struct gguf_tensor	*t;
 	const uint8_t			*p;
@@ -172,6 +203,7 @@ sets(void)
 	ok(p != NULL && v > 20.5f && v < 21.5f, "its data is read from shard 3 (%g)",
 	    (double)v);
 	ok(gguf_file_changed(f, 0, &err) == 0, "the set has not changed");
+	in_order(f, all, 6, "a set of three");
 	gguf_close(f);
 
 	f = gguf_set_open(path, GGUF_OPEN_ALONE, &err);
@@ -201,6 +233,8 @@ sets(void)
 	    "a missing shard is a finding naming its file");
 	ok(f != NULL && gguf_layout(f)->n_tensors == 4,
 	    "the tensors of the shards that are there");
+	if (f != NULL)
+		in_order(f, gap, 4, "the second of three missing");
 	gguf_close(f);
 	memset(&err, 0, sizeof err);
 	f = gguf_set_open(path, GGUF_OPEN_STRICT, &err);
