@@ -24,6 +24,7 @@
 #include "set.h"
 #include "source.h"
 #include "xmalloc.h"
+#include "xxh64pair.h"
 
 
 /* uuid.uuid5(uuid.NAMESPACE_URL, 'en.wikipedia.org/wiki/Llama.cpp') */
@@ -127,11 +128,12 @@ hs_init(struct hstate *s, unsigned kinds)
 	hs_reset(s);
 }
 
+/* The n bytes at p, but xxh64's first done bytes, which it has. */
 static void
-hs_update(struct hstate *s, const void *p, size_t n)
+hs_update_past(struct hstate *s, const uint8_t *p, size_t n, size_t done)
 {
-	if (s->x64 != NULL)
-		XXH64_update(s->x64, p, n);
+	if (s->x64 != NULL && n > done)
+		XXH64_update(s->x64, p + done, n - done);
 	if (s->x3 != NULL)
 		XXH3_64bits_update(s->x3, p, n);
 	if (s->sha1 != NULL)
@@ -140,6 +142,24 @@ hs_update(struct hstate *s, const void *p, size_t n)
 		sha256_update(s->sha256, n, p);
 	if (s->uuid != NULL)
 		sha1_update(s->uuid, n, p);
+}
+
+static void
+hs_update(struct hstate *s, const void *p, size_t n)
+{
+	hs_update_past(s, p, n, 0);
+}
+
+/* The same n bytes into a and b: their xxh64 in one pass where it can. */
+static void
+hs_update_pair(struct hstate *a, struct hstate *b, const void *p, size_t n)
+{
+	size_t	done = 0;
+
+	if (a->x64 != NULL && b->x64 != NULL)
+		done = gguf_xxh64_pair(a->x64, b->x64, p, n);
+	hs_update_past(a, p, n, done);
+	hs_update_past(b, p, n, done);
 }
 
 static void
@@ -236,6 +256,9 @@ gguf_hash_mem(int kind, const void *p, size_t n, struct gguf_digest *out)
  *     waiting on a long hash of thread 0's. Thread 0's running state
  *     goes to thread 1 through one slot; while thread 1 has not taken
  *     the last one, thread 0 goes on instead of cutting.
+ * A thread that hashes a span's own bytes and all of them feeds both
+ * xxh64s in one pass (xxh64pair.c): 2.1 GB of xxh64 each and all, 0.225 s
+ * against 0.308 s with two passes, xxhsum -H64 0.295 s (medians of 20).
  * A span stays thread 1's from its cut to its end (thread 0 could take it
  * back only by waiting for thread 1 to get there). Before the cuts, a
  * span larger than the ring was hashed whole on one thread while the
@@ -373,15 +396,18 @@ hash_consume(void *arg, unsigned th, size_t span, uint64_t pos,
     const uint8_t *p, size_t n, int last)
 {
 	struct hrun	*h = arg;
+	int		 all, each;
 
-	if (h->j->all != 0 && (!h->share || th == 1) && n > 0)
+	all = h->j->all != 0 && (!h->share || th == 1) && n > 0;
+	each = h->j->each != 0 && hashes_each(h, th, span, pos);
+	if (all && each)
+		hs_update_pair(&h->all, &h->each[th], p, n);
+	else if (all)
 		hs_update(&h->all, p, n);
-	if (h->j->each != 0 && hashes_each(h, th, span, pos)) {
-		if (n > 0)
-			hs_update(&h->each[th], p, n);
-		if (last)
-			hs_final(&h->each[th], &h->j->each_out[span]);
-	}
+	else if (each && n > 0)
+		hs_update(&h->each[th], p, n);
+	if (each && last)
+		hs_final(&h->each[th], &h->j->each_out[span]);
 	if (h->share) {
 		atomic_fetch_add(&h->seen[th], n);
 		if (th == 1)

@@ -8,17 +8,18 @@
 # median wall and CPU (user + system) time of each, and the speed ratio,
 # their wall time over ours (1.0 is as fast, more is faster; target
 # >= 1.0 against xxhsum, >= 0.9 against sha256sum):
-#   - `ggufed hash FILE` (xxh64 of every tensor and of all of them: the
-#     data hashed twice, on two threads) against `xxhsum -H64 FILE`;
+#   - `ggufed hash FILE` (xxh64 of every tensor and of all of them: two
+#     hashes of the data, fed from one pass where a thread makes both,
+#     read and hashed on two threads) against `xxhsum -H64 FILE`;
 #   - `ggufed hash --no-layer FILE` (xxh64 over all tensors once) against
 #     `xxhsum -H64 FILE`;
 #   - `ggufed hash --sha256 FILE` against `sha256sum FILE`;
 #   - `ggufed hash --file FILE` (the whole file's sha256) against
 #     `sha256sum FILE`.
 # The CPU ratio (theirs over ours) says what the wall ratio needs: per
-# tensor, ggufed hashes the bytes twice (each tensor, and the whole model,
-# which cannot be made from the tensors' hashes), so it needs a second
-# core to keep up. When other work holds the cores, the wall ratio falls
+# tensor, ggufed makes two hashes of the bytes (each tensor, and the whole
+# model, which cannot be made from the tensors' hashes), so it needs a
+# second core to keep up. When other work holds the cores, the wall ratio falls
 # toward the CPU ratio; the line says how much CPU each run got.
 set -eu
 

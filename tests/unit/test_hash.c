@@ -9,10 +9,12 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hash.h"
 #include "tap.h"
+#include "xxh64pair.h"
 
 static int
 text_is(int kind, const void *p, size_t n, const char *want)
@@ -448,9 +450,93 @@ handoff(void)
 	free(cat);
 }
 
+/*
+ * gguf_xxh64_pair against the library alone: two states of random seeds,
+ * each begun with a random prefix (so that either may hold a part of a
+ * stripe), fed the same random pieces through the pair then
+ * XXH64_update for what it left, beside two states fed by XXH64_update
+ * only. The digests must agree after every piece; the pair must take
+ * every whole stripe when neither holds a part, and nothing else. The
+ * seed is HASH_SEED, or the clock's; a failure says it.
+ */
+static void
+pairs(void)
+{
+	XXH64_state_t	*a = XXH64_createState(), *b = XXH64_createState();
+	XXH64_state_t	*ra = XXH64_createState(), *rb = XXH64_createState();
+	const char	*env = getenv("HASH_SEED");
+	uint64_t	 seed, sa, sb;
+	uint8_t		*buf = malloc(1 << 16);
+	size_t		 n, done, i, k, took = 0, bad = 0;
+	unsigned	 round;
+
+	seed = env != NULL ? strtoull(env, NULL, 0) :
+	    (uint64_t)time(NULL) * 2654435761u;
+	tap_seed(seed);
+	for (round = 0; round < 3000 && bad == 0; round++) {
+		sa = tap_rand(UINT64_MAX);
+		sb = round % 3 == 0 ? sa : tap_rand(UINT64_MAX);
+		XXH64_reset(a, sa);
+		XXH64_reset(ra, sa);
+		XXH64_reset(b, sb);
+		XXH64_reset(rb, sb);
+		for (k = 0; k < 2; k++) {	/* the prefixes, mostly none */
+			n = tap_rand(3) == 0 ? tap_rand(100) : 0;
+			for (i = 0; i < n; i++)
+				buf[i] = (uint8_t)tap_rand(256);
+			XXH64_update(k == 0 ? a : b, buf, n);
+			XXH64_update(k == 0 ? ra : rb, buf, n);
+		}
+		for (k = tap_rand(6); k > 0 && bad == 0; k--) {
+			/* whole stripes, a few bytes more, or up to 64 KiB */
+			switch (tap_rand(3)) {
+			case 0:
+				n = 32 * tap_rand(40);
+				break;
+			case 1:
+				n = tap_rand(200);
+				break;
+			default:
+				n = tap_rand((1 << 16) + 1);
+			}
+			for (i = 0; i < n; i++)
+				buf[i] = (uint8_t)tap_rand(256);
+			done = (a->memsize == 0 && b->memsize == 0) ?
+			    (n & ~(size_t)31) : 0;
+			if (gguf_xxh64_pair(a, b, buf, n) != done) {
+				diag("seed 0x%016llx round %u: the pair took "
+				    "other than %zu of %zu bytes",
+				    (unsigned long long)seed, round, done, n);
+				bad++;
+			}
+			took += done;
+			XXH64_update(a, buf + done, n - done);
+			XXH64_update(b, buf + done, n - done);
+			XXH64_update(ra, buf, n);
+			XXH64_update(rb, buf, n);
+			if (XXH64_digest(a) != XXH64_digest(ra) ||
+			    XXH64_digest(b) != XXH64_digest(rb)) {
+				diag("seed 0x%016llx round %u: digests differ "
+				    "after %zu bytes", (unsigned long long)seed,
+				    round, n);
+				bad++;
+			}
+		}
+	}
+	ok(bad == 0 && took > 0, "xxh64 of two states in one pass: the "
+	    "library's digests, 3000 random runs (HASH_SEED=0x%016llx)",
+	    (unsigned long long)seed);
+	XXH64_freeState(a);
+	XXH64_freeState(b);
+	XXH64_freeState(ra);
+	XXH64_freeState(rb);
+	free(buf);
+}
+
 int
 main(void)
 {
+	pairs();
 	vectors();
 	engine();
 	many();
