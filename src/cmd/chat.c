@@ -415,41 +415,80 @@ scan_specials(struct cands *c, const char *s, size_t n)
 		}
 }
 
+/*
+ * mark_vocab's walk: the candidates, their lengths and how many are left;
+ * by[from[n]] to by[from[n + 1] - 1] are those of n bytes (n < LONG),
+ * then those of LONG bytes or more: a token is compared with the
+ * candidates of its length only.
+ */
+#define LONG	64
+
+struct marking {
+	struct cands	*c;
+	size_t		*len;
+	size_t		 left;
+	size_t		*by;
+	size_t		 from[LONG + 2];
+};
+
+static int
+mark_token(void *arg, uint64_t id, const char *p, uint64_t n)
+{
+	struct marking	*m = arg;
+	struct cands	*c = m->c;
+	size_t		 j, i, b = n < LONG ? (size_t)n : LONG;
+
+	(void)id;
+	for (j = m->from[b]; j < m->from[b + 1]; j++) {
+		i = m->by[j];
+		if (!c->in_vocab[i] && m->len[i] == n &&
+		    memcmp(c->s[i], p, (size_t)n) == 0) {
+			c->in_vocab[i] = 1;
+			m->left--;
+		}
+	}
+	return m->left == 0;		/* all found: the walk may stop */
+}
+
 /* Marks the candidates that are tokens of the vocabulary; -1 if none. */
 static int
 mark_vocab(const struct chat_model *m, struct cands *c)
 {
 	struct gguf_val	*toks = m->get(m->arg, "tokenizer.ggml.tokens");
-	struct gguf_val	 e;
-	struct gguf_str	 s;
 	struct gguf_err	 err;
-	uint64_t	 id;
-	size_t		 i, left = c->n, *len;
+	struct marking	 mk;
+	size_t		 i, b, at[LONG + 1];
+	int		 rc;
 
 	if (toks == NULL || toks->type != GGUF_VT_ARR ||
 	    toks->atype != GGUF_VT_STR)
 		return -1;
-	/* a vocabulary has 10^5 tokens or more: no strlen per token */
-	len = xreallocarray(NULL, c->n > 0 ? c->n : 1, sizeof *len);
-	for (i = 0; i < c->n; i++)
-		len[i] = strlen(c->s[i]);
-	for (id = 0; left > 0 && id < toks->count; id++) {
-		if (gguf_arr_get(toks, id, &e, &err) != 0) {
-			free(len);
-			return -1;
-		}
-		if (gguf_val_str(&e, &s) != 0)
-			continue;
-		for (i = 0; i < c->n; i++)
-			if (!c->in_vocab[i] && len[i] == s.n &&
-			    memcmp(c->s[i], s.p, (size_t)s.n) == 0) {
-				c->in_vocab[i] = 1;
-				left--;
-			}
+	if (c->n == 0)
+		return 0;
+	/* a vocabulary has 10^5 tokens or more: no strlen per token, and
+	   no value made of each (gguf_arr_strings) */
+	memset(&mk, 0, sizeof mk);
+	mk.c = c;
+	mk.left = c->n;
+	mk.len = xreallocarray(NULL, c->n, sizeof *mk.len);
+	mk.by = xreallocarray(NULL, c->n, sizeof *mk.by);
+	for (i = 0; i < c->n; i++) {
+		mk.len[i] = strlen(c->s[i]);
+		mk.from[(mk.len[i] < LONG ? mk.len[i] : LONG) + 1]++;
 	}
-	free(len);
-	return 0;
+	for (b = 0; b <= LONG; b++) {
+		mk.from[b + 1] += mk.from[b];
+		at[b] = mk.from[b];
+	}
+	for (i = 0; i < c->n; i++)
+		mk.by[at[mk.len[i] < LONG ? mk.len[i] : LONG]++] = i;
+	rc = gguf_arr_strings(toks, mark_token, &mk, &err);
+	free(mk.len);
+	free(mk.by);
+	return rc < 0 ? -1 : 0;
 }
+
+#undef LONG
 
 /* One finding for the special tokens that are not in the vocabulary. */
 static void

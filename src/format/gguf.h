@@ -173,6 +173,18 @@ int	gguf_arr_get(struct gguf_val *arr, uint64_t i, struct gguf_val *elem,
 	    struct gguf_err *err);
 void	gguf_arrix_free(struct gguf_arrix *ix);
 
+/*
+ * The strings of an array of strings, front to back, each handed to fn
+ * as its bytes (not NUL-terminated) with its index, no value made of it:
+ * a vocabulary's 150,000 tokens in a few instructions each. Stops at the
+ * first nonzero fn returns, and returns that; 0 when all were handed;
+ * -1 with err for an array that is not of strings or whose payload ends
+ * inside one.
+ */
+int	gguf_arr_strings(const struct gguf_val *arr,
+	    int (*fn)(void *arg, uint64_t i, const char *p, uint64_t n),
+	    void *arg, struct gguf_err *err);
+
 /* ----------------------------------------------------------------- reader */
 
 /* How bad a defect is, from the point of view of the readers in use. */

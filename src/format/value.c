@@ -158,13 +158,64 @@ arr_step(struct gguf_cur *c, const struct gguf_val *arr, struct gguf_val *elem,
 	return 0;
 }
 
+/*
+ * The string of a string array's payload at *pos: its bytes at *p, *n of
+ * them, and *pos past it; -1 where its length or bytes run past the
+ * payload.
+ */
+static int
+str_next(const struct gguf_val *arr, uint64_t *pos, const char **p,
+    uint64_t *n)
+{
+	uint64_t	at = *pos, len;
+
+	if (arr->n - at < arr->lw)
+		return -1;
+	len = arr->lw == 8 ? gguf_ld64(arr->p + at, arr->be) :
+	    gguf_ld32(arr->p + at, arr->be);
+	at += arr->lw;
+	if (len > arr->n - at)
+		return -1;
+	*p = (const char *)arr->p + at;
+	*n = len;
+	*pos = at + len;
+	return 0;
+}
+
+int
+gguf_arr_strings(const struct gguf_val *arr,
+    int (*fn)(void *arg, uint64_t i, const char *p, uint64_t n), void *arg,
+    struct gguf_err *err)
+{
+	const char	*p;
+	uint64_t	 i, n, pos = arr_head(arr);
+	int		 rc;
+
+	if (arr->type != GGUF_VT_ARR || arr->atype != GGUF_VT_STR)
+		return gguf_errf(err, -1, "value is not an array of strings");
+	if (arr->n < pos)
+		return gguf_errf(err, (int64_t)arr->off, "array payload of "
+		    "%llu bytes has no room for its count",
+		    (unsigned long long)arr->n);
+	for (i = 0; i < arr->count; i++) {
+		if (str_next(arr, &pos, &p, &n) != 0)
+			return gguf_errf(err, (int64_t)(arr->off + pos),
+			    "string %llu of the array runs past its end",
+			    (unsigned long long)i);
+		if ((rc = fn(arg, i, p, n)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int
 arr_index(struct gguf_val *arr, struct gguf_err *err)
 {
 	struct gguf_arrix	*ix;
 	struct gguf_cur		 c;
 	struct gguf_val		 e;
-	uint64_t		 i;
+	const char		*sp;
+	uint64_t		 i, sn;
 
 	ix = xcalloc(1, sizeof *ix);
 	ix->n = (arr->count + GGUF_ARRIX_STRIDE - 1) / GGUF_ARRIX_STRIDE;
@@ -173,6 +224,10 @@ arr_index(struct gguf_val *arr, struct gguf_err *err)
 	for (i = 0; i < arr->count; i++) {
 		if (i % GGUF_ARRIX_STRIDE == 0)
 			ix->pos[i / GGUF_ARRIX_STRIDE] = c.pos;
+		/* a string: its length is all the walk needs */
+		if (arr->atype == GGUF_VT_STR &&
+		    str_next(arr, &c.pos, &sp, &sn) == 0)
+			continue;
 		if (arr_step(&c, arr, &e, err) != 0) {
 			gguf_arrix_free(ix);
 			return -1;

@@ -645,12 +645,14 @@ out:
 
 /* --------------------------------------------------------------- in place */
 
+#define DIFF_BLOCK	((uint64_t)4096)	/* bytes compared at a time */
+
 int
 gguf_header_diff(struct gguf_doc *d, const struct wplan *p, struct wsink *s,
     uint64_t *lo, uint64_t *hi, struct gguf_err *err)
 {
 	const uint8_t	*old = gguf_file_header(d->f), *nw;
-	uint64_t	 a, b;
+	uint64_t	 a, b, k;
 
 	gguf_sink_init(s, -1, 0, NULL, NULL);
 	if (gguf_write_header(d, p, s, err) != 0)
@@ -660,10 +662,22 @@ gguf_header_diff(struct gguf_doc *d, const struct wplan *p, struct wsink *s,
 		    "%llu bytes, planned %llu", (unsigned long long)s->mem.n,
 		    (unsigned long long)p->data_off);
 	nw = s->mem.p;
-	for (a = 0; a < p->data_off && nw[a] == old[a]; a++)
-		;
-	for (b = p->data_off; b > a && nw[b - 1] == old[b - 1]; b--)
-		;
+	/* a block at a time (memcmp), then the byte in the block that
+	   differs: a vocabulary's megabytes the same, in a few passes */
+	for (a = 0; a < p->data_off; a += k) {
+		k = p->data_off - a < DIFF_BLOCK ? p->data_off - a : DIFF_BLOCK;
+		if (memcmp(nw + a, old + a, (size_t)k) != 0)
+			break;
+	}
+	while (a < p->data_off && nw[a] == old[a])
+		a++;
+	for (b = p->data_off; b > a; b -= k) {
+		k = b - a < DIFF_BLOCK ? b - a : DIFF_BLOCK;
+		if (memcmp(nw + b - k, old + b - k, (size_t)k) != 0)
+			break;
+	}
+	while (b > a && nw[b - 1] == old[b - 1])
+		b--;
 	*lo = a;
 	*hi = b;
 	return 0;

@@ -266,6 +266,21 @@ lint novocab '{% for m in messages %}<|user|>{{ m.content }}<|im_end|><end_of_tu
 finds warning 'emits "<|user|>", "<end_of_turn>", tokens not in the vocabulary' \
     "special tokens that are not in the vocabulary, all in one finding"
 
+# Tokens of 64 bytes or more are looked up too: one of them put in the
+# vocabulary, another of the same length not.
+long_in="<|$(printf 'x%.0s' $(seq 70))|>"
+long_out="<|$(printf 'y%.0s' $(seq 70))|>"
+"$GGUFED" set "$demo" "tokenizer.ggml.tokens[3]" "$long_in" \
+    -o "$scratch/longtok.gguf" -q 2>/dev/null
+ok $? "lint: a token of 74 bytes put in the vocabulary"
+"$GGUFED" set "$scratch/longtok.gguf" tokenizer.chat_template \
+    "{% for m in messages %}$long_in{{ m.content }}$long_out<|im_end|>{% endfor %}" \
+    -i -q 2>"$scratch/set.err"
+grep -q "emits \"$long_out\", a token not in the vocabulary" \
+    "$scratch/set.err" && ! grep -q "$long_in" "$scratch/set.err"
+ok $? "lint: long special tokens: the one in the vocabulary found, the other named" ||
+    cat "$scratch/set.err"
+
 lint noeog '{% for m in messages %}<|im_start|>{{ m.role }}
 {{ m.content }}
 {% endfor %}{% if add_generation_prompt %}<|im_start|>assistant

@@ -95,6 +95,59 @@ build_all(struct gg *g, uint32_t version, int be)
 		gg_f32(g, (float)i * 0.5f);
 }
 
+/* gguf_arr_strings' walk: the strings it is handed, in order. */
+struct walk {
+	uint64_t	 next, stop_at;
+	int		 bad;
+};
+
+static int
+walk_one(void *arg, uint64_t i, const char *p, uint64_t n)
+{
+	struct walk	*w = arg;
+	char		 want[32];
+
+	snprintf(want, sizeof want, "tok%llu", (unsigned long long)i);
+	if (i != w->next || n != strlen(want) || memcmp(p, want, n) != 0)
+		w->bad++;
+	w->next = i + 1;
+	return i == w->stop_at ? 7 : 0;
+}
+
+/* An array of the strings "tok0", "tok1", ...: walked whole, stopped,
+   refused when not of strings, and cut short. */
+static void
+strings_walk(const struct gguf_val *v, const char *tag)
+{
+	struct gguf_val	 cut = *v;
+	struct gguf_err	 err;
+	struct walk	 w;
+
+	memset(&w, 0, sizeof w);
+	w.stop_at = UINT64_MAX;
+	ok(gguf_arr_strings(v, walk_one, &w, &err) == 0 && w.bad == 0 &&
+	    w.next == v->count, "%s: gguf_arr_strings hands each of %llu "
+	    "strings in order", tag, (unsigned long long)v->count);
+	memset(&w, 0, sizeof w);
+	w.stop_at = 33;
+	ok(gguf_arr_strings(v, walk_one, &w, &err) == 7 && w.bad == 0 &&
+	    w.next == 34, "%s: gguf_arr_strings stops where fn says, with "
+	    "its value", tag);
+	cut.n = v->n - 3;	/* the last string's bytes cut short */
+	memset(&w, 0, sizeof w);
+	w.stop_at = UINT64_MAX;
+	memset(&err, 0, sizeof err);
+	ok(gguf_arr_strings(&cut, walk_one, &w, &err) == -1 && w.bad == 0 &&
+	    w.next == v->count - 1 && strstr(err.msg, "runs past") != NULL,
+	    "%s: a payload that ends inside a string: -1 there (%s)", tag,
+	    err.msg);
+	cut = *v;
+	cut.atype = GGUF_VT_U32;
+	ok(gguf_arr_strings(&cut, walk_one, &w, &err) == -1 &&
+	    strstr(err.msg, "not an array of strings") != NULL,
+	    "%s: an array of numbers is refused", tag);
+}
+
 static void
 check_all(uint32_t version, int be)
 {
@@ -157,6 +210,8 @@ check_all(uint32_t version, int be)
 	    s.n == 5 && memcmp(s.p, "tok33", 5) == 0, "%s: string element 33", tag);
 	ok(gguf_arr_get(v, 0, &e, &err) == 0 && gguf_val_str(&e, &s) == 0 &&
 	    s.n == 4 && memcmp(s.p, "tok0", 4) == 0, "%s: string element 0", tag);
+
+	strings_walk(v, tag);
 
 	v = gguf_kv_get(f, "t.nested");
 	ok(v->atype == GGUF_VT_ARR && v->count == 2, "%s: nested array head", tag);
