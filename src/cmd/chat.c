@@ -417,18 +417,18 @@ scan_specials(struct cands *c, const char *s, size_t n)
 
 /*
  * mark_vocab's walk: the candidates, their lengths and how many are left;
- * by[from[n]] to by[from[n + 1] - 1] are those of n bytes (n < LONG),
- * then those of LONG bytes or more: a token is compared with the
+ * by[from[n]] to by[from[n + 1] - 1] are those of n bytes (n < MARK_LONG),
+ * then those of MARK_LONG bytes or more: a token is compared with the
  * candidates of its length only.
  */
-#define LONG	64
+#define MARK_LONG	64
 
 struct marking {
 	struct cands	*c;
 	size_t		*len;
 	size_t		 left;
 	size_t		*by;
-	size_t		 from[LONG + 2];
+	size_t		 from[MARK_LONG + 2];
 };
 
 static int
@@ -436,7 +436,7 @@ mark_token(void *arg, uint64_t id, const char *p, uint64_t n)
 {
 	struct marking	*m = arg;
 	struct cands	*c = m->c;
-	size_t		 j, i, b = n < LONG ? (size_t)n : LONG;
+	size_t		 j, i, b = n < MARK_LONG ? (size_t)n : MARK_LONG;
 
 	(void)id;
 	for (j = m->from[b]; j < m->from[b + 1]; j++) {
@@ -457,7 +457,7 @@ mark_vocab(const struct chat_model *m, struct cands *c)
 	struct gguf_val	*toks = m->get(m->arg, "tokenizer.ggml.tokens");
 	struct gguf_err	 err;
 	struct marking	 mk;
-	size_t		 i, b, at[LONG + 1];
+	size_t		 i, b, at[MARK_LONG + 1];
 	int		 rc;
 
 	if (toks == NULL || toks->type != GGUF_VT_ARR ||
@@ -474,21 +474,21 @@ mark_vocab(const struct chat_model *m, struct cands *c)
 	mk.by = xreallocarray(NULL, c->n, sizeof *mk.by);
 	for (i = 0; i < c->n; i++) {
 		mk.len[i] = strlen(c->s[i]);
-		mk.from[(mk.len[i] < LONG ? mk.len[i] : LONG) + 1]++;
+		mk.from[(mk.len[i] < MARK_LONG ? mk.len[i] : MARK_LONG) + 1]++;
 	}
-	for (b = 0; b <= LONG; b++) {
+	for (b = 0; b <= MARK_LONG; b++) {
 		mk.from[b + 1] += mk.from[b];
 		at[b] = mk.from[b];
 	}
 	for (i = 0; i < c->n; i++)
-		mk.by[at[mk.len[i] < LONG ? mk.len[i] : LONG]++] = i;
+		mk.by[at[mk.len[i] < MARK_LONG ? mk.len[i] : MARK_LONG]++] = i;
 	rc = gguf_arr_strings(toks, mark_token, &mk, &err);
 	free(mk.len);
 	free(mk.by);
 	return rc < 0 ? -1 : 0;
 }
 
-#undef LONG
+#undef MARK_LONG
 
 /* One finding for the special tokens that are not in the vocabulary. */
 static void
