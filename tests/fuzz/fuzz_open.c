@@ -38,6 +38,18 @@ run(int (*cmd)(int, char **), const char *name, const char *a1,
 	fuzz_run_cmd(cmd, argc, argv);
 }
 
+/* Every byte of every string gguf_arr_strings hands on is read. */
+static int
+touch_string(void *arg, uint64_t i, const char *p, uint64_t n)
+{
+	unsigned	*sum = arg;
+	uint64_t	 k;
+
+	for (k = 0; k < n; k++)
+		*sum += (unsigned char)p[k];
+	return i >= 100000;	/* a bound on the time of one input */
+}
+
 static void
 walk_array(struct gguf_val *v, int depth)
 {
@@ -45,7 +57,10 @@ walk_array(struct gguf_val *v, int depth)
 	struct gguf_str	s;
 	struct gguf_err	err;
 	uint64_t	i, n = v->count < 64 ? v->count : 64, u;
+	unsigned	sum = 0;
 
+	if (v->atype == GGUF_VT_STR)
+		(void)gguf_arr_strings(v, touch_string, &sum, &err);
 	for (i = 0; i < n; i++) {
 		/* alternate ends so the lazy index is built and used */
 		if (gguf_arr_get(v, i % 2 ? i : v->count - 1 - i, &e, &err) != 0)
