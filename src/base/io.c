@@ -380,6 +380,13 @@ gguf_io_init(void)
 		parse_rules();
 }
 
+int
+gguf_io_counting(void)
+{
+	gguf_io_init();
+	return n_rules > 0 || kill_at != UINT64_MAX;
+}
+
 void
 gguf_io_map_read(void)
 {

@@ -15,15 +15,19 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "doc.h"
 #include "hf.h"
 #include "http.h"
+#include "io.h"
 #include "set.h"
 
 #define SPLIT_NO	"split.no"
@@ -352,11 +356,159 @@ url_alone(const char *path, unsigned no, struct gguf_file *first, int64_t v,
 	return f;
 }
 
+/* ------------------------------------------------ shards on every core */
+
+/*
+ * The shards of a local set are opened side by side: each is a file of
+ * its own, and opening one (the system calls, the faults of its pages,
+ * the walk of its tensor infos) waits on nothing another does. While the
+ * first shard's large header (the vocabulary) is walked on the calling
+ * thread, the others are opened on the rest of the cores, taken in turn
+ * from a counter; the calling thread takes its share when it is done.
+ * What each open says goes in its own slot, and the set is then put
+ * together in shard order, as if opened one by one.
+ */
+#define OPENERS_MAX	8	/* threads besides the caller */
+
+static unsigned	openers_max = OPENERS_MAX;	/* gguf_set_openers */
+
+struct openers {
+	char			**paths;
+	struct gguf_file	**sh;
+	struct gguf_err		 *e;
+	unsigned		  count;
+	unsigned		  next;		/* the next shard to take */
+	pthread_t		  tid[OPENERS_MAX];
+	unsigned		  n;		/* threads started */
+};
+
+static void
+openers_take(struct openers *o)
+{
+	unsigned	k;
+
+	while ((k = __atomic_fetch_add(&o->next, 1, __ATOMIC_RELAXED)) <
+	    o->count)
+		o->sh[k] = gguf_open_shard(o->paths[k], &o->e[k]);
+}
+
+static void *
+openers_main(void *arg)
+{
+	openers_take(arg);
+	return NULL;
+}
+
+/*
+ * Starts opening shards 2..count of a local set on other threads; none
+ * where the process may run on one core only, or where a fault rule
+ * counts calls (whose count would then fall on whichever thread came
+ * first).
+ *
+ * The threads are kept off the caller's core. A new thread is woken on
+ * the core of the thread that made it, and on a machine whose other cores
+ * sleep it can stay there, taking turns with the caller, until the caller
+ * is nearly done: measured on a 2-core virtual machine, the caller lost
+ * 1.6 ms of the 1.7 ms its first shard took, and the set opened no faster
+ * than one shard after another. Started elsewhere, it runs at once.
+ */
+static void
+openers_start(struct openers *o, char **paths, struct gguf_file **sh,
+    unsigned count, int parallel)
+{
+	pthread_attr_t	at, *pat = NULL;
+	unsigned	want, i;
+	long		ncpu;
+#ifdef __linux__
+	cpu_set_t	cpus;
+	int		cur;
+#endif
+
+	memset(o, 0, sizeof *o);
+	o->paths = paths;
+	o->sh = sh;
+	o->count = count;
+	o->next = 1;
+	o->e = xcalloc(count, sizeof *o->e);
+	if (!parallel) {
+		o->next = count;	/* the caller opens each in turn */
+		return;
+	}
+	if (openers_max == 0 || gguf_io_counting())
+		return;
+#ifdef __linux__
+	CPU_ZERO(&cpus);
+	if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
+		return;
+	ncpu = CPU_COUNT(&cpus);
+	cur = sched_getcpu();
+	if (ncpu > 1 && cur >= 0 && cur < CPU_SETSIZE &&
+	    CPU_ISSET(cur, &cpus) && pthread_attr_init(&at) == 0) {
+		CPU_CLR(cur, &cpus);
+		if (pthread_attr_setaffinity_np(&at, sizeof cpus, &cpus) == 0)
+			pat = &at;
+		else
+			pthread_attr_destroy(&at);
+	}
+#else
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+	if (ncpu < 2)
+		goto out;
+	want = ncpu - 1 < openers_max ? (unsigned)(ncpu - 1) : openers_max;
+	if (want > count - 1)
+		want = count - 1;
+	for (i = 0; i < want; i++) {
+		if (pthread_create(&o->tid[i], pat, openers_main, o) != 0)
+			break;
+		o->n++;
+	}
+out:
+	if (pat != NULL)
+		pthread_attr_destroy(pat);
+}
+
+void
+gguf_set_openers(unsigned n)
+{
+	openers_max = n < OPENERS_MAX ? n : OPENERS_MAX;
+}
+
+/* Opens what is left on this thread and waits for the others. */
+static void
+openers_finish(struct openers *o)
+{
+	unsigned	i;
+
+	openers_take(o);
+	for (i = 0; i < o->n; i++)
+		pthread_join(o->tid[i], NULL);
+	o->n = 0;
+}
+
+/*
+ * Takes no more shards, waits for those being opened (left in sh, for the
+ * caller to close) and frees what the opening said. Again is a no-op.
+ */
+static void
+openers_stop(struct openers *o)
+{
+	unsigned	i;
+
+	__atomic_store_n(&o->next, o->count, __ATOMIC_RELAXED);
+	for (i = 0; i < o->n; i++)
+		pthread_join(o->tid[i], NULL);
+	o->n = 0;
+	free(o->e);
+	o->e = NULL;
+}
+
 struct gguf_file *
 gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 {
 	struct gguf_file	**sh, *f;
-	struct gguf_err		 e;
+	struct gguf_err		 e, *ek;
+	struct openers		 op;
 	char			**paths, **why, text[400];
 	size_t			 plen;
 	unsigned		 no, count, k, n_missing = 0, stop = 0;
@@ -384,19 +536,23 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 	paths = xcalloc(count, sizeof *paths);
 	for (k = 0; k < count; k++)
 		paths[k] = gguf_set_path(path, plen, k + 1, count);
+	/* On a server, one shard after the other (see below). */
+	remote = gguf_is_url(paths[0]);
+	openers_start(&op, paths, sh, count, !remote);
 	memset(&e, 0, sizeof e);
 	sh[0] = gguf_open(paths[0], &e);
 	if (sh[0] != NULL &&
 	    split_key(sh[0], SPLIT_COUNT, GGUF_VT_U16, &v, &off) == 0) {
 		/* Named like a shard, but not split: a file of its own. */
-		gguf_close(sh[0]);
-		for (k = 0; k < count; k++)
+		openers_stop(&op);
+		for (k = 0; k < count; k++) {
+			gguf_close(sh[k]);
 			free(paths[k]);
+		}
 		free(paths);
 		free(sh);
 		return open_alone(path, 1, err);
 	}
-	remote = gguf_is_url(paths[0]);
 	if (sh[0] != NULL && remote && split_key(sh[0], SPLIT_COUNT,
 	    GGUF_VT_U16, &v, &off) == 1 && v != (int64_t)count) {
 		/*
@@ -404,6 +560,7 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 		 * first shard's own split.count is trusted, and other shards
 		 * are not looked for by a count it does not give.
 		 */
+		openers_stop(&op);
 		f = url_alone(path, no, sh[0], v, count, (uint64_t)off, err);
 		for (k = 0; k < count; k++)
 			free(paths[k]);
@@ -421,19 +578,23 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 		goto fail;
 	}
 	why = xcalloc(count, sizeof *why);
+	/* the shards in order, as they were opened or are opened now */
+	openers_finish(&op);
 	for (k = 1; k < count; k++) {
-		memset(&e, 0, sizeof e);
-		if ((sh[k] = gguf_open_shard(paths[k], &e)) != NULL)
+		ek = &op.e[k];
+		if (remote)
+			sh[k] = gguf_open_shard(paths[k], ek);
+		if (sh[k] != NULL)
 			continue;
-		missing = !e.has_off && (strcmp(e.msg, strerror(ENOENT)) ==
-		    0 || strncmp(e.msg, GGUF_HTTP_NOT_FOUND,
+		missing = !ek->has_off && (strcmp(ek->msg, strerror(ENOENT))
+		    == 0 || strncmp(ek->msg, GGUF_HTTP_NOT_FOUND,
 		    strlen(GGUF_HTTP_NOT_FOUND)) == 0);
 		if (missing)
 			n_missing++;
-		else if (e.has_off && e.off == 0)	/* not GGUF at all */
-			snprintf(text, sizeof text, "%.380s", e.msg);
+		else if (ek->has_off && ek->off == 0)	/* not GGUF at all */
+			snprintf(text, sizeof text, "%.380s", ek->msg);
 		else
-			gguf_err_text(&e, text, sizeof text);
+			gguf_err_text(ek, text, sizeof text);
 		if (flags & GGUF_OPEN_STRICT) {
 			gguf_errf(err, -1, "shard %u of %u, %s: %s", k + 1,
 			    count, base_name(paths[k]), missing ? "missing" :
@@ -484,9 +645,11 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 			free(why[k]);
 		}
 	free(why);
+	openers_stop(&op);
 	check_set(f, sh, paths, count);
 	return f;
 fail:
+	openers_stop(&op);
 	for (k = 0; k < count; k++) {
 		gguf_close(sh[k]);
 		free(paths[k]);

@@ -36,6 +36,13 @@
  */
 struct gguf_file	*gguf_set_open(const char *path, unsigned flags,
 			    struct gguf_err *err);
+/*
+ * The shards of a local set are opened on up to n threads besides the
+ * caller's (at most 8, and one core less than the process may run on);
+ * 0: one after another on the caller's. What the open gives does not
+ * depend on it. For tests, which compare the two.
+ */
+void			 gguf_set_openers(unsigned n);
 
 /* The bytes of every shard of a set (those that could be read). */
 uint64_t	gguf_set_size(const struct gguf_file *f);

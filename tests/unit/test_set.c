@@ -4,9 +4,13 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "doc.h"
@@ -244,6 +248,189 @@ sets(void)
 	gguf_close(f);
 }
 
+/* ------------------------------------------- shards opened side by side */
+
+/* What can be wrong with one shard of random_sets' sets. */
+enum fate { GOOD, MISSING, NOT_GGUF, CUT, TWICE_HERE, TWICE_THERE, LONG };
+
+static unsigned	rs_state;
+
+static unsigned
+rs_next(void)
+{
+	rs_state = rs_state * 1103515245u + 12345u;
+	return rs_state >> 8;
+}
+
+/*
+ * Shard k of count in folder sub, as fate says: a good shard has the
+ * split keys (split.count count_key) and tensors "t<k>.a", "t<k>.b"
+ * (and, LONG, 300 more, for a walk long enough to overlap another).
+ */
+static void
+write_rshard(const char *sub, unsigned k, unsigned count, enum fate fate,
+    uint16_t count_key)
+{
+	struct gg	g;
+	uint64_t	ne[1] = { 4 };
+	char		path[192], name[32];
+	unsigned	t, nt = 2, i;
+	FILE		*fp;
+
+	snprintf(path, sizeof path, "%s/r-%05u-of-%05u.gguf", sub, k + 1,
+	    count);
+	if (fate == MISSING)
+		return;
+	if (fate == NOT_GGUF) {
+		if ((fp = fopen(path, "w")) != NULL) {
+			fputs("not a model at all\n", fp);
+			fclose(fp);
+		}
+		return;
+	}
+	if (fate == TWICE_HERE || fate == TWICE_THERE)
+		nt = 3;
+	else if (fate == LONG)
+		nt = 302;
+	gg_init(&g, 3, 0);
+	gg_header(&g, nt, k == 0 ? 5 : 3);
+	if (k == 0) {
+		gg_kv_str(&g, "general.architecture", "llama");
+		gg_kv_str(&g, "general.name", "set");
+	}
+	gg_kv_u16(&g, "split.no", (uint16_t)k);
+	gg_kv_i32(&g, "split.tensors.count", (int32_t)(2 * count));
+	gg_kv_u16(&g, "split.count", count_key);
+	for (t = 0; t < nt; t++) {
+		if (t < 2)
+			snprintf(name, sizeof name, "t%u.%c", k, 'a' + t);
+		else if (fate == TWICE_HERE)
+			snprintf(name, sizeof name, "t%u.a", k);
+		else if (fate == TWICE_THERE)
+			snprintf(name, sizeof name, "t%u.b", (k + 1) % count);
+		else
+			snprintf(name, sizeof name, "t%u.long%u", k, t);
+		gg_tensor(&g, name, 1, ne, 0, 32 * t);
+	}
+	gg_pad(&g, 32);
+	for (t = 0; t < nt; t++) {
+		for (i = 0; i < 4; i++)
+			gg_f32(&g, (float)(k * 10 + i));
+		gg_pad(&g, 32);
+	}
+	if (fate == CUT)	/* inside its tensor infos */
+		gg_truncate(&g, 120 + rs_next() % 40);
+	if (gg_write(&g, path) != 0)
+		ok(0, "write %s", path);
+	gg_free(&g);
+}
+
+/* Appends to buf (of len, at *at) what printf writes, cut at its end. */
+static void
+put(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	if (*at + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *at, len - *at, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*at += (size_t)n < len - *at ? (size_t)n : len - *at - 1;
+}
+
+/* Everything gguf_set_open gives, as text: the error, or the set. */
+static void
+set_text(const char *path, unsigned flags, char *buf, size_t len)
+{
+	const struct gguf_warning	*w;
+	const struct gguf_tensor	*t;
+	struct gguf_file		*f;
+	struct gguf_err			 err;
+	const char			*first = NULL, *b;
+	size_t				 at = 0, i;
+	unsigned			 n;
+
+	buf[0] = '\0';
+	memset(&err, 0, sizeof err);
+	if ((f = gguf_set_open(path, flags, &err)) == NULL) {
+		put(buf, len, &at, "error: %s\n", err.msg);
+		return;
+	}
+	n = gguf_set_errors(f, &first);
+	put(buf, len, &at, "shards %zu tensors %llu set errors %u (%s)\n",
+	    gguf_n_shards(f), (unsigned long long)gguf_layout(f)->n_tensors,
+	    n, first != NULL ? first : "");
+	for (i = 0; i < gguf_n_shards(f); i++)
+		put(buf, len, &at, "shard %zu %s\n", i,
+		    gguf_shard(f, i) != NULL ? "open" : "not open");
+	for (i = 0; (t = gguf_tensor_at(f, i)) != NULL; i++)
+		put(buf, len, &at, "tensor %.*s in %u\n", (int)t->name.n,
+		    t->name.p, t->shard);
+	for (i = 0; i < gguf_n_warnings(f); i++) {
+		w = gguf_warning_at(f, i);
+		b = w->file == NULL ? "-" : strrchr(w->file, '/') != NULL ?
+		    strrchr(w->file, '/') + 1 : w->file;
+		put(buf, len, &at, "%s %s %llx %s\n", gguf_wlevel_name(w->level),
+		    b, (unsigned long long)w->off, w->msg);
+	}
+	gguf_close(f);
+}
+
+/*
+ * Random sets, each opened one shard after another and side by side: the
+ * two must give the same set, findings and errors, byte for byte. Shards
+ * missing, not GGUF, cut short, holding a tensor name twice (which opens
+ * that shard again, alone), naming a tensor of another shard, or long;
+ * a split.count that disagrees; opened from any shard, strict or not.
+ * The seed is SET_SEED's, or the clock's, and printed.
+ */
+static void
+random_sets(void)
+{
+	static const enum fate	fates[] = { GOOD, GOOD, GOOD, GOOD, GOOD,
+	    GOOD, MISSING, NOT_GGUF, CUT, TWICE_HERE, TWICE_THERE, LONG };
+	static char		seq[65536], par[65536];
+	const char		*env = getenv("SET_SEED");
+	unsigned		seed, round, k, count, bad = 0, flags;
+	char			sub[160], path[192];
+	uint16_t		key;
+	enum fate		fate;
+
+	seed = env != NULL ? (unsigned)strtoul(env, NULL, 10) :
+	    (unsigned)time(NULL);
+	rs_state = seed;
+	for (round = 0; round < 150; round++) {
+		snprintf(sub, sizeof sub, "%s/r%u", dir, round);
+		if (mkdir(sub, 0755) != 0) {
+			ok(0, "make %s", sub);
+			return;
+		}
+		count = 2 + rs_next() % 11;
+		for (k = 0; k < count; k++) {
+			fate = fates[rs_next() % (sizeof fates / sizeof fates[0])];
+			if (k == 0 && rs_next() % 8 != 0)
+				fate = GOOD;	/* mostly a set that opens */
+			key = (uint16_t)(rs_next() % 10 == 0 ? count + 1 : count);
+			write_rshard(sub, k, count, fate, key);
+		}
+		snprintf(path, sizeof path, "%s/r-%05u-of-%05u.gguf", sub,
+		    1 + rs_next() % count, count);
+		flags = rs_next() % 4 == 0 ? GGUF_OPEN_STRICT : 0;
+		gguf_set_openers(0);
+		set_text(path, flags, seq, sizeof seq);
+		gguf_set_openers(8);
+		set_text(path, flags, par, sizeof par);
+		if (strcmp(seq, par) != 0 && bad++ == 0)
+			diag("seed %u round %u (%u shards): one by one:\n%s"
+			    "side by side:\n%s", seed, round, count, seq, par);
+	}
+	ok(bad == 0, "150 random sets (seed %u; SET_SEED=%u to repeat): "
+	    "opened side by side as one shard after another", seed, seed);
+}
+
 static void
 plan(void)
 {
@@ -305,6 +492,7 @@ main(void)
 	}
 	names();
 	sets();
+	random_sets();
 	plan();
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
