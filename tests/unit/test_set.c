@@ -70,6 +70,25 @@ names(void)
 }
 
 /*
+ * The header and keys of shard k (0-based) of nt tensors: shard 0 has the
+ * general keys, every shard the split keys.
+ */
+static void
+shard_head(struct gg *g, unsigned k, unsigned nt, int32_t total,
+    uint16_t count_key)
+{
+	gg_init(g, 3, 0);
+	gg_header(g, nt, k == 0 ? 5 : 3);
+	if (k == 0) {
+		gg_kv_str(g, "general.architecture", "llama");
+		gg_kv_str(g, "general.name", "set");
+	}
+	gg_kv_u16(g, "split.no", (uint16_t)k);
+	gg_kv_i32(g, "split.tensors.count", total);
+	gg_kv_u16(g, "split.count", count_key);
+}
+
+/*
  * Shard k (0-based) of 3: shard 0 has the general keys, every shard its
  * split keys and two f32 tensors "t<k>.a", "t<k>.b" of 4 values k*10+i.
  */
@@ -81,15 +100,7 @@ write_shard(unsigned k, const char *extra_tensor, uint16_t count_key)
 	char		path[128], name[16];
 	unsigned	t, i, nt = extra_tensor != NULL ? 3 : 2;
 
-	gg_init(&g, 3, 0);
-	gg_header(&g, nt, k == 0 ? 5 : 3);
-	if (k == 0) {
-		gg_kv_str(&g, "general.architecture", "llama");
-		gg_kv_str(&g, "general.name", "set");
-	}
-	gg_kv_u16(&g, "split.no", (uint16_t)k);
-	gg_kv_i32(&g, "split.tensors.count", 6);
-	gg_kv_u16(&g, "split.count", count_key);
+	shard_head(&g, k, nt, 6, count_key);
 	for (t = 0; t < 2; t++) {
 		snprintf(name, sizeof name, "t%u.%c", k, 'a' + t);
 		gg_tensor(&g, name, 1, ne, 0, 32 * t);
@@ -292,15 +303,7 @@ write_rshard(const char *sub, unsigned k, unsigned count, enum fate fate,
 		nt = 3;
 	else if (fate == LONG)
 		nt = 302;
-	gg_init(&g, 3, 0);
-	gg_header(&g, nt, k == 0 ? 5 : 3);
-	if (k == 0) {
-		gg_kv_str(&g, "general.architecture", "llama");
-		gg_kv_str(&g, "general.name", "set");
-	}
-	gg_kv_u16(&g, "split.no", (uint16_t)k);
-	gg_kv_i32(&g, "split.tensors.count", (int32_t)(2 * count));
-	gg_kv_u16(&g, "split.count", count_key);
+	shard_head(&g, k, nt, (int32_t)(2 * count), count_key);
 	for (t = 0; t < nt; t++) {
 		if (t < 2)
 			snprintf(name, sizeof name, "t%u.%c", k, 'a' + t);
