@@ -329,7 +329,7 @@ write_rshard(const char *sub, unsigned k, unsigned count, enum fate fate,
 }
 
 /* Appends to buf (of len, at *at) what printf writes, cut at its end. */
-static void
+static void __attribute__((format(printf, 4, 5)))
 put(char *buf, size_t len, size_t *at, const char *fmt, ...)
 {
 	va_list	ap;
