@@ -35,9 +35,10 @@ int	gguf_io_mmap_fails(void);
 /* Reads GGUFED_FAULT now; called once, before threads read it. */
 void	gguf_io_init(void);
 /*
- * 1 if GGUFED_FAULT counts calls (the Nth read, the Nth allocation...):
- * work that could run on several threads then runs on one, in order, for
- * the count to land on the same call every time.
+ * 1 if GGUFED_FAULT counts calls or bytes (the Nth read, the Nth
+ * allocation, N bytes written...): work that could run on several threads
+ * then runs on one, in order, for the count to land on the same call
+ * every time.
  */
 int	gguf_io_counting(void);
 /* The fault rules' hook before one read of tensor data by a scan. */

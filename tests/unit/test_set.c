@@ -376,8 +376,9 @@ set_text(const char *path, unsigned flags, char *buf, size_t len)
 		w = gguf_warning_at(f, i);
 		b = w->file == NULL ? "-" : strrchr(w->file, '/') != NULL ?
 		    strrchr(w->file, '/') + 1 : w->file;
-		put(buf, len, &at, "%s %s %llx %s\n", gguf_wlevel_name(w->level),
-		    b, (unsigned long long)w->off, w->msg);
+		put(buf, len, &at, "%s %s %llx %s\n",
+		    gguf_wlevel_name(w->level), b, (unsigned long long)w->off,
+		    w->msg);
 	}
 	gguf_close(f);
 }
@@ -395,6 +396,7 @@ random_sets(void)
 {
 	static const enum fate	fates[] = { GOOD, GOOD, GOOD, GOOD, GOOD,
 	    GOOD, MISSING, NOT_GGUF, CUT, TWICE_HERE, TWICE_THERE, LONG };
+#define N_FATES	(sizeof fates / sizeof fates[0])
 	static char		seq[65536], par[65536];
 	const char		*env = getenv("SET_SEED");
 	unsigned		seed, round, k, count, bad = 0, flags;
@@ -413,10 +415,11 @@ random_sets(void)
 		}
 		count = 2 + rs_next() % 11;
 		for (k = 0; k < count; k++) {
-			fate = fates[rs_next() % (sizeof fates / sizeof fates[0])];
+			fate = fates[rs_next() % N_FATES];
 			if (k == 0 && rs_next() % 8 != 0)
 				fate = GOOD;	/* mostly a set that opens */
-			key = (uint16_t)(rs_next() % 10 == 0 ? count + 1 : count);
+			key = (uint16_t)(rs_next() % 10 == 0 ? count + 1 :
+			    count);
 			write_rshard(sub, k, count, fate, key);
 		}
 		snprintf(path, sizeof path, "%s/r-%05u-of-%05u.gguf", sub,
@@ -430,6 +433,7 @@ random_sets(void)
 			diag("seed %u round %u (%u shards): one by one:\n%s"
 			    "side by side:\n%s", seed, round, count, seq, par);
 	}
+#undef N_FATES
 	ok(bad == 0, "150 random sets (seed %u; SET_SEED=%u to repeat): "
 	    "opened side by side as one shard after another", seed, seed);
 }
