@@ -474,24 +474,13 @@ gguf_set_openers(unsigned n)
 	openers_max = n < OPENERS_MAX ? n : OPENERS_MAX;
 }
 
-/* Opens what is left on this thread and waits for the others. */
-static void
-openers_finish(struct openers *o)
-{
-	unsigned	i;
-
-	openers_take(o);
-	for (i = 0; i < o->n; i++)
-		pthread_join(o->tid[i], NULL);
-	o->n = 0;
-}
-
 /*
- * Takes no more shards, waits for those being opened (left in sh, for the
- * caller to close) and frees what the opening said. Again is a no-op.
+ * Takes no more shards and waits for those being opened (left in sh, for
+ * the caller to close); with done, also frees what the opening said.
+ * Again is a no-op.
  */
 static void
-openers_stop(struct openers *o)
+openers_stop(struct openers *o, int done)
 {
 	unsigned	i;
 
@@ -499,9 +488,20 @@ openers_stop(struct openers *o)
 	for (i = 0; i < o->n; i++)
 		pthread_join(o->tid[i], NULL);
 	o->n = 0;
-	free(o->e);
-	o->e = NULL;
+	if (done) {
+		free(o->e);
+		o->e = NULL;
+	}
 }
+
+/* Opens what is left on this thread and waits for the others. */
+static void
+openers_finish(struct openers *o)
+{
+	openers_take(o);
+	openers_stop(o, 0);
+}
+
 
 struct gguf_file *
 gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
@@ -544,7 +544,7 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 	if (sh[0] != NULL &&
 	    split_key(sh[0], SPLIT_COUNT, GGUF_VT_U16, &v, &off) == 0) {
 		/* Named like a shard, but not split: a file of its own. */
-		openers_stop(&op);
+		openers_stop(&op, 1);
 		for (k = 0; k < count; k++) {
 			gguf_close(sh[k]);
 			free(paths[k]);
@@ -560,7 +560,7 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 		 * first shard's own split.count is trusted, and other shards
 		 * are not looked for by a count it does not give.
 		 */
-		openers_stop(&op);
+		openers_stop(&op, 1);
 		f = url_alone(path, no, sh[0], v, count, (uint64_t)off, err);
 		for (k = 0; k < count; k++)
 			free(paths[k]);
@@ -645,11 +645,11 @@ gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 			free(why[k]);
 		}
 	free(why);
-	openers_stop(&op);
+	openers_stop(&op, 1);
 	check_set(f, sh, paths, count);
 	return f;
 fail:
-	openers_stop(&op);
+	openers_stop(&op, 1);
 	for (k = 0; k < count; k++) {
 		gguf_close(sh[k]);
 		free(paths[k]);
