@@ -15,7 +15,11 @@
 #     (taskset), in the same rounds: the cores of a virtual machine need
 #     not be equally fast (one measured at 0.63 of the other's speed for
 #     minutes), and the most 2 threads can give over the 1-thread time
-#     is that time over each core's, added (no target);
+#     is that time over each core's, added (no target); and the two
+#     1-thread commands run at once, one on each core: what each core
+#     does while the other is busy too (a virtual machine's cores can
+#     share what the host gives them), so the most 2 threads can give
+#     is twice the 1-thread time over that pair's (no target);
 #   - that tensor's statistics on every core, the call the browser's
 #     preview makes (gguf_stats_tensor over every row, every core; the
 #     preview adds a progress callback): the time in seconds, target < 0.5
@@ -41,7 +45,7 @@ cores=$(nproc)
 maxth=${BENCH_STATS_THREADS:-$cores}
 [ "$maxth" -le "$cores" ] || maxth=$cores
 f=""
-trap 'rm -f "$f" "$dir/t.a" "$dir/t.b" "$dir"/t.[0-9]*' EXIT
+trap 'rm -f "$f" "$dir/t.a" "$dir/t.b" "$dir/t.both" "$dir"/t.[0-9]*' EXIT
 trap 'exit 130' HUP INT TERM
 
 # pair "A" "B": the medians $a and $b of the two command lines (words
@@ -95,7 +99,7 @@ sweep() {
 		: >"$dir/t.$n"
 		n=$((n + 1))
 	done
-	: >"$dir/t.a"; : >"$dir/t.b"
+	: >"$dir/t.a"; : >"$dir/t.b"; : >"$dir/t.both"
 	i=0
 	while [ $i -lt "$runs" ]; do
 		n=1
@@ -109,6 +113,7 @@ sweep() {
 			    --threads 1 "$f" blk.0.ffn_up.weight >>"$dir/t.a"
 			bench_us taskset -c "${two_cpus#* }" "$gguf" stats \
 			    --threads 1 "$f" blk.0.ffn_up.weight >>"$dir/t.b"
+			both_us "$f" >>"$dir/t.both"
 		fi
 		i=$((i + 1))
 	done
@@ -145,11 +150,29 @@ sweep() {
 		rm -f "$dir/t.$n"
 		n=$((n + 1))
 	done
+	rm -f "$dir/t.both"
+}
+
+# both_us FILE: the wall time, in microseconds, of the 1-thread statistics
+# of FILE's tensor run twice at once, one on each of the two CPUs, until
+# both are done.
+both_us() {
+	_t0=$(now_us)
+	taskset -c "${two_cpus% *}" "$gguf" stats --threads 1 "$1" \
+	    blk.0.ffn_up.weight >/dev/null &
+	_pid=$!
+	taskset -c "${two_cpus#* }" "$gguf" stats --threads 1 "$1" \
+	    blk.0.ffn_up.weight >/dev/null ||
+	    { echo "bench_stats: failed: stats --threads 1 $1" >&2; exit 1; }
+	wait "$_pid" ||
+	    { echo "bench_stats: failed: stats --threads 1 $1" >&2; exit 1; }
+	echo $(($(now_us) - _t0))
 }
 
 # cores_ceiling TYPE: each of the two CPUs' 1-thread time (the medians of
 # t.a and t.b) and the most two threads could give over $one, the
-# 1-thread time the speed-up is of: one / a + one / b.
+# 1-thread time the speed-up is of: one / a + one / b; then the two at
+# once (the median of t.both): 2 * one / both.
 cores_ceiling() {
 	ca=$(median <"$dir/t.a")
 	cb=$(median <"$dir/t.b")
@@ -161,6 +184,15 @@ cores_ceiling() {
 		"give: %s\n", n, a / 1e6, b / 1e6, c }'
 	bench_result "stats: $1 one tensor, the most its two CPUs give" "$cl" \
 	    "-" - "stats --threads 1 FILE T / each CPU's own (taskset -c), added"
+	cboth=$(median <"$dir/t.both")
+	cl=$(awk -v o="$one" -v b="$cboth" 'BEGIN { printf "%.2f", 2 * o / b }')
+	awk -v n="$1 one tensor, one on each CPU at once" -v b="$cboth" \
+	    -v c="$cl" 'BEGIN {
+	    printf "  %-50s %7.3f s %9s  the most 2 threads give: %s\n",
+		n, b / 1e6, "", c }'
+	bench_result "stats: $1 one tensor, the most its two CPUs give at once" \
+	    "$cl" "-" - \
+	    "2 x stats --threads 1 FILE T / the same twice at once, one on each CPU"
 }
 
 # preview NAME [TARGET]: prints and sets $a, the median time of the

@@ -17,7 +17,11 @@
 # q"), against `ggufed info` of the same file; interleaved rounds, the
 # ratio of the fastest medians (target: <= 1, as fast as info); and, no
 # target, the same on TinyStories-656K-Q8_0.gguf, where the file costs
-# next to nothing: what the browser itself adds to info.
+# next to nothing: what the browser itself adds to info; and, no target,
+# the floor under that: a bare ncursesw program (screen_floor) that
+# starts curses as the browser does, draws 24 lines and ends, against
+# one that prints them, in the same rounds: what curses alone adds to a
+# program, before any of the browser's own work.
 set -eu
 
 gguf=${GGUFED:-./ggufed}
@@ -82,6 +86,22 @@ if [ -f "$tiny" ]; then
 	echo "first screen of TinyStories     ${tui_us} us, ggufed info ${info_us} us, ratio $r: the browser adds $((tui_us - info_us)) us"
 	bench_result "browser: first screen of TinyStories-656K-Q8_0.gguf against info" \
 	    "$r" "-" "" "the same, on a file too small to matter: what the browser adds to info"
+fi
+if [ -x "$builddir/bench/screen_floor" ]; then
+	scr_us=""
+	prt_us=""
+	for round in 1 2 3 4 5; do
+		x=$("$builddir/bench/runcmd" 20 "$builddir/bench/screen_floor" \
+		    screen | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
+		y=$("$builddir/bench/runcmd" 20 "$builddir/bench/screen_floor" \
+		    print | sed -n 's/.*median_us=\([0-9]*\).*/\1/p')
+		{ [ -z "$scr_us" ] || [ "$x" -lt "$scr_us" ]; } && scr_us=$x
+		{ [ -z "$prt_us" ] || [ "$y" -lt "$prt_us" ]; } && prt_us=$y
+	done
+	echo "a bare curses screen            ${scr_us} us, printing it ${prt_us} us: curses alone adds $((scr_us - prt_us)) us"
+	bench_result "browser: what curses alone adds to a program, us" \
+	    "$((scr_us - prt_us))" "-" "" \
+	    "screen_floor screen / screen_floor print (setlocale, newterm, one screen, endwin)"
 fi
 
 for size in 80x24 200x60; do
