@@ -11,7 +11,10 @@
  *	type some text		each character as a key, spaces included
  *	click Y X / dclick Y X / wheel up|down Y X
  *	wait			until background work of the view is done
- *	dump FILE		the screen as text (what capture-pane shows)
+ *	dump FILE		the screen as text (what capture-pane shows),
+ *				once the work the first screen put off is done
+ *	dumpnow FILE		the same with that work not done first: what
+ *				the first screen shows for its first moment
  *	dumpattr FILE		the screen's theme slots, one letter a cell
  *	probe FILE		what is set up (put-off work, the line editor,
  *				the copy of a large header)
@@ -265,10 +268,12 @@ script_input(struct app *a, struct tui_input *in)
 			resizeterm(y, x);
 			frame_draw(a);
 		} else if (strcmp(line, "dump") == 0 ||
-		    strcmp(line, "dumpattr") == 0) {
-			app_run_later(a);
+		    strcmp(line, "dumpattr") == 0 ||
+		    strcmp(line, "dumpnow") == 0) {
+			if (strcmp(line, "dumpnow") != 0)
+				app_run_later(a);
 			frame_draw(a);
-			dump_screen(arg, line[4] == 'a');
+			dump_screen(arg, strcmp(line, "dumpattr") == 0);
 		} else if (strcmp(line, "wait") == 0) {
 			app_run_later(a);
 			__atomic_store_n(&a->jobs_held, 0, __ATOMIC_RELEASE);

@@ -18,9 +18,9 @@
  * terminal and can be searched like every other view. Lines are built once
  * (their number does not depend on the size of the model: one per tensor
  * type, one per finding); the bar is drawn at the current width. The
- * Summary made for the browser's first screen puts its checks and the
- * file name's off until that screen is drawn (app_later): "checking..."
- * stands in their place for that moment.
+ * Summary made for the browser's first screen puts its checks, the file
+ * name's and the memory off until that screen is drawn (app_later):
+ * "checking..." and "computing..." stand in their place for that moment.
  */
 #include "config.h"
 
@@ -352,6 +352,24 @@ add_memory(struct summary *s)
 	}
 }
 
+/*
+ * The Memory section of the first screen until that screen is drawn: its
+ * head, and "computing..." (llama.cpp's allocation modelled at three
+ * contexts costs more than the rest of the summary together).
+ */
+static void
+add_memory_later(struct summary *s)
+{
+	struct sline	*l;
+
+	if (gguf_doc_n_tensors(app_doc(s->app)) == 0 ||
+	    s->sum.kind_text[0] != '\0')
+		return;
+	add(s, SL_BLANK, NULL);
+	l = add(s, SL_HEAD, "Memory");
+	snprintf(l->text, sizeof l->text, "computing...");
+}
+
 static void	build(struct summary *);
 
 /* The lines made again (the list keeps its place). */
@@ -369,7 +387,7 @@ rebuild(struct summary *s)
 
 /*
  * The checks of the first screen, once it is drawn: the model checks
- * (what llama.cpp would say) and the file name's convention.
+ * (what llama.cpp would say), the file name's convention and the memory.
  */
 static void
 checks_later(void *arg)
@@ -641,7 +659,10 @@ build(struct summary *s)
 			add(s, SL_TYPE, NULL)->i = k;
 	}
 
-	add_memory(s);
+	if (s->later)
+		add_memory_later(s);
+	else
+		add_memory(s);
 	add_tokenizer(s);
 
 	add(s, SL_BLANK, NULL);

@@ -1,25 +1,30 @@
 #!/bin/sh
 # firstscreen.sh - the browser's first screen computes only what it
 # shows: the Summary's checks (what llama.cpp would say, the file name's
-# convention) are put off until it is drawn, and libedit is set up at the
-# first prompt, not at start; a large header is left where the file is
-# mapped until then, and copied. The script command `probe` says what is set
-# up without doing anything; a dump shows the screen once the put-off
-# work is done, as a user sees it a moment after the start.
+# convention) and its memory (llama.cpp's allocation at three contexts)
+# are put off until it is drawn, and libedit is set up at the first
+# prompt, not at start; a large header is left where the file is mapped
+# until then, and copied. The script command `probe` says what is set up
+# without doing anything; a dump shows the screen once the put-off work
+# is done, as a user sees it a moment after the start, and `dumpnow` as
+# it is drawn first.
 . "$TESTS_SRCDIR/lib.sh"
 
 BV=$SHARED_DIR/fixtures/ggml/big-vocab.gguf
 [ -f "$BV" ] || skip_all "no big-vocab fixture"
 browser_env
 
-# run LINE...: the script lines at 80x24 on big-vocab.gguf; NAME in
-# "dump NAME" and "probe NAME" is a file of the scratch directory.
+# run LINE...: the script lines at $size (80x24 unless set) on
+# big-vocab.gguf; NAME in "dump NAME", "dumpnow NAME" and "probe NAME" is
+# a file of the scratch directory.
+size=80x24
 run() {
 	{
-		echo "size 80x24"
+		echo "size $size"
 		for l in "$@"; do
 			case $l in
 			"dump "*) echo "dump $scratch/${l#dump }" ;;
+			"dumpnow "*) echo "dumpnow $scratch/${l#dumpnow }" ;;
 			"probe "*) echo "probe $scratch/${l#probe }" ;;
 			*) printf '%s\n' "$l" ;;
 			esac
@@ -65,6 +70,30 @@ has after "put-off-done 1"
 ok $? "dumped: once"
 has after "header-copy done"
 ok $? "dumped: the header is the browser's own copy"
+
+# --- at 200x60 the whole Summary shows: first what is put off, in its
+# place a word that says so, then the same lines done
+
+size=200x60
+run "dumpnow now" "dump later" "probe after"
+ok $? "200x60: dumped before and after the put-off work: exit 0"
+grep -q '^ Checks        checking\.\.\.$' "$scratch/now" &&
+    grep -q '^ Memory  computing\.\.\.$' "$scratch/now" &&
+    grep -q '^ File name  checking\.\.\.$' "$scratch/now"
+ok $? "drawn first: the checks, the memory and the file name wait" ||
+    sed 's/^/# /' "$scratch/now"
+! grep -q '^ Context [0-9,]* KV cache' "$scratch/now"
+ok $? "drawn first: no memory figure is computed yet"
+grep -q '^ Memory  as llama\.cpp allocates it' "$scratch/later" &&
+    grep -q '^ Context 8,192 KV cache 4\.0 MiB, total 4\.6 MiB with the weights (as trained)$' \
+    "$scratch/later"
+ok $? "a moment later: the memory at the trained context" ||
+    sed 's/^/# /' "$scratch/later"
+! grep -q 'checking\.\.\.\|computing\.\.\.' "$scratch/later"
+ok $? "a moment later: nothing waits"
+has after "put-off-done 1"
+ok $? "200x60: the put-off work ran once"
+size=80x24
 
 # --- a key is acted on with the checks done
 
