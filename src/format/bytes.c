@@ -166,35 +166,206 @@ rd_fill(struct gguf_cur_rd *rd, uint64_t pos, uint64_t size)
 }
 
 /*
- * skip_strings of a v2+ little-endian array through c->rd: reads each
- * length where the descriptor puts it in rd's buffer, and never touches
- * base (the strings' bytes are skipped, not read). Stops where a length
- * cannot be read that way, for the walk through base to go on from.
+ * The walk over a long array of strings (a vocabulary). Each string's
+ * length says where the next one starts, so one walk waits for each load
+ * before it can make the next: some 13 cycles a string, the latency of
+ * the load. It is made as CHAINS walks at once, in a window of the bytes:
+ * the first from where the array's walk is, each other from a point
+ * further on that looks like the start of a string (SNAP_STEPS lengths in
+ * a row of at most SNAP_LEN bytes, each fitting), so that CHAINS loads
+ * are in flight. A chain's strings count only when the chain before it,
+ * counted itself, stops exactly where it started: the lengths from there
+ * on are then the same ones. A chain the one before passes is dropped,
+ * with everything after it; a walk that would count more strings than
+ * the array has is made again to the last of them. Nothing a chain reads
+ * counts unless the first chain leads to it, so the walk ends where one
+ * walk would, and stops before the same string, whatever the bytes.
+ */
+#define CHAINS		4
+#define CHAIN_MIN	((uint64_t)4 << 10)	/* a chain's bytes, at least */
+#define SNAP_SPAN	256	/* bytes looked through for a start */
+#define SNAP_STEPS	6
+#define SNAP_LEN	4096
+#define BASE_SPAN	((uint64_t)64 << 10)	/* a window of base */
+#define MISS_MAX	2	/* rounds in a row whose starts were wrong */
+
+static int	chains_on = CHAINS;
+
+void
+gguf_cur_chains(int n)
+{
+	chains_on = n >= CHAINS ? CHAINS : 1;
+}
+
+/*
+ * At most max strings from *pos, one at a time, in the bytes [at, end) of
+ * the file held at w (w[0] is byte at): stops before a length not whole
+ * in the window, or one that does not fit in size, the bytes the lengths
+ * are checked against. Returns how many it walked, *pos past them.
+ */
+static uint64_t
+walk_one(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
+    uint64_t *pos, uint64_t max)
+{
+	uint64_t	p = *pos, i = 0, n;
+
+	while (i < max && p <= end && end - p >= 8) {
+		n = gguf_ld64(w + (p - at), 0);
+		if (n > size - p - 8)
+			break;
+		p += 8 + n;
+		i++;
+	}
+	*pos = p;
+	return i;
+}
+
+/* Whether a string's walk could start at q (see the comment above). */
+static int
+plausible(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
+    uint64_t q)
+{
+	uint64_t	n;
+	int		k;
+
+	for (k = 0; k < SNAP_STEPS; k++) {
+		if (q > end || end - q < 8)
+			return 0;
+		n = gguf_ld64(w + (q - at), 0);
+		if (n > SNAP_LEN || n > size - q - 8)
+			return 0;
+		q += 8 + n;
+	}
+	return 1;
+}
+
+/* walk_one's walk from *pos that also stops at the first string that
+   starts at or past stop. */
+static uint64_t
+walk_to(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
+    uint64_t *pos, uint64_t stop, uint64_t max)
+{
+	uint64_t	p = *pos, i = 0, n;
+
+	while (i < max && p < stop && p <= end && end - p >= 8) {
+		n = gguf_ld64(w + (p - at), 0);
+		if (n > size - p - 8)
+			break;
+		p += 8 + n;
+		i++;
+	}
+	*pos = p;
+	return i;
+}
+
+/*
+ * One round of the chains in the window [at, end): as walk_one, from
+ * *pos, at most max strings, but it may stop sooner (where the first
+ * chain passed a start); 0 only where walk_one would walk none. *misses
+ * counts the rounds of one array in a row whose first chain passed the
+ * second's start: strings whose bytes look like lengths (zeros, small
+ * numbers) make starts that are not, and after MISS_MAX such rounds the
+ * rest of the array is one walk, the chains' work having been thrown
+ * away (a vocabulary misses a round here and there: its byte tokens).
+ */
+static uint64_t
+walk_chains(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
+    uint64_t *pos, uint64_t max, int *misses)
+{
+	uint64_t	p[CHAINS], s[CHAINS + 1], k[CHAINS], n0, n1, n2, n3;
+	uint64_t	p0, p1, p2, p3, seg, done, q, i, lim;
+	int		j;
+
+	if (chains_on < CHAINS || *misses >= MISS_MAX ||
+	    end - *pos < CHAINS * CHAIN_MIN || max < CHAINS * SNAP_STEPS)
+		return walk_one(w, at, end, size, pos, max);
+	seg = (end - *pos) / CHAINS;
+	s[0] = *pos;
+	for (j = 1; j < CHAINS; j++) {
+		for (q = s[0] + (uint64_t)j * seg; q < s[0] + (uint64_t)j *
+		    seg + SNAP_SPAN; q++)
+			if (plausible(w, at, end, size, q))
+				break;
+		if (q == s[0] + (uint64_t)j * seg + SNAP_SPAN)
+			return walk_one(w, at, end, size, pos, max);
+		s[j] = q;
+	}
+	s[CHAINS] = UINT64_MAX;		/* the last chain: the window's end */
+	/*
+	 * The chains in step while each is before the next one's start (the
+	 * last, a whole length before the window's end) and every length
+	 * fits; then each alone to its end.
+	 */
+	p0 = s[0];
+	p1 = s[1];
+	p2 = s[2];
+	p3 = s[3];
+	lim = end - 8;
+	for (i = 0; i < max && p0 < s[1] && p1 < s[2] && p2 < s[3] &&
+	    p3 <= lim; i++) {
+		n0 = gguf_ld64(w + (p0 - at), 0);
+		n1 = gguf_ld64(w + (p1 - at), 0);
+		n2 = gguf_ld64(w + (p2 - at), 0);
+		n3 = gguf_ld64(w + (p3 - at), 0);
+		if ((n0 > size - p0 - 8) | (n1 > size - p1 - 8) |
+		    (n2 > size - p2 - 8) | (n3 > size - p3 - 8))
+			break;
+		p0 += 8 + n0;
+		p1 += 8 + n1;
+		p2 += 8 + n2;
+		p3 += 8 + n3;
+	}
+	p[0] = p0;
+	p[1] = p1;
+	p[2] = p2;
+	p[3] = p3;
+	for (j = 0; j < CHAINS; j++)
+		k[j] = i + walk_to(w, at, end, size, &p[j], s[j + 1], max - i);
+	/* Where the first chain leads. */
+	done = k[0];
+	q = p[0];
+	*misses = q > s[1] ? *misses + 1 : 0;
+	for (j = 0; j + 1 < CHAINS; j++) {
+		/* stopped short of it (at a length that does not fit, or
+		   after max), or past it */
+		if (done == max || p[j] != s[j + 1])
+			break;
+		if (k[j + 1] > max - done) {	/* past the array's end */
+			q = s[j + 1];
+			done += walk_one(w, at, end, size, &q, max - done);
+			break;
+		}
+		done += k[j + 1];
+		q = p[j + 1];
+	}
+	*pos = q;
+	return done;
+}
+
+/*
+ * skip_strings of a v2+ little-endian array through c->rd: reads the
+ * bytes where the descriptor puts them in rd's buffer and walks the
+ * lengths there (the strings' bytes are skipped, not read), never
+ * touching base. Stops where a length cannot be read that way, for the
+ * walk through base to go on from.
  */
 static uint64_t
 skip_strings_rd(struct gguf_cur *c, uint64_t count)
 {
 	struct gguf_cur_rd	*rd = c->rd;
-	const uint8_t		*w;
-	uint64_t		 pos = c->pos, size = c->size, at, last, n;
-	uint64_t		 i = 0;
+	uint64_t		 pos = c->pos, size = c->size, i = 0, got;
+	int			 misses = 0;
 
 	while (i < count && size - pos >= 8) {
 		if ((pos < rd->at || pos - rd->at + 8 > rd->n) &&
 		    rd_fill(rd, pos, size) != 0)
 			break;
-		/* the lengths that lie whole in the buffer, at its pace */
-		w = rd->buf;
-		at = rd->at;
-		last = at + rd->n - 8;
-		for (; i < count && pos <= last; i++) {
-			n = gguf_ld64(w + (pos - at), 0);
-			if (n > size - pos - 8)
-				goto out;
-			pos += 8 + n;
-		}
+		got = walk_chains(rd->buf, rd->at, rd->at + rd->n, size, &pos,
+		    count - i, &misses);
+		i += got;
+		if (got == 0)		/* a length that does not fit */
+			break;
 	}
-out:
 	c->pos = pos;
 	return i;
 }
@@ -203,17 +374,19 @@ static uint64_t
 skip_strings_base(struct gguf_cur *c, uint64_t count)
 {
 	const uint8_t	*b = c->base;
-	uint64_t	 pos = c->pos, size = c->size, n, i;
+	uint64_t	 pos = c->pos, size = c->size, n, i, got, end;
+	int		 misses = 0;
 
 	if (c->lw == 8 && !c->be) {
 		/* v2 and later, little-endian: nearly every file */
-		for (i = 0; i < count; i++) {
-			if (size - pos < 8)
+		i = 0;
+		while (i < count && size - pos >= 8) {
+			end = size - pos > BASE_SPAN ? pos + BASE_SPAN : size;
+			got = walk_chains(b, 0, end, size, &pos, count - i,
+			    &misses);
+			i += got;
+			if (got == 0)
 				break;
-			n = gguf_ld64(b + pos, 0);
-			if (n > size - pos - 8)
-				break;
-			pos += 8 + n;
 		}
 		c->pos = pos;
 		return i;

@@ -129,7 +129,8 @@ struct gguf_cur {
  * GGUF_CUR_RD_BUF bytes; whoever made the struct frees it, after a walk
  * that a fault may have cut short). buf holds the bytes [at, at + n).
  */
-#define GGUF_CUR_RD_BUF	((size_t)32 << 10)
+#define GGUF_CUR_RD_BUF	((size_t)64 << 10)
+
 struct gguf_source;
 struct gguf_cur_rd {
 	struct gguf_source *src;
@@ -137,6 +138,12 @@ struct gguf_cur_rd {
 	uint64_t	 at;
 	uint64_t	 n;
 };
+
+/*
+ * How many chains walk a long array of strings at once (bytes.c): 4, or
+ * 1 for one walk (tests compare the two); any other number is 1.
+ */
+void	gguf_cur_chains(int);
 
 /* Bytes left in the file (not only in base), for checks of counts. */
 static inline uint64_t

@@ -13,12 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sys/resource.h>
 
 #include "dequant.h"
 #include "gguf.h"
+#include "internal.h"
 #include "memprobe.h"
 #include "tap.h"
 #include "../tools/ggufgen.h"
@@ -726,9 +728,9 @@ out:
  * reading its lengths through the file's descriptor, a small window at a
  * time, not where the file is mapped. Seeded random files, whole and cut
  * short inside their arrays, opened from disk that way and from memory
- * (a plain walk): the same entries at the same offsets, or the same
+ * (walked where it lies): the same entries at the same offsets, or the same
  * error. Strings of every length: empty, short, and longer than the
- * window (32 KiB), so that lengths fall on each side of its edges.
+ * window (64 KiB), so that lengths fall on each side of its edges.
  */
 static void
 check_read_walk(void)
@@ -833,6 +835,158 @@ check_read_walk(void)
 	    "random vocabularies (12 cut short), walked on disk by reading "
 	    "and in memory: the same entries, offsets and errors "
 	    "(%d differ)", bad);
+}
+
+/* 0 when two opens of the same bytes gave the same entries, or the same
+   error at the same offset; else 1, said. */
+static int
+same_open(struct gguf_file *f1, const struct gguf_err *e1,
+    struct gguf_file *f2, const struct gguf_err *e2, const char *what)
+{
+	const struct gguf_kv	*k1, *k2;
+	uint64_t		 i;
+
+	if ((f1 == NULL) != (f2 == NULL) || (f1 == NULL &&
+	    (strcmp(e1->msg, e2->msg) != 0 || e1->has_off != e2->has_off ||
+	    e1->off != e2->off))) {
+		diag("%s: %s; against %s", what, f1 != NULL ? "opens" :
+		    e1->msg, f2 != NULL ? "opens" : e2->msg);
+		return 1;
+	}
+	if (f1 == NULL)
+		return 0;
+	if (gguf_layout(f1)->n_kv != gguf_layout(f2)->n_kv ||
+	    gguf_layout(f1)->data_off != gguf_layout(f2)->data_off ||
+	    gguf_layout(f1)->n_tensors != gguf_layout(f2)->n_tensors) {
+		diag("%s: the layouts differ", what);
+		return 1;
+	}
+	for (i = 0; i < gguf_layout(f1)->n_kv; i++) {
+		k1 = gguf_kv_at(f1, i);
+		k2 = gguf_kv_at(f2, i);
+		if (k1->off != k2->off || k1->end != k2->end ||
+		    k1->val.off != k2->val.off || k1->val.n != k2->val.n ||
+		    k1->val.count != k2->val.count) {
+			diag("%s: entry %llu differs", what,
+			    (unsigned long long)i);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A long array of strings is walked as four chains at once, three from
+ * points that only look like the start of a string (bytes.c): the walk
+ * must end where one walk ends and fail where one walk fails, whatever
+ * the bytes. Seeded random files (WALK_SEED, else the clock; the seed is
+ * printed): arrays of strings whose bytes are letters, zeros (8 of which
+ * read as an empty string's length) or small little-endian numbers (each
+ * 8 a plausible length), mostly short, some longer than a window; in some
+ * a length made one byte too long or far too long, others cut short, and
+ * arrays of every size around the walk's thresholds. Each file opened
+ * from memory and from disk (read through the descriptor), with four
+ * chains and with one: the same entries, offsets and errors.
+ */
+static void
+check_chains(void)
+{
+	struct gguf_file	*f[4];
+	struct gguf_err		 e[4];
+	struct gg		 g;
+	uint64_t		 ne[1] = { 8 }, seed, i, j, n, len, narr, v;
+	uint64_t		 bad_at;
+	char			 path[] = "/tmp/test_reader.XXXXXX", key[32];
+	char			 what[64];
+	uint8_t			*str;
+	const char		*env = getenv("WALK_SEED");
+	int			 round, fd, bad = 0, mode, k, failed = 0;
+	size_t			 arrs_at, arrs_end;
+
+	str = malloc(80000);
+	if (str == NULL)
+		return;
+	seed = env != NULL && *env != '\0' ? strtoull(env, NULL, 0) :
+	    (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
+	printf("# check_chains: WALK_SEED=%#llx\n", (unsigned long long)seed);
+	tap_seed(seed);
+	for (round = 0; round < 60; round++) {
+		narr = 1 + tap_rand(3);
+		bad_at = 0;
+		gg_init(&g, 3, 0);
+		gg_header(&g, 1, 2 + narr);
+		gg_kv_str(&g, "general.architecture", "llama");
+		arrs_at = gg_pos(&g);
+		for (j = 0; j < narr; j++) {
+			mode = (int)tap_rand(3);
+			for (i = 0; i < 80000; i += 8) {
+				v = mode == 1 ? 0 : tap_rand(40);
+				for (k = 0; k < 8; k++)
+					str[i + (uint64_t)k] = mode == 0 ?
+					    (uint8_t)('a' + tap_rand(26)) :
+					    (uint8_t)(v >> (8 * k));
+			}
+			snprintf(key, sizeof key, "t.arr%llu",
+			    (unsigned long long)j);
+			n = tap_rand(4) == 0 ? tap_rand(5000) :
+			    4096 + tap_rand(30000);
+			gg_kv_arr(&g, key, GG_STR, n);
+			for (i = 0; i < n; i++) {
+				len = tap_rand(6) == 0 ? 0 : tap_rand(30);
+				if (tap_rand(2000) == 0)
+					len = 4000 + tap_rand(70000);
+				if (bad_at == 0 && round % 4 == 1 &&
+				    tap_rand(n) == 0)
+					bad_at = gg_pos(&g);
+				gg_strn(&g, (const char *)str, (size_t)len);
+			}
+		}
+		arrs_end = gg_pos(&g);
+		gg_kv_u32(&g, "t.after", 7);
+		gg_tensor(&g, "w", 1, ne, GG_T_F32, 0);
+		gg_pad(&g, 32);
+		for (i = 0; i < 8; i++)
+			gg_f32(&g, (float)i);
+		if (bad_at != 0) {	/* one byte too long, or far too long */
+			v = tap_rand(2) == 0 ? g.len - bad_at - 8 + 1 :
+			    (uint64_t)1 << (20 + tap_rand(40));
+			for (k = 0; k < 8; k++)
+				g.buf[bad_at + (size_t)k] = (uint8_t)(v >> (8 * k));
+		}
+		if (round % 4 == 3)
+			gg_truncate(&g, arrs_at + (size_t)tap_rand(arrs_end -
+			    arrs_at));
+		if ((fd = temp_gguf(&g, path, "chains")) < 0) {
+			gg_free(&g);
+			break;
+		}
+		for (k = 0; k < 4; k++) {
+			gguf_cur_chains(k % 2 == 0 ? 4 : 1);
+			memset(&e[k], 0, sizeof e[k]);
+			f[k] = k < 2 ? open_gg(&g, &e[k]) :
+			    open_kept(path, GGUF_HEADERS_VIEW, &e[k]);
+		}
+		gguf_cur_chains(4);
+		for (k = 0; k < 4; k += 2) {
+			snprintf(what, sizeof what, "round %d, %s", round,
+			    k == 0 ? "in memory" : "from disk");
+			bad += same_open(f[k], &e[k], f[k + 1], &e[k + 1], what);
+		}
+		bad += same_open(f[0], &e[0], f[2], &e[2], "memory, disk");
+		if (bad != 0 && failed++ == 0)
+			diag("round %d of WALK_SEED=%#llx", round,
+			    (unsigned long long)seed);
+		for (k = 0; k < 4; k++)
+			gguf_close(f[k]);
+		close(fd);
+		unlink(path);
+		gg_free(&g);
+	}
+	free(str);
+	ok(bad == 0, "chains: 60 seeded random files of string arrays "
+	    "(letters, zeros, little numbers; lengths too long, files cut "
+	    "short) walked by four chains and by one, from memory and from "
+	    "disk: the same entries, offsets and errors (%d differ)", bad);
 }
 
 /*
@@ -1122,6 +1276,7 @@ main(void)
 	check_errors();
 	check_big_vocab();
 	check_read_walk();
+	check_chains();
 	check_read_walk_reads();
 	check_nested_vocab();
 	check_xrow();
