@@ -200,16 +200,17 @@ gguf_cur_chains(int n)
 /*
  * At most max strings from *pos, one at a time, in the bytes [at, end) of
  * the file held at w (w[0] is byte at): stops before a length not whole
- * in the window, or one that does not fit in size, the bytes the lengths
- * are checked against. Returns how many it walked, *pos past them.
+ * in the window, one that does not fit in size (the bytes the lengths are
+ * checked against), or a string that starts at or past stop. Returns how
+ * many it walked, *pos past them.
  */
 static uint64_t
 walk_one(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
-    uint64_t *pos, uint64_t max)
+    uint64_t *pos, uint64_t stop, uint64_t max)
 {
 	uint64_t	p = *pos, i = 0, n;
 
-	while (i < max && p <= end && end - p >= 8) {
+	while (i < max && p < stop && p <= end && end - p >= 8) {
 		n = gguf_ld64(w + (p - at), 0);
 		if (n > size - p - 8)
 			break;
@@ -239,25 +240,6 @@ plausible(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
 	return 1;
 }
 
-/* walk_one's walk from *pos that also stops at the first string that
-   starts at or past stop. */
-static uint64_t
-walk_to(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
-    uint64_t *pos, uint64_t stop, uint64_t max)
-{
-	uint64_t	p = *pos, i = 0, n;
-
-	while (i < max && p < stop && p <= end && end - p >= 8) {
-		n = gguf_ld64(w + (p - at), 0);
-		if (n > size - p - 8)
-			break;
-		p += 8 + n;
-		i++;
-	}
-	*pos = p;
-	return i;
-}
-
 /*
  * One round of the chains in the window [at, end): as walk_one, from
  * *pos, at most max strings, but it may stop sooner (where the first
@@ -278,7 +260,7 @@ walk_chains(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
 
 	if (chains_on < CHAINS || *misses >= MISS_MAX ||
 	    end - *pos < CHAINS * CHAIN_MIN || max < CHAINS * SNAP_STEPS)
-		return walk_one(w, at, end, size, pos, max);
+		return walk_one(w, at, end, size, pos, UINT64_MAX, max);
 	seg = (end - *pos) / CHAINS;
 	s[0] = *pos;
 	for (j = 1; j < CHAINS; j++) {
@@ -287,7 +269,7 @@ walk_chains(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
 			if (plausible(w, at, end, size, q))
 				break;
 		if (q == s[0] + (uint64_t)j * seg + SNAP_SPAN)
-			return walk_one(w, at, end, size, pos, max);
+			return walk_one(w, at, end, size, pos, UINT64_MAX, max);
 		s[j] = q;
 	}
 	s[CHAINS] = UINT64_MAX;		/* the last chain: the window's end */
@@ -320,7 +302,8 @@ walk_chains(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
 	p[2] = p2;
 	p[3] = p3;
 	for (j = 0; j < CHAINS; j++)
-		k[j] = i + walk_to(w, at, end, size, &p[j], s[j + 1], max - i);
+		k[j] = i + walk_one(w, at, end, size, &p[j], s[j + 1],
+		    max - i);
 	/* Where the first chain leads. */
 	done = k[0];
 	q = p[0];
@@ -332,7 +315,8 @@ walk_chains(const uint8_t *w, uint64_t at, uint64_t end, uint64_t size,
 			break;
 		if (k[j + 1] > max - done) {	/* past the array's end */
 			q = s[j + 1];
-			done += walk_one(w, at, end, size, &q, max - done);
+			done += walk_one(w, at, end, size, &q, UINT64_MAX,
+			    max - done);
 			break;
 		}
 		done += k[j + 1];

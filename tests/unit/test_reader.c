@@ -723,6 +723,20 @@ out:
 	cut_data_fails(f, fd, path, &g, what);
 }
 
+/* What follows the arrays of the walk's files: a key, then one tensor
+   of 8 floats, "w". */
+static void
+arrays_end(struct gg *g)
+{
+	uint64_t	ne[1] = { 8 }, i;
+
+	gg_kv_u32(g, "t.after", 7);
+	gg_tensor(g, "w", 1, ne, GG_T_F32, 0);
+	gg_pad(g, 32);
+	for (i = 0; i < 8; i++)
+		gg_f32(g, (float)i);
+}
+
 /*
  * A long array of strings (a vocabulary) in a mapped file is walked by
  * reading its lengths through the file's descriptor, a small window at a
@@ -740,7 +754,7 @@ check_read_walk(void)
 	const struct gguf_tensor *t1, *t2;
 	struct gguf_err		 e1, e2;
 	struct gg		 g;
-	uint64_t		 ne[1] = { 8 }, i, j, n, len, narr;
+	uint64_t		 i, j, n, len, narr;
 	char			 path[] = "/tmp/test_reader.XXXXXX", key[32];
 	char			*str;
 	int			 round, fd, bad = 0, cut, cuts = 0, opened = 0;
@@ -770,11 +784,7 @@ check_read_walk(void)
 			}
 		}
 		arrs_end = gg_pos(&g);
-		gg_kv_u32(&g, "t.after", 7);
-		gg_tensor(&g, "w", 1, ne, GG_T_F32, 0);
-		gg_pad(&g, 32);
-		for (i = 0; i < 8; i++)
-			gg_f32(&g, (float)i);
+		arrays_end(&g);
 		cut = round % 2 == 1;
 		if (cut) {
 			gg_truncate(&g, arrs_at + (size_t)tap_rand(arrs_end -
@@ -894,7 +904,7 @@ check_chains(void)
 	struct gguf_file	*f[4];
 	struct gguf_err		 e[4];
 	struct gg		 g;
-	uint64_t		 ne[1] = { 8 }, seed, i, j, n, len, narr, v;
+	uint64_t		 seed, i, j, n, len, narr, v;
 	uint64_t		 bad_at;
 	char			 path[] = "/tmp/test_reader.XXXXXX", key[32];
 	char			 what[64];
@@ -942,11 +952,7 @@ check_chains(void)
 			}
 		}
 		arrs_end = gg_pos(&g);
-		gg_kv_u32(&g, "t.after", 7);
-		gg_tensor(&g, "w", 1, ne, GG_T_F32, 0);
-		gg_pad(&g, 32);
-		for (i = 0; i < 8; i++)
-			gg_f32(&g, (float)i);
+		arrays_end(&g);
 		if (bad_at != 0) {	/* one byte too long, or far too long */
 			v = tap_rand(2) == 0 ? g.len - bad_at - 8 + 1 :
 			    (uint64_t)1 << (20 + tap_rand(40));
