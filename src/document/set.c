@@ -502,7 +502,6 @@ openers_finish(struct openers *o)
 	openers_stop(o, 0);
 }
 
-
 struct gguf_file *
 gguf_set_open(const char *path, unsigned flags, struct gguf_err *err)
 {

@@ -188,6 +188,7 @@ rd_fill(struct gguf_cur_rd *rd, uint64_t pos, uint64_t size)
 #define SNAP_LEN	4096
 #define BASE_SPAN	((uint64_t)64 << 10)	/* a window of base */
 #define MISS_MAX	2	/* rounds in a row whose starts were wrong */
+_Static_assert(CHAINS == 4, "walk_chains steps four chains by name");
 
 static int	chains_on = CHAINS;
 
