@@ -674,12 +674,18 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 	if (j->each != 0 && nt > 2 && j->n_spans > 1)
 		return hash_wide(j, nt, err);
 	/* (Unless the second thread cannot be started.) */
-	j->threads_used = j->each != 0 && nt >= 2 &&
-	    (j->all != 0 || j->n_spans > 1) ? 2 : 1;
+	j->threads_used = nt >= 2 && (j->all != 0 || (j->each != 0 &&
+	    j->n_spans > 1)) ? 2 : 1;
 
 	memset(&h, 0, sizeof h);
 	h.j = j;
-	h.share = j->each != 0 && j->all != 0;
+	/*
+	 * All alone is one sequence, hashed on one thread: with two cores
+	 * the calling thread reads the pieces ahead and the other hashes
+	 * them (xxh64 of a 2.1 GB model: the read's copy and the hash,
+	 * 0.13 s and 0.25 s, overlap instead of adding up).
+	 */
+	h.share = j->all != 0 && (j->each != 0 || nt >= 2);
 	for (t = 0; t < GGUF_SR_THREADS; t++)
 		hs_init(&h.each[t], j->each);
 	hs_init(&h.all, j->all);
@@ -701,10 +707,9 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 	r.consume = hash_consume;
 	r.arg = &h;
 	r.mode = h.share ? GGUF_SR_SHARE : GGUF_SR_SPLIT;
-	r.claim = h.share ? hash_claim : NULL;
-	r.threads = j->each == 0 ? 1 : j->threads;
-	/* all alone is one sequence: the other core maps its pages in */
-	r.map_ahead = j->each == 0 && nt >= 2;
+	r.claim = h.share && j->each != 0 ? hash_claim : NULL;
+	r.threads = j->each == 0 && !h.share ? 1 : j->threads;
+	r.map_ahead = 0;
 	r.progress = j->progress;
 	r.parg = j->arg;
 	rc = gguf_spanread(&r, err);

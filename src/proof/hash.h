@@ -86,7 +86,8 @@ struct gguf_hash_job {
 	 * 0: one a core. On more than two, each span's hash runs on all
 	 * but one of them (on all without all), the list cut into runs of
 	 * about equal bytes, and all's on the last, which reads the bytes
-	 * a second time; on two, the threads share one read of the bytes.
+	 * a second time; on two, the threads share one read of the bytes
+	 * (all alone: the calling thread reads, the other hashes).
 	 */
 	unsigned		 threads;
 	unsigned		 threads_used;	/* out: the threads it ran on */

@@ -11,8 +11,8 @@
 #   - `ggufed hash FILE` (xxh64 of every tensor and of all of them: two
 #     hashes of the data, fed from one pass where a thread makes both,
 #     read and hashed on two threads) against `xxhsum -H64 FILE`;
-#   - `ggufed hash --no-layer FILE` (xxh64 over all tensors once) against
-#     `xxhsum -H64 FILE`;
+#   - `ggufed hash --no-layer FILE` (xxh64 over all tensors once, read on
+#     one thread and hashed on the other) against `xxhsum -H64 FILE`;
 #   - `ggufed hash --sha256 FILE` against `sha256sum FILE`;
 #   - `ggufed hash --file FILE` (the whole file's sha256) against
 #     `sha256sum FILE`.

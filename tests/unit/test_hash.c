@@ -242,6 +242,48 @@ engine(void)
 	    "2 spans: no more threads than spans, and all's (%u)",
 	    j.threads_used);
 
+	/* All alone on two cores: read on one thread, hashed on the other;
+	   a span past the end and a cancel stop it as on one. */
+	memset(&j, 0, sizeof j);
+	spans_in(fd, NULL);
+	j.spans = spans;
+	j.n_spans = NSPANS;
+	j.all = GGUF_HM(GGUF_H_XXH64);
+	j.all_out = &a;
+	j.threads = 2;
+	rc = gguf_hash_run(&j, &err);
+	ok(rc == 0 && j.threads_used == 2,
+	    "all's xxh64 alone: read and hashed on 2 threads (%u)",
+	    j.threads_used);
+	j.threads = 1;
+	rc = gguf_hash_run(&j, &err);
+	ok(rc == 0 && j.threads_used == 1,
+	    "... and on 1 when asked (%u)", j.threads_used);
+	{
+		struct gguf_span	sp3[3];
+
+		for (i = 0; i < 3; i++) {
+			memset(&sp3[i], 0, sizeof sp3[i]);
+			sp3[i].fd = fd;
+			sp3[i].off = i * 4096;
+			sp3[i].len = 4096;
+		}
+		sp3[2] = past;
+		j.spans = sp3;
+		j.n_spans = 3;
+		j.threads = 2;
+		ok(gguf_hash_run(&j, &err) == -1 && err.has_off &&
+		    err.off == NBYTES && j.err_span == 2 &&
+		    strstr(err.msg, "ends before") != NULL,
+		    "all alone on 2 threads: a span past the end fails at "
+		    "its offset, span 2 (%s)", err.msg);
+	}
+	j.spans = spans;
+	j.n_spans = NSPANS;
+	j.progress = cancel_at_once;
+	ok(gguf_hash_run(&j, &err) == -1 && strcmp(err.msg, "cancelled") == 0,
+	    "all alone on 2 threads: a cancel stops the job (%s)", err.msg);
+
 	/* A span past the end of the file, among others on 4 threads: the
 	   error is its own, at its offset. */
 	{
