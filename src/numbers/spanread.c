@@ -38,7 +38,6 @@
 #define NSLOT	GGUF_SR_NSLOT
 #define GIVEBACK (32u << 20)	/* mapped bytes given back at a time */
 #define POPULATE (4u << 20)	/* mapped bytes mapped in at a time */
-#define AHEAD	(16u << 20)	/* bytes mapped in ahead of the reads at most */
 #define MAXGAP	(1u << 20)	/* a gap between spans still read through */
 #define BUFALIGN 4096
 #define TICK_NS	50000000L	/* the calling thread reports at least this often */
@@ -77,16 +76,9 @@ struct lane {
 	/* Mapped bytes consumed, not given back yet (one thread's). */
 	const struct gguf_file *gb_file;
 	const uint8_t	*gb_a, *gb_z;
-	/* The mapped bytes last populated ahead of the lane. */
+	/* The mapped bytes last populated by the lane. */
 	const struct gguf_file *pop_file;
 	const uint8_t	*pop_a, *pop_z;
-	/*
-	 * With a populator thread (map_ahead), which maps the pages in
-	 * instead of the lane: the bytes of the lane's spans before the
-	 * window it maps in next.
-	 */
-	int		 ahead;
-	atomic_uint_least64_t pop_next;
 	/* with a follower; a change is followed by wake() */
 	atomic_uint_least64_t next;	/* the piece the lane fills next */
 	atomic_uint_least64_t fnext;	/* the piece the follower takes next */
@@ -418,72 +410,6 @@ slot_get(struct lane *l, uint64_t piece)
 	return &l->slot[piece % l->nslot];
 }
 
-/*
- * The populator may map its next window in: the lane is less than AHEAD
- * bytes before it, or done.
- */
-static int
-ahead_ready(struct lane *l)
-{
-	return atomic_load(&l->finished) || atomic_load(&l->e->stop) ||
-	    atomic_load(&l->pop_next) < atomic_load(&l->e->done[l->th]) +
-	    AHEAD;
-}
-
-/*
- * The populator of a lane that runs alone (map_ahead): maps the pages of
- * its spans over a file's mapping in, POPULATE bytes at a time, at most
- * AHEAD bytes ahead of what the lane has consumed, so the lane's reads
- * find them mapped. Windows the lane has passed are skipped; the part of
- * a window the lane passed while it was being mapped in is given back
- * here (the lane may have given it back before), so memory stays bounded.
- * Only hints: a page not mapped in faults when read, as without it.
- */
-static void *
-populator(void *arg)
-{
-	struct lane		*l = arg;
-	struct engine		*e = l->e;
-	const struct gguf_span	*s;
-	uint64_t		 base, x, w, d;
-	size_t			 k;
-
-	for (k = l->s0, base = 0; k < l->s1; base += e->r->spans[k].len, k++) {
-		s = &e->r->spans[k];
-		if (s->fd >= 0 || s->mem == NULL || s->file == NULL)
-			continue;
-		for (x = 0; x < s->len; x += w) {
-			w = s->len - x < POPULATE ? s->len - x : POPULATE;
-			atomic_store(&l->pop_next, base + x);
-			wait_for(e, l, ahead_ready, 0);
-			if (atomic_load(&l->finished) || atomic_load(&e->stop))
-				return NULL;
-			if (atomic_load(&e->done[l->th]) >= base + x + w)
-				continue;	/* the lane is past it */
-			gguf_file_populate(s->file, s->mem + s->off + x, w);
-			d = atomic_load(&e->done[l->th]);
-			if (d > base + x)
-				gguf_file_release(s->file, s->mem + s->off + x,
-				    (d < base + x + w ? d : base + x + w) -
-				    (base + x));
-		}
-	}
-	return NULL;
-}
-
-/* Whether a span of the list is read from a file's mapping. */
-static int
-any_mapped(const struct gguf_spanread *r)
-{
-	size_t	k;
-
-	for (k = 0; k < r->n_spans; k++)
-		if (r->spans[k].fd < 0 && r->spans[k].mem != NULL &&
-		    r->spans[k].file != NULL && r->spans[k].len > 0)
-			return 1;
-	return 0;
-}
-
 /* A filled piece: to the follower, to the consumer. 0, or -1 if stopped. */
 static int
 emit(struct lane *l, struct slot *sl, uint64_t *piece)
@@ -508,8 +434,6 @@ emit(struct lane *l, struct slot *sl, uint64_t *piece)
 	}
 	if (consume(e, sl, l->th) != 0)
 		return -1;
-	if (l->ahead)
-		wake(e, l, ahead_ready);
 	if (e->share && !l->follow && consume(e, sl, 1) != 0)
 		return -1;
 	if (!l->follow)
@@ -530,7 +454,7 @@ static void
 populate(struct lane *l, const struct gguf_file *f, const uint8_t *p,
     const uint8_t *q, const uint8_t *z)
 {
-	if (f == NULL || l->ahead || p >= q)
+	if (f == NULL || p >= q)
 		return;
 	if (l->pop_file == f && p >= l->pop_a && p < l->pop_z) {
 		if (q <= l->pop_z)
@@ -717,7 +641,6 @@ lane_init(struct lane *l, struct engine *e, size_t s0, size_t s1,
 	atomic_init(&l->published, 0);
 	atomic_init(&l->consumed, 0);
 	atomic_init(&l->finished, 0);
-	atomic_init(&l->pop_next, 0);
 	l->e = e;
 	l->s0 = s0;
 	l->s1 = s1;
@@ -780,7 +703,7 @@ gguf_spanread(struct gguf_spanread *r, struct gguf_err *err)
 	pthread_t	 th;
 	unsigned	 threads;
 	size_t		 i, cut;
-	int		 started = 0, ahead = 0, nlanes = 1;
+	int		 started = 0, nlanes = 1;
 
 	r->err_span = (size_t)-1;
 	for (i = 0; i < r->n_spans; i++)
@@ -834,18 +757,7 @@ gguf_spanread(struct gguf_spanread *r, struct gguf_err *err)
 		}
 	} else {
 		lane_init(&lane[0], &e, 0, r->n_spans, 0, 0);
-		/* One thread reads: the other core maps the pages in. */
-		if (r->map_ahead && cores() >= 2 && any_mapped(r)) {
-			lane[0].ahead = 1;
-			if (pthread_create(&th, NULL, populator,
-			    &lane[0]) == 0)
-				ahead = 1;
-			else
-				lane[0].ahead = 0;
-		}
 		lane_run(&lane[0]);
-		if (ahead)
-			pthread_join(th, NULL);
 	}
 	if (started) {
 		/* Progress, and a cancel, until the other thread is done. */

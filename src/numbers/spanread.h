@@ -83,8 +83,9 @@ struct gguf_span {
 	 * given back (gguf_file_release) 32 MB at a time once every thread
 	 * is done with them. No copy: the page cache is read where it lies.
 	 * The pages are mapped in 4 MB at a time with one call each
-	 * (gguf_file_populate), not faulted in a few at a time; with
-	 * map_ahead, by a second thread.
+	 * (gguf_file_populate), not faulted in a few at a time, by the
+	 * thread that reads them (in GGUF_SR_SHARE, ahead of the thread
+	 * that follows).
 	 */
 	const struct gguf_file *file;
 	/*
@@ -157,15 +158,6 @@ struct gguf_spanread {
 	 * calling thread.
 	 */
 	unsigned		 threads;
-	/*
-	 * Where the spans are read on one thread (threads 1, or one span)
-	 * and two cores are online: 1 lets a second thread map the pages
-	 * of a file's mapping in (gguf_file_populate) a few MB ahead of the
-	 * reads, so the calling thread spends its time in the consumer,
-	 * not in page faults. The consumer still runs on the calling thread
-	 * alone.
-	 */
-	int			 map_ahead;
 	/*
 	 * Called from the calling thread only, about every piece and at
 	 * least every 50 ms, with the bytes consumed (in GGUF_SR_SHARE, by

@@ -709,7 +709,6 @@ gguf_hash_run(struct gguf_hash_job *j, struct gguf_err *err)
 	r.mode = h.share ? GGUF_SR_SHARE : GGUF_SR_SPLIT;
 	r.claim = h.share && j->each != 0 ? hash_claim : NULL;
 	r.threads = j->each == 0 && !h.share ? 1 : j->threads;
-	r.map_ahead = 0;
 	r.progress = j->progress;
 	r.parg = j->arg;
 	rc = gguf_spanread(&r, err);

@@ -290,10 +290,10 @@ map_byte(uint64_t x)
 }
 
 struct mapseen {
-	uint64_t	next;
-	uint64_t	max_rss;
-	unsigned	calls;
-	int		bad;
+	uint64_t	next[2];	/* each thread's */
+	atomic_uint	max_rss_kb;
+	atomic_uint	calls;
+	atomic_int	bad;
 };
 
 static int
@@ -302,18 +302,23 @@ map_consume(void *arg, unsigned th, size_t span, uint64_t pos,
 {
 	struct mapseen	*m = arg;
 	uint64_t	 rss;
+	unsigned	 kb;
 	size_t		 i;
 
 	(void)last;
-	if (th != 0 || span != 0 || pos != m->next)
-		m->bad = 1;
-	for (i = 0; i < n && !m->bad; i++)
+	if (th > 1 || span != 0 || pos != m->next[th])
+		atomic_store(&m->bad, 1);
+	for (i = 0; i < n && !atomic_load(&m->bad); i++)
 		if (p[i] != map_byte(pos + i))
-			m->bad = 1;
-	m->next = pos + n;
-	if (m->calls++ % 8 == 0 && (rss = tap_rss_file()) > m->max_rss)
-		m->max_rss = rss;
-	return m->bad;
+			atomic_store(&m->bad, 1);
+	m->next[th] = pos + n;
+	if (atomic_fetch_add(&m->calls, 1) % 8 == 0) {
+		rss = tap_rss_file();
+		kb = (unsigned)(rss >> 10);
+		if (kb > atomic_load(&m->max_rss_kb))
+			atomic_store(&m->max_rss_kb, kb);
+	}
+	return atomic_load(&m->bad);
 }
 
 /*
@@ -378,10 +383,10 @@ lag(const struct gguf_span *sp)
 }
 
 /*
- * A tensor read in place from a file's mapping on one thread, with and
- * without a second thread mapping its pages in ahead: every byte right,
- * and the pages mapped at any time bounded (they are given back as they
- * are read) however far ahead they are mapped in.
+ * A tensor read in place from a file's mapping on one thread, and read
+ * on one thread to be consumed on both (GGUF_SR_SHARE): every byte right,
+ * in order, and the pages mapped at any time bounded (they are given
+ * back once every thread is done with them).
  */
 static void
 mapped(void)
@@ -395,7 +400,7 @@ mapped(void)
 	struct mapseen		 m;
 	uint64_t		 ne = MAPBYTES, x;
 	uint8_t			*buf;
-	int			 fd, ahead;
+	int			 fd, share;
 
 	fd = mkstemp(path);
 	if (fd < 0) {
@@ -424,25 +429,27 @@ mapped(void)
 		return;
 	}
 	gg_free(&g);
-	for (ahead = 0; ahead < 2; ahead++) {
+	for (share = 0; share < 2; share++) {
 		memset(&m, 0, sizeof m);
 		memset(&r, 0, sizeof r);
 		r.spans = &sp;
 		r.n_spans = 1;
 		r.consume = map_consume;
 		r.arg = &m;
-		r.mode = GGUF_SR_SPLIT;
-		r.threads = 1;
-		r.map_ahead = ahead;
+		r.mode = share ? GGUF_SR_SHARE : GGUF_SR_SPLIT;
+		r.threads = share ? 2 : 1;
 		ok(gguf_spanread(&r, &err) == 0 && !m.bad &&
-		    m.next == MAPBYTES, "a file's mapping%s: every byte in "
-		    "order", ahead ? ", mapped in ahead" : "");
-		if (m.max_rss == 0)
+		    m.next[0] == MAPBYTES && m.next[1] == (share ? MAPBYTES :
+		    0), "a file's mapping%s: every byte in "
+		    "order", share ? ", read on one thread, consumed on "
+		    "both" : "");
+		if (m.max_rss_kb == 0)
 			skip("no RssFile in /proc/self/status");
 		else
-			ok(m.max_rss < MAPBOUND, "... at most %llu MiB mapped "
-			    "at a time of %llu MiB (bound %llu)",
-			    (unsigned long long)(m.max_rss >> 20),
+			ok((uint64_t)m.max_rss_kb << 10 < MAPBOUND, "... at "
+			    "most %llu MiB mapped at a time of %llu MiB "
+			    "(bound %llu)",
+			    (unsigned long long)(m.max_rss_kb >> 10),
 			    (unsigned long long)(MAPBYTES >> 20),
 			    (unsigned long long)(MAPBOUND >> 20));
 	}
