@@ -144,6 +144,12 @@ struct gguf_cur_rd {
  * 1 for one walk (tests compare the two); any other number is 1.
  */
 void	gguf_cur_chains(int);
+/*
+ * Whether a tensor info whose bytes are all in memory is read straight
+ * from them (reader.c; 1, the default) or field by field through the
+ * cursor (0): tests compare the two.
+ */
+void	gguf_read_fast(int);
 
 /* Bytes left in the file (not only in base), for checks of counts. */
 static inline uint64_t

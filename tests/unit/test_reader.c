@@ -995,6 +995,179 @@ check_chains(void)
 	    "disk: the same entries, offsets and errors (%d differ)", bad);
 }
 
+/* 0 when two opens gave the same tensor infos and findings; else 1, said. */
+static int
+same_tensors(struct gguf_file *f1, struct gguf_file *f2, const char *what)
+{
+	const struct gguf_tensor	*a, *b;
+	const struct gguf_warning	*w1, *w2;
+	uint64_t			 i;
+	size_t				 k;
+
+	if (f1 == NULL || f2 == NULL)
+		return 0;		/* same_open compared them */
+	for (i = 0; i < gguf_layout(f1)->n_tensors; i++) {
+		a = gguf_tensor_at(f1, i);
+		b = gguf_tensor_at(f2, i);
+		if (a->name.n != b->name.n || (a->name.n > 0 &&
+		    memcmp(a->name.p, b->name.p, (size_t)a->name.n) != 0) ||
+		    memcmp(a->ne, b->ne, sizeof a->ne) != 0 ||
+		    a->n_dims != b->n_dims || a->type != b->type ||
+		    a->offset != b->offset || a->nelem != b->nelem ||
+		    a->nbytes != b->nbytes || a->off != b->off ||
+		    a->end != b->end || a->flags != b->flags) {
+			diag("%s: tensor %llu differs", what,
+			    (unsigned long long)i);
+			return 1;
+		}
+	}
+	if (gguf_n_warnings(f1) != gguf_n_warnings(f2)) {
+		diag("%s: %zu findings against %zu", what,
+		    gguf_n_warnings(f1), gguf_n_warnings(f2));
+		return 1;
+	}
+	for (k = 0; k < gguf_n_warnings(f1); k++) {
+		w1 = gguf_warning_at(f1, k);
+		w2 = gguf_warning_at(f2, k);
+		if (w1->level != w2->level || w1->off != w2->off ||
+		    strcmp(w1->msg, w2->msg) != 0) {
+			diag("%s: finding %zu: %s; against %s", what, k,
+			    w1->msg, w2->msg);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A tensor info whose bytes are all at hand is read straight from them
+ * (reader.c's read_tensor_fast), and anything unusual is left to the walk
+ * through the cursor: both must give the same tensors, findings and
+ * errors, whatever the bytes. Seeded random files (TENSOR_SEED, else the
+ * clock; the seed is printed), v1 to v3, either byte order, of up to
+ * 2,000 tensor infos (headers past the first read of a copied one):
+ * names empty, short, longer than ggml loads, given twice; 0 to 7
+ * dimensions, some 0, past a row's blocks, past 2^63, or whose product
+ * overflows; known, removed and unknown types; offsets in order or
+ * anywhere; some files cut inside the tensor infos. Each opened from
+ * memory, from disk where mapped and from disk copied, the fast read on
+ * and off: the same everything.
+ */
+static void
+check_tensor_fast(void)
+{
+	static const uint32_t	types[] = { 0, 1, 8, 12, 14, 30, 2, 10 };
+	struct gguf_file	*f[6];
+	struct gguf_err		 e[6];
+	struct gg		 g;
+	uint64_t		 seed, i, n, ne[8], off, nb, ti_at, ti_end;
+	uint32_t		 nd, d, type, version;
+	char			 path[] = "/tmp/test_reader.XXXXXX", what[64];
+	char			 name[320];
+	const char		*env = getenv("TENSOR_SEED");
+	int			 round, fd, bad = 0, k, failed = 0, be;
+	size_t			 len, c;
+
+	seed = env != NULL && *env != '\0' ? strtoull(env, NULL, 0) :
+	    (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
+	printf("# check_tensor_fast: TENSOR_SEED=%#llx\n",
+	    (unsigned long long)seed);
+	tap_seed(seed);
+	for (round = 0; round < 80; round++) {
+		version = tap_rand(6) == 0 ? 1 : tap_rand(4) == 0 ? 2 : 3;
+		be = version == 3 && tap_rand(5) == 0;
+		n = tap_rand(3) == 0 ? 1 + tap_rand(20) : 1 + tap_rand(2000);
+		gg_init(&g, version, be);
+		gg_header(&g, n, 1);
+		gg_kv_str(&g, "general.architecture", "llama");
+		ti_at = gg_pos(&g);
+		off = 0;
+		for (i = 0; i < n; i++) {
+			len = tap_rand(8) == 0 ? tap_rand(2) * (64 +
+			    tap_rand(250)) : 4 + tap_rand(36);
+			for (c = 0; c < len; c++)
+				name[c] = "abcdefghijklmnopqrstuvwxyz0123456789."
+				    "_"[tap_rand(38)];
+			if (len > 0 && tap_rand(50) == 0)
+				len = snprintf(name, sizeof name, "twice");
+			gg_strn(&g, name, len);
+			nd = tap_rand(20) == 0 ? (tap_rand(30) == 0 ?
+			    1u << 31 : 5 + (uint32_t)tap_rand(3)) :
+			    tap_rand(15) == 0 ? 0 : 1 + (uint32_t)tap_rand(4);
+			gg_u32(&g, nd);
+			type = tap_rand(10) == 0 ? (uint32_t)tap_rand(200) :
+			    types[tap_rand(sizeof types / sizeof types[0])];
+			for (d = 0; d < nd && d < 8; d++) {
+				ne[d] = tap_rand(4) == 0 ? 1 + tap_rand(5) :
+				    256 * (1 + tap_rand(8));
+				if (tap_rand(round % 3 == 2 ? 6 : 400) == 0)
+					ne[d] = tap_rand(2) == 0 ? 0 :
+					    tap_rand(3) == 0 ? 31 :
+					    tap_rand(2) == 0 ?
+					    (uint64_t)1 << (30 + tap_rand(34)) :
+					    UINT64_MAX - tap_rand(5);
+				/* a dimension past 2^63 after one of 0: the
+				   product alone does not say it */
+				if (round % 3 == 2 && d > 0 && ne[d - 1] == 0 &&
+				    tap_rand(2) == 0)
+					ne[d] = UINT64_MAX - tap_rand(5);
+				if (version == 1)
+					gg_u32(&g, (uint32_t)ne[d]);
+				else
+					gg_u64(&g, ne[d]);
+			}
+			gg_u32(&g, type);
+			gg_u64(&g, tap_rand(20) == 0 ? tap_rand(1u << 30) :
+			    off);
+			nb = nd <= 4 ? 512 : 0;
+			for (d = 0; d < nd && d < 4; d++)
+				nb = ne[d] < 4096 && nb < (1u << 20) ?
+				    nb * (ne[d] > 0 ? ne[d] : 1) : nb;
+			off += (nb < (1u << 20) ? nb : 4096) / 32 * 32 + 32;
+		}
+		ti_end = gg_pos(&g);
+		gg_pad(&g, 32);
+		gg_zeros(&g, off < (16u << 20) ? (size_t)off : 4096);
+		if (round % 4 == 3)
+			gg_truncate(&g, ti_at + (size_t)tap_rand(ti_end -
+			    ti_at));
+		if ((fd = temp_gguf(&g, path, "tensor infos")) < 0) {
+			gg_free(&g);
+			break;
+		}
+		for (k = 0; k < 6; k++) {
+			gguf_read_fast(k % 2 == 0);
+			memset(&e[k], 0, sizeof e[k]);
+			f[k] = k < 2 ? open_gg(&g, &e[k]) :
+			    open_kept(path, k < 4 ? GGUF_HEADERS_VIEW :
+			    GGUF_HEADERS_COPY, &e[k]);
+		}
+		gguf_read_fast(1);
+		for (k = 0; k < 6; k += 2) {
+			snprintf(what, sizeof what, "round %d, %s", round,
+			    k == 0 ? "in memory" : k == 2 ? "mapped" :
+			    "copied");
+			bad += same_open(f[k], &e[k], f[k + 1], &e[k + 1], what);
+			bad += same_tensors(f[k], f[k + 1], what);
+		}
+		bad += same_open(f[0], &e[0], f[4], &e[4], "memory, copied");
+		bad += same_tensors(f[0], f[4], "memory, copied");
+		if (bad != 0 && failed++ == 0)
+			diag("round %d of TENSOR_SEED=%#llx", round,
+			    (unsigned long long)seed);
+		for (k = 0; k < 6; k++)
+			gguf_close(f[k]);
+		close(fd);
+		unlink(path);
+		gg_free(&g);
+	}
+	ok(bad == 0, "tensor infos: 80 seeded random files (v1 to v3, both "
+	    "byte orders, names and dimensions of every kind, files cut "
+	    "short) read straight and through the cursor, from memory, "
+	    "mapped and copied: the same tensors, findings and errors (%d "
+	    "differ)", bad);
+}
+
 /*
  * The header of a program that shows a file first and holds it later
  * (GGUF_HEADERS_LATER), the file cut to half its header before the copy
@@ -1283,6 +1456,7 @@ main(void)
 	check_big_vocab();
 	check_read_walk();
 	check_chains();
+	check_tensor_fast();
 	check_read_walk_reads();
 	check_nested_vocab();
 	check_xrow();
