@@ -131,13 +131,14 @@ gguf_suggest_index(struct gguf_suggest *sg, const struct gguf_nameix *ix)
 {
 	struct gguf_str	s;
 	uint64_t	k;
+	int64_t		e;
 
 	if (ix->slot == NULL)
 		return;
 	for (k = 0; k <= ix->mask; k++) {
-		if (ix->slot[k] == 0)
+		if ((e = gguf_nameix_slot(ix, k)) < 0)
 			continue;
-		s = ix->name(ix->ctx, ix->slot[k] - 1);
+		s = ix->name(ix->ctx, (uint64_t)e);
 		gguf_suggest_add(sg, s.p, (size_t)s.n);
 	}
 }

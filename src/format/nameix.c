@@ -30,14 +30,17 @@ same(struct gguf_str s, const char *p, size_t n)
 	return s.n == n && (n == 0 || memcmp(s.p, p, n) == 0);
 }
 
+#define TAG(hash)	((hash) >> 32 << 32)	/* a slot's bits of the hash */
+#define ENTRY(v)	((uint64_t)(uint32_t)(v) - 1)
+
 /* The slot of the entry named p[0..n), or the empty slot where it would go. */
 static uint64_t
 probe_h(const struct gguf_nameix *ix, const char *p, size_t n, uint64_t hash)
 {
-	uint64_t	h = hash & ix->mask;
+	uint64_t	h = hash & ix->mask, v, tag = TAG(hash);
 
-	while (ix->slot[h] != 0) {
-		if (same(ix->name(ix->ctx, ix->slot[h] - 1), p, n))
+	while ((v = ix->slot[h]) != 0) {
+		if (TAG(v) == tag && same(ix->name(ix->ctx, ENTRY(v)), p, n))
 			break;
 		h = (h + 1) & ix->mask;
 	}
@@ -55,7 +58,7 @@ alloc_slots(struct gguf_nameix *ix, uint64_t entries)
 {
 	uint64_t	cap = MIN_SLOTS;
 
-	while (cap < entries * 2)
+	while (cap / 4 * 3 < entries)
 		cap <<= 1;
 	ix->slot = xcalloc_big((size_t)cap, sizeof *ix->slot);
 	ix->mask = cap - 1;
@@ -75,7 +78,7 @@ gguf_nameix_init(struct gguf_nameix *ix, gguf_name_fn name, void *ctx,
 static void
 grow(struct gguf_nameix *ix)
 {
-	uint32_t	*old = ix->slot;
+	uint64_t	*old = ix->slot;
 	uint64_t	 n_old = ix->mask + 1, k, h;
 	struct gguf_str	 s;
 
@@ -83,7 +86,7 @@ grow(struct gguf_nameix *ix)
 	for (k = 0; k < n_old; k++) {
 		if (old[k] == 0)
 			continue;
-		s = ix->name(ix->ctx, old[k] - 1);
+		s = ix->name(ix->ctx, ENTRY(old[k]));
 		for (h = name_hash(s.p, (size_t)s.n) & ix->mask;
 		    ix->slot[h] != 0; h = (h + 1) & ix->mask)
 			;
@@ -100,12 +103,12 @@ add(struct gguf_nameix *ix, uint64_t i, struct gguf_str s, uint64_t hash)
 
 	h = probe_h(ix, s.p, (size_t)s.n, hash);
 	if (ix->slot[h] != 0)
-		return (int64_t)ix->slot[h] - 1;
-	if ((ix->n + 1) * 2 > ix->mask + 1) {
+		return (int64_t)ENTRY(ix->slot[h]);
+	if (ix->n + 1 > (ix->mask + 1) / 4 * 3) {
 		grow(ix);
 		h = probe_h(ix, s.p, (size_t)s.n, hash);
 	}
-	ix->slot[h] = (uint32_t)(i + 1);
+	ix->slot[h] = TAG(hash) | (i + 1);
 	ix->n++;
 	return -1;
 }
@@ -133,9 +136,12 @@ gguf_nameix_hash(const char *p, size_t n)
 int64_t
 gguf_nameix_find(const struct gguf_nameix *ix, const char *p, size_t n)
 {
+	uint64_t	v;
+
 	if (ix->slot == NULL)
 		return -1;
-	return (int64_t)ix->slot[probe(ix, p, n)] - 1;
+	v = ix->slot[probe(ix, p, n)];
+	return v != 0 ? (int64_t)ENTRY(v) : -1;
 }
 
 void

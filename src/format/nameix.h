@@ -3,14 +3,16 @@
  *
  * Whoever owns a set of named entries (the reader's keys and tensor names,
  * the document's, the browser's groups of keys and tensors) numbers them
- * 0..n-1 and keeps their names; the index stores the numbers only, four
- * bytes a slot, and asks the owner for a name when it compares. So a name
- * is never copied, and an entry renamed by its owner is found by its new
- * name once the index is built again.
+ * 0..n-1 and keeps their names; the index stores the numbers only, each
+ * with 32 bits of its name's hash, eight bytes a slot, and asks the owner
+ * for a name when it compares: only where those bits match. So a name is
+ * never copied, an entry renamed by its owner is found by its new name
+ * once the index is built again, and a probe past other entries rarely
+ * reads their names.
  *
- * Open addressing with linear probing, at most half full: it grows as
- * entries are added. Names are byte strings of any content; two names are
- * the same if their bytes are. At most UINT32_MAX - 1 entries.
+ * Open addressing with linear probing, at most three quarters full: it
+ * grows as entries are added. Names are byte strings of any content; two
+ * names are the same if their bytes are. At most UINT32_MAX - 1 entries.
  */
 #ifndef GGUF_NAMEIX_H
 #define GGUF_NAMEIX_H
@@ -24,12 +26,19 @@
 typedef struct gguf_str (*gguf_name_fn)(void *ctx, uint64_t i);
 
 struct gguf_nameix {
-	uint32_t	*slot;		/* entry + 1; 0: empty */
+	uint64_t	*slot;		/* hash >> 32 << 32 | entry + 1; 0: empty */
 	uint64_t	 mask;		/* slots - 1 */
 	uint64_t	 n;		/* entries in the index */
 	gguf_name_fn	 name;
 	void		*ctx;
 };
+
+/* The entry in slot k (0..mask), or -1 for an empty slot. */
+static inline int64_t
+gguf_nameix_slot(const struct gguf_nameix *ix, uint64_t k)
+{
+	return (int64_t)(uint32_t)ix->slot[k] - 1;
+}
 
 /*
  * An empty index of the entries of ctx, named by name, with room for hint
