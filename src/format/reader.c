@@ -487,14 +487,6 @@ warn_xrow(struct gguf_file *f, const struct gguf_tensor *t, uint64_t at,
 	    "such a tensor%s", pname(&t->name, buf, sizeof buf), why, fix);
 }
 
-/*
- * A tensor info's fields read straight from base, where all of them are
- * there and sound (v2 and later: a name, at most GGUF_MAX_DIMS
- * dimensions each at most INT64_MAX, their product too, a type and an
- * offset): 1, with c past them. Otherwise 0, c unmoved, for the walk
- * through the cursor, which says what is wrong. The cursor's calls, one
- * a field, were a third of opening a shard of 500 tensors.
- */
 static int	fast_on = 1;	/* gguf_read_fast */
 
 void
@@ -503,6 +495,14 @@ gguf_read_fast(int on)
 	fast_on = on != 0;
 }
 
+/*
+ * A tensor info's fields read straight from base, where all of them are
+ * there and sound (v2 and later: a name, at most GGUF_MAX_DIMS
+ * dimensions each at most INT64_MAX, their product too, a type and an
+ * offset): 1, with c past them. Otherwise 0, c unmoved, for the walk
+ * through the cursor, which says what is wrong. The cursor's calls, one
+ * a field, were a third of opening a shard of 500 tensors.
+ */
 static int
 read_tensor_fast(const struct gguf_file *f, struct gguf_cur *c,
     struct gguf_tensor *t)
