@@ -161,6 +161,22 @@ temp_with(const uint8_t *p, size_t n)
 	return fd;
 }
 
+/* n spans of 4 KiB of fd in a row, span bad replaced by past. */
+static void
+spans_past(struct gguf_span *sp, size_t n, int fd, size_t bad,
+    const struct gguf_span *past)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		memset(&sp[i], 0, sizeof sp[i]);
+		sp[i].fd = fd;
+		sp[i].off = i * 4096;
+		sp[i].len = 4096;
+	}
+	sp[bad] = *past;
+}
+
 static int
 cancel_at_once(void *arg, uint64_t done, uint64_t total)
 {
@@ -262,13 +278,7 @@ engine(void)
 	{
 		struct gguf_span	sp3[3];
 
-		for (i = 0; i < 3; i++) {
-			memset(&sp3[i], 0, sizeof sp3[i]);
-			sp3[i].fd = fd;
-			sp3[i].off = i * 4096;
-			sp3[i].len = 4096;
-		}
-		sp3[2] = past;
+		spans_past(sp3, 3, fd, 2, &past);
 		j.spans = sp3;
 		j.n_spans = 3;
 		j.threads = 2;
@@ -289,13 +299,7 @@ engine(void)
 	{
 		struct gguf_span	sp5[5];
 
-		for (i = 0; i < 5; i++) {
-			memset(&sp5[i], 0, sizeof sp5[i]);
-			sp5[i].fd = fd;
-			sp5[i].off = i * 4096;
-			sp5[i].len = 4096;
-		}
-		sp5[3] = past;
+		spans_past(sp5, 5, fd, 3, &past);
 		memset(&j, 0, sizeof j);
 		j.spans = sp5;
 		j.n_spans = 5;

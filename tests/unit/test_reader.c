@@ -847,6 +847,30 @@ check_read_walk(void)
 	    "(%d differ)", bad);
 }
 
+/* The end of a round of random files: its opens, its file, its bytes. */
+static void
+round_done(struct gguf_file **f, int n, int fd, const char *path,
+    struct gg *g)
+{
+	int	k;
+
+	for (k = 0; k < n; k++)
+		gguf_close(f[k]);
+	close(fd);
+	unlink(path);
+	gg_free(g);
+}
+
+/* temp_gguf of g, first cut (with cut) somewhere in [from, to). */
+static int
+temp_cut(struct gg *g, int cut, size_t from, size_t to, char *path,
+    const char *what)
+{
+	if (cut)
+		gg_truncate(g, from + (size_t)tap_rand(to - from));
+	return temp_gguf(g, path, what);
+}
+
 /* 0 when two opens of the same bytes gave the same entries, or the same
    error at the same offset; else 1, said. */
 static int
@@ -959,10 +983,8 @@ check_chains(void)
 			for (k = 0; k < 8; k++)
 				g.buf[bad_at + (size_t)k] = (uint8_t)(v >> (8 * k));
 		}
-		if (round % 4 == 3)
-			gg_truncate(&g, arrs_at + (size_t)tap_rand(arrs_end -
-			    arrs_at));
-		if ((fd = temp_gguf(&g, path, "chains")) < 0) {
+		if ((fd = temp_cut(&g, round % 4 == 3, arrs_at, arrs_end,
+		    path, "chains")) < 0) {
 			gg_free(&g);
 			break;
 		}
@@ -982,11 +1004,7 @@ check_chains(void)
 		if (bad != 0 && failed++ == 0)
 			diag("round %d of WALK_SEED=%#llx", round,
 			    (unsigned long long)seed);
-		for (k = 0; k < 4; k++)
-			gguf_close(f[k]);
-		close(fd);
-		unlink(path);
-		gg_free(&g);
+		round_done(f, 4, fd, path, &g);
 	}
 	free(str);
 	ok(bad == 0, "chains: 60 seeded random files of string arrays "
@@ -1060,7 +1078,8 @@ check_tensor_fast(void)
 	struct gguf_file	*f[6];
 	struct gguf_err		 e[6];
 	struct gg		 g;
-	uint64_t		 seed, i, n, ne[8], off, nb, ti_at, ti_end;
+	uint64_t		 seed, i, n, ne[8], off, nb;
+	size_t			 ti_at, ti_end;
 	uint32_t		 nd, d, type, version;
 	char			 path[] = "/tmp/test_reader.XXXXXX", what[64];
 	char			 name[320];
@@ -1128,10 +1147,8 @@ check_tensor_fast(void)
 		ti_end = gg_pos(&g);
 		gg_pad(&g, 32);
 		gg_zeros(&g, off < (16u << 20) ? (size_t)off : 4096);
-		if (round % 4 == 3)
-			gg_truncate(&g, ti_at + (size_t)tap_rand(ti_end -
-			    ti_at));
-		if ((fd = temp_gguf(&g, path, "tensor infos")) < 0) {
+		if ((fd = temp_cut(&g, round % 4 == 3, ti_at, ti_end, path,
+		    "tensor infos")) < 0) {
 			gg_free(&g);
 			break;
 		}
@@ -1155,11 +1172,7 @@ check_tensor_fast(void)
 		if (bad != 0 && failed++ == 0)
 			diag("round %d of TENSOR_SEED=%#llx", round,
 			    (unsigned long long)seed);
-		for (k = 0; k < 6; k++)
-			gguf_close(f[k]);
-		close(fd);
-		unlink(path);
-		gg_free(&g);
+		round_done(f, 6, fd, path, &g);
 	}
 	ok(bad == 0, "tensor infos: 80 seeded random files (v1 to v3, both "
 	    "byte orders, names and dimensions of every kind, files cut "
