@@ -14,9 +14,9 @@
 #define MIN_SLOTS	16
 
 /*
- * A name's hash: XXH3, several times faster than a byte at a time on the
- * short names of keys and tensors (10,001 tensor names: 0.35 ms of an
- * open with FNV-1a). Only this process's tables hold it.
+ * A name's hash: XXH3. FNV-1a, a multiply to wait for at every byte, was
+ * 15% of opening a shard of 500 tensors. Only this process's tables hold
+ * it.
  */
 static uint64_t
 name_hash(const char *p, size_t n)
